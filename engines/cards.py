@@ -1,0 +1,159 @@
+"""Cards and their text forms: the one place where card notation is parsed and printed.
+
+VOCABULARY.md §3 fixes one text form per deck, case-sensitive, always a JSON string:
+
+* Spanish 40: rank ``1``-``7``, ``10``, ``11``, ``12`` + suit ``o c e b`` (``7o``, ``12b``);
+* French: rank ``A``, ``2``-``10``, ``J``, ``Q``, ``K`` + suit ``C D H S`` (``10H``, ``AS``);
+* Cabo: the value ``0``-``13``, no suit;
+* ``??``: a card the rules hide from the recorder (any deck).
+
+A :class:`Card` is a small frozen value; a :class:`Deck` is the multiset a game is played
+with. Engines never build card strings by hand: they call :func:`parse` and ``str(card)``.
+
+>>> deck = LA_CABRA
+>>> parse("10H", deck)
+Card(rank='10', suit='H')
+>>> str(parse("AS", deck)), deck.count(parse("AS", deck)), len(deck.cards)
+('AS', 1, 36)
+>>> parse("??", deck) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterable
+
+UNKNOWN = "??"
+"""The text of a card the rules hide from the recorder."""
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "o": " oros", "c": " copas", "e": " espadas", "b": " bastos"}
+
+
+class CardError(ValueError):
+    """A card text that is not a card of the match's deck.
+
+    ``code`` is ``common.card_not_in_deck`` for a well-formed card of another deck and
+    ``common.bad_card`` for text that is no card at all.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """One playing card: a rank and, except in Cabo, a suit."""
+
+    rank: str
+    suit: str | None = None
+
+    def __str__(self) -> str:
+        return self.rank + (self.suit or "")
+
+    def pretty(self) -> str:
+        """Return the card for people: ``10♥``, ``7 oros``, ``13``."""
+        return self.rank + (SUIT_SYMBOLS.get(self.suit, "") if self.suit else "")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A game's pack: its name, its text pattern and every card with its multiplicity."""
+
+    name: str
+    pattern: str
+    cards: tuple[Card, ...]
+
+    @cached_property
+    def _regex(self) -> re.Pattern[str]:
+        return re.compile(self.pattern)
+
+    @cached_property
+    def _counts(self) -> Counter[Card]:
+        return Counter(self.cards)
+
+    @cached_property
+    def _by_text(self) -> dict[str, Card]:
+        return {str(c): c for c in self.cards}
+
+    def count(self, card: Card) -> int:
+        """Return how many copies of ``card`` the deck holds (0 if none)."""
+        return self._counts.get(card, 0)
+
+    def distinct(self) -> tuple[Card, ...]:
+        """Return each card of the deck once, in deck order."""
+        return tuple(dict.fromkeys(self.cards))
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and card in self._counts
+
+
+def parse(text: str, deck: Deck) -> Card | None:
+    """Parse one card of ``deck``; return None for ``"??"``.
+
+    Raises:
+        CardError: the text is not a card (``common.bad_card``) or is a card of another deck
+            (``common.card_not_in_deck``).
+    """
+    card = deck._by_text.get(text)
+    if card is not None:
+        return card
+    if text == UNKNOWN:
+        return None
+    if isinstance(text, str) and any(re.fullmatch(p, text) for p in _ALL_PATTERNS):
+        raise CardError("common.card_not_in_deck", f"{text} is not a card of the {deck.name} deck")
+    raise CardError("common.bad_card", f"{text!r} is not a card (write e.g. 10H, AS, 7o or ??)")
+
+
+def parse_known(text: str, deck: Deck) -> Card:
+    """Parse a card that must be written (face up): ``"??"`` is refused.
+
+    Raises:
+        CardError: as :func:`parse`, and ``common.card_hidden`` for ``"??"``.
+    """
+    card = parse(text, deck)
+    if card is None:
+        raise CardError("common.card_hidden", "this card is face up: write it, not ??")
+    return card
+
+
+def text(card: Card | None) -> str:
+    """Print a card, ``"??"`` for an unknown one."""
+    return UNKNOWN if card is None else str(card)
+
+
+def texts(cards: Iterable[Card | None]) -> list[str]:
+    """Print several cards."""
+    return [text(c) for c in cards]
+
+
+def pretty(cards: Iterable[Card | None]) -> str:
+    """Print cards for a sentence: ``9♥ K♥ ??``."""
+    return " ".join("??" if c is None else c.pretty() for c in cards)
+
+
+FRENCH_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"
+SPANISH_PATTERN = r"^([1-7]|1[0-2])[ocbe]$"
+CABO_PATTERN = r"^([0-9]|1[0-3])$"
+_ALL_PATTERNS = (FRENCH_PATTERN, SPANISH_PATTERN, CABO_PATTERN)
+
+FRENCH_SUITS = ("C", "D", "H", "S")
+SPANISH_SUITS = ("o", "c", "e", "b")
+
+
+def _suited(name: str, pattern: str, ranks: Iterable[str], suits: Iterable[str], copies: int = 1) -> Deck:
+    ranks = tuple(ranks)
+    return Deck(name, pattern, tuple(Card(r, s) for s in suits for r in ranks for _ in range(copies)))
+
+
+LA_CABRA = _suited("French 36 (6-A)", FRENCH_PATTERN, ("6", "7", "8", "9", "10", "J", "Q", "K", "A"), FRENCH_SUITS)
+FRENCH_40 = _suited("French 40 (A-10)", FRENCH_PATTERN, ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10"), FRENCH_SUITS)
+FRENCH_52 = _suited("French 52", FRENCH_PATTERN, ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), FRENCH_SUITS)
+FRENCH_104 = _suited("French 104 (2 x 52)", FRENCH_PATTERN, ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), FRENCH_SUITS, copies=2)
+SPANISH_40 = _suited("Spanish 40", SPANISH_PATTERN, ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12"), SPANISH_SUITS)
+CABO = Deck("Cabo 52 (0-13)", CABO_PATTERN, tuple(Card(str(v)) for v in range(14) for _ in range(2 if v in (0, 13) else 4)))

@@ -1,0 +1,815 @@
+"""La Cabra's rules: :func:`start` a match, :func:`apply` one event (RULES.md §5).
+
+Every handler checks the whole event first and only then builds the new state, so a
+:class:`RuleViolation` leaves nothing half-changed (the old state is never touched anyway).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from engines.base import Event, RuleViolation
+from engines.cards import Card
+from engines.la_cabra.scoring import claim_points, compute_facts, feasible_words, has_late_slot, rescore, returned_trump
+from engines.la_cabra.state import (
+    DECK,
+    GAME,
+    HAND_SIZE,
+    LOSS_LIMIT,
+    SEATS,
+    STOCK_SIZE,
+    TEAMS,
+    Claim,
+    Hand,
+    Options,
+    Play,
+    Seat,
+    State,
+    Trick,
+    TrickDone,
+    can_beat,
+    beats,
+    card_list,
+    deck_masks,
+    points,
+    read_card,
+    sorted_cards,
+    suit_sign,
+    team_name,
+    team_of,
+)
+
+OPTION_VALUES: dict[str, tuple[object, ...]] = {
+    "trumpCard": ("returned", "bottomFaceUp"),
+    "discardFaceUp": (False, True),
+    "tiraInterruptsTira": (False, True),
+    "eggs": ("none", "doubleNext"),
+}
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    return values[:i] + (v,) + values[i + 1:]
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seat(data: Mapping[str, Any], key: str = "seat") -> Seat:
+    v = data.get(key)
+    if not _is_int(v) or not 0 <= v < SEATS:  # type: ignore[operator]
+        raise RuleViolation("common.bad_seat", f"{key} must be a seat from 0 to 3, not {v!r}")
+    return int(v)  # type: ignore[arg-type]
+
+
+def _cards(data: Mapping[str, Any], *, hidden_ok: bool = False) -> list[Card | None]:
+    texts = data.get("cards")
+    if not isinstance(texts, (list, tuple)) or not texts:
+        raise RuleViolation("common.bad_cards", "cards must be a non-empty list of cards")
+    out = [read_card(t, hidden_ok=hidden_ok) for t in texts]
+    seen: set[Card] = set()
+    for c in out:
+        if c is not None:
+            if c in seen:
+                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is written twice")
+            seen.add(c)
+    return out
+
+
+def _known(cards: list[Card | None]) -> list[Card]:
+    return [c for c in cards if c is not None]
+
+
+def _where(state: State, hand: Hand, card: Card) -> str:
+    """Say where the record already places ``card`` in this deal."""
+    for s in range(SEATS):
+        if card in hand.known[s]:
+            return f"in {state.players[s]}'s hand"
+    if hand.trick is not None:
+        for p in hand.trick.plays:
+            if card in p.cards:
+                return f"on the table, played by {state.players[p.seat]}"
+    for t in (0, 1):
+        if card in hand.pile_known[t]:
+            return f"in {team_name(state.players, t)}'s trick pile"
+    if card == hand.trump:
+        return "the trump card, face up at the bottom of the stock"
+    return "elsewhere"
+
+
+def _trump_barred(state: State, hand: Hand, card: Card, before: int | None = None) -> bool:
+    """The ``returned`` trump card cannot be in a hand (or a discard made) before the first refill."""
+    if returned_trump(hand, state.options) != card:
+        return False
+    if hand.refill_seq is None:
+        return True
+    return before is not None and before <= hand.refill_seq
+
+
+def _take(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int = 0) -> dict[str, Any]:
+    """Return the hand fields changed by removing ``cards`` (and ``hidden`` unknowns) from ``seat``'s hand.
+
+    The caller merges them into its one :func:`dataclasses.replace` of the hand (a hand has
+    many fields, and ``replace`` is the cost that dominates ``apply``).
+
+    A shown card is a known card of the hand or binds one of its unknown cards (implicit
+    binding, VOCABULARY.md §3) when its place is not known elsewhere.
+
+    Raises:
+        RuleViolation: ``la-cabra.hand_size``, ``common.card_unavailable`` or
+            ``la-cabra.name_discard`` (a ``??`` discard from a hand with too few unknowns).
+    """
+    name = state.players[seat]
+    mine, unknown = hand.known[seat], hand.unknown[seat]
+    if len(cards) + hidden > len(mine) + unknown:
+        raise RuleViolation("la-cabra.hand_size", f"{name} holds {len(mine) + unknown} card(s) and cannot play {len(cards) + hidden}")
+    bind = [c for c in cards if c not in mine]
+    for c in bind:
+        if c in hand.located:
+            raise RuleViolation("common.card_unavailable", f"{name} cannot play {c.pretty()}: it is {_where(state, hand, c)}")
+        if _trump_barred(state, hand, c):
+            raise RuleViolation("common.card_unavailable", (
+                f"{name} cannot play {c.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
+    if len(bind) > unknown:
+        if unknown == 0:
+            msg = f"{name}'s hand is known ({card_list(sorted_cards(mine))}): it holds no {card_list(bind)}"
+        else:
+            msg = (f"{name} holds {card_list(sorted_cards(mine))} and {unknown} unknown card(s): "
+                   f"{card_list(bind)} cannot all be among them")
+        raise RuleViolation("common.card_unavailable", msg)
+    if len(bind) + hidden > unknown:
+        known_words = card_list(sorted_cards(mine - set(cards)))
+        if unknown - len(bind) == 0:
+            msg = f"{name}'s hand is known ({known_words}); name the discarded cards"
+        else:
+            msg = f"{name} holds {known_words} and only {unknown - len(bind)} unknown card(s); name the other discarded cards"
+        raise RuleViolation("la-cabra.name_discard", msg)
+    gone = frozenset(cards)
+    return {
+        "known": _set(hand.known, seat, mine - gone),
+        "unknown": _set(hand.unknown, seat, unknown - len(bind) - hidden),
+        "shown": _set(hand.shown, seat, hand.shown[seat] - gone) if hand.shown[seat] else hand.shown,
+        "located": hand.located | gone,
+    }
+
+
+# --------------------------------------------------------------------------- start
+
+
+def parse_options(raw: object) -> Options:
+    """Read the ``options`` of ``match_started`` (omitted keys take their default).
+
+    Raises:
+        RuleViolation: ``common.bad_option`` for an unknown key or value.
+    """
+    if raw is None:
+        return Options()
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("common.bad_option", "options must be an object")
+    for key, v in raw.items():
+        if key not in OPTION_VALUES:
+            raise RuleViolation("common.bad_option", f"La Cabra has no option {key!r} (options: {', '.join(OPTION_VALUES)})")
+        allowed = OPTION_VALUES[key]
+        if not any(v is a if isinstance(a, bool) else (isinstance(v, str) and v == a) for a in allowed):
+            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
+    return Options(**dict(raw))
+
+
+def start(data: Mapping[str, Any]) -> State:
+    """Return the state right after ``match_started``.
+
+    Raises:
+        RuleViolation: ``common.wrong_game``, ``la-cabra.players`` (not 4 unique names),
+            ``la-cabra.teams``, ``common.bad_target``, ``common.bad_option``,
+            ``common.bad_initial``.
+    """
+    game = data.get("game", GAME)
+    if game != GAME:
+        raise RuleViolation("common.wrong_game", f"this is the La Cabra engine, not {game!r}")
+    players = data.get("players")
+    if not isinstance(players, (list, tuple)) or len(players) != SEATS:
+        n = len(players) if isinstance(players, (list, tuple)) else 0
+        raise RuleViolation("la-cabra.players", f"La Cabra is played by exactly 4 players in two teams; got {n}")
+    if not all(isinstance(p, str) and p for p in players) or len(set(players)) != SEATS:
+        raise RuleViolation("la-cabra.players", "the 4 players need 4 different, non-empty names")
+    teams = data.get("teams")
+    if teams is not None and [list(t) for t in teams] != [list(t) for t in TEAMS]:
+        raise RuleViolation("la-cabra.teams", "partners sit opposite: teams must be [[0, 2], [1, 3]]")
+    target = data.get("target")
+    if target is not None and dict(target) != {"lossPoints": LOSS_LIMIT}:
+        raise RuleViolation("common.bad_target", "La Cabra's series always ends at 12 loss points: target must be {\"lossPoints\": 12}")
+    options = parse_options(data.get("options"))
+    initial = data.get("initial")
+    loss, double = (0, 0), False
+    if initial is not None:
+        lp = initial.get("lossPoints", [0, 0])
+        if not isinstance(lp, (list, tuple)) or len(lp) != 2 or not all(_is_int(v) and 0 <= v < LOSS_LIMIT for v in lp):
+            raise RuleViolation("common.bad_initial", "initial lossPoints must be two numbers from 0 to 11 (a team with 12 has already lost)")
+        double = initial.get("doubleNext", False)
+        if not isinstance(double, bool):
+            raise RuleViolation("common.bad_initial", "initial doubleNext must be true or false")
+        if double and options.eggs != "doubleNext":
+            raise RuleViolation("common.bad_initial", "initial doubleNext needs the option eggs = doubleNext")
+        loss = (int(lp[0]), int(lp[1]))
+    return State(players=tuple(players), options=options, initial=loss, initial_double=double, carried=initial is not None)
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, event: Event) -> State:
+    """Check ``event`` against the rules and return the next state.
+
+    Raises:
+        RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
+    """
+    match event.type:
+        case "hand_started":
+            return _on_hand_started(state, event)
+        case "lead":
+            return _on_lead(state, event)
+        case "beat":
+            return _on_beat(state, event)
+        case "discard":
+            return _on_discard(state, event)
+        case "tira":
+            return _on_tira(state, event)
+        case "reveal":
+            return _on_reveal(state, event)
+        case "hand_result":
+            return _on_hand_result(state, event)
+        case _:
+            raise RuleViolation("common.unknown_event", f"La Cabra has no event {event.type!r}")
+
+
+def _with_hand(state: State, hand: Hand) -> State:
+    """Put the current hand back; score it if it just ended."""
+    if hand.over and hand.facts is None:
+        hand = hand._replace(facts=compute_facts(hand, state.options))
+        return rescore(replace(state, current=hand), len(state.past))
+    return replace(state, current=hand)
+
+
+def _on_hand_started(state: State, event: Event) -> State:
+    d = event.data
+    if state.over:
+        raise RuleViolation("common.match_over", "the series is over: a team has 12 loss points")
+    cur = state.current
+    if cur is not None and not cur.over:
+        what = "its hand_result" if cur.is_result_only else "its last trick"
+        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
+    dealer = _seat(d, "dealer")
+    if cur is not None and dealer != (cur.dealer + 1) % SEATS:
+        nxt = (cur.dealer + 1) % SEATS
+        raise RuleViolation("la-cabra.wrong_dealer", (
+            f"the deal passes clockwise: {state.players[cur.dealer]} dealt hand {cur.number}, "
+            f"so {state.players[nxt]} deals now, not {state.players[dealer]}"))
+    hands_data, trump_data = d.get("hands"), d.get("trump")
+    result_only = hands_data is None and trump_data is None
+    if (hands_data is None) != (trump_data is None):
+        raise RuleViolation("la-cabra.bad_deal", "a dealt hand needs both hands and trump (or neither, for a result-only hand)")
+    if cur is None:
+        derived: Seat | None = (dealer + 1) % SEATS
+    else:
+        derived = cur.last_winner
+    leader: Seat | None
+    if d.get("leader") is not None:
+        leader = _seat(d, "leader")
+        if cur is not None and derived is not None and leader != derived:
+            raise RuleViolation("la-cabra.mismatch", (
+                f"leader: {state.players[derived]} won the last trick of hand {cur.number} and leads, not {state.players[leader]}"))
+    elif derived is not None or result_only:
+        leader = derived
+    else:
+        raise RuleViolation("la-cabra.leader_required", (
+            f"hand {cur.number if cur else 0} was recorded without lastTrick: say who leads (leader), the winner of its last trick"))
+    number = 1 if cur is None else cur.number + 1
+    past = state.past if cur is None else state.past + (cur,)
+    if result_only:
+        hand = Hand(number, event.seq, dealer, leader, None, to_lead=leader if leader is not None else 0)
+        return replace(state, past=past, current=hand)
+    trump = read_card(trump_data)
+    assert trump is not None and leader is not None
+    if not isinstance(hands_data, (list, tuple)) or len(hands_data) != SEATS or any(
+            not isinstance(h, (list, tuple)) or len(h) != HAND_SIZE for h in hands_data):
+        raise RuleViolation("la-cabra.bad_deal", "the deal is 4 hands of 4 cards each, in seat order")
+    where: dict[Card, Seat] = {}
+    known: list[frozenset[Card]] = []
+    unknown: list[int] = []
+    for s, cards in enumerate(hands_data):
+        mine: set[Card] = set()
+        for text in cards:
+            c = read_card(text, hidden_ok=True)
+            if c is None:
+                continue
+            if c == trump:
+                raise RuleViolation("common.card_duplicate", (
+                    f"{c.pretty()} is the trump card shown from the stock; it cannot be dealt to {state.players[s]}"))
+            if c in where:
+                raise RuleViolation("common.card_duplicate", (
+                    f"{c.pretty()} is dealt to {state.players[where[c]]}" + (" twice" if where[c] == s else f" and to {state.players[s]}")))
+            where[c] = s
+            mine.add(c)
+        known.append(frozenset(mine))
+        unknown.append(HAND_SIZE - len(mine))
+    located = frozenset(where)
+    if state.options.trumpCard == "bottomFaceUp":
+        located |= {trump}
+    empty: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
+    hand = Hand(number, event.seq, dealer, leader, trump, known=tuple(known), unknown=tuple(unknown), shown=empty, downs=empty,
+                stock=STOCK_SIZE, to_lead=leader, located=located)
+    return replace(state, past=past, current=hand)
+
+
+def _deal(state: State) -> Hand:
+    """The hand being played move by move.
+
+    Raises:
+        RuleViolation: ``common.match_over``, ``common.no_hand``, ``common.no_deal``
+            (a result-only hand), ``la-cabra.deal_over``.
+    """
+    if state.over:
+        raise RuleViolation("common.match_over", "the series is over: a team has 12 loss points")
+    hand = state.current
+    if hand is None:
+        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+    if hand.is_result_only:
+        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it")
+    if hand.over:
+        raise RuleViolation("la-cabra.deal_over", f"hand {hand.number} is over: every card has been played")
+    return hand
+
+
+def _check_turn(state: State, hand: Hand, seat: Seat, kind: str) -> None:
+    trick = hand.trick
+    turn = hand.to_lead if trick is None else trick.turn
+    if seat != turn:
+        what = "lead" if trick is None else "play"
+        raise RuleViolation("common.not_your_turn", f"it is {state.players[turn]}'s turn to {what}, not {state.players[seat]}'s")
+    if kind == "lead" and trick is not None:
+        raise RuleViolation("la-cabra.wrong_move", f"{state.players[seat]} answers the lead with {trick.k} card(s): beat or discard")
+    if kind != "lead" and trick is None:
+        raise RuleViolation("la-cabra.wrong_move", f"{state.players[seat]} leads this trick: record a lead (or a tira)")
+
+
+def _on_lead(state: State, event: Event) -> State:
+    hand = _deal(state)
+    seat = _seat(event.data)
+    _check_turn(state, hand, seat, "lead")
+    cards = _known(_cards(event.data))
+    name = state.players[seat]
+    if len(cards) > HAND_SIZE:
+        raise RuleViolation("la-cabra.lead_size", f"{name} can lead 1 to 4 cards, not {len(cards)}")
+    if len({c.suit for c in cards}) > 1:
+        raise RuleViolation("la-cabra.one_suit", f"a lead is cards of one suit: {card_list(cards)} mixes suits")
+    changes = _take(state, hand, seat, cards)
+    play = Play(event.seq, seat, "lead", tuple(cards), True)
+    changes["trick"] = Trick(seat, seat, len(cards), (play,), seat, tuple(cards), None)
+    return replace(state, current=hand._replace(**changes))
+
+
+def _on_beat(state: State, event: Event) -> State:
+    hand = _deal(state)
+    seat = _seat(event.data)
+    _check_turn(state, hand, seat, "beat")
+    trick = hand.trick
+    assert trick is not None and hand.trump is not None
+    cards = _known(_cards(event.data))
+    name = state.players[seat]
+    if len(cards) != trick.k:
+        raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {trick.k} card(s) to this trick, not {len(cards)}")
+    changes = _take(state, hand, seat, cards)
+    trump = hand.trump.suit or ""
+    if not can_beat(tuple(cards), trick.winning, trump):
+        useless = [c for c in cards if not any(beats(c, w, trump) for w in trick.winning)]
+        if useless:
+            why = f"{card_list(useless)} beat{'s' if len(useless) == 1 else ''} nothing"
+        else:
+            why = "each card must beat a different one of them, and no pairing does"
+        raise RuleViolation("la-cabra.cannot_beat", (
+            f"{name} cannot beat {card_list(trick.winning)} with {card_list(cards)}: {why} (trump is {suit_sign(hand.trump)})"))
+    play = Play(event.seq, seat, "beat", tuple(cards), True)
+    trick = Trick(trick.leader, trick.origin, trick.k, trick.plays + (play,), seat, tuple(cards), trick.tira)
+    return _after_play(state, hand, changes, trick, event.seq)
+
+
+def _on_discard(state: State, event: Event) -> State:
+    hand = _deal(state)
+    seat = _seat(event.data)
+    _check_turn(state, hand, seat, "discard")
+    trick = hand.trick
+    assert trick is not None
+    face_up = state.options.discardFaceUp
+    try:
+        cards = _cards(event.data, hidden_ok=not face_up)
+    except RuleViolation as e:
+        if e.code == "common.card_hidden":
+            raise RuleViolation("common.card_hidden", "discards are face up in this match (discardFaceUp): write the cards") from None
+        raise
+    name = state.players[seat]
+    if len(cards) != trick.k:
+        raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {trick.k} card(s) to this trick, not {len(cards)}")
+    shown = _known(cards)
+    changes = _take(state, hand, seat, shown, hidden=len(cards) - len(shown))
+    if not face_up and shown:
+        changes["downs"] = _set(hand.downs, seat, hand.downs[seat] | frozenset(shown))
+    play = Play(event.seq, seat, "discard", tuple(cards), face_up)
+    trick = Trick(trick.leader, trick.origin, trick.k, trick.plays + (play,), trick.winner, trick.winning, trick.tira)
+    return _after_play(state, hand, changes, trick, event.seq)
+
+
+def _after_play(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, seq: int) -> State:
+    if len(trick.plays) < SEATS:
+        changes["trick"] = trick
+        return replace(state, current=hand._replace(**changes))
+    return _with_hand(state, hand._replace(**_end_trick(state, hand, changes, trick, seq)))
+
+
+def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, seq: int) -> dict[str, Any]:
+    """Add to ``changes`` the end of the trick: the winner's pile, the refill (RULES.md §5.3 steps 3-5)."""
+    winner = trick.winner
+    team = team_of(winner)
+    cards = [c for p in trick.plays for c in p.cards]
+    refs = tuple((p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None)
+    pile_known = _set(hand.pile_known, team, hand.pile_known[team] | frozenset(_known(cards)))
+    pile_hidden = _set(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
+    pile_count = _set(hand.pile_count, team, hand.pile_count[team] + len(cards))
+    tricks = _set(hand.tricks, team, hand.tricks[team] + 1)
+    known, unknown, shown = changes["known"], changes["unknown"], changes["shown"]
+    held = len(known[0]) + unknown[0]
+    drawn = min(SEATS * (HAND_SIZE - held), hand.stock)
+    each = drawn // SEATS
+    unknown = tuple(u + each for u in unknown)
+    stock = hand.stock - drawn
+    if drawn and stock == 0 and state.options.trumpCard == "bottomFaceUp" and hand.trump is not None:
+        last = (winner + drawn - 1) % SEATS
+        known = _set(known, last, known[last] | {hand.trump})
+        shown = _set(shown, last, shown[last] | {hand.trump})
+        unknown = _set(unknown, last, unknown[last] - 1)
+    refill_seq = hand.refill_seq if hand.refill_seq is not None or not drawn else seq
+    over = stock == 0 and held + each == 0
+    changes.update(
+        trick=None, to_lead=winner, pile_known=pile_known, pile_hidden=pile_hidden, pile_count=pile_count,
+        tricks=tricks, played=hand.played + (TrickDone(winner, trick.plays),), last_winner=winner,
+        known=known, unknown=unknown, shown=shown, stock=stock, refill_seq=refill_seq, over=over,
+    )
+    return changes
+
+
+def _on_tira(state: State, event: Event) -> State:
+    hand = _deal(state)
+    d = event.data
+    seat = _seat(d)
+    name = state.players[seat]
+    cards = _known(_cards(d))
+    if len(cards) != HAND_SIZE or len({c.suit for c in cards}) != 1:
+        raise RuleViolation("la-cabra.tira_cards", f"a tira is four cards of one suit, not {card_list(cards)}")
+    trick = hand.trick
+    played: set[Seat] = set()
+    if trick is None:
+        origin = hand.to_lead
+        if seat == origin:
+            raise RuleViolation("la-cabra.tira_leader", f"{name} is to lead: lead the four cards instead of declaring a tira")
+    else:
+        origin = trick.origin
+        played = {p.seat for p in trick.plays}
+        if seat in played:
+            raise RuleViolation("la-cabra.tira_played", f"{name} has already played to this trick and cannot declare a tira in it")
+        if trick.tira is not None and not state.options.tiraInterruptsTira:
+            raise RuleViolation("la-cabra.tira_again", (
+                f"{state.players[trick.leader]}'s tira (event {trick.tira}) cannot be interrupted by another tira"))
+    rivals_raw = d.get("rivals") or []
+    rivals: list[Seat] = []
+    for r in rivals_raw:
+        if not _is_int(r) or not 0 <= r < SEATS or r == seat or r in rivals:
+            raise RuleViolation("la-cabra.bad_rivals", f"rivals must be other seats (0 to 3), each once: {list(rivals_raw)!r}")
+        if r in played:
+            raise RuleViolation("la-cabra.bad_rivals", f"{state.players[r]} has already played to this trick and cannot claim a tira")
+        rivals.append(int(r))
+    if rivals:
+        order = [(origin + i) % SEATS for i in range(SEATS)]
+        first = min([seat, *rivals], key=order.index)
+        if first != seat:
+            raise RuleViolation("la-cabra.tira_priority", (
+                f"{state.players[first]} claimed a tira at the same moment and sits nearer clockwise to {state.players[origin]}, "
+                f"who led this trick first: the tira is {state.players[first]}'s, not {name}'s"))
+    # the tira seat has not played to this trick, so the cards going back never touch its hand
+    changes = _take(state, hand, seat, cards)
+    if trick is not None:
+        known, unknown, shown = list(changes["known"]), list(changes["unknown"]), list(changes["shown"])
+        downs, withdrawn = list(hand.downs), hand.withdrawn
+        for p in trick.plays:
+            back = frozenset(_known(list(p.cards)))
+            known[p.seat] |= back
+            unknown[p.seat] += sum(1 for c in p.cards if c is None)
+            if p.face_up:
+                shown[p.seat] |= back
+            else:
+                downs[p.seat] -= back
+            if None in p.cards:
+                withdrawn += ((p.seq, event.seq),)
+        changes.update(known=tuple(known), unknown=tuple(unknown), shown=tuple(shown), downs=tuple(downs), withdrawn=withdrawn)
+    play = Play(event.seq, seat, "tira", tuple(cards), True)
+    changes["trick"] = Trick(seat, origin, HAND_SIZE, (play,), seat, tuple(cards), event.seq)
+    return replace(state, current=hand._replace(**changes))
+
+
+# --------------------------------------------------------------------------- reveal
+
+
+def _hand_index(state: State, seq: int) -> int | None:
+    hands = state.hands
+    for i in range(len(hands) - 1, -1, -1):
+        if hands[i].seq < seq:
+            return i
+    return None
+
+
+def _find_play(hand: Hand, seq: int) -> Play | None:
+    if hand.trick is not None:
+        for p in hand.trick.plays:
+            if p.seq == seq:
+                return p
+    for done in hand.played:
+        for p in done.plays:
+            if p.seq == seq:
+                return p
+    return None
+
+
+def _fill(play: Play, index: int, card: Card) -> Play:
+    return play._replace(cards=_set(play.cards, index, card))
+
+
+def _bind_slot(hand: Hand, play: Play, index: int, card: Card) -> Hand:
+    filled = _fill(play, index, card)
+    hand = hand._replace(located=hand.located | {card}, downs=_set(hand.downs, play.seat, hand.downs[play.seat] | {card}))
+    if hand.trick is not None and play in hand.trick.plays:
+        plays = tuple(filled if p == play else p for p in hand.trick.plays)
+        return hand._replace(trick=hand.trick._replace(plays=plays))
+    for j, done in enumerate(hand.played):
+        if play in done.plays:
+            team = team_of(done.winner)
+            done = done._replace(plays=tuple(filled if p == play else p for p in done.plays))
+            ref = (play.seq, index)
+            return hand._replace(
+                played=_set(hand.played, j, done),
+                pile_known=_set(hand.pile_known, team, hand.pile_known[team] | {card}),
+                pile_hidden=_set(hand.pile_hidden, team, tuple(r for r in hand.pile_hidden[team] if r != ref)),
+            )
+    raise AssertionError("play not in hand")
+
+
+def _reveal_slot(state: State, hands: list[Hand], b: Mapping[str, Any], card: Card) -> int:
+    seq, index = b.get("seq"), b.get("index")
+    if not _is_int(seq):
+        raise RuleViolation("common.bad_reveal", f"seq must be an event number, not {seq!r}")
+    if index is None:
+        raise RuleViolation("common.bad_reveal", "a La Cabra face-down card is one of a discard's cards: give its index")
+    i = _hand_index(state, seq)  # type: ignore[arg-type]
+    hand = hands[i] if i is not None else None
+    play = _find_play(hand, seq) if hand is not None and not hand.is_result_only else None  # type: ignore[arg-type]
+    if hand is None or play is None:
+        took = [t for s, t in (hand.withdrawn if hand else ()) if s == seq]
+        if took:
+            raise RuleViolation("common.bad_reveal", (
+                f"the cards of event {seq} went back to their owner's hand with the tira of event {took[-1]}: "
+                "reveal them as hand cards ({seat, card}) if needed"))
+        raise RuleViolation("common.bad_reveal", f"event {seq} is not a move with face-down cards still on record")
+    assert i is not None
+    if not _is_int(index) or not 0 <= index < len(play.cards):
+        raise RuleViolation("common.bad_reveal", f"event {seq} has {len(play.cards)} card(s): index {index!r} does not exist")
+    old = play.cards[index]
+    if old is not None:
+        raise RuleViolation("common.bad_reveal", f"card {index} of event {seq} is already known: {old.pretty()}")
+    if card in hand.located:
+        raise RuleViolation("common.card_duplicate", f"{card.pretty()} cannot be card {index} of event {seq}: it is {_where(state, hand, card)}")
+    if _trump_barred(state, hand, card, before=seq):
+        raise RuleViolation("common.card_unavailable", (
+            f"{card.pretty()} was shown as trump and put back into the stock; nobody had drawn yet when "
+            f"{state.players[play.seat]} discarded at event {seq}"))
+    hands[i] = _bind_slot(hand, play, index, card)
+    return i
+
+
+def _reveal_hand_card(state: State, hands: list[Hand], b: Mapping[str, Any], card: Card) -> int:
+    seat = _seat(b)
+    name = state.players[seat]
+    hand = hands[-1] if hands else None
+    if hand is None or hand.is_result_only or hand.over:
+        raise RuleViolation("common.bad_reveal", f"no hand is being played: {name} holds no cards to reveal")
+    if hand.unknown[seat] == 0:
+        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {card_list(sorted_cards(hand.known[seat]))})")
+    if card in hand.located:
+        raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
+    if _trump_barred(state, hand, card):
+        raise RuleViolation("common.card_unavailable", (
+            f"{name} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
+    hands[-1] = hand._replace(known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+                        located=hand.located | {card})
+    return len(hands) - 1
+
+
+def _on_reveal(state: State, event: Event) -> State:
+    bindings = event.data.get("cards")
+    if not isinstance(bindings, (list, tuple)) or not bindings:
+        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+    hands = list(state.hands)
+    touched: set[int] = set()
+    for b in bindings:
+        if not isinstance(b, Mapping):
+            raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+        card = read_card(b.get("card"))
+        assert card is not None
+        if "slot" in b:
+            raise RuleViolation("common.bad_reveal", "slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}")
+        if "seq" in b and "seat" not in b:
+            touched.add(_reveal_slot(state, hands, b, card))
+        elif "seat" in b and "seq" not in b:
+            touched.add(_reveal_hand_card(state, hands, b, card))
+        else:
+            raise RuleViolation("common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)")
+    for i in touched:
+        hand = hands[i]
+        if hand.over:
+            if hand.claim is not None:
+                problem = _claim_problem(state, hand, hand.claim)
+                if problem:
+                    raise RuleViolation("la-cabra.mismatch", (
+                        f"this reveal contradicts the hand_result of event {hand.claim.seq}: {problem[0]}: {problem[1]}"), seq=hand.claim.seq)
+            hands[i] = hand._replace(facts=compute_facts(hand, state.options))
+    n_past = len(state.past)
+    new = replace(state, past=tuple(hands[:n_past]), current=hands[n_past] if state.current is not None else None)
+    finished = [i for i in touched if hands[i].over]
+    if finished:
+        new = rescore(new, min(finished))
+    return new
+
+
+# --------------------------------------------------------------------------- hand_result
+
+
+def _pair(v: object, field: str) -> tuple[int, int]:
+    if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(_is_int(x) and x >= 0 for x in v):
+        raise RuleViolation("la-cabra.bad_result", f"{field} is two numbers, one per team (NS, EW)")
+    return int(v[0]), int(v[1])
+
+
+def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Claim:
+    """Check a ``hand_result``'s facts for consistency on their own (VOCABULARY.md §5.5).
+
+    Raises:
+        RuleViolation: ``la-cabra.bad_result`` naming the inconsistency.
+    """
+    names = [team_name(state.players, t) for t in (0, 1)]
+    tricks = _pair(d.get("tricks"), "tricks")
+    total = sum(tricks)
+    if not 3 <= total <= 9:
+        raise RuleViolation("la-cabra.bad_result", f"a deal has 3 to 9 tricks (36 cards, 4 to 16 per trick), not {total}")
+    cards: tuple[frozenset[Card], frozenset[Card]] | None = None
+    pts: tuple[int, int] | None = None
+    if d.get("cards") is None and d.get("cardPoints") is None:
+        raise RuleViolation("la-cabra.bad_result", "a hand result gives cardPoints or cards")
+    if d.get("cards") is not None:
+        raw = d["cards"]
+        if not isinstance(raw, (list, tuple)) or len(raw) != 2 or not all(isinstance(x, (list, tuple)) for x in raw):
+            raise RuleViolation("la-cabra.bad_result", "cards is two lists, each team's trick cards")
+        lists = [[read_card(t) for t in team] for team in raw]
+        seen: set[Card] = set()
+        for c in lists[0] + lists[1]:
+            assert c is not None
+            if c in seen:
+                raise RuleViolation("la-cabra.bad_result", f"{c.pretty()} is listed twice")
+            seen.add(c)
+        missing = [c for c in DECK.distinct() if c not in seen]
+        if missing:
+            raise RuleViolation("la-cabra.bad_result", f"the two lists must hold the 36 cards exactly; missing: {card_list(sorted_cards(missing))}")
+        for t in (0, 1):
+            n = len(lists[t])
+            if n % 4:
+                raise RuleViolation("la-cabra.bad_result", f"{names[t]}'s list has {n} cards: every trick holds a multiple of 4 cards")
+            if tricks[t] == 0 and n:
+                raise RuleViolation("la-cabra.bad_result", f"{names[t]} took no trick but lists {n} cards")
+            if not tricks[t] <= n // 4 <= 4 * tricks[t]:
+                raise RuleViolation("la-cabra.bad_result", (
+                    f"{names[t]} took {tricks[t]} trick(s): {4 * tricks[t]} to {16 * tricks[t]} cards, not {n}"))
+        cards = (frozenset(c for c in lists[0] if c), frozenset(c for c in lists[1] if c))
+    if d.get("cardPoints") is not None:
+        pts = _pair(d["cardPoints"], "cardPoints")
+        if sum(pts) != 120:
+            raise RuleViolation("la-cabra.bad_result", f"card points add up to 120: {pts[0]} + {pts[1]} = {sum(pts)}")
+        anything = 0
+        for m in deck_masks():
+            anything |= m
+        for t in (0, 1):
+            if not anything >> pts[t] & 1:
+                raise RuleViolation("la-cabra.bad_result", f"no set of cards is worth {pts[t]} points ({names[t]})")
+            if tricks[t] == 0 and pts[t]:
+                raise RuleViolation("la-cabra.bad_result", f"{names[t]} took no trick, so it has no card points (not {pts[t]})")
+        if cards is not None:
+            counted = points(cards[0]), points(cards[1])
+            if counted != pts:
+                raise RuleViolation("la-cabra.bad_result", f"cardPoints say {pts[0]}–{pts[1]} but the listed cards are worth {counted[0]}–{counted[1]}")
+        else:
+            lo, hi = max(tricks[0], 9 - 4 * tricks[1]), min(4 * tricks[0], 9 - tricks[1])
+            if not any(deck_masks()[4 * k] >> pts[0] & 1 for k in range(lo, hi + 1)):
+                raise RuleViolation("la-cabra.bad_result", (
+                    f"with {tricks[0]} trick(s) to {tricks[1]}, {names[0]} holds {4 * lo} to {4 * hi} cards, "
+                    f"which cannot be worth {pts[0]} points"))
+    last = d.get("lastTrick")
+    if last is not None:
+        last = _seat(d, "lastTrick")
+        if tricks[team_of(last)] == 0:
+            raise RuleViolation("la-cabra.bad_result", (
+                f"lastTrick: {state.players[last]}'s team {names[team_of(last)]} took no trick"))
+    return Claim(seq, pts, cards, tricks, last)
+
+
+def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | None:
+    """Return (field, why) when a move-by-move hand's derived facts contradict ``claim``."""
+    names = [team_name(state.players, t) for t in (0, 1)]
+    if claim.tricks != hand.tricks:
+        return "tricks", (f"the moves give {names[0]} {hand.tricks[0]} trick(s) and {names[1]} {hand.tricks[1]}, "
+                          f"not {claim.tricks[0]} and {claim.tricks[1]}")
+    if claim.last_trick is not None and claim.last_trick != hand.last_winner:
+        won = state.players[hand.last_winner] if hand.last_winner is not None else "nobody"
+        return "lastTrick", f"{won} won the last trick, not {state.players[claim.last_trick]}"
+    if claim.cards is not None:
+        for t in (0, 1):
+            stray = hand.pile_known[t] - claim.cards[t]
+            if stray:
+                return "cards", f"{card_list(sorted_cards(stray))} went to {names[t]}'s trick pile, not to {names[1 - t]}'s"
+        for t in (0, 1):
+            if len(claim.cards[t]) != hand.pile_count[t]:
+                return "cards", f"{names[t]}'s trick pile holds {hand.pile_count[t]} cards, not {len(claim.cards[t])}"
+        trump = returned_trump(hand, state.options)
+        for t in (0, 1):
+            if trump is not None and trump in claim.cards[t] and not has_late_slot(hand, t):
+                return "cards", (f"{trump.pretty()} was put back into the stock and every face-down card of {names[t]}'s pile "
+                                 "was discarded before anyone drew: it cannot be among them")
+    pts = claim_points(claim)
+    if pts is not None:
+        facts = compute_facts(hand._replace(claim=None), state.options)
+        if facts.points is not None and facts.points != pts:
+            return "cardPoints", (f"the cards give {names[0]} {facts.points[0]} and {names[1]} {facts.points[1]}, "
+                                  f"not {pts[0]} and {pts[1]}")
+        if facts.points is None and not facts.sums >> pts[0] & 1:
+            return "cardPoints", (f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
+                                  f"not {pts[0]}")
+    return None
+
+
+def _on_hand_result(state: State, event: Event) -> State:
+    cur = state.current
+    if cur is None:
+        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+    if not cur.is_result_only and not cur.over:
+        raise RuleViolation("la-cabra.hand_not_over", (
+            f"hand {cur.number} is still being played (stock {cur.stock}); its result comes after the last trick"))
+    claim = _parse_result(state, event.data, event.seq)
+    if cur.is_result_only and cur.claim is None:
+        hand = cur._replace(claim=claim, over=True, tricks=claim.tricks, last_winner=claim.last_trick)
+        return _with_hand(state, hand)
+    old = cur.claim
+    if cur.is_result_only:
+        assert old is not None
+        problem = _claims_differ(state, old, claim)
+    else:
+        problem = _claim_problem(state, cur, claim)
+        if problem is None and old is not None:
+            problem = _claims_differ(state, old, claim)
+    if problem:
+        raise RuleViolation("la-cabra.mismatch", f"{problem[0]}: {problem[1]}")
+    merged = Claim(
+        event.seq,
+        claim.points if claim.points is not None else (old.points if old else None),
+        claim.cards if claim.cards is not None else (old.cards if old else None),
+        claim.tricks,
+        claim.last_trick if claim.last_trick is not None else (old.last_trick if old else None),
+    )
+    hand = cur._replace(claim=merged)
+    if cur.is_result_only:
+        hand = hand._replace(last_winner=merged.last_trick)
+    hand = hand._replace(facts=compute_facts(hand, state.options))
+    return rescore(replace(state, current=hand), len(state.past))
+
+
+def _claims_differ(state: State, old: Claim, new: Claim) -> tuple[str, str] | None:
+    """Compare a cross-check with the hand_result recorded before it."""
+    names = [team_name(state.players, t) for t in (0, 1)]
+    if old.tricks != new.tricks:
+        return "tricks", f"event {old.seq} gave {old.tricks[0]} and {old.tricks[1]} tricks, not {new.tricks[0]} and {new.tricks[1]}"
+    if old.last_trick is not None and new.last_trick is not None and old.last_trick != new.last_trick:
+        return "lastTrick", f"event {old.seq} said {state.players[old.last_trick]} won the last trick, not {state.players[new.last_trick]}"
+    a, b = claim_points(old), claim_points(new)
+    if a is not None and b is not None and a != b:
+        return "cardPoints", f"event {old.seq} gave {names[0]} {a[0]} and {names[1]} {a[1]}, not {b[0]} and {b[1]}"
+    if old.cards is not None and new.cards is not None and old.cards != new.cards:
+        moved = sorted_cards(old.cards[0] ^ new.cards[0])
+        return "cards", f"event {old.seq} put {card_list(moved)} in the other team's pile"
+    return None
+

@@ -1,0 +1,326 @@
+"""La Cabra's scoring: card points of a deal, loss points (RULES.md §5.4), the series (§5.5).
+
+A finished hand's card points are *facts* (:class:`Facts`): exact when every card of the
+piles is known, or when all the unknown ones sit in one team's pile (the other team's count
+is then exact and this one's is 120 minus it); otherwise the set of totals some assignment
+of the still-unlocated cards allows, and exact again once the table's ``hand_result`` picks
+one of them. Loss points follow from the facts, with the eggs multiplier of the hand before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engines.base import RuleViolation
+from engines.cards import Card
+from engines.la_cabra.state import (
+    DECK,
+    LOSS_LIMIT,
+    TEAMS,
+    Claim,
+    Facts,
+    Hand,
+    HandScore,
+    Options,
+    Ref,
+    State,
+    bits,
+    points,
+    sorted_cards,
+    sum_masks,
+    team_name,
+    value,
+)
+
+RULE_POINTS = "RULES.md §5.4"
+RULE_SERIES = "RULES.md §5.5"
+
+
+def claim_points(claim: Claim | None) -> tuple[int, int] | None:
+    """Return the card points a ``hand_result`` states (from ``cardPoints`` or ``cards``)."""
+    if claim is None:
+        return None
+    if claim.points is not None:
+        return claim.points
+    if claim.cards is not None:
+        return points(claim.cards[0]), points(claim.cards[1])
+    return None
+
+
+def returned_trump(hand: Hand, options: Options) -> Card | None:
+    """The ``returned`` trump card while nobody is known to hold it, else None."""
+    if options.trumpCard == "returned" and hand.trump is not None and hand.trump not in hand.located:
+        return hand.trump
+    return None
+
+
+def has_late_slot(hand: Hand, team: int) -> bool:
+    """Tell whether a face-down card of ``team``'s pile was discarded after the first refill."""
+    return hand.refill_seq is not None and any(seq > hand.refill_seq for seq, _ in hand.pile_hidden[team])
+
+
+def hidden_sums(hand: Hand, options: Options) -> int:
+    """Return the bitmask of the card points team 0's face-down cards can be worth.
+
+    The unknown cards of both piles are exactly the cards whose place is not known; team 0
+    holds ``len(pile_hidden[0])`` of them. The ``returned`` trump card can only be among
+    cards discarded after the first refill (before it, it was in the stock).
+    """
+    free = [c for c in DECK.distinct() if c not in hand.located]
+    n0 = len(hand.pile_hidden[0])
+    trump = returned_trump(hand, options)
+    if trump is None or trump not in free:
+        return sum_masks((value(c) for c in free), n0)[n0]
+    others = [value(c) for c in free if c != trump]
+    mask = 0
+    if has_late_slot(hand, 1):
+        mask |= sum_masks(others, n0)[n0]
+    if n0 and has_late_slot(hand, 0):
+        mask |= sum_masks(others, n0 - 1)[n0 - 1] << value(trump)
+    return mask
+
+
+def compute_facts(hand: Hand, options: Options) -> Facts:
+    """Return what the record fixes about a finished hand's card points."""
+    if hand.is_result_only:
+        pts = claim_points(hand.claim) or (0, 0)
+        return Facts(pts, False, 1 << pts[0], ())
+    known = points(hand.pile_known[0]), points(hand.pile_known[1])
+    h0, h1 = hand.pile_hidden
+    if not h0:
+        return Facts((known[0], 120 - known[0]), False, 1 << known[0], ())
+    if not h1:
+        return Facts((120 - known[1], known[1]), False, 1 << (120 - known[1]), ())
+    sums = hidden_sums(hand, options) << known[0]
+    missing = tuple(sorted(h0 + h1))
+    counted = claim_points(hand.claim)
+    return Facts(counted, counted is not None, sums, missing)
+
+
+def loss(hand: Hand, facts: Facts, multiplier: int | None) -> tuple[int, int] | None:
+    """Return the deal's loss points per team (RULES.md §5.4), None when not yet known."""
+    if facts.points is None:
+        return None
+    a, b = facts.points
+    if a == b:
+        return 0, 0
+    loser = 0 if a < b else 1
+    base = 6 if hand.tricks[loser] == 0 else 4 if facts.points[loser] <= 30 else 2
+    if multiplier is None:
+        return None
+    out = [0, 0]
+    out[loser] = base * multiplier
+    return out[0], out[1]
+
+
+def multiplier(state: State, hands: tuple[Hand, ...], i: int) -> tuple[int | None, int | None]:
+    """Return hand ``i``'s multiplier (1 or 2) and, when unknown, the hand it waits for."""
+    if state.options.eggs != "doubleNext":
+        return 1, None
+    if i == 0:
+        return (2 if state.initial_double else 1), None
+    prev = hands[i - 1]
+    eggs = prev.facts.eggs if prev.facts is not None else None
+    if eggs is None:
+        return None, prev.number
+    return (2 if eggs else 1), None
+
+
+def rescore(state: State, start: int) -> State:
+    """Recompute loss points and totals of the finished hands from index ``start`` on.
+
+    Raises:
+        RuleViolation: ``common.match_over`` when a team now reaches 12 loss points at a
+            hand after which more hands were dealt (a reveal or result deciding an earlier
+            hand late); ``seq`` names the hand that could not have been dealt.
+    """
+    hands = state.hands
+    scores = list(state.scores[:start])
+    totals = scores[-1].totals if scores else state.initial
+    for i in range(start, len(hands)):
+        hand = hands[i]
+        if not hand.over or hand.facts is None:
+            break
+        mult, waits = multiplier(state, hands, i)
+        got = loss(hand, hand.facts, mult)
+        if got is not None:
+            totals = (totals[0] + got[0], totals[1] + got[1])
+        scores.append(HandScore(got, mult, totals, waits if got is None else None))
+    end = next((i for i, s in enumerate(scores) if max(s.totals) >= LOSS_LIMIT), None)
+    if end is not None and end < len(hands) - 1:
+        goat = 0 if scores[end].totals[0] >= LOSS_LIMIT else 1
+        later = hands[end + 1]
+        raise RuleViolation(
+            "common.match_over",
+            f"{team_name(state.players, goat)} now reaches {scores[end].totals[goat]} loss points after hand "
+            f"{hands[end].number}, so the series ended there; hand {later.number} (event {later.seq}) could not have been dealt",
+            seq=later.seq,
+        )
+    return replace(state, scores=tuple(scores), end=end)
+
+
+# --------------------------------------------------------------------------- the score sheet
+
+
+def _refs(refs: tuple[Ref, ...]) -> list[dict[str, int]]:
+    return [{"seq": s, "index": i} for s, i in refs]
+
+
+def _refs_words(refs: tuple[Ref, ...]) -> str:
+    by_seq: dict[int, list[int]] = {}
+    for s, i in refs:
+        by_seq.setdefault(s, []).append(i)
+    parts = [f"event {s} card{'s' if len(ix) > 1 else ''} {', '.join(map(str, ix))}" for s, ix in by_seq.items()]
+    return "; ".join(parts)
+
+
+def _pile_words(cards: frozenset[Card], hidden: int) -> str:
+    """Spell a pile's points: ``A♠ 11 + 10♥ 10 + K♣ 4 = 25 (and 5 cards worth 0)``."""
+    scoring = sorted(sorted_cards(c for c in cards if value(c)), key=value, reverse=True)
+    zero = len(cards) - len(scoring)
+    words = " + ".join(f"{c.pretty()} {value(c)}" for c in scoring) or "no counting card"
+    if scoring:
+        words += f" = {points(cards)}"
+    if zero:
+        words += f" (and {zero} card{'s' if zero > 1 else ''} worth 0)"
+    if hidden:
+        words += f", plus {hidden} face-down card{'s' if hidden > 1 else ''} not revealed"
+    return words
+
+
+def _band(p: int, tricks: int) -> str:
+    if tricks == 0:
+        return "no trick"
+    if p <= 30:
+        return "30 or fewer, with a trick"
+    return "31–59"
+
+
+def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str, Any]], list[dict[str, int]]]:
+    """Return a finished hand's status, result, lines and missing references."""
+    hand = state.hands[i]
+    hs = state.scores[i]
+    facts = hand.facts
+    assert facts is not None
+    names = [team_name(state.players, t) for t in (0, 1)]
+    lines: list[dict[str, Any]] = []
+    eggs = facts.eggs
+    result = {
+        "cardPoints": list(facts.points) if facts.points else None,
+        "tricks": list(hand.tricks),
+        "lossPoints": list(hs.points) if hs.points else None,
+        "eggs": eggs,
+        "multiplier": hs.multiplier,
+    }
+    detail_cards = None
+    if not hand.is_result_only:
+        detail_cards = hand.pile_known
+    elif hand.claim is not None and hand.claim.cards is not None:
+        detail_cards = hand.claim.cards
+    if detail_cards is not None:
+        for t in (0, 1):
+            hidden = 0 if hand.is_result_only else len(hand.pile_hidden[t])
+            lines.append({"team": t, "points": 0, "reason": f"{names[t]}'s tricks: {_pile_words(detail_cards[t], hidden)}", "rule": "RULES.md §5.1"})
+    if facts.points is None:
+        known = [points(hand.pile_known[t]) for t in (0, 1)]
+        for t in (0, 1):
+            lines.append({"team": t, "points": 0, "rule": RULE_POINTS, "reason": (
+                f"{names[t]} has {known[t]} known card points in {hand.tricks[t]} trick(s); the deal needs the face-down cards "
+                f"never revealed ({_refs_words(facts.missing)}): incomplete, nothing added until they are revealed")})
+        return "incomplete", result, lines, _refs(facts.missing)
+    how = " as the table counted" if facts.counted else ""
+    if facts.counted:
+        how += f" ({len(facts.missing)} face-down card{'s' if len(facts.missing) > 1 else ''} never revealed: {_refs_words(facts.missing)})"
+    a, b = facts.points
+    if a == b:
+        tail = "; the next deal's loss points are doubled" if state.options.eggs == "doubleNext" else ""
+        for t in (0, 1):
+            lines.append({"team": t, "points": 0, "rule": RULE_POINTS, "reason": f"{names[t]} took 60 card points{how}: 60–60, eggs, no loss points{tail}"})
+        return "scored", result, lines, []
+    loser = 0 if a < b else 1
+    winner = 1 - loser
+    base = 6 if hand.tricks[loser] == 0 else 4 if facts.points[loser] <= 30 else 2
+    lines.append({"team": winner, "points": 0, "rule": RULE_POINTS, "reason": (
+        f"{names[winner]} took {facts.points[winner]} card points{how} (61 or more): the deal is won, no loss points")})
+    if hs.points is None:
+        prev = state.hands[i - 1]
+        missing = prev.facts.missing if prev.facts is not None else ()
+        lines.append({"team": loser, "points": 0, "rule": RULE_POINTS, "reason": (
+            f"{names[loser]} took {facts.points[loser]} card points ({_band(facts.points[loser], hand.tricks[loser])}): {base} loss points, "
+            f"doubled if hand {prev.number} was 60–60, which needs its face-down cards ({_refs_words(missing)}): "
+            f"incomplete, nothing added until they are revealed")})
+        return "incomplete", result, lines, _refs(missing)
+    got = hs.points[loser]
+    if hand.tricks[loser] == 0:
+        reason = f"{names[loser]} took no trick: {base} loss points"
+    else:
+        reason = f"{names[loser]} took {facts.points[loser]} card points{how} ({_band(facts.points[loser], hand.tricks[loser])}): {base} loss points"
+    if hs.multiplier == 2:
+        after = f"hand {state.hands[i - 1].number}" if i else "the paper sheet"
+        reason += f", doubled after the eggs of {after}: {got}"
+    lines.append({"team": loser, "points": got, "rule": RULE_POINTS, "reason": reason})
+    return "scored", result, lines, []
+
+
+def score(state: State) -> dict[str, Any]:
+    """Return the score sheet: VOCABULARY.md §6 ``{"hands", "standings", "end"}``.
+
+    Each hand also carries ``points`` (the deal's loss points per team, None while
+    incomplete) and ``totals`` (running loss points after it), for the audit.
+    """
+    hands_out: list[dict[str, Any]] = []
+    hands = state.hands
+    for i, hand in enumerate(hands):
+        if i < len(state.scores):
+            status, result, lines, missing = hand_lines(state, i)
+            entry: dict[str, Any] = {"hand": hand.number, "status": status, "result": result, "lines": lines}
+            if status == "incomplete":
+                entry["missing"] = missing
+            got = state.scores[i].points
+            entry["points"] = list(got) if got is not None else None
+            entry["totals"] = list(state.scores[i].totals)
+        else:
+            mult, _ = multiplier(state, hands, i)
+            entry = {
+                "hand": hand.number,
+                "status": "playing",
+                "result": {"cardPoints": None, "tricks": list(hand.tricks), "lossPoints": None, "eggs": None, "multiplier": mult},
+                "lines": [],
+                "points": None,
+                "totals": list(state.totals),
+            }
+            pending = hand.pile_hidden[0] + hand.pile_hidden[1]
+            if pending:
+                entry["missing"] = _refs(tuple(sorted(pending)))
+        hands_out.append(entry)
+    totals = state.totals
+    goat = None
+    if state.end is not None:
+        goat = 0 if state.scores[state.end].totals[0] >= LOSS_LIMIT else 1
+    standings = []
+    for t, seats in enumerate(TEAMS):
+        status = "playing" if goat is None else ("out" if t == goat else "winner")
+        standings.append({"team": t, "seats": list(seats), "names": [state.players[s] for s in seats], "total": totals[t], "status": status})
+    end: dict[str, Any] = {"over": False}
+    if goat is not None and state.end is not None:
+        name = team_name(state.players, goat)
+        end = {
+            "over": True,
+            "winners": [1 - goat],
+            "goat": goat,
+            "reason": (f"{name} reached {totals[goat]} loss points (12 or more) after hand {hands[state.end].number}: "
+                       f"{name} are the goats and lose the series, {team_name(state.players, 1 - goat)} win"),
+            "rule": RULE_SERIES,
+        }
+    return {"hands": hands_out, "standings": standings, "end": end}
+
+
+def feasible_words(sums: int) -> str:
+    """Describe a set of possible card points: ``one of 20, 24`` or ``between 12 and 70``."""
+    vals = bits(sums)
+    if not vals:
+        return "no total at all"
+    if len(vals) <= 6:
+        return "one of " + ", ".join(map(str, vals))
+    return f"between {vals[0]} and {vals[-1]}"

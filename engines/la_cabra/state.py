@@ -1,0 +1,331 @@
+"""La Cabra's values: the options, the state of a match, and the card arithmetic of RULES.md §5.
+
+Everything here is immutable: tuples, frozensets, ints and frozen values. ``apply`` builds
+a new state (:func:`dataclasses.replace` for :class:`State`) and never changes the old one.
+
+The records rebuilt on every move (:class:`Hand`, :class:`Trick`, :class:`Play`,
+:class:`TrickDone`) are ``NamedTuple``s rather than frozen dataclasses: they are tuples
+just as immutable, and ``Hand._replace`` costs about a sixth of ``dataclasses.replace`` on
+a 25-field frozen dataclass, the cost that dominated ``apply`` (measured: 3 µs against
+18 µs per call; a fold of 100k events went from about 9 s to well under half).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+from typing import Iterable, NamedTuple, TypeAlias
+
+from engines.base import RuleViolation
+from engines.cards import LA_CABRA, Card, CardError, parse, parse_known, pretty
+
+GAME = "la-cabra"
+DECK = LA_CABRA
+SEATS = 4
+HAND_SIZE = 4
+STOCK_SIZE = 20
+LOSS_LIMIT = 12
+TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
+
+RANKS = ("6", "7", "8", "9", "J", "Q", "K", "10", "A")
+"""Rank order within a suit, low to high (RULES.md §5.1: the ten sits below the ace)."""
+ORDER = {rank: i for i, rank in enumerate(RANKS)}
+VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
+SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+Seat: TypeAlias = int
+Ref: TypeAlias = tuple[int, int]
+"""A face-down card as a reveal names it: (seq of the discard event, index in its cards)."""
+
+
+def value(card: Card) -> int:
+    """Return the card points of ``card`` (A 11, 10 10, K 4, Q 3, J 2, others 0)."""
+    return VALUES.get(card.rank, 0)
+
+
+def points(cards: Iterable[Card | None]) -> int:
+    """Return the card points of the known cards among ``cards``."""
+    return sum(VALUES.get(c.rank, 0) for c in cards if c is not None)
+
+
+def beats(x: Card, y: Card, trump: str) -> bool:
+    """Tell whether ``x`` beats ``y``: same suit and higher, or ``x`` trump and ``y`` not."""
+    if x.suit == y.suit:
+        return ORDER[x.rank] > ORDER[y.rank]
+    return x.suit == trump
+
+
+def can_beat(cards: tuple[Card, ...], winning: tuple[Card, ...], trump: str) -> bool:
+    """Tell whether ``cards`` beat ``winning`` one to one (RULES.md §5.3: try all pairings)."""
+    if len(cards) != len(winning):
+        return False
+    return any(all(beats(x, y, trump) for x, y in zip(order, winning)) for order in permutations(cards))
+
+
+def team_of(seat: Seat) -> int:
+    """Return the team of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3."""
+    return seat % 2
+
+
+def card_list(cards: Iterable[Card | None]) -> str:
+    """Print cards for a sentence, ``??`` for unknown ones."""
+    return pretty(cards)
+
+
+def sorted_cards(cards: Iterable[Card]) -> list[Card]:
+    """Sort cards by suit (♣ ♦ ♥ ♠) then rank, for stable output."""
+    return sorted(cards, key=lambda c: ("CDHS".index(c.suit or "C"), ORDER[c.rank]))
+
+
+def read_card(text: object, *, hidden_ok: bool = False) -> Card | None:
+    """Parse one card of the 36-card deck; ``"??"`` only where ``hidden_ok``.
+
+    Raises:
+        RuleViolation: ``common.bad_card``, ``common.card_not_in_deck`` or ``common.card_hidden``.
+    """
+    if not isinstance(text, str):
+        raise RuleViolation("common.bad_card", f"{text!r} is not a card (write e.g. 10H, AS or ??)")
+    try:
+        return parse(text, DECK) if hidden_ok else parse_known(text, DECK)
+    except CardError as e:
+        raise RuleViolation(e.code, e.message) from None
+
+
+# --------------------------------------------------------------------------- sums of card values
+
+
+def sum_masks(values: Iterable[int], most: int) -> list[int]:
+    """Return, for each count c ≤ ``most``, a bitmask of the totals of c of the ``values``.
+
+    Bit p of ``masks[c]`` is set when some c of the values add up to p (a subset-sum DP on
+    Python ints used as bitsets).
+    """
+    masks = [1] + [0] * most
+    for i, v in enumerate(values):
+        for c in range(min(i, most - 1), -1, -1):
+            if masks[c]:
+                masks[c + 1] |= masks[c] << v
+    return masks
+
+
+@lru_cache(maxsize=1)
+def deck_masks() -> tuple[int, ...]:
+    """Return :func:`sum_masks` of the whole deck: bit p of entry c ⇔ c cards can be worth p."""
+    return tuple(sum_masks((value(c) for c in DECK.cards), len(DECK.cards)))
+
+
+def bits(mask: int) -> list[int]:
+    """List the set bits of ``mask``, low to high."""
+    out, p = [], 0
+    while mask:
+        if mask & 1:
+            out.append(p)
+        mask >>= 1
+        p += 1
+    return out
+
+
+# --------------------------------------------------------------------------- values in the state
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The match's rule variants (VOCABULARY.md §2, RULES.md §5)."""
+
+    trumpCard: str = "returned"
+    """``returned``: the shown card goes back into the stock; ``bottomFaceUp``: it is drawn last."""
+    discardFaceUp: bool = False
+    """Discards are played face up (so they must be written)."""
+    tiraInterruptsTira: bool = False
+    """A second tira may interrupt a trick that began with a tira."""
+    eggs: str = "none"
+    """``none``: a 60-60 deal has no effect; ``doubleNext``: the next deal's loss points × 2."""
+
+
+class Play(NamedTuple):
+    """One seat's cards in a trick; ``None`` stands for a face-down card not yet revealed."""
+
+    seq: int
+    seat: Seat
+    kind: str
+    """``lead``, ``beat``, ``discard`` or ``tira``."""
+    cards: tuple[Card | None, ...]
+    face_up: bool
+    """Seen by the whole table (leads, beats, tiras, discards under ``discardFaceUp``)."""
+
+
+class Trick(NamedTuple):
+    """The trick being played."""
+
+    leader: Seat
+    """Who led it (the tira seat after a tira)."""
+    origin: Seat
+    """Who led it first, before any tira: tira priority counts from this seat."""
+    k: int
+    plays: tuple[Play, ...]
+    winner: Seat
+    winning: tuple[Card, ...]
+    tira: int | None
+    """The seq of the tira that restarted this trick, if any."""
+
+    @property
+    def turn(self) -> Seat:
+        """The seat that plays next."""
+        return (self.leader + len(self.plays)) % SEATS
+
+
+class TrickDone(NamedTuple):
+    """A finished trick: its winner and the four plays, in order."""
+
+    winner: Seat
+    plays: tuple[Play, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A ``hand_result``: the facts the table wrote for a hand."""
+
+    seq: int
+    points: tuple[int, int] | None
+    cards: tuple[frozenset[Card], frozenset[Card]] | None
+    tricks: tuple[int, int]
+    last_trick: Seat | None
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the record fixes about a finished hand's card points."""
+
+    points: tuple[int, int] | None
+    """Each team's card points, None while unrevealed cards leave them open."""
+    counted: bool
+    """The points come from the table's ``hand_result``, not from the cards alone."""
+    sums: int
+    """Bitmask of the card points team 0 can have given what is known."""
+    missing: tuple[Ref, ...]
+    """The face-down cards the points still need."""
+
+    @property
+    def eggs(self) -> bool | None:
+        """60-60, not 60-60, or None while the unknown cards could still decide it."""
+        if self.points is not None:
+            return self.points == (60, 60)
+        if self.sums == 1 << 60:
+            return True
+        if not self.sums >> 60 & 1:
+            return False
+        return None
+
+
+class Hand(NamedTuple):
+    """One hand (deal): move by move when ``trump`` is set, result only when it is None."""
+
+    number: int
+    seq: int
+    dealer: Seat
+    leader: Seat | None
+    """Who led the first trick (None: a result-only hand that does not say)."""
+    trump: Card | None
+    known: tuple[frozenset[Card], ...] = ()
+    """Per seat, the cards of the hand the record knows."""
+    unknown: tuple[int, ...] = ()
+    """Per seat, how many cards of the hand the record does not know."""
+    shown: tuple[frozenset[Card], ...] = ()
+    """Per seat, the known cards of the hand the whole table has seen (returned by a tira…)."""
+    downs: tuple[frozenset[Card], ...] = ()
+    """Per seat, its own known face-down discards of this deal (only it may see them)."""
+    stock: int = 0
+    trick: Trick | None = None
+    to_lead: Seat = 0
+    located: frozenset[Card] = frozenset()
+    """Every card whose place in this deal the record knows."""
+    pile_known: tuple[frozenset[Card], frozenset[Card]] = (frozenset(), frozenset())
+    pile_hidden: tuple[tuple[Ref, ...], tuple[Ref, ...]] = ((), ())
+    pile_count: tuple[int, int] = (0, 0)
+    tricks: tuple[int, int] = (0, 0)
+    played: tuple[TrickDone, ...] = ()
+    last_winner: Seat | None = None
+    refill_seq: int | None = None
+    """The seq of the move after which the stock was first drawn from."""
+    withdrawn: tuple[tuple[int, int], ...] = ()
+    """(seq of a play with face-down cards taken back by a tira, seq of that tira)."""
+    over: bool = False
+    claim: Claim | None = None
+    facts: Facts | None = None
+
+    @property
+    def is_result_only(self) -> bool:
+        """A hand recorded by its end-of-hand facts alone."""
+        return self.trump is None
+
+    def size(self, seat: Seat) -> int:
+        """How many cards ``seat`` holds."""
+        return len(self.known[seat]) + self.unknown[seat]
+
+    def turn(self) -> Seat | None:
+        """The seat that moves next (leads or answers), None when the deal is over."""
+        if self.over or self.trump is None:
+            return None
+        return self.to_lead if self.trick is None else self.trick.turn
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The loss points a finished hand gives, with the running totals after it."""
+
+    points: tuple[int, int] | None
+    multiplier: int | None
+    totals: tuple[int, int]
+    waits_for: int | None
+    """The earlier hand whose unrevealed cards decide this hand's multiplier."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A La Cabra match: players, options, the hands so far and their loss points."""
+
+    players: tuple[str, ...]
+    options: Options
+    initial: tuple[int, int] = (0, 0)
+    initial_double: bool = False
+    carried: bool = False
+    """The match carries standings in from a paper sheet (``initial``)."""
+    past: tuple[Hand, ...] = ()
+    current: Hand | None = None
+    scores: tuple[HandScore, ...] = ()
+    """One entry per finished hand, in order (the current hand included once it is over)."""
+    end: int | None = None
+    """Index of the hand after which a team reached 12 loss points (the series is over)."""
+
+    @property
+    def hands(self) -> tuple[Hand, ...]:
+        """Every hand of the match, the current one last."""
+        return self.past if self.current is None else self.past + (self.current,)
+
+    @property
+    def over(self) -> bool:
+        """The series has ended."""
+        return self.end is not None
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Each team's loss points so far."""
+        return self.scores[-1].totals if self.scores else self.initial
+
+
+# --------------------------------------------------------------------------- words
+
+
+def team_name(players: tuple[str, ...], team: int) -> str:
+    """Name a team for a sentence: ``NS`` when the four initials differ, else ``Ana & Carla``."""
+    a, b = TEAMS[team]
+    initials = [p[:1].upper() for p in players]
+    if len(set(initials)) == SEATS:
+        return initials[a] + initials[b]
+    return f"{players[a]} & {players[b]}"
+
+
+def suit_sign(card: Card | None) -> str:
+    """Return the suit symbol of a card (``♠``)."""
+    return SIGNS.get(card.suit or "", "?") if card is not None else "?"

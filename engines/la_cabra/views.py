@@ -1,0 +1,392 @@
+"""What La Cabra shows: legal moves, per-seat views, the move in words, the game's description.
+
+Views are built apart from the rules (OpenSpiel's observers): a seat sees the public table,
+its own hand and its own face-down discards, never another seat's hidden cards.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from engines.base import Event, RuleViolation
+from engines.cards import Card, texts
+from engines.la_cabra.rules import OPTION_VALUES
+from engines.la_cabra.scoring import returned_trump
+from engines.la_cabra.state import (
+    DECK,
+    GAME,
+    HAND_SIZE,
+    SEATS,
+    TEAMS,
+    Hand,
+    Play,
+    State,
+    can_beat,
+    card_list,
+    points,
+    read_card,
+    sorted_cards,
+    suit_sign,
+    team_name,
+    team_of,
+)
+
+EVENTS = ["match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal", "hand_result",
+          "score_claimed", "void", "amend", "note"]
+
+
+def describe() -> dict[str, Any]:
+    """Describe the game for ``GET /games/la-cabra``: players, deck, options, events."""
+    return {
+        "game": GAME,
+        "name": "La Cabra",
+        "deck": "French 36 (6-A)",
+        "players": {"min": SEATS, "max": SEATS},
+        "direction": "CW",
+        "teams": [list(t) for t in TEAMS],
+        "target": {"lossPoints": 12},
+        "options": {
+            "trumpCard": {"values": list(OPTION_VALUES["trumpCard"]), "default": "returned", "rule": "RULES.md §5.2",
+                          "description": "the card shown for trump goes back into the stock (returned) or lies face up "
+                                         "at the bottom of the stock and is drawn last (bottomFaceUp)"},
+            "discardFaceUp": {"type": "boolean", "default": False, "rule": "RULES.md §5.3",
+                              "description": "discards are played face up (and must be written)"},
+            "tiraInterruptsTira": {"type": "boolean", "default": False, "rule": "RULES.md §5.3",
+                                   "description": "a tira may interrupt a trick already restarted by a tira"},
+            "eggs": {"values": list(OPTION_VALUES["eggs"]), "default": "none", "rule": "RULES.md §5.4",
+                     "description": "a 60-60 deal has no effect (none) or doubles the next deal's loss points, "
+                                    "never compounded (doubleNext)"},
+        },
+        "events": list(EVENTS),
+    }
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+def _hand_cards(hand: Hand, seat: int) -> list[Card]:
+    return sorted_cards(hand.known[seat])
+
+
+def _tira_possible(state: State, hand: Hand, seat: int) -> bool:
+    """Could ``seat`` hold four cards of one suit, given what the record knows?"""
+    if hand.size(seat) != HAND_SIZE:
+        return False
+    suits = {c.suit for c in hand.known[seat]}
+    if len(suits) > 1:
+        return False
+    need = hand.unknown[seat]
+    barred = returned_trump(hand, state.options) if hand.refill_seq is None else None
+    free = [c for c in DECK.distinct() if c not in hand.located and c != barred]
+    return any(sum(1 for c in free if c.suit == s) >= need for s in (suits or {"C", "D", "H", "S"}))
+
+
+def legal_moves(state: State) -> list[dict[str, Any]]:
+    """Return the event templates that may be recorded next (``[]`` once the series is over).
+
+    Concrete moves when the acting seat's hand is fully known (every one-suit lead, every
+    beat, every discard, written with the real cards); one template per move type with the
+    fixed fields otherwise. Between hands the next ``hand_started`` (dealer and leader
+    fixed when they are derived) and a ``hand_result`` cross-check with the derived facts.
+    """
+    if state.over:
+        return []
+    hand = state.current
+    if hand is None:
+        return [{"type": "hand_started", "data": {}}]
+    if hand.is_result_only and not hand.over:
+        return [{"type": "hand_result", "data": {}}]
+    if hand.over:
+        nxt: dict[str, Any] = {"dealer": (hand.dealer + 1) % SEATS}
+        if hand.last_winner is not None:
+            nxt["leader"] = hand.last_winner
+        check: dict[str, Any] = {"tricks": list(hand.tricks)}
+        if hand.last_winner is not None:
+            check["lastTrick"] = hand.last_winner
+        if hand.facts is not None and hand.facts.points is not None:
+            check["cardPoints"] = list(hand.facts.points)
+        return [{"type": "hand_started", "data": nxt}, {"type": "hand_result", "data": check}]
+    moves: list[dict[str, Any]] = []
+    turn = hand.turn()
+    assert turn is not None and hand.trump is not None
+    trick = hand.trick
+    full = hand.unknown[turn] == 0
+    mine = _hand_cards(hand, turn)
+    if trick is None:
+        if full:
+            for n in range(1, len(mine) + 1):
+                for combo in combinations(mine, n):
+                    if len({c.suit for c in combo}) == 1:
+                        moves.append({"type": "lead", "data": {"seat": turn, "cards": texts(combo)}})
+        else:
+            moves.append({"type": "lead", "data": {"seat": turn}})
+    else:
+        trump = hand.trump.suit or ""
+        if full:
+            for combo in combinations(mine, trick.k):
+                if can_beat(combo, trick.winning, trump):
+                    moves.append({"type": "beat", "data": {"seat": turn, "cards": texts(combo)}})
+            for combo in combinations(mine, trick.k):
+                moves.append({"type": "discard", "data": {"seat": turn, "cards": texts(combo)}})
+        else:
+            moves.append({"type": "beat", "data": {"seat": turn}})
+            moves.append({"type": "discard", "data": {"seat": turn}})
+    if trick is not None and trick.tira is not None and not state.options.tiraInterruptsTira:
+        return moves
+    played = {p.seat for p in trick.plays} if trick is not None else {hand.to_lead}
+    for s in range(SEATS):
+        if s in played or not _tira_possible(state, hand, s):
+            continue
+        if hand.unknown[s] == 0:
+            moves.append({"type": "tira", "data": {"seat": s, "cards": texts(_hand_cards(hand, s))}})
+        else:
+            moves.append({"type": "tira", "data": {"seat": s}})
+    return moves
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _play_view(play: Play, viewer: int | str | None) -> dict[str, Any]:
+    visible = play.face_up or viewer == "all" or viewer == play.seat
+    cards = texts(play.cards) if visible else ["??"] * len(play.cards)
+    return {"seq": play.seq, "seat": play.seat, "type": play.kind, "cards": cards}
+
+
+def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
+    """Return the state as ``seat`` sees it: None the public view, ``"all"`` everything recorded.
+
+    A seat sees the public table (trump card, face-up plays, cards everyone saw return to a
+    hand, counts), its own hand (``"??"`` for cards the record does not know) and its own
+    face-down discards; never another seat's hidden cards or face-down discards.
+
+    Raises:
+        ValueError: ``seat`` is not None, ``"all"`` or a seat number.
+    """
+    if not (seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS)):
+        raise ValueError(f"seat must be None, 'all' or 0-3, not {seat!r}")
+    out: dict[str, Any] = {
+        "game": GAME,
+        "players": list(state.players),
+        "viewer": seat,
+        "hand": 0,
+        "lossPoints": list(state.totals),
+        "over": state.over,
+    }
+    hand = state.current
+    if hand is None:
+        return out
+    out.update({
+        "hand": hand.number,
+        "dealer": hand.dealer,
+        "leader": hand.leader,
+        "resultOnly": hand.is_result_only,
+        "dealOver": hand.over,
+        "turn": hand.turn(),
+    })
+    if hand.is_result_only or hand.trump is None:
+        return out
+    everything = seat == "all"
+    out["trump"] = str(hand.trump)
+    out["trumpSuit"] = hand.trump.suit
+    out["stock"] = hand.stock
+    hands = []
+    for s in range(SEATS):
+        entry: dict[str, Any] = {"seat": s, "name": state.players[s], "size": hand.size(s), "shown": texts(sorted_cards(hand.shown[s]))}
+        if everything:
+            entry["cards"] = texts(sorted_cards(hand.known[s])) + ["??"] * hand.unknown[s]
+        hands.append(entry)
+    out["hands"] = hands
+    trick = hand.trick
+    out["trick"] = None if trick is None else {
+        "leader": trick.leader,
+        "originalLeader": trick.origin,
+        "k": trick.k,
+        "tira": trick.tira is not None,
+        "winner": trick.winner,
+        "winning": texts(trick.winning),
+        "plays": [_play_view(p, seat) for p in trick.plays],
+    }
+    last = hand.played[-1] if hand.played else None
+    if last is None:
+        out["lastTrick"] = None
+    else:
+        cards = [c for p in last.plays for c in p.cards]
+        up = [c for p in last.plays if p.face_up for c in p.cards]
+        entry = {"winner": last.winner, "plays": [_play_view(p, seat) for p in last.plays], "faceUpPoints": points(up)}
+        if everything:
+            refs = [{"seq": p.seq, "index": i} for p in last.plays for i, c in enumerate(p.cards) if c is None]
+            entry.update({"points": None if refs else points(cards), "knownPoints": points(cards), "missing": refs})
+        out["lastTrick"] = entry
+    piles = []
+    for t in (0, 1):
+        up = [c for done in hand.played if team_of(done.winner) == t for p in done.plays if p.face_up for c in p.cards]
+        pile: dict[str, Any] = {"team": t, "seats": list(TEAMS[t]), "cards": hand.pile_count[t], "tricks": hand.tricks[t],
+                                "faceUp": texts(sorted_cards(c for c in up if c is not None))}
+        if everything:
+            pile.update({"known": texts(sorted_cards(hand.pile_known[t])), "knownPoints": points(hand.pile_known[t]),
+                         "missing": [{"seq": s, "index": i} for s, i in hand.pile_hidden[t]]})
+        piles.append(pile)
+    out["piles"] = piles
+    if isinstance(seat, int):
+        out["cards"] = texts(sorted_cards(hand.known[seat])) + ["??"] * hand.unknown[seat]
+        out["faceDown"] = texts(sorted_cards(hand.downs[seat]))
+    elif everything:
+        out["faceDown"] = [texts(sorted_cards(hand.downs[s])) for s in range(SEATS)]
+    return out
+
+
+# --------------------------------------------------------------------------- narration
+
+
+def _names(state: State, seats: list[int]) -> str:
+    names = [state.players[s] for s in seats]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+
+
+def _trick_end(state: State, before: Hand, after: Hand) -> str:
+    done = after.played[-1]
+    up = [c for p in done.plays if p.face_up for c in p.cards]
+    down = sum(len(p.cards) for p in done.plays if not p.face_up)
+    winner = state.players[done.winner]
+    worth = f"{points(up)} points" + (f" face up and {_face_down(down)}" if down else "")
+    words = f"; {winner} takes the trick ({worth})"
+    drawn = before.stock - after.stock
+    if drawn:
+        each = drawn // SEATS
+        order = [(done.winner + i) % SEATS for i in range(SEATS)]
+        words += f"; {_names(state, order)} draw {each} card{'s' if each > 1 else ''} each (stock {before.stock} → {after.stock})"
+        if after.stock == 0 and state.options.trumpCard == "bottomFaceUp" and after.trump is not None:
+            words += f", {state.players[(done.winner + drawn - 1) % SEATS]} taking the face-up {after.trump.pretty()} last"
+    if not after.over:
+        words += f"; {winner} leads next"
+    return words
+
+
+def _deal_end(state: State, *, intro: bool = True) -> str:
+    """Words for a hand that just ended: card points, loss points, the series end."""
+    hand = state.current
+    assert hand is not None and hand.facts is not None
+    i = len(state.hands) - 1
+    names = [team_name(state.players, t) for t in (0, 1)]
+    facts, hs = hand.facts, state.scores[i]
+    words = "; the deal is over" if intro else ""
+    if facts.points is None:
+        words += f"; its card points wait for {len(facts.missing)} face-down card(s) to be revealed"
+    else:
+        if intro:
+            words += f": {names[0]} {facts.points[0]}, {names[1]} {facts.points[1]} card points"
+        if hs.points is None:
+            words += "; its loss points wait for the previous hand's face-down cards"
+        elif facts.points == (60, 60):
+            words += ": eggs, no loss points"
+        else:
+            loser = 0 if hs.points[0] else 1
+            words += f": {names[loser]} {hs.points[loser]} loss points (totals {hs.totals[0]}–{hs.totals[1]})"
+    if state.over and state.end == i:
+        goat = 0 if hs.totals[0] >= 12 else 1
+        words += f"; {names[goat]} reach 12 loss points: the series is over, {names[goat]} are the goats"
+    return words
+
+
+def narrate(before: State | None, event: Event, after: State) -> str:
+    """Tell the move in words: ``North leads 9♥ K♥``, ``East beats with 10♥ 6♠``, trick ends, refills.
+
+    The words hold only what the whole table saw, so a replay may show them beside any
+    seat's view: face-down cards are counted, never named or valued (a ``reveal`` names
+    what it reveals, as its event does). Card points are told at the deal's end.
+    """
+    d = event.data
+    players = after.players
+    prev = before.current if before is not None else None
+    hand = after.current
+    seat = d.get("seat")
+    name = players[seat] if isinstance(seat, int) and 0 <= seat < SEATS else "?"
+
+    def shown() -> str:
+        return _pretty(d.get("cards", []))
+
+    match event.type:
+        case "match_started":
+            return (f"La Cabra: {players[0]} and {players[2]} against {players[1]} and {players[3]}; "
+                    "the team that reaches 12 loss points loses the series")
+        case "hand_started":
+            assert hand is not None
+            if hand.is_result_only or hand.trump is None:
+                return f"Hand {hand.number}: {players[hand.dealer]} deals; the hand is recorded by its result only"
+            where = "face up at the bottom of the stock" if after.options.trumpCard == "bottomFaceUp" else "put back into the stock"
+            assert hand.leader is not None
+            return (f"Hand {hand.number}: {players[hand.dealer]} deals; trump {suit_sign(hand.trump)} "
+                    f"({hand.trump.pretty()} shown, {where}); {players[hand.leader]} leads")
+        case "lead":
+            words = f"{name} leads {shown()}"
+        case "beat":
+            words = f"{name} beats with {shown()}"
+        case "discard":
+            n = len(d.get("cards", []))
+            words = f"{name} discards {shown()} face up" if after.options.discardFaceUp else f"{name} discards {n} card{'s' if n > 1 else ''} face down"
+        case "tira":
+            words = f"{name} declares a tira: {shown()}"
+            if prev is not None and prev.trick is not None:
+                back = [f"{players[p.seat]}'s {card_list(p.cards) if p.face_up else _face_down(len(p.cards))}" for p in prev.trick.plays]
+                words += f"; {_names_list(back)} go{'es' if len(back) == 1 else ''} back"
+        case "reveal":
+            parts = []
+            for b in d.get("cards", []):
+                text = _pretty([b.get("card")])
+                if "seq" in b:
+                    parts.append(f"card {b.get('index')} of event {b['seq']} is {text}")
+                else:
+                    parts.append(f"{players[b['seat']]} holds {text}")
+            words = "Revealed: " + "; ".join(parts)
+            if before is not None and after.scores != before.scores:
+                words += f"; loss points now {after.totals[0]}–{after.totals[1]}"
+                if after.over and not before.over:
+                    words += "; the series is over"
+            return words
+        case "hand_result":
+            assert hand is not None
+            if prev is not None and prev.is_result_only and prev.claim is None and hand.facts and hand.facts.points:
+                names = [team_name(players, t) for t in (0, 1)]
+                pts = hand.facts.points
+                return (f"Hand {hand.number} result: {names[0]} {pts[0]}, {names[1]} {pts[1]} card points, "
+                        f"tricks {hand.tricks[0]}–{hand.tricks[1]}" + _deal_end(after, intro=False))
+            words = f"The table's result for hand {hand.number} agrees with the record"
+            if before is not None and before.scores != after.scores:
+                words += " and scores it" + _deal_end(after)
+            return words
+        case "score_claimed":
+            return f"The table wrote its score for hand {d.get('hand', 'so far')}"
+        case "note":
+            return f"Note: {d.get('text', '')}"
+        case "void":
+            return f"Event {d.get('target')} is voided: {d.get('reason', '')}"
+        case "amend":
+            return f"Event {d.get('target')} is amended: {d.get('reason', '')}"
+        case _:
+            return f"{event.type}"
+    if prev is not None and hand is not None and len(hand.played) > len(prev.played) and hand.number == prev.number:
+        words += _trick_end(after, prev, hand)
+        if hand.over:
+            words += _deal_end(after)
+    return words
+
+
+def _pretty(cards: list[Any]) -> str:
+    """Print written cards for a sentence (``9♥ K♥ ??``), tolerating anything unparsable."""
+    out = []
+    for t in cards:
+        try:
+            out.append(read_card(t, hidden_ok=True))
+        except RuleViolation:
+            out.append(None)
+    return card_list(out)
+
+
+def _face_down(n: int) -> str:
+    return "face-down card" if n == 1 else f"{n} face-down cards"
+
+
+def _names_list(parts: list[str]) -> str:
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]

@@ -1,0 +1,280 @@
+"""What both backends do the same way: prepare a batch, chain it, verify a stored chain.
+
+Kept in one place so that the SQLite and memory ledgers cannot drift apart: the same bytes
+are hashed, the same rows are stored, the same mistakes are reported in the same words.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import orjson
+
+from .records import (
+    CHAIN_FORMAT,
+    GENESIS,
+    NewEvent,
+    StoredEvent,
+    VerifyReport,
+    canonical_json,
+    hash_function,
+    stored_event,
+)
+
+Row = tuple[str, int, str, str, str, str, "str | None", str, str, int]
+"""A stored event row: match_id, seq, type, data (canonical JSON text), at, by, key, prev,
+hash, fmt — the column order of the SQLite ``events`` table."""
+
+Prepared = tuple[tuple[str, bytes, str, bytes], ...]
+"""A batch after validation, per event: (type, type as JSON, data as canonical JSON text,
+the same as bytes) — everything encoded once, before any lock is taken."""
+
+UPDATABLE_FIELDS = frozenset({"status"})
+"""Match-row fields a check may set in the append transaction."""
+
+_dumps = orjson.dumps
+_loads = orjson.loads
+_sha256 = hashlib.sha256
+
+
+def prepare(events: Sequence[NewEvent]) -> Prepared:
+    """Validate a batch and encode each payload once, before any lock is taken.
+
+    Raises:
+        ValueError: the batch is empty, or a payload holds NaN/infinity.
+        TypeError: an item is not a NewEvent, or a payload is not plain JSON.
+    """
+    if isinstance(events, (str, bytes, NewEvent)) or not len(events):
+        raise ValueError("an append needs at least one event (a non-empty sequence of NewEvent)")
+    prepared = []
+    for event in events:
+        if type(event) is not NewEvent and not isinstance(event, NewEvent):
+            raise TypeError(f"events must be NewEvent values, got {type(event).__name__}")
+        data = canonical_json(event.data)
+        prepared.append((event.type, _dumps(event.type), data.decode("utf-8"), data))
+    return tuple(prepared)
+
+
+def body_hash(prepared: Prepared) -> str:
+    """Return the sha256 of the batch body ``[{"data":…,"type":…},…]`` in canonical JSON.
+
+    This is what an idempotency key is bound to: a retry matches when its body hashes the
+    same. Built from the already canonical payloads (keys ``data`` < ``type`` are sorted),
+    so it equals ``sha256(canonical_json([{"type": t, "data": d}, …]))``.
+    """
+    parts = [b'{"data":%s,"type":%s}' % (data, type_json) for _, type_json, _, data in prepared]
+    return _sha256(b"[" + b",".join(parts) + b"]").hexdigest()
+
+
+def chain_batch(
+    match_id: str,
+    version: int,
+    head: str,
+    prepared: Prepared,
+    *,
+    at: str,
+    by: str,
+    key: str | None,
+) -> tuple[tuple[StoredEvent, ...], list[Row]]:
+    """Give a prepared batch its seqs and hashes, continuing the chain at ``version``/``head``.
+
+    Returns the events (with decoded copies of their data, so callers never share a dict
+    with the store) and the rows to store. The hash input is spliced from the canonical
+    pieces rather than re-encoded (this is the append hot path); ``tests/ledger`` checks
+    that it equals :func:`~ledger.records.chain_hash`.
+    """
+    # The envelope's keys in sorted order: at, by, data, key, match, seq, type.
+    prefix = b'{"at":%s,"by":%s,"data":' % (_dumps(at), _dumps(by))
+    middle = b',"key":%s,"match":%s,"seq":' % (_dumps(key), _dumps(match_id))
+    events: list[StoredEvent] = []
+    rows: list[Row] = []
+    prev = head
+    seq = version
+    for etype, type_json, text, data in prepared:
+        seq += 1
+        digest = _sha256(
+            b'%s%s%s%s%d,"type":%s}' % (prev.encode("ascii"), prefix, data, middle, seq, type_json)
+        ).hexdigest()
+        events.append(stored_event(match_id, seq, etype, _loads(data), at, by, key, prev, digest))
+        rows.append((match_id, seq, etype, text, at, by, key, prev, digest, CHAIN_FORMAT))
+        prev = digest
+    return tuple(events), rows
+
+
+def event_from_row(row: Sequence[Any]) -> StoredEvent:
+    """Decode a stored row (see :data:`Row`) into a StoredEvent with its own data dict."""
+    return stored_event(row[0], row[1], row[2], _loads(row[3]), row[4], row[5], row[6], row[7], row[8])
+
+
+def status_update(result: object) -> str | None:
+    """Return the status a check asked for (None: leave it), refusing anything else.
+
+    Raises:
+        ValueError: the check returned something other than None or ``{"status": str}``.
+    """
+    if result is None:
+        return None
+    if not isinstance(result, Mapping):
+        raise ValueError(f"a check must return None or a dict of match fields, got {result!r}")
+    unknown = set(result) - UPDATABLE_FIELDS
+    if unknown:
+        raise ValueError(
+            f"a check may only update {sorted(UPDATABLE_FIELDS)}, got {sorted(map(str, unknown))}"
+        )
+    status = result.get("status")
+    if status is not None and (not isinstance(status, str) or not status):
+        raise ValueError(f"match status must be a non-empty string, got {status!r}")
+    return status
+
+
+def check_text(name: str, value: object) -> None:
+    """Refuse an empty or non-string identifier before it is stored forever."""
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+
+
+def check_recorder(by: object) -> None:
+    """Refuse a recorder name that is not a string; an empty one means "not given"."""
+    if not isinstance(by, str):
+        raise ValueError(f"by must be a string (the recorder's name, may be empty), got {by!r}")
+
+
+def verify_chain(
+    match_id: str,
+    rows: Iterable[Sequence[Any]],
+    version: int | None,
+    head: str | None,
+) -> VerifyReport:
+    """Recompute one match's chain from its stored rows, in seq order.
+
+    ``rows`` are (seq, type, data, at, by, key, prev, hash, fmt); text may come as ``bytes``
+    (the SQLite verifier reads raw bytes so that a damaged file cannot crash it).
+    ``version``/``head`` are the match row's, or None when the row is missing. Checks, per
+    event: seq contiguity from 1, a known chain format, the prev link, data that parses
+    and is in canonical form, and the hash; then that the match row points at the last one.
+    """
+    length = 0
+    last_hash = GENESIS
+    expected_prev = GENESIS
+    first_bad: int | None = None
+    reason: str | None = None
+    for row in rows:
+        length += 1
+        stored_hash = row[7]
+        if isinstance(stored_hash, bytes):
+            last_hash = stored_hash.decode("utf-8", "replace")
+        else:
+            last_hash = str(stored_hash)
+        if first_bad is not None:
+            continue
+        problem = _check_row(match_id, length, expected_prev, row)
+        if problem is not None:
+            first_bad, reason = length, problem
+            continue
+        expected_prev = last_hash
+    if version is None:  # the worst news first: the log has no match at all
+        reason = "events are stored but the match row is missing" + (f"; {reason}" if reason else "")
+    elif first_bad is None:
+        if length == 0:
+            first_bad, reason = 1, "the match has no events (seq 1 is missing)"
+        elif version != length:
+            first_bad = min(version, length) + 1
+            reason = f"the match row says version {version} but {length} events are stored"
+        elif head != last_hash:
+            first_bad = None
+            reason = f"the match row's head {head!r} is not the hash of seq {length}"
+    return VerifyReport(
+        match=match_id,
+        valid=reason is None,
+        length=length,
+        head=last_hash,
+        first_bad=first_bad,
+        reason=reason,
+    )
+
+
+def _check_row(
+    match_id: str, expected_seq: int, expected_prev: str, row: Sequence[Any]
+) -> str | None:
+    """Return why the row stored at position ``expected_seq`` is bad, or None if it is sound."""
+    seq = row[0]
+    if seq != expected_seq:
+        if isinstance(seq, int) and seq > expected_seq:
+            return f"seq {expected_seq} is missing (the next stored event is seq {seq})"
+        return f"seq {expected_seq} is stored out of order or twice (found {seq!r})"
+    try:
+        etype, data, at, by, key, prev, stored_hash = (
+            value.decode("utf-8") if isinstance(value, bytes) else value for value in row[1:8]
+        )
+    except UnicodeDecodeError:
+        return f"seq {seq}: stored text is not valid UTF-8 (the file was altered)"
+    fmt = row[8]
+    hasher = hash_function(fmt) if isinstance(fmt, int) else None
+    if hasher is None:
+        return f"seq {seq}: unknown chain format {fmt!r}"
+    if prev != expected_prev:
+        what = "GENESIS" if seq == 1 else f"the hash of seq {seq - 1}"
+        return f"seq {seq}: prev is not {what} (the chain is broken here)"
+    if not all(isinstance(v, str) for v in (etype, data, at, by, prev, stored_hash)) or not (
+        key is None or isinstance(key, str)
+    ):
+        return f"seq {seq}: a stored field has the wrong type"
+    try:
+        decoded = _loads(data)
+        canonical = canonical_json(decoded)
+    except (orjson.JSONDecodeError, TypeError, ValueError):
+        return f"seq {seq}: data is not valid JSON (the event was altered)"
+    if canonical != data.encode("utf-8"):
+        return f"seq {seq}: data is not in canonical form (the event was altered)"
+    if hasher(prev, match_id, seq, etype, decoded, at, by, key) != stored_hash:
+        return f"seq {seq}: hash does not match the event's contents (the event was altered)"
+    return None
+
+
+DEFAULT_STATUS = "playing"
+"""A new match's status until a check sets another (the service sets ``over`` or the like)."""
+
+
+def check_append_args(match_id: object, by: object, expected_version: object, key: object) -> None:
+    """Refuse malformed append arguments before a transaction starts."""
+    check_text("match_id", match_id)
+    check_recorder(by)
+    if expected_version is not None and (
+        isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0
+    ):
+        raise ValueError(f"expected_version must be None or an int >= 0, got {expected_version!r}")
+    if key is not None:
+        check_text("key", key)
+
+
+def check_players(players: object) -> tuple[str, ...]:
+    """Return the players as a tuple, refusing a bare string or non-string names."""
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise TypeError(f"players must be a sequence of names, got {players!r}")
+    names = tuple(players)
+    for name in names:
+        check_text("a player name", name)
+    return names
+
+
+def check_count(name: str, value: object) -> None:
+    """Refuse a bound that is not an int >= 0 (bool is not a count)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+
+
+def check_window(after: object, upto: object, limit: object) -> None:
+    """Refuse a read window that cannot mean anything (negative or non-integer bounds)."""
+    check_count("after", after)
+    if upto is not None:
+        check_count("upto", upto)
+    if limit is not None:
+        check_count("limit", limit)
+
+
+def check_page(limit: object, offset: object) -> None:
+    """Refuse a page request with negative or non-integer bounds."""
+    check_count("limit", limit)
+    check_count("offset", offset)

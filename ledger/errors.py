@@ -1,0 +1,88 @@
+"""The ledger's typed errors.
+
+Every error the ledger raises on purpose is a :class:`LedgerError`, so callers (the service,
+the API's error table, the command line) can map them without knowing SQLite. Each carries the
+offending input as attributes and says in its message what happened and what to do next.
+Anything a caller-supplied ``check`` raises is *not* wrapped: it propagates unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class LedgerError(Exception):
+    """Base of every error the ledger raises on purpose (a damaged file, a bad URL …)."""
+
+
+class MatchNotFound(LedgerError):
+    """No match with this id exists in the ledger."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"match {match_id!r} not found")
+        self.match_id = match_id
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default pickling re-calls the class with ``self.args`` (the message), which
+        # would not match the signature; errors cross process boundaries in tools and tests.
+        return (type(self), (self.match_id,))
+
+
+class MatchExists(LedgerError):
+    """A match with this id already exists; match ids are never reused."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"match {match_id!r} already exists")
+        self.match_id = match_id
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.match_id,))
+
+
+class ConcurrencyConflict(LedgerError):
+    """Someone else appended first: the match is no longer at the version the writer expected.
+
+    ``expected`` is the version the writer based its events on, ``current`` the version the
+    match is at now. The writer should reload the match and decide again; nothing was written.
+    """
+
+    def __init__(self, expected: int, current: int, *, match_id: str | None = None) -> None:
+        where = f"match {match_id!r}" if match_id is not None else "the match"
+        super().__init__(
+            f"version conflict: expected {where} at version {expected}, but it is at version "
+            f"{current}; reload it and try again (nothing was written)"
+        )
+        self.expected = expected
+        self.current = current
+        self.match_id = match_id
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_conflict, (self.expected, self.current, self.match_id))
+
+
+class IdempotencyConflict(LedgerError):
+    """An idempotency key was reused for a different batch of events.
+
+    A retry must send exactly the same events as the first attempt; a different body under
+    the same key is a client bug, so it is refused rather than guessed at.
+    """
+
+    def __init__(self, key: str, *, match_id: str | None = None) -> None:
+        where = f" on match {match_id!r}" if match_id is not None else ""
+        super().__init__(
+            f"idempotency key {key!r} was already used{where} for different events; "
+            "a retry must repeat the same events, new events need a new key"
+        )
+        self.key = key
+        self.match_id = match_id
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_idempotency, (self.key, self.match_id))
+
+
+def _rebuild_conflict(expected: int, current: int, match_id: str | None) -> ConcurrencyConflict:
+    return ConcurrencyConflict(expected, current, match_id=match_id)
+
+
+def _rebuild_idempotency(key: str, match_id: str | None) -> IdempotencyConflict:
+    return IdempotencyConflict(key, match_id=match_id)

@@ -1,0 +1,275 @@
+"""An in-memory ledger with exactly the SQLite ledger's semantics, for tests and tools.
+
+It stores the same rows the SQLite ledger stores (canonical JSON text, hashes, chain format)
+and decodes them on every read, so a caller can never change stored data by mutating a dict
+it was given, and :meth:`MemoryLedger.verify` recomputes the chain from stored text just as
+the SQLite verifier does. A write is atomic because everything that can fail — validation,
+chaining, the caller's check — happens before the first change to the store, under one lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+
+from ._core import (
+    DEFAULT_STATUS,
+    Row,
+    body_hash,
+    chain_batch,
+    check_append_args,
+    check_count,
+    check_page,
+    check_players,
+    check_recorder,
+    check_text,
+    check_window,
+    event_from_row,
+    prepare,
+    status_update,
+    verify_chain,
+)
+from .base import Check
+from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
+from .records import GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport, utc_now
+
+
+@dataclass
+class _Match:
+    """One match's mutable row and its log (``rows[i]`` holds seq ``i + 1``)."""
+
+    id: str
+    game: str
+    token_hash: str
+    created_at: str
+    players: tuple[str, ...]
+    status: str
+    version: int
+    head: str
+    order: int
+    rows: list[Row] = field(default_factory=list)
+
+    def record(self) -> MatchRecord:
+        return MatchRecord(
+            self.id, self.game, self.token_hash, self.created_at, self.players, self.status,
+            self.version, self.head,
+        )
+
+
+@dataclass(frozen=True)
+class _Idempotent:
+    body_hash: str
+    first_seq: int
+    last_seq: int
+
+
+class MemoryLedger:
+    """A :class:`~ledger.base.Ledger` held in memory; safe to share between threads."""
+
+    def __init__(self) -> None:
+        # Re-entrant so that a check may read the ledger it is running inside, as it can
+        # through the SQLite connection holding the write transaction.
+        self._lock = threading.RLock()
+        self._matches: dict[str, _Match] = {}
+        self._feed: list[Row] = []
+        self._keys: dict[tuple[str, str], _Idempotent] = {}
+        self._closed = False
+
+    def __repr__(self) -> str:
+        return f"MemoryLedger({len(self._matches)} matches, {len(self._feed)} events)"
+
+    # -- writes --------------------------------------------------------------------------
+
+    def create_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        first: NewEvent,
+        by: str,
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Create a match and store its first event (seq 1), all or nothing.
+
+        Raises:
+            MatchExists: the id is taken.
+        """
+        check_text("match_id", match_id)
+        check_text("game", game)
+        check_text("token_hash", token_hash)
+        check_recorder(by)
+        names = check_players(players)
+        prepared = prepare([first])
+        with self._lock:
+            self._ensure_open()
+            if match_id in self._matches:
+                raise MatchExists(match_id)
+            at = utc_now()
+            events, rows = chain_batch(match_id, 0, GENESIS, prepared, at=at, by=by, key=None)
+            status = status_update(check(0, events)) if check is not None else None
+            # Nothing below can fail: the match appears whole or not at all.
+            match = _Match(
+                match_id, game, token_hash, at, names, status or DEFAULT_STATUS,
+                events[-1].seq, events[-1].hash, len(self._matches),
+            )
+            match.rows.extend(rows)
+            self._matches[match_id] = match
+            self._feed.extend(rows)
+            return AppendResult(match.version, match.head, events, replayed=False)
+
+    def append(
+        self,
+        match_id: str,
+        events: Sequence[NewEvent],
+        *,
+        by: str,
+        expected_version: int | None = None,
+        key: str | None = None,
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Append a batch at the end of the match's log, all or nothing.
+
+        Raises:
+            ValueError: ``events`` is empty.
+            IdempotencyConflict: ``key`` was used on this match for different events.
+            MatchNotFound: no such match.
+            ConcurrencyConflict: the match is not at ``expected_version``.
+        """
+        check_append_args(match_id, by, expected_version, key)
+        prepared = prepare(events)
+        digest = body_hash(prepared) if key is not None else None
+        with self._lock:
+            self._ensure_open()
+            if key is not None:
+                seen = self._keys.get((match_id, key))
+                if seen is not None:
+                    if seen.body_hash != digest:
+                        raise IdempotencyConflict(key, match_id=match_id)
+                    rows = self._matches[match_id].rows[seen.first_seq - 1 : seen.last_seq]
+                    replay = tuple(event_from_row(row) for row in rows)
+                    return AppendResult(seen.last_seq, replay[-1].hash, replay, replayed=True)
+            match = self._get(match_id)
+            if expected_version is not None and expected_version != match.version:
+                raise ConcurrencyConflict(expected_version, match.version, match_id=match_id)
+            at = utc_now()
+            built, rows = chain_batch(
+                match_id, match.version, match.head, prepared, at=at, by=by, key=key
+            )
+            status = status_update(check(match.version, built)) if check is not None else None
+            # Nothing below can fail.
+            match.rows.extend(rows)
+            self._feed.extend(rows)
+            if key is not None and digest is not None:
+                self._keys[(match_id, key)] = _Idempotent(digest, built[0].seq, built[-1].seq)
+            match.version = built[-1].seq
+            match.head = built[-1].hash
+            if status is not None:
+                match.status = status
+            return AppendResult(match.version, match.head, built, replayed=False)
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def read(
+        self, match_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Return the match's events with ``after < seq <= upto`` (at most ``limit``), by seq."""
+        check_window(after, upto, limit)
+        with self._lock:
+            self._ensure_open()
+            rows = self._get(match_id).rows
+            stop = len(rows) if upto is None else min(upto, len(rows))
+            if limit is not None:
+                stop = min(stop, after + limit)
+            return [event_from_row(row) for row in rows[after:stop]]
+
+    def version(self, match_id: str) -> int:
+        """Return the seq of the match's last event."""
+        with self._lock:
+            self._ensure_open()
+            return self._get(match_id).version
+
+    def get_match(self, match_id: str) -> MatchRecord:
+        """Return the match's row."""
+        with self._lock:
+            self._ensure_open()
+            return self._get(match_id).record()
+
+    def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[MatchRecord], int]:
+        """Return one page of matches (newest first) and the total matching the filters."""
+        check_page(limit, offset)
+        with self._lock:
+            self._ensure_open()
+            found = [
+                match
+                for match in self._matches.values()
+                if (game is None or match.game == game)
+                and (player is None or player in match.players)
+                and (status is None or match.status == status)
+            ]
+            found.sort(key=lambda match: (match.created_at, match.order), reverse=True)
+            return [match.record() for match in found[offset : offset + limit]], len(found)
+
+    def feed(self, after_id: int = 0, limit: int = 1000) -> list[tuple[int, StoredEvent]]:
+        """Return ``(id, event)`` for every match's events in storage order, ids after ``after_id``."""
+        check_count("after_id", after_id)
+        check_count("limit", limit)
+        with self._lock:
+            self._ensure_open()
+            rows = self._feed[after_id : after_id + limit]
+            return [(after_id + i + 1, event_from_row(row)) for i, row in enumerate(rows)]
+
+    def verify(self, match_id: str | None = None) -> list[VerifyReport]:
+        """Recompute the chain of one match (or of every match, by id) from the stored rows.
+
+        Raises:
+            MatchNotFound: ``match_id`` names no match.
+        """
+        with self._lock:
+            self._ensure_open()
+            if match_id is not None:
+                matches = [self._get(match_id)]
+            else:
+                matches = sorted(self._matches.values(), key=lambda match: match.id)
+            return [
+                verify_chain(match.id, [row[1:] for row in match.rows], match.version, match.head)
+                for match in matches
+            ]
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Mark the ledger closed; later calls raise LedgerError (as the SQLite ledger does)."""
+        self._closed = True
+
+    def __enter__(self) -> MemoryLedger:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _ensure_open(self) -> None:
+        if self._closed:
+            raise LedgerError("the ledger is closed")
+
+    def _get(self, match_id: str) -> _Match:
+        match = self._matches.get(match_id)
+        if match is None:
+            raise MatchNotFound(match_id)
+        return match

@@ -1,0 +1,703 @@
+"""The SQLite ledger: one file, WAL, append-only enforced by the database itself.
+
+Why it is built this way (see ``/work/shared/research/DEPENDENCIES.md`` §2):
+
+* **Raw ``sqlite3`` on the request path, sqlite-utils for the schema.** sqlite-utils'
+  ``Migrations`` creates and upgrades the tables once per open; appends use prepared SQL
+  strings (cached by the ``sqlite3`` module) and ``executemany``, because sqlite-utils looks
+  the schema up on every insert and cannot issue ``BEGIN IMMEDIATE``.
+* **``BEGIN IMMEDIATE``** takes the write lock *before* the version is read, so two writers
+  never both read version n; a deferred transaction would fail with "database is locked"
+  on the read-to-write upgrade, which ``busy_timeout`` does not cover.
+* **One connection per ledger object, used on one thread** (the ``sqlite3`` default). The
+  API opens one per request; nothing here is shared between threads.
+* **Per-connection PRAGMAs** (``synchronous``, ``foreign_keys``, ``busy_timeout``) are set
+  on every open; ``journal_mode=WAL`` persists in the file. ``synchronous=FULL`` (the
+  default) makes an acknowledged append survive a power cut, not only a crash.
+* **Triggers refuse UPDATE and DELETE** on ``events`` and ``idempotency``; every open checks
+  that they exist with the expected text, because a ``table.transform()`` (or a hand edit)
+  silently drops triggers.
+
+Tables (created by migration ``m001_initial``)::
+
+    matches      id TEXT PK, game, token_hash, created_at, players (JSON array), status,
+                 version, head — the only mutable rows (version, head, status)
+    events       id INTEGER PK (the global feed order), match_id → matches, seq, type,
+                 data (canonical JSON, CHECK json_valid), at, by, key, prev, hash,
+                 fmt (chain format); UNIQUE (match_id, seq)
+    idempotency  (match_id, key) PK, body_hash, first_seq, last_seq, created_at
+
+``events`` has an explicit ``id INTEGER PRIMARY KEY`` instead of ``PRIMARY KEY (match_id,
+seq)``: the feed's cursor is the rowid, and ``VACUUM`` may renumber rowids unless they are an
+explicit INTEGER PRIMARY KEY. ``UNIQUE (match_id, seq)`` is the concurrency guard.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from orjson import loads
+from sqlite_utils import Database, Migrations
+
+from ._core import (
+    DEFAULT_STATUS,
+    Row,
+    body_hash,
+    chain_batch,
+    check_append_args,
+    check_count,
+    check_page,
+    check_players,
+    check_recorder,
+    check_text,
+    check_window,
+    event_from_row,
+    prepare,
+    status_update,
+    verify_chain,
+)
+from .base import Check
+from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
+from .records import (
+    GENESIS,
+    AppendResult,
+    MatchRecord,
+    NewEvent,
+    StoredEvent,
+    VerifyReport,
+    append_result,
+    canonical_json,
+    utc_now,
+)
+
+BUSY_TIMEOUT_SECONDS = 10.0
+"""How long a writer waits for another writer's transaction before giving up."""
+
+PAGE_SIZE = 2048
+"""Page size of new files. Each commit writes every page it touched to the WAL and fsyncs
+it; a one-event append touches three pages (event row, (match_id, seq) index, match row),
+so smaller pages mean fewer bytes to sync per append. Measured here at synchronous=FULL:
+4096 → 2048 cut an append by up to ~10% in our runs; 1024 gains little more and makes deal events
+overflow their page."""
+
+SYNCHRONOUS_LEVELS = frozenset({"OFF", "NORMAL", "FULL", "EXTRA"})
+
+MIGRATION_SET = "tanteo-ledger"
+
+# -- schema --------------------------------------------------------------------------------
+
+_TABLES_V1 = (
+    """
+    CREATE TABLE matches (
+        id          TEXT PRIMARY KEY NOT NULL,
+        game        TEXT NOT NULL,
+        token_hash  TEXT NOT NULL,
+        created_at  TEXT NOT NULL,
+        players     TEXT NOT NULL CHECK (json_valid(players) AND json_type(players) = 'array'),
+        status      TEXT NOT NULL,
+        version     INTEGER NOT NULL CHECK (version >= 1),
+        head        TEXT NOT NULL
+    ) STRICT
+    """,
+    "CREATE INDEX matches_created ON matches (created_at)",
+    "CREATE INDEX matches_game ON matches (game, created_at)",
+    "CREATE INDEX matches_status ON matches (status, created_at)",
+    """
+    CREATE TABLE events (
+        id        INTEGER PRIMARY KEY,
+        match_id  TEXT NOT NULL REFERENCES matches (id),
+        seq       INTEGER NOT NULL CHECK (seq >= 1),
+        type      TEXT NOT NULL,
+        data      TEXT NOT NULL CHECK (json_valid(data)),
+        at        TEXT NOT NULL,
+        "by"      TEXT NOT NULL,
+        "key"     TEXT,
+        prev      TEXT NOT NULL,
+        hash      TEXT NOT NULL,
+        fmt       INTEGER NOT NULL,
+        UNIQUE (match_id, seq)
+    ) STRICT
+    """,
+    """
+    CREATE TABLE idempotency (
+        match_id    TEXT NOT NULL REFERENCES matches (id),
+        "key"       TEXT NOT NULL,
+        body_hash   TEXT NOT NULL,
+        first_seq   INTEGER NOT NULL,
+        last_seq    INTEGER NOT NULL,
+        created_at  TEXT NOT NULL,
+        PRIMARY KEY (match_id, "key")
+    ) STRICT, WITHOUT ROWID
+    """,
+)
+
+
+def _refuse(name: str, when: str, table: str, message: str) -> tuple[str, str]:
+    sql = (
+        f"CREATE TRIGGER {name} BEFORE {when} ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{message}'); END"
+    )
+    return name, sql
+
+
+TRIGGERS: dict[str, str] = dict(
+    [
+        _refuse("events_no_update", "UPDATE", "events", "events table is append-only"),
+        _refuse("events_no_delete", "DELETE", "events", "events table is append-only"),
+        _refuse("idempotency_no_update", "UPDATE", "idempotency", "idempotency table is append-only"),
+        _refuse("idempotency_no_delete", "DELETE", "idempotency", "idempotency table is append-only"),
+        _refuse("matches_no_delete", "DELETE", "matches", "matches are never deleted"),
+        _refuse(
+            "matches_fixed_identity",
+            "UPDATE OF id, game, created_at, players",
+            "matches",
+            "a match keeps its id, game, creation time and players",
+        ),
+    ]
+)
+"""The guard triggers, by name, as the current schema creates them; checked on every open.
+A migration that rebuilds a table must re-create these (``table.transform()`` drops them)."""
+
+_MIGRATIONS = Migrations(MIGRATION_SET)
+_MIGRATION_NAMES: list[str] = []
+
+
+def _migration(fn: Callable[[Database], None]) -> Callable[[Database], None]:
+    """Register a schema migration (applied in definition order, each exactly once)."""
+    _MIGRATION_NAMES.append(fn.__name__)
+    return _MIGRATIONS()(fn)
+
+
+@_migration
+def m001_initial(db: Database) -> None:
+    """Create the matches, events and idempotency tables and their guard triggers."""
+    for statement in _TABLES_V1:
+        db.execute(statement)
+    for sql in TRIGGERS.values():
+        db.execute(sql)
+
+
+# -- hot-path SQL (prepared once per connection by the sqlite3 statement cache) -------------
+
+_EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash'
+_SQL_MATCH_HEAD = "SELECT version, head FROM matches WHERE id = ?"
+_SQL_MATCH_EXISTS = "SELECT 1 FROM matches WHERE id = ?"
+_SQL_MATCH_VERSION = "SELECT version FROM matches WHERE id = ?"
+_SQL_MAX_SEQ = "SELECT coalesce(max(seq), 0) FROM events WHERE match_id = ?"
+_SQL_IDEM_GET = 'SELECT body_hash, first_seq, last_seq FROM idempotency WHERE match_id = ? AND "key" = ?'
+_SQL_IDEM_PUT = (
+    'INSERT INTO idempotency (match_id, "key", body_hash, first_seq, last_seq, created_at) '
+    "VALUES (?, ?, ?, ?, ?, ?)"
+)
+_SQL_EVENT_PUT = (
+    f"INSERT INTO events ({_EVENT_COLUMNS}, fmt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_SQL_MATCH_PUT = (
+    "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
+    "VALUES (?, ?, ?, ?, json(?), ?, ?, ?)"
+)
+_SQL_MATCH_MOVE = "UPDATE matches SET version = ?, head = ? WHERE id = ?"
+_SQL_MATCH_MOVE_STATUS = "UPDATE matches SET version = ?, head = ?, status = ? WHERE id = ?"
+_SQL_READ = (
+    f"SELECT {_EVENT_COLUMNS} FROM events "
+    "WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
+)
+_SQL_FEED = f"SELECT id, {_EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?"
+_MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head"
+_SQL_GET_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
+_VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt'
+
+_NO_UPPER_BOUND = 2**63 - 1
+
+
+class SqliteLedger:
+    """A :class:`~ledger.base.Ledger` in one SQLite file.
+
+    Open one per thread (or per request) and close it when done; several objects on the same
+    file, in one process or many, serialize their writes through SQLite's write lock.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        synchronous: str = "FULL",
+        read_only: bool = False,
+    ) -> None:
+        """Open (creating the file, its directory and its schema if needed) a ledger file.
+
+        ``read_only`` opens an existing file without writing anything, not even the schema
+        (``verify_file`` uses it): the file must exist and hold a current Tanteo schema.
+
+        Raises:
+            ValueError: ``synchronous`` is not OFF, NORMAL, FULL or EXTRA.
+            LedgerError: the file is not a Tanteo ledger, is damaged, or its guard triggers
+                are missing or altered.
+        """
+        level = str(synchronous).upper()
+        if level not in SYNCHRONOUS_LEVELS:
+            raise ValueError(
+                f"synchronous must be one of {sorted(SYNCHRONOUS_LEVELS)}, got {synchronous!r}"
+            )
+        self.path = os.fspath(path)
+        self.read_only = read_only
+        in_memory = self.path == ":memory:"
+        if read_only:
+            if in_memory or not os.path.exists(self.path):
+                raise LedgerError(f"no ledger database at {self.path}")
+            target, uri = Path(self.path).resolve().as_uri() + "?mode=ro", True
+        else:
+            if not in_memory:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            target, uri = self.path, False
+        try:
+            self._conn: sqlite3.Connection | None = sqlite3.connect(
+                target, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, uri=uri
+            )
+        except sqlite3.Error as error:
+            raise LedgerError(f"cannot open ledger database {self.path}: {error}") from error
+        # One reusable cursor for the write path: creating a cursor per statement costs
+        # about a microsecond each, five times per append.
+        self._cur = self._conn.cursor()
+        try:
+            self._configure(level, in_memory)
+            if not read_only:
+                self._migrate()
+            self._check_schema()
+        except sqlite3.DatabaseError as error:
+            self._conn.close()
+            self._conn = None
+            raise LedgerError(f"{self.path} is not a usable ledger database: {error}") from error
+        except BaseException:
+            self._conn.close()
+            self._conn = None
+            raise
+
+    def __repr__(self) -> str:
+        mode = ", read_only=True" if self.read_only else ""
+        return f"SqliteLedger({self.path!r}{mode})"
+
+    # -- opening ---------------------------------------------------------------------------
+
+    def _configure(self, synchronous: str, in_memory: bool) -> None:
+        conn = self._connection()
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        if not self.read_only:
+            # Only takes effect on a new, empty file (before WAL is on and the first table
+            # exists); an existing file keeps its page size.
+            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+            (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            if mode != "wal" and not in_memory:
+                raise LedgerError(f"{self.path}: SQLite refused WAL mode (got {mode!r})")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")  # checked against SYNCHRONOUS_LEVELS
+        conn.execute("PRAGMA foreign_keys = ON")
+
+    def _migrate(self) -> None:
+        """Apply pending migrations under the write lock, so concurrent first opens agree."""
+        conn = self._connection()
+        if self._migrations_applied() == len(_MIGRATION_NAMES):
+            return  # the common case: one cheap query per open
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Inside our transaction sqlite-utils uses savepoints, so the whole upgrade
+            # commits at once and a second process waiting on the lock then finds it done.
+            _MIGRATIONS.apply(Database(conn, execute_plugins=False, recursive_triggers=False))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _migrations_applied(self) -> int:
+        try:
+            (count,) = self._connection().execute(
+                "SELECT count(*) FROM _sqlite_migrations WHERE migration_set = ?", (MIGRATION_SET,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # no migrations table yet: a new file
+            return 0
+        return int(count)
+
+    def _check_schema(self) -> None:
+        """Refuse to work on a file whose tables or guard triggers are not what we created."""
+        conn = self._connection()
+        tables = {
+            name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        missing_tables = {"matches", "events", "idempotency"} - tables
+        if missing_tables:
+            raise LedgerError(
+                f"{self.path} is not a Tanteo ledger (missing tables: {', '.join(sorted(missing_tables))})"
+            )
+        if self._migrations_applied() < len(_MIGRATION_NAMES):
+            raise LedgerError(f"{self.path} has an older schema; open it read-write once to upgrade it")
+        found = {
+            name: " ".join(sql.split())
+            for name, sql in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        }
+        bad = sorted(name for name, sql in TRIGGERS.items() if found.get(name) != " ".join(sql.split()))
+        if bad:
+            raise LedgerError(
+                f"{self.path}: append-only guard triggers missing or altered: {', '.join(bad)}; "
+                "the file was changed outside Tanteo and cannot be trusted (restore a backup)"
+            )
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def create_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        first: NewEvent,
+        by: str,
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Create a match row and its first event (seq 1) in one transaction.
+
+        Raises:
+            MatchExists: the id is taken.
+        """
+        check_text("match_id", match_id)
+        check_text("game", game)
+        check_text("token_hash", token_hash)
+        check_recorder(by)
+        names = check_players(players)
+        prepared = prepare([first])
+        cur = self._cursor()
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is not None:
+                raise MatchExists(match_id)
+            at = utc_now()
+            events, rows = chain_batch(match_id, 0, GENESIS, prepared, at=at, by=by, key=None)
+            status = status_update(check(0, events)) if check is not None else None
+            last = events[-1]
+            cur.execute(
+                _SQL_MATCH_PUT,
+                (match_id, game, token_hash, at, _json_list(names), status or DEFAULT_STATUS,
+                 last.seq, last.hash),
+            )
+            self._insert_events(cur, match_id, rows, expected=0)
+            cur.execute("COMMIT")
+        except BaseException:
+            if cur.connection.in_transaction:
+                cur.execute("ROLLBACK")
+            raise
+        return AppendResult(last.seq, last.hash, events, replayed=False)
+
+    def append(
+        self,
+        match_id: str,
+        events: Sequence[NewEvent],
+        *,
+        by: str,
+        expected_version: int | None = None,
+        key: str | None = None,
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Append a batch at the end of the match's log in one ``BEGIN IMMEDIATE`` transaction.
+
+        Order inside the transaction: idempotency look-up (a retry with the same key and
+        body returns the first result and writes nothing), the match, the expected version,
+        chaining, the caller's ``check``, the inserts, the match row. All or nothing.
+
+        Raises:
+            ValueError: ``events`` is empty.
+            IdempotencyConflict: ``key`` was used on this match for different events.
+            MatchNotFound: no such match.
+            ConcurrencyConflict: the match is not at ``expected_version`` (or another
+                writer's event already holds a seq this batch needs).
+        """
+        if not _plain_append_args(match_id, by, expected_version, key):
+            check_append_args(match_id, by, expected_version, key)  # raises on bad values
+        prepared = prepare(events)
+        digest = body_hash(prepared) if key is not None else None
+        cur = self._cursor()
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            if key is not None:
+                seen = cur.execute(_SQL_IDEM_GET, (match_id, key)).fetchone()
+                if seen is not None:
+                    replay = self._replay(cur, match_id, key, digest, seen)
+                    cur.execute("COMMIT")  # read-only: nothing to write, no fsync
+                    return replay
+            row = cur.execute(_SQL_MATCH_HEAD, (match_id,)).fetchone()
+            if row is None:
+                raise MatchNotFound(match_id)
+            version, head = row
+            if expected_version is not None and expected_version != version:
+                raise ConcurrencyConflict(expected_version, version, match_id=match_id)
+            built, rows = chain_batch(
+                match_id, version, head, prepared, at=utc_now(), by=by, key=key
+            )
+            status = status_update(check(version, built)) if check is not None else None
+            self._insert_events(cur, match_id, rows, expected=version)
+            last = built[-1]
+            if key is not None:
+                cur.execute(_SQL_IDEM_PUT, (match_id, key, digest, built[0].seq, last.seq, last.at))
+            if status is None:
+                cur.execute(_SQL_MATCH_MOVE, (last.seq, last.hash, match_id))
+            else:
+                cur.execute(_SQL_MATCH_MOVE_STATUS, (last.seq, last.hash, status, match_id))
+            cur.execute("COMMIT")
+        except BaseException:
+            if cur.connection.in_transaction:
+                cur.execute("ROLLBACK")
+            raise
+        return append_result(last.seq, last.hash, built, False)
+
+    @staticmethod
+    def _insert_events(cur: sqlite3.Cursor, match_id: str, rows: list[Row], *, expected: int) -> None:
+        """Insert chained rows; the one place a duplicate (match_id, seq) becomes a conflict.
+
+        ``BEGIN IMMEDIATE`` means our own writers never collide here; a collision means a
+        row was written behind the match row's back (another program, an old version), and
+        it is reported like any other lost race.
+        """
+        try:
+            if len(rows) == 1:
+                cur.execute(_SQL_EVENT_PUT, rows[0])
+            else:
+                cur.executemany(_SQL_EVENT_PUT, rows)
+        except sqlite3.IntegrityError as error:
+            if "events.match_id, events.seq" not in str(error):
+                raise
+            (current,) = cur.execute(_SQL_MAX_SEQ, (match_id,)).fetchone()
+            raise ConcurrencyConflict(expected, current, match_id=match_id) from error
+
+    @staticmethod
+    def _replay(
+        cur: sqlite3.Cursor, match_id: str, key: str, digest: str | None, seen: Sequence[Any]
+    ) -> AppendResult:
+        stored_digest, first_seq, last_seq = seen
+        if stored_digest != digest:
+            raise IdempotencyConflict(key, match_id=match_id)
+        rows = cur.execute(_SQL_READ, (match_id, first_seq - 1, last_seq, -1)).fetchall()
+        events = tuple(event_from_row(row) for row in rows)
+        return append_result(last_seq, events[-1].hash, events, True)
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def read(
+        self, match_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Return the match's events with ``after < seq <= upto`` (at most ``limit``), by seq.
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        check_window(after, upto, limit)
+        conn = self._connection()
+        params = (match_id, after, _NO_UPPER_BOUND if upto is None else upto, -1 if limit is None else limit)
+        rows = conn.execute(_SQL_READ, params).fetchall()
+        if not rows and conn.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is None:
+            raise MatchNotFound(match_id)
+        return [event_from_row(row) for row in rows]
+
+    def version(self, match_id: str) -> int:
+        """Return the seq of the match's last event.
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        row = self._connection().execute(_SQL_MATCH_VERSION, (match_id,)).fetchone()
+        if row is None:
+            raise MatchNotFound(match_id)
+        return int(row[0])
+
+    def get_match(self, match_id: str) -> MatchRecord:
+        """Return the match's row.
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        row = self._connection().execute(_SQL_GET_MATCH, (match_id,)).fetchone()
+        if row is None:
+            raise MatchNotFound(match_id)
+        return _match_record(row)
+
+    def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[MatchRecord], int]:
+        """Return one page of matches (newest first) and the total matching the filters.
+
+        ``player`` matches one of the match's player names exactly.
+        """
+        check_page(limit, offset)
+        where: list[str] = []
+        params: list[Any] = []
+        if game is not None:
+            where.append("game = ?")
+            params.append(game)
+        if status is not None:
+            where.append("status = ?")
+            params.append(status)
+        if player is not None:
+            where.append("EXISTS (SELECT 1 FROM json_each(matches.players) WHERE json_each.value = ?)")
+            params.append(player)
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        conn = self._connection()
+        with _snapshot(conn):  # the page and the count agree
+            (total,) = conn.execute(f"SELECT count(*) FROM matches{clause}", params).fetchone()
+            rows = conn.execute(
+                f"SELECT {_MATCH_COLUMNS} FROM matches{clause} "
+                "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            ).fetchall()
+        return [_match_record(row) for row in rows], int(total)
+
+    def feed(self, after_id: int = 0, limit: int = 1000) -> list[tuple[int, StoredEvent]]:
+        """Return ``(id, event)`` for every match's events in storage order, ids after ``after_id``.
+
+        Writes are serialized, so ids grow in commit order: a consumer that remembers the
+        last id it saw never misses an event.
+        """
+        check_count("after_id", after_id)
+        check_count("limit", limit)
+        rows = self._connection().execute(_SQL_FEED, (after_id, limit)).fetchall()
+        return [(row[0], event_from_row(row[1:])) for row in rows]
+
+    def verify(self, match_id: str | None = None) -> list[VerifyReport]:
+        """Recompute chains from the stored rows: one match, or every match (by id).
+
+        Reads raw bytes, inside one read transaction, so that a damaged file is reported
+        rather than crashing the verifier and a concurrent append is not mistaken for damage.
+        Events whose match row is missing are reported too.
+
+        Raises:
+            MatchNotFound: ``match_id`` names neither a match row nor any event.
+        """
+        conn = self._connection()
+        saved_factory = conn.text_factory
+        conn.text_factory = bytes
+        try:
+            with _snapshot(conn):
+                if match_id is not None:
+                    return [self._verify_one(conn, match_id)]
+                return self._verify_all(conn)
+        finally:
+            conn.text_factory = saved_factory
+
+    @staticmethod
+    def _verify_one(conn: sqlite3.Connection, match_id: str) -> VerifyReport:
+        row = conn.execute(_SQL_MATCH_HEAD, (match_id,)).fetchone()
+        events = conn.execute(
+            f"SELECT {_VERIFY_COLUMNS} FROM events WHERE match_id = ? ORDER BY seq", (match_id,)
+        ).fetchall()
+        if row is None and not events:
+            raise MatchNotFound(match_id)
+        version, head = (None, None) if row is None else (row[0], _text(row[1]))
+        return verify_chain(match_id, events, version, head)
+
+    @staticmethod
+    def _verify_all(conn: sqlite3.Connection) -> list[VerifyReport]:
+        heads: dict[str, tuple[int, str]] = {
+            _text(mid): (version, _text(head))
+            for mid, version, head in conn.execute("SELECT id, version, head FROM matches")
+        }
+        reports: list[VerifyReport] = []
+        cursor: Iterable[Sequence[Any]] = conn.execute(
+            f"SELECT match_id, {_VERIFY_COLUMNS} FROM events ORDER BY match_id, seq"
+        )
+        for raw_id, group in itertools.groupby(cursor, key=lambda row: row[0]):
+            mid = _text(raw_id)
+            version, head = heads.pop(mid, (None, None))
+            reports.append(verify_chain(mid, (row[1:] for row in group), version, head))
+        for mid, (version, head) in heads.items():  # match rows without a single event
+            reports.append(verify_chain(mid, (), version, head))
+        reports.sort(key=lambda report: report.match)
+        return reports
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection (the last one to close checkpoints the WAL into the file)."""
+        if self._conn is not None:
+            self._cur.close()
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> SqliteLedger:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise LedgerError("the ledger is closed")
+        return self._conn
+
+    def _cursor(self) -> sqlite3.Cursor:
+        if self._conn is None:
+            raise LedgerError("the ledger is closed")
+        return self._cur
+
+
+def _plain_append_args(match_id: object, by: object, expected_version: object, key: object) -> bool:
+    """The common case of :func:`check_append_args` in one expression (the append hot path)."""
+    return (
+        type(match_id) is str and match_id != ""
+        and type(by) is str
+        and (expected_version is None or (type(expected_version) is int and expected_version >= 0))
+        and (key is None or (type(key) is str and key != ""))
+    )
+
+
+@contextlib.contextmanager
+def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """Run several reads on one snapshot (a read transaction), unless one is already open:
+    a ``check`` may call back into the ledger from inside the write transaction."""
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")
+
+
+def _json_list(names: tuple[str, ...]) -> str:
+    return canonical_json(list(names)).decode("utf-8")
+
+
+def _text(value: object) -> str:
+    """Decode a value read with ``text_factory=bytes`` (damaged bytes become U+FFFD)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def _match_record(row: Sequence[Any]) -> MatchRecord:
+    return MatchRecord(
+        id=row[0],
+        game=row[1],
+        token_hash=row[2],
+        created_at=row[3],
+        players=tuple(loads(row[4])),
+        status=row[5],
+        version=int(row[6]),
+        head=row[7],
+    )

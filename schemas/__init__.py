@@ -1,0 +1,500 @@
+"""JSON Schemas of the event contract, and the cached validators that check them.
+
+The ``*.json`` files beside this module are the durable, public event contract
+(``rules/VOCABULARY.md``); the engines check the rules, these files check the shapes.
+
+Layout (a new game only adds a folder)::
+
+    envelope.v1.json              a stored event: seq, type, data, at, by, key, prev, hash
+    common/card.json              card notation ($defs: frenchCard, spanishCard, caboCard, unknown,
+                                  frenchOrUnknown, spanishOrUnknown, caboOrUnknown)
+    common/defs.json              shared building blocks (seq, text, playerName, …)
+    common/<type>.v<N>.json       events every game shares: void, amend, note
+    <game>/defs.json              the game's own building blocks (seat 0…N-1, …)
+    <game>/<type>.v<N>.json       the game's events, match_started included
+
+An event type of a game is looked up in ``<game>/`` first, then in ``common/``; a file
+``<type>.v<N>.json`` is an event schema (the highest ``N`` is the current version), any
+other ``.json`` file holds definitions only. Every file has ``$id`` =
+``https://tanteo.example/schemas/<relative path>`` and refers to others by relative
+``$ref``, resolved offline through a :class:`referencing.Registry` holding every file.
+
+Validation semantics, beyond plain draft 2020-12 (all deliberate, for a Python pipeline):
+
+* ``integer`` means a JSON integer literal: ``1.0`` and ``true`` are refused (the spec
+  accepts ``1.0``, which would reach the engines as a float and be hashed as ``1.0``);
+* ``pattern`` anchors follow ECMA-262, as the spec says: ``$`` matches only at the very end,
+  so ``"AH\\n"`` is not a card (Python's ``re`` lets ``$`` match before a final newline);
+* a missing or unknown property is reported at its own path (``$.seat``), not at the object.
+
+Validators are built lazily, once per ``(game, type)``, from a copy of the schema whose
+``$ref`` are inlined and annotations dropped. The hot path asks a predicate compiled from
+that copy (``schemas._fast``, ~25× jsonschema's ``is_valid``) and calls jsonschema, the
+reference, only for an invalid payload, to collect every error with its path.
+
+>>> validate_event("la-cabra", "lead", {"seat": 0, "cards": ["9H", "KH"]})
+>>> try:
+...     validate_event("la-cabra", "lead", {"seat": 0, "cards": ["9H", "XX"]})
+... except SchemaError as e:
+...     print(e.code, e.path)
+schema.invalid $.cards[1]
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any, TypeAlias
+from urllib.parse import urldefrag, urljoin
+
+from jsonschema import Draft202012Validator, ValidationError, validators
+from jsonschema.exceptions import best_match
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from schemas._fast import Unsupported, compile_schema
+
+__all__ = [
+    "BASE_URI",
+    "SchemaError",
+    "event_types",
+    "games",
+    "load",
+    "schema_document",
+    "schema_id",
+    "validate_envelope",
+    "validate_event",
+]
+
+BASE_URI = "https://tanteo.example/schemas/"
+"""The base of every schema's ``$id``: ``BASE_URI + relative path``."""
+
+COMMON = "common"
+"""The folder of the event types every game shares (and of shared definitions)."""
+
+ENVELOPE = "envelope.v1.json"
+"""The relative path of the stored-event envelope schema."""
+
+MATCH_STARTED = "match_started"
+
+Schema: TypeAlias = dict[str, Any]
+ErrorEntry: TypeAlias = dict[str, str]
+
+_EVENT_FILE = re.compile(r"(?P<type>[a-z][a-z0-9]*(?:_[a-z0-9]+)*)\.v(?P<version>[1-9][0-9]*)\.json")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class SchemaError(Exception):
+    """A payload that does not fit the event contract.
+
+    Attributes:
+        code: ``schema.invalid`` (the payload breaks its schema), ``schema.unknown_type``
+            (the game has no such event type) or ``schema.unknown_game``.
+        message: readable, naming the first error: ``data.cards[1]: 'XX' does not match …``.
+        path: JSON path of the first error, relative to the validated instance: ``$``,
+            ``$.cards[1]``, ``$.options.eggs``.
+        errors: every error as ``{"path", "message"}``, sorted by path.
+    """
+
+    def __init__(self, code: str, message: str, path: str = "$", errors: list[ErrorEntry] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.path = path
+        self.errors: list[ErrorEntry] = errors if errors is not None else [{"path": path, "message": message}]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.code, self.message, self.path, self.errors))
+
+    def __repr__(self) -> str:
+        return f"SchemaError({self.code!r}, {self.message!r}, path={self.path!r})"
+
+
+# --------------------------------------------------------------------------- catalogue
+
+
+@dataclass(frozen=True)
+class _Catalogue:
+    """Every schema file of the package, read once."""
+
+    documents: dict[str, Schema]
+    """Relative path (``la-cabra/lead.v1.json``) → parsed document."""
+    types: dict[str, dict[str, str]]
+    """Folder (a game id or ``common``) → event type → relative path of its current version."""
+    registry: Registry[Any]
+    """Every document under its ``$id``, for ``$ref`` resolution."""
+
+
+def _walk(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.is_dir() and not entry.name.startswith((".", "_")):
+            yield from _walk(entry, f"{prefix}{entry.name}/")
+        elif entry.is_file() and entry.name.endswith(".json"):
+            yield prefix + entry.name, entry
+
+
+@cache
+def _catalogue() -> _Catalogue:
+    """Read every schema file of the package (once)."""
+    documents: dict[str, Schema] = {}
+    versions: dict[str, dict[str, tuple[int, str]]] = {}
+    for rel, entry in _walk(resources.files(__name__)):
+        documents[rel] = json.loads(entry.read_text(encoding="utf-8"))
+        folder, _, name = rel.rpartition("/")
+        match = _EVENT_FILE.fullmatch(name)
+        if folder and "/" not in folder and match:
+            version = int(match["version"])
+            known = versions.setdefault(folder, {}).get(match["type"])
+            if known is None or version > known[0]:
+                versions[folder][match["type"]] = (version, rel)
+    registry: Registry[Any] = Registry().with_resources(
+        (doc.get("$id", BASE_URI + rel), DRAFT202012.create_resource(doc)) for rel, doc in documents.items()
+    )
+    types = {folder: {t: rel for t, (_, rel) in sorted(found.items())} for folder, found in versions.items()}
+    return _Catalogue(documents, types, registry.crawl())
+
+
+def games() -> list[str]:
+    """Return the game ids that have a schema folder, sorted."""
+    return sorted(folder for folder in _catalogue().types if folder != COMMON)
+
+
+def _check_game(game: object, path: str = "$") -> str:
+    if not isinstance(game, str) or game == COMMON or game not in _catalogue().types:
+        known = ", ".join(games())
+        message = f"{game!r} is not a known game (known: {known})"
+        shown = message if path == "$" else f"{_label('data', path)}: {message}"
+        raise SchemaError("schema.unknown_game", shown, path, [{"path": path, "message": message}])
+    return game
+
+
+def event_types(game: str) -> list[str]:
+    """Return the event types a game accepts: its own (sorted), then the common ones.
+
+    Raises:
+        SchemaError: ``schema.unknown_game``.
+    """
+    types = _catalogue().types
+    own = list(types[_check_game(game)])
+    return own + [t for t in types.get(COMMON, {}) if t not in own]
+
+
+def schema_id(game: str, type: str) -> str:
+    """Return the relative path of the current schema of a game's event type.
+
+    ``schema_id("la-cabra", "lead") == "la-cabra/lead.v1.json"``; common types resolve to
+    ``common/``: ``schema_id("la-cabra", "void") == "common/void.v1.json"``. The ``$id`` is
+    ``BASE_URI`` + this path.
+
+    Raises:
+        SchemaError: ``schema.unknown_game`` or ``schema.unknown_type``.
+    """
+    types = _catalogue().types
+    rel = types[_check_game(game)].get(type) or types.get(COMMON, {}).get(type)
+    if rel is None:
+        known = ", ".join(event_types(game))
+        message = f"{game} has no event type {type!r} (known: {known})"
+        raise SchemaError("schema.unknown_type", message, "$", [{"path": "$", "message": message}])
+    return rel
+
+
+def load(relative_path: str) -> Schema:
+    """Return a copy of one schema file, by its path relative to the package.
+
+    Raises:
+        FileNotFoundError: the package holds no schema file at that path.
+    """
+    try:
+        return copy.deepcopy(_catalogue().documents[relative_path])
+    except KeyError:
+        raise FileNotFoundError(f"no schema {relative_path!r}") from None
+
+
+def schema_document(game: str, type: str) -> Schema:
+    """Return a copy of the current schema of a game's event type, as stored (for serving).
+
+    Raises:
+        SchemaError: ``schema.unknown_game`` or ``schema.unknown_type``.
+    """
+    return load(schema_id(game, type))
+
+
+# --------------------------------------------------------------------------- validator class
+
+
+@lru_cache(maxsize=None)
+def _ecma_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a schema pattern, with ``$`` outside classes meaning the very end (ECMA-262)."""
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return re.compile("".join(out))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Schema) -> Iterator[ValidationError]:
+    if isinstance(instance, str) and not _ecma_regex(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _required(validator: Any, required: list[str], instance: Any, schema: Schema) -> Iterator[ValidationError]:
+    if isinstance(instance, dict):
+        for name in required:
+            if name not in instance:
+                yield ValidationError(f"{name!r} is a required property", path=(name,))
+
+
+def _dependent_required(
+    validator: Any, dependent: Mapping[str, list[str]], instance: Any, schema: Schema
+) -> Iterator[ValidationError]:
+    if isinstance(instance, dict):
+        for name, needed in dependent.items():
+            if name in instance:
+                for each in needed:
+                    if each not in instance:
+                        yield ValidationError(f"{each!r} is required when {name!r} is given", path=(each,))
+
+
+_ADDITIONAL_PROPERTIES = Draft202012Validator.VALIDATORS["additionalProperties"]
+
+
+def _additional_properties(validator: Any, allowed: Any, instance: Any, schema: Schema) -> Iterator[ValidationError]:
+    if allowed is False and isinstance(instance, dict) and "patternProperties" not in schema:
+        properties = schema.get("properties", {})
+        for name in instance:
+            if name not in properties:
+                known = ", ".join(properties) or "none"
+                yield ValidationError(f"unknown field {name!r} (allowed: {known})", path=(name,))
+        return
+    yield from _ADDITIONAL_PROPERTIES(validator, allowed, instance, schema)
+
+
+def _is_integer(checker: Any, instance: object) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator: Any = validators.extend(
+    Draft202012Validator,
+    validators={
+        "pattern": _pattern,
+        "required": _required,
+        "dependentRequired": _dependent_required,
+        "additionalProperties": _additional_properties,
+    },
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+"""Draft 2020-12 with JSON-literal integers, ECMA ``$`` and per-property error paths."""
+
+_FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
+
+_ANNOTATIONS = frozenset(
+    {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"}
+)
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
+_SCHEMA_VALUES = frozenset(
+    {"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+     "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
+)
+_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+
+
+def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str], root: bool = False) -> Any:
+    """Return a copy of ``schema`` with every ``$ref`` replaced by its target, annotations dropped.
+
+    A ``$ref`` with no other keywords becomes its target; beside other keywords it becomes
+    one more ``allOf`` entry. A recursive ``$ref`` stays, made absolute, for the registry.
+    """
+    if not isinstance(schema, dict):
+        return schema
+    if "$id" in schema:
+        base = urljoin(base, schema["$id"])
+    out: Schema = {}
+    for key, value in schema.items():
+        if key in _ANNOTATIONS or key in ("$ref", "$defs") or (not root and key in ("$id", "$schema")):
+            continue
+        if key in _SCHEMA_MAPS:
+            out[key] = {name: _inline(sub, base, registry, seen) for name, sub in value.items()}
+        elif key in _SCHEMA_VALUES:
+            out[key] = _inline(value, base, registry, seen)
+        elif key in _SCHEMA_LISTS:
+            out[key] = [_inline(sub, base, registry, seen) for sub in value]
+        else:
+            out[key] = value
+    ref = schema.get("$ref")
+    if ref is None:
+        return out
+    target_uri = urljoin(base, ref)
+    if target_uri in seen:
+        out["$ref"] = target_uri
+        return out
+    target = registry.resolver(base).lookup(ref).contents
+    inlined = _inline(target, urldefrag(target_uri).url, registry, seen | {target_uri})
+    if not out:
+        return inlined
+    out["allOf"] = [*out.get("allOf", ()), inlined]
+    return out
+
+
+class _Compiled:
+    """One schema's validators: a fast ``is_valid`` and jsonschema's, which reports errors."""
+
+    __slots__ = ("is_valid", "validator")
+
+    def __init__(self, validator: Any, is_valid: Callable[[Any], bool]) -> None:
+        self.validator = validator
+        self.is_valid = is_valid
+
+
+def _build(rel: str) -> _Compiled:
+    """Build the validators of one schema file, ``$ref`` inlined."""
+    catalogue = _catalogue()
+    document = catalogue.documents[rel]
+    base = document.get("$id", BASE_URI + rel)
+    schema = _inline(document, base, catalogue.registry, frozenset({base}), root=True)
+    validator = _Validator(schema, registry=catalogue.registry, format_checker=_FORMAT_CHECKER)
+    try:
+        is_valid = compile_schema(
+            schema, keywords=_Validator.VALIDATORS, regex=_ecma_regex, conforms=_FORMAT_CHECKER.conforms
+        )
+    except Unsupported:
+        is_valid = validator.is_valid
+    return _Compiled(validator, is_valid)
+
+
+_VALIDATORS: dict[tuple[str, str], _Compiled] = {}
+
+
+def _validator(game: str, type: str) -> _Compiled:
+    """Return the cached validators of a game's event type, building them on first use.
+
+    Raises:
+        SchemaError: ``schema.unknown_game`` or ``schema.unknown_type``.
+    """
+    compiled = _VALIDATORS.get((game, type))
+    if compiled is None:
+        compiled = _VALIDATORS[(game, type)] = _build(schema_id(game, type))
+    return compiled
+
+
+@cache
+def _envelope_validator() -> _Compiled:
+    return _build(ENVELOPE)
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def validate_event(game: str | None, type: str, data: object) -> None:
+    """Check an event's ``data`` against the schema of its type in ``game``.
+
+    For ``match_started`` ``game`` may be None: the schema is chosen by ``data["game"]``.
+
+    Raises:
+        SchemaError: ``schema.unknown_game`` (path ``$.game`` for ``match_started``, else
+            ``$``), ``schema.unknown_type`` or ``schema.invalid``.
+    """
+    validator = _VALIDATORS.get((game, type))  # type: ignore[arg-type]
+    if validator is None:
+        if type == MATCH_STARTED:
+            if game is None:
+                if not isinstance(data, dict):
+                    raise _invalid([ValidationError(f"{data!r} is not of type 'object'")], "data")
+                game = data.get("game")
+            _check_game(game, "$.game")
+        validator = _validator(_check_game(game), type)
+    if not validator.is_valid(data):
+        _raise_invalid(validator.validator, data, "data")
+
+
+def validate_envelope(envelope: object) -> None:
+    """Check a stored event's envelope (not its ``data``, which :func:`validate_event` checks).
+
+    Raises:
+        SchemaError: ``schema.invalid``, paths relative to the envelope (``$.seq``).
+    """
+    validator = _envelope_validator()
+    if not validator.is_valid(envelope):
+        _raise_invalid(validator.validator, envelope, "envelope")
+
+
+def _format_path(parts: Iterable[object]) -> str:
+    """Return a JSON path: ``$``, ``$.cards[1]``, ``$["odd key"]``."""
+    out = ["$"]
+    for part in parts:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+        elif isinstance(part, str) and _IDENTIFIER.fullmatch(part):
+            out.append(f".{part}")
+        else:
+            out.append(f"[{json.dumps(part, ensure_ascii=False)}]")
+    return "".join(out)
+
+
+def _label(root: str, path: str) -> str:
+    """Return ``path`` rooted at ``root`` for a message: ``$.cards[1]`` → ``data.cards[1]``."""
+    return root + path[1:]
+
+
+def _required_choice(error: ValidationError) -> str | None:
+    """Return a readable message for a ``oneOf``/``anyOf`` of bare ``required`` branches."""
+    branches = error.validator_value
+    if not all(isinstance(b, dict) and b.keys() == {"required"} for b in branches):
+        return None
+    names = [name for b in branches for name in b["required"]]
+    listed = ", ".join(repr(n) for n in names)
+    if error.validator == "anyOf":
+        return f"at least one of {listed} is required"
+    given = [n for n in names if isinstance(error.instance, dict) and n in error.instance]
+    if len(given) > 1:
+        return f"only one of {listed} may be given, not {' and '.join(repr(n) for n in given)}"
+    return f"one of {listed} is required"
+
+
+def _entries(errors: Iterable[ValidationError]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    for error in errors:
+        message = _required_choice(error) if error.validator in ("oneOf", "anyOf") else None
+        if message is None and error.context:
+            error = best_match([error])
+        path = tuple(error.absolute_path)
+        yield path, message or error.message
+
+
+def _sort_key(entry: tuple[tuple[Any, ...], str]) -> tuple[Any, ...]:
+    path, message = entry
+    return tuple((0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in path), message
+
+
+def _raise_invalid(validator: Any, instance: object, root: str) -> None:
+    """Raise the errors jsonschema finds in ``instance``, if any (it is the reference)."""
+    errors = list(validator.iter_errors(instance))
+    if errors:
+        raise _invalid(errors, root)
+
+
+def _invalid(errors: Iterable[ValidationError], root: str) -> SchemaError:
+    """Turn validation errors into one :class:`SchemaError` (``schema.invalid``)."""
+    entries = sorted(set(_entries(errors)), key=_sort_key)
+    listed = [{"path": _format_path(path), "message": message} for path, message in entries]
+    first = listed[0]
+    message = f"{_label(root, first['path'])}: {first['message']}"
+    if len(listed) > 1:
+        message += f" (and {len(listed) - 1} more error{'s' if len(listed) > 2 else ''})"
+    return SchemaError("schema.invalid", message, first["path"], listed)

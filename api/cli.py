@@ -1,0 +1,223 @@
+"""The ``tanteo`` command line: serve the API, record a JSON Lines file, replay, audit, verify.
+
+Every command but ``serve`` works straight on the database file through the same
+Flask-free service the API uses, so the rules, the chain and the errors are the same.
+The database is ``--db``, else ``TANTEO_DB``, else ``tanteo.db`` in the working directory.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Iterator
+
+import click
+
+DB_OPTION = click.option("--db", envvar="TANTEO_DB", default="tanteo.db", show_default=True,
+                         help="SQLite file (also TANTEO_DB)")
+
+
+def _service(db: str) -> Any:
+    from api.service import Service
+    from ledger import open_ledger
+
+    return Service(open_ledger(db))
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def _explain(error: Exception) -> str:
+    """Say an error as the API would, in one line."""
+    from api.service import AuthError, EventRefused
+
+    if isinstance(error, EventRefused):
+        inner = error.error
+        where = f" at {inner.path}" if getattr(inner, "path", None) else ""
+        return f"{inner.code}{where}: {inner.message}"
+    if isinstance(error, AuthError):
+        return f"{error.code}: {error.message}"
+    code = getattr(error, "code", None)
+    return f"{code}: {getattr(error, 'message', error)}" if code else str(error)
+
+
+@click.group()
+@click.version_option(package_name="tanteo")
+def main() -> None:
+    """Tanteo: record card games played with physical cards, replay them, audit every score."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--threads", default=4, show_default=True, type=int)
+@DB_OPTION
+def serve(host: str, port: int, threads: int, db: str) -> None:
+    """Serve the REST API with waitress (SQLite file created on first use)."""
+    from waitress import serve as waitress_serve
+
+    from api import create_app
+
+    app = create_app({"TANTEO_DB": db})
+    click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {db})")
+    waitress_serve(app, host=host, port=port, threads=threads)
+
+
+def _lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError as error:
+                _fail(f"line {number}: not JSON ({error.msg})")
+            if not isinstance(event, dict) or set(event) - {"type", "data"} or "type" not in event:
+                _fail(f'line {number}: an event is {{"type": ..., "data": {{...}}}}')
+            yield number, {"type": event["type"], "data": event.get("data", {})}
+
+
+@main.command()
+@click.argument("match")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--token", envvar="TANTEO_TOKEN", help="the match's write token (also TANTEO_TOKEN)")
+@click.option("--by", default="", help="who records")
+@click.option("--batch", default=500, show_default=True, type=int, help="events per transaction")
+@DB_OPTION
+def record(match: str, file: str, token: str | None, by: str, batch: int, db: str) -> None:
+    """Append a JSON Lines file of events to MATCH ('new': the file starts with match_started).
+
+    Stops at the first refused event, names its line, and keeps everything before it.
+    """
+    from tqdm import tqdm
+
+    from api.service import EventRefused
+
+    service = _service(db)
+    lines = list(_lines(file))
+    if match == "new":
+        if not lines or lines[0][1]["type"] != "match_started":
+            _fail("a new match's file starts with a match_started line")
+        try:
+            created = service.start_match(lines[0][1]["data"], by=by)
+        except Exception as error:  # noqa: BLE001 - every refusal is reported the same way
+            _fail(f"line {lines[0][0]}: {_explain(error)}")
+        match, token = created["id"], created["token"]
+        click.echo(f"match {match} (token {token})")
+        lines = lines[1:]
+    if lines and not token:
+        _fail("recording needs the match's write token: --token or TANTEO_TOKEN")
+    written = 0
+    with tqdm(total=len(lines), unit="event", disable=None, file=sys.stderr) as bar:
+        for start in range(0, len(lines), batch):
+            chunk = lines[start:start + batch]
+            try:
+                service.record(match, [e for _, e in chunk], token=token, by=by)
+            except EventRefused as refused:
+                good = chunk[: refused.index]
+                if good:
+                    service.record(match, [e for _, e in good], token=token, by=by)
+                written += len(good)
+                _fail(f"line {chunk[refused.index][0]} refused: {_explain(refused)} "
+                      f"({written} events before it were recorded)")
+            except Exception as error:  # noqa: BLE001
+                _fail(f"line {chunk[0][0]}: {_explain(error)} ({written} events recorded)")
+            written += len(chunk)
+            bar.update(len(chunk))
+    click.echo(f"recorded {written} events; match {match} is at version {service.ledger.version(match)}")
+
+
+def _seat(value: str | None) -> int | str | None:
+    if value is None or value == "all":
+        return value
+    return int(value)
+
+
+@main.command()
+@click.argument("match")
+@click.option("--seat", help="a seat number or 'all' (default: the public view)")
+@click.option("--at", type=int, help="stop after this step")
+@click.option("--course", type=click.Choice(["corrected", "recorded"]), default="corrected", show_default=True)
+@click.option("--token", envvar="TANTEO_TOKEN", help="needed for --seat all while the match is in play")
+@click.option("--state", "show_state", is_flag=True, help="print the state after the last step shown")
+@DB_OPTION
+def replay(match: str, seat: str | None, at: int | None, course: str, token: str | None, show_state: bool, db: str) -> None:
+    """Print a match step by step, in words."""
+    service = _service(db)
+    try:
+        out = service.replay(match, seat=_seat(seat), course=course, stop=at, token=token)
+    except Exception as error:  # noqa: BLE001
+        _fail(_explain(error))
+    for frame in out["frames"]:
+        mark = {"voided": " [voided]", "amended": " [amended]"}.get(frame["status"], "")
+        click.echo(f"{frame['seq']:>5}  {frame['text']}{mark}")
+    if show_state and out["frames"]:
+        click.echo(json.dumps(out["frames"][-1]["state"], indent=2, ensure_ascii=False))
+
+
+@main.command()
+@click.argument("match")
+@click.option("--json", "as_json", is_flag=True, help="print the audit as JSON")
+@DB_OPTION
+def audit(match: str, as_json: bool, db: str) -> None:
+    """Rescore every hand from the log and compare the table's claims."""
+    service = _service(db)
+    try:
+        report = service.audit(match)
+    except Exception as error:  # noqa: BLE001
+        _fail(_explain(error))
+    if as_json:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    chain = report["chain"]
+    click.echo(f"chain: {'valid' if chain['valid'] else 'BROKEN at ' + str(chain['firstBad'])}, "
+               f"{chain['length']} events, head {chain['head'][:16]}")
+    for hand in report["hands"]:
+        click.echo(f"hand {hand['hand']}: {hand['status']}")
+        for line in hand.get("lines", []):
+            who = f"team {line['team']}" if "team" in line else f"seat {line.get('seat')}"
+            click.echo(f"    {who}: {line['points']:+}  {line['reason']}  ({line['rule']})")
+    for standing in report["standings"]:
+        click.echo(f"total {standing}")
+    first = report["firstDivergence"]
+    agreed = sum(1 for c in report["claims"] if c["agrees"])
+    click.echo(f"claims: {agreed} of {len(report['claims'])} agree")
+    if first:
+        click.echo(f"first divergence: {first['why']}")
+    for correction in report["corrections"]:
+        click.echo(f"correction {correction['seq']}: {correction['type']} of {correction['target']}: {correction['reason']}")
+    if first or not chain["valid"]:
+        sys.exit(2)
+
+
+@main.command()
+@click.argument("match", required=False)
+@DB_OPTION
+def verify(match: str | None, db: str) -> None:
+    """Check the hash chain straight from the database file (no server needed)."""
+    from ledger import LedgerError, verify_file
+
+    try:
+        reports = verify_file(db)
+    except LedgerError as error:
+        _fail(str(error))
+    if match:
+        reports = [r for r in reports if r.match == match]
+        if not reports:
+            _fail(f"no match {match} in {db}")
+    bad = 0
+    for report in reports:
+        if report.valid:
+            click.echo(f"{report.match}: valid, {report.length} events, head {report.head[:16]}")
+        else:
+            bad += 1
+            click.echo(f"{report.match}: BROKEN at event {report.first_bad}: {report.reason}")
+    click.echo(f"{len(reports) - bad} of {len(reports)} chains valid")
+    if bad:
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""Errors to HTTP, in one table: every failure becomes ``application/problem+json`` (RFC 9457).
+
+Each body has ``type``, ``title``, ``status``, ``detail`` and a stable ``code``; some add
+``path`` (where in the request body), ``index`` (which event of the batch), ``seq`` (the
+earlier event a rule names), ``currentVersion`` (on a conflict) or ``errors`` (all schema
+errors). Nothing is written on any error: the service raises before the ledger commits.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, current_app, json
+from werkzeug.exceptions import HTTPException
+
+from api.service import AuthError, BadRequest, EventRefused
+from engines.base import RuleViolation, UnknownGame
+from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound
+from schemas import SchemaError
+
+PROBLEM = "application/problem+json"
+log = logging.getLogger(__name__)
+
+
+def problem(status: int, code: str, detail: str, *, title: str | None = None, headers: dict[str, str] | None = None,
+            **extra: Any) -> Response:
+    """Build one problem+json response."""
+    body = {"type": f"tag:tanteo,2026:problem/{code}", "title": title or _TITLES.get(status, "Error"),
+            "status": status, "detail": detail, "code": code, **extra}
+    response = current_app.response_class(json.dumps(body), status=status, mimetype=PROBLEM)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+_TITLES = {
+    400: "Bad request", 401: "Token required", 403: "Wrong token", 404: "Not found", 405: "Method not allowed",
+    409: "Version conflict", 415: "Unsupported media type", 422: "Refused by the rules", 500: "Internal error",
+}
+
+
+def _schema_path(prefix: str, path: str) -> str:
+    return prefix + path[1:] if path.startswith("$") else prefix + "." + path
+
+
+def from_exception(error: Exception) -> Response:
+    """Map one exception to its problem response (the only place that knows these statuses)."""
+    match error:
+        case EventRefused(error=SchemaError() as schema, index=index):
+            return problem(400, schema.code, f"event {index}: {schema.message}", title="Schema violation",
+                           index=index, path=_schema_path(f"$.events[{index}].data", schema.path),
+                           errors=[{**e, "path": _schema_path(f"$.events[{index}].data", e["path"])} for e in schema.errors])
+        case EventRefused(error=RuleViolation() as rule, index=index):
+            extra = {"seq": rule.seq} if rule.seq is not None else {}
+            return problem(422, rule.code, rule.message, index=index, **extra)
+        case SchemaError():
+            return problem(400, error.code, error.message, title="Schema violation", path=error.path, errors=error.errors)
+        case RuleViolation():
+            extra = {"seq": error.seq} if error.seq is not None else {}
+            return problem(422, error.code, error.message, **extra)
+        case AuthError(code="auth.missing"):
+            return problem(401, error.code, error.message, headers={"WWW-Authenticate": 'Bearer realm="tanteo"'})
+        case AuthError():
+            return problem(403, error.code, error.message)
+        case MatchNotFound():
+            return problem(404, "match.not_found", str(error))
+        case UnknownGame():
+            return problem(404, "game.unknown", f"there is no game {error.game!r}; GET /games lists them")
+        case ConcurrencyConflict():
+            return problem(409, "version.conflict",
+                           f"you expected version {error.expected} but the match is at version {error.current}: "
+                           "reload it and record your events again", currentVersion=error.current,
+                           headers={"ETag": f'"{error.current}"'})
+        case IdempotencyConflict():
+            # draft-ietf-httpapi-idempotency-key-header: a key reused with another body is 422
+            return problem(422, "idempotency.key_reused", str(error), title="Idempotency key reused")
+        case MatchExists():
+            return problem(409, "match.exists", str(error))
+        case BadRequest():
+            return problem(400, error.code, error.message)
+        case HTTPException():
+            return _from_http(error)
+    log.exception("unhandled error", exc_info=error)
+    detail = repr(error) if current_app.debug else "the server failed; nothing was written"
+    return problem(500, "server.error", detail)
+
+
+def _from_http(error: HTTPException) -> Response:
+    """Werkzeug's and webargs' errors (unknown route, wrong method, unparsable body) as problems."""
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages")
+    headers: dict[str, str] = {}
+    if getattr(error, "valid_methods", None):
+        headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
+    if messages:
+        flat = _flatten(messages)
+        if any("Invalid JSON body" in m["message"] for m in flat):
+            return problem(400, "request.malformed_json", "the request body is not valid JSON", title="Malformed JSON")
+        first = flat[0] if flat else {"path": "$", "message": "invalid request"}
+        return problem(400, "request.invalid", f"{first['path']}: {first['message']}", title="Invalid request",
+                       path=first["path"], errors=flat, headers=headers)
+    code = {404: "route.not_found", 405: "method.not_allowed", 415: "request.media_type"}.get(status, f"http.{status}")
+    return problem(status, code, error.description or error.name, title=error.name, headers=headers)
+
+
+def _flatten(messages: Any, path: str = "$") -> list[dict[str, str]]:
+    """Turn webargs/marshmallow's nested message dicts into ``[{path, message}]``."""
+    out: list[dict[str, str]] = []
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if path == "$" and key in ("json", "query", "headers"):
+                out += _flatten(value, path)
+            else:
+                out += _flatten(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}")
+    elif isinstance(messages, list):
+        for item in messages:
+            if isinstance(item, (dict, list)):
+                out += _flatten(item, path)
+            else:
+                out.append({"path": path, "message": str(item)})
+    else:
+        out.append({"path": path, "message": str(messages)})
+    return out
+
+
+def register(app: Flask) -> None:
+    """Route every exception through :func:`from_exception`."""
+    app.register_error_handler(Exception, from_exception)

@@ -1,0 +1,51 @@
+"""GET /games, /games/{game}, /schemas/{path}: what can be recorded and how."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+import schemas
+from engines import ENGINES, get_engine
+from schemas import SchemaError
+
+blp = Blueprint("games", __name__, description="Supported games, their options and event vocabulary")
+
+
+def _game(game: str) -> dict[str, Any]:
+    info = dict(get_engine(game).describe())
+    info["schemas"] = {t: url_for("games.SchemaDocument", path=schemas.schema_id(game, t), _external=False)
+                       for t in schemas.event_types(game)}
+    return info
+
+
+@blp.route("/games")
+class Games(MethodView):
+    @blp.response(200)
+    def get(self) -> Any:
+        """List the supported games with their options and event types."""
+        return {"games": [_game(g) for g in ENGINES]}
+
+
+@blp.route("/games/<game>")
+class Game(MethodView):
+    @blp.response(200)
+    def get(self, game: str) -> Any:
+        """Describe one game: players, deck, options with defaults, events and their JSON Schemas."""
+        return _game(game)
+
+
+@blp.route("/schemas/<path:path>")
+class SchemaDocument(MethodView):
+    @blp.response(200)
+    def get(self, path: str) -> Any:
+        """Return one JSON Schema document (draft 2020-12)."""
+        try:
+            return schemas.load(path)
+        except (KeyError, FileNotFoundError, ValueError, SchemaError):
+            from werkzeug.exceptions import NotFound
+
+            raise NotFound(f"no schema {path}") from None

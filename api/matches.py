@@ -1,0 +1,46 @@
+"""POST /matches, GET /matches, GET /matches/{id}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import service
+from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary
+from api.web import etag
+
+blp = Blueprint("matches", __name__, description="Start, list and summarise matches")
+
+
+@blp.route("/matches")
+class Matches(MethodView):
+    @blp.arguments(MatchStartBody, error_status_code=400,
+                   description="the match_started data (VOCABULARY.md §2), checked by the game's JSON Schema")
+    @blp.response(201, MatchCreated)
+    @blp.alt_response(400, schema="Problem", description="malformed JSON or schema violation")
+    @blp.alt_response(422, schema="Problem", description="options or players break the game's rules")
+    def post(self, body: dict[str, Any]) -> Any:
+        """Start a match; returns its id and the write token."""
+        created = service().start_match(body, by=request.headers.get("X-Recorder", ""))
+        return created, 201, {"Location": url_for("matches.Match", match_id=created["id"]), **etag(created["version"])}
+
+    @blp.arguments(MatchListQuery, location="query", error_status_code=400)
+    @blp.response(200, MatchList)
+    def get(self, query: dict[str, Any]) -> Any:
+        """List matches, newest first, filtered by game, player and status."""
+        page, per_page = query.pop("page"), query.pop("perPage")
+        items, total = service().list_matches(limit=per_page, offset=(page - 1) * per_page, **query)
+        return {"items": items, "total": total, "page": page, "perPage": per_page}
+
+
+@blp.route("/matches/<match_id>")
+class Match(MethodView):
+    @blp.response(200, MatchSummary)
+    @blp.alt_response(404, schema="Problem")
+    def get(self, match_id: str) -> Any:
+        """Summarise a match: players, status, version, standings and the end."""
+        summary = service().match(match_id)
+        return summary, 200, etag(summary["version"])

@@ -1,0 +1,53 @@
+"""State at a step, replay frames, legal moves and the audit of a match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import service
+from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
+from api.web import bearer_token, etag
+
+blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
+
+
+@blp.route("/matches/<match_id>/state")
+class State(MethodView):
+    @blp.arguments(StateQuery, location="query", error_status_code=400)
+    @blp.response(200, StateOut)
+    def get(self, query: dict[str, Any], match_id: str) -> Any:
+        """The state after event `at` as `seat` sees it (no seat: the public view)."""
+        out = service().state(match_id, at=query.get("at"), seat=query.get("seat"), token=bearer_token())
+        return out, 200, etag(out["version"])
+
+
+@blp.route("/matches/<match_id>/replay")
+class Replay(MethodView):
+    @blp.arguments(ReplayQuery, location="query", error_status_code=400)
+    @blp.response(200, ReplayOut)
+    def get(self, query: dict[str, Any], match_id: str) -> Any:
+        """Every step: the move in words, the state after it and what changed."""
+        out = service().replay(match_id, seat=query.get("seat"), course=query["course"], start=query["start"],
+                               stop=query.get("stop"), token=bearer_token())
+        return out, 200, etag(out["version"])
+
+
+@blp.route("/matches/<match_id>/legal-moves")
+class LegalMoves(MethodView):
+    @blp.response(200, LegalMovesOut)
+    def get(self, match_id: str) -> Any:
+        """What may be recorded next (event templates)."""
+        out = service().legal_moves(match_id)
+        return out, 200, etag(out["version"])
+
+
+@blp.route("/matches/<match_id>/audit")
+class Audit(MethodView):
+    @blp.response(200, AuditOut)
+    def get(self, match_id: str) -> Any:
+        """Chain check, every hand rescored with its reasons, claims compared, corrections listed."""
+        out = service().audit(match_id)
+        return out, 200, etag(out["version"])

@@ -1,0 +1,182 @@
+"""marshmallow schemas for the HTTP shapes only: request envelopes, query strings, responses.
+
+Event payloads (``data``) are never re-declared here: the JSON Schemas in ``schemas/`` are
+their contract, checked by the service. Integers in JSON bodies are strict (``2.5`` or
+``"7"`` is not a version); query-string integers arrive as text and are parsed.
+"""
+
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, fields, validate
+
+
+class Problem(Schema):
+    """An RFC 9457 problem, as every error is returned."""
+
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String(metadata={"description": "stable error code, e.g. la-cabra.cannot_beat"})
+    path = fields.String(metadata={"description": "JSON path of the offending value in the request"})
+    index = fields.Integer(metadata={"description": "index of the refused event in the batch"})
+    seq = fields.Integer(metadata={"description": "the earlier event a rule names"})
+    currentVersion = fields.Integer()
+    errors = fields.List(fields.Dict())
+
+
+class MatchStartBody(Schema):
+    """The ``match_started`` data (VOCABULARY.md §2); its fields are checked by the game's JSON Schema."""
+
+    class Meta:
+        unknown = "include"
+
+
+class EventIn(Schema):
+    class Meta:
+        unknown = RAISE
+
+    type = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z_]*$"),
+                         metadata={"description": "event type in the game's vocabulary"})
+    data = fields.Dict(required=True, metadata={"description": "payload, checked by the game's JSON Schema"})
+
+
+class AppendBody(Schema):
+    class Meta:
+        unknown = RAISE
+
+    events = fields.List(fields.Nested(EventIn), required=True, validate=validate.Length(min=1, max=10000))
+    expectedVersion = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1),
+                                     metadata={"description": "the version you last saw (or If-Match)"})
+    by = fields.String(validate=validate.Length(max=100), metadata={"description": "who records"})
+
+
+class MatchCreated(Schema):
+    id = fields.String()
+    token = fields.String(metadata={"description": "write token: send it as 'Authorization: Bearer <token>'"})
+    version = fields.Integer()
+    head = fields.String()
+
+
+class Appended(Schema):
+    version = fields.Integer()
+    head = fields.String()
+
+
+class MatchSummary(Schema):
+    id = fields.String()
+    game = fields.String()
+    players = fields.List(fields.String())
+    status = fields.String()
+    createdAt = fields.String()
+    version = fields.Integer()
+    head = fields.String()
+    hands = fields.Integer()
+    standings = fields.List(fields.Dict())
+    end = fields.Dict()
+
+
+class MatchListItem(Schema):
+    id = fields.String()
+    game = fields.String()
+    players = fields.List(fields.String())
+    status = fields.String()
+    version = fields.Integer()
+    createdAt = fields.String()
+
+
+class MatchList(Schema):
+    items = fields.List(fields.Nested(MatchListItem))
+    total = fields.Integer()
+    page = fields.Integer()
+    perPage = fields.Integer()
+
+
+class MatchListQuery(Schema):
+    game = fields.String()
+    player = fields.String()
+    status = fields.String(validate=validate.OneOf(["playing", "over"]))
+    page = fields.Integer(load_default=1, validate=validate.Range(min=1))
+    perPage = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
+
+
+class Envelope(Schema):
+    seq = fields.Integer()
+    type = fields.String()
+    data = fields.Dict()
+    at = fields.String()
+    by = fields.String()
+    key = fields.String(allow_none=True)
+    prev = fields.String()
+    hash = fields.String()
+
+
+class EventPage(Schema):
+    events = fields.List(fields.Nested(Envelope))
+    version = fields.Integer()
+    next = fields.Integer(allow_none=True, metadata={"description": "the `after` for the next page, or null"})
+
+
+class SeatField(fields.Field):
+    """A seat number, or ``all`` for the omniscient view."""
+
+    def _deserialize(self, value, attr, data, **kwargs):  # type: ignore[no-untyped-def]
+        if value == "all":
+            return "all"
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise self.make_error("invalid") from None
+
+    default_error_messages = {"invalid": "a seat number (0, 1, …) or 'all'"}
+
+
+class StateQuery(Schema):
+    at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "the step (event seq); default the last"})
+    seat = SeatField(metadata={"description": "seat number, or 'all' (needs the token until the match is over)"})
+
+
+class StateOut(Schema):
+    id = fields.String()
+    version = fields.Integer()
+    at = fields.Integer()
+    seat = fields.Raw(allow_none=True)
+    state = fields.Dict()
+
+
+class ReplayQuery(Schema):
+    seat = SeatField()
+    course = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "recorded"]))
+    start = fields.Integer(load_default=1, validate=validate.Range(min=1))
+    stop = fields.Integer(validate=validate.Range(min=1))
+
+
+class ReplayOut(Schema):
+    id = fields.String()
+    version = fields.Integer()
+    course = fields.String()
+    seat = fields.Raw(allow_none=True)
+    frames = fields.List(fields.Dict())
+
+
+class LegalMovesOut(Schema):
+    id = fields.String()
+    version = fields.Integer()
+    moves = fields.List(fields.Dict())
+
+
+class AuditOut(Schema):
+    id = fields.String()
+    version = fields.Integer()
+    hands = fields.List(fields.Dict())
+    standings = fields.List(fields.Dict())
+    end = fields.Dict()
+    claims = fields.List(fields.Dict())
+    firstDivergence = fields.Dict(allow_none=True)
+    corrections = fields.List(fields.Dict())
+    chain = fields.Dict()

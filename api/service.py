@@ -1,0 +1,391 @@
+"""The one place where schemas, engines and the ledger meet; Flask-free.
+
+The HTTP views and the ``tanteo`` command line both call :class:`Service`. A write is:
+validate each event's shape (JSON Schema), then, inside the ledger's write transaction,
+fold the batch onto the current state with the match's engine (refusing the whole batch
+at the first illegal event), and append. Corrections (``void``, ``amend``) refold the log
+as corrected and are refused when they would make any later event illegal.
+
+Folding a long match must not cost O(events) per append, so the process keeps a
+:class:`StateCache`: per match, the state at the head plus checkpoints (every
+``CHECKPOINT_EVERY`` events and at every correction) for ``state at step N`` and cold
+starts. The cache is only a cache: inside the write transaction the ledger tells the
+current version, and a cache that is behind (another process appended) catches up from
+the log before the batch is checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from engines import get_engine
+from engines.base import (
+    CORRECTIONS,
+    STATE_NEUTRAL,
+    Engine,
+    Event,
+    RuleViolation,
+    check_correction,
+    effective_log,
+    fold,
+)
+from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
+from replays.audit import audit as build_audit
+from replays.steps import COURSES, events_from, frames, frames_json
+from schemas import SchemaError, validate_event
+
+CHECKPOINT_EVERY = 256
+
+
+class AuthError(Exception):
+    """A write without the match's token (``auth.missing``) or with another one (``auth.wrong``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class EventRefused(Exception):
+    """One event of a batch was refused; nothing of the batch was written.
+
+    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error.
+    """
+
+    def __init__(self, index: int, error: RuleViolation | SchemaError) -> None:
+        super().__init__(f"event {index}: {error}")
+        self.index = index
+        self.error = error
+
+
+class BadRequest(Exception):
+    """A request that is well-formed JSON but asks for something that cannot be (a step past the end)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    """Return how a write token is stored: its sha256, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# --------------------------------------------------------------------------- cache
+
+
+@dataclass(frozen=True)
+class _Folded:
+    """What the cache knows of one match: the head state and checkpoints."""
+
+    version: int
+    head: str
+    state: Any
+    checkpoints: Mapping[int, Any] = field(default_factory=dict)
+    """States after a few seqs: 1, every ``CHECKPOINT_EVERY``-th, and every correction."""
+
+
+class StateCache:
+    """States of recently used matches, shared by the requests of one process.
+
+    Keyed by match id; at most ``size`` matches (least recently used dropped). Each entry
+    holds the head state and checkpoints; all states are immutable engine values, so
+    handing them out needs no copy.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._entries: OrderedDict[str, _Folded] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, match_id: str) -> _Folded | None:
+        with self._lock:
+            entry = self._entries.get(match_id)
+            if entry is not None:
+                self._entries.move_to_end(match_id)
+            return entry
+
+    def put(self, match_id: str, entry: _Folded) -> None:
+        with self._lock:
+            self._entries[match_id] = entry
+            self._entries.move_to_end(match_id)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def drop(self, match_id: str) -> None:
+        with self._lock:
+            self._entries.pop(match_id, None)
+
+
+def _keeps_checkpoint(seq: int, event_type: str) -> bool:
+    return seq == 1 or seq % CHECKPOINT_EVERY == 0 or event_type in CORRECTIONS
+
+
+# --------------------------------------------------------------------------- service
+
+
+class Service:
+    """Matches as the API and the CLI see them: start, record, read, replay, audit."""
+
+    def __init__(self, ledger: Ledger, cache: StateCache | None = None) -> None:
+        self.ledger = ledger
+        self.cache = cache if cache is not None else StateCache()
+
+    # ---- writing
+
+    def start_match(self, data: Mapping[str, Any], *, by: str = "") -> dict[str, Any]:
+        """Start a match from its ``match_started`` data; return its id, write token and version.
+
+        Raises:
+            SchemaError: the data does not fit the game's ``match_started`` schema.
+            RuleViolation: the options or players break the game's rules.
+        """
+        validate_event(None, "match_started", data)  # type: ignore[arg-type]
+        engine = get_engine(data["game"])
+        state = engine.start(data)
+        match_id = secrets.token_urlsafe(9)
+        token = secrets.token_urlsafe(24)
+        result = self.ledger.create_match(
+            match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
+            first=NewEvent("match_started", dict(data)), by=by,
+        )
+        self.cache.put(match_id, _Folded(result.version, result.head, state, {1: state}))
+        return {"id": match_id, "token": token, "version": result.version, "head": result.head}
+
+    def record(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None, by: str = "",
+               expected_version: int | None = None, key: str | None = None) -> AppendResult:
+        """Append a batch of events after checking every one; all or nothing.
+
+        Raises:
+            MatchNotFound, AuthError, EventRefused (schema or rule, with the batch index),
+            ConcurrencyConflict, IdempotencyConflict.
+        """
+        record = self.ledger.get_match(match_id)
+        self.authorize(record, token)
+        engine = get_engine(record.game)
+        batch = []
+        for index, event in enumerate(events):
+            try:
+                validate_event(record.game, event["type"], event["data"])
+                if event["type"] == "match_started":
+                    raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
+            except (SchemaError, RuleViolation) as error:
+                raise EventRefused(index, error) from None
+            batch.append(NewEvent(event["type"], dict(event["data"])))
+        outcome: dict[str, Any] = {}
+
+        def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
+            entry = self._entry_at_head(match_id, engine, current)
+            outcome.update(self._fold_batch(match_id, engine, record.game, entry, stored))
+            return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+
+        result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        if not result.replayed:
+            self.cache.put(match_id, outcome["entry"])
+        return result
+
+    def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: _Folded,
+                    stored: Sequence[StoredEvent]) -> dict[str, Any]:
+        """Fold a built batch onto the head state; return the new cache entry (not yet shared)."""
+        state = entry.state
+        checkpoints = dict(entry.checkpoints)
+        log: list[Event] | None = None  # the whole log, read only when a correction needs it
+        for index, record in enumerate(stored):
+            event = Event(record.seq, record.type, record.data)
+            try:
+                if event.type in CORRECTIONS:
+                    if log is None:
+                        log = events_from(self.ledger.read(match_id, upto=entry.version))
+                        log += [Event(r.seq, r.type, r.data) for r in stored[:index]]
+                    check_correction(log, event)
+                    if event.type == "amend":
+                        target = next(e for e in log if e.seq == int(event.data["target"]))
+                        validate_event(game, target.type, event.data["data"])
+                    log.append(event)
+                    state = self._refold_correction(engine, log, event)
+                else:
+                    if log is not None:
+                        log.append(event)
+                    if event.type == "note" and event.data.get("target") is not None and int(event.data["target"]) >= event.seq:
+                        raise RuleViolation("common.bad_target", f"a note can only be attached to an earlier event, not {event.data['target']}")
+                    if event.type not in STATE_NEUTRAL:
+                        state = engine.apply(state, event)
+            except (RuleViolation, SchemaError) as error:
+                raise EventRefused(index, error) from None
+            if _keeps_checkpoint(event.seq, event.type):
+                checkpoints[event.seq] = state
+        return {"entry": _Folded(stored[-1].seq, stored[-1].hash, state, checkpoints)}
+
+    @staticmethod
+    def _refold_correction(engine: Engine, log: list[Event], correction: Event) -> Any:
+        try:
+            return fold(engine, effective_log(log))
+        except RuleViolation as broken:
+            at = broken.event
+            raise RuleViolation(
+                "common.correction_breaks",
+                f"this {correction.type} of event {correction.data['target']} would make event {at} illegal: {broken.message}",
+                seq=at,
+            ) from None
+
+    def authorize(self, record: MatchRecord, token: str | None) -> None:
+        """Check a write token against the match's.
+
+        Raises:
+            AuthError: no token, or not this match's.
+        """
+        if not token:
+            raise AuthError("auth.missing", "writing to a match needs its token: send 'Authorization: Bearer <token>'")
+        if not hmac.compare_digest(hash_token(token), record.token_hash):
+            raise AuthError("auth.wrong", "this token does not open this match for writing")
+
+    # ---- folding with the cache
+
+    def _entry_at_head(self, match_id: str, engine: Engine, version: int) -> _Folded:
+        """Return the cache entry for the match at ``version``, catching up or folding cold."""
+        entry = self.cache.get(match_id)
+        if entry is not None and entry.version == version:
+            return entry
+        if entry is not None and entry.version < version:
+            newer = events_from(self.ledger.read(match_id, after=entry.version, upto=version))
+            if not any(e.type in CORRECTIONS for e in newer):
+                state = entry.state
+                checkpoints = dict(entry.checkpoints)
+                for event in newer:
+                    if event.type not in STATE_NEUTRAL:
+                        state = engine.apply(state, event)
+                    if _keeps_checkpoint(event.seq, event.type):
+                        checkpoints[event.seq] = state
+                head = self.ledger.read(match_id, after=version - 1, upto=version)[0].hash
+                fresh = _Folded(version, head, state, checkpoints)
+                self.cache.put(match_id, fresh)
+                return fresh
+        return self._fold_cold(match_id, engine, version)
+
+    def _fold_cold(self, match_id: str, engine: Engine, version: int) -> _Folded:
+        records = self.ledger.read(match_id, upto=version)
+        log = events_from(records)
+        checkpoints: dict[int, Any] = {}
+        state: Any = None
+        for i, event in enumerate(log):
+            if event.type == "match_started":
+                state = engine.start(event.data)
+            elif event.type in CORRECTIONS:
+                state = fold(engine, effective_log(log[: i + 1]))
+            elif event.type not in STATE_NEUTRAL:
+                state = engine.apply(state, event)
+            if _keeps_checkpoint(event.seq, event.type):
+                checkpoints[event.seq] = state
+        entry = _Folded(version, records[-1].hash, state, checkpoints)
+        self.cache.put(match_id, entry)
+        return entry
+
+    def _state(self, match_id: str, engine: Engine, at: int | None = None) -> tuple[Any, int]:
+        """Return the state after event ``at`` (default: the head) and the match's version."""
+        version = self.ledger.version(match_id)
+        entry = self._entry_at_head(match_id, engine, version)
+        if at is None or at == version:
+            return entry.state, version
+        if not 1 <= at <= version:
+            raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
+        base = max(s for s in entry.checkpoints if s <= at)
+        state = entry.checkpoints[base]
+        newer = events_from(self.ledger.read(match_id, after=base, upto=at))
+        if any(e.type in CORRECTIONS for e in newer):
+            return fold(engine, effective_log(events_from(self.ledger.read(match_id, upto=at)))), version
+        for event in newer:
+            if event.type not in STATE_NEUTRAL:
+                state = engine.apply(state, event)
+        return state, version
+
+    # ---- reading
+
+    def match(self, match_id: str) -> dict[str, Any]:
+        """Summarise a match: players, status, version, standings and end (VOCABULARY §6)."""
+        record = self.ledger.get_match(match_id)
+        engine = get_engine(record.game)
+        state, version = self._state(match_id, engine)
+        sheet = engine.score(state)
+        hands = sheet["hands"]
+        return {
+            "id": record.id, "game": record.game, "players": list(record.players), "status": record.status,
+            "createdAt": record.created_at, "version": version, "head": record.head,
+            "hands": len(hands), "standings": sheet["standings"], "end": sheet["end"],
+        }
+
+    def list_matches(self, *, game: str | None = None, player: str | None = None, status: str | None = None,
+                     limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """List matches, newest first, with the total count for pagination."""
+        rows, total = self.ledger.list_matches(game=game, player=player, status=status, limit=limit, offset=offset)
+        return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status,
+                 "version": r.version, "createdAt": r.created_at} for r in rows], total
+
+    def events(self, match_id: str, *, after: int = 0, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+        """Return stored envelopes after ``after`` and the match's version."""
+        record = self.ledger.get_match(match_id)
+        return [e.envelope() for e in self.ledger.read(match_id, after=after, limit=limit)], record.version
+
+    def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
+              token: str | None = None) -> dict[str, Any]:
+        """Return the state after event ``at`` as ``seat`` sees it (None: the public view)."""
+        record = self.ledger.get_match(match_id)
+        engine = get_engine(record.game)
+        seat = self._seat(record, engine, seat, token)
+        state, version = self._state(match_id, engine, at)
+        return {"id": match_id, "version": version, "at": at or version, "seat": seat, "state": engine.view(state, seat)}
+
+    def _seat(self, record: MatchRecord, engine: Engine, seat: int | str | None, token: str | None) -> int | str | None:
+        """Check a requested view: a seat number, None (public) or ``all``.
+
+        ``all`` shows every hidden card: it is open once the match is over, and before that
+        only to the scorer holding the write token.
+        """
+        if seat is None:
+            return None
+        if seat == "all":
+            if not engine.is_over(self._state(record.id, engine)[0]):
+                if not token:
+                    raise AuthError("auth.missing", "the omniscient view of a match in play needs its write token")
+                self.authorize(record, token)
+            return "all"
+        if not (isinstance(seat, int) and 0 <= seat < len(record.players)):
+            raise BadRequest("request.bad_seat", f"seat must be 0 to {len(record.players) - 1} or 'all'")
+        return seat
+
+    def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
+               start: int = 1, stop: int | None = None, token: str | None = None) -> dict[str, Any]:
+        """Return the frames of a match: each step's move in words, the state after it and what changed."""
+        if course not in COURSES:
+            raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
+        record = self.ledger.get_match(match_id)
+        engine = get_engine(record.game)
+        log = events_from(self.ledger.read(match_id))
+        seat = self._seat(record, engine, seat, token)
+        steps = frames(engine, log, course)  # type: ignore[arg-type]
+        return {"id": match_id, "version": len(log), "course": course, "seat": seat,
+                "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
+
+    def legal_moves(self, match_id: str) -> dict[str, Any]:
+        """Return what may be recorded next."""
+        record = self.ledger.get_match(match_id)
+        engine = get_engine(record.game)
+        state, version = self._state(match_id, engine)
+        return {"id": match_id, "version": version, "moves": engine.legal_moves(state)}
+
+    def audit(self, match_id: str) -> dict[str, Any]:
+        """Verify the chain, rescore every hand from scratch and compare the table's claims."""
+        record = self.ledger.get_match(match_id)
+        engine = get_engine(record.game)
+        log = events_from(self.ledger.read(match_id))
+        state = fold(engine, effective_log(log))  # from scratch: the audit trusts no cache
+        report = self.ledger.verify(match_id)[0]
+        chain = {"valid": report.valid, "length": report.length, "head": report.head,
+                 "firstBad": report.first_bad, "reason": report.reason}
+        return {"id": match_id, "version": len(log), **build_audit(engine.score(state), log, chain)}

@@ -1,0 +1,122 @@
+"""The score audit: every hand rescored from the log, set beside what the table wrote.
+
+A ``score_claimed`` never changes the game. The audit reads each one that still stands
+(not voided; amended data used) and compares every value it holds with the value the
+engine computes:
+
+* ``points`` with the hand's ``points`` (the hand column of VOCABULARY.md §4),
+* ``totals`` with the hand's running ``totals`` (or the standings, for a match claim),
+* ``winners`` with the match's ``end.winners``,
+* any other field (la-cabra ``cardPoints``, el-roby ``money`` …) with the hand's
+  ``result`` field of the same name.
+
+Arrays are per seat or, where the standings are per team, per team. ``null`` in a claim
+means "not written" and is not compared. A value the log cannot decide yet (an incomplete
+hand) is reported with ``agrees: null`` and never counts as a divergence.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from engines.base import Event, corrections, effective_log
+
+
+def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str, Any]) -> dict[str, Any]:
+    """Build the audit of a match from its score sheet, its raw log and its chain report."""
+    hands = list(score["hands"])
+    by_number = {h["hand"]: h for h in hands}
+    unit = "team" if score["standings"] and "team" in score["standings"][0] else "seat"
+    claims: list[dict[str, Any]] = []
+    claimed_events = [e for e in effective_log(events, keep_neutral=True) if e.type == "score_claimed"]
+    for event in claimed_events:
+        claims.extend(_compare(event, by_number, score, unit))
+    first = next((c for c in claims if c["agrees"] is False), None)
+    return {
+        "hands": hands,
+        "standings": score["standings"],
+        "end": score["end"],
+        "claims": claims,
+        "firstDivergence": first,
+        "corrections": [
+            {"seq": c.seq, "type": c.type, "target": c.target, "reason": c.reason, "inForce": c.in_force}
+            for c in corrections(events)
+        ],
+        "chain": dict(chain),
+    }
+
+
+def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mapping[str, Any], unit: str) -> list[dict[str, Any]]:
+    data = event.data
+    number = data.get("hand")
+    hand = hands.get(number) if number is not None else None
+    out: list[dict[str, Any]] = []
+    for field, claimed in data.items():
+        if field == "hand" or claimed is None:
+            continue
+        computed, why = _computed(field, number, hand, score)
+        if field == "winners":
+            agrees = None if computed is None else sorted(claimed) == sorted(computed)
+            out.append(_entry(event.seq, number, field, None, unit, claimed, computed, agrees, why))
+            continue
+        values = claimed if isinstance(claimed, list) else [claimed]
+        for i, value in enumerate(values):
+            if value is None:
+                continue
+            have = computed[i] if isinstance(computed, list) and i < len(computed) else (computed if not isinstance(computed, list) else None)
+            agrees = None if have is None and why.startswith("incomplete") else (have == value)
+            if have is None and not why.startswith("incomplete"):
+                agrees = False
+            out.append(_entry(event.seq, number, field, i if isinstance(claimed, list) else None, unit, value, have, agrees,
+                              why if agrees is not True else ""))
+    for entry in out:
+        if entry["agrees"] is False and not entry["why"]:
+            entry["why"] = _explain(entry, hand, unit)
+    return out
+
+
+def _computed(field: str, number: int | None, hand: Mapping[str, Any] | None, score: Mapping[str, Any]) -> tuple[Any, str]:
+    """Return the computed value for a claim field and, if it has none, why."""
+    if field == "winners":
+        end = score["end"]
+        return (end.get("winners") if end.get("over") else []), ""
+    if number is None:
+        if field == "totals":
+            return [s["total"] for s in score["standings"]], ""
+        return None, f"{field} can only be compared for a hand"
+    if hand is None:
+        return None, f"hand {number} does not exist in the log"
+    if hand.get("status") == "incomplete":
+        missing = hand.get("missing") or []
+        return None, f"incomplete: hand {number} needs cards never revealed ({len(missing)} missing)"
+    if hand.get("status") == "playing":
+        return None, f"incomplete: hand {number} is still being played"
+    if field in ("points", "totals"):
+        return hand.get(field), ""
+    result = hand.get("result") or {}
+    if field in result:
+        return result[field], ""
+    return None, f"the score sheet has no {field} for hand {number}"
+
+
+def _entry(seq: int, hand: int | None, field: str, index: int | None, unit: str, claimed: Any, computed: Any,
+           agrees: bool | None, why: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"claimSeq": seq, "hand": hand, "field": field}
+    if index is not None:
+        entry[unit] = index
+    entry.update({"claimed": claimed, "computed": computed, "agrees": agrees, "why": why})
+    return entry
+
+
+def _explain(entry: Mapping[str, Any], hand: Mapping[str, Any] | None, unit: str) -> str:
+    """Say why a claim differs: the engine's own lines for that seat or team in that hand."""
+    who = entry.get(unit)
+    lines = [] if hand is None else [ln for ln in hand.get("lines", []) if who is None or ln.get(unit) == who]
+    where = f"hand {entry['hand']}" if entry["hand"] is not None else "the match"
+    head = f"the table wrote {entry['claimed']} for {entry['field']}"
+    if who is not None:
+        head += f" of {unit} {who}"
+    head += f" in {where}; the log gives {entry['computed']}"
+    if lines:
+        head += ": " + "; ".join(str(ln.get("reason", "")) for ln in lines)
+    return head

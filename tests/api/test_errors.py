@@ -1,0 +1,152 @@
+"""One test per error status of DESIGN.md: each gets its status and code, and the log is unchanged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import Scorer
+
+START = {"game": "la-cabra", "players": ["North", "East", "South", "West"], "options": {}}
+DEAL = {"type": "hand_started", "data": {"dealer": 3, "trump": "QS", "hands": [
+    ["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], ["??", "??", "??", "??"]]}}
+
+
+@pytest.fixture
+def dealt(scorer: Scorer) -> Scorer:
+    scorer.start(START)
+    scorer.record(DEAL)
+    return scorer
+
+
+def unchanged(scorer: Scorer, before: bytes) -> None:
+    assert scorer.raw_log() == before
+
+
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.get_json()
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["status"] == status and body["code"] == code and body["detail"]
+    return body
+
+
+def test_malformed_json_is_400(dealt: Scorer) -> None:
+    before = dealt.raw_log()
+    response = dealt.client.post(f"/matches/{dealt.id}/events", data='{"events": [', content_type="application/json",
+                                 headers={"Authorization": f"Bearer {dealt.token}"})
+    problem(response, 400, "request.malformed_json")
+    unchanged(dealt, before)
+
+
+def test_envelope_shape_error_is_400_with_path(dealt: Scorer) -> None:
+    before = dealt.raw_log()
+    body = problem(dealt.client.post(f"/matches/{dealt.id}/events", json={"events": [{"type": "lead"}]},
+                                     headers={"Authorization": f"Bearer {dealt.token}"}), 400, "request.invalid")
+    assert body["path"] == "$.events[0].data"
+    unchanged(dealt, before)
+
+
+def test_schema_violation_is_400_with_json_path(dealt: Scorer) -> None:
+    before = dealt.raw_log()
+    response = dealt.post({"type": "lead", "data": {"seat": 0, "cards": ["6C"]}},
+                          {"type": "beat", "data": {"seat": 1, "cards": ["1H"]}})
+    body = problem(response, 400, "schema.invalid")
+    assert body["index"] == 1
+    assert body["path"] == "$.events[1].data.cards[0]"
+    unchanged(dealt, before)
+
+
+def test_unknown_event_type_is_400(dealt: Scorer) -> None:
+    before = dealt.raw_log()
+    body = problem(dealt.post({"type": "call_cabo", "data": {"seat": 0}}), 400, "schema.unknown_type")
+    assert body["index"] == 0
+    unchanged(dealt, before)
+
+
+def test_missing_token_is_401(dealt: Scorer) -> None:
+    before = dealt.raw_log()
+    response = dealt.client.post(f"/matches/{dealt.id}/events", json={"events": [{"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}]})
+    problem(response, 401, "auth.missing")
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+    unchanged(dealt, before)
+
+
+def test_wrong_token_is_403(dealt: Scorer, client: Any) -> None:
+    other = Scorer(client)
+    other.start(START)
+    before = dealt.raw_log()
+    response = client.post(f"/matches/{dealt.id}/events", json={"events": [{"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}]},
+                           headers={"Authorization": f"Bearer {other.token}"})
+    problem(response, 403, "auth.wrong")
+    unchanged(dealt, before)
+
+
+def test_unknown_match_and_game_are_404(client: Any) -> None:
+    problem(client.get("/matches/nope"), 404, "match.not_found")
+    problem(client.post("/matches/nope/events", json={"events": [{"type": "note", "data": {"text": "x"}}]},
+                        headers={"Authorization": "Bearer x"}), 404, "match.not_found")
+    problem(client.get("/games/poker"), 404, "game.unknown")
+    problem(client.get("/no/such/route"), 404, "route.not_found")
+
+
+def test_stale_version_is_409_with_current_version(dealt: Scorer) -> None:
+    before = dealt.raw_log()
+    response = dealt.post({"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}, headers={"If-Match": '"1"'})
+    body = problem(response, 409, "version.conflict")
+    assert body["currentVersion"] == 2
+    unchanged(dealt, before)
+    body = problem(dealt.post({"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}, expectedVersion=1), 409, "version.conflict")
+    assert body["currentVersion"] == 2
+    assert dealt.post({"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}, headers={"If-Match": '"2"'}).status_code == 201
+
+
+def test_rule_violation_is_422_with_code_and_batch_index(dealt: Scorer) -> None:
+    before = dealt.raw_log()
+    response = dealt.post({"type": "lead", "data": {"seat": 0, "cards": ["6C"]}},
+                          {"type": "beat", "data": {"seat": 2, "cards": ["7D"]}})
+    body = problem(response, 422, "common.not_your_turn")
+    assert body["index"] == 1
+    unchanged(dealt, before)
+
+
+def test_idempotent_retry_writes_nothing_and_reused_key_is_refused(dealt: Scorer) -> None:
+    lead = {"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}
+    first = dealt.post(lead, headers={"Idempotency-Key": "k1"})
+    assert first.status_code == 201
+    after_first = dealt.raw_log()
+    again = dealt.post(lead, headers={"Idempotency-Key": "k1"})
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    unchanged(dealt, after_first)
+    other = dealt.post({"type": "beat", "data": {"seat": 1, "cards": ["6S"]}}, headers={"Idempotency-Key": "k1"})
+    problem(other, 422, "idempotency.key_reused")
+    unchanged(dealt, after_first)
+
+
+def test_bad_start_is_400_or_422_and_nothing_is_created(client: Any) -> None:
+    problem(client.post("/matches", json={**START, "players": ["A", "B", "C"]}), 400, "schema.invalid")
+    problem(client.post("/matches", json={**START, "options": {"eggs": "triple"}}), 400, "schema.invalid")
+    problem(client.post("/matches", json={**START, "game": "poker"}), 400, "schema.unknown_game")
+    problem(client.post("/matches", data="[", content_type="application/json"), 400, "request.malformed_json")
+    assert client.get("/matches").get_json()["total"] == 0
+
+
+def test_bad_query_and_step_are_400(dealt: Scorer) -> None:
+    problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"at": 99}), 400, "request.bad_step")
+    problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"seat": "north"}), 400, "request.invalid")
+    problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"seat": 7}), 400, "request.bad_seat")
+
+
+def test_omniscient_view_of_a_match_in_play_needs_the_token(dealt: Scorer) -> None:
+    problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"seat": "all"}), 401, "auth.missing")
+    ok = dealt.client.get(f"/matches/{dealt.id}/state", query_string={"seat": "all"},
+                          headers={"Authorization": f"Bearer {dealt.token}"})
+    assert ok.status_code == 200
+
+
+def test_wrong_method_is_405_with_allow(client: Any) -> None:
+    response = client.delete("/matches")
+    problem(response, 405, "method.not_allowed")
+    assert "POST" in response.headers["Allow"]

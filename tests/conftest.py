@@ -1,0 +1,65 @@
+"""Shared fixtures: an app on a real SQLite file in a temporary directory, and its client."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "tanteo.db"
+
+
+@pytest.fixture
+def app(db_path: Path) -> Iterator[Flask]:
+    yield create_app({"TANTEO_DB": str(db_path), "TESTING": True})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+class Scorer:
+    """A scorer at the table, talking to the API through the test client."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.id = ""
+        self.token = ""
+
+    def start(self, data: dict[str, Any]) -> dict[str, Any]:
+        response = self.client.post("/matches", json=data)
+        assert response.status_code == 201, response.get_json()
+        body = response.get_json()
+        self.id, self.token = body["id"], body["token"]
+        return body
+
+    def post(self, *events: dict[str, Any], **kwargs: Any) -> Any:
+        headers = {"Authorization": f"Bearer {self.token}", **kwargs.pop("headers", {})}
+        return self.client.post(f"/matches/{self.id}/events", json={"events": list(events), **kwargs}, headers=headers)
+
+    def record(self, *events: dict[str, Any]) -> dict[str, Any]:
+        response = self.post(*events)
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+    def get(self, path: str = "", **params: Any) -> Any:
+        response = self.client.get(f"/matches/{self.id}{path}", query_string=params)
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def raw_log(self) -> bytes:
+        return self.client.get(f"/matches/{self.id}/events").data
+
+
+@pytest.fixture
+def scorer(client: FlaskClient) -> Scorer:
+    return Scorer(client)

@@ -1,0 +1,36 @@
+"""The /docs page renders in a real headless Chromium and loads nothing from outside the machine."""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+import pytest
+
+from tests.server.conftest import CHROMIUM, Server
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("needs Debian's chromium: apt-get install -y --no-install-recommends chromium (.ci/run does)")
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def test_docs_render_offline(browser: object, server: Server) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    outside: list[str] = []
+    page.on("request", lambda r: None if r.url.startswith(server.url) or r.url.startswith("data:") else outside.append(r.url))
+    page.goto(server.url + "/docs")
+    page.wait_for_selector(".opblock", timeout=15000)
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert any("/matches/{match_id}/events" in p.replace("\u200b", "") for p in paths)
+    assert outside == []
+    page.close()

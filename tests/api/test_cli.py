@@ -1,0 +1,89 @@
+"""The ``tanteo`` command line on a real database file: record, replay, audit, verify."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from api.cli import main
+from tests.api.test_la_cabra_series import DEAL_1, REST, REVEAL, START
+
+
+def write_jsonl(path: Path, events: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    return path
+
+
+def record_new(runner: CliRunner, db: Path, path: Path) -> tuple[str, str, str]:
+    result = runner.invoke(main, ["record", "new", str(path), "--db", str(db)])
+    match = re.search(r"match (\S+) \(token (\S+)\)", result.output)
+    assert match, result.output
+    return match.group(1), match.group(2), result.output
+
+
+def test_record_replay_audit_verify(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    log = write_jsonl(tmp_path / "series.jsonl", [{"type": "match_started", "data": START}, *DEAL_1, REVEAL, *REST])
+    match_id, _token, output = record_new(runner, db, log)
+    assert "recorded 30 events" in output and "version 31" in output
+
+    replay = runner.invoke(main, ["replay", match_id, "--db", str(db), "--at", "5"])
+    assert replay.exit_code == 0
+    lines = replay.output.strip().splitlines()
+    assert len(lines) == 5 and "tira" in lines[4].lower()
+
+    audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
+    assert audit.exit_code == 2, audit.output  # the table's claim for deal 4 is wrong
+    assert "first divergence" in audit.output and "hand 4" in audit.output
+    as_json = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
+    assert [s["total"] for s in as_json["standings"]] == [12, 8]
+
+    verify = runner.invoke(main, ["verify", "--db", str(db)])
+    assert verify.exit_code == 0 and "1 of 1 chains valid" in verify.output
+
+
+def test_record_stops_at_the_first_refused_line_and_keeps_the_rest(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "start.jsonl", [{"type": "match_started", "data": START}]))
+    bad = [*DEAL_1[:3], {"type": "beat", "data": {"seat": 3, "cards": ["7S"]}}, *DEAL_1[3:]]
+    result = runner.invoke(main, ["record", match_id, str(write_jsonl(tmp_path / "bad.jsonl", bad)),
+                                  "--db", str(db), "--token", token, "--batch", "2"])
+    assert result.exit_code == 1
+    assert "line 4 refused" in result.output and "common.not_your_turn" in result.output
+    assert "3 events before it were recorded" in result.output
+    replay = runner.invoke(main, ["replay", match_id, "--db", str(db)])
+    assert len(replay.output.strip().splitlines()) == 4
+
+
+def test_record_needs_the_token(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    match_id, _, _ = record_new(runner, db, write_jsonl(tmp_path / "start.jsonl", [{"type": "match_started", "data": START}]))
+    result = runner.invoke(main, ["record", match_id, str(write_jsonl(tmp_path / "d.jsonl", DEAL_1[:1])),
+                                  "--db", str(db), "--token", "wrong"])
+    assert result.exit_code == 1 and "auth.wrong" in result.output
+
+
+def test_verify_catches_a_changed_row_and_refuses_a_missing_file(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    match_id, _, _ = record_new(runner, db, write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}, *DEAL_1[:3]]))
+    with sqlite3.connect(db) as conn:  # someone edits a stored move behind the ledger's back
+        triggers = list(conn.execute("SELECT name, sql FROM sqlite_master WHERE type='trigger' AND tbl_name='events'"))
+        for name, _ in triggers:
+            conn.execute(f"DROP TRIGGER {name}")
+        conn.execute("UPDATE events SET data = replace(data, '6C', '7C') WHERE seq = 3")
+        for _, sql in triggers:  # and puts the guards back
+            conn.execute(sql)
+    result = runner.invoke(main, ["verify", "--db", str(db), match_id])
+    assert result.exit_code == 2
+    assert "BROKEN at event 3" in result.output and "0 of 1 chains valid" in result.output
+    missing = runner.invoke(main, ["verify", "--db", str(tmp_path / "nothing.db")])
+    assert missing.exit_code == 1 and "no ledger database" in missing.output
+    assert not (tmp_path / "nothing.db").exists()

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, Iterator
 
 import pytest
-from deals import HIDDEN, loss_points
+from tests.engines.deals import HIDDEN, loss_points
 
 from engines import ENGINES, la_cabra
 from engines.base import Engine, Event, RuleViolation, replay

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from deals import HIDDEN, PLAYERS, E, Match, N, S, W, cards, hands, loss_points, play_out, shuffled
+from tests.engines.deals import HIDDEN, PLAYERS, E, Match, N, S, W, cards, hands, loss_points, play_out, shuffled
 
 from engines import la_cabra
 from engines.base import Event, RuleViolation, replay

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from ledger_helpers import plays, start
+from tests.ledger.ledger_helpers import plays, start
 
 from ledger import (
     GENESIS,

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from ledger_helpers import plays, start
+from tests.ledger.ledger_helpers import plays, start
 
 from ledger import (
     ConcurrencyConflict,

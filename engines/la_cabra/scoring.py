@@ -147,7 +147,12 @@ def rescore(state: State, start: int) -> State:
         if got is not None:
             totals = (totals[0] + got[0], totals[1] + got[1])
         scores.append(HandScore(got, mult, totals, waits if got is None else None))
-    end = next((i for i, s in enumerate(scores) if max(s.totals) >= LOSS_LIMIT), None)
+    # loss points never go down, so the series cannot have ended before ``start`` unless
+    # it already had: only the rescored hands need looking at (no scan of the whole match)
+    if state.end is not None and state.end < start:
+        end: int | None = state.end
+    else:
+        end = next((i for i in range(start, len(scores)) if max(scores[i].totals) >= LOSS_LIMIT), None)
     if end is not None and end < len(hands) - 1:
         goat = 0 if scores[end].totals[0] >= LOSS_LIMIT else 1
         later = hands[end + 1]

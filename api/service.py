@@ -103,7 +103,19 @@ class StateCache:
     def __init__(self, size: int = 512) -> None:
         self._size = size
         self._entries: OrderedDict[str, _Folded] = OrderedDict()
+        self._records: OrderedDict[str, MatchRecord] = OrderedDict()
         self._lock = threading.Lock()
+
+    def record(self, match_id: str) -> MatchRecord | None:
+        """Return the match row as first read: its id, game, players and token never change."""
+        with self._lock:
+            return self._records.get(match_id)
+
+    def keep_record(self, record: MatchRecord) -> None:
+        with self._lock:
+            self._records[record.id] = record
+            while len(self._records) > self._size:
+                self._records.popitem(last=False)
 
     def get(self, match_id: str) -> _Folded | None:
         with self._lock:
@@ -113,7 +125,11 @@ class StateCache:
             return entry
 
     def put(self, match_id: str, entry: _Folded) -> None:
+        """Keep an entry, unless a newer one for the match is already there (a racing writer)."""
         with self._lock:
+            current = self._entries.get(match_id)
+            if current is not None and current.version > entry.version:
+                return
             self._entries[match_id] = entry
             self._entries.move_to_end(match_id)
             while len(self._entries) > self._size:
@@ -167,7 +183,7 @@ class Service:
             MatchNotFound, AuthError, EventRefused (schema or rule, with the batch index),
             ConcurrencyConflict, IdempotencyConflict.
         """
-        record = self.ledger.get_match(match_id)
+        record = self._fixed_record(match_id)
         self.authorize(record, token)
         engine = get_engine(record.game)
         batch = []
@@ -234,6 +250,18 @@ class Service:
                 f"this {correction.type} of event {correction.data['target']} would make event {at} illegal: {broken.message}",
                 seq=at,
             ) from None
+
+    def _fixed_record(self, match_id: str) -> MatchRecord:
+        """Return the match row for its fields that never change (game, players, token hash).
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        record = self.cache.record(match_id)
+        if record is None:
+            record = self.ledger.get_match(match_id)
+            self.cache.keep_record(record)
+        return record
 
     def authorize(self, record: MatchRecord, token: str | None) -> None:
         """Check a write token against the match's.
@@ -335,7 +363,7 @@ class Service:
     def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
               token: str | None = None) -> dict[str, Any]:
         """Return the state after event ``at`` as ``seat`` sees it (None: the public view)."""
-        record = self.ledger.get_match(match_id)
+        record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         seat = self._seat(record, engine, seat, token)
         state, version = self._state(match_id, engine, at)
@@ -364,7 +392,7 @@ class Service:
         """Return the frames of a match: each step's move in words, the state after it and what changed."""
         if course not in COURSES:
             raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
-        record = self.ledger.get_match(match_id)
+        record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         log = events_from(self.ledger.read(match_id))
         seat = self._seat(record, engine, seat, token)
@@ -374,14 +402,14 @@ class Service:
 
     def legal_moves(self, match_id: str) -> dict[str, Any]:
         """Return what may be recorded next."""
-        record = self.ledger.get_match(match_id)
+        record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         state, version = self._state(match_id, engine)
         return {"id": match_id, "version": version, "moves": engine.legal_moves(state)}
 
     def audit(self, match_id: str) -> dict[str, Any]:
         """Verify the chain, rescore every hand from scratch and compare the table's claims."""
-        record = self.ledger.get_match(match_id)
+        record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         log = events_from(self.ledger.read(match_id))
         state = fold(engine, effective_log(log))  # from scratch: the audit trusts no cache

@@ -1,0 +1,64 @@
+"""The audit's comparison of claims with computed scores, on hand-made score sheets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Event
+from replays.audit import audit
+
+CHAIN = {"valid": True, "length": 9, "head": "h", "firstBad": None, "reason": None}
+
+
+def sheet(**end: Any) -> dict[str, Any]:
+    return {
+        "hands": [
+            {"hand": 1, "status": "scored", "points": [0, 2], "totals": [0, 2], "result": {"cardPoints": [72, 48]},
+             "lines": [{"team": 1, "points": 2, "reason": "EW took 48 (31-59): 2", "rule": "RULES.md §5.4"}]},
+            {"hand": 2, "status": "incomplete", "points": None, "totals": [0, 2], "missing": [{"seq": 9, "index": 0}],
+             "result": {}, "lines": []},
+        ],
+        "standings": [{"team": 0, "total": 0}, {"team": 1, "total": 2}],
+        "end": end or {"over": False},
+    }
+
+
+def claims(*data: dict[str, Any]) -> list[Event]:
+    return [Event(1, "match_started", {})] + [Event(i + 2, "score_claimed", d) for i, d in enumerate(data)]
+
+
+def test_agreeing_and_diverging_values_per_team() -> None:
+    report = audit(sheet(), claims({"hand": 1, "points": [0, 2], "cardPoints": [70, 50]}), CHAIN)
+    assert [(c["field"], c["team"], c["agrees"]) for c in report["claims"]] == [
+        ("points", 0, True), ("points", 1, True), ("cardPoints", 0, False), ("cardPoints", 1, False)]
+    first = report["firstDivergence"]
+    assert (first["hand"], first["field"], first["team"], first["claimed"], first["computed"]) == (1, "cardPoints", 0, 70, 72)
+    assert "70" in first["why"] and "72" in first["why"]
+
+
+def test_undecidable_values_are_null_and_never_a_divergence() -> None:
+    report = audit(sheet(), claims({"hand": 2, "points": [4, 0]}), CHAIN)
+    assert [c["agrees"] for c in report["claims"]] == [None, None]
+    assert report["firstDivergence"] is None
+    assert "incomplete" in report["claims"][0]["why"]
+
+
+def test_unwritten_values_are_skipped_and_a_missing_hand_diverges() -> None:
+    report = audit(sheet(), claims({"hand": 1, "points": [None, 2]}, {"hand": 7, "totals": [0, 4]}), CHAIN)
+    assert [(c["hand"], c["agrees"]) for c in report["claims"]] == [(1, True), (7, False), (7, False)]
+    assert "does not exist" in report["firstDivergence"]["why"]
+
+
+def test_match_claims_compare_standings_and_winners() -> None:
+    report = audit(sheet(over=True, winners=[0]), claims({"totals": [0, 2], "winners": [1]}), CHAIN)
+    assert [(c["field"], c["agrees"]) for c in report["claims"]] == [("totals", True), ("totals", True), ("winners", False)]
+
+
+def test_voided_claims_are_not_compared_and_amended_ones_use_the_new_data() -> None:
+    events = claims({"hand": 1, "points": [0, 4]}, {"hand": 1, "points": [9, 9]})
+    events += [Event(4, "void", {"target": 3, "reason": "wrong hand"}),
+               Event(5, "amend", {"target": 2, "data": {"hand": 1, "points": [0, 2]}, "reason": "typo"})]
+    report = audit(sheet(), events, CHAIN)
+    assert [c["claimed"] for c in report["claims"]] == [0, 2]
+    assert report["firstDivergence"] is None
+    assert [(c["seq"], c["inForce"]) for c in report["corrections"]] == [(4, True), (5, True)]

@@ -6,6 +6,7 @@ The ``*.json`` files beside this module are the durable, public event contract
 Layout (a new game only adds a folder)::
 
     envelope.v1.json              a stored event: seq, type, data, at, by, key, prev, hash
+                                  (and match, optional: the ledger's envelopes carry it)
     common/card.json              card notation ($defs: frenchCard, spanishCard, caboCard, unknown,
                                   frenchOrUnknown, spanishOrUnknown, caboOrUnknown)
     common/defs.json              shared building blocks (seq, text, playerName, …)
@@ -29,7 +30,8 @@ Validation semantics, beyond plain draft 2020-12 (all deliberate, for a Python p
 
 Validators are built lazily, once per ``(game, type)``, from a copy of the schema whose
 ``$ref`` are inlined and annotations dropped. The hot path asks a predicate compiled from
-that copy (``schemas._fast``, ~25× jsonschema's ``is_valid``) and calls jsonschema, the
+that copy (``schemas._fast``, 10-20× faster than jsonschema's ``is_valid`` on the same
+inlined schema, 40-60× faster than resolving ``$ref`` on every call) and calls jsonschema, the
 reference, only for an invalid payload, to collect every error with its path.
 
 >>> validate_event("la-cabra", "lead", {"seat": 0, "cards": ["9H", "KH"]})
@@ -196,7 +198,8 @@ def schema_id(game: str, type: str) -> str:
         SchemaError: ``schema.unknown_game`` or ``schema.unknown_type``.
     """
     types = _catalogue().types
-    rel = types[_check_game(game)].get(type) or types.get(COMMON, {}).get(type)
+    own = types[_check_game(game)]
+    rel = (own.get(type) or types.get(COMMON, {}).get(type)) if isinstance(type, str) else None
     if rel is None:
         known = ", ".join(event_types(game))
         message = f"{game} has no event type {type!r} (known: {known})"
@@ -291,7 +294,7 @@ def _is_integer(checker: Any, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator: Any = validators.extend(
+_Validator: Any = validators.extend(  # type: ignore[no-untyped-call]
     Draft202012Validator,
     validators={
         "pattern": _pattern,
@@ -388,9 +391,11 @@ def _validator(game: str, type: str) -> _Compiled:
     Raises:
         SchemaError: ``schema.unknown_game`` or ``schema.unknown_type``.
     """
-    compiled = _VALIDATORS.get((game, type))
+    key = (game, type)
+    compiled = _VALIDATORS.get(key) if isinstance(type, str) else None
     if compiled is None:
-        compiled = _VALIDATORS[(game, type)] = _build(schema_id(game, type))
+        compiled = _build(schema_id(game, type))  # raises for anything but a known str type
+        _VALIDATORS[key] = compiled
     return compiled
 
 
@@ -405,13 +410,17 @@ def _envelope_validator() -> _Compiled:
 def validate_event(game: str | None, type: str, data: object) -> None:
     """Check an event's ``data`` against the schema of its type in ``game``.
 
-    For ``match_started`` ``game`` may be None: the schema is chosen by ``data["game"]``.
+    For ``match_started`` ``game`` may be None: the schema is chosen by ``data["game"]``
+    (a ``game`` given wins, and that game's schema then refuses another ``data.game``).
 
     Raises:
         SchemaError: ``schema.unknown_game`` (path ``$.game`` for ``match_started``, else
             ``$``), ``schema.unknown_type`` or ``schema.invalid``.
     """
-    validator = _VALIDATORS.get((game, type))  # type: ignore[arg-type]
+    try:
+        validator = _VALIDATORS.get((game, type))  # type: ignore[arg-type]
+    except TypeError:  # an unhashable type from a bad request: no such event type
+        validator = None
     if validator is None:
         if type == MATCH_STARTED:
             if game is None:
@@ -455,7 +464,7 @@ def _label(root: str, path: str) -> str:
 
 def _required_choice(error: ValidationError) -> str | None:
     """Return a readable message for a ``oneOf``/``anyOf`` of bare ``required`` branches."""
-    branches = error.validator_value
+    branches: Any = error.validator_value
     if not all(isinstance(b, dict) and b.keys() == {"required"} for b in branches):
         return None
     names = [name for b in branches for name in b["required"]]

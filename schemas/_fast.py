@@ -15,6 +15,7 @@ words) are ignored here too. ``tests/schemas`` checks both agree on thousands of
 from __future__ import annotations
 
 import numbers
+import operator
 import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
@@ -276,14 +277,14 @@ def _scalar_checks(
     if "maxLength" in node:
         high = node["maxLength"]
         checks.append(lambda x: not isinstance(x, str) or len(x) <= high)
-    for word, ok in (
-        ("minimum", lambda x, b: x >= b),
-        ("maximum", lambda x, b: x <= b),
-        ("exclusiveMinimum", lambda x, b: x > b),
-        ("exclusiveMaximum", lambda x, b: x < b),
+    for word, compare in (
+        ("minimum", operator.ge),
+        ("maximum", operator.le),
+        ("exclusiveMinimum", operator.gt),
+        ("exclusiveMaximum", operator.lt),
     ):
         if word in node:
-            checks.append(lambda x, b=node[word], ok=ok: not _is_number(x) or ok(x, b))
+            checks.append(_bound(compare, node[word]))
     if "const" in node:
         key = json_key(node["const"])
         checks.append(lambda x: json_key(x) == key)
@@ -294,6 +295,10 @@ def _scalar_checks(
         fmt = node["format"]
         checks.append(lambda x: conforms(x, fmt))
     return checks
+
+
+def _bound(compare: Callable[[Any, Any], bool], limit: Any) -> Check:
+    return lambda x: not _is_number(x) or compare(x, limit)
 
 
 def _applicators(node: dict[str, Any], build: Callable[[Any], Check]) -> list[Check]:

@@ -40,7 +40,7 @@ from api.service import Service, StateCache  # noqa: E402
 from engines import la_cabra  # noqa: E402
 from engines.base import Event, effective_log, fold  # noqa: E402
 from ledger import SqliteLedger  # noqa: E402
-from tests.engines.test_conformance import LaCabraDriver  # noqa: E402
+from tests.engines.driver_la_cabra import LaCabraDriver  # noqa: E402
 
 Log = list[dict[str, Any]]
 

@@ -30,8 +30,10 @@ def client(app: Flask) -> FlaskClient:
 class Scorer:
     """A scorer at the table, talking to the API through the test client."""
 
-    def __init__(self, client: FlaskClient) -> None:
+    def __init__(self, client: FlaskClient, db: Path | None = None) -> None:
         self.client = client
+        self.db = db
+        """The SQLite file behind the app, to read stored rows directly."""
         self.id = ""
         self.token = ""
 
@@ -61,5 +63,5 @@ class Scorer:
 
 
 @pytest.fixture
-def scorer(client: FlaskClient) -> Scorer:
-    return Scorer(client)
+def scorer(client: FlaskClient, db_path: Path) -> Scorer:
+    return Scorer(client, db_path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +22,19 @@ def dealt(scorer: Scorer) -> Scorer:
     return scorer
 
 
-def unchanged(scorer: Scorer, before: bytes) -> None:
-    assert scorer.raw_log() == before
+def stored(db: Path | None) -> list[tuple[Any, ...]]:
+    """Every stored event row, read straight from the SQLite file."""
+    assert db is not None
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT * FROM events ORDER BY id").fetchall()
+
+
+def unchanged(scorer: Scorer, before: tuple[bytes, list[tuple[Any, ...]]]) -> None:
+    assert (scorer.raw_log(), stored(scorer.db)) == before
+
+
+def snapshot(scorer: Scorer) -> tuple[bytes, list[tuple[Any, ...]]]:
+    return scorer.raw_log(), stored(scorer.db)
 
 
 def problem(response: Any, status: int, code: str) -> dict[str, Any]:
@@ -33,7 +46,7 @@ def problem(response: Any, status: int, code: str) -> dict[str, Any]:
 
 
 def test_malformed_json_is_400(dealt: Scorer) -> None:
-    before = dealt.raw_log()
+    before = snapshot(dealt)
     response = dealt.client.post(f"/matches/{dealt.id}/events", data='{"events": [', content_type="application/json",
                                  headers={"Authorization": f"Bearer {dealt.token}"})
     problem(response, 400, "request.malformed_json")
@@ -41,7 +54,7 @@ def test_malformed_json_is_400(dealt: Scorer) -> None:
 
 
 def test_envelope_shape_error_is_400_with_path(dealt: Scorer) -> None:
-    before = dealt.raw_log()
+    before = snapshot(dealt)
     body = problem(dealt.client.post(f"/matches/{dealt.id}/events", json={"events": [{"type": "lead"}]},
                                      headers={"Authorization": f"Bearer {dealt.token}"}), 400, "request.invalid")
     assert body["path"] == "$.events[0].data"
@@ -49,7 +62,7 @@ def test_envelope_shape_error_is_400_with_path(dealt: Scorer) -> None:
 
 
 def test_schema_violation_is_400_with_json_path(dealt: Scorer) -> None:
-    before = dealt.raw_log()
+    before = snapshot(dealt)
     response = dealt.post({"type": "lead", "data": {"seat": 0, "cards": ["6C"]}},
                           {"type": "beat", "data": {"seat": 1, "cards": ["1H"]}})
     body = problem(response, 400, "schema.invalid")
@@ -59,14 +72,14 @@ def test_schema_violation_is_400_with_json_path(dealt: Scorer) -> None:
 
 
 def test_unknown_event_type_is_400(dealt: Scorer) -> None:
-    before = dealt.raw_log()
+    before = snapshot(dealt)
     body = problem(dealt.post({"type": "call_cabo", "data": {"seat": 0}}), 400, "schema.unknown_type")
     assert body["index"] == 0
     unchanged(dealt, before)
 
 
 def test_missing_token_is_401(dealt: Scorer) -> None:
-    before = dealt.raw_log()
+    before = snapshot(dealt)
     response = dealt.client.post(f"/matches/{dealt.id}/events", json={"events": [{"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}]})
     problem(response, 401, "auth.missing")
     assert response.headers["WWW-Authenticate"].startswith("Bearer")
@@ -76,7 +89,7 @@ def test_missing_token_is_401(dealt: Scorer) -> None:
 def test_wrong_token_is_403(dealt: Scorer, client: Any) -> None:
     other = Scorer(client)
     other.start(START)
-    before = dealt.raw_log()
+    before = snapshot(dealt)
     response = client.post(f"/matches/{dealt.id}/events", json={"events": [{"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}]},
                            headers={"Authorization": f"Bearer {other.token}"})
     problem(response, 403, "auth.wrong")
@@ -92,7 +105,7 @@ def test_unknown_match_and_game_are_404(client: Any) -> None:
 
 
 def test_stale_version_is_409_with_current_version(dealt: Scorer) -> None:
-    before = dealt.raw_log()
+    before = snapshot(dealt)
     response = dealt.post({"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}, headers={"If-Match": '"1"'})
     body = problem(response, 409, "version.conflict")
     assert body["currentVersion"] == 2
@@ -103,7 +116,7 @@ def test_stale_version_is_409_with_current_version(dealt: Scorer) -> None:
 
 
 def test_rule_violation_is_422_with_code_and_batch_index(dealt: Scorer) -> None:
-    before = dealt.raw_log()
+    before = snapshot(dealt)
     response = dealt.post({"type": "lead", "data": {"seat": 0, "cards": ["6C"]}},
                           {"type": "beat", "data": {"seat": 2, "cards": ["7D"]}})
     body = problem(response, 422, "common.not_your_turn")
@@ -115,7 +128,7 @@ def test_idempotent_retry_writes_nothing_and_reused_key_is_refused(dealt: Scorer
     lead = {"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}
     first = dealt.post(lead, headers={"Idempotency-Key": "k1"})
     assert first.status_code == 201
-    after_first = dealt.raw_log()
+    after_first = snapshot(dealt)
     again = dealt.post(lead, headers={"Idempotency-Key": "k1"})
     assert again.status_code == 201 and again.get_json() == first.get_json()
     assert again.headers["Idempotent-Replayed"] == "true"

@@ -79,7 +79,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
-def service() -> Service:
+def current_service() -> Service:
     """Return this request's service (its own ledger connection, the app's shared cache)."""
     from flask import current_app
 

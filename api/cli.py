@@ -35,7 +35,8 @@ def _explain(error: Exception) -> str:
 
     if isinstance(error, EventRefused):
         inner = error.error
-        where = f" at {inner.path}" if getattr(inner, "path", None) else ""
+        path = getattr(inner, "path", None)
+        where = f" at {path}" if path else ""
         return f"{inner.code}{where}: {inner.message}"
     if isinstance(error, AuthError):
         return f"{error.code}: {error.message}"

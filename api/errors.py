@@ -52,13 +52,13 @@ def from_exception(error: Exception) -> Response:
                            index=index, path=_schema_path(f"$.events[{index}].data", schema.path),
                            errors=[{**e, "path": _schema_path(f"$.events[{index}].data", e["path"])} for e in schema.errors])
         case EventRefused(error=RuleViolation() as rule, index=index):
-            extra = {"seq": rule.seq} if rule.seq is not None else {}
+            extra: dict[str, Any] = {"seq": rule.seq} if rule.seq is not None else {}
             return problem(422, rule.code, rule.message, index=index, **extra)
         case SchemaError():
             return problem(400, error.code, error.message, title="Schema violation", path=error.path, errors=error.errors)
         case RuleViolation():
-            extra = {"seq": error.seq} if error.seq is not None else {}
-            return problem(422, error.code, error.message, **extra)
+            seq: dict[str, Any] = {"seq": error.seq} if error.seq is not None else {}
+            return problem(422, error.code, error.message, **seq)
         case AuthError(code="auth.missing"):
             return problem(401, error.code, error.message, headers={"WWW-Authenticate": 'Bearer realm="tanteo"'})
         case AuthError():

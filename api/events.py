@@ -8,7 +8,7 @@ from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import service
+from api import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
 from api.web import bearer_token, etag, expected_version
 
@@ -31,7 +31,7 @@ class Events(MethodView):
          "description": "a retry with the same key and body returns the first result and writes nothing"}])
     def post(self, body: dict[str, Any], match_id: str) -> Any:
         """Append events, all or nothing, after checking each against the rules."""
-        result = service().record(
+        result = current_service().record(
             match_id, body["events"], token=bearer_token(), by=body.get("by") or request.headers.get("X-Recorder", ""),
             expected_version=expected_version(body.get("expectedVersion")),
             key=request.headers.get("Idempotency-Key") or None,
@@ -45,6 +45,6 @@ class Events(MethodView):
     @blp.response(200, EventPage)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Read the raw log with its hashes, a page at a time."""
-        events, version = service().events(match_id, after=query["after"], limit=query["limit"])
+        events, version = current_service().events(match_id, after=query["after"], limit=query["limit"])
         last = events[-1]["seq"] if events else query["after"]
         return {"events": events, "version": version, "next": last if last < version else None}, 200, etag(version)

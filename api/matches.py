@@ -8,7 +8,7 @@ from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import service
+from api import current_service
 from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary
 from api.web import etag
 
@@ -24,7 +24,7 @@ class Matches(MethodView):
     @blp.alt_response(422, schema="Problem", description="options or players break the game's rules")
     def post(self, body: dict[str, Any]) -> Any:
         """Start a match; returns its id and the write token."""
-        created = service().start_match(body, by=request.headers.get("X-Recorder", ""))
+        created = current_service().start_match(body, by=request.headers.get("X-Recorder", ""))
         return created, 201, {"Location": url_for("matches.Match", match_id=created["id"]), **etag(created["version"])}
 
     @blp.arguments(MatchListQuery, location="query", error_status_code=400)
@@ -32,7 +32,7 @@ class Matches(MethodView):
     def get(self, query: dict[str, Any]) -> Any:
         """List matches, newest first, filtered by game, player and status."""
         page, per_page = query.pop("page"), query.pop("perPage")
-        items, total = service().list_matches(limit=per_page, offset=(page - 1) * per_page, **query)
+        items, total = current_service().list_matches(limit=per_page, offset=(page - 1) * per_page, **query)
         return {"items": items, "total": total, "page": page, "perPage": per_page}
 
 
@@ -42,5 +42,5 @@ class Match(MethodView):
     @blp.alt_response(404, schema="Problem")
     def get(self, match_id: str) -> Any:
         """Summarise a match: players, status, version, standings and the end."""
-        summary = service().match(match_id)
+        summary = current_service().match(match_id)
         return summary, 200, etag(summary["version"])

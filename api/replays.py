@@ -7,7 +7,7 @@ from typing import Any
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import service
+from api import current_service
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
 from api.web import bearer_token, etag
 
@@ -20,7 +20,7 @@ class State(MethodView):
     @blp.response(200, StateOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The state after event `at` as `seat` sees it (no seat: the public view)."""
-        out = service().state(match_id, at=query.get("at"), seat=query.get("seat"), token=bearer_token())
+        out = current_service().state(match_id, at=query.get("at"), seat=query.get("seat"), token=bearer_token())
         return out, 200, etag(out["version"])
 
 
@@ -30,7 +30,7 @@ class Replay(MethodView):
     @blp.response(200, ReplayOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Every step: the move in words, the state after it and what changed."""
-        out = service().replay(match_id, seat=query.get("seat"), course=query["course"], start=query["start"],
+        out = current_service().replay(match_id, seat=query.get("seat"), course=query["course"], start=query["start"],
                                stop=query.get("stop"), token=bearer_token())
         return out, 200, etag(out["version"])
 
@@ -40,7 +40,7 @@ class LegalMoves(MethodView):
     @blp.response(200, LegalMovesOut)
     def get(self, match_id: str) -> Any:
         """What may be recorded next (event templates)."""
-        out = service().legal_moves(match_id)
+        out = current_service().legal_moves(match_id)
         return out, 200, etag(out["version"])
 
 
@@ -49,5 +49,5 @@ class Audit(MethodView):
     @blp.response(200, AuditOut)
     def get(self, match_id: str) -> Any:
         """Chain check, every hand rescored with its reasons, claims compared, corrections listed."""
-        out = service().audit(match_id)
+        out = current_service().audit(match_id)
         return out, 200, etag(out["version"])

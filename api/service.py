@@ -396,7 +396,7 @@ class Service:
         engine = get_engine(record.game)
         log = events_from(self.ledger.read(match_id))
         seat = self._seat(record, engine, seat, token)
-        steps = frames(engine, log, course)  # type: ignore[arg-type]  # checked against COURSES above
+        steps = frames(engine, log, course)
         return {"id": match_id, "version": len(log), "course": course, "seat": seat,
                 "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
 

@@ -1,0 +1,866 @@
+"""Cau Robat's rules: :func:`start` a match, :func:`apply` one event, :func:`position` (RULES.md §1).
+
+Every handler checks the whole event first and only then builds the new state, so a
+:class:`RuleViolation` leaves nothing half-changed. A play is worked out on a private
+scratch copy (:class:`_Table`) of the table and piles; the checks that depend on what the
+play derives (the ``captures`` a recorder states) run on that copy before any state is built.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any, Mapping, Sequence
+
+from engines.base import Event, RuleViolation
+from engines.cards import Card
+from engines.cau_robat.state import (
+    CALL_WORDS,
+    CALLS,
+    CYCLE,
+    DECK,
+    DECK_SIZE,
+    GAME,
+    HAND_SIZE,
+    TABLE_SIZE,
+    CallDone,
+    Capture,
+    Chain,
+    Facts,
+    Hand,
+    HandScore,
+    Options,
+    Outcome,
+    Payment,
+    Seat,
+    State,
+    card_list,
+    pred,
+    read_card,
+    sorted_cards,
+    succ,
+)
+
+OPTION_VALUES: dict[str, tuple[object, ...]] = {
+    "players": ("3-5", "2-6"),
+    "dealerRotation": ("right", "left"),
+    "dupFix": ("replace", "redealAll"),
+    "requireAnnouncement": (False, True),
+    "runDirection": ("both", "up", "down"),
+    "directPileCapture": (False, True),
+    "pileOrder": ("deterministic", "recorded"),
+    "chainMode": ("deferred", "immediate"),
+    "anyoneMayCall": (False, True),
+    "lastPlayClears": (True, False),
+    "leftovers": ("nobody", "lastCapturer"),
+}
+TIES = ("share", "playOn")
+RULE_SCORE = "RULES.md §1.5"
+RULE_END = "RULES.md §1.6"
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    return values[:i] + (v,) + values[i + 1:]
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seat(state: State, data: Mapping[str, Any], key: str = "seat") -> Seat:
+    v = data.get(key)
+    if not _is_int(v) or not 0 <= v < state.n:  # type: ignore[operator]
+        raise RuleViolation("common.bad_seat", f"{key} must be a seat from 0 to {state.n - 1}, not {v!r}")
+    return int(v)  # type: ignore[arg-type]
+
+
+def _names(players: Sequence[str], seats: Sequence[Seat]) -> str:
+    names = [players[s] for s in seats]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else (names[0] if names else "nobody")
+
+
+def _where(state: State, hand: Hand, card: Card) -> str:
+    """Say where the record already places ``card`` in this hand."""
+    for s in range(state.n):
+        if card in hand.known[s]:
+            return f"in {state.players[s]}'s hand"
+    if card in hand.table:
+        return "on the table"
+    for s, pile in enumerate(hand.piles):
+        if card in pile:
+            return f"in {state.players[s]}'s pile"
+    return "elsewhere"
+
+
+# --------------------------------------------------------------------------- start
+
+
+def parse_options(raw: object) -> Options:
+    """Read the ``options`` of ``match_started`` (omitted keys take their default).
+
+    Raises:
+        RuleViolation: ``common.bad_option`` for an unknown key or value.
+    """
+    if raw is None:
+        return Options()
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("common.bad_option", "options must be an object")
+    for key, v in raw.items():
+        if key not in OPTION_VALUES:
+            raise RuleViolation("common.bad_option", f"Cau Robat has no option {key!r} (options: {', '.join(OPTION_VALUES)})")
+        allowed = OPTION_VALUES[key]
+        if not any(v is a if isinstance(a, bool) else (isinstance(v, str) and v == a) for a in allowed):
+            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
+    return Options(**dict(raw))
+
+
+def _is_over(totals: Sequence[int], target: int, tie: str) -> tuple[Seat, ...] | None:
+    """Return the match winners when ``totals`` end the match (RULES.md §1.6), else None."""
+    best = max(totals)
+    if best < target:
+        return None
+    if tie == "share":
+        return tuple(s for s, t in enumerate(totals) if t >= target)
+    leaders = tuple(s for s, t in enumerate(totals) if t == best)
+    return leaders if len(leaders) == 1 else None
+
+
+def start(data: Mapping[str, Any]) -> State:
+    """Return the state right after ``match_started``.
+
+    Raises:
+        RuleViolation: ``common.wrong_game``, ``cau-robat.players`` (a count the ``players``
+            option does not allow, or names not unique), ``common.bad_target``,
+            ``common.bad_option``, ``common.bad_initial``.
+    """
+    game = data.get("game", GAME)
+    if game != GAME:
+        raise RuleViolation("common.wrong_game", f"this is the Cau Robat engine, not {game!r}")
+    options = parse_options(data.get("options"))
+    players = data.get("players")
+    lo, hi = (3, 5) if options.players == "3-5" else (2, 6)
+    if not isinstance(players, (list, tuple)) or not lo <= len(players) <= hi:
+        n = len(players) if isinstance(players, (list, tuple)) else 0
+        more = " (2 and 6 need the option players = \"2-6\")" if options.players == "3-5" and n in (2, 6) else ""
+        raise RuleViolation("cau-robat.players", f"Cau Robat is played by {lo} to {hi} players, not {n}{more}")
+    if not all(isinstance(p, str) and p.strip() for p in players) or len(set(players)) != len(players):
+        raise RuleViolation("cau-robat.players", "the players need different, non-empty names")
+    target = data.get("target") or {}
+    if not isinstance(target, Mapping) or set(target) - {"wins", "tie"}:
+        raise RuleViolation("common.bad_target", "Cau Robat's target is {\"wins\": n, \"tie\": \"share\" or \"playOn\"}")
+    wins = target.get("wins", 3)
+    tie = target.get("tie", "share")
+    if not _is_int(wins) or wins < 1:
+        raise RuleViolation("common.bad_target", f"the target is a number of hand wins, 1 or more, not {wins!r}")
+    if tie not in TIES:
+        raise RuleViolation("common.bad_target", f"target tie must be 'share' or 'playOn', not {tie!r}")
+    n = len(players)
+    initial: tuple[int, ...] = (0,) * n
+    raw = data.get("initial")
+    if raw is not None:
+        got = raw.get("wins") if isinstance(raw, Mapping) else None
+        if set(raw) - {"wins"} or not isinstance(got, (list, tuple)) or len(got) != n or not all(_is_int(v) and v >= 0 for v in got):
+            raise RuleViolation("common.bad_initial", f"initial wins are {n} numbers (0 or more), one per player")
+        initial = tuple(int(v) for v in got)
+        if _is_over(initial, wins, tie) is not None:
+            raise RuleViolation("common.bad_initial", f"with these initial wins the match is already over (target {wins})")
+    return State(players=tuple(players), options=options, target=int(wins), tie=str(tie), initial=initial,
+                 carried=raw is not None)
+
+
+def position(players: Sequence[str], *, table: Sequence[str], piles: Sequence[Sequence[str]],
+             hands: Sequence[Sequence[str] | int] | None = None, turn: Seat = 0, dealer: Seat | None = None,
+             chain: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
+             target: Mapping[str, Any] | None = None) -> State:
+    """Build a mid-hand state from a position, for fixtures such as RULES.md §1.8's C1-C3.
+
+    This is the documented, test-facing way to start from a position that a log would take
+    many moves to reach (or that no log reaches: C2's). The result is an ordinary state:
+    record ``play`` events on it with :func:`apply`.
+
+    Args:
+        players: names in the direction of play (seat order).
+        table: the face-up table cards, not counting a pending chain's cards.
+        piles: each seat's score pile, bottom → top.
+        hands: each seat's hand, a list of cards (``"??"`` allowed) or a count of unknown
+            cards; omitted, the cards not placed elsewhere are dealt as unknown cards, as
+            evenly as possible, starting with ``turn``.
+        turn: the seat to play next.
+        dealer: the hand's dealer (default: the seat before ``turn``).
+        chain: a pending chain ``{"seats": [...], "cards": [...]}`` (its cards lie on the table).
+        options, target: as in ``match_started``.
+
+    Raises:
+        RuleViolation: ``cau-robat.bad_position`` when the cards do not make up the 40-card
+            deck exactly, or the table (outside the chain) repeats a rank; card and option
+            errors as in :func:`start`.
+    """
+    data: dict[str, Any] = {"game": GAME, "players": list(players), "options": dict(options or {})}
+    if target is not None:
+        data["target"] = dict(target)
+    state = start(data)
+    n = state.n
+    placed: list[Card] = []
+
+    def known(texts: Sequence[str]) -> tuple[Card, ...]:
+        out = tuple(read_card(t) for t in texts)
+        placed.extend(out)  # type: ignore[arg-type]
+        return out  # type: ignore[return-value]
+
+    table_cards = known(table)
+    if len({c.rank for c in table_cards}) != len(table_cards):
+        raise RuleViolation("cau-robat.bad_position", "the table (outside a chain) never holds two cards of one rank")
+    chain_value: Chain | None = None
+    if chain:
+        seats = tuple(int(s) for s in chain["seats"])
+        cards = known(chain["cards"])
+        if not 1 <= len(seats) <= 4 or len(cards) != len(seats) or len({c.rank for c in cards}) != 1:
+            raise RuleViolation("cau-robat.bad_position", "a chain is 1-4 seats with one card each, all of one rank")
+        if any(c.rank == cards[0].rank for c in table_cards):
+            raise RuleViolation("cau-robat.bad_position", "a chain's rank cannot also lie on the table outside it")
+        chain_value = Chain(cards[0].rank, seats, cards)
+    pile_cards = tuple(known(p) for p in piles)
+    if len(pile_cards) != n:
+        raise RuleViolation("cau-robat.bad_position", f"give one pile per player ({n})")
+    known_hands: list[frozenset[Card]] = []
+    unknown: list[int] = []
+    if hands is None:
+        hands = [0] * n
+        counts = [0] * n
+        for i in range(DECK_SIZE - len(placed)):
+            counts[(turn + i) % n] += 1
+        hands = counts
+    if len(hands) != n:
+        raise RuleViolation("cau-robat.bad_position", f"give one hand per player ({n})")
+    for h in hands:
+        if _is_int(h):
+            known_hands.append(frozenset())
+            unknown.append(int(h))  # type: ignore[arg-type]
+        else:
+            cards_h = [read_card(t, hidden_ok=True) for t in h]  # type: ignore[union-attr]
+            mine = [c for c in cards_h if c is not None]
+            placed.extend(mine)
+            known_hands.append(frozenset(mine))
+            unknown.append(len(cards_h) - len(mine))
+    dup = [c for c, k in Counter(placed).items() if k > 1]
+    if dup:
+        raise RuleViolation("cau-robat.bad_position", f"{card_list(sorted_cards(dup))} placed twice")
+    if len(placed) + sum(unknown) != DECK_SIZE:
+        raise RuleViolation("cau-robat.bad_position", (
+            f"the position holds {len(placed) + sum(unknown)} cards; the hands, table and piles make up the 40-card deck"))
+    if not 0 <= turn < n:
+        raise RuleViolation("common.bad_seat", f"turn must be a seat from 0 to {n - 1}")
+    hand = Hand(
+        number=1, seq=0, dealer=(turn - 1) % n if dealer is None else dealer, dealt=True,
+        known=tuple(known_hands), unknown=tuple(unknown),
+        table=table_cards + (chain_value.cards if chain_value else ()), piles=pile_cards, chain=chain_value,
+        turn=turn, located=frozenset(placed),
+    )
+    return state._replace(current=hand)
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, event: Event) -> State:
+    """Check ``event`` against the rules and return the next state.
+
+    Raises:
+        RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
+    """
+    match event.type:
+        case "hand_started":
+            return _on_hand_started(state, event)
+        case "play":
+            return _on_play(state, event)
+        case "reveal":
+            return _on_reveal(state, event)
+        case "hand_result":
+            return _on_hand_result(state, event)
+        case _:
+            raise RuleViolation("common.unknown_event", f"Cau Robat has no event {event.type!r}")
+
+
+def next_dealer(state: State, hand: Hand) -> Seat:
+    """The dealer of the hand after ``hand``, per ``dealerRotation``."""
+    step = 1 if state.options.dealerRotation == "right" else -1
+    return (hand.dealer + step) % state.n
+
+
+def _on_hand_started(state: State, event: Event) -> State:
+    d = event.data
+    if state.over:
+        raise RuleViolation("common.match_over", f"the match is over: {_names(state.players, state.winners)} won it")
+    cur = state.current
+    if cur is not None and not cur.over:
+        what = "its hand_result" if cur.is_result_only else "its last plays"
+        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
+    dealer = _seat(state, d, "dealer")
+    if cur is not None and dealer != next_dealer(state, cur):
+        nxt = next_dealer(state, cur)
+        side = "right (ACW)" if state.options.dealerRotation == "right" else "left"
+        raise RuleViolation("cau-robat.wrong_dealer", (
+            f"the deal passes to the dealer's {side}: {state.players[cur.dealer]} dealt hand {cur.number}, "
+            f"so {state.players[nxt]} deals now, not {state.players[dealer]}"))
+    number = 1 if cur is None else cur.number + 1
+    past = state.past if cur is None else state.past + (cur,)
+    table_data, hands_data = d.get("table"), d.get("hands")
+    if table_data is None and hands_data is None:
+        return state._replace(past=past, current=Hand(number, event.seq, dealer, dealt=False))
+    if table_data is None or hands_data is None:
+        raise RuleViolation("cau-robat.bad_deal", "a dealt hand needs both table and hands (or neither, for a result-only hand)")
+    n = state.n
+    size, per = TABLE_SIZE[n], HAND_SIZE[n]
+    if not isinstance(table_data, (list, tuple)) or len(table_data) != size:
+        raise RuleViolation("cau-robat.bad_deal", f"with {n} players the dealer turns {size} cards face up, not {len(table_data) if isinstance(table_data, (list, tuple)) else 0}")
+    if not isinstance(hands_data, (list, tuple)) or len(hands_data) != n or any(
+            not isinstance(h, (list, tuple)) or len(h) != per for h in hands_data):
+        raise RuleViolation("cau-robat.bad_deal", f"the deal is {n} hands of {per} cards each, in seat order")
+    where: dict[Card, str] = {}
+    table: list[Card] = []
+    for text in table_data:
+        c = read_card(text)
+        assert c is not None
+        if c in where:
+            raise RuleViolation("common.card_duplicate", f"{c.pretty()} is on the table twice")
+        where[c] = "on the table"
+        table.append(c)
+    ranks = Counter(c.rank for c in table)
+    twice = sorted(r for r, k in ranks.items() if k > 1)
+    if twice:
+        raise RuleViolation("cau-robat.table_ranks", (
+            f"the face-up cards repeat rank {', '.join(twice)}: fix the layout first (the extra card goes back "
+            f"and is replaced) and record the table as it stands after the fix"))
+    known: list[frozenset[Card]] = []
+    unknown: list[int] = []
+    for s, cards in enumerate(hands_data):
+        mine: set[Card] = set()
+        hidden = 0
+        for text in cards:
+            c = read_card(text, hidden_ok=True)
+            if c is None:
+                hidden += 1
+                continue
+            if c in where:
+                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is dealt to {state.players[s]} but is also {where[c]}")
+            where[c] = f"in {state.players[s]}'s hand"
+            mine.add(c)
+        known.append(frozenset(mine))
+        unknown.append(hidden)
+    empty: tuple[tuple[Card, ...], ...] = ((),) * n
+    hand = Hand(number, event.seq, dealer, dealt=True, known=tuple(known), unknown=tuple(unknown), table=tuple(table),
+                piles=empty, turn=(dealer + 1) % n, located=frozenset(where))
+    return state._replace(past=past, current=hand)
+
+
+def _deal(state: State) -> Hand:
+    """The hand being played move by move.
+
+    Raises:
+        RuleViolation: ``common.match_over``, ``common.no_hand``, ``common.no_deal``
+            (a result-only hand), ``cau-robat.hand_over``.
+    """
+    if state.over:
+        raise RuleViolation("common.match_over", f"the match is over: {_names(state.players, state.winners)} won it")
+    hand = state.current
+    if hand is None:
+        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+    if hand.is_result_only:
+        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: plays cannot be recorded in it")
+    if hand.over:
+        raise RuleViolation("cau-robat.hand_over", f"hand {hand.number} is over: every card has been played")
+    return hand
+
+
+def can_extend(state: State, hand: Hand, seat: Seat, card: Card) -> bool:
+    """Whether ``seat`` playing ``card`` may extend the open chain (§1.4.1 step 1)."""
+    chain = hand.chain
+    return chain is not None and card.rank == chain.rank and seat not in chain.seats and len(chain.seats) < 4
+
+
+def _take(state: State, hand: Hand, seat: Seat, card: Card) -> tuple[frozenset[Card], int]:
+    """Return ``seat``'s known cards and unknown count once ``card`` has left its hand.
+
+    A card not known in the hand binds one of its unknown cards (implicit binding,
+    VOCABULARY.md §3) if the record places it nowhere else.
+
+    Raises:
+        RuleViolation: ``cau-robat.empty_hand``, ``common.card_unavailable``.
+    """
+    name = state.players[seat]
+    mine, unknown = hand.known[seat], hand.unknown[seat]
+    if not mine and not unknown:
+        raise RuleViolation("cau-robat.empty_hand", f"{name} has no cards left")
+    if card in mine:
+        return mine - {card}, unknown
+    if card in hand.located:
+        msg = f"{name} cannot play {card.pretty()}: it is {_where(state, hand, card)}"
+        same = [c for c in DECK.distinct() if c.rank == card.rank]
+        if all(c in hand.located for c in same):
+            msg += f" (all four {card.rank}s are already accounted for)"
+        raise RuleViolation("common.card_unavailable", msg)
+    if unknown == 0:
+        raise RuleViolation("common.card_unavailable", (
+            f"{name}'s hand is known ({card_list(sorted_cards(mine))}): it holds no {card.pretty()}"))
+    return mine, unknown - 1
+
+
+class _Table:
+    """A scratch copy of the table and piles on which one play is worked out.
+
+    Private and short-lived: built from a frozen hand, changed in place while the play is
+    processed, and read back into a new frozen hand. The input hand is never touched.
+    """
+
+    def __init__(self, state: State, hand: Hand, seq: int, final: bool, recorded: list[Any] | None) -> None:
+        self.state = state
+        self.n = state.n
+        self.opts = state.options
+        self.seq = seq
+        self.table = list(hand.table)
+        self.piles = [list(p) for p in hand.piles]
+        self.chain = hand.chain
+        self.calls = list(hand.calls)
+        self.last_capturer = hand.last_capturer
+        self.captures: list[Capture] = []
+        self.final = final
+        self.recorded = recorded
+
+    def others(self, x: Seat) -> list[Seat]:
+        """The other seats in turn order, starting after ``x``."""
+        return [(x + i) % self.n for i in range(1, self.n)]
+
+    def pay(self, payer: Seat, payee: Seat, why: str) -> Payment:
+        """§1.4.4: the payer's top card onto the payee's pile; nothing from an empty pile."""
+        pile = self.piles[payer]
+        card = pile.pop() if pile else None
+        if card is not None:
+            self.piles[payee].append(card)
+        return Payment(payer, payee, card, why)
+
+    def linked(self, x: Seat, rank: str) -> bool:
+        """§1.4.2: a table card of ``rank``, or another player's pile topped with it."""
+        return any(c.rank == rank for c in self.table) or any(
+            self.piles[y] and self.piles[y][-1].rank == rank for y in self.others(x))
+
+    def capture(self, x: Seat, rank: str, base: Sequence[Card], top: Card, *, call: str | None = None,
+                chain: tuple[Seat, ...] = (), taken_back: tuple[Card, ...] = ()) -> Capture:
+        """§1.4.2: ``x`` takes ``base`` and the run around ``rank``; ``top`` goes on top.
+
+        ``base`` (the level-0 cards) and ``top`` are already off the table and the piles.
+        """
+        down: list[str] = []
+        up: list[str] = []
+        in_run = {rank}
+        if self.opts.runDirection in ("both", "down"):
+            r = pred(rank)
+            while r not in in_run and self.linked(x, r):
+                down.append(r)
+                in_run.add(r)
+                r = pred(r)
+        if self.opts.runDirection in ("both", "up"):
+            r = succ(rank)
+            while r not in in_run and self.linked(x, r):
+                up.append(r)
+                in_run.add(r)
+                r = succ(r)
+        stack: list[Card] = list(base)
+        table_taken: list[Card] = list(base)
+        blocks: list[tuple[Seat, tuple[Card, ...]]] = []
+        for r in [rank, *down, *up]:
+            for c in [c for c in self.table if c.rank == r]:
+                self.table.remove(c)
+                stack.append(c)
+                table_taken.append(c)
+            for y in self.others(x):
+                pile = self.piles[y]
+                if pile and pile[-1].rank == r:
+                    blocks.append((y, tuple(pile)))
+                    stack.extend(pile)
+                    self.piles[y] = []
+        stack.append(top)
+        table_taken.append(top)
+        cards = self._recorded_order(x, tuple(stack)) if self.recorded is not None else tuple(stack)
+        self.piles[x].extend(cards)
+        self.last_capturer = x
+        cap = Capture(x, rank, cards, tuple(table_taken), tuple(blocks), call, chain, taken_back, (), False)
+        self.captures.append(cap)
+        return cap
+
+    def _recorded_order(self, x: Seat, derived: tuple[Card, ...]) -> tuple[Card, ...]:
+        """``pileOrder=recorded``: the recorder's order of this capture, checked (§1.4.2)."""
+        assert self.recorded is not None
+        i = len(self.captures)
+        name = self.state.players[x]
+        if i >= len(self.recorded):
+            raise RuleViolation("cau-robat.captures_required", (
+                f"with pileOrder = recorded every capture needs its order: capture {i + 1} of this play is {name}'s "
+                f"{card_list(derived)}; write it in captures"))
+        given = self.recorded[i]
+        problem = _capture_difference(self.state, i, x, derived, given)
+        if problem:
+            raise RuleViolation("cau-robat.mismatch", f"captures: {problem}")
+        order = tuple(read_card(t) for t in given["cards"])
+        if order[-1] != derived[-1]:
+            raise RuleViolation("cau-robat.pile_order", (
+                f"the capturing card {derived[-1].pretty()} goes on top of {name}'s pile, not {order[-1].pretty()}"))  # type: ignore[union-attr]
+        return order  # type: ignore[return-value]
+
+    def settle(self, cap: Capture, payments: list[Payment]) -> None:
+        """Add the table-clearing test (§1.4.2, after any chain payments) and store the payments."""
+        cleared = not self.table
+        if cleared and (self.opts.lastPlayClears or not self.final):
+            payments += [self.pay(y, cap.seat, "clear") for y in self.others(cap.seat)]
+        i = self.captures.index(cap)
+        self.captures[i] = cap._replace(payments=tuple(payments), cleared=cleared)
+
+    def record_call(self, chain: Chain) -> None:
+        if len(chain.seats) >= 2:
+            self.calls.append(CallDone(chain.rank, chain.seats, CALLS[len(chain.seats)], self.seq))
+
+    def resolve(self) -> Seat | None:
+        """Resolve (deferred, 2+ seats) or close the open chain; return a starter left uncalled."""
+        chain = self.chain
+        if chain is None:
+            return None
+        self.chain = None
+        if len(chain.seats) == 1:
+            return chain.seats[0]
+        self.record_call(chain)
+        if self.opts.chainMode == "immediate":
+            return None  # every call already captured
+        final = chain.seats[-1]
+        for c in chain.cards:
+            self.table.remove(c)
+        cap = self.capture(final, chain.rank, chain.cards[:-1], chain.cards[-1], call=chain.call, chain=chain.seats)
+        self.settle(cap, [self.pay(p, final, cap.call or "") for p in chain.seats[:-1]])
+        return None
+
+    def call_now(self, seat: Seat, card: Card) -> None:
+        """``chainMode=immediate``: the call captures at once, taking back the previous caller's capture."""
+        chain = self.chain
+        assert chain is not None
+        seats = chain.seats + (seat,)
+        level = CALLS[len(seats)]
+        if len(chain.seats) == 1:
+            base: tuple[Card, ...] = chain.cards
+            for c in base:
+                self.table.remove(c)
+            back: tuple[Card, ...] = ()
+        else:
+            prev = chain.seats[-1]
+            back = chain.block
+            remaining = list(back)
+            kept = []
+            for c in self.piles[prev]:
+                if c in remaining:
+                    remaining.remove(c)
+                else:
+                    kept.append(c)
+            self.piles[prev] = kept
+            base = back
+        cap = self.capture(seat, chain.rank, base, card, call=level, chain=seats, taken_back=back)
+        self.settle(cap, [self.pay(p, seat, level) for p in chain.seats])
+        self.chain = Chain(chain.rank, seats, chain.cards + (card,), cap.cards)
+        if len(seats) == 4:
+            self.record_call(self.chain)
+            self.chain = None
+
+    def normal(self, seat: Seat, card: Card) -> bool:
+        """§1.4.1 step 3; return whether the card stayed on the table."""
+        matched = [c for c in self.table if c.rank == card.rank]
+        direct = self.opts.directPileCapture and any(
+            self.piles[y] and self.piles[y][-1].rank == card.rank for y in self.others(seat))
+        if matched or direct:
+            for c in matched:
+                self.table.remove(c)
+            cap = self.capture(seat, card.rank, matched, card)
+            self.settle(cap, [])
+            return False
+        self.table.append(card)
+        self.chain = Chain(card.rank, (seat,), (card,))
+        return True
+
+
+def _capture_difference(state: State, i: int, seat: Seat, derived: tuple[Card, ...], given: Any) -> str | None:
+    """Compare a stated capture with the derived one; say what differs, or None."""
+    name = state.players[seat]
+    if not isinstance(given, Mapping) or not _is_int(given.get("seat")) or not isinstance(given.get("cards"), (list, tuple)):
+        return f"capture {i + 1} must be {{seat, cards}}"
+    cards = [c for c in (read_card(t) for t in given["cards"]) if c is not None]
+    if given["seat"] != seat:
+        who = state.players[given["seat"]] if 0 <= given["seat"] < state.n else f"seat {given['seat']}"
+        return f"capture {i + 1} is {name}'s ({card_list(derived)}), not {who}'s"
+    want, got = Counter(derived), Counter(cards)
+    if want != got:
+        missing = sorted_cards((want - got).elements())
+        extra = sorted_cards((got - want).elements())
+        parts = []
+        if missing:
+            parts.append(f"missing {card_list(missing)}")
+        if extra:
+            parts.append(f"not taken: {card_list(extra)}")
+        return f"{name} takes {card_list(derived)} ({len(derived)} cards); the record differs: {'; '.join(parts)}"
+    return None
+
+
+def _on_play(state: State, event: Event) -> State:
+    hand = _deal(state)
+    d = event.data
+    seat = _seat(state, d)
+    name = state.players[seat]
+    card = read_card(d.get("card"))
+    assert card is not None
+    opts = state.options
+    announce = d.get("call")
+    possible = can_extend(state, hand, seat, card)
+    if opts.requireAnnouncement:
+        if announce is True and not possible:
+            raise RuleViolation("cau-robat.bad_call", _no_call_reason(state, hand, seat, card))
+        extends = possible and announce is True
+    else:
+        extends = possible
+        if announce is not None and bool(announce) != extends:
+            why = _no_call_reason(state, hand, seat, card) if announce else (
+                f"{name}'s {card.pretty()} extends the open chain of {hand.chain.rank}s" if hand.chain else "")
+            raise RuleViolation("cau-robat.mismatch", f"call: {why}")
+    out_of_turn = seat != hand.turn
+    if out_of_turn:
+        turn_name = state.players[hand.turn]
+        if not (opts.anyoneMayCall and extends):
+            extra = " (with anyoneMayCall only a card that extends the open chain may be played out of turn)" if opts.anyoneMayCall else ""
+            raise RuleViolation("common.not_your_turn", f"it is {turn_name}'s turn, not {name}'s{extra}")
+    mine, unknown = _take(state, hand, seat, card)
+    known = _set(hand.known, seat, mine)
+    unknowns = _set(hand.unknown, seat, unknown)
+    final = sum(len(k) for k in known) + sum(unknowns) == 0
+    stated = d.get("captures")
+    if opts.pileOrder == "recorded" and stated is not None and not isinstance(stated, (list, tuple)):
+        raise RuleViolation("cau-robat.mismatch", "captures: a list of {seat, cards}")
+    work = _Table(state, hand, event.seq, final, list(stated) if opts.pileOrder == "recorded" and stated is not None else (
+        [] if opts.pileOrder == "recorded" else None))
+    extended: str | None = None
+    closed: Seat | None = None
+    trailed = False
+    if extends:
+        chain = hand.chain
+        assert chain is not None
+        extended = CALLS[len(chain.seats) + 1]
+        if opts.chainMode == "deferred":
+            work.table.append(card)
+            work.chain = Chain(chain.rank, chain.seats + (seat,), chain.cards + (card,))
+            if len(work.chain.seats) == 4:
+                work.resolve()
+        else:
+            work.call_now(seat, card)
+    else:
+        closed = work.resolve()
+        trailed = work.normal(seat, card)
+    if final:
+        left = work.resolve()
+        closed = closed if left is None else left
+    derived = [(c.seat, c.cards) for c in work.captures]
+    if stated is not None:
+        if not isinstance(stated, (list, tuple)):
+            raise RuleViolation("cau-robat.mismatch", "captures: a list of {seat, cards}")
+        if len(stated) != len(derived):
+            said = "; ".join(f"{state.players[s]} takes {card_list(cs)}" for s, cs in derived) or "nothing is captured"
+            raise RuleViolation("cau-robat.mismatch", (
+                f"captures: this play causes {len(derived)} capture(s), not {len(stated)}: {said}"))
+        for i, (s, cs) in enumerate(derived):
+            problem = _capture_difference(state, i, s, cs, stated[i])
+            if problem:
+                raise RuleViolation("cau-robat.mismatch", f"captures: {problem}")
+    n = state.n
+    turn = hand.turn
+    if not out_of_turn:
+        turn = (seat + 1) % n
+    sizes = [len(known[s]) + unknowns[s] for s in range(n)]
+    if not final:
+        for _ in range(n):
+            if sizes[turn]:
+                break
+            turn = (turn + 1) % n
+    outcome = Outcome(event.seq, seat, card, extended, out_of_turn, closed, tuple(work.captures), trailed, final)
+    new = hand._replace(
+        known=known, unknown=unknowns, table=tuple(work.table), piles=tuple(tuple(p) for p in work.piles),
+        chain=work.chain, turn=turn, located=hand.located | {card}, last_capturer=work.last_capturer,
+        calls=tuple(work.calls), plays=hand.plays + 1, last=outcome,
+    )
+    if final:
+        facts = Facts(tuple(len(p) for p in new.piles), len(new.table), new.table, new.last_capturer)
+        new = new._replace(over=True, facts=facts)
+        return _score_hand(state._replace(current=new))
+    return state._replace(current=new)
+
+
+def derived_captures(state: State, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the ``captures`` a legal play causes, in the deterministic order (for templates).
+
+    Raises:
+        RuleViolation: the play is illegal.
+    """
+    plain = state._replace(options=replace(state.options, pileOrder="deterministic"))
+    after = _on_play(plain, Event(0, "play", {k: v for k, v in data.items() if k != "captures"}))
+    assert after.current is not None and after.current.last is not None
+    return [{"seat": c.seat, "cards": [str(x) for x in c.cards]} for c in after.current.last.captures]
+
+
+def _no_call_reason(state: State, hand: Hand, seat: Seat, card: Card) -> str:
+    name = state.players[seat]
+    chain = hand.chain
+    if chain is None:
+        return f"no chain is open: {name}'s {card.pretty()} cannot be a Cau"
+    if card.rank != chain.rank:
+        return f"the open chain is of {chain.rank}s: {name}'s {card.pretty()} cannot extend it"
+    if seat in chain.seats:
+        return f"{name} is already in the chain of {chain.rank}s and cannot call again"
+    return f"the chain of {chain.rank}s is complete"
+
+
+# --------------------------------------------------------------------------- the hand's end and the match
+
+
+def hand_cards(state: State, facts: Facts) -> tuple[tuple[int, ...], Seat | None]:
+    """Each seat's cards after leftovers (§1.5), and who took the leftovers."""
+    cards = list(facts.piles)
+    to: Seat | None = None
+    if state.options.leftovers == "lastCapturer" and facts.last_capturer is not None and facts.table:
+        to = facts.last_capturer
+        cards[to] += facts.table
+    return tuple(cards), to
+
+
+def _score_hand(state: State) -> State:
+    """Count the finished current hand: winners (most cards, ties all), wins, the match end."""
+    hand = state.current
+    assert hand is not None and hand.facts is not None
+    cards, to = hand_cards(state, hand.facts)
+    best = max(cards)
+    winners = tuple(s for s, c in enumerate(cards) if c == best)
+    totals = tuple(t + (1 if s in winners else 0) for s, t in enumerate(state.totals))
+    scores = state.scores + (HandScore(cards, winners, totals, to),)
+    won = _is_over(totals, state.target, state.tie)
+    if won is None:
+        return state._replace(scores=scores)
+    return state._replace(scores=scores, end=len(scores) - 1, winners=won)
+
+
+# --------------------------------------------------------------------------- reveal
+
+
+def _on_reveal(state: State, event: Event) -> State:
+    bindings = event.data.get("cards")
+    if not isinstance(bindings, (list, tuple)) or not bindings:
+        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+    hand = state.current
+    if hand is None or hand.is_result_only or hand.over:
+        raise RuleViolation("common.bad_reveal", "no hand is being played: there are no hidden cards to reveal")
+    known, unknown, located = list(hand.known), list(hand.unknown), set(hand.located)
+    for b in bindings:
+        if not isinstance(b, Mapping) or "seat" not in b or "seq" in b or "slot" in b:
+            raise RuleViolation("common.bad_reveal", (
+                "in Cau Robat only hands are hidden: a binding is {seat, card} (every played card is written face up)"))
+        seat = _seat(state, b)
+        card = read_card(b.get("card"))
+        assert card is not None
+        name = state.players[seat]
+        if unknown[seat] == 0:
+            raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card")
+        if card in located:
+            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card) if card in hand.located else 'revealed twice'}")
+        known[seat] = known[seat] | {card}
+        unknown[seat] -= 1
+        located.add(card)
+    new = hand._replace(known=tuple(known), unknown=tuple(unknown), located=frozenset(located))
+    return state._replace(current=new)
+
+
+# --------------------------------------------------------------------------- hand_result
+
+
+def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
+    """Check a ``hand_result``'s facts on their own (VOCABULARY.md §5.1).
+
+    Raises:
+        RuleViolation: ``cau-robat.bad_result`` naming the inconsistency.
+    """
+    n = state.n
+    piles = d.get("piles")
+    if not isinstance(piles, (list, tuple)) or len(piles) != n or not all(_is_int(p) and p >= 0 for p in piles):
+        raise RuleViolation("cau-robat.bad_result", f"piles is {n} card counts, one per player")
+    raw = d.get("table", 0)
+    cards: tuple[Card, ...] | None = None
+    if isinstance(raw, (list, tuple)):
+        cards = tuple(read_card(t) for t in raw)  # type: ignore[misc]
+        if len(set(cards)) != len(cards):
+            raise RuleViolation("cau-robat.bad_result", "a table card is listed twice")
+        if len({c.rank for c in cards}) != len(cards):
+            raise RuleViolation("cau-robat.bad_result", "the cards left on the table have different ranks (a match is always captured)")
+        table = len(cards)
+    elif _is_int(raw) and raw >= 0:
+        table = int(raw)
+    else:
+        raise RuleViolation("cau-robat.bad_result", "table is a count of cards or the list of cards left")
+    if table > len(CYCLE):
+        raise RuleViolation("cau-robat.bad_result", f"at most 10 cards (one per rank) can be left on the table, not {table}")
+    total = sum(piles) + table
+    if total != DECK_SIZE:
+        raise RuleViolation("cau-robat.bad_result", (
+            f"the piles ({' + '.join(map(str, piles))}) and the {table} table card(s) make {total}, not the 40 cards of the deck"))
+    last = d.get("lastCapturer")
+    if last is not None:
+        last = _seat(state, d, "lastCapturer")
+        if piles[last] < 2:
+            raise RuleViolation("cau-robat.bad_result", (
+                f"lastCapturer: {state.players[last]} captured last, so the pile holds at least 2 cards, not {piles[last]}"))
+    elif state.options.leftovers == "lastCapturer" and table:
+        raise RuleViolation("cau-robat.bad_result", "with leftovers = lastCapturer, say who captured last (lastCapturer): the table cards are theirs")
+    return Facts(tuple(int(p) for p in piles), table, cards, last, seq)
+
+
+def _facts_differ(state: State, have: Facts, claim: Facts, source: str) -> tuple[str, str] | None:
+    """Compare claimed facts with known ones; return (field, why) for the first difference."""
+    if have.piles != claim.piles:
+        diff = [f"{state.players[s]} {a} not {b}" for s, (a, b) in enumerate(zip(have.piles, claim.piles)) if a != b]
+        return "piles", f"{source} gives {', '.join(diff)}"
+    if have.table != claim.table:
+        return "table", f"{source} leaves {have.table} card(s) on the table, not {claim.table}"
+    if have.table_cards is not None and claim.table_cards is not None and set(have.table_cards) != set(claim.table_cards):
+        return "table", f"{source} leaves {card_list(sorted_cards(have.table_cards))} on the table"
+    if have.last_capturer is not None and claim.last_capturer is not None and have.last_capturer != claim.last_capturer:
+        return "lastCapturer", f"{source}: {state.players[have.last_capturer]} captured last, not {state.players[claim.last_capturer]}"
+    return None
+
+
+def _on_hand_result(state: State, event: Event) -> State:
+    cur = state.current
+    if cur is None:
+        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+    if not cur.is_result_only and not cur.over:
+        raise RuleViolation("cau-robat.hand_not_over", (
+            f"hand {cur.number} is still being played ({sum(cur.size(s) for s in range(state.n))} cards in hand); "
+            "its result comes after the last play"))
+    claim = _parse_result(state, event.data, event.seq)
+    if cur.is_result_only and cur.facts is None:
+        hand = cur._replace(over=True, facts=claim, claim=claim)
+        return _score_hand(state._replace(current=hand))
+    assert cur.facts is not None
+    source = f"the hand_result of event {cur.facts.seq}" if cur.facts.seq else "the plays"
+    problem = _facts_differ(state, cur.facts, claim, source)
+    if problem is None and cur.claim is not None and cur.claim is not cur.facts:
+        problem = _facts_differ(state, cur.claim, claim, f"the hand_result of event {cur.claim.seq}")
+    if problem:
+        raise RuleViolation("cau-robat.mismatch", f"{problem[0]}: {problem[1]}")
+    facts = cur.facts
+    if facts.last_capturer is None and claim.last_capturer is not None:
+        facts = facts._replace(last_capturer=claim.last_capturer)
+    if facts.table_cards is None and claim.table_cards is not None:
+        facts = facts._replace(table_cards=claim.table_cards)
+    return state._replace(current=cur._replace(claim=claim, facts=facts))
+
+
+__all__ = ["CALL_WORDS", "OPTION_VALUES", "apply", "can_extend", "derived_captures", "hand_cards", "next_dealer", "parse_options", "position", "start"]

@@ -1,0 +1,288 @@
+"""Cau Robat's values: options, the state of a match and the rank cycle of RULES.md §1.1.
+
+Everything is immutable: tuples, frozensets and frozen records. ``apply`` builds a new
+state with ``_replace`` and never changes the old one. As in La Cabra, the records rebuilt
+on every move (:class:`State`, :class:`Hand`) are ``NamedTuple``s (cheap ``_replace``); the
+values built once (:class:`Options`) are frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, NamedTuple, TypeAlias
+
+from engines.base import RuleViolation
+from engines.cards import SPANISH_40, Card, CardError, parse, parse_known
+
+GAME = "cau-robat"
+DECK = SPANISH_40
+DECK_SIZE = 40
+
+CYCLE = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
+"""The sequence order, cyclic: 7 and 10 are adjacent, and so are 12 and 1 (RULES.md §1.1)."""
+POS = {rank: i for i, rank in enumerate(CYCLE)}
+
+TABLE_SIZE = {2: 4, 3: 4, 4: 4, 5: 5, 6: 4}
+"""Face-up table cards by number of players (RULES.md §1.2)."""
+HAND_SIZE = {n: (DECK_SIZE - t) // n for n, t in TABLE_SIZE.items()}
+"""Cards per player: 18, 12, 9, 7, 6."""
+
+CALLS = {2: "cau", 3: "recau", 4: "contracau"}
+"""The name of a chain by its number of participants."""
+CALL_WORDS = {"cau": "Cau", "recau": "Recau", "contracau": "Contracau"}
+
+Seat: TypeAlias = int
+
+
+def succ(rank: str) -> str:
+    """Return the next rank in the cycle: ``succ("7") == "10"``, ``succ("12") == "1"``."""
+    return CYCLE[(POS[rank] + 1) % len(CYCLE)]
+
+
+def pred(rank: str) -> str:
+    """Return the previous rank in the cycle: ``pred("10") == "7"``, ``pred("1") == "12"``."""
+    return CYCLE[(POS[rank] - 1) % len(CYCLE)]
+
+
+CARDS: dict[str, Card] = {str(c): c for c in DECK.cards}
+"""The deck's cards by their text, the very objects :func:`~engines.cards.parse` returns."""
+
+
+def read_card(text: object, *, hidden_ok: bool = False) -> Card | None:
+    """Parse one card of the Spanish deck; ``"??"`` only where ``hidden_ok``.
+
+    Raises:
+        RuleViolation: ``common.bad_card``, ``common.card_not_in_deck`` or ``common.card_hidden``.
+    """
+    card = CARDS.get(text) if isinstance(text, str) else None
+    if card is not None:
+        return card
+    if not isinstance(text, str):
+        raise RuleViolation("common.bad_card", f"{text!r} is not a card (write e.g. 7o, 12b or ??)")
+    try:
+        return parse(text, DECK) if hidden_ok else parse_known(text, DECK)
+    except CardError as e:
+        raise RuleViolation(e.code, e.message) from None
+
+
+def sorted_cards(cards: Iterable[Card]) -> list[Card]:
+    """Sort cards by rank (cycle order) then suit (o c e b), for stable output."""
+    return sorted(cards, key=lambda c: (POS[c.rank], "oceb".index(c.suit or "o")))
+
+
+def card_list(cards: Iterable[Card | None]) -> str:
+    """Print cards for a sentence: ``7 oros 7 copas``; ``??`` for unknown ones."""
+    return ", ".join("??" if c is None else c.pretty() for c in cards)
+
+
+def ranks_words(cards: Iterable[Card]) -> str:
+    """Print ranks as a player says a run: ``11-10-7-6``."""
+    return "-".join(c.rank for c in cards)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The match's rule variants (VOCABULARY.md §2, RULES.md §1); every field has its default."""
+
+    players: str = "3-5"
+    """``3-5``, or ``2-6`` to allow 2 and 6 players (§1.2)."""
+    dealerRotation: str = "right"
+    """``right``: the deal passes to dealer+1 (ACW); ``left``: to dealer-1 (§1.2)."""
+    dupFix: str = "replace"
+    """How duplicate ranks in the layout were fixed; informational, the table is the layout after the fix."""
+    requireAnnouncement: bool = False
+    """A same-rank play extends a chain only when announced (``call: true``) (§1.4.1)."""
+    runDirection: str = "both"
+    """The run is walked ``both`` ways from the matched rank, or only ``up`` or ``down`` (§1.7 #5)."""
+    directPileCapture: bool = False
+    """A card matching another player's pile top takes that pile even with no table match (§1.7 #6)."""
+    pileOrder: str = "deterministic"
+    """``deterministic`` stacking (§1.4.2), or ``recorded``: the recorder gives the order, own card on top."""
+    chainMode: str = "deferred"
+    """``deferred``: the final caller resolves the chain; ``immediate``: each call captures at once (§1.4.3)."""
+    anyoneMayCall: bool = False
+    """Any seat not yet in an open chain may extend it, out of turn (§1.7 #12)."""
+    lastPlayClears: bool = True
+    """A capture made by the hand's last play earns the table-clearing payments (§1.7 #14)."""
+    leftovers: str = "nobody"
+    """Cards left on the table at the end count for ``nobody`` or for the ``lastCapturer`` (§1.5)."""
+
+
+# --------------------------------------------------------------------------- what a play does
+
+
+class Payment(NamedTuple):
+    """One card paid from the top of one pile to the top of another (RULES.md §1.4.4)."""
+
+    payer: Seat
+    payee: Seat
+    card: Card | None
+    """None: the payer's pile was empty, nothing was paid (no debt)."""
+    why: str
+    """``cau``, ``recau``, ``contracau`` (chain payments) or ``clear`` (table clearing)."""
+
+
+class Capture(NamedTuple):
+    """One capture: what landed on the capturer's pile and why."""
+
+    seat: Seat
+    rank: str
+    cards: tuple[Card, ...]
+    """What landed on the pile, bottom → top, payments excluded (VOCABULARY's ``captures[i].cards``)."""
+    table: tuple[Card, ...]
+    """The table cards taken, in stacking order (chain cards included)."""
+    blocks: tuple[tuple[Seat, tuple[Card, ...]], ...]
+    """Whole piles taken: (owner, the pile bottom → top), in stacking order."""
+    call: str | None
+    """None for an ordinary capture, else the chain it resolves: ``cau``, ``recau``, ``contracau``."""
+    chain: tuple[Seat, ...]
+    """The chain's participants in order (empty for an ordinary capture)."""
+    taken_back: tuple[Card, ...]
+    """``chainMode=immediate``: the previous caller's capture taken back off his pile."""
+    payments: tuple[Payment, ...]
+    cleared: bool
+    """The table was empty after the capture."""
+
+
+class CallDone(NamedTuple):
+    """A Cau, Recau or Contracau made in the hand."""
+
+    rank: str
+    seats: tuple[Seat, ...]
+    call: str
+    seq: int
+
+
+class Outcome(NamedTuple):
+    """What the last play did, for the narration and the ``captures`` check."""
+
+    seq: int
+    seat: Seat
+    card: Card
+    extended: str | None
+    """The chain the play extended (``cau``, ``recau``, ``contracau``), if any."""
+    out_of_turn: bool
+    closed: Seat | None
+    """A chain starter whose card was not called: it simply stays on the table."""
+    captures: tuple[Capture, ...]
+    trailed: bool
+    """The played card stayed on the table (opening a chain)."""
+    ended: bool
+    """The play was the hand's last."""
+
+
+class Chain(NamedTuple):
+    """The pending Cau chain: its rank, participants and their cards (RULES.md §1.3)."""
+
+    rank: str
+    seats: tuple[Seat, ...]
+    cards: tuple[Card, ...]
+    block: tuple[Card, ...] = ()
+    """``chainMode=immediate``: what the last caller captured, taken back by the next caller."""
+
+    @property
+    def call(self) -> str | None:
+        """``cau``, ``recau``, ``contracau`` for 2, 3, 4 participants; None for the starter alone."""
+        return CALLS.get(len(self.seats))
+
+
+class Facts(NamedTuple):
+    """A finished hand's end-of-hand facts (derived, or the table's ``hand_result``)."""
+
+    piles: tuple[int, ...]
+    """Each pile's card count after the last play (before leftovers)."""
+    table: int
+    """Cards left on the table."""
+    table_cards: tuple[Card, ...] | None
+    """Those cards when known."""
+    last_capturer: Seat | None
+    seq: int = 0
+    """The seq of the ``hand_result`` that stated them (0: derived from the moves)."""
+
+
+class Hand(NamedTuple):
+    """One hand: move by move when ``dealt``, result only otherwise."""
+
+    number: int
+    seq: int
+    dealer: Seat
+    dealt: bool
+    known: tuple[frozenset[Card], ...] = ()
+    """Per seat, the cards of the hand the record knows."""
+    unknown: tuple[int, ...] = ()
+    """Per seat, how many cards of the hand the record does not know."""
+    table: tuple[Card, ...] = ()
+    """Face-up table cards in the order they came (a pending chain's cards included)."""
+    piles: tuple[tuple[Card, ...], ...] = ()
+    """Per seat, the score pile bottom → top."""
+    chain: Chain | None = None
+    turn: Seat = 0
+    located: frozenset[Card] = frozenset()
+    """Every card whose place the record knows (known hand cards, table, piles)."""
+    last_capturer: Seat | None = None
+    calls: tuple[CallDone, ...] = ()
+    plays: int = 0
+    last: Outcome | None = None
+    over: bool = False
+    facts: Facts | None = None
+    claim: Facts | None = None
+    """The table's ``hand_result`` (the facts of a result-only hand, a cross-check otherwise)."""
+
+    def size(self, seat: Seat) -> int:
+        """How many cards ``seat`` holds."""
+        return len(self.known[seat]) + self.unknown[seat]
+
+    @property
+    def is_result_only(self) -> bool:
+        """A hand recorded by its end-of-hand facts alone."""
+        return not self.dealt
+
+
+class HandScore(NamedTuple):
+    """A finished hand's count: cards per seat (after leftovers), hand winners, running wins."""
+
+    cards: tuple[int, ...]
+    winners: tuple[Seat, ...]
+    totals: tuple[int, ...]
+    table_to: Seat | None
+    """Who took the leftover table cards (``leftovers=lastCapturer``), if anyone."""
+
+
+class State(NamedTuple):
+    """A Cau Robat match: players, options, target, hands so far and hand wins."""
+
+    players: tuple[str, ...]
+    options: Options
+    target: int = 3
+    tie: str = "share"
+    initial: tuple[int, ...] = ()
+    carried: bool = False
+    past: tuple[Hand, ...] = ()
+    current: Hand | None = None
+    scores: tuple[HandScore, ...] = ()
+    end: int | None = None
+    """Index of the hand after which the match ended."""
+    winners: tuple[Seat, ...] = ()
+
+    @property
+    def n(self) -> int:
+        """The number of players."""
+        return len(self.players)
+
+    @property
+    def hands(self) -> tuple[Hand, ...]:
+        """Every hand of the match, the current one last."""
+        return self.past if self.current is None else self.past + (self.current,)
+
+    @property
+    def over(self) -> bool:
+        """The match has ended."""
+        return self.end is not None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's hand wins so far."""
+        return self.scores[-1].totals if self.scores else self.initial

@@ -1,0 +1,324 @@
+"""What Cau Robat shows: legal moves, per-seat views, the move in words, the game's description.
+
+Hands are the only hidden cards: every played card, the table and every score pile are face
+up. A seat's view adds its own hand; the public view shows only hand sizes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Event, RuleViolation
+from engines.cards import Card, texts
+from engines.cau_robat.rules import OPTION_VALUES, _names, can_extend, derived_captures, hand_cards, next_dealer
+from engines.cau_robat.state import (
+    CALL_WORDS,
+    CYCLE,
+    DECK,
+    GAME,
+    HAND_SIZE,
+    TABLE_SIZE,
+    Capture,
+    Hand,
+    State,
+    read_card,
+    sorted_cards,
+)
+
+EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
+
+_OPTION_TEXT: dict[str, tuple[str, str]] = {
+    "players": ("RULES.md §1.2", "3-5 players (the usual game), or 2-6 (4 table cards and 18 or 6 cards each)"),
+    "dealerRotation": ("RULES.md §1.2", "the deal passes to the dealer's right, dealer+1, anticlockwise (right), "
+                                        "or to the dealer's left, dealer-1 (left, as the seed says)"),
+    "dupFix": ("RULES.md §1.2", "how a layout with repeated ranks is fixed: the extra cards are replaced (replace) or the "
+                                "layout is dealt again (redealAll); informational: table is always the layout after the fix"),
+    "requireAnnouncement": ("RULES.md §1.4.1", "a same-rank play extends a Cau chain only when announced (call: true); "
+                                               "unannounced it is an ordinary play that captures the card, without payments"),
+    "runDirection": ("RULES.md §1.7 #5", "the run is walked down and up from the matched rank (both), or only up, or only down"),
+    "directPileCapture": ("RULES.md §1.7 #6", "a card matching another player's pile top takes that pile (and its run) "
+                                              "even with no table match"),
+    "pileOrder": ("RULES.md §1.4.2", "captured cards are stacked in the deterministic order of §1.4.2, or in the order the "
+                                     "recorder writes in captures (recorded), the capturing card on top"),
+    "chainMode": ("RULES.md §1.4.3", "the chain is resolved by its final caller (deferred), or each call captures at once "
+                                     "and the next caller takes that capture back (immediate)"),
+    "anyoneMayCall": ("RULES.md §1.7 #12", "any seat not yet in an open chain may extend it out of turn (the turn does not move)"),
+    "lastPlayClears": ("RULES.md §1.7 #14", "a capture by the hand's last play that empties the table earns the "
+                                            "table-clearing payments"),
+    "leftovers": ("RULES.md §1.5", "cards left on the table at the end count for nobody, or for the last player who captured"),
+}
+
+
+def describe() -> dict[str, Any]:
+    """Describe the game for ``GET /games/cau-robat``: players, deck, deal, options, events."""
+    options: dict[str, Any] = {}
+    defaults = {"players": "3-5", "dealerRotation": "right", "dupFix": "replace", "requireAnnouncement": False,
+                "runDirection": "both", "directPileCapture": False, "pileOrder": "deterministic", "chainMode": "deferred",
+                "anyoneMayCall": False, "lastPlayClears": True, "leftovers": "nobody"}
+    for key, values in OPTION_VALUES.items():
+        rule, text = _OPTION_TEXT[key]
+        entry: dict[str, Any] = {"type": "boolean"} if isinstance(values[0], bool) else {"values": list(values)}
+        entry.update({"default": defaults[key], "rule": rule, "description": text})
+        options[key] = entry
+    return {
+        "game": GAME,
+        "name": "Cau Robat",
+        "deck": "Spanish 40",
+        "players": {"min": 3, "max": 5, "withOption": {"players": "2-6", "min": 2, "max": 6}},
+        "direction": "ACW",
+        "teams": None,
+        "target": {"wins": 3, "tie": "share"},
+        "targetOptions": {
+            "wins": {"type": "integer", "minimum": 1, "default": 3, "rule": "RULES.md §1.6",
+                     "description": "the number of hand wins that ends the game"},
+            "tie": {"values": ["share", "playOn"], "default": "share", "rule": "RULES.md §1.6",
+                    "description": "several players reaching it in the same hand share the game (share), or hands go on "
+                                   "until one leads alone (playOn)"},
+        },
+        "ranks": [int(r) for r in CYCLE],
+        "deal": {str(n): {"table": TABLE_SIZE[n], "hand": HAND_SIZE[n],
+                          "batches": "3, 3, 1" if n == 5 else f"3 x {HAND_SIZE[n] // 3}"} for n in sorted(TABLE_SIZE)},
+        "options": options,
+        "events": list(EVENTS),
+    }
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+def legal_moves(state: State) -> list[dict[str, Any]]:
+    """Return the event templates that may be recorded next (``[]`` once the match is over).
+
+    In a hand: one ``play`` per known card of the seat to play (under ``requireAnnouncement``
+    a card that could extend the chain also with ``call: true``), and a ``{seat}`` template
+    when the seat has unknown cards; under ``anyoneMayCall`` the out-of-turn calls of the
+    other seats. Between hands: the next ``hand_started`` (dealer fixed) and a
+    ``hand_result`` cross-check with the derived facts.
+    """
+    if state.over:
+        return []
+    hand = state.current
+    if hand is None:
+        return [{"type": "hand_started", "data": {}}]
+    if hand.is_result_only and not hand.over:
+        return [{"type": "hand_result", "data": {}}]
+    if hand.over:
+        assert hand.facts is not None
+        facts: dict[str, Any] = {"piles": list(hand.facts.piles), "table": hand.facts.table}
+        if hand.facts.last_capturer is not None:
+            facts["lastCapturer"] = hand.facts.last_capturer
+        return [{"type": "hand_started", "data": {"dealer": next_dealer(state, hand)}}, {"type": "hand_result", "data": facts}]
+    moves: list[dict[str, Any]] = []
+    opts = state.options
+    turn = hand.turn
+    moves += _plays(state, hand, turn, sorted_cards(hand.known[turn]))
+    if hand.unknown[turn]:
+        moves.append({"type": "play", "data": {"seat": turn}})
+    chain = hand.chain
+    if opts.anyoneMayCall and chain is not None and len(chain.seats) < 4:
+        free = any(c.rank == chain.rank and c not in hand.located for c in DECK.distinct())
+        for s in range(state.n):
+            if s == turn or s in chain.seats or not hand.size(s):
+                continue
+            mine = [c for c in sorted_cards(hand.known[s]) if c.rank == chain.rank]
+            for c in mine:
+                data: dict[str, Any] = {"seat": s, "card": str(c)}
+                if opts.requireAnnouncement:
+                    data["call"] = True
+                moves.append({"type": "play", "data": data})
+            if hand.unknown[s] and free:
+                moves.append({"type": "play", "data": {"seat": s, "call": True} if opts.requireAnnouncement else {"seat": s}})
+    if opts.pileOrder == "recorded":  # every capture must be written: give the derived order
+        for move in moves:
+            if "card" in move["data"]:
+                captures = derived_captures(state, move["data"])
+                if captures:
+                    move["data"]["captures"] = captures
+    return moves
+
+
+def _plays(state: State, hand: Hand, seat: int, cards: list[Card]) -> list[dict[str, Any]]:
+    out = []
+    for c in cards:
+        out.append({"type": "play", "data": {"seat": seat, "card": str(c)}})
+        if state.options.requireAnnouncement and can_extend(state, hand, seat, c):
+            out.append({"type": "play", "data": {"seat": seat, "card": str(c), "call": True}})
+    return out
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _chain_view(hand: Hand) -> dict[str, Any] | None:
+    chain = hand.chain
+    if chain is None:
+        return None
+    return {"rank": int(chain.rank), "seats": list(chain.seats), "call": chain.call, "cards": texts(chain.cards)}
+
+
+def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
+    """Return the state as ``seat`` sees it: None the public view, ``"all"`` everything recorded.
+
+    Everyone sees the table, the pending chain, every pile (bottom → top) and each hand's
+    size; a seat also sees its own hand (``"??"`` for cards the record does not know); the
+    omniscient view shows every hand.
+
+    Raises:
+        ValueError: ``seat`` is not None, ``"all"`` or a seat number.
+    """
+    if not (seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n)):
+        raise ValueError(f"seat must be None, 'all' or 0-{state.n - 1}, not {seat!r}")
+    out: dict[str, Any] = {
+        "game": GAME,
+        "players": list(state.players),
+        "viewer": seat,
+        "hand": 0,
+        "wins": list(state.totals),
+        "target": state.target,
+        "over": state.over,
+    }
+    hand = state.current
+    if hand is None:
+        return out
+    out.update({"hand": hand.number, "dealer": hand.dealer, "resultOnly": hand.is_result_only, "handOver": hand.over,
+                "turn": None if hand.over or hand.is_result_only else hand.turn})
+    if hand.is_result_only:
+        if hand.facts is not None:
+            out["piles"] = [{"seat": s, "name": state.players[s], "count": c} for s, c in enumerate(hand.facts.piles)]
+            out["tableCount"] = hand.facts.table
+        return out
+    out["table"] = texts(hand.table)
+    out["chain"] = _chain_view(hand)
+    out["piles"] = [{"seat": s, "name": state.players[s], "cards": texts(p), "count": len(p), "top": str(p[-1]) if p else None}
+                    for s, p in enumerate(hand.piles)]
+    hands = []
+    for s in range(state.n):
+        entry: dict[str, Any] = {"seat": s, "name": state.players[s], "size": hand.size(s)}
+        if seat == "all":
+            entry["cards"] = texts(sorted_cards(hand.known[s])) + ["??"] * hand.unknown[s]
+        hands.append(entry)
+    out["hands"] = hands
+    out["lastCapturer"] = hand.last_capturer
+    out["calls"] = [{"rank": int(c.rank), "seats": list(c.seats), "call": c.call} for c in hand.calls]
+    if isinstance(seat, int):
+        out["cards"] = texts(sorted_cards(hand.known[seat])) + ["??"] * hand.unknown[seat]
+    if hand.over and hand.facts is not None:
+        cards, to = hand_cards(state, hand.facts)
+        out["result"] = {"cards": list(cards), "tableTo": to}
+    return out
+
+
+# --------------------------------------------------------------------------- narration
+
+
+def _who_pays(state: State, payments: list[Any]) -> list[str]:
+    paid = [f"{state.players[p.payer]} pays {p.card.rank}" for p in payments if p.card is not None]
+    empty = [p.payer for p in payments if p.card is None]
+    if empty:
+        paid.append(f"{_names(state.players, empty)} {'has' if len(empty) == 1 else 'have'} nothing to pay")
+    return paid
+
+
+def capture_words(state: State, cap: Capture, final: bool = False) -> str:
+    """Say a capture as a player would: ``11 takes 11-10-7-6 and B's pile on 5; clears the table; C pays 1``."""
+    players = state.players
+    own = cap.cards[-1]
+    table = [c for c in cap.table if c is not own]
+    if cap.call:
+        head = f"{players[cap.seat]}'s {CALL_WORDS[cap.call]} on {cap.rank}s takes"
+    else:
+        head = f"{own.rank} takes"
+    parts = []
+    if cap.taken_back:
+        parts.append(f"back {len(cap.taken_back)} cards from {players[cap.chain[-2]]}")
+    if table:
+        parts.append("-".join(c.rank for c in table))
+    parts += [f"{players[owner]}'s pile on {pile[-1].rank}" for owner, pile in cap.blocks]
+    words = f"{head} {' and '.join(parts)}"
+    chain_pay = [p for p in cap.payments if p.why != "clear"]
+    if chain_pay:
+        words += "; " + ", ".join(_who_pays(state, chain_pay))
+    if cap.cleared:
+        words += "; clears the table"
+        clear_pay = [p for p in cap.payments if p.why == "clear"]
+        if clear_pay:
+            words += "; " + ", ".join(_who_pays(state, clear_pay))
+        elif final and not state.options.lastPlayClears:
+            words += " with the last play: nobody pays"
+    return words
+
+
+def _hand_end(state: State) -> str:
+    hand = state.current
+    assert hand is not None and hand.facts is not None
+    hs = state.scores[-1]
+    counts = ", ".join(f"{state.players[s]} {c}" for s, c in enumerate(hs.cards))
+    words = f"the hand is over: {counts} cards"
+    if hand.facts.table:
+        whose = f"{state.players[hs.table_to]}'s as the last to capture" if hs.table_to is not None else "for nobody"
+        words += f" ({hand.facts.table} left on the table, {whose})"
+    won = _names(state.players, hs.winners)
+    words += f"; {won} win{'s' if len(hs.winners) == 1 else ''} the hand (wins {'-'.join(map(str, hs.totals))})"
+    if state.over and state.end == len(state.hands) - 1:
+        words += f"; {_names(state.players, state.winners)} win{'s' if len(state.winners) == 1 else ''} the game"
+    return words
+
+
+def narrate(before: State | None, event: Event, after: State) -> str:
+    """Tell the move in words, as the table would say it.
+
+    ``A plays 11 oros: 11 takes 11-10-7-6-4-3 and B's pile on 5; clears the table; C pays 1``.
+    Only face-up facts are told (hand cards are never named except by a ``reveal``).
+    """
+    d = event.data
+    players = after.players
+    hand = after.current
+    match event.type:
+        case "match_started":
+            return (f"Cau Robat: {_names(players, range(len(players)))}, anticlockwise; "
+                    f"first to {after.target} hand win{'s' if after.target > 1 else ''}")
+        case "hand_started":
+            assert hand is not None
+            if hand.is_result_only:
+                return f"Hand {hand.number}: {players[hand.dealer]} deals; the hand is recorded by its result only"
+            table = " ".join(c.pretty() for c in hand.table)
+            return f"Hand {hand.number}: {players[hand.dealer]} deals; table {table}; {players[hand.turn]} plays first"
+        case "play":
+            assert hand is not None and hand.last is not None
+            out = hand.last
+            words = f"{players[out.seat]} plays {out.card.pretty()}" + (" out of turn" if out.out_of_turn else "")
+            if out.extended:
+                words += f": {CALL_WORDS[out.extended]}"
+            bits = [capture_words(after, cap, out.ended) for cap in out.captures]
+            if out.trailed:
+                bits.append(f"{out.card.rank} stays on the table")
+            if bits:
+                words += (", " if out.extended else ": ") + "; ".join(bits)
+            if out.ended:
+                words += "; " + _hand_end(after)
+            return words
+        case "reveal":
+            parts = []
+            for b in d.get("cards", []):
+                card = _pretty(b.get("card"))
+                seat = b.get("seat")
+                parts.append(f"{players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else '?'} holds {card}")
+            return "Revealed: " + "; ".join(parts)
+        case "hand_result":
+            assert hand is not None
+            if before is not None and before.current is not None and before.current.facts is None:
+                facts = hand.facts
+                assert facts is not None
+                return (f"Hand {hand.number} result: {', '.join(f'{players[s]} {c}' for s, c in enumerate(facts.piles))} cards, "
+                        f"{facts.table} left on the table; " + _hand_end(after).split("; ", 1)[1])
+            return f"The table's result for hand {hand.number} agrees with the record"
+        case _:
+            return event.type
+
+
+def _pretty(text: object) -> str:
+    try:
+        card = read_card(text)
+    except RuleViolation:
+        return str(text)
+    return card.pretty() if card is not None else "??"

@@ -1,0 +1,781 @@
+"""Cabo's rules: :func:`start` a match, :func:`apply` one event (RULES.md §3, VOCABULARY.md §5.3).
+
+Each handler reads the event, works on a private :class:`_Work` copy of the round's token
+tables (plain lists, built fresh for this event) and builds the new round only at the end;
+a :class:`RuleViolation` raised on the way leaves the old state as it was (nothing of it is
+ever changed anyway).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, TypeGuard
+
+from engines.base import Event, RuleViolation
+from engines.cabo.scoring import allowed_dealers, settle
+from engines.cabo.state import (
+    DECK_COUNTS,
+    GAME,
+    LIMIT,
+    PEEK,
+    ROW,
+    SPY,
+    SWAP,
+    Options,
+    Ref,
+    Round,
+    Seat,
+    State,
+    Token,
+    names,
+    plural,
+    read_known,
+    read_value,
+    slot_words,
+)
+
+OPTION_VALUES: dict[str, tuple[object, ...]] = {
+    "edition": (1, 2),
+    "swapAny": (False, True),
+    "lockCaller": (False, True),
+    "wrongMultiPenalty": ("discard", "keep"),
+}
+TURN_MOVES = frozenset({"take_discard", "draw", "call_cabo"})
+AFTER_DRAW = frozenset({"replace", "discard", "peek", "spy", "swap"})
+
+
+def _is_int(v: object) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+# --------------------------------------------------------------------------- start
+
+
+def parse_options(raw: object) -> Options:
+    """Read ``match_started.options`` (omitted keys take their default; edition 2 defaults ``keep``).
+
+    Raises:
+        RuleViolation: ``common.bad_option`` for an unknown key or value.
+    """
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("common.bad_option", "options must be an object")
+    for key, v in raw.items():
+        if key not in OPTION_VALUES:
+            raise RuleViolation("common.bad_option", f"Cabo has no option {key!r} (options: {', '.join(OPTION_VALUES)})")
+        allowed = OPTION_VALUES[key]
+        if not any((v is a) if isinstance(a, bool) else (type(v) is type(a) and v == a) for a in allowed):
+            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
+    values = dict(raw)
+    if values.get("edition") == 2:
+        values.setdefault("wrongMultiPenalty", "keep")
+    return Options(**values)
+
+
+def start(data: Mapping[str, Any]) -> State:
+    """Return the state right after ``match_started``.
+
+    Raises:
+        RuleViolation: ``common.wrong_game``, ``cabo.players``, ``common.bad_target``,
+            ``common.bad_option``, ``common.bad_initial``.
+    """
+    game = data.get("game", GAME)
+    if game != GAME:
+        raise RuleViolation("common.wrong_game", f"this is the Cabo engine, not {game!r}")
+    options = parse_options(data.get("options"))
+    players = data.get("players")
+    most = options.max_players
+    if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= most:
+        n = len(players) if isinstance(players, (list, tuple)) else 0
+        edition = "the first edition" if options.edition == 1 else "the second edition"
+        raise RuleViolation("cabo.players", f"Cabo ({edition}) is played by 2 to {most} players, not {n}")
+    if not all(isinstance(p, str) and p.strip() for p in players) or len(set(players)) != len(players):
+        raise RuleViolation("cabo.players", "every player needs a different, non-empty name")
+    target = data.get("target")
+    if target is not None and dict(target) != {"over": LIMIT}:
+        raise RuleViolation("common.bad_target", "Cabo always ends when a total goes over 100: target must be {\"over\": 100}")
+    n = len(players)
+    totals: tuple[int, ...] = (0,) * n
+    initial = data.get("initial")
+    if initial is not None:
+        raw = initial.get("totals") if isinstance(initial, Mapping) else None
+        if not isinstance(raw, (list, tuple)) or len(raw) != n or not all(_is_int(t) and 0 <= t <= LIMIT for t in raw):
+            raise RuleViolation("common.bad_initial", f"initial totals are {n} numbers from 0 to 100, one per player in seat order")
+        if options.edition == 1 and LIMIT in raw:
+            raise RuleViolation("common.bad_initial", "a total of exactly 100 is reduced to 50 at once (first edition): write 50")
+        totals = tuple(int(t) for t in raw)
+    return State(players=tuple(players), options=options, initial=totals, carried=initial is not None)
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, event: Event) -> State:
+    """Check ``event`` against the rules and return the next state.
+
+    Raises:
+        RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
+    """
+    match event.type:
+        case "hand_started":
+            return _on_hand_started(state, event)
+        case "initial_peek":
+            return _on_initial_peek(state, event)
+        case "take_discard":
+            return _on_take_discard(state, event)
+        case "draw":
+            return _on_draw(state, event)
+        case "replace":
+            return _on_replace(state, event)
+        case "discard":
+            return _on_discard(state, event)
+        case "peek":
+            return _on_peek(state, event)
+        case "spy":
+            return _on_spy(state, event)
+        case "swap":
+            return _on_swap(state, event)
+        case "call_cabo":
+            return _on_call(state, event)
+        case "showdown":
+            return _on_showdown(state, event)
+        case "reveal":
+            return _on_reveal(state, event)
+        case "hand_result":
+            return _on_hand_result(state, event)
+        case _:
+            raise RuleViolation("common.unknown_event", f"Cabo has no event {event.type!r}")
+
+
+# --------------------------------------------------------------------------- the work copy
+
+
+class _Work:
+    """A private, mutable copy of one round's tokens and zones, for one event.
+
+    Built from a round, changed by the handler's checks and moves, turned into a new
+    :class:`Round` by :meth:`build`. The round it came from is never touched.
+    """
+
+    def __init__(self, state: State, rnd: Round, seq: int) -> None:
+        self.players = state.players
+        self.r = rnd
+        self.seq = seq
+        self.values = list(rnd.values)
+        self.origin = list(rnd.origin)
+        self.source = list(rnd.source)
+        self.drawn_at = list(rnd.drawn_at)
+        self.seen = list(rnd.seen)
+        self.public = set(rnd.public)
+        self.face_up = set(rnd.face_up)
+        self.pools = list(rnd.pools)
+        self.pool_seq = list(rnd.pool_seq)
+        self.layouts = [list(row) for row in rnd.layouts]
+        self.draw = list(rnd.draw)
+        self.discard = list(rnd.discard)
+        self.pending = rnd.pending
+
+    def build(self, **changes: Any) -> Round:
+        return self.r._replace(
+            values=tuple(self.values), origin=tuple(self.origin), source=tuple(self.source), drawn_at=tuple(self.drawn_at),
+            seen=tuple(self.seen), public=frozenset(self.public), face_up=frozenset(self.face_up & self._in_rows()),
+            pools=tuple(self.pools), pool_seq=tuple(self.pool_seq), layouts=tuple(tuple(r) for r in self.layouts),
+            draw=tuple(self.draw), discard=tuple(self.discard), pending=self.pending, **changes)
+
+    def _in_rows(self) -> set[Token]:
+        return {t for row in self.layouts for t in row}
+
+    # ---- words
+
+    def where(self, t: Token) -> str:
+        for s, row in enumerate(self.layouts):
+            if t in row:
+                return f"{self.players[s]}'s slot {row.index(t) + 1}"
+        if t in self.discard:
+            return "on the discard pile"
+        if t == self.pending:
+            return f"the card {self.players[self.r.turn]} drew"
+        if t in self.draw:
+            return "in the draw pile"
+        return "shuffled back into the draw pile"
+
+    # ---- slots
+
+    def slot(self, seat: Seat, k: object, field: str = "slot") -> Token:
+        row = self.layouts[seat]
+        if not _is_int(k) or not 1 <= k <= len(row):
+            raise RuleViolation("cabo.bad_slot", f"{field}: {self.players[seat]} has {len(row)} card(s), slots 1 to {len(row)}; there is no slot {k!r}")
+        return row[int(k) - 1]
+
+    def seat(self, v: object, field: str = "seat") -> Seat:
+        n = len(self.players)
+        if not _is_int(v) or not 0 <= v < n:
+            raise RuleViolation("common.bad_seat", f"{field} must be a seat from 0 to {n - 1}, not {v!r}")
+        return int(v)
+
+    # ---- knowledge
+
+    def bind(self, t: Token, v: int | None, what: str, *, seats: frozenset[Seat] = frozenset(), public: bool = False) -> None:
+        """Record that token ``t`` is worth ``v`` (None: still unknown) and who saw it.
+
+        Raises:
+            RuleViolation: ``common.card_unavailable`` when the record already gives ``t``
+                another value (``seq`` = the event that gave it) or its reshuffled pile held
+                no such card (``seq`` = the draw); ``common.card_duplicate`` when the deck
+                has no copy of ``v`` left.
+        """
+        if v is not None:
+            cur = self.values[t]
+            if cur is not None and cur != v:
+                src = self.source[t]
+                if src and src != self.seq:
+                    raise RuleViolation("common.card_unavailable", (
+                        f"{what} cannot be {plural(v)}: event {src} recorded that card as {plural(cur)}"), seq=src)
+                raise RuleViolation("common.card_unavailable", f"{what} cannot be {plural(v)}: the record already knows it is {plural(cur)}")
+            if cur is None:
+                o = self.origin[t]
+                same = [i for i, x in enumerate(self.values) if x == v and self.origin[i] == o]
+                cap = self.pools[o][v]
+                if len(same) >= cap:
+                    if o == 0:
+                        places = "; ".join(self.where(i) for i in same) or "nowhere"
+                        raise RuleViolation("common.card_duplicate", (
+                            f"{what} cannot be {plural(v)}: the deck holds {cap} card(s) of value {v} and the record already "
+                            f"places {len(same)}: {places}"))
+                    drawn = self.drawn_at[t]
+                    raise RuleViolation("common.card_unavailable", (
+                        f"{what} cannot be {plural(v)}: it was drawn at event {drawn} from the pile reshuffled at event "
+                        f"{self.pool_seq[o]}, which held {cap} card(s) of value {v}" + (f", all of them placed elsewhere" if cap else "")),
+                        seq=drawn or None)
+                self.values[t] = v
+                self.source[t] = self.seq
+        if seats:
+            self.seen[t] = self.seen[t] | seats
+        if public:
+            self.public.add(t)
+
+    def new_tokens(self, count: int, origin: int) -> list[Token]:
+        first = len(self.values)
+        self.values += [None] * count
+        self.origin += [origin] * count
+        self.source += [0] * count
+        self.drawn_at += [0] * count
+        self.seen += [frozenset()] * count
+        return list(range(first, first + count))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _round_of(state: State, *, moves: bool = True) -> Round:
+    """The round being played move by move.
+
+    Raises:
+        RuleViolation: ``common.match_over``, ``common.no_hand``, ``common.no_deal``.
+    """
+    rnd = state.current
+    if rnd is None:
+        raise RuleViolation("common.no_hand", "no round has been dealt yet (hand_started first)")
+    if state.over and moves:
+        raise RuleViolation("common.match_over", "the game is over: a total went over 100")
+    if rnd.result_only:
+        raise RuleViolation("common.no_deal", f"round {rnd.number} is recorded by its result only: moves cannot be recorded in it")
+    return rnd
+
+
+def _actor(state: State, data: Mapping[str, Any], kind: str) -> tuple[Round, Seat]:
+    """The round and the acting seat of a turn move (``kind``), checked for turn order.
+
+    Raises:
+        RuleViolation: ``cabo.round_over``, ``common.not_your_turn``, ``cabo.finish_turn``,
+            ``cabo.no_draw``, ``common.bad_seat``.
+    """
+    rnd = _round_of(state)
+    n = rnd.seats
+    seat = data.get("seat")
+    if not _is_int(seat) or not 0 <= seat < n:
+        raise RuleViolation("common.bad_seat", f"seat must be a seat from 0 to {n - 1}, not {seat!r}")
+    p = state.players
+    if rnd.over:
+        raise RuleViolation("cabo.round_over", f"round {rnd.number} is over: record the showdown (every row, face up)")
+    name = p[seat]
+    if kind in AFTER_DRAW:
+        if rnd.pending is None:
+            if seat == rnd.turn:
+                raise RuleViolation("cabo.no_draw", (
+                    f"{name} has not drawn a card: {kind} follows a draw (to use the discard pile, record take_discard)"))
+            raise RuleViolation("common.not_your_turn", f"it is {p[rnd.turn]}'s turn, not {name}'s")
+        if seat != rnd.turn:
+            raise RuleViolation("common.not_your_turn", f"{p[rnd.turn]} drew at event {rnd.pending_seq} and is playing, not {name}")
+        return rnd, seat
+    if rnd.pending is not None:
+        if seat == rnd.turn:
+            raise RuleViolation("cabo.finish_turn", (
+                f"{name} drew a card at event {rnd.pending_seq}: record what he or she does with it "
+                "(replace, discard, peek, spy or swap) first"))
+        raise RuleViolation("common.not_your_turn", f"{p[rnd.turn]} drew at event {rnd.pending_seq} and is playing, not {name}")
+    if seat != rnd.turn:
+        extra = f"; {p[rnd.caller]} called CABO" if rnd.caller is not None else ""
+        raise RuleViolation("common.not_your_turn", f"it is {p[rnd.turn]}'s turn, not {name}'s{extra}")
+    return rnd, seat
+
+
+def _end_turn(state: State, rnd: Round, seat: Seat, w: _Work, **changes: Any) -> Round:
+    """Build the round after ``seat``'s turn: the next seat, the final turns, the round's end."""
+    n = rnd.seats
+    final_left = rnd.final_left
+    over = False
+    if rnd.caller is not None and seat != rnd.caller:
+        final_left -= 1
+        over = final_left == 0
+    deck_out = state.options.edition == 2 and not w.draw
+    w.pending = None
+    return w.build(turn=(seat + 1) % n, started=True, final_left=final_left, over=over or deck_out,
+                   deck_out=deck_out and not over, pending_seq=0, **changes)
+
+
+def _with_round(state: State, rnd: Round) -> State:
+    """Put the round back and score it once it is over and every final card is known."""
+    if rnd.over and rnd.score is None and not rnd.missing():
+        return settle(state, rnd)
+    return state._replace(current=rnd)
+
+
+def _slots(w: _Work, seat: Seat, raw: object, field: str = "slots") -> list[int]:
+    if not isinstance(raw, (list, tuple)) or not raw:
+        raise RuleViolation("cabo.bad_slots", f"{field} lists one or more of {w.players[seat]}'s slots")
+    for k in raw:
+        w.slot(seat, k, field)
+    if len(set(raw)) != len(raw):
+        raise RuleViolation("cabo.bad_slots", f"{field}: each slot is named once, not {list(raw)}")
+    return [int(k) for k in raw]
+
+
+# --------------------------------------------------------------------------- the deal
+
+
+def _on_hand_started(state: State, event: Event) -> State:
+    d = event.data
+    p = state.players
+    n = state.seats
+    if state.over:
+        raise RuleViolation("common.match_over", "the game is over: a total went over 100")
+    cur = state.current
+    if cur is not None and cur.score is None:
+        if not cur.over:
+            what = "its hand_result" if cur.result_only else "its last turns"
+            raise RuleViolation("common.hand_in_progress", f"round {cur.number} is not finished (waiting for {what})")
+        missing = ", ".join(f"{p[s]}'s slot {k}" for s, k in cur.missing())
+        raise RuleViolation("common.hand_in_progress", (
+            f"round {cur.number} is over but not scored: the showdown (or a reveal) must give {missing}"))
+    dealer = d.get("dealer")
+    if not _is_int(dealer) or not 0 <= dealer < n:
+        raise RuleViolation("common.bad_seat", f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+    allowed = allowed_dealers(state)
+    if dealer not in allowed:
+        last = state.scores[-1]
+        why = (f"{names(p, list(last.winners))} won round {len(state.scores)}" if len(last.winners) == 1 else
+               f"{names(p, list(last.winners))} won round {len(state.scores)} and {names(p, allowed)} "
+               f"{'has' if len(allowed) == 1 else 'have'} the lowest total among them")
+        raise RuleViolation("cabo.wrong_dealer", f"{why}, so {names(p, allowed)} starts and deals, not {p[dealer]}")
+    layouts, top = d.get("layouts"), d.get("discard")
+    number = 1 if cur is None else cur.number + 1
+    past = state.past if cur is None else state.past + (cur,)
+    if layouts is None and top is None:
+        return state._replace(past=past, current=Round(number, event.seq, dealer, True, n))
+    if layouts is None or top is None:
+        raise RuleViolation("cabo.bad_deal", "a dealt round needs both layouts and discard (or neither, for a result-only round)")
+    if not isinstance(layouts, (list, tuple)) or len(layouts) != n or any(
+            not isinstance(row, (list, tuple)) or len(row) != ROW for row in layouts):
+        raise RuleViolation("cabo.bad_deal", f"the deal is {n} rows of 4 face-down cards, in seat order")
+    values: list[int | None] = [read_value(c, f"layouts[{s}][{k}]") for s, row in enumerate(layouts) for k, c in enumerate(row)]
+    values.append(read_known(top, "discard"))
+    for v in range(14):
+        count = values.count(v)
+        if count > DECK_COUNTS[v]:
+            raise RuleViolation("common.card_duplicate", f"the deck holds {DECK_COUNTS[v]} card(s) of value {v}, but the deal shows {count}")
+    total = sum(DECK_COUNTS)
+    rest = total - len(values)
+    tokens = values + [None] * rest
+    discard_token = ROW * n
+    rnd = Round(
+        number, event.seq, dealer, False, n,
+        values=tuple(tokens), origin=(0,) * total, source=tuple(event.seq if v is not None else 0 for v in tokens),
+        drawn_at=(0,) * total, seen=(frozenset(),) * total, public=frozenset({discard_token}),
+        pools=(DECK_COUNTS,), pool_seq=(0,),
+        layouts=tuple(tuple(range(ROW * s, ROW * s + ROW)) for s in range(n)),
+        draw=tuple(range(discard_token + 1, total)), discard=(discard_token,), turn=dealer,
+    )
+    return state._replace(past=past, current=rnd)
+
+
+def _on_initial_peek(state: State, event: Event) -> State:
+    d = event.data
+    rnd = _round_of(state)
+    w = _Work(state, rnd, event.seq)
+    seat = w.seat(d.get("seat"))
+    name = state.players[seat]
+    if rnd.started or rnd.over:
+        raise RuleViolation("cabo.look_closed", (
+            f"the initial look comes before {state.players[rnd.dealer]}'s first turn; from then on {name} may look only through actions"))
+    if seat in rnd.peeked:
+        raise RuleViolation("cabo.look_twice", f"{name} has already had the initial look at two cards (once only)")
+    slots = _slots(w, seat, d.get("slots"))
+    if len(slots) != 2:
+        raise RuleViolation("cabo.bad_slots", f"the initial look is at exactly two of {name}'s own cards, not {len(slots)}")
+    cards = d.get("cards")
+    if cards is not None and (not isinstance(cards, (list, tuple)) or len(cards) != 2):
+        raise RuleViolation("cabo.bad_claim", "cards gives the two values seen, in the order of slots")
+    tokens = tuple(w.slot(seat, k) for k in slots)
+    for i, t in enumerate(tokens):
+        v = read_value(cards[i], f"cards[{i}]") if cards is not None else None
+        w.bind(t, v, f"{name}'s slot {slots[i]}", seats=frozenset({seat}))
+    return state._replace(current=w.build(peeked=rnd.peeked | {seat}, refs=rnd.refs + (Ref(event.seq, "initial_peek", seat, tokens),)))
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def _on_take_discard(state: State, event: Event) -> State:
+    d = event.data
+    rnd, seat = _actor(state, d, "take_discard")
+    if not rnd.discard:
+        raise RuleViolation("cabo.no_discard", "the discard pile is empty: there is no card to take")
+    w = _Work(state, rnd, event.seq)
+    taken = w.discard.pop()
+    changes = _claim(state, w, seat, d, taken, taken=True)
+    return _with_round(state, _end_turn(state, rnd, seat, w, **changes))
+
+
+def _on_draw(state: State, event: Event) -> State:
+    d = event.data
+    rnd, seat = _actor(state, d, "draw")
+    w = _Work(state, rnd, event.seq)
+    if not w.draw:
+        if len(w.discard) < 2:
+            raise RuleViolation("cabo.no_cards", "the draw pile is empty and the discard pile has no card to reshuffle under its top")
+        # RULES.md §3.3: the top discard stays; the rest, all face up and so all known, is shuffled
+        # into a new draw pile. Its cards are new tokens: which of them comes up is unknown.
+        back, top = w.discard[:-1], w.discard[-1]
+        counts = [0] * 14
+        for t in back:
+            v = w.values[t]
+            assert v is not None, "every discard is face up"
+            counts[v] += 1
+        w.pools.append(tuple(counts))
+        w.pool_seq.append(event.seq)
+        w.draw = w.new_tokens(len(back), len(w.pools) - 1)
+        w.discard = [top]
+    t = w.draw.pop(0)
+    w.drawn_at[t] = event.seq
+    card = d.get("card")
+    w.bind(t, read_value(card) if card is not None else None, f"the card {state.players[seat]} drew", seats=frozenset({seat}))
+    w.pending = t
+    new = w.build(pending_seq=event.seq, started=True, refs=rnd.refs + (Ref(event.seq, "draw", seat, (t,)),))
+    return state._replace(current=new)
+
+
+def _drawn_card(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], public: bool = True) -> tuple[Token, int]:
+    """The pending card, bound to the value written in ``card`` (it goes face up)."""
+    t = w.pending
+    assert t is not None
+    v = read_known(d.get("card"))
+    w.bind(t, v, f"the card {state.players[seat]} drew at event {w.r.pending_seq}", public=public)
+    return t, v
+
+
+def _on_discard(state: State, event: Event) -> State:
+    rnd, seat = _actor(state, event.data, "discard")
+    w = _Work(state, rnd, event.seq)
+    t, _ = _drawn_card(state, w, seat, event.data)
+    w.discard.append(t)
+    return _with_round(state, _end_turn(state, rnd, seat, w))
+
+
+def _action_card(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], kind: str, allowed: tuple[int, int]) -> Token:
+    t, v = _drawn_card(state, w, seat, d)
+    if v not in allowed:
+        what = {7: "peek", 8: "peek", 9: "spy", 10: "spy", 11: "swap", 12: "swap"}.get(v)
+        has = f"{plural(v)} is a {what} card" if what else f"{plural(v)} has no action"
+        raise RuleViolation("cabo.wrong_action", f"{kind} needs a {allowed[0]} or {allowed[1]} drawn from the draw pile: {has}")
+    w.discard.append(t)
+    return t
+
+
+def _on_peek(state: State, event: Event) -> State:
+    d = event.data
+    rnd, seat = _actor(state, d, "peek")
+    w = _Work(state, rnd, event.seq)
+    _action_card(state, w, seat, d, "a peek", PEEK)
+    target = w.slot(seat, d.get("slot"))
+    value = d.get("value")
+    w.bind(target, read_value(value, "value") if value is not None else None, f"{state.players[seat]}'s slot {d['slot']}",
+           seats=frozenset({seat}))
+    refs = rnd.refs + (Ref(event.seq, "peek", seat, (target,)),)
+    return _with_round(state, _end_turn(state, rnd, seat, w, refs=refs))
+
+
+def _slot_ref(w: _Work, raw: object, field: str) -> tuple[Seat, int, Token]:
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("cabo.bad_slot", f"{field} is {{seat, slot}}")
+    s = w.seat(raw.get("seat"), f"{field}.seat")
+    t = w.slot(s, raw.get("slot"), f"{field}.slot")
+    return s, int(raw["slot"]), t
+
+
+def _on_spy(state: State, event: Event) -> State:
+    d = event.data
+    rnd, seat = _actor(state, d, "spy")
+    w = _Work(state, rnd, event.seq)
+    _action_card(state, w, seat, d, "a spy", SPY)
+    s, k, target = _slot_ref(w, d.get("target"), "target")
+    if s == seat:
+        raise RuleViolation("cabo.spy_own", f"a spy looks at another player's card; to look at one's own, a peek (7 or 8) is needed")
+    value = d.get("value")
+    w.bind(target, read_value(value, "value") if value is not None else None, f"{state.players[s]}'s slot {k}",
+           seats=frozenset({seat}))
+    refs = rnd.refs + (Ref(event.seq, "spy", seat, (target,)),)
+    return _with_round(state, _end_turn(state, rnd, seat, w, refs=refs))
+
+
+def _on_swap(state: State, event: Event) -> State:
+    d = event.data
+    rnd, seat = _actor(state, d, "swap")
+    w = _Work(state, rnd, event.seq)
+    _action_card(state, w, seat, d, "a swap", SWAP)
+    p = state.players
+    s1, k1, t1 = _slot_ref(w, d.get("first"), "first")
+    s2, k2, t2 = _slot_ref(w, d.get("second"), "second")
+    if s1 == s2:
+        whose = "one's own two cards" if s1 == seat else f"two of {p[s1]}'s cards"
+        raise RuleViolation("cabo.swap_own", f"a swap exchanges cards of two different players, not {whose}")
+    if not state.options.swapAny and s1 != seat:
+        raise RuleViolation("cabo.swap_scope", (
+            f"{p[seat]} swaps one of his or her own cards (first) with another player's (second); "
+            "swapping two other players' cards needs the option swapAny"))
+    if state.options.lockCaller and rnd.caller in (s1, s2):
+        raise RuleViolation("cabo.caller_locked", f"{p[rnd.caller]} called CABO: the caller's cards cannot be swapped (lockCaller)")
+    w.layouts[s1][k1 - 1], w.layouts[s2][k2 - 1] = t2, t1
+    return _with_round(state, _end_turn(state, rnd, seat, w))
+
+
+def _on_replace(state: State, event: Event) -> State:
+    d = event.data
+    rnd, seat = _actor(state, d, "replace")
+    w = _Work(state, rnd, event.seq)
+    new = w.pending
+    assert new is not None
+    changes = _claim(state, w, seat, d, new, taken=False)
+    return _with_round(state, _end_turn(state, rnd, seat, w, **changes))
+
+
+def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token, *, taken: bool) -> dict[str, Any]:
+    """Replace ``slots`` with ``new`` (RULES.md §3.3 "Replace"); return extra round changes.
+
+    One slot, or several whose shown ``cards`` are equal: those cards go face up onto the
+    discard pile, ``new`` takes the lowest named slot and the others close up. Unequal
+    cards: they stay where they were, known to all; ``new`` goes onto the discard pile
+    (``discard``) or joins the row as its last slot (``keep``).
+
+    Raises:
+        RuleViolation: ``cabo.bad_slots``, ``cabo.bad_slot``, ``cabo.bad_claim``,
+            ``cabo.drawn_required``, and the binding errors of :meth:`_Work.bind`.
+    """
+    p = state.players
+    name = p[seat]
+    slots = _slots(w, seat, d.get("slots"))
+    if len(slots) > ROW:
+        raise RuleViolation("cabo.bad_slots", f"a claim names at most 4 slots, not {len(slots)}")
+    cards = d.get("cards")
+    if not isinstance(cards, (list, tuple)) or len(cards) != len(slots):
+        raise RuleViolation("cabo.bad_claim", f"cards gives the value shown from each of the {len(slots)} named slot(s), in order")
+    shown = [read_known(c, f"cards[{i}]") for i, c in enumerate(cards)]
+    tokens = [w.slot(seat, k) for k in slots]
+    for k, t, v in zip(slots, tokens, shown):
+        w.bind(t, v, f"{name}'s slot {k}", public=True)
+    drawn = d.get("drawn")
+    if drawn is not None and taken:
+        raise RuleViolation("cabo.bad_claim", "drawn is the value of a card drawn from the draw pile; a taken discard is known")
+    success = len(set(shown)) == 1
+    face_up_row = state.options.edition == 2 and taken
+    if success:
+        if drawn is not None:
+            w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", seats=frozenset({seat}))
+        row = w.layouts[seat]
+        low = min(slots)
+        gone = {k for k in slots if k != low}
+        for k in sorted(slots):
+            w.discard.append(row[k - 1])
+        row[low - 1] = new
+        w.layouts[seat] = [t for i, t in enumerate(row, start=1) if i not in gone]
+        w.seen[new] = w.seen[new] | {seat}
+        if face_up_row:
+            w.face_up.add(new)
+        return {}
+    if state.options.wrongMultiPenalty == "keep":
+        if drawn is not None:
+            w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", seats=frozenset({seat}))
+        w.layouts[seat].append(new)
+        w.seen[new] = w.seen[new] | {seat}
+        if face_up_row:
+            w.face_up.add(new)
+        return {}
+    if drawn is not None:
+        w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", public=True)
+    elif w.values[new] is None:
+        raise RuleViolation("cabo.drawn_required", (
+            f"{name}'s claim fails ({' '.join(map(str, shown))} are not equal), so the drawn card goes face up onto the "
+            "discard pile: write its value in drawn"))
+    w.public.add(new)
+    w.discard.append(new)
+    return {}
+
+
+def _on_call(state: State, event: Event) -> State:
+    d = event.data
+    rnd = _round_of(state)
+    if rnd.caller is not None and not rnd.over:
+        seat = d.get("seat")
+        who = state.players[seat] if _is_int(seat) and 0 <= seat < rnd.seats else "nobody else"
+        raise RuleViolation("cabo.second_call", (
+            f"only one player may call CABO in a round: {state.players[rnd.caller]} already called it at event "
+            f"{rnd.caller_seq}, so {who} cannot"), seq=rnd.caller_seq)
+    rnd, seat = _actor(state, d, "call_cabo")
+    w = _Work(state, rnd, event.seq)
+    w.pending = None
+    new = w.build(turn=(seat + 1) % rnd.seats, started=True, caller=seat, caller_seq=event.seq, final_left=rnd.seats - 1)
+    return state._replace(current=new)
+
+
+# --------------------------------------------------------------------------- the end of a round
+
+
+def _bind_rows(state: State, w: _Work, layouts: object, field: str, *, hidden_ok: bool) -> None:
+    rnd = w.r
+    p = state.players
+    if not isinstance(layouts, (list, tuple)) or len(layouts) != rnd.seats:
+        raise RuleViolation("cabo.mismatch", f"{field}: one row per player ({rnd.seats}), in seat order")
+    for s, row in enumerate(layouts):
+        have = len(w.layouts[s])
+        if not isinstance(row, (list, tuple)) or len(row) != have:
+            n = len(row) if isinstance(row, (list, tuple)) else 0
+            raise RuleViolation("cabo.mismatch", f"{field}: {p[s]}'s row has {have} card(s), not {n}")
+        for k, text in enumerate(row):
+            v = read_value(text, f"{field}[{s}][{k}]") if hidden_ok else read_known(text, f"{field}[{s}][{k}]")
+            w.bind(w.layouts[s][k], v, f"{p[s]}'s slot {k + 1}", public=True)
+
+
+def _on_showdown(state: State, event: Event) -> State:
+    rnd = _round_of(state, moves=False)
+    if not rnd.over:
+        raise RuleViolation("cabo.round_not_over", f"round {rnd.number} is still being played: the showdown comes after the last turn")
+    w = _Work(state, rnd, event.seq)
+    _bind_rows(state, w, event.data.get("layouts"), "layouts", hidden_ok=True)
+    return _with_round(state, w.build(showdown_seq=event.seq))
+
+
+def _on_reveal(state: State, event: Event) -> State:
+    bindings = event.data.get("cards")
+    if not isinstance(bindings, (list, tuple)) or not bindings:
+        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+    rnd = state.current
+    if rnd is None or rnd.result_only:
+        raise RuleViolation("common.bad_reveal", "no round is being recorded move by move: there is no face-down card to reveal")
+    w = _Work(state, rnd, event.seq)
+    p = state.players
+    for b in bindings:
+        if not isinstance(b, Mapping):
+            raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+        v = read_known(b.get("card"))
+        if "slot" in b:
+            s = w.seat(b.get("seat"))
+            k = b.get("slot")
+            w.bind(w.slot(s, k), v, f"{p[s]}'s slot {k}", public=rnd.over)
+        elif "seq" in b:
+            ref = next((r for r in rnd.refs if r.seq == b["seq"]), None)
+            if ref is None:
+                raise RuleViolation("common.bad_reveal", (
+                    f"event {b['seq']} is not a draw, look, peek or spy of round {rnd.number}: name a card by {{seat, slot}}"))
+            index = b.get("index")
+            if ref.kind == "initial_peek":
+                if not _is_int(index) or not 0 <= index < len(ref.tokens):
+                    raise RuleViolation("common.bad_reveal", f"event {ref.seq} is an initial look at two cards: give index 0 or 1")
+            elif index not in (None, 0):
+                raise RuleViolation("common.bad_reveal", f"event {ref.seq} concerns one card: omit index")
+            t = ref.tokens[int(index or 0)]
+            what = {"draw": f"the card {p[ref.seat]} drew at event {ref.seq}"}.get(ref.kind, f"the card {p[ref.seat]} looked at in event {ref.seq}")
+            w.bind(t, v, what, seats=frozenset({ref.seat}), public=rnd.over and any(t in row for row in w.layouts))
+        else:
+            raise RuleViolation("common.bad_reveal", "a Cabo binding is {seat, slot, card} or {seq, card} (with index for an initial look)")
+    return _with_round(state, w.build())
+
+
+def _parse_layouts(state: State, raw: object) -> tuple[tuple[int, ...], ...]:
+    p = state.players
+    n = state.seats
+    if not isinstance(raw, (list, tuple)) or len(raw) != n:
+        raise RuleViolation("cabo.bad_result", f"layouts is one row per player ({n}), in seat order")
+    most = ROW if state.options.wrongMultiPenalty == "discard" else 51
+    rows = []
+    for s, row in enumerate(raw):
+        if not isinstance(row, (list, tuple)) or not 1 <= len(row) <= most:
+            size = len(row) if isinstance(row, (list, tuple)) else 0
+            raise RuleViolation("cabo.bad_result", (
+                f"{p[s]}'s row has {size} card(s): a row keeps 1 to {most} card(s)"
+                + (" (more only under wrongMultiPenalty = keep)" if most == ROW else "")))
+        rows.append(tuple(read_known(c, f"layouts[{s}][{k}]") for k, c in enumerate(row)))
+    flat = [v for row in rows for v in row]
+    if len(flat) > sum(DECK_COUNTS) - 1:
+        raise RuleViolation("cabo.bad_result", f"the rows hold {len(flat)} cards; at least one card lies on the discard pile")
+    for v in range(14):
+        if flat.count(v) > DECK_COUNTS[v]:
+            where = names(p, [s for s in range(n) if v in rows[s]])
+            raise RuleViolation("common.card_duplicate", (
+                f"the deck holds {DECK_COUNTS[v]} card(s) of value {v}, but the rows show {flat.count(v)} ({where})"))
+    return tuple(rows)
+
+
+def _parse_caller(state: State, raw: object) -> Seat | None:
+    if raw is None:
+        if state.options.edition == 1:
+            raise RuleViolation("cabo.bad_result", "a first-edition round ends only after a CABO call: give the caller")
+        return None
+    if not _is_int(raw) or not 0 <= raw < state.seats:
+        raise RuleViolation("common.bad_seat", f"caller must be a seat from 0 to {state.seats - 1} or null, not {raw!r}")
+    return int(raw)
+
+
+def _on_hand_result(state: State, event: Event) -> State:
+    d = event.data
+    rnd = state.current
+    if rnd is None:
+        raise RuleViolation("common.no_hand", "no round has been dealt yet (hand_started first)")
+    if "caller" not in d:
+        raise RuleViolation("cabo.bad_result", "a round's result gives the caller (null only after an edition-2 deck-out)")
+    caller = _parse_caller(state, d.get("caller"))
+    p = state.players
+    if rnd.result_only:
+        rows = _parse_layouts(state, d.get("layouts"))
+        if rnd.facts is None:
+            if state.over:
+                raise RuleViolation("common.match_over", "the game is over: a total went over 100")
+            return settle(state, rnd._replace(facts=rows, caller=caller, claim_seq=event.seq, over=True))
+        if rows != rnd.facts:
+            raise RuleViolation("cabo.mismatch", f"layouts: event {rnd.claim_seq} recorded other rows for round {rnd.number}")
+        if caller != rnd.caller:
+            raise RuleViolation("cabo.mismatch", f"caller: event {rnd.claim_seq} recorded {names(p, [rnd.caller]) if rnd.caller is not None else 'no caller'}")
+        return state
+    if not rnd.over:
+        raise RuleViolation("cabo.round_not_over", f"round {rnd.number} is still being played: its result comes after the last turn")
+    if caller != rnd.caller:
+        said = p[caller] if caller is not None else "nobody"
+        did = f"{p[rnd.caller]} called CABO at event {rnd.caller_seq}" if rnd.caller is not None else "nobody called CABO"
+        raise RuleViolation("cabo.mismatch", f"caller: {did}, not {said}")
+    w = _Work(state, rnd, event.seq)
+    _bind_rows(state, w, d.get("layouts"), "layouts", hidden_ok=False)
+    if state.over and rnd.score is not None:
+        return state
+    return _with_round(state, w.build(claim_seq=event.seq))
+
+
+__all__ = ["OPTION_VALUES", "apply", "parse_options", "slot_words", "start"]

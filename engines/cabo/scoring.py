@@ -1,0 +1,191 @@
+"""Cabo's scoring: a round's scores (RULES.md §3.4), the totals, the game's end (§3.5), the next start player.
+
+A round is scored once it is over and every card left in the rows is known (a showdown,
+reveals, or a recording that knew them all along); until then it is ``incomplete`` and
+names the slots it still needs. A round is scored before the next one may start, so the
+scores of earlier rounds never change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.cabo.state import KAMIKAZE, LIMIT, RESET_TO, ROW, Round, RoundScore, Seat, State, names
+
+RULE_ROUND = "RULES.md §3.4"
+RULE_END = "RULES.md §3.5"
+
+
+def final_layouts(rnd: Round) -> tuple[tuple[int, ...], ...]:
+    """Each seat's final row as values (the round must be complete)."""
+    rows = tuple(rnd.row_values(s) for s in range(rnd.seats))
+    assert all(v is not None for row in rows for v in row)
+    return rows  # type: ignore[return-value]
+
+
+def _spell(row: tuple[int, ...]) -> str:
+    """``1 + 2 + 3 + 4 = 10``; a single card is just its value."""
+    return f"{' + '.join(map(str, row))} = {sum(row)}" if len(row) > 1 else f"{row[0]}"
+
+
+def score_round(state: State, layouts: tuple[tuple[int, ...], ...], caller: Seat | None) -> RoundScore:
+    """Score one round from its final rows and caller, after the totals so far (RULES.md §3.4)."""
+    p = state.players
+    n = len(layouts)
+    options = state.options
+    sums = tuple(sum(row) for row in layouts)
+    lines: list[tuple[Seat, int, str]] = []
+    kamikaze = next((s for s in range(n) if len(layouts[s]) == ROW and tuple(sorted(layouts[s])) == KAMIKAZE), None)
+    if kamikaze is not None:
+        scores = tuple(0 if s == kamikaze else 50 for s in range(n))
+        winners: tuple[Seat, ...] = (kamikaze,)
+        for s in range(n):
+            if s == kamikaze:
+                lines.append((s, 0, f"cards {' '.join(map(str, layouts[s]))}: kamikaze (12, 12, 13, 13), 0 points"))
+            else:
+                extra = " (the CABO caller too, without the + " + str(options.caller_penalty) + ")" if s == caller else ""
+                lines.append((s, 50, f"sum {_spell(layouts[s])}; {p[kamikaze]} shows 12 12 13 13 (kamikaze): 50{extra}"))
+    else:
+        m = min(sums)
+        low = tuple(s for s in range(n) if sums[s] == m)
+        if caller is not None and sums[caller] == m:
+            winners = (caller,)
+            scores = tuple(0 if s == caller else sums[s] for s in range(n))
+            for s in range(n):
+                if s == caller:
+                    tie = f", tied with {names(p, [x for x in low if x != s])}: the caller wins the tie" if len(low) > 1 else ""
+                    lines.append((s, 0, f"sum {_spell(layouts[s])}; called CABO and is lowest{tie}: 0"))
+                elif sums[s] == m:
+                    lines.append((s, sums[s], f"sum {_spell(layouts[s])}; tied lowest with the CABO caller {p[caller]}, "
+                                              f"who wins the tie: scores the sum {sums[s]}"))
+                else:
+                    lines.append((s, sums[s], f"sum {_spell(layouts[s])}"))
+        elif caller is not None:
+            winners = low
+            who = f"{m} ({names(p, low)})"
+            penalty = options.caller_penalty
+            if options.edition == 1:
+                scores = tuple(0 if s in low else sums[s] + penalty if s == caller else sums[s] for s in range(n))
+            else:
+                scores = tuple(sums[s] + penalty if s == caller else sums[s] for s in range(n))
+            for s in range(n):
+                if s == caller:
+                    lines.append((s, scores[s], f"sum {_spell(layouts[s])}; called CABO but {who} is lowest: "
+                                                f"{sums[s]} + {penalty} = {scores[s]}"))
+                elif s in low and options.edition == 1:
+                    lines.append((s, 0, f"sum {_spell(layouts[s])}, lowest: 0"))
+                elif s in low:
+                    lines.append((s, scores[s], f"sum {_spell(layouts[s])}, lowest, but the caller was not: everyone "
+                                                f"but the caller scores the sum (edition 2)"))
+                else:
+                    lines.append((s, scores[s], f"sum {_spell(layouts[s])}"))
+        else:
+            winners = low
+            scores = tuple(0 if s in low else sums[s] for s in range(n))
+            for s in range(n):
+                if s in low:
+                    lines.append((s, 0, f"sum {_spell(layouts[s])}, lowest (nobody called CABO: the draw pile ran out): 0"))
+                else:
+                    lines.append((s, scores[s], f"sum {_spell(layouts[s])}"))
+    before = state.totals
+    used = set(state.reset_used)
+    totals = []
+    resets = []
+    for s in range(n):
+        t = before[s] + scores[s]
+        if t == LIMIT and (options.edition == 1 or s not in used):
+            resets.append(s)
+            used.add(s)
+            once = " (the one reset of the second edition)" if options.edition == 2 else ""
+            lines.append((s, RESET_TO - LIMIT, f"total {before[s]} + {scores[s]} = exactly 100: reduced to 50{once}"))
+            t = RESET_TO
+        elif t == LIMIT:
+            lines.append((s, 0, f"total exactly 100 again: no second reset in the second edition"))
+        totals.append(t)
+    order = sorted(range(len(lines)), key=lambda i: lines[i][0])
+    return RoundScore(sums, caller, kamikaze, scores, winners, tuple(resets), tuple(totals), frozenset(used),
+                      tuple(lines[i] for i in order), layouts)
+
+
+def settle(state: State, rnd: Round) -> State:
+    """Score a complete round and add it to the match (the round becomes the current one)."""
+    scored = score_round(state, final_layouts(rnd), rnd.caller)
+    return state._replace(current=rnd._replace(score=scored), scores=state.scores + (scored,))
+
+
+def allowed_dealers(state: State) -> list[Seat]:
+    """The seats that may start (and deal) the next round (RULES.md §3.2).
+
+    First round (or the first after a paper sheet): anyone. Then the last round's winner;
+    of several winners the one(s) with the lowest total; a remaining tie is drawn by lot,
+    so each of them is allowed.
+    """
+    if not state.scores:
+        return list(range(state.seats))
+    last = state.scores[-1]
+    best = min(last.totals[s] for s in last.winners)
+    return [s for s in last.winners if last.totals[s] == best]
+
+
+# --------------------------------------------------------------------------- the score sheet
+
+
+def _result(rs: RoundScore) -> dict[str, Any]:
+    return {"sums": list(rs.sums), "caller": rs.caller, "kamikaze": rs.kamikaze, "scores": list(rs.scores),
+            "winners": list(rs.winners), "resets": list(rs.resets), "layouts": [list(map(str, r)) for r in rs.layouts]}
+
+
+def _dealt(rnd: Round) -> list[list[str]]:
+    """The deal as the record knows it now: identities found later are filled in (back-fill)."""
+    return [["??" if rnd.values[t] is None else str(rnd.values[t]) for t in range(ROW * s, ROW * s + ROW)] for s in range(rnd.seats)]
+
+
+def score(state: State) -> dict[str, Any]:
+    """Return the score sheet: VOCABULARY.md §6 ``{"hands", "standings", "end"}``.
+
+    Each hand also carries ``points`` (the round's scores before the 100 → 50 reset, the
+    score sheet's column) and ``totals`` (running totals after it), for the audit.
+    """
+    p = state.players
+    hands = []
+    totals = state.initial
+    for i, rnd in enumerate(state.rounds):
+        entry: dict[str, Any] = {"hand": rnd.number}
+        if rnd.score is not None:
+            rs = rnd.score
+            entry["status"] = "scored"
+            entry["result"] = _result(rs)
+            if not rnd.result_only:
+                entry["result"]["dealt"] = _dealt(rnd)
+            entry["lines"] = [{"seat": s, "points": pts, "reason": why, "rule": RULE_ROUND} for s, pts, why in rs.lines]
+            entry["points"] = list(rs.scores)
+            entry["totals"] = list(rs.totals)
+            totals = rs.totals
+        else:
+            missing = rnd.missing()
+            entry["status"] = "incomplete" if rnd.over else "playing"
+            result: dict[str, Any] = {"sums": None, "caller": rnd.caller, "kamikaze": None, "scores": None, "winners": None, "resets": None}
+            entry["result"] = result
+            entry["lines"] = []
+            if rnd.over:
+                entry["missing"] = [{"seat": s, "slot": k} for s, k in missing]
+                where = "; ".join(f"{p[s]}'s slot {k}" for s, k in missing)
+                entry["lines"] = [{"seat": s, "points": 0, "rule": RULE_ROUND,
+                                   "reason": f"the round is over but its score needs cards never revealed ({where}): incomplete, nothing added"}
+                                  for s in sorted({s for s, _ in missing})]
+            entry["points"] = None
+            entry["totals"] = list(totals)
+        hands.append(entry)
+    end: dict[str, Any] = {"over": False}
+    final = state.totals
+    winners: list[Seat] = []
+    if state.over:
+        best = min(final)
+        winners = [s for s in range(state.seats) if final[s] == best]
+        above = [s for s in range(state.seats) if final[s] > LIMIT]
+        end = {"over": True, "winners": winners, "rule": RULE_END, "reason": (
+            f"{names(p, above)} went over 100 ({', '.join(str(final[s]) for s in above)}): the game is over; "
+            f"{names(p, winners)} win{'s' if len(winners) == 1 else ''} with {best}, the lowest total")}
+    standings = [{"seat": s, "name": p[s], "total": final[s],
+                  "status": "playing" if not state.over else ("winner" if s in winners else "out")} for s in range(state.seats)]
+    return {"hands": hands, "standings": standings, "end": end}

@@ -1,0 +1,251 @@
+"""Cabo's values: the options, the tokens that stand for physical cards, a round and a match.
+
+A round's cards are **tokens**: one token per physical card, numbered in deal order (seat 0's
+four cards are tokens 0-3, seat 1's 4-7, …, then the turned-up discard, then the draw pile
+top first). A token's value may be known to the record or not (``None``); swaps and
+replacements move tokens between slots, so a card keeps its identity while nobody knows
+what it is, and any event that later shows it (a replacement, a showdown, a reveal) binds
+that very token. Each token also remembers who has seen it (the seats that looked at it,
+or everybody), which is all ``view`` needs.
+
+Values are checked against the pile a token came from: the 52-card deck for the tokens of
+the deal, and, after a reshuffle of the discard pile, the known multiset of the reshuffled
+cards for the tokens drawn from the new pile (every discard is face up, so that multiset is
+always known). No value may be known more often than its pile holds it.
+
+Everything here is immutable: rounds and states are ``NamedTuple``s rebuilt with ``_replace``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple, TypeAlias
+
+from engines.base import RuleViolation
+from engines.cards import CABO, CardError, parse
+
+GAME = "cabo"
+DECK = CABO
+ROW = 4
+"""Cards dealt to each seat."""
+LIMIT = 100
+"""The game ends when a total exceeds this (RULES.md §3.5); exactly this is reset to 50 (§3.4)."""
+RESET_TO = 50
+KAMIKAZE = (12, 12, 13, 13)
+DECK_COUNTS: tuple[int, ...] = tuple(DECK.count(parse(str(v), DECK)) for v in range(14))  # type: ignore[arg-type]
+"""How many cards of each value 0-13 the deck holds (two 0s, two 13s, four of each 1-12)."""
+PEEK, SPY, SWAP = (7, 8), (9, 10), (11, 12)
+
+Seat: TypeAlias = int
+Token: TypeAlias = int
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The match's rule variants (VOCABULARY.md §2, RULES.md §3)."""
+
+    edition: int = 1
+    """1: the first edition (the seed); 2: the second-edition bundle (RULES.md §3.6 #1)."""
+    swapAny: bool = False
+    """A swap may exchange any two cards of two different seats, not only one of the actor's."""
+    lockCaller: bool = False
+    """The CABO caller's cards cannot be swapped during the final turns."""
+    wrongMultiPenalty: str = "discard"
+    """``discard``: a failed multi-card claim discards the new card; ``keep``: it joins the row."""
+
+    @property
+    def max_players(self) -> int:
+        """5 in the first edition, 4 in the second."""
+        return 5 if self.edition == 1 else 4
+
+    @property
+    def caller_penalty(self) -> int:
+        """What a caller who is not lowest adds to the sum: 5 (edition 1) or 10 (edition 2)."""
+        return 5 if self.edition == 1 else 10
+
+
+class Ref(NamedTuple):
+    """A move whose private cards a ``reveal {seq[, index]}`` may name."""
+
+    seq: int
+    kind: str
+    """``draw``, ``initial_peek``, ``peek`` or ``spy``."""
+    seat: Seat
+    tokens: tuple[Token, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """A scored round: the facts of RULES.md §3.4 and the totals after it."""
+
+    sums: tuple[int, ...]
+    caller: Seat | None
+    kamikaze: Seat | None
+    scores: tuple[int, ...]
+    """The round's score per seat, before the 100 → 50 reset (the score sheet's hand column)."""
+    winners: tuple[Seat, ...]
+    resets: tuple[Seat, ...]
+    totals: tuple[int, ...]
+    """Running totals after the round, resets applied."""
+    reset_used: frozenset[Seat]
+    """Seats that have had their one 100 → 50 reset (edition 2), this round included."""
+    lines: tuple[tuple[Seat, int, str], ...]
+    layouts: tuple[tuple[int, ...], ...]
+    """Each seat's final row, values in slot order."""
+
+
+class Round(NamedTuple):
+    """One round: move by move (``result_only`` False) or recorded by its result alone."""
+
+    number: int
+    seq: int
+    dealer: Seat
+    result_only: bool
+    seats: int
+    # --- tokens (move by move)
+    values: tuple[int | None, ...] = ()
+    origin: tuple[int, ...] = ()
+    """Per token, the pile it came from: 0 the deck, k the k-th reshuffled pile."""
+    source: tuple[int, ...] = ()
+    """Per token, the seq of the event that fixed its value (0: unknown or the deal)."""
+    drawn_at: tuple[int, ...] = ()
+    """Per token, the seq of the draw that took it from the draw pile (0: never drawn)."""
+    seen: tuple[frozenset[Seat], ...] = ()
+    """Per token, the seats that have looked at it."""
+    public: frozenset[Token] = frozenset()
+    """Tokens the whole table has seen."""
+    face_up: frozenset[Token] = frozenset()
+    """Tokens lying face up in a row (a taken discard, edition 2)."""
+    pools: tuple[tuple[int, ...], ...] = ()
+    """Per pile, how many cards of each value it holds: pile 0 is the deck, then each reshuffle."""
+    pool_seq: tuple[int, ...] = ()
+    """Per pile, the seq of the draw that reshuffled it (0 for the deck)."""
+    # --- zones
+    layouts: tuple[tuple[Token, ...], ...] = ()
+    draw: tuple[Token, ...] = ()
+    """The draw pile, top first."""
+    discard: tuple[Token, ...] = ()
+    """The discard pile, bottom to top."""
+    pending: Token | None = None
+    """The card just drawn, in the hand of the seat whose turn it is."""
+    pending_seq: int = 0
+    # --- turn order
+    turn: Seat = 0
+    started: bool = False
+    """The start player has made the first turn (initial looks are over)."""
+    peeked: frozenset[Seat] = frozenset()
+    caller: Seat | None = None
+    caller_seq: int = 0
+    final_left: int = 0
+    over: bool = False
+    deck_out: bool = False
+    """Edition 2: the round ended because the draw pile ran out."""
+    refs: tuple[Ref, ...] = ()
+    showdown_seq: int = 0
+    # --- result only
+    facts: tuple[tuple[int, ...], ...] | None = None
+    """A result-only round's layouts (or None until its ``hand_result``)."""
+    claim_seq: int = 0
+    score: RoundScore | None = None
+
+    def row_values(self, seat: Seat) -> tuple[int | None, ...]:
+        """The values of ``seat``'s row as the record knows them."""
+        if self.result_only:
+            return tuple(self.facts[seat]) if self.facts is not None else ()
+        return tuple(self.values[t] for t in self.layouts[seat])
+
+    def missing(self) -> list[tuple[Seat, int]]:
+        """The (seat, slot) of every final card the record does not know (slots from 1)."""
+        if self.result_only:
+            return []
+        return [(s, k + 1) for s in range(self.seats) for k, t in enumerate(self.layouts[s]) if self.values[t] is None]
+
+    def live(self) -> int:
+        """How many cards the round's zones hold (always 52: the conservation invariant)."""
+        return sum(len(r) for r in self.layouts) + len(self.draw) + len(self.discard) + (self.pending is not None)
+
+
+class State(NamedTuple):
+    """A Cabo match: players, options, the rounds and their scores."""
+
+    players: tuple[str, ...]
+    options: Options
+    initial: tuple[int, ...]
+    carried: bool = False
+    past: tuple[Round, ...] = ()
+    current: Round | None = None
+    scores: tuple[RoundScore, ...] = ()
+    """One per scored round, in order (a round is scored before the next may start)."""
+
+    @property
+    def rounds(self) -> tuple[Round, ...]:
+        """Every round, the current one last."""
+        return self.past if self.current is None else self.past + (self.current,)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total so far."""
+        return self.scores[-1].totals if self.scores else self.initial
+
+    @property
+    def reset_used(self) -> frozenset[Seat]:
+        """Seats that have used their one edition-2 reset."""
+        return self.scores[-1].reset_used if self.scores else frozenset()
+
+    @property
+    def over(self) -> bool:
+        """Someone's total exceeds 100 (RULES.md §3.5)."""
+        return max(self.totals) > LIMIT
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
+
+
+# --------------------------------------------------------------------------- words
+
+
+def read_value(text: object, field: str = "card") -> int | None:
+    """Parse a Cabo card (``"0"``-``"13"``) to its value; ``"??"`` gives None.
+
+    Raises:
+        RuleViolation: ``common.bad_card`` or ``common.card_not_in_deck``.
+    """
+    if not isinstance(text, str):
+        raise RuleViolation("common.bad_card", f"{field}: {text!r} is not a Cabo card (write its value, \"0\" to \"13\")")
+    try:
+        card = parse(text, DECK)
+    except CardError as e:
+        raise RuleViolation(e.code, f"{field}: {e.message}") from None
+    return None if card is None else int(card.rank)
+
+
+def read_known(text: object, field: str = "card") -> int:
+    """Parse a face-up Cabo card: ``"??"`` is refused (``common.card_hidden``)."""
+    v = read_value(text, field)
+    if v is None:
+        raise RuleViolation("common.card_hidden", f"{field}: this card is shown face up: write its value, not ??")
+    return v
+
+
+def card_text(v: int | None) -> str:
+    """A value as the notation writes it (``"??"`` for an unknown one)."""
+    return "??" if v is None else str(v)
+
+
+def names(players: tuple[str, ...], seats: list[Seat] | tuple[Seat, ...]) -> str:
+    """``Ben``, ``Ben and Dora``, ``Anna, Ben and Dora``."""
+    ns = [players[s] for s in seats]
+    return ", ".join(ns[:-1]) + " and " + ns[-1] if len(ns) > 1 else (ns[0] if ns else "nobody")
+
+
+def slot_words(slots: list[int] | tuple[int, ...]) -> str:
+    """``slot 2``, ``slots 1 and 3``."""
+    if len(slots) == 1:
+        return f"slot {slots[0]}"
+    return "slots " + ", ".join(map(str, slots[:-1])) + " and " + str(slots[-1])
+
+
+def plural(v: int) -> str:
+    """``a 13`` / ``an 8`` / ``an 11``."""
+    return ("an " if v in (8, 11) else "a ") + str(v)

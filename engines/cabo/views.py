@@ -1,0 +1,318 @@
+"""What Cabo shows: legal moves, per-seat views, the move in words, the game's description.
+
+Views are built apart from the rules: a seat sees the cards it has looked at (its initial
+look, its peeks, the cards it drew, its spies on other rows), the cards the whole table saw
+(the discard pile, shown claims, taken discards, the showdown), and the position and count
+of every other card, never a value it has not seen. The record may know more (a scorer who
+saw the deal, a peek's value): only ``"all"`` shows that.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Mapping
+
+from engines.base import Event
+from engines.cabo.rules import OPTION_VALUES
+from engines.cabo.scoring import allowed_dealers
+from engines.cabo.state import (
+    GAME,
+    LIMIT,
+    PEEK,
+    SPY,
+    SWAP,
+    Round,
+    State,
+    Token,
+    card_text,
+    names,
+    slot_words,
+)
+
+EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy",
+          "swap", "call_cabo", "showdown", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
+
+
+def describe() -> dict[str, Any]:
+    """Describe the game for ``GET /games/cabo``: players, deck, options, events."""
+    return {
+        "game": GAME,
+        "name": "Cabo",
+        "deck": "Cabo 52 (0-13): two 0s, two 13s, four of each 1-12",
+        "players": {"min": 2, "max": 5, "edition2Max": 4},
+        "direction": "CW",
+        "teams": None,
+        "target": {"over": LIMIT},
+        "options": {
+            "edition": {"values": list(OPTION_VALUES["edition"]), "default": 1, "rule": "RULES.md §3.6 #1",
+                        "description": "1: the first edition (the seed). 2: the second-edition bundle: 2-4 players, a taken "
+                                       "discard stays face up in the row, a caller who is not lowest scores sum + 10 and "
+                                       "everyone else their sum, the round also ends when the draw pile runs out, 100 → 50 "
+                                       "at most once per player, wrongMultiPenalty defaults to keep"},
+            "swapAny": {"type": "boolean", "default": False, "rule": "RULES.md §3.3",
+                        "description": "a swap (11, 12) may exchange any two cards of two different players, "
+                                       "not only one of the actor's with another player's"},
+            "lockCaller": {"type": "boolean", "default": False, "rule": "RULES.md §3.3",
+                           "description": "the CABO caller's cards cannot be swapped during the final turns"},
+            "wrongMultiPenalty": {"values": list(OPTION_VALUES["wrongMultiPenalty"]), "default": "discard",
+                                  "defaultEdition2": "keep", "rule": "RULES.md §3.3, §3.6 #4",
+                                  "description": "a failed multi-card claim: the cards go back face down and the new card is "
+                                                 "discarded (discard), or the new card joins the row as its last slot (keep)"},
+        },
+        "events": list(EVENTS),
+    }
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+def _known_slots(rnd: Round, seat: int) -> list[tuple[int, int]]:
+    return [(k, v) for k, v in enumerate(rnd.row_values(seat), start=1) if v is not None]
+
+
+def _claims(rnd: Round, seat: int, fail_ok: bool) -> list[dict[str, Any]]:
+    """Complete claims the record can write: every known slot alone, every pair of known slots."""
+    known = _known_slots(rnd, seat)
+    out = [{"seat": seat, "slots": [k], "cards": [str(v)]} for k, v in known]
+    for (a, va), (b, vb) in combinations(known, 2):
+        if va == vb or fail_ok:
+            out.append({"seat": seat, "slots": [a, b], "cards": [str(va), str(vb)]})
+    return out
+
+
+def legal_moves(state: State) -> list[dict[str, Any]]:
+    """Return the event templates that may be recorded next (``[]`` once the game is over).
+
+    Concrete moves where the record knows the cards (a claim of known slots, the action of a
+    known drawn card with every target), one template per move type otherwise. Between
+    rounds: ``hand_started`` for each seat allowed to start, and a showdown cross-check.
+    """
+    if state.over:
+        return []
+    rnd = state.current
+    deal = [{"type": "hand_started", "data": {"dealer": d}} for d in allowed_dealers(state)]
+    if rnd is None:
+        return deal
+    if rnd.result_only:
+        return [{"type": "hand_result", "data": {}}] if rnd.facts is None else deal
+    if rnd.over:
+        rows = [[card_text(v) for v in rnd.row_values(s)] for s in range(rnd.seats)]
+        show = {"type": "showdown", "data": {"layouts": rows}}
+        if rnd.score is None:
+            return [show, {"type": "reveal", "data": {}}]
+        return deal + [show]
+    moves: list[dict[str, Any]] = []
+    seat = rnd.turn
+    if not rnd.started:
+        moves += [{"type": "initial_peek", "data": {"seat": s}} for s in range(rnd.seats) if s not in rnd.peeked]
+    if rnd.pending is not None:
+        v = rnd.values[rnd.pending]
+        keep = state.options.wrongMultiPenalty == "keep"
+        claims = _claims(rnd, seat, fail_ok=keep or v is not None)
+        moves += [{"type": "replace", "data": c} for c in claims] or [{"type": "replace", "data": {"seat": seat}}]
+        if v is None:
+            moves += [{"type": t, "data": {"seat": seat}} for t in ("discard", "peek", "spy", "swap")]
+            return moves
+        card = str(v)
+        moves.append({"type": "discard", "data": {"seat": seat, "card": card}})
+        if v in PEEK:
+            for k, t in enumerate(rnd.layouts[seat], start=1):
+                moves.append({"type": "peek", "data": _with_value({"seat": seat, "card": card, "slot": k}, rnd, t)})
+        if v in SPY:
+            for s in range(rnd.seats):
+                if s != seat:
+                    for k, t in enumerate(rnd.layouts[s], start=1):
+                        moves.append({"type": "spy", "data": _with_value({"seat": seat, "card": card, "target": {"seat": s, "slot": k}}, rnd, t)})
+        if v in SWAP:
+            locked = {rnd.caller} if state.options.lockCaller and rnd.caller is not None else set()
+            firsts = [seat] if not state.options.swapAny else [s for s in range(rnd.seats)]
+            for s1 in firsts:
+                for s2 in range(rnd.seats):
+                    if s2 == s1 or s1 in locked or s2 in locked or (state.options.swapAny and s2 < s1):
+                        continue
+                    for k1 in range(1, len(rnd.layouts[s1]) + 1):
+                        for k2 in range(1, len(rnd.layouts[s2]) + 1):
+                            moves.append({"type": "swap", "data": {"seat": seat, "card": card, "first": {"seat": s1, "slot": k1},
+                                                                   "second": {"seat": s2, "slot": k2}}})
+        return moves
+    if rnd.discard:
+        claims = _claims(rnd, seat, fail_ok=True)
+        moves += [{"type": "take_discard", "data": c} for c in claims] or [{"type": "take_discard", "data": {"seat": seat}}]
+    if rnd.draw or len(rnd.discard) > 1:
+        moves.append({"type": "draw", "data": {"seat": seat}})
+    if rnd.caller is None:
+        moves.append({"type": "call_cabo", "data": {"seat": seat}})
+    return moves
+
+
+def _with_value(data: dict[str, Any], rnd: Round, t: Token) -> dict[str, Any]:
+    v = rnd.values[t]
+    if v is not None:
+        data["value"] = str(v)
+    return data
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _sees(rnd: Round, t: Token, viewer: int | str | None) -> bool:
+    if viewer == "all":
+        return True
+    return t in rnd.public or (isinstance(viewer, int) and viewer in rnd.seen[t])
+
+
+def _card(rnd: Round, t: Token, viewer: int | str | None) -> str:
+    return card_text(rnd.values[t]) if _sees(rnd, t, viewer) else "??"
+
+
+def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
+    """Return the state as ``seat`` sees it: None the public view, ``"all"`` everything recorded.
+
+    A seat sees exactly the cards it has seen (its initial look, its draws, its peeks and
+    spies, and what the whole table saw); every other card is ``"??"`` at its position.
+
+    Raises:
+        ValueError: ``seat`` is not None, ``"all"`` or a seat number.
+    """
+    n = state.seats
+    if not (seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n)):
+        raise ValueError(f"seat must be None, 'all' or 0-{n - 1}, not {seat!r}")
+    out: dict[str, Any] = {"game": GAME, "players": list(state.players), "viewer": seat, "round": 0,
+                           "totals": list(state.totals), "over": state.over}
+    rnd = state.current
+    if rnd is None:
+        out["nextStart"] = allowed_dealers(state)
+        return out
+    out.update({"round": rnd.number, "dealer": rnd.dealer, "resultOnly": rnd.result_only, "roundOver": rnd.over,
+                "scored": rnd.score is not None, "caller": rnd.caller})
+    if rnd.score is not None and not state.over:
+        out["nextStart"] = allowed_dealers(state)
+    if rnd.result_only:
+        if rnd.facts is not None:
+            out["rows"] = [{"seat": s, "name": state.players[s], "cards": [str(v) for v in rnd.facts[s]]} for s in range(n)]
+        return out
+    out.update({
+        "turn": None if rnd.over else rnd.turn,
+        "finalTurnsLeft": rnd.final_left if rnd.caller is not None and not rnd.over else None,
+        "initialLooks": sorted(rnd.peeked),
+        "drawPile": len(rnd.draw),
+        "discardPile": [card_text(rnd.values[t]) for t in rnd.discard],
+        "deckOut": rnd.deck_out,
+    })
+    out["rows"] = [{"seat": s, "name": state.players[s], "cards": [_card(rnd, t, seat) for t in rnd.layouts[s]],
+                    "faceUp": [k for k, t in enumerate(rnd.layouts[s], start=1) if t in rnd.face_up]} for s in range(n)]
+    if rnd.pending is not None:
+        out["drawn"] = {"seat": rnd.turn, "seq": rnd.pending_seq, "card": _card(rnd, rnd.pending, seat)}
+    else:
+        out["drawn"] = None
+    if seat == "all":
+        out["dealt"] = [[card_text(rnd.values[t]) for t in range(4 * s, 4 * s + 4)] for s in range(n)]
+        out["missing"] = [{"seat": s, "slot": k} for s, k in rnd.missing()]
+    return out
+
+
+# --------------------------------------------------------------------------- narration
+
+
+def narrate(before: State | None, event: Event, after: State) -> str:
+    """Tell the move as the table saw it: ``Ben draws a card``, ``Ben replaces slots 1 and 3 (9 9): they match``.
+
+    The words hold only what the whole table saw: a drawn card, a peek or a spy are told
+    without their values (a ``reveal`` names what it reveals, as its event does).
+    """
+    d = event.data
+    p = after.players
+    seat = d.get("seat")
+    name = p[seat] if isinstance(seat, int) and 0 <= seat < len(p) else "?"
+    rnd = after.current
+    prev = before.current if before is not None else None
+    match event.type:
+        case "match_started":
+            o = after.options
+            return (f"Cabo (edition {o.edition}): {names(p, list(range(len(p))))}; lowest total wins, the game ends when "
+                    "a total goes over 100")
+        case "hand_started":
+            assert rnd is not None
+            if rnd.result_only:
+                return f"Round {rnd.number}: {p[rnd.dealer]} starts; the round is recorded by its result only"
+            return (f"Round {rnd.number}: {p[rnd.dealer]} deals four face-down cards to each player and turns up "
+                    f"{card_text(rnd.values[rnd.discard[0]])}; {p[rnd.dealer]} starts")
+        case "initial_peek":
+            return f"{name} looks at {slot_words(d.get('slots', []))}"
+        case "take_discard":
+            top = card_text(prev.values[prev.discard[-1]]) if prev is not None and prev.discard else "?"
+            words = f"{name} takes the {top} from the discard pile" + _claim_words(d, before, after)
+        case "draw":
+            words = f"{name} draws a card"
+            if prev is not None and not prev.draw and rnd is not None:
+                words = f"The draw pile is empty: the discard pile is reshuffled under its top card; {name} draws a card"
+            return words
+        case "replace":
+            words = f"{name} puts the drawn card in" + _claim_words(d, before, after)
+        case "discard":
+            words = f"{name} discards the drawn {d.get('card')}"
+        case "peek":
+            words = f"{name} discards {d.get('card')} and peeks at own slot {d.get('slot')}"
+        case "spy":
+            t = d.get("target", {})
+            who = p[t["seat"]] if isinstance(t.get("seat"), int) and t["seat"] < len(p) else "?"
+            words = f"{name} discards {d.get('card')} and spies on {who}'s slot {t.get('slot')}"
+        case "swap":
+            a, b = d.get("first", {}), d.get("second", {})
+            words = (f"{name} discards {d.get('card')} and swaps {p[a['seat']]}'s slot {a.get('slot')} with "
+                     f"{p[b['seat']]}'s slot {b.get('slot')}")
+        case "call_cabo":
+            return f"{name} calls CABO: every other player has one more turn"
+        case "showdown":
+            words = "Showdown: " + "; ".join(f"{p[s]} {' '.join(row)}" for s, row in enumerate(d.get("layouts", [])))
+        case "reveal":
+            parts = []
+            for b in d.get("cards", []):
+                if "slot" in b:
+                    parts.append(f"{p[b['seat']]}'s slot {b['slot']} is {b.get('card')}")
+                else:
+                    parts.append(f"the card of event {b.get('seq')}{' #' + str(b['index']) if 'index' in b else ''} is {b.get('card')}")
+            words = "Revealed: " + "; ".join(parts)
+        case "hand_result":
+            words = f"Round {rnd.number if rnd else '?'} result: " + "; ".join(
+                f"{p[s]} {' '.join(row)}" for s, row in enumerate(d.get("layouts", [])))
+            if d.get("caller") is not None:
+                words += f"; {p[d['caller']]} called CABO"
+        case "score_claimed":
+            return f"The table wrote its score for round {d.get('hand', 'so far')}"
+        case "note":
+            return f"Note: {d.get('text', '')}"
+        case "void":
+            return f"Event {d.get('target')} is voided: {d.get('reason', '')}"
+        case "amend":
+            return f"Event {d.get('target')} is amended: {d.get('reason', '')}"
+        case _:
+            return event.type
+    if rnd is not None and prev is not None and rnd.number == prev.number:
+        if rnd.over and not prev.over:
+            words += "; the round is over" + (" (the draw pile ran out)" if rnd.deck_out else "")
+        elif rnd.caller is not None and prev.caller is not None and event.type in ("take_discard", "replace", "discard", "peek", "spy", "swap"):
+            words += f"; {rnd.final_left} final turn(s) left"
+        if rnd.score is not None and prev.score is None:
+            rs = rnd.score
+            words += "; scores " + ", ".join(f"{p[s]} {rs.scores[s]}" for s in range(len(p)))
+            words += "; totals " + ", ".join(f"{p[s]} {rs.totals[s]}" for s in range(len(p)))
+            if after.over:
+                words += "; the game is over"
+    elif rnd is not None and rnd.score is not None and (prev is None or prev.number != rnd.number or prev.score is None):
+        rs = rnd.score
+        words += "; scores " + ", ".join(f"{p[s]} {rs.scores[s]}" for s in range(len(p)))
+    return words
+
+
+def _claim_words(d: Mapping[str, Any], before: State | None, after: State) -> str:
+    slots = d.get("slots", [])
+    cards = d.get("cards", [])
+    words = f" {slot_words(slots)} ({' '.join(map(str, cards))})"
+    if len(slots) == 1:
+        return words
+    if len(set(cards)) == 1:
+        return words + f": they match, {len(slots)} cards to the discard pile and the row closes up"
+    keep = after.options.wrongMultiPenalty == "keep"
+    return words + (": they do not match and stay, known to all; the new card joins the row as its last slot" if keep
+                    else ": they do not match and stay, known to all; the new card goes face up onto the discard pile")

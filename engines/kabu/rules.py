@@ -1,0 +1,766 @@
+"""Kabú's rules: :func:`start` a match, :func:`apply` one event (RULES.md §2, VOCABULARY.md §5.2).
+
+Every handler checks the whole event first and only then builds the new state, so a
+:class:`RuleViolation` leaves nothing half-changed (the old state is never touched anyway).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping, Sequence
+
+from engines.base import Event, RuleViolation
+from engines.cards import Card, pretty
+from engines.kabu.scoring import settle
+from engines.kabu.state import (
+    DECK_NAMES,
+    GAME,
+    MAX_CARDS,
+    OPEN_SIX,
+    Adjust,
+    Hand,
+    Options,
+    Phase,
+    Seat,
+    State,
+    hand_value,
+    read_card,
+    sorted_cards,
+    start_chips,
+)
+
+OPTION_VALUES: dict[str, tuple[object, ...]] = {
+    "deck": ("french40", "full52", "spanish40"),
+    "maxPlayers": tuple(range(2, 11)),
+    "dealerMode": ("keep", "rotate", "croupier"),
+    "start": ("direct", "choose5", "choose3"),
+    "secondCardFrom": ("returned", "stock"),
+    "openSix": (False, True),
+    "solvency": ("gross", "net"),
+    "insolventCollects": (True, False),
+}
+END_VALUES = ("insolvency", "time")
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    return values[:i] + (v,) + values[i + 1:]
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seat(state: State, data: Mapping[str, Any], key: str = "seat") -> Seat:
+    v = data.get(key)
+    n = len(state.players)
+    if not _is_int(v) or not 0 <= v < n:  # type: ignore[operator]
+        raise RuleViolation("common.bad_seat", f"{key} must be a seat from 0 to {n - 1}, not {v!r}")
+    return int(v)  # type: ignore[arg-type]
+
+
+def _cards_words(cards: Sequence[Card | None]) -> str:
+    return pretty(cards)
+
+
+def _where(state: State, hand: Hand, card: Card) -> str:
+    """Say where the record already places ``card`` in this hand."""
+    if card in hand.table:
+        return "face up on the table"
+    for s in hand.order:
+        if card in hand.known[s]:
+            return f"in {state.players[s]}'s hand"
+    for s in hand.order:
+        if card in hand.dealt[s]:
+            return f"dealt to {state.players[s]}"
+    return "elsewhere"
+
+
+def possible_keep(hand: Hand, options: Options, seat: Seat, card: Card) -> bool:
+    """Tell whether ``card`` can be the card ``seat`` kept: one of its first cards, never an open card."""
+    if options.openSix and card in hand.table:
+        return False
+    if card in hand.dealt[seat]:
+        return True
+    return None in hand.dealt[seat] and card not in hand.dealt_known
+
+
+def _check_keep(state: State, hand: Hand, seat: Seat) -> None:
+    """A ``??`` keep: some card the seat may still hold must be able to be the kept one.
+
+    Raises:
+        RuleViolation: ``common.card_unavailable`` naming the keep's seq.
+    """
+    seq = hand.kept[seat]
+    if seq is None or hand.kept_card[seat] is not None or hand.unknown[seat]:
+        return
+    if any(possible_keep(hand, state.options, seat, c) for c in hand.known[seat]):
+        return
+    name = state.players[seat]
+    raise RuleViolation("common.card_unavailable", (
+        f"{name} kept one of the cards first dealt to {name} ({_cards_words(hand.dealt[seat])}) at event {seq}, "
+        f"but none of {_cards_words(sorted_cards(hand.known[seat]))} can be that card"), seq=seq)
+
+
+# --------------------------------------------------------------------------- start
+
+
+def parse_options(raw: object) -> Options:
+    """Read the ``options`` of ``match_started`` (omitted keys take their default).
+
+    Raises:
+        RuleViolation: ``common.bad_option`` for an unknown key or value.
+    """
+    if raw is None:
+        return Options()
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("common.bad_option", "options must be an object")
+    for key, v in raw.items():
+        if key not in OPTION_VALUES:
+            raise RuleViolation("common.bad_option", f"Kabú has no option {key!r} (options: {', '.join(OPTION_VALUES)})")
+        allowed = OPTION_VALUES[key]
+        if key == "maxPlayers":
+            ok = _is_int(v) and v in allowed
+        else:
+            ok = any(v is a if isinstance(a, bool) else (isinstance(v, str) and v == a) for a in allowed)
+        if not ok:
+            shown = "an integer from 2 to 10" if key == "maxPlayers" else ", ".join(map(repr, allowed))
+            raise RuleViolation("common.bad_option", f"option {key} must be {shown}, not {v!r}")
+    return Options(**dict(raw))
+
+
+def deck_problem(options: Options, n: int) -> str | None:
+    """Return why ``n`` players cannot play with this deck and these options (RULES.md §2.2), or None."""
+    size = len(options.cards.cards)
+    deck = DECK_NAMES[options.deck]
+    six = OPEN_SIX if options.openSix else 0
+    k = options.start_cards
+    if MAX_CARDS * n + six > size:
+        extra = " plus the six open cards" if six else ""
+        return f"{n} players holding four cards each need {MAX_CARDS * n}{extra} = {MAX_CARDS * n + six} cards; the {deck} deck has {size}"
+    if options.choose and k * n > size:
+        return f"{n} players receiving {k} cards each need {k * n} cards; the {deck} deck has {size}"
+    if options.choose and six and options.secondCardFrom == "returned" and k * n + six > size:
+        return (f"{n} players receiving {k} cards each, then six open cards from the rest, need {k * n + six} cards; "
+                f"the {deck} deck has {size}")
+    return None
+
+
+def start(data: Mapping[str, Any]) -> State:
+    """Return the state right after ``match_started``.
+
+    Raises:
+        RuleViolation: ``common.wrong_game``, ``kabu.players``, ``common.bad_target``,
+            ``common.bad_option``, ``kabu.deck_too_small``, ``common.bad_initial``.
+    """
+    game = data.get("game", GAME)
+    if game != GAME:
+        raise RuleViolation("common.wrong_game", f"this is the Kabú engine, not {game!r}")
+    target = data.get("target")
+    end = "insolvency"
+    if target is not None:
+        if not isinstance(target, Mapping) or set(target) - {"end"} or target.get("end", "insolvency") not in END_VALUES:
+            raise RuleViolation("common.bad_target", 'Kabú\'s target is {"end": "insolvency"} or {"end": "time"}')
+        end = str(target.get("end", "insolvency"))
+    raw = data.get("options")
+    options = parse_options(raw)
+    options = replace(options, end=end)
+    players = data.get("players")
+    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) and p.strip() for p in players):
+        raise RuleViolation("kabu.players", "players must be a list of non-empty names")
+    n = len(players)
+    if not 2 <= n <= options.maxPlayers:
+        raise RuleViolation("kabu.players", (
+            f"Kabú is played by 2 to {options.maxPlayers} players (option maxPlayers, at most 10); got {n}"))
+    if len(set(players)) != n:
+        raise RuleViolation("kabu.players", "every player needs a different name")
+    problem = deck_problem(options, n)
+    if problem:
+        raise RuleViolation("kabu.deck_too_small", f"impossible set-up: {problem}")
+    chips = (start_chips(n),) * n
+    initial = data.get("initial")
+    if initial is not None:
+        got = initial.get("chips") if isinstance(initial, Mapping) else None
+        if not isinstance(got, (list, tuple)) or len(got) != n or not all(_is_int(v) and v >= 0 for v in got):
+            raise RuleViolation("common.bad_initial", f"initial chips must be {n} whole numbers of chips (0 or more), one per player")
+        chips = tuple(int(v) for v in got)
+    return State(players=tuple(players), options=options, initial=chips, carried=initial is not None, chips=chips,
+                 active=(True,) * n)
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, event: Event) -> State:
+    """Check ``event`` against the rules and return the next state.
+
+    Raises:
+        RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
+    """
+    match event.type:
+        case "hand_started":
+            return _on_hand_started(state, event)
+        case "keep":
+            return _on_keep(state, event)
+        case "take" | "stand":
+            return _on_decision(state, event)
+        case "showdown":
+            return _on_showdown(state, event)
+        case "reveal":
+            return _on_reveal(state, event)
+        case "hand_result":
+            return _on_hand_result(state, event)
+        case "buy_chips":
+            return _on_buy_chips(state, event)
+        case "leave":
+            return _on_leave(state, event)
+        case "time_up":
+            return _on_time_up(state, event)
+        case _:
+            raise RuleViolation("common.unknown_event", f"Kabú has no event {event.type!r}")
+
+
+def _over_words(state: State) -> str:
+    if state.end_kind == "insolvency":
+        return "the game is over: a player could not pay what he owed"
+    if state.end_kind == "alone":
+        return "the game is over: fewer than two players are left"
+    return "the game is over: the agreed time is up"
+
+
+def _order(state: State, dealer: Seat | None) -> tuple[Seat, ...]:
+    n = len(state.players)
+    if dealer is None:
+        return tuple(s for s in range(n) if state.active[s])
+    return tuple(s for s in ((dealer + i) % n for i in range(1, n + 1)) if state.active[s])
+
+
+def _blank(n: int) -> dict[str, Any]:
+    return {"dealt": ((),) * n, "known": (frozenset(),) * n, "unknown": (0,) * n, "kept": (None,) * n,
+            "kept_card": (None,) * n, "draws": ((None, None),) * n}
+
+
+def _archived(hand: Hand) -> Hand:
+    """A settled hand as the match keeps it: what the score sheet needs (the deal's bookkeeping dropped).
+
+    Every later state carries every earlier hand, so a long match stays cheap to keep, copy and compare.
+    """
+    return hand._replace(dealt=(), known=(), unknown=(), kept=(), kept_card=(), draws=(), dealt_known=frozenset(), located=frozenset())
+
+
+def _on_hand_started(state: State, event: Event) -> State:
+    d = event.data
+    if state.over:
+        raise RuleViolation("common.match_over", _over_words(state))
+    cur = state.current
+    if cur is not None and not cur.over:
+        what = "its hand_result" if cur.result_only else ("its showdown" if cur.phase == "showdown" else "its decisions and showdown")
+        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
+    if state.pending:
+        who = ", ".join(state.players[s] for s in sorted(state.pending))
+        raise RuleViolation("kabu.insolvent", (
+            f"{who} could not pay at hand {cur.number if cur else 0}: buy chips from another player (buy_chips) "
+            "or leave the game before the next hand"))
+    options = state.options
+    n = len(state.players)
+    dealer_raw = d.get("dealer")
+    dealer: Seat | None
+    if options.dealerMode == "croupier":
+        if dealer_raw is not None:
+            raise RuleViolation("kabu.wrong_dealer", "a croupier who does not play deals every hand: dealer must be null")
+        dealer = None
+    else:
+        if dealer_raw is None:
+            raise RuleViolation("kabu.wrong_dealer", "a player deals (dealerMode is not croupier): name the dealer's seat")
+        dealer = _seat(state, d, "dealer")
+        if not state.active[dealer]:
+            raise RuleViolation("kabu.wrong_dealer", f"{state.players[dealer]} has left the game and cannot deal")
+        if options.dealerMode == "rotate" and cur is not None and cur.dealer is not None:
+            nxt = next(s for s in ((cur.dealer + i) % n for i in range(1, n + 1)) if state.active[s])
+            if dealer != nxt:
+                raise RuleViolation("kabu.wrong_dealer", (
+                    f"the deal rotates: {state.players[cur.dealer]} dealt hand {cur.number}, so {state.players[nxt]} "
+                    f"deals now, not {state.players[dealer]}"))
+    order = _order(state, dealer)
+    number = 1 if cur is None else cur.number + 1
+    past = state.past if cur is None else state.past + (_archived(cur),)
+    hands_data, table_data = d.get("hands"), d.get("table")
+    if hands_data is None:
+        if table_data is not None:
+            raise RuleViolation("kabu.bad_deal", "a hand recorded by its result only has no deal: give hands with the open cards, or neither")
+        hand = Hand(number, event.seq, dealer, order, True, phase="showdown", **_blank(n))
+        return state._replace(past=past, current=hand)
+    deck = options.cards
+    k = options.start_cards
+    if not isinstance(hands_data, (list, tuple)) or len(hands_data) != n:
+        raise RuleViolation("kabu.bad_deal", f"hands lists every seat's cards in seat order: {n} entries")
+    where: dict[Card, Seat] = {}
+    dealt: list[tuple[Card | None, ...]] = []
+    for s in range(n):
+        cards = hands_data[s]
+        if not state.active[s]:
+            if cards is not None:
+                raise RuleViolation("kabu.bad_deal", f"{state.players[s]} has left the game: write null for that seat")
+            dealt.append(())
+            continue
+        if not isinstance(cards, (list, tuple)) or len(cards) != k:
+            raise RuleViolation("kabu.bad_deal", (
+                f"each player receives {k} cards (start = {options.start}); {state.players[s]} has "
+                f"{len(cards) if isinstance(cards, (list, tuple)) else 'none'}"))
+        mine: list[Card | None] = []
+        for text in cards:
+            c = read_card(text, deck, hidden_ok=True)
+            if c is not None:
+                if c in where:
+                    other = where[c]
+                    raise RuleViolation("common.card_duplicate", (
+                        f"{c.pretty()} is dealt to {state.players[other]}" + (" twice" if other == s else f" and to {state.players[s]}")))
+                where[c] = s
+            mine.append(c)
+        dealt.append(tuple(mine))
+    table: tuple[Card, ...] = ()
+    if options.openSix:
+        if not isinstance(table_data, (list, tuple)) or len(table_data) != OPEN_SIX:
+            raise RuleViolation("kabu.bad_deal", "with openSix the six open cards are written in table (they are face up)")
+        seen: set[Card] = set()
+        for text in table_data:
+            c = read_card(text, deck)
+            assert c is not None
+            if c in seen:
+                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is written twice among the open cards")
+            seen.add(c)
+            if c in where and not (options.choose and options.secondCardFrom == "stock"):
+                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is dealt to {state.players[where[c]]} and lies face up on the table")
+        table = tuple(read_card(t, deck) for t in table_data)  # type: ignore[misc]
+        for s in range(n):
+            if dealt[s] and None not in dealt[s] and all(c in seen for c in dealt[s]):
+                raise RuleViolation("common.card_duplicate", (
+                    f"every card dealt to {state.players[s]} lies face up on the table, but the card kept never goes back"))
+    elif table_data is not None:
+        raise RuleViolation("kabu.bad_deal", "this match has no open cards (openSix is off): leave table out")
+    known = tuple(frozenset(c for c in dealt[s] if c is not None) for s in range(n))
+    unknown = tuple(sum(1 for c in dealt[s] if c is None) for s in range(n))
+    located = frozenset(where)
+    if not (options.choose and options.secondCardFrom == "stock"):
+        located |= frozenset(table)
+    hand = Hand(number, event.seq, dealer, order, False, phase="keep" if options.choose else "third", dealt=tuple(dealt),
+                known=known, unknown=unknown, kept=(None,) * n, kept_card=(None,) * n, draws=((None, None),) * n,
+                table=table, dealt_known=frozenset(where), located=located)
+    return state._replace(past=past, current=hand)
+
+
+def _deal(state: State) -> Hand:
+    """The hand being played move by move.
+
+    Raises:
+        RuleViolation: ``common.match_over``, ``common.no_hand``, ``common.no_deal`` (a result-only
+            hand), ``kabu.hand_over``.
+    """
+    if state.over:
+        raise RuleViolation("common.match_over", _over_words(state))
+    hand = state.current
+    if hand is None:
+        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+    if hand.result_only:
+        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it")
+    if hand.over:
+        raise RuleViolation("kabu.hand_over", f"hand {hand.number} is settled; the next hand starts with hand_started")
+    return hand
+
+
+def _hand_seat(state: State, hand: Hand, data: Mapping[str, Any]) -> Seat:
+    seat = _seat(state, data)
+    if seat not in hand.order:
+        raise RuleViolation("common.bad_seat", f"{state.players[seat]} is not in hand {hand.number} (left the game)")
+    return seat
+
+
+def _on_keep(state: State, event: Event) -> State:
+    hand = _deal(state)
+    options = state.options
+    if not options.choose:
+        raise RuleViolation("kabu.no_keep", "this match deals two cards directly (start = direct): nobody keeps a card")
+    seat = _hand_seat(state, hand, event.data)
+    name = state.players[seat]
+    if hand.kept[seat] is not None:
+        raise RuleViolation("kabu.kept_already", f"{name} already kept a card (event {hand.kept[seat]})")
+    if hand.phase != "keep":
+        raise RuleViolation("kabu.kept_already", "every player has kept a card already")
+    turn = hand.turn()
+    if seat != turn:
+        assert turn is not None
+        raise RuleViolation("common.not_your_turn", f"the keeps go in deal order: {state.players[turn]} keeps first, not {name}")
+    card = read_card(event.data.get("card"), options.cards, hidden_ok=True)
+    mine = hand.dealt[seat]
+    dealt, dealt_known = hand.dealt, hand.dealt_known
+    if card is None:
+        if None not in mine:
+            raise RuleViolation("kabu.name_keep", (
+                f"the record knows {name}'s {len(mine)} cards ({_cards_words(mine)}): name the card kept, not ??"))
+        known: frozenset[Card] = frozenset()
+        unknown = 1
+    else:
+        if options.openSix and card in hand.table:
+            raise RuleViolation("common.card_unavailable", f"{name} cannot keep {card.pretty()}: it lies face up on the table")
+        if card not in mine:
+            if None not in mine:
+                raise RuleViolation("common.card_unavailable", f"{name} was dealt {_cards_words(mine)}: {card.pretty()} is not among them")
+            if card in dealt_known:
+                raise RuleViolation("common.card_unavailable", f"{name} cannot keep {card.pretty()}: it is {_where(state, hand, card)}")
+            i = mine.index(None)
+            dealt = _set(dealt, seat, mine[:i] + (card,) + mine[i + 1:])
+            dealt_known = dealt_known | {card}
+        known, unknown = frozenset({card}), 0
+    returned = frozenset(c for c in mine if c is not None) - known
+    new = hand._replace(
+        dealt=dealt, dealt_known=dealt_known,
+        known=_set(hand.known, seat, known), unknown=_set(hand.unknown, seat, unknown),
+        kept=_set(hand.kept, seat, event.seq), kept_card=_set(hand.kept_card, seat, card),
+        located=(hand.located - returned) | known,
+    )
+    if new.turn() is None:  # the last keep: everyone receives a second, unknown card
+        located = frozenset(c for s in new.order for c in new.known[s]) | frozenset(new.table)
+        unknowns = list(new.unknown)
+        for s in new.order:
+            unknowns[s] += 1
+        new = new._replace(phase="third", unknown=tuple(unknowns), located=located)
+    return state._replace(current=new)
+
+
+def _on_decision(state: State, event: Event) -> State:
+    hand = _deal(state)
+    kind = event.type
+    seat = _hand_seat(state, hand, event.data)
+    name = state.players[seat]
+    if hand.phase == "keep":
+        turn = hand.turn()
+        assert turn is not None
+        raise RuleViolation("kabu.keep_first", f"the keeps come first: {state.players[turn]} has not kept a card yet")
+    third, fourth = hand.draws[seat]
+    if "stand" in (third, fourth):
+        if kind == "take":
+            raise RuleViolation("kabu.stood", f"{name} stood with {hand.size(seat)} cards and can never draw again")
+        raise RuleViolation("kabu.stood", f"{name} stood already and is not asked again")
+    if kind == "take" and hand.size(seat) >= MAX_CARDS:
+        raise RuleViolation("kabu.max_cards", f"{name} holds {hand.size(seat)} cards: the fourth card is the last, there is no fifth")
+    if hand.phase == "showdown":
+        raise RuleViolation("kabu.decisions_over", "every player has decided: the showdown comes next")
+    turn = hand.turn()
+    assert turn is not None
+    if seat != turn:
+        which = "third" if hand.phase == "third" else "fourth"
+        raise RuleViolation("common.not_your_turn", f"{state.players[turn]} decides on a {which} card now, not {name}")
+    i = 0 if hand.phase == "third" else 1
+    draws = _set(hand.draws, seat, (kind, fourth) if i == 0 else (third, kind))
+    new = hand._replace(draws=draws)
+    if new.turn() is None:  # the round is over: the dealer serves every player who asked, in deal order
+        takers = [s for s in new.order if new.draws[s][i] == "take"]
+        unknowns = list(new.unknown)
+        for s in takers:
+            unknowns[s] += 1
+        phase: Phase = "fourth" if i == 0 and takers else "showdown"
+        new = new._replace(unknown=tuple(unknowns), phase=phase)
+    return state._replace(current=new)
+
+
+def _final_cards(state: State, raw: object, field: str, *, counts: Hand | None) -> tuple[tuple[Card, ...] | None, ...]:
+    """Read per-seat final cards (showdown or result): 2-4 known cards a seat in the hand, null for others.
+
+    Raises:
+        RuleViolation: ``kabu.hand_size``, ``kabu.bad_result``, card codes, ``common.card_duplicate``.
+    """
+    n = len(state.players)
+    hand = state.current
+    assert hand is not None
+    if not isinstance(raw, (list, tuple)) or len(raw) != n:
+        raise RuleViolation("kabu.bad_result", f"{field} lists every seat's cards in seat order: {n} entries")
+    out: list[tuple[Card, ...] | None] = []
+    where: dict[Card, Seat] = {}
+    for s in range(n):
+        cards = raw[s]
+        if s not in hand.order:
+            if cards is not None:
+                raise RuleViolation("kabu.bad_result", f"{state.players[s]} is not in hand {hand.number}: write null for that seat")
+            out.append(None)
+            continue
+        if not isinstance(cards, (list, tuple)):
+            raise RuleViolation("kabu.bad_result", f"{state.players[s]} is in the hand: write the cards shown")
+        want = counts.size(s) if counts is not None else None
+        if want is not None and len(cards) != want:
+            takes = counts.takes(s) if counts is not None else 0
+            how = {0: "two cards, no draw", 1: "two cards and a third", 2: "two cards, a third and a fourth"}[takes]
+            raise RuleViolation("kabu.hand_size", f"{state.players[s]} holds {want} cards ({how}), not {len(cards)}")
+        if not 2 <= len(cards) <= MAX_CARDS:
+            raise RuleViolation("kabu.hand_size", f"a hand ends with 2 to 4 cards; {state.players[s]} has {len(cards)}")
+        mine = []
+        for text in cards:
+            c = read_card(text, state.options.cards)
+            assert c is not None
+            if c in where:
+                other = where[c]
+                raise RuleViolation("common.card_duplicate", (
+                    f"{c.pretty()} is shown by {state.players[other]}" + (" twice" if other == s else f" and by {state.players[s]}")))
+            where[c] = s
+            mine.append(c)
+        out.append(tuple(mine))
+    return tuple(out)
+
+
+def _settle(state: State, hand: Hand, values: tuple[int | None, ...], seq: int) -> State:
+    """Settle a hand that just ended and decide whether the match ends."""
+    st = settle(values, state.chips, state.options)
+    hand = hand._replace(values=values, phase="over", closing_seq=seq)
+    new = state._replace(current=hand, chips=st.after, settled=state.settled + (st,), adjusts=state.adjusts + ((),))
+    if st.insolvent:
+        if state.options.end == "insolvency":
+            return new._replace(over=True, end_seq=seq, end_kind="insolvency")
+        return new._replace(pending=frozenset(st.insolvent))
+    return new
+
+
+def _on_showdown(state: State, event: Event) -> State:
+    hand = _deal(state)
+    if hand.phase != "showdown":
+        turn = hand.turn()
+        assert turn is not None
+        what = "kept a card" if hand.phase == "keep" else f"decided on a {hand.phase} card"
+        raise RuleViolation("kabu.decisions_pending", f"{state.players[turn]} has not {what} yet: the showdown comes after every decision")
+    final = _final_cards(state, event.data.get("hands"), "hands", counts=hand)
+    for s in hand.order:
+        cards = final[s]
+        assert cards is not None
+        for c in cards:
+            if c in hand.table:
+                raise RuleViolation("common.card_duplicate", f"{c.pretty()} lies face up on the table: {state.players[s]} cannot hold it")
+            if c not in hand.known[s] and c in hand.located:
+                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is {_where(state, hand, c)}, not in {state.players[s]}'s")
+        lost = hand.known[s] - set(cards)
+        if lost:
+            raise RuleViolation("kabu.mismatch", (
+                f"hands: the record puts {_cards_words(sorted_cards(lost))} in {state.players[s]}'s hand, "
+                f"but {state.players[s]} shows {_cards_words(cards)}"))
+    bound = hand._replace(known=tuple(frozenset(final[s]) if s in hand.order else hand.known[s] for s in range(len(state.players))),  # type: ignore[arg-type]
+                          unknown=(0,) * len(state.players))
+    for s in hand.order:
+        _check_keep(state, bound, s)
+    values = tuple(hand_value(final[s]) if final[s] is not None else None for s in range(len(state.players)))  # type: ignore[arg-type]
+    bound = bound._replace(final=final, located=frozenset(c for cards in final if cards for c in cards) | frozenset(hand.table))
+    return _settle(state, bound, values, event.seq)
+
+
+# --------------------------------------------------------------------------- reveal
+
+
+def _bind(state: State, hand: Hand, seat: Seat, card: Card) -> Hand:
+    """Bind one of ``seat``'s unknown cards to ``card`` (a reveal {seat, card}).
+
+    Raises:
+        RuleViolation: ``common.bad_reveal``, ``common.card_duplicate``, ``common.card_unavailable``.
+    """
+    name = state.players[seat]
+    options = state.options
+    if hand.phase == "keep" and hand.kept[seat] is None:  # one of the first cards, not yet kept
+        mine = hand.dealt[seat]
+        if None not in mine:
+            raise RuleViolation("common.bad_reveal", f"the record knows all of {name}'s cards already ({_cards_words(mine)})")
+        if card in hand.dealt_known:
+            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
+        if card in hand.table and options.secondCardFrom == "returned":
+            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it lies face up on the table")
+        i = mine.index(None)
+        return hand._replace(dealt=_set(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1:]), dealt_known=hand.dealt_known | {card},
+                             known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+                             located=hand.located | {card})
+    if hand.unknown[seat] == 0:
+        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {_cards_words(sorted_cards(hand.known[seat]))})")
+    if card in hand.known[seat]:
+        raise RuleViolation("common.bad_reveal", f"the record already knows {name} holds {card.pretty()}")
+    if card in hand.located:
+        raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
+    new = hand._replace(known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+                        located=hand.located | {card})
+    _check_keep(state, new, seat)
+    return new
+
+
+def _reveal_keep(state: State, hand: Hand, binding: Mapping[str, Any], card: Card) -> Hand:
+    seq = binding.get("seq")
+    if binding.get("index") is not None:
+        raise RuleViolation("common.bad_reveal", "a keep holds a single card: omit index")
+    seat = next((s for s in hand.order if hand.kept[s] == seq), None)
+    if seat is None:
+        raise RuleViolation("common.bad_reveal", f"event {seq} is not a keep of hand {hand.number}")
+    name = state.players[seat]
+    if hand.kept_card[seat] is not None:
+        raise RuleViolation("common.bad_reveal", f"the card {name} kept at event {seq} is known already: {hand.kept_card[seat].pretty()}")  # type: ignore[union-attr]
+    if not possible_keep(hand, state.options, seat, card):
+        raise RuleViolation("common.card_unavailable", (
+            f"{name} kept one of the cards first dealt to {name} ({_cards_words(hand.dealt[seat])}): "
+            f"{card.pretty()} cannot be it ({_where(state, hand, card)})"))
+    if card not in hand.known[seat]:
+        if card in hand.located:
+            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
+        if hand.unknown[seat] == 0:
+            raise RuleViolation("common.card_unavailable", f"{name}'s hand is known ({_cards_words(sorted_cards(hand.known[seat]))}): it holds no {card.pretty()}")
+        hand = hand._replace(known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+                             located=hand.located | {card})
+    mine = hand.dealt[seat]
+    if card not in mine:
+        i = mine.index(None)
+        hand = hand._replace(dealt=_set(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1:]), dealt_known=hand.dealt_known | {card})
+    return hand._replace(kept_card=_set(hand.kept_card, seat, card))
+
+
+def _on_reveal(state: State, event: Event) -> State:
+    bindings = event.data.get("cards")
+    if not isinstance(bindings, (list, tuple)) or not bindings:
+        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+    if state.current is None or state.current.result_only or state.current.over:
+        raise RuleViolation("common.bad_reveal", "no hand is being played: every card of a settled hand was shown at its showdown")
+    hand = state.current
+    for b in bindings:
+        if not isinstance(b, Mapping):
+            raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+        card = read_card(b.get("card"), state.options.cards)
+        assert card is not None
+        if "slot" in b:
+            raise RuleViolation("common.bad_reveal", "slots are Cabo's: Kabú reveals {seat, card} or {seq, card} (a keep)")
+        if "seq" in b and "seat" not in b:
+            hand = _reveal_keep(state, hand, b, card)
+        elif "seat" in b and "seq" not in b:
+            seat = _hand_seat(state, hand, b)
+            hand = _bind(state, hand, seat, card)
+        else:
+            raise RuleViolation("common.bad_reveal", "a binding is {seat, card} (a hand card) or {seq, card} (a kept card)")
+    return state._replace(current=hand)
+
+
+# --------------------------------------------------------------------------- hand_result
+
+
+def _parse_result(state: State, d: Mapping[str, Any]) -> tuple[tuple[tuple[Card, ...] | None, ...] | None, tuple[int | None, ...]]:
+    """Check a ``hand_result``'s facts on their own: counts, the deck, values 0-9.
+
+    Raises:
+        RuleViolation: ``kabu.bad_result``, ``kabu.hand_size``, card codes, ``kabu.mismatch``.
+    """
+    hand = state.current
+    assert hand is not None
+    n = len(state.players)
+    if d.get("hands") is None and d.get("values") is None:
+        raise RuleViolation("kabu.bad_result", "a hand result gives hands (each seat's final cards) or values")
+    final = None
+    if d.get("hands") is not None:
+        final = _final_cards(state, d["hands"], "hands", counts=None)
+    values: tuple[int | None, ...]
+    if final is not None:
+        values = tuple(hand_value(c) if c is not None else None for c in final)
+    if d.get("values") is not None:
+        raw = d["values"]
+        if not isinstance(raw, (list, tuple)) or len(raw) != n:
+            raise RuleViolation("kabu.bad_result", f"values lists every seat's value in seat order: {n} entries")
+        vals: list[int | None] = []
+        for s in range(n):
+            v = raw[s]
+            if s not in hand.order:
+                if v is not None:
+                    raise RuleViolation("kabu.bad_result", f"{state.players[s]} is not in hand {hand.number}: write null for that seat")
+                vals.append(None)
+                continue
+            if not _is_int(v) or not 0 <= v <= 9:
+                raise RuleViolation("kabu.bad_result", f"a hand's value is a digit from 0 to 9; {state.players[s]}'s is {v!r}")
+            vals.append(int(v))
+        if final is not None:
+            for s in hand.order:
+                if vals[s] != values[s]:
+                    raise RuleViolation("kabu.mismatch", f"values: {state.players[s]}'s cards {_cards_words(final[s] or ())} are worth {values[s]}, not {vals[s]}")
+        values = tuple(vals)
+    return final, values
+
+
+def _on_hand_result(state: State, event: Event) -> State:
+    cur = state.current
+    if cur is None:
+        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+    if not cur.result_only and not cur.over:
+        raise RuleViolation("kabu.hand_not_over", f"hand {cur.number} is recorded move by move: its showdown comes first, then any hand_result")
+    if state.over and not cur.over:
+        raise RuleViolation("common.match_over", _over_words(state))
+    final, values = _parse_result(state, event.data)
+    if not cur.over:
+        hand = cur._replace(final=final)
+        return _settle(state, hand, values, event.seq)
+    # a cross-check of the hand just settled: every fact it states must agree
+    for s in cur.order:
+        if values[s] != cur.values[s]:  # type: ignore[index]
+            raise RuleViolation("kabu.mismatch", f"values: hand {cur.number} gave {state.players[s]} {cur.values[s]}, not {values[s]}")  # type: ignore[index]
+        if final is not None and cur.final is not None and set(final[s] or ()) != set(cur.final[s] or ()):
+            raise RuleViolation("kabu.mismatch", (
+                f"hands: {state.players[s]} showed {_cards_words(cur.final[s] or ())} at event {cur.closing_seq}, "
+                f"not {_cards_words(final[s] or ())}"))
+    if final is not None and cur.final is None:
+        return state._replace(current=cur._replace(final=final))
+    return state
+
+
+# --------------------------------------------------------------------------- end = time
+
+
+def _between_hands(state: State, what: str, *, need_hand: bool = True) -> None:
+    if state.options.end != "time":
+        raise RuleViolation("kabu.time_only", f"{what} belongs to the timed game (target end = time); this game ends by insolvency")
+    if state.over:
+        raise RuleViolation("common.match_over", _over_words(state))
+    cur = state.current
+    if cur is None:
+        if need_hand:
+            raise RuleViolation("common.no_hand", f"{what} comes between hands, after a hand is settled")
+        return
+    if not cur.over:
+        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not settled yet: {what} comes between hands")
+
+
+def _add_adjust(state: State, adjust: Adjust) -> tuple[tuple[Adjust, ...], ...]:
+    return state.adjusts[:-1] + (state.adjusts[-1] + (adjust,),)
+
+
+def _on_buy_chips(state: State, event: Event) -> State:
+    _between_hands(state, "buying chips")
+    d = event.data
+    seat, source = _seat(state, d), _seat(state, d, "from")
+    chips = d.get("chips")
+    if seat == source:
+        raise RuleViolation("kabu.bad_buy", f"{state.players[seat]} cannot buy chips from himself")
+    for s in (seat, source):
+        if not state.active[s]:
+            raise RuleViolation("kabu.bad_buy", f"{state.players[s]} has left the game")
+    if source in state.pending:
+        raise RuleViolation("kabu.bad_buy", f"{state.players[source]} could not pay at the last hand and has no chips to sell")
+    if not _is_int(chips) or chips < 1:  # type: ignore[operator]
+        raise RuleViolation("kabu.bad_buy", f"chips is a whole number of chips, 1 or more, not {chips!r}")
+    if chips > state.chips[source]:  # type: ignore[operator]
+        raise RuleViolation("kabu.not_enough_chips", f"{state.players[source]} holds {state.chips[source]} chips and cannot sell {chips}")
+    stacks = list(state.chips)
+    stacks[seat] += chips  # type: ignore[operator]
+    stacks[source] -= chips  # type: ignore[operator]
+    return state._replace(chips=tuple(stacks), pending=state.pending - {seat},
+                          adjusts=_add_adjust(state, Adjust(event.seq, "buy", seat, source, int(chips))))  # type: ignore[arg-type]
+
+
+def _on_leave(state: State, event: Event) -> State:
+    _between_hands(state, "leaving the game")
+    seat = _seat(state, event.data)
+    if not state.active[seat]:
+        raise RuleViolation("kabu.bad_leave", f"{state.players[seat]} has left the game already")
+    active = _set(state.active, seat, False)
+    new = state._replace(active=active, pending=state.pending - {seat}, adjusts=_add_adjust(state, Adjust(event.seq, "leave", seat)))
+    if sum(active) < 2:
+        new = new._replace(over=True, end_seq=event.seq, end_kind="alone")
+    return new
+
+
+def _on_time_up(state: State, event: Event) -> State:
+    _between_hands(state, "time_up", need_hand=False)
+    return state._replace(over=True, end_seq=event.seq, end_kind="time")

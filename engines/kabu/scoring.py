@@ -1,0 +1,250 @@
+"""Kabú's settlement (RULES.md §2.4), insolvency and the end of the game (§2.5), and the score sheet.
+
+Every pair of players in a hand settles by the difference of their values: the lower pays
+the higher ``v_i − v_j`` chips, so each player's net is ``N·v − S`` (S the sum of the
+values). A player who cannot pay everything he owes is *insolvent* and pays nobody; the
+other transfers go through. Under ``solvency = net`` a player is insolvent when his chips,
+plus what is actually paid to him, minus what he owes, fall below zero; since a debtor who
+turns out insolvent pays nothing, the test is repeated until no one else fails it (the
+first round is exactly RULES.md's ``chips + owed to him − he owes < 0``).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Sequence
+
+from engines.kabu.state import Adjust, Hand, Options, Payment, Seat, Settlement, State, value_words
+
+RULE_VALUES = "RULES.md §2.1"
+RULE_SETTLE = "RULES.md §2.4"
+RULE_END = "RULES.md §2.5"
+
+
+def settle(values: Sequence[int | None], before: Sequence[int], options: Options) -> Settlement:
+    """Settle one hand: every pair pays the difference, insolvent players pay nobody (RULES.md §2.4, §2.5).
+
+    ``values`` has None for seats not in the hand.
+    """
+    n = len(before)
+    seats = [s for s in range(n) if values[s] is not None]
+    vals = {s: int(values[s]) for s in seats}  # type: ignore[arg-type]
+    debts: list[tuple[Seat, Seat, int]] = []
+    for a, b in combinations(seats, 2):
+        d = vals[a] - vals[b]
+        if d > 0:
+            debts.append((b, a, d))
+        elif d < 0:
+            debts.append((a, b, -d))
+    owes, owed = [0] * n, [0] * n
+    for payer, payee, d in debts:
+        owes[payer] += d
+        owed[payee] += d
+    insolvent: set[Seat] = set()
+    if options.solvency == "gross":
+        insolvent = {s for s in seats if before[s] < owes[s]}
+    else:
+        while True:
+            receipts = [0] * n
+            for payer, payee, d in debts:
+                if payer not in insolvent and (options.insolventCollects or payee not in insolvent):
+                    receipts[payee] += d
+            fresh = {s for s in seats if s not in insolvent and before[s] + receipts[s] - owes[s] < 0}
+            if not fresh:
+                break
+            insolvent |= fresh
+    payments = tuple(
+        Payment(payer, payee, d, payer not in insolvent and (options.insolventCollects or payee not in insolvent))
+        for payer, payee, d in debts
+    )
+    net: list[int | None] = [0 if values[s] is not None else None for s in range(n)]
+    for p in payments:
+        if p.paid:
+            net[p.payee] += p.chips  # type: ignore[operator]
+            net[p.payer] -= p.chips  # type: ignore[operator]
+    after = tuple(before[s] + (net[s] or 0) for s in range(n))
+    return Settlement(tuple(values), tuple(before), tuple(owes), tuple(owed), payments,
+                      frozenset(insolvent), tuple(net), after)
+
+
+def winners(state: State) -> list[Seat]:
+    """Return the seats holding the most chips (ties share the win); seats that left do not count."""
+    pool = [s for s in state.seats if state.active[s]] or list(state.seats)
+    best = max(state.chips[s] for s in pool)
+    return [s for s in pool if state.chips[s] == best]
+
+
+# --------------------------------------------------------------------------- words
+
+
+def _names(state: State, seats: Sequence[Seat]) -> str:
+    names = [state.players[s] for s in seats]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else (names[0] if names else "nobody")
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def insolvency_words(state: State, st: Settlement, seat: Seat) -> str:
+    """Why a seat is insolvent, as the option says: ``holds 5 chips but owes 8 in all``."""
+    name = state.players[seat]
+    if state.options.solvency == "gross":
+        return f"{name} holds {st.before[seat]} chip(s) but owes {st.owes[seat]} in all: insolvent, pays nobody"
+    return (f"{name} holds {st.before[seat]} chip(s), owes {st.owes[seat]} and would be paid {st.owed[seat]}; "
+            f"what reaches him leaves him short: insolvent (net test), pays nobody")
+
+
+def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjust]) -> list[dict[str, Any]]:
+    """Explain a settled hand: each seat's value, every pair's payment, each seat's net, moves of chips after it."""
+    lines: list[dict[str, Any]] = []
+    seats = [s for s in state.seats if st.values[s] is not None]
+    n = len(seats)
+    total = sum((int(v) for v in st.values if v is not None), 0)
+    paid = {(p.payer, p.payee): p for p in st.payments}
+    for s in seats:
+        name = state.players[s]
+        v = int(st.values[s])  # type: ignore[arg-type]
+        cards = hand.final[s] if hand.final is not None else None
+        if cards is not None:
+            lines.append({"seat": s, "points": 0, "rule": RULE_VALUES, "reason": f"{name} shows {value_words(cards)}: value {v}, the last digit"})
+        else:
+            lines.append({"seat": s, "points": 0, "rule": RULE_VALUES, "reason": f"{name}'s value is {v}, as the table wrote it"})
+        for t in seats:
+            if t == s:
+                continue
+            other = state.players[t]
+            w = int(st.values[t])  # type: ignore[arg-type]
+            if v == w:
+                lines.append({"seat": s, "points": 0, "rule": RULE_SETTLE, "reason": f"{name} and {other} both have {v}: no payment"})
+                continue
+            payer, payee = (t, s) if v > w else (s, t)
+            p = paid[(payer, payee)]
+            words = (f"{state.players[payer]} ({st.values[payer]}) owes {state.players[payee]} ({st.values[payee]}) "
+                     f"{p.chips} = {st.values[payee]} − {st.values[payer]}")
+            if p.paid:
+                lines.append({"seat": s, "points": p.chips if payee == s else -p.chips, "rule": RULE_SETTLE, "reason": words + ": paid"})
+            elif payer in st.insolvent:
+                lines.append({"seat": s, "points": 0, "rule": RULE_END,
+                              "reason": words + f": not paid, {state.players[payer]} is insolvent and pays nobody"})
+            else:
+                lines.append({"seat": s, "points": 0, "rule": RULE_END, "reason": words + (
+                    f": not paid, {state.players[payee]} is insolvent and collects nothing (insolventCollects is off)")})
+        if s in st.insolvent:
+            lines.append({"seat": s, "points": 0, "rule": RULE_END, "reason": insolvency_words(state, st, s)})
+        formula = n * v - total
+        net = int(st.net[s])  # type: ignore[arg-type]
+        words = f"{name}'s net {_signed(net)}"
+        if net == formula:
+            words += f" = N·v − S = {n} × {v} − {total}"
+        else:
+            lost_in = sum(p.chips for p in st.payments if p.payee == s and not p.paid)
+            kept = sum(p.chips for p in st.payments if p.payer == s and not p.paid)
+            parts = ([f"{lost_in} owed to {name} not paid"] if lost_in else []) + ([f"{kept} {name} owed not paid"] if kept else [])
+            words += (f": N·v − S = {n} × {v} − {total} = {_signed(formula)} had every debt been paid; "
+                      + " and ".join(parts))
+        words += f"; chips {st.before[s]} → {st.after[s]}"
+        lines.append({"seat": s, "points": 0, "rule": RULE_SETTLE, "reason": words})
+    for a in adjusts:
+        name = state.players[a.seat]
+        if a.kind == "buy" and a.source is not None:
+            words = f"{name} buys {a.chips} chip(s) from {state.players[a.source]} between hands (chips move, not winnings)"
+            lines.append({"seat": a.seat, "points": a.chips, "rule": RULE_END, "reason": words})
+            lines.append({"seat": a.source, "points": -a.chips, "rule": RULE_END, "reason": words})
+        else:
+            lines.append({"seat": a.seat, "points": 0, "rule": RULE_END, "reason": f"{name} leaves the game"})
+    return lines
+
+
+def hand_result(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjust]) -> dict[str, Any]:
+    """The facts of a settled hand (VOCABULARY.md §6: ``values``, ``net``, ``insolvent``, and the settlement)."""
+    return {
+        "hands": None if hand.final is None else [None if c is None else [str(x) for x in c] for c in hand.final],
+        "values": list(st.values),
+        "owes": [st.owes[s] if st.values[s] is not None else None for s in state.seats],
+        "owedTo": [st.owed[s] if st.values[s] is not None else None for s in state.seats],
+        "net": list(st.net),
+        "insolvent": sorted(st.insolvent),
+        "payments": [{"from": p.payer, "to": p.payee, "chips": p.chips, "paid": p.paid} for p in st.payments],
+        "chipsBefore": list(st.before),
+        "buys": [{"seat": a.seat, "from": a.source, "chips": a.chips, "seq": a.seq} for a in adjusts if a.kind == "buy"],
+        "left": [a.seat for a in adjusts if a.kind == "leave"],
+    }
+
+
+def _totals_after(st: Settlement, adjusts: Sequence[Adjust]) -> list[int]:
+    totals = list(st.after)
+    for a in adjusts:
+        if a.kind == "buy" and a.source is not None:
+            totals[a.seat] += a.chips
+            totals[a.source] -= a.chips
+    return totals
+
+
+def missing(hand: Hand) -> list[dict[str, int]]:
+    """The reveal references a hand waiting for its showdown still needs: one ``{seat}`` per unknown card."""
+    return [{"seat": s} for s in hand.order for _ in range(hand.unknown[s])]
+
+
+def end_words(state: State) -> str:
+    """Say why and how the match ended."""
+    won = winners(state)
+    best = state.chips[won[0]]
+    who = (f"{state.players[won[0]]} has the most chips ({best}) and wins" if len(won) == 1
+           else f"{_names(state, won)} share the win with {best} chips each")
+    if state.end_kind == "insolvency":
+        st = state.settled[-1]
+        number = len(state.settled)
+        bad = sorted(st.insolvent)
+        how = "; ".join(insolvency_words(state, st, s) for s in bad)
+        return f"hand {number}: {how}; the game ends and {who}"
+    if state.end_kind == "alone":
+        return f"fewer than two players are left in the game: it ends and {who}"
+    return f"the agreed time is up: the game ends and {who}"
+
+
+def score(state: State) -> dict[str, Any]:
+    """Return the score sheet: VOCABULARY.md §6 ``{"hands", "standings", "end"}``.
+
+    Each hand also carries ``points`` (each seat's net chip change in the settlement, None
+    for seats not in the hand) and ``totals`` (chips held after the hand and the buys that
+    followed it), for the audit.
+    """
+    hands_out: list[dict[str, Any]] = []
+    for i, hand in enumerate(state.hands):
+        if i < len(state.settled):
+            st, adjusts = state.settled[i], state.adjusts[i]
+            hands_out.append({
+                "hand": hand.number,
+                "status": "scored",
+                "result": hand_result(state, hand, st, adjusts),
+                "lines": hand_lines(state, hand, st, adjusts),
+                "points": list(st.net),
+                "totals": _totals_after(st, adjusts),
+            })
+            continue
+        entry: dict[str, Any] = {
+            "hand": hand.number, "status": "playing",
+            "result": {"hands": None, "values": None, "owes": None, "owedTo": None, "net": None, "insolvent": [],
+                       "payments": [], "chipsBefore": list(state.chips), "buys": [], "left": []},
+            "lines": [], "points": None, "totals": list(state.chips),
+        }
+        if not hand.result_only and hand.phase == "showdown" and any(hand.unknown):
+            entry["status"] = "incomplete"
+            entry["missing"] = missing(hand)
+        hands_out.append(entry)
+    won = set(winners(state)) if state.over else set()
+    pending_out = state.pending
+    standings = []
+    for s in state.seats:
+        if s in won:
+            status = "winner"
+        elif not state.active[s] or s in pending_out or (state.over and state.end_kind == "insolvency" and s in state.settled[-1].insolvent):
+            status = "out"
+        else:
+            status = "playing"
+        standings.append({"seat": s, "name": state.players[s], "total": state.chips[s], "status": status})
+    end: dict[str, Any] = {"over": False}
+    if state.over:
+        end = {"over": True, "winners": sorted(won), "reason": end_words(state), "rule": RULE_END, "by": state.end_kind}
+    return {"hands": hands_out, "standings": standings, "end": end}

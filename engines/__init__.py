@@ -6,9 +6,13 @@
 from __future__ import annotations
 
 from engines import la_cabra
+from engines import kabu
+from engines import cau_robat
+from engines import cabo
+from engines import el_roby
 from engines.base import Engine, Event, RuleViolation, UnknownGame
 
-ENGINES: dict[str, Engine] = {la_cabra.GAME: la_cabra}  # type: ignore[dict-item]
+ENGINES: dict[str, Engine] = {la_cabra.GAME: la_cabra, cau_robat.GAME: cau_robat, cabo.GAME: cabo, kabu.GAME: kabu, el_roby.GAME: el_roby}  # type: ignore[dict-item]
 
 
 def get_engine(game: object) -> Engine:

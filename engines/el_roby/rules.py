@@ -1,0 +1,942 @@
+"""El Roby's rules: :func:`start` a match, :func:`apply` one event (RULES.md §4, VOCABULARY.md §5.4).
+
+Every handler checks the whole event first and only then builds the new state, so a
+:class:`RuleViolation` leaves nothing half-changed (the old state is never touched anyway).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+from engines.base import Event, RuleViolation
+from engines.cards import Card
+from engines.el_roby.scoring import settle, standings_now
+from engines.el_roby.search import can_empty
+from engines.el_roby.state import (
+    DECK,
+    DECK_SIZE,
+    GAME,
+    HAND_SIZE,
+    LIMIT,
+    OPTION_VALUES,
+    Hand,
+    Meld,
+    Options,
+    Pending,
+    Record,
+    Seat,
+    State,
+    classify,
+    fits,
+    missing_from,
+    points,
+    read_card,
+    remove,
+    sorted_cards,
+    spell,
+    value,
+)
+
+MAX_PLAYERS = 8
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    return values[:i] + (v,) + values[i + 1:]
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _seat(state: State, data: Mapping[str, Any], key: str = "seat") -> Seat:
+    v = data.get(key)
+    if not _is_int(v) or not 0 <= v < state.n:  # type: ignore[operator]
+        raise RuleViolation("common.bad_seat", f"{key} must be a seat from 0 to {state.n - 1}, not {v!r}")
+    return int(v)  # type: ignore[arg-type]
+
+
+def _cards(data: Mapping[str, Any], key: str = "cards") -> list[Card]:
+    texts = data.get(key)
+    if not isinstance(texts, (list, tuple)) or not texts:
+        raise RuleViolation("common.bad_cards", f"{key} must be a non-empty list of cards")
+    out = []
+    for t in texts:
+        c = read_card(t)
+        assert c is not None
+        out.append(c)
+    return out
+
+
+def located(hand: Hand) -> Counter[Card]:
+    """Count the copies of each card whose place in this hand the record knows."""
+    found: Counter[Card] = Counter(hand.pile)
+    for cards in hand.known:
+        found.update(cards)
+    for m in hand.melds:
+        found.update(m.cards)
+    return found
+
+
+def _where(state: State, hand: Hand, card: Card) -> str:
+    """Say where the record places the copies of ``card``."""
+    places = []
+    for s in hand.seats:
+        k = hand.known[s].count(card)
+        if k:
+            places.append(f"{state.players[s]}'s hand" + (" (both)" if k == 2 else ""))
+    for m in hand.melds:
+        if card in m.cards:
+            places.append(f"meld {m.id}")
+    k = hand.pile.count(card)
+    if k:
+        places.append("the discard pile" + (" (both)" if k == 2 else ""))
+    return ", ".join(places) or "nowhere"
+
+
+def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, verb: str) -> dict[str, Any]:
+    """Return the hand fields changed by ``seat`` showing ``cards`` from its hand (they leave it).
+
+    A card the record does not know in the hand binds one of its unknown cards (implicit
+    binding, VOCABULARY.md §3), if a copy of it is still unplaced (two packs: two copies).
+
+    Raises:
+        RuleViolation: ``common.card_unavailable``.
+    """
+    name = state.players[seat]
+    mine = hand.known[seat]
+    new = missing_from(mine, cards)
+    if new:
+        if len(new) > hand.unknown[seat]:
+            held = spell(mine) or "no known card"
+            extra = f" and {hand.unknown[seat]} unknown card(s)" if hand.unknown[seat] else ""
+            raise RuleViolation("common.card_unavailable", f"{name} cannot {verb} {spell(cards)}: {name} holds {held}{extra}")
+        placed = located(hand)
+        taken: Counter[Card] = Counter()
+        for c in new:
+            taken[c] += 1
+            if placed[c] + taken[c] > DECK.count(c):
+                raise RuleViolation("common.card_unavailable", (
+                    f"{name} cannot {verb} {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"))
+    keep = remove(mine + tuple(new), cards)
+    shown = hand.shown[seat]
+    for c in cards:
+        if c in shown:
+            shown = remove(shown, [c])
+    return {
+        "known": _set(hand.known, seat, sorted_cards(keep)),
+        "unknown": _set(hand.unknown, seat, hand.unknown[seat] - len(new)),
+        "shown": _set(hand.shown, seat, shown),
+        "bound": _set(hand.bound, seat, hand.bound[seat] + tuple((seq, c) for c in new)) if new else hand.bound,
+    }
+
+
+def limit_of(state: State, seat: Seat) -> int:
+    """Return ``limit_p = 99 − score_p``, the most a player may keep in hand when exposing (§4.4.1)."""
+    score = state.scores[seat]
+    return LIMIT - (score or 0)
+
+
+def restricted(hand: Hand, seat: Seat, options: Options) -> tuple[Meld, ...]:
+    """Return the melds a discard of ``seat`` must not fit (others' melds, or all under ``allMelds``)."""
+    if options.discardCheck == "allMelds":
+        return hand.melds
+    return tuple(m for m in hand.melds if m.owner != seat)
+
+
+def fitting(card: Card, melds: tuple[Meld, ...], options: Options) -> Meld | None:
+    """Return the first of ``melds`` that ``card`` fits, or None."""
+    return next((m for m in melds if fits(card, m, options)), None)
+
+
+def meld_words(state: State, meld: Meld) -> str:
+    """``meld 3 (Ana's 10♦ J♦ Q♦)``."""
+    return f"meld {meld.id} ({state.players[meld.owner]}'s {spell(meld.cards)})"
+
+
+def limit_applies(hand: Hand, options: Options) -> bool:
+    """Tell whether this turn's exposures bring the 99-point test (``limitScope``)."""
+    if options.limitScope == "firstExposure":
+        return hand.first_meld
+    if options.limitScope == "alsoLayoffs":
+        return hand.melded or hand.laid
+    return hand.melded
+
+
+# --------------------------------------------------------------------------- start
+
+
+def parse_options(raw: object) -> Options:
+    """Read the ``options`` of ``match_started`` (omitted keys take their default).
+
+    Raises:
+        RuleViolation: ``common.bad_option`` for an unknown key or value.
+    """
+    if raw is None:
+        return Options()
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("common.bad_option", "options must be an object")
+    for key, v in raw.items():
+        if key in ("entry", "stake"):
+            if not _is_int(v) or v < 0:
+                raise RuleViolation("common.bad_option", f"option {key} is a whole amount of money, 0 or more, not {v!r}")
+            continue
+        if key not in OPTION_VALUES:
+            known = ", ".join(["entry", "stake", *OPTION_VALUES])
+            raise RuleViolation("common.bad_option", f"El Roby has no option {key!r} (options: {known})")
+        allowed = OPTION_VALUES[key]
+        if not any(v is a if isinstance(a, bool) else (isinstance(v, str) and v == a) for a in allowed):
+            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
+    return Options(**dict(raw))
+
+
+def start(data: Mapping[str, Any]) -> State:
+    """Return the state right after ``match_started``.
+
+    Raises:
+        RuleViolation: ``common.wrong_game``, ``el-roby.players``, ``common.bad_target``,
+            ``common.bad_option``, ``common.bad_initial``.
+    """
+    game = data.get("game", GAME)
+    if game != GAME:
+        raise RuleViolation("common.wrong_game", f"this is the El Roby engine, not {game!r}")
+    options = parse_options(data.get("options"))
+    players = data.get("players")
+    low = options.min_players
+    if not isinstance(players, (list, tuple)) or not low <= len(players) <= MAX_PLAYERS:
+        got = len(players) if isinstance(players, (list, tuple)) else 0
+        hint = "" if low == 2 else " (2 or 3 need the option players = \"2-8\")"
+        raise RuleViolation("el-roby.players", f"El Roby is played by {low} to {MAX_PLAYERS} players{hint}; got {got}")
+    if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
+        raise RuleViolation("el-roby.players", "the players need different, non-empty names")
+    target = data.get("target")
+    if target is not None and dict(target) != {"limit": LIMIT}:
+        raise RuleViolation("common.bad_target", "El Roby's limit is fixed: a player who reaches 100 is out; target must be {\"limit\": 99}")
+    n = len(players)
+    scores: tuple[int | None, ...] = (0,) * n
+    money = (-options.entry,) * n
+    pot = options.entry * n
+    initial = data.get("initial")
+    if initial is not None:
+        if not isinstance(initial, Mapping):
+            raise RuleViolation("common.bad_initial", "initial is an object: scores, pot, money")
+        raw_scores = initial.get("scores", list(scores))
+        if not isinstance(raw_scores, (list, tuple)) or len(raw_scores) != n or not all(
+                v is None or (_is_int(v) and 0 <= v <= LIMIT) for v in raw_scores):
+            raise RuleViolation("common.bad_initial", (
+                f"initial scores are {n} numbers from 0 to 99 (null for a player already out of the game)"))
+        if sum(v is not None for v in raw_scores) < 2:
+            raise RuleViolation("common.bad_initial", "at least two players must still be in the game (99 or less)")
+        scores = tuple(raw_scores)
+        raw_money = initial.get("money")
+        if raw_money is not None:
+            if not isinstance(raw_money, (list, tuple)) or len(raw_money) != n or not all(_is_int(v) for v in raw_money):
+                raise RuleViolation("common.bad_initial", f"initial money is {n} whole amounts, one per player")
+            money = tuple(raw_money)
+        raw_pot = initial.get("pot")
+        if raw_pot is not None:
+            if not _is_int(raw_pot) or raw_pot < 0:
+                raise RuleViolation("common.bad_initial", "the initial pot is a whole amount, 0 or more")
+            pot = int(raw_pot)
+        elif raw_money is not None:
+            pot = -sum(money)
+        if sum(money) + pot != 0:
+            raise RuleViolation("common.bad_initial", (
+                f"money and pot must balance (every unit in the pot came from a player): "
+                f"money sums to {sum(money)} and the pot holds {pot}"))
+    return State(players=tuple(players), options=options, scores=scores, money=money, pot=pot,
+                 initial_money=money, initial_pot=pot, carried=initial is not None)
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, event: Event) -> State:
+    """Check ``event`` against the rules and return the next state.
+
+    Raises:
+        RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
+    """
+    match event.type:
+        case "hand_started":
+            return _on_hand_started(state, event)
+        case "draw":
+            return _on_draw(state, event)
+        case "meld":
+            return _on_meld(state, event)
+        case "lay_off":
+            return _on_lay_off(state, event)
+        case "discard":
+            return _on_discard(state, event)
+        case "showdown":
+            return _on_showdown(state, event)
+        case "reveal":
+            return _on_reveal(state, event)
+        case "hand_result":
+            return _on_hand_result(state, event)
+        case "rebuy":
+            return _on_rebuy(state, event)
+        case _:
+            raise RuleViolation("common.unknown_event", f"El Roby has no event {event.type!r}")
+
+
+def is_over(state: State) -> bool:
+    """Return whether one player is left (the match is over)."""
+    return standings_now(state)[3] is not None
+
+
+def _finalize(state: State) -> State:
+    """Make the latest record's settlement the standings (the next hand starts)."""
+    if not state.records or state.records[-1].final:
+        return state
+    rec = state.records[-1]
+    st = settle(rec, state.options)
+    scores = tuple(None if (s in st.eliminated or st.totals[s] is None) else st.totals[s] for s in range(state.n))
+    return state._replace(scores=scores, money=st.money, pot=st.pot, records=state.records[:-1] + (rec._replace(final=True),))
+
+
+def _on_hand_started(state: State, event: Event) -> State:
+    d = event.data
+    if is_over(state):
+        raise RuleViolation("common.match_over", "the match is over: only one player is left")
+    cur = state.current
+    if cur is not None and not cur.scored:
+        if cur.result_only:
+            what = "its hand_result"
+        elif not cur.over:
+            what = f"{state.players[cur.turn]}'s turn and the rest of the hand"
+        else:
+            what = "its showdown (hidden cards)"
+        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
+    dealer = _seat(state, d, "dealer")
+    new = _finalize(state)
+    seats = tuple(s for s in range(new.n) if new.scores[s] is not None)
+    if dealer not in seats:
+        raise RuleViolation("el-roby.wrong_dealer", f"{new.players[dealer]} is out of the game and cannot deal")
+    if new.last_dealer is not None:
+        nxt = next(s for k in range(1, new.n + 1) if (s := (new.last_dealer + k) % new.n) in seats)
+        if dealer != nxt:
+            raise RuleViolation("el-roby.wrong_dealer", (
+                f"the deal passes to the next player still in the game: {new.players[new.last_dealer]} dealt last, "
+                f"so {new.players[nxt]} deals now, not {new.players[dealer]}"))
+    number = new.hands_played + 1
+    hands_data, discard_data = d.get("hands"), d.get("discard")
+    if hands_data is None and discard_data is None:
+        hand = Hand(number, event.seq, dealer, seats, True)
+        return new._replace(current=hand, hands_played=number, last_dealer=dealer)
+    if hands_data is None or discard_data is None:
+        raise RuleViolation("el-roby.bad_deal", "a dealt hand needs both hands and discard (or neither, for a result-only hand)")
+    n = new.n
+    if not isinstance(hands_data, (list, tuple)) or len(hands_data) != n:
+        raise RuleViolation("el-roby.bad_deal", f"hands lists the {n} seats in order (null for players out of the game)")
+    known: list[tuple[Card, ...]] = []
+    unknown: list[int] = []
+    count: Counter[Card] = Counter()
+    top = read_card(discard_data)
+    assert top is not None
+    count[top] += 1
+    for s, cards in enumerate(hands_data):
+        if s not in seats:
+            if cards is not None:
+                raise RuleViolation("el-roby.bad_deal", f"{new.players[s]} is out of the game: their hand must be null")
+            known.append(())
+            unknown.append(0)
+            continue
+        if not isinstance(cards, (list, tuple)) or len(cards) != HAND_SIZE:
+            raise RuleViolation("el-roby.bad_deal", f"{new.players[s]} is dealt {HAND_SIZE} cards")
+        mine = []
+        for t in cards:
+            c = read_card(t, hidden_ok=True)
+            if c is None:
+                continue
+            count[c] += 1
+            if count[c] > DECK.count(c):
+                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is dealt three times: the two packs hold it twice")
+            mine.append(c)
+        known.append(sorted_cards(mine))
+        unknown.append(HAND_SIZE - len(mine))
+    stock = DECK_SIZE - HAND_SIZE * len(seats) - 1
+    empty: tuple[tuple[Card, ...], ...] = ((),) * n
+    first = next(s for k in range(1, n + 1) if (s := (dealer + k) % n) in seats)
+    hand = Hand(number, event.seq, dealer, seats, False, known=tuple(known), unknown=tuple(unknown), shown=empty, stock=stock,
+                pile=(top,), turn=first, bound=((),) * n)
+    return new._replace(current=hand, hands_played=number, last_dealer=dealer)
+
+
+def _playing(state: State, data: Mapping[str, Any], phase: str | None = None) -> tuple[Hand, Seat]:
+    """Return the hand being played and the acting seat, checked.
+
+    Raises:
+        RuleViolation: ``common.match_over``, ``common.no_hand``, ``common.no_deal``,
+            ``el-roby.hand_over``, ``common.bad_seat``, ``common.not_your_turn``,
+            ``el-roby.draw_first``, ``el-roby.already_drew``.
+    """
+    if is_over(state):
+        raise RuleViolation("common.match_over", "the match is over: only one player is left")
+    hand = state.current
+    if hand is None:
+        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+    if hand.result_only:
+        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it")
+    if hand.over:
+        why = f"{state.players[hand.out]} went out" if hand.out is not None else "the stock ran out (void hand)"
+        raise RuleViolation("el-roby.hand_over", f"hand {hand.number} is over: {why}")
+    seat = _seat(state, data)
+    if seat != hand.turn:
+        raise RuleViolation("common.not_your_turn", f"it is {state.players[hand.turn]}'s turn, not {state.players[seat]}'s")
+    if phase == "play" and hand.phase != "play":
+        raise RuleViolation("el-roby.draw_first", f"{state.players[seat]} must first draw (from the stock or the discard pile)")
+    if phase == "draw" and hand.phase != "draw":
+        raise RuleViolation("el-roby.already_drew", f"{state.players[seat]} has already drawn this turn")
+    return hand, seat
+
+
+def _on_draw(state: State, event: Event) -> State:
+    d = event.data
+    hand, seat = _playing(state, d, "draw")
+    name = state.players[seat]
+    source = d.get("from")
+    fields: dict[str, Any] = {"phase": "play", "source": source}
+    if source == "stock":
+        if hand.stock == 0:
+            raise RuleViolation("el-roby.stock_empty", f"the stock is empty: {name} must take the top discard")
+        card = read_card(d["card"]) if d.get("card") is not None else None
+        if card is not None:
+            if located(hand)[card] >= DECK.count(card):
+                raise RuleViolation("common.card_unavailable", (
+                    f"{name} cannot draw {card.pretty()} from the stock: both copies are placed ({_where(state, hand, card)})"))
+            fields["known"] = _set(hand.known, seat, sorted_cards(hand.known[seat] + (card,)))
+        else:
+            fields["unknown"] = _set(hand.unknown, seat, hand.unknown[seat] + 1)
+            fields["draws"] = hand.draws + ((event.seq, seat),)
+        fields["stock"] = hand.stock - 1
+        fields["drew_last"] = hand.stock == 1
+    elif source == "discard":
+        if not hand.pile:
+            raise RuleViolation("el-roby.pile_empty", f"the discard pile is empty: {name} must draw from the stock")
+        top = hand.pile[-1]
+        if d.get("card") is not None:
+            card = read_card(d["card"])
+            if card != top:
+                raise RuleViolation("el-roby.mismatch", f"card: the top of the discard pile is {top.pretty()}, not {card.pretty()}")  # type: ignore[union-attr]
+        fields.update(pile=hand.pile[:-1], took=top, known=_set(hand.known, seat, sorted_cards(hand.known[seat] + (top,))),
+                      shown=_set(hand.shown, seat, hand.shown[seat] + (top,)))
+    else:
+        raise RuleViolation("el-roby.bad_source", f"from is 'stock' or 'discard', not {source!r}")
+    return state._replace(current=hand._replace(**fields))
+
+
+def _check_first_round(state: State, hand: Hand, seat: Seat) -> None:
+    """A meld in the first round must lead to going out this turn (checked when the hand is known)."""
+    if hand.unknown[seat]:
+        return
+    melds = tuple(m.cards for m in hand.melds)
+    if not can_empty(hand.known[seat], melds, state.options, new_melds=True, leave=1):
+        raise RuleViolation("el-roby.first_round", (
+            f"{state.players[seat]} is on the first round: melding is allowed only to go out at once, and "
+            f"{spell(hand.known[seat])} cannot all be melded or laid off this turn"))
+
+
+def _on_meld(state: State, event: Event) -> State:
+    d = event.data
+    hand, seat = _playing(state, d, "play")
+    name = state.players[seat]
+    if hand.eleven:
+        raise RuleViolation("el-roby.eleven_card", (
+            f"{name} laid off without a meld of their own: the 11-card Roby goes out by lay-offs alone, no meld"))
+    ident = d.get("id")
+    if ident is not None and ident != len(hand.melds) + 1:
+        raise RuleViolation("el-roby.mismatch", f"id: this is meld {len(hand.melds) + 1} of the hand, not {ident}")
+    cards = _cards(d)
+    shape = classify(cards, state.options)
+    if shape is None:
+        raise RuleViolation("el-roby.bad_meld", f"{spell(cards)} is neither a set nor a run{_meld_hint(cards, state.options)}")
+    fields = _bind(state, hand, seat, cards, event.seq, "meld")
+    meld = Meld(len(hand.melds) + 1, seat, shape[0], shape[1])
+    after = hand._replace(**fields, melds=hand.melds + (meld,), own=hand.own | {seat}, melded=True,
+                          first_meld=hand.first_meld or seat not in hand.own,
+                          first_round_meld=hand.first_round_meld or hand.first_round)
+    if after.first_round:
+        _check_first_round(state, after, seat)
+    return _after_exposure(state, after, seat)
+
+
+def _meld_hint(cards: list[Card], options: Options) -> str:
+    if len(cards) < 3:
+        return ": a meld has at least 3 cards"
+    ranks = {c.rank for c in cards}
+    if len(ranks) == 1 and options.setsDistinctSuits:
+        return ": sets need different suits (setsDistinctSuits)"
+    if len({c.suit for c in cards}) > 1 and len(ranks) > 1:
+        return ": a run is one suit, a set one rank"
+    if len(ranks) < len(cards):
+        return ": a run cannot hold a rank twice"
+    return ": the ranks are not in sequence" + ("" if options.aceWrap else " (the ace goes below the 2 or above the king, not round the corner)")
+
+
+def _after_exposure(state: State, hand: Hand, seat: Seat) -> State:
+    """After a meld or lay-off: going out if the hand is empty."""
+    if hand.size(seat) == 0:
+        return _go_out(state, hand, seat)
+    return state._replace(current=hand)
+
+
+def _on_lay_off(state: State, event: Event) -> State:
+    d = event.data
+    hand, seat = _playing(state, d, "play")
+    name = state.players[seat]
+    ident = d.get("meld")
+    meld = next((m for m in hand.melds if m.id == ident), None)
+    if meld is None:
+        raise RuleViolation("el-roby.unknown_meld", f"there is no meld {ident!r} on the table (melds 1 to {len(hand.melds)})")
+    cards = _cards(d)
+    shape = classify(meld.cards + tuple(cards), state.options)
+    if shape is None or shape[0] != meld.kind:
+        raise RuleViolation("el-roby.bad_lay_off", (
+            f"{spell(cards)} cannot go on {meld_words(state, meld)}: {spell(meld.cards + tuple(cards))} is not a valid "
+            f"{meld.kind}{_meld_hint(list(meld.cards) + cards, state.options)}"))
+    eleven = hand.eleven
+    if seat not in hand.own:
+        if state.options.elevenCardSource == "stockOnly" and hand.source != "stock":
+            raise RuleViolation("el-roby.eleven_card_source", (
+                f"{name} has no meld of their own: a lay-off needs one, and the 11-card Roby exception needs a card "
+                f"drawn from the stock, not from the discard pile"))
+        eleven = True
+    fields = _bind(state, hand, seat, cards, event.seq, "lay off")
+    grown = meld._replace(cards=shape[1])
+    melds = tuple(grown if m.id == meld.id else m for m in hand.melds)
+    after = hand._replace(**fields, melds=melds, laid=True, eleven=eleven)
+    if eleven and not after.unknown[seat] and not can_empty(after.known[seat], tuple(m.cards for m in melds), state.options,
+                                                            new_melds=False):
+        raise RuleViolation("el-roby.needs_meld", (
+            f"{name} has no meld of their own: laying off is allowed only for the 11-card Roby, every card laid off this "
+            f"turn, and {spell(after.known[seat])} cannot all be laid off"))
+    if after.first_round_meld and after.size(seat):
+        _check_first_round(state, after, seat)
+    return _after_exposure(state, after, seat)
+
+
+def _on_discard(state: State, event: Event) -> State:
+    d = event.data
+    hand, seat = _playing(state, d, "play")
+    name = state.players[seat]
+    opts = state.options
+    if hand.eleven:
+        raise RuleViolation("el-roby.eleven_card", (
+            f"{name} laid off without a meld of their own (the 11-card Roby): every card must be laid off, no discard"))
+    card = read_card(d.get("card"))
+    assert card is not None
+    fields = _bind(state, hand, seat, [card], event.seq, "discard")
+    after_known, after_unknown = fields["known"][seat], fields["unknown"][seat]
+    holding = sorted_cards(after_known + (card,))  # the known hand before discarding
+    if opts.noImmediateRediscard and hand.took == card and holding.count(card) == 1 and not after_unknown:
+        raise RuleViolation("el-roby.rediscard", f"{name} took {card.pretty()} from the discard pile this turn and cannot discard it again")
+    scope = restricted(hand, seat, opts)
+    hit = fitting(card, scope, opts)
+    forced = d.get("forced") is True
+    pending: tuple[Pending, ...] = ()
+    if forced:
+        if seat in hand.own:
+            raise RuleViolation("el-roby.not_forced", (
+                f"{name} has a meld of their own and can lay off the cards that fit: the forced discard is for a player who cannot"))
+        if hit is None:
+            raise RuleViolation("el-roby.not_forced", f"{card.pretty()} fits no meld: the discard needs no exception (drop forced)")
+        loose = next((c for c in holding if fitting(c, scope, opts) is None), None)
+        if loose is not None:
+            raise RuleViolation("el-roby.not_forced", f"{name} holds {loose.pretty()}, which fits no meld: discard that instead")
+        if after_unknown:
+            pending += (Pending(event.seq, seat, "forced", holding, after_unknown, 0, scope),)
+    elif hit is not None:
+        who = "another player's" if opts.discardCheck == "othersMelds" else "a"
+        raise RuleViolation("el-roby.discard_fits", (
+            f"{name} cannot discard {card.pretty()}: it fits {who} meld, {meld_words(state, hit)}"))
+    after = hand._replace(**fields, pile=hand.pile + (card,))
+    left = after.size(seat)
+    if hand.first_round_meld and left:
+        raise RuleViolation("el-roby.first_round", (
+            f"{name} melded on the first round, which is allowed only to go out at once: {left} card(s) would stay in hand"))
+    if left and limit_applies(hand, opts):
+        kept_known = after_known if opts.limitCheck == "afterDiscard" else holding
+        kept_unknown = after_unknown
+        limit = limit_of(state, seat)
+        low = points(kept_known) + 2 * kept_unknown
+        when = "after the discard" if opts.limitCheck == "afterDiscard" else "before the discard"
+        if low > limit:
+            shown = spell(sorted_cards(kept_known)) + (f" and {kept_unknown} hidden card(s)" if kept_unknown else "")
+            raise RuleViolation("el-roby.limit", (
+                f"{name} exposed this turn, so the cards kept {when} may be worth at most 99 − {state.scores[seat]} = {limit}: "
+                f"{shown} {'are' if not kept_unknown else 'are at least'} worth {low}"))
+        if kept_unknown:
+            pending += (Pending(event.seq, seat, "limit", sorted_cards(kept_known), kept_unknown, limit, ()),)
+    after = after._replace(pending=after.pending + pending)
+    if not left:
+        return _go_out(state, after, seat)
+    nxt = _next_turn(state, after)
+    if nxt.void:
+        return _record(state._replace(current=nxt), nxt)
+    return state._replace(current=nxt)
+
+
+def _next_turn(state: State, hand: Hand) -> Hand:
+    """Pass the turn on; rebuild an empty stock from the discard pile, or void the hand (§4.4)."""
+    if hand.stock == 0 and hand.drew_last and state.options.stockOut == "voidHand":
+        return hand._replace(over=True, void=True)
+    stock, pile = hand.stock, hand.pile
+    if stock == 0 and len(pile) > 1:
+        stock, pile = len(pile) - 1, pile[-1:]
+    return hand._replace(turn=hand.next_seat(hand.turn), phase="draw", turns=hand.turns + 1, source=None, took=None,
+                         melded=False, laid=False, first_meld=False, first_round_meld=False, eleven=False, drew_last=False,
+                         stock=stock, pile=pile)
+
+
+def _go_out(state: State, hand: Hand, seat: Seat) -> State:
+    """``seat`` emptied their hand: Roby. The hand is scored once every remaining card is known."""
+    hand = hand._replace(over=True, out=seat)
+    return _maybe_score(state, hand)
+
+
+def _maybe_score(state: State, hand: Hand, seq: int | None = None) -> State:
+    """Score a finished move-by-move hand when every card it needs is known."""
+    counted = hand.counted or (None,) * state.n
+    if hand.void:
+        return _record(state._replace(current=hand), hand)
+    if any(hand.unknown[s] and counted[s] is None for s in hand.seats if s != hand.out):
+        return state._replace(current=hand)
+    _resolve(state, hand)
+    final: list[object] = []
+    for s in range(state.n):
+        if s not in hand.seats:
+            final.append(None)
+        elif hand.unknown[s] and counted[s] is not None:
+            final.append(counted[s])
+        else:
+            final.append(hand.known[s])
+    hand = hand._replace(final=tuple(final), checked=hand.checked if hand.checked is not None else seq)
+    return _record(state._replace(current=hand), hand)
+
+
+def _resolve(state: State, hand: Hand) -> None:
+    """Run the deferred checks now that the seats' hidden cards are known (VOCABULARY.md §3).
+
+    The hidden cards held at a check are among those identified after it; the check fails
+    only if no choice among them passes (a lower bound: the record cannot say which).
+
+    Raises:
+        RuleViolation: ``el-roby.limit`` or ``el-roby.not_forced`` with the seq of the move.
+    """
+    for p in hand.pending:
+        if hand.unknown[p.seat]:
+            continue
+        later = [c for q, c in hand.bound[p.seat] if q > p.seq]
+        name = state.players[p.seat]
+        if p.kind == "limit":
+            low = points(p.known) + sum(sorted(value(c) for c in later)[:p.unknown])
+            if low > p.limit:
+                raise RuleViolation("el-roby.limit", (
+                    f"the cards now known show that {name} kept at least {low} points at the end of the turn of event {p.seq}, "
+                    f"more than the limit of {p.limit} for a turn with a new meld"), seq=p.seq)
+        else:
+            fit = sum(1 for c in later if fitting(c, p.melds, state.options) is not None)
+            if fit < p.unknown:
+                raise RuleViolation("el-roby.not_forced", (
+                    f"the cards now known show that {name} held a card fitting no meld at event {p.seq}: "
+                    "the forced discard was not forced"), seq=p.seq)
+
+
+def _points_of(entry: object) -> int:
+    """Points of a seat's end-of-hand entry: a point total, or the cards."""
+    if isinstance(entry, int):
+        return entry
+    assert isinstance(entry, tuple)
+    return points(entry)
+
+
+def _record(state: State, hand: Hand) -> State:
+    """Add the scored hand's record (points, the standings and money before it)."""
+    n = state.n
+    if hand.void:
+        pts: tuple[int | None, ...] = tuple(0 if s in hand.seats else None for s in range(n))
+        cards: tuple[object, ...] = (None,) * n
+    else:
+        assert hand.final is not None
+        pts = tuple(None if s not in hand.seats else 0 if s == hand.out else _points_of(hand.final[s]) for s in range(n))
+        cards = hand.final
+    rec = Record(hand.number, hand.seq, hand.out, hand.void, state.scores, pts, state.money, state.pot, cards)
+    return state._replace(records=state.records + (rec,))
+
+
+# --------------------------------------------------------------------------- end of hand facts
+
+
+def _read_hands(state: State, hand: Hand, raw: object, *, totals_ok: bool, out: Seat | None) -> list[object]:
+    """Read ``hands`` of a showdown or hand_result: per seat a card list, a point total or None.
+
+    Raises:
+        RuleViolation: ``el-roby.bad_result`` (wrong shape for a seat), ``common.card_duplicate``.
+    """
+    if not isinstance(raw, (list, tuple)) or len(raw) != state.n:
+        raise RuleViolation("el-roby.bad_result", f"hands lists the {state.n} seats in order")
+    out_list: list[object] = []
+    count: Counter[Card] = Counter()
+    for s, entry in enumerate(raw):
+        name = state.players[s]
+        if s not in hand.seats:
+            if entry is not None:
+                raise RuleViolation("el-roby.bad_result", f"{name} was not dealt in (out of the game): write null")
+            out_list.append(None)
+            continue
+        if entry is None:
+            raise RuleViolation("el-roby.bad_result", f"{name} played this hand: write their remaining cards")
+        if s == out:
+            if entry not in ([], 0, ()):
+                raise RuleViolation("el-roby.bad_result", f"{name} went out: their hand is empty ([])")
+            out_list.append(())
+            continue
+        if _is_int(entry):
+            if not totals_ok:
+                raise RuleViolation("el-roby.bad_result", "a showdown shows the cards, not their total")
+            if not 2 <= entry <= 108:
+                raise RuleViolation("el-roby.bad_result", f"{name}'s 1 to 10 cards are worth 2 to 108 points, not {entry}")
+            out_list.append(int(entry))
+            continue
+        if not isinstance(entry, (list, tuple)):
+            raise RuleViolation("el-roby.bad_result", f"{name}'s hand is a list of cards" + (" or a point total" if totals_ok else ""))
+        cards = [read_card(t) for t in entry]
+        if out is not None and not 1 <= len(cards) <= HAND_SIZE:
+            raise RuleViolation("el-roby.bad_result", f"{name} did not go out, so they hold 1 to 10 cards, not {len(cards)}")
+        for c in cards:
+            assert c is not None
+            count[c] += 1
+            if count[c] > DECK.count(c):
+                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is listed three times: the two packs hold it twice")
+        out_list.append(sorted_cards(c for c in cards if c is not None))
+    return out_list
+
+
+def _show(state: State, hand: Hand, facts: list[object], seq: int, *, field: str) -> Hand:
+    """Bind the listed hands to the move-by-move hand: known cards must be there, the rest binds unknowns.
+
+    Integers (point totals, hand_result only) are checked or, for hidden cards, accepted
+    when possible and counted.
+
+    Raises:
+        RuleViolation: ``el-roby.mismatch``, ``common.card_duplicate``.
+    """
+    placed = located(hand)
+    taken: Counter[Card] = Counter()
+    known, unknown, bound = list(hand.known), list(hand.unknown), list(hand.bound)
+    counted = list(hand.counted or (None,) * state.n)
+    for s in hand.seats:
+        entry = facts[s]
+        name = state.players[s]
+        if isinstance(entry, int):
+            if unknown[s] == 0:
+                if entry != points(known[s]):
+                    raise RuleViolation("el-roby.mismatch", (
+                        f"{field}: {name} holds {spell(known[s])} = {points(known[s])} points, not {entry}"))
+                continue
+            pool = sorted(value(c) for c in DECK.distinct() for _ in range(DECK.count(c) - placed[c] - taken[c]))
+            low = points(known[s]) + sum(pool[:unknown[s]])
+            high = points(known[s]) + sum(pool[len(pool) - unknown[s]:])
+            if not low <= entry <= high:
+                raise RuleViolation("el-roby.mismatch", (
+                    f"{field}: {name} holds {spell(known[s]) or 'no known card'} and {unknown[s]} hidden card(s): "
+                    f"{low} to {high} points, not {entry}"))
+            counted[s] = entry
+            continue
+        assert isinstance(entry, tuple)
+        lacking = missing_from(entry, known[s])
+        if lacking:
+            raise RuleViolation("el-roby.mismatch", f"{field}: {name} still holds {spell(lacking)}, which the list leaves out")
+        if len(entry) != len(known[s]) + unknown[s]:
+            raise RuleViolation("el-roby.mismatch", (
+                f"{field}: {name} holds {len(known[s]) + unknown[s]} card(s), not {len(entry)}"))
+        new = missing_from(known[s], entry)
+        for c in new:
+            taken[c] += 1
+            if placed[c] + taken[c] > DECK.count(c):
+                raise RuleViolation("common.card_duplicate", (
+                    f"{field}: {name} cannot hold {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"))
+        if new:
+            known[s] = sorted_cards(entry)
+            unknown[s] = 0
+            bound[s] = bound[s] + tuple((seq, c) for c in new)
+    return hand._replace(known=tuple(known), unknown=tuple(unknown), bound=tuple(bound), counted=tuple(counted))
+
+
+def _on_showdown(state: State, event: Event) -> State:
+    hand = state.current
+    if hand is None:
+        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+    if hand.result_only:
+        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: no showdown")
+    if not hand.over:
+        raise RuleViolation("el-roby.hand_not_over", f"hand {hand.number} is still being played: the showdown comes after a player goes out")
+    if hand.void:
+        raise RuleViolation("el-roby.hand_not_over", f"hand {hand.number} is void (the stock ran out): nothing to show")
+    facts = _read_hands(state, hand, event.data.get("hands"), totals_ok=False, out=hand.out)
+    shown = _show(state, hand, facts, event.seq, field="hands")
+    if hand.scored:
+        return state  # a cross-check of a hand already known: it agrees
+    return _maybe_score(state, shown, event.seq)
+
+
+def _on_hand_result(state: State, event: Event) -> State:
+    d = event.data
+    hand = state.current
+    if hand is None:
+        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+    out = d.get("out")
+    if out is not None:
+        out = _seat(state, d, "out")
+        if out not in hand.seats:
+            raise RuleViolation("el-roby.bad_result", f"{state.players[out]} is out of the game and cannot have gone out")
+    elif state.options.stockOut != "voidHand":
+        raise RuleViolation("el-roby.bad_result", "out is the seat that made Roby (null only for a void hand under stockOut = voidHand)")
+    if not hand.result_only:
+        if not hand.over:
+            raise RuleViolation("el-roby.hand_not_over", f"hand {hand.number} is still being played: its result comes after a player goes out")
+        if (out is None) != hand.void or (out is not None and out != hand.out):
+            said = "a void hand" if hand.void else f"{state.players[hand.out]} went out"  # type: ignore[index]
+            raise RuleViolation("el-roby.mismatch", f"out: the moves say {said}")
+    facts = None if out is None and d.get("hands") is None else _read_hands(state, hand, d.get("hands"), totals_ok=True, out=out)
+    if not hand.result_only:
+        if facts is None:
+            return state
+        shown = _show(state, hand, facts, event.seq, field="hands")
+        if hand.scored:
+            return state
+        return _maybe_score(state, shown, event.seq)
+    if hand.over:  # a second result for a result-only hand: a cross-check
+        if out != hand.out or facts != list(hand.final or ()) and facts is not None:
+            raise RuleViolation("el-roby.mismatch", f"this result differs from event {hand.checked}'s")
+        return state
+    if out is None:
+        done = hand._replace(over=True, void=True, checked=event.seq)
+        return _record(state._replace(current=done), done)
+    assert facts is not None
+    done = hand._replace(over=True, out=out, final=tuple(facts), checked=event.seq)
+    return _record(state._replace(current=done), done)
+
+
+def _on_reveal(state: State, event: Event) -> State:
+    bindings = event.data.get("cards")
+    if not isinstance(bindings, (list, tuple)) or not bindings:
+        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+    hand = state.current
+    if hand is None or hand.result_only or hand.scored:
+        raise RuleViolation("common.bad_reveal", "no hand with hidden cards is being played")
+    for b in bindings:
+        if not isinstance(b, Mapping):
+            raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+        card = read_card(b.get("card"))
+        assert card is not None
+        if "seq" in b:
+            seq = b.get("seq")
+            entry = next(((q, s) for q, s in hand.draws if q == seq), None)
+            if entry is None:
+                raise RuleViolation("common.bad_reveal", f"event {seq} is not an unseen stock draw of this hand still to reveal")
+            seat = entry[1]
+            if "seat" in b and b["seat"] != seat:
+                raise RuleViolation("common.bad_reveal", f"event {seq} was {state.players[seat]}'s draw")
+            draws = tuple(x for x in hand.draws if x != entry)
+        elif "seat" in b:
+            seat = _seat(state, b)
+            draws = hand.draws
+        else:
+            raise RuleViolation("common.bad_reveal", "a binding is {seat, card} (a hand card) or {seq, card} (an unseen stock draw)")
+        name = state.players[seat]
+        if seat not in hand.seats or hand.unknown[seat] == 0:
+            raise RuleViolation("common.bad_reveal", f"{name} holds no hidden card")
+        if located(hand)[card] >= DECK.count(card):
+            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: both copies are placed ({_where(state, hand, card)})")
+        hand = hand._replace(known=_set(hand.known, seat, sorted_cards(hand.known[seat] + (card,))),
+                             unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+                             bound=_set(hand.bound, seat, hand.bound[seat] + ((event.seq, card),)), draws=draws)
+    if hand.over:
+        return _maybe_score(state, hand, event.seq)
+    return state._replace(current=hand)
+
+
+def _on_rebuy(state: State, event: Event) -> State:
+    seat = _seat(state, event.data)
+    name = state.players[seat]
+    hand = state.current
+    if hand is not None and not hand.scored:
+        raise RuleViolation("common.hand_in_progress", f"hand {hand.number} is not scored yet: re-buys come after it")
+    if not state.records or state.records[-1].final or state.records[-1].number != (hand.number if hand else -1):
+        raise RuleViolation("el-roby.not_busted", f"{name} did not reach 100 in the last hand: there is nothing to re-buy")
+    rec = state.records[-1]
+    st = settle(rec, state.options)
+    if len(st.remaining) < 2:
+        alone = state.players[st.remaining[0]] if st.remaining else "nobody"
+        raise RuleViolation("el-roby.rebuy_closed", (
+            f"only {alone} is left at 99 or less: a re-buy needs at least two players remaining, so {alone} wins"))
+    if seat not in st.busted:
+        raise RuleViolation("el-roby.not_busted", f"{name} did not reach 100 in hand {rec.number}: only a player who just went over may re-buy")
+    if seat in rec.rebuys:
+        raise RuleViolation("el-roby.rebuy_twice", f"{name} has already re-bought after hand {rec.number}")
+    return state._replace(records=state.records[:-1] + (rec._replace(rebuys=rec.rebuys + (seat,)),))
+
+
+# --------------------------------------------------------------------------- positions for tests
+
+
+def position(players: list[str], *, hands: list[list[str] | None], melds: list[tuple[int, list[str]]] = (),  # type: ignore[assignment]
+             discard: list[str] = (), turn: int, dealer: int | None = None, drew: str | None = None,  # type: ignore[assignment]
+             scores: list[int | None] | None = None, options: Mapping[str, Any] | None = None,
+             first_round_over: bool = True, number: int = 1) -> State:
+    """Build a mid-hand position directly (test-facing; RULES.md §4.8 R2, R3 start mid-hand).
+
+    ``hands`` per seat (None for a seat out of the game; ``"??"`` for cards the scorer did
+    not see), ``melds`` as (owner, cards) in id
+    order, ``discard`` the pile bottom → top, ``turn`` the seat to act; ``drew`` None (the
+    seat is to draw), ``"stock"`` or ``"discard"`` (it has drawn: its hand already holds the
+    card); ``first_round_over`` whether every player has had a turn. The stock holds the
+    rest of the 104 cards. The match's standings are ``scores`` (default 0 each); the
+    position is checked for deck composition and meld validity.
+
+    Raises:
+        RuleViolation: ``common.card_duplicate``, ``el-roby.bad_meld``, ``el-roby.bad_deal``.
+    """
+    data: dict[str, Any] = {"game": GAME, "players": list(players), "options": dict(options or {})}
+    if scores is not None:
+        data["initial"] = {"scores": list(scores)}
+    state = start(data)
+    n = state.n
+    seats = tuple(s for s in range(n) if hands[s] is not None)
+    count: Counter[Card] = Counter()
+    known = []
+    unknown = []
+    for s in range(n):
+        cs = [read_card(t, hidden_ok=True) for t in (hands[s] or [])]
+        known.append(sorted_cards(c for c in cs if c is not None))
+        unknown.append(sum(c is None for c in cs))
+        count.update(known[-1])
+    built = []
+    own: set[int] = set()
+    for i, (owner, texts) in enumerate(melds, start=1):
+        cs = [read_card(t) for t in texts]
+        shape = classify([c for c in cs if c is not None], state.options)
+        if shape is None:
+            raise RuleViolation("el-roby.bad_meld", f"{texts} is not a meld")
+        built.append(Meld(i, owner, shape[0], shape[1]))
+        own.add(owner)
+        count.update(shape[1])
+    pile = tuple(c for c in (read_card(t) for t in discard) if c is not None)
+    count.update(pile)
+    for c, k in count.items():
+        if k > DECK.count(c):
+            raise RuleViolation("common.card_duplicate", f"{c.pretty()} appears {k} times: the two packs hold it twice")
+    stock = DECK_SIZE - sum(count.values()) - sum(unknown)
+    if stock < 0:
+        raise RuleViolation("el-roby.bad_deal", "more than 104 cards placed")
+    empty: tuple[tuple[Card, ...], ...] = ((),) * n
+    hand = Hand(number, 2, dealer if dealer is not None else (turn - 1) % n, seats, False, known=tuple(known), unknown=tuple(unknown),
+                shown=empty, stock=stock, pile=pile, melds=tuple(built), own=frozenset(own), turn=turn,
+                phase="draw" if drew is None else "play", turns=len(seats) + 1 if first_round_over else 0, source=drew,
+                took=None, bound=((),) * n)
+    return state._replace(current=hand, hands_played=number, last_dealer=hand.dealer)

@@ -1,0 +1,278 @@
+"""El Roby's scoring: hand points (RULES.md §4.5), busts, re-buys, stakes and the pot (§4.6).
+
+A scored hand is a :class:`~engines.el_roby.state.Record`; :func:`settle` turns it, with
+the re-buys decided after it, into the standings and money after the hand. The match's
+money ledger always balances: the players' money plus the pot is zero (each player starts
+at minus the entry, the pot at the entries).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+from engines.cards import Card
+from engines.el_roby.state import (
+    LIMIT,
+    RULE_MONEY,
+    RULE_SCORE,
+    Options,
+    Record,
+    Seat,
+    State,
+    spell_points,
+)
+
+
+class Settlement(NamedTuple):
+    """What a scored hand and its re-buys give (all per seat, in seat order)."""
+
+    raw: tuple[int | None, ...]
+    """Scores after adding the hand's points (before re-buys)."""
+    busted: tuple[Seat, ...]
+    """Seats that reached 100 or more with this hand."""
+    remaining: tuple[Seat, ...]
+    """Seats still at 99 or less after the hand (R = their number)."""
+    price: int | None
+    """The re-buy price, None when no re-buy is possible (one player left, or nobody busted)."""
+    reentry: int | None
+    rebuys: tuple[Seat, ...]
+    stakes: tuple[int, ...]
+    """Money each seat gains (+) or pays (−) in stakes for this hand."""
+    totals: tuple[int | None, ...]
+    """Scores after re-buys; None for seats out of the game before the hand."""
+    money: tuple[int, ...]
+    """Net money per seat after the hand (cumulative)."""
+    pot: int
+    winner: Seat | None
+    """The last player left, who takes the pot (the match is over)."""
+    eliminated: tuple[Seat, ...]
+    """Busted seats without a re-buy: out once the next hand starts."""
+    pot_won: int
+
+
+def price_of(pot: int, denominator: int, options: Options) -> int:
+    """Return the re-buy price: the pot over the denominator, rounded to whole money units."""
+    if options.rebuyRounding == "down":
+        return pot // denominator
+    return math.ceil(pot / denominator) if pot % denominator else pot // denominator
+
+
+def settle(rec: Record, options: Options) -> Settlement:
+    """Settle a scored hand with the re-buys recorded after it (RULES.md §4.5, §4.6)."""
+    n = len(rec.before)
+    money = list(rec.money)
+    if rec.void:
+        return Settlement(rec.before, (), tuple(s for s in range(n) if rec.before[s] is not None), None, None, (), (0,) * n,
+                          rec.before, rec.money, rec.pot, None, (), 0)
+    raw = tuple(None if b is None else b + (rec.points[s] or 0) for s, b in enumerate(rec.before))
+    busted = tuple(s for s in range(n) if rec.points[s] is not None and raw[s] is not None and raw[s] > LIMIT)  # type: ignore[operator]
+    remaining = tuple(s for s in range(n) if raw[s] is not None and raw[s] <= LIMIT)  # type: ignore[operator]
+    over = len(remaining) <= 1
+    price = reentry = None
+    rebuys: tuple[Seat, ...] = ()
+    if not over and busted:
+        reentry = max(raw[s] for s in remaining)  # type: ignore[type-var]
+        rebuys = tuple(s for s in rec.rebuys if s in busted)
+        denominator = len(remaining) + (len(rebuys) if options.rebuyDenominator == "includeRebuyers" else 0)
+        price = price_of(rec.pot, denominator, options)
+    totals = list(raw)
+    pot = rec.pot
+    for s in rebuys:
+        totals[s] = reentry
+        money[s] -= price or 0
+        pot += price or 0
+    stakes = [0] * n
+    maker = rec.out
+    if maker is not None and options.stake:
+        for s in range(n):
+            if s == maker or rec.points[s] is None:
+                continue
+            if s in busted and s not in rebuys:
+                continue
+            stakes[s] -= options.stake
+            stakes[maker] += options.stake
+    for s in range(n):
+        money[s] += stakes[s]
+    winner = remaining[0] if over and remaining else None
+    pot_won = 0
+    if winner is not None:
+        pot_won = pot
+        money[winner] += pot
+        pot = 0
+    eliminated = tuple(s for s in busted if s not in rebuys)
+    return Settlement(raw, busted, remaining, price, reentry, rebuys, tuple(stakes), tuple(totals), tuple(money), pot, winner,
+                      eliminated, pot_won)
+
+
+def standings_now(state: State) -> tuple[tuple[int | None, ...], tuple[int, ...], int, Seat | None, tuple[Seat, ...]]:
+    """Return the current scores, money, pot, the winner (if the match is over) and busted seats still deciding.
+
+    Scores are None for seats out of the game; a busted seat without a re-buy keeps its
+    score until the next hand starts (it may still re-buy).
+    """
+    if state.records and not state.records[-1].final:
+        st = settle(state.records[-1], state.options)
+        return st.totals, st.money, st.pot, st.winner, (() if st.winner is not None else st.eliminated)
+    return state.scores, state.money, state.pot, None, ()
+
+
+def winner(state: State) -> Seat | None:
+    """Return the last player left once the match is over, else None."""
+    return standings_now(state)[3]
+
+
+# --------------------------------------------------------------------------- the score sheet
+
+
+def _cards_words(cards: object) -> str:
+    if isinstance(cards, int):
+        return f"cards worth {cards} (only the total was written)"
+    assert isinstance(cards, tuple)
+    return spell_points(c for c in cards if isinstance(c, Card))
+
+
+def hand_entry(state: State, rec: Record) -> dict[str, Any]:
+    """Return one scored hand of the score sheet: result, lines, points and totals."""
+    names = state.players
+    st = settle(rec, state.options)
+    n = len(rec.before)
+    lines: list[dict[str, Any]] = []
+
+    def line(seat: int, pts: int, money: int, reason: str, rule: str) -> None:
+        lines.append({"seat": seat, "points": pts, "money": money, "reason": reason, "rule": rule})
+
+    if rec.void:
+        for s in range(n):
+            if rec.before[s] is not None:
+                line(s, 0, 0, "the stock ran out: the hand is void, nobody scores (stockOut = voidHand)", "RULES.md §4.4")
+    else:
+        assert rec.out is not None
+        for s in range(n):
+            if rec.points[s] is None:
+                continue
+            if s == rec.out:
+                line(s, 0, 0, f"{names[s]} made Roby (went out): 0 points, stays at {rec.before[s]}", RULE_SCORE)
+                continue
+            got = rec.points[s] or 0
+            after = st.raw[s]
+            words = f"{names[s]} keeps {_cards_words(rec.cards[s])}: {rec.before[s]} + {got} = {after}"
+            if s in st.busted:
+                words += " (100 or more: over the limit)"
+            line(s, got, 0, words, RULE_SCORE)
+        for s in st.rebuys:
+            raw_s = st.raw[s]
+            assert st.reentry is not None and st.price is not None and raw_s is not None
+            line(s, st.reentry - raw_s, -st.price, (
+                f"{names[s]} re-buys: pays {st.price} into the pot ({rec.pot} ÷ "
+                f"{len(st.remaining) + (len(st.rebuys) if state.options.rebuyDenominator == 'includeRebuyers' else 0)}, "
+                f"rounded {state.options.rebuyRounding}) and re-enters at {st.reentry}, the highest score still in"), RULE_MONEY)
+        for s in st.eliminated:
+            if st.winner is not None:
+                why = f"{names[s]} is out of the game: only {names[st.winner]} is left at 99 or less, so no re-buy is possible"
+            else:
+                why = f"{names[s]} did not re-buy: out of the game" + ("" if rec.final else " unless a re-buy is recorded before the next hand")
+            line(s, 0, 0, why, RULE_MONEY)
+        maker = rec.out
+        if state.options.stake:
+            payers = [s for s in range(n) if st.stakes[s] < 0]
+            for s in payers:
+                line(s, 0, st.stakes[s], f"{names[s]} pays {names[maker]} the stake of {state.options.stake} for the Roby", RULE_MONEY)
+            skipped = [s for s in st.eliminated]
+            if payers or skipped:
+                words = f"{names[maker]} collects {st.stakes[maker]} in stakes"
+                if skipped:
+                    verb = "pays" if len(skipped) == 1 else "pay"
+                    words += f" ({', '.join(names[s] for s in skipped)} went over 99 without a re-buy and {verb} nothing)"
+                line(maker, 0, st.stakes[maker], words, RULE_MONEY)
+        if st.winner is not None:
+            line(st.winner, 0, st.pot_won, (
+                f"{names[st.winner]} is the last player at 99 or less and wins the match: takes the pot of {st.pot_won}"), RULE_MONEY)
+    result = {
+        "out": rec.out,
+        "void": rec.void,
+        "points": list(rec.points),
+        "busted": list(st.busted),
+        "rebuys": list(st.rebuys),
+        "price": st.price,
+        "reentry": st.reentry,
+        "stakes": list(st.stakes),
+        "eliminated": list(st.eliminated),
+        "money": list(st.money),
+        "pot": st.pot,
+    }
+    totals = [None if rec.before[s] is None else st.totals[s] for s in range(n)]
+    return {"hand": rec.number, "status": "scored", "result": result, "lines": lines, "points": list(rec.points),
+            "totals": totals}
+
+
+def score(state: State) -> dict[str, Any]:
+    """Return the score sheet: VOCABULARY.md §6 ``{"hands", "standings", "end"}``.
+
+    Each hand carries ``points`` (card points added, 0 for the Roby maker, None for seats
+    not dealt in) and ``totals`` (scores after re-buys); its ``result`` holds ``money``
+    (net per seat after the hand) and ``pot``. Standings add ``money``, ``pot`` and the
+    seat's money ``ledger`` (entry, re-buys, stakes, the pot), which with the pot sums to zero.
+    """
+    out: list[dict[str, Any]] = []
+    by_number = {r.number: r for r in state.records}
+    numbers = sorted(set(by_number) | ({state.current.number} if state.current is not None else set()))
+    for number in numbers:
+        if number in by_number:
+            out.append(hand_entry(state, by_number[number]))
+            continue
+        hand = state.current
+        assert hand is not None
+        scores, money, pot, _, _ = standings_now(state)
+        entry: dict[str, Any] = {
+            "hand": number, "status": "playing", "lines": [], "points": None, "totals": list(scores),
+            "result": {"out": hand.out, "void": False, "points": None, "busted": [], "rebuys": [], "price": None, "reentry": None,
+                       "stakes": [0] * state.n, "eliminated": [], "money": list(money), "pot": pot},
+        }
+        if hand.over and not hand.result_only:
+            missing = [{"seat": s} for s in hand.seats if s != hand.out for _ in range(hand.unknown[s])]
+            entry["status"] = "incomplete"
+            entry["missing"] = missing
+            entry["lines"] = [{"seat": s, "points": 0, "money": 0, "rule": RULE_SCORE, "reason": (
+                f"{state.players[s]} holds {hand.unknown[s]} card(s) never shown: the hand needs its showdown")}
+                for s in hand.seats if hand.unknown[s] and s != hand.out]
+        out.append(entry)
+    scores, money, pot, win, deciding = standings_now(state)
+    standings = []
+    ledgers = money_ledger(state)
+    for s in range(state.n):
+        status = "playing"
+        if scores[s] is None:
+            status = "out"
+        elif win is not None:
+            status = "winner" if s == win else "out"
+        last = scores[s]
+        if last is None:
+            last = next((b + (r.points[s] or 0) for r in reversed(state.records) if (b := r.before[s]) is not None), None)
+        standings.append({"seat": s, "name": state.players[s], "total": last, "status": status, "money": money[s], "pot": pot,
+                          "deciding": s in deciding, "ledger": ledgers[s]})
+    end: dict[str, Any] = {"over": False}
+    if win is not None:
+        end = {"over": True, "winners": [win], "rule": RULE_MONEY, "reason": (
+            f"{state.players[win]} is the last player at 99 or less after hand {state.records[-1].number} and wins the match "
+            f"and the pot")}
+    return {"hands": out, "standings": standings, "end": end}
+
+
+def money_ledger(state: State) -> list[list[dict[str, Any]]]:
+    """Return each seat's money movements over the match: entry, re-buys, stakes, the pot."""
+    out: list[list[dict[str, Any]]] = [[] for _ in range(state.n)]
+    for s in range(state.n):
+        start = state.initial_money[s]
+        why = "carried in from the paper sheet" if state.carried else f"entry paid into the pot ({state.options.entry})"
+        out[s].append({"hand": None, "money": start, "reason": why})
+    for rec in state.records:
+        st = settle(rec, state.options)
+        for s in st.rebuys:
+            out[s].append({"hand": rec.number, "money": -(st.price or 0), "reason": "re-buy into the pot"})
+        for s in range(state.n):
+            if st.stakes[s]:
+                out[s].append({"hand": rec.number, "money": st.stakes[s], "reason": "stakes for the Roby"})
+        if st.winner is not None:
+            out[st.winner].append({"hand": rec.number, "money": st.pot_won, "reason": "takes the pot"})
+    return out

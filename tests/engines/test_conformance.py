@@ -93,7 +93,7 @@ def test_random_playout(game: str, seed: int) -> None:
     events, state = playout(game, seed)
     engine = ENGINES[game]
     assert replay(engine, events) == state
-    assert engine.score(state)["end"]["over"], "a series ends when a team reaches 12 loss points"
+    assert engine.score(state)["end"]["over"], "a random playout runs to the end of the match"
     assert any(e.type == "hand_started" for e in events)
 
 

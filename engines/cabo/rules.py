@@ -8,9 +8,10 @@ ever changed anyway).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, TypeGuard
+from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
+from engines.common import check_game, check_options, check_seat, dispatch, is_int, read_seat, seat_names
 from engines.cabo.scoring import allowed_dealers, settle
 from engines.cabo.state import (
     DECK_COUNTS,
@@ -26,7 +27,6 @@ from engines.cabo.state import (
     Seat,
     State,
     Token,
-    names,
     plural,
     read_known,
     read_value,
@@ -43,10 +43,6 @@ TURN_MOVES = frozenset({"take_discard", "draw", "call_cabo"})
 AFTER_DRAW = frozenset({"replace", "discard", "peek", "spy", "swap"})
 
 
-def _is_int(v: object) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 # --------------------------------------------------------------------------- start
 
 
@@ -56,17 +52,7 @@ def parse_options(raw: object) -> Options:
     Raises:
         RuleViolation: ``common.bad_option`` for an unknown key or value.
     """
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("common.bad_option", "options must be an object")
-    for key, v in raw.items():
-        if key not in OPTION_VALUES:
-            raise RuleViolation("common.bad_option", f"Cabo has no option {key!r} (options: {', '.join(OPTION_VALUES)})")
-        allowed = OPTION_VALUES[key]
-        if not any((v is a) if isinstance(a, bool) else (type(v) is type(a) and v == a) for a in allowed):
-            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
-    values = dict(raw)
+    values = check_options(raw, OPTION_VALUES, "Cabo")
     if values.get("edition") == 2:
         values.setdefault("wrongMultiPenalty", "keep")
     return Options(**values)
@@ -79,9 +65,7 @@ def start(data: Mapping[str, Any]) -> State:
         RuleViolation: ``common.wrong_game``, ``cabo.players``, ``common.bad_target``,
             ``common.bad_option``, ``common.bad_initial``.
     """
-    game = data.get("game", GAME)
-    if game != GAME:
-        raise RuleViolation("common.wrong_game", f"this is the Cabo engine, not {game!r}")
+    check_game(data, GAME, "Cabo")
     options = parse_options(data.get("options"))
     players = data.get("players")
     most = options.max_players
@@ -99,7 +83,7 @@ def start(data: Mapping[str, Any]) -> State:
     initial = data.get("initial")
     if initial is not None:
         raw = initial.get("totals") if isinstance(initial, Mapping) else None
-        if not isinstance(raw, (list, tuple)) or len(raw) != n or not all(_is_int(t) and 0 <= t <= LIMIT for t in raw):
+        if not isinstance(raw, (list, tuple)) or len(raw) != n or not all(is_int(t) and 0 <= t <= LIMIT for t in raw):
             raise RuleViolation("common.bad_initial", f"initial totals are {n} numbers from 0 to 100, one per player in seat order")
         if options.edition == 1 and LIMIT in raw:
             raise RuleViolation("common.bad_initial", "a total of exactly 100 is reduced to 50 at once (first edition): write 50")
@@ -116,35 +100,7 @@ def apply(state: State, event: Event) -> State:
     Raises:
         RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
     """
-    match event.type:
-        case "hand_started":
-            return _on_hand_started(state, event)
-        case "initial_peek":
-            return _on_initial_peek(state, event)
-        case "take_discard":
-            return _on_take_discard(state, event)
-        case "draw":
-            return _on_draw(state, event)
-        case "replace":
-            return _on_replace(state, event)
-        case "discard":
-            return _on_discard(state, event)
-        case "peek":
-            return _on_peek(state, event)
-        case "spy":
-            return _on_spy(state, event)
-        case "swap":
-            return _on_swap(state, event)
-        case "call_cabo":
-            return _on_call(state, event)
-        case "showdown":
-            return _on_showdown(state, event)
-        case "reveal":
-            return _on_reveal(state, event)
-        case "hand_result":
-            return _on_hand_result(state, event)
-        case _:
-            raise RuleViolation("common.unknown_event", f"Cabo has no event {event.type!r}")
+    return dispatch(_HANDLERS, state, event, "Cabo")
 
 
 # --------------------------------------------------------------------------- the work copy
@@ -203,15 +159,12 @@ class _Work:
 
     def slot(self, seat: Seat, k: object, field: str = "slot") -> Token:
         row = self.layouts[seat]
-        if not _is_int(k) or not 1 <= k <= len(row):
+        if not is_int(k) or not 1 <= k <= len(row):
             raise RuleViolation("cabo.bad_slot", f"{field}: {self.players[seat]} has {len(row)} card(s), slots 1 to {len(row)}; there is no slot {k!r}")
         return row[int(k) - 1]
 
     def seat(self, v: object, field: str = "seat") -> Seat:
-        n = len(self.players)
-        if not _is_int(v) or not 0 <= v < n:
-            raise RuleViolation("common.bad_seat", f"{field} must be a seat from 0 to {n - 1}, not {v!r}")
-        return int(v)
+        return check_seat(v, len(self.players), field)
 
     # ---- knowledge
 
@@ -245,7 +198,7 @@ class _Work:
                     drawn = self.drawn_at[t]
                     raise RuleViolation("common.card_unavailable", (
                         f"{what} cannot be {plural(v)}: it was drawn at event {drawn} from the pile reshuffled at event "
-                        f"{self.pool_seq[o]}, which held {cap} card(s) of value {v}" + (f", all of them placed elsewhere" if cap else "")),
+                        f"{self.pool_seq[o]}, which held {cap} card(s) of value {v}" + (", all of them placed elsewhere" if cap else "")),
                         seq=drawn or None)
                 self.values[t] = v
                 self.source[t] = self.seq
@@ -292,9 +245,7 @@ def _actor(state: State, data: Mapping[str, Any], kind: str) -> tuple[Round, Sea
     """
     rnd = _round_of(state)
     n = rnd.seats
-    seat = data.get("seat")
-    if not _is_int(seat) or not 0 <= seat < n:
-        raise RuleViolation("common.bad_seat", f"seat must be a seat from 0 to {n - 1}, not {seat!r}")
+    seat = read_seat(data, n)
     p = state.players
     if rnd.over:
         raise RuleViolation("cabo.round_over", f"round {rnd.number} is over: record the showdown (every row, face up)")
@@ -368,16 +319,14 @@ def _on_hand_started(state: State, event: Event) -> State:
         missing = ", ".join(f"{p[s]}'s slot {k}" for s, k in cur.missing())
         raise RuleViolation("common.hand_in_progress", (
             f"round {cur.number} is over but not scored: the showdown (or a reveal) must give {missing}"))
-    dealer = d.get("dealer")
-    if not _is_int(dealer) or not 0 <= dealer < n:
-        raise RuleViolation("common.bad_seat", f"dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+    dealer = read_seat(d, n, "dealer")
     allowed = allowed_dealers(state)
     if dealer not in allowed:
         last = state.scores[-1]
-        why = (f"{names(p, list(last.winners))} won round {len(state.scores)}" if len(last.winners) == 1 else
-               f"{names(p, list(last.winners))} won round {len(state.scores)} and {names(p, allowed)} "
+        why = (f"{seat_names(p, list(last.winners))} won round {len(state.scores)}" if len(last.winners) == 1 else
+               f"{seat_names(p, list(last.winners))} won round {len(state.scores)} and {seat_names(p, allowed)} "
                f"{'has' if len(allowed) == 1 else 'have'} the lowest total among them")
-        raise RuleViolation("cabo.wrong_dealer", f"{why}, so {names(p, allowed)} starts and deals, not {p[dealer]}")
+        raise RuleViolation("cabo.wrong_dealer", f"{why}, so {seat_names(p, allowed)} starts and deals, not {p[dealer]}")
     layouts, top = d.get("layouts"), d.get("discard")
     number = 1 if cur is None else cur.number + 1
     past = state.past if cur is None else state.past + (cur,)
@@ -530,7 +479,7 @@ def _on_spy(state: State, event: Event) -> State:
     _action_card(state, w, seat, d, "a spy", SPY)
     s, k, target = _slot_ref(w, d.get("target"), "target")
     if s == seat:
-        raise RuleViolation("cabo.spy_own", f"a spy looks at another player's card; to look at one's own, a peek (7 or 8) is needed")
+        raise RuleViolation("cabo.spy_own", "a spy looks at another player's card; to look at one's own, a peek (7 or 8) is needed")
     value = d.get("value")
     w.bind(target, read_value(value, "value") if value is not None else None, f"{state.players[s]}'s slot {k}",
            seats=frozenset({seat}))
@@ -636,7 +585,7 @@ def _on_call(state: State, event: Event) -> State:
     rnd = _round_of(state)
     if rnd.caller is not None and not rnd.over:
         seat = d.get("seat")
-        who = state.players[seat] if _is_int(seat) and 0 <= seat < rnd.seats else "nobody else"
+        who = state.players[seat] if is_int(seat) and 0 <= seat < rnd.seats else "nobody else"
         raise RuleViolation("cabo.second_call", (
             f"only one player may call CABO in a round: {state.players[rnd.caller]} already called it at event "
             f"{rnd.caller_seq}, so {who} cannot"), seq=rnd.caller_seq)
@@ -698,7 +647,7 @@ def _on_reveal(state: State, event: Event) -> State:
                     f"event {b['seq']} is not a draw, look, peek or spy of round {rnd.number}: name a card by {{seat, slot}}"))
             index = b.get("index")
             if ref.kind == "initial_peek":
-                if not _is_int(index) or not 0 <= index < len(ref.tokens):
+                if not is_int(index) or not 0 <= index < len(ref.tokens):
                     raise RuleViolation("common.bad_reveal", f"event {ref.seq} is an initial look at two cards: give index 0 or 1")
             elif index not in (None, 0):
                 raise RuleViolation("common.bad_reveal", f"event {ref.seq} concerns one card: omit index")
@@ -729,7 +678,7 @@ def _parse_layouts(state: State, raw: object) -> tuple[tuple[int, ...], ...]:
         raise RuleViolation("cabo.bad_result", f"the rows hold {len(flat)} cards; at least one card lies on the discard pile")
     for v in range(14):
         if flat.count(v) > DECK_COUNTS[v]:
-            where = names(p, [s for s in range(n) if v in rows[s]])
+            where = seat_names(p, [s for s in range(n) if v in rows[s]])
             raise RuleViolation("common.card_duplicate", (
                 f"the deck holds {DECK_COUNTS[v]} card(s) of value {v}, but the rows show {flat.count(v)} ({where})"))
     return tuple(rows)
@@ -740,7 +689,7 @@ def _parse_caller(state: State, raw: object) -> Seat | None:
         if state.options.edition == 1:
             raise RuleViolation("cabo.bad_result", "a first-edition round ends only after a CABO call: give the caller")
         return None
-    if not _is_int(raw) or not 0 <= raw < state.seats:
+    if not is_int(raw) or not 0 <= raw < state.seats:
         raise RuleViolation("common.bad_seat", f"caller must be a seat from 0 to {state.seats - 1} or null, not {raw!r}")
     return int(raw)
 
@@ -763,7 +712,7 @@ def _on_hand_result(state: State, event: Event) -> State:
         if rows != rnd.facts:
             raise RuleViolation("cabo.mismatch", f"layouts: event {rnd.claim_seq} recorded other rows for round {rnd.number}")
         if caller != rnd.caller:
-            raise RuleViolation("cabo.mismatch", f"caller: event {rnd.claim_seq} recorded {names(p, [rnd.caller]) if rnd.caller is not None else 'no caller'}")
+            raise RuleViolation("cabo.mismatch", f"caller: event {rnd.claim_seq} recorded {seat_names(p, [rnd.caller]) if rnd.caller is not None else 'no caller'}")
         return state
     if not rnd.over:
         raise RuleViolation("cabo.round_not_over", f"round {rnd.number} is still being played: its result comes after the last turn")
@@ -776,6 +725,15 @@ def _on_hand_result(state: State, event: Event) -> State:
     if state.over and rnd.score is not None:
         return state
     return _with_round(state, w.build(claim_seq=event.seq))
+
+
+_HANDLERS = {
+    "hand_started": _on_hand_started, "initial_peek": _on_initial_peek, "take_discard": _on_take_discard,
+    "draw": _on_draw, "replace": _on_replace, "discard": _on_discard, "peek": _on_peek, "spy": _on_spy,
+    "swap": _on_swap, "call_cabo": _on_call, "showdown": _on_showdown, "reveal": _on_reveal,
+    "hand_result": _on_hand_result,
+}
+"""The handler of each event type :func:`apply` accepts."""
 
 
 __all__ = ["OPTION_VALUES", "apply", "parse_options", "slot_words", "start"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.cabo.state import KAMIKAZE, LIMIT, RESET_TO, ROW, Round, RoundScore, Seat, State, names
+from engines.cabo.state import KAMIKAZE, LIMIT, RESET_TO, ROW, Round, RoundScore, Seat, State
+from engines.common import seat_names
 
 RULE_ROUND = "RULES.md §3.4"
 RULE_END = "RULES.md §3.5"
@@ -53,7 +54,7 @@ def score_round(state: State, layouts: tuple[tuple[int, ...], ...], caller: Seat
             scores = tuple(0 if s == caller else sums[s] for s in range(n))
             for s in range(n):
                 if s == caller:
-                    tie = f", tied with {names(p, [x for x in low if x != s])}: the caller wins the tie" if len(low) > 1 else ""
+                    tie = f", tied with {seat_names(p, [x for x in low if x != s])}: the caller wins the tie" if len(low) > 1 else ""
                     lines.append((s, 0, f"sum {_spell(layouts[s])}; called CABO and is lowest{tie}: 0"))
                 elif sums[s] == m:
                     lines.append((s, sums[s], f"sum {_spell(layouts[s])}; tied lowest with the CABO caller {p[caller]}, "
@@ -62,7 +63,7 @@ def score_round(state: State, layouts: tuple[tuple[int, ...], ...], caller: Seat
                     lines.append((s, sums[s], f"sum {_spell(layouts[s])}"))
         elif caller is not None:
             winners = low
-            who = f"{m} ({names(p, low)})"
+            who = f"{m} ({seat_names(p, low)})"
             penalty = options.caller_penalty
             if options.edition == 1:
                 scores = tuple(0 if s in low else sums[s] + penalty if s == caller else sums[s] for s in range(n))
@@ -100,7 +101,7 @@ def score_round(state: State, layouts: tuple[tuple[int, ...], ...], caller: Seat
             lines.append((s, RESET_TO - LIMIT, f"total {before[s]} + {scores[s]} = exactly 100: reduced to 50{once}"))
             t = RESET_TO
         elif t == LIMIT:
-            lines.append((s, 0, f"total exactly 100 again: no second reset in the second edition"))
+            lines.append((s, 0, "total exactly 100 again: no second reset in the second edition"))
         totals.append(t)
     order = sorted(range(len(lines)), key=lambda i: lines[i][0])
     return RoundScore(sums, caller, kamikaze, scores, winners, tuple(resets), tuple(totals), frozenset(used),
@@ -184,8 +185,8 @@ def score(state: State) -> dict[str, Any]:
         winners = [s for s in range(state.seats) if final[s] == best]
         above = [s for s in range(state.seats) if final[s] > LIMIT]
         end = {"over": True, "winners": winners, "rule": RULE_END, "reason": (
-            f"{names(p, above)} went over 100 ({', '.join(str(final[s]) for s in above)}): the game is over; "
-            f"{names(p, winners)} win{'s' if len(winners) == 1 else ''} with {best}, the lowest total")}
+            f"{seat_names(p, above)} went over 100 ({', '.join(str(final[s]) for s in above)}): the game is over; "
+            f"{seat_names(p, winners)} win{'s' if len(winners) == 1 else ''} with {best}, the lowest total")}
     standings = [{"seat": s, "name": p[s], "total": final[s],
                   "status": "playing" if not state.over else ("winner" if s in winners else "out")} for s in range(state.seats)]
     return {"hands": hands, "standings": standings, "end": end}

@@ -233,12 +233,6 @@ def card_text(v: int | None) -> str:
     return "??" if v is None else str(v)
 
 
-def names(players: tuple[str, ...], seats: list[Seat] | tuple[Seat, ...]) -> str:
-    """``Ben``, ``Ben and Dora``, ``Anna, Ben and Dora``."""
-    ns = [players[s] for s in seats]
-    return ", ".join(ns[:-1]) + " and " + ns[-1] if len(ns) > 1 else (ns[0] if ns else "nobody")
-
-
 def slot_words(slots: list[int] | tuple[int, ...]) -> str:
     """``slot 2``, ``slots 1 and 3``."""
     if len(slots) == 1:

@@ -25,9 +25,9 @@ from engines.cabo.state import (
     State,
     Token,
     card_text,
-    names,
     slot_words,
 )
+from engines.common import log_words, option_entry, seat_names
 
 EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy",
           "swap", "call_cabo", "showdown", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
@@ -44,16 +44,16 @@ def describe() -> dict[str, Any]:
         "teams": None,
         "target": {"over": LIMIT},
         "options": {
-            "edition": {"values": list(OPTION_VALUES["edition"]), "default": 1, "rule": "RULES.md §3.6 #1",
-                        "description": "1: the first edition (the seed). 2: the second-edition bundle: 2-4 players, a taken "
-                                       "discard stays face up in the row, a caller who is not lowest scores sum + 10 and "
-                                       "everyone else their sum, the round also ends when the draw pile runs out, 100 → 50 "
-                                       "at most once per player, wrongMultiPenalty defaults to keep"},
-            "swapAny": {"type": "boolean", "default": False, "rule": "RULES.md §3.3",
-                        "description": "a swap (11, 12) may exchange any two cards of two different players, "
-                                       "not only one of the actor's with another player's"},
-            "lockCaller": {"type": "boolean", "default": False, "rule": "RULES.md §3.3",
-                           "description": "the CABO caller's cards cannot be swapped during the final turns"},
+            "edition": option_entry(OPTION_VALUES["edition"], 1, "RULES.md §3.6 #1",
+                                    "1: the first edition (the seed). 2: the second-edition bundle: 2-4 players, a taken "
+                                    "discard stays face up in the row, a caller who is not lowest scores sum + 10 and "
+                                    "everyone else their sum, the round also ends when the draw pile runs out, 100 → 50 "
+                                    "at most once per player, wrongMultiPenalty defaults to keep"),
+            "swapAny": option_entry(OPTION_VALUES["swapAny"], False, "RULES.md §3.3",
+                                    "a swap (11, 12) may exchange any two cards of two different players, "
+                                    "not only one of the actor's with another player's"),
+            "lockCaller": option_entry(OPTION_VALUES["lockCaller"], False, "RULES.md §3.3",
+                                       "the CABO caller's cards cannot be swapped during the final turns"),
             "wrongMultiPenalty": {"values": list(OPTION_VALUES["wrongMultiPenalty"]), "default": "discard",
                                   "defaultEdition2": "keep", "rule": "RULES.md §3.3, §3.6 #4",
                                   "description": "a failed multi-card claim: the cards go back face down and the new card is "
@@ -229,7 +229,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     match event.type:
         case "match_started":
             o = after.options
-            return (f"Cabo (edition {o.edition}): {names(p, list(range(len(p))))}; lowest total wins, the game ends when "
+            return (f"Cabo (edition {o.edition}): {seat_names(p, list(range(len(p))))}; lowest total wins, the game ends when "
                     "a total goes over 100")
         case "hand_started":
             assert rnd is not None
@@ -278,16 +278,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 f"{p[s]} {' '.join(row)}" for s, row in enumerate(d.get("layouts", [])))
             if d.get("caller") is not None:
                 words += f"; {p[d['caller']]} called CABO"
-        case "score_claimed":
-            return f"The table wrote its score for round {d.get('hand', 'so far')}"
-        case "note":
-            return f"Note: {d.get('text', '')}"
-        case "void":
-            return f"Event {d.get('target')} is voided: {d.get('reason', '')}"
-        case "amend":
-            return f"Event {d.get('target')} is amended: {d.get('reason', '')}"
         case _:
-            return event.type
+            return log_words(event, "round")
     if rnd is not None and prev is not None and rnd.number == prev.number:
         if rnd.over and not prev.over:
             words += "; the round is over" + (" (the draw pile ran out)" if rnd.deck_out else "")

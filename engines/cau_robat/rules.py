@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from engines.base import Event, RuleViolation
 from engines.cards import Card
+from engines.common import check_game, check_options, dispatch, is_int, read_seat, seat_names, set_item
 from engines.cau_robat.state import (
     CALL_WORDS,
     CALLS,
@@ -62,26 +63,6 @@ RULE_END = "RULES.md §1.6"
 # --------------------------------------------------------------------------- small helpers
 
 
-def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return values[:i] + (v,) + values[i + 1:]
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _seat(state: State, data: Mapping[str, Any], key: str = "seat") -> Seat:
-    v = data.get(key)
-    if not _is_int(v) or not 0 <= v < state.n:  # type: ignore[operator]
-        raise RuleViolation("common.bad_seat", f"{key} must be a seat from 0 to {state.n - 1}, not {v!r}")
-    return int(v)  # type: ignore[arg-type]
-
-
-def _names(players: Sequence[str], seats: Sequence[Seat]) -> str:
-    names = [players[s] for s in seats]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else (names[0] if names else "nobody")
-
-
 def _where(state: State, hand: Hand, card: Card) -> str:
     """Say where the record already places ``card`` in this hand."""
     for s in range(state.n):
@@ -104,17 +85,7 @@ def parse_options(raw: object) -> Options:
     Raises:
         RuleViolation: ``common.bad_option`` for an unknown key or value.
     """
-    if raw is None:
-        return Options()
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("common.bad_option", "options must be an object")
-    for key, v in raw.items():
-        if key not in OPTION_VALUES:
-            raise RuleViolation("common.bad_option", f"Cau Robat has no option {key!r} (options: {', '.join(OPTION_VALUES)})")
-        allowed = OPTION_VALUES[key]
-        if not any(v is a if isinstance(a, bool) else (isinstance(v, str) and v == a) for a in allowed):
-            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
-    return Options(**dict(raw))
+    return Options(**check_options(raw, OPTION_VALUES, "Cau Robat"))
 
 
 def _is_over(totals: Sequence[int], target: int, tie: str) -> tuple[Seat, ...] | None:
@@ -136,9 +107,7 @@ def start(data: Mapping[str, Any]) -> State:
             option does not allow, or names not unique), ``common.bad_target``,
             ``common.bad_option``, ``common.bad_initial``.
     """
-    game = data.get("game", GAME)
-    if game != GAME:
-        raise RuleViolation("common.wrong_game", f"this is the Cau Robat engine, not {game!r}")
+    check_game(data, GAME, "Cau Robat")
     options = parse_options(data.get("options"))
     players = data.get("players")
     lo, hi = (3, 5) if options.players == "3-5" else (2, 6)
@@ -153,7 +122,7 @@ def start(data: Mapping[str, Any]) -> State:
         raise RuleViolation("common.bad_target", "Cau Robat's target is {\"wins\": n, \"tie\": \"share\" or \"playOn\"}")
     wins = target.get("wins", 3)
     tie = target.get("tie", "share")
-    if not _is_int(wins) or wins < 1:
+    if not is_int(wins) or wins < 1:
         raise RuleViolation("common.bad_target", f"the target is a number of hand wins, 1 or more, not {wins!r}")
     if tie not in TIES:
         raise RuleViolation("common.bad_target", f"target tie must be 'share' or 'playOn', not {tie!r}")
@@ -162,7 +131,7 @@ def start(data: Mapping[str, Any]) -> State:
     raw = data.get("initial")
     if raw is not None:
         got = raw.get("wins") if isinstance(raw, Mapping) else None
-        if set(raw) - {"wins"} or not isinstance(got, (list, tuple)) or len(got) != n or not all(_is_int(v) and v >= 0 for v in got):
+        if set(raw) - {"wins"} or not isinstance(got, (list, tuple)) or len(got) != n or not all(is_int(v) and v >= 0 for v in got):
             raise RuleViolation("common.bad_initial", f"initial wins are {n} numbers (0 or more), one per player")
         initial = tuple(int(v) for v in got)
         if _is_over(initial, wins, tie) is not None:
@@ -236,9 +205,9 @@ def position(players: Sequence[str], *, table: Sequence[str], piles: Sequence[Se
     if len(hands) != n:
         raise RuleViolation("cau-robat.bad_position", f"give one hand per player ({n})")
     for h in hands:
-        if _is_int(h):
+        if is_int(h):
             known_hands.append(frozenset())
-            unknown.append(int(h))  # type: ignore[arg-type]
+            unknown.append(int(h))
         else:
             cards_h = [read_card(t, hidden_ok=True) for t in h]  # type: ignore[union-attr]
             mine = [c for c in cards_h if c is not None]
@@ -271,17 +240,7 @@ def apply(state: State, event: Event) -> State:
     Raises:
         RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
     """
-    match event.type:
-        case "hand_started":
-            return _on_hand_started(state, event)
-        case "play":
-            return _on_play(state, event)
-        case "reveal":
-            return _on_reveal(state, event)
-        case "hand_result":
-            return _on_hand_result(state, event)
-        case _:
-            raise RuleViolation("common.unknown_event", f"Cau Robat has no event {event.type!r}")
+    return dispatch(_HANDLERS, state, event, "Cau Robat")
 
 
 def next_dealer(state: State, hand: Hand) -> Seat:
@@ -293,12 +252,12 @@ def next_dealer(state: State, hand: Hand) -> Seat:
 def _on_hand_started(state: State, event: Event) -> State:
     d = event.data
     if state.over:
-        raise RuleViolation("common.match_over", f"the match is over: {_names(state.players, state.winners)} won it")
+        raise RuleViolation("common.match_over", f"the match is over: {seat_names(state.players, state.winners)} won it")
     cur = state.current
     if cur is not None and not cur.over:
         what = "its hand_result" if cur.is_result_only else "its last plays"
         raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
-    dealer = _seat(state, d, "dealer")
+    dealer = read_seat(d, state.n, "dealer")
     if cur is not None and dealer != next_dealer(state, cur):
         nxt = next_dealer(state, cur)
         side = "right (ACW)" if state.options.dealerRotation == "right" else "left"
@@ -364,7 +323,7 @@ def _deal(state: State) -> Hand:
             (a result-only hand), ``cau-robat.hand_over``.
     """
     if state.over:
-        raise RuleViolation("common.match_over", f"the match is over: {_names(state.players, state.winners)} won it")
+        raise RuleViolation("common.match_over", f"the match is over: {seat_names(state.players, state.winners)} won it")
     hand = state.current
     if hand is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
@@ -588,7 +547,7 @@ class _Table:
 def _capture_difference(state: State, i: int, seat: Seat, derived: tuple[Card, ...], given: Any) -> str | None:
     """Compare a stated capture with the derived one; say what differs, or None."""
     name = state.players[seat]
-    if not isinstance(given, Mapping) or not _is_int(given.get("seat")) or not isinstance(given.get("cards"), (list, tuple)):
+    if not isinstance(given, Mapping) or not is_int(given.get("seat")) or not isinstance(given.get("cards"), (list, tuple)):
         return f"capture {i + 1} must be {{seat, cards}}"
     cards = [c for c in (read_card(t) for t in given["cards"]) if c is not None]
     if given["seat"] != seat:
@@ -610,7 +569,7 @@ def _capture_difference(state: State, i: int, seat: Seat, derived: tuple[Card, .
 def _on_play(state: State, event: Event) -> State:
     hand = _deal(state)
     d = event.data
-    seat = _seat(state, d)
+    seat = read_seat(d, state.n)
     name = state.players[seat]
     card = read_card(d.get("card"))
     assert card is not None
@@ -634,8 +593,8 @@ def _on_play(state: State, event: Event) -> State:
             extra = " (with anyoneMayCall only a card that extends the open chain may be played out of turn)" if opts.anyoneMayCall else ""
             raise RuleViolation("common.not_your_turn", f"it is {turn_name}'s turn, not {name}'s{extra}")
     mine, unknown = _take(state, hand, seat, card)
-    known = _set(hand.known, seat, mine)
-    unknowns = _set(hand.unknown, seat, unknown)
+    known = set_item(hand.known, seat, mine)
+    unknowns = set_item(hand.unknown, seat, unknown)
     final = sum(len(k) for k in known) + sum(unknowns) == 0
     stated = d.get("captures")
     if opts.pileOrder == "recorded" and stated is not None and not isinstance(stated, (list, tuple)):
@@ -764,7 +723,7 @@ def _on_reveal(state: State, event: Event) -> State:
         if not isinstance(b, Mapping) or "seat" not in b or "seq" in b or "slot" in b:
             raise RuleViolation("common.bad_reveal", (
                 "in Cau Robat only hands are hidden: a binding is {seat, card} (every played card is written face up)"))
-        seat = _seat(state, b)
+        seat = read_seat(b, state.n)
         card = read_card(b.get("card"))
         assert card is not None
         name = state.players[seat]
@@ -790,7 +749,7 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
     """
     n = state.n
     piles = d.get("piles")
-    if not isinstance(piles, (list, tuple)) or len(piles) != n or not all(_is_int(p) and p >= 0 for p in piles):
+    if not isinstance(piles, (list, tuple)) or len(piles) != n or not all(is_int(p) and p >= 0 for p in piles):
         raise RuleViolation("cau-robat.bad_result", f"piles is {n} card counts, one per player")
     raw = d.get("table", 0)
     cards: tuple[Card, ...] | None = None
@@ -801,7 +760,7 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
         if len({c.rank for c in cards}) != len(cards):
             raise RuleViolation("cau-robat.bad_result", "the cards left on the table have different ranks (a match is always captured)")
         table = len(cards)
-    elif _is_int(raw) and raw >= 0:
+    elif is_int(raw) and raw >= 0:
         table = int(raw)
     else:
         raise RuleViolation("cau-robat.bad_result", "table is a count of cards or the list of cards left")
@@ -813,7 +772,7 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
             f"the piles ({' + '.join(map(str, piles))}) and the {table} table card(s) make {total}, not the 40 cards of the deck"))
     last = d.get("lastCapturer")
     if last is not None:
-        last = _seat(state, d, "lastCapturer")
+        last = read_seat(d, state.n, "lastCapturer")
         if piles[last] < 2:
             raise RuleViolation("cau-robat.bad_result", (
                 f"lastCapturer: {state.players[last]} captured last, so the pile holds at least 2 cards, not {piles[last]}"))
@@ -861,6 +820,10 @@ def _on_hand_result(state: State, event: Event) -> State:
     if facts.table_cards is None and claim.table_cards is not None:
         facts = facts._replace(table_cards=claim.table_cards)
     return state._replace(current=cur._replace(claim=claim, facts=facts))
+
+
+_HANDLERS = {"hand_started": _on_hand_started, "play": _on_play, "reveal": _on_reveal, "hand_result": _on_hand_result}
+"""The handler of each event type :func:`apply` accepts."""
 
 
 __all__ = ["CALL_WORDS", "OPTION_VALUES", "apply", "can_extend", "derived_captures", "hand_cards", "next_dealer", "parse_options", "position", "start"]

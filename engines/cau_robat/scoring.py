@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.cau_robat.rules import RULE_END, RULE_SCORE, _names, hand_cards
+from engines.cau_robat.rules import RULE_END, RULE_SCORE, hand_cards
 from engines.cau_robat.state import Hand, HandScore, State
+from engines.common import seat_names
 
 
 def _calls(hand: Hand) -> list[dict[str, Any]]:
@@ -48,10 +49,10 @@ def _lines(state: State, hand: Hand, hs: HandScore) -> list[dict[str, Any]]:
             took += f" (the {hand.facts.table} card{'s' if hand.facts.table != 1 else ''} left on the table count for nobody)"
         if s in hs.winners:
             others = [w for w in hs.winners if w != s]
-            why = f"{took}, the most" + (f" (tied with {_names(state.players, others)})" if others else "") + ": hand won"
+            why = f"{took}, the most" + (f" (tied with {seat_names(state.players, others)})" if others else "") + ": hand won"
             lines.append({"seat": s, "points": 1, "reason": why, "rule": RULE_SCORE})
         else:
-            why = f"{took}; {_names(state.players, hs.winners)} took the most ({best}): no win"
+            why = f"{took}; {seat_names(state.players, hs.winners)} took the most ({best}): no win"
             lines.append({"seat": s, "points": 0, "reason": why, "rule": RULE_SCORE})
     return lines
 
@@ -80,7 +81,7 @@ def score(state: State) -> dict[str, Any]:
     end: dict[str, Any] = {"over": False}
     if state.over and state.end is not None:
         number = state.hands[state.end].number
-        who = _names(state.players, state.winners)
+        who = seat_names(state.players, state.winners)
         verb = "reach" if len(state.winners) > 1 else "reaches"
         reason = f"{who} {verb} {state.target} hand win{'s' if state.target > 1 else ''} after hand {number}"
         if state.tie == "playOn":

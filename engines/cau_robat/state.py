@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, TypeAlias
 
-from engines.base import RuleViolation
-from engines.cards import SPANISH_40, Card, CardError, parse, parse_known
+from engines.cards import SPANISH_40, Card
+from engines.common import card_reader, cards_by_text
 
 GAME = "cau-robat"
 DECK = SPANISH_40
@@ -44,25 +44,12 @@ def pred(rank: str) -> str:
     return CYCLE[(POS[rank] - 1) % len(CYCLE)]
 
 
-CARDS: dict[str, Card] = {str(c): c for c in DECK.cards}
+CARDS: dict[str, Card] = cards_by_text(DECK)
 """The deck's cards by their text, the very objects :func:`~engines.cards.parse` returns."""
 
-
-def read_card(text: object, *, hidden_ok: bool = False) -> Card | None:
-    """Parse one card of the Spanish deck; ``"??"`` only where ``hidden_ok``.
-
-    Raises:
-        RuleViolation: ``common.bad_card``, ``common.card_not_in_deck`` or ``common.card_hidden``.
-    """
-    card = CARDS.get(text) if isinstance(text, str) else None
-    if card is not None:
-        return card
-    if not isinstance(text, str):
-        raise RuleViolation("common.bad_card", f"{text!r} is not a card (write e.g. 7o, 12b or ??)")
-    try:
-        return parse(text, DECK) if hidden_ok else parse_known(text, DECK)
-    except CardError as e:
-        raise RuleViolation(e.code, e.message) from None
+read_card = card_reader(DECK, "7o, 12b or ??")
+"""Parse one card of the Spanish deck; ``"??"`` only where ``hidden_ok`` (RuleViolation ``common.bad_card``,
+``common.card_not_in_deck`` or ``common.card_hidden``)."""
 
 
 def sorted_cards(cards: Iterable[Card]) -> list[Card]:

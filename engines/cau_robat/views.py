@@ -10,7 +10,7 @@ from typing import Any
 
 from engines.base import Event, RuleViolation
 from engines.cards import Card, texts
-from engines.cau_robat.rules import OPTION_VALUES, _names, can_extend, derived_captures, hand_cards, next_dealer
+from engines.cau_robat.rules import OPTION_VALUES, can_extend, derived_captures, hand_cards, next_dealer
 from engines.cau_robat.state import (
     CALL_WORDS,
     CYCLE,
@@ -24,6 +24,7 @@ from engines.cau_robat.state import (
     read_card,
     sorted_cards,
 )
+from engines.common import option_entry, seat_names
 
 EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
 
@@ -57,9 +58,7 @@ def describe() -> dict[str, Any]:
                 "anyoneMayCall": False, "lastPlayClears": True, "leftovers": "nobody"}
     for key, values in OPTION_VALUES.items():
         rule, text = _OPTION_TEXT[key]
-        entry: dict[str, Any] = {"type": "boolean"} if isinstance(values[0], bool) else {"values": list(values)}
-        entry.update({"default": defaults[key], "rule": rule, "description": text})
-        options[key] = entry
+        options[key] = option_entry(values, defaults[key], rule, text)
     return {
         "game": GAME,
         "name": "Cau Robat",
@@ -215,7 +214,7 @@ def _who_pays(state: State, payments: list[Any]) -> list[str]:
     paid = [f"{state.players[p.payer]} pays {p.card.rank}" for p in payments if p.card is not None]
     empty = [p.payer for p in payments if p.card is None]
     if empty:
-        paid.append(f"{_names(state.players, empty)} {'has' if len(empty) == 1 else 'have'} nothing to pay")
+        paid.append(f"{seat_names(state.players, empty)} {'has' if len(empty) == 1 else 'have'} nothing to pay")
     return paid
 
 
@@ -257,10 +256,10 @@ def _hand_end(state: State) -> str:
     if hand.facts.table:
         whose = f"{state.players[hs.table_to]}'s as the last to capture" if hs.table_to is not None else "for nobody"
         words += f" ({hand.facts.table} left on the table, {whose})"
-    won = _names(state.players, hs.winners)
+    won = seat_names(state.players, hs.winners)
     words += f"; {won} win{'s' if len(hs.winners) == 1 else ''} the hand (wins {'-'.join(map(str, hs.totals))})"
     if state.over and state.end == len(state.hands) - 1:
-        words += f"; {_names(state.players, state.winners)} win{'s' if len(state.winners) == 1 else ''} the game"
+        words += f"; {seat_names(state.players, state.winners)} win{'s' if len(state.winners) == 1 else ''} the game"
     return words
 
 
@@ -275,7 +274,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     hand = after.current
     match event.type:
         case "match_started":
-            return (f"Cau Robat: {_names(players, range(len(players)))}, anticlockwise; "
+            return (f"Cau Robat: {seat_names(players, range(len(players)))}, anticlockwise; "
                     f"first to {after.target} hand win{'s' if after.target > 1 else ''}")
         case "hand_started":
             assert hand is not None

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
 from engines.cards import Card
+from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_item
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty
 from engines.el_roby.state import (
@@ -42,33 +43,6 @@ MAX_PLAYERS = 8
 
 
 # --------------------------------------------------------------------------- small helpers
-
-
-def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return values[:i] + (v,) + values[i + 1:]
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _seat(state: State, data: Mapping[str, Any], key: str = "seat") -> Seat:
-    v = data.get(key)
-    if not _is_int(v) or not 0 <= v < state.n:  # type: ignore[operator]
-        raise RuleViolation("common.bad_seat", f"{key} must be a seat from 0 to {state.n - 1}, not {v!r}")
-    return int(v)  # type: ignore[arg-type]
-
-
-def _cards(data: Mapping[str, Any], key: str = "cards") -> list[Card]:
-    texts = data.get(key)
-    if not isinstance(texts, (list, tuple)) or not texts:
-        raise RuleViolation("common.bad_cards", f"{key} must be a non-empty list of cards")
-    out = []
-    for t in texts:
-        c = read_card(t)
-        assert c is not None
-        out.append(c)
-    return out
 
 
 def located(hand: Hand) -> Counter[Card]:
@@ -127,10 +101,10 @@ def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, ver
         if c in shown:
             shown = remove(shown, [c])
     return {
-        "known": _set(hand.known, seat, sorted_cards(keep)),
-        "unknown": _set(hand.unknown, seat, hand.unknown[seat] - len(new)),
-        "shown": _set(hand.shown, seat, shown),
-        "bound": _set(hand.bound, seat, hand.bound[seat] + tuple((seq, c) for c in new)) if new else hand.bound,
+        "known": set_item(hand.known, seat, sorted_cards(keep)),
+        "unknown": set_item(hand.unknown, seat, hand.unknown[seat] - len(new)),
+        "shown": set_item(hand.shown, seat, shown),
+        "bound": set_item(hand.bound, seat, hand.bound[seat] + tuple((seq, c) for c in new)) if new else hand.bound,
     }
 
 
@@ -175,22 +149,14 @@ def parse_options(raw: object) -> Options:
     Raises:
         RuleViolation: ``common.bad_option`` for an unknown key or value.
     """
-    if raw is None:
-        return Options()
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("common.bad_option", "options must be an object")
-    for key, v in raw.items():
-        if key in ("entry", "stake"):
-            if not _is_int(v) or v < 0:
-                raise RuleViolation("common.bad_option", f"option {key} is a whole amount of money, 0 or more, not {v!r}")
-            continue
-        if key not in OPTION_VALUES:
-            known = ", ".join(["entry", "stake", *OPTION_VALUES])
-            raise RuleViolation("common.bad_option", f"El Roby has no option {key!r} (options: {known})")
-        allowed = OPTION_VALUES[key]
-        if not any(v is a if isinstance(a, bool) else (isinstance(v, str) and v == a) for a in allowed):
-            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
-    return Options(**dict(raw))
+    return Options(**check_options(raw, OPTION_VALUES, "El Roby", checks={"entry": _amount, "stake": _amount}))
+
+
+def _amount(key: str, v: object) -> str | None:
+    """Check an option that is a sum of money (``entry``, ``stake``)."""
+    if not is_int(v) or v < 0:
+        return f"option {key} is a whole amount of money, 0 or more, not {v!r}"
+    return None
 
 
 def start(data: Mapping[str, Any]) -> State:
@@ -200,9 +166,7 @@ def start(data: Mapping[str, Any]) -> State:
         RuleViolation: ``common.wrong_game``, ``el-roby.players``, ``common.bad_target``,
             ``common.bad_option``, ``common.bad_initial``.
     """
-    game = data.get("game", GAME)
-    if game != GAME:
-        raise RuleViolation("common.wrong_game", f"this is the El Roby engine, not {game!r}")
+    check_game(data, GAME, "El Roby")
     options = parse_options(data.get("options"))
     players = data.get("players")
     low = options.min_players
@@ -225,7 +189,7 @@ def start(data: Mapping[str, Any]) -> State:
             raise RuleViolation("common.bad_initial", "initial is an object: scores, pot, money")
         raw_scores = initial.get("scores", list(scores))
         if not isinstance(raw_scores, (list, tuple)) or len(raw_scores) != n or not all(
-                v is None or (_is_int(v) and 0 <= v <= LIMIT) for v in raw_scores):
+                v is None or (is_int(v) and 0 <= v <= LIMIT) for v in raw_scores):
             raise RuleViolation("common.bad_initial", (
                 f"initial scores are {n} numbers from 0 to 99 (null for a player already out of the game)"))
         if sum(v is not None for v in raw_scores) < 2:
@@ -233,12 +197,12 @@ def start(data: Mapping[str, Any]) -> State:
         scores = tuple(raw_scores)
         raw_money = initial.get("money")
         if raw_money is not None:
-            if not isinstance(raw_money, (list, tuple)) or len(raw_money) != n or not all(_is_int(v) for v in raw_money):
+            if not isinstance(raw_money, (list, tuple)) or len(raw_money) != n or not all(is_int(v) for v in raw_money):
                 raise RuleViolation("common.bad_initial", f"initial money is {n} whole amounts, one per player")
             money = tuple(raw_money)
         raw_pot = initial.get("pot")
         if raw_pot is not None:
-            if not _is_int(raw_pot) or raw_pot < 0:
+            if not is_int(raw_pot) or raw_pot < 0:
                 raise RuleViolation("common.bad_initial", "the initial pot is a whole amount, 0 or more")
             pot = int(raw_pot)
         elif raw_money is not None:
@@ -260,27 +224,7 @@ def apply(state: State, event: Event) -> State:
     Raises:
         RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
     """
-    match event.type:
-        case "hand_started":
-            return _on_hand_started(state, event)
-        case "draw":
-            return _on_draw(state, event)
-        case "meld":
-            return _on_meld(state, event)
-        case "lay_off":
-            return _on_lay_off(state, event)
-        case "discard":
-            return _on_discard(state, event)
-        case "showdown":
-            return _on_showdown(state, event)
-        case "reveal":
-            return _on_reveal(state, event)
-        case "hand_result":
-            return _on_hand_result(state, event)
-        case "rebuy":
-            return _on_rebuy(state, event)
-        case _:
-            raise RuleViolation("common.unknown_event", f"El Roby has no event {event.type!r}")
+    return dispatch(_HANDLERS, state, event, "El Roby")
 
 
 def is_over(state: State) -> bool:
@@ -311,7 +255,7 @@ def _on_hand_started(state: State, event: Event) -> State:
         else:
             what = "its showdown (hidden cards)"
         raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
-    dealer = _seat(state, d, "dealer")
+    dealer = read_seat(d, state.n, "dealer")
     new = _finalize(state)
     seats = tuple(s for s in range(new.n) if new.scores[s] is not None)
     if dealer not in seats:
@@ -384,7 +328,7 @@ def _playing(state: State, data: Mapping[str, Any], phase: str | None = None) ->
     if hand.over:
         why = f"{state.players[hand.out]} went out" if hand.out is not None else "the stock ran out (void hand)"
         raise RuleViolation("el-roby.hand_over", f"hand {hand.number} is over: {why}")
-    seat = _seat(state, data)
+    seat = read_seat(data, state.n)
     if seat != hand.turn:
         raise RuleViolation("common.not_your_turn", f"it is {state.players[hand.turn]}'s turn, not {state.players[seat]}'s")
     if phase == "play" and hand.phase != "play":
@@ -408,9 +352,9 @@ def _on_draw(state: State, event: Event) -> State:
             if located(hand)[card] >= DECK.count(card):
                 raise RuleViolation("common.card_unavailable", (
                     f"{name} cannot draw {card.pretty()} from the stock: both copies are placed ({_where(state, hand, card)})"))
-            fields["known"] = _set(hand.known, seat, sorted_cards(hand.known[seat] + (card,)))
+            fields["known"] = set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,)))
         else:
-            fields["unknown"] = _set(hand.unknown, seat, hand.unknown[seat] + 1)
+            fields["unknown"] = set_item(hand.unknown, seat, hand.unknown[seat] + 1)
             fields["draws"] = hand.draws + ((event.seq, seat),)
         fields["stock"] = hand.stock - 1
         fields["drew_last"] = hand.stock == 1
@@ -422,8 +366,8 @@ def _on_draw(state: State, event: Event) -> State:
             card = read_card(d["card"])
             if card != top:
                 raise RuleViolation("el-roby.mismatch", f"card: the top of the discard pile is {top.pretty()}, not {card.pretty()}")  # type: ignore[union-attr]
-        fields.update(pile=hand.pile[:-1], took=top, known=_set(hand.known, seat, sorted_cards(hand.known[seat] + (top,))),
-                      shown=_set(hand.shown, seat, hand.shown[seat] + (top,)))
+        fields.update(pile=hand.pile[:-1], took=top, known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (top,))),
+                      shown=set_item(hand.shown, seat, hand.shown[seat] + (top,)))
     else:
         raise RuleViolation("el-roby.bad_source", f"from is 'stock' or 'discard', not {source!r}")
     return state._replace(current=hand._replace(**fields))
@@ -450,7 +394,7 @@ def _on_meld(state: State, event: Event) -> State:
     ident = d.get("id")
     if ident is not None and ident != len(hand.melds) + 1:
         raise RuleViolation("el-roby.mismatch", f"id: this is meld {len(hand.melds) + 1} of the hand, not {ident}")
-    cards = _cards(d)
+    cards = read_cards(d, read_card)
     shape = classify(cards, state.options)
     if shape is None:
         raise RuleViolation("el-roby.bad_meld", f"{spell(cards)} is neither a set nor a run{_meld_hint(cards, state.options)}")
@@ -492,7 +436,7 @@ def _on_lay_off(state: State, event: Event) -> State:
     meld = next((m for m in hand.melds if m.id == ident), None)
     if meld is None:
         raise RuleViolation("el-roby.unknown_meld", f"there is no meld {ident!r} on the table (melds 1 to {len(hand.melds)})")
-    cards = _cards(d)
+    cards = read_cards(d, read_card)
     shape = classify(meld.cards + tuple(cards), state.options)
     if shape is None or shape[0] != meld.kind:
         raise RuleViolation("el-roby.bad_lay_off", (
@@ -695,7 +639,7 @@ def _read_hands(state: State, hand: Hand, raw: object, *, totals_ok: bool, out: 
                 raise RuleViolation("el-roby.bad_result", f"{name} went out: their hand is empty ([])")
             out_list.append(())
             continue
-        if _is_int(entry):
+        if is_int(entry):
             if not totals_ok:
                 raise RuleViolation("el-roby.bad_result", "a showdown shows the cards, not their total")
             if not 2 <= entry <= 108:
@@ -791,7 +735,7 @@ def _on_hand_result(state: State, event: Event) -> State:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     out = d.get("out")
     if out is not None:
-        out = _seat(state, d, "out")
+        out = read_seat(d, state.n, "out")
         if out not in hand.seats:
             raise RuleViolation("el-roby.bad_result", f"{state.players[out]} is out of the game and cannot have gone out")
     elif state.options.stockOut != "voidHand":
@@ -844,7 +788,7 @@ def _on_reveal(state: State, event: Event) -> State:
                 raise RuleViolation("common.bad_reveal", f"event {seq} was {state.players[seat]}'s draw")
             draws = tuple(x for x in hand.draws if x != entry)
         elif "seat" in b:
-            seat = _seat(state, b)
+            seat = read_seat(b, state.n)
             draws = hand.draws
         else:
             raise RuleViolation("common.bad_reveal", "a binding is {seat, card} (a hand card) or {seq, card} (an unseen stock draw)")
@@ -853,16 +797,16 @@ def _on_reveal(state: State, event: Event) -> State:
             raise RuleViolation("common.bad_reveal", f"{name} holds no hidden card")
         if located(hand)[card] >= DECK.count(card):
             raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: both copies are placed ({_where(state, hand, card)})")
-        hand = hand._replace(known=_set(hand.known, seat, sorted_cards(hand.known[seat] + (card,))),
-                             unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
-                             bound=_set(hand.bound, seat, hand.bound[seat] + ((event.seq, card),)), draws=draws)
+        hand = hand._replace(known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,))),
+                             unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
+                             bound=set_item(hand.bound, seat, hand.bound[seat] + ((event.seq, card),)), draws=draws)
     if hand.over:
         return _maybe_score(state, hand, event.seq)
     return state._replace(current=hand)
 
 
 def _on_rebuy(state: State, event: Event) -> State:
-    seat = _seat(state, event.data)
+    seat = read_seat(event.data, state.n)
     name = state.players[seat]
     hand = state.current
     if hand is not None and not hand.scored:
@@ -940,3 +884,9 @@ def position(players: list[str], *, hands: list[list[str] | None], melds: list[t
                 phase="draw" if drew is None else "play", turns=len(seats) + 1 if first_round_over else 0, source=drew,
                 took=None, bound=((),) * n)
     return state._replace(current=hand, hands_played=number, last_dealer=hand.dealer)
+
+
+_HANDLERS = {"hand_started": _on_hand_started, "draw": _on_draw, "meld": _on_meld, "lay_off": _on_lay_off,
+             "discard": _on_discard, "showdown": _on_showdown, "reveal": _on_reveal, "hand_result": _on_hand_result,
+             "rebuy": _on_rebuy}
+"""The handler of each event type :func:`apply` accepts."""

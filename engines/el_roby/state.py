@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, TypeAlias
 
-from engines.base import RuleViolation
-from engines.cards import FRENCH_104, Card, CardError, parse, parse_known, pretty
+from engines.cards import FRENCH_104, Card, pretty
+from engines.common import card_reader, cards_by_text
 
 GAME = "el-roby"
 DECK = FRENCH_104
@@ -73,24 +73,12 @@ def spell_points(cards: Iterable[Card]) -> str:
     return " + ".join(f"{c.pretty()} {value(c)}" for c in cards) + f" = {points(cards)}"
 
 
-CARDS: dict[str, Card] = {str(c): c for c in DECK.cards}
+CARDS: dict[str, Card] = cards_by_text(DECK)
+"""The deck's cards by their text, the very objects :func:`~engines.cards.parse` returns."""
 
-
-def read_card(text: object, *, hidden_ok: bool = False) -> Card | None:
-    """Parse one card of the 104-card deck; ``"??"`` (None) only where ``hidden_ok``.
-
-    Raises:
-        RuleViolation: ``common.bad_card``, ``common.card_not_in_deck`` or ``common.card_hidden``.
-    """
-    card = CARDS.get(text) if isinstance(text, str) else None
-    if card is not None:
-        return card
-    if not isinstance(text, str):
-        raise RuleViolation("common.bad_card", f"{text!r} is not a card (write e.g. 10H, AS or ??)")
-    try:
-        return parse(text, DECK) if hidden_ok else parse_known(text, DECK)
-    except CardError as e:
-        raise RuleViolation(e.code, e.message) from None
+read_card = card_reader(DECK, "10H, AS or ??")
+"""Parse one card of the 104-card deck; ``"??"`` (None) only where ``hidden_ok`` (RuleViolation
+``common.bad_card``, ``common.card_not_in_deck`` or ``common.card_hidden``)."""
 
 
 def remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:

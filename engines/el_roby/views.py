@@ -10,8 +10,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from engines.base import Event, RuleViolation
+from engines.base import Event
 from engines.cards import Card, texts
+from engines.common import log_words, option_entry, pretty_written
 from engines.el_roby.rules import fitting, is_over, limit_applies, limit_of, restricted
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty, can_reach
@@ -60,10 +61,8 @@ def describe() -> dict[str, Any]:
     for key, (rule, words) in _DESCRIPTIONS.items():
         if key in ("entry", "stake"):
             options[key] = {"type": "integer", "minimum": 0, "default": 0, "rule": rule, "description": words}
-        elif isinstance(OPTION_VALUES[key][0], bool):
-            options[key] = {"type": "boolean", "default": False, "rule": rule, "description": words}
         else:
-            options[key] = {"values": list(OPTION_VALUES[key]), "default": OPTION_VALUES[key][0], "rule": rule, "description": words}
+            options[key] = option_entry(OPTION_VALUES[key], OPTION_VALUES[key][0], rule, words)
     return {
         "game": GAME,
         "name": "El Roby",
@@ -295,16 +294,6 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- narration
 
 
-def _pretty(items: list[Any]) -> str:
-    out = []
-    for t in items:
-        try:
-            out.append(read_card(t, hidden_ok=True))
-        except RuleViolation:
-            out.append(None)
-    return " ".join("??" if c is None else c.pretty() for c in out)
-
-
 def _hand_end(state: State) -> str:
     """Words for a hand just scored."""
     rec = state.records[-1]
@@ -355,23 +344,23 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             return words + f"; {hand.pile[-1].pretty()} turned up; {players[hand.turn]} plays first"
         case "draw":
             if d.get("from") == "discard":
-                words = f"{name} takes {_pretty([d.get('card') or str(before.current.pile[-1])])} from the discard pile"  # type: ignore[union-attr]
+                words = f"{name} takes {pretty_written([d.get('card') or str(before.current.pile[-1])], read_card)} from the discard pile"  # type: ignore[union-attr]
             else:
                 words = f"{name} draws from the stock"
         case "meld":
-            words = f"{name} melds {_pretty(d.get('cards', []))} (meld {d.get('id')})"
+            words = f"{name} melds {pretty_written(d.get('cards', []), read_card)} (meld {d.get('id')})"
         case "lay_off":
-            words = f"{name} lays off {_pretty(d.get('cards', []))} on meld {d.get('meld')}"
+            words = f"{name} lays off {pretty_written(d.get('cards', []), read_card)} on meld {d.get('meld')}"
         case "discard":
-            words = f"{name} discards {_pretty([d.get('card')])}" + (" (forced: every card fits a meld)" if d.get("forced") else "")
+            words = f"{name} discards {pretty_written([d.get('card')], read_card)}" + (" (forced: every card fits a meld)" if d.get("forced") else "")
             if hand is not None and not hand.over and before is not None and before.current is not None:
                 if hand.stock > before.current.stock:
                     words += f"; the discard pile is turned over into a new stock of {hand.stock}"
         case "showdown":
-            words = "Showdown: " + "; ".join(f"{players[s]} {_pretty(h)}" for s, h in enumerate(d.get("hands", [])) if h)
+            words = "Showdown: " + "; ".join(f"{players[s]} {pretty_written(h, read_card)}" for s, h in enumerate(d.get("hands", [])) if h)
         case "reveal":
-            parts = [f"{players[b['seat']]} holds {_pretty([b.get('card')])}" if "seat" in b else
-                     f"the card drawn at event {b.get('seq')} is {_pretty([b.get('card')])}" for b in d.get("cards", [])]
+            parts = [f"{players[b['seat']]} holds {pretty_written([b.get('card')], read_card)}" if "seat" in b else
+                     f"the card drawn at event {b.get('seq')} is {pretty_written([b.get('card')], read_card)}" for b in d.get("cards", [])]
             words = "Revealed: " + "; ".join(parts)
         case "hand_result":
             assert hand is not None
@@ -382,16 +371,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "rebuy":
             st = settle(after.records[-1], after.options)
             return f"{name} re-buys for {st.price} and re-enters at {st.reentry}; the pot holds {st.pot}"
-        case "score_claimed":
-            return f"The table wrote its score for hand {d.get('hand', 'so far')}"
-        case "note":
-            return f"Note: {d.get('text', '')}"
-        case "void":
-            return f"Event {d.get('target')} is voided: {d.get('reason', '')}"
-        case "amend":
-            return f"Event {d.get('target')} is amended: {d.get('reason', '')}"
         case _:
-            return event.type
+            return log_words(event)
     if (event.type != "hand_result" and hand is not None and before is not None and before.current is not None and hand.over
             and not before.current.over):
         if hand.void:

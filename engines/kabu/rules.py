@@ -7,10 +7,11 @@ Every handler checks the whole event first and only then builds the new state, s
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
 from engines.cards import Card, pretty
+from engines.common import check_game, check_options, dispatch, is_int, read_seat, set_item
 from engines.kabu.scoring import settle
 from engines.kabu.state import (
     DECK_NAMES,
@@ -43,26 +44,6 @@ END_VALUES = ("insolvency", "time")
 
 
 # --------------------------------------------------------------------------- small helpers
-
-
-def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return values[:i] + (v,) + values[i + 1:]
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _seat(state: State, data: Mapping[str, Any], key: str = "seat") -> Seat:
-    v = data.get(key)
-    n = len(state.players)
-    if not _is_int(v) or not 0 <= v < n:  # type: ignore[operator]
-        raise RuleViolation("common.bad_seat", f"{key} must be a seat from 0 to {n - 1}, not {v!r}")
-    return int(v)  # type: ignore[arg-type]
-
-
-def _cards_words(cards: Sequence[Card | None]) -> str:
-    return pretty(cards)
 
 
 def _where(state: State, hand: Hand, card: Card) -> str:
@@ -100,8 +81,8 @@ def _check_keep(state: State, hand: Hand, seat: Seat) -> None:
         return
     name = state.players[seat]
     raise RuleViolation("common.card_unavailable", (
-        f"{name} kept one of the cards first dealt to {name} ({_cards_words(hand.dealt[seat])}) at event {seq}, "
-        f"but none of {_cards_words(sorted_cards(hand.known[seat]))} can be that card"), seq=seq)
+        f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}) at event {seq}, "
+        f"but none of {pretty(sorted_cards(hand.known[seat]))} can be that card"), seq=seq)
 
 
 # --------------------------------------------------------------------------- start
@@ -113,22 +94,14 @@ def parse_options(raw: object) -> Options:
     Raises:
         RuleViolation: ``common.bad_option`` for an unknown key or value.
     """
-    if raw is None:
-        return Options()
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("common.bad_option", "options must be an object")
-    for key, v in raw.items():
-        if key not in OPTION_VALUES:
-            raise RuleViolation("common.bad_option", f"Kabú has no option {key!r} (options: {', '.join(OPTION_VALUES)})")
-        allowed = OPTION_VALUES[key]
-        if key == "maxPlayers":
-            ok = _is_int(v) and v in allowed
-        else:
-            ok = any(v is a if isinstance(a, bool) else (isinstance(v, str) and v == a) for a in allowed)
-        if not ok:
-            shown = "an integer from 2 to 10" if key == "maxPlayers" else ", ".join(map(repr, allowed))
-            raise RuleViolation("common.bad_option", f"option {key} must be {shown}, not {v!r}")
-    return Options(**dict(raw))
+    return Options(**check_options(raw, OPTION_VALUES, "Kabú", checks={"maxPlayers": _max_players}))
+
+
+def _max_players(key: str, v: object) -> str | None:
+    """Check the ``maxPlayers`` option: a whole number of players, 2 to 10."""
+    if not (is_int(v) and v in OPTION_VALUES[key]):
+        return f"option {key} must be an integer from 2 to 10, not {v!r}"
+    return None
 
 
 def deck_problem(options: Options, n: int) -> str | None:
@@ -155,9 +128,7 @@ def start(data: Mapping[str, Any]) -> State:
         RuleViolation: ``common.wrong_game``, ``kabu.players``, ``common.bad_target``,
             ``common.bad_option``, ``kabu.deck_too_small``, ``common.bad_initial``.
     """
-    game = data.get("game", GAME)
-    if game != GAME:
-        raise RuleViolation("common.wrong_game", f"this is the Kabú engine, not {game!r}")
+    check_game(data, GAME, "Kabú")
     target = data.get("target")
     end = "insolvency"
     if target is not None:
@@ -183,7 +154,7 @@ def start(data: Mapping[str, Any]) -> State:
     initial = data.get("initial")
     if initial is not None:
         got = initial.get("chips") if isinstance(initial, Mapping) else None
-        if not isinstance(got, (list, tuple)) or len(got) != n or not all(_is_int(v) and v >= 0 for v in got):
+        if not isinstance(got, (list, tuple)) or len(got) != n or not all(is_int(v) and v >= 0 for v in got):
             raise RuleViolation("common.bad_initial", f"initial chips must be {n} whole numbers of chips (0 or more), one per player")
         chips = tuple(int(v) for v in got)
     return State(players=tuple(players), options=options, initial=chips, carried=initial is not None, chips=chips,
@@ -199,27 +170,7 @@ def apply(state: State, event: Event) -> State:
     Raises:
         RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
     """
-    match event.type:
-        case "hand_started":
-            return _on_hand_started(state, event)
-        case "keep":
-            return _on_keep(state, event)
-        case "take" | "stand":
-            return _on_decision(state, event)
-        case "showdown":
-            return _on_showdown(state, event)
-        case "reveal":
-            return _on_reveal(state, event)
-        case "hand_result":
-            return _on_hand_result(state, event)
-        case "buy_chips":
-            return _on_buy_chips(state, event)
-        case "leave":
-            return _on_leave(state, event)
-        case "time_up":
-            return _on_time_up(state, event)
-        case _:
-            raise RuleViolation("common.unknown_event", f"Kabú has no event {event.type!r}")
+    return dispatch(_HANDLERS, state, event, "Kabú")
 
 
 def _over_words(state: State) -> str:
@@ -274,7 +225,7 @@ def _on_hand_started(state: State, event: Event) -> State:
     else:
         if dealer_raw is None:
             raise RuleViolation("kabu.wrong_dealer", "a player deals (dealerMode is not croupier): name the dealer's seat")
-        dealer = _seat(state, d, "dealer")
+        dealer = read_seat(d, len(state.players), "dealer")
         if not state.active[dealer]:
             raise RuleViolation("kabu.wrong_dealer", f"{state.players[dealer]} has left the game and cannot deal")
         if options.dealerMode == "rotate" and cur is not None and cur.dealer is not None:
@@ -371,7 +322,7 @@ def _deal(state: State) -> Hand:
 
 
 def _hand_seat(state: State, hand: Hand, data: Mapping[str, Any]) -> Seat:
-    seat = _seat(state, data)
+    seat = read_seat(data, len(state.players))
     if seat not in hand.order:
         raise RuleViolation("common.bad_seat", f"{state.players[seat]} is not in hand {hand.number} (left the game)")
     return seat
@@ -398,7 +349,7 @@ def _on_keep(state: State, event: Event) -> State:
     if card is None:
         if None not in mine:
             raise RuleViolation("kabu.name_keep", (
-                f"the record knows {name}'s {len(mine)} cards ({_cards_words(mine)}): name the card kept, not ??"))
+                f"the record knows {name}'s {len(mine)} cards ({pretty(mine)}): name the card kept, not ??"))
         known: frozenset[Card] = frozenset()
         unknown = 1
     else:
@@ -406,18 +357,18 @@ def _on_keep(state: State, event: Event) -> State:
             raise RuleViolation("common.card_unavailable", f"{name} cannot keep {card.pretty()}: it lies face up on the table")
         if card not in mine:
             if None not in mine:
-                raise RuleViolation("common.card_unavailable", f"{name} was dealt {_cards_words(mine)}: {card.pretty()} is not among them")
+                raise RuleViolation("common.card_unavailable", f"{name} was dealt {pretty(mine)}: {card.pretty()} is not among them")
             if card in dealt_known:
                 raise RuleViolation("common.card_unavailable", f"{name} cannot keep {card.pretty()}: it is {_where(state, hand, card)}")
             i = mine.index(None)
-            dealt = _set(dealt, seat, mine[:i] + (card,) + mine[i + 1:])
+            dealt = set_item(dealt, seat, mine[:i] + (card,) + mine[i + 1:])
             dealt_known = dealt_known | {card}
         known, unknown = frozenset({card}), 0
     returned = frozenset(c for c in mine if c is not None) - known
     new = hand._replace(
         dealt=dealt, dealt_known=dealt_known,
-        known=_set(hand.known, seat, known), unknown=_set(hand.unknown, seat, unknown),
-        kept=_set(hand.kept, seat, event.seq), kept_card=_set(hand.kept_card, seat, card),
+        known=set_item(hand.known, seat, known), unknown=set_item(hand.unknown, seat, unknown),
+        kept=set_item(hand.kept, seat, event.seq), kept_card=set_item(hand.kept_card, seat, card),
         located=(hand.located - returned) | known,
     )
     if new.turn() is None:  # the last keep: everyone receives a second, unknown card
@@ -453,7 +404,7 @@ def _on_decision(state: State, event: Event) -> State:
         which = "third" if hand.phase == "third" else "fourth"
         raise RuleViolation("common.not_your_turn", f"{state.players[turn]} decides on a {which} card now, not {name}")
     i = 0 if hand.phase == "third" else 1
-    draws = _set(hand.draws, seat, (kind, fourth) if i == 0 else (third, kind))
+    draws = set_item(hand.draws, seat, (kind, fourth) if i == 0 else (third, kind))
     new = hand._replace(draws=draws)
     if new.turn() is None:  # the round is over: the dealer serves every player who asked, in deal order
         takers = [s for s in new.order if new.draws[s][i] == "take"]
@@ -539,8 +490,8 @@ def _on_showdown(state: State, event: Event) -> State:
         lost = hand.known[s] - set(cards)
         if lost:
             raise RuleViolation("kabu.mismatch", (
-                f"hands: the record puts {_cards_words(sorted_cards(lost))} in {state.players[s]}'s hand, "
-                f"but {state.players[s]} shows {_cards_words(cards)}"))
+                f"hands: the record puts {pretty(sorted_cards(lost))} in {state.players[s]}'s hand, "
+                f"but {state.players[s]} shows {pretty(cards)}"))
     bound = hand._replace(known=tuple(frozenset(final[s]) if s in hand.order else hand.known[s] for s in range(len(state.players))),  # type: ignore[arg-type]
                           unknown=(0,) * len(state.players))
     for s in hand.order:
@@ -564,22 +515,22 @@ def _bind(state: State, hand: Hand, seat: Seat, card: Card) -> Hand:
     if hand.phase == "keep" and hand.kept[seat] is None:  # one of the first cards, not yet kept
         mine = hand.dealt[seat]
         if None not in mine:
-            raise RuleViolation("common.bad_reveal", f"the record knows all of {name}'s cards already ({_cards_words(mine)})")
+            raise RuleViolation("common.bad_reveal", f"the record knows all of {name}'s cards already ({pretty(mine)})")
         if card in hand.dealt_known:
             raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
         if card in hand.table and options.secondCardFrom == "returned":
             raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it lies face up on the table")
         i = mine.index(None)
-        return hand._replace(dealt=_set(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1:]), dealt_known=hand.dealt_known | {card},
-                             known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+        return hand._replace(dealt=set_item(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1:]), dealt_known=hand.dealt_known | {card},
+                             known=set_item(hand.known, seat, hand.known[seat] | {card}), unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
                              located=hand.located | {card})
     if hand.unknown[seat] == 0:
-        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {_cards_words(sorted_cards(hand.known[seat]))})")
+        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {pretty(sorted_cards(hand.known[seat]))})")
     if card in hand.known[seat]:
         raise RuleViolation("common.bad_reveal", f"the record already knows {name} holds {card.pretty()}")
     if card in hand.located:
         raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
-    new = hand._replace(known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+    new = hand._replace(known=set_item(hand.known, seat, hand.known[seat] | {card}), unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
                         located=hand.located | {card})
     _check_keep(state, new, seat)
     return new
@@ -597,20 +548,20 @@ def _reveal_keep(state: State, hand: Hand, binding: Mapping[str, Any], card: Car
         raise RuleViolation("common.bad_reveal", f"the card {name} kept at event {seq} is known already: {hand.kept_card[seat].pretty()}")  # type: ignore[union-attr]
     if not possible_keep(hand, state.options, seat, card):
         raise RuleViolation("common.card_unavailable", (
-            f"{name} kept one of the cards first dealt to {name} ({_cards_words(hand.dealt[seat])}): "
+            f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}): "
             f"{card.pretty()} cannot be it ({_where(state, hand, card)})"))
     if card not in hand.known[seat]:
         if card in hand.located:
             raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
         if hand.unknown[seat] == 0:
-            raise RuleViolation("common.card_unavailable", f"{name}'s hand is known ({_cards_words(sorted_cards(hand.known[seat]))}): it holds no {card.pretty()}")
-        hand = hand._replace(known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+            raise RuleViolation("common.card_unavailable", f"{name}'s hand is known ({pretty(sorted_cards(hand.known[seat]))}): it holds no {card.pretty()}")
+        hand = hand._replace(known=set_item(hand.known, seat, hand.known[seat] | {card}), unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
                              located=hand.located | {card})
     mine = hand.dealt[seat]
     if card not in mine:
         i = mine.index(None)
-        hand = hand._replace(dealt=_set(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1:]), dealt_known=hand.dealt_known | {card})
-    return hand._replace(kept_card=_set(hand.kept_card, seat, card))
+        hand = hand._replace(dealt=set_item(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1:]), dealt_known=hand.dealt_known | {card})
+    return hand._replace(kept_card=set_item(hand.kept_card, seat, card))
 
 
 def _on_reveal(state: State, event: Event) -> State:
@@ -669,13 +620,13 @@ def _parse_result(state: State, d: Mapping[str, Any]) -> tuple[tuple[tuple[Card,
                     raise RuleViolation("kabu.bad_result", f"{state.players[s]} is not in hand {hand.number}: write null for that seat")
                 vals.append(None)
                 continue
-            if not _is_int(v) or not 0 <= v <= 9:
+            if not is_int(v) or not 0 <= v <= 9:
                 raise RuleViolation("kabu.bad_result", f"a hand's value is a digit from 0 to 9; {state.players[s]}'s is {v!r}")
             vals.append(int(v))
         if final is not None:
             for s in hand.order:
                 if vals[s] != values[s]:
-                    raise RuleViolation("kabu.mismatch", f"values: {state.players[s]}'s cards {_cards_words(final[s] or ())} are worth {values[s]}, not {vals[s]}")
+                    raise RuleViolation("kabu.mismatch", f"values: {state.players[s]}'s cards {pretty(final[s] or ())} are worth {values[s]}, not {vals[s]}")
         values = tuple(vals)
     return final, values
 
@@ -698,8 +649,8 @@ def _on_hand_result(state: State, event: Event) -> State:
             raise RuleViolation("kabu.mismatch", f"values: hand {cur.number} gave {state.players[s]} {cur.values[s]}, not {values[s]}")  # type: ignore[index]
         if final is not None and cur.final is not None and set(final[s] or ()) != set(cur.final[s] or ()):
             raise RuleViolation("kabu.mismatch", (
-                f"hands: {state.players[s]} showed {_cards_words(cur.final[s] or ())} at event {cur.closing_seq}, "
-                f"not {_cards_words(final[s] or ())}"))
+                f"hands: {state.players[s]} showed {pretty(cur.final[s] or ())} at event {cur.closing_seq}, "
+                f"not {pretty(final[s] or ())}"))
     if final is not None and cur.final is None:
         return state._replace(current=cur._replace(final=final))
     return state
@@ -729,7 +680,7 @@ def _add_adjust(state: State, adjust: Adjust) -> tuple[tuple[Adjust, ...], ...]:
 def _on_buy_chips(state: State, event: Event) -> State:
     _between_hands(state, "buying chips")
     d = event.data
-    seat, source = _seat(state, d), _seat(state, d, "from")
+    seat, source = read_seat(d, len(state.players)), read_seat(d, len(state.players), "from")
     chips = d.get("chips")
     if seat == source:
         raise RuleViolation("kabu.bad_buy", f"{state.players[seat]} cannot buy chips from himself")
@@ -738,23 +689,23 @@ def _on_buy_chips(state: State, event: Event) -> State:
             raise RuleViolation("kabu.bad_buy", f"{state.players[s]} has left the game")
     if source in state.pending:
         raise RuleViolation("kabu.bad_buy", f"{state.players[source]} could not pay at the last hand and has no chips to sell")
-    if not _is_int(chips) or chips < 1:  # type: ignore[operator]
+    if not is_int(chips) or chips < 1:
         raise RuleViolation("kabu.bad_buy", f"chips is a whole number of chips, 1 or more, not {chips!r}")
-    if chips > state.chips[source]:  # type: ignore[operator]
+    if chips > state.chips[source]:
         raise RuleViolation("kabu.not_enough_chips", f"{state.players[source]} holds {state.chips[source]} chips and cannot sell {chips}")
     stacks = list(state.chips)
-    stacks[seat] += chips  # type: ignore[operator]
-    stacks[source] -= chips  # type: ignore[operator]
+    stacks[seat] += chips
+    stacks[source] -= chips
     return state._replace(chips=tuple(stacks), pending=state.pending - {seat},
-                          adjusts=_add_adjust(state, Adjust(event.seq, "buy", seat, source, int(chips))))  # type: ignore[arg-type]
+                          adjusts=_add_adjust(state, Adjust(event.seq, "buy", seat, source, int(chips))))
 
 
 def _on_leave(state: State, event: Event) -> State:
     _between_hands(state, "leaving the game")
-    seat = _seat(state, event.data)
+    seat = read_seat(event.data, len(state.players))
     if not state.active[seat]:
         raise RuleViolation("kabu.bad_leave", f"{state.players[seat]} has left the game already")
-    active = _set(state.active, seat, False)
+    active = set_item(state.active, seat, False)
     new = state._replace(active=active, pending=state.pending - {seat}, adjusts=_add_adjust(state, Adjust(event.seq, "leave", seat)))
     if sum(active) < 2:
         new = new._replace(over=True, end_seq=event.seq, end_kind="alone")
@@ -764,3 +715,9 @@ def _on_leave(state: State, event: Event) -> State:
 def _on_time_up(state: State, event: Event) -> State:
     _between_hands(state, "time_up", need_hand=False)
     return state._replace(over=True, end_seq=event.seq, end_kind="time")
+
+
+_HANDLERS = {"hand_started": _on_hand_started, "keep": _on_keep, "take": _on_decision, "stand": _on_decision,
+             "showdown": _on_showdown, "reveal": _on_reveal, "hand_result": _on_hand_result, "buy_chips": _on_buy_chips,
+             "leave": _on_leave, "time_up": _on_time_up}
+"""The handler of each event type :func:`apply` accepts."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Sequence
 
+from engines.common import seat_names
 from engines.kabu.state import Adjust, Hand, Options, Payment, Seat, Settlement, State, value_words
 
 RULE_VALUES = "RULES.md §2.1"
@@ -75,11 +76,6 @@ def winners(state: State) -> list[Seat]:
 
 
 # --------------------------------------------------------------------------- words
-
-
-def _names(state: State, seats: Sequence[Seat]) -> str:
-    names = [state.players[s] for s in seats]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else (names[0] if names else "nobody")
 
 
 def _signed(n: int) -> str:
@@ -191,7 +187,7 @@ def end_words(state: State) -> str:
     won = winners(state)
     best = state.chips[won[0]]
     who = (f"{state.players[won[0]]} has the most chips ({best}) and wins" if len(won) == 1
-           else f"{_names(state, won)} share the win with {best} chips each")
+           else f"{seat_names(state.players, won)} share the win with {best} chips each")
     if state.end_kind == "insolvency":
         st = state.settled[-1]
         number = len(state.settled)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal, NamedTuple, TypeAlias
 
-from engines.base import RuleViolation
-from engines.cards import FRENCH_40, FRENCH_52, SPANISH_40, Card, CardError, Deck, parse, parse_known, pretty
+from engines.cards import FRENCH_40, FRENCH_52, SPANISH_40, Card, Deck, pretty
+from engines.common import CardReader, card_reader
 
 GAME = "kabu"
 Seat: TypeAlias = int
@@ -58,18 +58,17 @@ def start_chips(n: int) -> int:
     return 10 + 15 * n
 
 
+READERS: dict[str, CardReader] = {deck.name: card_reader(deck, "10H, AS, 7o or ??") for deck in DECKS.values()}
+"""The card reader of each deck, by the deck's name."""
+
+
 def read_card(text: object, deck: Deck, *, hidden_ok: bool = False) -> Card | None:
     """Parse one card of the match's deck; ``"??"`` only where ``hidden_ok``.
 
     Raises:
         RuleViolation: ``common.bad_card``, ``common.card_not_in_deck`` or ``common.card_hidden``.
     """
-    if not isinstance(text, str):
-        raise RuleViolation("common.bad_card", f"{text!r} is not a card (write e.g. 10H, AS, 7o or ??)")
-    try:
-        return parse(text, deck) if hidden_ok else parse_known(text, deck)
-    except CardError as e:
-        raise RuleViolation(e.code, e.message) from None
+    return READERS[deck.name](text, hidden_ok=hidden_ok)
 
 
 def sorted_cards(cards: Iterable[Card]) -> list[Card]:
@@ -106,6 +105,11 @@ class Options:
     def cards(self) -> Deck:
         """The match's deck."""
         return DECKS[self.deck]
+
+    @property
+    def reader(self) -> CardReader:
+        """The match's card reader (see :func:`read_card`)."""
+        return READERS[self.cards.name]
 
     @property
     def start_cards(self) -> int:

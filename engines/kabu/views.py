@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Event, RuleViolation
-from engines.cards import Card, pretty, texts
+from engines.base import Event
+from engines.cards import pretty, texts
+from engines.common import log_words, option_entry, pretty_written, seat_names
 from engines.kabu.rules import END_VALUES, OPTION_VALUES
 from engines.kabu.scoring import end_words, winners
-from engines.kabu.state import DECK_NAMES, GAME, Hand, State, read_card, sorted_cards, start_chips
+from engines.kabu.state import DECK_NAMES, GAME, Hand, State, sorted_cards, start_chips
 
 EVENTS = ["match_started", "hand_started", "keep", "take", "stand", "showdown", "reveal", "hand_result",
           "buy_chips", "leave", "time_up", "score_claimed", "void", "amend", "note"]
@@ -23,12 +24,6 @@ NUMBER = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 def describe() -> dict[str, Any]:
     """Describe the game for ``GET /games/kabu``: players, deck, options, target, events."""
-    def opt(values: tuple[object, ...], default: object, rule: str, text: str) -> dict[str, Any]:
-        entry: dict[str, Any] = {"values": list(values), "default": default, "rule": rule, "description": text}
-        if all(isinstance(v, bool) for v in values):
-            entry = {"type": "boolean", "default": default, "rule": rule, "description": text}
-        return entry
-
     return {
         "game": GAME,
         "name": "Kabú",
@@ -42,26 +37,26 @@ def describe() -> dict[str, Any]:
                                           "agreed time, insolvent players buying chips or leaving (time)"}},
         "initial": {"chips": "one stack per player; default 10 + 15·N each (ten 1s, N 5s and N 10s)"},
         "options": {
-            "deck": opt(OPTION_VALUES["deck"], "french40", "RULES.md §2.1",
+            "deck": option_entry(OPTION_VALUES["deck"], "french40", "RULES.md §2.1",
                         "A-10 of a French pack (french40), the whole pack with J, Q, K worth 0 (full52), or the Spanish "
                         "40 with sota 10, caballo 8, rey 9 (spanish40)"),
             "maxPlayers": {"type": "integer", "minimum": 2, "maximum": 10, "default": 6, "rule": "RULES.md §2.2",
                            "description": "the most players a match admits (2-6 recommended, up to 10)"},
-            "dealerMode": opt(OPTION_VALUES["dealerMode"], "keep", "RULES.md §2.2",
+            "dealerMode": option_entry(OPTION_VALUES["dealerMode"], "keep", "RULES.md §2.2",
                               "one player deals as long as he likes (keep), the deal passes to the next seat (rotate), "
                               "or a croupier who does not play deals and never pays or collects (croupier)"),
-            "start": opt(OPTION_VALUES["start"], "direct", "RULES.md §2.2",
+            "start": option_entry(OPTION_VALUES["start"], "direct", "RULES.md §2.2",
                          "two cards each (direct), or five (choose5) or three (choose3) of which each keeps one and "
                          "receives a new card"),
-            "secondCardFrom": opt(OPTION_VALUES["secondCardFrom"], "returned", "RULES.md §2.2",
+            "secondCardFrom": option_entry(OPTION_VALUES["secondCardFrom"], "returned", "RULES.md §2.2",
                                   "choose5/3: the new card comes from the shuffled returned cards (returned) or from the "
                                   "stock after they are shuffled into it (stock)"),
-            "openSix": opt(OPTION_VALUES["openSix"], False, "RULES.md §2.2",
+            "openSix": option_entry(OPTION_VALUES["openSix"], False, "RULES.md §2.2",
                            "six cards lie face up in the middle, belonging to nobody (Kabú con descartes)"),
-            "solvency": opt(OPTION_VALUES["solvency"], "gross", "RULES.md §2.5",
+            "solvency": option_entry(OPTION_VALUES["solvency"], "gross", "RULES.md §2.5",
                             "insolvent when the chips held are fewer than the gross amount owed (gross), or when chips "
                             "plus what is paid to him minus what he owes fall below zero (net)"),
-            "insolventCollects": opt(OPTION_VALUES["insolventCollects"], True, "RULES.md §2.5",
+            "insolventCollects": option_entry(OPTION_VALUES["insolventCollects"], True, "RULES.md §2.5",
                                      "the insolvent player still collects what the others owe him"),
         },
         "events": list(EVENTS),
@@ -215,21 +210,6 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- narration
 
 
-def _names(state: State, seats: list[int]) -> str:
-    names = [state.players[s] for s in seats]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-
-
-def _pretty(cards: list[Any], state: State) -> str:
-    out: list[Card | None] = []
-    for t in cards:
-        try:
-            out.append(read_card(t, state.options.cards, hidden_ok=True))
-        except RuleViolation:
-            out.append(None)
-    return pretty(out)
-
-
 def _settlement_words(state: State) -> str:
     st = state.settled[-1]
     hand = state.current
@@ -240,7 +220,7 @@ def _settlement_words(state: State) -> str:
     words += "; net " + ", ".join(f"{state.players[s]} {st.net[s]:+d}" if st.net[s] else f"{state.players[s]} 0" for s in seats)
     words += "; chips " + ", ".join(str(st.after[s]) for s in seats)
     if st.insolvent:
-        who = _names(state, sorted(st.insolvent))
+        who = seat_names(state.players, sorted(st.insolvent))
         words += f"; {who} cannot pay all {'they owe' if len(st.insolvent) > 1 else 'he owes'} and pay{'' if len(st.insolvent) > 1 else 's'} nobody"
         if state.options.end == "time" and not state.over:
             words += " and must buy chips or leave before the next hand"
@@ -268,7 +248,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                    else "play until the agreed time")
             stacks = (f"{after.chips[0]} chips each (ten 1s, {n} 5s and {n} 10s)" if not after.carried and after.chips[0] == start_chips(n)
                       else "chips " + ", ".join(map(str, after.chips)))
-            return f"Kabú: {_names(after, list(range(n)))}; {stacks}; {DECK_NAMES[after.options.deck]}; {how}"
+            return f"Kabú: {seat_names(players, range(n))}; {stacks}; {DECK_NAMES[after.options.deck]}; {how}"
         case "hand_started":
             assert hand is not None
             dealer = "the croupier" if hand.dealer is None else players[hand.dealer]
@@ -305,7 +285,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 takers = [s for s in hand.order if hand.draws[s][i] == "take"]
                 which = "third" if i == 0 else "fourth"
                 if takers:
-                    words += f"; the dealer serves {_names(after, takers)} a {which} card"
+                    words += f"; the dealer serves {seat_names(players, takers)} a {which} card"
                     nxt = hand.turn()
                     if hand.phase == "fourth" and nxt is not None:
                         words += f"; {players[nxt]} decides on a fourth card"
@@ -319,7 +299,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "reveal":
             parts = []
             for b in d.get("cards", []):
-                text = _pretty([b.get("card")], after)
+                text = pretty_written([b.get("card")], after.options.reader)
                 if "seq" in b:
                     parts.append(f"the card kept at event {b['seq']} is {text}")
                 else:
@@ -343,16 +323,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             return words
         case "time_up":
             return "Time is up: " + end_words(after)
-        case "score_claimed":
-            return f"The table wrote its score for hand {d.get('hand', 'so far')}"
-        case "note":
-            return f"Note: {d.get('text', '')}"
-        case "void":
-            return f"Event {d.get('target')} is voided: {d.get('reason', '')}"
-        case "amend":
-            return f"Event {d.get('target')} is amended: {d.get('reason', '')}"
         case _:
-            return event.type
+            return log_words(event)
 
 
 __all__ = ["describe", "legal_moves", "narrate", "view"]

@@ -1,0 +1,277 @@
+"""Helpers every engine uses, written once: reading event fields, options and cards, and small words.
+
+What belongs here is plumbing that is the same in every game: checking a seat number or
+an option value, turning a card's text into a :class:`~engines.cards.Card` with the rule
+error a recorder sees, dispatching an event to its handler, joining names for a sentence.
+Game rules never belong here: no deck, option set, message or limit of one game. What
+differs between games (the game's name in a message, its deck, its option values) is a
+parameter, so that a message stays exactly what each engine said before.
+
+Pure, standard library only (plus :mod:`engines.base` and :mod:`engines.cards`); nothing
+here keeps state between calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, TypeGuard, TypeVar, overload
+
+from engines.base import Event, RuleViolation
+from engines.cards import Card, CardError, Deck, parse, parse_known, pretty
+
+S = TypeVar("S")
+"""An engine's state type (each engine has its own)."""
+
+OptionCheck = Callable[[str, object], "str | None"]
+"""A custom option check: ``(key, value)`` → the error message, or None when the value is fine."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+def is_int(v: object) -> TypeGuard[int]:
+    """Tell whether ``v`` is a whole number; JSON's ``true``/``false`` decode to bools, which are ints in Python."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def set_item(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    """Return ``values`` with item ``i`` replaced: states are tuples and never changed in place.
+
+    A list round trip: two allocations, where slicing and concatenating takes four.
+    """
+    out = list(values)
+    out[i] = v
+    return tuple(out)
+
+
+def check_seat(v: object, n: int, field: str = "seat") -> int:
+    """Return ``v`` as a seat of an ``n``-player match, so that handlers can index by it.
+
+    Raises:
+        RuleViolation: ``common.bad_seat`` when ``v`` is not a whole number from 0 to n - 1.
+    """
+    if type(v) is int and 0 <= v < n:  # every valid seat but an int subclass, in one test
+        return v
+    if not is_int(v) or not 0 <= v < n:
+        raise RuleViolation("common.bad_seat", f"{field} must be a seat from 0 to {n - 1}, not {v!r}")
+    return int(v)
+
+
+def read_seat(data: Mapping[str, Any], n: int, key: str = "seat") -> int:
+    """Return the seat an event names in ``data[key]`` (see :func:`check_seat`).
+
+    Raises:
+        RuleViolation: ``common.bad_seat``.
+    """
+    return check_seat(data.get(key), n, key)
+
+
+def check_game(data: Mapping[str, Any], game: str, name: str) -> None:
+    """Check that ``match_started`` is for this engine's game (an omitted ``game`` is).
+
+    Raises:
+        RuleViolation: ``common.wrong_game`` (``name`` is the game's name in the message).
+    """
+    got = data.get("game", game)
+    if got != game:
+        raise RuleViolation("common.wrong_game", f"this is the {name} engine, not {got!r}")
+
+
+# --------------------------------------------------------------------------- options
+
+
+def _allowed(v: object, allowed: Sequence[object]) -> bool:
+    """Tell whether ``v`` is one of ``allowed``, never taking ``1`` for ``True`` nor ``True`` for ``1``."""
+    for a in allowed:
+        if isinstance(a, bool):
+            if v is a:
+                return True
+        elif isinstance(a, str):
+            if isinstance(v, str) and v == a:
+                return True
+        elif type(v) is type(a) and v == a:
+            return True
+    return False
+
+
+def check_options(raw: object, values: Mapping[str, Sequence[object]], game: str, *,
+                  checks: Mapping[str, OptionCheck] | None = None) -> dict[str, Any]:
+    """Check the ``options`` of ``match_started`` and return them as a dict (``{}`` for None).
+
+    Every engine reads options the same way: a key must be one of ``values`` and its value
+    one of ``values[key]``; the engine then builds its ``Options`` from the dict (omitted
+    keys take their default). ``checks`` replaces the value test of a key that is not a
+    simple choice (an amount, a range); its keys that are not in ``values`` are options too,
+    and are listed first in the unknown-key message.
+
+    Args:
+        raw: the ``options`` as recorded.
+        values: each option's allowed values.
+        game: the game's name for the unknown-key message (``La Cabra has no option 'x'``).
+        checks: per key, a function of ``(key, value)`` returning the error message or None.
+
+    Raises:
+        RuleViolation: ``common.bad_option`` for a non-object, an unknown key or a bad value.
+    """
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("common.bad_option", "options must be an object")
+    checks = checks or {}
+    for key, v in raw.items():
+        check = checks.get(key)
+        if check is not None:
+            problem = check(key, v)
+            if problem:
+                raise RuleViolation("common.bad_option", problem)
+            continue
+        if key not in values:
+            known = ", ".join([*(k for k in checks if k not in values), *values])
+            raise RuleViolation("common.bad_option", f"{game} has no option {key!r} (options: {known})")
+        allowed = values[key]
+        if not _allowed(v, allowed):
+            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
+    return dict(raw)
+
+
+def option_entry(values: Sequence[object], default: object, rule: str, description: str) -> dict[str, Any]:
+    """Describe one option for ``describe()``: a boolean, or its list of values; its default, rule and meaning."""
+    head: dict[str, Any] = {"type": "boolean"} if all(isinstance(v, bool) for v in values) else {"values": list(values)}
+    return {**head, "default": default, "rule": rule, "description": description}
+
+
+# --------------------------------------------------------------------------- events
+
+
+def dispatch(handlers: Mapping[str, Callable[[S, Event], S]], state: S, event: Event, game: str) -> S:
+    """Apply ``event`` with the handler of its type: the body of every engine's ``apply``.
+
+    Raises:
+        RuleViolation: ``common.unknown_event`` when the game has no such event (``game``
+            names it in the message), or whatever the handler raises.
+    """
+    handler = handlers.get(event.type)
+    if handler is None:
+        raise RuleViolation("common.unknown_event", f"{game} has no event {event.type!r}")
+    return handler(state, event)
+
+
+# --------------------------------------------------------------------------- cards
+
+
+class CardReader(Protocol):
+    """Reads one card of a deck (see :func:`card_reader`)."""
+
+    def __call__(self, text: object, *, hidden_ok: bool = False) -> Card | None: ...
+
+
+def cards_by_text(deck: Deck) -> dict[str, Card]:
+    """Return the deck's cards by their text: the very objects :func:`~engines.cards.parse` returns."""
+    return {str(c): c for c in deck.cards}
+
+
+def card_reader(deck: Deck, example: str) -> CardReader:
+    """Return the function that reads one card of ``deck`` from an event, as a rule error.
+
+    The reader returns None for ``"??"`` only where ``hidden_ok``. A well-formed card is one
+    look-up (every move reads its cards); the rest explains errors. ``example`` is what the
+    message suggests writing for a value that is not even text (``10H, AS or ??``).
+
+    The reader raises :class:`RuleViolation` ``common.bad_card``, ``common.card_not_in_deck``
+    or ``common.card_hidden`` (the codes of :class:`~engines.cards.CardError`).
+    """
+    cards = cards_by_text(deck)
+
+    def read_card(text: object, *, hidden_ok: bool = False) -> Card | None:
+        card = cards.get(text) if isinstance(text, str) else None
+        if card is not None:
+            return card
+        if not isinstance(text, str):
+            raise RuleViolation("common.bad_card", f"{text!r} is not a card (write e.g. {example})")
+        try:
+            return parse(text, deck) if hidden_ok else parse_known(text, deck)
+        except CardError as e:
+            raise RuleViolation(e.code, e.message) from None
+
+    read_card.__doc__ = f"Parse one card of the {deck.name} deck; ``\"??\"`` (None) only where ``hidden_ok``."
+    return read_card
+
+
+@overload
+def read_cards(data: Mapping[str, Any], read: CardReader, *, key: str = ..., hidden_ok: Literal[False] = ...,
+               unique: bool = ...) -> list[Card]: ...
+@overload
+def read_cards(data: Mapping[str, Any], read: CardReader, *, key: str = ..., hidden_ok: bool,
+               unique: bool = ...) -> list[Card | None]: ...
+def read_cards(data: Mapping[str, Any], read: CardReader, *, key: str = "cards", hidden_ok: bool = False,
+               unique: bool = False) -> list[Card] | list[Card | None]:
+    """Read the non-empty list of cards an event writes in ``data[key]``.
+
+    Args:
+        read: the deck's :func:`card_reader`.
+        hidden_ok: ``"??"`` is allowed (read as None).
+        unique: a card may be written once only (a deck with one copy of each card).
+
+    Raises:
+        RuleViolation: ``common.bad_cards`` (not a non-empty list), ``common.card_duplicate``
+            (with ``unique``), or a card error of ``read``.
+    """
+    texts = data.get(key)
+    if not isinstance(texts, (list, tuple)) or not texts:
+        raise RuleViolation("common.bad_cards", f"{key} must be a non-empty list of cards")
+    out = [read(t, hidden_ok=hidden_ok) for t in texts]
+    if unique:
+        seen: set[Card] = set()
+        for c in out:
+            if c is not None:
+                if c in seen:
+                    raise RuleViolation("common.card_duplicate", f"{c.pretty()} is written twice")
+                seen.add(c)
+    return out
+
+
+def pretty_written(items: Iterable[object], read: CardReader) -> str:
+    """Print written cards for a sentence (``9♥ K♥ ??``); anything unreadable prints as ``??``.
+
+    Narration runs on events that may have been refused, so it never raises.
+    """
+    out: list[Card | None] = []
+    for t in items:
+        try:
+            out.append(read(t, hidden_ok=True))
+        except RuleViolation:
+            out.append(None)
+    return pretty(out)
+
+
+# --------------------------------------------------------------------------- words
+
+
+def and_list(words: Sequence[str]) -> str:
+    """Join words for a sentence: ``A``, ``A and B``, ``A, B and C``; ``nobody`` for none."""
+    if len(words) > 1:
+        return ", ".join(words[:-1]) + " and " + words[-1]
+    return words[0] if words else "nobody"
+
+
+def seat_names(players: Sequence[str], seats: Iterable[int]) -> str:
+    """Name seats for a sentence: ``Ben``, ``Ben and Dora``, ``Anna, Ben and Dora``; ``nobody`` for none."""
+    return and_list([players[s] for s in seats])
+
+
+def log_words(event: Event, unit: str = "hand") -> str:
+    """Tell the events every game narrates alike (score claims, notes, corrections); else the event type.
+
+    ``unit`` is what the game calls a hand in a score claim (Cabo says ``round``).
+    """
+    d = event.data
+    match event.type:
+        case "score_claimed":
+            return f"The table wrote its score for {unit} {d.get('hand', 'so far')}"
+        case "note":
+            return f"Note: {d.get('text', '')}"
+        case "void":
+            return f"Event {d.get('target')} is voided: {d.get('reason', '')}"
+        case "amend":
+            return f"Event {d.get('target')} is amended: {d.get('reason', '')}"
+        case _:
+            return event.type

@@ -68,6 +68,29 @@ def body_hash(prepared: Prepared) -> str:
     return _sha256(b"[" + b",".join(parts) + b"]").hexdigest()
 
 
+def envelope_prefix(at: str, by: str) -> bytes:
+    """Return the canonical envelope's bytes before its data (keys sorted: at, by, data, …)."""
+    return b'{"at":%s,"by":%s,"data":' % (_dumps(at), _dumps(by))
+
+
+def envelope_middle(key: str | None, match_id: str) -> bytes:
+    """Return the canonical envelope's bytes between its data and its seq (…, key, match, seq)."""
+    return b',"key":%s,"match":%s,"seq":' % (_dumps(key), _dumps(match_id))
+
+
+def spliced_hash(prev: str, prefix: bytes, data: bytes, middle: bytes, seq: int, type_json: bytes) -> str:
+    """Return the format-1 chain hash of an event from its canonical pieces.
+
+    Equal to :func:`~ledger.records.chain_hash` (``tests/ledger`` checks it) without
+    building and re-encoding the envelope: ``data`` is the payload's canonical JSON, the
+    other pieces come from :func:`envelope_prefix`, :func:`envelope_middle` and the type
+    as JSON. Appends and verification both hash this way.
+    """
+    return _sha256(
+        b'%s%s%s%s%d,"type":%s}' % (prev.encode("ascii"), prefix, data, middle, seq, type_json)
+    ).hexdigest()
+
+
 def chain_batch(
     match_id: str,
     version: int,
@@ -82,21 +105,17 @@ def chain_batch(
 
     Returns the events (with decoded copies of their data, so callers never share a dict
     with the store) and the rows to store. The hash input is spliced from the canonical
-    pieces rather than re-encoded (this is the append hot path); ``tests/ledger`` checks
-    that it equals :func:`~ledger.records.chain_hash`.
+    pieces rather than re-encoded (this is the append hot path): see :func:`spliced_hash`.
     """
-    # The envelope's keys in sorted order: at, by, data, key, match, seq, type.
-    prefix = b'{"at":%s,"by":%s,"data":' % (_dumps(at), _dumps(by))
-    middle = b',"key":%s,"match":%s,"seq":' % (_dumps(key), _dumps(match_id))
+    prefix = envelope_prefix(at, by)
+    middle = envelope_middle(key, match_id)
     events: list[StoredEvent] = []
     rows: list[Row] = []
     prev = head
     seq = version
     for etype, type_json, text, data in prepared:
         seq += 1
-        digest = _sha256(
-            b'%s%s%s%s%d,"type":%s}' % (prev.encode("ascii"), prefix, data, middle, seq, type_json)
-        ).hexdigest()
+        digest = spliced_hash(prev, prefix, data, middle, seq, type_json)
         events.append(stored_event(match_id, seq, etype, _loads(data), at, by, key, prev, digest))
         rows.append((match_id, seq, etype, text, at, by, key, prev, digest, CHAIN_FORMAT))
         prev = digest
@@ -205,9 +224,9 @@ def _check_row(
             return f"seq {expected_seq} is missing (the next stored event is seq {seq})"
         return f"seq {expected_seq} is stored out of order or twice (found {seq!r})"
     try:
-        etype, data, at, by, key, prev, stored_hash = (
+        etype, data, at, by, key, prev, stored_hash = [
             value.decode("utf-8") if isinstance(value, bytes) else value for value in row[1:8]
-        )
+        ]
     except UnicodeDecodeError:
         return f"seq {seq}: stored text is not valid UTF-8 (the file was altered)"
     fmt = row[8]
@@ -217,8 +236,8 @@ def _check_row(
     if prev != expected_prev:
         what = "GENESIS" if seq == 1 else f"the hash of seq {seq - 1}"
         return f"seq {seq}: prev is not {what} (the chain is broken here)"
-    if not all(isinstance(v, str) for v in (etype, data, at, by, prev, stored_hash)) or not (
-        key is None or isinstance(key, str)
+    if set(map(type, (etype, data, at, by, prev, stored_hash))) != {str} or not (
+        key is None or type(key) is str
     ):
         return f"seq {seq}: a stored field has the wrong type"
     try:
@@ -228,7 +247,12 @@ def _check_row(
         return f"seq {seq}: data is not valid JSON (the event was altered)"
     if canonical != data.encode("utf-8"):
         return f"seq {seq}: data is not in canonical form (the event was altered)"
-    if hasher(prev, match_id, seq, etype, decoded, at, by, key) != stored_hash:
+    if fmt == CHAIN_FORMAT:  # the data is canonical: splice the envelope around it, as appends do
+        prefix, middle = envelope_prefix(at, by), envelope_middle(key, match_id)
+        digest = spliced_hash(prev, prefix, canonical, middle, seq, _dumps(etype))
+    else:
+        digest = hasher(prev, match_id, seq, etype, decoded, at, by, key)
+    if digest != stored_hash:
         return f"seq {seq}: hash does not match the event's contents (the event was altered)"
     return None
 

@@ -6,8 +6,8 @@ Every handler checks the whole event first and only then builds the new state, s
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engines.base import Event, RuleViolation
 from engines.cards import Card
@@ -32,6 +32,7 @@ from engines.la_cabra.state import (
     beats,
     card_list,
     deck_masks,
+    deck_totals,
     points,
     read_card,
     sorted_cards,
@@ -52,7 +53,10 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
 
 
 def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    return values[:i] + (v,) + values[i + 1:]
+    """Return ``values`` with item ``i`` replaced (a list round trip: two allocations, not four)."""
+    out = list(values)
+    out[i] = v
+    return tuple(out)
 
 
 def _is_int(v: object) -> bool:
@@ -61,6 +65,8 @@ def _is_int(v: object) -> bool:
 
 def _seat(data: Mapping[str, Any], key: str = "seat") -> Seat:
     v = data.get(key)
+    if type(v) is int and 0 <= v < SEATS:  # the common case in one test (bool and int subclasses: below)
+        return v
     if not _is_int(v) or not 0 <= v < SEATS:  # type: ignore[operator]
         raise RuleViolation("common.bad_seat", f"{key} must be a seat from 0 to 3, not {v!r}")
     return int(v)  # type: ignore[arg-type]
@@ -113,8 +119,8 @@ def _trump_barred(state: State, hand: Hand, card: Card, before: int | None = Non
 def _take(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int = 0) -> dict[str, Any]:
     """Return the hand fields changed by removing ``cards`` (and ``hidden`` unknowns) from ``seat``'s hand.
 
-    The caller merges them into its one :func:`dataclasses.replace` of the hand (a hand has
-    many fields, and ``replace`` is the cost that dominates ``apply``).
+    The caller merges them into its one ``hand._replace(...)`` (a hand has many fields, and
+    rebuilding it is the cost that dominates ``apply``).
 
     A shown card is a known card of the hand or binds one of its unknown cards (implicit
     binding, VOCABULARY.md §3) when its place is not known elsewhere.
@@ -250,8 +256,8 @@ def _with_hand(state: State, hand: Hand) -> State:
     """Put the current hand back; score it if it just ended."""
     if hand.over and hand.facts is None:
         hand = hand._replace(facts=compute_facts(hand, state.options))
-        return rescore(replace(state, current=hand), len(state.past))
-    return replace(state, current=hand)
+        return rescore(state._replace(current=hand), len(state.past))
+    return state._replace(current=hand)
 
 
 def _on_hand_started(state: State, event: Event) -> State:
@@ -291,7 +297,7 @@ def _on_hand_started(state: State, event: Event) -> State:
     past = state.past if cur is None else state.past + (cur,)
     if result_only:
         hand = Hand(number, event.seq, dealer, leader, None, to_lead=leader if leader is not None else 0)
-        return replace(state, past=past, current=hand)
+        return state._replace(past=past, current=hand)
     trump = read_card(trump_data)
     assert trump is not None and leader is not None
     if not isinstance(hands_data, (list, tuple)) or len(hands_data) != SEATS or any(
@@ -322,7 +328,7 @@ def _on_hand_started(state: State, event: Event) -> State:
     empty: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
     hand = Hand(number, event.seq, dealer, leader, trump, known=tuple(known), unknown=tuple(unknown), shown=empty, downs=empty,
                 stock=STOCK_SIZE, to_lead=leader, located=located)
-    return replace(state, past=past, current=hand)
+    return state._replace(past=past, current=hand)
 
 
 def _deal(state: State) -> Hand:
@@ -369,7 +375,7 @@ def _on_lead(state: State, event: Event) -> State:
     changes = _take(state, hand, seat, cards)
     play = Play(event.seq, seat, "lead", tuple(cards), True)
     changes["trick"] = Trick(seat, seat, len(cards), (play,), seat, tuple(cards), None)
-    return replace(state, current=hand._replace(**changes))
+    return state._replace(current=hand._replace(**changes))
 
 
 def _on_beat(state: State, event: Event) -> State:
@@ -425,7 +431,7 @@ def _on_discard(state: State, event: Event) -> State:
 def _after_play(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, seq: int) -> State:
     if len(trick.plays) < SEATS:
         changes["trick"] = trick
-        return replace(state, current=hand._replace(**changes))
+        return state._replace(current=hand._replace(**changes))
     return _with_hand(state, hand._replace(**_end_trick(state, hand, changes, trick, seq)))
 
 
@@ -515,18 +521,23 @@ def _on_tira(state: State, event: Event) -> State:
         changes.update(known=tuple(known), unknown=tuple(unknown), shown=tuple(shown), downs=tuple(downs), withdrawn=withdrawn)
     play = Play(event.seq, seat, "tira", tuple(cards), True)
     changes["trick"] = Trick(seat, origin, HAND_SIZE, (play,), seat, tuple(cards), event.seq)
-    return replace(state, current=hand._replace(**changes))
+    return state._replace(current=hand._replace(**changes))
 
 
 # --------------------------------------------------------------------------- reveal
 
 
 def _hand_index(state: State, seq: int) -> int | None:
-    hands = state.hands
-    for i in range(len(hands) - 1, -1, -1):
-        if hands[i].seq < seq:
+    """Return the index of the hand that event ``seq`` belongs to (None: before the first)."""
+    for i in range(len(state.past) - (state.current is None), -1, -1):
+        if state.hand(i).seq < seq:
             return i
     return None
+
+
+def _hand_now(state: State, changed: dict[int, Hand], i: int) -> Hand:
+    """Hand ``i`` as the reveal being applied has left it so far."""
+    return changed[i] if i in changed else state.hand(i)
 
 
 def _find_play(hand: Hand, seq: int) -> Play | None:
@@ -564,14 +575,14 @@ def _bind_slot(hand: Hand, play: Play, index: int, card: Card) -> Hand:
     raise AssertionError("play not in hand")
 
 
-def _reveal_slot(state: State, hands: list[Hand], b: Mapping[str, Any], card: Card) -> int:
+def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card) -> None:
     seq, index = b.get("seq"), b.get("index")
     if not _is_int(seq):
         raise RuleViolation("common.bad_reveal", f"seq must be an event number, not {seq!r}")
     if index is None:
         raise RuleViolation("common.bad_reveal", "a La Cabra face-down card is one of a discard's cards: give its index")
     i = _hand_index(state, seq)  # type: ignore[arg-type]
-    hand = hands[i] if i is not None else None
+    hand = _hand_now(state, changed, i) if i is not None else None
     play = _find_play(hand, seq) if hand is not None and not hand.is_result_only else None  # type: ignore[arg-type]
     if hand is None or play is None:
         took = [t for s, t in (hand.withdrawn if hand else ()) if s == seq]
@@ -592,14 +603,14 @@ def _reveal_slot(state: State, hands: list[Hand], b: Mapping[str, Any], card: Ca
         raise RuleViolation("common.card_unavailable", (
             f"{card.pretty()} was shown as trump and put back into the stock; nobody had drawn yet when "
             f"{state.players[play.seat]} discarded at event {seq}"))
-    hands[i] = _bind_slot(hand, play, index, card)
-    return i
+    changed[i] = _bind_slot(hand, play, index, card)
 
 
-def _reveal_hand_card(state: State, hands: list[Hand], b: Mapping[str, Any], card: Card) -> int:
+def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card) -> None:
     seat = _seat(b)
     name = state.players[seat]
-    hand = hands[-1] if hands else None
+    i = len(state.past)  # the current hand
+    hand = _hand_now(state, changed, i) if state.current is not None else None
     if hand is None or hand.is_result_only or hand.over:
         raise RuleViolation("common.bad_reveal", f"no hand is being played: {name} holds no cards to reveal")
     if hand.unknown[seat] == 0:
@@ -609,17 +620,17 @@ def _reveal_hand_card(state: State, hands: list[Hand], b: Mapping[str, Any], car
     if _trump_barred(state, hand, card):
         raise RuleViolation("common.card_unavailable", (
             f"{name} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
-    hands[-1] = hand._replace(known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
-                        located=hand.located | {card})
-    return len(hands) - 1
+    changed[i] = hand._replace(known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+                               located=hand.located | {card})
 
 
 def _on_reveal(state: State, event: Event) -> State:
     bindings = event.data.get("cards")
     if not isinstance(bindings, (list, tuple)) or not bindings:
         raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
-    hands = list(state.hands)
-    touched: set[int] = set()
+    # Only the hands the reveal touches are rebuilt (nearly always the current one): a
+    # reveal costs the same however many hands the match has.
+    changed: dict[int, Hand] = {}
     for b in bindings:
         if not isinstance(b, Mapping):
             raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
@@ -628,23 +639,26 @@ def _on_reveal(state: State, event: Event) -> State:
         if "slot" in b:
             raise RuleViolation("common.bad_reveal", "slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}")
         if "seq" in b and "seat" not in b:
-            touched.add(_reveal_slot(state, hands, b, card))
+            _reveal_slot(state, changed, b, card)
         elif "seat" in b and "seq" not in b:
-            touched.add(_reveal_hand_card(state, hands, b, card))
+            _reveal_hand_card(state, changed, b, card)
         else:
             raise RuleViolation("common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)")
-    for i in touched:
-        hand = hands[i]
+    for i in sorted(changed):
+        hand = changed[i]
         if hand.over:
             if hand.claim is not None:
                 problem = _claim_problem(state, hand, hand.claim)
                 if problem:
                     raise RuleViolation("la-cabra.mismatch", (
                         f"this reveal contradicts the hand_result of event {hand.claim.seq}: {problem[0]}: {problem[1]}"), seq=hand.claim.seq)
-            hands[i] = hand._replace(facts=compute_facts(hand, state.options))
+            changed[i] = hand._replace(facts=compute_facts(hand, state.options))
     n_past = len(state.past)
-    new = replace(state, past=tuple(hands[:n_past]), current=hands[n_past] if state.current is not None else None)
-    finished = [i for i in touched if hands[i].over]
+    past = state.past
+    if min(changed) < n_past:  # a face-down card of an earlier hand
+        past = tuple(changed.get(i, hand) for i, hand in enumerate(past))
+    new = state._replace(past=past, current=changed.get(n_past, state.current))
+    finished = [i for i, hand in changed.items() if hand.over]
     if finished:
         new = rescore(new, min(finished))
     return new
@@ -702,11 +716,8 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Claim:
         pts = _pair(d["cardPoints"], "cardPoints")
         if sum(pts) != 120:
             raise RuleViolation("la-cabra.bad_result", f"card points add up to 120: {pts[0]} + {pts[1]} = {sum(pts)}")
-        anything = 0
-        for m in deck_masks():
-            anything |= m
         for t in (0, 1):
-            if not anything >> pts[t] & 1:
+            if not deck_totals() >> pts[t] & 1:
                 raise RuleViolation("la-cabra.bad_result", f"no set of cards is worth {pts[t]} points ({names[t]})")
             if tricks[t] == 0 and pts[t]:
                 raise RuleViolation("la-cabra.bad_result", f"{names[t]} took no trick, so it has no card points (not {pts[t]})")
@@ -795,7 +806,7 @@ def _on_hand_result(state: State, event: Event) -> State:
     if cur.is_result_only:
         hand = hand._replace(last_winner=merged.last_trick)
     hand = hand._replace(facts=compute_facts(hand, state.options))
-    return rescore(replace(state, current=hand), len(state.past))
+    return rescore(state._replace(current=hand), len(state.past))
 
 
 def _claims_differ(state: State, old: Claim, new: Claim) -> tuple[str, str] | None:

@@ -9,7 +9,6 @@ one of them. Loss points follow from the facts, with the eggs multiplier of the 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engines.base import RuleViolation
@@ -114,13 +113,13 @@ def loss(hand: Hand, facts: Facts, multiplier: int | None) -> tuple[int, int] | 
     return out[0], out[1]
 
 
-def multiplier(state: State, hands: tuple[Hand, ...], i: int) -> tuple[int | None, int | None]:
+def multiplier(state: State, i: int) -> tuple[int | None, int | None]:
     """Return hand ``i``'s multiplier (1 or 2) and, when unknown, the hand it waits for."""
     if state.options.eggs != "doubleNext":
         return 1, None
     if i == 0:
         return (2 if state.initial_double else 1), None
-    prev = hands[i - 1]
+    prev = state.hand(i - 1)
     eggs = prev.facts.eggs if prev.facts is not None else None
     if eggs is None:
         return None, prev.number
@@ -130,39 +129,44 @@ def multiplier(state: State, hands: tuple[Hand, ...], i: int) -> tuple[int | Non
 def rescore(state: State, start: int) -> State:
     """Recompute loss points and totals of the finished hands from index ``start`` on.
 
+    Only hands ``start`` … are read and the scores before ``start`` are kept as they are,
+    so scoring the hand that just ended does not walk the whole match.
+
     Raises:
         RuleViolation: ``common.match_over`` when a team now reaches 12 loss points at a
             hand after which more hands were dealt (a reveal or result deciding an earlier
             hand late); ``seq`` names the hand that could not have been dealt.
     """
-    hands = state.hands
-    scores = list(state.scores[:start])
-    totals = scores[-1].totals if scores else state.initial
-    for i in range(start, len(hands)):
-        hand = hands[i]
+    kept = state.scores[:start]
+    totals = kept[-1].totals if kept else state.initial
+    count = len(state.past) + (state.current is not None)
+    rescored: list[HandScore] = []
+    for i in range(start, count):
+        hand = state.hand(i)
         if not hand.over or hand.facts is None:
             break
-        mult, waits = multiplier(state, hands, i)
+        mult, waits = multiplier(state, i)
         got = loss(hand, hand.facts, mult)
         if got is not None:
             totals = (totals[0] + got[0], totals[1] + got[1])
-        scores.append(HandScore(got, mult, totals, waits if got is None else None))
+        rescored.append(HandScore(got, mult, totals, waits if got is None else None))
     # loss points never go down, so the series cannot have ended before ``start`` unless
     # it already had: only the rescored hands need looking at (no scan of the whole match)
     if state.end is not None and state.end < start:
         end: int | None = state.end
     else:
-        end = next((i for i in range(start, len(scores)) if max(scores[i].totals) >= LOSS_LIMIT), None)
-    if end is not None and end < len(hands) - 1:
+        end = next((start + j for j, hs in enumerate(rescored) if max(hs.totals) >= LOSS_LIMIT), None)
+    scores = kept + tuple(rescored)
+    if end is not None and end < count - 1:
         goat = 0 if scores[end].totals[0] >= LOSS_LIMIT else 1
-        later = hands[end + 1]
+        later = state.hand(end + 1)
         raise RuleViolation(
             "common.match_over",
             f"{team_name(state.players, goat)} now reaches {scores[end].totals[goat]} loss points after hand "
-            f"{hands[end].number}, so the series ended there; hand {later.number} (event {later.seq}) could not have been dealt",
+            f"{state.hand(end).number}, so the series ended there; hand {later.number} (event {later.seq}) could not have been dealt",
             seq=later.seq,
         )
-    return replace(state, scores=tuple(scores), end=end)
+    return state._replace(scores=scores, end=end)
 
 
 # --------------------------------------------------------------------------- the score sheet
@@ -286,7 +290,7 @@ def score(state: State) -> dict[str, Any]:
             entry["points"] = list(got) if got is not None else None
             entry["totals"] = list(state.scores[i].totals)
         else:
-            mult, _ = multiplier(state, hands, i)
+            mult, _ = multiplier(state, i)
             entry = {
                 "hand": hand.number,
                 "status": "playing",

@@ -591,6 +591,39 @@ def test_z3_series_default_eggs() -> None:
     m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[30, 90], tricks=[4, 3])
 
 
+def test_state_hand_reads_one_hand_of_hands() -> None:
+    m = Match()
+    with pytest.raises(IndexError):
+        m.state.hand(0)
+    for i, (pts, tricks) in enumerate(Z3[:3]):
+        m.result(i % 4, pts, tricks, last=0 if tricks[0] else 1)
+    s = m.state
+    assert [s.hand(i) for i in range(len(s.hands))] == list(s.hands) and s.hand(len(s.past)) is s.current
+    for i in (-1, len(s.hands)):
+        with pytest.raises(IndexError):
+            s.hand(i)
+
+
+def test_moves_and_reveals_in_the_current_hand_leave_the_earlier_hands_alone() -> None:
+    """Only the current hand is rebuilt per event: a move costs the same in hand 3 as in hand 3,000."""
+    m = Match()
+    for i, (pts, tricks) in enumerate(Z3[:2]):
+        m.result(i % 4, pts, tricks, last=0 if tricks[0] else 1)
+    dealt, trump, stock = shuffled(random.Random(7))
+    m.deal(2, dealt, trump)
+    states, add = [m.state], m.add
+
+    def tracked(type: str, **data: Any) -> la_cabra.State:
+        states.append(add(type, **data))
+        return states[-1]
+
+    m.add = tracked  # type: ignore[method-assign]
+    play_out(m, stock, until=lambda st: st.current is not None and st.current.stock == 0)
+    assert {e.type for e in m.events[-len(states) + 1:]} >= {"lead", "beat", "discard", "reveal"}
+    for before, after in zip(states, states[1:]):
+        assert after.past is before.past and after.scores is before.scores
+
+
 def test_z3_series_double_next() -> None:
     m = Match({"eggs": "doubleNext"})
     for i, (pts, tricks) in enumerate(Z3[:4]):

@@ -35,7 +35,15 @@ from ledger import (
     open_ledger,
     verify_file,
 )
-from ledger._core import body_hash, chain_batch, prepare
+from ledger._core import (
+    body_hash,
+    chain_batch,
+    envelope_middle,
+    envelope_prefix,
+    prepare,
+    spliced_hash,
+    verify_chain,
+)
 from ledger.records import AppendResult, append_result, stored_event, utc_now
 
 
@@ -164,6 +172,30 @@ def test_the_spliced_hot_path_hash_equals_chain_hash(
         assert row[3] == stdlib_json(event.data).decode() and row[9] == CHAIN_FORMAT
         prev = event.hash
     assert [e.seq for e in events] == [version + 1, version + 2]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    data=st.dictionaries(st.text(max_size=6), JSON_VALUES, max_size=4),
+    etype=st.text(min_size=1, max_size=12),
+    at=st.text(max_size=30),
+    by=st.text(max_size=8),
+    key=st.none() | st.text(min_size=1, max_size=8),
+    match=st.text(min_size=1, max_size=10),
+    seq=st.integers(min_value=1, max_value=2**62),
+)
+def test_verify_hashes_each_row_by_splicing_as_chain_hash_would(
+    data: dict[str, Any], etype: str, at: str, by: str, key: str | None, match: str, seq: int
+) -> None:
+    """verify splices every row's own at/by/key around its stored canonical data."""
+    text = stdlib_json(data)
+    expected = stdlib_chain_hash(GENESIS, match=match, seq=seq, type=etype, data=data, at=at, by=by, key=key)
+    pieces = (envelope_prefix(at, by), text, envelope_middle(key, match), seq, stdlib_json(etype))
+    assert spliced_hash(GENESIS, *pieces) == expected == chain_hash(GENESIS, match, seq, etype, data, at, by, key)
+    first = stdlib_chain_hash(GENESIS, match=match, seq=1, type=etype, data=data, at=at, by=by, key=key)
+    row = (1, etype, text.decode(), at, by, key, GENESIS, first, CHAIN_FORMAT)
+    assert verify_chain(match, [row], 1, first).valid
+    assert not verify_chain(match, [(*row[:3], at + "x", *row[4:])], 1, first).valid
 
 
 def test_body_hash_binds_type_and_data_in_order() -> None:

@@ -225,6 +225,49 @@ def test_a_batch_failing_in_the_database_half_way_is_rolled_back(db_path: Path) 
     conn.close()
 
 
+# -- what an append costs the database ------------------------------------------------------
+
+
+def statements(book: SqliteLedger) -> list[str]:
+    """Collect the SQL the ledger's connection runs from now on (first word + table)."""
+    seen: list[str] = []
+    book._connection().set_trace_callback(lambda sql: seen.append(" ".join(sql.split()[:3])))
+    return seen
+
+
+def test_an_append_runs_five_statements_and_a_key_adds_one(db_path: Path) -> None:
+    with SqliteLedger(db_path) as book:
+        start(book)
+        seen = statements(book)
+        book.append("m1", plays("7D"), by="s")
+        assert seen == ["BEGIN IMMEDIATE", "SELECT version, head,", "INSERT INTO events",
+                        "UPDATE matches SET", "COMMIT"]
+        seen.clear()
+        book.append("m1", plays("8D", "9C"), by="s")  # one insert per event (a single executemany)
+        assert seen.count("INSERT INTO events") == 2 and len(seen) == 6
+        seen.clear()
+        book.append("m1", plays("9D"), by="s", key="k1")
+        assert len(seen) == 6 and seen[1].startswith("SELECT m.version") and seen[3] == "INSERT INTO idempotency"
+        seen.clear()
+        again = book.append("m1", plays("9D"), by="s", key="k1")  # a retry only reads
+        assert again.replayed and [s.split()[0] for s in seen] == ["BEGIN", "SELECT", "SELECT", "COMMIT"]
+
+
+def test_the_status_is_written_only_when_the_check_changes_it(db_path: Path) -> None:
+    """An unchanged status is not rewritten: its index entry would cost one more page per commit."""
+    with SqliteLedger(db_path) as book:
+        start(book)
+        updates: list[str] = []
+        book._connection().set_trace_callback(lambda sql: updates.append(sql) if sql.startswith("UPDATE") else None)
+        book.append("m1", plays("7D"), by="s", check=lambda version, batch: {"status": "playing"})
+        assert "status" not in updates[-1] and book.get_match("m1").status == "playing"
+        book.append("m1", plays("8D"), by="s", check=lambda version, batch: {"status": "over"})
+        assert "status" in updates[-1] and book.get_match("m1").status == "over"
+        book.append("m1", plays("9D"), by="s", check=lambda version, batch: None)
+        assert "status" not in updates[-1] and book.get_match("m1").status == "over"
+        assert book.get_match("m1").version == 4 and book.verify("m1")[0].valid
+
+
 # -- durability ----------------------------------------------------------------------------
 
 CHILD = textwrap.dedent(

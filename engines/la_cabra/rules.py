@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.base import Event, RuleViolation
+from engines.common import check_options, is_int, read_cards, read_seat, set_item
 from engines.cards import Card
 from engines.la_cabra.scoring import claim_points, compute_facts, feasible_words, has_late_slot, rescore, returned_trump
 from engines.la_cabra.state import (
@@ -52,38 +53,12 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
 # --------------------------------------------------------------------------- small helpers
 
 
-def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
-    """Return ``values`` with item ``i`` replaced (a list round trip: two allocations, not four)."""
-    out = list(values)
-    out[i] = v
-    return tuple(out)
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _seat(data: Mapping[str, Any], key: str = "seat") -> Seat:
-    v = data.get(key)
-    if type(v) is int and 0 <= v < SEATS:  # the common case in one test (bool and int subclasses: below)
-        return v
-    if not _is_int(v) or not 0 <= v < SEATS:  # type: ignore[operator]
-        raise RuleViolation("common.bad_seat", f"{key} must be a seat from 0 to 3, not {v!r}")
-    return int(v)  # type: ignore[arg-type]
+    return read_seat(data, SEATS, key)
 
 
 def _cards(data: Mapping[str, Any], *, hidden_ok: bool = False) -> list[Card | None]:
-    texts = data.get("cards")
-    if not isinstance(texts, (list, tuple)) or not texts:
-        raise RuleViolation("common.bad_cards", "cards must be a non-empty list of cards")
-    out = [read_card(t, hidden_ok=hidden_ok) for t in texts]
-    seen: set[Card] = set()
-    for c in out:
-        if c is not None:
-            if c in seen:
-                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is written twice")
-            seen.add(c)
-    return out
+    return read_cards(data, read_card, hidden_ok=hidden_ok, unique=True)
 
 
 def _known(cards: list[Card | None]) -> list[Card]:
@@ -156,9 +131,9 @@ def _take(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int =
         raise RuleViolation("la-cabra.name_discard", msg)
     gone = frozenset(cards)
     return {
-        "known": _set(hand.known, seat, mine - gone),
-        "unknown": _set(hand.unknown, seat, unknown - len(bind) - hidden),
-        "shown": _set(hand.shown, seat, hand.shown[seat] - gone) if hand.shown[seat] else hand.shown,
+        "known": set_item(hand.known, seat, mine - gone),
+        "unknown": set_item(hand.unknown, seat, unknown - len(bind) - hidden),
+        "shown": set_item(hand.shown, seat, hand.shown[seat] - gone) if hand.shown[seat] else hand.shown,
         "located": hand.located | gone,
     }
 
@@ -172,17 +147,7 @@ def parse_options(raw: object) -> Options:
     Raises:
         RuleViolation: ``common.bad_option`` for an unknown key or value.
     """
-    if raw is None:
-        return Options()
-    if not isinstance(raw, Mapping):
-        raise RuleViolation("common.bad_option", "options must be an object")
-    for key, v in raw.items():
-        if key not in OPTION_VALUES:
-            raise RuleViolation("common.bad_option", f"La Cabra has no option {key!r} (options: {', '.join(OPTION_VALUES)})")
-        allowed = OPTION_VALUES[key]
-        if not any(v is a if isinstance(a, bool) else (isinstance(v, str) and v == a) for a in allowed):
-            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
-    return Options(**dict(raw))
+    return Options(**check_options(raw, OPTION_VALUES, "La Cabra"))
 
 
 def start(data: Mapping[str, Any]) -> State:
@@ -213,7 +178,7 @@ def start(data: Mapping[str, Any]) -> State:
     loss, double = (0, 0), False
     if initial is not None:
         lp = initial.get("lossPoints", [0, 0])
-        if not isinstance(lp, (list, tuple)) or len(lp) != 2 or not all(_is_int(v) and 0 <= v < LOSS_LIMIT for v in lp):
+        if not isinstance(lp, (list, tuple)) or len(lp) != 2 or not all(is_int(v) and 0 <= v < LOSS_LIMIT for v in lp):
             raise RuleViolation("common.bad_initial", "initial lossPoints must be two numbers from 0 to 11 (a team with 12 has already lost)")
         double = initial.get("doubleNext", False)
         if not isinstance(double, bool):
@@ -422,7 +387,7 @@ def _on_discard(state: State, event: Event) -> State:
     shown = _known(cards)
     changes = _take(state, hand, seat, shown, hidden=len(cards) - len(shown))
     if not face_up and shown:
-        changes["downs"] = _set(hand.downs, seat, hand.downs[seat] | frozenset(shown))
+        changes["downs"] = set_item(hand.downs, seat, hand.downs[seat] | frozenset(shown))
     play = Play(event.seq, seat, "discard", tuple(cards), face_up)
     trick = Trick(trick.leader, trick.origin, trick.k, trick.plays + (play,), trick.winner, trick.winning, trick.tira)
     return _after_play(state, hand, changes, trick, event.seq)
@@ -441,10 +406,10 @@ def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, 
     team = team_of(winner)
     cards = [c for p in trick.plays for c in p.cards]
     refs = tuple((p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None)
-    pile_known = _set(hand.pile_known, team, hand.pile_known[team] | frozenset(_known(cards)))
-    pile_hidden = _set(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
-    pile_count = _set(hand.pile_count, team, hand.pile_count[team] + len(cards))
-    tricks = _set(hand.tricks, team, hand.tricks[team] + 1)
+    pile_known = set_item(hand.pile_known, team, hand.pile_known[team] | frozenset(_known(cards)))
+    pile_hidden = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
+    pile_count = set_item(hand.pile_count, team, hand.pile_count[team] + len(cards))
+    tricks = set_item(hand.tricks, team, hand.tricks[team] + 1)
     known, unknown, shown = changes["known"], changes["unknown"], changes["shown"]
     held = len(known[0]) + unknown[0]
     drawn = min(SEATS * (HAND_SIZE - held), hand.stock)
@@ -453,9 +418,9 @@ def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, 
     stock = hand.stock - drawn
     if drawn and stock == 0 and state.options.trumpCard == "bottomFaceUp" and hand.trump is not None:
         last = (winner + drawn - 1) % SEATS
-        known = _set(known, last, known[last] | {hand.trump})
-        shown = _set(shown, last, shown[last] | {hand.trump})
-        unknown = _set(unknown, last, unknown[last] - 1)
+        known = set_item(known, last, known[last] | {hand.trump})
+        shown = set_item(shown, last, shown[last] | {hand.trump})
+        unknown = set_item(unknown, last, unknown[last] - 1)
     refill_seq = hand.refill_seq if hand.refill_seq is not None or not drawn else seq
     over = stock == 0 and held + each == 0
     changes.update(
@@ -491,7 +456,7 @@ def _on_tira(state: State, event: Event) -> State:
     rivals_raw = d.get("rivals") or []
     rivals: list[Seat] = []
     for r in rivals_raw:
-        if not _is_int(r) or not 0 <= r < SEATS or r == seat or r in rivals:
+        if not is_int(r) or not 0 <= r < SEATS or r == seat or r in rivals:
             raise RuleViolation("la-cabra.bad_rivals", f"rivals must be other seats (0 to 3), each once: {list(rivals_raw)!r}")
         if r in played:
             raise RuleViolation("la-cabra.bad_rivals", f"{state.players[r]} has already played to this trick and cannot claim a tira")
@@ -553,12 +518,12 @@ def _find_play(hand: Hand, seq: int) -> Play | None:
 
 
 def _fill(play: Play, index: int, card: Card) -> Play:
-    return play._replace(cards=_set(play.cards, index, card))
+    return play._replace(cards=set_item(play.cards, index, card))
 
 
 def _bind_slot(hand: Hand, play: Play, index: int, card: Card) -> Hand:
     filled = _fill(play, index, card)
-    hand = hand._replace(located=hand.located | {card}, downs=_set(hand.downs, play.seat, hand.downs[play.seat] | {card}))
+    hand = hand._replace(located=hand.located | {card}, downs=set_item(hand.downs, play.seat, hand.downs[play.seat] | {card}))
     if hand.trick is not None and play in hand.trick.plays:
         plays = tuple(filled if p == play else p for p in hand.trick.plays)
         return hand._replace(trick=hand.trick._replace(plays=plays))
@@ -568,16 +533,16 @@ def _bind_slot(hand: Hand, play: Play, index: int, card: Card) -> Hand:
             done = done._replace(plays=tuple(filled if p == play else p for p in done.plays))
             ref = (play.seq, index)
             return hand._replace(
-                played=_set(hand.played, j, done),
-                pile_known=_set(hand.pile_known, team, hand.pile_known[team] | {card}),
-                pile_hidden=_set(hand.pile_hidden, team, tuple(r for r in hand.pile_hidden[team] if r != ref)),
+                played=set_item(hand.played, j, done),
+                pile_known=set_item(hand.pile_known, team, hand.pile_known[team] | {card}),
+                pile_hidden=set_item(hand.pile_hidden, team, tuple(r for r in hand.pile_hidden[team] if r != ref)),
             )
     raise AssertionError("play not in hand")
 
 
 def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card) -> None:
     seq, index = b.get("seq"), b.get("index")
-    if not _is_int(seq):
+    if not is_int(seq):
         raise RuleViolation("common.bad_reveal", f"seq must be an event number, not {seq!r}")
     if index is None:
         raise RuleViolation("common.bad_reveal", "a La Cabra face-down card is one of a discard's cards: give its index")
@@ -592,7 +557,7 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
                 "reveal them as hand cards ({seat, card}) if needed"))
         raise RuleViolation("common.bad_reveal", f"event {seq} is not a move with face-down cards still on record")
     assert i is not None
-    if not _is_int(index) or not 0 <= index < len(play.cards):
+    if not is_int(index) or not 0 <= index < len(play.cards):
         raise RuleViolation("common.bad_reveal", f"event {seq} has {len(play.cards)} card(s): index {index!r} does not exist")
     old = play.cards[index]
     if old is not None:
@@ -620,7 +585,7 @@ def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, An
     if _trump_barred(state, hand, card):
         raise RuleViolation("common.card_unavailable", (
             f"{name} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
-    changed[i] = hand._replace(known=_set(hand.known, seat, hand.known[seat] | {card}), unknown=_set(hand.unknown, seat, hand.unknown[seat] - 1),
+    changed[i] = hand._replace(known=set_item(hand.known, seat, hand.known[seat] | {card}), unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
                                located=hand.located | {card})
 
 
@@ -668,7 +633,7 @@ def _on_reveal(state: State, event: Event) -> State:
 
 
 def _pair(v: object, field: str) -> tuple[int, int]:
-    if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(_is_int(x) and x >= 0 for x in v):
+    if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(is_int(x) and x >= 0 for x in v):
         raise RuleViolation("la-cabra.bad_result", f"{field} is two numbers, one per team (NS, EW)")
     return int(v[0]), int(v[1])
 

@@ -20,8 +20,8 @@ from itertools import permutations
 from operator import or_
 from typing import Iterable, NamedTuple, TypeAlias
 
-from engines.base import RuleViolation
-from engines.cards import LA_CABRA, Card, CardError, parse, parse_known, pretty
+from engines.cards import LA_CABRA, Card, pretty
+from engines.common import card_reader
 
 GAME = "la-cabra"
 DECK = LA_CABRA
@@ -81,26 +81,8 @@ def sorted_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: ("CDHS".index(c.suit or "C"), ORDER[c.rank]))
 
 
-CARDS: dict[str, Card] = {str(c): c for c in DECK.cards}
-"""The deck's cards by their text, the very objects :func:`~engines.cards.parse` returns."""
-
-
-def read_card(text: object, *, hidden_ok: bool = False) -> Card | None:
-    """Parse one card of the 36-card deck; ``"??"`` only where ``hidden_ok``.
-
-    Raises:
-        RuleViolation: ``common.bad_card``, ``common.card_not_in_deck`` or ``common.card_hidden``.
-    """
-    # A well-formed card is one look-up (every move reads its cards); the rest explains errors.
-    card = CARDS.get(text) if isinstance(text, str) else None
-    if card is not None:
-        return card
-    if not isinstance(text, str):
-        raise RuleViolation("common.bad_card", f"{text!r} is not a card (write e.g. 10H, AS or ??)")
-    try:
-        return parse(text, DECK) if hidden_ok else parse_known(text, DECK)
-    except CardError as e:
-        raise RuleViolation(e.code, e.message) from None
+read_card = card_reader(DECK, "10H, AS or ??")
+"""Parse one card of the 36-card deck; ``"??"`` (None) only where ``hidden_ok``."""
 
 
 # --------------------------------------------------------------------------- sums of card values

@@ -9,8 +9,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from engines.base import Event, RuleViolation
+from engines.base import Event
 from engines.cards import Card, texts
+from engines.common import and_list, pretty_written, seat_names
 from engines.la_cabra.rules import OPTION_VALUES
 from engines.la_cabra.scoring import returned_trump
 from engines.la_cabra.state import (
@@ -240,11 +241,6 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- narration
 
 
-def _names(state: State, seats: list[int]) -> str:
-    names = [state.players[s] for s in seats]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-
-
 def _trick_end(state: State, before: Hand, after: Hand) -> str:
     done = after.played[-1]
     up = [c for p in done.plays if p.face_up for c in p.cards]
@@ -256,7 +252,7 @@ def _trick_end(state: State, before: Hand, after: Hand) -> str:
     if drawn:
         each = drawn // SEATS
         order = [(done.winner + i) % SEATS for i in range(SEATS)]
-        words += f"; {_names(state, order)} draw {each} card{'s' if each > 1 else ''} each (stock {before.stock} → {after.stock})"
+        words += f"; {seat_names(state.players, order)} draw {each} card{'s' if each > 1 else ''} each (stock {before.stock} → {after.stock})"
         if after.stock == 0 and state.options.trumpCard == "bottomFaceUp" and after.trump is not None:
             words += f", {state.players[(done.winner + drawn - 1) % SEATS]} taking the face-up {after.trump.pretty()} last"
     if not after.over:
@@ -305,7 +301,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     name = players[seat] if isinstance(seat, int) and 0 <= seat < SEATS else "?"
 
     def shown() -> str:
-        return _pretty(d.get("cards", []))
+        return pretty_written(d.get("cards", []), read_card)
 
     match event.type:
         case "match_started":
@@ -330,11 +326,11 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             words = f"{name} declares a tira: {shown()}"
             if prev is not None and prev.trick is not None:
                 back = [f"{players[p.seat]}'s {card_list(p.cards) if p.face_up else _face_down(len(p.cards))}" for p in prev.trick.plays]
-                words += f"; {_names_list(back)} go{'es' if len(back) == 1 else ''} back"
+                words += f"; {and_list(back)} go{'es' if len(back) == 1 else ''} back"
         case "reveal":
             parts = []
             for b in d.get("cards", []):
-                text = _pretty([b.get("card")])
+                text = pretty_written([b.get("card")], read_card)
                 if "seq" in b:
                     parts.append(f"card {b.get('index')} of event {b['seq']} is {text}")
                 else:
@@ -373,20 +369,5 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     return words
 
 
-def _pretty(cards: list[Any]) -> str:
-    """Print written cards for a sentence (``9♥ K♥ ??``), tolerating anything unparsable."""
-    out = []
-    for t in cards:
-        try:
-            out.append(read_card(t, hidden_ok=True))
-        except RuleViolation:
-            out.append(None)
-    return card_list(out)
-
-
 def _face_down(n: int) -> str:
     return "face-down card" if n == 1 else f"{n} face-down cards"
-
-
-def _names_list(parts: list[str]) -> str:
-    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]

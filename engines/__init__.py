@@ -12,7 +12,7 @@ from engines import cabo
 from engines import el_roby
 from engines.base import Engine, Event, RuleViolation, UnknownGame
 
-ENGINES: dict[str, Engine] = {la_cabra.GAME: la_cabra, cau_robat.GAME: cau_robat, cabo.GAME: cabo, kabu.GAME: kabu, el_roby.GAME: el_roby}  # type: ignore[dict-item]
+ENGINES: dict[str, Engine] = {la_cabra.GAME: la_cabra, cau_robat.GAME: cau_robat, cabo.GAME: cabo, kabu.GAME: kabu, el_roby.GAME: el_roby}
 
 
 def get_engine(game: object) -> Engine:

@@ -546,9 +546,9 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
         raise RuleViolation("common.bad_reveal", f"seq must be an event number, not {seq!r}")
     if index is None:
         raise RuleViolation("common.bad_reveal", "a La Cabra face-down card is one of a discard's cards: give its index")
-    i = _hand_index(state, seq)  # type: ignore[arg-type]
+    i = _hand_index(state, seq)
     hand = _hand_now(state, changed, i) if i is not None else None
-    play = _find_play(hand, seq) if hand is not None and not hand.is_result_only else None  # type: ignore[arg-type]
+    play = _find_play(hand, seq) if hand is not None and not hand.is_result_only else None
     if hand is None or play is None:
         took = [t for s, t in (hand.withdrawn if hand else ()) if s == seq]
         if took:

@@ -25,50 +25,10 @@ def can_empty(hand: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...], optio
     ``melds`` are the cards of the melds on the table; lay-offs go on any of them (and on
     new ones when ``new_melds``). ``leave = 1`` allows a final discard.
     """
-    seen: set[tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]] = set()
-    budget = [BUDGET]
-
-    def canon(ms: list[tuple[Card, ...]]) -> tuple[tuple[Card, ...], ...]:
-        return tuple(sorted(tuple(sorted(m, key=sort_key)) for m in ms))
-
-    def go(rest: tuple[Card, ...], ms: tuple[tuple[Card, ...], ...]) -> bool:
-        if len(rest) <= leave:
-            return True
-        key = (rest, ms)
-        if key in seen:
-            return False
-        seen.add(key)
-        budget[0] -= 1
-        if budget[0] < 0:
-            return True
-        for i, c in enumerate(rest):
-            if i and rest[i - 1] == c:
-                continue
-            left = rest[:i] + rest[i + 1:]
-            for j, m in enumerate(ms):
-                if classify(m + (c,), options) is not None:
-                    grown = list(ms)
-                    grown[j] = m + (c,)
-                    if go(left, canon(grown)):
-                        return True
-        if new_melds:
-            tried: set[tuple[Card, ...]] = set()
-            for combo in combinations(range(len(rest)), 3):
-                cards = tuple(rest[k] for k in combo)
-                if cards in tried:
-                    continue
-                tried.add(cards)
-                if classify(cards, options) is None:
-                    continue
-                left = tuple(rest[k] for k in range(len(rest)) if k not in combo)
-                if go(left, canon(list(ms) + [cards])):
-                    return True
-        return False
-
     hand = tuple(sorted(hand, key=sort_key))
     if not new_melds and not _each_could_fit(hand, melds):
         return False
-    return go(hand, canon(list(melds)))
+    return can_reach(hand, melds, options, lambda rest, _melds: len(rest) <= leave, new_melds=new_melds)
 
 
 def _each_could_fit(hand: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...]) -> bool:

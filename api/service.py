@@ -78,6 +78,21 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _validate_amended(game: str, type_: str, data: Any) -> None:
+    """Check an amend's new payload against its target's schema; paths point into ``data.data``.
+
+    Raises:
+        SchemaError: the new payload does not fit the target's event type.
+    """
+    try:
+        validate_event(game, type_, data)
+    except SchemaError as error:
+        def inner(path: str) -> str:
+            return "$.data" + path[1:]
+        raise SchemaError(error.code, f"the amended {type_}: {error.message}", inner(error.path),
+                          [{**e, "path": inner(e["path"])} for e in error.errors]) from None
+
+
 # --------------------------------------------------------------------------- cache
 
 
@@ -223,7 +238,7 @@ class Service:
                     check_correction(log, event)
                     if event.type == "amend":
                         target = next(e for e in log if e.seq == int(event.data["target"]))
-                        validate_event(game, target.type, event.data["data"])
+                        _validate_amended(game, target.type, event.data["data"])
                     log.append(event)
                     state = self._refold_correction(engine, log, event)
                 else:

@@ -163,3 +163,11 @@ def test_wrong_method_is_405_with_allow(client: Any) -> None:
     response = client.delete("/matches")
     problem(response, 405, "method.not_allowed")
     assert "POST" in response.headers["Allow"]
+
+
+def test_an_amend_that_breaks_its_targets_schema_is_400_pointing_inside_it(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    body = problem(dealt.post({"type": "amend", "data": {"target": 2, "data": {"dealer": 9}, "reason": "typo"}}),
+                   400, "schema.invalid")
+    assert body["index"] == 0 and body["path"] == "$.events[0].data.data.dealer"
+    unchanged(dealt, before)

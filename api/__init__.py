@@ -14,7 +14,8 @@ from typing import Any, Mapping
 
 import flask_smorest
 import flask_swagger_ui
-from flask import Blueprint, Flask, g, redirect
+from flask import Blueprint, Flask, g, redirect, request
+from werkzeug.exceptions import UnsupportedMediaType
 
 from api import errors
 from api.schemas import Problem
@@ -69,6 +70,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.get("/")
     def index() -> Any:
         return redirect("/docs")
+
+    @app.before_request
+    def json_bodies_only() -> None:
+        """A write whose body is not declared JSON is a 415, not a confusing schema error."""
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+            raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
     @app.teardown_appcontext
     def close_ledger(_error: BaseException | None) -> None:

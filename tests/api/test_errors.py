@@ -171,3 +171,12 @@ def test_an_amend_that_breaks_its_targets_schema_is_400_pointing_inside_it(dealt
                    400, "schema.invalid")
     assert body["index"] == 0 and body["path"] == "$.events[0].data.data.dealer"
     unchanged(dealt, before)
+
+
+def test_a_body_that_is_not_json_is_415(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    response = dealt.client.post(f"/matches/{dealt.id}/events", data="events", content_type="text/plain",
+                                 headers={"Authorization": f"Bearer {dealt.token}"})
+    problem(response, 415, "request.media_type")
+    problem(dealt.client.post("/matches", data="game=la-cabra"), 415, "request.media_type")
+    unchanged(dealt, before)

@@ -301,7 +301,9 @@ class State(NamedTuple):
         """Every hand of the match, the current one last.
 
         This copies ``past``: ``apply`` reads single hands with :meth:`hand` instead, so that
-        a move costs the same in the 5th hand and in the 5,000th.
+        a move costs the same in the 5th hand as in the 5,000th. (Starting a hand and scoring
+        one still copy ``past`` and ``scores`` once each: tuples, a few dozen entries in a
+        real series.)
         """
         return self.past if self.current is None else self.past + (self.current,)
 

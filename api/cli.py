@@ -59,7 +59,7 @@ def serve(host: str, port: int, threads: int, db: str) -> None:
     """Serve the REST API with waitress (SQLite file created on first use)."""
     from waitress import serve as waitress_serve
 
-    from api import create_app
+    from api.app import create_app
 
     app = create_app({"TANTEO_DB": db})
     click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {db})")

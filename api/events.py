@@ -8,7 +8,7 @@ from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import current_service
+from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
 from api.web import bearer_token, etag, expected_version
 

@@ -8,7 +8,7 @@ from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import current_service
+from api.app import current_service
 from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary
 from api.web import etag
 

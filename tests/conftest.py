@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api import create_app
+from api.app import create_app
 
 
 @pytest.fixture

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
+from api.service import BadRequest
 from api.web import bearer_token, etag, expected_version
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
@@ -28,9 +29,17 @@ class Events(MethodView):
     @blp.doc(security=[{"bearer": []}], parameters=[
         {"in": "header", "name": "If-Match", "schema": {"type": "string"}, "description": 'expected version, e.g. "3"'},
         {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"},
-         "description": "a retry with the same key and body returns the first result and writes nothing"}])
+         "description": "a retry with the same key and body returns the first result and writes nothing"},
+        {"in": "query", "name": "dryRun", "schema": {"type": "boolean", "default": False},
+         "description": "run every check and answer 200 with the would-be result (version, changed hands with "
+                        "their points, standings, end, next legal moves); nothing is written"}])
+    @blp.alt_response(200, description="dryRun=true: what the append would give; nothing written")
     def post(self, body: dict[str, Any], match_id: str) -> Any:
-        """Append events, all or nothing, after checking each against the rules."""
+        """Append events, all or nothing, after checking each against the rules (or only check them: dryRun)."""
+        if _dry_run():
+            preview = current_service().preview(match_id, body["events"], token=bearer_token(),
+                                                expected_version=expected_version(body.get("expectedVersion")))
+            return jsonify(preview)
         result = current_service().record(
             match_id, body["events"], token=bearer_token(), by=body.get("by") or request.headers.get("X-Recorder", ""),
             expected_version=expected_version(body.get("expectedVersion")),
@@ -48,3 +57,13 @@ class Events(MethodView):
         events, version = current_service().events(match_id, after=query["after"], limit=query["limit"])
         last = events[-1]["seq"] if events else query["after"]
         return {"events": events, "version": version, "next": last if last < version else None}, 200, etag(version)
+
+
+def _dry_run() -> bool:
+    """Read ``?dryRun=``: true/false (or 1/0); anything else is a 400, not a silent write."""
+    raw = request.args.get("dryRun")
+    if raw is None or raw.lower() in ("false", "0"):
+        return False
+    if raw.lower() in ("true", "1", ""):
+        return True
+    raise BadRequest("request.bad_dry_run", f"dryRun must be true or false, not {raw[:20]}")

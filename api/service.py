@@ -35,7 +35,7 @@ from engines.base import (
     effective_log,
     fold,
 )
-from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
+from ledger import AppendResult, ConcurrencyConflict, Ledger, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit
 from replays.steps import COURSES, events_from, frames, frames_json
 from schemas import SchemaError, validate_event
@@ -221,6 +221,41 @@ class Service:
         if not result.replayed:
             self.cache.put(match_id, outcome["entry"])
         return result
+
+    def preview(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None,
+                expected_version: int | None = None) -> dict[str, Any]:
+        """Run every check of :meth:`record` and return the would-be result; write nothing.
+
+        The batch is folded onto the head state exactly as an append folds it (the same
+        ``_fold_batch``), but outside the ledger: the pages show a hand's points, the totals
+        and who deals next, or a correction's consequences, before the scorer saves.
+
+        Raises:
+            MatchNotFound, AuthError, EventRefused, ConcurrencyConflict: as :meth:`record`.
+        """
+        record = self._fixed_record(match_id)
+        self.authorize(record, token)
+        engine = get_engine(record.game)
+        version = self.ledger.version(match_id)
+        if expected_version is not None and expected_version != version:
+            raise ConcurrencyConflict(expected_version, version, match_id=match_id)
+        entry = self._entry_at_head(match_id, engine, version)
+        stored = []
+        for index, event in enumerate(events):
+            try:
+                validate_event(record.game, event["type"], event["data"])
+                if event["type"] == "match_started":
+                    raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
+            except (SchemaError, RuleViolation) as error:
+                raise EventRefused(index, error) from None
+            stored.append(StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", ""))
+        before = engine.score(entry.state)
+        after_state = self._fold_batch(match_id, engine, record.game, entry, stored)["entry"].state
+        after = engine.score(after_state)
+        earlier = {h["hand"]: h for h in before["hands"]}
+        changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
+        return {"dryRun": True, "version": version + len(stored), "hands": changed, "standings": after["standings"],
+                "end": after["end"], "next": engine.legal_moves(after_state)}
 
     def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: _Folded,
                     stored: Sequence[StoredEvent]) -> dict[str, Any]:

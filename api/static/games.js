@@ -1,0 +1,133 @@
+// What each game asks the scorer: the fields of each move (what legal-moves leaves open),
+// the score-sheet form of a hand (the shortest entry the API accepts) and the deal's layout.
+// Names and shapes are VOCABULARY.md's; nothing here decides a rule — the API does.
+
+const VERBS = {
+  draw: "draws", discard: "discards", replace: "replaces", peek: "peeks (7/8)", spy: "spies (9/10)", swap: "swaps (11/12)",
+  call_cabo: "calls CABO", take_discard: "takes the discard", initial_peek: "looks at two cards", showdown: "Showdown: cards shown",
+  lead: "leads", beat: "beats", tira: "tira", play: "plays", keep: "keeps a card", take: "takes a card", stand: "stands",
+  meld: "melds", lay_off: "lays off", rebuy: "re-buys", reveal: "Reveal cards", note: "Note",
+};
+
+/** The button text of a legal move. */
+export function moveLabel(move, seatName) {
+  const verb = VERBS[move.type] || move.type.replaceAll("_", " ");
+  return move.data.seat != null ? `${seatName(move.data.seat)} ${verb}` : verb;
+}
+
+// kind: card | cards | slot | slots | pos | seat | seats | bool | choice | int | rows
+export const FIELDS = {
+  cabo: {
+    initial_peek: [{ name: "slots", kind: "slots", label: "Slots looked at" }, { name: "cards", kind: "cards", label: "Cards seen", optional: true, max: 2 }],
+    take_discard: [{ name: "slots", kind: "slots", label: "Slots replaced" }, { name: "cards", kind: "cards", label: "Cards shown from them", max: 4 }],
+    draw: [{ name: "card", kind: "card", label: "Card drawn", optional: true }],
+    replace: [{ name: "slots", kind: "slots", label: "Slots replaced" }, { name: "cards", kind: "cards", label: "Cards shown from them", max: 4 },
+      { name: "drawn", kind: "card", label: "The drawn card", optional: true }],
+    discard: [{ name: "card", kind: "card", label: "Card discarded" }],
+    peek: [{ name: "card", kind: "card", label: "Card played", only: ["7", "8"] }, { name: "slot", kind: "slot", label: "Own slot looked at" },
+      { name: "value", kind: "card", label: "Value seen", optional: true }],
+    spy: [{ name: "card", kind: "card", label: "Card played", only: ["9", "10"] }, { name: "target", kind: "pos", label: "Card looked at", other: true },
+      { name: "value", kind: "card", label: "Value seen", optional: true }],
+    swap: [{ name: "card", kind: "card", label: "Card played", only: ["11", "12"] }, { name: "first", kind: "pos", label: "Own card", own: true },
+      { name: "second", kind: "pos", label: "Exchanged with", other: true }],
+    showdown: [{ name: "layouts", kind: "rows", label: "Rows shown", max: 8 }],
+  },
+  "la-cabra": {
+    lead: [{ name: "cards", kind: "cards", label: "Cards led", max: 4 }],
+    beat: [{ name: "cards", kind: "cards", label: "Cards played", max: 4 }],
+    discard: [{ name: "cards", kind: "cards", label: "Cards discarded face down", max: 4, unknown: true }],
+    tira: [{ name: "cards", kind: "cards", label: "The four cards", max: 4 }, { name: "rivals", kind: "seats", label: "Also claiming", optional: true }],
+  },
+  "cau-robat": {
+    play: [{ name: "card", kind: "card", label: "Card played" }, { name: "call", kind: "bool", label: "Called (Cau, Recau …)", optional: true }],
+  },
+  kabu: {
+    keep: [{ name: "card", kind: "card", label: "Card kept", unknown: true }],
+    showdown: [{ name: "hands", kind: "rows", label: "Cards shown", max: 4 }],
+  },
+  "el-roby": {
+    draw: [{ name: "from", kind: "choice", label: "From", values: ["stock", "discard"] }, { name: "card", kind: "card", label: "Card drawn", optional: true }],
+    meld: [{ name: "id", kind: "int", label: "Meld number" }, { name: "cards", kind: "cards", label: "Cards", max: 13 }],
+    lay_off: [{ name: "meld", kind: "int", label: "On meld number" }, { name: "cards", kind: "cards", label: "Cards", max: 13 }],
+    discard: [{ name: "card", kind: "card", label: "Card discarded" }, { name: "forced", kind: "bool", label: "Forced (every card fits)", optional: true }],
+    showdown: [{ name: "hands", kind: "rows", label: "Cards left", max: 13 }],
+  },
+};
+
+const values = (text) => text.split(/[\s,]+/).filter(Boolean);
+
+/** Score-sheet forms: fields(ctx, onchange, initial?) -> [{node, value}], build(values, ctx) -> hand_result data. */
+export const SHEET = {
+  "la-cabra": {
+    fields(c, onchange, initial = {}) {
+      const names = c.standings.map((s) => s.names.join(" + "));
+      const other = c.el("p", { class: "note", id: "other-points" });
+      const points = c.numberField(`Card points of ${names[0]}`, { min: 0, max: 120, idName: "card-points-0",
+        initial: initial.cardPoints ? String(initial.cardPoints[0]) : "", onchange: () => { show(); onchange(); } });
+      const show = () => { const v = points.value(); other.textContent = v == null ? "" : `${names[1]}: ${120 - v} card points`; };
+      show();
+      const trickOptions = Array.from({ length: 10 }, (_, n) => [n, String(n)]);
+      const tricks = (i) => c.segmented(`Tricks of ${names[i]}`, trickOptions, { initial: initial.tricks ? [initial.tricks[i]] : [], onchange });
+      const t0 = tricks(0), t1 = tricks(1);
+      const last = c.segmented("Last trick won by (if written)", c.seatOptions(), { initial: initial.lastTrick != null ? [initial.lastTrick] : [], onchange });
+      return [{ node: c.el("div", {}, points.node, other), value: points.value }, t0, t1, last];
+    },
+    build([points, t0, t1, last]) {
+      if (points == null) throw new Error("Write the card points first.");
+      const data = { cardPoints: [points, 120 - points] };
+      if (t0 != null || t1 != null) data.tricks = [t0 ?? 0, t1 ?? 0];
+      if (last != null) data.lastTrick = last;
+      return data;
+    },
+  },
+  cabo: {
+    fields(c, onchange, initial = {}) {
+      const rows = c.players.map((n, s) => {
+        const input = c.el("input", { id: `layout-${s}`, inputmode: "numeric", autocomplete: "off", value: initial.layouts ? initial.layouts[s].join(" ") : "" });
+        input.addEventListener("input", onchange);
+        return { node: c.el("label", { for: `layout-${s}` }, `${n}'s cards (values, e.g. 3 0 12)`, input), value: () => values(input.value) };
+      });
+      const caller = c.segmented("Called CABO", c.seatOptions(), { initial: initial.caller != null ? [initial.caller] : [], onchange });
+      return [...rows, caller];
+    },
+    build(v) { return { layouts: v.slice(0, -1), caller: v[v.length - 1] }; },
+  },
+  "cau-robat": {
+    fields(c, onchange, initial = {}) {
+      const piles = c.players.map((n, s) => c.numberField(`${n}'s pile (cards)`, { max: 40, idName: `pile-${s}`, initial: initial.piles ? String(initial.piles[s]) : "", onchange }));
+      const table = c.numberField("Cards left on the table", { max: 10, idName: "table-left", initial: initial.table != null ? String(initial.table) : "", onchange });
+      return [...piles, table];
+    },
+    build(v) { return { piles: v.slice(0, -1), table: v[v.length - 1] }; },
+  },
+  kabu: {
+    fields(c, onchange, initial = {}) {
+      return c.players.map((n, s) => c.numberField(`${n}'s value (0–9)`, { max: 9, idName: `value-${s}`, initial: initial.values ? String(initial.values[s]) : "", onchange }));
+    },
+    build(v) { return { values: v }; },
+  },
+  "el-roby": {
+    fields(c, onchange, initial = {}) {
+      const out = c.segmented("Made Roby (out of cards)", c.seatOptions(), { initial: initial.out != null ? [initial.out] : [], onchange });
+      const left = c.players.map((n, s) => c.numberField(`${n}: points left in hand`, { max: 999, idName: `left-${s}`, onchange,
+        initial: initial.hands && typeof initial.hands[s] === "number" ? String(initial.hands[s]) : "" }));
+      return [out, ...left];
+    },
+    build([out, ...left], c) {
+      return { out, hands: left.map((p, s) => s === out ? [] : c.standings[s].status === "out" ? null : p) };
+    },
+  },
+};
+
+/** The deal as dealt: per seat and extra face-up cards (VOCABULARY.md §4 hand_started). */
+export const DEAL = {
+  cabo: () => ({ perSeat: { field: "layouts", count: 4 }, extras: [{ field: "discard", count: 1, single: true, label: "Turned-up discard" }], extraLabel }),
+  "la-cabra": () => ({ perSeat: { field: "hands", count: 4 }, extras: [{ field: "trump", count: 1, single: true, label: "Trump card shown" }], extraLabel }),
+  "cau-robat": (c) => {
+    const deal = c.info.deal[String(c.players.length)];
+    return { perSeat: { field: "hands", count: deal.hand }, extras: [{ field: "table", count: deal.table, label: "Table" }], extraLabel };
+  },
+  kabu: (c) => ({ perSeat: { field: "hands", count: { choose5: 5, choose3: 3 }[c.matchOptions().start] || 2 }, extras: [], extraLabel }),
+  "el-roby": () => ({ perSeat: { field: "hands", count: 10 }, extras: [{ field: "discard", count: 1, single: true, label: "Turned-up discard" }], extraLabel }),
+};
+function extraLabel(field) { return { discard: "turned-up discard", trump: "trump card", table: "table cards", layouts: "cards", hands: "cards" }[field] || field; }

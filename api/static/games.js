@@ -69,7 +69,7 @@ export const SHEET = {
       const trickOptions = Array.from({ length: 10 }, (_, n) => [n, String(n)]);
       const tricks = (i) => c.segmented(`Tricks of ${names[i]}`, trickOptions, { initial: initial.tricks ? [initial.tricks[i]] : [], onchange });
       const t0 = tricks(0), t1 = tricks(1);
-      const last = c.segmented("Last trick won by (if written)", c.seatOptions(), { initial: initial.lastTrick != null ? [initial.lastTrick] : [], onchange });
+      const last = c.segmented("Last trick won by (if written)", c.seatOptions(), { initial: initial.lastTrick != null ? [initial.lastTrick] : [], onchange, clearable: true });
       return [{ node: c.el("div", {}, points.node, other), value: points.value }, t0, t1, last];
     },
     build([points, t0, t1, last]) {

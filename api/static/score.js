@@ -114,14 +114,14 @@ function renderSheet() {
 // ------------------------------------------------------------------ shared form controls
 
 /** A group of toggle buttons (large targets); returns {node, value()}. */
-function segmented(label, options, { multiple = false, initial = [], onchange } = {}) {
+function segmented(label, options, { multiple = false, initial = [], onchange, clearable = false } = {}) {
   const chosen = new Set(initial);
   const group = el("div", { class: "seg", role: "group", "aria-label": label });
   const buttons = options.map(([value, text]) => {
     const b = el("button", { type: "button", "aria-pressed": String(chosen.has(value)), "data-value": String(value), text });
     b.addEventListener("click", () => {
       if (multiple) { chosen.has(value) ? chosen.delete(value) : chosen.add(value); }
-      else { const was = chosen.has(value); chosen.clear(); if (!was) chosen.add(value); }
+      else { const was = chosen.has(value); chosen.clear(); if (!was || !clearable) chosen.add(value); }
       for (const other of buttons) other.setAttribute("aria-pressed", String(chosen.has(JSON.parse(other.dataset.json))));
       onchange && onchange();
     });
@@ -445,9 +445,9 @@ function control(f, move) {
     case "cards": return cardList(label, { max: f.max || 8, allowUnknown: !!f.unknown });
     case "slot": return segmented(label, slotsOf(move.data.seat));
     case "slots": return segmented(label, slotsOf(move.data.seat), { multiple: true });
-    case "seat": return segmented(label, seatOptions());
+    case "seat": return segmented(label, seatOptions(), { clearable: f.optional });
     case "seats": return segmented(label, seatOptions(), { multiple: true });
-    case "bool": { const s = segmented(label, [[true, "yes"], [false, "no"]]); return s; }
+    case "bool": return segmented(label, [[true, "yes"], [false, "no"]], { clearable: f.optional });
     case "choice": return segmented(label, f.values.map((v) => [v, v]));
     case "int": return numberField(label, { idName: `f-${f.name}` });
     case "pos": {

@@ -1,0 +1,75 @@
+"""A La Cabra series entered from the score sheet by clicks, at phone size, as a scorer would."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.pages.conftest import new_match
+from tests.server.conftest import Server
+
+NS, EW = "Anna + Carl", "Ben + Dora"
+
+
+def enter_hand(page: Page, points: int, tricks: tuple[int, int], dealer: str | None = None) -> None:
+    if dealer is not None:
+        page.get_by_role("group", name="Dealer").get_by_role("button", name=dealer).click()
+    page.get_by_label(f"Card points of {NS}").fill(str(points))
+    page.get_by_role("group", name=f"Tricks of {NS}").get_by_role("button", name=str(tricks[0]), exact=True).click()
+    page.get_by_role("group", name=f"Tricks of {EW}").get_by_role("button", name=str(tricks[1]), exact=True).click()
+    page.get_by_role("button", name="Check the result").click()
+
+
+def save(page: Page, hands: int) -> None:
+    expect(page.locator("#preview .box")).to_be_visible()
+    page.get_by_role("button", name="Save the hand").click()
+    expect(page.locator("#sheet tbody tr[data-hand]:not(.status-playing)")).to_have_count(hands)
+
+
+def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: Server) -> None:
+    page = open_page("/new")
+    page.get_by_label("La Cabra").check()
+    expect(page.locator("#players input[type=text]")).to_have_count(4)
+    page.get_by_role("button", name="Create the match").click()
+    expect(page.locator("#token")).not_to_be_empty()
+    page.get_by_role("link", name="Start scoring").click()
+    match_id = page.url.split("/m/")[1].split("/")[0]
+
+    enter_hand(page, 72, (5, 2), dealer="Anna")
+    expect(page.locator("#preview")).to_contain_text(f"{EW} 2")
+    expect(page.locator("#preview")).to_contain_text("Ben deals")
+    save(page, 1)
+    enter_hand(page, 50, (3, 4))
+    save(page, 2)
+    enter_hand(page, 20, (2, 5))
+    save(page, 3)
+
+    before = live.call("GET", f"/matches/{match_id}")[1]["version"]
+    enter_hand(page, 1, (1, 6))  # 1 card point is no possible sum of card values
+    refusal = page.locator("#sheet-refusal")
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text("la-cabra.")
+    expect(page.get_by_label(f"Card points of {NS}")).to_have_value("1")  # nothing typed is lost
+    expect(page.get_by_role("button", name="Save the hand")).to_be_disabled()
+    assert live.call("GET", f"/matches/{match_id}")[1]["version"] == before
+
+    enter_hand(page, 100, (6, 1))
+    save(page, 4)
+    expect(page.locator("[data-total='1']")).to_have_text("6")
+
+    page.get_by_role("button", name="Undo the last entry").click()  # the last hand_result: 100 should have been 85
+    correction = page.locator("#correction")
+    expect(correction).to_contain_text("If you save this")
+    page.get_by_role("button", name="Void it").click()
+    expect(page.locator("#entry-title")).to_have_text("Close this hand from the sheet")
+    enter_hand(page, 85, (6, 1))
+    expect(page.locator("#preview")).to_contain_text(f"{EW} 2")
+    save(page, 4)
+
+    summary = live.call("GET", f"/matches/{match_id}")[1]
+    shown = [int(page.locator(f"[data-total='{i}']").inner_text()) for i in range(2)]
+    assert shown == [s["total"] for s in summary["standings"]] == [6, 4]
+    audit = live.call("GET", f"/matches/{match_id}/audit")[1]
+    assert [h["points"] for h in audit["hands"]] == [[0, 2], [2, 0], [4, 0], [0, 2]]
+    assert [c["type"] for c in audit["corrections"]] == ["void"]

@@ -74,7 +74,8 @@ function handStatus(h) {
   if (h.status === "incomplete") {
     const missing = (h.missing || []).map((m) => m.seat != null && m.slot != null ? `${seatName(m.seat)} slot ${m.slot}`
       : m.seq != null ? `card ${(m.index ?? 0) + 1} of entry ${m.seq}` : m.seat != null ? `a card of ${seatName(m.seat)}` : JSON.stringify(m));
-    return `incomplete: missing ${missing.join(", ") || "cards"}`;
+    return missing.length > 3 ? `incomplete: ${missing.length} cards never shown (${missing.slice(0, 2).join(", ")} …)`
+      : `incomplete: missing ${missing.join(", ") || "cards"}`;
   }
   return h.status;
 }
@@ -414,12 +415,13 @@ function openDeal(move) {
 
 function openMove(move) {
   const fields = (FIELDS[gameId] || {})[move.type] || [];
-  const missing = fields.filter((f) => move.data[f.name] === undefined);
+  const hasUnknown = (v) => v === "??" || (Array.isArray(v) && v.some(hasUnknown));
+  const missing = fields.filter((f) => move.data[f.name] === undefined || hasUnknown(move.data[f.name]));
   const form = $("move-form");
   clearRefusal($("move-refusal"));
   if (!missing.length) { form.hidden = true; post([{ type: move.type, data: { ...move.data } }], $("move-refusal"), moveLabel(move, seatName)); return; }
   form.replaceChildren(el("h3", { text: moveLabel(move, seatName) }));
-  const controls = missing.map((f) => [f, control(f, move)]);
+  const controls = missing.map((f) => [f, control(f, move, move.data[f.name])]);
   for (const [, c] of controls) form.append(c.node);
   const save = el("button", { type: "button", class: "button primary", text: "Record" });
   save.addEventListener("click", () => {
@@ -437,7 +439,7 @@ function openMove(move) {
   form.querySelector("button").focus();
 }
 
-function control(f, move) {
+function control(f, move, known) {
   const label = f.label + (f.optional ? " (if known)" : "");
   const slotsOf = (seat) => { const row = (S.view.rows || [])[seat]; return Array.from({ length: row ? row.cards.length : 4 }, (_, i) => [i + 1, String(i + 1)]); };
   switch (f.kind) {
@@ -461,7 +463,9 @@ function control(f, move) {
       return { node: box, value: () => ({ seat: own ?? seat.value(), slot: slot.value() }) };
     }
     case "rows": {
-      const lists = players().map((n, s) => cardList(`${n}'s cards`, { max: f.max || 12, allowUnknown: !!f.unknown }));
+      // rows the record already knows in full are filled in; the others are written by the scorer
+      const start = (s) => Array.isArray(known) && Array.isArray(known[s]) && !known[s].includes("??") ? known[s] : [];
+      const lists = players().map((n, s) => cardList(`${n}'s cards`, { max: f.max || 12, allowUnknown: !!f.unknown, initial: start(s) }));
       return { node: el("div", {}, ...lists.map((l) => l.node)), value: () => lists.map((l) => l.value()) };
     }
     default: return numberField(label, { idName: `f-${f.name}` });

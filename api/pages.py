@@ -26,10 +26,10 @@ STATUSES = ("playing", "over")
 
 def qr_svg(text: str, title: str) -> str:
     """Return a QR code for ``text`` as inline SVG (segno, drawn here, no image fetched)."""
-    out = io.StringIO()
+    out = io.BytesIO()
     segno.make(text, error="m").save(out, kind="svg", xmldecl=False, svgns=True, scale=5, border=2,
-                                     title=title, dark="#000", light="#fff")
-    return out.getvalue()
+                                     title=title, dark="#000", light="#fff", encoding="utf-8")
+    return out.getvalue().decode("utf-8").replace("<svg ", '<svg role="img" ', 1)
 
 
 def _opening(match_id: str) -> dict[str, Any]:

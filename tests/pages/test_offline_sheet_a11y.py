@@ -1,0 +1,83 @@
+"""No score lost offline; the printable sheet proves the record; no serious accessibility violation."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from tests.pages.conftest import new_match, record
+from tests.server.conftest import Server
+
+CABRA = {"game": "la-cabra", "players": ["North", "East", "South", "West"]}
+DEAL_1 = [{"type": "hand_started", "data": {"dealer": 3}},
+          {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}}]
+
+
+def test_an_entry_made_offline_is_recorded_once_when_back(open_page: Callable[..., Page], live: Server) -> None:
+    match_id, token = new_match(live, CABRA)
+    record(live, match_id, token, *DEAL_1)
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    expect(page.locator("#entry-title")).to_have_text("Enter hand 2 from the sheet")
+    page.context.set_offline(True)
+    page.get_by_label("Card points of North + South").fill("40")
+    page.get_by_role("group", name="Tricks of North + South").get_by_role("button", name="3", exact=True).click()
+    page.get_by_role("group", name="Tricks of East + West").get_by_role("button", name="4", exact=True).click()
+    page.get_by_role("button", name="Check the result").click()
+    expect(page.locator("#preview")).to_contain_text("cannot be reached")
+    page.get_by_role("button", name="Save the hand").click()
+    queue = page.locator("#queue")
+    expect(queue).to_contain_text("1 entry is waiting")
+    expect(queue).to_contain_text("hand 2 from the sheet")
+    assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3
+
+    page.context.set_offline(False)
+    expect(queue).to_be_hidden(timeout=15000)
+    expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(2)
+    events = live.call("GET", f"/matches/{match_id}/events")[1]["events"]
+    assert [e["type"] for e in events] == ["match_started", "hand_started", "hand_result", "hand_started", "hand_result"]
+    assert events[-1]["data"]["cardPoints"] == [40, 80] and events[-1]["key"] is not None
+    page.reload()  # a reload sends nothing again
+    expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(2)
+    assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 5
+
+
+def test_the_printable_sheet_carries_the_chain_head(open_page: Callable[..., Page], live: Server) -> None:
+    match_id, token = new_match(live, CABRA)
+    record(live, match_id, token, *DEAL_1)
+    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0}},
+           {"type": "hand_result", "data": {"cardPoints": [20, 100], "tricks": [1, 6]}})
+    page = open_page(f"/m/{match_id}/sheet")
+    audit = live.call("GET", f"/matches/{match_id}/audit")[1]
+    assert page.locator("#head-hash").inner_text() == audit["chain"]["head"]
+    totals = page.locator("tfoot td.total").all_inner_texts()
+    assert totals == [str(s["total"]) for s in audit["standings"]] == ["4", "2"]
+    assert page.locator(".qr svg path").count() >= 1
+    assert f"/matches/{match_id}/audit" in page.locator(".proof a").get_attribute("href")
+
+
+def serious(page: Page) -> list[str]:
+    violations = Axe().run(page).response["violations"]
+    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']]}" for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def test_no_serious_accessibility_violation(open_page: Callable[..., Page], live: Server) -> None:
+    match_id, token = new_match(live, CABRA)
+    record(live, match_id, token, *DEAL_1)
+    home = open_page("/")
+    expect(home.locator(".match").first).to_be_visible()
+    assert serious(home) == []
+    new = open_page("/new")
+    new.get_by_label("La Cabra").check()
+    expect(new.locator("#option-list .option").first).to_be_visible()
+    assert serious(new) == []
+    score = open_page(f"/m/{match_id}/score#token={token}")
+    expect(score.locator("#sheet tbody tr[data-hand]")).to_have_count(1)
+    expect(score.locator("#legal button").first).to_be_visible()
+    assert serious(score) == []
+    score.locator("#legal button").first.click()  # the deal's card picker
+    expect(score.locator("#deal-area .picker button").first).to_be_visible()
+    assert serious(score) == []
+    sheet = open_page(f"/m/{match_id}/sheet")
+    assert serious(sheet) == []

@@ -12,7 +12,14 @@ const VERBS = {
 /** The button text of a legal move. */
 export function moveLabel(move, seatName) {
   const verb = VERBS[move.type] || move.type.replaceAll("_", " ");
-  return move.data.seat != null ? `${seatName(move.data.seat)} ${verb}` : verb;
+  const d = move.data;
+  // concrete templates (several "replaces" with different slots) must read differently
+  const details = [];
+  if (d.slots) details.push(`slot${d.slots.length > 1 ? "s" : ""} ${d.slots.join(" + ")}`);
+  if (d.card && move.type !== "draw") details.push(d.card);
+  if (d.cards && move.type !== "showdown") details.push(d.cards.join(" "));
+  const tail = details.length ? ` (${details.join(", ")})` : "";
+  return (d.seat != null ? `${seatName(d.seat)} ${verb}` : verb) + tail;
 }
 
 // kind: card | cards | slot | slots | pos | seat | seats | bool | choice | int | rows

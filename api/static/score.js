@@ -56,7 +56,7 @@ function renderAccess() {
   const box = $("access");
   box.replaceChildren();
   if (tokenFor(id)) {
-    box.textContent = `${S.summary.status === "over" ? "The match is over." : "You can score this match from this phone."} ${S.version} entries recorded.`;
+    box.textContent = `${S.summary.status === "over" ? "The match is over." : "You can score this match from this phone."} ${S.version} ${S.version === 1 ? "entry" : "entries"} recorded.`;
     return;
   }
   const input = el("input", { id: "token-input", autocomplete: "off" });
@@ -494,7 +494,9 @@ function describeEvent(e) {
   const d = e.data || {};
   const who = d.seat != null ? `${seatName(d.seat)}: ` : "";
   const bits = [];
+  if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
   for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
+    if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??")) { bits.push(`${k} unseen`); continue; }
     if (d[k] !== undefined && d[k] !== null) bits.push(`${k} ${Array.isArray(d[k]) ? JSON.stringify(d[k]).replaceAll('"', "") : k === "dealer" || k === "caller" ? seatName(d[k]) : d[k]}`);
   }
   return `${who}${e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;

@@ -29,10 +29,14 @@ def save(page: Page, hands: int) -> None:
 
 def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: Server) -> None:
     page = open_page("/new")
+    urls: list[str] = []
+    page.on("request", lambda r: urls.append(r.url))
     page.get_by_label("La Cabra").check()
     expect(page.locator("#players input[type=text]")).to_have_count(4)
     page.get_by_role("button", name="Create the match").click()
     expect(page.locator("#token")).not_to_be_empty()
+    token = page.locator("#token").inner_text()
+    expect(page.locator("#handover-qr svg")).to_be_visible()
     page.get_by_role("link", name="Start scoring").click()
     match_id = page.url.split("/m/")[1].split("/")[0]
 
@@ -73,3 +77,5 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
     assert [h["points"] for h in audit["hands"]] == [[0, 2], [2, 0], [4, 0], [0, 2]]
     assert [c["type"] for c in audit["corrections"]] == ["void"]
+    assert not any(token in url for url in urls)  # the token never travels in a URL the server sees
+    assert page.evaluate(f"localStorage.getItem('tanteo:token:{match_id}')") == token

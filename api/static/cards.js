@@ -43,7 +43,7 @@ function decorate(el, code) {
   el.classList.add("card");
   if (code === "??" || code == null) el.classList.add("unknown");
   else if (/[DH]$/.test(code)) el.classList.add("red");
-  else if (/^\d+[ocbe]$/.test(code)) el.classList.add("spanish");
+  else if (/^\d+[ocbe]$/.test(code)) el.classList.add("spanish", SPANISH_SUITS[code.slice(-1)]);
   el.textContent = cardFace(code);
 }
 

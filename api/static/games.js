@@ -15,9 +15,9 @@ export function moveLabel(move, seatName) {
   const d = move.data;
   // concrete templates (several "replaces" with different slots) must read differently
   const details = [];
-  if (d.slots) details.push(`slot${d.slots.length > 1 ? "s" : ""} ${d.slots.join(" + ")}`);
+  if (d.slots) details.push(`slot${d.slots.length > 1 ? "s" : ""} ${d.slots.join(" + ")}${d.cards ? ` showing ${d.cards.join(" ")}` : ""}`);
+  else if (d.cards && move.type !== "showdown") details.push(d.cards.join(" "));
   if (d.card && move.type !== "draw") details.push(d.card);
-  if (d.cards && move.type !== "showdown") details.push(d.cards.join(" "));
   const tail = details.length ? ` (${details.join(", ")})` : "";
   return (d.seat != null ? `${seatName(d.seat)} ${verb}` : verb) + tail;
 }

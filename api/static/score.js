@@ -4,6 +4,7 @@
 import { adoptFragmentToken, append, call, dryRun, flush, get, problemText, queued, tokenFor, keepToken } from "./api.js";
 import { cardButton, cardEl, cardName, cardsEl, deck, placedCounts } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
+import { drawTable } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("scorer");
@@ -280,28 +281,7 @@ async function saveHand() {
 // ------------------------------------------------------------------ move by move
 
 function renderTable() {
-  const box = $("table");
-  box.replaceChildren();
-  const v = S.view || {};
-  const rows = v.rows || (v.hands && Array.isArray(v.hands) ? v.hands.map((h, s) => ({ seat: s, cards: Array.isArray(h) ? h : (h && h.cards) || [] })) : null);
-  if (rows) for (const r of rows) {
-    if (!Array.isArray(r.cards)) continue;
-    box.append(el("div", { class: "seatrow" }, el("span", { class: "name", text: r.name || seatName(r.seat) }), cardsEl(r.cards),
-      r.faceUp && r.faceUp.length ? el("span", { class: "note", text: ` face up: slots ${r.faceUp.join(", ")}` }) : null));
-  }
-  const piles = [];
-  for (const [key, value] of Object.entries(v)) {
-    if (["rows", "hands", "players"].includes(key)) continue;
-    if (Array.isArray(value) && value.length && value.every((c) => typeof c === "string" && (knownCodes().has(c) || c === "??"))) {
-      const shown = key === "discardPile" ? value.slice(-1) : value;
-      piles.push(el("span", { class: "pile" }, el("span", { text: key === "discardPile" ? `Discard (${value.length}):` : `${key}:` }), cardsEl(shown)));
-    } else if (typeof value === "string" && knownCodes().has(value) && /trump|discard|card/i.test(key)) {
-      piles.push(el("span", { class: "pile" }, el("span", { text: `${key}:` }), cardEl(value)));
-    }
-  }
-  if (typeof v.drawPile === "number") piles.push(el("span", { class: "pile", text: `Draw pile: ${v.drawPile}` }));
-  if (v.drawn != null) piles.push(el("span", { class: "pile" }, el("span", { text: "Drawn:" }), cardEl(typeof v.drawn === "object" ? v.drawn.card ?? "??" : v.drawn)));
-  if (piles.length) box.append(el("div", {}, ...piles));
+  $("table").replaceChildren(...drawTable(gameId, S.view, seatName, (c) => knownCodes().has(c) || c === "??"));
 }
 
 function renderMoves() {
@@ -320,6 +300,10 @@ function renderMoves() {
       if (!DEAL[gameId]) continue;
       const label = move.data.dealer != null ? `Deal cards: ${seatName(move.data.dealer)} deals` : "Deal cards";
       legal.append(el("button", { type: "button", class: "button", onclick: () => openDeal(move) }, label));
+      continue;
+    }
+    if (move.type === "reveal") {
+      legal.append(el("button", { type: "button", class: "button", onclick: () => openReveal() }, "Reveal cards seen"));
       continue;
     }
     legal.append(el("button", { type: "button", class: "button", onclick: () => openMove(move) }, moveLabel(move, seatName)));
@@ -472,6 +456,57 @@ function control(f, move, known) {
   }
 }
 
+/** The cards the record still lacks (reveal references), from the state and the audit. */
+function missingRefs() {
+  const seen = new Map();
+  const walk = (value) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        if (k === "missing" && Array.isArray(v)) for (const ref of v) seen.set(JSON.stringify(ref), ref);
+        else walk(v);
+      }
+    }
+  };
+  walk(S.view);
+  for (const h of S.audit.hands) if (h.missing) for (const ref of h.missing) seen.set(JSON.stringify(ref), ref);
+  return [...seen.values()];
+}
+
+function refLabel(ref) {
+  if (ref.slot != null) return `${seatName(ref.seat)}, slot ${ref.slot}`;
+  if (ref.seq != null) {
+    const e = S.events.find((x) => x.seq === ref.seq);
+    const who = e && e.data.seat != null ? `${seatName(e.data.seat)}'s ` : "";
+    return `${who}${e ? e.type.replaceAll("_", " ") : "entry"} ${ref.seq}, card ${(ref.index ?? 0) + 1}`;
+  }
+  return `a card of ${seatName(ref.seat)}`;
+}
+
+function openReveal() {
+  const form = $("move-form");
+  clearRefusal($("move-refusal"));
+  const refs = missingRefs();
+  form.replaceChildren(el("h3", { text: "Reveal cards seen" }),
+    el("p", { class: "note", text: refs.length ? "Pick the cards you now know; leave the others." : "Name a card one player holds." }));
+  const pickers = refs.map((ref) => [ref, cardList(refLabel(ref), { single: true, allowUnknown: false })]);
+  let free = null;
+  if (!refs.length) {
+    free = [segmented("Player", seatOptions()), cardList("Card held", { single: true, allowUnknown: false })];
+    form.append(...free.map((f) => f.node));
+  }
+  for (const [, p] of pickers) form.append(p.node);
+  const save = el("button", { type: "button", class: "button primary", text: "Record" });
+  save.addEventListener("click", () => {
+    const cards = free ? [{ seat: free[0].value(), card: free[1].value() }]
+      : pickers.filter(([, p]) => p.value()).map(([ref, p]) => ({ ...ref, card: p.value() }));
+    post([{ type: "reveal", data: { cards } }], $("move-refusal"), "reveal");
+  });
+  form.append(el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+  form.hidden = false;
+  form.querySelector("button").focus();
+}
+
 async function post(events, refusalBox, label) {
   clearRefusal(refusalBox);
   const result = await append(id, events, label, { ifMatch: S.version });
@@ -495,7 +530,7 @@ function describeEvent(e) {
   const who = d.seat != null ? `${seatName(d.seat)}: ` : "";
   const bits = [];
   if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
-  for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
+  for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
     if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??")) { bits.push(`${k} unseen`); continue; }
     if (d[k] !== undefined && d[k] !== null) bits.push(`${k} ${Array.isArray(d[k]) ? JSON.stringify(d[k]).replaceAll('"', "") : k === "dealer" || k === "caller" ? seatName(d[k]) : d[k]}`);
   }

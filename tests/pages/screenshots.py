@@ -31,7 +31,7 @@ MATCHES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
         _e("score_claimed", hand=1, points=[0, 4], totals=[0, 4]),
         _e("hand_started", dealer=0, trump="QS", hands=[["??"] * 4] * 4),
         _e("lead", seat=0, cards=["9H", "KH"]), _e("beat", seat=1, cards=["10H", "6S"]), _e("beat", seat=2, cards=["AH", "7S"]),
-        _e("discard", seat=3, cards=["??", "??"])]),
+        _e("discard", seat=3, cards=["??", "??"]), _e("lead", seat=2, cards=["JD"])]),
     "cabo": ({"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"], "initial": {"totals": [20, 93, 85, 40]}}, [
         _e("hand_started", dealer=0), _e("hand_result", layouts=[["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]], caller=0),
         _e("hand_started", dealer=3, layouts=[["??"] * 4] * 4, discard="5"),

@@ -68,8 +68,8 @@ export const SHEET = {
   "la-cabra": {
     fields(c, onchange, initial = {}) {
       const names = c.standings.map((s) => s.names.join(" + "));
-      const other = c.el("p", { class: "note", id: "other-points" });
-      const points = c.numberField(`Card points of ${names[0]}`, { min: 0, max: 120, idName: "card-points-0",
+      const other = c.el("p", { class: "note" });
+      const points = c.numberField(`Card points of ${names[0]}`, { min: 0, max: 120, idName: `${c.prefix}card-points-0`,
         initial: initial.cardPoints ? String(initial.cardPoints[0]) : "", onchange: () => { show(); onchange(); } });
       const show = () => { const v = points.value(); other.textContent = v == null ? "" : `${names[1]}: ${120 - v} card points`; };
       show();
@@ -90,9 +90,9 @@ export const SHEET = {
   cabo: {
     fields(c, onchange, initial = {}) {
       const rows = c.players.map((n, s) => {
-        const input = c.el("input", { id: `layout-${s}`, inputmode: "numeric", autocomplete: "off", value: initial.layouts ? initial.layouts[s].join(" ") : "" });
+        const input = c.el("input", { id: `${c.prefix}layout-${s}`, inputmode: "numeric", autocomplete: "off", value: initial.layouts ? initial.layouts[s].join(" ") : "" });
         input.addEventListener("input", onchange);
-        return { node: c.el("label", { for: `layout-${s}` }, `${n}'s cards (values, e.g. 3 0 12)`, input), value: () => values(input.value) };
+        return { node: c.el("label", { for: `${c.prefix}layout-${s}` }, `${n}'s cards (values, e.g. 3 0 12)`, input), value: () => values(input.value) };
       });
       const caller = c.segmented("Called CABO", c.seatOptions(), { initial: initial.caller != null ? [initial.caller] : [], onchange });
       return [...rows, caller];
@@ -101,22 +101,22 @@ export const SHEET = {
   },
   "cau-robat": {
     fields(c, onchange, initial = {}) {
-      const piles = c.players.map((n, s) => c.numberField(`${n}'s pile (cards)`, { max: 40, idName: `pile-${s}`, initial: initial.piles ? String(initial.piles[s]) : "", onchange }));
-      const table = c.numberField("Cards left on the table", { max: 10, idName: "table-left", initial: initial.table != null ? String(initial.table) : "", onchange });
+      const piles = c.players.map((n, s) => c.numberField(`${n}'s pile (cards)`, { max: 40, idName: `${c.prefix}pile-${s}`, initial: initial.piles ? String(initial.piles[s]) : "", onchange }));
+      const table = c.numberField("Cards left on the table", { max: 10, idName: `${c.prefix}table-left`, initial: initial.table != null ? String(initial.table) : "", onchange });
       return [...piles, table];
     },
     build(v) { return { piles: v.slice(0, -1), table: v[v.length - 1] }; },
   },
   kabu: {
     fields(c, onchange, initial = {}) {
-      return c.players.map((n, s) => c.numberField(`${n}'s value (0–9)`, { max: 9, idName: `value-${s}`, initial: initial.values ? String(initial.values[s]) : "", onchange }));
+      return c.players.map((n, s) => c.numberField(`${n}'s value (0–9)`, { max: 9, idName: `${c.prefix}value-${s}`, initial: initial.values ? String(initial.values[s]) : "", onchange }));
     },
     build(v) { return { values: v }; },
   },
   "el-roby": {
     fields(c, onchange, initial = {}) {
       const out = c.segmented("Made Roby (out of cards)", c.seatOptions(), { initial: initial.out != null ? [initial.out] : [], onchange });
-      const left = c.players.map((n, s) => c.numberField(`${n}: points left in hand`, { max: 999, idName: `left-${s}`, onchange,
+      const left = c.players.map((n, s) => c.numberField(`${n}: points left in hand`, { max: 999, idName: `${c.prefix}left-${s}`, onchange,
         initial: initial.hands && typeof initial.hands[s] === "number" ? String(initial.hands[s]) : "" }));
       return [out, ...left];
     },

@@ -229,7 +229,7 @@ function renderEntry() {
   onchange();
 }
 
-function ctx() { return { players: players(), teams: teams(), info: S.info, standings: S.summary.standings, el, segmented, numberField, seatOptions, cardList, matchOptions }; }
+function ctx(prefix = "") { return { prefix, players: players(), teams: teams(), info: S.info, standings: S.summary.standings, el, segmented, numberField, seatOptions, cardList, matchOptions }; }
 function countHands() { return S.audit.hands.filter((h) => h.status !== "void").length; }
 
 function describePreview(result) {
@@ -532,7 +532,7 @@ function describeEvent(e) {
   if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
   for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
     if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??")) { bits.push(`${k} unseen`); continue; }
-    if (d[k] !== undefined && d[k] !== null) bits.push(`${k} ${Array.isArray(d[k]) ? JSON.stringify(d[k]).replaceAll('"', "") : k === "dealer" || k === "caller" ? seatName(d[k]) : d[k]}`);
+    if (d[k] !== undefined && d[k] !== null) bits.push(`${k} ${Array.isArray(d[k]) ? JSON.stringify(d[k]).replaceAll('"', "") : ["dealer", "caller", "out"].includes(k) ? seatName(d[k]) : d[k]}`);
   }
   return `${who}${e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;
 }
@@ -570,7 +570,7 @@ function openCorrection(target, kind) {
   const extra = el("div");
   const onchange = () => { confirm.disabled = true; consequences.replaceChildren(); };
   if (kind === "amend") {
-    fields = SHEET[gameId].fields(ctx(), onchange, target.data);
+    fields = SHEET[gameId].fields(ctx("fix-"), onchange, target.data);
     extra.append(...fields.map((f) => f.node));
   }
   const events = () => [kind === "void"

@@ -1,0 +1,338 @@
+"""The one place where schemas, engines and the ledger meet; Flask-free.
+
+The HTTP views and the ``tanteo`` command line both call :class:`Service`. A write is:
+validate each event's shape (JSON Schema), then, inside the ledger's write transaction,
+fold the batch onto the current state with the match's engine (refusing the whole batch
+at the first illegal event), and append. Corrections (``void``, ``amend``) refold the log
+as corrected and are refused when they would make any later event illegal.
+
+The package is split by job: :mod:`api.service.cache` keeps the folded states (the state
+cache and its checkpoints), :mod:`api.service.tokens` the write tokens, and this module
+the orchestration. Every log is read through the one walk, :func:`engines.base.walk`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Iterator, Mapping, Sequence
+
+from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.tokens import AuthError, authorize, hash_token, new_token
+from engines import get_engine
+from engines.base import CORRECTIONS, Engine, Event, RuleViolation, Step, check_correction, events_from, walk
+from ledger import AppendResult, ConcurrencyConflict, Ledger, MatchRecord, NewEvent, StoredEvent
+from replays.audit import audit as build_audit
+from replays.steps import COURSES, frames, frames_json
+from schemas import SchemaError, validate_event
+
+__all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Service", "StateCache", "hash_token"]
+
+
+class EventRefused(Exception):
+    """One event of a batch was refused; nothing of the batch was written.
+
+    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error.
+    """
+
+    def __init__(self, index: int, error: RuleViolation | SchemaError) -> None:
+        super().__init__(f"event {index}: {error}")
+        self.index = index
+        self.error = error
+
+
+class BadRequest(Exception):
+    """A request that is well-formed JSON but asks for something that cannot be (a step past the end)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def new_match_id() -> str:
+    """Return a random URL-safe match id that never starts with '-', so a shell or the CLI never reads it as an option."""
+    while (match_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return match_id
+
+
+def _validate_amended(game: str, type_: str, data: Any) -> None:
+    """Check an amend's new payload against its target's schema; paths point into ``data.data``.
+
+    Raises:
+        SchemaError: the new payload does not fit the target's event type.
+    """
+    try:
+        validate_event(game, type_, data)
+    except SchemaError as error:
+        def inner(path: str) -> str:
+            return "$.data" + path[1:]
+        raise SchemaError(error.code, f"the amended {type_}: {error.message}", inner(error.path),
+                          [{**e, "path": inner(e["path"])} for e in error.errors]) from None
+
+
+# --------------------------------------------------------------------------- service
+
+
+class Service:
+    """Matches as the API and the CLI see them: start, record, read, replay, audit."""
+
+    def __init__(self, ledger: Ledger, cache: StateCache | None = None) -> None:
+        self.ledger = ledger
+        self.cache = cache if cache is not None else StateCache()
+
+    # ---- writing
+
+    def start_match(self, data: Mapping[str, Any], *, by: str = "") -> dict[str, Any]:
+        """Start a match from its ``match_started`` data; return its id, write token and version.
+
+        Raises:
+            SchemaError: the data does not fit the game's ``match_started`` schema.
+            RuleViolation: the options or players break the game's rules.
+        """
+        validate_event(None, "match_started", data)
+        engine = get_engine(data["game"])
+        state = engine.start(data)
+        match_id = new_match_id()
+        token = new_token()
+        result = self.ledger.create_match(
+            match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
+            first=NewEvent("match_started", dict(data)), by=by,
+        )
+        self.cache.put(match_id, Folded(result.version, result.head, state, {1: state}))
+        return {"id": match_id, "token": token, "version": result.version, "head": result.head}
+
+    def record(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None, by: str = "",
+               expected_version: int | None = None, key: str | None = None) -> AppendResult:
+        """Append a batch of events after checking every one; all or nothing.
+
+        Raises:
+            MatchNotFound, AuthError, EventRefused (schema or rule, with the batch index),
+            ConcurrencyConflict, IdempotencyConflict.
+        """
+        record = self._fixed_record(match_id)
+        authorize(record, token)
+        engine = get_engine(record.game)
+        batch = _shaped(record.game, events)
+        outcome: dict[str, Any] = {}
+
+        def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
+            entry = self.cache.at_head(self.ledger, match_id, engine, current)
+            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored)
+            return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+
+        result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        if not result.replayed:
+            self.cache.put(match_id, outcome["entry"])
+        return result
+
+    def preview(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None,
+                expected_version: int | None = None) -> dict[str, Any]:
+        """Run every check of :meth:`record` and return the would-be result; write nothing.
+
+        The batch is folded onto the head state exactly as an append folds it (the same
+        ``_fold_batch``), but outside the ledger: the pages show a hand's points, the totals
+        and who deals next, or a correction's consequences, before the scorer saves.
+
+        Raises:
+            MatchNotFound, AuthError, EventRefused, ConcurrencyConflict: as :meth:`record`.
+        """
+        record = self._fixed_record(match_id)
+        authorize(record, token)
+        engine = get_engine(record.game)
+        version = self.ledger.version(match_id)
+        if expected_version is not None and expected_version != version:
+            raise ConcurrencyConflict(expected_version, version, match_id=match_id)
+        entry = self.cache.at_head(self.ledger, match_id, engine, version)
+        stored = [StoredEvent(match_id, version + 1 + index, new.type, new.data, "", "", None, "", "")
+                  for index, new in enumerate(_shaped(record.game, events))]
+        before = engine.score(entry.state)
+        after_state = self._fold_batch(match_id, engine, record.game, entry, stored).state
+        after = engine.score(after_state)
+        earlier = {h["hand"]: h for h in before["hands"]}
+        changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
+        return {"dryRun": True, "version": version + len(stored), "hands": changed, "standings": after["standings"],
+                "end": after["end"], "next": engine.legal_moves(after_state)}
+
+    def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
+                    stored: Sequence[StoredEvent]) -> Folded:
+        """Fold a built batch onto the head state; return the new cache entry (not yet shared).
+
+        Raises:
+            EventRefused: the first event of the batch that a check or the rules refuse.
+        """
+        batch = events_from(stored)
+        log = log_on(self.ledger, match_id, entry.version, batch)
+        steps = walk(engine, log, "recorded", after=entry.version, state=entry.state)
+
+        def checked() -> Iterator[Step]:
+            for index, event in enumerate(batch):
+                try:
+                    _check_entry(game, log, event)
+                    yield _step_or_broken(steps, event)
+                except (RuleViolation, SchemaError) as error:
+                    raise EventRefused(index, error) from None
+
+        return folded(checked(), stored[-1].seq, stored[-1].hash, entry)
+
+    def _fixed_record(self, match_id: str) -> MatchRecord:
+        """Return the match row for its fields that never change (game, players, token hash).
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        record = self.cache.record(match_id)
+        if record is None:
+            record = self.ledger.get_match(match_id)
+            self.cache.keep_record(record)
+        return record
+
+    def _state(self, match_id: str, engine: Engine, at: int | None = None) -> tuple[Any, int]:
+        """Return the state after event ``at`` (default: the head) and the match's version."""
+        version = self.ledger.version(match_id)
+        entry = self.cache.at_head(self.ledger, match_id, engine, version)
+        if at is None or at == version:
+            return entry.state, version
+        if not 1 <= at <= version:
+            raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
+        return state_at(self.ledger, match_id, engine, entry, at), version
+
+    # ---- reading
+
+    def match(self, match_id: str) -> dict[str, Any]:
+        """Summarise a match: players, status, version, standings and end (VOCABULARY §6)."""
+        record = self.ledger.get_match(match_id)
+        engine = get_engine(record.game)
+        state, version = self._state(match_id, engine)
+        sheet = engine.score(state)
+        hands = sheet["hands"]
+        return {
+            "id": record.id, "game": record.game, "players": list(record.players), "status": record.status,
+            "createdAt": record.created_at, "version": version, "head": record.head,
+            "hands": len(hands), "standings": sheet["standings"], "end": sheet["end"],
+        }
+
+    def list_matches(self, *, game: str | None = None, player: str | None = None, status: str | None = None,
+                     limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """List matches, newest first, with the total count for pagination."""
+        rows, total = self.ledger.list_matches(game=game, player=player, status=status, limit=limit, offset=offset)
+        return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status,
+                 "version": r.version, "createdAt": r.created_at} for r in rows], total
+
+    def events(self, match_id: str, *, after: int = 0, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+        """Return stored envelopes after ``after`` and the match's version."""
+        record = self.ledger.get_match(match_id)
+        return [e.envelope() for e in self.ledger.read(match_id, after=after, limit=limit)], record.version
+
+    def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
+              token: str | None = None) -> dict[str, Any]:
+        """Return the state after event ``at`` as ``seat`` sees it (None: the public view)."""
+        record = self._fixed_record(match_id)
+        engine = get_engine(record.game)
+        seat = self._seat(record, engine, seat, token)
+        state, version = self._state(match_id, engine, at)
+        return {"id": match_id, "version": version, "at": at or version, "seat": seat, "state": engine.view(state, seat)}
+
+    def _seat(self, record: MatchRecord, engine: Engine, seat: int | str | None, token: str | None) -> int | str | None:
+        """Check a requested view: a seat number, None (public) or ``all``.
+
+        ``all`` shows every hidden card: it is open once the match is over, and before that
+        only to the scorer holding the write token.
+        """
+        if seat is None:
+            return None
+        if seat == "all":
+            if not engine.is_over(self._state(record.id, engine)[0]):
+                if not token:
+                    raise AuthError("auth.missing", "the omniscient view of a match in play needs its write token")
+                authorize(record, token)
+            return "all"
+        if not (isinstance(seat, int) and 0 <= seat < len(record.players)):
+            raise BadRequest("request.bad_seat", f"seat must be 0 to {len(record.players) - 1} or 'all'")
+        return seat
+
+    def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
+               start: int = 1, stop: int | None = None, token: str | None = None) -> dict[str, Any]:
+        """Return the frames of a match: each step's move in words, the state after it and what changed."""
+        if course not in COURSES:
+            raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
+        record = self._fixed_record(match_id)
+        engine = get_engine(record.game)
+        log = events_from(self.ledger.read(match_id))
+        seat = self._seat(record, engine, seat, token)
+        steps = frames(engine, log, course)
+        return {"id": match_id, "version": len(log), "course": course, "seat": seat,
+                "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
+
+    def legal_moves(self, match_id: str) -> dict[str, Any]:
+        """Return what may be recorded next."""
+        record = self._fixed_record(match_id)
+        engine = get_engine(record.game)
+        state, version = self._state(match_id, engine)
+        return {"id": match_id, "version": version, "moves": engine.legal_moves(state)}
+
+    def audit(self, match_id: str) -> dict[str, Any]:
+        """Verify the chain, rescore every hand from scratch and compare the table's claims."""
+        record = self._fixed_record(match_id)
+        engine = get_engine(record.game)
+        log = events_from(self.ledger.read(match_id))
+        steps = list(walk(engine, log))  # from scratch: the audit trusts no cache
+        report = self.ledger.verify(match_id)[0]
+        chain = {"valid": report.valid, "length": report.length, "head": report.head,
+                 "firstBad": report.first_bad, "reason": report.reason}
+        return {"id": match_id, "version": len(log), **build_audit(engine.score(steps[-1].state), steps, chain)}
+
+
+def _shaped(game: str, events: Sequence[Mapping[str, Any]]) -> list[NewEvent]:
+    """Check each event's shape against the game's schemas; the batch an append or a dry run folds.
+
+    Raises:
+        EventRefused: the first event whose shape is wrong, or a second ``match_started``.
+    """
+    batch = []
+    for index, event in enumerate(events):
+        try:
+            validate_event(game, event["type"], event["data"])
+            if event["type"] == "match_started":
+                raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
+        except (SchemaError, RuleViolation) as error:
+            raise EventRefused(index, error) from None
+        batch.append(NewEvent(event["type"], dict(event["data"])))
+    return batch
+
+
+def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:
+    """Check what an event of a batch may refer to, before it is folded.
+
+    ``log`` holds the event; it starts at event 1 when ``event`` is a correction.
+
+    Raises:
+        RuleViolation: a note on a later event, a correction of what it may not target.
+        SchemaError: an amend whose new payload does not fit its target's type.
+    """
+    if event.type == "note" and event.data.get("target") is not None and int(event.data["target"]) >= event.seq:
+        raise RuleViolation("common.bad_target", f"a note can only be attached to an earlier event, not {event.data['target']}")
+    if event.type in CORRECTIONS:
+        check_correction(log[: event.seq - 1], event)
+        if event.type == "amend":
+            _validate_amended(game, log[int(event.data["target"]) - 1].type, event.data["data"])
+
+
+def _step_or_broken(steps: Iterator[Step], event: Event) -> Step:
+    """Take the next step of a walk; a correction that breaks a later event is refused as such.
+
+    Raises:
+        RuleViolation: the rules refuse ``event``, or (``common.correction_breaks``) the log
+            as corrected by ``event`` makes a later event illegal, named by its seq.
+    """
+    try:
+        return next(steps)
+    except RuleViolation as broken:
+        if event.type not in CORRECTIONS:
+            raise
+        at = broken.event
+        raise RuleViolation(
+            "common.correction_breaks",
+            f"this {event.type} of event {event.data['target']} would make event {at} illegal: {broken.message}",
+            seq=at,
+        ) from None

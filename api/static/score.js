@@ -275,7 +275,7 @@ async function saveHand() {
   previewed = null;
   $("preview").replaceChildren();
   await refresh();
-  $("sheet-title").focus?.();
+  $("sheet-title").focus();
 }
 
 // ------------------------------------------------------------------ move by move
@@ -515,6 +515,9 @@ async function post(events, refusalBox, label) {
   $("move-form").hidden = true;
   $("deal-area").replaceChildren();
   await refresh();
+  // keep the scorer's place: the next moves, or the sheet once the hand is over
+  const next = $("legal").querySelector("button");
+  if (next && !$("moves").hidden) next.focus(); else $("sheet-title").focus();
 }
 
 // ------------------------------------------------------------------ history, undo, corrections

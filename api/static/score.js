@@ -317,7 +317,7 @@ function openDeal(move) {
   const slots = [];   // {field, seat|null, node}
   let selected = null;
   const dealerPick = move.data.dealer == null
-    ? segmented("Dealer", seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
+    ? segmented("Who dealt", seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
   if (dealerPick) form.append(dealerPick.node);
   const makeSlot = (field, seat, index, known) => {
     const slot = { field, seat, index, code: known ? null : "??" };

@@ -191,13 +191,21 @@ function clearRefusal(box) { box.hidden = true; box.replaceChildren(); }
 // ------------------------------------------------------------------ a hand from the sheet
 
 let sheetForm = null;
+let closeRequested = false;
+
+function handInPlay() {
+  const last = S.audit.hands[S.audit.hands.length - 1];
+  return !!last && ["playing", "incomplete"].includes(last.status) && !S.legal.some((m) => m.type === "hand_started");
+}
 
 function renderEntry() {
   const section = $("entry");
   const starts = S.legal.filter((m) => m.type === "hand_started");
   const closes = S.legal.some((m) => m.type === "hand_result");
   const spec = SHEET[gameId];
-  section.hidden = !tokenFor(id) || !spec || (!starts.length && !closes);
+  // A move-by-move hand the scorer stops following may be closed from the sheet
+  // (VOCABULARY §4); the form is offered on request and the API judges the facts.
+  section.hidden = !tokenFor(id) || !spec || (!starts.length && !closes && !(closeRequested && handInPlay()));
   if (section.hidden) return;
   const form = $("sheet-form");
   form.replaceChildren();
@@ -273,6 +281,7 @@ async function saveHand() {
   if (result.queued) { showQueue(); return; }
   if (!result.ok) { showRefusal($("sheet-refusal"), result); return; }
   previewed = null;
+  closeRequested = false;
   $("preview").replaceChildren();
   await refresh();
   $("sheet-title").focus();
@@ -294,8 +303,13 @@ function renderMoves() {
   $("deal-area").replaceChildren();
   const turnInfo = S.view && S.view.turn != null ? `${seatName(S.view.turn)} to play. ` : "";
   $("next-label").textContent = `${turnInfo}What happens next at the table?`;
+  if (SHEET[gameId] && handInPlay() && !S.legal.some((m) => m.type === "hand_result") && !closeRequested) {
+    $("deal-area").append(el("p", { class: "note" }, "The table played on faster than you could write? ",
+      el("button", { type: "button", class: "button", onclick: () => { closeRequested = true; renderEntry(); $("entry-title").focus(); } },
+        "Close this hand from the sheet")));
+  }
   for (const move of S.legal) {
-    if (move.type === "hand_result") continue;  // the sheet form above closes a hand
+    if (move.type === "hand_result") continue;  // the sheet form closes a hand
     if (move.type === "hand_started") {
       if (!DEAL[gameId]) continue;
       const label = move.data.dealer != null ? `Deal cards: ${seatName(move.data.dealer)} deals` : "Deal cards";

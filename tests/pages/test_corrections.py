@@ -54,3 +54,27 @@ def test_a_card_never_shown_is_revealed_and_the_hand_scored(open_page: Callable[
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
     assert audit["hands"][0]["points"] == [15, 26, 0]
     assert page.locator("#sheet tr[data-hand='1'] .pts").all_inner_texts() == ["15", "26", "0"]
+
+
+def test_a_hand_in_play_can_be_closed_from_the_sheet(open_page: Callable[..., Page], live: Server) -> None:
+    """The form is offered mid-hand; what the API answers (the would-be result or the rule's refusal) is shown."""
+    match_id, token = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
+    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0, "trump": "QS", "hands": [["??"] * 4] * 4}},
+           {"type": "lead", "data": {"seat": 1, "cards": ["9H"]}})
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    expect(page.locator("#entry")).to_be_hidden()
+    page.get_by_role("button", name="Close this hand from the sheet").click()
+    expect(page.locator("#entry-title")).to_be_focused()
+    expect(page.locator("#entry-title")).to_have_text("Close this hand from the sheet")
+    page.get_by_label("Card points of North + South").fill("70")
+    page.get_by_role("group", name="Tricks of North + South").get_by_role("button", name="5", exact=True).click()
+    page.get_by_role("group", name="Tricks of East + West").get_by_role("button", name="3", exact=True).click()
+    page.get_by_role("button", name="Check the result").click()
+    answer = live.call("POST", f"/matches/{match_id}/events?dryRun=true",
+                       {"events": [{"type": "hand_result", "data": {"cardPoints": [70, 50], "tricks": [5, 3]}}]},
+                       headers={"Authorization": f"Bearer {token}"})
+    if answer[0] == 200:
+        expect(page.locator("#preview .box")).to_contain_text("Hand 1")
+    else:
+        expect(page.locator("#sheet-refusal")).to_contain_text(answer[1]["detail"])
+    assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3

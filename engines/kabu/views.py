@@ -309,6 +309,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "hand_result":
             assert hand is not None
             if prev is not None and not prev.over:
+                if hand.sheet_close is not None:
+                    return f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}: " + _settlement_words(after)
                 return f"Hand {hand.number} result: " + _settlement_words(after)
             return f"The table's result for hand {hand.number} agrees with the record"
         case "buy_chips":

@@ -308,7 +308,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             if before is not None and before.current is not None and before.current.facts is None:
                 facts = hand.facts
                 assert facts is not None
-                return (f"Hand {hand.number} result: {', '.join(f'{players[s]} {c}' for s, c in enumerate(facts.piles))} cards, "
+                head = (f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}"
+                        if hand.sheet_close is not None else f"Hand {hand.number} result")
+                return (f"{head}: {', '.join(f'{players[s]} {c}' for s, c in enumerate(facts.piles))} cards, "
                         f"{facts.table} left on the table; " + _hand_end(after).split("; ", 1)[1])
             return f"The table's result for hand {hand.number} agrees with the record"
         case _:

@@ -364,10 +364,13 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             words = "Revealed: " + "; ".join(parts)
         case "hand_result":
             assert hand is not None
+            head = f"Hand {hand.number} result"
+            if before is not None and before.current is not None and not before.current.result_only and not before.current.over:
+                head = f"Hand {hand.number} closed from the score sheet after move {before.current.moves}"
             if d.get("out") is None:
-                words = f"Hand {hand.number} result: void (the stock ran out)"
+                words = f"{head}: void (the stock ran out)"
             else:
-                words = f"Hand {hand.number} result: {players[d['out']]} made Roby"
+                words = f"{head}: {players[d['out']]} made Roby"
         case "rebuy":
             st = settle(after.records[-1], after.options)
             return f"{name} re-buys for {st.price} and re-enters at {st.reentry}; the pot holds {st.pot}"

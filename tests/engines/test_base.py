@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engines.base import Event, RuleViolation, check_correction, corrections, effective_log, fold, voided_seqs
+from engines.base import Event, RuleViolation, check_correction, corrections, effective_log, fold, voided_hands, voided_seqs
 
 
 def log(*entries: tuple[str, dict[str, Any]]) -> list[Event]:
@@ -88,3 +88,31 @@ def test_fold_names_the_event_that_broke_and_skips_neutral_events() -> None:
     with pytest.raises(RuleViolation) as again:
         fold(Counter, log(START, ("match_started", {})))  # type: ignore[arg-type]
     assert again.value.code == "common.already_started"
+
+
+def test_voided_deal_keeps_the_notes_claims_and_outside_reveals_recorded_while_it_was_open() -> None:
+    events = log(START, ("hand_started", {}), ("hand_result", {}),
+                 ("hand_started", {}), ("lead", {}), ("score_claimed", {"hand": 1, "points": [2, 0]}),
+                 ("note", {"text": "Dora misdealt"}), ("reveal", {"cards": [{"seq": 3, "index": 0, "card": "6D"}]}),
+                 ("reveal", {"cards": [{"seat": 1, "card": "7D"}]}), ("score_claimed", {"hand": 2, "points": [0, 2]}),
+                 ("void", {"target": 4, "reason": "misdeal"}), ("hand_started", {}))
+    # the deal, its move and the reveal of one of its seats go; the claims, the note and the reveal of hand 1's card stay
+    assert voided_seqs(events) == {4, 5, 9}
+    kept = effective_log(events, keep_neutral=True)
+    assert [e.seq for e in kept] == [1, 2, 3, 6, 7, 8, 10, 12]
+    assert [e.seq for e in effective_log(events)] == [1, 2, 3, 8, 12]
+    (hand,) = voided_hands(events)
+    assert (hand.seq, hand.void, hand.until, hand.number) == (4, 11, 11, 2)
+
+
+def test_a_voided_void_of_a_deal_restores_the_whole_hand() -> None:
+    events = log(START, ("hand_started", {}), ("lead", {}), ("void", {"target": 2, "reason": "misdeal"}),
+                 ("void", {"target": 4, "reason": "it was dealt right"}))
+    assert voided_seqs(events) == {4}
+    assert voided_hands(events) == []
+
+
+def test_voided_hands_are_numbered_as_they_were_while_open() -> None:
+    events = log(START, ("hand_started", {}), ("void", {"target": 2, "reason": "misdeal"}), ("hand_started", {}),
+                 ("hand_result", {}), ("hand_started", {}), ("void", {"target": 6, "reason": "misdeal"}))
+    assert [(h.seq, h.number) for h in voided_hands(events)] == [(2, 1), (6, 2)]

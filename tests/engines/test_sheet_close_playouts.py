@@ -9,6 +9,7 @@ with, and the close must be accepted and score the hand exactly as its moves did
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -77,7 +78,12 @@ def closes_with_true_facts(game: str, seed: int) -> int:
         if entry is None or entry["status"] != "scored" or "closedFromSheet" in entry:
             continue
         facts = _facts(game, entry, final, rng)
-        after = engine.apply(state, Event(events[i].seq + 1, "hand_result", facts))
+        close = Event(events[i].seq + 1, "hand_result", facts)
+        after = engine.apply(state, close)
+        assert engine.narrate(state, close, after).startswith(f"Hand {entry['hand']} closed from the score sheet after move ")
+        json.dumps([engine.view(after, seat) for seat in (None, "all", 0)])
+        for move in engine.legal_moves(after):  # the match goes on from the closed hand
+            json.dumps(move)
         closed = {h["hand"]: h for h in engine.score(after)["hands"]}[entry["hand"]]
         assert closed["status"] == "scored" and closed["points"] == entry["points"], (facts, closed["points"])
         assert closed["closedFromSheet"]["seq"] == events[i].seq + 1

@@ -91,8 +91,9 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
     In a hand: one ``play`` per known card of the seat to play (under ``requireAnnouncement``
     a card that could extend the chain also with ``call: true``), and a ``{seat}`` template
     when the seat has unknown cards; under ``anyoneMayCall`` the out-of-turn calls of the
-    other seats. Between hands: the next ``hand_started`` (dealer fixed) and a
-    ``hand_result`` cross-check with the derived facts.
+    other seats; last, a ``hand_result`` template (closing the hand from the score sheet).
+    Between hands: the next ``hand_started`` (dealer fixed) and a ``hand_result`` cross-check
+    with the derived facts.
     """
     if state.over:
         return []
@@ -133,7 +134,7 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
                 captures = derived_captures(state, move["data"])
                 if captures:
                     move["data"]["captures"] = captures
-    return moves
+    return moves + [{"type": "hand_result", "data": {}}]
 
 
 def _plays(state: State, hand: Hand, seat: int, cards: list[Card]) -> list[dict[str, Any]]:

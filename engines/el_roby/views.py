@@ -199,8 +199,9 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
 
     Concrete moves when the acting seat's hand is fully known (every three-card meld that
     leaves the turn finishable, every one-card lay-off, every legal discard); one template
-    per move type with the fixed fields otherwise. Between hands: the next ``hand_started``
-    (the dealer fixed once derived) and each possible ``rebuy``.
+    per move type with the fixed fields otherwise; last, a ``hand_result`` template (closing the
+    hand from the score sheet). Between hands: the next ``hand_started`` (the dealer fixed
+    once derived) and each possible ``rebuy``.
     """
     if is_over(state):
         return []
@@ -221,6 +222,11 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
         if len(st.remaining) >= 2:
             moves += [{"type": "rebuy", "data": {"seat": s}} for s in st.busted if s not in st.rebuys]
         return moves
+    return _turn_moves(state, hand) + [{"type": "hand_result", "data": {}}]
+
+
+def _turn_moves(state: State, hand: Hand) -> list[dict[str, Any]]:
+    """The moves of the seat whose turn it is."""
     seat = hand.turn
     if hand.phase == "draw":
         moves = []

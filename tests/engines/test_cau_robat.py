@@ -718,13 +718,13 @@ def test_initial_wins() -> None:
 
 def test_every_legal_move_applies_and_templates_for_hidden_hands() -> None:
     m, t, hands = dealt(requireAnnouncement=True)
-    moves = cau_robat.legal_moves(m.state)
-    assert {mv["data"]["card"] for mv in moves} == set(hands[A])
+    *moves, close = cau_robat.legal_moves(m.state)
+    assert {mv["data"]["card"] for mv in moves} == set(hands[A]) and close == {"type": "hand_result", "data": {}}
     for mv in moves:
         cau_robat.apply(m.state, Event(m.seq, mv["type"], mv["data"]))
     h = Match()
     h.add("hand_started", dealer=D, table=t, hands=hidden())
-    assert cau_robat.legal_moves(h.state) == [{"type": "play", "data": {"seat": A}}]
+    assert cau_robat.legal_moves(h.state) == [{"type": "play", "data": {"seat": A}}, close]
     assert cau_robat.legal_moves(Match().state) == [{"type": "hand_started", "data": {}}]
 
 

@@ -370,8 +370,8 @@ def test_choose5_keeps_go_in_deal_order_then_everyone_gets_a_new_card() -> None:
     m.refuse("common.not_your_turn", "keep", seat=1, card=U)
     m.refuse("kabu.name_keep", "keep", seat=0, card=U)
     m.refuse("common.card_unavailable", "keep", seat=0, card="6H")
-    moves = kabu.legal_moves(m.state)
-    assert [mv["data"]["card"] for mv in moves] == ["AH", "2H", "3H", "4H", "5H"]
+    *moves, close = kabu.legal_moves(m.state)
+    assert [mv["data"]["card"] for mv in moves] == ["AH", "2H", "3H", "4H", "5H"] and close == {"type": "hand_result", "data": {}}
     m.add("keep", seat=0, card="3H")
     assert m.hand.known[0] == {parse("3H", FRENCH_40)} and m.hand.size(0) == 1
     m.refuse("kabu.kept_already", "keep", seat=0, card="3H")
@@ -816,9 +816,10 @@ def test_legal_moves_between_hands_and_during_one() -> None:
     m = Match()
     assert kabu.legal_moves(m.state) == [{"type": "hand_started", "data": {}}]
     m.direct(3)
-    assert kabu.legal_moves(m.state) == [{"type": "take", "data": {"seat": 0}}, {"type": "stand", "data": {"seat": 0}}]
+    close = {"type": "hand_result", "data": {}}  # a hand in play may be closed from the score sheet
+    assert kabu.legal_moves(m.state) == [{"type": "take", "data": {"seat": 0}}, {"type": "stand", "data": {"seat": 0}}, close]
     m.all_stand()
-    assert kabu.legal_moves(m.state) == [{"type": "showdown", "data": {}}]
+    assert kabu.legal_moves(m.state) == [{"type": "showdown", "data": {}}, close]
     c = Match(options={"dealerMode": "croupier"}, target={"end": "time"})
     assert kabu.legal_moves(c.state) == [{"type": "hand_started", "data": {"dealer": None}}, {"type": "time_up", "data": {}}]
 

@@ -26,25 +26,30 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engines.base import Event, VoidedHand, corrections, effective_log, voided_hands
+from engines.base import Event, Step, VoidedHand, corrections, voided_hands
 
 
-def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str, Any]) -> dict[str, Any]:
-    """Build the audit of a match from its score sheet, its raw log and its chain report."""
+def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, Any]) -> dict[str, Any]:
+    """Build the audit of a match from its score sheet, the walk of its log and its chain report.
+
+    The claims and corrections are read off the same walk (:func:`engines.base.walk`) the
+    score sheet was folded from, so what a void covers is settled once.
+    """
     hands = list(score["hands"])
     by_number = {h["hand"]: h for h in hands}
     unit = "team" if score["standings"] and "team" in score["standings"][0] else "seat"
     claims: list[dict[str, Any]] = []
     orphaned: list[dict[str, Any]] = []
-    claimed_events = [e for e in effective_log(events, keep_neutral=True) if e.type == "score_claimed"]
-    misdeals = voided_hands(events)
-    reasons = {e.seq: str(e.data.get("reason", "")) for e in events if e.type == "void"}
-    for event in claimed_events:
-        about = _voided_hand_of(event, misdeals)
-        if about is not None:
-            orphaned.append(_orphan(event, about, reasons.get(about.void, "")))
+    misdeals = voided_hands(steps)
+    reasons = {st.event.seq: str(st.event.data.get("reason", "")) for st in steps if st.event.type == "void"}
+    for step in steps:
+        if step.status != "claim":
             continue
-        claims.extend(_compare(event, by_number, score, unit))
+        about = _voided_hand_of(step.read, misdeals)
+        if about is not None:
+            orphaned.append(_orphan(step.read, about, reasons.get(about.void, "")))
+            continue
+        claims.extend(_compare(step.read, by_number, score, unit))
     first = next((c for c in claims if c["agrees"] is False), None)
     return {
         "hands": hands,
@@ -55,7 +60,7 @@ def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str,
         "firstDivergence": first,
         "corrections": [
             {"seq": c.seq, "type": c.type, "target": c.target, "reason": c.reason, "inForce": c.in_force}
-            for c in corrections(events)
+            for c in corrections(steps)
         ],
         "chain": dict(chain),
     }

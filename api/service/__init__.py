@@ -49,6 +49,13 @@ class BadRequest(Exception):
         self.message = message
 
 
+def new_match_id() -> str:
+    """Return a random URL-safe match id that never starts with '-', so a shell or the CLI never reads it as an option."""
+    while (match_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return match_id
+
+
 def _validate_amended(game: str, type_: str, data: Any) -> None:
     """Check an amend's new payload against its target's schema; paths point into ``data.data``.
 
@@ -86,7 +93,7 @@ class Service:
         validate_event(None, "match_started", data)
         engine = get_engine(data["game"])
         state = engine.start(data)
-        match_id = secrets.token_urlsafe(9)
+        match_id = new_match_id()
         token = new_token()
         result = self.ledger.create_match(
             match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),

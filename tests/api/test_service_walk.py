@@ -119,3 +119,10 @@ def test_a_correction_that_breaks_a_later_event_is_refused_naming_it(tmp_path: P
         assert refused.value.error.code == "common.correction_breaks"
         assert refused.value.error.seq == n + 2  # type: ignore[union-attr]
         assert ledger.version(created["id"]) == len(log)
+
+
+def test_match_ids_never_start_with_a_dash() -> None:
+    """An id starting with '-' is read as an option by the CLI (``tanteo audit -Nx…``)."""
+    from api.service import new_match_id
+
+    assert not any(new_match_id().startswith("-") for _ in range(5000))

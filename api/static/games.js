@@ -102,10 +102,13 @@ export const SHEET = {
   "cau-robat": {
     fields(c, onchange, initial = {}) {
       const piles = c.players.map((n, s) => c.numberField(`${n}'s pile (cards)`, { max: 40, idName: `${c.prefix}pile-${s}`, initial: initial.piles ? String(initial.piles[s]) : "", onchange }));
-      const table = c.numberField("Cards left on the table", { max: 10, idName: `${c.prefix}table-left`, initial: initial.table != null ? String(initial.table) : "", onchange });
+      const table = c.numberField("Cards left on the table (if written)", { max: 10, idName: `${c.prefix}table-left`, initial: initial.table != null ? String(initial.table) : "", onchange });
       return [...piles, table];
     },
-    build(v) { return { piles: v.slice(0, -1), table: v[v.length - 1] }; },
+    build(v) {
+      const table = v[v.length - 1];
+      return table == null ? { piles: v.slice(0, -1) } : { piles: v.slice(0, -1), table };
+    },
   },
   kabu: {
     fields(c, onchange, initial = {}) {
@@ -116,12 +119,12 @@ export const SHEET = {
   "el-roby": {
     fields(c, onchange, initial = {}) {
       const out = c.segmented("Made Roby (out of cards)", c.seatOptions(), { initial: initial.out != null ? [initial.out] : [], onchange });
-      const left = c.players.map((n, s) => c.numberField(`${n}: points left in hand`, { max: 999, idName: `${c.prefix}left-${s}`, onchange,
+      const left = c.players.map((n, s) => c.numberField(`${n}: points of the hand`, { max: 999, idName: `${c.prefix}left-${s}`, onchange,
         initial: initial.hands && typeof initial.hands[s] === "number" ? String(initial.hands[s]) : "" }));
       return [out, ...left];
     },
     build([out, ...left], c) {
-      return { out, hands: left.map((p, s) => s === out ? [] : c.standings[s].status === "out" ? null : p) };
+      return { out, hands: left.map((p, s) => s === out ? 0 : c.standings[s].status === "out" ? null : p) };
     },
   },
 };

@@ -69,7 +69,8 @@ function renderAccess() {
 // ------------------------------------------------------------------ the score sheet
 
 function handStatus(h) {
-  if (h.status === "scored") return "scored";
+  const closed = h.closedFromSheet ? `, closed from the sheet after move ${h.closedFromSheet.afterMove}` : "";
+  if (h.status === "scored") return `scored${closed}`;
   if (h.status === "void") return "void";
   if (h.status === "playing") return "in play";
   if (h.status === "incomplete") {

@@ -49,6 +49,7 @@ def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
         page.set_default_timeout(10000)
         page.on("request", lambda r: None if r.url.startswith(live.url) or r.url.startswith("data:") else outside.append(r.url))
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 500 else None)
         page.goto(live.url + path)
         return page
 
@@ -56,7 +57,7 @@ def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
     for context in contexts:
         context.close()
     assert outside == [], f"requests left 127.0.0.1: {outside}"
-    assert errors == [], f"script errors on the page: {errors}"
+    assert errors == [], f"script errors or server failures: {errors}"
 
 
 def new_match(live: Server, body: dict[str, Any]) -> tuple[str, str]:

@@ -206,19 +206,25 @@ function renderEntry() {
   const spec = SHEET[gameId];
   // A move-by-move hand the scorer stops following may be closed from the sheet
   // (VOCABULARY §4); the form is offered on request and the API judges the facts.
-  section.hidden = !tokenFor(id) || !spec || (!starts.length && !closes && !(closeRequested && handInPlay()));
+  // Hands saved while offline wait in the queue: the next one is a new hand, its dealer
+  // guessed as the seat after the last queued dealer (the API judges when it is sent).
+  const waiting = queued(id).filter((q) => q.events.some((e) => e.type === "hand_result"));
+  const queuedDealers = waiting.flatMap((q) => q.events).filter((e) => e.type === "hand_started").map((e) => e.data.dealer);
+  section.hidden = !tokenFor(id) || !spec || (!starts.length && !closes && !waiting.length && !(closeRequested && handInPlay()));
   if (section.hidden) return;
   const form = $("sheet-form");
   form.replaceChildren();
-  const inPlay = !starts.length;
-  $("entry-title").textContent = inPlay ? "Close this hand from the sheet" : `Enter hand ${countHands() + 1} from the sheet`;
+  const inPlay = !starts.length && !waiting.length;
+  $("entry-title").textContent = inPlay ? "Close this hand from the sheet" : `Enter hand ${countHands() + 1 + queuedDealers.length} from the sheet`;
   const onchange = () => { previewed = null; $("save-hand").disabled = true; $("preview").replaceChildren(); };
   let dealer = null;
   if (!inPlay) {
-    const offered = starts.map((m) => m.data.dealer).filter((d) => d != null);
+    const offered = waiting.length ? [] : starts.map((m) => m.data.dealer).filter((d) => d != null);
     const choices = offered.length ? offered : players().map((_, s) => s);
     const first = Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0);
-    const initial = offered.length === 1 ? offered : (choices.includes(first) && countHands() === 0 ? [first] : [choices[0]]);
+    const guess = queuedDealers.length ? (queuedDealers[queuedDealers.length - 1] + 1) % players().length : null;
+    const initial = guess != null ? [guess] : offered.length === 1 ? offered
+      : (choices.includes(first) && countHands() === 0 ? [first] : [choices[0]]);
     dealer = segmented("Dealer", choices.map((s) => [s, seatName(s)]), { initial, onchange });
     form.append(dealer.node);
   }
@@ -229,7 +235,7 @@ function renderEntry() {
       const data = spec.build(fields.map((f) => f.value()), ctx());
       if (inPlay) return [{ type: "hand_result", data }];
       const d = dealer.value();
-      const template = starts.find((m) => m.data.dealer === d) || starts[0];
+      const template = starts.find((m) => m.data.dealer === d) || starts[0] || { data: {} };
       const opening = { ...template.data, dealer: d };
       if (gameId === "la-cabra") delete opening.leader;  // a result-only deal needs no leader
       return [{ type: "hand_started", data: opening }, { type: "hand_result", data }];
@@ -278,8 +284,9 @@ async function saveHand() {
   const events = sheetForm.events();
   if (JSON.stringify(events) !== previewed) { await checkHand(); return; }
   $("save-hand").disabled = true;
-  const result = await append(id, events, `hand ${countHands() + 1} from the sheet`, { ifMatch: S.version });
-  if (result.queued) { showQueue(); return; }
+  const title = $("entry-title").textContent.replace("Enter ", "").replace("Close this hand", `hand ${countHands()}`);
+  const result = await append(id, events, title, { ifMatch: S.version });
+  if (result.queued) { previewed = null; closeRequested = false; $("preview").replaceChildren(); showQueue(); renderEntry(); return; }
   if (!result.ok) { showRefusal($("sheet-refusal"), result); return; }
   previewed = null;
   closeRequested = false;

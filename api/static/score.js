@@ -32,7 +32,7 @@ const columnLabels = () => S.summary.standings.map((s) => s.names ? s.names.join
 
 // ------------------------------------------------------------------ loading
 
-async function refresh() {
+async function refresh({ keepForms = false } = {}) {
   const token = tokenFor(id);
   const [summary, audit, legal, events] = await Promise.all([
     get(`/matches/${id}`), get(`/matches/${id}/audit`), get(`/matches/${id}/legal-moves`), get(`/matches/${id}/events?limit=10000`)]);
@@ -41,16 +41,26 @@ async function refresh() {
   S.version = S.summary.version;
   const view = token ? await call("GET", `/matches/${id}/state?seat=all`, undefined, { token }) : await get(`/matches/${id}/state`);
   S.view = (view.ok ? view.body : (await get(`/matches/${id}/state`)).body).state;
-  render();
+  render(keepForms);
 }
 
-function render() {
+/** Draw everything; ``keepForms`` leaves the open forms as typed (only the facts around them change). */
+function render(keepForms = false) {
   renderAccess();
   renderSheet();
-  renderEntry();
-  renderMoves();
+  if (keepForms) renderTable(); else { renderEntry(); renderMoves(); }
   renderHistory();
   showQueue();
+}
+
+/** Show a refusal in place; after a version conflict, bring the sheet up to date and keep what was typed. */
+async function refused(box, result) {
+  showRefusal(box, result);
+  if (result.status !== 409) return;
+  previewed = null;
+  $("save-hand").disabled = true;
+  await refresh({ keepForms: true });
+  box.append(el("span", { class: "code", text: "Another phone recorded entries meanwhile: the sheet above is up to date now. Check your entry and save it again." }));
 }
 
 function renderAccess() {
@@ -287,7 +297,7 @@ async function saveHand() {
   const title = $("entry-title").textContent.replace("Enter ", "").replace("Close this hand", `hand ${countHands()}`);
   const result = await append(id, events, title, { ifMatch: S.version });
   if (result.queued) { previewed = null; closeRequested = false; $("preview").replaceChildren(); showQueue(); renderEntry(); return; }
-  if (!result.ok) { showRefusal($("sheet-refusal"), result); return; }
+  if (!result.ok) { await refused($("sheet-refusal"), result); return; }
   previewed = null;
   closeRequested = false;
   $("preview").replaceChildren();
@@ -533,7 +543,7 @@ async function post(events, refusalBox, label) {
   clearRefusal(refusalBox);
   const result = await append(id, events, label, { ifMatch: S.version });
   if (result.queued) { showQueue(); return; }
-  if (!result.ok) { showRefusal(refusalBox, result); return; }
+  if (!result.ok) { await refused(refusalBox, result); return; }
   $("move-form").hidden = true;
   $("deal-area").replaceChildren();
   await refresh();
@@ -611,7 +621,7 @@ function openCorrection(target, kind) {
   confirm.addEventListener("click", async () => {
     const result = await append(id, events(), `${kind} of entry ${target.seq}`, { ifMatch: S.version });
     if (result.queued) { showQueue(); box.hidden = true; return; }
-    if (!result.ok) { showRefusal(refusal, result); return; }
+    if (!result.ok) { await refused(refusal, result); return; }
     box.hidden = true;
     await refresh();
   });

@@ -78,3 +78,22 @@ def test_a_hand_in_play_can_be_closed_from_the_sheet(open_page: Callable[..., Pa
     else:
         expect(page.locator("#sheet-refusal")).to_contain_text(answer[1]["detail"])
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3
+
+
+def test_an_entry_made_meanwhile_elsewhere_is_not_overwritten(open_page: Callable[..., Page], live: Server) -> None:
+    match_id, token = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    page.get_by_label("Card points of North + South").fill("72")
+    page.get_by_role("group", name="Tricks of North + South").get_by_role("button", name="5", exact=True).click()
+    page.get_by_role("group", name="Tricks of East + West").get_by_role("button", name="2", exact=True).click()
+    page.get_by_role("button", name="Check the result").click()
+    expect(page.locator("#preview .box")).to_be_visible()
+    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 1}},  # another phone, meanwhile
+           {"type": "hand_result", "data": {"cardPoints": [30, 90], "tricks": [2, 6]}})
+    page.get_by_role("button", name="Save the hand").click()
+    refusal = page.locator("#sheet-refusal")
+    expect(refusal).to_contain_text("version.conflict")
+    expect(refusal).to_contain_text("Another phone recorded entries meanwhile")
+    expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(1)  # the other phone's hand, now shown
+    expect(page.get_by_label("Card points of North + South")).to_have_value("72")  # what was typed stays
+    assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3

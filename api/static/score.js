@@ -195,7 +195,10 @@ function showRefusal(box, result) {
   box.replaceChildren();
   if (result.offline) { box.textContent = "The server cannot be reached."; return; }
   const { message, code } = problemText(result.body);
-  box.append(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}${result.body && result.body.index != null ? ` · entry ${result.body.index + 1} of the batch` : ""}` }) : null);
+  const body = result.body || {};
+  const where = [body.index != null && body.index > 0 ? `entry ${body.index + 1} of what was sent` : null,
+    body.seq != null ? `concerns entry ${body.seq} of the history` : null].filter(Boolean).join(" · ");
+  box.append(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}${where ? ` · ${where}` : ""}` }) : null);
 }
 function clearRefusal(box) { box.hidden = true; box.replaceChildren(); }
 
@@ -220,7 +223,9 @@ function renderEntry() {
   // guessed as the seat after the last queued dealer (the API judges when it is sent).
   const waiting = queued(id).filter((q) => q.events.some((e) => e.type === "hand_result"));
   const queuedDealers = waiting.flatMap((q) => q.events).filter((e) => e.type === "hand_started").map((e) => e.data.dealer);
-  section.hidden = !tokenFor(id) || !spec || (!starts.length && !closes && !waiting.length && !(closeRequested && handInPlay()));
+  const followed = handInPlay() && S.view && S.view.resultOnly === false;  // a hand entered move by move
+  section.hidden = !tokenFor(id) || !spec || (followed && !closeRequested && !waiting.length)
+    || (!starts.length && !closes && !waiting.length && !(closeRequested && handInPlay()));
   if (section.hidden) return;
   const form = $("sheet-form");
   form.replaceChildren();
@@ -321,7 +326,7 @@ function renderMoves() {
   $("deal-area").replaceChildren();
   const turnInfo = S.view && S.view.turn != null ? `${seatName(S.view.turn)} to play. ` : "";
   $("next-label").textContent = `${turnInfo}What happens next at the table?`;
-  if (SHEET[gameId] && handInPlay() && !S.legal.some((m) => m.type === "hand_result") && !closeRequested) {
+  if (SHEET[gameId] && handInPlay() && S.view && S.view.resultOnly === false && !closeRequested) {
     $("deal-area").append(el("p", { class: "note" }, "The table played on faster than you could write? ",
       el("button", { type: "button", class: "button", onclick: () => { closeRequested = true; renderEntry(); $("entry-title").focus(); } },
         "Close this hand from the sheet")));

@@ -16,6 +16,8 @@ def test_a_cau_robat_hand_closed_from_the_sheet(open_page: Callable[..., Page], 
     match_id, token = new_match(live, start)
     record(live, match_id, token, *events)  # hand 1 from the sheet, hand 2 dealt and four cards played
     page = open_page(f"/m/{match_id}/score#token={token}")
+    expect(page.locator("#entry")).to_be_hidden()  # following the moves comes first; closing is on request
+    page.get_by_role("button", name="Close this hand from the sheet").click()
     expect(page.locator("#entry-title")).to_have_text("Close this hand from the sheet")
     expect(page.locator("#legal").get_by_role("button", name="A plays (5o)")).to_have_count(0)  # already played
     for seat, count in zip("ABCD", (2, 2, 2, 2)):

@@ -324,10 +324,11 @@ function renderMoves() {
   const legal = $("legal");
   legal.replaceChildren();
   $("deal-area").replaceChildren();
+  $("close-area").replaceChildren();
   const turnInfo = S.view && S.view.turn != null ? `${seatName(S.view.turn)} to play. ` : "";
   $("next-label").textContent = `${turnInfo}What happens next at the table?`;
   if (SHEET[gameId] && handInPlay() && S.view && S.view.resultOnly === false && !closeRequested) {
-    $("deal-area").append(el("p", { class: "note" }, "The table played on faster than you could write? ",
+    $("close-area").append(el("p", { class: "note" }, "The table played on faster than you could write? ",
       el("button", { type: "button", class: "button", onclick: () => { closeRequested = true; renderEntry(); $("entry-title").focus(); } },
         "Close this hand from the sheet")));
   }

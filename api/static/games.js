@@ -119,8 +119,10 @@ export const SHEET = {
   "el-roby": {
     fields(c, onchange, initial = {}) {
       const out = c.segmented("Made Roby (out of cards)", c.seatOptions(), { initial: initial.out != null ? [initial.out] : [], onchange });
-      const left = c.players.map((n, s) => c.numberField(`${n}: points of the hand`, { max: 999, idName: `${c.prefix}left-${s}`, onchange,
-        initial: initial.hands && typeof initial.hands[s] === "number" ? String(initial.hands[s]) : "" }));
+      // players already out of the game have no points to write
+      const left = c.players.map((n, s) => c.standings[s].status === "out" ? { node: c.el("p", { class: "note", text: `${n} is out of the game.` }), value: () => null }
+        : c.numberField(`${n}: points of the hand`, { max: 999, idName: `${c.prefix}left-${s}`, onchange,
+          initial: initial.hands && typeof initial.hands[s] === "number" ? String(initial.hands[s]) : "" }));
       return [out, ...left];
     },
     build([out, ...left], c) {

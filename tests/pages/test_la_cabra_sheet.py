@@ -79,3 +79,35 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     assert [c["type"] for c in audit["corrections"]] == ["void"]
     assert not any(token in url for url in urls)  # the token never travels in a URL the server sees
     assert page.evaluate(f"localStorage.getItem('tanteo:token:{match_id}')") == token
+
+
+def test_a_hand_entered_with_the_keyboard_alone(open_page: Callable[..., Page], live: Server) -> None:
+    """Focus order follows the form: dealer, points, tricks, last trick, check, save."""
+    match_id, token = new_match(live, {"game": "la-cabra", "players": ["Anna", "Ben", "Carl", "Dora"]})
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    page.get_by_role("group", name="Dealer").get_by_role("button", name="Anna").focus()
+    keys = page.keyboard
+
+    def tab(times: int) -> None:
+        for _ in range(times):
+            keys.press("Tab")
+
+    tab(3)
+    keys.press("Enter")  # Dora deals
+    tab(1)
+    keys.type("72")
+    tab(6)
+    keys.press("Enter")  # North + South took 5 tricks
+    tab(7)
+    keys.press("Enter")  # East + West took 2
+    tab(12)
+    expect(page.get_by_role("button", name="Check the result")).to_be_focused()
+    keys.press("Enter")
+    expect(page.locator("#preview .box")).to_contain_text("Anna deals")
+    keys.press("Tab")
+    expect(page.get_by_role("button", name="Save the hand")).to_be_focused()
+    keys.press("Enter")
+    expect(page.locator("#sheet-title")).to_be_focused()
+    first = live.call("GET", f"/matches/{match_id}/events")[1]["events"][1:]
+    assert first[0]["data"] == {"dealer": 3}
+    assert first[1]["data"] == {"cardPoints": [72, 48], "tricks": [5, 2]}

@@ -7,6 +7,7 @@ from typing import Any
 from flask import jsonify, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import Schema, fields
 
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
@@ -14,6 +15,17 @@ from api.service import BadRequest
 from api.web import bearer_token, etag, expected_version
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
+
+
+class DryRunOut(Schema):
+    """What ``?dryRun=true`` answers: the append's would-be result (documented here, beside its only view)."""
+
+    dryRun = fields.Boolean(metadata={"description": "always true: nothing was written"})
+    version = fields.Integer(metadata={"description": "the version the match would have"})
+    hands = fields.List(fields.Dict(), metadata={"description": "hands whose score would change (VOCABULARY.md §6)"})
+    standings = fields.List(fields.Dict(), metadata={"description": "the standings after the batch"})
+    end = fields.Dict(metadata={"description": "the match end after the batch"})
+    next = fields.List(fields.Dict(), metadata={"description": "what could be recorded next (legal-moves templates)"})
 
 
 @blp.route("/matches/<match_id>/events")
@@ -33,7 +45,7 @@ class Events(MethodView):
         {"in": "query", "name": "dryRun", "schema": {"type": "boolean", "default": False},
          "description": "run every check and answer 200 with the would-be result (version, changed hands with "
                         "their points, standings, end, next legal moves); nothing is written"}])
-    @blp.alt_response(200, description="dryRun=true: what the append would give; nothing written")
+    @blp.alt_response(200, schema=DryRunOut, description="dryRun=true: what the append would give; nothing written")
     def post(self, body: dict[str, Any], match_id: str) -> Any:
         """Append events, all or nothing, after checking each against the rules (or only check them: dryRun)."""
         if _dry_run():

@@ -572,7 +572,7 @@ function describeEvent(e) {
   const bits = [];
   if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
   for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
-    if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??")) { bits.push(`${k} unseen`); continue; }
+    if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??" || c === null)) { bits.push(`${k} unseen`); continue; }
     if (d[k] !== undefined && d[k] !== null) bits.push(`${k} ${Array.isArray(d[k]) ? JSON.stringify(d[k]).replaceAll('"', "") : ["dealer", "caller", "out"].includes(k) ? seatName(d[k]) : d[k]}`);
   }
   return `${who}${e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;

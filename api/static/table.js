@@ -43,6 +43,16 @@ const DRAW = {
     if (v.chain) out.push(el("p", { class: "note", text: `Open chain of ${v.chain.rank}: ${v.chain.call}` }));
     return out;
   },
+  "el-roby"(v, seatName) {
+    const out = (v.hands || []).filter((h) => h.in !== false).map((h) => row(h.name, h.cards,
+      [h.seat === v.turn ? "to play" : null, `${v.scores[h.seat]} points`].filter(Boolean).join(" · ")));
+    const piles = [];
+    if (v.discardPile && v.discardPile.length) piles.push(pile(`Discard (${v.discardPile.length}):`, cardEl(v.discardPile[v.discardPile.length - 1])));
+    if (typeof v.stock === "number") piles.push(el("span", { class: "pile", text: `Stock: ${v.stock}` }));
+    out.push(el("div", {}, ...piles));
+    for (const m of v.melds || []) out.push(row(`Meld ${m.id} (${seatName(m.owner)}, ${m.kind})`, m.cards));
+    return out;
+  },
   kabu(v) {
     const out = (v.seats || []).filter((s) => s.inHand).map((s) => row(s.name, s.hand || [],
       [s.seat === v.turn ? "to decide" : null, s.third ? `third card: ${s.third}` : null, s.fourth ? `fourth: ${s.fourth}` : null, `${v.chips[s.seat]} chips`].filter(Boolean).join(" · ")));

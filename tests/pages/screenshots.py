@@ -52,7 +52,11 @@ MATCHES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
     "el-roby": ({"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"], "options": {"entry": 10, "stake": 2},
                  "initial": {"scores": [40, 70, 75, 97]}}, [
         _e("hand_started", dealer=3), _e("hand_result", out=0, hands=[[], ["AS", "KH", "7D", "7C"], ["5H", "6H", "7H", "QS"], ["2C"]]),
-        _e("rebuy", seat=1)]),
+        _e("rebuy", seat=1), _e("hand_started", dealer=0, hands=[["??"] * 10, ["??"] * 10, None, ["??"] * 10], discard="5H"),
+        _e("draw", seat=1, **{"from": "stock"}), _e("discard", seat=1, card="9C"),
+        _e("draw", seat=3, **{"from": "stock"}), _e("discard", seat=3, card="9D"),
+        _e("draw", seat=0, **{"from": "stock"}), _e("discard", seat=0, card="KC"),
+        _e("draw", seat=1, **{"from": "stock"}), _e("meld", seat=1, id=1, cards=["7S", "7H", "7D"])]),
 }
 
 

@@ -74,7 +74,8 @@ export const SHEET = {
       const show = () => { const v = points.value(); other.textContent = v == null ? "" : `${names[1]}: ${120 - v} card points`; };
       show();
       const trickOptions = Array.from({ length: 10 }, (_, n) => [n, String(n)]);
-      const tricks = (i) => c.segmented(`Tricks of ${names[i]}`, trickOptions, { initial: initial.tricks ? [initial.tricks[i]] : [], onchange });
+      const optional = !c.requires("tricks") ? " (needed only for 0 card points)" : "";
+      const tricks = (i) => c.segmented(`Tricks of ${names[i]}${optional}`, trickOptions, { initial: initial.tricks ? [initial.tricks[i]] : [], onchange });
       const t0 = tricks(0), t1 = tricks(1);
       const last = c.segmented("Last trick won by (if written)", c.seatOptions(), { initial: initial.lastTrick != null ? [initial.lastTrick] : [], onchange, clearable: true });
       return [{ node: c.el("div", {}, points.node, other), value: points.value }, t0, t1, last];
@@ -88,7 +89,16 @@ export const SHEET = {
     },
   },
   cabo: {
+    // The score sheet holds each player's total (sums); a server without that form takes the rows.
     fields(c, onchange, initial = {}) {
+      if (c.accepts("sums")) {
+        const sums = c.players.map((n, s) => c.numberField(`${n}'s card total`, { max: 663, idName: `${c.prefix}sum-${s}`, onchange,
+          initial: initial.sums ? String(initial.sums[s]) : "" }));
+        const caller = c.segmented("Called CABO", c.seatOptions(), { initial: initial.caller != null ? [initial.caller] : [], onchange });
+        const kamikaze = c.segmented("Kamikaze: showed 12 12 13 13 (if any)", c.seatOptions(),
+          { initial: initial.kamikaze != null ? [initial.kamikaze] : [], onchange, clearable: true });
+        return [...sums, caller, kamikaze];
+      }
       const rows = c.players.map((n, s) => {
         const input = c.el("input", { id: `${c.prefix}layout-${s}`, inputmode: "numeric", autocomplete: "off", value: initial.layouts ? initial.layouts[s].join(" ") : "" });
         input.addEventListener("input", onchange);
@@ -97,7 +107,15 @@ export const SHEET = {
       const caller = c.segmented("Called CABO", c.seatOptions(), { initial: initial.caller != null ? [initial.caller] : [], onchange });
       return [...rows, caller];
     },
-    build(v) { return { layouts: v.slice(0, -1), caller: v[v.length - 1] }; },
+    build(v, c) {
+      if (c.accepts("sums")) {
+        const n = c.players.length;
+        const data = { sums: v.slice(0, n), caller: v[n] };
+        if (v[n + 1] != null) data.kamikaze = v[n + 1];
+        return data;
+      }
+      return { layouts: v.slice(0, -1), caller: v[v.length - 1] };
+    },
   },
   "cau-robat": {
     fields(c, onchange, initial = {}) {

@@ -458,7 +458,7 @@ def test_showdown_only_after_the_round() -> None:
     m = Match()
     m.deal(A)
     m.refuse("showdown", "cabo.round_not_over", layouts=HIDDEN4)
-    m.refuse("hand_result", "cabo.round_not_over", layouts=[["1"] * 4] * 4, caller=0)
+    m.refuse("hand_result", "common.card_duplicate", layouts=[["1"] * 4] * 4, caller=0)  # a close from the sheet is checked
 
 
 def _finished(dealt: list[list[str]] | None = None, options: dict[str, Any] | None = None, initial: list[int] | None = None) -> Match:
@@ -781,7 +781,8 @@ def test_legal_moves_templates_apply() -> None:
     m = cb4()
     moves = cabo.legal_moves(m.state)
     kinds = {mv["type"] for mv in moves}
-    assert kinds == {"replace", "discard"}
+    assert kinds == {"replace", "discard", "hand_result"}  # a close from the sheet is always possible in play
+    assert {"type": "hand_result", "data": {}} in moves
     for mv in moves:
         if CaboDriver.is_complete(mv):
             cabo.apply(m.state, Event(m.seq, mv["type"], mv["data"]))

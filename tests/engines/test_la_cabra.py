@@ -683,9 +683,20 @@ def test_loss_point_bands(pts: list[int], tricks: list[int], expected: list[int]
     ({"cardPoints": [72, 48], "tricks": [5, 5]}, "3 to 9 tricks"),
     ({"cardPoints": [110, 10], "tricks": [5, 0]}, "no trick"),
     ({"cardPoints": [120, 0], "tricks": [5, 0], "lastTrick": 1}, "lastTrick"),
-    ({"tricks": [5, 2]}, "cardPoints or cards"),
+    ({"tricks": [5, 2]}, "cardPoints, cards or lossPoints"),
     ({"cardPoints": [60, 60], "tricks": [1, 8]}, "cannot be worth 60"),
-    ({"cardPoints": [72, 48]}, "two numbers"),
+    ({"cardPoints": [72, 48], "tricks": [5]}, "two numbers"),
+    # the score-sheet forms
+    ({"cardPoints": [0, 120]}, "say whether they took only blank tricks"),
+    ({"cardPoints": [120, 0]}, "give tricks, e.g. [8, 1] or [9, 0]"),
+    ({"cardPoints": [119, 1]}, "worth 1"),
+    ({"lossPoints": [2, 2]}, "the losing team gets 2, 4 or 6"),
+    ({"lossPoints": [0, 3]}, "not 0 and 3"),
+    ({"lossPoints": [0, 8]}, "write 4 for a doubled 8"),
+    ({"lossPoints": [0, 2], "cardPoints": [72, 48]}, "lossPoints stands alone"),
+    ({"lossPoints": [6, 0], "tricks": [1, 5]}, "6 loss points mean NS took no trick"),
+    ({"lossPoints": [0, 2], "tricks": [7, 0]}, "EW took no trick: that loses with 6"),
+    ({"lossPoints": [6, 0], "lastTrick": 2}, "lastTrick: South's team NS took no trick"),
 ])
 def test_result_only_checks(data: dict[str, Any], words: str) -> None:
     m = Match()
@@ -837,9 +848,11 @@ def test_cross_check_with_card_lists() -> None:
     assert m.hand_score()["status"] == "scored"
 
 
-def test_hand_result_before_the_deal_ends() -> None:
+def test_hand_result_before_the_deal_ends_closes_it_from_the_sheet() -> None:
     m = z1()
-    m.refuse("hand_result", "la-cabra.hand_not_over", cardPoints=[60, 60], tricks=[4, 4])
+    m.add("hand_result", cardPoints=[60, 60], tricks=[4, 4])
+    h = m.hand_score()
+    assert h["status"] == "scored" and h["result"]["eggs"] and h["closed"] == {"event": m.state.current.closed, "afterMove": 0}
 
 
 def test_reveal_checks() -> None:
@@ -930,8 +943,11 @@ def test_legal_moves_enumerate_known_hands_and_template_unknown_ones() -> None:
 
 def test_every_legal_move_applies() -> None:
     m = z2()
-    for mv in la_cabra.legal_moves(m.state):
-        la_cabra.apply(m.state, Event(m.seq, mv["type"], mv["data"]))
+    moves = la_cabra.legal_moves(m.state)
+    assert {"type": "hand_result", "data": {}} in moves  # the deal may be closed from the score sheet
+    for mv in moves:
+        if mv["type"] != "hand_result":
+            la_cabra.apply(m.state, Event(m.seq, mv["type"], mv["data"]))
 
 
 def test_views() -> None:

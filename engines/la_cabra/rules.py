@@ -561,10 +561,6 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
         raise RuleViolation("common.bad_reveal", "a La Cabra face-down card is one of a discard's cards: give its index")
     i = _hand_index(state, seq)
     hand = _hand_now(state, changed, i) if i is not None else None
-    if hand is not None and hand.closed:
-        raise RuleViolation("common.bad_reveal", (
-            f"hand {hand.number} was closed from the score sheet at event {hand.closed}: it is scored from the sheet, "
-            "not from its cards"))
     play = _find_play(hand, seq) if hand is not None and not hand.is_result_only else None
     if hand is None or play is None:
         took = [t for s, t in (hand.withdrawn if hand else ()) if s == seq]
@@ -628,6 +624,15 @@ def _on_reveal(state: State, event: Event) -> State:
             raise RuleViolation("common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)")
     for i in sorted(changed):
         hand = changed[i]
+        if hand.closed:
+            # scored from the sheet; a face-down card of its piles must keep the sheet possible
+            assert hand.claim is not None
+            problem = _close_problem(state, hand, hand.claim)
+            if problem:
+                raise RuleViolation("la-cabra.mismatch", (
+                    f"this reveal contradicts the score sheet that closed hand {hand.number} (event {hand.closed}): {problem}"),
+                    seq=hand.closed)
+            continue
         if hand.over:
             if hand.claim is not None:
                 problem = _claim_problem(state, hand, hand.claim)

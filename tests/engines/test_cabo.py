@@ -841,11 +841,20 @@ def playout(seed: int, hidden: bool) -> tuple[list[Event], cabo.State]:
     return run(cabo, CaboDriver(random.Random(seed), hidden=hidden))
 
 
+def _sheet(state: cabo.State) -> dict[str, Any]:
+    """The score sheet, without the deal of rounds closed from the sheet (no showdown ever showed it)."""
+    sheet = cabo.score(state)
+    for h in sheet["hands"]:
+        if "closed" in h:
+            h["result"].pop("dealt")
+    return sheet
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_full_and_hidden_recordings_of_the_same_deals_agree(seed: int) -> None:
     full_events, full = playout(seed, False)
     hidden_events, hidden = playout(seed, True)
-    assert cabo.score(hidden) == cabo.score(full)
+    assert _sheet(hidden) == _sheet(full)
     assert cabo.score(full)["end"]["over"]
     assert replay(cabo, hidden_events) == hidden and replay(cabo, full_events) == full
     assert any(e.type == "hand_started" and U in str(e.data.get("layouts")) for e in hidden_events)

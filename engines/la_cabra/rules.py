@@ -323,6 +323,9 @@ def _deal(state: State) -> Hand:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     if hand.is_result_only:
         raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it")
+    if hand.closed:
+        raise RuleViolation("la-cabra.deal_over", (
+            f"hand {hand.number} was closed from the score sheet at event {hand.closed}: nothing more can be recorded in it"))
     if hand.over:
         raise RuleViolation("la-cabra.deal_over", f"hand {hand.number} is over: every card has been played")
     return hand

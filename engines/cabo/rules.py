@@ -721,7 +721,7 @@ def _parse_sheet(state: State, d: Mapping[str, Any], caller: Seat | None) -> She
     if "layouts" in d and "sums" in d:
         raise RuleViolation("cabo.bad_result", "give the rows (layouts) or the sheet's sums (sums), not both")
     if "layouts" in d:
-        if d.get("kamikaze") is not None:
+        if "kamikaze" in d:
             raise RuleViolation("cabo.bad_result", "kamikaze goes with sums; with layouts it is read from the rows")
         return sheet_of(_parse_layouts(state, d.get("layouts")), caller)
     if "sums" not in d:

@@ -630,10 +630,10 @@ def _on_reveal(state: State, event: Event) -> State:
         if hand.closed:
             # scored from the sheet; a face-down card of its piles must keep the sheet possible
             assert hand.claim is not None
-            problem = _close_problem(state, hand, hand.claim)
-            if problem:
+            conflict = _close_problem(state, hand, hand.claim)
+            if conflict:
                 raise RuleViolation("la-cabra.mismatch", (
-                    f"this reveal contradicts the score sheet that closed hand {hand.number} (event {hand.closed}): {problem}"),
+                    f"this reveal contradicts the score sheet that closed hand {hand.number} (event {hand.closed}): {conflict}"),
                     seq=hand.closed)
             continue
         if hand.over:
@@ -933,9 +933,9 @@ def _on_hand_result(state: State, event: Event) -> State:
     if not cur.from_sheet and not cur.over:
         # closing a hand in play from the score sheet: the moves stay, the facts must follow from them
         claim = _parse_result(state, event.data, event.seq, (cur.tricks[0] > 0, cur.tricks[1] > 0))
-        problem = _close_problem(state, cur, claim)
-        if problem:
-            raise RuleViolation("la-cabra.result_conflict", f"hand {cur.number}: {problem}")
+        conflict = _close_problem(state, cur, claim)
+        if conflict:
+            raise RuleViolation("la-cabra.result_conflict", f"hand {cur.number}: {conflict}")
         return _with_hand(state, cur._replace(claim=claim, over=True, closed=event.seq, last_winner=claim.last_trick))
     claim = _parse_result(state, event.data, event.seq, has_trick)
     if cur.is_result_only and cur.claim is None:

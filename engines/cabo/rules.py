@@ -795,16 +795,20 @@ def _deck_gives(sums: tuple[int, ...], kamikaze: Seat | None, most: int) -> bool
     if most > ROW:
         return sum(1 for v in sums if v == 0) <= DECK_COUNTS[0] and sum(sums) <= sum(v * c for v, c in enumerate(DECK_COUNTS))
 
+    # the largest sums first: they need the scarce high cards, so dead ends show up early
+    order = sorted(range(len(sums)), key=lambda s: (s != kamikaze, -sums[s]))
+
     @lru_cache(maxsize=None)
-    def fits(s: int, counts: tuple[int, ...]) -> bool:
-        if s == len(sums):
+    def fits(i: int, counts: tuple[int, ...]) -> bool:
+        if i == len(order):
             return True
+        s = order[i]
         rows = (KAMIKAZE,) if s == kamikaze else _rows_adding_to(sums[s], most)
         for row in rows:
             left = list(counts)
             for v in row:
                 left[v] -= 1
-            if min(left) >= 0 and fits(s + 1, tuple(left)):
+            if min(left) >= 0 and fits(i + 1, tuple(left)):
                 return True
         return False
 

@@ -1087,3 +1087,27 @@ def test_a_deck_out_close_names_the_missing_call() -> None:
     m.deal(A)
     m.add("hand_result", sums=[1, 2, 3, 4], caller=None)
     assert m.hand()["points"] == [0, 2, 3, 4]
+
+
+def test_close_in_the_middle_of_a_turn_keeps_every_card() -> None:
+    m = _in_play()
+    m.add("draw", seat=D)
+    m.add("hand_result", sums=[19, 12, 3, 20], caller=C)
+    assert m.hand()["closed"] == {"afterMove": 6} and m.rnd.live() == 52 and m.rnd.pending is not None
+    m.refuse("discard", "cabo.round_over", seat=D, card="3")
+
+
+def test_a_kamikaze_needs_four_cards_in_the_row() -> None:
+    m = Match()
+    m.deal(A, [[U] * 4, ["9", "4", "9", "11"], [U] * 4, [U] * 4])
+    m.add("draw", seat=A)
+    m.add("discard", seat=A, card="3")
+    m.add("draw", seat=B)
+    m.add("replace", seat=B, slots=[1, 3], cards=["9", "9"])   # Ben's row closes up to 3 cards
+    m.add("call_cabo", seat=C)
+    for seat in (D, A, B):
+        m.add("draw", seat=seat)
+        m.add("discard", seat=seat, card="3" if seat != B else "2")
+    assert m.rnd.over and m.rnd.score is None
+    err = m.refuse("hand_result", "cabo.result_conflict", sums=[10, 50, 10, 10], caller=C, kamikaze=B)
+    assert err.message == "Ben's row holds 3 card(s), so it cannot be the kamikaze 12 12 13 13"

@@ -1161,3 +1161,13 @@ def test_a_close_before_any_move() -> None:
     m.add("hand_result", lossPoints=[0, 6])
     assert m.texts[-1].startswith("Hand 1 closed from the score sheet before any move: loss points NS 0, EW 6 as written")
     assert m.hand_score()["points"] == [0, 6]
+
+
+def test_a_close_in_the_middle_of_a_trick() -> None:
+    m = z1()
+    m.add("lead", seat=N, cards=["9H", "KH"])
+    m.add("beat", seat=E, cards=["10H", "6S"])
+    m.add("hand_result", cardPoints=[30, 90])
+    assert m.hand_score()["points"] == [4, 0] and m.hand_score()["closed"] == {"afterMove": 2}
+    assert la_cabra.legal_moves(m.state) == [
+        {"type": "hand_started", "data": {"dealer": N}}, {"type": "hand_result", "data": {"cardPoints": [30, 90]}}]

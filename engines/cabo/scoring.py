@@ -181,7 +181,7 @@ def score(state: State) -> dict[str, Any]:
             if not rnd.result_only:
                 entry["result"]["dealt"] = _dealt(rnd)
             if rnd.closed_seq:
-                entry["closed"] = {"afterMove": rnd.moves}
+                entry["closedFromSheet"] = {"afterMove": rnd.moves, "seq": rnd.closed_seq}
             entry["lines"] = [{"seat": s, "points": pts, "reason": why, "rule": RULE_ROUND} for s, pts, why in rs.lines]
             entry["points"] = list(rs.scores)
             entry["totals"] = list(rs.totals)

@@ -201,7 +201,7 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
                 out["rows"] = [{"seat": s, "name": state.players[s], "cards": [str(v) for v in rnd.facts.layouts[s]]} for s in range(n)]
         return out
     if rnd.closed_seq:
-        out["closedFromSheet"] = {"event": rnd.closed_seq, "afterMove": rnd.moves}
+        out["closedFromSheet"] = {"afterMove": rnd.moves, "seq": rnd.closed_seq}
     out.update({
         "turn": None if rnd.over else rnd.turn,
         "finalTurnsLeft": rnd.final_left if rnd.caller is not None and not rnd.over else None,

@@ -327,7 +327,7 @@ def score(state: State) -> dict[str, Any]:
             status, result, lines, missing = hand_lines(state, i)
             entry: dict[str, Any] = {"hand": hand.number, "status": status, "result": result, "lines": lines}
             if hand.closed:
-                entry["closed"] = {"afterMove": hand.moves}
+                entry["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed}
             if status == "incomplete":
                 entry["missing"] = missing
             got = state.scores[i].points

@@ -191,7 +191,7 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
         "turn": hand.turn(),
     })
     if hand.closed:
-        out["closedFromSheet"] = {"event": hand.closed, "afterMove": hand.moves}
+        out["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed}
     if hand.is_result_only or hand.trump is None:
         return out
     everything = seat == "all"

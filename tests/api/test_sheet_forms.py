@@ -140,11 +140,11 @@ def test_la_cabra_deal_closed_from_the_sheet_scores_from_the_facts(scorer: Score
     scorer.record(ev("hand_result", cardPoints=[72, 48]), ev("score_claimed", hand=1, points=[0, 2], totals=[0, 2]))
     audit = scorer.get("/audit")
     hand = audit["hands"][0]
-    assert hand["status"] == "scored" and hand["points"] == [0, 2] and hand["closed"] == {"afterMove": 4}
+    assert hand["status"] == "scored" and hand["points"] == [0, 2] and hand["closedFromSheet"] == {"afterMove": 4, "seq": 7}
     assert audit["firstDivergence"] is None and all(c["agrees"] for c in audit["claims"])
     frames = scorer.get("/replay")["frames"]
     assert frames[6]["text"] == "Hand 1 closed from the score sheet after move 4: NS 72, EW 48 card points: EW 2 loss points (totals 0–2)"
-    assert scorer.get("/state")["state"]["closedFromSheet"] == {"event": 7, "afterMove": 4}
+    assert scorer.get("/state")["state"]["closedFromSheet"] == {"afterMove": 4, "seq": 7}
     refused = scorer.post(ev("lead", seat=2, cards=["JC"]))
     assert problem(refused, 422, "la-cabra.deal_over")["detail"]
     # lastTrick was not on the sheet: the next dealt hand names its leader
@@ -159,7 +159,7 @@ def test_cabo_round_closed_from_the_sheet_scores_from_the_facts(scorer: Scorer) 
                   ev("draw", seat=1), ev("discard", seat=1, card="4"), ev("call_cabo", seat=2))
     scorer.record(ev("hand_result", sums=[19, 12, 3, 20], caller=2))
     hand = scorer.get("/audit")["hands"][0]
-    assert hand["status"] == "scored" and hand["points"] == [19, 12, 0, 20] and hand["closed"] == {"afterMove": 5}
+    assert hand["status"] == "scored" and hand["points"] == [19, 12, 0, 20] and hand["closedFromSheet"] == {"afterMove": 5, "seq": 8}
     assert [s["total"] for s in scorer.get()["standings"]] == [19, 12, 0, 20]
     text = scorer.get("/replay")["frames"][7]["text"]
     assert text.startswith("Round 1 closed from the score sheet after move 5: sums Anna 19, Ben 12, Carl 3, Dora 20")

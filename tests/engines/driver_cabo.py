@@ -373,7 +373,7 @@ class CaboDriver:
             layouts = self.truth[entry["hand"]] if r["layouts"] is None else [[int(c) for c in row] for row in r["layouts"]]
             assert r["sums"] == [sum(row) for row in layouts]
             assert r["kamikaze"] == next((s for s, row in enumerate(layouts) if sorted(row) == [12, 12, 13, 13] and len(row) == 4), None)
-            assert ("closed" in entry) == (entry["hand"] in self.closed)
+            assert ("closedFromSheet" in entry) == (entry["hand"] in self.closed)
             scores, winners = expected_round(self.edition, layouts, r["caller"])
             assert entry["points"] == r["scores"] == scores and r["winners"] == winners
             before = list(totals)

@@ -842,11 +842,12 @@ def playout(seed: int, hidden: bool) -> tuple[list[Event], cabo.State]:
 
 
 def _sheet(state: cabo.State) -> dict[str, Any]:
-    """The score sheet, without the deal of rounds closed from the sheet (no showdown ever showed it)."""
+    """The score sheet, without the deal of rounds closed from the sheet (no showdown ever showed it) nor their seq."""
     sheet = cabo.score(state)
     for h in sheet["hands"]:
-        if "closed" in h:
+        if "closedFromSheet" in h:
             h["result"].pop("dealt")
+            h["closedFromSheet"].pop("seq")  # the hidden log holds reveals the full one does not
     return sheet
 
 
@@ -1039,12 +1040,12 @@ def test_close_a_round_in_play_from_the_sums() -> None:
     rows_before = m.rnd.layouts
     m.add("hand_result", sums=[19, 12, 3, 20], caller=C)
     h = m.hand()
-    assert h["status"] == "scored" and h["points"] == [19, 12, 0, 20] and h["closed"] == {"afterMove": 5}
+    assert h["status"] == "scored" and h["points"] == [19, 12, 0, 20] and h["closedFromSheet"] == {"afterMove": 5, "seq": m.rnd.closed_seq} == {"afterMove": 5, "seq": 8}
     assert h["result"]["dealt"][0] == ["5", "6", "7", "8"]
     assert m.rnd.layouts == rows_before    # the recorded moves stay
     assert m.texts[-1] == ("Round 1 closed from the score sheet after move 5: sums Anna 19, Ben 12, Carl 3, Dora 20; "
                            "Carl called CABO; scores Anna 19, Ben 12, Carl 0, Dora 20; totals Anna 19, Ben 12, Carl 0, Dora 20")
-    assert cabo.view(m.state)["closedFromSheet"] == {"event": m.rnd.closed_seq, "afterMove": 5}
+    assert cabo.view(m.state)["closedFromSheet"] == {"afterMove": 5, "seq": 8}
     err = m.refuse("draw", "cabo.round_over", seat=D)
     assert "closed from the score sheet" in err.message
     m.refuse("showdown", "cabo.round_over", layouts=HIDDEN4)
@@ -1093,7 +1094,7 @@ def test_close_in_the_middle_of_a_turn_keeps_every_card() -> None:
     m = _in_play()
     m.add("draw", seat=D)
     m.add("hand_result", sums=[19, 12, 3, 20], caller=C)
-    assert m.hand()["closed"] == {"afterMove": 6} and m.rnd.live() == 52 and m.rnd.pending is not None
+    assert m.hand()["closedFromSheet"] == {"afterMove": 6, "seq": 9} and m.rnd.live() == 52 and m.rnd.pending is not None
     m.refuse("discard", "cabo.round_over", seat=D, card="3")
 
 

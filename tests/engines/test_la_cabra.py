@@ -852,7 +852,7 @@ def test_hand_result_before_the_deal_ends_closes_it_from_the_sheet() -> None:
     m = z1()
     m.add("hand_result", cardPoints=[60, 60], tricks=[4, 4])
     h = m.hand_score()
-    assert h["status"] == "scored" and h["result"]["eggs"] and h["closed"] == {"afterMove": 0}
+    assert h["status"] == "scored" and h["result"]["eggs"] and h["closedFromSheet"] == {"afterMove": 0, "seq": 3}
 
 
 def test_reveal_checks() -> None:
@@ -1103,12 +1103,12 @@ def test_close_from_the_sheet_keeps_the_moves_and_scores_the_facts() -> None:
     before = m.hand
     m.add("hand_result", cardPoints=[72, 48])
     h = m.hand_score()
-    assert h["status"] == "scored" and h["points"] == [0, 2] and h["closed"] == {"afterMove": 4}
+    assert h["status"] == "scored" and h["points"] == [0, 2] and h["closedFromSheet"] == {"afterMove": 4, "seq": 7}
     assert h["result"]["cardPoints"] == [72, 48] and h["result"]["tricks"] is None
     assert m.hand.played == before.played and m.hand.pile_known == before.pile_known  # the moves stay
     assert m.texts[-1] == "Hand 1 closed from the score sheet after move 4: NS 72, EW 48 card points: EW 2 loss points (totals 0–2)"
     assert "closed from the sheet after move 4" in h["lines"][-1]["reason"]
-    assert la_cabra.view(m.state)["closedFromSheet"] == {"event": m.hand.closed, "afterMove": 4}
+    assert la_cabra.view(m.state)["closedFromSheet"] == {"afterMove": 4, "seq": 7}
     err = m.refuse("lead", "la-cabra.deal_over", seat=S, cards=["JC"])
     assert "closed from the score sheet" in err.message
     m.add("hand_result", lossPoints=[0, 2])                   # a cross-check of the sheet agrees
@@ -1168,6 +1168,6 @@ def test_a_close_in_the_middle_of_a_trick() -> None:
     m.add("lead", seat=N, cards=["9H", "KH"])
     m.add("beat", seat=E, cards=["10H", "6S"])
     m.add("hand_result", cardPoints=[30, 90])
-    assert m.hand_score()["points"] == [4, 0] and m.hand_score()["closed"] == {"afterMove": 2}
+    assert m.hand_score()["points"] == [4, 0] and m.hand_score()["closedFromSheet"] == {"afterMove": 2, "seq": 5}
     assert la_cabra.legal_moves(m.state) == [
         {"type": "hand_started", "data": {"dealer": N}}, {"type": "hand_result", "data": {"cardPoints": [30, 90]}}]

@@ -44,8 +44,6 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
 }
 TURN_MOVES = frozenset({"take_discard", "draw", "call_cabo"})
 AFTER_DRAW = frozenset({"replace", "discard", "peek", "spy", "swap"})
-MOVES = TURN_MOVES | AFTER_DRAW | {"initial_peek"}
-"""The events a round's move count counts ("closed from the score sheet after move k")."""
 
 
 # --------------------------------------------------------------------------- start
@@ -105,12 +103,7 @@ def apply(state: State, event: Event) -> State:
     Raises:
         RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
     """
-    after = dispatch(_HANDLERS, state, event, "Cabo")
-    if event.type in MOVES:
-        rnd = after.current
-        assert rnd is not None
-        after = after._replace(current=rnd._replace(moves=rnd.moves + 1))
-    return after
+    return dispatch(_HANDLERS, state, event, "Cabo")
 
 
 # --------------------------------------------------------------------------- the work copy
@@ -296,7 +289,7 @@ def _end_turn(state: State, rnd: Round, seat: Seat, w: _Work, **changes: Any) ->
     deck_out = state.options.edition == 2 and not w.draw
     w.pending = None
     return w.build(turn=(seat + 1) % n, started=True, final_left=final_left, over=over or deck_out,
-                   deck_out=deck_out and not over, pending_seq=0, **changes)
+                   deck_out=deck_out and not over, pending_seq=0, moves=rnd.moves + 1, **changes)
 
 
 def _with_round(state: State, rnd: Round) -> State:
@@ -393,7 +386,8 @@ def _on_initial_peek(state: State, event: Event) -> State:
     for i, t in enumerate(tokens):
         v = read_value(cards[i], f"cards[{i}]") if cards is not None else None
         w.bind(t, v, f"{name}'s slot {slots[i]}", seats=frozenset({seat}))
-    return state._replace(current=w.build(peeked=rnd.peeked | {seat}, refs=rnd.refs + (Ref(event.seq, "initial_peek", seat, tokens),)))
+    return state._replace(current=w.build(peeked=rnd.peeked | {seat}, refs=rnd.refs + (Ref(event.seq, "initial_peek", seat, tokens),),
+                                          moves=rnd.moves + 1))
 
 
 # --------------------------------------------------------------------------- turns
@@ -434,7 +428,7 @@ def _on_draw(state: State, event: Event) -> State:
     card = d.get("card")
     w.bind(t, read_value(card) if card is not None else None, f"the card {state.players[seat]} drew", seats=frozenset({seat}))
     w.pending = t
-    new = w.build(pending_seq=event.seq, started=True, refs=rnd.refs + (Ref(event.seq, "draw", seat, (t,)),))
+    new = w.build(pending_seq=event.seq, started=True, refs=rnd.refs + (Ref(event.seq, "draw", seat, (t,)),), moves=rnd.moves + 1)
     return state._replace(current=new)
 
 
@@ -606,7 +600,8 @@ def _on_call(state: State, event: Event) -> State:
     rnd, seat = _actor(state, d, "call_cabo")
     w = _Work(state, rnd, event.seq)
     w.pending = None
-    new = w.build(turn=(seat + 1) % rnd.seats, started=True, caller=seat, caller_seq=event.seq, final_left=rnd.seats - 1)
+    new = w.build(turn=(seat + 1) % rnd.seats, started=True, caller=seat, caller_seq=event.seq, final_left=rnd.seats - 1,
+                  moves=rnd.moves + 1)
     return state._replace(current=new)
 
 

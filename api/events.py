@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
-from api.web import bearer_token, etag, expected_version
+from api.web import Blueprint, bearer_token, etag, expected_version, idempotency_key, recorder
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
 
@@ -32,9 +31,9 @@ class Events(MethodView):
     def post(self, body: dict[str, Any], match_id: str) -> Any:
         """Append events, all or nothing, after checking each against the rules."""
         result = current_service().record(
-            match_id, body["events"], token=bearer_token(), by=body.get("by") or request.headers.get("X-Recorder", ""),
+            match_id, body["events"], token=bearer_token(), by=body.get("by") or recorder(),
             expected_version=expected_version(body.get("expectedVersion")),
-            key=request.headers.get("Idempotency-Key") or None,
+            key=idempotency_key(),
         )
         headers = etag(result.version)
         if result.replayed:

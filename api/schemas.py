@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
+from schemas import MAX_INTEGER
+
+MAX_RECORDER = 100
+"""The longest recorder name (the ``X-Recorder`` header or the body's ``by``)."""
+
 
 class Problem(Schema):
     """An RFC 9457 problem, as every error is returned."""
@@ -46,9 +51,9 @@ class AppendBody(Schema):
         unknown = RAISE
 
     events = fields.List(fields.Nested(EventIn), required=True, validate=validate.Length(min=1, max=10000))
-    expectedVersion = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1),
+    expectedVersion = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1, max=MAX_INTEGER),
                                      metadata={"description": "the version you last saw (or If-Match)"})
-    by = fields.String(validate=validate.Length(max=100), metadata={"description": "who records"})
+    by = fields.String(validate=validate.Length(max=MAX_RECORDER), metadata={"description": "who records"})
 
 
 class MatchCreated(Schema):
@@ -93,15 +98,15 @@ class MatchList(Schema):
 
 
 class MatchListQuery(Schema):
-    game = fields.String()
-    player = fields.String()
+    game = fields.String(validate=validate.Length(max=40))
+    player = fields.String(validate=validate.Length(max=40))
     status = fields.String(validate=validate.OneOf(["playing", "over"]))
-    page = fields.Integer(load_default=1, validate=validate.Range(min=1))
+    page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
     perPage = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INTEGER))
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
 
 
@@ -137,7 +142,7 @@ class SeatField(fields.Field):
 
 
 class StateQuery(Schema):
-    at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "the step (event seq); default the last"})
+    at = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the step (event seq); default the last"})
     seat = SeatField(metadata={"description": "seat number, or 'all' (needs the token until the match is over)"})
 
 
@@ -152,8 +157,8 @@ class StateOut(Schema):
 class ReplayQuery(Schema):
     seat = SeatField()
     course = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "recorded"]))
-    start = fields.Integer(load_default=1, validate=validate.Range(min=1))
-    stop = fields.Integer(validate=validate.Range(min=1))
+    start = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
+    stop = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER))
 
 
 class ReplayOut(Schema):

@@ -64,6 +64,7 @@ from schemas._fast import Unsupported, compile_schema
 
 __all__ = [
     "BASE_URI",
+    "MAX_INTEGER",
     "SchemaError",
     "event_types",
     "games",
@@ -84,6 +85,10 @@ ENVELOPE = "envelope.v1.json"
 """The relative path of the stored-event envelope schema."""
 
 MATCH_STARTED = "match_started"
+
+MAX_INTEGER = 1_000_000_000
+"""The widest integer any schema accepts (``common/defs.json#/$defs/boundedInteger``); every
+integer of every schema has a ``minimum`` and a ``maximum`` within ±this (tests/schemas checks)."""
 
 Schema: TypeAlias = dict[str, Any]
 ErrorEntry: TypeAlias = dict[str, str]
@@ -290,6 +295,12 @@ def _additional_properties(validator: Any, allowed: Any, instance: Any, schema: 
     yield from _ADDITIONAL_PROPERTIES(validator, allowed, instance, schema)
 
 
+def _max_length(validator: Any, limit: int, instance: Any, schema: Schema) -> Iterator[ValidationError]:
+    """Say how long the text is and how long it may be, without quoting it (it may be huge)."""
+    if isinstance(instance, str) and len(instance) > limit:
+        yield ValidationError(f"is {len(instance):,} characters long; at most {limit:,} are allowed")
+
+
 def _is_integer(checker: Any, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
@@ -301,6 +312,7 @@ _Validator: Any = validators.extend(  # type: ignore[no-untyped-call]
         "required": _required,
         "dependentRequired": _dependent_required,
         "additionalProperties": _additional_properties,
+        "maxLength": _max_length,
     },
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
 )

@@ -17,7 +17,7 @@ import flask_swagger_ui
 from flask import Blueprint, Flask, g, redirect, request
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 
-from api import errors, web
+from api import errors, openapi, web
 from api.schemas import Problem
 from api.service import Service, StateCache
 from ledger import open_ledger
@@ -48,7 +48,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         TANTEO_DB=os.environ.get("TANTEO_DB", DEFAULT_DB),
         MAX_CONTENT_LENGTH=int(os.environ.get("TANTEO_MAX_BODY", DEFAULT_MAX_BODY)),
         API_TITLE="Tanteo", API_VERSION="1",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",  # JSON Schema 2020-12, the dialect of schemas/: embedded as they are
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs", OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from outside
@@ -66,8 +66,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     swagger_assets = Path(flask_swagger_ui.__file__).parent / "dist"
     app.register_blueprint(Blueprint("docs_assets", __name__, static_folder=str(swagger_assets), static_url_path="/docs/assets"))
 
-    api = Api(app, spec_kwargs={"info": {"description": "Record card games played with physical cards, replay them "
-                                                        "move by move and audit every score. Errors are application/problem+json."}})
+    api = Api(app, spec_kwargs={"extra_plugins": [openapi.ProblemJson()], "info": {"description": (
+        "Record card games played with physical cards, replay them move by move and audit every score. "
+        "Errors are application/problem+json. To record a deal from this page: POST /matches with a game's "
+        "example, copy the token into Authorize, then POST /matches/{match_id}/events with the same game's example.")}})
+    openapi.register(api.spec)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "the write token returned by POST /matches"})
     from api import games, matches, events, replays

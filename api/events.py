@@ -7,9 +7,10 @@ from typing import Any
 
 from flask.views import MethodView
 
+from api import openapi
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
-from api.web import Blueprint, bearer_token, etag, expected_version, idempotency_key, recorder
+from api.web import MAX_IDEMPOTENCY_KEY, Blueprint, bearer_token, etag, expected_version, idempotency_key, recorder
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
 
@@ -24,9 +25,12 @@ class Events(MethodView):
     @blp.alt_response(404, schema="Problem")
     @blp.alt_response(409, schema="Problem", description="stale expected version (with the current one)")
     @blp.alt_response(422, schema="Problem", description="an event the rules refuse (rule code, index in the batch)")
+    @blp.alt_response(413, schema="Problem", description="the body is over the size limit (1 MiB by default)")
+    @blp.doc(requestBody=openapi.events_request())
     @blp.doc(security=[{"bearer": []}], parameters=[
-        {"in": "header", "name": "If-Match", "schema": {"type": "string"}, "description": 'expected version, e.g. "3"'},
-        {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"},
+        {"in": "header", "name": "If-Match", "schema": {"type": "string", "pattern": '^(W/)?"[0-9]{1,10}"$'},
+         "description": 'expected version, e.g. "3"'},
+        {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": MAX_IDEMPOTENCY_KEY},
          "description": "a retry with the same key and body returns the first result and writes nothing"}])
     def post(self, body: dict[str, Any], match_id: str) -> Any:
         """Append events, all or nothing, after checking each against the rules."""

@@ -7,6 +7,7 @@ from typing import Any
 from flask import url_for
 from flask.views import MethodView
 
+from api import openapi
 from api.app import current_service
 from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary
 from api.web import Blueprint, etag, recorder
@@ -21,6 +22,8 @@ class Matches(MethodView):
     @blp.response(201, MatchCreated)
     @blp.alt_response(400, schema="Problem", description="malformed JSON or schema violation")
     @blp.alt_response(422, schema="Problem", description="options or players break the game's rules")
+    @blp.alt_response(413, schema="Problem", description="the body is over the size limit (1 MiB by default)")
+    @blp.doc(requestBody=openapi.match_request())
     def post(self, body: dict[str, Any]) -> Any:
         """Start a match; returns its id and the write token."""
         created = current_service().start_match(body, by=recorder())

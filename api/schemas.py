@@ -15,6 +15,17 @@ MAX_RECORDER = 100
 """The longest recorder name (the ``X-Recorder`` header or the body's ``by``)."""
 
 
+def _shape(name: str) -> dict[str, object]:
+    """Document a passed-through value by one of the fixed shapes of ``api/openapi.py``."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _list_of(name: str, description: str = "") -> fields.List:
+    """A list of passed-through objects, documented as the fixed shape ``name``."""
+    return fields.List(fields.Dict(metadata={"allOf": [_shape(name)]}), required=True,
+                       metadata={"description": description} if description else {})
+
+
 class Problem(Schema):
     """An RFC 9457 problem, as every error is returned."""
 
@@ -57,15 +68,16 @@ class AppendBody(Schema):
 
 
 class MatchCreated(Schema):
-    id = fields.String()
-    token = fields.String(metadata={"description": "write token: send it as 'Authorization: Bearer <token>'"})
-    version = fields.Integer()
+    id = fields.String(required=True)
+    token = fields.String(required=True,
+                          metadata={"description": "write token: send it as 'Authorization: Bearer <token>'"})
+    version = fields.Integer(required=True)
     head = fields.String()
 
 
 class Appended(Schema):
-    version = fields.Integer()
-    head = fields.String()
+    version = fields.Integer(required=True)
+    head = fields.String(required=True)
 
 
 class MatchSummary(Schema):
@@ -77,8 +89,8 @@ class MatchSummary(Schema):
     version = fields.Integer()
     head = fields.String()
     hands = fields.Integer()
-    standings = fields.List(fields.Dict())
-    end = fields.Dict()
+    standings = _list_of("Standing")
+    end = fields.Dict(required=True, metadata={"allOf": [_shape("End")]})
 
 
 class MatchListItem(Schema):
@@ -178,10 +190,11 @@ class LegalMovesOut(Schema):
 class AuditOut(Schema):
     id = fields.String()
     version = fields.Integer()
-    hands = fields.List(fields.Dict())
-    standings = fields.List(fields.Dict())
-    end = fields.Dict()
-    claims = fields.List(fields.Dict())
-    firstDivergence = fields.Dict(allow_none=True)
-    corrections = fields.List(fields.Dict())
-    chain = fields.Dict()
+    hands = _list_of("Hand")
+    standings = _list_of("Standing")
+    end = fields.Dict(required=True, metadata={"allOf": [_shape("End")]})
+    claims = _list_of("Claim", "one entry per claimed value compared")
+    firstDivergence = fields.Dict(required=True, allow_none=True, metadata={
+        "anyOf": [_shape("Claim"), {"type": "null"}], "description": "the first disagreeing claim, or null"})
+    corrections = fields.List(fields.Dict(), required=True)
+    chain = fields.Dict(required=True, metadata={"allOf": [_shape("Chain")]})

@@ -71,6 +71,7 @@ __all__ = [
     "load",
     "schema_document",
     "schema_id",
+    "self_contained",
     "validate_envelope",
     "validate_event",
 ]
@@ -233,6 +234,25 @@ def schema_document(game: str, type: str) -> Schema:
     return load(schema_id(game, type))
 
 
+def self_contained(game: str, type: str) -> Schema:
+    """Return the current schema of a game's event type with every ``$ref`` inlined, annotations kept.
+
+    For documents that embed the contract (the OpenAPI document): no ``$id``, ``$schema`` or
+    ``$ref`` left to resolve, descriptions, defaults and examples where the files put them.
+
+    Raises:
+        SchemaError: ``schema.unknown_game`` or ``schema.unknown_type``.
+    """
+    rel = schema_id(game, type)
+    catalogue = _catalogue()
+    document = catalogue.documents[rel]
+    base = document.get("$id", BASE_URI + rel)
+    inlined: Schema = _inline(document, base, catalogue.registry, frozenset({base}), root=True, annotations=True)
+    inlined.pop("$id", None)
+    inlined.pop("$schema", None)
+    return inlined
+
+
 # --------------------------------------------------------------------------- validator class
 
 
@@ -331,11 +351,13 @@ _SCHEMA_VALUES = frozenset(
 _SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 
 
-def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str], root: bool = False) -> Any:
+def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str], root: bool = False,
+            annotations: bool = False) -> Any:
     """Return a copy of ``schema`` with every ``$ref`` replaced by its target, annotations dropped.
 
     A ``$ref`` with no other keywords becomes its target; beside other keywords it becomes
     one more ``allOf`` entry. A recursive ``$ref`` stays, made absolute, for the registry.
+    With ``annotations`` the descriptions, defaults and examples stay (for documents people read).
     """
     if not isinstance(schema, dict):
         return schema
@@ -343,14 +365,14 @@ def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str
         base = urljoin(base, schema["$id"])
     out: Schema = {}
     for key, value in schema.items():
-        if key in _ANNOTATIONS or key in ("$ref", "$defs") or (not root and key in ("$id", "$schema")):
+        if (key in _ANNOTATIONS and not annotations) or key in ("$ref", "$defs") or (not root and key in ("$id", "$schema")):
             continue
         if key in _SCHEMA_MAPS:
-            out[key] = {name: _inline(sub, base, registry, seen) for name, sub in value.items()}
+            out[key] = {name: _inline(sub, base, registry, seen, annotations=annotations) for name, sub in value.items()}
         elif key in _SCHEMA_VALUES:
-            out[key] = _inline(value, base, registry, seen)
+            out[key] = _inline(value, base, registry, seen, annotations=annotations)
         elif key in _SCHEMA_LISTS:
-            out[key] = [_inline(sub, base, registry, seen) for sub in value]
+            out[key] = [_inline(sub, base, registry, seen, annotations=annotations) for sub in value]
         else:
             out[key] = value
     ref = schema.get("$ref")
@@ -361,7 +383,7 @@ def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str
         out["$ref"] = target_uri
         return out
     target = registry.resolver(base).lookup(ref).contents
-    inlined = _inline(target, urldefrag(target_uri).url, registry, seen | {target_uri})
+    inlined = _inline(target, urldefrag(target_uri).url, registry, seen | {target_uri}, annotations=annotations)
     if not out:
         return inlined
     out["allOf"] = [*out.get("allOf", ()), inlined]

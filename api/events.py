@@ -28,7 +28,7 @@ class Events(MethodView):
     @blp.alt_response(413, schema="Problem", description="the body is over the size limit (1 MiB by default)")
     @blp.doc(requestBody=openapi.events_request())
     @blp.doc(security=[{"bearer": []}], parameters=[
-        {"in": "header", "name": "If-Match", "schema": {"type": "string", "pattern": '^(W/)?"[0-9]{1,10}"$'},
+        {"in": "header", "name": "If-Match", "schema": {"type": "string", "pattern": '^(W/)?"[1-9][0-9]{0,8}"$'},
          "description": 'expected version, e.g. "3"'},
         {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": MAX_IDEMPOTENCY_KEY},
          "description": "a retry with the same key and body returns the first result and writes nothing"}])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import accumulate
 from typing import Any
 
 import flask_smorest
@@ -37,8 +38,9 @@ MAX_IDEMPOTENCY_KEY = 200
 MAX_HEADER = 8192
 """The longest single header value the app reads; a longer one is a 431."""
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_BRACKETS = re.compile(r"[\[\]{}]")
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _VERSION = re.compile(r"[0-9]{1,15}")
 
@@ -53,13 +55,12 @@ class BodyError(BadRequest):
 
 def _too_deep(text: str) -> bool:
     """Return whether arrays/objects in ``text`` nest deeper than :data:`MAX_DEPTH` (strings skipped)."""
-    brackets = _BRACKETS.findall(_STRING.sub("", text)) if text.count("[") + text.count("{") > MAX_DEPTH else ()
-    depth = 0
-    for bracket in brackets:
-        depth += 1 if bracket in "[{" else -1
-        if depth > MAX_DEPTH:
-            return True
-    return False
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    # once escapes are gone, quotes alternate: every other piece between them is outside strings
+    outside = "".join(_ESCAPE.sub("", text).split('"')[::2])
+    brackets = _NOT_BRACKETS.sub("", outside)
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH
 
 
 def _integer(text: str) -> int:

@@ -110,8 +110,11 @@ def test_body_nested_100000_levels_is_400(dealt: Scorer) -> None:
         no_repr(body)
     problem(dealt.client.post("/matches", data="[" * 100_000, content_type="application/json"), 400, "request.too_deep")
     unchanged(dealt, before)
-    # brackets inside strings are text, not nesting
+    # brackets inside strings are text, not nesting, also after escaped quotes and backslashes
     assert raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "%s"}}]}' % ("[" * 500)).status_code == 201
+    tricky = '\\\\ \\" ' + "{[" * 40 + ' \\\\'  # JSON text: \\ \" {[{[… \\
+    assert raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "%s"}}]}' % tricky).status_code == 201
+    assert dealt.get("/events", after=3)["events"][0]["data"]["text"] == '\\ " ' + "{[" * 40 + " \\"
 
 
 def test_5001_digit_expected_version_is_400(dealt: Scorer) -> None:

@@ -14,6 +14,8 @@ as it is served.
 
 from __future__ import annotations
 
+import copy
+from functools import cache
 from typing import Any
 
 from apispec import APISpec, BasePlugin
@@ -193,25 +195,31 @@ def append_schema() -> dict[str, Any]:
     }
 
 
-def register(spec: APISpec) -> None:
-    """Add the event contract and the fixed response shapes to the document's components."""
-    done: set[str] = set()
+@cache
+def _contract() -> tuple[tuple[str, dict[str, Any]], ...]:
+    """The event contract as named components, built once per process (every app reuses a copy)."""
+    components: dict[str, dict[str, Any]] = {}
     for game in schemas.games():
         branches = []
         for event_type in schemas.event_types(game):
             name = _component(schemas.schema_id(game, event_type))
-            if name not in done:
-                spec.components.schema(name, schemas.self_contained(game, event_type))
-                done.add(name)
+            if name not in components:
+                components[name] = schemas.self_contained(game, event_type)
             if event_type != schemas.MATCH_STARTED:
                 branches.append({"type": "object", "title": event_type, "required": ["type", "data"],
                                  "additionalProperties": False,
                                  "properties": {"type": {"const": event_type}, "data": ref(name)}})
-        spec.components.schema(f"{game}.event", {"description": f"An event of a {game} match.", "oneOf": branches})
-    spec.components.schema("MatchStart", match_start_schema())
-    spec.components.schema("AppendRequest", append_schema())
-    for name, shape in RESPONSE_SHAPES.items():
-        spec.components.schema(name, shape)
+        components[f"{game}.event"] = {"description": f"An event of a {game} match.", "oneOf": branches}
+    components["MatchStart"] = match_start_schema()
+    components["AppendRequest"] = append_schema()
+    components.update(RESPONSE_SHAPES)
+    return tuple(components.items())
+
+
+def register(spec: APISpec) -> None:
+    """Add the event contract and the fixed response shapes to the document's components."""
+    for name, schema in copy.deepcopy(_contract()):
+        spec.components.schema(name, schema)
 
 
 def match_request() -> dict[str, Any]:

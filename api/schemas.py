@@ -194,6 +194,7 @@ class AuditOut(Schema):
     standings = _list_of("Standing")
     end = fields.Dict(required=True, metadata={"allOf": [_shape("End")]})
     claims = _list_of("Claim", "one entry per claimed value compared")
+    orphaned = fields.List(fields.Dict(), metadata={"description": "claims about a hand whose deal was voided: nothing to compare them with"})
     firstDivergence = fields.Dict(required=True, allow_none=True, metadata={
         "anyOf": [_shape("Claim"), {"type": "null"}], "description": "the first disagreeing claim, or null"})
     corrections = fields.List(fields.Dict(), required=True)

@@ -61,60 +61,64 @@ export const FIELDS = {
   },
 };
 
-const values = (text) => text.split(/[\s,]+/).filter(Boolean);
-
 /** Score-sheet forms: fields(ctx, onchange, initial?) -> [{node, value}], build(values, ctx) -> hand_result data. */
 export const SHEET = {
   "la-cabra": {
+    // The sheet holds each team's card points (tricks only when a team has 0), or the loss points alone.
     fields(c, onchange, initial = {}) {
       const names = c.standings.map((s) => s.names.join(" + "));
+      const mode = c.segmented("The sheet holds", [["cardPoints", "card points"], ["lossPoints", "loss points only"]],
+        { initial: [initial.lossPoints ? "lossPoints" : "cardPoints"], onchange: () => { toggle(); onchange(); } });
       const other = c.el("p", { class: "note" });
       const points = c.numberField(`Card points of ${names[0]}`, { min: 0, max: 120, idName: `${c.prefix}card-points-0`,
         initial: initial.cardPoints ? String(initial.cardPoints[0]) : "", onchange: () => { show(); onchange(); } });
       const show = () => { const v = points.value(); other.textContent = v == null ? "" : `${names[1]}: ${120 - v} card points`; };
       show();
       const trickOptions = Array.from({ length: 10 }, (_, n) => [n, String(n)]);
-      const optional = !c.requires("tricks") ? " (needed only for 0 card points)" : "";
-      const tricks = (i) => c.segmented(`Tricks of ${names[i]}${optional}`, trickOptions, { initial: initial.tricks ? [initial.tricks[i]] : [], onchange });
+      const tricks = (i) => c.segmented(`Tricks of ${names[i]} (if written)`, trickOptions,
+        { initial: initial.tricks ? [initial.tricks[i]] : [], onchange, clearable: true });
       const t0 = tricks(0), t1 = tricks(1);
-      const last = c.segmented("Last trick won by (if written)", c.seatOptions(), { initial: initial.lastTrick != null ? [initial.lastTrick] : [], onchange, clearable: true });
-      return [{ node: c.el("div", {}, points.node, other), value: points.value }, t0, t1, last];
+      const last = c.segmented("Last trick won by (if written)", c.seatOptions(),
+        { initial: initial.lastTrick != null ? [initial.lastTrick] : [], onchange, clearable: true });
+      const cardBlock = c.el("div", {}, points.node, other, t0.node, t1.node,
+        c.el("p", { class: "note", text: "Tricks are needed only when a team took no card points (blank tricks or none)." }), last.node);
+      const lossOptions = [0, 2, 4, 6].map((n) => [n, String(n)]);
+      const loss = (i) => c.segmented(`Loss points of ${names[i]}`, lossOptions, { initial: initial.lossPoints ? [initial.lossPoints[i]] : [], onchange });
+      const l0 = loss(0), l1 = loss(1);
+      const lossBlock = c.el("div", {}, l0.node, l1.node,
+        c.el("p", { class: "note", text: "The deal's own 2, 4 or 6 for the losers (0 and 0 for 60–60); a doubling after eggs is the engine's." }));
+      const toggle = () => { const loose = mode.value() === "lossPoints"; cardBlock.hidden = loose; lossBlock.hidden = !loose; };
+      toggle();
+      return [{ node: c.el("div", {}, mode.node, cardBlock, lossBlock), value: () => ({
+        mode: mode.value(), points: points.value(), tricks: [t0.value(), t1.value()], last: last.value(), loss: [l0.value(), l1.value()] }) }];
     },
-    build([points, t0, t1, last]) {
-      if (points == null) throw new Error("Write the card points first.");
-      const data = { cardPoints: [points, 120 - points] };
-      if (t0 != null || t1 != null) data.tricks = [t0 ?? 0, t1 ?? 0];
-      if (last != null) data.lastTrick = last;
+    build([v]) {
+      if (v.mode === "lossPoints") {
+        if (v.loss.some((n) => n == null)) throw new Error("Pick both teams' loss points first.");
+        return { lossPoints: v.loss };
+      }
+      if (v.points == null) throw new Error("Write the card points first.");
+      const data = { cardPoints: [v.points, 120 - v.points] };
+      if (v.tricks[0] != null || v.tricks[1] != null) data.tricks = [v.tricks[0] ?? 0, v.tricks[1] ?? 0];
+      if (v.last != null) data.lastTrick = v.last;
       return data;
     },
   },
   cabo: {
-    // The score sheet holds each player's total (sums); a server without that form takes the rows.
+    // The score sheet holds each player's card total (sums), who called CABO and a kamikaze.
     fields(c, onchange, initial = {}) {
-      if (c.accepts("sums")) {
-        const sums = c.players.map((n, s) => c.numberField(`${n}'s card total`, { max: 663, idName: `${c.prefix}sum-${s}`, onchange,
-          initial: initial.sums ? String(initial.sums[s]) : "" }));
-        const caller = c.segmented("Called CABO", c.seatOptions(), { initial: initial.caller != null ? [initial.caller] : [], onchange });
-        const kamikaze = c.segmented("Kamikaze: showed 12 12 13 13 (if any)", c.seatOptions(),
-          { initial: initial.kamikaze != null ? [initial.kamikaze] : [], onchange, clearable: true });
-        return [...sums, caller, kamikaze];
-      }
-      const rows = c.players.map((n, s) => {
-        const input = c.el("input", { id: `${c.prefix}layout-${s}`, inputmode: "numeric", autocomplete: "off", value: initial.layouts ? initial.layouts[s].join(" ") : "" });
-        input.addEventListener("input", onchange);
-        return { node: c.el("label", { for: `${c.prefix}layout-${s}` }, `${n}'s cards (values, e.g. 3 0 12)`, input), value: () => values(input.value) };
-      });
+      const sums = c.players.map((n, s) => c.numberField(`${n}'s card total`, { max: 663, idName: `${c.prefix}sum-${s}`, onchange,
+        initial: initial.sums ? String(initial.sums[s]) : "" }));
       const caller = c.segmented("Called CABO", c.seatOptions(), { initial: initial.caller != null ? [initial.caller] : [], onchange });
-      return [...rows, caller];
+      const kamikaze = c.segmented("Kamikaze: showed 12 12 13 13 (if any)", c.seatOptions(),
+        { initial: initial.kamikaze != null ? [initial.kamikaze] : [], onchange, clearable: true });
+      return [...sums, caller, kamikaze];
     },
     build(v, c) {
-      if (c.accepts("sums")) {
-        const n = c.players.length;
-        const data = { sums: v.slice(0, n), caller: v[n] };
-        if (v[n + 1] != null) data.kamikaze = v[n + 1];
-        return data;
-      }
-      return { layouts: v.slice(0, -1), caller: v[v.length - 1] };
+      const n = c.players.length;
+      const data = { sums: v.slice(0, n), caller: v[n] };
+      if (v[n + 1] != null) data.kamikaze = v[n + 1];
+      return data;
     },
   },
   "cau-robat": {

@@ -259,11 +259,7 @@ function renderEntry() {
   onchange();
 }
 
-function ctx(prefix = "") { return { prefix, accepts, requires, players: players(), teams: teams(), info: S.info, standings: S.summary.standings, el, segmented, numberField, seatOptions, cardList, matchOptions }; }
-/** Whether this server's hand_result schema takes (or needs) a field: the forms follow the contract as served. */
-function accepts(field) { return !!(S.resultSchema && S.resultSchema.properties && field in S.resultSchema.properties); }
-function requires(field) { return !!(S.resultSchema && (S.resultSchema.required || []).includes(field)); }
-
+function ctx(prefix = "") { return { prefix, players: players(), teams: teams(), info: S.info, standings: S.summary.standings, el, segmented, numberField, seatOptions, cardList, matchOptions }; }
 function countHands() { return S.audit.hands.filter((h) => h.status !== "void").length; }
 
 function describePreview(result) {
@@ -680,7 +676,6 @@ $("undo").addEventListener("click", () => { const last = lastUndoable(); if (las
 
 (async () => {
   S.info = (await get(`/games/${gameId}`)).body;
-  S.resultSchema = S.info.schemas && S.info.schemas.hand_result ? (await get(S.info.schemas.hand_result)).body : null;
   await refresh();
   sendQueued();
 })();

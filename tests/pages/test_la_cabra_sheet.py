@@ -12,12 +12,20 @@ from tests.server.conftest import Server
 NS, EW = "Anna + Carl", "Ben + Dora"
 
 
-def enter_hand(page: Page, points: int, tricks: tuple[int, int], dealer: str | None = None) -> None:
+def enter_hand(page: Page, points: int, tricks: tuple[int, int] | None, dealer: str | None = None) -> None:
     if dealer is not None:
         page.get_by_role("group", name="Dealer").get_by_role("button", name=dealer).click()
     page.get_by_label(f"Card points of {NS}").fill(str(points))
-    page.get_by_role("group", name=f"Tricks of {NS}").get_by_role("button", name=str(tricks[0]), exact=True).click()
-    page.get_by_role("group", name=f"Tricks of {EW}").get_by_role("button", name=str(tricks[1]), exact=True).click()
+    if tricks is not None:
+        page.get_by_role("group", name=f"Tricks of {NS}").get_by_role("button", name=str(tricks[0]), exact=True).click()
+        page.get_by_role("group", name=f"Tricks of {EW}").get_by_role("button", name=str(tricks[1]), exact=True).click()
+    page.get_by_role("button", name="Check the result").click()
+
+
+def enter_loss(page: Page, loss: tuple[int, int]) -> None:
+    page.get_by_role("group", name="The sheet holds").get_by_role("button", name="loss points only").click()
+    page.get_by_role("group", name=f"Loss points of {NS}").get_by_role("button", name=str(loss[0]), exact=True).click()
+    page.get_by_role("group", name=f"Loss points of {EW}").get_by_role("button", name=str(loss[1]), exact=True).click()
     page.get_by_role("button", name="Check the result").click()
 
 
@@ -44,9 +52,9 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     expect(page.locator("#preview")).to_contain_text(f"{EW} 2")
     expect(page.locator("#preview")).to_contain_text("Ben deals")
     save(page, 1)
-    enter_hand(page, 50, (3, 4))
+    enter_hand(page, 50, None)  # card points alone, the shortest entry
     save(page, 2)
-    enter_hand(page, 20, (2, 5))
+    enter_loss(page, (4, 0))  # a sheet that kept only the loss points
     save(page, 3)
 
     before = live.call("GET", f"/matches/{match_id}")[1]["version"]
@@ -76,6 +84,8 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     assert shown == [s["total"] for s in summary["standings"]] == [6, 4]
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
     assert [h["points"] for h in audit["hands"]] == [[0, 2], [2, 0], [4, 0], [0, 2]]
+    results = [e["data"] for e in live.call("GET", f"/matches/{match_id}/events")[1]["events"] if e["type"] == "hand_result"]
+    assert results[1] == {"cardPoints": [50, 70]} and results[2] == {"lossPoints": [4, 0]}
     assert [c["type"] for c in audit["corrections"]] == ["void"]
     assert not any(token in url for url in urls)  # the token never travels in a URL the server sees
     assert page.evaluate(f"localStorage.getItem('tanteo:token:{match_id}')") == token
@@ -94,7 +104,7 @@ def test_a_hand_entered_with_the_keyboard_alone(open_page: Callable[..., Page], 
 
     tab(3)
     keys.press("Enter")  # Dora deals
-    tab(1)
+    tab(3)  # past what the sheet holds (card points / loss points only)
     keys.type("72")
     tab(6)
     keys.press("Enter")  # North + South took 5 tricks

@@ -25,8 +25,8 @@ def el_roby(page: Page) -> None:
 
 
 def cabo(page: Page) -> None:
-    for name, row in zip(PLAYERS["cabo"], ("1 2 3 4", "0 2 5", "2 3 4 6", "1 1 5")):
-        page.get_by_label(f"{name}'s cards (values, e.g. 3 0 12)").fill(row)
+    for name, total in zip(PLAYERS["cabo"], (10, 7, 15, 7)):
+        page.get_by_label(f"{name}'s card total").fill(str(total))
     page.get_by_role("group", name="Called CABO").get_by_role("button", name="Anna").click()
 
 

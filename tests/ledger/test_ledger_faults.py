@@ -152,3 +152,30 @@ def test_per_thread_keeps_one_ledger_per_thread_until_closed(tmp_path: Path) -> 
         seen[0].version("m1")  # type: ignore[attr-defined]
     shared = PerThread("memory:")
     assert shared.get() is shared.get()
+
+
+def test_a_writer_of_this_process_holding_the_lock_is_busy_after_the_timeout(tmp_path: Path) -> None:
+    """Writers of one process queue on a lock per file before SQLite's; its wait is bounded too."""
+    import threading
+
+    db = tmp_path / "ledger.db"
+    inside, leave = threading.Event(), threading.Event()
+    with SqliteLedger(db) as book, SqliteLedger(db, busy_timeout=0.05) as other:
+        start(book)
+
+        def slow_check(version: int, events: object) -> None:
+            inside.set()
+            leave.wait(timeout=30)
+
+        writer = threading.Thread(target=lambda: book.append("m1", plays("7D"), by="slow", check=slow_check))
+        writer.start()
+        assert inside.wait(timeout=30)
+        try:
+            with pytest.raises(StorageUnavailable) as error:
+                other.append("m1", plays("8C"), by="scorer")
+            assert error.value.reason == "busy"
+        finally:
+            leave.set()
+            writer.join(timeout=30)
+        assert other.append("m1", plays("8C"), by="scorer").version == 3
+        assert [e.by for e in other.read("m1")] == ["scorer", "slow", "scorer"]

@@ -1,6 +1,6 @@
 """HTTP append benchmark: ``tanteo serve`` vs a trivial Flask INSERT, same waitress, same durability.
 
-    python bench/http_bench.py [--rounds 25] [--per-round 20] [--clients 4]
+    python bench/http_bench.py [--rounds 100] [--per-round 5] [--clients 4]
 
 Two servers run side by side as child processes on loopback, both under waitress with
 ``tanteo serve``'s settings (``api.cli.WAITRESS_SETTINGS``):
@@ -13,11 +13,13 @@ Two servers run side by side as child processes on loopback, both under waitress
 * **baseline**: a Flask app whose one view parses the same JSON body and does one ``INSERT``
   (one connection per worker thread, WAL, ``synchronous=FULL``: the same durability).
 
-Rounds alternate (tanteo first in even rounds, the baseline first in odd ones) so that
-drift in the machine's load hits both alike. In each round each side sends ``--per-round``
-requests per client, back to back on a keep-alive connection: once with one client, once
-with ``--clients`` clients at a time (each on its own match). The figure is the ratio of
-throughputs, baseline time / tanteo time, per round: the median, with min–max. Target ≥ 0.7.
+Rounds are short and many, and alternate (tanteo first in even rounds, the baseline first in
+odd ones), so that the machine's load and the disk's fsync latency, which drift within
+seconds on a shared machine, hit both alike. In each round each side gets ``--per-round``
+requests per client, back to back on keep-alive connections held by client threads that
+live for the whole measurement: once with one client, once with ``--clients`` clients at a
+time (each on its own match). The figure is the ratio of throughputs, baseline time / tanteo
+time, per round: the median over the rounds, with min–max. Target ≥ 0.7.
 """
 
 from __future__ import annotations
@@ -147,56 +149,77 @@ def baseline_workloads(tanteo: list[list[Request]]) -> list[list[Request]]:
             for n, requests in enumerate(tanteo)]
 
 
-def run_round(port: int, batches: list[list[Request]]) -> float:
-    """Send every client's batch (one thread and one keep-alive connection each); wall time."""
-    errors: list[str] = []
-    connections = [http.client.HTTPConnection("127.0.0.1", port, timeout=60) for _ in batches]
-    for conn in connections:
-        conn.connect()
-    barrier = threading.Barrier(len(batches) + 1)
+class Clients:
+    """Client threads that live for the whole measurement, each with a keep-alive connection to
+    each server; :meth:`round` makes all of them send their next batch to one server at once
+    and returns the wall time from the common start to the last answer."""
 
-    def client(conn: http.client.HTTPConnection, batch: list[Request]) -> None:
-        barrier.wait()
-        for path, body, headers in batch:
-            status, answer = call(conn, "POST", path, body, headers)
-            if status != 201:
-                errors.append(f"{status} {answer}")
-                return
+    def __init__(self, ports: dict[str, int], count: int) -> None:
+        self.ports = ports
+        self.count = count
+        self.start = threading.Barrier(count + 1)
+        self.done = threading.Barrier(count + 1)
+        self.work: list[tuple[str, list[Request]]] = [("", [])] * count
+        self.errors: list[str] = []
+        self.stopping = False
+        self.threads = [threading.Thread(target=self._client, args=(n,), daemon=True) for n in range(count)]
+        for thread in self.threads:
+            thread.start()
 
-    threads = [threading.Thread(target=client, args=(c, b)) for c, b in zip(connections, batches)]
-    for thread in threads:
-        thread.start()
-    barrier.wait()
-    began = time.perf_counter()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - began
-    for conn in connections:
-        conn.close()
-    if errors:
-        raise RuntimeError(errors[0])
-    return elapsed
+    def _client(self, n: int) -> None:
+        connections = {name: http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                       for name, port in self.ports.items()}
+        while True:
+            self.start.wait()
+            if self.stopping:
+                break
+            name, batch = self.work[n]
+            try:
+                for path, body, headers in batch:
+                    status, answer = call(connections[name], "POST", path, body, headers)
+                    if status != 201:
+                        self.errors.append(f"{name}: {status} {answer}")
+                        break
+            finally:
+                self.done.wait()
+        for conn in connections.values():
+            conn.close()
+
+    def round(self, name: str, batches: list[list[Request]]) -> float:
+        self.work = [(name, batch) for batch in batches]
+        self.start.wait()
+        began = time.perf_counter()
+        self.done.wait()
+        elapsed = time.perf_counter() - began
+        if self.errors:
+            raise RuntimeError(self.errors[0])
+        return elapsed
+
+    def close(self) -> None:
+        self.stopping = True
+        self.start.wait()
+        for thread in self.threads:
+            thread.join(timeout=10)
 
 
-def measure(label: str, tanteo_port: int, base_port: int, tanteo: list[list[Request]],
-            base: list[list[Request]], rounds: int, per_round: int) -> dict[str, Any]:
+def measure(label: str, ports: dict[str, int], tanteo: list[list[Request]], base: list[list[Request]],
+            rounds: int, per_round: int) -> dict[str, Any]:
+    clients = Clients(ports, len(tanteo))
     ratios: list[float] = []
     times: dict[str, list[float]] = {"tanteo": [], "baseline": []}
-    for r in range(rounds + 1):  # round 0 warms both up and is not counted
-        t_batches = [requests[r * per_round:(r + 1) * per_round] for requests in tanteo]
-        b_batches = [requests[r * per_round:(r + 1) * per_round] for requests in base]
-        if r % 2 == 0:
-            t = run_round(tanteo_port, t_batches)
-            b = run_round(base_port, b_batches)
-        else:
-            b = run_round(base_port, b_batches)
-            t = run_round(tanteo_port, t_batches)
-        if r == 0:
-            continue
-        ratios.append(b / t)
-        requests = per_round * len(tanteo)
-        times["tanteo"].append(t / requests)
-        times["baseline"].append(b / requests)
+    try:
+        for r in range(rounds + 1):  # round 0 warms both up and is not counted
+            batches = {"tanteo": [requests[r * per_round:(r + 1) * per_round] for requests in tanteo],
+                       "baseline": [requests[r * per_round:(r + 1) * per_round] for requests in base]}
+            order = ("tanteo", "baseline") if r % 2 == 0 else ("baseline", "tanteo")
+            elapsed = {name: clients.round(name, batches[name]) for name in order}
+            if r == 0:
+                continue
+            ratios.append(elapsed["baseline"] / elapsed["tanteo"])
+            for name in times:
+                times[name].append(elapsed[name] / (per_round * len(tanteo)))
+    finally:
+        clients.close()
     return {
         "label": label,
         "median": statistics.median(ratios), "min": min(ratios), "max": max(ratios),
@@ -207,8 +230,8 @@ def measure(label: str, tanteo_port: int, base_port: int, tanteo: list[list[Requ
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=25, help="counted rounds (one more warms up)")
-    parser.add_argument("--per-round", type=int, default=20, help="appends per client per round")
+    parser.add_argument("--rounds", type=int, default=100, help="counted rounds (one more warms up)")
+    parser.add_argument("--per-round", type=int, default=5, help="appends per client per round")
     parser.add_argument("--clients", type=int, default=4, help="concurrent clients in the second figure")
     parser.add_argument("--serve-baseline", nargs=2, metavar=("PORT", "DB"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -229,11 +252,10 @@ def main() -> None:
                   file=sys.stderr)
             tanteo = workloads(tanteo_port, 1 + args.clients, needed)
             base = baseline_workloads(tanteo)
+            ports = {"tanteo": tanteo_port, "baseline": base_port}
             results = [
-                measure("sequential (1 client)", tanteo_port, base_port, tanteo[:1], base[:1],
-                        args.rounds, args.per_round),
-                measure(f"{args.clients} concurrent clients", tanteo_port, base_port, tanteo[1:], base[1:],
-                        args.rounds, args.per_round),
+                measure("sequential (1 client)", ports, tanteo[:1], base[:1], args.rounds, args.per_round),
+                measure(f"{args.clients} concurrent clients", ports, tanteo[1:], base[1:], args.rounds, args.per_round),
             ]
         finally:
             for process in processes:

@@ -3,9 +3,10 @@
 ``create_app()`` works with no configuration: the ledger is a SQLite file, ``tanteo.db`` in
 the working directory, or ``TANTEO_DB`` from the environment. Each worker thread keeps one
 ledger (one SQLite connection) for the life of the app (:class:`ledger.PerThread`); they are
-closed when the app is garbage-collected or the process exits, never after a request. Blueprints, one per
-resource, are thin: they parse the request, call one :class:`api.service.Service` method
-and return its result. Errors are mapped to problem+json in ``api/errors.py`` only.
+closed when the app is garbage-collected or the process exits, never after a request.
+Blueprints, one per resource, are thin: they parse the request, call one
+:class:`api.service.Service` method and return its result. Errors are mapped to
+problem+json in ``api/errors.py`` only.
 """
 
 from __future__ import annotations

@@ -20,6 +20,10 @@ requests per client, back to back on keep-alive connections held by client threa
 live for the whole measurement: once with one client, once with ``--clients`` clients at a
 time (each on its own match). The figure is the ratio of throughputs, baseline time / tanteo
 time, per round: the median over the rounds, with min–max. Target ≥ 0.7.
+
+The databases go in a new directory under ``TMPDIR``. On a disk, each append's fsync is a
+large share of both sides' time; ``TMPDIR=/dev/shm`` (tmpfs: fsync is free) shows the ratio
+of the work that is left, which is CPU: parsing, checks, the chain.
 """
 
 from __future__ import annotations
@@ -264,8 +268,8 @@ def main() -> None:
                     process.wait(timeout=15)
                 except subprocess.TimeoutExpired:
                     process.kill()
-    print(f"\nappend through tanteo serve vs one INSERT in Flask; waitress, WAL, synchronous=FULL; "
-          f"{args.rounds} alternating rounds × {args.per_round} appends per client\n")
+    print(f"\nappend through tanteo serve vs one INSERT in Flask; waitress, WAL, synchronous=FULL, files in "
+          f"{tempfile.gettempdir()}; {args.rounds} alternating rounds × {args.per_round} appends per client\n")
     print("| workload | tanteo ms/append | baseline ms/insert | ratio (median) | min–max | target |")
     print("|---|---|---|---|---|---|")
     for r in results:

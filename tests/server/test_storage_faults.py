@@ -21,7 +21,7 @@ from tests.server.conftest import Server
 
 from api.app import create_app
 
-NOTES = [{"type": "note", "data": {"text": f"{i} " + "a long comment from the table " * 40}} for i in range(10)]
+NOTES = [{"type": "note", "data": {"text": f"{i} " + "a comment from the table " * 12}} for i in range(40)]  # ~12 KB: new pages
 
 
 def assert_unavailable(response: Any, code: str) -> dict[str, Any]:

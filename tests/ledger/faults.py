@@ -9,7 +9,10 @@ strongest way the machine allows, in this order:
 * **full**: a small ``tmpfs`` mounted on the directory and filled to the last byte, else
   ``PRAGMA max_page_count`` at the file's current size on the writer's connection (SQLite
   raises SQLITE_FULL itself as soon as a write needs one more page);
-* **busy**: a second connection holding ``BEGIN IMMEDIATE`` (needs nothing special).
+* **busy**: a second connection holding ``BEGIN IMMEDIATE`` (needs nothing special);
+* **I/O error**: the process's file size limit (``RLIMIT_FSIZE``) lowered to the WAL's current
+  size, so the kernel fails the next write that would grow it with ``EFBIG`` (Python ignores
+  ``SIGXFSZ``), which SQLite reports as ``SQLITE_IOERR_WRITE`` (needs nothing special either).
 
 Nothing is mocked: in every case SQLite returns the error to the code under test.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import sqlite3
 import subprocess
 from collections.abc import Callable, Iterator
@@ -124,3 +128,14 @@ def lock_held(db: Path) -> Iterator[sqlite3.Connection]:
     finally:
         conn.execute("ROLLBACK")
         conn.close()
+
+
+@contextlib.contextmanager
+def writes_fail_past(path: Path) -> Iterator[None]:
+    """Make every write of this process that would grow a file past ``path``'s size fail (EFBIG)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (path.stat().st_size, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from tests.ledger.faults import fill, free, lock_held, read_only_view, rows, small_disk
+from tests.ledger.faults import fill, free, lock_held, read_only_view, rows, small_disk, writes_fail_past
 from tests.ledger.ledger_helpers import plays, start
 
 from ledger import (
@@ -47,6 +47,21 @@ def test_a_full_disk_is_storage_unavailable_and_writes_nothing(tmp_path: Path) -
             free(directory, mounted, lambda: book._connection())
             assert book.append("m1", notes(2), by="scorer", key="k1").version == 5
             assert book.verify("m1")[0].valid
+
+
+def test_an_io_error_is_storage_unavailable_and_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.db"
+    with SqliteLedger(db) as book:
+        start(book)
+        book.append("m1", plays("7D"), by="scorer")
+        before = rows(db)
+        with writes_fail_past(Path(f"{db}-wal")):
+            with pytest.raises(StorageUnavailable) as error:
+                book.append("m1", plays("8C", "KH"), by="scorer", key="k1")
+        assert error.value.reason == "io"
+        assert rows(db) == before
+        assert book.append("m1", plays("8C", "KH"), by="scorer", key="k1").version == 4
+        assert book.verify("m1")[0].valid
 
 
 def test_a_held_write_lock_is_busy_after_the_timeout(tmp_path: Path) -> None:

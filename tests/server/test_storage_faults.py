@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask
 from tests.api.test_la_cabra_series import DEAL_1, START
 from tests.conftest import Scorer
-from tests.ledger.faults import fill, free, lock_held, read_only_view, rows, small_disk
+from tests.ledger.faults import fill, free, lock_held, read_only_view, rows, small_disk, writes_fail_past
 from tests.server.conftest import Server
 
 from api.app import create_app
@@ -72,6 +72,22 @@ def test_a_held_lock_answers_503_busy_after_the_timeout(tmp_path: Path) -> None:
         assert_unavailable(response, "storage.busy")
         assert response.headers["Retry-After"] == "1"
         assert scorer.get()["version"] == 4
+    assert rows(db) == before
+    assert scorer.post(DEAL_1[3], headers={"Idempotency-Key": "move-4"}).status_code == 201
+    app.extensions["tanteo.ledgers"].close()
+
+
+def test_an_io_error_answers_503_and_says_to_check_before_retrying(tmp_path: Path) -> None:
+    db = tmp_path / "tanteo.db"
+    app = create_app({"TANTEO_DB": str(db), "TESTING": True})
+    scorer = scorer_on(app, db)
+    before = rows(db)
+    with writes_fail_past(Path(f"{db}-wal")):
+        response = scorer.post(DEAL_1[3], headers={"Idempotency-Key": "move-4"})
+    assert response.status_code == 503 and response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["code"] == "storage.io" and response.headers["Retry-After"] == "30"
+    assert "reload the match" in body["detail"] and "Idempotency-Key" in body["detail"]
     assert rows(db) == before
     assert scorer.post(DEAL_1[3], headers={"Idempotency-Key": "move-4"}).status_code == 201
     app.extensions["tanteo.ledgers"].close()

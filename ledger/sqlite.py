@@ -367,7 +367,8 @@ class SqliteLedger:
         if _sqlite_code(error) == sqlite3.SQLITE_CANTOPEN:
             writable = os.access(self.path if os.path.exists(self.path) else Path(self.path).parent, os.W_OK)
             if self.read_only or not writable:
-                return StorageUnavailable("read_only", f"cannot open {self.path} for writing")
+                how = "the WAL index beside" if self.read_only else "for writing"
+                return StorageUnavailable("read_only", f"cannot open {how} {self.path}")
         translated = storage_error(error)
         if translated is not None:
             return translated

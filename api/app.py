@@ -19,14 +19,17 @@ from typing import Any, Mapping
 import flask_smorest
 import flask_swagger_ui
 from flask import Blueprint, Flask, g, redirect, request
-from werkzeug.exceptions import UnsupportedMediaType
+from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 
-from api import errors
+from api import errors, openapi, web
 from api.schemas import Problem
 from api.service import Service, StateCache
 from ledger import BUSY_TIMEOUT_SECONDS, PerThread
 
 DEFAULT_DB = "tanteo.db"
+DEFAULT_MAX_BODY = 1024 * 1024
+"""The largest request body, in bytes (``MAX_CONTENT_LENGTH``; env ``TANTEO_MAX_BODY``): a batch
+of a whole match fits many times over."""
 
 
 class Api(flask_smorest.Api):
@@ -42,6 +45,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
     ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path`` or ``memory:``),
+    ``MAX_CONTENT_LENGTH`` (the largest request body in bytes, default 1 MiB; env ``TANTEO_MAX_BODY``),
     ``TANTEO_BUSY_TIMEOUT`` (seconds a write waits for another writer's lock before answering
     503 ``storage.busy``) and ``TANTEO_READ_ONLY`` (serve the file read-only: reads work,
     writes answer 503 ``storage.read_only``; a file the process cannot write is opened that
@@ -50,8 +54,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(
         TANTEO_DB=os.environ.get("TANTEO_DB", DEFAULT_DB),
+        MAX_CONTENT_LENGTH=int(os.environ.get("TANTEO_MAX_BODY", DEFAULT_MAX_BODY)),
         API_TITLE="Tanteo", API_VERSION="1",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",  # JSON Schema 2020-12, the dialect of schemas/: embedded as they are
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs", OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from outside
@@ -73,8 +78,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     swagger_assets = Path(flask_swagger_ui.__file__).parent / "dist"
     app.register_blueprint(Blueprint("docs_assets", __name__, static_folder=str(swagger_assets), static_url_path="/docs/assets"))
 
-    api = Api(app, spec_kwargs={"info": {"description": "Record card games played with physical cards, replay them "
-                                                        "move by move and audit every score. Errors are application/problem+json."}})
+    api = Api(app, spec_kwargs={"extra_plugins": [openapi.ProblemJson()], "info": {"description": (
+        "Record card games played with physical cards, replay them move by move and audit every score. "
+        "Errors are application/problem+json. To record a deal from this page: POST /matches with a game's "
+        "example, copy the token into Authorize, then POST /matches/{match_id}/events with the same game's example.")}})
+    openapi.register(api.spec)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "the write token returned by POST /matches"})
     from api import games, matches, events, replays
@@ -87,8 +95,23 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return redirect("/docs")
 
     @app.before_request
-    def json_bodies_only() -> None:
-        """A write whose body is not declared JSON is a 415, not a confusing schema error."""
+    def refuse_early() -> None:
+        """Refuse, in this order, before any view reads a byte of the body.
+
+        An unknown route or a wrong method (404/405) comes first, so ``PUT /games`` is a 405
+        whatever its body; then a header too long to be anything real (431); a body over
+        ``MAX_CONTENT_LENGTH`` (413, also enforced while reading a body without a length);
+        and a write whose body is not declared JSON (415, not a confusing schema error).
+        """
+        if request.routing_exception is not None:
+            raise request.routing_exception
+        for name, value in request.headers.items():
+            if len(value) > web.MAX_HEADER:
+                raise RequestHeaderFieldsTooLarge(f"the {name} header is {len(value):,} characters long; "
+                                                  f"a header may have at most {web.MAX_HEADER:,}")
+        limit = app.config.get("MAX_CONTENT_LENGTH")
+        if limit is not None and (request.content_length or 0) > limit:
+            raise RequestEntityTooLarge(f"the body is {request.content_length:,} bytes; at most {limit:,} are accepted")
         if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 

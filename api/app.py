@@ -90,9 +90,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (games.blp, matches.blp, events.blp, replays.blp):
         api.register_blueprint(blueprint)
 
-    from api import pages
+    from api import pages, viewer
 
     app.register_blueprint(pages.bp)  # the pages for people: /, /new, /m/<id>/score, /m/<id>/sheet
+    app.register_blueprint(viewer.bp)  # the pages for readers: /m/<id>, /m/<id>/replay
 
     @app.before_request
     def refuse_early() -> None:

@@ -114,7 +114,7 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
     low, high = min(0, *values), max(0, *values)
     if high == low:
         high = low + 1
-    width, height, left, right, top, bottom = 640, 260, 44, 110, 12, 28
+    width, height, left, right, top, bottom = 640, 320, 56, 170, 16, 36
     steps = len(rows)
     x = lambda i: left + (width - left - right) * (i / steps)  # noqa: E731 (hand 0 is the start)
     y = lambda v: top + (height - top - bottom) * (1 - (v - low) / (high - low))  # noqa: E731
@@ -134,8 +134,8 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
     placed: list[float] = []
     for s in sorted(series, key=lambda s: s["end"][1]):
         ly = s["end"][1]
-        while any(abs(ly - p) < 14 for p in placed):
-            ly += 14
+        while any(abs(ly - p) < 24 for p in placed):
+            ly += 24
         placed.append(ly)
         s["labelY"] = ly
     ticks = sorted({low, 0, high} | ({round((low + high) / 2)} if high - low > 4 else set()))

@@ -35,7 +35,7 @@ function el(tag, attrs = {}, ...children) {
 
 // ------------------------------------------------------------------ loading
 
-async function load() {
+async function load(notice) {
   const query = new URLSearchParams({ course: S.course });
   if (S.seat !== "") query.set("seat", S.seat);
   const token = S.seat !== "" ? tokenFor(id) : null;
@@ -44,16 +44,14 @@ async function load() {
     const why = answer.body && (answer.body.detail || answer.body.title);
     S.seat = "";
     $("seat").value = "";
-    renderAccess(why ? `Shown as the public sees it: ${why}.` : "Shown as the public sees it.");
-    return load();
+    return load(why ? `Shown as the public sees it: ${why}.` : "Shown as the public sees it.");
   }
   const keep = S.frames.length ? S.frames[S.index].seq : S.wanted;
   S.frames = answer.body.frames;
   S.version = answer.body.version;
   const at = S.frames.findIndex((f) => f.seq === keep);
   S.index = at >= 0 ? at : S.frames.length - 1;
-  if (answer.body.seat !== null && answer.body.seat !== undefined) renderAccess();
-  else if (S.seat === "") renderAccess();
+  renderAccess(notice);
   renderJump();
   renderMoves();
   show(S.index, { focusMove: false });
@@ -65,9 +63,9 @@ function renderAccess(message) {
   box.replaceChildren();
   if (message) box.append(el("p", { text: message }));
   const inPlay = S.status === "playing";
-  if (inPlay && !tokenFor(id)) {
+  if (inPlay && !tokenFor(id) && (S.seat !== "" || message)) {
     const input = el("input", { id: "token-input", autocomplete: "off" });
-    box.append(el("p", { text: "The match is in play: a seat's cards are shown only with the match's write key (the scorer's phone keeps it). Without it, every view is the public one." }),
+    box.append(el("p", { text: "The match is in play: a seat's cards are shown only with the match's write key (the scorer's phone keeps it); without it you see what the public sees." }),
       el("label", { for: "token-input" }, "Write key", input),
       el("button", { type: "button", class: "button", onclick: () => { if (input.value.trim()) { keepToken(id, input.value.trim()); renderAccess(); load(); } } }, "Use this key"));
   }
@@ -89,11 +87,11 @@ function landmarks() {
     if (frame.type === "hand_started" && frame.status !== "voided") {
       hand += 1;
       trick = 0;
-      out.push({ index, label: `Hand ${hand}` + (frame.data.dealer != null ? ` (${seatName(frame.data.dealer)} deals)` : "") });
+      out.push({ index, label: `${game === "cabo" ? "Round" : "Hand"} ${hand}` + (frame.data.dealer != null ? ` (${seatName(frame.data.dealer)} deals)` : "") });
     } else if ((frame.changed || []).includes("lastTrick") && frame.state.lastTrick) {
       trick += 1;
       const winner = frame.state.lastTrick.winner;
-      out.push({ index, label: `Hand ${hand}, trick ${trick}` + (winner != null ? `: won by ${seatName(winner)}` : ""), trick: true });
+      out.push({ index, label: `${game === "cabo" ? "Round" : "Hand"} ${hand}, trick ${trick}` + (winner != null ? `: won by ${seatName(winner)}` : ""), trick: true });
     }
   });
   return out;

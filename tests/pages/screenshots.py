@@ -5,7 +5,8 @@
 Starts a real ``tanteo serve`` on a temporary database, records a short match per game
 through the JSON API (the example logs of VOCABULARY.md §7: a hand from the sheet, then a
 hand in progress move by move), and photographs /m/{id}/score with Debian's chromium at
-390×844 and 1280×900, plus the printable sheet of the La Cabra match.
+390×844 and 1280×900, plus a La Cabra match between deals (the sheet form open) and the
+printable sheet of the La Cabra match.
 """
 
 from __future__ import annotations
@@ -70,7 +71,10 @@ def main(out: Path) -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                for game, (start, events) in MATCHES.items():
+                shots = [(game, start, events) for game, (start, events) in MATCHES.items()]
+                start, events = MATCHES["la-cabra"]
+                shots.append(("la-cabra-sheet", start, events[:3]))  # between deals: the sheet form is open
+                for game, start, events in shots:
                     status, created = server.call("POST", "/matches", start)
                     assert status == 201, created
                     status, body = server.call("POST", f"/matches/{created['id']}/events", {"events": events},

@@ -97,3 +97,22 @@ def test_an_entry_made_meanwhile_elsewhere_is_not_overwritten(open_page: Callabl
     expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(1)  # the other phone's hand, now shown
     expect(page.get_by_label("Card points of North + South")).to_have_value("72")  # what was typed stays
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3
+
+
+def test_without_the_key_the_page_only_reads_until_a_key_is_given(open_page: Callable[..., Page], live: Server) -> None:
+    match_id, token = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
+    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 3}}, {"type": "hand_result", "data": {"lossPoints": [0, 2]}})
+    page = open_page(f"/m/{match_id}/score")
+    expect(page.locator("#access")).to_contain_text("can only read the score")
+    expect(page.locator("[data-total='1']")).to_have_text("2")
+    expect(page.locator("#entry")).to_be_hidden()
+    expect(page.locator("#moves")).to_be_hidden()
+    expect(page.get_by_role("button", name="Undo the last entry")).to_be_disabled()
+    page.get_by_label("Write key").fill("not-the-key")
+    page.get_by_role("button", name="Use this key").click()
+    page.get_by_label("Card points of North + South").fill("70")
+    page.get_by_role("button", name="Check the result").click()
+    expect(page.locator("#sheet-refusal")).to_contain_text("auth.wrong")  # a wrong key is told, not ignored
+    page.evaluate(f"localStorage.setItem('tanteo:token:{match_id}', '{token}')")
+    page.reload()
+    expect(page.locator("#entry-title")).to_have_text("Enter hand 2 from the sheet")

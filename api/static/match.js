@@ -24,7 +24,8 @@ function queueRedraw() {
 }
 
 if (root.dataset.status === "playing" && typeof EventSource !== "undefined") {
-  const source = new EventSource(`/matches/${root.dataset.match}/stream`);
+  // start after the version this page shows; on a reconnect the browser sends Last-Event-ID itself
+  const source = new EventSource(`/matches/${root.dataset.match}/stream?lastEventId=${root.dataset.version}`);
   document.getElementById("live").hidden = false;
   source.onmessage = queueRedraw;
   source.addEventListener("end", () => { source.close(); document.getElementById("live").hidden = true; });

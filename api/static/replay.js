@@ -182,7 +182,8 @@ document.addEventListener("keydown", (event) => {
 /** Follow the stream: each appended event brings its frames; a reader at the latest step moves on with it. */
 function follow() {
   if (S.status !== "playing" || typeof EventSource === "undefined") return;
-  const source = new EventSource(`/matches/${id}/stream`);
+  // start after the last event this page has read; on a reconnect the browser sends Last-Event-ID itself
+  const source = new EventSource(`/matches/${id}/stream?lastEventId=${S.version}`);
   $("live").hidden = false;
   source.onmessage = () => catchUp();
   source.addEventListener("end", () => { source.close(); $("live").hidden = true; });

@@ -23,6 +23,8 @@ An engine is a module (see ``engines/la_cabra.py``) with these names:
     the state as ``seat`` sees it; ``None`` is the public view, ``"all"`` the omniscient one.
 ``narrate(before, event, after) -> str``
     the move in words, for replay frames ("South beats with A♥ 7♠ and takes the lead").
+``PRIVATE``
+    per event type, the fields only some seats saw (``engines/privacy.py``), next to ``view``.
 ``is_over(state) -> bool``
     whether the match has ended (cheap: the ledger keeps it as the match's status).
 
@@ -86,6 +88,8 @@ class Engine(Protocol):
     """The shape every game module has (modules satisfy it structurally)."""
 
     GAME: str
+    PRIVATE: Mapping[str, Sequence[Any]]
+    """Per event type, its private fields (:class:`engines.privacy.Private`)."""
 
     def describe(self) -> dict[str, Any]: ...
     def start(self, data: Mapping[str, Any]) -> Any: ...

@@ -28,9 +28,28 @@ from engines.cabo.state import (
     slot_words,
 )
 from engines.common import log_words, option_entry, seat_names
+from engines.privacy import ACTOR, NOBODY, Declarations, Private
 
 EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy",
           "swap", "call_cabo", "showdown", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
+
+
+# --------------------------------------------------------------------------- private fields
+
+PRIVATE: Declarations = {
+    # Dealt face down: nobody at the table has seen them (the scorer may have).
+    "hand_started": (Private(("layouts", "*"), NOBODY),),
+    "initial_peek": (Private(("cards",), ACTOR, "omit"),),
+    "draw": (Private(("card",), ACTOR, "omit"),),
+    "peek": (Private(("value",), ACTOR, "omit"),),
+    "spy": (Private(("value",), ACTOR, "omit"),),
+    # A reveal during play tells the record only; the view already shows a revealed card to
+    # nobody, so the fold keeps it and only the listing hides it until the match is over.
+    "reveal": (Private(("cards", "*", "card"), NOBODY, "keep"),),
+    **{t: () for t in ("match_started", "take_discard", "replace", "discard", "swap", "call_cabo", "showdown",
+                       "hand_result", "score_claimed", "void", "amend", "note")},
+}
+"""Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
 
 def describe() -> dict[str, Any]:

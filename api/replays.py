@@ -40,7 +40,7 @@ class LegalMoves(MethodView):
     @blp.response(200, LegalMovesOut)
     def get(self, match_id: str) -> Any:
         """What may be recorded next (event templates)."""
-        out = current_service().legal_moves(match_id)
+        out = current_service().legal_moves(match_id, token=bearer_token())
         return out, 200, etag(out["version"])
 
 
@@ -49,5 +49,5 @@ class Audit(MethodView):
     @blp.response(200, AuditOut)
     def get(self, match_id: str) -> Any:
         """Chain check, every hand rescored with its reasons, claims compared, corrections listed."""
-        out = current_service().audit(match_id)
+        out = current_service().audit(match_id, token=bearer_token())
         return out, 200, etag(out["version"])

@@ -1,0 +1,116 @@
+"""What an open read may show of a match in play: the one redaction every read path applies.
+
+The engines declare which fields are private (``PRIVATE`` next to each ``view``, read by
+:mod:`engines.privacy`). Here, Flask-free, the service turns those declarations into:
+
+* the private places of each event it appends (the ledger commits to them: chain format 2);
+* the envelope a reader sees (:func:`envelope`): everything, with each value's salt, for the
+  scorer holding the write token or once the match is over; otherwise the data with each
+  private value replaced by its marked placeholder ``{"private": true, "commitment": …}``,
+  which is also what the chain hashes, so the public listing still verifies;
+* the log as a record without the private facts would hold it (:func:`public_log`): a
+  reader without the token gets states, seat views, words, legal moves and scores folded
+  from that log, so none of them can echo a private value, whatever the engine's view does.
+
+Every open read goes through :func:`envelope` (listings, exports, streams) or
+:func:`public_log` (anything folded); nothing else decides what is private.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from engines.base import Engine, Event, voided_seqs
+from engines.privacy import Secret, secrets_of, unknown_form
+from ledger.records import Path, StoredEvent, public_data
+
+
+def match_options(events: Sequence[Event]) -> Mapping[str, Any]:
+    """Return the options in force: those of ``match_started`` or of its latest amend still standing."""
+    options: Any = events[0].data.get("options") if events else None
+    voided = voided_seqs(events) if any(e.type == "void" for e in events) else frozenset()
+    for event in events:
+        if event.type == "amend" and event.seq not in voided and int(event.data.get("target", 0)) == 1:
+            inner = event.data.get("data")
+            if isinstance(inner, Mapping):
+                options = inner.get("options")
+    return options if isinstance(options, Mapping) else {}
+
+
+def event_secrets(engine: Engine, options: Mapping[str, Any], event_type: str, data: Mapping[str, Any],
+                  types: Mapping[int, str]) -> list[Secret]:
+    """Return the private values of one event; ``types`` gives an amend's target type by seq."""
+    target_type = None
+    if event_type == "amend":
+        target = data.get("target")
+        target_type = types.get(target) if isinstance(target, int) else None
+    return secrets_of(engine.PRIVATE, options, event_type, data, target_type=target_type)
+
+
+def private_paths(engine: Engine, options: Mapping[str, Any], event_type: str, data: Mapping[str, Any],
+                  types: Mapping[int, str]) -> tuple[Path, ...]:
+    """Return where an event to append holds private values (what the ledger commits to)."""
+    return tuple(s.path for s in event_secrets(engine, options, event_type, data, types))
+
+
+def public_log(engine: Engine, events: Sequence[Event]) -> list[Event]:
+    """Return the log as a record that never learnt a private value would hold it.
+
+    Each private field takes its unknown form (``"??"`` cards, or left out), per the
+    engine's declaration; an amend's new payload likewise.
+    """
+    options = match_options(events)
+    types = {e.seq: e.type for e in events}
+    out = []
+    for event in events:
+        found = event_secrets(engine, options, event.type, event.data, types)
+        out.append(Event(event.seq, event.type, unknown_form(event.data, found)) if found else event)
+    return out
+
+
+def envelope(event: StoredEvent, full: bool) -> dict[str, Any]:
+    """Return a stored event as a reader sees it: everything (``full``), or its public form.
+
+    The public form shows each private value as its placeholder (with the commitment the
+    hash was computed over, for format 2). A format-1 event has no commitment: its private
+    values are shown as ``{"private": true}`` and its hash can only be checked by someone
+    who may see them (``tanteo verify --db``, or the listing once the match is over).
+    """
+    out = event.envelope()
+    if full:
+        return out
+    out.pop("private", None)
+    out["data"] = public_data(event)
+    return out
+
+
+def hide_unsalted(event: StoredEvent, engine: Engine, options: Mapping[str, Any], types: Mapping[int, str]) -> dict[str, Any]:
+    """Return the public envelope of an event stored before commitments (format 1)."""
+    out = envelope(event, False)
+    data: Any = out["data"]
+    for secret in event_secrets(engine, options, event.type, event.data, types):
+        data = _put(data, secret.path, {"private": True})
+    out["data"] = data
+    return out
+
+
+def _put(data: Any, path: Path, value: Any) -> Any:
+    if not path:
+        return value
+    step, rest = path[0], path[1:]
+    if isinstance(data, list):
+        copy = list(data)
+        copy[int(step)] = _put(data[int(step)], rest, value)
+        return copy
+    copy_map = dict(data)
+    copy_map[step] = _put(data[step], rest, value)
+    return copy_map
+
+
+def public_envelopes(engine: Engine, records: Sequence[StoredEvent], all_types: Mapping[int, str],
+                     options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the open listing of stored events (format 2: commitments; format 1: bare placeholders)."""
+    return [envelope(r, False) if r.format >= 2 else hide_unsalted(r, engine, options, all_types) for r in records]
+
+
+__all__ = ["envelope", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]

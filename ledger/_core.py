@@ -21,10 +21,16 @@ from .records import (
     StoredEvent,
     VerifyReport,
     canonical_json,
+    chain_hash,
+    chain_hash_v2,
+    commitment,
     committed_data,
     hash_function,
+    is_placeholder,
+    placeholder,
     stored_event,
     value_at,
+    with_value,
 )
 
 Row = tuple[str, int, str, str, str, str, "str | None", str, str, int, "str | None"]
@@ -376,3 +382,99 @@ def check_page(limit: object, offset: object) -> None:
     """Refuse a page request with negative or non-integer bounds."""
     check_count("limit", limit)
     check_count("offset", offset)
+
+
+# --------------------------------------------------------------------------- listings
+
+
+def verify_listing(
+    match_id: str,
+    envelopes: Iterable[Mapping[str, Any]],
+    version: int | None = None,
+    head: str | None = None,
+) -> VerifyReport:
+    """Recompute a match's chain from envelopes as an HTTP listing shows them (README "Chain formats").
+
+    Works with nothing but the listing: a format-2 event whose private values are hidden
+    is hashed with their placeholders as shown; one whose values are shown lists each
+    value's salt and commitment under ``private``, and the value must match its commitment
+    before the placeholder is put back and the hash checked. A format-1 event with hidden
+    values cannot be checked from a listing (no commitment): it is reported as such.
+    ``version``/``head`` are what the match's summary says, when known.
+    """
+    length = 0
+    last_hash = GENESIS
+    expected_prev = GENESIS
+    first_bad: int | None = None
+    reason: str | None = None
+    for envelope in envelopes:
+        length += 1
+        stored = envelope.get("hash")
+        last_hash = stored if isinstance(stored, str) else ""
+        if first_bad is not None:
+            continue
+        problem = _check_envelope(match_id, length, expected_prev, envelope)
+        if problem is not None:
+            first_bad, reason = length, problem
+            continue
+        expected_prev = last_hash
+    if first_bad is None:
+        if length == 0:
+            first_bad, reason = 1, "the listing has no events (seq 1 is missing)"
+        elif version is not None and version != length:
+            first_bad, reason = min(version, length) + 1, f"the match says version {version} but the listing has {length} events"
+        elif head is not None and head != last_hash:
+            reason = f"the match's head {head} is not the hash of seq {length}"
+    return VerifyReport(match=match_id, valid=reason is None, length=length, head=last_hash,
+                        first_bad=first_bad, reason=reason)
+
+
+def _check_envelope(match_id: str, expected_seq: int, expected_prev: str, envelope: Mapping[str, Any]) -> str | None:
+    """Return why one listed envelope breaks the chain, or None."""
+    seq = envelope.get("seq")
+    if seq != expected_seq:
+        return f"seq {expected_seq} is missing or out of order in the listing (found {seq!r})"
+    if envelope.get("match", match_id) != match_id:
+        return f"seq {seq} belongs to another match"
+    if envelope.get("prev") != expected_prev:
+        what = "GENESIS" if seq == 1 else f"the hash of seq {seq - 1}"
+        return f"seq {seq}: prev is not {what} (the chain is broken here)"
+    fmt = envelope.get("format", 1)
+    fields = [envelope.get(k) for k in ("type", "at", "by")]
+    key = envelope.get("key")
+    data = envelope.get("data")
+    if not all(isinstance(f, str) for f in fields) or not (key is None or isinstance(key, str)) or not isinstance(data, dict):
+        return f"seq {seq}: a listed field has the wrong type"
+    etype, at, by = fields
+    try:
+        if fmt == 1:
+            if _has_placeholder(data):
+                return (f"seq {seq}: a format-1 event with hidden values has no commitment; it can be checked "
+                        "once its values are shown (after the match, or with the write token)")
+            digest = chain_hash(expected_prev, match_id, seq, etype, data, at, by, key)
+        elif fmt == 2:
+            committed: Any = data
+            for item in envelope.get("private") or ():
+                path, salt, promised = tuple(item["path"]), item["salt"], item["commitment"]
+                value = value_at(committed, path)
+                if is_placeholder(value):
+                    return f"seq {seq}: the value at {list(path)} is listed with its salt but is still hidden"
+                if not isinstance(salt, str) or commitment(salt, value) != promised:
+                    return f"seq {seq}: the value at {list(path)} does not match its commitment (value or salt altered)"
+                committed = with_value(committed, path, placeholder(promised))
+            digest = chain_hash_v2(expected_prev, match_id, seq, etype, committed, at, by, key)
+        else:
+            return f"seq {seq}: unknown chain format {fmt!r}"
+    except (KeyError, IndexError, TypeError, ValueError, UnicodeEncodeError):
+        return f"seq {seq}: its private values are not listed as path, salt and commitment"
+    if digest != envelope.get("hash"):
+        return f"seq {seq}: hash does not match the event's contents (the event was altered)"
+    return None
+
+
+def _has_placeholder(value: Any) -> bool:
+    if isinstance(value, dict):
+        return value.get("private") is True or any(_has_placeholder(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_placeholder(v) for v in value)
+    return False

@@ -440,12 +440,10 @@ def _check_envelope(match_id: str, expected_seq: int, expected_prev: str, envelo
         what = "GENESIS" if seq == 1 else f"the hash of seq {seq - 1}"
         return f"seq {seq}: prev is not {what} (the chain is broken here)"
     fmt = envelope.get("format", 1)
-    fields = [envelope.get(k) for k in ("type", "at", "by")]
-    key = envelope.get("key")
-    data = envelope.get("data")
-    if not all(isinstance(f, str) for f in fields) or not (key is None or isinstance(key, str)) or not isinstance(data, dict):
+    etype, at, by, key, data = (envelope.get(k) for k in ("type", "at", "by", "key", "data"))
+    if not (isinstance(etype, str) and isinstance(at, str) and isinstance(by, str) and isinstance(data, dict)
+            and (key is None or isinstance(key, str))):
         return f"seq {seq}: a listed field has the wrong type"
-    etype, at, by = fields
     try:
         if fmt == 1:
             if _has_placeholder(data):

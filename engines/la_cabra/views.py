@@ -41,14 +41,14 @@ EVENTS = ["match_started", "hand_started", "lead", "beat", "discard", "tira", "r
 # --------------------------------------------------------------------------- private fields
 
 
-def _face_down(options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+def _discarded_face_down(options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
     """Discards are face down unless the match plays discardFaceUp."""
     return not options.get("discardFaceUp", False)
 
 
 PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
-    "discard": (Private(("cards",), ACTOR, "??", _face_down),),
+    "discard": (Private(("cards",), ACTOR, "??", _discarded_face_down),),
     **{t: () for t in ("match_started", "lead", "beat", "tira", "reveal", "hand_result", "score_claimed", "void",
                        "amend", "note")},
 }

@@ -19,18 +19,22 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engines.base import Event, corrections, effective_log
+from engines.base import Event, Step, corrections
 
 
-def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str, Any]) -> dict[str, Any]:
-    """Build the audit of a match from its score sheet, its raw log and its chain report."""
+def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, Any]) -> dict[str, Any]:
+    """Build the audit of a match from its score sheet, the walk of its log and its chain report.
+
+    The claims and corrections are read off the same walk (:func:`engines.base.walk`) the
+    score sheet was folded from, so what a void covers is settled once.
+    """
     hands = list(score["hands"])
     by_number = {h["hand"]: h for h in hands}
     unit = "team" if score["standings"] and "team" in score["standings"][0] else "seat"
     claims: list[dict[str, Any]] = []
-    claimed_events = [e for e in effective_log(events, keep_neutral=True) if e.type == "score_claimed"]
-    for event in claimed_events:
-        claims.extend(_compare(event, by_number, score, unit))
+    for step in steps:
+        if step.status == "claim":
+            claims.extend(_compare(step.read, by_number, score, unit))
     first = next((c for c in claims if c["agrees"] is False), None)
     return {
         "hands": hands,
@@ -40,7 +44,7 @@ def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str,
         "firstDivergence": first,
         "corrections": [
             {"seq": c.seq, "type": c.type, "target": c.target, "reason": c.reason, "inForce": c.in_force}
-            for c in corrections(events)
+            for c in corrections(steps)
         ],
         "chain": dict(chain),
     }

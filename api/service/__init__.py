@@ -6,53 +6,40 @@ fold the batch onto the current state with the match's engine (refusing the whol
 at the first illegal event), and append. Corrections (``void``, ``amend``) refold the log
 as corrected and are refused when they would make any later event illegal.
 
-Folding a long match must not cost O(events) per append, so the process keeps a
-:class:`StateCache`: per match, the state at the head plus checkpoints (every
-``CHECKPOINT_EVERY`` events and at every correction) for ``state at step N`` and cold
-starts. The cache is only a cache: inside the write transaction the ledger tells the
-current version, and a cache that is behind (another process appended) catches up from
-the log before the batch is checked.
+The package is split by job: :mod:`api.service.cache` keeps the folded states (the state
+cache and its checkpoints), :mod:`api.service.tokens` the write tokens,
+:mod:`api.service.disclosure` what an open read may show of a match in play (the one
+redaction every read applies), and this module the orchestration. Every log is read through the one walk, :func:`engines.base.walk`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import hmac
 import secrets
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
+from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.disclosure import envelope, match_options, private_paths, public_envelopes, public_log
+from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
 from engines.base import (
     CORRECTIONS,
-    STATE_NEUTRAL,
     Engine,
     Event,
     RuleViolation,
+    Step,
     check_correction,
-    effective_log,
-    fold,
+    events_from,
+    replay,
     voided_seqs,
+    walk,
 )
-from api.disclosure import envelope, match_options, private_paths, public_envelopes, public_log
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit
-from replays.steps import COURSES, events_from, frames, frames_json
+from replays.steps import COURSES, frames, frames_json
 from schemas import SchemaError, validate_event
 
-CHECKPOINT_EVERY = 256
-
-
-class AuthError(Exception):
-    """A write without the match's token (``auth.missing``) or with another one (``auth.wrong``)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+__all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Service", "StateCache", "hash_token"]
 
 
 class EventRefused(Exception):
@@ -76,9 +63,11 @@ class BadRequest(Exception):
         self.message = message
 
 
-def hash_token(token: str) -> str:
-    """Return how a write token is stored: its sha256, never the token itself."""
-    return hashlib.sha256(token.encode()).hexdigest()
+def new_match_id() -> str:
+    """Return a random URL-safe match id that never starts with '-', so a shell or the CLI never reads it as an option."""
+    while (match_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return match_id
 
 
 def _validate_amended(game: str, type_: str, data: Any) -> None:
@@ -94,72 +83,6 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
             return "$.data" + path[1:]
         raise SchemaError(error.code, f"the amended {type_}: {error.message}", inner(error.path),
                           [{**e, "path": inner(e["path"])} for e in error.errors]) from None
-
-
-# --------------------------------------------------------------------------- cache
-
-
-@dataclass(frozen=True)
-class _Folded:
-    """What the cache knows of one match: the head state and checkpoints."""
-
-    version: int
-    head: str
-    state: Any
-    checkpoints: Mapping[int, Any] = field(default_factory=dict)
-    """States after a few seqs: 1, every ``CHECKPOINT_EVERY``-th, and every correction."""
-
-
-class StateCache:
-    """States of recently used matches, shared by the requests of one process.
-
-    Keyed by match id; at most ``size`` matches (least recently used dropped). Each entry
-    holds the head state and checkpoints; all states are immutable engine values, so
-    handing them out needs no copy.
-    """
-
-    def __init__(self, size: int = 512) -> None:
-        self._size = size
-        self._entries: OrderedDict[str, _Folded] = OrderedDict()
-        self._records: OrderedDict[str, MatchRecord] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def record(self, match_id: str) -> MatchRecord | None:
-        """Return the match row as first read: its id, game, players and token never change."""
-        with self._lock:
-            return self._records.get(match_id)
-
-    def keep_record(self, record: MatchRecord) -> None:
-        with self._lock:
-            self._records[record.id] = record
-            while len(self._records) > self._size:
-                self._records.popitem(last=False)
-
-    def get(self, match_id: str) -> _Folded | None:
-        with self._lock:
-            entry = self._entries.get(match_id)
-            if entry is not None:
-                self._entries.move_to_end(match_id)
-            return entry
-
-    def put(self, match_id: str, entry: _Folded) -> None:
-        """Keep an entry, unless a newer one for the match is already there (a racing writer)."""
-        with self._lock:
-            current = self._entries.get(match_id)
-            if current is not None and current.version > entry.version:
-                return
-            self._entries[match_id] = entry
-            self._entries.move_to_end(match_id)
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-    def drop(self, match_id: str) -> None:
-        with self._lock:
-            self._entries.pop(match_id, None)
-
-
-def _keeps_checkpoint(seq: int, event_type: str) -> bool:
-    return seq == 1 or seq % CHECKPOINT_EVERY == 0 or event_type in CORRECTIONS
 
 
 # --------------------------------------------------------------------------- service
@@ -184,13 +107,13 @@ class Service:
         validate_event(None, "match_started", data)
         engine = get_engine(data["game"])
         state = engine.start(data)
-        match_id = secrets.token_urlsafe(9)
-        token = secrets.token_urlsafe(24)
+        match_id = new_match_id()
+        token = new_token()
         result = self.ledger.create_match(
             match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
             first=NewEvent("match_started", dict(data)), by=by,
         )
-        self.cache.put(match_id, _Folded(result.version, result.head, state, {1: state}))
+        self.cache.put(match_id, Folded(result.version, result.head, state, {1: state}))
         return {"id": match_id, "token": token, "version": result.version, "head": result.head}
 
     def record(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None, by: str = "",
@@ -202,7 +125,7 @@ class Service:
             ConcurrencyConflict, IdempotencyConflict.
         """
         record = self._fixed_record(match_id)
-        self.authorize(record, token)
+        authorize(record, token)
         engine = get_engine(record.game)
         for index, event in enumerate(events):
             try:
@@ -215,8 +138,8 @@ class Service:
         outcome: dict[str, Any] = {}
 
         def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
-            entry = self._entry_at_head(match_id, engine, current)
-            outcome.update(self._fold_batch(match_id, engine, record.game, entry, stored))
+            entry = self.cache.at_head(self.ledger, match_id, engine, current)
+            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored)
             return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
 
         result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
@@ -225,13 +148,13 @@ class Service:
         return result
 
     def _with_private(self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]]) -> list[NewEvent]:
-        """Build the batch with each event's private places, which the ledger commits to.
+        """Build the batch with each event's private places, which the ledger commits to (chain format 2).
 
         The options come from the state at the head (an amend of the options in this very
         batch applies from the next batch on); an amend's private places are its target's.
         """
         version = self.ledger.version(match_id)
-        state = self._entry_at_head(match_id, engine, version).state
+        state = self.cache.at_head(self.ledger, match_id, engine, version).state
         options = dataclasses.asdict(state.options) if dataclasses.is_dataclass(state.options) else {}
         types: dict[int, str] = {}
         for offset, event in enumerate(events):
@@ -242,49 +165,26 @@ class Service:
         return [NewEvent(e["type"], dict(e["data"]), private_paths(engine, options, e["type"], e["data"], types))
                 for e in events]
 
-    def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: _Folded,
-                    stored: Sequence[StoredEvent]) -> dict[str, Any]:
-        """Fold a built batch onto the head state; return the new cache entry (not yet shared)."""
-        state = entry.state
-        checkpoints = dict(entry.checkpoints)
-        log: list[Event] | None = None  # the whole log, read only when a correction needs it
-        for index, record in enumerate(stored):
-            event = Event(record.seq, record.type, record.data)
-            try:
-                if event.type in CORRECTIONS:
-                    if log is None:
-                        log = events_from(self.ledger.read(match_id, upto=entry.version))
-                        log += [Event(r.seq, r.type, r.data) for r in stored[:index]]
-                    check_correction(log, event)
-                    if event.type == "amend":
-                        target = next(e for e in log if e.seq == int(event.data["target"]))
-                        _validate_amended(game, target.type, event.data["data"])
-                    log.append(event)
-                    state = self._refold_correction(engine, log, event)
-                else:
-                    if log is not None:
-                        log.append(event)
-                    if event.type == "note" and event.data.get("target") is not None and int(event.data["target"]) >= event.seq:
-                        raise RuleViolation("common.bad_target", f"a note can only be attached to an earlier event, not {event.data['target']}")
-                    if event.type not in STATE_NEUTRAL:
-                        state = engine.apply(state, event)
-            except (RuleViolation, SchemaError) as error:
-                raise EventRefused(index, error) from None
-            if _keeps_checkpoint(event.seq, event.type):
-                checkpoints[event.seq] = state
-        return {"entry": _Folded(stored[-1].seq, stored[-1].hash, state, checkpoints)}
+    def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
+                    stored: Sequence[StoredEvent]) -> Folded:
+        """Fold a built batch onto the head state; return the new cache entry (not yet shared).
 
-    @staticmethod
-    def _refold_correction(engine: Engine, log: list[Event], correction: Event) -> Any:
-        try:
-            return fold(engine, effective_log(log))
-        except RuleViolation as broken:
-            at = broken.event
-            raise RuleViolation(
-                "common.correction_breaks",
-                f"this {correction.type} of event {correction.data['target']} would make event {at} illegal: {broken.message}",
-                seq=at,
-            ) from None
+        Raises:
+            EventRefused: the first event of the batch that a check or the rules refuse.
+        """
+        batch = events_from(stored)
+        log = log_on(self.ledger, match_id, entry.version, batch)
+        steps = walk(engine, log, "recorded", after=entry.version, state=entry.state)
+
+        def checked() -> Iterator[Step]:
+            for index, event in enumerate(batch):
+                try:
+                    _check_entry(game, log, event)
+                    yield _step_or_broken(steps, event)
+                except (RuleViolation, SchemaError) as error:
+                    raise EventRefused(index, error) from None
+
+        return folded(checked(), stored[-1].seq, stored[-1].hash, entry)
 
     def _fixed_record(self, match_id: str) -> MatchRecord:
         """Return the match row for its fields that never change (game, players, token hash).
@@ -298,75 +198,15 @@ class Service:
             self.cache.keep_record(record)
         return record
 
-    def authorize(self, record: MatchRecord, token: str | None) -> None:
-        """Check a write token against the match's.
-
-        Raises:
-            AuthError: no token, or not this match's.
-        """
-        if not token:
-            raise AuthError("auth.missing", "writing to a match needs its token: send 'Authorization: Bearer <token>'")
-        if not hmac.compare_digest(hash_token(token), record.token_hash):
-            raise AuthError("auth.wrong", "this token does not open this match for writing")
-
-    # ---- folding with the cache
-
-    def _entry_at_head(self, match_id: str, engine: Engine, version: int) -> _Folded:
-        """Return the cache entry for the match at ``version``, catching up or folding cold."""
-        entry = self.cache.get(match_id)
-        if entry is not None and entry.version == version:
-            return entry
-        if entry is not None and entry.version < version:
-            newer = events_from(self.ledger.read(match_id, after=entry.version, upto=version))
-            if not any(e.type in CORRECTIONS for e in newer):
-                state = entry.state
-                checkpoints = dict(entry.checkpoints)
-                for event in newer:
-                    if event.type not in STATE_NEUTRAL:
-                        state = engine.apply(state, event)
-                    if _keeps_checkpoint(event.seq, event.type):
-                        checkpoints[event.seq] = state
-                head = self.ledger.read(match_id, after=version - 1, upto=version)[0].hash
-                fresh = _Folded(version, head, state, checkpoints)
-                self.cache.put(match_id, fresh)
-                return fresh
-        return self._fold_cold(match_id, engine, version)
-
-    def _fold_cold(self, match_id: str, engine: Engine, version: int) -> _Folded:
-        records = self.ledger.read(match_id, upto=version)
-        log = events_from(records)
-        checkpoints: dict[int, Any] = {}
-        state: Any = None
-        for i, event in enumerate(log):
-            if event.type == "match_started":
-                state = engine.start(event.data)
-            elif event.type in CORRECTIONS:
-                state = fold(engine, effective_log(log[: i + 1]))
-            elif event.type not in STATE_NEUTRAL:
-                state = engine.apply(state, event)
-            if _keeps_checkpoint(event.seq, event.type):
-                checkpoints[event.seq] = state
-        entry = _Folded(version, records[-1].hash, state, checkpoints)
-        self.cache.put(match_id, entry)
-        return entry
-
     def _state(self, match_id: str, engine: Engine, at: int | None = None) -> tuple[Any, int]:
         """Return the state after event ``at`` (default: the head) and the match's version."""
         version = self.ledger.version(match_id)
-        entry = self._entry_at_head(match_id, engine, version)
+        entry = self.cache.at_head(self.ledger, match_id, engine, version)
         if at is None or at == version:
             return entry.state, version
         if not 1 <= at <= version:
             raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
-        base = max(s for s in entry.checkpoints if s <= at)
-        state = entry.checkpoints[base]
-        newer = events_from(self.ledger.read(match_id, after=base, upto=at))
-        if any(e.type in CORRECTIONS for e in newer):
-            return fold(engine, effective_log(events_from(self.ledger.read(match_id, upto=at)))), version
-        for event in newer:
-            if event.type not in STATE_NEUTRAL:
-                state = engine.apply(state, event)
-        return state, version
+        return state_at(self.ledger, match_id, engine, entry, at), version
 
     # ---- reading
 
@@ -397,7 +237,7 @@ class Service:
             AuthError: a token that is not this match's (a reader who sends one means to use it).
         """
         if token:
-            self.authorize(record, token)
+            authorize(record, token)
             return True
         return bool(engine.is_over(self._state(record.id, engine)[0]))
 
@@ -434,9 +274,9 @@ class Service:
             raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
         log = events_from(self.ledger.read(match_id, upto=at or version))
         try:
-            return fold(engine, effective_log(public_log(engine, log))), version, True
+            return replay(engine, public_log(engine, log)), version, True
         except RuleViolation:
-            return fold(engine, effective_log(log)), version, False
+            return replay(engine, log), version, False
 
     def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
               token: str | None = None) -> dict[str, Any]:
@@ -478,7 +318,7 @@ class Service:
             if not engine.is_over(self._state(record.id, engine)[0]):
                 if not token:
                     raise AuthError("auth.missing", "the omniscient view of a match in play needs its write token")
-                self.authorize(record, token)
+                authorize(record, token)
             return "all"
         if not (isinstance(seat, int) and 0 <= seat < len(record.players)):
             raise BadRequest("request.bad_seat", f"seat must be 0 to {len(record.players) - 1} or 'all'")
@@ -560,12 +400,49 @@ class Service:
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         log = events_from(self.ledger.read(match_id))
-        folded = log if self.disclosed(record, engine, token) else public_log(engine, log)
+        shown = log if self.disclosed(record, engine, token) else public_log(engine, log)
         try:
-            state = fold(engine, effective_log(folded))  # from scratch: the audit trusts no cache
+            steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
         except RuleViolation:  # only when the public log needs a private fact to fold
-            state = fold(engine, effective_log(log))
+            steps = list(walk(engine, log))
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
-        return {"id": match_id, "version": len(log), **build_audit(engine.score(state), folded, chain)}
+        return {"id": match_id, "version": len(log), **build_audit(engine.score(steps[-1].state), steps, chain)}
+
+
+def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:
+    """Check what an event of a batch may refer to, before it is folded.
+
+    ``log`` holds the event; it starts at event 1 when ``event`` is a correction.
+
+    Raises:
+        RuleViolation: a note on a later event, a correction of what it may not target.
+        SchemaError: an amend whose new payload does not fit its target's type.
+    """
+    if event.type == "note" and event.data.get("target") is not None and int(event.data["target"]) >= event.seq:
+        raise RuleViolation("common.bad_target", f"a note can only be attached to an earlier event, not {event.data['target']}")
+    if event.type in CORRECTIONS:
+        check_correction(log[: event.seq - 1], event)
+        if event.type == "amend":
+            _validate_amended(game, log[int(event.data["target"]) - 1].type, event.data["data"])
+
+
+def _step_or_broken(steps: Iterator[Step], event: Event) -> Step:
+    """Take the next step of a walk; a correction that breaks a later event is refused as such.
+
+    Raises:
+        RuleViolation: the rules refuse ``event``, or (``common.correction_breaks``) the log
+            as corrected by ``event`` makes a later event illegal, named by its seq.
+    """
+    try:
+        return next(steps)
+    except RuleViolation as broken:
+        if event.type not in CORRECTIONS:
+            raise
+        at = broken.event
+        raise RuleViolation(
+            "common.correction_breaks",
+            f"this {event.type} of event {event.data['target']} would make event {at} illegal: {broken.message}",
+            seq=at,
+        ) from None

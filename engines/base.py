@@ -27,6 +27,9 @@ An engine is a module (see ``engines/la_cabra.py``) with these names:
     per event type, the fields only some seats saw (``engines/privacy.py``), next to ``view``.
 ``is_over(state) -> bool``
     whether the match has ended (cheap: the ledger keeps it as the match's status).
+``hindsight(events, final) -> list[Event]`` (optional)
+    the log with each hidden card written as the whole record came to know it, for the
+    omniscient replay (Cabo: a card keeps its identity from the deal to the showdown).
 
 The log is walked once, here: :func:`walk` reads a stored log (``match_started``, the
 moves, notes and claims, corrections) and yields each event with its status and the state

@@ -242,3 +242,42 @@ def test_a_changed_byte_in_a_served_value_or_salt_is_caught(client: FlaskClient,
         peek["private"][0]["salt"] = ("0" if peek["private"][0]["salt"][0] != "0" else "1") + peek["private"][0]["salt"][1:]
     report = verify_listing(scorer.id, listing)
     assert not report.valid and report.first_bad == peek["seq"]
+
+
+def test_a_match_stored_with_chain_format_1_is_still_hidden_and_still_verifies(tmp_path: Any) -> None:
+    """A file written before commitments: its peek is hidden by the declarations, and it verifies offline."""
+    import sqlite3
+
+    from api.app import create_app
+    from api.service import hash_token
+    from ledger import GENESIS, SqliteLedger, chain_hash, verify_file
+    from ledger.records import canonical_json
+
+    path = tmp_path / "old.db"
+    with SqliteLedger(path):
+        pass
+    rows = [("match_started", {"game": "cabo", "players": ["Anna", "Ben"]}),
+            ("hand_started", {"dealer": 0, "layouts": [[U] * 4, [U] * 4], "discard": "5"}),
+            ("draw", {"seat": 0}),
+            ("peek", {"seat": 0, "card": "8", "slot": 2, "value": "13"})]
+    at, prev = "2026-01-01T00:00:00.000Z", GENESIS
+    conn = sqlite3.connect(path, isolation_level=None)
+    for seq, (etype, data) in enumerate(rows, start=1):
+        digest = chain_hash(prev, "old", seq, etype, data, at, "", None)
+        conn.execute('INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
+                     "VALUES ('old', ?, ?, ?, ?, '', NULL, ?, ?, 1)", (seq, etype, canonical_json(data).decode(), at, prev, digest))
+        prev = digest
+    conn.execute("INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
+                 "VALUES ('old', 'cabo', ?, ?, '[\"Anna\",\"Ben\"]', 'playing', 4, ?)", (hash_token("secret"), at, prev))
+    conn.close()
+    client = create_app({"TANTEO_DB": str(path), "TESTING": True}).test_client()
+    listing = client.get("/matches/old/events").get_json()["events"]
+    assert listing[3]["data"]["value"] == {"private": True} and listing[3]["format"] == 1
+    assert listing[1]["data"]["layouts"][0] == {"private": True}
+    shown = client.get("/matches/old/events", headers={"Authorization": "Bearer secret"}).get_json()["events"]
+    assert shown[3]["data"]["value"] == "13"
+    assert verify_listing("old", shown).valid  # shown values: a format-1 listing recomputes
+    assert not verify_listing("old", listing).valid  # hidden values without commitments cannot
+    (report,) = verify_file(path)
+    assert report.valid and report.length == 4
+    assert client.get("/matches/old/state", query_string={"seat": 0}).get_json()["state"]["rows"][0]["cards"] == [U] * 4

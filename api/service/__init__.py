@@ -150,18 +150,24 @@ class Service:
     def _with_private(self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]]) -> list[NewEvent]:
         """Build the batch with each event's private places, which the ledger commits to (chain format 2).
 
-        The options come from the state at the head (an amend of the options in this very
-        batch applies from the next batch on); an amend's private places are its target's.
+        The options come from the cached state (an amend of the options applies from the next
+        batch on); an amend's private places are its target's type's.
         """
-        version = self.ledger.version(match_id)
-        state = self.cache.at_head(self.ledger, match_id, engine, version).state
+        entry = self.cache.get(match_id)  # the options rarely change: a cached state, even behind, has them
+        if entry is None:
+            entry = self.cache.at_head(self.ledger, match_id, engine, self.ledger.version(match_id))
+        state = entry.state
         options = dataclasses.asdict(state.options) if dataclasses.is_dataclass(state.options) else {}
         types: dict[int, str] = {}
-        for offset, event in enumerate(events):
-            types[version + offset + 1] = event["type"]
+        for event in events:
             target = event["data"].get("target") if event["type"] == "amend" else None
-            if isinstance(target, int) and 1 <= target <= version and target not in types:
-                types[target] = self.ledger.read(match_id, after=target - 1, upto=target)[0].type
+            if not isinstance(target, int) or target < 1 or target in types:
+                continue
+            stored = self.ledger.read(match_id, after=target - 1, upto=target)
+            if stored:
+                types[target] = stored[0].type
+            elif 0 <= (index := target - self.ledger.version(match_id) - 1) < len(events):
+                types[target] = events[index]["type"]  # an amend of an event of this very batch
         return [NewEvent(e["type"], dict(e["data"]), private_paths(engine, options, e["type"], e["data"], types))
                 for e in events]
 

@@ -281,3 +281,17 @@ def test_a_match_stored_with_chain_format_1_is_still_hidden_and_still_verifies(t
     (report,) = verify_file(path)
     assert report.valid and report.length == 4
     assert client.get("/matches/old/state", query_string={"seat": 0}).get_json()["state"]["rows"][0]["cards"] == [U] * 4
+
+
+def test_an_amend_of_a_private_value_is_hidden_like_its_target(client: FlaskClient) -> None:
+    scorer = cabo_to_the_call(client, {})
+    scorer.record(ev("amend", target=9, data={"seat": 3, "card": "8", "slot": 3, "value": "3"}, reason="it was a 3"))
+    listing = {e["seq"]: e for e in scorer.get("/events")["events"]}
+    amend = listing[21]["data"]
+    assert amend["data"]["value"]["private"] is True and amend["data"]["slot"] == 3 and amend["target"] == 9
+    frames = scorer.get("/replay")["frames"]
+    assert frames[8]["status"] == "amended" and frames[8]["data"]["value"]["private"] is True
+    shown = scorer.read("/replay")["frames"]
+    assert shown[8]["data"]["value"] == "3"
+    summary = scorer.get()
+    assert verify_listing(scorer.id, list(listing.values()), summary["version"], summary["head"]).valid

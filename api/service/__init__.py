@@ -19,7 +19,7 @@ import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
-from api.service.disclosure import envelope, match_options, private_paths, public_envelopes, public_log
+from api.service.disclosure import OptionsOf, envelope, match_options, private_paths, public_envelopes, public_log
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
 from engines.base import (
@@ -157,7 +157,7 @@ class Service:
         if entry is None:
             entry = self.cache.at_head(self.ledger, match_id, engine, self.ledger.version(match_id))
         state = entry.state
-        options = dataclasses.asdict(state.options) if dataclasses.is_dataclass(state.options) else {}
+        options = OptionsOf(state.options)
         types: dict[int, str] = {}
         for event in events:
             target = event["data"].get("target") if event["type"] == "amend" else None

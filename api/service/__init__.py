@@ -19,7 +19,7 @@ import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
-from api.service.disclosure import OptionsOf, envelope, match_options, private_paths, public_envelopes, public_log
+from api.service.disclosure import OptionsOf, envelope, foldable_public_log, match_options, private_paths, public_envelopes, public_log
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
 from engines.base import (
@@ -278,11 +278,32 @@ class Service:
         version = self.ledger.version(match_id)
         if at is not None and not 1 <= at <= version:
             raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
+        head = at is None or at == version
+        key = f"{match_id}\x00public"  # the public head state and its exactness, kept like the real one
+        cached = self.cache.get(key) if head else None
+        if cached is not None and cached.version == version:
+            return cached.state[0], version, cached.state[1]
+        if cached is not None and cached.version < version:
+            newer = events_from(self.ledger.read(match_id, after=cached.version, upto=version))
+            if not any(e.type in CORRECTIONS for e in newer):
+                try:
+                    state, exact = cached.state
+                    shown = public_log(engine, newer, OptionsOf(state.options))
+                    for step in walk(engine, shown, "recorded", after=cached.version, state=state):
+                        state = step.state
+                    self.cache.put(key, Folded(version, "", (state, exact)))
+                    return state, version, exact
+                except RuleViolation:
+                    pass  # fold from the start below
         log = events_from(self.ledger.read(match_id, upto=at or version))
         try:
-            return replay(engine, public_log(engine, log)), version, True
+            shown, exact = foldable_public_log(engine, log)
+            state = replay(engine, shown)
         except RuleViolation:
-            return replay(engine, log), version, False
+            state, exact = replay(engine, log), False
+        if head:
+            self.cache.put(key, Folded(version, "", (state, exact)))
+        return state, version, exact
 
     def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
               token: str | None = None) -> dict[str, Any]:
@@ -357,8 +378,9 @@ class Service:
             return {"id": match_id, "version": len(log), "course": course, "seat": seat, "disclosed": True,
                     "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
         try:
-            steps = frames(engine, public_log(engine, log), course)
-            view_seat = seat
+            shown_log, exact = foldable_public_log(engine, log)
+            steps = frames(engine, shown_log, course)
+            view_seat = seat if exact else None
         except RuleViolation:  # the log needs a private fact to fold: public views and bare words only
             steps = [dataclasses.replace(f, text=f.type) for f in frames(engine, log, course)]
             view_seat = None
@@ -406,11 +428,8 @@ class Service:
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         log = events_from(self.ledger.read(match_id))
-        shown = log if self.disclosed(record, engine, token) else public_log(engine, log)
-        try:
-            steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
-        except RuleViolation:  # only when the public log needs a private fact to fold
-            steps = list(walk(engine, log))
+        shown = log if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[0]
+        steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}

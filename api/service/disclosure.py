@@ -22,7 +22,7 @@ import dataclasses
 import functools
 from typing import Any, Iterator, Mapping, Sequence
 
-from engines.base import Engine, Event, voided_seqs
+from engines.base import Engine, Event, RuleViolation, voided_seqs, walk
 from engines.privacy import Secret, secrets_of, unknown_form
 from ledger.records import Path, StoredEvent, public_data
 
@@ -82,19 +82,58 @@ def private_paths(engine: Engine, options: Mapping[str, Any], event_type: str, d
     return tuple(s.path for s in event_secrets(engine, options, event_type, data, types))
 
 
-def public_log(engine: Engine, events: Sequence[Event]) -> list[Event]:
+def public_log(engine: Engine, events: Sequence[Event], options: Mapping[str, Any] | None = None) -> list[Event]:
     """Return the log as a record that never learnt a private value would hold it.
 
     Each private field takes its unknown form (``"??"`` cards, or left out), per the
-    engine's declaration; an amend's new payload likewise.
+    engine's declaration; an amend's new payload likewise. ``events`` is the log from event
+    1, or (with the match's ``options``) a stretch of it without corrections.
     """
-    options = match_options(events)
+    options = match_options(events) if options is None else options
     types = {e.seq: e.type for e in events}
     out = []
     for event in events:
         found = event_secrets(engine, options, event.type, event.data, types)
         out.append(Event(event.seq, event.type, unknown_form(event.data, found)) if found else event)
     return out
+
+
+def foldable_public_log(engine: Engine, events: Sequence[Event]) -> tuple[list[Event], bool]:
+    """Return a public log the rules accept, and whether it is exactly the public log.
+
+    The unknown form is weaker than what the record holds, and a few rule checks need the
+    record's knowledge (La Cabra: a discard from a hand the table knows must be named; El
+    Roby: a hand whose cards were all written needs no showdown, but its unknown form does).
+    When the walk refuses the public log at an event, that event is put back as recorded if
+    it carried private values; if it did not, the private events of the hand that just
+    closed are (its cards were shown at its end). A reader then gets the public view only
+    (``exact`` False: no seat view). ``events`` is the log from event 1.
+
+    Raises:
+        RuleViolation: the log does not fold even as recorded (never for a stored log).
+    """
+    shown = public_log(engine, events)
+    exact = True
+    for _ in range(len(events) + 1):
+        try:
+            for _step in walk(engine, shown):
+                pass
+            return shown, exact
+        except RuleViolation as error:
+            index = (error.event or 0) - 1
+            if not 0 <= index < len(events) or events[index].seq != error.event:
+                raise
+            if shown[index] is not events[index]:
+                changed = [index]
+            else:
+                start = max((i for i in range(index) if events[i].type == "hand_started"), default=0)
+                changed = [i for i in range(start, index) if shown[i] is not events[i]]
+            if not changed:
+                raise
+            for i in changed:
+                shown[i] = events[i]
+            exact = False
+    return list(events), False
 
 
 def envelope(event: StoredEvent, full: bool) -> dict[str, Any]:
@@ -142,4 +181,4 @@ def public_envelopes(engine: Engine, records: Sequence[StoredEvent], all_types: 
     return [envelope(r, False) if r.format >= 2 else hide_unsalted(r, engine, options, all_types) for r in records]
 
 
-__all__ = ["OptionsOf", "envelope", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]
+__all__ = ["OptionsOf", "envelope", "foldable_public_log", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]

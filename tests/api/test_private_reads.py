@@ -295,3 +295,21 @@ def test_an_amend_of_a_private_value_is_hidden_like_its_target(client: FlaskClie
     assert shown[8]["data"]["value"] == "3"
     summary = scorer.get()
     assert verify_listing(scorer.id, list(listing.values()), summary["version"], summary["head"]).valid
+
+
+def test_a_public_log_the_rules_refuse_falls_back_to_the_public_view(scorer: Scorer) -> None:
+    """West's hand is revealed to the table, so the rules want West's face-down discard named:
+    its unknown form is refused. The reads put that event back as recorded and show only the
+    public view (no seat view, bare legal moves); South's own face-down discard stays hidden."""
+    scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
+    scorer.record(ev("hand_started", dealer=3, trump="QS",
+                     hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]),
+                  ev("reveal", cards=[{"seat": 3, "card": c} for c in ["7C", "8C", "9C", "10C"]]),
+                  ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
+                  ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=["7C"]))
+    reads = open_reads(scorer, 4)
+    for path, body in reads.items():
+        assert not leaks(body, ["7D", "8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH"]), path
+    assert json.loads(reads["/state?seat=2"])["state"]["viewer"] is None  # the public view, not South's
+    assert all(set(m["data"]) <= {"seat"} for m in json.loads(reads["/legal-moves"])["moves"])
+    assert "7D" in json.dumps(scorer.read("/state", seat=2)["state"])

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
-from api.web import bearer_token, etag, expected_version
+from api.web import bearer_token, etag, expected_version, read_headers
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
 
@@ -54,4 +54,4 @@ class Events(MethodView):
         events, version = current_service().events(match_id, after=query["after"], limit=query["limit"],
                                                    token=bearer_token())
         last = events[-1]["seq"] if events else query["after"]
-        return {"events": events, "version": version, "next": last if last < version else None}, 200, etag(version)
+        return {"events": events, "version": version, "next": last if last < version else None}, 200, read_headers(version)

@@ -270,10 +270,11 @@ class Service:
         return public_envelopes(engine, records, {e.seq: e.type for e in log}, match_options(log))
 
     def _public_state(self, match_id: str, engine: Engine, at: int | None) -> tuple[Any, int, bool]:
-        """Return the state after ``at`` folded from the public log, the version, and whether that fold held.
+        """Return the state after ``at`` folded from the public log, the version, and whether it is exact.
 
-        When the log does not fold without its private facts (a rule check that needed one),
-        the real state is returned with False: the caller must then show the public view only.
+        Not exact (see :func:`~api.service.disclosure.foldable_public_log`): some events were
+        folded as recorded, so the caller must show the public view only. The head's public
+        state is cached beside the real one and caught up with the events appended since.
         """
         version = self.ledger.version(match_id)
         if at is not None and not 1 <= at <= version:

@@ -35,9 +35,11 @@ const columnLabels = () => S.summary.standings.map((s) => s.names ? s.names.join
 async function refresh({ keepForms = false } = {}) {
   const token = tokenFor(id);
   const [summary, audit, legal, events] = await Promise.all([
-    get(`/matches/${id}`), get(`/matches/${id}/audit`), get(`/matches/${id}/legal-moves`), get(`/matches/${id}/events?limit=10000`)]);
+    get(`/matches/${id}`), get(`/matches/${id}/audit`), get(`/matches/${id}/legal-moves`),
+    call("GET", `/matches/${id}/events?limit=10000`, undefined, { token })]);  // with the key: the private values too
   if (summary.offline) { showQueue(); return; }
-  S.summary = summary.body; S.audit = audit.body; S.legal = legal.body.moves; S.events = events.body.events;
+  const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);  // a wrong key still reads the public log
+  S.summary = summary.body; S.audit = audit.body; S.legal = legal.body.moves; S.events = log.body.events;
   S.version = S.summary.version;
   const view = token ? await call("GET", `/matches/${id}/state?seat=all`, undefined, { token }) : await get(`/matches/${id}/state`);
   S.view = (view.ok ? view.body : (await get(`/matches/${id}/state`)).body).state;
@@ -573,6 +575,7 @@ function describeEvent(e) {
   if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
   for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
     if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??" || c === null)) { bits.push(`${k} unseen`); continue; }
+    if (d[k] && typeof d[k] === "object" && !Array.isArray(d[k])) { bits.push(`${k} ${d[k].private ? "hidden" : JSON.stringify(d[k]).replaceAll('"', "")}`); continue; }
     if (d[k] !== undefined && d[k] !== null) bits.push(`${k} ${Array.isArray(d[k]) ? JSON.stringify(d[k]).replaceAll('"', "") : ["dealer", "caller", "out"].includes(k) ? seatName(d[k]) : d[k]}`);
   }
   return `${who}${e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;

@@ -41,12 +41,16 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     page.on("request", lambda r: urls.append(r.url))
     page.get_by_label("La Cabra").check()
     expect(page.locator("#players input[type=text]")).to_have_count(4)
+    page.get_by_label("deals first").nth(1).check()
+    expect(page.locator("#diagram-caption")).to_contain_text("Ben deals first")
     page.get_by_role("button", name="Create the match").click()
     expect(page.locator("#token")).not_to_be_empty()
     token = page.locator("#token").inner_text()
     expect(page.locator("#handover-qr svg")).to_be_visible()
     page.get_by_role("link", name="Start scoring").click()
     match_id = page.url.split("/m/")[1].split("/")[0]
+    dealers = page.get_by_role("group", name="Dealer")
+    expect(dealers.get_by_role("button", name="Ben")).to_have_attribute("aria-pressed", "true")  # as seated
 
     enter_hand(page, 72, (5, 2), dealer="Anna")
     expect(page.locator("#preview")).to_contain_text(f"{EW} 2")

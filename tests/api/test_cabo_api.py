@@ -17,7 +17,7 @@ import pytest
 
 from engines import cabo
 from engines.base import Event
-from tests.conftest import Scorer
+from tests.conftest import VOCABULARY, Scorer
 from tests.engines.driver_cabo import CaboDriver, expected_round
 from tests.engines.test_conformance import run
 
@@ -31,10 +31,7 @@ def ev(type_: str, **data: Any) -> dict[str, Any]:
 
 
 def vocabulary_log() -> list[dict[str, Any]]:
-    path = Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md"
-    if not path.is_file():
-        pytest.skip("VOCABULARY.md not found")
-    text = path.read_text(encoding="utf-8")
+    text = VOCABULARY.read_text(encoding="utf-8")
     block = re.findall(r"```jsonl\n(.*?)```", text[text.index("**cabo** —"):], flags=re.S)[0]
     return [json.loads(line) for line in block.strip().splitlines()]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Scorer
+from tests.conftest import VOCABULARY, Scorer
 from tests.engines.cau_robat_helpers import deal, reference_hand
 
 VOCABULARY_LOG = """\
@@ -56,10 +56,7 @@ def refused(scorer: Scorer, event: dict[str, Any], status: int, code: str) -> di
 
 
 def test_the_vocabulary_text_is_the_copy_here() -> None:
-    vocabulary = Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md"
-    if not vocabulary.is_file():
-        pytest.skip("VOCABULARY.md not found")
-    text = vocabulary.read_text(encoding="utf-8")
+    text = VOCABULARY.read_text(encoding="utf-8")
     start = text.index("**cau-robat** —")
     block = text[text.index("```jsonl\n", start) + 9 : text.index("```", text.index("```jsonl\n", start) + 9)]
     assert [json.loads(x) for x in block.splitlines() if x] == LOG

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import VOCABULARY
+
 import schemas
 from engines import ENGINES, cabo
 from engines.base import Event, RuleViolation, replay
@@ -84,10 +86,7 @@ def cb4(options: dict[str, Any] | None = None) -> Match:
 
 
 def vocabulary() -> str:
-    path = Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md"
-    if not path.is_file():
-        pytest.skip("VOCABULARY.md not found")
-    return path.read_text(encoding="utf-8")
+    return VOCABULARY.read_text(encoding="utf-8")
 
 
 def vocabulary_log() -> list[tuple[str, dict[str, Any]]]:

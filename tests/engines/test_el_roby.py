@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import VOCABULARY
+
 import schemas
 from engines import el_roby
 from engines.base import Event, RuleViolation, replay
@@ -782,10 +784,7 @@ def test_hidden_recording_scores_identically(seed: int) -> None:
 
 
 def _vocabulary() -> str:
-    path = Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md"
-    if not path.is_file():
-        pytest.skip("VOCABULARY.md not found")
-    return path.read_text(encoding="utf-8")
+    return VOCABULARY.read_text(encoding="utf-8")
 
 
 def test_vocabulary_examples_validate() -> None:

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import VOCABULARY
 from tests.engines.kabu_helpers import K1_SHOWDOWN, P4, U, Match, k1
 
 from engines import ENGINES, kabu
@@ -852,17 +854,12 @@ def _events(text: str) -> list[tuple[str, dict[str, Any]]]:
     return [(e["type"], e["data"]) for e in map(json.loads, text.splitlines()) if e]
 
 
-def _vocabulary() -> str | None:
-    for candidate in (os.environ.get("TANTEO_VOCABULARY", ""), str(Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md")):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate).read_text(encoding="utf-8")
-    return None
+def _vocabulary() -> str:
+    return VOCABULARY.read_text(encoding="utf-8")
 
 
 def test_vocabulary_examples_are_copied_verbatim() -> None:
     text = _vocabulary()
-    if text is None:
-        pytest.skip("VOCABULARY.md not found (set TANTEO_VOCABULARY)")
     block = text.split("**kabu** — K1 move by move")[1].split("```jsonl\n")[1].split("```")[0]
     assert _events(block) == _events(K1_LOG)
     section = text.split("### 5.2 kabu")[1].split("### 5.3")[0]

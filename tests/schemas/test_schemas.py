@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import VOCABULARY
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -257,11 +259,7 @@ def test_valid_payloads_validate(type: str, data: Any) -> None:
 
 
 def _vocabulary() -> str:
-    candidates = [os.environ.get("TANTEO_VOCABULARY", ""), str(Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md")]
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file():
-            return Path(candidate).read_text(encoding="utf-8")
-    pytest.skip("VOCABULARY.md not found (set TANTEO_VOCABULARY)")
+    return VOCABULARY.read_text(encoding="utf-8")
 
 
 def _blocks(text: str, start: str, end: str) -> list[str]:

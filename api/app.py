@@ -35,7 +35,8 @@ class Api(flask_smorest.Api):
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app. ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path`` or ``memory:``)."""
+    """Build the app. ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path`` or ``memory:``) and
+    ``TANTEO_CLOCK`` (a function returning the current aware datetime: the correction window's clock, for tests)."""
     app = Flask(__name__)
     app.config.update(
         TANTEO_DB=os.environ.get("TANTEO_DB", DEFAULT_DB),
@@ -92,5 +93,5 @@ def current_service() -> Service:
 
     if "tanteo_service" not in g:
         ledger = current_app.extensions.get("tanteo.ledger") or open_ledger(current_app.config["TANTEO_DB"])
-        g.tanteo_service = Service(ledger, current_app.extensions["tanteo.cache"])
+        g.tanteo_service = Service(ledger, current_app.extensions["tanteo.cache"], current_app.config.get("TANTEO_CLOCK"))
     return g.tanteo_service  # type: ignore[no-any-return]

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 import schemas
 from engines import ENGINES, get_engine
+from engines.base import DESK
 from schemas import SchemaError
 
 blp = Blueprint("games", __name__, description="Supported games, their options and event vocabulary")
@@ -17,6 +18,12 @@ blp = Blueprint("games", __name__, description="Supported games, their options a
 
 def _game(game: str) -> dict[str, Any]:
     info = dict(get_engine(game).describe())
+    # What every game shares and no engine reads: the desk's events and the correction window.
+    info["events"] = [*info.get("events", []), *(t for t in sorted(DESK) if t not in info.get("events", []))]
+    info["options"] = {**info.get("options", {}), "correctionWindow": {
+        "type": "integer", "minimum": 0, "nullable": True, "default": None, "rule": f"/rules/{game}#option-correctionwindow",
+        "description": "minutes after the match ends during which disputes and corrections are accepted "
+                       "(afterwards common.match_final); null: no limit"}}
     info["schemas"] = {t: url_for("games.SchemaDocument", path=schemas.schema_id(game, t), _external=False)
                        for t in schemas.event_types(game)}
     return info

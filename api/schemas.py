@@ -180,4 +180,6 @@ class AuditOut(Schema):
     orphaned = fields.List(fields.Dict(), metadata={"description": "claims about a hand whose deal was voided: nothing to compare them with"})
     firstDivergence = fields.Dict(allow_none=True)
     corrections = fields.List(fields.Dict())
+    disputes = fields.List(fields.Dict(), metadata={"description": "every dispute with its state (open, upheld, rejected, "
+                                                                     "withdrawn), its ruling and the correction an upheld ruling carried"})
     chain = fields.Dict()

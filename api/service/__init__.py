@@ -16,10 +16,12 @@ from __future__ import annotations
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
+from api.service import desk
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.desk import Clock
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
-from engines.base import CORRECTIONS, Engine, Event, RuleViolation, Step, check_correction, events_from, walk
+from engines.base import CORRECTIONS, DESK, Engine, Event, RuleViolation, Step, check_correction, events_from, walk
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit
 from replays.steps import COURSES, frames, frames_json
@@ -77,9 +79,11 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 class Service:
     """Matches as the API and the CLI see them: start, record, read, replay, audit."""
 
-    def __init__(self, ledger: Ledger, cache: StateCache | None = None) -> None:
+    def __init__(self, ledger: Ledger, cache: StateCache | None = None, clock: Clock | None = None) -> None:
         self.ledger = ledger
         self.cache = cache if cache is not None else StateCache()
+        self.clock: Clock = clock or desk.utc_now
+        """The service's clock: only the correction window reads it (tests pass their own)."""
 
     # ---- writing
 
@@ -126,7 +130,8 @@ class Service:
 
         def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
-            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored)
+            self._check_window(match_id, engine, entry, batch)
+            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players))
             return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
 
         result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
@@ -134,8 +139,27 @@ class Service:
             self.cache.put(match_id, outcome["entry"])
         return result
 
+    def _check_window(self, match_id: str, engine: Engine, entry: Folded, batch: Sequence[NewEvent]) -> None:
+        """Refuse disputes and corrections to a finished match once its correction window has passed.
+
+        Raises:
+            EventRefused: ``common.match_final`` at the batch's first dispute, ruling or correction.
+        """
+        index = next((i for i, e in enumerate(batch) if e.type in desk.WINDOWED), None)
+        if index is None or not engine.is_over(entry.state):
+            return
+        stored = self.ledger.read(match_id)
+        minutes = desk.correction_window(stored[0].data)
+        if minutes is None:
+            return
+        ended = desk.end_seq(engine, events_from(stored))
+        try:
+            desk.check_window(minutes, None if ended is None else stored[ended - 1].at, self.clock())
+        except RuleViolation as error:
+            raise EventRefused(index, error) from None
+
     def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
-                    stored: Sequence[StoredEvent]) -> Folded:
+                    stored: Sequence[StoredEvent], players: int) -> Folded:
         """Fold a built batch onto the head state; return the new cache entry (not yet shared).
 
         Raises:
@@ -143,13 +167,20 @@ class Service:
         """
         batch = events_from(stored)
         log = log_on(self.ledger, match_id, entry.version, batch)
+        if log[0].seq != 1 and any(e.type == "ruling" for e in batch):  # a ruling looks its dispute up
+            log = events_from(self.ledger.read(match_id, upto=entry.version)) + batch
         steps = walk(engine, log, "recorded", after=entry.version, state=entry.state)
 
         def checked() -> Iterator[Step]:
+            state = entry.state
             for index, event in enumerate(batch):
                 try:
                     _check_entry(game, log, event)
-                    yield _step_or_broken(steps, event)
+                    if event.type in DESK:
+                        desk.check_desk(event, batch, log, state, engine, players)
+                    step = _step_or_broken(steps, event)
+                    state = step.state
+                    yield step
                 except (RuleViolation, SchemaError) as error:
                     raise EventRefused(index, error) from None
 
@@ -255,12 +286,14 @@ class Service:
         """Verify the chain, rescore every hand from scratch and compare the table's claims."""
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        log = events_from(self.ledger.read(match_id))
+        stored = self.ledger.read(match_id)
+        log = events_from(stored)
         steps = list(walk(engine, log))  # from scratch: the audit trusts no cache
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
-        return {"id": match_id, "version": len(log), **build_audit(engine.score(steps[-1].state), steps, chain)}
+        batches = {e.seq: e.at for e in stored}
+        return {"id": match_id, "version": len(log), **build_audit(engine.score(steps[-1].state), steps, chain, batches)}
 
 
 def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import pickle
 import re
 from pathlib import Path
@@ -91,6 +90,12 @@ VALID: list[tuple[str, Any]] = [
     ("void", {"target": 1, "reason": "wrong match"}),
     ("amend", {"target": 6, "data": {"seat": 0, "cards": ["9H", "KH"]}, "reason": "typo"}),
     ("note", {"text": "a comment on the match"}),
+    ("dispute", {"hand": 2, "reason": "the trick went to South"}),
+    ("dispute", {"hand": 2, "field": "cardPoints", "seat": 1, "reason": "72, not 68"}),
+    ("ruling", {"dispute": 12, "decision": "upheld", "reason": "the photo shows it"}),
+    ("ruling", {"dispute": 12, "decision": "rejected", "reason": "no"}),
+    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": 30}}),
+    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": None}}),
 ]
 
 
@@ -160,7 +165,7 @@ def test_every_event_file_is_an_event_type(game: str) -> None:
     own, common = _event_files(game), _event_files("common")
     assert set(schemas.event_types(game)) == own | common
     assert {"match_started", "hand_started", "reveal", "hand_result", "score_claimed"} <= own
-    assert common == {"void", "amend", "note"}
+    assert common == {"void", "amend", "note", "dispute", "ruling"}
 
 
 @pytest.mark.parametrize("game", schemas.games())
@@ -181,9 +186,9 @@ def test_games_and_event_types() -> None:
     assert "la-cabra" in schemas.games()
     assert "common" not in schemas.games()
     types = schemas.event_types(GAME)
-    assert types[-3:] == ["amend", "note", "void"]
+    assert types[-5:] == ["amend", "dispute", "note", "ruling", "void"]
     assert set(types) == {"match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal",
-                          "hand_result", "score_claimed", "void", "amend", "note"}
+                          "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"}
     with pytest.raises(SchemaError) as caught:
         schemas.event_types("poker")
     assert caught.value.code == "schema.unknown_game"
@@ -377,6 +382,16 @@ BAD: list[tuple[str, Any, str]] = [
     ("amend", {"target": 4, "reason": "x"}, "$.data"),
     ("note", {}, "$.text"),
     ("note", {"text": "x", "target": 0}, "$.target"),
+    ("dispute", {"reason": "x"}, "$.hand"),
+    ("dispute", {"hand": 0, "reason": "x"}, "$.hand"),
+    ("dispute", {"hand": 1, "reason": " "}, "$.reason"),
+    ("dispute", {"hand": 1, "seat": -1, "reason": "x"}, "$.seat"),
+    ("dispute", {"hand": 1, "field": "Points!", "reason": "x"}, "$.field"),
+    ("ruling", {"dispute": 3, "decision": "upheld"}, "$.reason"),
+    ("ruling", {"dispute": 3, "decision": "yes", "reason": "x"}, "$.decision"),
+    ("ruling", {"decision": "rejected", "reason": "x"}, "$.dispute"),
+    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": -5}}, "$.options.correctionWindow"),
+    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": "1h"}}, "$.options.correctionWindow"),
     # match_started
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"foo": True}}, "$.options.foo"),
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"eggs": "triple"}}, "$.options.eggs"),

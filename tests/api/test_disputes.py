@@ -178,3 +178,20 @@ def test_the_window_is_an_option_of_every_game(client: FlaskClient) -> None:
         assert bad.status_code == 400, bad.get_json()
         described = client.get(f"/games/{game}").get_json()
         assert described["options"]["correctionWindow"]["default"] is None
+
+
+def test_the_vocabulary_examples_of_the_desk_validate() -> None:
+    import json
+    import re
+
+    from schemas import validate_event
+    from tests.conftest import VOCABULARY
+
+    text = VOCABULARY.read_text(encoding="utf-8")
+    section = text[text.index("**The dispute desk.**"):]
+    block = re.findall(r"```json\n(.*?)```", section, flags=re.S)[0]
+    events = [json.loads(line) for line in block.strip().splitlines()]
+    assert {e["type"] for e in events} == {"dispute", "ruling", "amend"}
+    for event in events:
+        validate_event("cabo", event["type"], event["data"])
+    assert "| every game | `correctionWindow` |" in text

@@ -63,9 +63,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                                         "move by move and audit every score. Errors are application/problem+json."}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "the write token returned by POST /matches"})
-    from api import games, matches, events, replays
+    from api import games, matches, events, replays, stream
 
-    for blueprint in (games.blp, matches.blp, events.blp, replays.blp):
+    for blueprint in (games.blp, matches.blp, events.blp, replays.blp, stream.blp):
         api.register_blueprint(blueprint)
 
     @app.get("/")
@@ -92,6 +92,21 @@ def current_service() -> Service:
     from flask import current_app
 
     if "tanteo_service" not in g:
-        ledger = current_app.extensions.get("tanteo.ledger") or open_ledger(current_app.config["TANTEO_DB"])
-        g.tanteo_service = Service(ledger, current_app.extensions["tanteo.cache"], current_app.config.get("TANTEO_CLOCK"))
+        g.tanteo_service = own_service(current_app)
     return g.tanteo_service  # type: ignore[no-any-return]
+
+
+def own_service(app: Flask) -> Service:
+    """Return a service with a ledger connection of its own (shared only for ``memory:``).
+
+    A request's service is closed when the request ends; a live stream outlives that and
+    keeps its own, closed with :func:`release`.
+    """
+    ledger = app.extensions.get("tanteo.ledger") or open_ledger(app.config["TANTEO_DB"])
+    return Service(ledger, app.extensions["tanteo.cache"], app.config.get("TANTEO_CLOCK"))
+
+
+def release(app: Flask, service: Service) -> None:
+    """Close a service's ledger connection unless it is the app's shared in-memory ledger."""
+    if "tanteo.ledger" not in app.extensions:
+        service.ledger.close()

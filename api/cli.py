@@ -53,7 +53,8 @@ def main() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--threads", default=4, show_default=True, type=int)
+@click.option("--threads", default=16, show_default=True, type=int,
+              help="worker threads; each open live stream (/matches/{id}/stream) holds one")
 @DB_OPTION
 def serve(host: str, port: int, threads: int, db: str) -> None:
     """Serve the REST API with waitress (SQLite file created on first use)."""

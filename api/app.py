@@ -68,6 +68,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (games.blp, matches.blp, events.blp, replays.blp, stream.blp):
         api.register_blueprint(blueprint)
 
+    from api import rule_pages
+
+    app.register_blueprint(rule_pages.blp)
+
     @app.get("/")
     def index() -> Any:
         return redirect("/docs")

@@ -33,13 +33,15 @@ __all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Servi
 class EventRefused(Exception):
     """One event of a batch was refused; nothing of the batch was written.
 
-    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error.
+    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error;
+    ``game`` the match's game (set by :meth:`Service.record`: a refusal links to its rules).
     """
 
     def __init__(self, index: int, error: RuleViolation | SchemaError) -> None:
         super().__init__(f"event {index}: {error}")
         self.index = index
         self.error = error
+        self.game: str | None = None
 
 
 class BadRequest(Exception):
@@ -124,7 +126,9 @@ class Service:
                 if event["type"] == "match_started":
                     raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
             except (SchemaError, RuleViolation) as error:
-                raise EventRefused(index, error) from None
+                refused = EventRefused(index, error)
+                refused.game = record.game
+                raise refused from None
             batch.append(NewEvent(event["type"], dict(event["data"])))
         outcome: dict[str, Any] = {}
 
@@ -134,7 +138,11 @@ class Service:
             outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players))
             return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
 
-        result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        try:
+            result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
         if not result.replayed:
             self.cache.put(match_id, outcome["entry"])
         return result

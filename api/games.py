@@ -10,7 +10,6 @@ from flask_smorest import Blueprint
 
 import schemas
 from engines import ENGINES, get_engine
-from engines.base import DESK
 from schemas import SchemaError
 
 blp = Blueprint("games", __name__, description="Supported games, their options and event vocabulary")
@@ -18,8 +17,7 @@ blp = Blueprint("games", __name__, description="Supported games, their options a
 
 def _game(game: str) -> dict[str, Any]:
     info = dict(get_engine(game).describe())
-    # What every game shares and no engine reads: the desk's events and the correction window.
-    info["events"] = [*info.get("events", []), *(t for t in sorted(DESK) if t not in info.get("events", []))]
+    # The option every game shares and no engine reads (the service applies it: it needs the clock).
     info["options"] = {**info.get("options", {}), "correctionWindow": {
         "type": "integer", "minimum": 0, "nullable": True, "default": None, "rule": f"/rules/{game}#option-correctionwindow",
         "description": "minutes after the match ends during which disputes and corrections are accepted "

@@ -30,7 +30,7 @@ from engines.cabo.state import (
 from engines.common import log_words, option_entry, seat_names
 
 EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy",
-          "swap", "call_cabo", "showdown", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
+          "swap", "call_cabo", "showdown", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
 
 def describe() -> dict[str, Any]:

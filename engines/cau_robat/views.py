@@ -26,7 +26,7 @@ from engines.cau_robat.state import (
 )
 from engines.common import option_entry, seat_names
 
-EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
+EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
 _OPTION_TEXT: dict[str, tuple[str, str]] = {
     "players": ("/rules/cau-robat#option-players", "3-5 players (the usual game), or 2-6 (4 table cards and 18 or 6 cards each)"),

@@ -31,7 +31,7 @@ from engines.el_roby.state import (
 )
 
 EVENTS = ["match_started", "hand_started", "draw", "meld", "lay_off", "discard", "showdown", "reveal", "hand_result",
-          "rebuy", "score_claimed", "void", "amend", "note"]
+          "rebuy", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
 _DESCRIPTIONS: dict[str, tuple[str, str]] = {
     "players": ("/rules/el-roby#option-players", "4 to 8 players (4-8), or 2 to 8 (2-8: two or three as a variant)"),

@@ -17,7 +17,7 @@ from engines.kabu.scoring import end_words, winners
 from engines.kabu.state import DECK_NAMES, GAME, Hand, State, sorted_cards, start_chips
 
 EVENTS = ["match_started", "hand_started", "keep", "take", "stand", "showdown", "reveal", "hand_result",
-          "buy_chips", "leave", "time_up", "score_claimed", "void", "amend", "note"]
+          "buy_chips", "leave", "time_up", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 ORDINAL = {2: "second", 3: "third", 4: "fourth"}
 NUMBER = {2: "two", 3: "three", 4: "four", 5: "five"}
 

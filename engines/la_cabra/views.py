@@ -34,7 +34,7 @@ from engines.la_cabra.state import (
 )
 
 EVENTS = ["match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal", "hand_result",
-          "score_claimed", "void", "amend", "note"]
+          "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
 
 def describe() -> dict[str, Any]:

@@ -77,7 +77,7 @@ def test_vocabulary_log_cb1_and_cb2(scorer: Scorer) -> None:
     assert audit["hands"][0]["result"]["resets"] == [2] and audit["hands"][1]["result"]["winners"] == [1]
     assert audit["hands"][1]["result"]["dealt"][3] == ["4", "7", "1", "2"]
     assert audit["firstDivergence"] is None and all(c["agrees"] for c in audit["claims"])
-    assert all(line["rule"] == "RULES.md §3.4" and line["reason"] for h in audit["hands"] for line in h["lines"])
+    assert all(line["rule"] == "/rules/cabo#scoring-round" and line["reason"] for h in audit["hands"] for line in h["lines"])
     assert scorer.get("/legal-moves")["moves"][0] == {"type": "hand_started", "data": {"dealer": 1}}
     # views: after Dora's peek (seq 9) she alone sees her slot 3; after the showdown everyone sees it all
     assert scorer.get("/state", at=9, seat=3)["state"]["rows"][3]["cards"] == [U, U, "1", U]

@@ -168,7 +168,7 @@ def test_games_lists_cau_robat_with_its_options(client: Any) -> None:
     games = client.get("/games").get_json()["games"]
     cau = next(g for g in games if g["game"] == "cau-robat")
     assert cau["options"]["pileOrder"] == {**cau["options"]["pileOrder"], "default": "deterministic"}
-    assert len(cau["options"]) == 11 and cau["target"] == {"wins": 3, "tie": "share"}
+    assert len(cau["options"]) == 12 and "correctionWindow" in cau["options"] and cau["target"] == {"wins": 3, "tie": "share"}
     schema = client.get(cau["schemas"]["play"]).get_json()
     assert schema["$id"].endswith("cau-robat/play.v1.json")
     assert client.get("/games/cau-robat").get_json()["direction"] == "ACW"

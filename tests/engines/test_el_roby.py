@@ -49,7 +49,7 @@ def test_describe_lists_every_option_with_its_default() -> None:
         "discardCheck": "othersMelds", "elevenCardSource": "stockOnly", "noImmediateRediscard": False, "stockOut": "reshuffle",
         "limitCheck": "afterDiscard", "limitScope": "everyMeld", "rebuyDenominator": "remaining", "rebuyRounding": "up"}
     assert opts["limitScope"]["values"] == ["everyMeld", "firstExposure", "alsoLayoffs"]
-    assert all(o["rule"].startswith("RULES.md §4.") and o["description"] for o in opts.values())
+    assert all(o["rule"].startswith("/rules/el-roby#option-") and o["description"] for o in opts.values())
     assert set(d["events"]) == set(schemas.event_types("el-roby"))
     assert Options() == el_roby.parse_options({})
     json.dumps(d)

@@ -28,7 +28,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from api.app import current_service, own_service, release
+from api.app import current_service, own_service
 from api.schemas import Envelope
 from api.service import BadRequest, Service
 from api.service.desk import parse_at
@@ -128,14 +128,11 @@ class Stream(MethodView):
         config = app.config
 
         def body() -> Iterator[str]:
-            service = own_service(app)  # the request's connection closes when the view returns
-            try:
-                yield from sse(lambda seq: public_events(service, match_id, seq), after, delay=query["delay"],
-                               now=service.clock, poll=float(config.get("TANTEO_STREAM_POLL", POLL_SECONDS)),
-                               heartbeat=float(config.get("TANTEO_STREAM_HEARTBEAT", HEARTBEAT_SECONDS)),
-                               max_seconds=float(config.get("TANTEO_STREAM_SECONDS", MAX_SECONDS)), first=first)
-            finally:  # also when the client goes away: the server closes the generator
-                release(app, service)
+            service = own_service(app)  # runs after the view returned, on the same worker thread
+            yield from sse(lambda seq: public_events(service, match_id, seq), after, delay=query["delay"],
+                           now=service.clock, poll=float(config.get("TANTEO_STREAM_POLL", POLL_SECONDS)),
+                           heartbeat=float(config.get("TANTEO_STREAM_HEARTBEAT", HEARTBEAT_SECONDS)),
+                           max_seconds=float(config.get("TANTEO_STREAM_SECONDS", MAX_SECONDS)), first=first)
 
         return Response(body(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -47,12 +47,16 @@ LA_CABRA_LOG = """\
 {"type":"reveal","data":{"cards":[{"seq":9,"index":0,"card":"6D"},{"seq":9,"index":1,"card":"QC"}]}}
 """
 
-# VOCABULARY.md §4 (common events) and §5.5 (la-cabra), verbatim.
+# VOCABULARY.md §4 (common events, the dispute desk) and §5.5 (la-cabra), verbatim.
 SNIPPETS = """\
 {"type": "reveal", "data": {"cards": [{"seq": 9, "index": 0, "card": "6D"}, {"seat": 2, "card": "QS"}]}}
 {"type": "void", "data": {"target": 4, "reason": "claim written for the wrong hand"}}
 {"type": "amend", "data": {"target": 17, "data": {"seat": 3, "slots": [1, 4], "cards": ["4", "2"], "drawn": "4"}, "reason": "slot 4 showed a 2, not a 3"}}
 {"type": "note", "data": {"text": "Dora bluffed a pair", "target": 17}}
+{"type": "dispute", "data": {"hand": 2, "field": "points", "seat": 3, "reason": "Dora's 4 + 2 claim failed: her row stayed 4 7 1 2"}}
+{"type": "ruling", "data": {"dispute": 30, "decision": "upheld", "reason": "the replay shows slot 4 held a 2"}}
+{"type": "amend", "data": {"target": 17, "data": {"seat": 3, "slots": [1, 4], "cards": ["4", "2"], "drawn": "4"}, "reason": "slot 4 showed a 2, not a 3"}}
+{"type": "ruling", "data": {"dispute": 31, "decision": "rejected", "reason": "the sheet was right"}}
 {"type": "tira", "data": {"seat": 2, "cards": ["7D", "8D", "KD", "AD"], "rivals": [3]}}
 """
 

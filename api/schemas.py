@@ -37,6 +37,7 @@ class Problem(Schema):
     path = fields.String(metadata={"description": "JSON path of the offending value in the request"})
     index = fields.Integer(metadata={"description": "index of the refused event in the batch"})
     seq = fields.Integer(metadata={"description": "the earlier event a rule names"})
+    rule = fields.String(metadata={"description": "a rule violation: the link to the rule it breaks, /rules/{game}#{anchor}"})
     currentVersion = fields.Integer()
     errors = fields.List(fields.Dict())
 

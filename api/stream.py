@@ -117,6 +117,7 @@ class Stream(MethodView):
     @blp.arguments(StreamQuery, location="query", error_status_code=400)
     @blp.response(200, description="text/event-stream: one event per stored event (id = seq, data = the public "
                                    "envelope), comment lines as heartbeats", content_type="text/event-stream")
+    @blp.alt_response(400, schema="Problem", description="a Last-Event-ID or query that is no seq or delay")
     @blp.alt_response(404, schema="Problem")
     @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
                           "description": "resume after this seq (browsers send it when they reconnect)"}])

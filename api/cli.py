@@ -241,6 +241,12 @@ def audit(match: str, as_json: bool, db: str) -> None:
         click.echo(f"first divergence: {first['why']}")
     for correction in report["corrections"]:
         click.echo(f"correction {correction['seq']}: {correction['type']} of {correction['target']}: {correction['reason']}")
+    for dispute in report.get("disputes", []):
+        line = f"dispute {dispute['seq']} on hand {dispute['hand']}: {dispute['state']}"
+        if dispute["ruling"]:
+            line += f" at event {dispute['ruling']['seq']} ({dispute['ruling']['reason']})"
+        fixes = ", ".join(f"{c['type']} of {c['target']} at event {c['seq']}" for c in dispute["correction"])
+        click.echo(line + (f", corrected by {fixes}" if fixes else "") + f"; claim: {dispute['reason']}")
     if first or not chain["valid"]:
         sys.exit(2)
 

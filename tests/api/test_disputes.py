@@ -195,3 +195,17 @@ def test_the_vocabulary_examples_of_the_desk_validate() -> None:
     for event in events:
         validate_event("cabo", event["type"], event["data"])
     assert "| every game | `correctionWindow` |" in text
+
+
+def test_the_command_line_audit_lists_disputes(scorer: Scorer, db_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from api.cli import main
+
+    cb1(scorer)
+    scorer.record(ev("dispute", hand=1, reason="Ben called"), ev("ruling", dispute=5, decision="upheld", reason="agreed"),
+                  ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called"),
+                  ev("dispute", hand=1, seat=2, reason="Carl's 15"))
+    output = CliRunner().invoke(main, ["audit", scorer.id, "--db", str(db_path)]).output
+    assert "dispute 5 on hand 1: upheld at event 6 (agreed), corrected by amend of 3 at event 7; claim: Ben called" in output
+    assert "dispute 8 on hand 1: open; claim: Carl's 15" in output

@@ -52,12 +52,13 @@ def public_events(service: Service, match_id: str, after: int) -> list[dict[str,
     """Return the envelopes after seq ``after`` as an open reader sees them (no write token).
 
     The one place the stream reads the log: the service's listing for a reader without the
-    token, which shows private values only as their public placeholders.
+    token (:meth:`Service.events`, the one redaction of every listing), which shows private
+    values only as their public placeholders while the match is in play.
 
     Raises:
         MatchNotFound: no such match.
     """
-    return service.events(match_id, after=after)[0]
+    return service.events(match_id, after=after, token=None)[0]
 
 
 def resume_from(header: str | None, query: int | None) -> int:

@@ -101,3 +101,15 @@ def test_refused_stream_requests(client: FlaskClient, scorer: Scorer) -> None:
     assert bad.status_code == 400 and bad.get_json()["code"] == "request.bad_last_event_id"
     assert client.get(f"/matches/{scorer.id}/stream", query_string={"delay": -1}).status_code == 400
     assert client.get(f"/matches/{scorer.id}/stream", query_string={"lastEventId": "two"}).status_code == 400
+
+
+def test_the_stream_shows_private_values_only_as_an_open_reader_sees_them(client: FlaskClient, scorer: Scorer) -> None:
+    scorer.start({"game": "cabo", "players": ["Anna", "Ben"]})
+    scorer.record({"type": "hand_started", "data": {"dealer": 0, "layouts": [["??"] * 4] * 2, "discard": "5"}},
+                  {"type": "initial_peek", "data": {"seat": 0, "slots": [1, 2], "cards": ["9", "3"]}})
+    [(seq, peek)] = stream(client, scorer.id, lastEventId=2)[0]
+    scorer_view = client.get(f"/matches/{scorer.id}/events", query_string={"after": 2},
+                             headers={"Authorization": f"Bearer {scorer.token}"}).get_json()["events"][0]
+    open_view = client.get(f"/matches/{scorer.id}/events", query_string={"after": 2}).get_json()["events"][0]
+    assert scorer_view["data"]["cards"] == ["9", "3"]  # the token sees Anna's look
+    assert seq == 3 and peek == open_view and peek["data"]["cards"] != ["9", "3"]  # the stream never does

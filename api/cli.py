@@ -89,7 +89,7 @@ def _raise_open_files_limit(needed: int) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--threads", default=WAITRESS_SETTINGS["threads"], show_default=True, type=int,
-              help="worker threads (each keeps one database connection)")
+              help="worker threads (each keeps one database connection; each open live stream holds one)")
 @click.option("--connection-limit", default=WAITRESS_SETTINGS["connection_limit"], show_default=True, type=int,
               help="open connections accepted at once, idle ones included")
 @click.option("--channel-timeout", default=WAITRESS_SETTINGS["channel_timeout"], show_default=True, type=int,
@@ -241,6 +241,12 @@ def audit(match: str, as_json: bool, db: str) -> None:
         click.echo(f"first divergence: {first['why']}")
     for correction in report["corrections"]:
         click.echo(f"correction {correction['seq']}: {correction['type']} of {correction['target']}: {correction['reason']}")
+    for dispute in report.get("disputes", []):
+        line = f"dispute {dispute['seq']} on hand {dispute['hand']}: {dispute['state']}"
+        if dispute["ruling"]:
+            line += f" at event {dispute['ruling']['seq']} ({dispute['ruling']['reason']})"
+        fixes = ", ".join(f"{c['type']} of {c['target']} at event {c['seq']}" for c in dispute["correction"])
+        click.echo(line + (f", corrected by {fixes}" if fixes else "") + f"; claim: {dispute['reason']}")
     if first or not chain["valid"]:
         sys.exit(2)
 

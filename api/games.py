@@ -17,6 +17,11 @@ blp = Blueprint("games", __name__, description="Supported games, their options a
 
 def _game(game: str) -> dict[str, Any]:
     info = dict(get_engine(game).describe())
+    # The option every game shares and no engine reads (the service applies it: it needs the clock).
+    info["options"] = {**info.get("options", {}), "correctionWindow": {
+        "type": "integer", "minimum": 0, "nullable": True, "default": None, "rule": f"/rules/{game}#option-correctionwindow",
+        "description": "minutes after the match ends during which disputes and corrections are accepted "
+                       "(afterwards common.match_final); null: no limit"}}
     info["schemas"] = {t: url_for("games.SchemaDocument", path=schemas.schema_id(game, t), _external=False)
                        for t in schemas.event_types(game)}
     return info

@@ -11,6 +11,9 @@ from flask.testing import FlaskClient
 
 from api.app import create_app
 
+VOCABULARY = Path(__file__).resolve().parents[1] / "docs" / "VOCABULARY.md"
+"""The project's copy of the notation reference: the tests read it here, never outside the repository."""
+
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:

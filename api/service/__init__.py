@@ -18,12 +18,15 @@ import dataclasses
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
+from api.service import desk
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.desk import Clock
 from api.service.disclosure import OptionsOf, envelope, foldable_public_log, match_options, private_paths, public_envelopes, public_log
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
 from engines.base import (
     CORRECTIONS,
+    DESK,
     Engine,
     Event,
     RuleViolation,
@@ -45,13 +48,15 @@ __all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Servi
 class EventRefused(Exception):
     """One event of a batch was refused; nothing of the batch was written.
 
-    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error.
+    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error;
+    ``game`` the match's game (set by :meth:`Service.record`: a refusal links to its rules).
     """
 
     def __init__(self, index: int, error: RuleViolation | SchemaError) -> None:
         super().__init__(f"event {index}: {error}")
         self.index = index
         self.error = error
+        self.game: str | None = None
 
 
 class BadRequest(Exception):
@@ -91,9 +96,11 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 class Service:
     """Matches as the API and the CLI see them: start, record, read, replay, audit."""
 
-    def __init__(self, ledger: Ledger, cache: StateCache | None = None) -> None:
+    def __init__(self, ledger: Ledger, cache: StateCache | None = None, clock: Clock | None = None) -> None:
         self.ledger = ledger
         self.cache = cache if cache is not None else StateCache()
+        self.clock: Clock = clock or desk.utc_now
+        """The service's clock: only the correction window reads it (tests pass their own)."""
 
     # ---- writing
 
@@ -127,16 +134,25 @@ class Service:
         record = self._fixed_record(match_id)
         authorize(record, token)
         engine = get_engine(record.game)
-        _check_shapes(record.game, events)
+        try:
+            _check_shapes(record.game, events)
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
         batch = self._with_private(match_id, engine, events)
         outcome: dict[str, Any] = {}
 
         def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
-            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored)
+            self._check_window(match_id, engine, entry, batch)
+            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players))
             return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
 
-        result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        try:
+            result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
         if not result.replayed:
             self.cache.put(match_id, outcome["entry"])
         return result
@@ -159,16 +175,44 @@ class Service:
         if expected_version is not None and expected_version != version:
             raise ConcurrencyConflict(expected_version, version, match_id=match_id)
         entry = self.cache.at_head(self.ledger, match_id, engine, version)
-        _check_shapes(record.game, events)
+        try:
+            _check_shapes(record.game, events)
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
         stored = [StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
                   for index, event in enumerate(events)]
+        self._check_window(match_id, engine, entry, [NewEvent(e.type, e.data) for e in stored])
         before = engine.score(entry.state)
-        after_state = self._fold_batch(match_id, engine, record.game, entry, stored).state
+        try:
+            after_state = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players)).state
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
         after = engine.score(after_state)
         earlier = {h["hand"]: h for h in before["hands"]}
         changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
         return {"dryRun": True, "version": version + len(stored), "hands": changed, "standings": after["standings"],
                 "end": after["end"], "next": engine.legal_moves(after_state)}
+
+    def _check_window(self, match_id: str, engine: Engine, entry: Folded, batch: Sequence[NewEvent]) -> None:
+        """Refuse disputes and corrections to a finished match once its correction window has passed.
+
+        Raises:
+            EventRefused: ``common.match_final`` at the batch's first dispute, ruling or correction.
+        """
+        index = next((i for i, e in enumerate(batch) if e.type in desk.WINDOWED), None)
+        if index is None or not engine.is_over(entry.state):
+            return
+        stored = self.ledger.read(match_id)
+        minutes = desk.correction_window(stored[0].data)
+        if minutes is None:
+            return
+        ended = desk.end_seq(engine, events_from(stored))
+        try:
+            desk.check_window(minutes, None if ended is None else stored[ended - 1].at, self.clock())
+        except RuleViolation as error:
+            raise EventRefused(index, error) from None
 
     def _with_private(self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]]) -> list[NewEvent]:
         """Build the batch with each event's private places, which the ledger commits to (chain format 2).
@@ -195,7 +239,7 @@ class Service:
                 for e in events]
 
     def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
-                    stored: Sequence[StoredEvent]) -> Folded:
+                    stored: Sequence[StoredEvent], players: int) -> Folded:
         """Fold a built batch onto the head state; return the new cache entry (not yet shared).
 
         Raises:
@@ -203,13 +247,20 @@ class Service:
         """
         batch = events_from(stored)
         log = log_on(self.ledger, match_id, entry.version, batch)
+        if log[0].seq != 1 and any(e.type == "ruling" for e in batch):  # a ruling looks its dispute up
+            log = events_from(self.ledger.read(match_id, upto=entry.version)) + batch
         steps = walk(engine, log, "recorded", after=entry.version, state=entry.state)
 
         def checked() -> Iterator[Step]:
+            state = entry.state
             for index, event in enumerate(batch):
                 try:
                     _check_entry(game, log, event)
-                    yield _step_or_broken(steps, event)
+                    if event.type in DESK:
+                        desk.check_desk(event, batch, log, state, engine, players)
+                    step = _step_or_broken(steps, event)
+                    state = step.state
+                    yield step
                 except (RuleViolation, SchemaError) as error:
                     raise EventRefused(index, error) from None
 
@@ -451,13 +502,15 @@ class Service:
         """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        log = events_from(self.ledger.read(match_id))
+        stored = self.ledger.read(match_id)
+        log = events_from(stored)
         shown = log if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[0]
         steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
-        return {"id": match_id, "version": len(log), **build_audit(engine.score(steps[-1].state), steps, chain)}
+        batches = {e.seq: e.at for e in stored}
+        return {"id": match_id, "version": len(log), **build_audit(engine.score(steps[-1].state), steps, chain, batches)}
 
 
 def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:

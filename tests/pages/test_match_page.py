@@ -53,6 +53,11 @@ def test_a_wrong_claim_is_the_first_divergence(open_page: Callable[..., Page], l
         expect(lines.nth(index)).to_contain_text(line["reason"])
         assert lines.nth(index).locator("a.rule").get_attribute("href").startswith("/rules/cabo#")
 
+    # and the rule is there, at its anchor, on the rules page
+    href = lines.first.locator("a.rule").get_attribute("href")
+    rules = open_page(href)
+    expect(rules.locator(f"[id='{href.split('#', 1)[1]}']")).to_have_count(1)
+
     # the chart: one line per player, drawn by the server, its title saying the totals
     chart = page.locator("svg.chart")
     expect(chart.locator("polyline")).to_have_count(4)

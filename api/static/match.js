@@ -1,5 +1,7 @@
 // The match page follows a match in play: each event the stream announces brings the page's
 // score sheet, explanations and chart again, as the server renders them (one drawing of them).
+import { follow } from "./follow.js";
+
 const root = document.getElementById("match");
 
 async function redraw() {
@@ -24,9 +26,6 @@ function queueRedraw() {
 }
 
 if (root.dataset.status === "playing" && typeof EventSource !== "undefined") {
-  // start after the version this page shows; on a reconnect the browser sends Last-Event-ID itself
-  const source = new EventSource(`/matches/${root.dataset.match}/stream?lastEventId=${root.dataset.version}`);
-  document.getElementById("live").hidden = false;
-  source.onmessage = queueRedraw;
-  source.addEventListener("end", () => { source.close(); document.getElementById("live").hidden = true; });
+  follow(root.dataset.match, Number(root.dataset.version), queueRedraw,
+    { onLive: (on) => { document.getElementById("live").hidden = !on; } });
 }

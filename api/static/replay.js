@@ -5,6 +5,7 @@
 // by sending the address; a match in play is followed through GET /matches/{id}/stream.
 import { adoptFragmentToken, call, keepToken, tokenFor } from "./api.js";
 import { drawTable } from "./table.js";
+import { follow } from "./follow.js";
 
 const $ = (name) => document.getElementById(name);
 const root = $("replay");
@@ -143,6 +144,7 @@ function show(index, { focusMove = true } = {}) {
     const current = Number(button.dataset.seq) === frame.seq;
     if (current) button.setAttribute("aria-current", "step"); else button.removeAttribute("aria-current");
     if (current && focusMove) button.scrollIntoView({ block: "nearest" });
+    else if (current) { const list = $("moves"); list.scrollTop = button.offsetTop - list.offsetTop - list.clientHeight / 2; }  // the list's own scroll only
   }
   $("first").disabled = $("prev").disabled = S.index === 0;
   $("next").disabled = $("last").disabled = S.index === S.frames.length - 1;
@@ -180,13 +182,9 @@ document.addEventListener("keydown", (event) => {
 // ------------------------------------------------------------------ following a match in play
 
 /** Follow the stream: each appended event brings its frames; a reader at the latest step moves on with it. */
-function follow() {
+function startFollowing() {
   if (S.status !== "playing" || typeof EventSource === "undefined") return;
-  // start after the last event this page has read; on a reconnect the browser sends Last-Event-ID itself
-  const source = new EventSource(`/matches/${id}/stream?lastEventId=${S.version}`);
-  $("live").hidden = false;
-  source.onmessage = () => catchUp();
-  source.addEventListener("end", () => { source.close(); $("live").hidden = true; });
+  follow(id, S.version, () => catchUp(), { onLive: (on) => { $("live").hidden = !on; } });
 }
 
 let catching = null;
@@ -217,4 +215,4 @@ async function catchUp() {
 
 $("seat").value = S.seat;
 $("course").value = S.course;
-load().then(follow);
+load().then(startFollowing);

@@ -46,7 +46,7 @@ def main(out: Path) -> None:
 
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp) / "shots.db")
+        server = Server(Path(tmp) / "shots.db", ["--threads", "32"])  # each page of a match in play holds a stream
         server.start()
         try:
             with sync_playwright() as p:
@@ -67,6 +67,7 @@ def main(out: Path) -> None:
                         page.wait_for_selector(ready)
                         page.wait_for_timeout(300)
                         page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=size == "phone")
+                        page.goto("about:blank")  # lets go of the live stream now (pagehide)
                         context.close()
                 browser.close()
         finally:

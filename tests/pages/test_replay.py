@@ -86,3 +86,29 @@ def test_the_public_sees_no_hand_while_the_match_is_in_play(open_page: Callable[
     page.get_by_label("Seen by").select_option("all")
     expect(page.locator("#access")).to_contain_text("public")
     expect(page.locator("#seat")).to_have_value("")
+
+
+def test_both_courses_with_corrections_and_notes_marked(open_page: Callable[..., Page], live: Server) -> None:
+    body, events = MATCHES["cau-robat"]
+    match_id, token = new_match(live, body)
+    record(live, match_id, token, *events)
+    record(live, match_id, token, {"type": "note", "data": {"text": "B hesitated", "target": 6}},
+           {"type": "void", "data": {"target": 8, "reason": "D's card was played out of turn"}})
+    page = open_page(f"/m/{match_id}/replay?at=6")
+    expect(page.locator("#notes")).to_contain_text("B hesitated")  # the note at its move
+    expect(page.locator("#moves li[data-seq='6']")).to_contain_text("Note: B hesitated")
+    move8 = page.locator("#moves button[data-seq='8']")
+    expect(move8).to_have_class("move status-voided")
+    expect(move8).to_contain_text("(voided)")
+    expect(page.locator("#moves button[data-seq='10']")).to_contain_text("correction")
+    page.get_by_role("button", name="Last step").click()
+    corrected = live.call("GET", f"/matches/{match_id}/state?at=10")[1]["state"]
+    assert shown(page) == expected(corrected)  # D's 11 is back in his hand: the play never counted
+
+    page.get_by_label("Course").select_option("recorded")
+    expect(move8).to_have_class("move status-played")
+    assert "course=recorded" in page.url
+    page.locator("#moves button[data-seq='8']").click()
+    expect(page.locator("#table")).to_have_attribute("data-seq", "8")
+    recorded = live.call("GET", f"/matches/{match_id}/replay?course=recorded&start=8&stop=8")[1]["frames"][0]["state"]
+    assert shown(page) == expected(recorded)  # as the table lived it: D's capture stood until the void

@@ -48,6 +48,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # UTF-8 text: Núria, 10♥, not \u escapes
     db = str(app.config["TANTEO_DB"])
     if db != "memory:" and not db.startswith("sqlite:"):
         Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)

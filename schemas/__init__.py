@@ -65,6 +65,9 @@ from schemas._fast import Unsupported, compile_schema
 __all__ = [
     "BASE_URI",
     "SchemaError",
+    "ordinal",
+    "say",
+    "show",
     "event_types",
     "games",
     "load",

@@ -7,9 +7,10 @@ The database is ``--db``, else ``TANTEO_DB``, else ``tanteo.db`` in the working 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping, Sequence
 
 import click
 
@@ -80,6 +81,29 @@ def _lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, {"type": event["type"], "data": event.get("data", {})}
 
 
+def line_keys(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Return one idempotency key per event line, derived from the file's content up to that line.
+
+    Key *i* is a hash of the lines 1…i (each as canonical JSON), so it names the whole prefix:
+    re-running a file after a refusal finds the last key already stored and resumes after it,
+    and a line fixed after a refusal changes its own key and every later one, never an
+    earlier one. A batch is stored under the key of its last line.
+    """
+    keys: list[str] = []
+    digest = hashlib.sha256(b"tanteo record v1")
+    for event in events:
+        digest.update(json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
+        digest.update(b"\n")
+        keys.append("line-" + digest.copy().hexdigest()[:40])
+    return keys
+
+
+def _recorded_prefix(service: Any, match: str, keys: Sequence[str]) -> int:
+    """Return how many leading lines of the file the match already holds (by their keys)."""
+    stored = {e["key"] for e in service.events(match)[0] if e.get("key")}
+    return max((i + 1 for i, key in enumerate(keys) if key in stored), default=0)
+
+
 @main.command()
 @click.argument("match")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
@@ -90,7 +114,10 @@ def _lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
 def record(match: str, file: str, token: str | None, by: str, batch: int, db: str) -> None:
     """Append a JSON Lines file of events to MATCH ('new': the file starts with match_started).
 
-    Stops at the first refused event, names its line, and keeps everything before it.
+    Stops at the first refused event, names its line, and keeps everything before it. Each
+    batch carries an idempotency key derived from the file's content up to its last line, so
+    running the same file again (after fixing the refused line) skips what is already
+    recorded and writes nothing twice.
     """
     from tqdm import tqdm
 
@@ -98,7 +125,8 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
 
     service = _service(db)
     lines = list(_lines(file))
-    if match == "new":
+    started = match == "new"
+    if started:
         if not lines or lines[0][1]["type"] != "match_started":
             _fail("a new match's file starts with a match_started line")
         try:
@@ -108,21 +136,35 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
         match, token = created["id"], created["token"]
         click.echo(f"match {match} (token {token})")
         lines = lines[1:]
+    elif lines and lines[0][1]["type"] == "match_started":
+        try:
+            first = service.events(match, limit=1)[0][0]
+        except Exception as error:  # noqa: BLE001
+            _fail(_explain(error))
+        if first["data"] != lines[0][1]["data"]:
+            _fail(f"line {lines[0][0]}: this file starts another match than {match} (its match_started differs)")
+        lines = lines[1:]  # the same file that started this match: its first line is there already
+    keys = line_keys([e for _, e in lines])
     if lines and not token:
         _fail("recording needs the match's write token: --token or TANTEO_TOKEN")
+    done = _recorded_prefix(service, match, keys) if lines and not started else 0
+    if done:
+        click.echo(f"lines {lines[0][0]} to {lines[done - 1][0]} are recorded already (same content): "
+                   f"resuming at {'line ' + str(lines[done][0]) if done < len(lines) else 'the end'}")
     written = 0
-    with tqdm(total=len(lines), unit="event", disable=None, file=sys.stderr) as bar:
-        for start in range(0, len(lines), batch):
+    with tqdm(total=len(lines) - done, unit="event", disable=None, file=sys.stderr) as bar:
+        for start in range(done, len(lines), batch):
             chunk = lines[start:start + batch]
             try:
-                service.record(match, [e for _, e in chunk], token=token, by=by)
+                service.record(match, [e for _, e in chunk], token=token, by=by, key=keys[start + len(chunk) - 1])
             except EventRefused as refused:
                 good = chunk[: refused.index]
                 if good:
-                    service.record(match, [e for _, e in good], token=token, by=by)
+                    service.record(match, [e for _, e in good], token=token, by=by, key=keys[start + len(good) - 1])
                 written += len(good)
                 _fail(f"line {chunk[refused.index][0]} refused: {_explain(refused)} "
-                      f"({written} events before it were recorded)")
+                      f"({written} events before it were recorded; fix the line and run the same command "
+                      f"on match {match} again: what is recorded is skipped)")
             except Exception as error:  # noqa: BLE001
                 _fail(f"line {chunk[0][0]}: {_explain(error)} ({written} events recorded)")
             written += len(chunk)

@@ -87,3 +87,23 @@ def test_verify_catches_a_changed_row_and_refuses_a_missing_file(tmp_path: Path)
     missing = runner.invoke(main, ["verify", "--db", str(tmp_path / "nothing.db")])
     assert missing.exit_code == 1 and "no ledger database" in missing.output
     assert not (tmp_path / "nothing.db").exists()
+
+
+def test_record_run_again_after_a_fixed_line_leaves_one_copy_of_every_event(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    start = {"type": "match_started", "data": START}
+    bad = [*DEAL_1[:3], {"type": "beat", "data": {"seat": 3, "cards": ["7S"]}}, *DEAL_1[4:]]
+    match_id, token, output = record_new(runner, db, write_jsonl(tmp_path / "m.jsonl", [start, *bad]))
+    assert "line 5 refused" in output and "3 events before it were recorded" in output
+    fixed = write_jsonl(tmp_path / "m.jsonl", [start, *DEAL_1, REVEAL, *REST])  # the scorer fixes line 5
+    again = runner.invoke(main, ["record", match_id, str(fixed), "--db", str(db), "--token", token, "--batch", "4"])
+    assert again.exit_code == 0, again.output
+    assert "lines 2 to 4 are recorded already" in again.output and "recorded 27 events" in again.output
+    log = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
+    assert log["version"] == 31 and log["chain"]["valid"]
+    third = runner.invoke(main, ["record", match_id, str(fixed), "--db", str(db), "--token", token])
+    assert third.exit_code == 0 and "recorded 0 events" in third.output and "version 31" in third.output
+    other = write_jsonl(tmp_path / "other.jsonl", [{"type": "match_started", "data": {**START, "players": ["A", "B", "C", "D"]}}])
+    refused = runner.invoke(main, ["record", match_id, str(other), "--db", str(db), "--token", token])
+    assert refused.exit_code == 1 and "starts another match" in refused.output

@@ -200,12 +200,52 @@ def replay(match: str, seat: str | None, at: int | None, course: str, token: str
         click.echo(json.dumps(out["frames"][-1]["state"], indent=2, ensure_ascii=False))
 
 
+def audit_table(report: Mapping[str, Any]) -> list[str]:
+    """Lay an audit out as the table's score sheet: a row per hand, a column per seat or team.
+
+    Each cell is the hand's computed points; where the table claimed that hand's points for
+    that column the cell adds ``ok`` or ``≠ N claimed``. The last row holds the totals and each
+    standing's status; claims, the first divergence and corrections follow in words.
+    """
+    standings = report["standings"]
+    unit = "team" if standings and "team" in standings[0] else "seat"
+    columns = [(s[unit], s.get("name") or f"{unit} {s[unit]}") for s in standings]
+    claimed: dict[tuple[int, int], Mapping[str, Any]] = {}
+    for claim in report["claims"]:
+        if claim["field"] == "points" and claim.get(unit) is not None and claim["hand"] is not None:
+            claimed[(claim["hand"], claim[unit])] = claim
+
+    def cell(hand: Mapping[str, Any], index: int, number: int) -> str:
+        points = hand.get("points")
+        value = points[index] if isinstance(points, list) and index < len(points) else None
+        text = "—" if value is None else str(value)
+        claim = claimed.get((hand["hand"], number))
+        if claim is not None and claim["agrees"] is not None:
+            text += " ok" if claim["agrees"] else f" ≠ {claim['claimed']} claimed"
+        return text
+
+    rows = [["hand", "status", *(name for _, name in columns)]]
+    for hand in report["hands"]:
+        rows.append([str(hand["hand"]), hand["status"], *(cell(hand, i, n) for i, (n, _) in enumerate(columns))])
+    rows.append(["total", "", *(f"{s['total']} {s['status']}" for s in standings)])
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = ["  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
 @main.command()
 @click.argument("match")
-@click.option("--json", "as_json", is_flag=True, help="print the audit as JSON")
+@click.option("--json", "as_json", is_flag=True, help="print the audit as JSON, for machines")
+@click.option("--lines", "all_lines", is_flag=True, help="print every hand's score lines, not only the diverging hand's")
 @DB_OPTION
-def audit(match: str, as_json: bool, db: str) -> None:
-    """Rescore every hand from the log and compare the table's claims."""
+def audit(match: str, as_json: bool, all_lines: bool, db: str) -> None:
+    """Rescore every hand from the log and compare the table's claims.
+
+    Prints a table (hands × seats or teams, computed points, claimed where they differ), the
+    first divergence in words with the engine's reasons, and the corrections; exit status 2
+    when a claim diverges or the chain is broken.
+    """
     service = _service(db)
     try:
         report = service.audit(match)
@@ -215,22 +255,34 @@ def audit(match: str, as_json: bool, db: str) -> None:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
     chain = report["chain"]
-    click.echo(f"chain: {'valid' if chain['valid'] else 'BROKEN at ' + str(chain['firstBad'])}, "
-               f"{chain['length']} events, head {chain['head'][:16]}")
-    for hand in report["hands"]:
-        click.echo(f"hand {hand['hand']}: {hand['status']}")
-        for line in hand.get("lines", []):
-            who = f"team {line['team']}" if "team" in line else f"seat {line.get('seat')}"
-            click.echo(f"    {who}: {line['points']:+}  {line['reason']}  ({line['rule']})")
-    for standing in report["standings"]:
-        click.echo(f"total {standing}")
+    click.echo(f"chain: {'valid' if chain['valid'] else 'BROKEN at event ' + str(chain['firstBad'])}, "
+               f"{chain['length']} events, head {(chain['head'] or '')[:16]}")
+    for note in report.get("rules", {}).get("notes", []):
+        click.echo(f"rules: {note}")
+    click.echo("")
+    for line in audit_table(report):
+        click.echo(line)
+    click.echo("")
     first = report["firstDivergence"]
     agreed = sum(1 for c in report["claims"] if c["agrees"])
     click.echo(f"claims: {agreed} of {len(report['claims'])} agree")
     if first:
-        click.echo(f"first divergence: {first['why']}")
+        click.echo(f"first divergence (claim at event {first['claimSeq']}): {first['why']}")
+    for hand in report["hands"]:
+        if all_lines or (first and hand["hand"] == first["hand"]):
+            click.echo(f"hand {hand['hand']}, {hand['status']}:")
+            for line in hand.get("lines", []):
+                who = line.get("name") or (f"team {line['team']}" if "team" in line else f"seat {line.get('seat')}")
+                points = line.get("points")
+                amount = f"{points:+}" if isinstance(points, int) else ""
+                click.echo(f"    {who}: {amount}  {line['reason']}  ({line['rule']})")
+    end = report.get("end") or {}
+    if end.get("over"):
+        click.echo(f"end: {end.get('reason', '')}")
     for correction in report["corrections"]:
-        click.echo(f"correction {correction['seq']}: {correction['type']} of {correction['target']}: {correction['reason']}")
+        state = "" if correction.get("inForce", True) else " (undone)"
+        click.echo(f"correction at event {correction['seq']}: {correction['type']} of event {correction['target']}{state}: "
+                   f"{correction['reason']}")
     if first or not chain["valid"]:
         sys.exit(2)
 

@@ -36,7 +36,7 @@ from engines.base import (
     fold,
 )
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
-from replays.audit import audit as build_audit
+from replays.audit import audit as build_audit, named
 from replays.steps import COURSES, events_from, frames, frames_json
 from schemas import SchemaError, validate_event
 
@@ -71,6 +71,17 @@ class BadRequest(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def new_match_id() -> str:
+    """Return a random URL-safe match id that does not start with ``-``.
+
+    An id starting with a dash reads as an option on a command line (``tanteo audit -x3…``).
+    """
+    while True:
+        match_id = secrets.token_urlsafe(9)
+        if not match_id.startswith("-"):
+            return match_id
 
 
 def hash_token(token: str) -> str:
@@ -181,7 +192,7 @@ class Service:
         validate_event(None, "match_started", data)
         engine = get_engine(data["game"])
         state = engine.start(data)
-        match_id = secrets.token_urlsafe(9)
+        match_id = new_match_id()
         token = secrets.token_urlsafe(24)
         result = self.ledger.create_match(
             match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
@@ -355,7 +366,7 @@ class Service:
         record = self.ledger.get_match(match_id)
         engine = get_engine(record.game)
         state, version = self._state(match_id, engine)
-        sheet = engine.score(state)
+        sheet = named(engine.score(state), record.players)
         hands = sheet["hands"]
         return {
             "id": record.id, "game": record.game, "players": list(record.players), "status": record.status,
@@ -431,4 +442,4 @@ class Service:
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
-        return {"id": match_id, "version": len(log), **build_audit(engine.score(state), log, chain)}
+        return {"id": match_id, "version": len(log), **build_audit(engine.score(state), log, chain, record.players)}

@@ -22,15 +22,56 @@ from typing import Any, Mapping, Sequence
 from engines.base import Event, corrections, effective_log
 
 
-def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str, Any]) -> dict[str, Any]:
-    """Build the audit of a match from its score sheet, its raw log and its chain report."""
+TEAM_JOIN = "\u2013"
+"""Team names join their players' names with an en dash: ``North–South``."""
+
+
+def named(score: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """Return a copy of a score sheet whose lines and standings also carry names.
+
+    Players say "Anna" and "North–South", not "seat 0" and "team 1": every score line gets
+    ``name`` (its seat's player, or its team's players joined by an en dash) and every
+    standing gets ``name`` too; seat and team numbers stay beside them.
+    """
+    names = _names(score, players)
+    hands = [{**h, "lines": [_with_name(ln, names) for ln in h.get("lines", [])]} for h in score["hands"]]
+    standings = [_with_name(s, names) for s in score["standings"]]
+    return {**score, "hands": hands, "standings": standings}
+
+
+def _names(score: Mapping[str, Any], players: Sequence[str]) -> dict[tuple[str, int], str]:
+    out: dict[tuple[str, int], str] = {("seat", i): name for i, name in enumerate(players)}
+    for standing in score["standings"]:
+        if "team" in standing and standing.get("seats") is not None:
+            out[("team", standing["team"])] = TEAM_JOIN.join(players[s] for s in standing["seats"] if s < len(players))
+    return out
+
+
+def _with_name(entry: Mapping[str, Any], names: Mapping[tuple[str, int], str]) -> dict[str, Any]:
+    for unit in ("team", "seat"):
+        if isinstance(entry.get(unit), int) and (unit, entry[unit]) in names:
+            if unit == "seat" and "name" in entry:
+                return dict(entry)
+            return {**entry, "name": names[(unit, entry[unit])]}
+    return dict(entry)
+
+
+def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str, Any],
+          players: Sequence[str] = ()) -> dict[str, Any]:
+    """Build the audit of a match from its score sheet, its raw log and its chain report.
+
+    With ``players`` (names in seat order) the lines, standings and claims also carry names.
+    """
+    if players:
+        score = named(score, players)
+    names = _names(score, players)
     hands = list(score["hands"])
     by_number = {h["hand"]: h for h in hands}
     unit = "team" if score["standings"] and "team" in score["standings"][0] else "seat"
     claims: list[dict[str, Any]] = []
     claimed_events = [e for e in effective_log(events, keep_neutral=True) if e.type == "score_claimed"]
     for event in claimed_events:
-        claims.extend(_compare(event, by_number, score, unit))
+        claims.extend(_compare(event, by_number, score, unit, names))
     first = next((c for c in claims if c["agrees"] is False), None)
     return {
         "hands": hands,
@@ -46,7 +87,8 @@ def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str,
     }
 
 
-def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mapping[str, Any], unit: str) -> list[dict[str, Any]]:
+def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mapping[str, Any], unit: str,
+             names: Mapping[tuple[str, int], str]) -> list[dict[str, Any]]:
     data = event.data
     number = data.get("hand")
     hand = hands.get(number) if number is not None else None
@@ -70,6 +112,8 @@ def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mappin
             out.append(_entry(event.seq, number, field, i if isinstance(claimed, list) else None, unit, value, have, agrees,
                               why if agrees is not True else ""))
     for entry in out:
+        if isinstance(entry.get(unit), int) and (unit, entry[unit]) in names:
+            entry["name"] = names[(unit, entry[unit])]
         if entry["agrees"] is False and not entry["why"]:
             entry["why"] = _explain(entry, hand, unit)
     return out
@@ -113,10 +157,21 @@ def _explain(entry: Mapping[str, Any], hand: Mapping[str, Any] | None, unit: str
     who = entry.get(unit)
     lines = [] if hand is None else [ln for ln in hand.get("lines", []) if who is None or ln.get(unit) == who]
     where = f"hand {entry['hand']}" if entry["hand"] is not None else "the match"
-    head = f"the table wrote {entry['claimed']} for {entry['field']}"
+    head = f"the table wrote {_value(entry['claimed'])} for {entry['field']}"
     if who is not None:
-        head += f" of {unit} {who}"
-    head += f" in {where}; the log gives {entry['computed']}"
+        head += f" of {entry.get('name') or f'{unit} {who}'}"
+    head += f" in {where}; the log gives {_value(entry['computed'])}"
     if lines:
         head += ": " + "; ".join(str(ln.get("reason", "")) for ln in lines)
     return head
+
+
+def _value(value: Any) -> str:
+    """A claimed or computed value in words: numbers as numbers, lists as ``4, 0``, none as "nothing"."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

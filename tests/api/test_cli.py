@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from api.cli import main
+from tests.plain import machine_text
 from tests.api.test_la_cabra_series import DEAL_1, REST, REVEAL, START
 
 
@@ -40,6 +41,14 @@ def test_record_replay_audit_verify(tmp_path: Path) -> None:
     audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
     assert audit.exit_code == 2, audit.output  # the table's claim for deal 4 is wrong
     assert "first divergence" in audit.output and "hand 4" in audit.output
+    table = audit.output.splitlines()
+    header = next(line for line in table if line.startswith("hand "))
+    assert header.split() == ["hand", "status", "North–South", "East–West"]
+    row_4 = next(line for line in table if line.startswith("4 "))
+    assert row_4.split()[:4] == ["4", "scored", "0", "ok"] and row_4.endswith("6 ≠ 4 claimed")
+    assert next(line for line in table if line.startswith("total")).split() == ["total", "12", "out", "8", "winner"]
+    assert "the table wrote 4 for points of East–West in hand 4; the log gives 6" in audit.output
+    assert not machine_text(audit.output) and "{" not in audit.output
     as_json = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
     assert [s["total"] for s in as_json["standings"]] == [12, 8]
 

@@ -86,6 +86,8 @@ class Engine(Protocol):
     """The shape every game module has (modules satisfy it structurally)."""
 
     GAME: str
+    RULES_VERSION: int
+    """Raised whenever a change to the rules could score a recorded hand differently."""
 
     def describe(self) -> dict[str, Any]: ...
     def start(self, data: Mapping[str, Any]) -> Any: ...

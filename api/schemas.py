@@ -123,28 +123,45 @@ class EventPage(Schema):
 
 
 class SeatField(fields.Field):
-    """A seat number, or ``all`` for the omniscient view."""
+    """A seat number, a player's name, or ``all`` for the omniscient view (names are resolved by the service)."""
 
     def _deserialize(self, value, attr, data, **kwargs):  # type: ignore[no-untyped-def]
+        if not isinstance(value, str) or not value.strip():
+            raise self.make_error("invalid")
         if value == "all":
             return "all"
         try:
             return int(value)
-        except (TypeError, ValueError):
-            raise self.make_error("invalid") from None
+        except ValueError:
+            return value
 
-    default_error_messages = {"invalid": "a seat number (0, 1, …) or 'all'"}
+    default_error_messages = {"invalid": "write a seat number (0, 1, …), a player's name or all"}
+
+
+_HAND = fields.Integer(validate=validate.Range(min=1, max=100000),
+                       metadata={"description": "a hand, 1-based, voided hands not counted (with move or trick, or alone: its end)"})
+_MOVE = fields.Integer(validate=validate.Range(min=0, max=100000),
+                       metadata={"description": "the move within the hand (or trick), 1-based; 0 is the deal. "
+                                                "Claims, notes, reveals and corrections are not moves"})
+_TRICK = fields.Integer(validate=validate.Range(min=1, max=100000),
+                        metadata={"description": "the trick within the hand, 1-based (games with tricks: La Cabra)"})
 
 
 class StateQuery(Schema):
     at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "the step (event seq); default the last"})
-    seat = SeatField(metadata={"description": "seat number, or 'all' (needs the token until the match is over)"})
+    hand = _HAND
+    move = _MOVE
+    trick = _TRICK
+    seat = SeatField(metadata={"description": "seat number, player's name, or 'all' (needs the token until the match is over)"})
 
 
 class StateOut(Schema):
     id = fields.String()
     version = fields.Integer()
     at = fields.Integer()
+    hand = fields.Integer(allow_none=True, metadata={"description": "given when the state was asked by hand"})
+    move = fields.Integer(allow_none=True)
+    trick = fields.Integer(allow_none=True)
     seat = fields.Raw(allow_none=True)
     state = fields.Dict()
 
@@ -154,6 +171,10 @@ class ReplayQuery(Schema):
     course = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "recorded"]))
     start = fields.Integer(load_default=1, validate=validate.Range(min=1))
     stop = fields.Integer(validate=validate.Range(min=1))
+    at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "the same as stop"})
+    hand = _HAND
+    move = _MOVE
+    trick = _TRICK
 
 
 class ReplayOut(Schema):

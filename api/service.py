@@ -36,6 +36,7 @@ from engines.base import (
     fold,
 )
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
+from api.addressing import AddressError, Position, locate, positions, seat_by_name
 from replays.audit import audit as build_audit, named
 from replays.steps import COURSES, events_from, frames, frames_json
 from schemas import SchemaError, validate_event
@@ -387,13 +388,46 @@ class Service:
         return [e.envelope() for e in self.ledger.read(match_id, after=after, limit=limit)], record.version
 
     def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
-              token: str | None = None) -> dict[str, Any]:
-        """Return the state after event ``at`` as ``seat`` sees it (None: the public view)."""
+              token: str | None = None, hand: int | None = None, move: int | None = None,
+              trick: int | None = None) -> dict[str, Any]:
+        """Return the state after event ``at`` (or hand/move/trick) as ``seat`` sees it (None: the public view).
+
+        ``seat`` may be a player's name. The answer says where it stands both ways: ``at``
+        (the log's seq) and ``hand``/``move``/``trick`` as players count (api/addressing.py).
+        """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         seat = self._seat(record, engine, seat, token)
+        place: Position | None = None
+        if hand is not None or move is not None or trick is not None:
+            at, place = self._locate(match_id, engine, at, hand, move, trick)
         state, version = self._state(match_id, engine, at)
-        return {"id": match_id, "version": version, "at": at or version, "seat": seat, "state": engine.view(state, seat)}
+        out = {"id": match_id, "version": version, "at": at or version, "seat": seat, "state": engine.view(state, seat)}
+        if place is not None:  # only when asked so: counting hands walks the whole log
+            out.update(hand=place.hand, move=place.move, trick=place.trick)
+        return out
+
+    def _positions(self, match_id: str, engine: Engine) -> list[Position]:
+        return positions(engine, frames(engine, events_from(self.ledger.read(match_id))))
+
+    def _locate(self, match_id: str, engine: Engine, at: int | None, hand: int | None, move: int | None,
+                trick: int | None) -> tuple[int, Position]:
+        """Turn hand/move/trick into a seq.
+
+        Raises:
+            BadRequest: ``at`` given too, move or trick without a hand, or no such position.
+        """
+        if at is not None:
+            raise BadRequest("request.bad_position", "say where either by at (the event's number in the log) "
+                                                     "or by hand and move, not both")
+        if hand is None:
+            raise BadRequest("request.bad_position", "a move or trick is counted within a hand: give hand too")
+        places = self._positions(match_id, engine)
+        try:
+            seq = locate(places, hand=hand, move=move, trick=trick)
+        except AddressError as error:
+            raise BadRequest(error.code, error.message) from None
+        return seq, next(p for p in places if p.seq == seq)
 
     def _seat(self, record: MatchRecord, engine: Engine, seat: int | str | None, token: str | None) -> int | str | None:
         """Check a requested view: a seat number, None (public) or ``all``.
@@ -409,13 +443,20 @@ class Service:
                     raise AuthError("auth.missing", "the omniscient view of a match in play needs its write token")
                 self.authorize(record, token)
             return "all"
+        seat = seat_by_name(record.players, seat)
         if not (isinstance(seat, int) and 0 <= seat < len(record.players)):
-            raise BadRequest("request.bad_seat", f"seat must be 0 to {len(record.players) - 1} or 'all'")
+            raise BadRequest("request.bad_seat", f"seat must be a seat number 0 to {len(record.players) - 1}, "
+                                                 f"a player's name ({', '.join(record.players)}) or all")
         return seat
 
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
-               start: int = 1, stop: int | None = None, token: str | None = None) -> dict[str, Any]:
-        """Return the frames of a match: each step's move in words, the state after it and what changed."""
+               start: int = 1, stop: int | None = None, token: str | None = None, hand: int | None = None,
+               move: int | None = None, trick: int | None = None) -> dict[str, Any]:
+        """Return the frames of a match: each step's move in words, the state after it and what changed.
+
+        ``hand`` alone replays that hand; with ``move``/``trick`` it stops there. Every frame
+        says its ``hand``, ``move`` and ``trick`` as players count them.
+        """
         if course not in COURSES:
             raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
         record = self._fixed_record(match_id)
@@ -423,8 +464,25 @@ class Service:
         log = events_from(self.ledger.read(match_id))
         seat = self._seat(record, engine, seat, token)
         steps = frames(engine, log, course)
-        return {"id": match_id, "version": len(log), "course": course, "seat": seat,
-                "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
+        places = positions(engine, steps if course == "corrected" else frames(engine, log))
+        if hand is not None or move is not None or trick is not None:
+            if stop is not None:
+                raise BadRequest("request.bad_position", "say where to stop either by stop (the event's number) "
+                                                         "or by hand and move, not both")
+            if hand is None:
+                raise BadRequest("request.bad_position", "a move or trick is counted within a hand: give hand too")
+            try:
+                stop = locate(places, hand=hand, move=move, trick=trick)
+            except AddressError as error:
+                raise BadRequest(error.code, error.message) from None
+            start = max(start, min(p.seq for p in places if p.hand == hand))
+        rendered = frames_json(engine, steps, seat, start=start, stop=stop)
+        where = {p.seq: p for p in places}
+        for frame in rendered:
+            place = where.get(frame["seq"])
+            frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
+                          "trick": place.trick if place else None})
+        return {"id": match_id, "version": len(log), "course": course, "seat": seat, "frames": rendered}
 
     def legal_moves(self, match_id: str) -> dict[str, Any]:
         """Return what may be recorded next."""

@@ -575,7 +575,9 @@ def say(error: ValidationError, game: str | None = None) -> str:
     The message names the value and what is expected, with an example where the notation
     needs one; it never quotes a regular expression or a Python value.
     """
-    keyword, expected, value = error.validator, error.validator_value, error.instance
+    keyword: Any = error.validator
+    expected: Any = error.validator_value
+    value: Any = error.instance
     schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
     path = tuple(error.absolute_path)
     who = _subject(path)
@@ -610,8 +612,7 @@ def say(error: ValidationError, game: str | None = None) -> str:
         noun = "entry" if low == high == 1 or (low is None and high == 1) or (high is None and low == 1) else "entries"
         return f"{who} must hold {_how_many(low, high, noun)}, not {count}"
     if keyword == "uniqueItems":
-        seen: list[Any] = []
-        twice = next((v for v in value if v in seen or seen.append(v)), None) if isinstance(value, list) else None
+        twice = next((v for i, v in enumerate(value) if v in value[:i]), None) if isinstance(value, list) else None
         return f"{who} must all differ: {show(twice)} appears more than once"
     if keyword == "minLength":
         return f"{who} must not be empty" if expected == 1 else f"{who} must be at least {expected} characters long"

@@ -74,8 +74,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def json_bodies_only() -> None:
-        """A write whose body is not declared JSON is a 415, not a confusing schema error."""
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+        """A write whose body is not declared JSON is a 415, not a confusing schema error.
+
+        A write with no body at all (``POST /matches/{id}/token``) has no media type to refuse.
+        """
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and request.get_data(cache=True):
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
     @app.teardown_appcontext

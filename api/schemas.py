@@ -63,11 +63,28 @@ class Appended(Schema):
     head = fields.String()
 
 
+class TokenRotated(Schema):
+    id = fields.String()
+    token = fields.String(metadata={"description": "the new write token; the one sent stops working"})
+
+
+_META = {
+    "title": lambda: fields.String(allow_none=True, metadata={"description": "match_started.title, as amended"}),
+    "date": lambda: fields.String(allow_none=True, metadata={"description": "match_started.date (YYYY-MM-DD)"}),
+    "place": lambda: fields.String(allow_none=True),
+    "tags": lambda: fields.List(fields.String()),
+}
+
+
 class MatchSummary(Schema):
     id = fields.String()
     game = fields.String()
     players = fields.List(fields.String())
     status = fields.String()
+    title = _META["title"]()
+    date = _META["date"]()
+    place = _META["place"]()
+    tags = _META["tags"]()
     createdAt = fields.String()
     version = fields.Integer()
     head = fields.String()
@@ -81,6 +98,10 @@ class MatchListItem(Schema):
     game = fields.String()
     players = fields.List(fields.String())
     status = fields.String()
+    title = _META["title"]()
+    date = _META["date"]()
+    place = _META["place"]()
+    tags = _META["tags"]()
     version = fields.Integer()
     createdAt = fields.String()
 
@@ -96,6 +117,9 @@ class MatchListQuery(Schema):
     game = fields.String()
     player = fields.String()
     status = fields.String(validate=validate.OneOf(["playing", "over"]))
+    tag = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "one of the match's tags"})
+    place = fields.String(validate=validate.Length(min=1, max=200), metadata={"description": "the match's place, ignoring case"})
+    date = fields.Date(metadata={"description": "the day the match was played"})
     page = fields.Integer(load_default=1, validate=validate.Range(min=1))
     perPage = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
@@ -192,6 +216,8 @@ class LegalMovesOut(Schema):
 
 
 class AuditOut(Schema):
+    rules = fields.Dict(metadata={"description": "the rules version recorded and the current one, "
+                                                 "with the hands another version scores otherwise"})
     id = fields.String()
     version = fields.Integer()
     hands = fields.List(fields.Dict())

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from engines import get_engine
+from engines import engine_version, get_engine
 from engines.base import (
     CORRECTIONS,
     STATE_NEUTRAL,
@@ -37,7 +37,7 @@ from engines.base import (
 )
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
 from api.addressing import AddressError, Position, locate, positions, seat_by_name
-from replays.audit import audit as build_audit, named
+from replays.audit import audit as build_audit, named, rules_report
 from replays.steps import COURSES, events_from, frames, frames_json
 from schemas import SchemaError, validate_event
 
@@ -83,6 +83,44 @@ def new_match_id() -> str:
         match_id = secrets.token_urlsafe(9)
         if not match_id.startswith("-"):
             return match_id
+
+
+META_FIELDS = ("title", "date", "place", "tags")
+"""What people call a match by: kept from ``match_started`` (as amended) for listing and filtering."""
+
+
+def match_meta(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the metadata of a ``match_started`` payload (fields absent stay absent)."""
+    return {name: data[name] for name in META_FIELDS if data.get(name) is not None}
+
+
+def _meta_fields(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """Every metadata field for a listing, null (tags: empty) when not given."""
+    return {"title": meta.get("title"), "date": meta.get("date"), "place": meta.get("place"),
+            "tags": list(meta.get("tags") or [])}
+
+
+def _rules_version(engine: Engine, asked: Any) -> int:
+    """Return the rules version a new match is recorded with: the engine's, or an earlier one asked for.
+
+    Raises:
+        RuleViolation: ``common.rules_version`` for a version newer than this server's engine.
+    """
+    if asked is None:
+        return int(engine.RULES_VERSION)
+    if asked > engine.RULES_VERSION:
+        raise RuleViolation("common.rules_version",
+                            f"this server scores {engine.GAME} with rules version {engine.RULES_VERSION}; "
+                            f"version {asked} is newer than that")
+    return int(asked)
+
+
+def _keep_rules_version(recorded: Event, corrected: Event) -> None:
+    """Refuse an amend of ``match_started`` that changes the rules version the match was recorded with."""
+    before, after = recorded.data.get("rulesVersion"), corrected.data.get("rulesVersion")
+    if after is not None and after != before:
+        raise RuleViolation("common.rules_version",
+                            f"a match keeps the rules version it was recorded with ({before}); an amend cannot change it")
 
 
 def hash_token(token: str) -> str:
@@ -192,12 +230,13 @@ class Service:
         """
         validate_event(None, "match_started", data)
         engine = get_engine(data["game"])
+        data = {**data, "rulesVersion": _rules_version(engine, data.get("rulesVersion"))}
         state = engine.start(data)
         match_id = new_match_id()
         token = secrets.token_urlsafe(24)
         result = self.ledger.create_match(
             match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
-            first=NewEvent("match_started", dict(data)), by=by,
+            first=NewEvent("match_started", dict(data)), by=by, meta=match_meta(data),
         )
         self.cache.put(match_id, _Folded(result.version, result.head, state, {1: state}))
         return {"id": match_id, "token": token, "version": result.version, "head": result.head}
@@ -225,9 +264,21 @@ class Service:
         outcome: dict[str, Any] = {}
 
         def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
+            if not hmac.compare_digest(self.ledger.get_match(match_id).token_hash, hash_token(token or "")):  # rotated meanwhile
+                raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
             entry = self._entry_at_head(match_id, engine, current)
             outcome.update(self._fold_batch(match_id, engine, record.game, entry, stored))
-            return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+            changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+            if any(e.type in CORRECTIONS for e in stored):  # an amend of match_started may rename or retag it
+                log = events_from(self.ledger.read(match_id, upto=current)) + events_from(stored)
+                first = effective_log(log)[0]
+                try:
+                    _keep_rules_version(log[0], first)
+                except RuleViolation as error:
+                    index = next((i for i, e in enumerate(stored) if e.type == "amend" and e.data.get("target") == 1), 0)
+                    raise EventRefused(index, error) from None
+                changes["meta"] = match_meta(first.data)
+            return changes
 
         result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
         if not result.replayed:
@@ -293,13 +344,39 @@ class Service:
     def authorize(self, record: MatchRecord, token: str | None) -> None:
         """Check a write token against the match's.
 
+        A token that does not fit the cached row is checked once more against the stored
+        one: another process may have rotated it.
+
         Raises:
             AuthError: no token, or not this match's.
         """
         if not token:
             raise AuthError("auth.missing", "writing to a match needs its token: send 'Authorization: Bearer <token>'")
-        if not hmac.compare_digest(hash_token(token), record.token_hash):
-            raise AuthError("auth.wrong", "this token does not open this match for writing")
+        if hmac.compare_digest(hash_token(token), record.token_hash):
+            return
+        fresh = self.ledger.get_match(record.id)
+        if fresh.token_hash != record.token_hash:
+            self.cache.keep_record(fresh)
+            if hmac.compare_digest(hash_token(token), fresh.token_hash):
+                return
+        raise AuthError("auth.wrong", "this token does not open this match for writing")
+
+    def rotate_token(self, match_id: str, token: str | None) -> dict[str, Any]:
+        """Replace a match's write token: the current one is needed, and stops working.
+
+        Nothing can recover a lost token (only its hash is stored, by design): a scorer who
+        fears it leaked rotates it while they still hold it.
+
+        Raises:
+            MatchNotFound, AuthError: no token, or not the current one.
+        """
+        record = self.ledger.get_match(match_id)
+        self.authorize(record, token)
+        new = secrets.token_urlsafe(24)
+        if not self.ledger.replace_token(match_id, hash_token(token or ""), hash_token(new)):
+            raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
+        self.cache.keep_record(self.ledger.get_match(match_id))
+        return {"id": match_id, "token": new}
 
     # ---- folding with the cache
 
@@ -371,15 +448,17 @@ class Service:
         hands = sheet["hands"]
         return {
             "id": record.id, "game": record.game, "players": list(record.players), "status": record.status,
-            "createdAt": record.created_at, "version": version, "head": record.head,
+            **_meta_fields(record.meta), "createdAt": record.created_at, "version": version, "head": record.head,
             "hands": len(hands), "standings": sheet["standings"], "end": sheet["end"],
         }
 
     def list_matches(self, *, game: str | None = None, player: str | None = None, status: str | None = None,
-                     limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-        """List matches, newest first, with the total count for pagination."""
-        rows, total = self.ledger.list_matches(game=game, player=player, status=status, limit=limit, offset=offset)
-        return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status,
+                     limit: int = 50, offset: int = 0, tag: str | None = None, place: str | None = None,
+                     date: str | None = None) -> tuple[list[dict[str, Any]], int]:
+        """List matches, newest first, with the total count for pagination; filter by tag, place or date too."""
+        rows, total = self.ledger.list_matches(game=game, player=player, status=status, limit=limit, offset=offset,
+                                               tag=tag, place=place, date=date)
+        return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status, **_meta_fields(r.meta),
                  "version": r.version, "createdAt": r.created_at} for r in rows], total
 
     def events(self, match_id: str, *, after: int = 0, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
@@ -500,4 +579,9 @@ class Service:
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
-        return {"id": match_id, "version": len(log), **build_audit(engine.score(state), log, chain, record.players)}
+        sheet = engine.score(state)
+        recorded = log[0].data.get("rulesVersion") if log else None
+        past = engine_version(record.game, recorded) if recorded is not None else engine
+        past_sheet = sheet if past is engine else (past.score(fold(past, effective_log(log))) if past is not None else None)
+        rules = rules_report(engine.GAME, recorded, engine.RULES_VERSION, sheet, past_sheet)
+        return {"id": match_id, "version": len(log), **build_audit(sheet, log, chain, record.players), "rules": rules}

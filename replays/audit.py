@@ -175,3 +175,40 @@ def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def rules_report(game: str, recorded: int | None, current: int, sheet: Mapping[str, Any],
+                 past: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Say which rules version scored the match, and which hands another version scores otherwise.
+
+    ``recorded`` is the version ``match_started`` holds (None: recorded before versions were
+    kept); ``sheet`` the current engine's score sheet and ``past`` the recorded version's, or
+    None when that engine is no longer shipped. ``differences`` lists each hand whose points
+    (or result) differ between the two; ``notes`` say it in words.
+    """
+    out: dict[str, Any] = {"game": game, "recorded": recorded, "current": current,
+                           "available": past is not None, "differences": [], "notes": []}
+    if recorded is None:
+        out["notes"].append(f"recorded before rules versions were kept; scored with {game} rules version {current}")
+        return out
+    if recorded == current:
+        out["notes"].append(f"recorded and scored with {game} rules version {current}")
+        return out
+    if past is None:
+        out["notes"].append(f"recorded with {game} rules version {recorded}, scored with version {current}; "
+                            f"version {recorded} is no longer available here, so no hand could be rescored with it")
+        return out
+    then = {h["hand"]: h for h in past["hands"]}
+    for hand in sheet["hands"]:
+        old = then.get(hand["hand"])
+        if old is None:
+            continue
+        for field in ("points", "result"):
+            if old.get(field) != hand.get(field):
+                out["differences"].append({"hand": hand["hand"], "field": field, "recorded": old.get(field),
+                                           "current": hand.get(field)})
+    count = len({d["hand"] for d in out["differences"]})
+    summary = "no hand differs" if not count else (
+        "hands " + ", ".join(str(h) for h in sorted({d["hand"] for d in out["differences"]})) + " score differently")
+    out["notes"].append(f"recorded with {game} rules version {recorded}, scored with version {current}: {summary}")
+    return out

@@ -87,3 +87,115 @@ def test_seat_games_name_each_seat(scorer: Scorer) -> None:
     hand = scorer.get("/audit")["hands"][0]
     assert {(ln["seat"], ln["name"]) for ln in hand["lines"]} >= {(0, "Anna"), (3, "Dora")}
     assert [s["name"] for s in scorer.get()["standings"]] == ["Anna", "Ben", "Carl", "Dora"]
+
+
+# --------------------------------------------------------------------------- metadata and the token
+
+META = {"title": "Final de la lliga", "date": "2026-11-21", "place": "Casal Gràcia", "tags": ["lliga", "2026"]}
+
+
+def test_metadata_is_listed_shown_filtered_and_amendable(scorer: Scorer) -> None:
+    scorer.start({**START, **META})
+    first = scorer.id
+    scorer.start({**START, "place": "casa de la Núria", "tags": ["amics"]})
+    second = scorer.id
+    scorer.start(START)
+    bare = scorer.id
+    summary = scorer.client.get(f"/matches/{first}").get_json()
+    assert {k: summary[k] for k in META} == META
+    listed = {m["id"]: m for m in scorer.client.get("/matches").get_json()["items"]}
+    assert listed[bare]["title"] is None and listed[bare]["tags"] == []
+    assert listed[second]["place"] == "casa de la Núria"
+
+    def ids(**params: Any) -> list[str]:
+        return [m["id"] for m in scorer.client.get("/matches", query_string=params).get_json()["items"]]
+
+    assert ids(tag="lliga") == [first]
+    assert ids(place="CASAL GRÀCIA") == [first]
+    assert ids(date="2026-11-21") == [first] and ids(date="2026-11-22") == []
+    assert ids(tag="amics", game="la-cabra") == [second]
+    # an amend of match_started renames and retags the match in the listing
+    scorer.id, token = first, scorer.token
+    created = scorer.client.post("/matches", json={**START, **META})  # a fresh match, to amend with its own token
+    scorer.id, scorer.token = created.get_json()["id"], created.get_json()["token"]
+    stored = scorer.client.get(f"/matches/{scorer.id}/events").get_json()["events"][0]["data"]
+    scorer.record({"type": "amend", "data": {"target": 1, "data": {**stored, "title": "Semifinal", "tags": ["copa"]},
+                                              "reason": "it was the semifinal"}})
+    assert scorer.get()["title"] == "Semifinal" and ids(tag="copa") == [scorer.id] and scorer.id not in ids(tag="lliga")
+    refused = scorer.post({"type": "amend", "data": {"target": 1, "data": {**stored, "rulesVersion": 2},
+                                                      "reason": "newer rules"}})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "common.rules_version", refused.get_json()
+    assert token  # the first match's token is untouched by all this
+
+
+def test_bad_metadata_is_refused_in_words(scorer: Scorer) -> None:
+    response = scorer.client.post("/matches", json={**START, "date": "21/11/2026"})
+    body = response.get_json()
+    assert response.status_code == 400 and body["path"] == "$.date"
+    assert body["detail"] == "date must be a calendar date, like 2026-11-21, not '21/11/2026'"
+
+
+def test_rotating_the_token_gives_a_new_one_and_retires_the_old(scorer: Scorer) -> None:
+    scorer.start(START)
+    old = scorer.token
+    rotated = scorer.client.post(f"/matches/{scorer.id}/token", headers={"Authorization": f"Bearer {old}"})
+    assert rotated.status_code == 200, rotated.get_json()
+    new = rotated.get_json()["token"]
+    assert new != old and rotated.get_json()["id"] == scorer.id
+    deal = DEAL_1[0]
+    assert scorer.post(deal).status_code == 403  # scorer.token is still the old one
+    scorer.token = new
+    scorer.record(deal)
+    again = scorer.client.post(f"/matches/{scorer.id}/token", headers={"Authorization": f"Bearer {old}"})
+    assert again.status_code == 403 and again.get_json()["code"] == "auth.wrong"
+    assert scorer.client.post(f"/matches/{scorer.id}/token").status_code == 401
+    assert scorer.client.post("/matches/nope/token", headers={"Authorization": f"Bearer {new}"}).status_code == 404
+
+
+def test_a_token_rotated_by_another_process_is_honoured_by_a_warm_cache(app: Any, scorer: Scorer) -> None:
+    from api.service import Service
+    from ledger import open_ledger
+
+    scorer.start(START)
+    scorer.record(DEAL_1[0])  # this app's cache now holds the match row with the first token
+    with open_ledger(app.config["TANTEO_DB"]) as ledger:  # another process: its own service and cache
+        new = Service(ledger).rotate_token(scorer.id, scorer.token)["token"]
+    assert scorer.post(DEAL_1[1]).status_code == 403  # the old token stops working here too
+    scorer.token = new
+    scorer.record(DEAL_1[1])
+
+
+def test_the_audit_names_the_rules_version(series: Scorer) -> None:
+    rules = series.get("/audit")["rules"]
+    assert rules["recorded"] == rules["current"] == 1 and rules["differences"] == []
+    assert rules["notes"] == ["recorded and scored with la-cabra rules version 1"]
+    events = series.client.get(f"/matches/{series.id}/events").get_json()["events"]
+    assert events[0]["data"]["rulesVersion"] == 1  # filled in by the service
+    too_new = series.client.post("/matches", json={**START, "rulesVersion": 2})
+    assert too_new.status_code == 422 and too_new.get_json()["code"] == "common.rules_version"
+
+
+def test_the_audit_rescores_with_the_recorded_rules_version_or_names_the_difference(
+        series: Scorer, monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    import engines
+    from engines import la_cabra
+
+    monkeypatch.setattr(la_cabra, "RULES_VERSION", 2)  # this server has moved on to version 2 …
+    rules = series.get("/audit")["rules"]
+    assert (rules["recorded"], rules["current"], rules["available"]) == (1, 2, False)
+    assert rules["notes"] == ["recorded with la-cabra rules version 1, scored with version 2; version 1 is no "
+                              "longer available here, so no hand could be rescored with it"]
+
+    def old_score(state: Any) -> dict[str, Any]:  # … and still ships version 1, which scored hand 3 otherwise
+        sheet = la_cabra.score(state)
+        sheet["hands"][2] = {**sheet["hands"][2], "points": [2, 0]}
+        return sheet
+
+    version_1 = types.SimpleNamespace(**{name: getattr(la_cabra, name) for name in dir(la_cabra) if not name.startswith("__")})
+    version_1.score, version_1.RULES_VERSION = old_score, 1
+    monkeypatch.setitem(engines.PAST_ENGINES, ("la-cabra", 1), version_1)
+    rules = series.get("/audit")["rules"]
+    assert rules["available"] and rules["differences"] == [{"hand": 3, "field": "points", "recorded": [2, 0], "current": [4, 0]}]
+    assert rules["notes"] == ["recorded with la-cabra rules version 1, scored with version 2: hands 3 score differently"]

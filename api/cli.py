@@ -175,29 +175,36 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
 
 
 def _seat(value: str | None) -> int | str | None:
+    """A seat number, a player's name (the service resolves it) or ``all``."""
     if value is None or value == "all":
         return value
-    return int(value)
+    return int(value) if value.isdigit() else value
 
 
 @main.command()
 @click.argument("match")
-@click.option("--seat", help="a seat number or 'all' (default: the public view)")
-@click.option("--at", type=int, help="stop after this step")
+@click.option("--seat", help="a seat number, a player's name or 'all' (default: the public view)")
+@click.option("--at", type=int, help="stop after this step (the event's number in the log)")
+@click.option("--hand", type=int, help="replay this hand only (1, 2, …)")
+@click.option("--move", type=int, help="with --hand: stop after this move of the hand (0 is the deal)")
+@click.option("--trick", type=int, help="with --hand: stop at the end of this trick (La Cabra)")
 @click.option("--course", type=click.Choice(["corrected", "recorded"]), default="corrected", show_default=True)
 @click.option("--token", envvar="TANTEO_TOKEN", help="needed for --seat all while the match is in play")
 @click.option("--state", "show_state", is_flag=True, help="print the state after the last step shown")
 @DB_OPTION
-def replay(match: str, seat: str | None, at: int | None, course: str, token: str | None, show_state: bool, db: str) -> None:
-    """Print a match step by step, in words."""
+def replay(match: str, seat: str | None, at: int | None, hand: int | None, move: int | None, trick: int | None,
+           course: str, token: str | None, show_state: bool, db: str) -> None:
+    """Print a match step by step, in words: the event's number, hand.move, and what happened."""
     service = _service(db)
     try:
-        out = service.replay(match, seat=_seat(seat), course=course, stop=at, token=token)
+        out = service.replay(match, seat=_seat(seat), course=course, stop=at, token=token, hand=hand, move=move,
+                             trick=trick)
     except Exception as error:  # noqa: BLE001
         _fail(_explain(error))
     for frame in out["frames"]:
         mark = {"voided": " [voided]", "amended": " [amended]"}.get(frame["status"], "")
-        click.echo(f"{frame['seq']:>5}  {frame['text']}{mark}")
+        where = "" if frame.get("hand") is None else f"{frame['hand']}.{frame['move'] if frame.get('move') is not None else '-'}"
+        click.echo(f"{frame['seq']:>5}  {where:<7} {frame['text']}{mark}")
     if show_state and out["frames"]:
         click.echo(json.dumps(out["frames"][-1]["state"], indent=2, ensure_ascii=False))
 

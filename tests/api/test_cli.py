@@ -52,6 +52,13 @@ def test_record_replay_audit_verify(tmp_path: Path) -> None:
     as_json = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
     assert [s["total"] for s in as_json["standings"]] == [12, 8]
 
+    by_hand = runner.invoke(main, ["replay", match_id, "--db", str(db), "--hand", "1", "--move", "3", "--seat", "South"])
+    assert by_hand.exit_code == 0, by_hand.output
+    steps = by_hand.output.strip().splitlines()
+    assert [line.split()[:2] for line in steps] == [["2", "1.0"], ["3", "1.1"], ["4", "1.2"], ["5", "1.3"]]
+    nowhere = runner.invoke(main, ["replay", match_id, "--db", str(db), "--hand", "9"])
+    assert nowhere.exit_code == 1 and "there is no hand 9: this match has 5 hands" in nowhere.output
+
     verify = runner.invoke(main, ["verify", "--db", str(db)])
     assert verify.exit_code == 0 and "1 of 1 chains valid" in verify.output
 

@@ -169,6 +169,7 @@ def test_the_audit_names_the_rules_version(series: Scorer) -> None:
     assert rules["notes"] == ["recorded and scored with la-cabra rules version 1"]
     events = series.client.get(f"/matches/{series.id}/events").get_json()["events"]
     assert events[0]["data"]["rulesVersion"] == 1  # filled in by the service
+    assert series.client.get("/games/la-cabra").get_json()["rulesVersion"] == 1
     too_new = series.client.post("/matches", json={**START, "rulesVersion": 2})
     assert too_new.status_code == 422 and too_new.get_json()["code"] == "common.rules_version"
 

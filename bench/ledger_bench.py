@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from api.service import Service, StateCache  # noqa: E402
 from engines import la_cabra  # noqa: E402
-from engines.base import Event, effective_log, fold  # noqa: E402
+from engines.base import Event, events_from, replay  # noqa: E402
 from ledger import SqliteLedger  # noqa: E402
 from tests.engines.driver_la_cabra import LaCabraDriver  # noqa: E402
 
@@ -198,7 +198,7 @@ def ours_replay_verify(path: Path, ids: list[str]) -> None:
             records = ledger.read(match_id)
             if not ledger.verify(match_id)[0].valid:
                 raise SystemExit(f"chain broken in {match_id}")
-            fold(la_cabra, effective_log([Event(r.seq, r.type, r.data) for r in records]))
+            replay(la_cabra, events_from(records))
 
 
 def es_read_fold(app: Any, ids: list[Any]) -> None:

@@ -14,7 +14,7 @@ An engine is a module (see ``engines/la_cabra.py``) with these names:
     :class:`RuleViolation` and changes nothing when the move is illegal. Never mutates
     ``state``: every earlier state stays valid for time travel. It receives every game
     event, ``reveal`` and ``hand_result`` included, but never ``void``, ``amend``, ``note``
-    or ``score_claimed``: the fold below deals with those.
+    or ``score_claimed``: the walk below deals with those.
 ``legal_moves(state) -> list[dict]``
     event templates (``{"type": ..., "data": {...}}``) that may be recorded next.
 ``score(state) -> dict``
@@ -26,14 +26,16 @@ An engine is a module (see ``engines/la_cabra.py``) with these names:
 ``is_over(state) -> bool``
     whether the match has ended (cheap: the ledger keeps it as the match's status).
 
-The fold is written once here: :func:`effective_log` applies the corrections (``void``,
-``amend``) and :func:`fold` reduces the engine's ``apply`` over what remains.
+The log is walked once, here: :func:`walk` reads a stored log (``match_started``, the
+moves, notes and claims, corrections) and yields each event with its status and the state
+after it; :func:`replay` (the fold), the replay frames, the service's cache and the audit
+all consume it. :func:`voided_seqs` alone decides what a ``void`` covers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Iterable, Iterator, Literal, Mapping, Protocol, Sequence
 
 Seat = int
 
@@ -71,7 +73,7 @@ class RuleViolation(Exception):
         self.message = message
         self.seq = seq
         self.event: int | None = None
-        """The seq of the event being applied when the fold raised (set by :func:`fold`)."""
+        """The seq of the event being applied when the fold raised (set by :func:`walk`)."""
 
 
 class UnknownGame(LookupError):
@@ -131,12 +133,13 @@ def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
             target = int(event.data["target"])
             voided.add(target)
             voids.append((target, event.seq))
-    kinds = {e.seq: e.type for e in events}
+    position = {e.seq: i for i, e in enumerate(events)}
     for target, void_seq in voids:
-        if kinds.get(target) != "hand_started":
+        if target not in position or events[position[target]].type != "hand_started":
             continue
-        for event in events:
-            if event.seq <= target or event.type in CORRECTIONS:
+        for i in range(position[target] + 1, len(events)):  # from the deal on, not from event 1
+            event = events[i]
+            if event.type in CORRECTIONS:
                 continue
             if event.seq >= void_seq or event.type == "hand_started":
                 break
@@ -144,35 +147,13 @@ def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
     return frozenset(voided)
 
 
-def effective_log(events: Sequence[Event], *, keep_neutral: bool = False) -> list[Event]:
-    """Return the events the fold uses: corrections applied, corrections and notes removed.
-
-    Each remaining event keeps its original ``seq`` (reveals and claims refer to it);
-    an amended event carries the data of the latest amend still in force. With
-    ``keep_neutral`` the notes and score claims that stand are kept too (the audit reads them).
-    """
-    voided = voided_seqs(events)
-    amended: dict[int, Mapping[str, Any]] = {}
-    for event in events:
-        if event.type == "amend" and event.seq not in voided:
-            amended[int(event.data["target"])] = event.data["data"]
-    out = []
-    for event in events:
-        if event.seq in voided or event.type in CORRECTIONS or (event.type in STATE_NEUTRAL and not keep_neutral):
-            continue
-        if event.seq in amended:
-            event = Event(event.seq, event.type, amended[event.seq])
-        out.append(event)
-    return out
-
-
-def corrections(events: Sequence[Event]) -> list[Correction]:
-    """List every ``void`` and ``amend`` in the log with its reason and whether it stands."""
-    voided = voided_seqs(events)
+def corrections(steps: Iterable[Step]) -> list[Correction]:
+    """List every ``void`` and ``amend`` of a walk with its reason and whether it stands."""
     return [
-        Correction(e.seq, e.type, int(e.data["target"]), str(e.data.get("reason", "")), e.seq not in voided)
-        for e in events
-        if e.type in CORRECTIONS
+        Correction(s.event.seq, s.event.type, int(s.event.data["target"]), str(s.event.data.get("reason", "")),
+                   s.status != "voided")
+        for s in steps
+        if s.event.type in CORRECTIONS
     ]
 
 
@@ -198,36 +179,133 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
             raise RuleViolation("common.amend_game", "an amend of match_started cannot change the game", seq=target)
 
 
-# --------------------------------------------------------------------------- the fold
+# --------------------------------------------------------------------------- the walk
 
 
-def fold(engine: Engine, events: Sequence[Event], state: Any = None) -> Any:
-    """Fold events (already effective: see :func:`effective_log`) into a state.
+Status = Literal["played", "amended", "voided", "correction", "note", "claim"]
+"""What a step did: ``played`` (the engine applied it), ``amended`` (applied with the data of
+the latest amend in force), ``voided`` (skipped), ``correction`` (a ``void`` or ``amend`` in
+force), ``note`` or ``claim`` (a ``score_claimed``; neither changes the state)."""
 
-    With ``state`` None the first event must be ``match_started``. Raises the first
-    :class:`RuleViolation`.
+_ASIDE: dict[str, Status] = {"void": "correction", "amend": "correction", "note": "note", "score_claimed": "claim"}
+"""The status of each event type the engine never sees (CORRECTIONS and STATE_NEUTRAL)."""
+
+Course = Literal["corrected", "recorded"]
+"""How a corrected log is read: as it now reads (``corrected``, the scores come from it) or as
+the table lived it (``recorded``: each state is the one the match had when that event was stored)."""
+
+
+class Recorded(Protocol):
+    """What a stored row must have to be read as an event (the ledger's ``StoredEvent`` has it)."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+
+
+def events_from(records: Iterable[Recorded]) -> list[Event]:
+    """Turn stored rows into the events engines read: the one mapping from the ledger's rows."""
+    return [Event(r.seq, r.type, r.data) for r in records]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One event of a walk: as stored, as read, what it did and the state after it."""
+
+    event: Event
+    """The event as stored."""
+    read: Event
+    """The event as the walk read it: ``event`` with the data of the latest amend in force, if any."""
+    status: Status
+    state: Any
+    """The engine state after this event (unchanged by a voided, neutral or correction step
+    in the ``corrected`` course)."""
+
+
+def walk(engine: Engine, events: Sequence[Event], course: Course = "corrected", *,
+         after: int = 0, state: Any = None) -> Iterator[Step]:
+    """Walk a stored log once, yielding each event with its status and the state after it.
+
+    This is the one walk of the log: the fold (:func:`replay`), the replay frames, the
+    service's cache and checkpoints and the audit all read a log through it.
+
+    In the ``corrected`` course every ``void`` and ``amend`` is applied from the start: the
+    seqs a void covers are settled once (:func:`voided_seqs`), then each event is read once.
+    In the ``recorded`` course events are applied as they were stored; at a correction the
+    state becomes that of the log up to it as corrected (one ``corrected`` walk of that
+    prefix: what a correction changes can reach back to the start).
+
+    ``after`` and ``state`` (``recorded`` course only) resume a walk: ``state`` is the one
+    the match had after event ``after``, and only later events are yielded. ``events`` may
+    then start after ``after``, unless a correction follows: it needs the log from event 1.
+
+    Raises:
+        RuleViolation: the first event the engine refuses (its ``event`` names the seq), a
+            log that does not open with ``match_started`` or has a second one.
+        ValueError: a resumed ``corrected`` walk, or a correction without the log before it.
     """
-    it: Iterable[Event] = events
-    if state is None:
-        first, *rest = events
-        if first.type != "match_started":
-            raise RuleViolation("common.no_match", "a match starts with match_started")
-        state = engine.start(first.data)
-        it = rest
-    for event in it:
-        if event.type in CORRECTIONS or event.type in STATE_NEUTRAL:
+    if course == "recorded":
+        return _walk_recorded(engine, events, after, state)
+    if after:
+        raise ValueError("the corrected course is walked from the start of the log")
+    return _walk_corrected(engine, events)
+
+
+def _walk_corrected(engine: Engine, events: Sequence[Event]) -> Iterator[Step]:
+    voided = voided_seqs(events)
+    amended: dict[int, Mapping[str, Any]] = {}
+    for event in events:
+        if event.type == "amend" and event.seq not in voided:
+            amended[int(event.data["target"])] = event.data["data"]
+    state: Any = None
+    status: Status
+    for event in events:
+        read = Event(event.seq, event.type, amended[event.seq]) if event.seq in amended else event
+        if event.seq in voided:
+            status = "voided"
+        elif event.type in _ASIDE:
+            status = _ASIDE[event.type]
+        else:
+            state = _advance(engine, state, read)
+            status = "amended" if read is not event else "played"
+        yield Step(event, read, status, state)
+
+
+def _walk_recorded(engine: Engine, events: Sequence[Event], after: int, state: Any) -> Iterator[Step]:
+    for i, event in enumerate(events):
+        if event.seq <= after:
             continue
-        try:
-            if event.type == "match_started":
-                raise RuleViolation("common.already_started", "match_started comes once, as the first event")
-            state = engine.apply(state, event)
-        except RuleViolation as violation:
-            if violation.event is None:
-                violation.event = event.seq
-            raise
-    return state
+        if event.type in CORRECTIONS:
+            if events[0].seq != 1:
+                raise ValueError(f"the {event.type} at event {event.seq} is read against the whole log before it")
+            state = replay(engine, events[: i + 1])
+        elif event.type not in STATE_NEUTRAL:
+            state = _advance(engine, state, event)
+        yield Step(event, event, _ASIDE.get(event.type, "played"), state)
+
+
+def _advance(engine: Engine, state: Any, event: Event) -> Any:
+    """Apply one game event (``match_started`` starts the match); name it in the violation."""
+    if state is None:
+        if event.type != "match_started":
+            raise RuleViolation("common.no_match", "a match starts with match_started")
+        return engine.start(event.data)
+    try:
+        if event.type == "match_started":
+            raise RuleViolation("common.already_started", "match_started comes once, as the first event")
+        return engine.apply(state, event)
+    except RuleViolation as violation:
+        if violation.event is None:
+            violation.event = event.seq
+        raise
 
 
 def replay(engine: Engine, events: Sequence[Event]) -> Any:
-    """Fold a raw log (corrections included) into the state it describes."""
-    return fold(engine, effective_log(events))
+    """Fold a stored log (corrections included) into the state it describes: the last state of its walk."""
+    state: Any = None
+    for step in walk(engine, events):
+        state = step.state
+    return state

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engines.base import Event, corrections, effective_log
+from engines.base import Event, Step, corrections
 
 
 TEAM_JOIN = "\u2013"
@@ -56,11 +56,13 @@ def _with_name(entry: Mapping[str, Any], names: Mapping[tuple[str, int], str]) -
     return dict(entry)
 
 
-def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str, Any],
+def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, Any],
           players: Sequence[str] = ()) -> dict[str, Any]:
-    """Build the audit of a match from its score sheet, its raw log and its chain report.
+    """Build the audit of a match from its score sheet, the walk of its log and its chain report.
 
-    With ``players`` (names in seat order) the lines, standings and claims also carry names.
+    The claims and corrections are read off the same walk (:func:`engines.base.walk`) the
+    score sheet was folded from, so what a void covers is settled once. With ``players``
+    (names in seat order) the lines, standings and claims also carry names.
     """
     if players:
         score = named(score, players)
@@ -69,9 +71,9 @@ def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str,
     by_number = {h["hand"]: h for h in hands}
     unit = "team" if score["standings"] and "team" in score["standings"][0] else "seat"
     claims: list[dict[str, Any]] = []
-    claimed_events = [e for e in effective_log(events, keep_neutral=True) if e.type == "score_claimed"]
-    for event in claimed_events:
-        claims.extend(_compare(event, by_number, score, unit, names))
+    for step in steps:
+        if step.status == "claim":
+            claims.extend(_compare(step.read, by_number, score, unit, names))
     first = next((c for c in claims if c["agrees"] is False), None)
     return {
         "hands": hands,
@@ -81,7 +83,7 @@ def audit(score: Mapping[str, Any], events: Sequence[Event], chain: Mapping[str,
         "firstDivergence": first,
         "corrections": [
             {"seq": c.seq, "type": c.type, "target": c.target, "reason": c.reason, "inForce": c.in_force}
-            for c in corrections(events)
+            for c in corrections(steps)
         ],
         "chain": dict(chain),
     }

@@ -13,25 +13,11 @@ Two courses can be stepped through, because a corrected log tells two stories:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from engines.base import (
-    CORRECTIONS,
-    Engine,
-    Event,
-    effective_log,
-    fold,
-    voided_seqs,
-)
-from ledger.records import StoredEvent
+from engines.base import Course, Engine, Event, walk
 
-Course = Literal["corrected", "recorded"]
 COURSES: tuple[Course, ...] = ("corrected", "recorded")
-
-
-def events_from(records: Iterable[StoredEvent]) -> list[Event]:
-    """Turn stored envelopes into the events engines read."""
-    return [Event(r.seq, r.type, r.data) for r in records]
 
 
 @dataclass(frozen=True)
@@ -56,65 +42,42 @@ class Frame:
                 "text": self.text, "state": view, "changed": changed}
 
 
-def _side_text(event: Event) -> tuple[str, str]:
-    """Describe an event that does not move the game (status, words)."""
+def _side_text(event: Event) -> str:
+    """Describe an event that does not move the game, in words."""
     d = event.data
-    if event.type == "void":
-        return "correction", f"void of event {d['target']}: {d.get('reason', '')}"
-    if event.type == "amend":
-        return "correction", f"amend of event {d['target']}: {d.get('reason', '')}"
+    if event.type in ("void", "amend"):
+        return f"{event.type} of event {d['target']}: {d.get('reason', '')}"
     if event.type == "note":
         where = f" on event {d['target']}" if d.get("target") else ""
-        return "note", f"note{where}: {d.get('text', '')}"
+        return f"note{where}: {d.get('text', '')}"
     if event.type == "score_claimed":
         what = ", ".join(f"{k} {v}" for k, v in d.items() if k != "hand")
         hand = f"hand {d['hand']}" if d.get("hand") else "the match"
-        return "claim", f"the table wrote for {hand}: {what}"
-    return "note", event.type
+        return f"the table wrote for {hand}: {what}"
+    return event.type
 
 
 def frames(engine: Engine, events: Sequence[Event], course: Course = "corrected") -> list[Frame]:
-    """Step through a whole log; one frame per stored event.
+    """Step through a whole log; one frame per stored event, read from one walk of it.
 
     Raises:
         RuleViolation: the log does not fold (it never happens to a log the ledger accepted).
     """
-    if course == "recorded":
-        return _recorded(engine, events)
-    voided = voided_seqs(events)
-    effective = {e.seq: e for e in effective_log(events)}
     out: list[Frame] = []
-    state: Any = None
-    for event in events:
-        if event.seq in effective:
-            played = effective[event.seq]
-            before = state
-            state = engine.start(played.data) if played.type == "match_started" else engine.apply(state, played)
-            status = "amended" if played.data is not event.data else "played"
-            out.append(Frame(event.seq, event.type, played.data, status, engine.narrate(before, played, state), state))
-        elif event.seq in voided:
-            out.append(Frame(event.seq, event.type, event.data, "voided", f"voided: {event.type}", state))
+    before: Any = None
+    for step in walk(engine, events, course):
+        event = step.event
+        if step.status in ("played", "amended"):
+            frame = Frame(event.seq, event.type, step.read.data, step.status, engine.narrate(before, step.read, step.state), step.state)
+        elif step.status == "voided":
+            frame = Frame(event.seq, event.type, event.data, "voided", f"voided: {event.type}", step.state)
         else:
-            status, text = _side_text(event)
-            out.append(Frame(event.seq, event.type, event.data, status, text, state))
-    return out
-
-
-def _recorded(engine: Engine, events: Sequence[Event]) -> list[Frame]:
-    out: list[Frame] = []
-    state: Any = None
-    for i, event in enumerate(events):
-        if event.type in CORRECTIONS:
-            state = fold(engine, effective_log(events[: i + 1]))
-            status, text = _side_text(event)
-            out.append(Frame(event.seq, event.type, event.data, status, text + " (the course continues corrected)", state))
-        elif event.type in ("note", "score_claimed"):
-            status, text = _side_text(event)
-            out.append(Frame(event.seq, event.type, event.data, status, text, state))
-        else:
-            before = state
-            state = engine.start(event.data) if event.type == "match_started" else engine.apply(state, event)
-            out.append(Frame(event.seq, event.type, event.data, "played", engine.narrate(before, event, state), state))
+            text = _side_text(event)
+            if step.status == "correction" and course == "recorded":
+                text += " (the course continues corrected)"
+            frame = Frame(event.seq, event.type, event.data, step.status, text, step.state)
+        out.append(frame)
+        before = step.state
     return out
 
 

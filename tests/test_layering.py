@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -51,11 +52,33 @@ def test_only_api_imports_flask(package: str) -> None:
     assert [(p.name, m) for p, m in imports(package) if m in {"flask", "flask_smorest", "werkzeug", "marshmallow"}] == []
 
 
-def test_service_module_is_flask_free() -> None:
-    tree = ast.parse((ROOT / "api" / "service.py").read_text())
-    names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert not names & {"flask", "flask_smorest", "werkzeug", "marshmallow"}
+HTTP_MODULES = ("flask", "flask_smorest", "werkzeug", "marshmallow")
+
+
+def http_modules_loaded_by(statement: str, *args: str) -> list[str]:
+    """Run ``statement`` in a fresh interpreter; return the HTTP packages it loaded."""
+    probe = (f"import sys\n{statement}\n"
+             f"print(' '.join(sorted({{m.split('.')[0] for m in sys.modules}} & set({HTTP_MODULES!r}))))")
+    done = subprocess.run([sys.executable, "-c", probe, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+@pytest.mark.parametrize("statement", [
+    "import api.service",
+    "from api.service import Service, StateCache, AuthError, EventRefused, BadRequest, hash_token",
+    # the command line's non-serve path: the service run straight on a database file
+    "from click.testing import CliRunner\nfrom api.cli import main\n"
+    "result = CliRunner().invoke(main, ['audit', 'nobody', '--db', sys.argv[1]])\n"
+    "assert result.exit_code == 1 and 'nobody' in result.output, result.output",
+])
+def test_the_service_and_the_command_line_load_no_http_code(statement: str, tmp_path: Path) -> None:
+    assert http_modules_loaded_by(statement, str(tmp_path / "t.db")) == []
+
+
+def test_the_http_check_can_fail() -> None:
+    """The probe sees Flask when something does load it (the app factory does)."""
+    assert http_modules_loaded_by("import api.app") == sorted(HTTP_MODULES)
 
 
 def test_the_layering_check_can_fail(tmp_path: Path) -> None:

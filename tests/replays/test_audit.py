@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Event
+from engines.base import Event, Step, walk
 from replays.audit import audit
 
 CHAIN = {"valid": True, "length": 9, "head": "h", "firstBad": None, "reason": None}
@@ -27,8 +27,20 @@ def claims(*data: dict[str, Any]) -> list[Event]:
     return [Event(1, "match_started", {})] + [Event(i + 2, "score_claimed", d) for i, d in enumerate(data)]
 
 
+class Nothing:
+    """An engine with no game: the audit reads only the claims and corrections of the walk."""
+
+    @staticmethod
+    def start(data: Any) -> str:
+        return "started"
+
+
+def walked(events: list[Event]) -> list[Step]:
+    return list(walk(Nothing, events))  # type: ignore[arg-type]
+
+
 def test_agreeing_and_diverging_values_per_team() -> None:
-    report = audit(sheet(), claims({"hand": 1, "points": [0, 2], "cardPoints": [70, 50]}), CHAIN)
+    report = audit(sheet(), walked(claims({"hand": 1, "points": [0, 2], "cardPoints": [70, 50]})), CHAIN)
     assert [(c["field"], c["team"], c["agrees"]) for c in report["claims"]] == [
         ("points", 0, True), ("points", 1, True), ("cardPoints", 0, False), ("cardPoints", 1, False)]
     first = report["firstDivergence"]
@@ -37,20 +49,20 @@ def test_agreeing_and_diverging_values_per_team() -> None:
 
 
 def test_undecidable_values_are_null_and_never_a_divergence() -> None:
-    report = audit(sheet(), claims({"hand": 2, "points": [4, 0]}), CHAIN)
+    report = audit(sheet(), walked(claims({"hand": 2, "points": [4, 0]})), CHAIN)
     assert [c["agrees"] for c in report["claims"]] == [None, None]
     assert report["firstDivergence"] is None
     assert "incomplete" in report["claims"][0]["why"]
 
 
 def test_unwritten_values_are_skipped_and_a_missing_hand_diverges() -> None:
-    report = audit(sheet(), claims({"hand": 1, "points": [None, 2]}, {"hand": 7, "totals": [0, 4]}), CHAIN)
+    report = audit(sheet(), walked(claims({"hand": 1, "points": [None, 2]}, {"hand": 7, "totals": [0, 4]})), CHAIN)
     assert [(c["hand"], c["agrees"]) for c in report["claims"]] == [(1, True), (7, False), (7, False)]
     assert "does not exist" in report["firstDivergence"]["why"]
 
 
 def test_match_claims_compare_standings_and_winners() -> None:
-    report = audit(sheet(over=True, winners=[0]), claims({"totals": [0, 2], "winners": [1]}), CHAIN)
+    report = audit(sheet(over=True, winners=[0]), walked(claims({"totals": [0, 2], "winners": [1]})), CHAIN)
     assert [(c["field"], c["agrees"]) for c in report["claims"]] == [("totals", True), ("totals", True), ("winners", False)]
 
 
@@ -58,7 +70,7 @@ def test_voided_claims_are_not_compared_and_amended_ones_use_the_new_data() -> N
     events = claims({"hand": 1, "points": [0, 4]}, {"hand": 1, "points": [9, 9]})
     events += [Event(4, "void", {"target": 3, "reason": "wrong hand"}),
                Event(5, "amend", {"target": 2, "data": {"hand": 1, "points": [0, 2]}, "reason": "typo"})]
-    report = audit(sheet(), events, CHAIN)
+    report = audit(sheet(), walked(events), CHAIN)
     assert [c["claimed"] for c in report["claims"]] == [0, 2]
     assert report["firstDivergence"] is None
     assert [(c["seq"], c["inForce"]) for c in report["corrections"]] == [(4, True), (5, True)]

@@ -6,51 +6,39 @@ fold the batch onto the current state with the match's engine (refusing the whol
 at the first illegal event), and append. Corrections (``void``, ``amend``) refold the log
 as corrected and are refused when they would make any later event illegal.
 
-Folding a long match must not cost O(events) per append, so the process keeps a
-:class:`StateCache`: per match, the state at the head plus checkpoints (every
-``CHECKPOINT_EVERY`` events and at every correction) for ``state at step N`` and cold
-starts. The cache is only a cache: inside the write transaction the ledger tells the
-current version, and a cache that is behind (another process appended) catches up from
-the log before the batch is checked.
+The package is split by job: :mod:`api.service.cache` keeps the folded states (the state
+cache and its checkpoints), :mod:`api.service.tokens` the write tokens, and this module
+the orchestration. Every log is read through the one walk, :func:`engines.base.walk`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
+from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.tokens import AuthError, authorize, hash_token, new_token
+from api.addressing import AddressError, Position, locate, positions, seat_by_name
 from engines import engine_version, get_engine
 from engines.base import (
     CORRECTIONS,
-    STATE_NEUTRAL,
     Engine,
     Event,
     RuleViolation,
+    Step,
     check_correction,
-    effective_log,
-    fold,
+    events_from,
+    replay as fold_log,
+    voided_seqs,
+    walk,
 )
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
-from api.addressing import AddressError, Position, locate, positions, seat_by_name
 from replays.audit import audit as build_audit, named, rules_report
-from replays.steps import COURSES, events_from, frames, frames_json
+from replays.steps import COURSES, frames, frames_json
 from schemas import SchemaError, validate_event
 
-CHECKPOINT_EVERY = 256
-
-
-class AuthError(Exception):
-    """A write without the match's token (``auth.missing``) or with another one (``auth.wrong``)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+__all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Service", "StateCache", "hash_token"]
 
 
 class EventRefused(Exception):
@@ -75,14 +63,10 @@ class BadRequest(Exception):
 
 
 def new_match_id() -> str:
-    """Return a random URL-safe match id that does not start with ``-``.
-
-    An id starting with a dash reads as an option on a command line (``tanteo audit -x3…``).
-    """
-    while True:
-        match_id = secrets.token_urlsafe(9)
-        if not match_id.startswith("-"):
-            return match_id
+    """Return a random URL-safe match id that never starts with '-', so a shell or the CLI never reads it as an option."""
+    while (match_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return match_id
 
 
 META_FIELDS = ("title", "date", "place", "tags")
@@ -98,6 +82,13 @@ def _meta_fields(meta: Mapping[str, Any]) -> dict[str, Any]:
     """Every metadata field for a listing, null (tags: empty) when not given."""
     return {"title": meta.get("title"), "date": meta.get("date"), "place": meta.get("place"),
             "tags": list(meta.get("tags") or [])}
+
+
+def _started_as_corrected(log: Sequence[Event]) -> Event:
+    """Return ``match_started`` as the log now reads it: the data of its latest amend in force."""
+    voided = voided_seqs(log)
+    amends = [e for e in log if e.type == "amend" and int(e.data["target"]) == 1 and e.seq not in voided]
+    return Event(1, log[0].type, amends[-1].data["data"]) if amends else log[0]
 
 
 def _rules_version(engine: Engine, asked: Any) -> int:
@@ -123,11 +114,6 @@ def _keep_rules_version(recorded: Event, corrected: Event) -> None:
                             f"a match keeps the rules version it was recorded with ({before}); an amend cannot change it")
 
 
-def hash_token(token: str) -> str:
-    """Return how a write token is stored: its sha256, never the token itself."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def _validate_amended(game: str, type_: str, data: Any) -> None:
     """Check an amend's new payload against its target's schema; paths point into ``data.data``.
 
@@ -141,72 +127,6 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
             return "$.data" + path[1:]
         raise SchemaError(error.code, f"the amended {type_}: {error.message}", inner(error.path),
                           [{**e, "path": inner(e["path"])} for e in error.errors]) from None
-
-
-# --------------------------------------------------------------------------- cache
-
-
-@dataclass(frozen=True)
-class _Folded:
-    """What the cache knows of one match: the head state and checkpoints."""
-
-    version: int
-    head: str
-    state: Any
-    checkpoints: Mapping[int, Any] = field(default_factory=dict)
-    """States after a few seqs: 1, every ``CHECKPOINT_EVERY``-th, and every correction."""
-
-
-class StateCache:
-    """States of recently used matches, shared by the requests of one process.
-
-    Keyed by match id; at most ``size`` matches (least recently used dropped). Each entry
-    holds the head state and checkpoints; all states are immutable engine values, so
-    handing them out needs no copy.
-    """
-
-    def __init__(self, size: int = 512) -> None:
-        self._size = size
-        self._entries: OrderedDict[str, _Folded] = OrderedDict()
-        self._records: OrderedDict[str, MatchRecord] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def record(self, match_id: str) -> MatchRecord | None:
-        """Return the match row as first read: its id, game, players and token never change."""
-        with self._lock:
-            return self._records.get(match_id)
-
-    def keep_record(self, record: MatchRecord) -> None:
-        with self._lock:
-            self._records[record.id] = record
-            while len(self._records) > self._size:
-                self._records.popitem(last=False)
-
-    def get(self, match_id: str) -> _Folded | None:
-        with self._lock:
-            entry = self._entries.get(match_id)
-            if entry is not None:
-                self._entries.move_to_end(match_id)
-            return entry
-
-    def put(self, match_id: str, entry: _Folded) -> None:
-        """Keep an entry, unless a newer one for the match is already there (a racing writer)."""
-        with self._lock:
-            current = self._entries.get(match_id)
-            if current is not None and current.version > entry.version:
-                return
-            self._entries[match_id] = entry
-            self._entries.move_to_end(match_id)
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-    def drop(self, match_id: str) -> None:
-        with self._lock:
-            self._entries.pop(match_id, None)
-
-
-def _keeps_checkpoint(seq: int, event_type: str) -> bool:
-    return seq == 1 or seq % CHECKPOINT_EVERY == 0 or event_type in CORRECTIONS
 
 
 # --------------------------------------------------------------------------- service
@@ -233,12 +153,12 @@ class Service:
         data = {**data, "rulesVersion": _rules_version(engine, data.get("rulesVersion"))}
         state = engine.start(data)
         match_id = new_match_id()
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         result = self.ledger.create_match(
             match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
             first=NewEvent("match_started", dict(data)), by=by, meta=match_meta(data),
         )
-        self.cache.put(match_id, _Folded(result.version, result.head, state, {1: state}))
+        self.cache.put(match_id, Folded(result.version, result.head, state, {1: state}))
         return {"id": match_id, "token": token, "version": result.version, "head": result.head}
 
     def record(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None, by: str = "",
@@ -264,14 +184,14 @@ class Service:
         outcome: dict[str, Any] = {}
 
         def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
-            if not hmac.compare_digest(self.ledger.get_match(match_id).token_hash, hash_token(token or "")):  # rotated meanwhile
+            if not hmac.compare_digest(self.ledger.get_match(match_id).token_hash, hash_token(token or "")):
                 raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
-            entry = self._entry_at_head(match_id, engine, current)
-            outcome.update(self._fold_batch(match_id, engine, record.game, entry, stored))
+            entry = self.cache.at_head(self.ledger, match_id, engine, current)
+            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored)
             changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
             if any(e.type in CORRECTIONS for e in stored):  # an amend of match_started may rename or retag it
                 log = events_from(self.ledger.read(match_id, upto=current)) + events_from(stored)
-                first = effective_log(log)[0]
+                first = _started_as_corrected(log)
                 try:
                     _keep_rules_version(log[0], first)
                 except RuleViolation as error:
@@ -285,49 +205,26 @@ class Service:
             self.cache.put(match_id, outcome["entry"])
         return result
 
-    def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: _Folded,
-                    stored: Sequence[StoredEvent]) -> dict[str, Any]:
-        """Fold a built batch onto the head state; return the new cache entry (not yet shared)."""
-        state = entry.state
-        checkpoints = dict(entry.checkpoints)
-        log: list[Event] | None = None  # the whole log, read only when a correction needs it
-        for index, record in enumerate(stored):
-            event = Event(record.seq, record.type, record.data)
-            try:
-                if event.type in CORRECTIONS:
-                    if log is None:
-                        log = events_from(self.ledger.read(match_id, upto=entry.version))
-                        log += [Event(r.seq, r.type, r.data) for r in stored[:index]]
-                    check_correction(log, event)
-                    if event.type == "amend":
-                        target = next(e for e in log if e.seq == int(event.data["target"]))
-                        _validate_amended(game, target.type, event.data["data"])
-                    log.append(event)
-                    state = self._refold_correction(engine, log, event)
-                else:
-                    if log is not None:
-                        log.append(event)
-                    if event.type == "note" and event.data.get("target") is not None and int(event.data["target"]) >= event.seq:
-                        raise RuleViolation("common.bad_target", f"a note can only be attached to an earlier event, not {event.data['target']}")
-                    if event.type not in STATE_NEUTRAL:
-                        state = engine.apply(state, event)
-            except (RuleViolation, SchemaError) as error:
-                raise EventRefused(index, error) from None
-            if _keeps_checkpoint(event.seq, event.type):
-                checkpoints[event.seq] = state
-        return {"entry": _Folded(stored[-1].seq, stored[-1].hash, state, checkpoints)}
+    def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
+                    stored: Sequence[StoredEvent]) -> Folded:
+        """Fold a built batch onto the head state; return the new cache entry (not yet shared).
 
-    @staticmethod
-    def _refold_correction(engine: Engine, log: list[Event], correction: Event) -> Any:
-        try:
-            return fold(engine, effective_log(log))
-        except RuleViolation as broken:
-            at = broken.event
-            raise RuleViolation(
-                "common.correction_breaks",
-                f"this {correction.type} of event {correction.data['target']} would make event {at} illegal: {broken.message}",
-                seq=at,
-            ) from None
+        Raises:
+            EventRefused: the first event of the batch that a check or the rules refuse.
+        """
+        batch = events_from(stored)
+        log = log_on(self.ledger, match_id, entry.version, batch)
+        steps = walk(engine, log, "recorded", after=entry.version, state=entry.state)
+
+        def checked() -> Iterator[Step]:
+            for index, event in enumerate(batch):
+                try:
+                    _check_entry(game, log, event)
+                    yield _step_or_broken(steps, event)
+                except (RuleViolation, SchemaError) as error:
+                    raise EventRefused(index, error) from None
+
+        return folded(checked(), stored[-1].seq, stored[-1].hash, entry)
 
     def _fixed_record(self, match_id: str) -> MatchRecord:
         """Return the match row for its fields that never change (game, players, token hash).
@@ -350,16 +247,17 @@ class Service:
         Raises:
             AuthError: no token, or not this match's.
         """
-        if not token:
-            raise AuthError("auth.missing", "writing to a match needs its token: send 'Authorization: Bearer <token>'")
-        if hmac.compare_digest(hash_token(token), record.token_hash):
+        try:
+            authorize(record, token)
             return
-        fresh = self.ledger.get_match(record.id)
-        if fresh.token_hash != record.token_hash:
-            self.cache.keep_record(fresh)
-            if hmac.compare_digest(hash_token(token), fresh.token_hash):
-                return
-        raise AuthError("auth.wrong", "this token does not open this match for writing")
+        except AuthError as error:
+            if error.code != "auth.wrong":
+                raise
+            fresh = self.ledger.get_match(record.id)
+            if fresh.token_hash == record.token_hash:
+                raise
+        self.cache.keep_record(fresh)
+        authorize(fresh, token)
 
     def rotate_token(self, match_id: str, token: str | None) -> dict[str, Any]:
         """Replace a match's write token: the current one is needed, and stops working.
@@ -371,71 +269,22 @@ class Service:
             MatchNotFound, AuthError: no token, or not the current one.
         """
         record = self.ledger.get_match(match_id)
-        self.authorize(record, token)
-        new = secrets.token_urlsafe(24)
+        authorize(record, token)
+        new = new_token()
         if not self.ledger.replace_token(match_id, hash_token(token or ""), hash_token(new)):
             raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
         self.cache.keep_record(self.ledger.get_match(match_id))
         return {"id": match_id, "token": new}
 
-    # ---- folding with the cache
-
-    def _entry_at_head(self, match_id: str, engine: Engine, version: int) -> _Folded:
-        """Return the cache entry for the match at ``version``, catching up or folding cold."""
-        entry = self.cache.get(match_id)
-        if entry is not None and entry.version == version:
-            return entry
-        if entry is not None and entry.version < version:
-            newer = events_from(self.ledger.read(match_id, after=entry.version, upto=version))
-            if not any(e.type in CORRECTIONS for e in newer):
-                state = entry.state
-                checkpoints = dict(entry.checkpoints)
-                for event in newer:
-                    if event.type not in STATE_NEUTRAL:
-                        state = engine.apply(state, event)
-                    if _keeps_checkpoint(event.seq, event.type):
-                        checkpoints[event.seq] = state
-                head = self.ledger.read(match_id, after=version - 1, upto=version)[0].hash
-                fresh = _Folded(version, head, state, checkpoints)
-                self.cache.put(match_id, fresh)
-                return fresh
-        return self._fold_cold(match_id, engine, version)
-
-    def _fold_cold(self, match_id: str, engine: Engine, version: int) -> _Folded:
-        records = self.ledger.read(match_id, upto=version)
-        log = events_from(records)
-        checkpoints: dict[int, Any] = {}
-        state: Any = None
-        for i, event in enumerate(log):
-            if event.type == "match_started":
-                state = engine.start(event.data)
-            elif event.type in CORRECTIONS:
-                state = fold(engine, effective_log(log[: i + 1]))
-            elif event.type not in STATE_NEUTRAL:
-                state = engine.apply(state, event)
-            if _keeps_checkpoint(event.seq, event.type):
-                checkpoints[event.seq] = state
-        entry = _Folded(version, records[-1].hash, state, checkpoints)
-        self.cache.put(match_id, entry)
-        return entry
-
     def _state(self, match_id: str, engine: Engine, at: int | None = None) -> tuple[Any, int]:
         """Return the state after event ``at`` (default: the head) and the match's version."""
         version = self.ledger.version(match_id)
-        entry = self._entry_at_head(match_id, engine, version)
+        entry = self.cache.at_head(self.ledger, match_id, engine, version)
         if at is None or at == version:
             return entry.state, version
         if not 1 <= at <= version:
             raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
-        base = max(s for s in entry.checkpoints if s <= at)
-        state = entry.checkpoints[base]
-        newer = events_from(self.ledger.read(match_id, after=base, upto=at))
-        if any(e.type in CORRECTIONS for e in newer):
-            return fold(engine, effective_log(events_from(self.ledger.read(match_id, upto=at)))), version
-        for event in newer:
-            if event.type not in STATE_NEUTRAL:
-                state = engine.apply(state, event)
-        return state, version
+        return state_at(self.ledger, match_id, engine, entry, at), version
 
     # ---- reading
 
@@ -471,8 +320,9 @@ class Service:
               trick: int | None = None) -> dict[str, Any]:
         """Return the state after event ``at`` (or hand/move/trick) as ``seat`` sees it (None: the public view).
 
-        ``seat`` may be a player's name. The answer says where it stands both ways: ``at``
-        (the log's seq) and ``hand``/``move``/``trick`` as players count (api/addressing.py).
+        ``seat`` may be a player's name. Asked by hand, the answer says where it stands both
+        ways: ``at`` (the log's seq) and ``hand``/``move``/``trick`` as players count
+        (api/addressing.py).
         """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
@@ -486,9 +336,6 @@ class Service:
             out.update(hand=place.hand, move=place.move, trick=place.trick)
         return out
 
-    def _positions(self, match_id: str, engine: Engine) -> list[Position]:
-        return positions(engine, frames(engine, events_from(self.ledger.read(match_id))))
-
     def _locate(self, match_id: str, engine: Engine, at: int | None, hand: int | None, move: int | None,
                 trick: int | None) -> tuple[int, Position]:
         """Turn hand/move/trick into a seq.
@@ -501,7 +348,7 @@ class Service:
                                                      "or by hand and move, not both")
         if hand is None:
             raise BadRequest("request.bad_position", "a move or trick is counted within a hand: give hand too")
-        places = self._positions(match_id, engine)
+        places = positions(engine, frames(engine, events_from(self.ledger.read(match_id))))
         try:
             seq = locate(places, hand=hand, move=move, trick=trick)
         except AddressError as error:
@@ -575,13 +422,50 @@ class Service:
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         log = events_from(self.ledger.read(match_id))
-        state = fold(engine, effective_log(log))  # from scratch: the audit trusts no cache
+        steps = list(walk(engine, log))  # from scratch: the audit trusts no cache
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
-        sheet = engine.score(state)
+        sheet = engine.score(steps[-1].state)
         recorded = log[0].data.get("rulesVersion") if log else None
         past = engine_version(record.game, recorded) if recorded is not None else engine
-        past_sheet = sheet if past is engine else (past.score(fold(past, effective_log(log))) if past is not None else None)
+        past_sheet = sheet if past is engine else (past.score(fold_log(past, log)) if past is not None else None)
         rules = rules_report(engine.GAME, recorded, engine.RULES_VERSION, sheet, past_sheet)
-        return {"id": match_id, "version": len(log), **build_audit(sheet, log, chain, record.players), "rules": rules}
+        return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain, record.players), "rules": rules}
+
+
+def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:
+    """Check what an event of a batch may refer to, before it is folded.
+
+    ``log`` holds the event; it starts at event 1 when ``event`` is a correction.
+
+    Raises:
+        RuleViolation: a note on a later event, a correction of what it may not target.
+        SchemaError: an amend whose new payload does not fit its target's type.
+    """
+    if event.type == "note" and event.data.get("target") is not None and int(event.data["target"]) >= event.seq:
+        raise RuleViolation("common.bad_target", f"a note can only be attached to an earlier event, not {event.data['target']}")
+    if event.type in CORRECTIONS:
+        check_correction(log[: event.seq - 1], event)
+        if event.type == "amend":
+            _validate_amended(game, log[int(event.data["target"]) - 1].type, event.data["data"])
+
+
+def _step_or_broken(steps: Iterator[Step], event: Event) -> Step:
+    """Take the next step of a walk; a correction that breaks a later event is refused as such.
+
+    Raises:
+        RuleViolation: the rules refuse ``event``, or (``common.correction_breaks``) the log
+            as corrected by ``event`` makes a later event illegal, named by its seq.
+    """
+    try:
+        return next(steps)
+    except RuleViolation as broken:
+        if event.type not in CORRECTIONS:
+            raise
+        at = broken.event
+        raise RuleViolation(
+            "common.correction_breaks",
+            f"this {event.type} of event {event.data['target']} would make event {at} illegal: {broken.message}",
+            seq=at,
+        ) from None

@@ -30,7 +30,6 @@ from engines.base import (
     check_correction,
     events_from,
     replay as fold_log,
-    voided_seqs,
     walk,
 )
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
@@ -82,13 +81,6 @@ def _meta_fields(meta: Mapping[str, Any]) -> dict[str, Any]:
     """Every metadata field for a listing, null (tags: empty) when not given."""
     return {"title": meta.get("title"), "date": meta.get("date"), "place": meta.get("place"),
             "tags": list(meta.get("tags") or [])}
-
-
-def _started_as_corrected(log: Sequence[Event]) -> Event:
-    """Return ``match_started`` as the log now reads it: the data of its latest amend in force."""
-    voided = voided_seqs(log)
-    amends = [e for e in log if e.type == "amend" and int(e.data["target"]) == 1 and e.seq not in voided]
-    return Event(1, log[0].type, amends[-1].data["data"]) if amends else log[0]
 
 
 def _rules_version(engine: Engine, asked: Any) -> int:
@@ -191,7 +183,7 @@ class Service:
             changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
             if any(e.type in CORRECTIONS for e in stored):  # an amend of match_started may rename or retag it
                 log = events_from(self.ledger.read(match_id, upto=current)) + events_from(stored)
-                first = _started_as_corrected(log)
+                first = next(walk(engine, log)).read  # match_started as the log now reads it (one step only)
                 try:
                     _keep_rules_version(log[0], first)
                 except RuleViolation as error:

@@ -574,6 +574,17 @@ def _mutate(draw: Any, value: Any, depth: int = 0) -> Any:
     return value[:index] + [_mutate(draw, value[index], depth + 1)] + value[index + 1 :]
 
 
+def _keys(value: Any) -> Any:
+    """Every key of every object inside ``value`` (they are quoted back in messages too)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _keys(item)
+
+
 def _agree(compiled: Any, instance: Any) -> None:
     assert compiled.is_valid(instance) == compiled.validator.is_valid(instance), instance
 
@@ -592,6 +603,10 @@ def test_fast_check_agrees_with_jsonschema(type: str, data: st.DataObject) -> No
     except SchemaError as error:
         assert error.code == "schema.invalid" and error.errors
         assert not compiled.validator.is_valid(instance)
+        given = [*_keys(instance), json.dumps(instance, ensure_ascii=False)]
+        if not machine_text(instance) and not machine_text(given) and all(c.isprintable() for c in "".join(given)):
+            # words only, unless the input itself held code-like text or control characters (shown escaped)
+            assert not machine_text(error.errors), error.errors
     else:
         assert compiled.validator.is_valid(instance)
 

@@ -203,7 +203,8 @@ def replay(match: str, seat: str | None, at: int | None, hand: int | None, move:
         _fail(_explain(error))
     for frame in out["frames"]:
         mark = {"voided": " [voided]", "amended": " [amended]"}.get(frame["status"], "")
-        where = "" if frame.get("hand") is None else f"{frame['hand']}.{frame['move'] if frame.get('move') is not None else '-'}"
+        where = "" if frame.get("hand") is None else str(frame["hand"]) + (
+            f".{frame['move']}" if frame.get("move") is not None else "")  # a claim or note: its hand only
         click.echo(f"{frame['seq']:>5}  {where:<7} {frame['text']}{mark}")
     if show_state and out["frames"]:
         click.echo(json.dumps(out["frames"][-1]["state"], indent=2, ensure_ascii=False))

@@ -297,6 +297,23 @@ def audit(match: str, as_json: bool, all_lines: bool, db: str) -> None:
         sys.exit(2)
 
 
+@main.command("rotate-token")
+@click.argument("match")
+@click.option("--token", envvar="TANTEO_TOKEN", help="the match's current write token (also TANTEO_TOKEN)")
+@DB_OPTION
+def rotate_token(match: str, token: str | None, db: str) -> None:
+    """Replace MATCH's write token; prints the new one, and the old one stops working.
+
+    A lost token cannot be recovered (only its hash is stored): rotate while you hold it.
+    """
+    service = _service(db)
+    try:
+        rotated = service.rotate_token(match, token)
+    except Exception as error:  # noqa: BLE001
+        _fail(_explain(error))
+    click.echo(f"match {match} (token {rotated['token']}); the old token no longer writes to it")
+
+
 @main.command()
 @click.argument("match", required=False)
 @DB_OPTION

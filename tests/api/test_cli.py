@@ -123,3 +123,20 @@ def test_record_run_again_after_a_fixed_line_leaves_one_copy_of_every_event(tmp_
     other = write_jsonl(tmp_path / "other.jsonl", [{"type": "match_started", "data": {**START, "players": ["A", "B", "C", "D"]}}])
     refused = runner.invoke(main, ["record", match_id, str(other), "--db", str(db), "--token", token])
     assert refused.exit_code == 1 and "starts another match" in refused.output
+
+
+def test_rotate_token_prints_a_new_token_and_retires_the_old(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}]))
+    rotated = runner.invoke(main, ["rotate-token", match_id, "--db", str(db), "--token", token])
+    assert rotated.exit_code == 0, rotated.output
+    new = re.search(r"\(token (\S+)\)", rotated.output)
+    assert new and new.group(1) != token
+    deal = write_jsonl(tmp_path / "d.jsonl", DEAL_1[:1])
+    old = runner.invoke(main, ["record", match_id, str(deal), "--db", str(db), "--token", token])
+    assert old.exit_code == 1 and "auth.wrong" in old.output
+    fresh = runner.invoke(main, ["record", match_id, str(deal), "--db", str(db), "--token", new.group(1)])
+    assert fresh.exit_code == 0 and "recorded 1 events" in fresh.output
+    again = runner.invoke(main, ["rotate-token", match_id, "--db", str(db), "--token", token])
+    assert again.exit_code == 1 and "auth.wrong" in again.output

@@ -18,8 +18,6 @@ from flask.testing import FlaskClient
 from tests.plain import machine_text
 
 ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")
-SEEN: list[int] = []
-"""How many error responses the check has read in this session (the check's own test reads it)."""
 
 
 def check_response(response: Any) -> None:
@@ -29,7 +27,6 @@ def check_response(response: Any) -> None:
     text = response.get_data(as_text=True)
     assert not ESCAPE.search(text), f"escaped text in {response.status}: {text[:300]}"
     if response.status_code >= 400:
-        SEEN.append(response.status_code)
         bad = machine_text(json.loads(text))
         assert not bad, f"{response.status} reads like code: {bad}"
 

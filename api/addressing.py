@@ -92,8 +92,8 @@ def locate(positions_: Sequence[Position], *, hand: int, move: int | None = None
     if not moves:
         raise AddressError(f"there is no hand {hand}: this match has {_count(hands, 'hand')}")
     if trick is not None:
-        if not any(p.trick is not None for p in positions_):
-            raise AddressError(f"hand {hand} has no tricks recorded move by move: say where by hand and move")
+        if not any(p.trick is not None for p in moves):  # a game without tricks, or a hand recorded by its result
+            raise AddressError(f"there are no tricks to count in hand {hand}: say where by hand and move")
         in_trick = [p for p in moves if p.trick == trick]
         tricks = max((p.trick for p in moves if p.trick is not None), default=0)
         if not in_trick:

@@ -40,7 +40,8 @@ def test_state_by_trick(series: Scorer) -> None:
     assert series.get("/state", hand=1, trick=1)["at"] == 8
     assert series.get("/state", hand=1, trick=2, move=1)["at"] == 9
     assert series.get("/state", hand=1, trick=3)["at"] == 16
-    assert "trick 4" in bad(series, "/state", hand=1, trick=4)["detail"]
+    assert bad(series, "/state", hand=1, trick=4)["detail"] == "hand 1 has no trick 4: it has 3 tricks so far"
+    assert bad(series, "/state", hand=2, trick=1)["detail"].startswith("there are no tricks to count in hand 2")
 
 
 def test_positions_that_do_not_exist_are_said_in_words(series: Scorer) -> None:

@@ -286,6 +286,8 @@ def audit(match: str, as_json: bool, all_lines: bool, db: str) -> None:
                 points = line.get("points")
                 amount = f"{points:+}" if isinstance(points, int) else ""
                 click.echo(f"    {who}: {amount}  {line['reason']}  ({line['rule']})")
+    for orphan in report.get("orphaned", []):
+        click.echo(f"orphaned claim at event {orphan['claimSeq']}: {orphan['why']}")
     end = report.get("end") or {}
     if end.get("over"):
         click.echo(f"end: {end.get('reason', '')}")

@@ -140,3 +140,16 @@ def test_rotate_token_prints_a_new_token_and_retires_the_old(tmp_path: Path) -> 
     assert fresh.exit_code == 0 and "recorded 1 events" in fresh.output
     again = runner.invoke(main, ["rotate-token", match_id, "--db", str(db), "--token", token])
     assert again.exit_code == 1 and "auth.wrong" in again.output
+
+
+def test_audit_lists_a_claim_about_a_voided_hand_as_orphaned(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    log = [{"type": "match_started", "data": START}, {"type": "hand_started", "data": {"dealer": 3}},
+           {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
+           {"type": "score_claimed", "data": {"hand": 1, "points": [0, 2]}},
+           {"type": "void", "data": {"target": 2, "reason": "misdeal"}}]
+    match_id, _, output = record_new(runner, db, write_jsonl(tmp_path / "v.jsonl", log))
+    assert "recorded 4 events" in output, output
+    audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
+    assert "orphaned claim at event 4: hand 1 (dealt at event 2) was voided at event 5 (misdeal)" in audit.output, audit.output

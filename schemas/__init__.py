@@ -175,7 +175,8 @@ def games() -> list[str]:
 def _check_game(game: object, path: str = "$") -> str:
     if not isinstance(game, str) or game == COMMON or game not in _catalogue().types:
         known = ", ".join(games())
-        message = f"{show(game)} is not a game Tanteo knows: write one of {known}"
+        message = (f"game is required: write one of {known}" if game is None
+                   else f"{show(game)} is not a game Tanteo knows: write one of {known}")
         raise SchemaError("schema.unknown_game", message, path, [{"path": path, "message": message}])
     return game
 

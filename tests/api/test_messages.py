@@ -59,3 +59,10 @@ def test_the_error_check_refuses_patterns_reprs_and_escapes(app: Flask) -> None:
         with pytest.raises(AssertionError):
             check_response(app.response_class(body, status=400, mimetype="application/problem+json"))
     check_response(app.response_class('{"detail": "Núria: \'TH\' is not a card"}', status=400, mimetype="application/problem+json"))
+
+
+def test_a_match_without_a_game_or_with_an_unknown_one_is_told_which_exist(scorer: Scorer) -> None:
+    body = refused(scorer.client.post("/matches", json={"players": ["A", "B"]}), 400)
+    assert body["path"] == "$.game" and body["detail"].startswith("game is required: write one of cabo, cau-robat")
+    body = refused(scorer.client.post("/matches", json={"game": "poker", "players": ["A", "B"]}), 400)
+    assert body["detail"].startswith("'poker' is not a game Tanteo knows: write one of cabo")

@@ -36,7 +36,7 @@ class EventIn(Schema):
     class Meta:
         unknown = RAISE
 
-    type = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z_]*$"),
+    type = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z_]*$", error="an event type is lowercase words joined by _, like play or call_cabo"),
                          metadata={"description": "event type in the game's vocabulary"})
     data = fields.Dict(required=True, metadata={"description": "payload, checked by the game's JSON Schema"})
 

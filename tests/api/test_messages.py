@@ -66,3 +66,10 @@ def test_a_match_without_a_game_or_with_an_unknown_one_is_told_which_exist(score
     assert body["path"] == "$.game" and body["detail"].startswith("game is required: write one of cabo, cau-robat")
     body = refused(scorer.client.post("/matches", json={"game": "poker", "players": ["A", "B"]}), 400)
     assert body["detail"].startswith("'poker' is not a game Tanteo knows: write one of cabo")
+
+
+def test_an_event_type_that_is_not_a_word_is_said_in_words(scorer: Scorer) -> None:
+    scorer.start(START)
+    body = refused(scorer.post({"type": "Lead", "data": {}}), 400)
+    assert body["path"] == "$.events[0].type"
+    assert body["detail"].endswith("an event type is lowercase words joined by _, like play or call_cabo")

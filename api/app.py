@@ -15,14 +15,17 @@ from typing import Any, Mapping
 import flask_smorest
 import flask_swagger_ui
 from flask import Blueprint, Flask, g, redirect, request
-from werkzeug.exceptions import UnsupportedMediaType
+from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 
-from api import errors
+from api import errors, openapi, web
 from api.schemas import Problem
 from api.service import Service, StateCache
 from ledger import open_ledger
 
 DEFAULT_DB = "tanteo.db"
+DEFAULT_MAX_BODY = 1024 * 1024
+"""The largest request body, in bytes (``MAX_CONTENT_LENGTH``; env ``TANTEO_MAX_BODY``): a batch
+of a whole match fits many times over."""
 
 
 class Api(flask_smorest.Api):
@@ -35,12 +38,17 @@ class Api(flask_smorest.Api):
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app. ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path`` or ``memory:``)."""
+    """Build the app.
+
+    ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path`` or ``memory:``) and
+    ``MAX_CONTENT_LENGTH`` (the largest request body in bytes, default 1 MiB; env ``TANTEO_MAX_BODY``).
+    """
     app = Flask(__name__)
     app.config.update(
         TANTEO_DB=os.environ.get("TANTEO_DB", DEFAULT_DB),
+        MAX_CONTENT_LENGTH=int(os.environ.get("TANTEO_MAX_BODY", DEFAULT_MAX_BODY)),
         API_TITLE="Tanteo", API_VERSION="1",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",  # JSON Schema 2020-12, the dialect of schemas/: embedded as they are
         OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs", OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from outside
@@ -59,8 +67,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     swagger_assets = Path(flask_swagger_ui.__file__).parent / "dist"
     app.register_blueprint(Blueprint("docs_assets", __name__, static_folder=str(swagger_assets), static_url_path="/docs/assets"))
 
-    api = Api(app, spec_kwargs={"info": {"description": "Record card games played with physical cards, replay them "
-                                                        "move by move and audit every score. Errors are application/problem+json."}})
+    api = Api(app, spec_kwargs={"extra_plugins": [openapi.ProblemJson()], "info": {"description": (
+        "Record card games played with physical cards, replay them move by move and audit every score. "
+        "Errors are application/problem+json. To record a deal from this page: POST /matches with a game's "
+        "example, copy the token into Authorize, then POST /matches/{match_id}/events with the same game's example.")}})
+    openapi.register(api.spec)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "the write token returned by POST /matches"})
     from api import games, matches, events, replays
@@ -73,12 +84,26 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return redirect("/docs")
 
     @app.before_request
-    def json_bodies_only() -> None:
-        """A write whose body is not declared JSON is a 415, not a confusing schema error.
+    def refuse_early() -> None:
+        """Refuse, in this order, before any view reads a byte of the body.
 
-        A write with no body at all (``POST /matches/{id}/token``) has no media type to refuse.
+        An unknown route or a wrong method (404/405) comes first, so ``PUT /games`` is a 405
+        whatever its body; then a header too long to be anything real (431); a body over
+        ``MAX_CONTENT_LENGTH`` (413, also enforced while reading a body without a length);
+        and a write whose body is not declared JSON (415, not a confusing schema error) — a
+        write with no body at all (``POST /matches/{id}/token``) has no media type to refuse.
         """
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and request.get_data(cache=True):
+        if request.routing_exception is not None:
+            raise request.routing_exception
+        for name, value in request.headers.items():
+            if len(value) > web.MAX_HEADER:
+                raise RequestHeaderFieldsTooLarge(f"the {name} header is {len(value):,} characters long; "
+                                                  f"a header may have at most {web.MAX_HEADER:,}")
+        limit = app.config.get("MAX_CONTENT_LENGTH")
+        if limit is not None and (request.content_length or 0) > limit:
+            raise RequestEntityTooLarge(f"the body is {request.content_length:,} bytes; at most {limit:,} are accepted")
+        has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body:
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
     @app.teardown_appcontext

@@ -41,7 +41,8 @@ def event_in_batch(index: int) -> str:
 
 _TITLES = {
     400: "Bad request", 401: "Token required", 403: "Wrong token", 404: "Not found", 405: "Method not allowed",
-    409: "Version conflict", 415: "Unsupported media type", 422: "Refused by the rules", 500: "Internal error",
+    409: "Version conflict", 413: "Body too large", 415: "Unsupported media type", 422: "Refused by the rules",
+    431: "Header too large", 500: "Internal error",
 }
 
 
@@ -83,7 +84,8 @@ def from_exception(error: Exception) -> Response:
         case MatchExists():
             return problem(409, "match.exists", str(error))
         case BadRequest():
-            return problem(400, error.code, error.message)
+            where = getattr(error, "path", None)  # the body parser's errors say where (api/web.py)
+            return problem(400, error.code, error.message, **({"path": where} if where else {}))
         case HTTPException():
             return _from_http(error)
     log.exception("unhandled error", exc_info=error)
@@ -106,7 +108,8 @@ def _from_http(error: HTTPException) -> Response:
         first = flat[0] if flat else {"path": "$", "message": "invalid request"}
         return problem(400, "request.invalid", f"{first['path']}: {first['message']}", title="Invalid request",
                        path=first["path"], errors=flat, headers=headers)
-    code = {404: "route.not_found", 405: "method.not_allowed", 415: "request.media_type"}.get(status, f"http.{status}")
+    code = {404: "route.not_found", 405: "method.not_allowed", 413: "request.too_large", 415: "request.media_type",
+            431: "request.header_too_large"}.get(status, f"http.{status}")
     return problem(status, code, error.description or error.name, title=error.name, headers=headers)
 
 

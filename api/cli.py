@@ -165,8 +165,8 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
                     service.record(match, [e for _, e in good], token=token, by=by, key=keys[start + len(good) - 1])
                 written += len(good)
                 _fail(f"line {chunk[refused.index][0]} refused: {_explain(refused)} "
-                      f"({written} events before it were recorded; fix the line and run the same command "
-                      f"on match {match} again: what is recorded is skipped)")
+                      f"({written} events before it were recorded; fix the line and run "
+                      f"'tanteo record {match} {file} --token …': the lines already recorded are skipped)")
             except Exception as error:  # noqa: BLE001
                 _fail(f"line {chunk[0][0]}: {_explain(error)} ({written} events recorded)")
             written += len(chunk)

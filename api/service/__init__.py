@@ -359,7 +359,7 @@ class Service:
             if not engine.is_over(self._state(record.id, engine)[0]):
                 if not token:
                     raise AuthError("auth.missing", "the omniscient view of a match in play needs its write token")
-                self.authorize(record, token)
+                authorize(self.ledger.get_match(record.id), token)  # the stored token: it may have been rotated elsewhere
             return "all"
         seat = seat_by_name(record.players, seat)
         if not (isinstance(seat, int) and 0 <= seat < len(record.players)):

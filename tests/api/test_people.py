@@ -160,6 +160,9 @@ def test_a_token_rotated_by_another_process_is_honoured_by_a_warm_cache(app: Any
     with open_ledger(app.config["TANTEO_DB"]) as ledger:  # another process: its own service and cache
         new = Service(ledger).rotate_token(scorer.id, scorer.token)["token"]
     assert scorer.post(DEAL_1[1]).status_code == 403  # the old token stops working here too
+    omniscient = scorer.client.get(f"/matches/{scorer.id}/state", query_string={"seat": "all"},
+                                   headers={"Authorization": f"Bearer {scorer.token}"})
+    assert omniscient.status_code == 403  # nor does it open every hidden card of the match in play
     scorer.token = new
     scorer.record(DEAL_1[1])
 

@@ -35,11 +35,12 @@ Why it is built this way (see ``/work/shared/research/DEPENDENCIES.md`` §2):
 Tables (created by migration ``m001_initial``)::
 
     matches      id TEXT PK, game, token_hash, created_at, players (JSON array), status,
-                 version, head, meta (JSON object, m002) — the only mutable rows (version,
+                 version, head, meta (JSON object, m003) — the only mutable rows (version,
                  head, status, meta, token_hash)
     events       id INTEGER PK (the global feed order), match_id → matches, seq, type,
                  data (canonical JSON, CHECK json_valid), at, by, key, prev, hash,
-                 fmt (chain format); UNIQUE (match_id, seq)
+                 fmt (chain format), private (format 2: the salts of its private
+                 values, JSON ``[[path, salt], …]``, added by ``m002_private``); UNIQUE (match_id, seq)
     idempotency  (match_id, key) PK, body_hash, first_seq, last_seq, created_at
 
 ``events`` has an explicit ``id INTEGER PRIMARY KEY`` instead of ``PRIMARY KEY (match_id,
@@ -212,14 +213,20 @@ def m001_initial(db: Database) -> None:
 
 
 @_migration
-def m002_match_meta(db: Database) -> None:
+def m002_private(db: Database) -> None:
+    """Add the column that keeps each format-2 event's salts beside it (NULL: no private value)."""
+    db.execute("ALTER TABLE events ADD COLUMN private TEXT CHECK (private IS NULL OR json_valid(private))")
+
+
+@_migration
+def m003_match_meta(db: Database) -> None:
     """Give matches a ``meta`` JSON object (title, date, place, tags) to list and filter by."""
     db.execute("ALTER TABLE matches ADD COLUMN meta TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(meta))")
 
 
 # -- hot-path SQL (prepared once per connection by the sqlite3 statement cache) -------------
 
-_EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash'
+_EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash, fmt, private'
 _SQL_MATCH_HEAD = "SELECT version, head FROM matches WHERE id = ?"
 _SQL_MATCH_EXISTS = "SELECT 1 FROM matches WHERE id = ?"
 _SQL_MATCH_VERSION = "SELECT version FROM matches WHERE id = ?"
@@ -234,7 +241,7 @@ _SQL_IDEM_PUT = (
     "VALUES (?, ?, ?, ?, ?, ?)"
 )
 _SQL_EVENT_PUT = (
-    f"INSERT INTO events ({_EVENT_COLUMNS}, fmt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _SQL_MATCH_PUT = (
     "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head, meta) "
@@ -251,7 +258,7 @@ _SQL_READ = (
 _SQL_FEED = f"SELECT id, {_EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?"
 _MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head, meta"
 _SQL_GET_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
-_VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt'
+_VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt, private'
 
 _NO_UPPER_BOUND = 2**63 - 1
 

@@ -16,7 +16,9 @@ blp = Blueprint("games", __name__, description="Supported games, their options a
 
 
 def _game(game: str) -> dict[str, Any]:
-    info = dict(get_engine(game).describe())
+    engine = get_engine(game)
+    info = dict(engine.describe())
+    info["rulesVersion"] = engine.RULES_VERSION  # what a new match records in match_started.rulesVersion
     # The option every game shares and no engine reads (the service applies it: it needs the clock).
     info["options"] = {**info.get("options", {}), "correctionWindow": {
         "type": "integer", "minimum": 0, "nullable": True, "default": None, "rule": f"/rules/{game}#option-correctionwindow",

@@ -56,7 +56,7 @@ def home() -> str:
     items, total = current_service().list_matches(game=game, player=player, status=status, limit=50)
     rows = []
     for item in items:
-        opening = _opening(item["id"])
+        opening = item if "title" in item else _opening(item["id"])  # the list carries them once matches have metadata
         rows.append({**item, "name": get_engine(item["game"]).describe()["name"],
                      "title": opening.get("title"), "date": opening.get("date"), "place": opening.get("place"),
                      "lastChange": _last_change(item["id"], item["version"])})

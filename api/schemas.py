@@ -177,6 +177,7 @@ class AuditOut(Schema):
     standings = fields.List(fields.Dict())
     end = fields.Dict()
     claims = fields.List(fields.Dict())
+    orphaned = fields.List(fields.Dict(), metadata={"description": "claims about a hand whose deal was voided: nothing to compare them with"})
     firstDivergence = fields.Dict(allow_none=True)
     corrections = fields.List(fields.Dict())
     chain = fields.Dict()

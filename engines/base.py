@@ -34,6 +34,7 @@ all consume it. :func:`voided_seqs` alone decides what a ``void`` covers.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Literal, Mapping, Protocol, Sequence
 
@@ -113,14 +114,25 @@ class Correction:
     in_force: bool
 
 
-def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
-    """Return the seqs the fold skips: voided events, and whole hands whose deal was voided.
+@dataclass(frozen=True, slots=True)
+class VoidedHand:
+    """A hand whose ``hand_started`` a standing ``void`` undid (a misdeal), and its span in the log."""
+
+    seq: int
+    """The seq of its ``hand_started``."""
+    void: int
+    """The seq of the ``void``."""
+    until: int
+    """The first seq after the hand: the void, or the next ``hand_started`` if that came first."""
+    number: int
+    """The number the hand had while it was open (voided hands before it not counted)."""
+
+
+def _standing_voids(events: Sequence[Event]) -> tuple[set[int], list[tuple[int, int]]]:
+    """Return the targets of the voids that stand, and each such (target, void seq).
 
     A correction only ever targets an earlier event, so reading the log backwards settles
     each void before the events it targets: a voided ``void`` is simply never counted.
-    Voiding a ``hand_started`` (a misdeal) also skips the hand's later events recorded
-    before that void, up to the next ``hand_started``; events after the void are read as
-    they come (a move there, with no deal standing, is refused by the engine).
     """
     voided: set[int] = set()
     voids: list[tuple[int, int]] = []
@@ -131,17 +143,73 @@ def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
             target = int(event.data["target"])
             voided.add(target)
             voids.append((target, event.seq))
-    position = {e.seq: i for i, e in enumerate(events)}
+    return voided, voids
+
+
+def _hand_voids(events: Sequence[Event], voided: set[int], voids: list[tuple[int, int]]) -> list[VoidedHand]:
+    """The voided hands, in log order, with their spans and the numbers they had."""
+    starts = [e.seq for e in events if e.type == "hand_started"]
+    if not starts:
+        return []
+    out = []
     for target, void_seq in voids:
-        if target not in position or events[position[target]].type != "hand_started":
+        i = bisect_left(starts, target)
+        if i == len(starts) or starts[i] != target:
             continue
-        for i in range(position[target] + 1, len(events)):  # from the deal on, not from event 1
+        until = min(void_seq, starts[i + 1]) if i + 1 < len(starts) else void_seq
+        number = 1 + sum(1 for s in starts[:i] if s not in voided)
+        out.append(VoidedHand(target, void_seq, until, number))
+    return sorted(out, key=lambda h: h.seq)
+
+
+def _of_hand(event: Event, hand: VoidedHand) -> bool:
+    """Whether an event recorded while ``hand`` was open belongs to that hand (and goes with it).
+
+    Game events do (moves, results, reveals of its cards, between-hands decisions about its
+    score); notes and score claims never do, nor corrections, nor a reveal that only binds
+    cards of events outside the hand (by their seq).
+    """
+    if event.type in CORRECTIONS or event.type in STATE_NEUTRAL:
+        return False
+    if event.type == "reveal":
+        bindings = event.data.get("cards") or []
+        outside = [b for b in bindings if isinstance(b, Mapping) and "seq" in b and not hand.seq <= int(b["seq"]) < hand.until]
+        return len(outside) != len(bindings) or not bindings
+    return True
+
+
+def voided_hands(steps: Sequence[Step]) -> list[VoidedHand]:
+    """Return the hands a standing void of their ``hand_started`` undid, read off a ``corrected`` walk.
+
+    The audit reads it to report the score claims written about such a hand as orphaned; the
+    voids are the ones the walk settled (:func:`voided_seqs`), not settled a second time.
+    """
+    voided = {s.event.seq for s in steps if s.status == "voided"}
+    voids = [(int(s.event.data["target"]), s.event.seq) for s in steps if s.event.type == "void" and s.status == "correction"]
+    return _hand_voids([s.event for s in steps], voided, voids)
+
+
+def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
+    """Return the seqs the walk skips: voided events, and the events of hands whose deal was voided.
+
+    Voiding a ``hand_started`` (a misdeal) voids the hand with its moves and results, and
+    nothing else (VOCABULARY.md §4 ``void``): of the events recorded after the deal and before
+    the void (or the next ``hand_started``), the game events go with it, while notes, score
+    claims, corrections and reveals of cards outside the hand keep their effect (a claim about
+    the voided hand is the audit's to report as orphaned: :func:`voided_hands`). Events after
+    the void are read as they come (a move there, with no deal standing, is refused by the
+    engine).
+    """
+    voided, voids = _standing_voids(events)
+    position = {e.seq: i for i, e in enumerate(events)}
+    for hand in _hand_voids(events, voided, voids):
+        for i in range(position[hand.seq] + 1, len(events)):  # from the deal on, not from event 1
             event = events[i]
-            if event.type in CORRECTIONS:
-                continue
-            if event.seq >= void_seq or event.type == "hand_started":
+            if event.seq >= hand.until:
                 break
-            voided.add(event.seq)
+            if _of_hand(event, hand):
+                voided.add(event.seq)
+    return frozenset(voided)
     return frozenset(voided)
 
 

@@ -13,13 +13,20 @@ engine computes:
 Arrays are per seat or, where the standings are per team, per team. ``null`` in a claim
 means "not written" and is not compared. A value the log cannot decide yet (an incomplete
 hand) is reported with ``agrees: null`` and never counts as a divergence.
+
+A claim written while a hand was open, about that hand, whose deal was later voided (a
+misdeal: VOCABULARY.md §4 ``void``) has nothing to be compared with: it is listed in
+``orphaned`` (one entry per claim, with the hand it was about and the void) and not in
+``claims``, so it is neither dropped without a word nor set beside the next hand that took
+its number. Claims about other hands or the match, written while that hand was open, are
+compared as usual.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engines.base import Event, Step, corrections
+from engines.base import Event, Step, VoidedHand, corrections, voided_hands
 
 
 def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, Any]) -> dict[str, Any]:
@@ -32,15 +39,24 @@ def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, A
     by_number = {h["hand"]: h for h in hands}
     unit = "team" if score["standings"] and "team" in score["standings"][0] else "seat"
     claims: list[dict[str, Any]] = []
+    orphaned: list[dict[str, Any]] = []
+    misdeals = voided_hands(steps)
+    reasons = {st.event.seq: str(st.event.data.get("reason", "")) for st in steps if st.event.type == "void"}
     for step in steps:
-        if step.status == "claim":
-            claims.extend(_compare(step.read, by_number, score, unit))
+        if step.status != "claim":
+            continue
+        about = _voided_hand_of(step.read, misdeals)
+        if about is not None:
+            orphaned.append(_orphan(step.read, about, reasons.get(about.void, "")))
+            continue
+        claims.extend(_compare(step.read, by_number, score, unit))
     first = next((c for c in claims if c["agrees"] is False), None)
     return {
         "hands": hands,
         "standings": score["standings"],
         "end": score["end"],
         "claims": claims,
+        "orphaned": orphaned,
         "firstDivergence": first,
         "corrections": [
             {"seq": c.seq, "type": c.type, "target": c.target, "reason": c.reason, "inForce": c.in_force}
@@ -48,6 +64,23 @@ def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, A
         ],
         "chain": dict(chain),
     }
+
+
+def _voided_hand_of(claim: Event, misdeals: Sequence[VoidedHand]) -> VoidedHand | None:
+    """The voided hand a claim is about: written while it was open, naming its number."""
+    number = claim.data.get("hand")
+    if number is None:
+        return None
+    return next((h for h in misdeals if h.seq < claim.seq < h.until and h.number == number), None)
+
+
+def _orphan(claim: Event, hand: VoidedHand, reason: str) -> dict[str, Any]:
+    why = f"hand {hand.number} (dealt at event {hand.seq}) was voided at event {hand.void}"
+    if reason:
+        why += f" ({reason})"
+    why += ": what the table wrote for it has no hand to be compared with"
+    return {"claimSeq": claim.seq, "hand": hand.number, "handSeq": hand.seq, "voidSeq": hand.void,
+            "claimed": {k: v for k, v in claim.data.items() if k != "hand"}, "why": why}
 
 
 def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mapping[str, Any], unit: str) -> list[dict[str, Any]]:

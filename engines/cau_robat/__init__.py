@@ -73,8 +73,19 @@ Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
 * **Match end**: ``share``: the game ends after the first hand in which someone reaches the
   target; everyone at or above it wins. ``playOn``: it ends after a hand in which the leader
   has reached the target alone. ``initial.wins`` that already end the match are refused.
-* **hand_result** cross-checks a move-by-move hand once it is over (``cau-robat.hand_not_over``
-  before); a listed ``table`` is compared as a set.
+* **hand_result** cross-checks a move-by-move hand once it is over; a listed ``table`` is
+  compared as a set. ``table`` may be left out (the score-sheet form: a sheet holds each
+  player's card count): the cards the piles do not hold were left on the table, 0 to 10.
+* **Closing a hand from the sheet** (VOCABULARY.md §4): a ``hand_result`` while the hand is in
+  play keeps the plays so far and scores the hand from its facts, refusing what the plays
+  rule out (``cau-robat.result_conflict``): fewer cards in the piles than they hold now, a
+  card already in a pile left on the table, a pile smaller than now when nobody else can
+  still play and its owner is not an earlier caller of the open chain (the only ways a pile
+  loses cards: robbed as a link, or paying), a pile larger than now when its owner has no
+  card left and is not the chain's last caller, a last capturer who cannot capture again
+  and did not capture last. These are necessary conditions: whether the remaining plays can
+  give exactly those numbers is not searched (a robbed pile makes almost any count
+  possible). The hand's sheet entry carries ``closedFromSheet`` (``afterMove``, ``seq``).
 * **position(...)** builds a mid-hand state for fixtures (C1-C3) from the table, the piles
   and the hands, checking only that the 40 cards are all there once and the table repeats
   no rank; it does not check that the position can arise in play (C2's cannot).
@@ -87,7 +98,7 @@ Rule codes: ``common.match_over``, ``common.hand_in_progress``, ``common.no_hand
 ``cau-robat.players``, ``cau-robat.wrong_dealer``, ``cau-robat.bad_deal``,
 ``cau-robat.table_ranks``, ``cau-robat.hand_over``, ``cau-robat.empty_hand``,
 ``cau-robat.bad_call``, ``cau-robat.mismatch``, ``cau-robat.captures_required``,
-``cau-robat.pile_order``, ``cau-robat.bad_result``, ``cau-robat.hand_not_over``,
+``cau-robat.pile_order``, ``cau-robat.bad_result``, ``cau-robat.result_conflict``,
 ``cau-robat.bad_position``.
 """
 

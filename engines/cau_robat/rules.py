@@ -751,7 +751,14 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
     piles = d.get("piles")
     if not isinstance(piles, (list, tuple)) or len(piles) != n or not all(is_int(p) and p >= 0 for p in piles):
         raise RuleViolation("cau-robat.bad_result", f"piles is {n} card counts, one per player")
-    raw = d.get("table", 0)
+    if "table" not in d:  # the score sheet form: the cards not in a pile were left on the table
+        total = sum(int(p) for p in piles)
+        if not DECK_SIZE - len(CYCLE) <= total <= DECK_SIZE:
+            raise RuleViolation("cau-robat.bad_result", (
+                f"the piles ({' + '.join(map(str, piles))}) make {total}: "
+                + ("more than the 40 cards of the deck" if total > DECK_SIZE else
+                   f"the other {DECK_SIZE - total} cannot all be left on the table (at most 10, one per rank)")))
+    raw = d.get("table", DECK_SIZE - sum(int(p) for p in piles))
     cards: tuple[Card, ...] | None = None
     if isinstance(raw, (list, tuple)):
         cards = tuple(read_card(t) for t in raw)  # type: ignore[misc]
@@ -795,15 +802,57 @@ def _facts_differ(state: State, have: Facts, claim: Facts, source: str) -> tuple
     return None
 
 
+def _check_reachable(state: State, hand: Hand, claim: Facts) -> None:
+    """Closing a hand from the sheet: the facts must be reachable from the plays recorded so far.
+
+    Only what no rest of the hand can undo is checked: cards never leave the piles (so the
+    piles hold at least what they hold now, and no card in a pile is left on the table); a
+    pile loses cards only when another seat plays (robbed as a link, or paying) or when its
+    owner is an earlier caller of the open chain, and grows only when its owner plays or is
+    the chain's last caller; the last capturer is the one so far unless someone can still
+    capture. Whether the rest of the plays can give exactly these numbers is not searched.
+
+    Raises:
+        RuleViolation: ``cau-robat.result_conflict`` naming the conflict.
+    """
+    names = state.players
+    now = [len(p) for p in hand.piles]
+    if sum(claim.piles) < sum(now):
+        raise RuleViolation("cau-robat.result_conflict", (
+            f"the piles already hold {sum(now)} cards and cards never leave them; the sheet gives {sum(claim.piles)}"))
+    if claim.table_cards is not None:
+        for c in claim.table_cards:
+            for s, pile in enumerate(hand.piles):
+                if c in pile:
+                    raise RuleViolation("cau-robat.result_conflict", (
+                        f"{c.pretty()} is already in {names[s]}'s pile and cards never leave the piles; the sheet leaves it on the table"))
+    chain = hand.chain.seats if hand.chain is not None else ()
+    for s in range(state.n):
+        others_play = any(hand.size(t) for t in range(state.n) if t != s)
+        pays_chain = s in chain[:-1]
+        if claim.piles[s] < now[s] and not others_play and not pays_chain:
+            raise RuleViolation("cau-robat.result_conflict", (
+                f"{names[s]} already captured {now[s]} cards and nobody else has a card left to take any of them; "
+                f"the sheet says {claim.piles[s]}"))
+        takes = hand.size(s) > 0 or (len(chain) > 1 and chain[-1] == s)
+        if claim.piles[s] > now[s] and not takes:
+            raise RuleViolation("cau-robat.result_conflict", (
+                f"{names[s]} has no card left to play and holds {now[s]} cards in the pile: it cannot grow to {claim.piles[s]}"))
+    last = claim.last_capturer
+    if last is not None and last != hand.last_capturer and not hand.size(last) and not (len(chain) > 1 and chain[-1] == last):
+        raise RuleViolation("cau-robat.result_conflict", (
+            f"{names[last]} has no card left to play and did not capture last so far; the sheet says {names[last]} captured last"))
+
+
 def _on_hand_result(state: State, event: Event) -> State:
     cur = state.current
     if cur is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
-    if not cur.is_result_only and not cur.over:
-        raise RuleViolation("cau-robat.hand_not_over", (
-            f"hand {cur.number} is still being played ({sum(cur.size(s) for s in range(state.n))} cards in hand); "
-            "its result comes after the last play"))
     claim = _parse_result(state, event.data, event.seq)
+    if not cur.is_result_only and not cur.over:
+        _check_reachable(state, cur, claim)
+        hand = cur._replace(over=True, facts=claim, claim=claim, sheet_close=cur.plays)
+        return _score_hand(state._replace(current=hand))
     if cur.is_result_only and cur.facts is None:
         hand = cur._replace(over=True, facts=claim, claim=claim)
         return _score_hand(state._replace(current=hand))

@@ -70,6 +70,8 @@ def score(state: State) -> dict[str, Any]:
             hs = state.scores[i]
             out.append({"hand": hand.number, "status": "scored", "result": _result(state, hand, hs),
                         "lines": _lines(state, hand, hs), "points": list(hs.cards), "totals": list(hs.totals)})
+            if hand.sheet_close is not None and hand.facts is not None:
+                out[-1]["closedFromSheet"] = {"afterMove": hand.sheet_close, "seq": hand.facts.seq}
         else:
             out.append({"hand": hand.number, "status": "playing", "result": _result(state, hand, None), "lines": [],
                         "points": None, "totals": list(state.totals)})

@@ -218,6 +218,8 @@ class Hand(NamedTuple):
     facts: Facts | None = None
     claim: Facts | None = None
     """The table's ``hand_result`` (the facts of a result-only hand, a cross-check otherwise)."""
+    sheet_close: int | None = None
+    """A move-by-move hand closed from the score sheet: how many plays were recorded before."""
 
     def size(self, seat: Seat) -> int:
         """How many cards ``seat`` holds."""

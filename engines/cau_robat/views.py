@@ -91,8 +91,9 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
     In a hand: one ``play`` per known card of the seat to play (under ``requireAnnouncement``
     a card that could extend the chain also with ``call: true``), and a ``{seat}`` template
     when the seat has unknown cards; under ``anyoneMayCall`` the out-of-turn calls of the
-    other seats. Between hands: the next ``hand_started`` (dealer fixed) and a
-    ``hand_result`` cross-check with the derived facts.
+    other seats; last, a ``hand_result`` template (closing the hand from the score sheet).
+    Between hands: the next ``hand_started`` (dealer fixed) and a ``hand_result`` cross-check
+    with the derived facts.
     """
     if state.over:
         return []
@@ -133,7 +134,7 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
                 captures = derived_captures(state, move["data"])
                 if captures:
                     move["data"]["captures"] = captures
-    return moves
+    return moves + [{"type": "hand_result", "data": {}}]
 
 
 def _plays(state: State, hand: Hand, seat: int, cards: list[Card]) -> list[dict[str, Any]]:
@@ -308,7 +309,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             if before is not None and before.current is not None and before.current.facts is None:
                 facts = hand.facts
                 assert facts is not None
-                return (f"Hand {hand.number} result: {', '.join(f'{players[s]} {c}' for s, c in enumerate(facts.piles))} cards, "
+                head = (f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}"
+                        if hand.sheet_close is not None else f"Hand {hand.number} result")
+                return (f"{head}: {', '.join(f'{players[s]} {c}' for s, c in enumerate(facts.piles))} cards, "
                         f"{facts.table} left on the table; " + _hand_end(after).split("; ", 1)[1])
             return f"The table's result for hand {hand.number} agrees with the record"
         case _:

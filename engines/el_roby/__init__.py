@@ -69,6 +69,18 @@ Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
   limit), refusing that event with the ``seq`` of the move. A hand whose remaining cards are
   unknown is ``incomplete`` until a ``showdown`` (or reveals, or a ``hand_result`` with point
   totals that some hidden cards allow; those totals are then used).
+* **Result only** (the score-sheet form): ``out`` and per seat the points left in hand (a
+  sheet writes ``0`` for the Roby maker, accepted beside ``[]``) or the cards themselves.
+* **Closing a hand from the sheet** (VOCABULARY.md §4): a ``hand_result`` while the hand is in
+  play keeps the moves so far and scores the hand from its facts, refusing what the moves
+  rule out (``el-roby.result_conflict``): a turn never adds a card (one drawn, at least one
+  out), so a seat ends with at most the cards it holds now (one fewer if it has drawn and
+  must still discard), worth at most 11 points each; melds stay on the table, so a card
+  whose two copies are melded is in nobody's hand. The cards a seat holds now need not be
+  in its listed hand (it may discard or meld them later); the deferred checks of the moves
+  recorded (99-point test, forced discard) are not run again. The hand's sheet entry
+  carries ``closedFromSheet`` (``afterMove``: draws, melds, lay-offs and discards recorded
+  before; ``seq``).
 * **Stock out.** Under ``reshuffle`` the pile but its top card becomes the stock at the end
   of the turn that emptied the stock (the cards go back to the unknown pool); under
   ``voidHand`` the hand is void after that turn unless the player went out.
@@ -99,7 +111,7 @@ Rule codes: ``common.match_over``, ``common.hand_in_progress``, ``common.no_hand
 ``el-roby.first_round``, ``el-roby.unknown_meld``, ``el-roby.bad_lay_off``,
 ``el-roby.eleven_card``, ``el-roby.eleven_card_source``, ``el-roby.needs_meld``,
 ``el-roby.discard_fits``, ``el-roby.not_forced``, ``el-roby.rediscard``, ``el-roby.limit``,
-``el-roby.hand_not_over``, ``el-roby.bad_result``, ``el-roby.rebuy_closed``,
+``el-roby.hand_not_over``, ``el-roby.bad_result``, ``el-roby.result_conflict``, ``el-roby.rebuy_closed``,
 ``el-roby.not_busted``, ``el-roby.rebuy_twice``.
 """
 

@@ -224,7 +224,14 @@ def apply(state: State, event: Event) -> State:
     Raises:
         RuleViolation: the event is illegal; ``state`` is unchanged (it always is).
     """
-    return dispatch(_HANDLERS, state, event, "El Roby")
+    after = dispatch(_HANDLERS, state, event, "El Roby")
+    if event.type in MOVES and after.current is not None:
+        after = after._replace(current=after.current._replace(moves=after.current.moves + 1))
+    return after
+
+
+MOVES = frozenset({"draw", "meld", "lay_off", "discard"})
+"""The moves of a turn, counted per hand (a hand closed from the sheet says after which one)."""
 
 
 def is_over(state: State) -> bool:
@@ -608,7 +615,8 @@ def _record(state: State, hand: Hand) -> State:
         assert hand.final is not None
         pts = tuple(None if s not in hand.seats else 0 if s == hand.out else _points_of(hand.final[s]) for s in range(n))
         cards = hand.final
-    rec = Record(hand.number, hand.seq, hand.out, hand.void, state.scores, pts, state.money, state.pot, cards)
+    rec = Record(hand.number, hand.seq, hand.out, hand.void, state.scores, pts, state.money, state.pot, cards,
+                 sheet_close=None if hand.sheet_close is None or hand.checked is None else (hand.sheet_close, hand.checked))
     return state._replace(records=state.records + (rec,))
 
 
@@ -728,6 +736,52 @@ def _on_showdown(state: State, event: Event) -> State:
     return _maybe_score(state, shown, event.seq)
 
 
+def _check_reachable(state: State, hand: Hand, out: Seat | None, facts: list[object] | None) -> None:
+    """Closing a hand from the sheet: the facts must be reachable from the moves recorded so far.
+
+    A turn never adds to a hand (one card drawn, at least one card out), so a seat that did
+    not go out ends with at most the cards it holds now (one fewer if it has drawn and must
+    still discard) and at most 11 points a card; melds stay on the table, so a card whose two
+    copies are melded is in nobody's hand.
+
+    Raises:
+        RuleViolation: ``el-roby.result_conflict`` naming the conflict.
+    """
+    if facts is None:
+        return
+    melded: Counter[Card] = Counter()
+    for m in hand.melds:
+        melded.update(m.cards)
+    listed: Counter[Card] = Counter()
+    for s in hand.seats:
+        entry = facts[s]
+        if s == out or entry is None:
+            continue
+        name = state.players[s]
+        most = hand.size(s) - (1 if s == hand.turn and hand.phase == "play" else 0)
+        held = f"{name} holds {hand.size(s)} card{'s' if hand.size(s) != 1 else ''}"
+        if s == hand.turn and hand.phase == "play":
+            held += " and must still discard"
+        if isinstance(entry, int):
+            if entry > 11 * most:
+                raise RuleViolation("el-roby.result_conflict", (
+                    f"{held}: at most {most} card{'s' if most != 1 else ''} at the end, worth at most {11 * most} points; "
+                    f"the sheet says {entry}"))
+            continue
+        assert isinstance(entry, tuple)
+        if len(entry) > most:
+            raise RuleViolation("el-roby.result_conflict", (
+                f"{held}, and no turn adds a card: at most {most} at the end; the sheet lists {len(entry)}"))
+        listed.update(entry)
+        for c in set(entry):
+            if melded[c] + listed[c] > DECK.count(c):
+                where = sorted({m.id for m in hand.melds if c in m.cards})
+                melds = " and ".join(str(i) for i in where)
+                raise RuleViolation("el-roby.result_conflict", (
+                    f"{c.pretty()} is melded ({'meld' if len(where) == 1 else 'melds'} {melds}) and the two packs hold it twice; "
+                    f"the sheet puts {'another' if melded[c] == 1 else 'one'} in {name}'s hand"))
+
+
 def _on_hand_result(state: State, event: Event) -> State:
     d = event.data
     hand = state.current
@@ -740,9 +794,13 @@ def _on_hand_result(state: State, event: Event) -> State:
             raise RuleViolation("el-roby.bad_result", f"{state.players[out]} is out of the game and cannot have gone out")
     elif state.options.stockOut != "voidHand":
         raise RuleViolation("el-roby.bad_result", "out is the seat that made Roby (null only for a void hand under stockOut = voidHand)")
+    if not hand.result_only and not hand.over:
+        facts = None if out is None and d.get("hands") is None else _read_hands(state, hand, d.get("hands"), totals_ok=True, out=out)
+        _check_reachable(state, hand, out, facts)
+        done = hand._replace(over=True, out=out, void=out is None, final=None if facts is None else tuple(facts), checked=event.seq,
+                             sheet_close=hand.moves)
+        return _record(state._replace(current=done), done)
     if not hand.result_only:
-        if not hand.over:
-            raise RuleViolation("el-roby.hand_not_over", f"hand {hand.number} is still being played: its result comes after a player goes out")
         if (out is None) != hand.void or (out is not None and out != hand.out):
             said = "a void hand" if hand.void else f"{state.players[hand.out]} went out"  # type: ignore[index]
             raise RuleViolation("el-roby.mismatch", f"out: the moves say {said}")

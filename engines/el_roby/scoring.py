@@ -202,8 +202,11 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
         "pot": st.pot,
     }
     totals = [None if rec.before[s] is None else st.totals[s] for s in range(n)]
-    return {"hand": rec.number, "status": "scored", "result": result, "lines": lines, "points": list(rec.points),
-            "totals": totals}
+    entry = {"hand": rec.number, "status": "scored", "result": result, "lines": lines, "points": list(rec.points),
+             "totals": totals}
+    if rec.sheet_close is not None:
+        entry["closedFromSheet"] = {"afterMove": rec.sheet_close[0], "seq": rec.sheet_close[1]}
+    return entry
 
 
 def score(state: State) -> dict[str, Any]:

@@ -300,6 +300,10 @@ class Hand(NamedTuple):
     """The seq of the ``hand_result`` (result only) or ``showdown`` that gave the end facts."""
     counted: tuple[int | None, ...] | None = None
     """Points a cross-check ``hand_result`` stated for seats whose cards stayed hidden."""
+    moves: int = 0
+    """Moves recorded in this hand: draws, melds, lay-offs and discards."""
+    sheet_close: int | None = None
+    """Closed from the score sheet while in play: the moves recorded before."""
 
     def size(self, seat: Seat) -> int:
         """How many cards ``seat`` holds."""
@@ -344,6 +348,8 @@ class Record(NamedTuple):
     rebuys: tuple[Seat, ...] = ()
     final: bool = False
     """The next hand started (or the match ended): the stakes and eliminations are final."""
+    sheet_close: tuple[int, int] | None = None
+    """A move-by-move hand closed from the score sheet: (moves recorded before, the hand_result's seq)."""
 
 
 class State(NamedTuple):

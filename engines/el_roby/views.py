@@ -199,8 +199,9 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
 
     Concrete moves when the acting seat's hand is fully known (every three-card meld that
     leaves the turn finishable, every one-card lay-off, every legal discard); one template
-    per move type with the fixed fields otherwise. Between hands: the next ``hand_started``
-    (the dealer fixed once derived) and each possible ``rebuy``.
+    per move type with the fixed fields otherwise; last, a ``hand_result`` template (closing the
+    hand from the score sheet). Between hands: the next ``hand_started`` (the dealer fixed
+    once derived) and each possible ``rebuy``.
     """
     if is_over(state):
         return []
@@ -221,6 +222,11 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
         if len(st.remaining) >= 2:
             moves += [{"type": "rebuy", "data": {"seat": s}} for s in st.busted if s not in st.rebuys]
         return moves
+    return _turn_moves(state, hand) + [{"type": "hand_result", "data": {}}]
+
+
+def _turn_moves(state: State, hand: Hand) -> list[dict[str, Any]]:
+    """The moves of the seat whose turn it is."""
     seat = hand.turn
     if hand.phase == "draw":
         moves = []
@@ -364,10 +370,13 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             words = "Revealed: " + "; ".join(parts)
         case "hand_result":
             assert hand is not None
+            head = f"Hand {hand.number} result"
+            if before is not None and before.current is not None and not before.current.result_only and not before.current.over:
+                head = f"Hand {hand.number} closed from the score sheet after move {before.current.moves}"
             if d.get("out") is None:
-                words = f"Hand {hand.number} result: void (the stock ran out)"
+                words = f"{head}: void (the stock ran out)"
             else:
-                words = f"Hand {hand.number} result: {players[d['out']]} made Roby"
+                words = f"{head}: {players[d['out']]} made Roby"
         case "rebuy":
             st = settle(after.records[-1], after.options)
             return f"{name} re-buys for {st.price} and re-enters at {st.reentry}; the pot holds {st.pot}"

@@ -65,6 +65,15 @@ Readings of what RULES.md §2 and VOCABULARY.md §5.2 leave open (each one is te
   cross-check (also after the game ended: it settles nothing new).
 * **Result only**: ``hands`` (2-4 cards a seat, each card once; ``values`` may come too and
   must agree) or ``values`` alone (no deck check).
+* **Closing a hand from the sheet** (VOCABULARY.md §4): a result-only ``hand_result`` while a
+  move-by-move hand is in play keeps its moves and settles the hand from the facts, once
+  they are shown reachable from the moves so far (``kabu.result_conflict``): each seat ends
+  with 2 cards plus those it asked for (up to 4 while it may still ask), with every card the
+  record puts in its hand, no open card, no card the record puts in another hand, and a card
+  it can have kept. ``values`` alone: a value that such cards can make (a seat standing on
+  known cards has exactly one). The check is per seat: it does not search whether all seats'
+  values can be made at once from one deck. The hand's sheet entry carries
+  ``closedFromSheet`` (``afterMove``: the moves recorded before, ``seq``).
 * **Settlement and insolvency.** Gross test: chips before the settlement < gross amount owed.
   Net test: chips + what is actually paid to him − what he owes < 0, repeated until stable
   (a debtor found insolvent pays nothing, which can make his creditor fail the net test), so
@@ -94,7 +103,7 @@ Rule codes: ``common.match_over``, ``common.hand_in_progress``, ``common.no_hand
 ``kabu.insolvent``, ``kabu.hand_over``, ``kabu.no_keep``, ``kabu.kept_already``,
 ``kabu.name_keep``, ``kabu.keep_first``, ``kabu.stood``, ``kabu.max_cards``,
 ``kabu.decisions_over``, ``kabu.decisions_pending``, ``kabu.hand_size``, ``kabu.mismatch``,
-``kabu.bad_result``, ``kabu.hand_not_over``, ``kabu.time_only``, ``kabu.bad_buy``,
+``kabu.bad_result``, ``kabu.result_conflict``, ``kabu.time_only``, ``kabu.bad_buy``,
 ``kabu.not_enough_chips``, ``kabu.bad_leave``.
 """
 

@@ -25,10 +25,12 @@ from engines.kabu.state import (
     Phase,
     Seat,
     State,
+    card_value,
     hand_value,
     read_card,
     sorted_cards,
     start_chips,
+    value_words,
 )
 
 OPTION_VALUES: dict[str, tuple[object, ...]] = {
@@ -632,15 +634,95 @@ def _parse_result(state: State, d: Mapping[str, Any]) -> tuple[tuple[tuple[Card,
     return final, values
 
 
+def _size_bounds(hand: Hand, seat: Seat) -> tuple[int, int]:
+    """How many cards ``seat`` can end the hand with, given the decisions recorded so far."""
+    low = 2 + hand.takes(seat)
+    third, fourth = hand.draws[seat]
+    done = hand.phase == "showdown" or "stand" in (third, fourth) or fourth == "take"
+    return low, (low if done else MAX_CARDS)
+
+
+def _fixed(hand: Hand, seat: Seat) -> frozenset[Card]:
+    """The cards ``seat`` certainly ends with: what the record knows it holds (before its keep: none)."""
+    if hand.phase == "keep" and hand.kept[seat] is None:
+        return frozenset()
+    return hand.known[seat]
+
+
+def _reachable_values(pool: list[int], fixed_sum: int, counts: range) -> set[int]:
+    """The values (sum mod 10) ``fixed_sum`` plus ``k`` cards of ``pool`` can make, for ``k`` in ``counts``."""
+    most = max(counts, default=0)
+    sums: list[set[int]] = [{0}] + [set() for _ in range(most)]
+    for v in pool:
+        for k in range(most, 0, -1):
+            sums[k] |= {(x + v) % 10 for x in sums[k - 1]}
+    return {(fixed_sum + x) % 10 for k in counts for x in sums[k]}
+
+
+def _check_reachable(state: State, hand: Hand, final: tuple[tuple[Card, ...] | None, ...] | None,
+                     values: tuple[int | None, ...]) -> None:
+    """Closing a hand from the sheet: the facts must be reachable from the moves recorded so far.
+
+    Each seat ends with 2 cards plus the ones it asked for (a seat still to decide may end with
+    up to four), holding every card the record puts in its hand and no open card or card the
+    record places in another seat's hand; a seat that kept a card it did not name still holds
+    a card it can have kept. A value alone must be a value such cards can make.
+
+    Raises:
+        RuleViolation: ``kabu.result_conflict`` naming the conflict.
+    """
+    options = state.options
+    fixed = {s: _fixed(hand, s) for s in hand.order}
+    placed = {c: s for s, cards in fixed.items() for c in cards}
+    for s in hand.order:
+        name = state.players[s]
+        low, high = _size_bounds(hand, s)
+        mine = fixed[s]
+        if final is not None:
+            shown = final[s]
+            assert shown is not None
+            if not low <= len(shown) <= high:
+                took = hand.takes(s)
+                asked = {0: "", 1: " (asked for a third card)", 2: " (asked for a third and a fourth card)"}[took]
+                need = f"{low}" if low == high else f"{low} to {high}"
+                raise RuleViolation("kabu.result_conflict", (
+                    f"{name} ends the hand with {need} cards{asked}; the sheet shows {len(shown)}"))
+            lacking = mine - set(shown)
+            if lacking:
+                raise RuleViolation("kabu.result_conflict", (
+                    f"the record puts {pretty(sorted_cards(lacking))} in {name}'s hand; the sheet shows {pretty(shown)}"))
+            for c in shown:
+                if c in hand.table:
+                    raise RuleViolation("kabu.result_conflict", f"{c.pretty()} lies face up on the table: the sheet cannot put it in {name}'s hand")
+                if placed.get(c, s) != s:
+                    raise RuleViolation("kabu.result_conflict", (
+                        f"the record puts {c.pretty()} in {state.players[placed[c]]}'s hand; the sheet puts it in {name}'s"))
+            keeping = options.choose and (hand.kept[s] is None or hand.kept_card[s] is None)
+            if keeping and not any(possible_keep(hand, options, s, c) for c in shown):
+                raise RuleViolation("kabu.result_conflict", (
+                    f"{name} keeps one of the cards first dealt ({pretty(hand.dealt[s])}); none of {pretty(shown)} can be it"))
+            continue
+        pool = [card_value(c) for c in options.cards.cards if c not in placed and c not in hand.table]
+        can = _reachable_values(pool, sum(card_value(c) for c in mine), range(max(low - len(mine), 0), high - len(mine) + 1))
+        if values[s] not in can:
+            if low == high == len(mine):
+                held = value_words(sorted_cards(mine))
+                raise RuleViolation("kabu.result_conflict", f"{name} holds {held}, value {hand_value(mine)}; the sheet says {values[s]}")
+            raise RuleViolation("kabu.result_conflict", (
+                f"{name} holds {pretty(sorted_cards(mine)) if mine else 'no known card'} and ends with {low}"
+                f"{'' if low == high else f' to {high}'} cards: no cards left make the value {values[s]}"))
+
+
 def _on_hand_result(state: State, event: Event) -> State:
     cur = state.current
     if cur is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
-    if not cur.result_only and not cur.over:
-        raise RuleViolation("kabu.hand_not_over", f"hand {cur.number} is recorded move by move: its showdown comes first, then any hand_result")
     if state.over and not cur.over:
         raise RuleViolation("common.match_over", _over_words(state))
     final, values = _parse_result(state, event.data)
+    if not cur.result_only and not cur.over:
+        _check_reachable(state, cur, final, values)
+        return _settle(state, cur._replace(final=final, sheet_close=cur.moves), values, event.seq)
     if not cur.over:
         hand = cur._replace(final=final)
         return _settle(state, hand, values, event.seq)

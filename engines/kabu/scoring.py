@@ -218,6 +218,8 @@ def score(state: State) -> dict[str, Any]:
                 "points": list(st.net),
                 "totals": _totals_after(st, adjusts),
             })
+            if hand.sheet_close is not None:
+                hands_out[-1]["closedFromSheet"] = {"afterMove": hand.sheet_close, "seq": hand.closing_seq}
             continue
         entry: dict[str, Any] = {
             "hand": hand.number, "status": "playing",

@@ -165,6 +165,8 @@ class Hand(NamedTuple):
     """Per seat, the hand's value 0-9 (None for seats not in the hand); set once the hand is over."""
     closing_seq: int | None = None
     """The seq of the showdown or hand_result that settled the hand."""
+    sheet_close: int | None = None
+    """A move-by-move hand closed from the score sheet: how many moves were recorded before."""
 
     @property
     def over(self) -> bool:
@@ -174,6 +176,11 @@ class Hand(NamedTuple):
     def size(self, seat: Seat) -> int:
         """How many cards ``seat`` holds."""
         return len(self.known[seat]) + self.unknown[seat]
+
+    @property
+    def moves(self) -> int:
+        """The moves recorded in this hand so far: keeps and third- and fourth-card decisions."""
+        return sum(1 for k in self.kept if k is not None) + sum(1 for pair in self.draws for d in pair if d is not None)
 
     def takes(self, seat: Seat) -> int:
         """How many extra cards ``seat`` asked for (0, 1 or 2)."""

@@ -80,9 +80,10 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
     """Return the event templates that may be recorded next (``[]`` once the match is over).
 
     Keeps name the cards when the record knows them; decisions are complete; the showdown is
-    complete when every card is known. Between hands: the next ``hand_started`` (dealer fixed
-    when derived), a ``hand_result`` cross-check of the hand just settled, and under
-    ``end = time`` the buys, departures and ``time_up``.
+    complete when every card is known; last, a ``hand_result`` template (closing the hand from
+    the score sheet). Between hands: the next ``hand_started`` (dealer fixed when derived), a
+    ``hand_result`` cross-check of the hand just settled, and under ``end = time`` the buys,
+    departures and ``time_up``.
     """
     if state.over:
         return []
@@ -110,6 +111,11 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
         if timed:
             moves.append({"type": "time_up", "data": {}})
         return moves
+    return _hand_moves(state, hand) + [{"type": "hand_result", "data": {}}]
+
+
+def _hand_moves(state: State, hand: Hand) -> list[dict[str, Any]]:
+    """The keeps, decisions or showdown a hand in play waits for."""
     turn = hand.turn()
     if hand.phase == "keep":
         assert turn is not None
@@ -309,6 +315,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "hand_result":
             assert hand is not None
             if prev is not None and not prev.over:
+                if hand.sheet_close is not None:
+                    return f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}: " + _settlement_words(after)
                 return f"Hand {hand.number} result: " + _settlement_words(after)
             return f"The table's result for hand {hand.number} agrees with the record"
         case "buy_chips":

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from engines.base import Event, RuleViolation, Step, check_correction, corrections, events_from, replay, voided_seqs, walk
+from engines.base import (Event, RuleViolation, Step, check_correction, corrections, events_from, replay, voided_hands,
+                          voided_seqs, walk)
 
 
 class Moves:
@@ -179,3 +180,32 @@ def test_stored_rows_become_events_with_their_seq_type_and_data() -> None:
             self.seq, self.type, self.data, self.hash = seq, type_, data, "h"
 
     assert events_from([Row(1, "match_started", {"game": "x"}), Row(2, "lead", {})]) == log(START, ("lead", {}))
+
+
+def test_voided_deal_keeps_the_notes_claims_and_outside_reveals_recorded_while_it_was_open() -> None:
+    events = log(START, ("hand_started", {}), ("hand_result", {}),
+                 ("hand_started", {}), ("lead", {}), ("score_claimed", {"hand": 1, "points": [2, 0]}),
+                 ("note", {"text": "Dora misdealt"}), ("reveal", {"cards": [{"seq": 3, "index": 0, "card": "6D"}]}),
+                 ("reveal", {"cards": [{"seat": 1, "card": "7D"}]}), ("score_claimed", {"hand": 2, "points": [0, 2]}),
+                 ("void", {"target": 4, "reason": "misdeal"}), ("hand_started", {}))
+    # the deal, its move and the reveal of one of its seats go; the claims, the note and the reveal of hand 1's card stay
+    assert voided_seqs(events) == {4, 5, 9}
+    walked = steps(events)
+    assert [s.status for s in walked] == ["played", "played", "played", "voided", "voided", "claim", "note", "played",
+                                          "voided", "claim", "correction", "played"]
+    assert shown(walked[-1].state) == [1, 2, 3, 8, 12]
+    (hand,) = voided_hands(walked)
+    assert (hand.seq, hand.void, hand.until, hand.number) == (4, 11, 11, 2)
+
+
+def test_a_voided_void_of_a_deal_restores_the_whole_hand() -> None:
+    events = log(START, ("hand_started", {}), ("lead", {}), ("void", {"target": 2, "reason": "misdeal"}),
+                 ("void", {"target": 4, "reason": "it was dealt right"}))
+    assert voided_seqs(events) == {4}
+    assert voided_hands(steps(events)) == []
+
+
+def test_voided_hands_are_numbered_as_they_were_while_open() -> None:
+    events = log(START, ("hand_started", {}), ("void", {"target": 2, "reason": "misdeal"}), ("hand_started", {}),
+                 ("hand_result", {}), ("hand_started", {}), ("void", {"target": 6, "reason": "misdeal"}))
+    assert [(h.seq, h.number) for h in voided_hands(steps(events))] == [(2, 1), (6, 2)]

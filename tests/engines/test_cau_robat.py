@@ -16,6 +16,7 @@ from tests.engines.cau_robat_helpers import PLAYERS, A, B, C, D, Match, deal, re
 
 from engines import cau_robat
 from engines.base import Event, RuleViolation, replay
+from engines.cards import SPANISH_40
 from engines.cau_robat.state import pred, succ
 
 U = "??"
@@ -260,7 +261,6 @@ def test_hand_in_progress_and_moves_need_a_deal() -> None:
     t, hands = deal(random.Random(2), 4)
     m2.add("hand_started", dealer=3, table=t, hands=hands)
     m2.refuse("hand_started", "common.hand_in_progress", dealer=0)
-    m2.refuse("hand_result", "cau-robat.hand_not_over", piles=[10, 10, 10, 6], table=4)
 
 
 # --------------------------------------------------------------------------- turns and cards
@@ -306,7 +306,6 @@ def test_the_hand_ends_when_every_card_is_played() -> None:
     plays, piles, left = reference_hand(4, D, t, hands, random.Random(9))
     for seat, card in plays[:-1]:
         m.play(seat, card)
-    m.refuse("hand_result", "cau-robat.hand_not_over", piles=[len(p) for p in piles], table=len(left))
     m.play(*plays[-1])
     assert m.hand.over and "the hand is over" in m.texts[-1]
     m.refuse("play", "cau-robat.hand_over", seat=A, card=hands[A][0])
@@ -719,13 +718,13 @@ def test_initial_wins() -> None:
 
 def test_every_legal_move_applies_and_templates_for_hidden_hands() -> None:
     m, t, hands = dealt(requireAnnouncement=True)
-    moves = cau_robat.legal_moves(m.state)
-    assert {mv["data"]["card"] for mv in moves} == set(hands[A])
+    *moves, close = cau_robat.legal_moves(m.state)
+    assert {mv["data"]["card"] for mv in moves} == set(hands[A]) and close == {"type": "hand_result", "data": {}}
     for mv in moves:
         cau_robat.apply(m.state, Event(m.seq, mv["type"], mv["data"]))
     h = Match()
     h.add("hand_started", dealer=D, table=t, hands=hidden())
-    assert cau_robat.legal_moves(h.state) == [{"type": "play", "data": {"seat": A}}]
+    assert cau_robat.legal_moves(h.state) == [{"type": "play", "data": {"seat": A}}, close]
     assert cau_robat.legal_moves(Match().state) == [{"type": "hand_started", "data": {}}]
 
 
@@ -877,3 +876,65 @@ def test_the_chain_is_resolved_after_the_last_card() -> None:
     m.refuse("play", "common.not_your_turn", seat=B, card="4c")  # C has no cards: A is next
     m.play(A, "4c")
     assert m.hand.over and m.table() == ["1o", "7o", "4c"] and not m.hand.calls and m.hand.chain is None
+
+
+# --------------------------------------------------------------------------- closing a hand from the sheet (VOCABULARY.md §4)
+
+
+def test_a_hand_in_play_closed_from_the_sheet_scores_from_the_facts() -> None:
+    m, t, hands = dealt()
+    plays, piles, left = reference_hand(4, D, t, hands, random.Random(9))
+    for seat, card in plays[:20]:
+        m.play(seat, card)
+    counts = [len(p) for p in piles]
+    m.add("hand_result", piles=counts)  # the sheet form: the rest was left on the table
+    hand = m.score()["hands"][0]
+    assert hand["status"] == "scored" and hand["points"] == counts and hand["result"]["table"] == len(left)
+    assert hand["closedFromSheet"] == {"afterMove": 20, "seq": 23}
+    assert m.texts[-1].startswith("Hand 1 closed from the score sheet after move 20: ")
+    m.refuse("play", "cau-robat.hand_over", seat=plays[20][0], card=plays[20][1])  # the rest of the plays are not recorded any more
+    m.add("hand_started", dealer=0)
+
+
+def test_the_sheet_form_leaves_the_rest_on_the_table() -> None:
+    m = Match()
+    m.add("hand_started", dealer=0)
+    err = m.refuse("hand_result", "cau-robat.bad_result", piles=[8, 8, 8, 5])
+    assert "the other 11 cannot all be left on the table" in err.message
+    err = m.refuse("hand_result", "cau-robat.bad_result", piles=[8, 12, 12, 9])
+    assert "more than the 40 cards" in err.message
+    m.add("hand_result", piles=[8, 12, 12, 6])
+    assert m.score()["hands"][0]["result"]["table"] == 2
+
+
+def _late_position(**kwargs: Any) -> Match:
+    """Late in a hand: D alone holds a card (12b); A 6 cards, B 10, C 12, D 9; the table 10c 5o."""
+    deck = [str(c) for c in SPANISH_40.cards if str(c) not in ("12b", "10c", "5o")]
+    piles = [deck[:6], deck[6:16], deck[16:28], deck[28:]]
+    return Match.at(PLAYERS, table=["10c", "5o"], piles=piles, hands=[[], [], [], ["12b"]], turn=D, **kwargs)
+
+
+def test_closing_from_the_sheet_refuses_facts_the_plays_rule_out() -> None:
+    m = _late_position()
+    err = m.refuse("hand_result", "cau-robat.result_conflict", piles=[6, 10, 12, 4], table=8)
+    assert err.message == "the piles already hold 37 cards and cards never leave them; the sheet gives 32"
+    err = m.refuse("hand_result", "cau-robat.result_conflict", piles=[8, 10, 12, 8], table=2)
+    assert err.message == "A has no card left to play and holds 6 cards in the pile: it cannot grow to 8"
+    pile_card = next(c for c in m.hand.piles[A] if c.rank not in ("10", "5"))
+    err = m.refuse("hand_result", "cau-robat.result_conflict", piles=[5, 10, 12, 10], table=["10c", "5o", str(pile_card)])
+    assert err.message == f"{pile_card.pretty()} is already in A's pile and cards never leave the piles; the sheet leaves it on the table"
+    err = m.refuse("hand_result", "cau-robat.result_conflict", piles=[6, 10, 12, 9], table=3, lastCapturer=B)
+    assert err.message == "B has no card left to play and did not capture last so far; the sheet says B captured last"
+    m.add("hand_result", piles=[6, 10, 12, 9], table=3)  # D's 12 captures nothing
+    assert m.score()["hands"][0]["points"] == [6, 10, 12, 9] and m.score()["hands"][0]["result"]["winners"] == [C]
+
+
+def test_a_pile_shrinks_only_when_someone_else_can_take_from_it() -> None:
+    # B is the chain's last caller (A, B played 7s): D's last play resolves it, A pays B; D's own pile cannot shrink
+    deck = [str(c) for c in SPANISH_40.cards if str(c) not in ("7o", "7c", "12b", "10c")]
+    piles = [deck[:6], deck[6:16], deck[16:28], deck[28:36]]
+    m = Match.at(PLAYERS, table=["10c"], piles=piles, hands=[[], [], [], ["12b"]], turn=D,
+                 chain={"seats": [A, B], "cards": ["7o", "7c"]})
+    err = m.refuse("hand_result", "cau-robat.result_conflict", piles=[6, 13, 12, 7], table=2)
+    assert err.message == "D already captured 8 cards and nobody else has a card left to take any of them; the sheet says 7"
+    m.add("hand_result", piles=[5, 13, 12, 8], table=2)  # A paid B one card for the Cau

@@ -709,16 +709,17 @@ def test_legal_moves_follow_the_turn() -> None:
     m = Match()
     assert el_roby.legal_moves(m.state) == [{"type": "hand_started", "data": {}}]
     m = dealt()
-    moves = el_roby.legal_moves(m.state)
+    *moves, close = el_roby.legal_moves(m.state)
     assert {(mv["type"], mv["data"]["from"]) for mv in moves} == {("draw", "stock"), ("draw", "discard")}
+    assert close == {"type": "hand_result", "data": {}}  # a hand in play may be closed from the score sheet
     m = r2()
-    moves = el_roby.legal_moves(m.state)
+    *moves, close = el_roby.legal_moves(m.state)
     assert {"type": "meld", "data": {"seat": CARLOS, "id": 1, "cards": ["8D", "8H", "8S"]}} in moves
     assert all(mv["data"]["seat"] == CARLOS for mv in moves)
     m = r3()
     lays = [mv for mv in el_roby.legal_moves(m.state) if mv["type"] == "lay_off"]
     assert lays and not [mv for mv in el_roby.legal_moves(m.state) if mv["type"] == "discard" and "forced" not in mv["data"]] == []
-    for mv in el_roby.legal_moves(m.state):
+    for mv in el_roby.legal_moves(m.state)[:-1]:
         el_roby.apply(m.state, Event(m.seq, mv["type"], mv["data"]))
     m = r1()
     assert el_roby.legal_moves(m.state) == [{"type": "hand_started", "data": {"dealer": ANA}}, {"type": "rebuy", "data": {"seat": 1}},
@@ -836,3 +837,43 @@ def test_narration_of_a_turn() -> None:
     m.add("discard", seat=CARLOS, card="KD")
     m.draw(DANI, "QC")
     assert m.texts[-2:] == ["Carlos discards K♦", "Dani draws from the stock"]
+
+
+# --------------------------------------------------------------------------- closing a hand from the sheet (VOCABULARY.md §4)
+
+
+def test_a_hand_in_play_closed_from_the_sheet_scores_from_the_facts() -> None:
+    m = dealt({"entry": 10, "stake": 2}, initial={"scores": [40, 70, 75, 97]})
+    m.draw(BEA)
+    m.add("discard", seat=BEA, card="AC")
+    m.draw(CARLOS, "AC", source="discard")
+    m.add("discard", seat=CARLOS, card="AS")  # the scorer stops writing here
+    m.add("hand_result", out=ANA, hands=[0, 35, 28, 2])
+    hand = m.hand_score()
+    assert hand["status"] == "scored" and hand["points"] == [0, 35, 28, 2] and hand["totals"] == [40, 105, 103, 99]
+    assert hand["closedFromSheet"] == {"afterMove": 4, "seq": 7}
+    assert m.texts[-1].startswith("Hand 1 closed from the score sheet after move 4: Ana made Roby")
+    m.refuse("draw", "el-roby.hand_over", seat=DANI, **{"from": "stock"})
+    m.add("rebuy", seat=BEA)
+
+
+def test_closing_from_the_sheet_refuses_more_cards_than_a_seat_can_end_with() -> None:
+    m = r2()  # Carlos has drawn: 11 cards, and must still discard
+    m.add("meld", seat=CARLOS, id=1, cards=cards("8S 8H 8D"))
+    e = m.refuse("hand_result", "el-roby.result_conflict", out=ANA, hands=[[], cards("4D 5D"), cards("4C 5C 6C KD 2H 3S 9H JC"), cards("AD KC")])
+    assert e.message == "Carlos holds 8 cards and must still discard, and no turn adds a card: at most 7 at the end; the sheet lists 8"
+    e = m.refuse("hand_result", "el-roby.result_conflict", out=CARLOS, hands=[cards("2C 3C"), 23, [], cards("AD KC")])
+    assert e.message == "Bea holds 2 cards: at most 2 cards at the end, worth at most 22 points; the sheet says 23"
+    m.add("hand_result", out=CARLOS, hands=[cards("2C 3C"), 22, [], cards("AD KC")])
+    assert m.hand_score()["points"] == [5, 22, 0, 21]
+
+
+def test_closing_from_the_sheet_refuses_a_card_whose_copies_are_melded() -> None:
+    m = Match.at(hands=[cards("2C 9H"), cards("AC 2D 3D 4D"), cards("5C 5D 6D 7D 8D 9S"), cards("QC KC")],
+                 melds=[(ANA, cards("7H 7H 7S")), (BEA, cards("5S 6S 7S"))], turn=DANI)
+    e = m.refuse("hand_result", "el-roby.result_conflict", out=DANI, hands=[cards("2C 7H"), 15, 40, []])
+    assert e.message == "7♥ is melded (meld 1) and the two packs hold it twice; the sheet puts one in Ana's hand"
+    e = m.refuse("hand_result", "el-roby.result_conflict", out=DANI, hands=[cards("2C 9H"), cards("7S 2D"), 40, []])
+    assert e.message == "7♠ is melded (melds 1 and 2) and the two packs hold it twice; the sheet puts one in Bea's hand"
+    m.add("hand_result", out=DANI, hands=[cards("2C 9H"), cards("AC 2D"), 40, []])
+    assert m.hand_score()["points"] == [11, 13, 40, 0]

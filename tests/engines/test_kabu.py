@@ -370,8 +370,8 @@ def test_choose5_keeps_go_in_deal_order_then_everyone_gets_a_new_card() -> None:
     m.refuse("common.not_your_turn", "keep", seat=1, card=U)
     m.refuse("kabu.name_keep", "keep", seat=0, card=U)
     m.refuse("common.card_unavailable", "keep", seat=0, card="6H")
-    moves = kabu.legal_moves(m.state)
-    assert [mv["data"]["card"] for mv in moves] == ["AH", "2H", "3H", "4H", "5H"]
+    *moves, close = kabu.legal_moves(m.state)
+    assert [mv["data"]["card"] for mv in moves] == ["AH", "2H", "3H", "4H", "5H"] and close == {"type": "hand_result", "data": {}}
     m.add("keep", seat=0, card="3H")
     assert m.hand.known[0] == {parse("3H", FRENCH_40)} and m.hand.size(0) == 1
     m.refuse("kabu.kept_already", "keep", seat=0, card="3H")
@@ -600,7 +600,6 @@ def test_result_only_hands() -> None:
 
 def test_result_of_a_move_by_move_hand_is_a_cross_check_after_its_showdown() -> None:
     m = k1()
-    m.refuse("kabu.hand_not_over", "hand_result", values=[9, 7, 0, 7])
     m.add("showdown", hands=K1_SHOWDOWN)
     m.refuse("kabu.mismatch", "hand_result", values=[9, 7, 0, 6])
     m.refuse("kabu.mismatch", "hand_result", hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["AC", "6D"]])
@@ -608,6 +607,73 @@ def test_result_of_a_move_by_move_hand_is_a_cross_check_after_its_showdown() -> 
     assert m.texts[-1] == "The table's result for hand 1 agrees with the record"
     check = next(mv for mv in kabu.legal_moves(m.state) if mv["type"] == "hand_result")
     assert check["data"] == {"values": [9, 7, 0, 7], "hands": K1_SHOWDOWN}
+
+
+# --------------------------------------------------------------------------- closing a hand from the sheet (VOCABULARY.md §4)
+
+
+def test_a_hand_in_play_closed_from_the_sheet_by_values_scores_from_them() -> None:
+    m = Match()
+    m.direct(3, hands=[["5H", "4S"], ["7D", "8C"], ["??", "??"], ["6C", "AD"]])
+    m.decide(("stand", 0), ("take", 1), ("take", 2))  # recording stops here: P4's decision and the rest were not written
+    m.add("hand_result", values=[9, 7, 0, 7])
+    hand = m.last()
+    assert hand["status"] == "scored" and hand["points"] == [13, 5, -23, 5] and hand["totals"] == [83, 75, 47, 75]
+    assert hand["closedFromSheet"] == {"afterMove": 3, "seq": 6}
+    assert m.texts[-1].startswith("Hand 1 closed from the score sheet after move 3: ")
+    m.refuse("kabu.hand_over", "stand", seat=3)
+    m.add("hand_started", dealer=3)  # the match goes on
+
+
+def test_a_hand_in_play_closed_from_the_sheet_by_cards_keeps_the_known_ones() -> None:
+    m = Match()
+    m.direct(3, hands=[["5H", "4S"], ["7D", "8C"], ["??", "??"], ["6C", "AD"]])
+    m.decide(("stand", 0), ("take", 1))
+    m.add("hand_result", hands=K1_SHOWDOWN)
+    assert m.last()["points"] == [13, 5, -23, 5] and m.last()["result"]["hands"] == K1_SHOWDOWN
+
+
+def test_closing_from_the_sheet_refuses_facts_the_moves_rule_out() -> None:
+    m = Match()
+    m.direct(3, hands=[["5H", "4S"], ["7D", "8C"], ["??", "??"], ["6C", "AD"]])
+    m.decide(("stand", 0), ("take", 1), ("take", 2))
+    why = m.refuse("kabu.result_conflict", "hand_result", values=[7, 7, 0, 7])
+    assert why.message == "P1 holds 4♠ 5♥ (4 + 5 = 9), value 9; the sheet says 7"
+    # P1 stood with two cards: the sheet cannot give him three
+    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S", "AC"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    assert "P1 ends the hand with 2 cards; the sheet shows 3" == why.message
+    # P2 asked for a third card: at least three
+    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S"], ["7D", "8C"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    assert "P2 ends the hand with 3 to 4 cards (asked for a third card); the sheet shows 2" == why.message
+    # a known card left out, or given to another seat
+    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S"], ["7D", "9D", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    assert "the record puts 8♣ in P2's hand" in why.message
+    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "AD"], ["6C", "8H"]])
+    assert "the record puts A♦ in P4's hand; the sheet puts it in P3's" == why.message
+    m.add("hand_result", values=[9, 7, 0, 7])
+
+
+def test_closing_from_the_sheet_a_value_no_card_can_make() -> None:
+    # P4 holds 6 + A = 7 and may still take a card: every value is reachable with a third card,
+    # but a seat that stood on two known cards has exactly one value
+    m = Match(players=["P1", "P2"])
+    m.direct(1, hands=[["5H", "4S"], ["??", "??"]])
+    m.decide(("stand", 0))
+    m.refuse("kabu.result_conflict", "hand_result", values=[3, 1])
+    m.add("hand_result", values=[9, 1])
+    assert m.last()["points"] == [8, -8]
+
+
+def test_closing_from_the_sheet_during_the_keeps() -> None:
+    m = Match(options={"start": "choose3"})
+    m.add("hand_started", dealer=3, hands=[["5H", "4S", "2C"], ["7D", "8C", "3C"], ["10S", "3D", "4C"], ["6C", "AD", "5C"]])
+    m.add("keep", seat=0, card="5H")
+    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["4S", "9H"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    assert "the record puts 5♥ in P1's hand" in why.message
+    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S"], ["9D", "9S", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    assert "P2 keeps one of the cards first dealt (7♦ 8♣ 3♣); none of 9♦ 9♠ 2♥ can be it" == why.message
+    m.add("hand_result", hands=[["5H", "4S"], ["7D", "9D", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    assert m.last()["closedFromSheet"]["afterMove"] == 1
 
 
 def test_hand_result_without_a_hand() -> None:
@@ -750,9 +816,10 @@ def test_legal_moves_between_hands_and_during_one() -> None:
     m = Match()
     assert kabu.legal_moves(m.state) == [{"type": "hand_started", "data": {}}]
     m.direct(3)
-    assert kabu.legal_moves(m.state) == [{"type": "take", "data": {"seat": 0}}, {"type": "stand", "data": {"seat": 0}}]
+    close = {"type": "hand_result", "data": {}}  # a hand in play may be closed from the score sheet
+    assert kabu.legal_moves(m.state) == [{"type": "take", "data": {"seat": 0}}, {"type": "stand", "data": {"seat": 0}}, close]
     m.all_stand()
-    assert kabu.legal_moves(m.state) == [{"type": "showdown", "data": {}}]
+    assert kabu.legal_moves(m.state) == [{"type": "showdown", "data": {}}, close]
     c = Match(options={"dealerMode": "croupier"}, target={"end": "time"})
     assert kabu.legal_moves(c.state) == [{"type": "hand_started", "data": {"dealer": None}}, {"type": "time_up", "data": {}}]
 

@@ -74,3 +74,44 @@ def test_voided_claims_are_not_compared_and_amended_ones_use_the_new_data() -> N
     assert [c["claimed"] for c in report["claims"]] == [0, 2]
     assert report["firstDivergence"] is None
     assert [(c["seq"], c["inForce"]) for c in report["corrections"]] == [(4, True), (5, True)]
+
+
+# --------------------------------------------------------------------------- a voided hand (VOCABULARY.md §4 void)
+
+
+def kabu_log_with_a_misdeal() -> list[Event]:
+    """Hand 1 by values; hand 2 dealt, claims and a note written while it is open, then its deal voided; hand 2 again."""
+    entries: list[tuple[str, dict[str, Any]]] = [
+        ("match_started", {"game": "kabu", "players": ["P1", "P2", "P3", "P4"]}),
+        ("hand_started", {"dealer": 3}),
+        ("hand_result", {"values": [9, 7, 0, 7]}),
+        ("score_claimed", {"hand": 1, "points": [13, 5, -23, 4]}),            # 4: a slip for hand 1
+        ("hand_started", {"dealer": 3, "hands": [["??", "??"]] * 4}),         # 5: the misdeal
+        ("stand", {"seat": 0}),
+        ("score_claimed", {"hand": 1, "points": [13, 5, -23, 5]}),            # 7: hand 1 corrected
+        ("note", {"text": "P4 dealt three cards to P1"}),                     # 8
+        ("score_claimed", {"hand": 2, "points": [1, 1, 1, -3]}),              # 9: about the misdealt hand
+        ("void", {"target": 5, "reason": "misdeal"}),                         # 10
+        ("void", {"target": 4, "reason": "corrected at event 7"}),            # 11
+        ("hand_started", {"dealer": 3}),                                      # 12: hand 2 again
+        ("hand_result", {"values": [1, 1, 1, 1]}),
+        ("score_claimed", {"hand": 2, "points": [0, 0, 0, 0]}),               # 14
+    ]
+    return [Event(i + 1, t, d) for i, (t, d) in enumerate(entries)]
+
+
+def test_voiding_a_hand_keeps_claims_about_other_hands_and_orphans_the_ones_about_it() -> None:
+    from engines import kabu
+
+    events = kabu_log_with_a_misdeal()
+    steps = list(walk(kabu, events))  # type: ignore[arg-type]
+    report = audit(kabu.score(steps[-1].state), steps, CHAIN)
+    assert sorted({c["claimSeq"] for c in report["claims"]}) == [7, 14]       # the corrected claim for hand 1 is compared
+    assert all(c["agrees"] for c in report["claims"]) and report["firstDivergence"] is None
+    (orphan,) = report["orphaned"]
+    assert (orphan["claimSeq"], orphan["hand"], orphan["handSeq"], orphan["voidSeq"]) == (9, 2, 5, 10)
+    assert orphan["claimed"] == {"points": [1, 1, 1, -3]}
+    assert orphan["why"] == ("hand 2 (dealt at event 5) was voided at event 10 (misdeal): "
+                             "what the table wrote for it has no hand to be compared with")
+    assert steps[7].status == "note"                                           # the note stays
+    assert [h["hand"] for h in report["hands"]] == [1, 2]

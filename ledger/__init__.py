@@ -19,7 +19,7 @@ import os
 import re
 from pathlib import Path
 
-from .base import Check, Ledger
+from .base import Check, Ledger, Snapshot
 from .errors import (
     ConcurrencyConflict,
     IdempotencyConflict,
@@ -55,6 +55,7 @@ __all__ = [
     "MatchRecord",
     "MemoryLedger",
     "NewEvent",
+    "Snapshot",
     "SqliteLedger",
     "StoredEvent",
     "VerifyReport",

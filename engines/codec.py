@@ -7,7 +7,7 @@ values, so one codec serves all five games instead of five hand-written ones:
 =========================  =========================================
 value                      JSON form
 =========================  =========================================
-``None``, bool, int, str   itself
+``None``, bool, int, str   itself (an int beyond ±2**53: ``{"int": "digits"}``)
 tuple                      a list
 ``NamedTuple``/dataclass   ``{"@": "Hand", "v": [field values]}``
 :class:`~engines.cards.Card`  ``{"c": [rank, suit]}``
@@ -43,6 +43,9 @@ from engines.cards import Card
 from engines.history import History
 
 JSON = Any
+
+_SAFE = 2**53
+"""Larger ints are written as strings: JSON readers (orjson, JavaScript) keep 53 or 64 bits."""
 """A value made of dicts, lists, str, int, bool and None."""
 
 
@@ -68,6 +71,8 @@ def dump_state(state: Any) -> JSON:
 
 def _dump(value: Any) -> JSON:
     kind = type(value)
+    if kind is int and not -_SAFE <= value <= _SAFE:
+        return {"int": str(value)}  # bitmasks of card sums: wider than JSON numbers safely carry
     if value is None or kind in (bool, int, str, float):
         return value
     if kind is tuple:
@@ -119,6 +124,8 @@ def load_state(engine: Engine | ModuleType, data: JSON) -> Any:
             return value
         if isinstance(value, list):
             return tuple(load(v) for v in value)
+        if "int" in value:
+            return int(value["int"])
         if "c" in value:
             rank, suit = value["c"]
             return decks.get((rank, suit)) or Card(rank, suit)

@@ -13,14 +13,17 @@ the orchestration. Every log is read through the one walk, :func:`engines.base.w
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
+from api.service import snapshots
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.snapshots import SNAPSHOT_EVERY
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
 from engines.base import CORRECTIONS, Engine, Event, RuleViolation, Step, check_correction, events_from, walk
-from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
+from ledger import AppendResult, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit
 from replays.steps import COURSES, frames, frames_json
 from schemas import SchemaError, validate_event
@@ -77,9 +80,11 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 class Service:
     """Matches as the API and the CLI see them: start, record, read, replay, audit."""
 
-    def __init__(self, ledger: Ledger, cache: StateCache | None = None) -> None:
+    def __init__(self, ledger: Ledger, cache: StateCache | None = None, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.ledger = ledger
         self.cache = cache if cache is not None else StateCache()
+        self.snapshot_every = snapshot_every
+        """Store a snapshot when the head is this many events past the newest one stored."""
 
     # ---- writing
 
@@ -131,8 +136,23 @@ class Service:
 
         result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
         if not result.replayed:
-            self.cache.put(match_id, outcome["entry"])
+            corrected = any(e.type in CORRECTIONS for e in batch)
+            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=corrected))
         return result
+
+    def _keep_snapshot(self, match_id: str, engine: Engine, entry: Folded, *, force: bool = False) -> Folded:
+        """Store the entry's head state as a snapshot when it is due (or ``force``: a correction).
+
+        Runs after the write committed, in its own small transaction: a snapshot is a cache,
+        so failing to store one fails nothing (the next due one is tried again).
+        """
+        if not force and entry.version - entry.stored < self.snapshot_every:
+            return entry
+        try:
+            snapshots.store(self.ledger, match_id, engine, entry.version, entry.head, entry.state)
+        except LedgerError:
+            return entry
+        return dataclasses.replace(entry, stored=entry.version)
 
     def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
                     stored: Sequence[StoredEvent]) -> Folded:
@@ -171,6 +191,9 @@ class Service:
         """Return the state after event ``at`` (default: the head) and the match's version."""
         version = self.ledger.version(match_id)
         entry = self.cache.at_head(self.ledger, match_id, engine, version)
+        if entry.version - entry.stored >= self.snapshot_every:  # folded cold, far from any snapshot
+            entry = self._keep_snapshot(match_id, engine, entry)
+            self.cache.put(match_id, entry)
         if at is None or at == version:
             return entry.state, version
         if not 1 <= at <= version:

@@ -56,3 +56,10 @@ def test_data_naming_a_value_the_game_does_not_have_is_refused() -> None:
         load_state(la_cabra, {"@": "Round", "v": []})  # a Cabo value
     with pytest.raises(CodecError):
         load_state(la_cabra, {"@": "Hand", "v": [1]})  # the wrong shape
+
+
+def test_wide_ints_survive_any_json_reader() -> None:
+    import orjson
+    wide = (1 << 120) | 5
+    data = dump_state((wide, -wide, 7))
+    assert load_state(la_cabra, orjson.loads(orjson.dumps(data))) == (wide, -wide, 7)

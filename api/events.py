@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
-from api.web import bearer_token, etag, expected_version
+from api.web import bearer_token, etag, expected_version, page_links
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
 
@@ -45,6 +45,10 @@ class Events(MethodView):
     @blp.response(200, EventPage)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Read the raw log with its hashes, a page at a time."""
-        events, version = current_service().events(match_id, after=query["after"], limit=query["limit"])
-        last = events[-1]["seq"] if events else query["after"]
-        return {"events": events, "version": version, "next": last if last < version else None}, 200, etag(version)
+        after = query["from_"] - 1 if "from_" in query else query["after"]
+        events, version = current_service().events(match_id, after=after, limit=query["limit"])
+        last = events[-1]["seq"] if events else after
+        headers = etag(version)
+        following = last if last < version else None
+        links = page_links(headers, **{"from": None if following is None else following + 1})
+        return {"events": events, "version": version, "next": following, "links": links}, 200, headers

@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 
 from api.app import current_service
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
-from api.web import bearer_token, etag
+from api.web import bearer_token, etag, page_links
 
 blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
 
@@ -30,9 +30,12 @@ class Replay(MethodView):
     @blp.response(200, ReplayOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Every step: the move in words, the state after it and what changed."""
-        out = current_service().replay(match_id, seat=query.get("seat"), course=query["course"], start=query["start"],
-                               stop=query.get("stop"), token=bearer_token())
-        return out, 200, etag(out["version"])
+        out = current_service().replay(match_id, seat=query.get("seat"), course=query["course"],
+                                       start=query.get("from_", query["start"]), stop=query.get("stop"),
+                                       limit=query.get("limit"), token=bearer_token())
+        headers = etag(out["version"])
+        out["links"] = page_links(headers, **{"from": out["next"]})
+        return out, 200, headers
 
 
 @blp.route("/matches/<match_id>/legal-moves")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import request
 
 from api.service import BadRequest
@@ -35,3 +37,15 @@ def expected_version(body_value: int | None) -> int | None:
 def etag(version: int) -> dict[str, str]:
     """Return the ETag header for a match version."""
     return {"ETag": f'"{version}"'}
+
+
+def page_links(headers: dict[str, str], **next_args: int | None) -> dict[str, str | None]:
+    """Return a page's ``links`` (``next``: this request's URL with ``next_args`` set, or None at
+    the end) and add the matching ``Link: <…>; rel="next"`` header (RFC 8288) to ``headers``."""
+    if any(v is None for v in next_args.values()):
+        return {"next": None}
+    args = {k: v for k, v in request.args.items() if k not in next_args and k not in ("start", "after", "from")}
+    args.update({k: str(v) for k, v in next_args.items()})
+    url = f"{request.path}?{urlencode(args)}"
+    headers["Link"] = f'<{url}>; rel="next"'
+    return {"next": url}

@@ -255,17 +255,50 @@ class Service:
         return seat
 
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
-               start: int = 1, stop: int | None = None, token: str | None = None) -> dict[str, Any]:
-        """Return the frames of a match: each step's move in words, the state after it and what changed."""
+               start: int = 1, stop: int | None = None, limit: int | None = None,
+               token: str | None = None) -> dict[str, Any]:
+        """Return the frames of a match: each step's move in words, the state after it and what changed.
+
+        Frames ``start`` to ``stop`` (at most ``limit`` of them); ``next`` is the ``start`` of the
+        following page, or None at the end. Only the events up to the page's last are folded, and
+        where the course allows (the recorded course, or a log without corrections, whose two
+        courses agree) the fold starts from the nearest checkpoint or stored snapshot before the page.
+        """
         if course not in COURSES:
             raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        log = events_from(self.ledger.read(match_id))
         seat = self._seat(record, engine, seat, token)
-        steps = frames(engine, log, course)
-        return {"id": match_id, "version": len(log), "course": course, "seat": seat,
-                "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
+        version = self.ledger.version(match_id)
+        last = version if stop is None else min(stop, version)
+        if limit is not None:
+            last = min(last, start + limit - 1)
+        page = self._frames(match_id, engine, course, start, last, version)
+        steps, before = page
+        return {"id": match_id, "version": version, "course": course, "seat": seat,
+                "frames": frames_json(engine, steps, seat, start=start, stop=last, before=before),
+                "next": last + 1 if last < version and (stop is None or last < stop) else None}
+
+    def _frames(self, match_id: str, engine: Engine, course: str, start: int, last: int,
+                version: int) -> tuple[list[Any], Any]:
+        """Fold the frames up to ``last``; return them and the state before the first one (or None)."""
+        if start <= 2 or last < start:
+            log = events_from(self.ledger.read(match_id, upto=None if course == "corrected" else last))
+            return frames(engine, log, course, stop=last), None  # type: ignore[arg-type]
+        base = start - 1
+        entry = self.cache.at_head(self.ledger, match_id, engine, version)
+        if course == "corrected":
+            log = events_from(self.ledger.read(match_id))
+            if any(e.type in CORRECTIONS for e in log):  # a void can reach back to event 1: fold it all
+                return frames(engine, log, "corrected", stop=last), None
+            newer = log[base:last]
+        else:
+            newer = events_from(self.ledger.read(match_id, after=base, upto=last))
+        if any(e.type in CORRECTIONS for e in newer):  # a correction is read against the whole log
+            log = events_from(self.ledger.read(match_id, upto=last))
+            return frames(engine, log, "recorded", stop=last), None
+        state = state_at(self.ledger, match_id, engine, entry, base)
+        return frames(engine, newer, "recorded", stop=last, after=base, state=state), state
 
     def legal_moves(self, match_id: str) -> dict[str, Any]:
         """Return what may be recorded next."""

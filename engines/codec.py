@@ -12,7 +12,7 @@ tuple                      a list
 ``NamedTuple``/dataclass   ``{"@": "Hand", "v": [field values]}``
 :class:`~engines.cards.Card`  ``{"c": [rank, suit]}``
 frozenset                  ``{"fs": [...]}``
-:class:`~engines.history.History`  ``{"h": [...]}``
+:class:`~engines.history.History`  ``{"hj": ["item as JSON text", ...]}`` (decoded lazily)
 dict                       ``{"d": [[key, value], ...]}``
 =========================  =========================================
 
@@ -32,6 +32,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from functools import lru_cache
 from types import ModuleType
@@ -51,6 +52,10 @@ _SAFE = 2**53
 
 class CodecError(ValueError):
     """Data that is not a state this engine can have (another game's, or an older shape)."""
+
+
+def _text(data: JSON) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 @lru_cache(maxsize=1)
@@ -82,7 +87,12 @@ def _dump(value: Any) -> JSON:
     if kind is frozenset:
         return {"fs": [_dump(v) for v in value]}
     if kind is History:
-        return {"h": [_dump(v) for v in value]}
+        items = list(value.stored_items())
+        if not value.is_lazy and any(type(v) is str for v in items):
+            return {"h": [_dump(v) for v in items]}
+        # one JSON text per item: a cold load parses only short strings and decodes an item
+        # when it is first read; items never read since are stored back as they came
+        return {"hj": [v if type(v) is str else _text(_dump(v)) for v in items]}
     if kind is dict:
         return {"d": [[_dump(k), _dump(v)] for k, v in value.items()]}
     if isinstance(value, tuple) and hasattr(kind, "_fields"):
@@ -131,6 +141,8 @@ def load_state(engine: Engine | ModuleType, data: JSON) -> Any:
             return decks.get((rank, suit)) or Card(rank, suit)
         if "fs" in value:
             return frozenset(load(v) for v in value["fs"])
+        if "hj" in value:
+            return History.lazy(value["hj"], lambda text: load(json.loads(text)))  # decoded when first read
         if "h" in value:
             return History(load(v) for v in value["h"])
         if "d" in value:

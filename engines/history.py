@@ -27,7 +27,7 @@ It compares, hashes and pickles like the tuple of its items.
 from __future__ import annotations
 
 from itertools import chain, islice
-from typing import Any, Generic, Iterable, Iterator, Sequence, TypeVar, overload
+from typing import Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar, overload
 
 T = TypeVar("T")
 
@@ -37,7 +37,7 @@ _NOTHING: Any = object()
 class History(Sequence[T], Generic[T]):
     """An immutable sequence with O(1) append at the end and O(1) prefix views."""
 
-    __slots__ = ("_shared", "_k", "_last", "_hash")
+    __slots__ = ("_shared", "_k", "_last", "_hash", "_decode")
 
     _shared: list[T]
     _k: int
@@ -52,17 +52,52 @@ class History(Sequence[T], Generic[T]):
         else:
             self._set([], 0, _NOTHING)
 
-    def _set(self, shared: list[T], k: int, last: T) -> None:
+    def _set(self, shared: list[T], k: int, last: T, decode: Callable[[Any], T] | None = None) -> None:
         self._shared = shared
         self._k = k
         self._last = last
         self._hash: int | None = None
+        self._decode = decode
+        """Set when items of ``_shared`` may still be undecoded JSON (see :meth:`lazy`)."""
+
+    def _view(self, shared: list[T], k: int, last: T) -> History[T]:
+        new = History.__new__(History)
+        new._set(shared, k, last, self._decode)
+        return new
 
     @classmethod
-    def _view(cls, shared: list[T], k: int, last: T) -> History[T]:
+    def lazy(cls, raw: Sequence[Any], decode: Callable[[Any], T]) -> History[T]:
+        """Return a history of stored JSON items decoded one by one, when first read.
+
+        A cold start from a stored snapshot reads the current hand and the last score, not
+        the thousands of earlier hands: those stay JSON text (a ``str`` per item; a lazy
+        history's items are never strings) until something asks for them. The last item is
+        decoded at once.
+        """
+        if not raw:
+            return History()
         new = cls.__new__(cls)
-        new._set(shared, k, last)
+        new._set(list(raw[:-1]), len(raw) - 1, decode(raw[-1]), decode)
         return new
+
+    def _item(self, i: int) -> T:
+        """Return item ``i < _k`` of the shared list, decoding it in place if it is still JSON."""
+        item = self._shared[i]
+        if self._decode is not None and type(item) is str:
+            item = self._decode(item)
+            self._shared[i] = item  # the same value for every version that sees slot i
+        return item
+
+    @property
+    def is_lazy(self) -> bool:
+        """Whether some items may still be JSON text (made by :meth:`lazy`)."""
+        return self._decode is not None
+
+    def stored_items(self) -> Iterator[Any]:
+        """Yield the items as held: still-undecoded ones as their JSON text (for re-storing them as is)."""
+        if self._last is _NOTHING:
+            return iter(())
+        return chain(islice(self._shared, self._k), (self._last,))
 
     def __len__(self) -> int:
         return 0 if self._last is _NOTHING else self._k + 1
@@ -70,6 +105,8 @@ class History(Sequence[T], Generic[T]):
     def __iter__(self) -> Iterator[T]:
         if self._last is _NOTHING:
             return iter(())
+        if self._decode is not None:
+            return chain((self._item(i) for i in range(self._k)), (self._last,))
         return chain(islice(self._shared, self._k), (self._last,))
 
     @overload
@@ -88,7 +125,7 @@ class History(Sequence[T], Generic[T]):
             i += n
         if not 0 <= i < n:
             raise IndexError("history index out of range")
-        return self._last if i == self._k else self._shared[i]
+        return self._last if i == self._k else self._item(i)
 
     def _prefix(self, j: int) -> History[T]:
         """Return the first ``j`` items as a history sharing this one's list."""
@@ -96,12 +133,12 @@ class History(Sequence[T], Generic[T]):
             return self
         if j == 0:
             return History()
-        return self._view(self._shared, j - 1, self._shared[j - 1])
+        return self._view(self._shared, j - 1, self._item(j - 1))
 
     def append(self, item: T) -> History[T]:
         """Return this history with ``item`` added at the end (this one is unchanged)."""
         if self._last is _NOTHING:
-            return self._view([], 0, item)
+            return History._view(self, [], 0, item)
         shared, k, last = self._shared, self._k, self._last
         if len(shared) == k:
             shared.append(last)

@@ -73,8 +73,8 @@ def state_at(ledger: Ledger, match_id: str, engine: Engine, entry: Folded, at: i
     base = max((s for s in entry.checkpoints if s <= at), default=0)
     state = entry.checkpoints.get(base)
     if base < at:
-        stored = snapshots.load(ledger, match_id, engine, at)
-        if stored is not None and stored.seq > base:
+        stored = snapshots.load(ledger, match_id, engine, at, newer_than=base)
+        if stored is not None:
             base, state = stored.seq, stored.state
     if base == at:
         return state

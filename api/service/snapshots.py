@@ -70,14 +70,15 @@ def store(ledger: Ledger, match_id: str, engine: Engine, seq: int, head: str, st
     ledger.put_snapshot(Snapshot(match_id, seq, head, rules, text, _digest(match_id, seq, head, rules, text)))
 
 
-def load(ledger: Ledger, match_id: str, engine: Engine, upto: int) -> Loaded | None:
-    """Return the newest good snapshot at or before event ``upto``, or None.
+def load(ledger: Ledger, match_id: str, engine: Engine, upto: int, *, newer_than: int = 0) -> Loaded | None:
+    """Return the newest good snapshot at or before event ``upto`` (and after ``newer_than``), or None.
 
     Only the newest is looked at: when it is stale or damaged the caller folds from the log
-    (and stores a fresh one), which is what rebuilding it means.
+    (and stores a fresh one), which is what rebuilding it means. Earlier hands in the state
+    stay JSON until read (:meth:`engines.history.History.lazy`).
     """
     found = ledger.snapshot(match_id, upto=upto)
-    if found is None or not is_good(ledger, found, engine):
+    if found is None or found.seq <= newer_than or not is_good(ledger, found, engine):
         return None
     try:
         return Loaded(found.seq, found.head, load_state(engine, orjson.loads(found.state)))

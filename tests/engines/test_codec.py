@@ -63,3 +63,25 @@ def test_wide_ints_survive_any_json_reader() -> None:
     wide = (1 << 120) | 5
     data = dump_state((wide, -wide, 7))
     assert load_state(la_cabra, orjson.loads(orjson.dumps(data))) == (wide, -wide, 7)
+
+
+def test_a_loaded_history_decodes_earlier_items_only_when_read() -> None:
+    import orjson
+    events, states = play("la-cabra", 0)
+    state = states[-1]
+    data = orjson.loads(orjson.dumps(dump_state(state)))
+    loaded = load_state(la_cabra, data)
+    held = list(loaded.past.stored_items())
+    assert all(type(item) is str for item in held[:-1]) and held[-1] == state.past[-1]
+    again = dump_state(loaded)
+    assert all(type(item) is str for item in list(loaded.past.stored_items())[:-1])  # dumping decoded nothing
+    past = la_cabra.State._fields.index("past")
+    assert again["v"][past]["hj"][:-1] == data["v"][past]["hj"][:-1]  # stored back as they came
+    assert loaded.past[0] == state.past[0]  # read: decoded
+    assert next(iter(loaded.past.stored_items())) == state.past[0]
+    assert loaded == state and len(loaded.past) == len(state.past)
+
+
+def test_a_history_of_strings_is_stored_whole() -> None:
+    names = History(("ana", "ben"))
+    assert load_state(la_cabra, json.loads(json.dumps(dump_state(names)))) == names

@@ -34,6 +34,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
@@ -56,6 +58,28 @@ class CodecError(ValueError):
 
 def _text(data: JSON) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+_TEXTS: OrderedDict[int, tuple[object, str]] = OrderedDict()
+"""The JSON text of recently dumped history items, by identity (the entry keeps its item alive,
+so an id is never reused while cached): a match's earlier hands never change, so storing a
+snapshot every few hundred events encodes only the hands added since the last one."""
+_TEXTS_MAX = 100_000
+_TEXTS_LOCK = threading.Lock()
+
+
+def _item_text(item: object) -> str:
+    with _TEXTS_LOCK:
+        hit = _TEXTS.get(id(item))
+        if hit is not None and hit[0] is item:
+            _TEXTS.move_to_end(id(item))
+            return hit[1]
+    text = _text(_dump(item))
+    with _TEXTS_LOCK:
+        _TEXTS[id(item)] = (item, text)
+        while len(_TEXTS) > _TEXTS_MAX:
+            _TEXTS.popitem(last=False)
+    return text
 
 
 @lru_cache(maxsize=1)
@@ -92,7 +116,7 @@ def _dump(value: Any) -> JSON:
             return {"h": [_dump(v) for v in items]}
         # one JSON text per item: a cold load parses only short strings and decodes an item
         # when it is first read; items never read since are stored back as they came
-        return {"hj": [v if type(v) is str else _text(_dump(v)) for v in items]}
+        return {"hj": [v if type(v) is str else _item_text(v) for v in items]}
     if kind is dict:
         return {"d": [[_dump(k), _dump(v)] for k, v in value.items()]}
     if isinstance(value, tuple) and hasattr(kind, "_fields"):

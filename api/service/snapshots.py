@@ -28,7 +28,7 @@ from engines.base import Engine
 from engines.codec import CodecError, dump_state, load_state
 from ledger import Ledger, Snapshot
 
-SNAPSHOT_EVERY = 500
+SNAPSHOT_EVERY = 256
 """Store a snapshot when the head has moved this many events past the last one stored."""
 
 _SHARED = ("base.py", "cards.py", "codec.py", "common.py", "history.py")

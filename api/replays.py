@@ -5,18 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api.app import current_service
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
-from api.web import bearer_token, etag, page_links
+from api.web import Blueprint, bearer_token, etag, page_links
 
 blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
 
 
 @blp.route("/matches/<match_id>/state")
 class State(MethodView):
-    @blp.arguments(StateQuery, location="query", error_status_code=400)
+    @blp.arguments(StateQuery(), location="query", error_status_code=400)
     @blp.response(200, StateOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The state after event `at` as `seat` sees it (no seat: the public view)."""
@@ -26,7 +25,7 @@ class State(MethodView):
 
 @blp.route("/matches/<match_id>/replay")
 class Replay(MethodView):
-    @blp.arguments(ReplayQuery, location="query", error_status_code=400)
+    @blp.arguments(ReplayQuery(), location="query", error_status_code=400)
     @blp.response(200, ReplayOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Every step: the move in words, the state after it and what changed."""

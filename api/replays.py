@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from api.app import current_service
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
-from api.web import Blueprint, bearer_token, etag, page_links
+from api.web import Blueprint, bearer_token, page_links, read_headers
 
 blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
 
@@ -20,7 +20,7 @@ class State(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The state after event `at` as `seat` sees it (no seat: the public view)."""
         out = current_service().state(match_id, at=query.get("at"), seat=query.get("seat"), token=bearer_token())
-        return out, 200, etag(out["version"])
+        return out, 200, read_headers(out["version"])
 
 
 @blp.route("/matches/<match_id>/replay")
@@ -32,7 +32,7 @@ class Replay(MethodView):
         out = current_service().replay(match_id, seat=query.get("seat"), course=query["course"],
                                        start=query.get("from_", query["start"]), stop=query.get("stop"),
                                        limit=query.get("limit"), token=bearer_token())
-        headers = etag(out["version"])
+        headers = read_headers(out["version"])
         out["links"] = page_links(headers, **{"from": out["next"]})
         return out, 200, headers
 
@@ -42,8 +42,8 @@ class LegalMoves(MethodView):
     @blp.response(200, LegalMovesOut)
     def get(self, match_id: str) -> Any:
         """What may be recorded next (event templates)."""
-        out = current_service().legal_moves(match_id)
-        return out, 200, etag(out["version"])
+        out = current_service().legal_moves(match_id, token=bearer_token())
+        return out, 200, read_headers(out["version"])
 
 
 @blp.route("/matches/<match_id>/audit")
@@ -51,5 +51,5 @@ class Audit(MethodView):
     @blp.response(200, AuditOut)
     def get(self, match_id: str) -> Any:
         """Chain check, every hand rescored with its reasons, claims compared, corrections listed."""
-        out = current_service().audit(match_id)
-        return out, 200, etag(out["version"])
+        out = current_service().audit(match_id, token=bearer_token())
+        return out, 200, read_headers(out["version"])

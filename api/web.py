@@ -224,3 +224,8 @@ def page_links(headers: dict[str, str], **next_args: int | None) -> dict[str, st
     url = f"{request.path}?{urlencode(args)}"
     headers["Link"] = f'<{url}>; rel="next"'
     return {"next": url}
+
+
+def read_headers(version: int) -> dict[str, str]:
+    """Return the headers of a read whose body depends on the write token (private facts shown or not)."""
+    return {**etag(version), "Vary": "Authorization"}

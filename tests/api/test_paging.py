@@ -102,9 +102,10 @@ def test_a_late_page_of_a_long_match_folds_from_a_snapshot(db_path: Any, monkeyp
         created = writer.start_match(log[0]["data"])
         for start in range(1, len(log), 100):
             writer.record(created["id"], log[start:start + 100], token=created["token"])
-        whole = writer.replay(created["id"])["frames"]
-        monkeypatch.setattr(la_cabra, "apply", counting)
-        page = Service(ledger, StateCache(), snapshot_every=200).replay(created["id"], start=1250, limit=20)
+        whole = writer.replay(created["id"], token=created["token"])["frames"]
+        monkeypatch.setattr(la_cabra, "apply", counting)  # the scorer's (disclosed) replay: the public one refolds the public log
+        page = Service(ledger, StateCache(), snapshot_every=200).replay(created["id"], start=1250, limit=20,
+                                                                        token=created["token"])
     assert page["frames"] == whole[1249:1269] and page["next"] == 1270
     assert applied[0] < 200 + 20  # from the snapshot at 1200, not from event 1
 

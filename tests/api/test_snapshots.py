@@ -52,13 +52,14 @@ def applied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     yield count
 
 
-def record(path: Path, log: list[dict[str, Any]], *, every: int = EVERY) -> str:
+def record(path: Path, log: list[dict[str, Any]], *, every: int = EVERY) -> tuple[str, str]:
+    """Record the log through the service; return the match id and its write token."""
     with SqliteLedger(path) as ledger:
         service = Service(ledger, StateCache(), snapshot_every=every)
         created = service.start_match(log[0]["data"])
         for start in range(1, len(log), 30):
             service.record(created["id"], log[start:start + 30], token=created["token"])
-        return str(created["id"])
+        return str(created["id"]), str(created["token"])
 
 
 def snapshot_rows(path: Path, match_id: str) -> list[tuple[int, str]]:
@@ -70,7 +71,7 @@ def snapshot_rows(path: Path, match_id: str) -> list[tuple[int, str]]:
 
 def test_appends_store_a_snapshot_every_n_events(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
-    match_id = record(path, eggs_log(LENGTH))
+    match_id, _ = record(path, eggs_log(LENGTH))
     rows = snapshot_rows(path, match_id)
     seqs = [seq for seq, _ in rows]
     assert seqs and all(b - a >= EVERY for a, b in zip(seqs, seqs[1:])) and LENGTH - seqs[-1] < EVERY + 30
@@ -80,17 +81,17 @@ def test_appends_store_a_snapshot_every_n_events(tmp_path: Path) -> None:
 def test_a_new_process_reads_the_head_from_the_snapshot(tmp_path: Path, applied: list[int]) -> None:
     path = tmp_path / "s.db"
     log = eggs_log(LENGTH)
-    match_id = record(path, log)
+    match_id, token = record(path, log)
     newest = snapshot_rows(path, match_id)[-1][0]
     with SqliteLedger(path) as ledger:
         truth = replay(la_cabra, events_from(ledger.read(match_id)))
         applied[0] = 0
         cold = Service(ledger, StateCache(), snapshot_every=EVERY)
-        state = cold.state(match_id)
+        state = cold.state(match_id, token=token)  # the scorer's read (a reader without it folds the public log)
         assert applied[0] == sum(1 for e in log[newest:] if e["type"] != "note")  # only the events after it
         assert state["state"] == la_cabra.view(truth, None)
         applied[0] = 0
-        middle = cold.state(match_id, at=newest - 5)  # before the newest snapshot: from an older one
+        middle = cold.state(match_id, at=newest - 5, token=token)  # before the newest snapshot: from an older one
         assert applied[0] < EVERY + 30  # the batches are 30 events: snapshots are at most that far past due
         assert middle["state"] == la_cabra.view(replay(la_cabra, events_from(ledger.read(match_id, upto=newest - 5))), None)
 
@@ -98,17 +99,18 @@ def test_a_new_process_reads_the_head_from_the_snapshot(tmp_path: Path, applied:
 def test_an_append_after_a_restart_folds_only_after_the_snapshot(tmp_path: Path, applied: list[int]) -> None:
     path = tmp_path / "s.db"
     log = eggs_log(LENGTH)
-    match_id = record(path, log)
+    match_id, token = record(path, log)
     newest = snapshot_rows(path, match_id)[-1][0]
     with SqliteLedger(path) as ledger:
-        token_less = Service(ledger, StateCache(), snapshot_every=EVERY)
+        restarted = Service(ledger, StateCache(), snapshot_every=EVERY)
         applied[0] = 0
         with pytest.raises(Exception):  # no token: refused before any fold
-            token_less.record(match_id, [{"type": "note", "data": {"text": "x"}}], token=None)
+            restarted.record(match_id, [{"type": "note", "data": {"text": "x"}}], token=None)
         assert applied[0] == 0
-        applied[0] = 0
-        moves = token_less.legal_moves(match_id)["moves"]
-        assert moves and applied[0] == sum(1 for e in log[newest:] if e["type"] != "note")
+        result = restarted.record(match_id, [eggs_log(LENGTH + 1)[-1]], token=token)  # the log's next move
+        assert result.version == LENGTH + 1
+        nexts = eggs_log(LENGTH + 1)[-1]["type"] != "note"
+        assert applied[0] == sum(1 for e in log[newest:] if e["type"] != "note") + nexts  # the events after it, then the new one
 
 
 @pytest.mark.parametrize("column, value", [
@@ -119,7 +121,7 @@ def test_an_append_after_a_restart_folds_only_after_the_snapshot(tmp_path: Path,
 def test_a_bad_snapshot_is_ignored_and_rebuilt(tmp_path: Path, applied: list[int], column: str, value: str) -> None:
     path = tmp_path / "s.db"
     log = eggs_log(LENGTH)
-    match_id = record(path, log)
+    match_id, token = record(path, log)
     newest = snapshot_rows(path, match_id)[-1][0]
     conn = sqlite3.connect(path)
     conn.execute(f"UPDATE snapshots SET {column} = {value} WHERE match_id = ? AND seq = ?", (match_id, newest))
@@ -128,11 +130,11 @@ def test_a_bad_snapshot_is_ignored_and_rebuilt(tmp_path: Path, applied: list[int
     with SqliteLedger(path) as ledger:
         truth = replay(la_cabra, events_from(ledger.read(match_id)))
         applied[0] = 0
-        state = Service(ledger, StateCache(), snapshot_every=EVERY).state(match_id)
+        state = Service(ledger, StateCache(), snapshot_every=EVERY).state(match_id, token=token)
         assert state["state"] == la_cabra.view(truth, None)
         assert applied[0] == sum(1 for e in log if e["type"] not in ("note", "match_started"))  # folded from event 1
         applied[0] = 0
-        Service(ledger, StateCache(), snapshot_every=EVERY).state(match_id)
+        Service(ledger, StateCache(), snapshot_every=EVERY).state(match_id, token=token)
         assert applied[0] == 0  # rebuilt at the head
     assert snapshot_rows(path, match_id)[-1] == (LENGTH, rules_version(la_cabra))
 

@@ -14,10 +14,9 @@ from flask.testing import FlaskClient
 from tests.api.test_service_walk import corrected_log
 from tests.api.test_snapshots import eggs_log
 
-from api.service import Service, StateCache
 from engines import la_cabra
 from engines.base import Event
-from ledger import SqliteLedger
+from replays.steps import frames, frames_json
 
 
 def recorded(client: FlaskClient, log: list[dict[str, Any]]) -> tuple[str, str]:
@@ -68,7 +67,7 @@ def test_events_pages_follow_their_links(client: FlaskClient) -> None:
     assert client.get(f"/matches/{match_id}/events?from=90").get_json()["events"] == whole["events"][89:]
 
 
-def test_a_frame_whose_state_did_not_change_reuses_the_view(db_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_frame_whose_state_did_not_change_reuses_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
     views = [0]
     real = la_cabra.view
 
@@ -76,38 +75,16 @@ def test_a_frame_whose_state_did_not_change_reuses_the_view(db_path: Any, monkey
         views[0] += 1
         return real(state, seat)
 
-    log = eggs_log(300)
-    with SqliteLedger(db_path) as ledger:
-        service = Service(ledger, StateCache())
-        created = service.start_match(log[0]["data"])
-        service.record(created["id"], log[1:], token=created["token"])
-        monkeypatch.setattr(la_cabra, "view", counting)
-        frames = service.replay(created["id"], seat=0)["frames"]
-    notes = sum(1 for e in log if e["type"] == "note")
+    log = [Event(seq, e["type"], e["data"]) for seq, e in enumerate(eggs_log(300), 1)]
+    steps = frames(la_cabra, log)
+    monkeypatch.setattr(la_cabra, "view", counting)
+    shown = frames_json(la_cabra, steps, 0)
+    notes = sum(1 for e in log if e.type == "note")
     assert views[0] == len(log) - notes  # one view per state, none for the notes
-    assert all(f["changed"] == [] for f in frames if f["type"] == "note")
-
-
-def test_a_late_page_of_a_long_match_folds_from_a_snapshot(db_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    applied = [0]
-    real = la_cabra.apply
-
-    def counting(state: Any, event: Event) -> Any:
-        applied[0] += 1
-        return real(state, event)
-
-    log = eggs_log(1300)
-    with SqliteLedger(db_path) as ledger:
-        writer = Service(ledger, StateCache(), snapshot_every=200)
-        created = writer.start_match(log[0]["data"])
-        for start in range(1, len(log), 100):
-            writer.record(created["id"], log[start:start + 100], token=created["token"])
-        whole = writer.replay(created["id"], token=created["token"])["frames"]
-        monkeypatch.setattr(la_cabra, "apply", counting)  # the scorer's (disclosed) replay: the public one refolds the public log
-        page = Service(ledger, StateCache(), snapshot_every=200).replay(created["id"], start=1250, limit=20,
-                                                                        token=created["token"])
-    assert page["frames"] == whole[1249:1269] and page["next"] == 1270
-    assert applied[0] < 200 + 20  # from the snapshot at 1200, not from event 1
+    assert all(f["changed"] == [] and f["state"] == shown[i - 1]["state"] for i, f in enumerate(shown) if f["type"] == "note")
+    views[0] = 0
+    page = frames_json(la_cabra, steps, 0, start=200, stop=220)
+    assert page == shown[199:220] and views[0] <= 22  # frames before the page get no view
 
 
 def test_json_responses_are_written_by_orjson(client: FlaskClient) -> None:

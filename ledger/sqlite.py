@@ -226,7 +226,7 @@ def m003_match_meta(db: Database) -> None:
 
 
 @_migration
-def m003_snapshots(db: Database) -> None:
+def m004_snapshots(db: Database) -> None:
     """Create the snapshots table: the service's stored states, a cache beside the log.
 
     Not append-only (a snapshot found stale is rebuilt in place) and not chained: the

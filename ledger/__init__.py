@@ -20,7 +20,7 @@ import re
 import threading
 from pathlib import Path
 
-from .base import Check, Ledger
+from .base import Check, Ledger, Snapshot
 from .errors import (
     ConcurrencyConflict,
     IdempotencyConflict,
@@ -63,6 +63,7 @@ __all__ = [
     "MatchRecord",
     "MemoryLedger",
     "NewEvent",
+    "Snapshot",
     "PerThread",
     "SqliteLedger",
     "StorageUnavailable",

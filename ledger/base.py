@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .records import AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport
@@ -20,6 +21,24 @@ and hash set). It raises to refuse the batch — whatever it raises propagates u
 the rollback, and nothing is written — or returns None, or a dict of match-row fields to set
 in the same transaction (only ``status`` for now).
 """
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A stored snapshot of a match's folded state: a cache the service may use or ignore.
+
+    The ledger knows no game: ``state`` is JSON text it stores and returns as given, and
+    ``head``, ``rules`` and ``digest`` are strings the service checks (the hash of event
+    ``seq``, the engine's rules version, a checksum of the row) before trusting it.
+    Snapshots are not part of the log: a newer one for the same seq replaces the old.
+    """
+
+    match_id: str
+    seq: int
+    head: str
+    rules: str
+    state: str
+    digest: str
 
 
 @runtime_checkable
@@ -104,6 +123,14 @@ class Ledger(Protocol):
 
     def feed(self, after_id: int = 0, limit: int = 1000) -> list[tuple[int, StoredEvent]]:
         """Return events of every match in the order they were stored, after ``after_id``."""
+        ...
+
+    def put_snapshot(self, snapshot: Snapshot) -> None:
+        """Store (or replace) the snapshot of a match at its seq, in its own small transaction."""
+        ...
+
+    def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:
+        """Return the match's newest snapshot with ``seq <= upto`` (None: there is none)."""
         ...
 
     def close(self) -> None:

@@ -34,7 +34,7 @@ from ._core import (
     status_update,
     verify_chain,
 )
-from .base import Check
+from .base import Check, Snapshot
 from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
 from .records import GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport, utc_now
 
@@ -79,6 +79,7 @@ class MemoryLedger:
         self._matches: dict[str, _Match] = {}
         self._feed: list[Row] = []
         self._keys: dict[tuple[str, str], _Idempotent] = {}
+        self._snapshots: dict[str, dict[int, Snapshot]] = {}
         self._closed = False
 
     def __repr__(self) -> str:
@@ -272,6 +273,27 @@ class MemoryLedger:
                 verify_chain(match.id, [row[1:] for row in match.rows], match.version, match.head)
                 for match in matches
             ]
+
+    # -- snapshots -----------------------------------------------------------------------
+
+    def put_snapshot(self, snapshot: Snapshot) -> None:
+        """Store (or replace) a match's snapshot at its seq.
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        with self._lock:
+            self._ensure_open()
+            self._get(snapshot.match_id)
+            self._snapshots.setdefault(snapshot.match_id, {})[snapshot.seq] = snapshot
+
+    def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:
+        """Return the match's newest snapshot with ``seq <= upto`` (None: there is none)."""
+        with self._lock:
+            self._ensure_open()
+            stored = self._snapshots.get(match_id, {})
+            seqs = [s for s in stored if upto is None or s <= upto]
+            return stored[max(seqs)] if seqs else None
 
     # -- lifecycle -----------------------------------------------------------------------
 

@@ -83,7 +83,7 @@ from ._core import (
     status_update,
     verify_chain,
 )
-from .base import Check
+from .base import Check, Snapshot
 from .errors import (
     ConcurrencyConflict,
     IdempotencyConflict,
@@ -223,6 +223,37 @@ def m003_match_meta(db: Database) -> None:
     """Give matches a ``meta`` JSON object (title, date, place, tags) to list and filter by."""
     db.execute("ALTER TABLE matches ADD COLUMN meta TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(meta))")
 
+
+
+@_migration
+def m004_snapshots(db: Database) -> None:
+    """Create the snapshots table: the service's stored states, a cache beside the log.
+
+    Not append-only (a snapshot found stale is rebuilt in place) and not chained: the
+    service checks each row against the log and its rules version before using it.
+    """
+    db.execute(
+        """
+        CREATE TABLE snapshots (
+            match_id  TEXT NOT NULL REFERENCES matches (id),
+            seq       INTEGER NOT NULL,
+            head      TEXT NOT NULL,
+            rules     TEXT NOT NULL,
+            state     TEXT NOT NULL,
+            digest    TEXT NOT NULL,
+            PRIMARY KEY (match_id, seq)
+        ) STRICT, WITHOUT ROWID
+        """
+    )
+
+
+_SQL_SNAPSHOT_PUT = (
+    "INSERT OR REPLACE INTO snapshots (match_id, seq, head, rules, state, digest) VALUES (?, ?, ?, ?, ?, ?)"
+)
+_SQL_SNAPSHOT_GET = (
+    "SELECT match_id, seq, head, rules, state, digest FROM snapshots "
+    "WHERE match_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
+)
 
 # -- hot-path SQL (prepared once per connection by the sqlite3 statement cache) -------------
 
@@ -757,6 +788,30 @@ class SqliteLedger:
             reports.append(verify_chain(mid, (), version, head))
         reports.sort(key=lambda report: report.match)
         return reports
+
+    # -- snapshots -------------------------------------------------------------------------
+
+    def put_snapshot(self, snapshot: Snapshot) -> None:
+        """Store (or replace) a match's snapshot at its seq, in its own small transaction.
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        with self._writing(snapshot.match_id) as write:
+            cur = write.cur
+            if cur.execute(_SQL_MATCH_EXISTS, (snapshot.match_id,)).fetchone() is None:
+                raise MatchNotFound(snapshot.match_id)
+            cur.execute(_SQL_SNAPSHOT_PUT, (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules,
+                                            snapshot.state, snapshot.digest))
+
+    @_reading
+    def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:
+        """Return the match's newest snapshot with ``seq <= upto`` (None: there is none)."""
+        row = self._connection().execute(
+            _SQL_SNAPSHOT_GET, (match_id, _NO_UPPER_BOUND if upto is None else upto)).fetchone()
+        if row is None:
+            return None
+        return Snapshot(row[0], int(row[1]), _text(row[2]), _text(row[3]), _text(row[4]), _text(row[5]))
 
     # -- lifecycle -------------------------------------------------------------------------
 

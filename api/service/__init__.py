@@ -19,7 +19,9 @@ import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
+from api.service import snapshots
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.snapshots import SNAPSHOT_EVERY
 from api.service.disclosure import OptionsOf, envelope, foldable_public_log, match_options, private_paths, public_envelopes, public_log
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from api.addressing import AddressError, Position, locate, positions, seat_by_name
@@ -36,7 +38,7 @@ from engines.base import (
     voided_seqs,
     walk,
 )
-from ledger import AppendResult, ConcurrencyConflict, Ledger, MatchRecord, NewEvent, StoredEvent
+from ledger import AppendResult, ConcurrencyConflict, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit, named, rules_report
 from replays.steps import COURSES, frames, frames_json
 from schemas import SchemaError, validate_event
@@ -131,9 +133,11 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 class Service:
     """Matches as the API and the CLI see them: start, record, read, replay, audit."""
 
-    def __init__(self, ledger: Ledger, cache: StateCache | None = None) -> None:
+    def __init__(self, ledger: Ledger, cache: StateCache | None = None, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.ledger = ledger
         self.cache = cache if cache is not None else StateCache()
+        self.snapshot_every = snapshot_every
+        """Store a snapshot when the head is this many events past the newest one stored."""
 
     # ---- writing
 
@@ -191,7 +195,8 @@ class Service:
 
         result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
         if not result.replayed:
-            self.cache.put(match_id, outcome["entry"])
+            corrected = any(e.type in CORRECTIONS for e in batch)
+            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=corrected))
         return result
 
     def preview(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None,
@@ -222,6 +227,20 @@ class Service:
         changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
         return {"dryRun": True, "version": version + len(stored), "hands": changed, "standings": after["standings"],
                 "end": after["end"], "next": engine.legal_moves(after_state)}
+
+    def _keep_snapshot(self, match_id: str, engine: Engine, entry: Folded, *, force: bool = False) -> Folded:
+        """Store the entry's head state as a snapshot when it is due (or ``force``: a correction).
+
+        Runs after the write committed, in its own small transaction: a snapshot is a cache,
+        so failing to store one fails nothing (the next due one is tried again).
+        """
+        if not force and entry.version - entry.stored < self.snapshot_every:
+            return entry
+        try:
+            snapshots.store(self.ledger, match_id, engine, entry.version, entry.head, entry.state)
+        except LedgerError:
+            return entry
+        return dataclasses.replace(entry, stored=entry.version)
 
     def _with_private(self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]]) -> list[NewEvent]:
         """Build the batch with each event's private places, which the ledger commits to (chain format 2).
@@ -322,6 +341,9 @@ class Service:
         """Return the state after event ``at`` (default: the head) and the match's version."""
         version = self.ledger.version(match_id)
         entry = self.cache.at_head(self.ledger, match_id, engine, version)
+        if entry.version - entry.stored >= self.snapshot_every:  # folded cold, far from any snapshot
+            entry = self._keep_snapshot(match_id, engine, entry)
+            self.cache.put(match_id, entry)
         if at is None or at == version:
             return entry.state, version
         if not 1 <= at <= version:
@@ -497,11 +519,13 @@ class Service:
         return seat
 
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
-               start: int = 1, stop: int | None = None, token: str | None = None, hand: int | None = None,
-               move: int | None = None, trick: int | None = None) -> dict[str, Any]:
+               start: int = 1, stop: int | None = None, limit: int | None = None, token: str | None = None,
+               hand: int | None = None, move: int | None = None, trick: int | None = None) -> dict[str, Any]:
         """Return the frames of a match: each step's move in words, the state after it and what changed.
 
-        ``hand`` alone replays that hand; with ``move``/``trick`` it stops there. Every frame
+        Frames ``start`` to ``stop``, at most ``limit`` of them (a page); ``next`` is the
+        ``start`` of the following page, or None at the end. ``hand`` alone replays that hand;
+        with ``move``/``trick`` it stops there. Every frame
         says its ``hand``, ``move`` and ``trick`` as players count them.
 
         A reader without the token, while the match is in play, gets frames folded from the
@@ -524,7 +548,11 @@ class Service:
                                                          "or by hand and move, not both")
             stop = _place(places, hand, move, trick)
             start = max(start, min(p.seq for p in places if p.hand == hand))
-        out = self._frames(match_id, engine, record, stored, log, course, seat, steps, start, stop)
+        end = len(log) if stop is None else min(stop, len(log))
+        if limit is not None:
+            end = min(end, start + limit - 1)
+        out = self._frames(match_id, engine, record, stored, log, course, seat, steps, start, end)
+        out["next"] = end + 1 if end < len(log) and (stop is None or end < stop) else None
         where = {p.seq: p for p in places}
         for frame in out["frames"]:
             place = where.get(frame["seq"])

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .base import Check, Ledger
 from .errors import (
+    ChainBroken,
     ConcurrencyConflict,
     IdempotencyConflict,
     LedgerError,
@@ -45,6 +46,7 @@ __all__ = [
     "CHAIN_FORMAT",
     "GENESIS",
     "AppendResult",
+    "ChainBroken",
     "Check",
     "ConcurrencyConflict",
     "IdempotencyConflict",

@@ -302,3 +302,48 @@ def check_page(limit: object, offset: object) -> None:
     """Refuse a page request with negative or non-integer bounds."""
     check_count("limit", limit)
     check_count("offset", offset)
+
+
+# --------------------------------------------------------------------------- imports
+
+
+def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Row], VerifyReport]:
+    """Turn events given whole (an archive being restored) into rows, and verify their chain.
+
+    The rows are exactly what an append would have stored for them (canonical data text,
+    the given seq, at, by, key, prev, hash and chain format), and the report is the one the
+    verifier gives for those rows: an import is refused unless it is valid.
+
+    Raises:
+        ValueError: no events, or an event of another match.
+        TypeError: a payload that is not plain JSON.
+    """
+    if not events:
+        raise ValueError("an imported match needs at least its match_started event")
+    rows: list[Row] = []
+    for event in events:
+        if event.match != match_id:
+            raise ValueError(f"event {event.seq} belongs to match {event.match!r}, not {match_id!r}")
+        check_recorder(event.by)
+        text = canonical_json(event.data).decode("utf-8")
+        rows.append((match_id, event.seq, event.type, text, event.at, event.by, event.key, event.prev, event.hash,
+                     getattr(event, "format", 1)))
+    report = verify_chain(match_id, [row[1:] for row in rows], len(rows), rows[-1][8])
+    return rows, report
+
+
+def imported_keys(events: Sequence[StoredEvent]) -> list[tuple[str, str, int, int, str]]:
+    """Rebuild the idempotency rows of imported events: per key, (key, body hash, first, last seq, at).
+
+    A key is used once per match, by one batch, so the events that carry it are that batch;
+    a retry of it after a restore then replays instead of writing the batch twice.
+    """
+    batches: dict[str, list[StoredEvent]] = {}
+    for event in events:
+        if event.key is not None:
+            batches.setdefault(event.key, []).append(event)
+    out = []
+    for key, batch in batches.items():
+        digest = _sha256(canonical_json([{"type": e.type, "data": e.data} for e in batch])).hexdigest()
+        out.append((key, digest, batch[0].seq, batch[-1].seq, batch[-1].at))
+    return out

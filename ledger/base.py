@@ -57,6 +57,25 @@ class Ledger(Protocol):
         """Append a batch at the end of a match's log, all or nothing."""
         ...
 
+    def import_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        events: Sequence[StoredEvent],
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Recreate a match from events given whole (seq, at, by, key, prev, hash), in one transaction.
+
+        The restore path of an archive: the chain is recomputed from the given fields and must
+        verify (else :class:`~ledger.errors.ChainBroken`), ``check`` runs on the whole log as on
+        an append from version 0, the match row takes the first event's time as its creation
+        time, and the idempotency keys are rebuilt. Raises ``MatchExists`` for a taken id.
+        """
+        ...
+
     def read(
         self, match_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[StoredEvent]:

@@ -27,12 +27,14 @@ from ._core import (
     check_text,
     check_window,
     event_from_row,
+    imported_keys,
+    imported_rows,
     prepare,
     status_update,
     verify_chain,
 )
 from .base import Check
-from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
+from .errors import ChainBroken, ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
 from .records import GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport, utc_now
 
 
@@ -170,6 +172,46 @@ class MemoryLedger:
             if status is not None:
                 match.status = status
             return AppendResult(match.version, match.head, built, replayed=False)
+
+    def import_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        events: Sequence[StoredEvent],
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Recreate a match from events given whole, all or nothing.
+
+        Raises:
+            ChainBroken: the given hashes do not recompute (nothing written).
+            MatchExists: the id is taken.
+        """
+        check_text("match_id", match_id)
+        check_text("game", game)
+        check_text("token_hash", token_hash)
+        names = check_players(players)
+        rows, report = imported_rows(match_id, events)
+        if not report.valid:
+            raise ChainBroken(match_id, report.first_bad, report.reason or "the chain does not verify")
+        keys = imported_keys(events)
+        built = tuple(events)
+        with self._lock:
+            self._ensure_open()
+            if match_id in self._matches:
+                raise MatchExists(match_id)
+            status = status_update(check(0, built)) if check is not None else None
+            last = built[-1]
+            match = _Match(match_id, game, token_hash, built[0].at, names, status or DEFAULT_STATUS,
+                           last.seq, last.hash, len(self._matches))
+            match.rows.extend(rows)
+            self._matches[match_id] = match
+            self._feed.extend(rows)
+            for key, digest, first, final, _at in keys:
+                self._keys[(match_id, key)] = _Idempotent(digest, first, final)
+            return AppendResult(last.seq, last.hash, built, replayed=False)
 
     # -- reads ---------------------------------------------------------------------------
 

@@ -59,12 +59,14 @@ from ._core import (
     check_text,
     check_window,
     event_from_row,
+    imported_keys,
+    imported_rows,
     prepare,
     status_update,
     verify_chain,
 )
 from .base import Check
-from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
+from .errors import ChainBroken, ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
 from .records import (
     GENESIS,
     AppendResult,
@@ -460,6 +462,53 @@ class SqliteLedger:
                 cur.execute(_SQL_MATCH_MOVE, (last.seq, last.hash, match_id))
             else:
                 cur.execute(_SQL_MATCH_MOVE_STATUS, (last.seq, last.hash, status, match_id))
+            cur.execute("COMMIT")
+        except BaseException:
+            if cur.connection.in_transaction:
+                cur.execute("ROLLBACK")
+            raise
+        return append_result(last.seq, last.hash, built, False)
+
+    def import_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        events: Sequence[StoredEvent],
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Recreate a match from events given whole, in one ``BEGIN IMMEDIATE`` transaction.
+
+        Raises:
+            ChainBroken: the given hashes do not recompute (nothing written).
+            MatchExists: the id is taken.
+            ValueError: no events, or an event of another match.
+        """
+        check_text("match_id", match_id)
+        check_text("game", game)
+        check_text("token_hash", token_hash)
+        names = check_players(players)
+        rows, report = imported_rows(match_id, events)
+        if not report.valid:
+            raise ChainBroken(match_id, report.first_bad, report.reason or "the chain does not verify")
+        keys = imported_keys(events)
+        built = tuple(events)
+        cur = self._cursor()
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is not None:
+                raise MatchExists(match_id)
+            status = status_update(check(0, built)) if check is not None else None
+            last = built[-1]
+            cur.execute(
+                _SQL_MATCH_PUT,
+                (match_id, game, token_hash, built[0].at, _json_list(names), status or DEFAULT_STATUS,
+                 last.seq, last.hash),
+            )
+            self._insert_events(cur, match_id, rows, expected=0)
+            cur.executemany(_SQL_IDEM_PUT, [(match_id, *key) for key in keys])
             cur.execute("COMMIT")
         except BaseException:
             if cur.connection.in_transaction:

@@ -24,6 +24,9 @@ from ledger import open_ledger
 
 DEFAULT_DB = "tanteo.db"
 
+RAW_BODIES = frozenset({"/matches/import"})
+"""Paths whose body is a file (an archive or text notation), not JSON: they check the media type themselves."""
+
 
 class Api(flask_smorest.Api):
     """flask-smorest, with every error answered as problem+json by ``api/errors.py``."""
@@ -62,9 +65,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                                                         "move by move and audit every score. Errors are application/problem+json."}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "the write token returned by POST /matches"})
-    from api import games, matches, events, replays
+    from api import events, exports, games, matches, replays
 
-    for blueprint in (games.blp, matches.blp, events.blp, replays.blp):
+    for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp):
         api.register_blueprint(blueprint)
 
     @app.get("/")
@@ -74,7 +77,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     @app.before_request
     def json_bodies_only() -> None:
         """A write whose body is not declared JSON is a 415, not a confusing schema error."""
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and request.path not in RAW_BODIES:
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
     @app.teardown_appcontext

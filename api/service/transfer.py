@@ -1,0 +1,189 @@
+"""Export and import: the lossless archive (backup and restore); Flask-free.
+
+An archive import recreates each match with the same id, seqs, times, recorders and hashes
+through the ledger's one import path (:meth:`ledger.Ledger.import_match`): the chain is
+recomputed first, then every event is checked again — its shape by the JSON Schema, the
+rules by the same fold an append runs (``Service._fold_batch``), inside the ledger's write
+transaction. A match that is already stored, event for event, is reported as unchanged; one
+that differs, or whose chain or rules fail, is refused with its line while the other matches
+of the file are imported. Imported matches get new write tokens (an archive never carries
+one).
+
+The report has the shape of VOCABULARY's import response::
+
+    {"imported": [{"id", "token", "version", "head", "lines": [first, last]}],
+     "unchanged": [{"id", "version", "head", "lines"}],
+     "errors": [{"line", "column", "code", "message", "match"}]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from api.service.cache import Folded
+from api.service.tokens import authorize, hash_token, new_token
+from engines import get_engine
+from engines.base import UnknownGame
+from ledger import GENESIS, ChainBroken, MatchExists, MatchNotFound
+from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
+from schemas import SchemaError, validate_event
+
+if TYPE_CHECKING:
+    from api.service import Service
+
+PAGE = 200
+
+
+class _Refused(Exception):
+    def __init__(self, line: int, code: str, message: str, column: int | None = None) -> None:
+        super().__init__(message)
+        self.error = (line, column, code, message)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def match_lines(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> Iterator[bytes]:
+    """Return a match's archive lines, one stored event each, as this reader may see them.
+
+    ``full`` is the database owner's form (the command line's backup): every value.
+    Otherwise the listing of ``GET /matches/{id}/events`` for this reader.
+
+    Raises:
+        MatchNotFound: no such match.
+        AuthError: a token that is not this match's.
+    """
+    if token and not full:
+        authorize(service.ledger.get_match(match_id), token)
+    envelopes, _version = service.events(match_id)
+    return (archive_line(envelope) for envelope in envelopes)
+
+
+def all_lines(service: Service, *, game: str | None = None, player: str | None = None, status: str | None = None,
+              full: bool = False) -> Iterator[bytes]:
+    """Return the archive lines of every match the filters keep, oldest match first."""
+    ids: list[str] = []
+    offset = 0
+    while True:
+        rows, total = service.ledger.list_matches(game=game, player=player, status=status, limit=PAGE, offset=offset)
+        ids.extend(r.id for r in rows)
+        offset += len(rows)
+        if not rows or offset >= total:
+            break
+    for match_id in reversed(ids):
+        yield from match_lines(service, match_id, full=full)
+
+
+def count_matches(service: Service) -> int:
+    """Return how many matches the database holds (for a progress bar)."""
+    return service.ledger.list_matches(limit=0)[1]
+
+
+# --------------------------------------------------------------------------- import
+
+
+def import_archive(service: Service, lines: Iterable[bytes | str], *,
+                   progress: Any = None) -> dict[str, Any]:
+    """Import every match of an archive that is sound; report the rest by line.
+
+    ``progress``, if given, is called with the number of events of each match handled.
+    """
+    matches, refused = read_archive(lines)
+    imported: list[dict[str, Any]] = []
+    unchanged: list[dict[str, Any]] = []
+    errors: list[LineError] = list(refused)
+    for archived in matches:
+        span = [archived.lines[0], archived.lines[-1]]
+        try:
+            outcome = _import_one(service, archived)
+        except _Refused as why:
+            line, column, code, message = why.error
+            errors.append(LineError(line, column, code, message, archived.id))
+        else:
+            (imported if "token" in outcome else unchanged).append({**outcome, "lines": span})
+        if progress is not None:
+            progress(len(archived.events))
+    errors.sort(key=lambda e: (e.line, e.column or 0))
+    return {"imported": imported, "unchanged": unchanged, "errors": [e.json() for e in errors]}
+
+
+def _import_one(service: Service, archived: ArchivedMatch) -> dict[str, Any]:
+    """Import one match of an archive, or raise why not (with the line to name).
+
+    Raises:
+        _Refused: the match does not start with match_started, it is stored already with
+            other events, an event breaks its schema or the rules, or the chain is broken.
+    """
+    events = archived.events
+    first = events[0]
+    if first.seq != 1 or first.type != "match_started":
+        raise _Refused(archived.lines[0], "import.no_start",
+                       f"match {archived.id} does not start with its match_started event (seq 1) on this line")
+    try:
+        validate_event(None, "match_started", first.data)
+        engine = get_engine(first.data["game"])
+    except (SchemaError, UnknownGame) as error:
+        raise _Refused(archived.lines[0], getattr(error, "code", "game.unknown"), _say(error)) from None
+    same = _already_stored(service, archived)
+    if same is not None:
+        return same
+    for event, line in zip(events[1:], archived.lines[1:]):
+        try:
+            validate_event(engine.GAME, event.type, event.data)
+        except SchemaError as error:
+            raise _Refused(line, error.code, f"event {event.seq} ({event.type}): {error.message}") from None
+    token = new_token()
+    outcome: dict[str, Folded] = {}
+
+    def check(current: int, stored: Any) -> dict[str, Any]:
+        outcome["entry"] = service._fold_batch(archived.id, engine, engine.GAME, Folded(0, GENESIS, None, {}), stored)
+        return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+
+    from api.service import EventRefused
+
+    try:
+        result = service.ledger.import_match(archived.id, game=engine.GAME, players=list(first.data["players"]),
+                                             token_hash=hash_token(token), events=events, check=check)
+    except ChainBroken as broken:
+        raise _Refused(archived.line_of(broken.first_bad), "import.chain_broken",
+                       f"match {archived.id}: the hash chain does not verify: {broken.reason}") from None
+    except EventRefused as refused:
+        event = events[refused.index]
+        raise _Refused(archived.lines[refused.index], refused.error.code,
+                       f"event {event.seq} ({event.type}): {refused.error.message}") from None
+    except MatchExists:  # stored by another writer since we looked
+        raise _Refused(archived.lines[0], "import.exists",
+                       f"match {archived.id} was stored by someone else while this file was imported") from None
+    service.cache.put(archived.id, outcome["entry"])
+    return {"id": archived.id, "token": token, "version": result.version, "head": result.head}
+
+
+def _already_stored(service: Service, archived: ArchivedMatch) -> dict[str, Any] | None:
+    """Return the unchanged entry when the match is stored event for event; None when it is new.
+
+    Raises:
+        _Refused: a match with this id is stored with other events (named at the first line
+            that differs).
+    """
+    try:
+        record = service.ledger.get_match(archived.id)
+    except MatchNotFound:
+        return None
+    stored = service.ledger.read(archived.id)
+    for event, line in zip(archived.events, archived.lines):
+        if event.seq > len(stored) or stored[event.seq - 1].envelope() != event.envelope():
+            raise _Refused(line, "import.exists_different",
+                           f"match {archived.id} is already stored and its event {event.seq} differs from this line; "
+                           "nothing of it was imported")
+    if len(stored) != len(archived.events):
+        raise _Refused(archived.lines[-1], "import.exists_different",
+                       f"match {archived.id} is already stored with {len(stored)} events, this file has "
+                       f"{len(archived.events)}; nothing of it was imported")
+    return {"id": record.id, "version": record.version, "head": record.head}
+
+
+def _say(error: Exception) -> str:
+    if isinstance(error, UnknownGame):
+        return f"there is no game {error.game}; GET /games lists them"
+    return str(getattr(error, "message", error))

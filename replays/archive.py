@@ -1,0 +1,118 @@
+"""The lossless archive: JSON Lines, one stored event per line with its whole envelope.
+
+An archive is what ``GET /matches/{id}/export?format=jsonl`` and ``tanteo export`` write and
+``POST /matches/import`` and ``tanteo import`` read back: each line one envelope as the
+ledger lists it (``match``, ``seq``, ``type``, ``data``, ``at``, ``by``, ``key``, ``prev``,
+``hash`` and whatever the chain format adds), matches one after the other, each in seq
+order. Nothing is derived, so a restore gives back the same ids, seqs, times, recorders
+and hashes, and the importer can recompute every chain before it trusts a line.
+
+Reading is lenient about the file and strict about each line: blank lines are skipped, a
+line that is not an envelope is reported by its line (and column, for broken JSON) and the
+other lines are read on. Pure functions, no Flask, no database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from ledger.records import StoredEvent, stored_event
+from schemas import SchemaError, validate_envelope
+
+
+@dataclass(frozen=True)
+class LineError:
+    """Why one line (or a match starting at it) could not be imported."""
+
+    line: int
+    column: int | None
+    code: str
+    message: str
+    match: str | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {"line": self.line, "column": self.column, "code": self.code, "message": self.message,
+                "match": self.match}
+
+
+@dataclass(frozen=True)
+class ArchivedMatch:
+    """One match's events as read from an archive, with the line of each."""
+
+    id: str
+    events: tuple[StoredEvent, ...]
+    lines: tuple[int, ...]
+
+    def line_of(self, seq: int | None) -> int:
+        """Return the line of the event with ``seq`` (the match's last line when there is none)."""
+        for event, line in zip(self.events, self.lines):
+            if event.seq == seq:
+                return line
+        return self.lines[-1]
+
+
+def archive_line(envelope: Mapping[str, Any]) -> bytes:
+    """Return one archive line (with its newline) for an envelope as the ledger lists it."""
+    return orjson.dumps(envelope) + b"\n"
+
+
+def read_archive(lines: Iterable[bytes | str]) -> tuple[list[ArchivedMatch], list[LineError]]:
+    """Read an archive into its matches, in the order they first appear, and the lines refused.
+
+    A line refused here belongs to no match (its envelope cannot be trusted); the match it
+    came from then has a gap, which the chain check reports at the next line.
+    """
+    grouped: dict[str, tuple[list[StoredEvent], list[int]]] = {}
+    errors: list[LineError] = []
+    for number, raw in enumerate(lines, 1):
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        if not text.strip():
+            continue
+        try:
+            event = _event(text)
+        except _Refused as refused:
+            errors.append(LineError(number, refused.column, refused.code, refused.message, refused.match))
+            continue
+        events, numbers = grouped.setdefault(event.match, ([], []))
+        events.append(event)
+        numbers.append(number)
+    matches = [ArchivedMatch(mid, tuple(events), tuple(numbers)) for mid, (events, numbers) in grouped.items()]
+    return matches, errors
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, message: str, column: int | None = None, match: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.column, self.match = code, message, column, match
+
+
+def _event(text: str) -> StoredEvent:
+    """Decode one line into a stored event, or say why it is not one.
+
+    Raises:
+        _Refused: broken JSON (with its column), or an envelope that breaks the envelope schema.
+    """
+    try:
+        envelope = orjson.loads(text)
+    except orjson.JSONDecodeError as error:
+        raise _Refused("archive.bad_json", f"this line is not JSON: {error.msg}", error.colno) from None
+    if not isinstance(envelope, dict):
+        raise _Refused("archive.bad_envelope", "each line of an archive is one event's envelope (a JSON object)", 1)
+    match = envelope.get("match")
+    if not isinstance(match, str) or not match:
+        raise _Refused("archive.bad_envelope", "the envelope has no match id ('match')", 1)
+    try:
+        validate_envelope(envelope)
+    except SchemaError as error:
+        raise _Refused("archive.bad_envelope", f"the envelope: {error.message}", None, match) from None
+    return stored_event(match, envelope["seq"], envelope["type"], envelope["data"], envelope["at"], envelope["by"],
+                        envelope["key"], envelope["prev"], envelope["hash"])
+
+
+def archive_lines(envelopes: Iterable[Mapping[str, Any]]) -> Iterator[bytes]:
+    """Return the archive lines of a stream of envelopes."""
+    return (archive_line(envelope) for envelope in envelopes)

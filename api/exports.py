@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request, stream_with_context
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -61,7 +61,7 @@ class ImportReport(Schema):
 
 
 def _stream(lines: Any, mimetype: str, filename: str) -> Response:
-    return Response(stream_with_context(lines), mimetype=mimetype,
+    return Response(lines, mimetype=mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
@@ -85,8 +85,9 @@ class ExportAll(MethodView):
     def get(self, query: dict[str, Any]) -> Response:
         """Export every match (filtered as the list) as one archive."""
         query.pop("format")
-        lines = transfer.all_lines(current_service(), **query)
-        return _stream(lines, NDJSON, "tanteo.jsonl")
+        # Read whole before answering: the request's ledger connection closes at teardown.
+        lines = list(transfer.all_lines(current_service(), **query))
+        return _stream(iter(lines), NDJSON, "tanteo.jsonl")
 
 
 @blp.route("/matches/import")

@@ -63,8 +63,9 @@ def archive_line(envelope: Mapping[str, Any]) -> bytes:
 def read_archive(lines: Iterable[bytes | str]) -> tuple[list[ArchivedMatch], list[LineError]]:
     """Read an archive into its matches, in the order they first appear, and the lines refused.
 
-    A line refused here belongs to no match (its envelope cannot be trusted); the match it
-    came from then has a gap, which the chain check reports at the next line.
+    A refused line names the match it seems to come from when its text still shows a
+    ``"match": "…"`` field: the importer then refuses that whole match, so that a damaged
+    last line never lets the rest of its match in as if it were complete.
     """
     grouped: dict[str, tuple[list[StoredEvent], list[int]]] = {}
     errors: list[LineError] = []
@@ -75,7 +76,8 @@ def read_archive(lines: Iterable[bytes | str]) -> tuple[list[ArchivedMatch], lis
         try:
             event = _event(text)
         except _Refused as refused:
-            errors.append(LineError(number, refused.column, refused.code, refused.message, refused.match))
+            errors.append(LineError(number, refused.column, refused.code, refused.message,
+                                    refused.match or _match_named(text)))
             continue
         events, numbers = grouped.setdefault(event.match, ([], []))
         events.append(event)
@@ -111,6 +113,21 @@ def _event(text: str) -> StoredEvent:
         raise _Refused("archive.bad_envelope", f"the envelope: {error.message}", None, match) from None
     return stored_event(match, envelope["seq"], envelope["type"], envelope["data"], envelope["at"], envelope["by"],
                         envelope["key"], envelope["prev"], envelope["hash"])
+
+
+def _match_named(text: str) -> str | None:
+    """Return the match id a damaged line still shows (``"match":"…"``), or None."""
+    at = text.find('"match"')
+    if at < 0:
+        return None
+    rest = text[at + len('"match"'):].lstrip()
+    if not rest.startswith(":"):
+        return None
+    rest = rest[1:].lstrip()
+    if not rest.startswith('"'):
+        return None
+    end = rest.find('"', 1)
+    return rest[1:end] or None if end > 0 else None
 
 
 def archive_lines(envelopes: Iterable[Mapping[str, Any]]) -> Iterator[bytes]:

@@ -93,8 +93,13 @@ def import_archive(service: Service, lines: Iterable[bytes | str], *,
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
     errors: list[LineError] = list(refused)
+    damaged = {e.match: e.line for e in refused if e.match}
     for archived in matches:
         span = [archived.lines[0], archived.lines[-1]]
+        if archived.id in damaged:  # reported at the damaged line; a part of a match is not the match
+            if progress is not None:
+                progress(len(archived.events))
+            continue
         try:
             outcome = _import_one(service, archived)
         except _Refused as why:

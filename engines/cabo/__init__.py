@@ -70,6 +70,20 @@ Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
   (``cabo.mismatch``) and its ``layouts`` bind like a showdown. Result only: rows of 1-4
   cards (more only under ``keep``), at most 51 cards, values within the deck, ``caller``
   null only in edition 2; a later ``hand_result`` must repeat it.
+* **The score-sheet form** ``{sums, caller, kamikaze?}`` is scored exactly as the rows
+  (the rows only spell the sums out in the lines; ``result.layouts`` is null). Checks: one
+  sum per seat; each within what a row can hold (0 to 50 in 4 cards); a kamikaze's sum is
+  50, and with rows of at most 4 cards a 50 *is* a kamikaze and must be named; one deck
+  gives every sum at once (an exact search over rows of at most 4 cards; under ``keep``
+  only the two 0s and the deck's total are checked).
+* **Closing from the sheet.** A result-only ``hand_result`` while a dealt round is in play
+  (or over but with cards never revealed) closes it (``Round.closed_seq``): the recorded
+  moves stay and it is scored from the sheet. ``cabo.result_conflict``: a caller other
+  than the one recorded (or one after an edition-2 deck-out with nobody calling); once
+  every turn is taken, a sum outside what the row's known cards and the cards the record
+  does not place elsewhere can make, or a kamikaze row without 4 cards. While turns remain
+  any row can still change, so only the caller is checked. Moves, showdowns and reveals
+  in a closed round are refused.
 * ``initial.totals``: 0-100 per seat (exactly 100 only in edition 2, where it may stay after
   the one reset; the reset is then assumed unused). Standings: ``winner`` for the winners,
   ``out`` for the others once the game is over.
@@ -84,7 +98,7 @@ Rule codes: ``common.match_over``, ``common.hand_in_progress``, ``common.no_hand
 ``cabo.drawn_required``, ``cabo.no_discard``, ``cabo.no_cards``, ``cabo.no_draw``,
 ``cabo.finish_turn``, ``cabo.wrong_action``, ``cabo.spy_own``, ``cabo.swap_own``,
 ``cabo.swap_scope``, ``cabo.caller_locked``, ``cabo.second_call``, ``cabo.round_over``,
-``cabo.round_not_over``, ``cabo.mismatch``, ``cabo.bad_result``.
+``cabo.round_not_over``, ``cabo.mismatch``, ``cabo.bad_result``, ``cabo.result_conflict``.
 """
 
 from __future__ import annotations

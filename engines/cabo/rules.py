@@ -8,13 +8,15 @@ ever changed anyway).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
 from engines.common import check_game, check_options, check_seat, dispatch, is_int, read_seat, seat_names
-from engines.cabo.scoring import allowed_dealers, settle
+from engines.cabo.scoring import allowed_dealers, settle, sheet_of
 from engines.cabo.state import (
     DECK_COUNTS,
+    KAMIKAZE,
     GAME,
     LIMIT,
     PEEK,
@@ -25,6 +27,7 @@ from engines.cabo.state import (
     Ref,
     Round,
     Seat,
+    Sheet,
     State,
     Token,
     plural,
@@ -231,6 +234,10 @@ def _round_of(state: State, *, moves: bool = True) -> Round:
         raise RuleViolation("common.no_hand", "no round has been dealt yet (hand_started first)")
     if state.over and moves:
         raise RuleViolation("common.match_over", "the game is over: a total went over 100")
+    if rnd.closed_seq:
+        raise RuleViolation("cabo.round_over", (
+            f"round {rnd.number} was closed from the score sheet at event {rnd.closed_seq}: "
+            "nothing more can be recorded in it"))
     if rnd.result_only:
         raise RuleViolation("common.no_deal", f"round {rnd.number} is recorded by its result only: moves cannot be recorded in it")
     return rnd
@@ -282,7 +289,7 @@ def _end_turn(state: State, rnd: Round, seat: Seat, w: _Work, **changes: Any) ->
     deck_out = state.options.edition == 2 and not w.draw
     w.pending = None
     return w.build(turn=(seat + 1) % n, started=True, final_left=final_left, over=over or deck_out,
-                   deck_out=deck_out and not over, pending_seq=0, **changes)
+                   deck_out=deck_out and not over, pending_seq=0, moves=rnd.moves + 1, **changes)
 
 
 def _with_round(state: State, rnd: Round) -> State:
@@ -379,7 +386,8 @@ def _on_initial_peek(state: State, event: Event) -> State:
     for i, t in enumerate(tokens):
         v = read_value(cards[i], f"cards[{i}]") if cards is not None else None
         w.bind(t, v, f"{name}'s slot {slots[i]}", seats=frozenset({seat}))
-    return state._replace(current=w.build(peeked=rnd.peeked | {seat}, refs=rnd.refs + (Ref(event.seq, "initial_peek", seat, tokens),)))
+    return state._replace(current=w.build(peeked=rnd.peeked | {seat}, refs=rnd.refs + (Ref(event.seq, "initial_peek", seat, tokens),),
+                                          moves=rnd.moves + 1))
 
 
 # --------------------------------------------------------------------------- turns
@@ -420,7 +428,7 @@ def _on_draw(state: State, event: Event) -> State:
     card = d.get("card")
     w.bind(t, read_value(card) if card is not None else None, f"the card {state.players[seat]} drew", seats=frozenset({seat}))
     w.pending = t
-    new = w.build(pending_seq=event.seq, started=True, refs=rnd.refs + (Ref(event.seq, "draw", seat, (t,)),))
+    new = w.build(pending_seq=event.seq, started=True, refs=rnd.refs + (Ref(event.seq, "draw", seat, (t,)),), moves=rnd.moves + 1)
     return state._replace(current=new)
 
 
@@ -592,7 +600,8 @@ def _on_call(state: State, event: Event) -> State:
     rnd, seat = _actor(state, d, "call_cabo")
     w = _Work(state, rnd, event.seq)
     w.pending = None
-    new = w.build(turn=(seat + 1) % rnd.seats, started=True, caller=seat, caller_seq=event.seq, final_left=rnd.seats - 1)
+    new = w.build(turn=(seat + 1) % rnd.seats, started=True, caller=seat, caller_seq=event.seq, final_left=rnd.seats - 1,
+                  moves=rnd.moves + 1)
     return state._replace(current=new)
 
 
@@ -630,6 +639,10 @@ def _on_reveal(state: State, event: Event) -> State:
     rnd = state.current
     if rnd is None or rnd.result_only:
         raise RuleViolation("common.bad_reveal", "no round is being recorded move by move: there is no face-down card to reveal")
+    if rnd.closed_seq:
+        raise RuleViolation("common.bad_reveal", (
+            f"round {rnd.number} was closed from the score sheet at event {rnd.closed_seq}: it is scored from the sheet, "
+            "not from its cards"))
     w = _Work(state, rnd, event.seq)
     p = state.players
     for b in bindings:
@@ -694,6 +707,169 @@ def _parse_caller(state: State, raw: object) -> Seat | None:
     return int(raw)
 
 
+def _parse_sheet(state: State, d: Mapping[str, Any], caller: Seat | None) -> Sheet:
+    """Read a result-only ``hand_result``: its rows (full form) or its sums (score-sheet form).
+
+    Raises:
+        RuleViolation: ``cabo.bad_result``, ``common.card_duplicate``, ``common.bad_seat``.
+    """
+    if "layouts" in d and "sums" in d:
+        raise RuleViolation("cabo.bad_result", "give the rows (layouts) or the sheet's sums (sums), not both")
+    if "layouts" in d:
+        if "kamikaze" in d:
+            raise RuleViolation("cabo.bad_result", "kamikaze goes with sums; with layouts it is read from the rows")
+        return sheet_of(_parse_layouts(state, d.get("layouts")), caller)
+    if "sums" not in d:
+        raise RuleViolation("cabo.bad_result", "a round's result gives each row (layouts) or each player's sum as on the sheet (sums)")
+    return _parse_sums(state, d.get("sums"), d.get("kamikaze"), caller)
+
+
+def _most_cards(state: State) -> int:
+    """How many cards a final row can hold: 4, or (``keep``) all but the discard pile's top."""
+    return ROW if state.options.wrongMultiPenalty == "discard" else sum(DECK_COUNTS) - 1 - (state.seats - 1)
+
+
+def _parse_sums(state: State, raw: object, kamikaze_raw: object, caller: Seat | None) -> Sheet:
+    """Check the score-sheet form: one sum per seat a row can hold, the kamikaze's 50, one deck for all.
+
+    Raises:
+        RuleViolation: ``cabo.bad_result`` naming the sum no deal can give, ``common.bad_seat``.
+    """
+    p = state.players
+    n = state.seats
+    if not isinstance(raw, (list, tuple)) or len(raw) != n or not all(is_int(v) for v in raw):
+        raise RuleViolation("cabo.bad_result", f"sums is one whole number per player ({n}), in seat order")
+    sums = tuple(int(v) for v in raw)
+    most = _most_cards(state)
+    values = sorted((v for v in range(14) for _ in range(DECK_COUNTS[v])), reverse=True)
+    top = sum(values[:most])
+    for s, v in enumerate(sums):
+        if not 0 <= v <= top:
+            spelled = " + ".join(map(str, values[:most])) + f" = {top}" if most == ROW else str(top)
+            raise RuleViolation("cabo.bad_result", (
+                f"{p[s]}'s sum {v} is impossible: a row of 1 to {most} cards adds up to 0 at least and {spelled} at most"))
+    kamikaze: Seat | None = None
+    if kamikaze_raw is not None:
+        if not is_int(kamikaze_raw) or not 0 <= kamikaze_raw < n:
+            raise RuleViolation("common.bad_seat", f"kamikaze must be a seat from 0 to {n - 1} or null, not {kamikaze_raw!r}")
+        kamikaze = int(kamikaze_raw)
+        if sums[kamikaze] != sum(KAMIKAZE):
+            raise RuleViolation("cabo.bad_result", (
+                f"a kamikaze shows 12 12 13 13, which adds up to 50: {p[kamikaze]}'s sum is {sums[kamikaze]}"))
+    if most == ROW:
+        for s, v in enumerate(sums):
+            if v == sum(KAMIKAZE) and s != kamikaze:
+                raise RuleViolation("cabo.bad_result", (
+                    f"{p[s]}'s 50 in at most 4 cards can only be 12 12 13 13, a kamikaze: write kamikaze: {s}"))
+    if not _deck_gives(sums, kamikaze, most):
+        raise RuleViolation("cabo.bad_result", (
+            f"no deal gives these sums together ({', '.join(f'{p[s]} {v}' for s, v in enumerate(sums))}): the deck holds "
+            f"two 0s, two 13s and four of each 1-12, and each row keeps 1 to {most} cards"))
+    return Sheet(sums, caller, kamikaze, None)
+
+
+@lru_cache(maxsize=4096)
+def _rows_adding_to(total: int, most: int, below: int = 13) -> tuple[tuple[int, ...], ...]:
+    """Every row of 1 to ``most`` values (each ≤ ``below``, in falling order) that adds up to ``total``."""
+    out: list[tuple[int, ...]] = []
+    for v in range(min(below, total), -1, -1):
+        rest = total - v
+        if rest == 0:
+            out.append((v,))
+        if most > 1 and rest <= v * (most - 1):
+            out += [(v, *r) for r in _rows_adding_to(rest, most - 1, v)]
+    return tuple(out)
+
+
+def _deck_gives(sums: tuple[int, ...], kamikaze: Seat | None, most: int) -> bool:
+    """Tell whether one 52-card deck can give every seat a row with its sum (and the kamikaze its 12 12 13 13).
+
+    An exact search over rows of at most 4 cards; with longer rows (``keep``) only what
+    every row needs: a card each, so at most two seats (the two 0s) can add up to 0.
+    """
+    if most > ROW:
+        return sum(1 for v in sums if v == 0) <= DECK_COUNTS[0] and sum(sums) <= sum(v * c for v, c in enumerate(DECK_COUNTS))
+
+    # the largest sums first: they need the scarce high cards, so dead ends show up early
+    order = sorted(range(len(sums)), key=lambda s: (s != kamikaze, -sums[s]))
+
+    @lru_cache(maxsize=None)
+    def fits(i: int, counts: tuple[int, ...]) -> bool:
+        if i == len(order):
+            return True
+        s = order[i]
+        rows = (KAMIKAZE,) if s == kamikaze else _rows_adding_to(sums[s], most)
+        for row in rows:
+            left = list(counts)
+            for v in row:
+                left[v] -= 1
+            if min(left) >= 0 and fits(i + 1, tuple(left)):
+                return True
+        return False
+
+    return fits(0, DECK_COUNTS)
+
+
+def _sheet_problem(state: State, rnd: Round, sheet: Sheet) -> str | None:
+    """Say why a sheet cannot close a move-by-move round from its position, or None when it can.
+
+    The caller is the one recorded, if any. Once every turn is taken the rows no longer
+    change: each sum must be one that the row's known cards and the cards still unknown can
+    make (``sum`` of the row's known values plus the fewest / most the unknown ones can add,
+    from the cards the record does not place elsewhere), and a kamikaze row holds 4 cards.
+    While turns remain any row can still change, so only the caller is checked.
+    """
+    p = state.players
+    if rnd.caller is not None and sheet.caller != rnd.caller:
+        said = f"{p[sheet.caller]} called" if sheet.caller is not None else "nobody called"
+        return f"{p[rnd.caller]} called CABO at event {rnd.caller_seq}; the sheet says {said}"
+    if rnd.over and rnd.caller is None and sheet.caller is not None:
+        return f"the draw pile ran out with nobody calling CABO; the sheet says {p[sheet.caller]} called"
+    if not rnd.over:
+        return None
+    live = [t for row in rnd.layouts for t in row] + list(rnd.draw) + list(rnd.discard)
+    left = list(DECK_COUNTS)
+    for t in live:
+        v = rnd.values[t]
+        if v is not None:
+            left[v] -= 1
+    pool = sorted(v for v in range(14) for _ in range(max(left[v], 0)))
+    for s in range(rnd.seats):
+        row = rnd.row_values(s)
+        known = [v for v in row if v is not None]
+        unknown = len(row) - len(known)
+        low, high = sum(known) + sum(pool[:unknown]), sum(known) + sum(pool[len(pool) - unknown:])
+        has = f"{len(row)} card(s)" + (f", known {' + '.join(map(str, known))}" if known else "")
+        if unknown:
+            has += f" and {unknown} unknown"
+        if sheet.kamikaze == s and len(row) != ROW:
+            return f"{p[s]}'s row holds {len(row)} card(s), so it cannot be the kamikaze 12 12 13 13"
+        if not low <= sheet.sums[s] <= high:
+            bound = f"exactly {low}" if low == high else f"{low} to {high}"
+            return f"{p[s]}'s row holds {has}: its sum is {bound}; the sheet says {sheet.sums[s]}"
+    return None
+
+
+def _same_result(state: State, old: Sheet, new: Sheet, source: str) -> None:
+    """A repeated result must say what the first said (rows are compared when both give them).
+
+    Raises:
+        RuleViolation: ``cabo.mismatch`` naming the field.
+    """
+    p = state.players
+    if new.caller != old.caller:
+        said = seat_names(p, [old.caller]) if old.caller is not None else "no caller"
+        raise RuleViolation("cabo.mismatch", f"caller: {source} {said}")
+    if old.layouts is not None and new.layouts is not None and old.layouts != new.layouts:
+        raise RuleViolation("cabo.mismatch", f"layouts: {source} other rows")
+    if new.sums != old.sums:
+        diff = next(s for s in range(len(p)) if new.sums[s] != old.sums[s])
+        raise RuleViolation("cabo.mismatch", f"sums: {source} {p[diff]}'s sum as {old.sums[diff]}, not {new.sums[diff]}")
+    if new.kamikaze != old.kamikaze:
+        said = f"{p[old.kamikaze]}'s kamikaze" if old.kamikaze is not None else "no kamikaze"
+        raise RuleViolation("cabo.mismatch", f"kamikaze: {source} {said}")
+
+
 def _on_hand_result(state: State, event: Event) -> State:
     d = event.data
     rnd = state.current
@@ -703,19 +879,27 @@ def _on_hand_result(state: State, event: Event) -> State:
         raise RuleViolation("cabo.bad_result", "a round's result gives the caller (null only after an edition-2 deck-out)")
     caller = _parse_caller(state, d.get("caller"))
     p = state.players
-    if rnd.result_only:
-        rows = _parse_layouts(state, d.get("layouts"))
+    if rnd.result_only or rnd.closed_seq:
+        sheet = _parse_sheet(state, d, caller)
         if rnd.facts is None:
             if state.over:
                 raise RuleViolation("common.match_over", "the game is over: a total went over 100")
-            return settle(state, rnd._replace(facts=rows, caller=caller, claim_seq=event.seq, over=True))
-        if rows != rnd.facts:
-            raise RuleViolation("cabo.mismatch", f"layouts: event {rnd.claim_seq} recorded other rows for round {rnd.number}")
-        if caller != rnd.caller:
-            raise RuleViolation("cabo.mismatch", f"caller: event {rnd.claim_seq} recorded {seat_names(p, [rnd.caller]) if rnd.caller is not None else 'no caller'}")
+            return settle(state, rnd._replace(facts=sheet, caller=caller, claim_seq=event.seq, over=True))
+        _same_result(state, rnd.facts, sheet, f"event {rnd.claim_seq} recorded")
         return state
-    if not rnd.over:
-        raise RuleViolation("cabo.round_not_over", f"round {rnd.number} is still being played: its result comes after the last turn")
+    if rnd.score is not None and "sums" in d:
+        # a cross-check of a scored round in the score-sheet form
+        rs = rnd.score
+        _same_result(state, Sheet(rs.sums, rs.caller, rs.kamikaze, rs.layouts), _parse_sheet(state, d, caller), "the moves give")
+        return state
+    if rnd.score is None and ("sums" in d or not rnd.over):
+        # closing from the sheet: the moves stay, the facts must be reachable from where they stop
+        sheet = _parse_sheet(state, d, caller)
+        problem = _sheet_problem(state, rnd, sheet)
+        if problem:
+            raise RuleViolation("cabo.result_conflict", problem)
+        closed = rnd._replace(facts=sheet, caller=caller, claim_seq=event.seq, closed_seq=event.seq, over=True, final_left=0)
+        return settle(state, closed)
     if caller != rnd.caller:
         said = p[caller] if caller is not None else "nobody"
         did = f"{p[rnd.caller]} called CABO at event {rnd.caller_seq}" if rnd.caller is not None else "nobody called CABO"

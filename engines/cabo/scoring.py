@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.cabo.state import KAMIKAZE, LIMIT, RESET_TO, ROW, Round, RoundScore, Seat, State
+from engines.cabo.state import KAMIKAZE, LIMIT, RESET_TO, ROW, Round, RoundScore, Seat, Sheet, State
 from engines.common import seat_names
 
 RULE_ROUND = "RULES.md §3.4"
@@ -24,28 +24,44 @@ def final_layouts(rnd: Round) -> tuple[tuple[int, ...], ...]:
     return rows  # type: ignore[return-value]
 
 
-def _spell(row: tuple[int, ...]) -> str:
-    """``1 + 2 + 3 + 4 = 10``; a single card is just its value."""
-    return f"{' + '.join(map(str, row))} = {sum(row)}" if len(row) > 1 else f"{row[0]}"
+def kamikaze_of(layouts: tuple[tuple[int, ...], ...]) -> Seat | None:
+    """The seat whose row is exactly 12, 12, 13, 13 (RULES.md §3.4 step 1), if any."""
+    return next((s for s, row in enumerate(layouts) if len(row) == ROW and tuple(sorted(row)) == KAMIKAZE), None)
 
 
-def score_round(state: State, layouts: tuple[tuple[int, ...], ...], caller: Seat | None) -> RoundScore:
-    """Score one round from its final rows and caller, after the totals so far (RULES.md §3.4)."""
+def sheet_of(layouts: tuple[tuple[int, ...], ...], caller: Seat | None) -> Sheet:
+    """The facts a round is scored from, read off its final rows."""
+    return Sheet(tuple(sum(row) for row in layouts), caller, kamikaze_of(layouts), layouts)
+
+
+def score_round(state: State, sheet: Sheet) -> RoundScore:
+    """Score one round from its sums, caller and kamikaze, after the totals so far (RULES.md §3.4).
+
+    The rows, when the sheet has them, only spell each sum out in the lines: a round given
+    by its sums alone scores exactly as the same round given by its rows.
+    """
     p = state.players
-    n = len(layouts)
+    sums, caller, kamikaze, layouts = sheet
+    n = len(sums)
     options = state.options
-    sums = tuple(sum(row) for row in layouts)
+
+    def _spell(s: Seat) -> str:
+        """``1 + 2 + 3 + 4 = 10`` from the rows; the sum alone from the sheet's sums."""
+        if layouts is None or len(layouts[s]) == 1:
+            return str(sums[s])
+        return f"{' + '.join(map(str, layouts[s]))} = {sums[s]}"
+
     lines: list[tuple[Seat, int, str]] = []
-    kamikaze = next((s for s in range(n) if len(layouts[s]) == ROW and tuple(sorted(layouts[s])) == KAMIKAZE), None)
     if kamikaze is not None:
         scores = tuple(0 if s == kamikaze else 50 for s in range(n))
         winners: tuple[Seat, ...] = (kamikaze,)
         for s in range(n):
             if s == kamikaze:
-                lines.append((s, 0, f"cards {' '.join(map(str, layouts[s]))}: kamikaze (12, 12, 13, 13), 0 points"))
+                shown = f"cards {' '.join(map(str, layouts[s]))}" if layouts is not None else "sum 50"
+                lines.append((s, 0, f"{shown}: kamikaze (12, 12, 13, 13), 0 points"))
             else:
                 extra = " (the CABO caller too, without the + " + str(options.caller_penalty) + ")" if s == caller else ""
-                lines.append((s, 50, f"sum {_spell(layouts[s])}; {p[kamikaze]} shows 12 12 13 13 (kamikaze): 50{extra}"))
+                lines.append((s, 50, f"sum {_spell(s)}; {p[kamikaze]} shows 12 12 13 13 (kamikaze): 50{extra}"))
     else:
         m = min(sums)
         low = tuple(s for s in range(n) if sums[s] == m)
@@ -55,12 +71,12 @@ def score_round(state: State, layouts: tuple[tuple[int, ...], ...], caller: Seat
             for s in range(n):
                 if s == caller:
                     tie = f", tied with {seat_names(p, [x for x in low if x != s])}: the caller wins the tie" if len(low) > 1 else ""
-                    lines.append((s, 0, f"sum {_spell(layouts[s])}; called CABO and is lowest{tie}: 0"))
+                    lines.append((s, 0, f"sum {_spell(s)}; called CABO and is lowest{tie}: 0"))
                 elif sums[s] == m:
-                    lines.append((s, sums[s], f"sum {_spell(layouts[s])}; tied lowest with the CABO caller {p[caller]}, "
+                    lines.append((s, sums[s], f"sum {_spell(s)}; tied lowest with the CABO caller {p[caller]}, "
                                               f"who wins the tie: scores the sum {sums[s]}"))
                 else:
-                    lines.append((s, sums[s], f"sum {_spell(layouts[s])}"))
+                    lines.append((s, sums[s], f"sum {_spell(s)}"))
         elif caller is not None:
             winners = low
             who = f"{m} ({seat_names(p, low)})"
@@ -71,23 +87,23 @@ def score_round(state: State, layouts: tuple[tuple[int, ...], ...], caller: Seat
                 scores = tuple(sums[s] + penalty if s == caller else sums[s] for s in range(n))
             for s in range(n):
                 if s == caller:
-                    lines.append((s, scores[s], f"sum {_spell(layouts[s])}; called CABO but {who} is lowest: "
+                    lines.append((s, scores[s], f"sum {_spell(s)}; called CABO but {who} is lowest: "
                                                 f"{sums[s]} + {penalty} = {scores[s]}"))
                 elif s in low and options.edition == 1:
-                    lines.append((s, 0, f"sum {_spell(layouts[s])}, lowest: 0"))
+                    lines.append((s, 0, f"sum {_spell(s)}, lowest: 0"))
                 elif s in low:
-                    lines.append((s, scores[s], f"sum {_spell(layouts[s])}, lowest, but the caller was not: everyone "
+                    lines.append((s, scores[s], f"sum {_spell(s)}, lowest, but the caller was not: everyone "
                                                 f"but the caller scores the sum (edition 2)"))
                 else:
-                    lines.append((s, scores[s], f"sum {_spell(layouts[s])}"))
+                    lines.append((s, scores[s], f"sum {_spell(s)}"))
         else:
             winners = low
             scores = tuple(0 if s in low else sums[s] for s in range(n))
             for s in range(n):
                 if s in low:
-                    lines.append((s, 0, f"sum {_spell(layouts[s])}, lowest (nobody called CABO: the draw pile ran out): 0"))
+                    lines.append((s, 0, f"sum {_spell(s)}, lowest (nobody called CABO: the draw pile ran out): 0"))
                 else:
-                    lines.append((s, scores[s], f"sum {_spell(layouts[s])}"))
+                    lines.append((s, scores[s], f"sum {_spell(s)}"))
     before = state.totals
     used = set(state.reset_used)
     totals = []
@@ -109,8 +125,13 @@ def score_round(state: State, layouts: tuple[tuple[int, ...], ...], caller: Seat
 
 
 def settle(state: State, rnd: Round) -> State:
-    """Score a complete round and add it to the match (the round becomes the current one)."""
-    scored = score_round(state, final_layouts(rnd), rnd.caller)
+    """Score a complete round and add it to the match (the round becomes the current one).
+
+    A round with ``facts`` (result only, or closed from the score sheet) is scored from
+    them; any other from its final rows.
+    """
+    sheet = rnd.facts if rnd.facts is not None else sheet_of(final_layouts(rnd), rnd.caller)
+    scored = score_round(state, sheet)
     return state._replace(current=rnd._replace(score=scored), scores=state.scores + (scored,))
 
 
@@ -133,7 +154,8 @@ def allowed_dealers(state: State) -> list[Seat]:
 
 def _result(rs: RoundScore) -> dict[str, Any]:
     return {"sums": list(rs.sums), "caller": rs.caller, "kamikaze": rs.kamikaze, "scores": list(rs.scores),
-            "winners": list(rs.winners), "resets": list(rs.resets), "layouts": [list(map(str, r)) for r in rs.layouts]}
+            "winners": list(rs.winners), "resets": list(rs.resets),
+            "layouts": None if rs.layouts is None else [list(map(str, r)) for r in rs.layouts]}
 
 
 def _dealt(rnd: Round) -> list[list[str]]:
@@ -158,6 +180,8 @@ def score(state: State) -> dict[str, Any]:
             entry["result"] = _result(rs)
             if not rnd.result_only:
                 entry["result"]["dealt"] = _dealt(rnd)
+            if rnd.closed_seq:
+                entry["closedFromSheet"] = {"afterMove": rnd.moves, "seq": rnd.closed_seq}
             entry["lines"] = [{"seat": s, "points": pts, "reason": why, "rule": RULE_ROUND} for s, pts, why in rs.lines]
             entry["points"] = list(rs.scores)
             entry["totals"] = list(rs.totals)

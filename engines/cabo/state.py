@@ -90,8 +90,22 @@ class RoundScore:
     reset_used: frozenset[Seat]
     """Seats that have had their one 100 → 50 reset (edition 2), this round included."""
     lines: tuple[tuple[Seat, int, str], ...]
-    layouts: tuple[tuple[int, ...], ...]
-    """Each seat's final row, values in slot order."""
+    layouts: tuple[tuple[int, ...], ...] | None
+    """Each seat's final row, values in slot order (None: the round was scored from the sheet's sums)."""
+
+
+class Sheet(NamedTuple):
+    """A round's result as the table gave it in a ``hand_result`` (VOCABULARY.md §5.3).
+
+    The full form gives every row (``layouts``); the score-sheet form gives each seat's sum
+    and the kamikaze seat. Either way the round is scored from ``sums``, ``caller`` and
+    ``kamikaze``: the rows, when known, only spell the sums out.
+    """
+
+    sums: tuple[int, ...]
+    caller: Seat | None
+    kamikaze: Seat | None
+    layouts: tuple[tuple[int, ...], ...] | None
 
 
 class Round(NamedTuple):
@@ -142,21 +156,27 @@ class Round(NamedTuple):
     """Edition 2: the round ended because the draw pile ran out."""
     refs: tuple[Ref, ...] = ()
     showdown_seq: int = 0
-    # --- result only
-    facts: tuple[tuple[int, ...], ...] | None = None
-    """A result-only round's layouts (or None until its ``hand_result``)."""
+    moves: int = 0
+    """How many moves (looks, turns, calls) the round has recorded."""
+    # --- result only, or closed from the score sheet
+    facts: Sheet | None = None
+    """The result the round is scored from when its moves do not give it: a result-only
+    round's ``hand_result``, or the one that closed a move-by-move round from the sheet."""
+    closed_seq: int = 0
+    """The ``hand_result`` that closed this move-by-move round from the score sheet (0: not closed)."""
     claim_seq: int = 0
     score: RoundScore | None = None
 
     def row_values(self, seat: Seat) -> tuple[int | None, ...]:
         """The values of ``seat``'s row as the record knows them."""
         if self.result_only:
-            return tuple(self.facts[seat]) if self.facts is not None else ()
+            rows = self.facts.layouts if self.facts is not None else None
+            return tuple(rows[seat]) if rows is not None else ()
         return tuple(self.values[t] for t in self.layouts[seat])
 
     def missing(self) -> list[tuple[Seat, int]]:
         """The (seat, slot) of every final card the record does not know (slots from 1)."""
-        if self.result_only:
+        if self.result_only or self.closed_seq:
             return []
         return [(s, k + 1) for s in range(self.seats) for k, t in enumerate(self.layouts[s]) if self.values[t] is None]
 

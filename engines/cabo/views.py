@@ -95,6 +95,8 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
         return deal
     if rnd.result_only:
         return [{"type": "hand_result", "data": {}}] if rnd.facts is None else deal
+    if rnd.closed_seq:
+        return deal
     if rnd.over:
         rows = [[card_text(v) for v in rnd.row_values(s)] for s in range(rnd.seats)]
         show = {"type": "showdown", "data": {"layouts": rows}}
@@ -112,7 +114,7 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
         moves += [{"type": "replace", "data": c} for c in claims] or [{"type": "replace", "data": {"seat": seat}}]
         if v is None:
             moves += [{"type": t, "data": {"seat": seat}} for t in ("discard", "peek", "spy", "swap")]
-            return moves
+            return moves + [_close(rnd)]
         card = str(v)
         moves.append({"type": "discard", "data": {"seat": seat, "card": card}})
         if v in PEEK:
@@ -134,7 +136,7 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
                         for k2 in range(1, len(rnd.layouts[s2]) + 1):
                             moves.append({"type": "swap", "data": {"seat": seat, "card": card, "first": {"seat": s1, "slot": k1},
                                                                    "second": {"seat": s2, "slot": k2}}})
-        return moves
+        return moves + [_close(rnd)]
     if rnd.discard:
         claims = _claims(rnd, seat, fail_ok=True)
         moves += [{"type": "take_discard", "data": c} for c in claims] or [{"type": "take_discard", "data": {"seat": seat}}]
@@ -142,7 +144,12 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
         moves.append({"type": "draw", "data": {"seat": seat}})
     if rnd.caller is None:
         moves.append({"type": "call_cabo", "data": {"seat": seat}})
-    return moves
+    return moves + [_close(rnd)]
+
+
+def _close(rnd: Round) -> dict[str, Any]:
+    """The template of a close from the score sheet (the caller fixed once someone called)."""
+    return {"type": "hand_result", "data": {} if rnd.caller is None else {"caller": rnd.caller}}
 
 
 def _with_value(data: dict[str, Any], rnd: Round, t: Token) -> dict[str, Any]:
@@ -189,8 +196,12 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
         out["nextStart"] = allowed_dealers(state)
     if rnd.result_only:
         if rnd.facts is not None:
-            out["rows"] = [{"seat": s, "name": state.players[s], "cards": [str(v) for v in rnd.facts[s]]} for s in range(n)]
+            out["sums"] = list(rnd.facts.sums)
+            if rnd.facts.layouts is not None:
+                out["rows"] = [{"seat": s, "name": state.players[s], "cards": [str(v) for v in rnd.facts.layouts[s]]} for s in range(n)]
         return out
+    if rnd.closed_seq:
+        out["closedFromSheet"] = {"afterMove": rnd.moves, "seq": rnd.closed_seq}
     out.update({
         "turn": None if rnd.over else rnd.turn,
         "finalTurnsLeft": rnd.final_left if rnd.caller is not None and not rnd.over else None,
@@ -274,14 +285,24 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                     parts.append(f"the card of event {b.get('seq')}{' #' + str(b['index']) if 'index' in b else ''} is {b.get('card')}")
             words = "Revealed: " + "; ".join(parts)
         case "hand_result":
-            words = f"Round {rnd.number if rnd else '?'} result: " + "; ".join(
-                f"{p[s]} {' '.join(row)}" for s, row in enumerate(d.get("layouts", [])))
+            number = rnd.number if rnd else "?"
+            if rnd is not None and rnd.closed_seq == event.seq:
+                stop = f"after move {rnd.moves}" if rnd.moves else "before any move"
+                words = f"Round {number} closed from the score sheet {stop}: "
+            else:
+                words = f"Round {number} result: "
+            if "layouts" in d:
+                words += "; ".join(f"{p[s]} {' '.join(row)}" for s, row in enumerate(d.get("layouts", [])))
+            else:
+                words += "sums " + ", ".join(f"{p[s]} {v}" for s, v in enumerate(d.get("sums", [])))
+                if d.get("kamikaze") is not None:
+                    words += f"; {p[d['kamikaze']]} shows 12 12 13 13 (kamikaze)"
             if d.get("caller") is not None:
                 words += f"; {p[d['caller']]} called CABO"
         case _:
             return log_words(event, "round")
     if rnd is not None and prev is not None and rnd.number == prev.number:
-        if rnd.over and not prev.over:
+        if rnd.over and not prev.over and not rnd.closed_seq:
             words += "; the round is over" + (" (the draw pile ran out)" if rnd.deck_out else "")
         elif rnd.caller is not None and prev.caller is not None and event.type in ("take_discard", "replace", "discard", "peek", "spy", "swap"):
             words += f"; {rnd.final_left} final turn(s) left"

@@ -55,12 +55,27 @@ Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
   ``leader``). After a result-only hand without ``lastTrick``, the next *dealt* hand must
   name it (``la-cabra.leader_required``); a result-only hand never needs it.
 * **hand_result** always concerns the latest hand: in a result-only hand the first one is
-  its result and later ones cross-check it; in a move-by-move hand it may come only once
-  the deal is over (``la-cabra.hand_not_over``). Beyond VOCABULARY's checks, ``cardPoints``
-  must be reachable by the number of cards the tricks allow (e.g. one trick against eight
-  holds 4 cards: at most 44 points) — checked with a count-and-sum DP over the deck.
-  ``cards`` in a cross-check must place every known pile card in its team's list, match
-  the pile sizes, and put the unknown cards only where they could be.
+  its result and later ones cross-check it; after a finished move-by-move deal it is a
+  cross-check. Beyond VOCABULARY's checks, ``cardPoints`` must be reachable by the number of
+  cards the tricks allow (e.g. one trick against eight holds 4 cards: at most 44 points) —
+  checked with a count-and-sum DP over the deck. ``cards`` in a cross-check must place every
+  known pile card in its team's list, match the pile sizes, and put the unknown cards only
+  where they could be.
+* **Score-sheet forms.** ``cardPoints`` alone (``tricks`` omitted): the tricks stay unknown
+  (``result.tricks`` null); they are required only for a team with 0 points that the record
+  does not already show taking a trick. ``lossPoints`` alone: the deal's own loss points
+  before any doubling (0 and 2/4/6, or 0 and 0 for eggs; 8 or 12 is refused, naming the 4 or
+  6 meant); the card points stay unknown (``result.cardPoints`` null) and the loss points
+  and eggs come from the sheet. Either is scored exactly as the full form would be.
+* **Closing from the sheet.** A ``hand_result`` while a dealt hand is in play closes it
+  (``Hand.closed``): the recorded moves stay, and the facts must be reachable from there
+  (``la-cabra.result_conflict``): no fewer tricks than taken, enough and not too many
+  tricks for the cards left (4 to 16 a trick), a ``lastTrick`` team that still wins one,
+  trick cards already in a pile on that team's list, and card points (or the loss band) that
+  the known pile points plus some share of the cards not in a known pile can make (a
+  count-and-sum DP; it allows a few splits real play could not reach, never refuses a real
+  one). The hand is scored from the sheet; moves in it are refused; a reveal of one of its
+  face-down pile cards must keep the sheet possible (``la-cabra.mismatch`` naming the close).
 * **Points with unknown cards.** A finished deal is scored when its points are exact: every
   pile card known, or all the unknown ones in one team's pile (that team has 120 minus the
   other's). Otherwise it is ``incomplete`` (``missing`` lists the face-down cards) until
@@ -93,7 +108,7 @@ Rule codes: ``common.match_over``, ``common.hand_in_progress``, ``common.no_hand
 ``la-cabra.hand_size``, ``la-cabra.cannot_beat``, ``la-cabra.name_discard``,
 ``la-cabra.tira_cards``, ``la-cabra.tira_leader``, ``la-cabra.tira_played``,
 ``la-cabra.tira_again``, ``la-cabra.bad_rivals``, ``la-cabra.tira_priority``,
-``la-cabra.bad_result``, ``la-cabra.hand_not_over``.
+``la-cabra.bad_result``, ``la-cabra.result_conflict``.
 """
 
 from __future__ import annotations

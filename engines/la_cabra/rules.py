@@ -12,7 +12,16 @@ from typing import Any
 from engines.base import Event, RuleViolation
 from engines.common import check_options, is_int, read_cards, read_seat, set_item
 from engines.cards import Card
-from engines.la_cabra.scoring import claim_points, compute_facts, feasible_words, has_late_slot, rescore, returned_trump
+from engines.la_cabra.scoring import (
+    base_loss,
+    claim_points,
+    compute_facts,
+    feasible_words,
+    has_late_slot,
+    rescore,
+    returned_trump,
+    took_tricks,
+)
 from engines.la_cabra.state import (
     DECK,
     GAME,
@@ -29,6 +38,7 @@ from engines.la_cabra.state import (
     State,
     Trick,
     TrickDone,
+    bits,
     can_beat,
     beats,
     card_list,
@@ -38,8 +48,10 @@ from engines.la_cabra.state import (
     read_card,
     sorted_cards,
     suit_sign,
+    sum_masks,
     team_name,
     team_of,
+    value,
 )
 
 OPTION_VALUES: dict[str, tuple[object, ...]] = {
@@ -131,6 +143,7 @@ def _take(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int =
         raise RuleViolation("la-cabra.name_discard", msg)
     gone = frozenset(cards)
     return {
+        "moves": hand.moves + 1,
         "known": set_item(hand.known, seat, mine - gone),
         "unknown": set_item(hand.unknown, seat, unknown - len(bind) - hidden),
         "shown": set_item(hand.shown, seat, hand.shown[seat] - gone) if hand.shown[seat] else hand.shown,
@@ -310,6 +323,9 @@ def _deal(state: State) -> Hand:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     if hand.is_result_only:
         raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it")
+    if hand.closed:
+        raise RuleViolation("la-cabra.deal_over", (
+            f"hand {hand.number} was closed from the score sheet at event {hand.closed}: nothing more can be recorded in it"))
     if hand.over:
         raise RuleViolation("la-cabra.deal_over", f"hand {hand.number} is over: every card has been played")
     return hand
@@ -611,6 +627,15 @@ def _on_reveal(state: State, event: Event) -> State:
             raise RuleViolation("common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)")
     for i in sorted(changed):
         hand = changed[i]
+        if hand.closed:
+            # scored from the sheet; a face-down card of its piles must keep the sheet possible
+            assert hand.claim is not None
+            conflict = _close_problem(state, hand, hand.claim)
+            if conflict:
+                raise RuleViolation("la-cabra.mismatch", (
+                    f"this reveal contradicts the score sheet that closed hand {hand.number} (event {hand.closed}): {conflict}"),
+                    seq=hand.closed)
+            continue
         if hand.over:
             if hand.claim is not None:
                 problem = _claim_problem(state, hand, hand.claim)
@@ -632,27 +657,55 @@ def _on_reveal(state: State, event: Event) -> State:
 # --------------------------------------------------------------------------- hand_result
 
 
+
+
 def _pair(v: object, field: str) -> tuple[int, int]:
     if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(is_int(x) and x >= 0 for x in v):
         raise RuleViolation("la-cabra.bad_result", f"{field} is two numbers, one per team (NS, EW)")
     return int(v[0]), int(v[1])
 
 
-def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Claim:
+def _split_fits(pts0: int, tricks: tuple[int, int] | None) -> bool:
+    """Tell whether some deal with these tricks (any, when None) gives team 0 cards worth ``pts0``.
+
+    Team 0 holds 4k cards for some k between its trick count and four times it (and team 1
+    the other 36 - 4k within the same bounds); a count-and-sum DP over the deck says which
+    totals k·4 cards can make.
+    """
+    pairs = [tricks] if tricks is not None else [(a, b) for a in range(10) for b in range(10) if 3 <= a + b <= 9]
+    for t0, t1 in pairs:
+        lo, hi = max(t0, 9 - 4 * t1), min(4 * t0, 9 - t1)
+        if any(deck_masks()[4 * k] >> pts0 & 1 for k in range(lo, hi + 1)):
+            return True
+    return False
+
+
+def _parse_result(state: State, d: Mapping[str, Any], seq: int, has_trick: tuple[bool, bool] = (False, False)) -> Claim:
     """Check a ``hand_result``'s facts for consistency on their own (VOCABULARY.md §5.5).
+
+    The full form gives ``cardPoints`` or ``cards`` with ``tricks``; the score-sheet forms
+    give ``cardPoints`` alone (``tricks`` needed only for a team with 0 card points that the
+    record does not already show taking a trick: ``has_trick``) or ``lossPoints`` alone (the
+    deal's own 2, 4 or 6, or 0 and 0 for 60-60; the eggs doubling is derived).
 
     Raises:
         RuleViolation: ``la-cabra.bad_result`` naming the inconsistency.
     """
     names = [team_name(state.players, t) for t in (0, 1)]
-    tricks = _pair(d.get("tricks"), "tricks")
-    total = sum(tricks)
-    if not 3 <= total <= 9:
-        raise RuleViolation("la-cabra.bad_result", f"a deal has 3 to 9 tricks (36 cards, 4 to 16 per trick), not {total}")
+    tricks: tuple[int, int] | None = None
+    if d.get("tricks") is not None:
+        tricks = _pair(d.get("tricks"), "tricks")
+        total = sum(tricks)
+        if not 3 <= total <= 9:
+            raise RuleViolation("la-cabra.bad_result", f"a deal has 3 to 9 tricks (36 cards, 4 to 16 per trick), not {total}")
     cards: tuple[frozenset[Card], frozenset[Card]] | None = None
     pts: tuple[int, int] | None = None
-    if d.get("cards") is None and d.get("cardPoints") is None:
-        raise RuleViolation("la-cabra.bad_result", "a hand result gives cardPoints or cards")
+    loss: tuple[int, int] | None = None
+    given = [k for k in ("cardPoints", "cards", "lossPoints") if d.get(k) is not None]
+    if not given:
+        raise RuleViolation("la-cabra.bad_result", "a hand result gives cardPoints, cards or lossPoints")
+    if "lossPoints" in given and len(given) > 1:
+        raise RuleViolation("la-cabra.bad_result", "lossPoints stands alone: give the loss points or the card points, not both")
     if d.get("cards") is not None:
         raw = d["cards"]
         if not isinstance(raw, (list, tuple)) or len(raw) != 2 or not all(isinstance(x, (list, tuple)) for x in raw):
@@ -671,6 +724,8 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Claim:
             n = len(lists[t])
             if n % 4:
                 raise RuleViolation("la-cabra.bad_result", f"{names[t]}'s list has {n} cards: every trick holds a multiple of 4 cards")
+            if tricks is None:
+                continue
             if tricks[t] == 0 and n:
                 raise RuleViolation("la-cabra.bad_result", f"{names[t]} took no trick but lists {n} cards")
             if not tricks[t] <= n // 4 <= 4 * tricks[t]:
@@ -684,31 +739,153 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Claim:
         for t in (0, 1):
             if not deck_totals() >> pts[t] & 1:
                 raise RuleViolation("la-cabra.bad_result", f"no set of cards is worth {pts[t]} points ({names[t]})")
-            if tricks[t] == 0 and pts[t]:
+            if tricks is not None and tricks[t] == 0 and pts[t]:
                 raise RuleViolation("la-cabra.bad_result", f"{names[t]} took no trick, so it has no card points (not {pts[t]})")
         if cards is not None:
             counted = points(cards[0]), points(cards[1])
             if counted != pts:
                 raise RuleViolation("la-cabra.bad_result", f"cardPoints say {pts[0]}–{pts[1]} but the listed cards are worth {counted[0]}–{counted[1]}")
-        else:
+        elif not _split_fits(pts[0], tricks):
+            if tricks is None:
+                raise RuleViolation("la-cabra.bad_result", f"no deal gives {names[0]} {pts[0]} card points and {names[1]} {pts[1]}")
             lo, hi = max(tricks[0], 9 - 4 * tricks[1]), min(4 * tricks[0], 9 - tricks[1])
-            if not any(deck_masks()[4 * k] >> pts[0] & 1 for k in range(lo, hi + 1)):
+            raise RuleViolation("la-cabra.bad_result", (
+                f"with {tricks[0]} trick(s) to {tricks[1]}, {names[0]} holds {4 * lo} to {4 * hi} cards, "
+                f"which cannot be worth {pts[0]} points"))
+        if tricks is None and cards is None:
+            for t in (0, 1):
+                if pts[t] == 0 and not has_trick[t]:
+                    raise RuleViolation("la-cabra.bad_result", (
+                        f"{names[t]} has 0 card points: say whether they took only blank tricks (4 loss points) or no "
+                        f"trick at all (6): give tricks, e.g. [{'1, 8' if t == 0 else '8, 1'}] or [{'0, 9' if t == 0 else '9, 0'}]"))
+    if d.get("lossPoints") is not None:
+        loss = _pair(d["lossPoints"], "lossPoints")
+        low, high = min(loss), max(loss)
+        if low != 0 or high not in (0, 2, 4, 6):
+            if low == 0 and high in (8, 12):
                 raise RuleViolation("la-cabra.bad_result", (
-                    f"with {tricks[0]} trick(s) to {tricks[1]}, {names[0]} holds {4 * lo} to {4 * hi} cards, "
-                    f"which cannot be worth {pts[0]} points"))
+                    f"lossPoints are the deal's own 2, 4 or 6; the doubling after eggs is counted by the engine: "
+                    f"write {high // 2} for a doubled {high}"))
+            raise RuleViolation("la-cabra.bad_result", (
+                f"lossPoints: the losing team gets 2, 4 or 6 and the winners 0 (0 and 0 for 60–60), not {loss[0]} and {loss[1]}"))
+        if tricks is not None:
+            for t in (0, 1):
+                if loss[t] == 6 and tricks[t]:
+                    raise RuleViolation("la-cabra.bad_result", (
+                        f"6 loss points mean {names[t]} took no trick, but tricks gives them {tricks[t]}"))
+                if tricks[t] == 0 and loss[t] != 6:
+                    raise RuleViolation("la-cabra.bad_result", (
+                        f"{names[t]} took no trick: that loses with 6 loss points, not {loss[t]}"))
     last = d.get("lastTrick")
     if last is not None:
         last = _seat(d, "lastTrick")
-        if tricks[team_of(last)] == 0:
+        t = team_of(last)
+        none = (tricks is not None and tricks[t] == 0) or (cards is not None and not cards[t]) or (loss is not None and loss[t] == 6)
+        if none:
             raise RuleViolation("la-cabra.bad_result", (
-                f"lastTrick: {state.players[last]}'s team {names[team_of(last)]} took no trick"))
-    return Claim(seq, pts, cards, tricks, last)
+                f"lastTrick: {state.players[last]}'s team {names[t]} took no trick"))
+    return Claim(seq, pts, cards, tricks, last, loss)
+
+
+def _reachable(hand: Hand, claim: Claim) -> list[tuple[int, int, int]]:
+    """List the ways the cards not yet won can still go, as ``(cards to team 0, cards to team 1, mask)``.
+
+    ``mask`` has bit p set when team 0 can end the deal with p card points that way: its
+    known pile points plus some ``h0 + f0`` of the cards whose pile the record does not
+    know (``h0`` its face-down pile cards, ``f0`` the cards it still wins). Future tricks
+    come in whole multiples of 4 cards; the sheet's ``tricks`` bound each team's share
+    (4 to 16 cards a trick) and its ``lastTrick`` needs that team to win one more.
+    """
+    rest = 36 - sum(hand.pile_count)
+    free = [value(c) for c in DECK.distinct() if c not in hand.pile_known[0] and c not in hand.pile_known[1]]
+    masks = sum_masks(free, len(free))
+    h0 = len(hand.pile_hidden[0])
+    known0 = points(hand.pile_known[0])
+    more = None if claim.tricks is None else (claim.tricks[0] - hand.tricks[0], claim.tricks[1] - hand.tricks[1])
+    out = []
+    for m0 in range(rest // 4 + 1):
+        f = (4 * m0, rest - 4 * m0)
+        if more is not None and not all(4 * more[t] <= f[t] <= 16 * more[t] for t in (0, 1)):
+            continue
+        if claim.last_trick is not None and f[team_of(claim.last_trick)] == 0:
+            continue
+        out.append((f[0], f[1], masks[h0 + f[0]] << known0))
+    return out
+
+
+def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
+    """Say why a sheet cannot close a hand in play from its position (None: it can).
+
+    What the moves fixed stays: tricks already taken, cards already in a team's pile (their
+    points), the number of cards still to be won (so how many tricks remain).
+    """
+    names = [team_name(state.players, t) for t in (0, 1)]
+    cur = hand.tricks
+    known = points(hand.pile_known[0]), points(hand.pile_known[1])
+    rest = 36 - sum(hand.pile_count)
+    so_far = f"after move {hand.moves}"
+    if claim.tricks is not None:
+        for t in (0, 1):
+            if claim.tricks[t] < cur[t]:
+                return f"{names[t]} already took {cur[t]} trick(s) {so_far}; the sheet says {claim.tricks[t]}"
+        more = claim.tricks[0] - cur[0] + claim.tricks[1] - cur[1]
+        if 4 * more > rest:
+            return f"{rest} cards are left to play {so_far}, so at most {rest // 4} more trick(s); the sheet's tricks need {more}"
+        if 16 * more < rest:
+            return f"{rest} cards are left to play {so_far}, so at least {-(-rest // 16)} more trick(s); the sheet's tricks give {more}"
+        if claim.last_trick is not None and claim.tricks[team_of(claim.last_trick)] == cur[team_of(claim.last_trick)]:
+            t = team_of(claim.last_trick)
+            return (f"the last trick is still to be played {so_far}, but the sheet gives {names[t]} no more trick, "
+                    f"so {state.players[claim.last_trick]} cannot win it")
+    if claim.cards is not None:
+        for t in (0, 1):
+            stray = hand.pile_known[t] - claim.cards[t]
+            if stray:
+                return f"{card_list(sorted_cards(stray))} already went to {names[t]}'s trick pile; the sheet lists them for {names[1 - t]}"
+            if len(claim.cards[t]) < hand.pile_count[t]:
+                return f"{names[t]}'s trick pile already holds {hand.pile_count[t]} cards; the sheet lists {len(claim.cards[t])}"
+    ways = _reachable(hand, claim)
+    union = 0
+    for _, _, mask in ways:
+        union |= mask
+    pts = claim_points(claim)
+    if pts is not None:
+        if union >> pts[0] & 1:
+            return None
+        for t in (0, 1):
+            if pts[t] < known[t]:
+                return f"{names[t]} already holds {known[t]} card points in tricks {so_far}; the sheet says {pts[t]}"
+        return f"from the position {so_far}, {names[0]} can end with {feasible_words(union)} card points; the sheet says {pts[0]}"
+    assert claim.loss is not None
+    if claim.loss == (0, 0):
+        if union >> 60 & 1:
+            return None
+        return f"the sheet's 60–60 cannot be reached {so_far}: {names[0]} can end with {feasible_words(union)} card points"
+    loser = 0 if claim.loss[0] else 1
+    lp = claim.loss[loser]
+    if lp == 6:
+        if cur[loser]:
+            return f"{names[loser]} already took {cur[loser]} trick(s) {so_far}; the sheet's 6 loss points say they took none"
+        if any(f[loser] == 0 for f in ((a, b) for a, b, _ in ways)):
+            return None
+        return f"{names[loser]} must still win a trick {so_far}; the sheet's 6 loss points say they took none"
+    band = range(31, 60) if lp == 2 else range(0, 31)
+    reach = 0
+    for f0, f1, mask in ways:
+        for p0 in bits(mask):
+            p = p0 if loser == 0 else 120 - p0
+            if p in band and (lp == 2 or cur[loser] or (f0, f1)[loser]):
+                return None
+            reach |= 1 << p
+    need = "31 to 59 card points" if lp == 2 else "30 or fewer card points and a trick"
+    return (f"from the position {so_far}, {names[loser]} can end with {feasible_words(reach)} card points; the sheet's "
+            f"{lp} loss points need {need}")
 
 
 def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | None:
     """Return (field, why) when a move-by-move hand's derived facts contradict ``claim``."""
     names = [team_name(state.players, t) for t in (0, 1)]
-    if claim.tricks != hand.tricks:
+    if claim.tricks is not None and claim.tricks != hand.tricks:
         return "tricks", (f"the moves give {names[0]} {hand.tricks[0]} trick(s) and {names[1]} {hand.tricks[1]}, "
                           f"not {claim.tricks[0]} and {claim.tricks[1]}")
     if claim.last_trick is not None and claim.last_trick != hand.last_winner:
@@ -728,14 +905,23 @@ def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | 
                 return "cards", (f"{trump.pretty()} was put back into the stock and every face-down card of {names[t]}'s pile "
                                  "was discarded before anyone drew: it cannot be among them")
     pts = claim_points(claim)
+    facts = compute_facts(hand._replace(claim=None), state.options)
     if pts is not None:
-        facts = compute_facts(hand._replace(claim=None), state.options)
         if facts.points is not None and facts.points != pts:
             return "cardPoints", (f"the cards give {names[0]} {facts.points[0]} and {names[1]} {facts.points[1]}, "
                                   f"not {pts[0]} and {pts[1]}")
         if facts.points is None and not facts.sums >> pts[0] & 1:
             return "cardPoints", (f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
                                   f"not {pts[0]}")
+    if claim.loss is not None:
+        took = took_tricks(hand)
+        options = {p0 for p0 in bits(facts.sums) if base_loss((p0, 120 - p0), took) == claim.loss}
+        if not options:
+            said = f"{claim.loss[0]} and {claim.loss[1]}"
+            if facts.base is not None:
+                return "lossPoints", f"the cards give {names[0]} {facts.base[0]} and {names[1]} {facts.base[1]} loss points, not {said}"
+            return "lossPoints", (f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
+                                  f"which cannot give {said} loss points")
     return None
 
 
@@ -743,41 +929,49 @@ def _on_hand_result(state: State, event: Event) -> State:
     cur = state.current
     if cur is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
-    if not cur.is_result_only and not cur.over:
-        raise RuleViolation("la-cabra.hand_not_over", (
-            f"hand {cur.number} is still being played (stock {cur.stock}); its result comes after the last trick"))
-    claim = _parse_result(state, event.data, event.seq)
+    has_trick = (bool(took_tricks(cur)[0]), bool(took_tricks(cur)[1]))
+    if not cur.from_sheet and not cur.over:
+        # closing a hand in play from the score sheet: the moves stay, the facts must follow from them
+        claim = _parse_result(state, event.data, event.seq, (cur.tricks[0] > 0, cur.tricks[1] > 0))
+        conflict = _close_problem(state, cur, claim)
+        if conflict:
+            raise RuleViolation("la-cabra.result_conflict", f"hand {cur.number}: {conflict}")
+        return _with_hand(state, cur._replace(claim=claim, over=True, closed=event.seq, last_winner=claim.last_trick))
+    claim = _parse_result(state, event.data, event.seq, has_trick)
     if cur.is_result_only and cur.claim is None:
-        hand = cur._replace(claim=claim, over=True, tricks=claim.tricks, last_winner=claim.last_trick)
+        hand = cur._replace(claim=claim, over=True, tricks=claim.tricks or (0, 0), last_winner=claim.last_trick)
         return _with_hand(state, hand)
     old = cur.claim
-    if cur.is_result_only:
+    if cur.from_sheet:
         assert old is not None
-        problem = _claims_differ(state, old, claim)
+        problem = _claims_differ(state, cur, old, claim)
     else:
         problem = _claim_problem(state, cur, claim)
         if problem is None and old is not None:
-            problem = _claims_differ(state, old, claim)
+            problem = _claims_differ(state, cur, old, claim)
     if problem:
         raise RuleViolation("la-cabra.mismatch", f"{problem[0]}: {problem[1]}")
     merged = Claim(
         event.seq,
         claim.points if claim.points is not None else (old.points if old else None),
         claim.cards if claim.cards is not None else (old.cards if old else None),
-        claim.tricks,
+        claim.tricks if claim.tricks is not None else (old.tricks if old else None),
         claim.last_trick if claim.last_trick is not None else (old.last_trick if old else None),
+        claim.loss if claim.loss is not None else (old.loss if old else None),
     )
     hand = cur._replace(claim=merged)
-    if cur.is_result_only:
+    if cur.from_sheet:
         hand = hand._replace(last_winner=merged.last_trick)
+        if cur.is_result_only:
+            hand = hand._replace(tricks=merged.tricks or (0, 0))
     hand = hand._replace(facts=compute_facts(hand, state.options))
     return rescore(state._replace(current=hand), len(state.past))
 
 
-def _claims_differ(state: State, old: Claim, new: Claim) -> tuple[str, str] | None:
+def _claims_differ(state: State, hand: Hand, old: Claim, new: Claim) -> tuple[str, str] | None:
     """Compare a cross-check with the hand_result recorded before it."""
     names = [team_name(state.players, t) for t in (0, 1)]
-    if old.tricks != new.tricks:
+    if old.tricks is not None and new.tricks is not None and old.tricks != new.tricks:
         return "tricks", f"event {old.seq} gave {old.tricks[0]} and {old.tricks[1]} tricks, not {new.tricks[0]} and {new.tricks[1]}"
     if old.last_trick is not None and new.last_trick is not None and old.last_trick != new.last_trick:
         return "lastTrick", f"event {old.seq} said {state.players[old.last_trick]} won the last trick, not {state.players[new.last_trick]}"
@@ -787,5 +981,10 @@ def _claims_differ(state: State, old: Claim, new: Claim) -> tuple[str, str] | No
     if old.cards is not None and new.cards is not None and old.cards != new.cards:
         moved = sorted_cards(old.cards[0] ^ new.cards[0])
         return "cards", f"event {old.seq} put {card_list(moved)} in the other team's pile"
+    if hand.from_sheet:
+        was = compute_facts(hand._replace(claim=old), state.options).base
+        now = compute_facts(hand._replace(claim=new), state.options).base
+        if was is not None and now is not None and was != now:
+            return "lossPoints", (f"event {old.seq} gives {names[0]} {was[0]} and {names[1]} {was[1]} loss points, "
+                                  f"not {now[0]} and {now[1]}")
     return None
-

@@ -80,37 +80,74 @@ def hidden_sums(hand: Hand, options: Options) -> int:
     return mask
 
 
+def base_loss(pts: tuple[int, int], took_trick: tuple[bool | None, bool | None]) -> tuple[int, int] | None:
+    """The deal's loss points before any doubling (RULES.md §5.4): 6 with no trick, 4 at 30 or fewer, 2 at 31-59.
+
+    ``took_trick`` says per team whether it took a trick (None: unknown); it matters only
+    for a loser with 0 card points, and None is returned when it is unknown there.
+    """
+    a, b = pts
+    if a == b:
+        return 0, 0
+    loser = 0 if a < b else 1
+    if pts[loser] == 0 and took_trick[loser] is None:
+        return None
+    lp = 6 if pts[loser] == 0 and not took_trick[loser] else 4 if pts[loser] <= 30 else 2
+    return (lp, 0) if loser == 0 else (0, lp)
+
+
+def took_tricks(hand: Hand) -> tuple[bool | None, bool | None]:
+    """Per team, whether it took a trick in the deal, None when nothing recorded says."""
+    if not hand.from_sheet:
+        return hand.tricks[0] > 0, hand.tricks[1] > 0
+    claim = hand.claim
+    out: list[bool | None] = []
+    for t in (0, 1):
+        if claim is not None and claim.tricks is not None:
+            out.append(claim.tricks[t] > 0)
+        elif hand.tricks[t] > 0 or (claim is not None and claim.cards is not None and bool(claim.cards[t])):
+            out.append(True)
+        elif claim is not None and claim.loss is not None:
+            out.append(claim.loss[t] != 6)
+        else:
+            pts = claim_points(claim)
+            out.append(True if pts is not None and pts[t] > 0 else None)
+    return out[0], out[1]
+
+
 def compute_facts(hand: Hand, options: Options) -> Facts:
-    """Return what the record fixes about a finished hand's card points."""
-    if hand.is_result_only:
-        pts = claim_points(hand.claim) or (0, 0)
-        return Facts(pts, False, 1 << pts[0], ())
+    """Return what the record fixes about a finished hand's card points and loss points."""
+    took = took_tricks(hand)
+    if hand.from_sheet:
+        claim = hand.claim
+        pts = claim_points(claim)
+        if pts is None:  # the lossPoints form
+            assert claim is not None and claim.loss is not None
+            return Facts(None, False, 0, (), claim.loss)
+        return Facts(pts, False, 1 << pts[0], (), base_loss(pts, took))
     known = points(hand.pile_known[0]), points(hand.pile_known[1])
     h0, h1 = hand.pile_hidden
     if not h0:
-        return Facts((known[0], 120 - known[0]), False, 1 << known[0], ())
+        exact = (known[0], 120 - known[0])
+        return Facts(exact, False, 1 << known[0], (), base_loss(exact, took))
     if not h1:
-        return Facts((120 - known[1], known[1]), False, 1 << (120 - known[1]), ())
+        exact = (120 - known[1], known[1])
+        return Facts(exact, False, 1 << exact[0], (), base_loss(exact, took))
     sums = hidden_sums(hand, options) << known[0]
     missing = tuple(sorted(h0 + h1))
     counted = claim_points(hand.claim)
-    return Facts(counted, counted is not None, sums, missing)
+    if counted is not None:
+        return Facts(counted, True, sums, missing, base_loss(counted, took))
+    if hand.claim is not None and hand.claim.loss is not None:
+        return Facts(None, True, sums, missing, hand.claim.loss)
+    return Facts(None, False, sums, missing)
 
 
 def loss(hand: Hand, facts: Facts, multiplier: int | None) -> tuple[int, int] | None:
     """Return the deal's loss points per team (RULES.md §5.4), None when not yet known."""
-    if facts.points is None:
+    if facts.base is None or multiplier is None:
         return None
-    a, b = facts.points
-    if a == b:
-        return 0, 0
-    loser = 0 if a < b else 1
-    base = 6 if hand.tricks[loser] == 0 else 4 if facts.points[loser] <= 30 else 2
-    if multiplier is None:
-        return None
-    out = [0, 0]
-    out[loser] = base * multiplier
-    return out[0], out[1]
+    return facts.base[0] * multiplier, facts.base[1] * multiplier
 
 
 def multiplier(state: State, i: int) -> tuple[int | None, int | None]:
@@ -198,14 +235,6 @@ def _pile_words(cards: frozenset[Card], hidden: int) -> str:
     return words
 
 
-def _band(p: int, tricks: int) -> str:
-    if tricks == 0:
-        return "no trick"
-    if p <= 30:
-        return "30 or fewer, with a trick"
-    return "31–59"
-
-
 def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str, Any]], list[dict[str, int]]]:
     """Return a finished hand's status, result, lines and missing references."""
     hand = state.hands[i]
@@ -214,24 +243,26 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
     assert facts is not None
     names = [team_name(state.players, t) for t in (0, 1)]
     lines: list[dict[str, Any]] = []
-    eggs = facts.eggs
+    tricks = hand.final_tricks()
     result = {
         "cardPoints": list(facts.points) if facts.points else None,
-        "tricks": list(hand.tricks),
+        "tricks": list(tricks) if tricks is not None else None,
         "lossPoints": list(hs.points) if hs.points else None,
-        "eggs": eggs,
+        "eggs": facts.eggs,
         "multiplier": hs.multiplier,
     }
     detail_cards = None
-    if not hand.is_result_only:
+    if hand.closed:
+        detail_cards = hand.claim.cards if hand.claim is not None else None
+    elif not hand.is_result_only:
         detail_cards = hand.pile_known
     elif hand.claim is not None and hand.claim.cards is not None:
         detail_cards = hand.claim.cards
     if detail_cards is not None:
         for t in (0, 1):
-            hidden = 0 if hand.is_result_only else len(hand.pile_hidden[t])
+            hidden = 0 if hand.from_sheet else len(hand.pile_hidden[t])
             lines.append({"team": t, "points": 0, "reason": f"{names[t]}'s tricks: {_pile_words(detail_cards[t], hidden)}", "rule": "RULES.md §5.1"})
-    if facts.points is None:
+    if facts.base is None:
         known = [points(hand.pile_known[t]) for t in (0, 1)]
         for t in (0, 1):
             lines.append({"team": t, "points": 0, "rule": RULE_POINTS, "reason": (
@@ -241,34 +272,45 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
     how = " as the table counted" if facts.counted else ""
     if facts.counted:
         how += f" ({len(facts.missing)} face-down card{'s' if len(facts.missing) > 1 else ''} never revealed: {_refs_words(facts.missing)})"
-    a, b = facts.points
-    if a == b:
+    if hand.closed:
+        how = f" as the score sheet says (the hand was closed from the sheet after move {hand.moves})"
+    if facts.eggs:
         tail = "; the next deal's loss points are doubled" if state.options.eggs == "doubleNext" else ""
         for t in (0, 1):
-            lines.append({"team": t, "points": 0, "rule": RULE_POINTS, "reason": f"{names[t]} took 60 card points{how}: 60–60, eggs, no loss points{tail}"})
+            if facts.points is not None:
+                why = f"{names[t]} took 60 card points{how}: 60–60, eggs, no loss points{tail}"
+            else:
+                why = f"{names[t]}: 60–60{how or ' as the score sheet says'} (no loss points written for either team), eggs{tail}"
+            lines.append({"team": t, "points": 0, "rule": RULE_POINTS, "reason": why})
         return "scored", result, lines, []
-    loser = 0 if a < b else 1
+    base = facts.base
+    loser = 0 if base[0] else 1
     winner = 1 - loser
-    base = 6 if hand.tricks[loser] == 0 else 4 if facts.points[loser] <= 30 else 2
-    lines.append({"team": winner, "points": 0, "rule": RULE_POINTS, "reason": (
-        f"{names[winner]} took {facts.points[winner]} card points{how} (61 or more): the deal is won, no loss points")})
+    if facts.points is not None:
+        won = f"{names[winner]} took {facts.points[winner]} card points{how} (61 or more): the deal is won, no loss points"
+    else:
+        won = f"{names[winner]} won the deal{how or ' as the score sheet says'}: no loss points"
+    lines.append({"team": winner, "points": 0, "rule": RULE_POINTS, "reason": won})
+    band = {6: "no trick", 4: "30 or fewer, with a trick", 2: "31–59"}[base[loser]]
+    if facts.points is not None:
+        if base[loser] == 6:
+            lost = f"{names[loser]} took no trick: 6 loss points"
+        else:
+            lost = f"{names[loser]} took {facts.points[loser]} card points{how} ({band}): {base[loser]} loss points"
+    else:
+        lost = f"{names[loser]} lost the deal ({band}): {base[loser]} loss points{how or ' as the score sheet says'}"
     if hs.points is None:
         prev = state.hands[i - 1]
         missing = prev.facts.missing if prev.facts is not None else ()
         lines.append({"team": loser, "points": 0, "rule": RULE_POINTS, "reason": (
-            f"{names[loser]} took {facts.points[loser]} card points ({_band(facts.points[loser], hand.tricks[loser])}): {base} loss points, "
-            f"doubled if hand {prev.number} was 60–60, which needs its face-down cards ({_refs_words(missing)}): "
+            f"{lost}, doubled if hand {prev.number} was 60–60, which needs its face-down cards ({_refs_words(missing)}): "
             f"incomplete, nothing added until they are revealed")})
         return "incomplete", result, lines, _refs(missing)
     got = hs.points[loser]
-    if hand.tricks[loser] == 0:
-        reason = f"{names[loser]} took no trick: {base} loss points"
-    else:
-        reason = f"{names[loser]} took {facts.points[loser]} card points{how} ({_band(facts.points[loser], hand.tricks[loser])}): {base} loss points"
     if hs.multiplier == 2:
         after = f"hand {state.hands[i - 1].number}" if i else "the paper sheet"
-        reason += f", doubled after the eggs of {after}: {got}"
-    lines.append({"team": loser, "points": got, "rule": RULE_POINTS, "reason": reason})
+        lost += f", doubled after the eggs of {after}: {got}"
+    lines.append({"team": loser, "points": got, "rule": RULE_POINTS, "reason": lost})
     return "scored", result, lines, []
 
 
@@ -284,6 +326,8 @@ def score(state: State) -> dict[str, Any]:
         if i < len(state.scores):
             status, result, lines, missing = hand_lines(state, i)
             entry: dict[str, Any] = {"hand": hand.number, "status": status, "result": result, "lines": lines}
+            if hand.closed:
+                entry["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed}
             if status == "incomplete":
                 entry["missing"] = missing
             got = state.scores[i].points

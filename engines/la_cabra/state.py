@@ -188,8 +188,11 @@ class Claim:
     seq: int
     points: tuple[int, int] | None
     cards: tuple[frozenset[Card], frozenset[Card]] | None
-    tricks: tuple[int, int]
+    tricks: tuple[int, int] | None
+    """None: the sheet does not say (it is needed only when a team has 0 card points)."""
     last_trick: Seat | None
+    loss: tuple[int, int] | None = None
+    """The deal's loss points as the sheet wrote them (before any doubling), the ``lossPoints`` form."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,12 +207,17 @@ class Facts:
     """Bitmask of the card points team 0 can have given what is known."""
     missing: tuple[Ref, ...]
     """The face-down cards the points still need."""
+    base: tuple[int, int] | None = None
+    """The deal's loss points per team before the eggs multiplier (RULES.md §5.4), once known:
+    from the card points and tricks, or as the sheet wrote them (``lossPoints``)."""
 
     @property
     def eggs(self) -> bool | None:
         """60-60, not 60-60, or None while the unknown cards could still decide it."""
         if self.points is not None:
             return self.points == (60, 60)
+        if self.base is not None:
+            return self.base == (0, 0)
         if self.sums == 1 << 60:
             return True
         if not self.sums >> 60 & 1:
@@ -252,11 +260,26 @@ class Hand(NamedTuple):
     over: bool = False
     claim: Claim | None = None
     facts: Facts | None = None
+    moves: int = 0
+    """How many moves (leads, beats, discards, tiras) the hand has recorded."""
+    closed: int = 0
+    """The seq of the ``hand_result`` that closed this dealt hand from the score sheet (0: not closed)."""
 
     @property
     def is_result_only(self) -> bool:
         """A hand recorded by its end-of-hand facts alone."""
         return self.trump is None
+
+    @property
+    def from_sheet(self) -> bool:
+        """The hand is scored from the table's ``hand_result`` (result only, or closed from the sheet)."""
+        return self.trump is None or self.closed != 0
+
+    def final_tricks(self) -> tuple[int, int] | None:
+        """Each team's tricks at the end of the deal, None when the sheet did not say."""
+        if self.from_sheet:
+            return self.claim.tricks if self.claim is not None else None
+        return self.tricks
 
     def size(self, seat: Seat) -> int:
         """How many cards ``seat`` holds."""

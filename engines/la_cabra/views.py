@@ -102,11 +102,14 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
         nxt: dict[str, Any] = {"dealer": (hand.dealer + 1) % SEATS}
         if hand.last_winner is not None:
             nxt["leader"] = hand.last_winner
-        check: dict[str, Any] = {"tricks": list(hand.tricks)}
+        tricks = hand.final_tricks()
+        check: dict[str, Any] = {} if tricks is None else {"tricks": list(tricks)}
         if hand.last_winner is not None:
             check["lastTrick"] = hand.last_winner
         if hand.facts is not None and hand.facts.points is not None:
             check["cardPoints"] = list(hand.facts.points)
+        elif hand.facts is not None and hand.facts.base is not None and hand.from_sheet:
+            check["lossPoints"] = list(hand.facts.base)
         return [{"type": "hand_started", "data": nxt}, {"type": "hand_result", "data": check}]
     moves: list[dict[str, Any]] = []
     turn = hand.turn()
@@ -133,6 +136,7 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
         else:
             moves.append({"type": "beat", "data": {"seat": turn}})
             moves.append({"type": "discard", "data": {"seat": turn}})
+    moves.append({"type": "hand_result", "data": {}})  # closing the deal from the score sheet
     if trick is not None and trick.tira is not None and not state.options.tiraInterruptsTira:
         return moves
     played = {p.seat for p in trick.plays} if trick is not None else {hand.to_lead}
@@ -186,6 +190,8 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
         "dealOver": hand.over,
         "turn": hand.turn(),
     })
+    if hand.closed:
+        out["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed}
     if hand.is_result_only or hand.trump is None:
         return out
     everything = seat == "all"
@@ -268,14 +274,14 @@ def _deal_end(state: State, *, intro: bool = True) -> str:
     names = [team_name(state.players, t) for t in (0, 1)]
     facts, hs = hand.facts, state.scores[i]
     words = "; the deal is over" if intro else ""
-    if facts.points is None:
+    if facts.base is None:
         words += f"; its card points wait for {len(facts.missing)} face-down card(s) to be revealed"
     else:
-        if intro:
+        if intro and facts.points is not None:
             words += f": {names[0]} {facts.points[0]}, {names[1]} {facts.points[1]} card points"
         if hs.points is None:
             words += "; its loss points wait for the previous hand's face-down cards"
-        elif facts.points == (60, 60):
+        elif facts.eggs:
             words += ": eggs, no loss points"
         else:
             loser = 0 if hs.points[0] else 1
@@ -343,11 +349,24 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             return words
         case "hand_result":
             assert hand is not None
-            if prev is not None and prev.is_result_only and prev.claim is None and hand.facts and hand.facts.points:
+            first = prev is not None and prev.is_result_only and prev.claim is None
+            closing = hand.closed == event.seq
+            if (first or closing) and hand.facts is not None:
                 names = [team_name(players, t) for t in (0, 1)]
-                pts = hand.facts.points
-                return (f"Hand {hand.number} result: {names[0]} {pts[0]}, {names[1]} {pts[1]} card points, "
-                        f"tricks {hand.tricks[0]}–{hand.tricks[1]}" + _deal_end(after, intro=False))
+                if closing:
+                    stop = f"after move {hand.moves}" if hand.moves else "before any move"
+                    words = f"Hand {hand.number} closed from the score sheet {stop}: "
+                else:
+                    words = f"Hand {hand.number} result: "
+                pts, tricks = hand.facts.points, hand.final_tricks()
+                if pts is not None:
+                    words += f"{names[0]} {pts[0]}, {names[1]} {pts[1]} card points"
+                else:
+                    loss = d.get("lossPoints", [0, 0])
+                    words += f"loss points {names[0]} {loss[0]}, {names[1]} {loss[1]} as written"
+                if tricks is not None:
+                    words += f", tricks {tricks[0]}–{tricks[1]}"
+                return words + _deal_end(after, intro=False)
             words = f"The table's result for hand {hand.number} agrees with the record"
             if before is not None and before.scores != after.scores:
                 words += " and scores it" + _deal_end(after)

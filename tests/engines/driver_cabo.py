@@ -9,6 +9,11 @@ written, every draw and look noted) or as a scorer who sees no hidden card (``hi
 ``??`` deals, unseen draws, some looks noted and some not, showdowns that sometimes leave a
 card for a later ``reveal``). Recording choices come from a second generator, so both
 recordings of a seed hold the same moves.
+
+Results are written in both forms a table uses (every row, or each player's sum with the
+kamikaze seat, as on a score sheet), and now and then a round in play is closed from the
+sheet, from the rows as they lie on the table at that moment. ``truth`` keeps the rows
+behind every sheet, for the invariants.
 """
 
 from __future__ import annotations
@@ -76,6 +81,9 @@ class CaboDriver:
         self.totals: list[int] = []
         self.initial: list[int] | None = None
         self.used: set[int] = set()
+        self.truth: dict[int, list[list[int]]] = {}
+        self.closed: set[int] = set()
+        """Per round number, the final rows behind a result given by its sums."""
 
     # ---- protocol
 
@@ -105,9 +113,11 @@ class CaboDriver:
         if rnd is None or (rnd.score is not None and self.phase == "between"):
             return self._deal(moves)
         if rnd.result_only:
-            return "hand_result", self._random_result()
+            return "hand_result", self._random_result(rnd.number)
         if rnd.over:
             return self._showdown(state)
+        if self.hand is None and rnd.started and self.rng.random() < 0.01:
+            return self._close(state)
         if not rnd.started:
             undecided = [s for s in range(self.n) if s not in self.looked]
             if undecided and self.rng.random() < 0.7:
@@ -148,7 +158,28 @@ class CaboDriver:
         layouts = [["??" if self.hidden else str(deck[t]) for t in row] for row in self.rows]
         return "hand_started", {"dealer": dealer, "layouts": layouts, "discard": str(deck[4 * n])}
 
-    def _random_result(self) -> dict[str, Any]:
+    def _sheet(self, number: int, rows: list[list[int]], caller: int | None) -> dict[str, Any]:
+        """Write a round's end in one of the two forms: every row, or the sums (and the kamikaze seat)."""
+        self.phase = "between"
+        self._score(rows, caller)
+        if self.rng.random() < 0.5:
+            return {"layouts": [[str(v) for v in r] for r in rows], "caller": caller}
+        self.truth[number] = rows
+        data: dict[str, Any] = {"sums": [sum(r) for r in rows], "caller": caller}
+        kamikaze = next((s for s, r in enumerate(rows) if sorted(r) == [12, 12, 13, 13]), None)
+        if kamikaze is not None or self.rng.random() < 0.3:
+            data["kamikaze"] = kamikaze
+        return data
+
+    def _close(self, state: State) -> tuple[str, dict[str, Any]]:
+        """Close the round in play from the sheet: the rows as they lie now, the caller or anyone."""
+        rnd = state.current
+        assert rnd is not None
+        caller = rnd.caller if rnd.caller is not None else self.rng.randrange(self.n)
+        self.closed.add(rnd.number)
+        return "hand_result", self._sheet(rnd.number, [[self.value[t] for t in row] for row in self.rows], caller)
+
+    def _random_result(self, number: int) -> dict[str, Any]:
         """Final rows of a possible round: values drawn from one deck, now and then a kamikaze row."""
         rng = self.rng
         deck = list(VALUES)
@@ -165,9 +196,7 @@ class CaboDriver:
         caller: int | None = rng.randrange(self.n)
         if self.edition == 2 and rng.random() < 0.2:
             caller = None
-        self.phase = "between"
-        self._score(rows, caller)
-        return {"layouts": [[str(v) for v in r] for r in rows], "caller": caller}
+        return self._sheet(number, rows, caller)
 
     def _score(self, layouts: list[list[int]], caller: int | None) -> None:
         scores, _ = expected_round(self.edition, layouts, caller)
@@ -341,7 +370,10 @@ class CaboDriver:
                 assert entry is sheet["hands"][-1]
                 continue
             r = entry["result"]
-            layouts = [[int(c) for c in row] for row in r["layouts"]]
+            layouts = self.truth[entry["hand"]] if r["layouts"] is None else [[int(c) for c in row] for row in r["layouts"]]
+            assert r["sums"] == [sum(row) for row in layouts]
+            assert r["kamikaze"] == next((s for s, row in enumerate(layouts) if sorted(row) == [12, 12, 13, 13] and len(row) == 4), None)
+            assert ("closedFromSheet" in entry) == (entry["hand"] in self.closed)
             scores, winners = expected_round(self.edition, layouts, r["caller"])
             assert entry["points"] == r["scores"] == scores and r["winners"] == winners
             before = list(totals)

@@ -21,7 +21,11 @@ class LaCabraDriver:
     Hands are dealt known; after each refill the driver records a ``reveal {seat, card}``
     for every card drawn (it knows the true stock), so hands stay known and ``legal_moves``
     gives concrete moves. Some hands are recorded by result only, from a random but
-    consistent split of the deck into tricks.
+    consistent split of the deck into tricks, in every form a table writes (the card lists,
+    card points with tricks, card points alone, loss points alone); some dealt hands are
+    closed from the score sheet between two tricks, from a random but possible way the
+    remaining cards could have gone. ``truth`` keeps each such hand's card points and
+    tricks, which the sheet forms need not say, for the invariants.
     """
 
     seats = (0, 1, 2, 3)
@@ -38,6 +42,9 @@ class LaCabraDriver:
         self.stock: list[str] = []
         self.result: dict[str, Any] = {}
         self.checked: set[int] = set()
+        self.truth: dict[int, tuple[list[int], list[int]]] = {}
+        self.result_truth: tuple[list[int], list[int]] = ([], [])
+        """Per hand number, the card points and tricks behind a sheet that need not say them."""
 
     def match_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"game": "la-cabra", "players": ["North", "East", "South", "West"], "options": self.options}
@@ -52,7 +59,7 @@ class LaCabraDriver:
         if kind in ("lead", "beat", "discard", "tira"):
             return "cards" in data
         if kind == "hand_result":
-            return "cardPoints" in data or "cards" in data
+            return "cardPoints" in data or "cards" in data or "lossPoints" in data
         return "dealer" in data
 
     def random_result(self) -> dict[str, Any]:
@@ -78,14 +85,48 @@ class LaCabraDriver:
             pts = [sum(la_cabra.state.value(la_cabra.rules.read_card(c)) for c in p) for p in piles]  # type: ignore[arg-type]
             if rng.random() < 0.6 or pts == [60, 60]:
                 break
-        facts: dict[str, Any] = {"tricks": tricks}
-        if rng.random() < 0.5:
-            facts["cards"] = piles
+        self.result_truth = (pts, tricks)
+        return self.sheet(piles, pts, tricks, last, [False, False])
+
+    def sheet(self, piles: list[list[str]], pts: list[int], tricks: list[int], last: int,
+              took: list[bool]) -> dict[str, Any]:
+        """Write a deal's facts in one of the forms a table uses (``took``: teams the record shows with a trick)."""
+        rng = self.rng
+        form = rng.choice(["cards", "full", "cardPoints", "lossPoints"])
+        facts: dict[str, Any] = {}
+        if form == "cards":
+            facts = {"cards": piles, "tricks": tricks} if rng.random() < 0.5 else {"cards": piles}
+        elif form == "full":
+            facts = {"cardPoints": pts, "tricks": tricks}
+        elif form == "cardPoints":
+            facts = {"cardPoints": pts}
+            if any(p == 0 and not t for p, t in zip(pts, took)) or rng.random() < 0.2:
+                facts["tricks"] = tricks
         else:
-            facts["cardPoints"] = pts
-        if rng.random() < 0.7:
+            facts = {"lossPoints": loss_points(pts, tricks)}
+        if rng.random() < 0.7 and (form != "lossPoints" or facts["lossPoints"][last % 2] != 6):
             facts["lastTrick"] = last
         return facts
+
+    def close(self, state: la_cabra.State) -> dict[str, Any]:
+        """Close the hand in play from the sheet: the cards not yet won go, 4 at a time, to random teams."""
+        rng = self.rng
+        hand = state.current
+        assert hand is not None and hand.trick is None
+        piles = [[str(c) for c in hand.pile_known[t]] for t in (0, 1)]
+        assert not hand.pile_hidden[0] and not hand.pile_hidden[1]
+        rest = [str(c) for c in LA_CABRA.distinct() if str(c) not in piles[0] and str(c) not in piles[1]]
+        rng.shuffle(rest)
+        tricks = list(hand.tricks)
+        last = 0
+        while rest:
+            team = rng.randrange(2)
+            piles[team] += [rest.pop() for _ in range(4)]
+            tricks[team] += 1
+            last = team + 2 * rng.randrange(2)
+        pts = [sum(la_cabra.state.value(la_cabra.rules.read_card(c)) for c in p) for p in piles]  # type: ignore[arg-type]
+        self.truth[hand.number] = (pts, tricks)
+        return self.sheet(piles, pts, tricks, last, [hand.tricks[0] > 0, hand.tricks[1] > 0])
 
     def choose(self, state: la_cabra.State, moves: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
         rng = self.rng
@@ -113,9 +154,13 @@ class LaCabraDriver:
             data.update(hands=[deck[4 * i:4 * i + 4] for i in range(4)], trump=trump)
             return "hand_started", data
         if kinds == {"hand_result"}:
+            assert hand is not None
+            self.truth[hand.number] = self.result_truth
             return "hand_result", self.result
+        if hand is not None and hand.trick is None and rng.random() < 0.02:
+            return "hand_result", self.close(state)
         tiras = [m for m in moves if m["type"] == "tira"]
-        plays = [m for m in moves if m["type"] != "tira"]
+        plays = [m for m in moves if m["type"] not in ("tira", "hand_result")]
         move = rng.choice(tiras if tiras and (rng.random() < 0.5 or not plays) else plays)
         assert self.is_complete(move), move
         return move["type"], move["data"]
@@ -160,10 +205,12 @@ class LaCabraDriver:
                 continue
             assert entry["status"] == "scored", entry
             r = entry["result"]
-            assert sum(r["cardPoints"]) == 120 and r["cardPoints"][0] >= 0
+            card_points, tricks = self.truth.get(entry["hand"], (r["cardPoints"], r["tricks"]))
+            assert r["cardPoints"] in (card_points, None) and r["tricks"] in (tricks, None)
+            assert sum(card_points) == 120 and card_points[0] >= 0
             mult = 2 if self.options["eggs"] == "doubleNext" and prev_eggs else 1
-            assert r["multiplier"] == mult and r["eggs"] == (r["cardPoints"] == [60, 60])
-            assert entry["points"] == r["lossPoints"] == loss_points(r["cardPoints"], r["tricks"], mult)
+            assert r["multiplier"] == mult and r["eggs"] == (card_points == [60, 60])
+            assert entry["points"] == r["lossPoints"] == loss_points(card_points, tricks, mult)
             assert sum(line["points"] for line in entry["lines"]) == sum(entry["points"])
             totals = [totals[0] + entry["points"][0], totals[1] + entry["points"][1]]
             assert entry["totals"] == totals

@@ -458,7 +458,7 @@ def test_showdown_only_after_the_round() -> None:
     m = Match()
     m.deal(A)
     m.refuse("showdown", "cabo.round_not_over", layouts=HIDDEN4)
-    m.refuse("hand_result", "cabo.round_not_over", layouts=[["1"] * 4] * 4, caller=0)
+    m.refuse("hand_result", "common.card_duplicate", layouts=[["1"] * 4] * 4, caller=0)  # a close from the sheet is checked
 
 
 def _finished(dealt: list[list[str]] | None = None, options: dict[str, Any] | None = None, initial: list[int] | None = None) -> Match:
@@ -781,7 +781,8 @@ def test_legal_moves_templates_apply() -> None:
     m = cb4()
     moves = cabo.legal_moves(m.state)
     kinds = {mv["type"] for mv in moves}
-    assert kinds == {"replace", "discard"}
+    assert kinds == {"replace", "discard", "hand_result"}  # a close from the sheet is always possible in play
+    assert {"type": "hand_result", "data": {}} in moves
     for mv in moves:
         if CaboDriver.is_complete(mv):
             cabo.apply(m.state, Event(m.seq, mv["type"], mv["data"]))
@@ -840,11 +841,21 @@ def playout(seed: int, hidden: bool) -> tuple[list[Event], cabo.State]:
     return run(cabo, CaboDriver(random.Random(seed), hidden=hidden))
 
 
+def _sheet(state: cabo.State) -> dict[str, Any]:
+    """The score sheet, without the deal of rounds closed from the sheet (no showdown ever showed it) nor their seq."""
+    sheet = cabo.score(state)
+    for h in sheet["hands"]:
+        if "closedFromSheet" in h:
+            h["result"].pop("dealt")
+            h["closedFromSheet"].pop("seq")  # the hidden log holds reveals the full one does not
+    return sheet
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_full_and_hidden_recordings_of_the_same_deals_agree(seed: int) -> None:
     full_events, full = playout(seed, False)
     hidden_events, hidden = playout(seed, True)
-    assert cabo.score(hidden) == cabo.score(full)
+    assert _sheet(hidden) == _sheet(full)
     assert cabo.score(full)["end"]["over"]
     assert replay(cabo, hidden_events) == hidden and replay(cabo, full_events) == full
     assert any(e.type == "hand_started" and U in str(e.data.get("layouts")) for e in hidden_events)
@@ -880,3 +891,224 @@ def test_refused_events_change_nothing_during_a_playout() -> None:
                 cabo.apply(state, Event(event.seq, *bad))
         assert hash(state) == fingerprint
         state = cabo.apply(state, event)
+
+
+# --------------------------------------------------------------------------- the score-sheet form (VOCABULARY.md §5.3)
+
+
+def _scored(m: Match) -> list[dict[str, Any]]:
+    """What the sums form must score exactly as the rows: every number of every hand, line points included."""
+    out = []
+    for h in cabo.score(m.state)["hands"]:
+        r = {k: v for k, v in h["result"].items() if k not in ("layouts", "dealt")}
+        out.append({"hand": h["hand"], "status": h["status"], "points": h["points"], "totals": h["totals"], "result": r,
+                    "lines": [(ln["seat"], ln["points"]) for ln in h["lines"]]})
+    return out
+
+
+def _two_ways(rows: list[list[str]], caller: int | None, options: dict[str, Any] | None = None,
+              initial: list[int] | None = None, kamikaze: int | None = None) -> tuple[Match, Match]:
+    by_rows, by_sums = Match(options, initial), Match(options, initial)
+    for m in (by_rows, by_sums):
+        m.add("hand_started", dealer=A)
+    by_rows.add("hand_result", layouts=rows, caller=caller)
+    sheet: dict[str, Any] = {"sums": [sum(map(int, r)) for r in rows], "caller": caller}
+    if kamikaze is not None:
+        sheet["kamikaze"] = kamikaze
+    by_sums.add("hand_result", **sheet)
+    assert _scored(by_sums) == _scored(by_rows)
+    assert cabo.score(by_sums.state)["standings"] == cabo.score(by_rows.state)["standings"]
+    assert cabo.score(by_sums.state)["end"] == cabo.score(by_rows.state)["end"]
+    return by_rows, by_sums
+
+
+def test_cb1_from_sums_caller_not_lowest_plus_5_and_the_reset() -> None:
+    _, m = _two_ways([["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]], A, initial=[20, 93, 85, 40])
+    h = m.hand()
+    assert h["points"] == [15, 0, 15, 0] and h["totals"] == [35, 93, 50, 40] and h["result"]["resets"] == [C]
+    assert h["result"]["layouts"] is None and h["result"]["sums"] == [10, 7, 15, 7]
+    assert h["lines"][0]["reason"] == "sum 10; called CABO but 7 (Ben and Dora) is lowest: 10 + 5 = 15"
+    assert m.texts[-1].startswith("Round 1 result: sums Anna 10, Ben 7, Carl 15, Dora 7; Anna called CABO; the round is over; scores Anna 15")
+    m.refuse("hand_started", "cabo.wrong_dealer", dealer=B)   # Dora won with the lower total
+    m.add("hand_started", dealer=D)
+
+
+def test_cb2_and_cb3_from_sums_caller_tied_lowest_and_kamikaze() -> None:
+    _two_ways([["2", "3", "4"], ["5"], ["1", "4"], ["7", "7"]], B, initial=[35, 93, 50, 40])
+    rows, m = _two_ways([["9", "9", "9"], ["11", "11", "11"], ["12", "13", "12", "13"], ["1", "2"]], D,
+                        initial=[44, 93, 55, 54], kamikaze=C)
+    h = m.hand()
+    assert h["points"] == [0 + 50, 50, 0, 50] and h["result"]["kamikaze"] == C and h["result"]["winners"] == [C]
+    assert cabo.score(m.state)["end"]["over"] and cabo.score(m.state)["end"]["winners"] == [C]
+    assert h["lines"][2]["reason"] == "sum 50: kamikaze (12, 12, 13, 13), 0 points"
+    assert m.texts[-1].endswith("the game is over") and "Carl shows 12 12 13 13 (kamikaze)" in m.texts[-1]
+
+
+@pytest.mark.parametrize("options, initial, rows, caller", [
+    ({"edition": 2}, [20, 93, 85, 40], [["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]], A),  # + 10
+    ({"edition": 2}, [0, 0, 0, 0], [["1"], ["2"], ["1"], ["3"]], None),       # a deck-out: nobody called
+    ({}, [50, 90, 0, 0], [["10", "10", "10", "10"], ["5", "5"], ["1"], ["2"]], C),  # 90 + 10 = 100 → 50 again
+    ({"edition": 2}, [90, 90, 0, 0], [["10"], ["10"], ["1"], ["2"]], C),   # both reach 100: each resets once
+    ({"wrongMultiPenalty": "keep"}, [0, 0, 0, 0], [["13", "13", "12", "12", "11"], ["5"], ["1"], ["2"]], C),  # 61 in 5 cards
+])
+def test_sums_score_exactly_as_rows(options: dict[str, Any], initial: list[int], rows: list[list[str]], caller: int | None) -> None:
+    _two_ways(rows, caller, options, initial)
+
+
+def test_the_one_reset_of_the_second_edition_from_sums() -> None:
+    m = Match({"edition": 2}, [90, 0, 0, 0])
+    m.add("hand_started", dealer=A)
+    m.add("hand_result", sums=[10, 1, 2, 3], caller=B)
+    m.add("hand_started", dealer=B)
+    m.add("hand_result", sums=[50, 1, 2, 3], caller=B, kamikaze=A)
+    assert [h["totals"][0] for h in cabo.score(m.state)["hands"]] == [50, 50]
+    m2 = Match({"edition": 2}, [90, 0, 0, 0])
+    m2.add("hand_started", dealer=A)
+    m2.add("hand_result", sums=[10, 1, 2, 3], caller=B)
+    m2.add("hand_started", dealer=B)
+    m2.add("hand_result", sums=[40, 30, 2, 3], caller=C)
+    m2.add("hand_started", dealer=C)
+    m2.add("hand_result", sums=[10, 30, 2, 3], caller=C)
+    assert cabo.score(m2.state)["hands"][-1]["totals"][0] == 100  # no second reset in the second edition
+
+
+@pytest.mark.parametrize("sheet, options, code, words", [
+    ({"sums": [51, 1, 2, 3]}, {}, "cabo.bad_result", "Anna's sum 51 is impossible: a row of 1 to 4 cards adds up to 0 at least and 13 + 13 + 12 + 12 = 50 at most"),
+    ({"sums": [10, 1, 2, 3], "kamikaze": A}, {}, "cabo.bad_result", "a kamikaze shows 12 12 13 13, which adds up to 50: Anna's sum is 10"),
+    ({"sums": [50, 1, 2, 3]}, {}, "cabo.bad_result", "Anna's 50 in at most 4 cards can only be 12 12 13 13, a kamikaze: write kamikaze: 0"),
+    ({"sums": [0, 0, 0, 3]}, {}, "cabo.bad_result", "no deal gives these sums together (Anna 0, Ben 0, Carl 0, Dora 3)"),
+    ({"sums": [50, 49, 2, 3], "kamikaze": A}, {}, "cabo.bad_result", "no deal gives these sums together"),  # 49 needs a 13
+    ({"sums": [1, 2, 3]}, {}, "cabo.bad_result", "sums is one whole number per player (4)"),
+    ({"sums": [0, 0, 0, 3]}, {"wrongMultiPenalty": "keep"}, "cabo.bad_result", "no deal gives these sums together"),
+    ({"sums": [10, 1, 2, 3], "kamikaze": 7}, {}, "common.bad_seat", "kamikaze must be a seat from 0 to 3"),
+    ({"layouts": [["1"], ["2"], ["2"], ["3"]], "sums": [1, 2, 2, 3]}, {}, "cabo.bad_result", "not both"),
+    ({"layouts": [["1"], ["2"], ["2"], ["3"]], "kamikaze": None}, {}, "cabo.bad_result", "kamikaze goes with sums"),
+    ({}, {}, "cabo.bad_result", "each row (layouts) or each player's sum"),
+])
+def test_sums_checks(sheet: dict[str, Any], options: dict[str, Any], code: str, words: str) -> None:
+    m = Match(options)
+    m.add("hand_started", dealer=A)
+    err = m.refuse("hand_result", code, caller=A, **sheet)
+    assert words in err.message, err.message
+
+
+def test_sums_under_keep_may_exceed_four_cards() -> None:
+    m = Match({"wrongMultiPenalty": "keep"})
+    m.add("hand_started", dealer=A)
+    m.add("hand_result", sums=[60, 1, 2, 3], caller=B)
+    assert m.hand()["points"] == [60, 0, 2, 3]
+
+
+def test_sums_cross_checks() -> None:
+    m = Match()
+    m.add("hand_started", dealer=A)
+    m.add("hand_result", layouts=[["1"], ["2"], ["2"], ["3"]], caller=A)
+    m.add("hand_result", sums=[1, 2, 2, 3], caller=A)            # the sheet agrees with the rows
+    err = m.refuse("hand_result", "cabo.mismatch", sums=[1, 2, 2, 4], caller=A)
+    assert err.message == "sums: event 3 recorded Dora's sum as 3, not 4"
+    m.refuse("hand_result", "cabo.mismatch", sums=[1, 2, 2, 3], caller=B)
+    k = Match()
+    k.add("hand_started", dealer=A)
+    k.add("hand_result", sums=[50, 2, 2, 3], caller=B, kamikaze=A)
+    k.add("hand_result", layouts=[["13", "12", "13", "12"], ["2"], ["2"], ["3"]], caller=B)   # rows confirm the sheet
+    k.refuse("hand_result", "cabo.mismatch", layouts=[["13", "12", "13"], ["12", "2"], ["2"], ["3"]], caller=B)
+    # a scored move-by-move round: the sums must be the ones its cards give
+    f = _finished(HIDDEN4)
+    f.add("showdown", layouts=[["2", "2", "3", "4"], ["0", "2", "5", "6"], ["2", "3", "4", "6"], ["5", "5", "5", "6"]])
+    f.add("hand_result", sums=[11, 13, 15, 21], caller=A)
+    err = f.refuse("hand_result", "cabo.mismatch", sums=[11, 13, 15, 20], caller=A)
+    assert "the moves give Dora's sum as 21, not 20" in err.message
+
+
+# --------------------------------------------------------------------------- closing a round from the sheet (VOCABULARY.md §4)
+
+
+def _in_play() -> Match:
+    """Anna deals (the scorer saw Anna's row); Anna draws and replaces, Ben draws and discards, Carl calls."""
+    m = Match()
+    m.deal(A, [["5", "6", "7", "8"], [U] * 4, [U] * 4, [U] * 4], discard="9")
+    m.add("draw", seat=A, card="1")
+    m.add("replace", seat=A, slots=[4], cards=["8"])
+    m.add("draw", seat=B)
+    m.add("discard", seat=B, card="4")
+    m.add("call_cabo", seat=C)
+    return m
+
+
+def test_close_a_round_in_play_from_the_sums() -> None:
+    m = _in_play()
+    rows_before = m.rnd.layouts
+    m.add("hand_result", sums=[19, 12, 3, 20], caller=C)
+    h = m.hand()
+    assert h["status"] == "scored" and h["points"] == [19, 12, 0, 20] and h["closedFromSheet"] == {"afterMove": 5, "seq": m.rnd.closed_seq} == {"afterMove": 5, "seq": 8}
+    assert h["result"]["dealt"][0] == ["5", "6", "7", "8"]
+    assert m.rnd.layouts == rows_before    # the recorded moves stay
+    assert m.texts[-1] == ("Round 1 closed from the score sheet after move 5: sums Anna 19, Ben 12, Carl 3, Dora 20; "
+                           "Carl called CABO; scores Anna 19, Ben 12, Carl 0, Dora 20; totals Anna 19, Ben 12, Carl 0, Dora 20")
+    assert cabo.view(m.state)["closedFromSheet"] == {"afterMove": 5, "seq": 8}
+    err = m.refuse("draw", "cabo.round_over", seat=D)
+    assert "closed from the score sheet" in err.message
+    m.refuse("showdown", "cabo.round_over", layouts=HIDDEN4)
+    m.refuse("reveal", "common.bad_reveal", cards=[{"seat": B, "slot": 1, "card": "3"}])
+    m.add("hand_result", sums=[19, 12, 3, 20], caller=C)       # the same sheet again
+    m.refuse("hand_result", "cabo.mismatch", sums=[19, 12, 4, 20], caller=C)
+    assert cabo.legal_moves(m.state) == [{"type": "hand_started", "data": {"dealer": C}}]
+    m.add("hand_started", dealer=C)
+
+
+def test_close_from_rows_before_anyone_called() -> None:
+    m = Match()
+    m.deal(B)
+    m.add("hand_result", layouts=[["1"], ["0", "2"], ["3", "3"], ["4"]], caller=D)
+    assert m.hand()["points"] == [0, 2, 6, 9] and m.texts[-1].startswith("Round 1 closed from the score sheet before any move: ")
+
+
+def test_a_close_that_contradicts_the_moves_is_refused() -> None:
+    m = _in_play()
+    err = m.refuse("hand_result", "cabo.result_conflict", sums=[19, 12, 3, 20], caller=A)
+    assert err.message == "Carl called CABO at event 7; the sheet says Anna called"
+    assert m.rnd.closed_seq == 0 and not m.rnd.over
+    # every turn taken, Anna's row known: her sum is fixed, the others' bounded by the cards left
+    for seat, card in ((D, "4"), (A, "4"), (B, "4")):
+        m.add("draw", seat=seat)
+        m.add("discard", seat=seat, card=card)
+    assert m.rnd.over and m.rnd.score is None
+    err = m.refuse("hand_result", "cabo.result_conflict", sums=[10, 12, 3, 20], caller=C)
+    assert err.message == "Anna's row holds 4 card(s), known 5 + 6 + 7 + 1: its sum is exactly 19; the sheet says 10"
+    err = m.refuse("hand_result", "cabo.result_conflict", sums=[19, 0, 3, 20], caller=C)
+    assert err.message == "Ben's row holds 4 card(s) and 4 unknown: its sum is 2 to 50; the sheet says 0"
+    err = m.refuse("hand_result", "cabo.result_conflict", sums=[50, 12, 3, 20], caller=C, kamikaze=A)
+    assert err.message == "Anna's row holds 4 card(s), known 5 + 6 + 7 + 1: its sum is exactly 19; the sheet says 50"
+    m.add("hand_result", sums=[19, 12, 3, 20], caller=C)
+    assert m.hand()["points"] == [19, 12, 0, 20]
+
+
+def test_a_deck_out_close_names_the_missing_call() -> None:
+    m = Match({"edition": 2})
+    m.deal(A)
+    m.add("hand_result", sums=[1, 2, 3, 4], caller=None)
+    assert m.hand()["points"] == [0, 2, 3, 4]
+
+
+def test_close_in_the_middle_of_a_turn_keeps_every_card() -> None:
+    m = _in_play()
+    m.add("draw", seat=D)
+    m.add("hand_result", sums=[19, 12, 3, 20], caller=C)
+    assert m.hand()["closedFromSheet"] == {"afterMove": 6, "seq": 9} and m.rnd.live() == 52 and m.rnd.pending is not None
+    m.refuse("discard", "cabo.round_over", seat=D, card="3")
+
+
+def test_a_kamikaze_needs_four_cards_in_the_row() -> None:
+    m = Match()
+    m.deal(A, [[U] * 4, ["9", "4", "9", "11"], [U] * 4, [U] * 4])
+    m.add("draw", seat=A)
+    m.add("discard", seat=A, card="3")
+    m.add("draw", seat=B)
+    m.add("replace", seat=B, slots=[1, 3], cards=["9", "9"])   # Ben's row closes up to 3 cards
+    m.add("call_cabo", seat=C)
+    for seat in (D, A, B):
+        m.add("draw", seat=seat)
+        m.add("discard", seat=seat, card="3" if seat != B else "2")
+    assert m.rnd.over and m.rnd.score is None
+    err = m.refuse("hand_result", "cabo.result_conflict", sums=[10, 50, 10, 10], caller=C, kamikaze=B)
+    assert err.message == "Ben's row holds 3 card(s), so it cannot be the kamikaze 12 12 13 13"

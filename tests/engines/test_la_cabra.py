@@ -683,9 +683,20 @@ def test_loss_point_bands(pts: list[int], tricks: list[int], expected: list[int]
     ({"cardPoints": [72, 48], "tricks": [5, 5]}, "3 to 9 tricks"),
     ({"cardPoints": [110, 10], "tricks": [5, 0]}, "no trick"),
     ({"cardPoints": [120, 0], "tricks": [5, 0], "lastTrick": 1}, "lastTrick"),
-    ({"tricks": [5, 2]}, "cardPoints or cards"),
+    ({"tricks": [5, 2]}, "cardPoints, cards or lossPoints"),
     ({"cardPoints": [60, 60], "tricks": [1, 8]}, "cannot be worth 60"),
-    ({"cardPoints": [72, 48]}, "two numbers"),
+    ({"cardPoints": [72, 48], "tricks": [5]}, "two numbers"),
+    # the score-sheet forms
+    ({"cardPoints": [0, 120]}, "say whether they took only blank tricks"),
+    ({"cardPoints": [120, 0]}, "give tricks, e.g. [8, 1] or [9, 0]"),
+    ({"cardPoints": [119, 1]}, "worth 1"),
+    ({"lossPoints": [2, 2]}, "the losing team gets 2, 4 or 6"),
+    ({"lossPoints": [0, 3]}, "not 0 and 3"),
+    ({"lossPoints": [0, 8]}, "write 4 for a doubled 8"),
+    ({"lossPoints": [0, 2], "cardPoints": [72, 48]}, "lossPoints stands alone"),
+    ({"lossPoints": [6, 0], "tricks": [1, 5]}, "6 loss points mean NS took no trick"),
+    ({"lossPoints": [0, 2], "tricks": [7, 0]}, "EW took no trick: that loses with 6"),
+    ({"lossPoints": [6, 0], "lastTrick": 2}, "lastTrick: South's team NS took no trick"),
 ])
 def test_result_only_checks(data: dict[str, Any], words: str) -> None:
     m = Match()
@@ -837,9 +848,11 @@ def test_cross_check_with_card_lists() -> None:
     assert m.hand_score()["status"] == "scored"
 
 
-def test_hand_result_before_the_deal_ends() -> None:
+def test_hand_result_before_the_deal_ends_closes_it_from_the_sheet() -> None:
     m = z1()
-    m.refuse("hand_result", "la-cabra.hand_not_over", cardPoints=[60, 60], tricks=[4, 4])
+    m.add("hand_result", cardPoints=[60, 60], tricks=[4, 4])
+    h = m.hand_score()
+    assert h["status"] == "scored" and h["result"]["eggs"] and h["closedFromSheet"] == {"afterMove": 0, "seq": 3}
 
 
 def test_reveal_checks() -> None:
@@ -930,8 +943,11 @@ def test_legal_moves_enumerate_known_hands_and_template_unknown_ones() -> None:
 
 def test_every_legal_move_applies() -> None:
     m = z2()
-    for mv in la_cabra.legal_moves(m.state):
-        la_cabra.apply(m.state, Event(m.seq, mv["type"], mv["data"]))
+    moves = la_cabra.legal_moves(m.state)
+    assert {"type": "hand_result", "data": {}} in moves  # the deal may be closed from the score sheet
+    for mv in moves:
+        if mv["type"] != "hand_result":
+            la_cabra.apply(m.state, Event(m.seq, mv["type"], mv["data"]))
 
 
 def test_views() -> None:
@@ -969,3 +985,189 @@ def test_narration_of_a_whole_deal_ends_with_loss_points() -> None:
     end = next(t for t in m.texts if "the deal is over" in t)
     assert f"{['NS', 'EW'][loser]} {lp[loser]} loss points" in end
     assert la_cabra.narrate(None, m.events[0], la_cabra.start(m.events[0].data)).startswith("La Cabra: North and South")
+
+
+# --------------------------------------------------------------------------- score-sheet forms (VOCABULARY.md §5.5)
+
+Z3_FULL = [
+    {"cardPoints": [72, 48], "tricks": [5, 2]},
+    {"cardPoints": [25, 95], "tricks": [2, 5]},
+    {"cardPoints": [60, 60], "tricks": [4, 4]},
+    {"cardPoints": [0, 120], "tricks": [1, 6]},   # NS took one zero-point trick
+    {"cardPoints": [120, 0], "tricks": [7, 0]},   # EW took no trick
+    {"cardPoints": [30, 90], "tricks": [3, 4]},
+]
+Z3_CARD_POINTS = [{"cardPoints": r["cardPoints"]} if 0 not in r["cardPoints"] else r for r in Z3_FULL]
+Z3_LOSS = [{"lossPoints": lp} for lp in ([0, 2], [4, 0], [0, 0], [4, 0], [0, 6], [4, 0])]
+
+
+def _series(results: list[dict[str, Any]], options: dict[str, Any] | None = None) -> Match:
+    m = Match(options)
+    for i, result in enumerate(results):
+        m.add("hand_started", dealer=i % 4)
+        m.add("hand_result", **result)
+    return m
+
+
+def _scores(m: Match) -> dict[str, Any]:
+    """What a sheet form must score exactly as the full form: loss points, totals, standings, the end."""
+    sheet = m.score()
+    hands = [{k: h[k] for k in ("hand", "status", "points", "totals")} | {"eggs": h["result"]["eggs"],
+              "multiplier": h["result"]["multiplier"], "lossPoints": h["result"]["lossPoints"]} for h in sheet["hands"]]
+    return {"hands": hands, "standings": sheet["standings"], "end": sheet["end"]}
+
+
+@pytest.mark.parametrize("options", [{}, {"eggs": "doubleNext"}])
+def test_z3_from_card_points_alone_and_from_loss_points_alone_scores_as_the_full_form(options: dict[str, Any]) -> None:
+    deals = 4 if options else 6  # with doubleNext the series ends after deal 4
+    full = _series(Z3_FULL[:deals], options)
+    for form in (Z3_CARD_POINTS, Z3_LOSS):
+        assert _scores(_series(form[:deals], options)) == _scores(full)
+    if not options:
+        assert [h["totals"] for h in full.score()["hands"]] == [[0, 2], [4, 2], [4, 2], [8, 2], [8, 8], [12, 8]]
+        assert full.score()["end"]["over"] and full.score()["end"]["goat"] == 0
+    else:  # RULES.md §5.7: with doubleNext deal 4 gives NS 8 and ends the series
+        m = _series(Z3_LOSS[:4], options)
+        assert m.score()["hands"][3]["points"] == [8, 0] and m.score()["end"]["over"]
+        assert "doubled after the eggs of hand 3: 8" in m.score()["hands"][3]["lines"][-1]["reason"]
+
+
+def test_loss_points_form_facts_and_lines() -> None:
+    m = _series(Z3_LOSS[:3])
+    h1, h3 = m.score()["hands"][0], m.score()["hands"][2]
+    assert h1["result"] == {"cardPoints": None, "tricks": None, "lossPoints": [0, 2], "eggs": False, "multiplier": 1}
+    assert h1["lines"][-1] == {"team": 1, "points": 2, "rule": "RULES.md §5.4",
+                               "reason": "EW lost the deal (31–59): 2 loss points as the score sheet says"}
+    assert h3["result"]["eggs"] and h3["points"] == [0, 0]
+    assert m.texts[1] == "Hand 1 result: loss points NS 0, EW 2 as written: EW 2 loss points (totals 0–2)"
+
+
+def test_card_points_alone_leaves_tricks_unknown_and_the_next_dealt_hand_names_its_leader() -> None:
+    m = _series([{"cardPoints": [72, 48]}])
+    h = m.hand_score()
+    assert h["result"]["tricks"] is None and h["points"] == [0, 2]
+    m.refuse("hand_started", "la-cabra.leader_required", dealer=1, trump="QS", hands=HIDDEN)
+    m.add("hand_started", dealer=1, trump="QS", hands=HIDDEN, leader=E)
+    assert m.hand.to_lead == E
+
+
+def test_zero_card_points_take_tricks_from_the_sheet() -> None:
+    m = _series([{"cardPoints": [0, 120], "tricks": [1, 6]}, {"cardPoints": [0, 120], "tricks": [0, 6]}])
+    assert [h["points"] for h in m.score()["hands"]] == [[4, 0], [6, 0]]
+
+
+def test_sheet_form_cross_checks() -> None:
+    m = Match()
+    m.add("hand_started", dealer=0)
+    m.add("hand_result", cardPoints=[72, 48])
+    m.add("hand_result", lossPoints=[0, 2])                     # agrees
+    m.refuse("hand_result", "la-cabra.mismatch", lossPoints=[0, 4])
+    m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[70, 50])
+    m.add("hand_result", cardPoints=[72, 48], tricks=[5, 2], lastTrick=0)  # adds tricks and the last trick
+    assert m.hand_score()["result"]["tricks"] == [5, 2] and m.hand.last_winner == 0
+    m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[72, 48], tricks=[4, 2])
+    loss = _series([{"lossPoints": [0, 2]}])
+    loss.refuse("hand_result", "la-cabra.mismatch", cardPoints=[20, 100])  # 4 loss points, not 2
+    loss.refuse("hand_result", "la-cabra.mismatch", cardPoints=[59, 61])   # NS would lose
+    loss.add("hand_result", cardPoints=[61, 59])
+    assert loss.hand_score()["result"]["cardPoints"] == [61, 59] and loss.hand_score()["points"] == [0, 2]
+
+
+def test_loss_points_cross_check_a_finished_dealt_hand() -> None:
+    rng = random.Random(3)
+    dealt, trump, stock = shuffled(rng)
+    m = Match()
+    m.deal(W, dealt, trump)
+    play_out(m, stock)
+    base = m.hand_score()["result"]["lossPoints"]
+    wrong = [0, 6] if base != [0, 6] else [6, 0]
+    m.refuse("hand_result", "la-cabra.mismatch", lossPoints=wrong)
+    m.add("hand_result", lossPoints=base)
+
+
+# --------------------------------------------------------------------------- closing a hand from the sheet (VOCABULARY.md §4)
+
+
+def _z1_trick(discard: list[str] | None = None) -> Match:
+    """Z1's first trick: South takes 9♥ K♥ 10♥ 6♠ A♥ 7♠ and West's two discards for NS."""
+    m = z1(dealt=Z1 if discard is None else hands("9H KH 6C 7C", "10H 6S 8C 9C", "AH 7S JC 10C", "?? ?? ?? ??"))
+    m.add("lead", seat=N, cards=["9H", "KH"])
+    m.add("beat", seat=E, cards=["10H", "6S"])
+    m.add("beat", seat=S, cards=["AH", "7S"])
+    m.add("discard", seat=W, cards=discard or ["6D", "QC"])
+    return m
+
+
+def test_close_from_the_sheet_keeps_the_moves_and_scores_the_facts() -> None:
+    m = _z1_trick()
+    before = m.hand
+    m.add("hand_result", cardPoints=[72, 48])
+    h = m.hand_score()
+    assert h["status"] == "scored" and h["points"] == [0, 2] and h["closedFromSheet"] == {"afterMove": 4, "seq": 7}
+    assert h["result"]["cardPoints"] == [72, 48] and h["result"]["tricks"] is None
+    assert m.hand.played == before.played and m.hand.pile_known == before.pile_known  # the moves stay
+    assert m.texts[-1] == "Hand 1 closed from the score sheet after move 4: NS 72, EW 48 card points: EW 2 loss points (totals 0–2)"
+    assert "closed from the sheet after move 4" in h["lines"][-1]["reason"]
+    assert la_cabra.view(m.state)["closedFromSheet"] == {"afterMove": 4, "seq": 7}
+    err = m.refuse("lead", "la-cabra.deal_over", seat=S, cards=["JC"])
+    assert "closed from the score sheet" in err.message
+    m.add("hand_result", lossPoints=[0, 2])                   # a cross-check of the sheet agrees
+    m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[80, 40])
+    m.refuse("hand_started", "la-cabra.leader_required", dealer=N, trump="QS", hands=HIDDEN)
+    m.add("hand_started", dealer=N, trump="QS", hands=HIDDEN, leader=W)
+
+
+def test_close_with_the_last_trick_sets_the_next_leader() -> None:
+    m = _z1_trick()
+    m.add("hand_result", cardPoints=[72, 48], tricks=[4, 3], lastTrick=E)
+    m.refuse("hand_started", "la-cabra.mismatch", dealer=N, trump="QS", hands=HIDDEN, leader=S)
+    m.add("hand_started", dealer=N, trump="QS", hands=HIDDEN)
+    assert m.hand.to_lead == E
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"cardPoints": [20, 100]}, "NS already holds 28 card points in tricks after move 4; the sheet says 20"),
+    ({"cardPoints": [0, 120], "tricks": [0, 6]}, "NS already took 1 trick(s) after move 4; the sheet says 0"),
+    ({"lossPoints": [6, 0]}, "NS already took 1 trick(s) after move 4; the sheet's 6 loss points say they took none"),
+    ({"cardPoints": [72, 48], "tricks": [5, 4]}, "28 cards are left to play after move 4, so at most 7 more trick(s); the sheet's tricks need 8"),
+    ({"cardPoints": [28, 92], "tricks": [1, 6], "lastTrick": S}, "the last trick is still to be played after move 4, but the sheet gives NS no more trick, so South cannot win it"),
+    ({"cards": [["6D"], []]}, "already went to NS's trick pile"),
+])
+def test_a_close_that_contradicts_the_moves_is_refused(data: dict[str, Any], words: str) -> None:
+    m = _z1_trick()
+    if "cards" in data:  # every card listed, but West's discards on the wrong side
+        deck = [str(c) for c in la_cabra.state.DECK.distinct()]
+        ns = ["9H", "KH", "10H", "6S", "AH", "7S", "QC"] + [c for c in deck if c not in ("9H", "KH", "10H", "6S", "AH", "7S", "QC", "6D")][:1]
+        data = {"cards": [ns, [c for c in deck if c not in ns]]}
+    err = m.refuse("hand_result", "la-cabra.result_conflict", **data)
+    assert words in err.message and err.message.startswith("hand 1: ")
+    assert m.hand.closed == 0 and not m.hand.over
+
+
+def test_a_close_with_face_down_cards_and_a_later_reveal() -> None:
+    m = _z1_trick(["??", "??"])
+    # NS holds 25 known points and two face-down cards: 25 is possible, 20 is not
+    m.refuse("hand_result", "la-cabra.result_conflict", cardPoints=[20, 100])
+    m.add("hand_result", cardPoints=[25, 95], tricks=[1, 6])
+    assert m.hand_score()["points"] == [4, 0]
+    err = m.refuse("reveal", "la-cabra.mismatch", cards=[{"seq": 6, "index": 0, "card": "QC"}])
+    assert err.seq == m.hand.closed and "NS already holds 28 card points" in err.message
+    m.add("reveal", cards=[{"seq": 6, "index": 0, "card": "6D"}])
+    assert m.hand_score()["points"] == [4, 0]
+
+
+def test_a_close_before_any_move() -> None:
+    m = z1()
+    m.add("hand_result", lossPoints=[0, 6])
+    assert m.texts[-1].startswith("Hand 1 closed from the score sheet before any move: loss points NS 0, EW 6 as written")
+    assert m.hand_score()["points"] == [0, 6]
+
+
+def test_a_close_in_the_middle_of_a_trick() -> None:
+    m = z1()
+    m.add("lead", seat=N, cards=["9H", "KH"])
+    m.add("beat", seat=E, cards=["10H", "6S"])
+    m.add("hand_result", cardPoints=[30, 90])
+    assert m.hand_score()["points"] == [4, 0] and m.hand_score()["closedFromSheet"] == {"afterMove": 2, "seq": 5}
+    assert la_cabra.legal_moves(m.state) == [
+        {"type": "hand_started", "data": {"dealer": N}}, {"type": "hand_result", "data": {"cardPoints": [30, 90]}}]

@@ -346,7 +346,9 @@ BAD: list[tuple[str, Any, str]] = [
     # hand_result
     ("hand_result", {"cardPoints": [72, 48], "cards": [["AH"], ["KS"]], "tricks": [5, 2]}, "$"),
     ("hand_result", {"tricks": [5, 2]}, "$"),
-    ("hand_result", {"cardPoints": [72, 48]}, "$.tricks"),
+    ("hand_result", {"cardPoints": [72, 48], "tricks": [5]}, "$.tricks"),
+    ("hand_result", {"lossPoints": [0, 2], "cardPoints": [72, 48]}, "$"),
+    ("hand_result", {"lossPoints": [0, 13]}, "$.lossPoints[1]"),
     ("hand_result", {"cardPoints": [121, -1], "tricks": [5, 2]}, "$.cardPoints[0]"),
     ("hand_result", {"cardPoints": [60], "tricks": [5, 2]}, "$.cardPoints"),
     ("hand_result", {"cards": [["??"], []], "tricks": [1, 0]}, "$.cards[0][0]"),
@@ -471,8 +473,8 @@ def test_schema_error_messages_name_the_field() -> None:
     assert "unknown field 'extra' (allowed: seat, cards)" in _error(GAME, "lead", {"seat": 0, "cards": ["AH"], "extra": 1}).message
     assert "'trump' is required when 'hands' is given" in _error(GAME, "hand_started", {"dealer": 0, "hands": HIDDEN}).message
     both = _error(GAME, "hand_result", {"cardPoints": [60, 60], "cards": [[], []], "tricks": [1, 1]})
-    assert both.message == "data: only one of 'cardPoints', 'cards' may be given, not 'cardPoints' and 'cards'"
-    assert _error(GAME, "hand_result", {"tricks": [1, 1]}).message == "data: one of 'cardPoints', 'cards' is required"
+    assert both.message == "data: only one of 'cardPoints', 'cards', 'lossPoints' may be given, not 'cardPoints' and 'cards'"
+    assert _error(GAME, "hand_result", {"tricks": [1, 1]}).message == "data: one of 'cardPoints', 'cards', 'lossPoints' is required"
     assert "at least one of 'points'" in _error(GAME, "score_claimed", {"hand": 2}).message
 
 

@@ -262,7 +262,10 @@ def export_(match: str | None, file: str | None, everything: bool, fmt: str | No
         else:
             assert match is not None
             try:
-                lines = list(transfer.match_lines(service, match, full=True))
+                if fmt == "text":
+                    lines = [transfer.match_text(service, match, full=True).encode("utf-8")]
+                else:
+                    lines = list(transfer.match_lines(service, match, full=True))
             except Exception as error:  # noqa: BLE001
                 _fail(_explain(error))
             out.writelines(lines)
@@ -273,11 +276,21 @@ def export_(match: str | None, file: str | None, everything: bool, fmt: str | No
             out.flush()
 
 
+def _is_text(file: str, raw: bytes) -> bool:
+    """A .tnt or .txt file, or one whose first character is not an archive's opening brace."""
+    if file.endswith((".tnt", ".txt")):
+        return True
+    if file.endswith((".jsonl", ".ndjson")):
+        return False
+    return not raw.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+
+
 @main.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON (the shape POST /matches/import returns)")
+@click.option("--by", default="", help="who records (text imports)")
 @DB_OPTION
-def import_(file: str, as_json: bool, db: str) -> None:
+def import_(file: str, as_json: bool, by: str, db: str) -> None:
     """Import a JSON Lines archive (or a .tnt text file): every sound match, each error by line.
 
     Exit status 0 when something was imported (or everything was already there), 2 when
@@ -289,9 +302,13 @@ def import_(file: str, as_json: bool, db: str) -> None:
 
     service = _service(db)
     with open(file, "rb") as handle:
-        lines = handle.read().splitlines()
-    with tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar:
-        report = transfer.import_archive(service, lines, progress=bar.update)
+        raw = handle.read()
+    if _is_text(file, raw):
+        report = transfer.import_text(service, raw.decode("utf-8", "replace"), by=by)
+    else:
+        lines = raw.splitlines()
+        with tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar:
+            report = transfer.import_archive(service, lines, progress=bar.update)
     if as_json:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:

@@ -74,6 +74,9 @@ class Export(MethodView):
         """Export one match: the portable text notation (default) or the lossless archive."""
         service = current_service()
         token = bearer_token()
+        if query["format"] == "text":
+            text = transfer.match_text(service, match_id, token=token)
+            return _stream(iter([text.encode("utf-8")]), "text/plain; charset=utf-8", f"{match_id}.tnt")
         lines = list(transfer.match_lines(service, match_id, token=token))  # errors before the first byte
         return _stream(iter(lines), NDJSON, f"{match_id}.jsonl")
 
@@ -105,6 +108,9 @@ class Import(MethodView):
         body = request.get_data()
         if mimetype in ARCHIVE_TYPES:
             report = transfer.import_archive(current_service(), body.splitlines())
+        elif mimetype == TEXT:
+            text = body.decode(request.mimetype_params.get("charset", "utf-8"), "replace")
+            report = transfer.import_text(current_service(), text, by=request.headers.get("X-Recorder", ""))
         else:
             raise UnsupportedMediaType(f"send an archive as {NDJSON} or the text notation as {TEXT}")
         status = 201 if report["imported"] else (200 if not report["errors"] else 422)

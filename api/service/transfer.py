@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, Any
 from api.service.cache import Folded
 from api.service.tokens import authorize, hash_token, new_token
 from engines import get_engine
-from engines.base import UnknownGame
+from engines.base import RuleViolation, UnknownGame
 from ledger import GENESIS, ChainBroken, MatchExists, MatchNotFound
 from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
+from replays.notation import NotationError, TextMatch, Written, coerce, column_of, read_text, write_text
 from schemas import SchemaError, validate_event
 
 if TYPE_CHECKING:
@@ -192,3 +193,119 @@ def _say(error: Exception) -> str:
     if isinstance(error, UnknownGame):
         return f"there is no game {error.game}; GET /games lists them"
     return str(getattr(error, "message", error))
+
+
+# --------------------------------------------------------------------------- text notation
+
+
+def match_text(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> str:
+    """Return a match in the portable text notation (``docs/NOTATION.md``), as this reader may see it.
+
+    Raises:
+        MatchNotFound: no such match.
+        AuthError: a token that is not this match's.
+    """
+    if token and not full:
+        authorize(service.ledger.get_match(match_id), token)
+    envelopes, _version = service.events(match_id)
+    return write_text(envelopes[0]["data"], [(e["seq"], e["type"], e["data"]) for e in envelopes[1:]],
+                      envelopes[-1]["hash"])
+
+
+def import_text(service: Service, text: str, *, by: str = "") -> dict[str, Any]:
+    """Import every match of a text file, leniently: each keeps its valid prefix and stays open.
+
+    Every error is reported by line and column: what cannot be read, what breaks an event's
+    schema, and the first event the rules refuse (the events before it are recorded).
+    """
+    imported: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    for written in read_text(text):
+        errors.extend(_text_error(e, None) for e in written.errors)
+        _import_written(service, written, by, imported, errors)
+    errors.sort(key=lambda e: (e["line"], e["column"] or 0))
+    return {"imported": imported, "unchanged": [], "errors": errors}
+
+
+def _text_error(error: NotationError, match: str | None) -> dict[str, Any]:
+    return {"line": error.line, "column": error.column, "code": error.code, "message": error.message, "match": match}
+
+
+def _import_written(service: Service, written: TextMatch, by: str,
+                    imported: list[dict[str, Any]], errors: list[dict[str, Any]]) -> None:
+    """Check and record one match read from text; append what happened to ``imported``/``errors``."""
+    if written.broken_at == 0 or not written.start:
+        return
+    start = coerce(None, "match_started", written.start, written.start_bare)
+    try:
+        validate_event(None, "match_started", start)
+        engine = get_engine(start["game"])
+        engine.start(start)
+    except SchemaError as error:
+        column = column_of(error.path, written.start_columns, 1)
+        line = _line_of_tag(written, error.path)
+        errors.append({"line": line, "column": column, "code": error.code, "message": error.message, "match": None})
+        return
+    except (RuleViolation, UnknownGame) as error:
+        errors.append({"line": written.line, "column": 1, "code": getattr(error, "code", "game.unknown"),
+                       "message": _say(error), "match": None})
+        return
+    events, stop = _shaped(engine.GAME, written, errors)
+    created = service.start_match(start, by=by)
+    match_id = created["id"]
+    for error in errors:
+        if error["match"] is None and written.line <= error["line"] <= written.last_line:
+            error["match"] = match_id
+    good = events[:stop]
+    from api.service import EventRefused
+
+    for first in range(0, len(good), 200):
+        chunk = good[first:first + 200]
+        try:
+            service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk], token=created["token"], by=by)
+        except EventRefused as refused:
+            bad = chunk[refused.index]
+            if refused.index:
+                service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk[:refused.index]],
+                               token=created["token"], by=by)
+            inner = refused.error
+            column = column_of(getattr(inner, "path", "$") or "$", bad.columns, bad.column) if isinstance(inner, SchemaError) else bad.column
+            errors.append({"line": bad.line, "column": column, "code": inner.code, "message": inner.message, "match": match_id})
+            break
+    record = service.ledger.get_match(match_id)
+    imported.append({"id": match_id, "token": created["token"], "version": record.version, "head": record.head,
+                     "lines": [written.line, written.last_line]})
+
+
+def _shaped(game: str, written: TextMatch, errors: list[dict[str, Any]]) -> tuple[list[Written], int]:
+    """Read each event's values as its schema expects; report every shape error; return the events and
+    how many of them form the valid prefix."""
+    limit = len(written.events) if written.broken_at is None else written.broken_at
+    stop = limit
+    types = {1: "match_started"}
+    for index, event in enumerate(written.events[:limit]):
+        seq = index + 2
+        types[seq] = event.type
+        if event.number is not None and event.number != seq:
+            errors.append({"line": event.line, "column": event.column - len(str(event.number)) - 2, "code": "notation.bad_number",
+                           "message": f"this line is numbered {event.number} but it is event {seq} of the match "
+                                      "(number every event from 2 on, or leave the numbers out)", "match": None})
+            stop = min(stop, index)
+        event.data = coerce(game, event.type, event.data, event.bare)
+        if event.type == "amend" and isinstance(event.data.get("data"), dict):
+            target = types.get(event.data.get("target"))  # type: ignore[arg-type]
+            if target is not None:
+                inner = {"$" + p[len("$.data"):]: w for p, w in event.bare.items() if p.startswith("$.data.") or p.startswith("$.data[")}
+                event.data = {**event.data, "data": coerce(game if target != "match_started" else None, target, event.data["data"], inner)}
+        try:
+            validate_event(game, event.type, event.data)
+        except SchemaError as error:
+            errors.append({"line": event.line, "column": column_of(error.path, event.columns, event.column),
+                           "code": error.code, "message": f"{event.type}: {error.message}", "match": None})
+            stop = min(stop, index)
+    return written.events, stop
+
+
+def _line_of_tag(written: TextMatch, path: str) -> int:
+    """The line of the tag a match_started path points into (the match's first line if unknown)."""
+    return column_of(path, written.start_lines, written.line)

@@ -76,7 +76,7 @@ class Export(MethodView):
         token = bearer_token()
         if query["format"] == "text":
             text = transfer.match_text(service, match_id, token=token)
-            return _stream(iter([text.encode("utf-8")]), "text/plain; charset=utf-8", f"{match_id}.tnt")
+            return _stream(iter([text.encode("utf-8")]), TEXT, f"{match_id}.tnt")
         lines = list(transfer.match_lines(service, match_id, token=token))  # errors before the first byte
         return _stream(iter(lines), NDJSON, f"{match_id}.jsonl")
 

@@ -67,6 +67,19 @@ def normal_card(word: str, deck: str) -> str:
     return word
 
 
+def card_problem(value: Any, deck: str) -> str | None:
+    """Say why a word written where a card goes is not one of this deck's cards (None: not card-like)."""
+    if not isinstance(value, str) or not value or len(value) > 6 or " " in value:
+        return None
+    if deck == "cabo":
+        return f"{value} is not a Cabo card: write its value, 0 to 13 (or ?? for an unseen card)"
+    if deck == "spanish":
+        return (f"{value} is not a card: write the rank (1 to 7, 10, 11 or 12) and the suit (o oros, c copas, "
+                "e espadas, b bastos), like 7o or 12b, or ?? for an unseen card")
+    return (f"{value} is not a card: write the rank (A, 2 to 10, J, Q or K) and the suit (C, D, H or S), "
+            "like 10H or QS, or ?? for an unseen card")
+
+
 # --------------------------------------------------------------------------- writing
 
 _BARE = re.compile(r"[A-Za-z0-9?][A-Za-z0-9?_+\-]*")
@@ -387,26 +400,43 @@ def _lines(tokens: list[_Token]) -> Iterator[list[_Token]]:
         yield current
 
 
+def _statements(tokens: list[_Token]) -> Iterator[list[_Token]]:
+    """Join logical lines into statements: a line that starts with ``name=`` continues the event above."""
+    pending: list[_Token] | None = None
+    for line in _lines(tokens):
+        if all(t.kind == "brace" for t in line):
+            continue  # a comment on its own
+        words = [t for t in line if t.kind != "brace"]
+        continues = len(words) > 1 and words[0].kind == "word" and words[1].kind == "eq"
+        if continues and pending is not None:
+            pending.extend(line)
+            continue
+        if pending is not None:
+            yield pending
+        pending = list(line)
+    if pending is not None:
+        yield pending
+
+
 def _matches(tokens: list[_Token]) -> Iterator[TextMatch]:
     match: TextMatch | None = None
     in_events = False
-    for line in _lines(tokens):
-        first = line[0]
-        if first.kind == "brace" and all(t.kind in ("brace", "newline") for t in line):
-            continue  # a comment on its own
-        is_tag = first.kind == "open" and len(line) > 1 and line[1].kind == "word" and line[1].text[:1].isupper()
+    for line in _statements(tokens):
+        first = next(t for t in line if t.kind != "brace")
+        is_tag = first.kind == "open" and line[line.index(first) + 1:][:1] != [] and \
+            line[line.index(first) + 1].kind == "word" and line[line.index(first) + 1].text[:1].isupper()
         if is_tag and (match is None or in_events):
             if match is not None:
-                yield _finish(match)
+                yield match
             match, in_events = TextMatch(line=first.line), False
         if match is None:
             match = TextMatch(line=first.line)
             match.errors.append(NotationError(first.line, first.column, "notation.no_tags",
                                               'a match starts with its tags: [Game "…"] and [Players "…" "…"]'))
             match.broken_at = 0
-        match.last_line = line[-1].line
+        match.last_line = max(t.line for t in line)
         if is_tag:
-            _tag(match, line)
+            _tag(match, [t for t in line if t.kind != "brace"])
             continue
         in_events = True
         if match.broken_at is not None:
@@ -417,7 +447,7 @@ def _matches(tokens: list[_Token]) -> Iterator[TextMatch]:
             match.errors.append(NotationError(broken.line, broken.column, "notation.syntax", broken.message))
             match.broken_at = len(match.events)
     if match is not None:
-        yield _finish(match)
+        yield match
 
 
 def _tag(match: TextMatch, line: list[_Token]) -> None:
@@ -481,10 +511,6 @@ def _event(line: list[_Token], deck: str) -> Written:
     return Written(head.line, head.column, kind, data, reader.columns, reader.bare, number)
 
 
-def _finish(match: TextMatch) -> TextMatch:
-    return match
-
-
 # --------------------------------------------------------------------------- shapes
 
 
@@ -530,6 +556,12 @@ def _steps(path: str) -> list[str | int]:
         else:
             out.append(json.loads(m.group(3)))
     return out
+
+
+def value_at(data: Any, path: str) -> Any:
+    """Return the value at a JSON path (``$.cards[1]``) in ``data``, or None when there is none."""
+    found = _get(data, path)
+    return None if found is _MISSING else found
 
 
 def _get(data: Any, path: str) -> Any:

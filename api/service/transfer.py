@@ -27,7 +27,8 @@ from engines import get_engine
 from engines.base import RuleViolation, UnknownGame
 from ledger import GENESIS, ChainBroken, MatchExists, MatchNotFound
 from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
-from replays.notation import NotationError, TextMatch, Written, coerce, column_of, read_text, write_text
+from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, read_text,
+                              value_at, write_text)
 from schemas import SchemaError, validate_event
 
 if TYPE_CHECKING:
@@ -300,8 +301,12 @@ def _shaped(game: str, written: TextMatch, errors: list[dict[str, Any]]) -> tupl
         try:
             validate_event(game, event.type, event.data)
         except SchemaError as error:
+            code, message = error.code, f"{event.type}: {error.message}"
+            bad_card = card_problem(value_at(event.data, error.path), deck_of(written.start))
+            if bad_card is not None and ("does not match" in error.message or "valid under any" in error.message):
+                code, message = "notation.bad_card", bad_card
             errors.append({"line": event.line, "column": column_of(error.path, event.columns, event.column),
-                           "code": error.code, "message": f"{event.type}: {error.message}", "match": None})
+                           "code": code, "message": message, "match": None})
             stop = min(stop, index)
     return written.events, stop
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
-from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from flask.views import MethodView
+
+from api import openapi
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
-from api.web import bearer_token, etag, expected_version
+from api.web import MAX_IDEMPOTENCY_KEY, Blueprint, bearer_token, etag, expected_version, idempotency_key, recorder
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
 
@@ -25,16 +25,19 @@ class Events(MethodView):
     @blp.alt_response(404, schema="Problem")
     @blp.alt_response(409, schema="Problem", description="stale expected version (with the current one)")
     @blp.alt_response(422, schema="Problem", description="an event the rules refuse (rule code, index in the batch)")
+    @blp.alt_response(413, schema="Problem", description="the body is over the size limit (1 MiB by default)")
+    @blp.doc(requestBody=openapi.events_request())
     @blp.doc(security=[{"bearer": []}], parameters=[
-        {"in": "header", "name": "If-Match", "schema": {"type": "string"}, "description": 'expected version, e.g. "3"'},
-        {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"},
+        {"in": "header", "name": "If-Match", "schema": {"type": "string", "pattern": '^(W/)?"[1-9][0-9]{0,8}"$'},
+         "description": 'expected version, e.g. "3"'},
+        {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": MAX_IDEMPOTENCY_KEY},
          "description": "a retry with the same key and body returns the first result and writes nothing"}])
     def post(self, body: dict[str, Any], match_id: str) -> Any:
         """Append events, all or nothing, after checking each against the rules."""
         result = current_service().record(
-            match_id, body["events"], token=bearer_token(), by=body.get("by") or request.headers.get("X-Recorder", ""),
+            match_id, body["events"], token=bearer_token(), by=body.get("by") or recorder(),
             expected_version=expected_version(body.get("expectedVersion")),
-            key=request.headers.get("Idempotency-Key") or None,
+            key=idempotency_key(),
         )
         headers = etag(result.version)
         if result.replayed:

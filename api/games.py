@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 import schemas
+from api.web import Blueprint
 from engines import ENGINES, get_engine
 from schemas import SchemaError
 

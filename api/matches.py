@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request, url_for
+from flask import url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from api import openapi
 from api.app import current_service
 from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary
-from api.web import etag
+from api.web import Blueprint, etag, recorder
 
 blp = Blueprint("matches", __name__, description="Start, list and summarise matches")
 
@@ -22,9 +22,11 @@ class Matches(MethodView):
     @blp.response(201, MatchCreated)
     @blp.alt_response(400, schema="Problem", description="malformed JSON or schema violation")
     @blp.alt_response(422, schema="Problem", description="options or players break the game's rules")
+    @blp.alt_response(413, schema="Problem", description="the body is over the size limit (1 MiB by default)")
+    @blp.doc(requestBody=openapi.match_request())
     def post(self, body: dict[str, Any]) -> Any:
         """Start a match; returns its id and the write token."""
-        created = current_service().start_match(body, by=request.headers.get("X-Recorder", ""))
+        created = current_service().start_match(body, by=recorder())
         return created, 201, {"Location": url_for("matches.Match", match_id=created["id"]), **etag(created["version"])}
 
     @blp.arguments(MatchListQuery, location="query", error_status_code=400)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api.app import current_service
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
-from api.web import bearer_token, etag
+from api.web import Blueprint, bearer_token, etag
 
 blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
 

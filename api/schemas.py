@@ -9,6 +9,22 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, fields, validate
 
+from schemas import MAX_INTEGER
+
+MAX_RECORDER = 100
+"""The longest recorder name (the ``X-Recorder`` header or the body's ``by``)."""
+
+
+def _shape(name: str) -> dict[str, object]:
+    """Document a passed-through value by one of the fixed shapes of ``api/openapi.py``."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _list_of(name: str, description: str = "") -> fields.List:
+    """A list of passed-through objects, documented as the fixed shape ``name``."""
+    return fields.List(fields.Dict(metadata={"allOf": [_shape(name)]}), required=True,
+                       metadata={"description": description} if description else {})
+
 
 class Problem(Schema):
     """An RFC 9457 problem, as every error is returned."""
@@ -46,21 +62,22 @@ class AppendBody(Schema):
         unknown = RAISE
 
     events = fields.List(fields.Nested(EventIn), required=True, validate=validate.Length(min=1, max=10000))
-    expectedVersion = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1),
+    expectedVersion = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1, max=MAX_INTEGER),
                                      metadata={"description": "the version you last saw (or If-Match)"})
-    by = fields.String(validate=validate.Length(max=100), metadata={"description": "who records"})
+    by = fields.String(validate=validate.Length(max=MAX_RECORDER), metadata={"description": "who records"})
 
 
 class MatchCreated(Schema):
-    id = fields.String()
-    token = fields.String(metadata={"description": "write token: send it as 'Authorization: Bearer <token>'"})
-    version = fields.Integer()
+    id = fields.String(required=True)
+    token = fields.String(required=True,
+                          metadata={"description": "write token: send it as 'Authorization: Bearer <token>'"})
+    version = fields.Integer(required=True)
     head = fields.String()
 
 
 class Appended(Schema):
-    version = fields.Integer()
-    head = fields.String()
+    version = fields.Integer(required=True)
+    head = fields.String(required=True)
 
 
 class MatchSummary(Schema):
@@ -72,8 +89,8 @@ class MatchSummary(Schema):
     version = fields.Integer()
     head = fields.String()
     hands = fields.Integer()
-    standings = fields.List(fields.Dict())
-    end = fields.Dict()
+    standings = _list_of("Standing")
+    end = fields.Dict(required=True, metadata={"allOf": [_shape("End")]})
 
 
 class MatchListItem(Schema):
@@ -93,15 +110,15 @@ class MatchList(Schema):
 
 
 class MatchListQuery(Schema):
-    game = fields.String()
-    player = fields.String()
+    game = fields.String(validate=validate.Length(max=40))
+    player = fields.String(validate=validate.Length(max=40))
     status = fields.String(validate=validate.OneOf(["playing", "over"]))
-    page = fields.Integer(load_default=1, validate=validate.Range(min=1))
+    page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
     perPage = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INTEGER))
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
 
 
@@ -137,7 +154,7 @@ class SeatField(fields.Field):
 
 
 class StateQuery(Schema):
-    at = fields.Integer(validate=validate.Range(min=1), metadata={"description": "the step (event seq); default the last"})
+    at = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the step (event seq); default the last"})
     seat = SeatField(metadata={"description": "seat number, or 'all' (needs the token until the match is over)"})
 
 
@@ -152,8 +169,8 @@ class StateOut(Schema):
 class ReplayQuery(Schema):
     seat = SeatField()
     course = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "recorded"]))
-    start = fields.Integer(load_default=1, validate=validate.Range(min=1))
-    stop = fields.Integer(validate=validate.Range(min=1))
+    start = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
+    stop = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER))
 
 
 class ReplayOut(Schema):
@@ -173,11 +190,12 @@ class LegalMovesOut(Schema):
 class AuditOut(Schema):
     id = fields.String()
     version = fields.Integer()
-    hands = fields.List(fields.Dict())
-    standings = fields.List(fields.Dict())
-    end = fields.Dict()
-    claims = fields.List(fields.Dict())
+    hands = _list_of("Hand")
+    standings = _list_of("Standing")
+    end = fields.Dict(required=True, metadata={"allOf": [_shape("End")]})
+    claims = _list_of("Claim", "one entry per claimed value compared")
     orphaned = fields.List(fields.Dict(), metadata={"description": "claims about a hand whose deal was voided: nothing to compare them with"})
-    firstDivergence = fields.Dict(allow_none=True)
-    corrections = fields.List(fields.Dict())
-    chain = fields.Dict()
+    firstDivergence = fields.Dict(required=True, allow_none=True, metadata={
+        "anyOf": [_shape("Claim"), {"type": "null"}], "description": "the first disagreeing claim, or null"})
+    corrections = fields.List(fields.Dict(), required=True)
+    chain = fields.Dict(required=True, metadata={"allOf": [_shape("Chain")]})

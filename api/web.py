@@ -1,10 +1,160 @@
-"""Small helpers the blueprints share: reading the token, the expected version and ETags."""
+"""Small helpers the blueprints share: the strict JSON body parser, headers, versions and ETags.
+
+Every request body is read here, once, by :func:`load_json`: it refuses what the standard
+library parser would let through to crash a later layer (a body nested 100,000 deep, a
+5,001-digit number, ``NaN``, a lone UTF-16 surrogate that no UTF-8 encoder accepts), each
+with a 400 a client can act on. The blueprints get it through :class:`Blueprint`, whose
+webargs parser reads bodies with :func:`load_json`.
+"""
 
 from __future__ import annotations
 
-from flask import request
+import json
+import math
+import re
+from itertools import accumulate
+from typing import Any
 
+import flask_smorest
+from flask import Request, request
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
+
+from api.schemas import MAX_RECORDER
 from api.service import BadRequest
+from schemas import MAX_INTEGER
+
+MAX_DEPTH = 32
+"""How deeply arrays and objects may nest in a request body (the deepest real body, an amend
+of a deal, nests 7 levels)."""
+
+MAX_DIGITS = 30
+"""The most digits a number in a body may have; a longer one is refused before it is converted.
+Integers of up to 30 digits still reach the schemas, which name the field that is out of range."""
+
+MAX_IDEMPOTENCY_KEY = 200
+"""The longest ``Idempotency-Key``."""
+
+MAX_HEADER = 8192
+"""The longest single header value the app reads; a longer one is a 431."""
+
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_VERSION = re.compile(r"[0-9]{1,15}")
+
+
+class BodyError(BadRequest):
+    """A request body refused while parsing; ``path`` is where, when a value is to blame."""
+
+    def __init__(self, code: str, message: str, path: str | None = None) -> None:
+        super().__init__(code, message)
+        self.path = path
+
+
+def _too_deep(text: str) -> bool:
+    """Return whether arrays/objects in ``text`` nest deeper than :data:`MAX_DEPTH` (strings skipped)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    # once escapes are gone, quotes alternate: every other piece between them is outside strings
+    outside = "".join(_ESCAPE.sub("", text).split('"')[::2])
+    brackets = _NOT_BRACKETS.sub("", outside)
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise BadRequest("request.number_too_large",
+                         f"the body holds a number with {len(text.lstrip('-'))} digits; "
+                         f"no field accepts more than {MAX_INTEGER:,} (send a smaller number)")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or len(text) > MAX_DIGITS + 10:
+        raise BadRequest("request.number_too_large", f"the body holds a number too large to be read ({text[:20]}…)")
+    return value
+
+
+def _constant(name: str) -> None:
+    raise BadRequest("request.malformed_json", f"{name} is not a JSON value: JSON numbers are finite")
+
+
+def _lone_surrogate(value: Any, path: str = "$") -> str | None:
+    """Return the JSON path of the first string (or key) holding a lone UTF-16 surrogate."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, str):
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError:
+                return where
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                child = f"{where}.{key}"
+                try:
+                    key.encode("utf-8")
+                except UnicodeEncodeError:
+                    return child.encode("utf-8", "replace").decode()
+                stack.append((item, child))
+        elif isinstance(node, list):
+            stack.extend((item, f"{where}[{i}]") for i, item in enumerate(node))
+    return None
+
+
+def load_json(data: bytes) -> Any:
+    """Parse a request body strictly: UTF-8 JSON, at most :data:`MAX_DEPTH` deep, finite numbers.
+
+    Raises:
+        BadRequest: ``request.invalid_text`` (not UTF-8, or a lone surrogate such as ``\\udfff``,
+            with its path), ``request.too_deep``, ``request.number_too_large`` or
+            ``request.malformed_json``.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadRequest("request.invalid_text",
+                         f"the body is not UTF-8 text (byte {error.start} cannot start a character)") from None
+    if _too_deep(text):
+        raise BadRequest("request.too_deep", f"the body nests arrays and objects more than {MAX_DEPTH} levels deep")
+    try:
+        value = json.loads(text, parse_int=_integer, parse_float=_float, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        raise BadRequest("request.malformed_json",
+                         f"the request body is not valid JSON: {error.msg.lower()} at line {error.lineno}, "
+                         f"column {error.colno}") from None
+    except RecursionError:  # a fallback: _too_deep already refuses anything this deep
+        raise BadRequest("request.too_deep", f"the body nests arrays and objects more than {MAX_DEPTH} levels deep") from None
+    if _SURROGATE_ESCAPE.search(text):
+        where = _lone_surrogate(value)
+        if where is not None:
+            raise BodyError("request.invalid_text",
+                            f"{where}: the text holds a lone UTF-16 surrogate (an escape such as \\udfff that "
+                            "is half of a pair), which is not a character", where)
+    return value
+
+
+class ArgumentsParser(FlaskParser):
+    """webargs' Flask parser, reading JSON bodies with :func:`load_json` (cached per request)."""
+
+    def _raw_load_json(self, req: Request) -> Any:
+        if not is_json_request(req):
+            return core.missing
+        cached = getattr(req, "_tanteo_json", core.missing)
+        if cached is core.missing:
+            data = req.get_data(cache=True)
+            cached = load_json(data) if data.strip() else core.missing
+            req._tanteo_json = cached  # type: ignore[attr-defined]
+        return cached
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's blueprint with the strict body parser."""
+
+    ARGUMENTS_PARSER = ArgumentsParser()
 
 
 def bearer_token() -> str | None:
@@ -12,6 +162,32 @@ def bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def recorder() -> str:
+    """Return the ``X-Recorder`` header (who records), or "".
+
+    Raises:
+        BadRequest: ``request.recorder_too_long``.
+    """
+    name = request.headers.get("X-Recorder", "")
+    if len(name) > MAX_RECORDER:
+        raise BadRequest("request.recorder_too_long",
+                         f"X-Recorder is {len(name)} characters long; a recorder's name has at most {MAX_RECORDER}")
+    return name
+
+
+def idempotency_key() -> str | None:
+    """Return the ``Idempotency-Key`` header, or None.
+
+    Raises:
+        BadRequest: ``request.idempotency_key_too_long``.
+    """
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > MAX_IDEMPOTENCY_KEY:
+        raise BadRequest("request.idempotency_key_too_long",
+                         f"Idempotency-Key is {len(key)} characters long; at most {MAX_IDEMPOTENCY_KEY} are allowed")
+    return key
 
 
 def expected_version(body_value: int | None) -> int | None:
@@ -24,8 +200,8 @@ def expected_version(body_value: int | None) -> int | None:
     if header is None:
         return body_value
     raw = header.strip().removeprefix("W/").strip('"')
-    if not raw.isdigit():
-        raise BadRequest("request.bad_if_match", f'If-Match must be a version in quotes, like "3"; got {header}')
+    if not _VERSION.fullmatch(raw) or int(raw) > MAX_INTEGER:
+        raise BadRequest("request.bad_if_match", f'If-Match must be a version in quotes, like "3"; got {header[:40]}')
     version = int(raw)
     if body_value is not None and body_value != version:
         raise BadRequest("request.version_mismatch", f"If-Match says {version} but expectedVersion says {body_value}")

@@ -64,12 +64,14 @@ from schemas._fast import Unsupported, compile_schema
 
 __all__ = [
     "BASE_URI",
+    "MAX_INTEGER",
     "SchemaError",
     "event_types",
     "games",
     "load",
     "schema_document",
     "schema_id",
+    "self_contained",
     "validate_envelope",
     "validate_event",
 ]
@@ -84,6 +86,10 @@ ENVELOPE = "envelope.v1.json"
 """The relative path of the stored-event envelope schema."""
 
 MATCH_STARTED = "match_started"
+
+MAX_INTEGER = 1_000_000_000
+"""The widest integer any schema accepts (``common/defs.json#/$defs/boundedInteger``); every
+integer of every schema has a ``minimum`` and a ``maximum`` within ±this (tests/schemas checks)."""
 
 Schema: TypeAlias = dict[str, Any]
 ErrorEntry: TypeAlias = dict[str, str]
@@ -228,6 +234,25 @@ def schema_document(game: str, type: str) -> Schema:
     return load(schema_id(game, type))
 
 
+def self_contained(game: str, type: str) -> Schema:
+    """Return the current schema of a game's event type with every ``$ref`` inlined, annotations kept.
+
+    For documents that embed the contract (the OpenAPI document): no ``$id``, ``$schema`` or
+    ``$ref`` left to resolve, descriptions, defaults and examples where the files put them.
+
+    Raises:
+        SchemaError: ``schema.unknown_game`` or ``schema.unknown_type``.
+    """
+    rel = schema_id(game, type)
+    catalogue = _catalogue()
+    document = catalogue.documents[rel]
+    base = document.get("$id", BASE_URI + rel)
+    inlined: Schema = _inline(document, base, catalogue.registry, frozenset({base}), root=True, annotations=True)
+    inlined.pop("$id", None)
+    inlined.pop("$schema", None)
+    return inlined
+
+
 # --------------------------------------------------------------------------- validator class
 
 
@@ -290,6 +315,12 @@ def _additional_properties(validator: Any, allowed: Any, instance: Any, schema: 
     yield from _ADDITIONAL_PROPERTIES(validator, allowed, instance, schema)
 
 
+def _max_length(validator: Any, limit: int, instance: Any, schema: Schema) -> Iterator[ValidationError]:
+    """Say how long the text is and how long it may be, without quoting it (it may be huge)."""
+    if isinstance(instance, str) and len(instance) > limit:
+        yield ValidationError(f"is {len(instance):,} characters long; at most {limit:,} are allowed")
+
+
 def _is_integer(checker: Any, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
@@ -301,6 +332,7 @@ _Validator: Any = validators.extend(  # type: ignore[no-untyped-call]
         "required": _required,
         "dependentRequired": _dependent_required,
         "additionalProperties": _additional_properties,
+        "maxLength": _max_length,
     },
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
 )
@@ -319,11 +351,13 @@ _SCHEMA_VALUES = frozenset(
 _SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 
 
-def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str], root: bool = False) -> Any:
+def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str], root: bool = False,
+            annotations: bool = False) -> Any:
     """Return a copy of ``schema`` with every ``$ref`` replaced by its target, annotations dropped.
 
     A ``$ref`` with no other keywords becomes its target; beside other keywords it becomes
     one more ``allOf`` entry. A recursive ``$ref`` stays, made absolute, for the registry.
+    With ``annotations`` the descriptions, defaults and examples stay (for documents people read).
     """
     if not isinstance(schema, dict):
         return schema
@@ -331,14 +365,14 @@ def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str
         base = urljoin(base, schema["$id"])
     out: Schema = {}
     for key, value in schema.items():
-        if key in _ANNOTATIONS or key in ("$ref", "$defs") or (not root and key in ("$id", "$schema")):
+        if (key in _ANNOTATIONS and not annotations) or key in ("$ref", "$defs") or (not root and key in ("$id", "$schema")):
             continue
         if key in _SCHEMA_MAPS:
-            out[key] = {name: _inline(sub, base, registry, seen) for name, sub in value.items()}
+            out[key] = {name: _inline(sub, base, registry, seen, annotations=annotations) for name, sub in value.items()}
         elif key in _SCHEMA_VALUES:
-            out[key] = _inline(value, base, registry, seen)
+            out[key] = _inline(value, base, registry, seen, annotations=annotations)
         elif key in _SCHEMA_LISTS:
-            out[key] = [_inline(sub, base, registry, seen) for sub in value]
+            out[key] = [_inline(sub, base, registry, seen, annotations=annotations) for sub in value]
         else:
             out[key] = value
     ref = schema.get("$ref")
@@ -349,7 +383,7 @@ def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str
         out["$ref"] = target_uri
         return out
     target = registry.resolver(base).lookup(ref).contents
-    inlined = _inline(target, urldefrag(target_uri).url, registry, seen | {target_uri})
+    inlined = _inline(target, urldefrag(target_uri).url, registry, seen | {target_uri}, annotations=annotations)
     if not out:
         return inlined
     out["allOf"] = [*out.get("allOf", ()), inlined]

@@ -16,9 +16,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip("needs Debian's chromium: apt-get install -y --no-install-recommends chromium (.ci/run does)")
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
+        pytest.fail("needs Debian's chromium: apt-get install -y --no-install-recommends chromium (.ci/run does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()

@@ -1,0 +1,226 @@
+"""Hostile input: each answers a clear 4xx problem and the stored rows stay exactly as they were.
+
+Issue 9's list, one test each, through the HTTP test client on a real SQLite file; every
+test compares the event rows read straight from the file before and after.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from tests.api.test_errors import DEAL, START, problem, snapshot, unchanged
+from tests.conftest import Scorer
+
+BIG = 2**64
+
+
+@pytest.fixture
+def dealt(scorer: Scorer) -> Scorer:
+    scorer.start(START)
+    scorer.record(DEAL)
+    return scorer
+
+
+def raw_post(scorer: Scorer, body: str | bytes, **headers: str) -> Any:
+    """POST a hand-written body (escapes and digits exactly as typed) to the match's events."""
+    return scorer.client.post(f"/matches/{scorer.id}/events", data=body, content_type="application/json",
+                              headers={"Authorization": f"Bearer {scorer.token}", **headers})
+
+
+def no_repr(body: dict[str, Any], *fragments: str) -> None:
+    """The message a player reads quotes no Python repr and none of the huge input."""
+    for fragment in ("Traceback", "Error(", "\\\\u", *fragments):
+        assert fragment not in body["detail"], body["detail"]
+
+
+def test_page_of_2_to_the_64_is_400_with_its_path(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    body = problem(dealt.client.get("/matches", query_string={"page": str(BIG)}), 400, "request.invalid")
+    assert body["path"] == "$.page" and "1000000000" in body["detail"]
+    unchanged(dealt, before)
+
+
+def test_events_after_2_to_the_63_is_400_with_its_path(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    body = problem(dealt.client.get(f"/matches/{dealt.id}/events", query_string={"after": str(2**63)}),
+                   400, "request.invalid")
+    assert body["path"] == "$.after"
+    unchanged(dealt, before)
+
+
+def test_other_query_integers_are_bounded(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    for path, query, where in [("/state", {"at": str(BIG)}, "$.at"), ("/replay", {"start": str(BIG)}, "$.start"),
+                               ("/replay", {"stop": str(BIG)}, "$.stop"), ("/events", {"limit": "9" * 5001}, "$.limit")]:
+        body = problem(dealt.client.get(f"/matches/{dealt.id}{path}", query_string=query), 400, "request.invalid")
+        assert body["path"] == where
+    problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"seat": str(BIG)}), 400, "request.bad_seat")
+    unchanged(dealt, before)
+
+
+def test_note_target_of_2_to_the_64_is_400_with_its_path(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    body = problem(raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "x", "target": %d}}]}' % BIG),
+                   400, "schema.invalid")
+    assert body["path"] == "$.events[0].data.target" and "maximum" in body["detail"]
+    unchanged(dealt, before)
+
+
+def test_kabu_initial_chips_of_2_to_the_64_is_400_and_no_match_is_created(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    response = dealt.client.post("/matches", data='{"game": "kabu", "players": ["A", "B"], "initial": {"chips": [%d, 5]}}'
+                                 % BIG, content_type="application/json")
+    body = problem(response, 400, "schema.invalid")
+    assert body["path"] == "$.initial.chips[0]"
+    assert dealt.client.get("/matches").get_json()["total"] == 1
+    unchanged(dealt, before)
+
+
+def test_lone_surrogate_in_a_player_name_is_400(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    response = dealt.client.post("/matches", data='{"game": "la-cabra", "players": ["\\udfff", "B", "C", "D"]}',
+                                 content_type="application/json")
+    body = problem(response, 400, "request.invalid_text")
+    assert body["path"] == "$.players[0]" and "surrogate" in body["detail"]
+    assert dealt.client.get("/matches").get_json()["total"] == 1
+    unchanged(dealt, before)
+
+
+def test_lone_surrogate_in_a_note_is_400_and_a_real_pair_is_fine(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    body = problem(raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "ok \\udfff"}}]}'), 400,
+                   "request.invalid_text")
+    assert body["path"] == "$.events[0].data.text"
+    problem(raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "\\ud83d"}}]}'), 400, "request.invalid_text")
+    unchanged(dealt, before)
+    # an escaped backslash before "udfff" is no escape, and a surrogate pair is one character
+    assert raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "\\\\udfff \\ud83d\\ude00"}}]}').status_code == 201
+    assert dealt.get("/events", after=2)["events"][0]["data"]["text"] == "\\udfff \U0001F600"
+
+
+def test_body_nested_100000_levels_is_400(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    for deep in ("[" * 100_000 + "]" * 100_000, '{"events": ' + '{"a": ' * 100_000 + "1" + "}" * 100_001):
+        body = problem(raw_post(dealt, deep), 400, "request.too_deep")
+        no_repr(body)
+    problem(dealt.client.post("/matches", data="[" * 100_000, content_type="application/json"), 400, "request.too_deep")
+    unchanged(dealt, before)
+    # brackets inside strings are text, not nesting, also after escaped quotes and backslashes
+    assert raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "%s"}}]}' % ("[" * 500)).status_code == 201
+    tricky = '\\\\ \\" ' + "{[" * 40 + ' \\\\'  # JSON text: \\ \" {[{[… \\
+    assert raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "%s"}}]}' % tricky).status_code == 201
+    assert dealt.get("/events", after=3)["events"][0]["data"]["text"] == '\\ " ' + "{[" * 40 + " \\"
+
+
+def test_5001_digit_expected_version_is_400(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    body = problem(raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "x"}}], "expectedVersion": %s}'
+                            % ("9" * 5001)), 400, "request.number_too_large")
+    assert "5001 digits" in body["detail"]
+    no_repr(body, "9" * 50)
+    unchanged(dealt, before)
+
+
+def test_expected_version_of_2_to_the_64_is_400_with_its_path(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    body = problem(raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "x"}}], "expectedVersion": %d}' % BIG),
+                   400, "request.invalid")
+    assert body["path"] == "$.expectedVersion"
+    unchanged(dealt, before)
+
+
+def test_non_finite_numbers_are_400(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    problem(raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "x", "target": 1e400}}]}'), 400,
+            "request.number_too_large")
+    for constant in ("NaN", "Infinity", "-Infinity"):
+        problem(raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "x", "target": %s}}]}' % constant), 400,
+                "request.malformed_json")
+    unchanged(dealt, before)
+
+
+def test_a_body_that_is_not_utf8_is_400(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    problem(raw_post(dealt, b'{"events": [{"type": "note", "data": {"text": "\xff"}}]}'), 400, "request.invalid_text")
+    unchanged(dealt, before)
+
+
+def test_if_match_superscript_two_is_400(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    for header in ('"²"', '"٣"', '"99999999999999999999"', '"-1"'):
+        body = problem(dealt.post({"type": "note", "data": {"text": "x"}}, headers={"If-Match": header}), 400,
+                       "request.bad_if_match")
+        assert "like \"3\"" in body["detail"]
+    unchanged(dealt, before)
+
+
+def test_body_over_the_limit_is_413(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    text = "x" * (1024 * 1024)
+    response = dealt.post({"type": "note", "data": {"text": text}})
+    body = problem(response, 413, "request.too_large")
+    assert "1,048,576" in body["detail"]
+    response = dealt.client.post("/matches", json={**START, "players": [text, "B", "C", "D"]})
+    problem(response, 413, "request.too_large")
+    unchanged(dealt, before)
+
+
+def test_body_limit_is_configurable(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small = create_app({"TANTEO_DB": str(db_path), "MAX_CONTENT_LENGTH": 100}).test_client()
+    problem(small.post("/matches", json={**START, "players": ["North" * 10, "East", "South", "West"]}), 413,
+            "request.too_large")
+    assert small.post("/matches", json=START).status_code == 201
+    monkeypatch.setenv("TANTEO_MAX_BODY", "50")
+    from_env = create_app({"TANTEO_DB": str(db_path)}).test_client()
+    problem(from_env.post("/matches", json=START), 413, "request.too_large")
+    assert from_env.get("/matches").get_json()["total"] == 1
+
+
+def test_long_player_name_note_and_reason_are_400_without_quoting_them(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    name = "N" * 41
+    body = problem(dealt.client.post("/matches", json={**START, "players": [name, "B", "C", "D"]}), 400, "schema.invalid")
+    assert body["path"] == "$.players[0]" and "at most 40" in body["detail"]
+    no_repr(body, name)
+    note = "n" * 2001
+    body = problem(dealt.post({"type": "note", "data": {"text": note}}), 400, "schema.invalid")
+    assert body["path"] == "$.events[0].data.text" and "at most 2,000" in body["detail"]
+    no_repr(body, note)
+    body = problem(dealt.post({"type": "void", "data": {"target": 2, "reason": "r" * 2001}}), 400, "schema.invalid")
+    assert body["path"] == "$.events[0].data.reason"
+    body = problem(dealt.post({"type": "amend", "data": {"target": 2, "data": DEAL["data"], "reason": "r" * 2001}}),
+                   400, "schema.invalid")
+    assert body["path"] == "$.events[0].data.reason"
+    assert dealt.client.get("/matches").get_json()["total"] == 1
+    unchanged(dealt, before)
+    assert dealt.post({"type": "note", "data": {"text": "n" * 2000}}).status_code == 201
+
+
+def test_recorder_header_and_body_are_bounded(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    note = {"type": "note", "data": {"text": "x"}}
+    body = problem(dealt.post(note, headers={"X-Recorder": "r" * 101}), 400, "request.recorder_too_long")
+    no_repr(body, "r" * 101)
+    problem(dealt.post(note, by="r" * 101), 400, "request.invalid")
+    problem(dealt.client.post("/matches", json=START, headers={"X-Recorder": "r" * 101}), 400, "request.recorder_too_long")
+    response = dealt.post(note, headers={"X-Recorder": "r" * 200_000})
+    body = problem(response, 431, "request.header_too_large")
+    assert "X-Recorder" in body["detail"]
+    problem(dealt.post(note, headers={"Idempotency-Key": "k" * 201}), 400, "request.idempotency_key_too_long")
+    assert dealt.client.get("/matches").get_json()["total"] == 1
+    unchanged(dealt, before)
+    assert dealt.post(note, headers={"X-Recorder": "r" * 100, "Idempotency-Key": "k" * 200}).status_code == 201
+
+
+def test_wrong_method_is_405_before_the_content_type_check(client: FlaskClient) -> None:
+    for response in (client.put("/games"), client.put("/games", data="x", content_type="text/plain"),
+                     client.patch("/matches", data="x"), client.delete("/games/la-cabra")):
+        problem(response, 405, "method.not_allowed")
+        assert "GET" in response.headers["Allow"]
+    problem(client.put("/no/such/route", data="x", content_type="text/plain"), 404, "route.not_found")
+    assert client.get("/matches").get_json()["total"] == 0

@@ -15,6 +15,7 @@ from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import UnsupportedMediaType
 
 from api.app import current_service
+from api.schemas import Problem
 from api.service import transfer
 from api.web import bearer_token
 
@@ -52,6 +53,13 @@ class ImportError_(Schema):
     code = fields.String()
     message = fields.String()
     match = fields.String(allow_none=True)
+
+
+class ImportProblem(Problem):
+    """Nothing imported: the problem, with the whole report beside it."""
+
+    imported = fields.List(fields.Nested(ImportedMatch))
+    unchanged = fields.List(fields.Nested(ImportedMatch))
 
 
 class ImportReport(Schema):
@@ -97,7 +105,8 @@ class ExportAll(MethodView):
 class Import(MethodView):
     @blp.response(201, ImportReport)
     @blp.alt_response(200, schema=ImportReport, description="every match of the file is already stored, identical")
-    @blp.alt_response(422, schema=ImportReport, description="nothing was imported: every error by line")
+    @blp.alt_response(422, schema=ImportProblem, description="nothing was imported: a problem (code import.nothing_imported) "
+                      "that also carries imported, unchanged and errors (every error by line)")
     @blp.alt_response(415, schema="Problem", description="neither an archive nor text")
     @blp.doc(requestBody={"required": True, "content": {
         NDJSON: {"schema": {"type": "string"}, "example": '{"match": "…", "seq": 1, "type": "match_started", …}\n'},
@@ -113,5 +122,6 @@ class Import(MethodView):
             report = transfer.import_text(current_service(), text, by=request.headers.get("X-Recorder", ""))
         else:
             raise UnsupportedMediaType(f"send an archive as {NDJSON} or the text notation as {TEXT}")
-        status = 201 if report["imported"] else (200 if not report["errors"] else 422)
-        return report, status
+        if not report["imported"] and report["errors"]:
+            raise transfer.NothingImported(report)
+        return report, 201 if report["imported"] else 200

@@ -37,6 +37,18 @@ if TYPE_CHECKING:
 PAGE = 200
 
 
+class NothingImported(Exception):
+    """An import of which nothing could be imported: ``report`` lists every error by line."""
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        errors = report["errors"]
+        first = errors[0] if errors else None
+        where = f" (first: line {first['line']}: {first['message']})" if first else ""
+        super().__init__(f"nothing was imported: {len(errors)} error{'s' if len(errors) != 1 else ''}{where}")
+        self.report = report
+        self.message = str(self)
+
+
 class _Refused(Exception):
     def __init__(self, line: int, code: str, message: str, column: int | None = None) -> None:
         super().__init__(message)

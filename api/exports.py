@@ -125,3 +125,30 @@ class Import(MethodView):
         if not report["imported"] and report["errors"]:
             raise transfer.NothingImported(report)
         return report, 201 if report["imported"] else 200
+
+
+class ListQuery(Schema):
+    game = fields.String()
+    player = fields.String()
+    status = fields.String()
+
+
+CSV = "text/csv; charset=utf-8"
+
+
+@blp.route("/matches/<match_id>/sheet.csv")
+class SheetCsv(MethodView):
+    @blp.doc(responses={"200": {"description": "hands × players (or teams) and the totals", "content": {"text/csv": {}}},
+                        "404": {"description": "no such match"}})
+    def get(self, match_id: str) -> Response:
+        """The score sheet as a spreadsheet: one row per hand, one column per player, then the totals."""
+        return _stream(iter([transfer.sheet_csv(current_service(), match_id).encode("utf-8")]), CSV, f"{match_id}.csv")
+
+
+@blp.route("/matches.csv")
+class MatchesCsv(MethodView):
+    @blp.arguments(ListQuery, location="query", error_status_code=400)
+    @blp.doc(responses={"200": {"description": "one row per match", "content": {"text/csv": {}}}})
+    def get(self, query: dict[str, Any]) -> Response:
+        """Every match (filtered as the list) as a spreadsheet: title, date, place, game, players, winners, totals."""
+        return _stream(iter([transfer.matches_csv(current_service(), **query).encode("utf-8")]), CSV, "matches.csv")

@@ -582,7 +582,7 @@ def _set(data: Any, path: str, value: Any) -> Any:
         if not rest:
             return value
         copy = list(node) if isinstance(node, list) else dict(node)
-        copy[rest[0]] = put(node[rest[0]], rest[1:])  # type: ignore[index,call-overload]
+        copy[rest[0]] = put(node[rest[0]], rest[1:])  # type: ignore[index]
         return copy
 
     return put(data, steps)

@@ -18,6 +18,8 @@ The report has the shape of VOCABULARY's import response::
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -326,3 +328,73 @@ def _shaped(game: str, written: TextMatch, errors: list[dict[str, Any]]) -> tupl
 def _line_of_tag(written: TextMatch, path: str) -> int:
     """The line of the tag a match_started path points into (the match's first line if unknown)."""
     return column_of(path, written.start_lines, written.line)
+
+
+# --------------------------------------------------------------------------- spreadsheets
+
+
+def sheet_csv(service: Service, match_id: str) -> str:
+    """Return a match's score sheet as CSV: one row per hand, one column per player (or team), then the totals.
+
+    Each cell is what the hand added to that standing (the sum of its score lines, as the
+    audit explains them); a void hand is listed with empty cells, an incomplete one with what
+    is known.
+    """
+    audit = service.audit(match_id)
+    standings = audit["standings"]
+    unit = "team" if standings and "team" in standings[0] else "seat"
+    keys = [s[unit] for s in standings]
+    labels = [s.get("name") or _team_name(s) for s in standings]
+    rows: list[list[Any]] = [["hand", "status", *labels]]
+    for hand in audit["hands"]:
+        points: dict[Any, int] = {}
+        for line in hand.get("lines", []):
+            if unit in line and isinstance(line.get("points"), int):
+                points[line[unit]] = points.get(line[unit], 0) + line["points"]
+        cells = ["" if hand["status"] == "void" else points.get(k, 0) for k in keys]
+        rows.append([hand["hand"], hand["status"], *cells])
+    rows.append(["total", "winner" if audit["end"].get("over") else "playing", *[s["total"] for s in standings]])
+    return _csv(rows)
+
+
+def matches_csv(service: Service, *, game: str | None = None, player: str | None = None,
+                status: str | None = None) -> str:
+    """Return one CSV row per match the filters keep: title, date, place, game, players, winners, final totals."""
+    rows: list[list[Any]] = [["id", "title", "date", "place", "game", "players", "status", "winners", "totals", "version"]]
+    offset = 0
+    while True:
+        page, total = service.ledger.list_matches(game=game, player=player, status=status, limit=PAGE, offset=offset)
+        for record in page:
+            start = service.ledger.read(record.id, upto=1)[0].data
+            summary = service.match(record.id)
+            standings = summary["standings"]
+            names = [s.get("name") or _team_name(s) for s in standings]
+            unit = "team" if standings and "team" in standings[0] else "seat"
+            by_key = {s[unit]: name for s, name in zip(standings, names)}
+            winners = [by_key.get(w, str(w)) for w in summary["end"].get("winners", [])]
+            rows.append([record.id, start.get("title", ""), start.get("date", ""), start.get("place", ""), record.game,
+                         "; ".join(record.players), summary["status"], "; ".join(winners),
+                         "; ".join(f"{name} {s['total']}" for name, s in zip(names, standings)), record.version])
+        offset += len(page)
+        if not page or offset >= total:
+            break
+    return _csv(rows)
+
+
+def _team_name(standing: dict[str, Any]) -> str:
+    return "team " + " + ".join(str(s) for s in standing.get("seats", [standing.get("team")]))
+
+
+def _csv(rows: list[list[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    """A spreadsheet reads a leading = + - @ as a formula: such text gets a leading apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

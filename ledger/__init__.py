@@ -20,7 +20,7 @@ import re
 import threading
 from pathlib import Path
 
-from .base import Check, Ledger
+from .base import Check, Ledger, MatchImport
 from .errors import (
     ChainBroken,
     ConcurrencyConflict,
@@ -55,6 +55,7 @@ __all__ = [
     "Ledger",
     "LedgerError",
     "MatchExists",
+    "MatchImport",
     "MatchNotFound",
     "MatchRecord",
     "MemoryLedger",

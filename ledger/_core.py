@@ -311,8 +311,10 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
     """Turn events given whole (an archive being restored) into rows, and verify their chain.
 
     The rows are exactly what an append would have stored for them (canonical data text,
-    the given seq, at, by, key, prev, hash and chain format), and the report is the one the
-    verifier gives for those rows: an import is refused unless it is valid.
+    the given seq, at, by, key, prev, hash and chain format), and the report says what the
+    verifier would say of them: an import is refused unless it is valid. Each payload is
+    encoded once and the hash spliced from the canonical pieces, as appends do; an event in
+    a chain format other than the current one goes through :func:`verify_chain`.
 
     Raises:
         ValueError: no events, or an event of another match.
@@ -321,15 +323,38 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
     if not events:
         raise ValueError("an imported match needs at least its match_started event")
     rows: list[Row] = []
-    for event in events:
+    first_bad: int | None = None
+    reason: str | None = None
+    expected_prev = GENESIS
+    other_format = False
+    for position, event in enumerate(events, 1):
         if event.match != match_id:
             raise ValueError(f"event {event.seq} belongs to match {event.match!r}, not {match_id!r}")
         check_recorder(event.by)
-        text = canonical_json(event.data).decode("utf-8")
-        rows.append((match_id, event.seq, event.type, text, event.at, event.by, event.key, event.prev, event.hash,
-                     getattr(event, "format", 1)))
-    report = verify_chain(match_id, [row[1:] for row in rows], len(rows), rows[-1][8])
-    return rows, report
+        data = canonical_json(event.data)
+        fmt = getattr(event, "format", 1)
+        rows.append((match_id, event.seq, event.type, data.decode("utf-8"), event.at, event.by, event.key,
+                     event.prev, event.hash, fmt))
+        if first_bad is not None or other_format:
+            continue
+        if fmt != CHAIN_FORMAT:
+            other_format = True
+            continue
+        if event.seq != position:
+            first_bad, reason = position, (f"seq {position} is missing (the next event is seq {event.seq})"
+                                           if isinstance(event.seq, int) and event.seq > position
+                                           else f"seq {position} is out of order or twice (found {event.seq})")
+        elif event.prev != expected_prev:
+            what = "GENESIS" if position == 1 else f"the hash of seq {position - 1}"
+            first_bad, reason = position, f"seq {position}: prev is not {what} (the chain is broken here)"
+        elif spliced_hash(event.prev, envelope_prefix(event.at, event.by), data,
+                          envelope_middle(event.key, match_id), position, _dumps(event.type)) != event.hash:
+            first_bad, reason = position, f"seq {position}: hash does not match the event's contents (the event was altered)"
+        expected_prev = event.hash
+    if other_format:
+        return rows, verify_chain(match_id, [row[1:] for row in rows], len(rows), rows[-1][8])
+    return rows, VerifyReport(match=match_id, valid=first_bad is None, length=len(rows), head=rows[-1][8],
+                              first_bad=first_bad, reason=reason)
 
 
 def imported_keys(events: Sequence[StoredEvent]) -> list[tuple[str, str, int, int, str]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from types import TracebackType
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .records import AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport
@@ -20,6 +21,18 @@ and hash set). It raises to refuse the batch — whatever it raises propagates u
 the rollback, and nothing is written — or returns None, or a dict of match-row fields to set
 in the same transaction (only ``status`` for now).
 """
+
+
+@dataclass(frozen=True)
+class MatchImport:
+    """One match to recreate from events given whole (:meth:`Ledger.import_matches`)."""
+
+    match_id: str
+    game: str
+    players: Sequence[str]
+    token_hash: str
+    events: Sequence[StoredEvent]
+    check: Check | None = None
 
 
 @runtime_checkable
@@ -73,6 +86,16 @@ class Ledger(Protocol):
         verify (else :class:`~ledger.errors.ChainBroken`), ``check`` runs on the whole log as on
         an append from version 0, the match row takes the first event's time as its creation
         time, and the idempotency keys are rebuilt. Raises ``MatchExists`` for a taken id.
+        """
+        ...
+
+    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
+        """Recreate several matches in one write transaction, each all or nothing on its own.
+
+        The result for each item is what :meth:`import_match` would return, or the exception
+        it would raise (``ChainBroken``, ``MatchExists``, whatever the item's check raised);
+        one refused match leaves the others imported. A storage failure aborts them all.
+        A restore of many small matches then pays one durable commit, not one per match.
         """
         ...
 

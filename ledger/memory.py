@@ -33,7 +33,7 @@ from ._core import (
     status_update,
     verify_chain,
 )
-from .base import Check
+from .base import Check, MatchImport
 from .errors import ChainBroken, ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
 from .records import GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport, utc_now
 
@@ -189,29 +189,45 @@ class MemoryLedger:
             ChainBroken: the given hashes do not recompute (nothing written).
             MatchExists: the id is taken.
         """
-        check_text("match_id", match_id)
-        check_text("game", game)
-        check_text("token_hash", token_hash)
-        names = check_players(players)
-        rows, report = imported_rows(match_id, events)
-        if not report.valid:
-            raise ChainBroken(match_id, report.first_bad, report.reason or "the chain does not verify")
-        keys = imported_keys(events)
-        built = tuple(events)
+        (result,) = self.import_matches([MatchImport(match_id, game, players, token_hash, events, check)])
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
+        """Recreate several matches under one lock, each all or nothing (see the Protocol)."""
+        results: list[AppendResult | Exception] = []
         with self._lock:
             self._ensure_open()
-            if match_id in self._matches:
-                raise MatchExists(match_id)
-            status = status_update(check(0, built)) if check is not None else None
-            last = built[-1]
-            match = _Match(match_id, game, token_hash, built[0].at, names, status or DEFAULT_STATUS,
-                           last.seq, last.hash, len(self._matches))
-            match.rows.extend(rows)
-            self._matches[match_id] = match
-            self._feed.extend(rows)
-            for key, digest, first, final, _at in keys:
-                self._keys[(match_id, key)] = _Idempotent(digest, first, final)
-            return AppendResult(last.seq, last.hash, built, replayed=False)
+            for item in items:
+                try:
+                    results.append(self._import_one(item))
+                except Exception as error:  # noqa: BLE001 - this match is refused, the others go on
+                    results.append(error)
+        return results
+
+    def _import_one(self, item: MatchImport) -> AppendResult:
+        check_text("match_id", item.match_id)
+        check_text("game", item.game)
+        check_text("token_hash", item.token_hash)
+        names = check_players(item.players)
+        rows, report = imported_rows(item.match_id, item.events)
+        if not report.valid:
+            raise ChainBroken(item.match_id, report.first_bad, report.reason or "the chain does not verify")
+        keys = imported_keys(item.events)
+        built = tuple(item.events)
+        if item.match_id in self._matches:
+            raise MatchExists(item.match_id)
+        status = status_update(item.check(0, built)) if item.check is not None else None
+        last = built[-1]
+        match = _Match(item.match_id, item.game, item.token_hash, built[0].at, names, status or DEFAULT_STATUS,
+                       last.seq, last.hash, len(self._matches))
+        match.rows.extend(rows)
+        self._matches[item.match_id] = match
+        self._feed.extend(rows)
+        for key, digest, first, final, _at in keys:
+            self._keys[(item.match_id, key)] = _Idempotent(digest, first, final)
+        return AppendResult(last.seq, last.hash, built, replayed=False)
 
     # -- reads ---------------------------------------------------------------------------
 

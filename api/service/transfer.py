@@ -27,7 +27,7 @@ from api.service.cache import Folded
 from api.service.tokens import authorize, hash_token, new_token
 from engines import get_engine
 from engines.base import RuleViolation, UnknownGame
-from ledger import GENESIS, ChainBroken, MatchExists, MatchNotFound
+from ledger import GENESIS, ChainBroken, MatchExists, MatchImport, MatchNotFound
 from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
 from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, read_text,
                               value_at, write_text)
@@ -99,6 +99,12 @@ def count_matches(service: Service) -> int:
 # --------------------------------------------------------------------------- import
 
 
+CHUNK_EVENTS = 20_000
+"""How many events an archive import writes per transaction (one savepoint per match in it):
+one durable commit per chunk instead of one per match, and the write lock is let go between
+chunks so that scorers at other tables are not kept waiting by a long restore."""
+
+
 def import_archive(service: Service, lines: Iterable[bytes | str], *,
                    progress: Any = None) -> dict[str, Any]:
     """Import every match of an archive that is sound; report the rest by line.
@@ -110,31 +116,56 @@ def import_archive(service: Service, lines: Iterable[bytes | str], *,
     unchanged: list[dict[str, Any]] = []
     errors: list[LineError] = list(refused)
     damaged = {e.match: e.line for e in refused if e.match}
+    pending: list[tuple[ArchivedMatch, MatchImport, str, dict[str, Folded]]] = []
+
+    def flush() -> None:
+        results = service.ledger.import_matches([item for _, item, _, _ in pending])
+        for (archived, _item, token, outcome), result in zip(pending, results):
+            try:
+                entry = _imported(service, archived, result, token, outcome)
+            except _Refused as why:
+                line, column, code, message = why.error
+                errors.append(LineError(line, column, code, message, archived.id))
+            else:
+                imported.append({**entry, "lines": [archived.lines[0], archived.lines[-1]]})
+            if progress is not None:
+                progress(len(archived.events))
+        pending.clear()
+
     for archived in matches:
-        span = [archived.lines[0], archived.lines[-1]]
         if archived.id in damaged:  # reported at the damaged line; a part of a match is not the match
             if progress is not None:
                 progress(len(archived.events))
             continue
         try:
-            outcome = _import_one(service, archived)
+            ready = _prepare(service, archived)
         except _Refused as why:
             line, column, code, message = why.error
             errors.append(LineError(line, column, code, message, archived.id))
-        else:
-            (imported if "token" in outcome else unchanged).append({**outcome, "lines": span})
-        if progress is not None:
-            progress(len(archived.events))
+            if progress is not None:
+                progress(len(archived.events))
+            continue
+        if isinstance(ready, dict):
+            unchanged.append({**ready, "lines": [archived.lines[0], archived.lines[-1]]})
+            if progress is not None:
+                progress(len(archived.events))
+            continue
+        pending.append(ready)
+        if sum(len(a.events) for a, _, _, _ in pending) >= CHUNK_EVENTS:
+            flush()
+    if pending:
+        flush()
     errors.sort(key=lambda e: (e.line, e.column or 0))
     return {"imported": imported, "unchanged": unchanged, "errors": [e.json() for e in errors]}
 
 
-def _import_one(service: Service, archived: ArchivedMatch) -> dict[str, Any]:
-    """Import one match of an archive, or raise why not (with the line to name).
+def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tuple[ArchivedMatch, MatchImport, str, dict[str, Folded]]:
+    """Check what can be checked before the write transaction: the first event, the match not
+    being stored already, every event's shape; return the unchanged entry or what to import.
 
     Raises:
         _Refused: the match does not start with match_started, it is stored already with
-            other events, an event breaks its schema or the rules, or the chain is broken.
+            other events, or an event breaks its schema.
     """
     events = archived.events
     first = events[0]
@@ -161,21 +192,32 @@ def _import_one(service: Service, archived: ArchivedMatch) -> dict[str, Any]:
         outcome["entry"] = service._fold_batch(archived.id, engine, engine.GAME, Folded(0, GENESIS, None, {}), stored)
         return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
 
+    item = MatchImport(archived.id, engine.GAME, list(first.data["players"]), hash_token(token), events, check)
+    return archived, item, token, outcome
+
+
+def _imported(service: Service, archived: ArchivedMatch, result: Any, token: str,
+              outcome: dict[str, Folded]) -> dict[str, Any]:
+    """Turn the ledger's result for one match into the report's entry, or raise why it was refused.
+
+    Raises:
+        _Refused: the chain is broken, an event breaks the rules, the id was taken meanwhile.
+    """
     from api.service import EventRefused
 
-    try:
-        result = service.ledger.import_match(archived.id, game=engine.GAME, players=list(first.data["players"]),
-                                             token_hash=hash_token(token), events=events, check=check)
-    except ChainBroken as broken:
-        raise _Refused(archived.line_of(broken.first_bad), "import.chain_broken",
-                       f"match {archived.id}: the hash chain does not verify: {broken.reason}") from None
-    except EventRefused as refused:
-        event = events[refused.index]
-        raise _Refused(archived.lines[refused.index], refused.error.code,
-                       f"event {event.seq} ({event.type}): {refused.error.message}") from None
-    except MatchExists:  # stored by another writer since we looked
+    events = archived.events
+    if isinstance(result, ChainBroken):
+        raise _Refused(archived.line_of(result.first_bad), "import.chain_broken",
+                       f"match {archived.id}: the hash chain does not verify: {result.reason}")
+    if isinstance(result, EventRefused):
+        event = events[result.index]
+        raise _Refused(archived.lines[result.index], result.error.code,
+                       f"event {event.seq} ({event.type}): {result.error.message}")
+    if isinstance(result, MatchExists):  # stored by another writer since we looked
         raise _Refused(archived.lines[0], "import.exists",
-                       f"match {archived.id} was stored by someone else while this file was imported") from None
+                       f"match {archived.id} was stored by someone else while this file was imported")
+    if isinstance(result, Exception):
+        raise result
     service.cache.put(archived.id, outcome["entry"])
     return {"id": archived.id, "token": token, "version": result.version, "head": result.head}
 

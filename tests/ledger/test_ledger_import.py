@@ -89,3 +89,27 @@ def test_both_backends_store_the_same_rows(tmp_path: Path) -> None:
         restore(book, events)
         assert [e.envelope() for e in book.read("m1")] == [e.envelope() for e in memory.read("m1")]
         assert book.append("m1", [NewEvent("note", {"text": "x"})], by="a").version == 5
+
+
+def test_import_matches_refuses_one_and_keeps_the_others(ledger: Ledger, tmp_path: Path) -> None:
+    from ledger import MatchImport
+
+    events = source_log(tmp_path)
+    other = [dataclasses.replace(e) for e in events]
+    broken = [*events[:3], dataclasses.replace(events[3], by="mallory")]
+
+    def refuse(version: int, batch: object) -> None:
+        raise RuntimeError("rules say no")
+
+    results = ledger.import_matches([
+        MatchImport("m1", "cabo", ("Anna", "Ben", "Carl"), "t", events),
+        MatchImport("m1", "cabo", ("Anna", "Ben", "Carl"), "t", other),  # the same id again
+        MatchImport("m1", "cabo", ("Anna", "Ben", "Carl"), "t", broken),
+    ])
+    assert results[0].version == 4  # type: ignore[union-attr]
+    assert isinstance(results[1], MatchExists) and isinstance(results[2], ChainBroken)
+    assert results[2].first_bad == 4
+    with SqliteLedger(tmp_path / "second.db") as book:
+        src = book.import_matches([MatchImport("m1", "cabo", ("A", "B"), "t", events, check=refuse)])
+        assert isinstance(src[0], RuntimeError) and book.list_matches()[1] == 0 and book.feed() == []
+    assert ledger.verify("m1")[0].valid and len(ledger.read("m1")) == 4

@@ -114,3 +114,14 @@ def test_cli_text_export_and_import(tmp_path: Path) -> None:
     assert out.read_text().startswith('[Game "cabo"]')
     again = runner.invoke(main, ["import", str(out), "--db", str(tmp_path / "d.db")])
     assert again.exit_code == 0 and "1 imported, 0 unchanged, 0 errors" in again.output
+
+
+def test_the_examples_of_docs_notation_import_and_export_as_written() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "NOTATION.md").read_text()
+    examples = [block.split("```", 1)[0] for block in doc.split("## Examples", 1)[1].split("```\n")[1::2]]
+    assert len(examples) == 5
+    for example in examples:
+        service = Service(MemoryLedger())
+        report = transfer.import_text(service, example)
+        assert report["errors"] == [], example
+        assert without_head(transfer.match_text(service, report["imported"][0]["id"])) == without_head(example)

@@ -113,11 +113,12 @@ def _event(text: str) -> StoredEvent:
             validate_envelope(envelope)
         except SchemaError as error:
             raise _Refused("archive.bad_envelope", f"the envelope: {error.message}", None, match) from None
+    salts = tuple((tuple(item["path"]), item["salt"]) for item in envelope.get("private") or ())
     return stored_event(match, envelope["seq"], envelope["type"], envelope["data"], envelope["at"], envelope["by"],
-                        envelope["key"], envelope["prev"], envelope["hash"])
+                        envelope["key"], envelope["prev"], envelope["hash"], envelope.get("format", 1), salts)
 
 
-_ENVELOPE_KEYS = frozenset({"match", "seq", "type", "data", "at", "by", "key", "prev", "hash"})
+_ENVELOPE_KEYS = frozenset({"match", "seq", "type", "data", "at", "by", "key", "prev", "hash", "format"})
 _AT = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)\.\d{3}Z")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _TYPE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")
@@ -132,7 +133,7 @@ def _plain_envelope(envelope: dict[str, Any]) -> bool:
     """
     seq, kind, at, prev, digest, key = (envelope.get(k) for k in ("seq", "type", "at", "prev", "hash", "key"))
     return (
-        envelope.keys() == _ENVELOPE_KEYS
+        envelope.keys() == _ENVELOPE_KEYS  # with private salts listed, the schema checks their shape
         and type(seq) is int and seq >= 1
         and type(kind) is str and _TYPE.fullmatch(kind) is not None
         and type(envelope["data"]) is dict
@@ -141,6 +142,7 @@ def _plain_envelope(envelope: dict[str, Any]) -> bool:
         and type(at) is str and _AT.fullmatch(at) is not None
         and type(prev) is str and _HEX64.fullmatch(prev) is not None
         and type(digest) is str and _HEX64.fullmatch(digest) is not None
+        and envelope["format"] in (1, 2)
     )
 
 

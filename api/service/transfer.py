@@ -27,6 +27,7 @@ from api.service.cache import Folded
 from api.service.tokens import authorize, hash_token, new_token
 from engines import get_engine
 from engines.base import RuleViolation, UnknownGame
+from ledger.records import is_placeholder
 from ledger import GENESIS, ChainBroken, MatchExists, MatchImport, MatchNotFound
 from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
 from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, read_text,
@@ -63,17 +64,22 @@ class _Refused(Exception):
 def match_lines(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> Iterator[bytes]:
     """Return a match's archive lines, one stored event each, as this reader may see them.
 
-    ``full`` is the database owner's form (the command line's backup): every value.
-    Otherwise the listing of ``GET /matches/{id}/events`` for this reader.
+    ``full`` is the database owner's form (the command line's backup): every value with its
+    salt. Otherwise the listing of ``GET /matches/{id}/events`` for this reader: while the
+    match is in play and without its token, each private value as its placeholder and
+    commitment (the lines still verify, but cannot be imported: the rules need the values).
 
     Raises:
         MatchNotFound: no such match.
         AuthError: a token that is not this match's.
     """
-    if token and not full:
-        authorize(service.ledger.get_match(match_id), token)
-    envelopes, _version = service.events(match_id)
-    return (archive_line(envelope) for envelope in envelopes)
+    return (archive_line(envelope) for envelope in _envelopes(service, match_id, token, full))
+
+
+def _envelopes(service: Service, match_id: str, token: str | None, full: bool) -> list[dict[str, Any]]:
+    if full:
+        return [event.envelope() for event in service.ledger.read(match_id)]
+    return service.events(match_id, token=token)[0]
 
 
 def all_lines(service: Service, *, game: str | None = None, player: str | None = None, status: str | None = None,
@@ -180,6 +186,11 @@ def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tupl
     same = _already_stored(service, archived)
     if same is not None:
         return same
+    for event, line in zip(events, archived.lines):
+        if unseen(event.data) != event.data:
+            raise _Refused(line, "import.public_form",
+                           f"event {event.seq} holds a private value as its commitment only: this is the public form "
+                           "of a match in play; export it with the match's write token (or after the match) to import it")
     for event, line in zip(events[1:], archived.lines[1:]):
         try:
             validate_event(engine.GAME, event.type, event.data)
@@ -258,15 +269,27 @@ def _say(error: Exception) -> str:
 def match_text(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> str:
     """Return a match in the portable text notation (``docs/NOTATION.md``), as this reader may see it.
 
+    A private value this reader may not see is written ``??``, as a scorer who did not see
+    the card would have recorded it.
+
     Raises:
         MatchNotFound: no such match.
         AuthError: a token that is not this match's.
     """
-    if token and not full:
-        authorize(service.ledger.get_match(match_id), token)
-    envelopes, _version = service.events(match_id)
-    return write_text(envelopes[0]["data"], [(e["seq"], e["type"], e["data"]) for e in envelopes[1:]],
+    envelopes = _envelopes(service, match_id, token, full)
+    return write_text(unseen(envelopes[0]["data"]), [(e["seq"], e["type"], unseen(e["data"])) for e in envelopes[1:]],
                       envelopes[-1]["hash"])
+
+
+def unseen(value: Any) -> Any:
+    """Return ``value`` with every hidden private value (its placeholder) written as the unknown card ``??``."""
+    if is_placeholder(value) or (isinstance(value, dict) and value.get("private") is True and set(value) <= {"private", "commitment"}):
+        return "??"
+    if isinstance(value, dict):
+        return {k: unseen(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unseen(v) for v in value]
+    return value
 
 
 def import_text(service: Service, text: str, *, by: str = "") -> dict[str, Any]:

@@ -124,4 +124,4 @@ def test_the_examples_of_docs_notation_import_and_export_as_written() -> None:
         service = Service(MemoryLedger())
         report = transfer.import_text(service, example)
         assert report["errors"] == [], example
-        assert without_head(transfer.match_text(service, report["imported"][0]["id"])) == without_head(example)
+        assert without_head(transfer.match_text(service, report["imported"][0]["id"], full=True)) == without_head(example)

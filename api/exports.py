@@ -76,8 +76,11 @@ def _stream(lines: Any, mimetype: str, filename: str) -> Response:
 @blp.route("/matches/<match_id>/export")
 class Export(MethodView):
     @blp.arguments(ExportQuery, location="query", error_status_code=400)
-    @blp.doc(responses={"200": {"description": "the match as text (text/plain) or as the archive (application/x-ndjson)"},
-                        "404": {"description": "no such match"}}, security=[{"bearer": []}, {}])
+    @blp.alt_response(404, schema="Problem", description="no such match")
+    @blp.alt_response(403, schema="Problem", description="a token that is not this match's")
+    @blp.doc(responses={"200": {"description": "the match as text (text/plain) or as the archive (application/x-ndjson)",
+                                "content": {TEXT: {"schema": {"type": "string"}}, NDJSON: {"schema": {"type": "string"}}}}},
+             security=[{"bearer": []}, {}])
     def get(self, query: dict[str, Any], match_id: str) -> Response:
         """Export one match: the portable text notation (default) or the lossless archive."""
         service = current_service()
@@ -92,7 +95,8 @@ class Export(MethodView):
 @blp.route("/matches/export")
 class ExportAll(MethodView):
     @blp.arguments(ExportAllQuery, location="query", error_status_code=400)
-    @blp.doc(responses={"200": {"description": "every match the filters keep, as one archive (application/x-ndjson)"}})
+    @blp.doc(responses={"200": {"description": "every match the filters keep, as one archive",
+                                "content": {NDJSON: {"schema": {"type": "string"}}}}})
     def get(self, query: dict[str, Any]) -> Response:
         """Export every match (filtered as the list) as one archive."""
         query.pop("format")
@@ -138,8 +142,9 @@ CSV = "text/csv; charset=utf-8"
 
 @blp.route("/matches/<match_id>/sheet.csv")
 class SheetCsv(MethodView):
-    @blp.doc(responses={"200": {"description": "hands × players (or teams) and the totals", "content": {"text/csv": {}}},
-                        "404": {"description": "no such match"}})
+    @blp.alt_response(404, schema="Problem", description="no such match")
+    @blp.doc(responses={"200": {"description": "hands × players (or teams) and the totals",
+                                "content": {"text/csv": {"schema": {"type": "string"}}}}})
     def get(self, match_id: str) -> Response:
         """The score sheet as a spreadsheet: one row per hand, one column per player, then the totals."""
         return _stream(iter([transfer.sheet_csv(current_service(), match_id).encode("utf-8")]), CSV, f"{match_id}.csv")
@@ -148,7 +153,7 @@ class SheetCsv(MethodView):
 @blp.route("/matches.csv")
 class MatchesCsv(MethodView):
     @blp.arguments(ListQuery, location="query", error_status_code=400)
-    @blp.doc(responses={"200": {"description": "one row per match", "content": {"text/csv": {}}}})
+    @blp.doc(responses={"200": {"description": "one row per match", "content": {"text/csv": {"schema": {"type": "string"}}}}})
     def get(self, query: dict[str, Any]) -> Response:
         """Every match (filtered as the list) as a spreadsheet: title, date, place, game, players, winners, totals."""
         return _stream(iter([transfer.matches_csv(current_service(), **query).encode("utf-8")]), CSV, "matches.csv")

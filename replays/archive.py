@@ -121,6 +121,7 @@ def _event(text: str) -> StoredEvent:
 _ENVELOPE_KEYS = frozenset({"match", "seq", "type", "data", "at", "by", "key", "prev", "hash", "format"})
 _AT = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)\.\d{3}Z")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_SALT = re.compile(r"[0-9a-f]{32}")
 _TYPE = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*")
 
 
@@ -133,7 +134,8 @@ def _plain_envelope(envelope: dict[str, Any]) -> bool:
     """
     seq, kind, at, prev, digest, key = (envelope.get(k) for k in ("seq", "type", "at", "prev", "hash", "key"))
     return (
-        envelope.keys() == _ENVELOPE_KEYS  # with private salts listed, the schema checks their shape
+        (envelope.keys() == _ENVELOPE_KEYS or (len(envelope) == 11 and "private" in envelope
+                                               and _plain_salts(envelope["private"])))
         and type(seq) is int and seq >= 1
         and type(kind) is str and _TYPE.fullmatch(kind) is not None
         and type(envelope["data"]) is dict
@@ -144,6 +146,25 @@ def _plain_envelope(envelope: dict[str, Any]) -> bool:
         and type(digest) is str and _HEX64.fullmatch(digest) is not None
         and envelope["format"] in (1, 2)
     )
+
+
+_SALT_KEYS = frozenset({"path", "salt", "commitment"})
+
+
+def _plain_salts(items: Any) -> bool:
+    """Whether listed private values are well formed: ``[{"path": [...], "salt": hex, "commitment": hex}, …]``."""
+    if type(items) is not list or not items or len(items) > 1000:  # the bounds of envelope.v1.json
+        return False
+    for item in items:
+        if type(item) is not dict or item.keys() != _SALT_KEYS:
+            return False
+        path, salt, digest = item["path"], item["salt"], item["commitment"]
+        if type(path) is not list or not 0 < len(path) <= 16 or not all(
+                (type(p) is str and len(p) <= 64) or (type(p) is int and 0 <= p <= 1000) for p in path):
+            return False
+        if type(salt) is not str or _SALT.fullmatch(salt) is None or type(digest) is not str or _HEX64.fullmatch(digest) is None:
+            return False
+    return True
 
 
 def _match_named(text: str) -> str | None:

@@ -47,7 +47,7 @@ class ImportedMatch(Schema):
     lines = fields.List(fields.Integer(), metadata={"description": "first and last line of the match in the file"})
 
 
-class ImportError_(Schema):
+class ImportErrorEntry(Schema):
     line = fields.Integer()
     column = fields.Integer(allow_none=True)
     code = fields.String()
@@ -65,7 +65,7 @@ class ImportProblem(Problem):
 class ImportReport(Schema):
     imported = fields.List(fields.Nested(ImportedMatch))
     unchanged = fields.List(fields.Nested(ImportedMatch), metadata={"description": "matches already stored, identical"})
-    errors = fields.List(fields.Nested(ImportError_))
+    errors = fields.List(fields.Nested(ImportErrorEntry))
 
 
 def _stream(lines: Any, mimetype: str, filename: str) -> Response:

@@ -1,10 +1,12 @@
-"""Export and import: the lossless archive (backup and restore); Flask-free.
+"""Export and import: the lossless archive, the text notation, spreadsheets; Flask-free.
 
 An archive import recreates each match with the same id, seqs, times, recorders and hashes
-through the ledger's one import path (:meth:`ledger.Ledger.import_match`): the chain is
+through the ledger's one import path (:meth:`ledger.Ledger.import_matches`): the chain is
 recomputed first, then every event is checked again — its shape by the JSON Schema, the
 rules by the same fold an append runs (``Service._fold_batch``), inside the ledger's write
-transaction. A match that is already stored, event for event, is reported as unchanged; one
+transaction (a chunk of matches per transaction, a savepoint each). A text import
+(``docs/NOTATION.md``) records each match's valid prefix through :meth:`Service.record`,
+like a scorer would. A match that is already stored, event for event, is reported as unchanged; one
 that differs, or whose chain or rules fail, is refused with its line while the other matches
 of the file are imported. Imported matches get new write tokens (an archive never carries
 one).
@@ -283,7 +285,7 @@ def match_text(service: Service, match_id: str, *, token: str | None = None, ful
 
 def unseen(value: Any) -> Any:
     """Return ``value`` with every hidden private value (its placeholder) written as the unknown card ``??``."""
-    if is_placeholder(value) or (isinstance(value, dict) and value.get("private") is True and set(value) <= {"private", "commitment"}):
+    if is_placeholder(value) or (isinstance(value, dict) and value == {"private": True}):  # format 1 has no commitment
         return "??"
     if isinstance(value, dict):
         return {k: unseen(v) for k, v in value.items()}

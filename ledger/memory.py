@@ -9,8 +9,10 @@ chaining, the caller's check — happens before the first change to the store, u
 
 from __future__ import annotations
 
+import copy
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 from types import TracebackType
 
@@ -30,6 +32,7 @@ from ._core import (
     imported_keys,
     imported_rows,
     prepare,
+    meta_update,
     status_update,
     verify_chain,
 )
@@ -52,11 +55,12 @@ class _Match:
     head: str
     order: int
     rows: list[Row] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     def record(self) -> MatchRecord:
         return MatchRecord(
             self.id, self.game, self.token_hash, self.created_at, self.players, self.status,
-            self.version, self.head,
+            self.version, self.head, copy.deepcopy(self.meta),
         )
 
 
@@ -94,6 +98,7 @@ class MemoryLedger:
         first: NewEvent,
         by: str,
         check: Check | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> AppendResult:
         """Create a match and store its first event (seq 1), all or nothing.
 
@@ -116,7 +121,7 @@ class MemoryLedger:
             # Nothing below can fail: the match appears whole or not at all.
             match = _Match(
                 match_id, game, token_hash, at, names, status or DEFAULT_STATUS,
-                events[-1].seq, events[-1].hash, len(self._matches),
+                events[-1].seq, events[-1].hash, len(self._matches), meta=copy.deepcopy(dict(meta or {})),
             )
             match.rows.extend(rows)
             self._matches[match_id] = match
@@ -161,7 +166,9 @@ class MemoryLedger:
             built, rows = chain_batch(
                 match_id, match.version, match.head, prepared, at=at, by=by, key=key
             )
-            status = status_update(check(match.version, built)) if check is not None else None
+            changes = check(match.version, built) if check is not None else None
+            status = status_update(changes)
+            meta = meta_update(changes)
             # Nothing below can fail.
             match.rows.extend(rows)
             self._feed.extend(rows)
@@ -171,6 +178,8 @@ class MemoryLedger:
             match.head = built[-1].hash
             if status is not None:
                 match.status = status
+            if meta is not None:
+                match.meta = copy.deepcopy(meta)
             return AppendResult(match.version, match.head, built, replayed=False)
 
     def import_match(
@@ -218,16 +227,28 @@ class MemoryLedger:
         built = tuple(item.events)
         if item.match_id in self._matches:
             raise MatchExists(item.match_id)
-        status = status_update(item.check(0, built)) if item.check is not None else None
+        changes = item.check(0, built) if item.check is not None else None
+        status, meta = status_update(changes), meta_update(changes)
         last = built[-1]
         match = _Match(item.match_id, item.game, item.token_hash, built[0].at, names, status or DEFAULT_STATUS,
-                       last.seq, last.hash, len(self._matches))
+                       last.seq, last.hash, len(self._matches), meta=copy.deepcopy(meta or {}))
         match.rows.extend(rows)
         self._matches[item.match_id] = match
         self._feed.extend(rows)
         for key, digest, first, final, _at in keys:
             self._keys[(item.match_id, key)] = _Idempotent(digest, first, final)
         return AppendResult(last.seq, last.hash, built, replayed=False)
+
+    def replace_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
+        """Store a new write-token hash if the match still has ``old_hash``; say whether it did."""
+        check_text("token_hash", new_hash)
+        with self._lock:
+            self._ensure_open()
+            match = self._get(match_id)
+            if match.token_hash != old_hash:
+                return False
+            match.token_hash = new_hash
+            return True
 
     # -- reads ---------------------------------------------------------------------------
 
@@ -264,6 +285,9 @@ class MemoryLedger:
         status: str | None = None,
         limit: int = 50,
         offset: int = 0,
+        tag: str | None = None,
+        place: str | None = None,
+        date: str | None = None,
     ) -> tuple[list[MatchRecord], int]:
         """Return one page of matches (newest first) and the total matching the filters."""
         check_page(limit, offset)
@@ -275,6 +299,9 @@ class MemoryLedger:
                 if (game is None or match.game == game)
                 and (player is None or player in match.players)
                 and (status is None or match.status == status)
+                and (tag is None or tag in (match.meta.get("tags") or []))
+                and (place is None or str(match.meta.get("place", "")).casefold() == place.casefold())
+                and (date is None or match.meta.get("date") == date)
             ]
             found.sort(key=lambda match: (match.created_at, match.order), reverse=True)
             return [match.record() for match in found[offset : offset + limit]], len(found)

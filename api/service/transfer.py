@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from api.service.cache import Folded
 from api.service.tokens import authorize, hash_token, new_token
 from engines import get_engine
-from engines.base import RuleViolation, UnknownGame
+from engines.base import RuleViolation, UnknownGame, events_from, walk
 from ledger.records import is_placeholder
 from ledger import GENESIS, ChainBroken, MatchExists, MatchImport, MatchNotFound
 from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
@@ -38,6 +38,12 @@ from schemas import SchemaError, validate_event
 
 if TYPE_CHECKING:
     from api.service import Service
+
+
+def match_meta(data: Any) -> dict[str, Any]:
+    from api.service import match_meta as meta_of
+
+    return meta_of(data)
 
 PAGE = 200
 
@@ -203,7 +209,10 @@ def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tupl
 
     def check(current: int, stored: Any) -> dict[str, Any]:
         outcome["entry"] = service._fold_batch(archived.id, engine, engine.GAME, Folded(0, GENESIS, None, {}), stored)
-        return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+        first_read = next(walk(engine, events_from(stored[:1]))).read if not any(
+            e.type == "amend" and e.data.get("target") == 1 for e in stored) else next(walk(engine, events_from(stored))).read
+        return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing",
+                "meta": match_meta(first_read.data)}
 
     item = MatchImport(archived.id, engine.GAME, list(first.data["players"]), hash_token(token), events, check)
     return archived, item, token, outcome
@@ -384,7 +393,7 @@ def _shaped(game: str, written: TextMatch, errors: list[dict[str, Any]]) -> tupl
         except SchemaError as error:
             code, message = error.code, f"{event.type}: {error.message}"
             bad_card = card_problem(value_at(event.data, error.path), deck_of(written.start))
-            if bad_card is not None and ("does not match" in error.message or "valid under any" in error.message):
+            if bad_card is not None and any(w in error.message for w in ("card", "accepted forms", "does not match")):
                 code, message = "notation.bad_card", bad_card
             errors.append({"line": event.line, "column": column_of(error.path, event.columns, event.column),
                            "code": code, "message": message, "match": None})

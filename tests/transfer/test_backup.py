@@ -122,3 +122,19 @@ def test_http_export_and_import(tmp_path: Path) -> None:
     assert wrong.status_code == 415 and wrong.mimetype == "application/problem+json"
     missing = target.get("/matches/nope/export?format=jsonl")
     assert missing.status_code == 404
+
+
+def test_restore_keeps_the_match_metadata_and_csv_lists_it(tmp_path: Path) -> None:
+    source = create_app({"TANTEO_DB": str(tmp_path / "m.db"), "TESTING": True}).test_client()
+    start = {**START, "title": "Club night", "date": "2026-11-21", "place": "Bar Pepe", "tags": ["league"]}
+    created = source.post("/matches", json=start).get_json()
+    archive = source.get("/matches/export?format=jsonl").data
+    target = create_app({"TANTEO_DB": str(tmp_path / "n.db"), "TESTING": True}).test_client()
+    assert target.post("/matches/import", data=archive, content_type="application/x-ndjson").status_code == 201
+    summary = target.get(f"/matches/{created['id']}").get_json()
+    assert (summary["title"], summary["date"], summary["place"], summary["tags"]) == ("Club night", "2026-11-21", "Bar Pepe", ["league"])
+    assert [m["id"] for m in target.get("/matches?tag=league").get_json()["items"]] == [created["id"]]
+    row = target.get("/matches.csv").data.decode().splitlines()[1].split(",")
+    assert row[1:4] == ["Club night", "2026-11-21", "Bar Pepe"]
+    text = target.get(f"/matches/{created['id']}/export").data.decode()
+    assert '[Title "Club night"]' in text and '[Tags ["league"]]' not in text and "[Tags [league]]" in text

@@ -348,7 +348,7 @@ class _Reader:
             raise _Syntax(name.line, name.column, f"a field name=value was expected here, not {_shown(name)}")
         eq = self.take()
         if eq.kind != "eq":
-            raise _Syntax(eq.line, eq.column, f"write {name.text}=value (the = is missing)")
+            raise _Syntax(name.line, name.column, f"write {name.text}=value (the = is missing)")
         return name.text, self.value(_path(path, name.text))
 
 

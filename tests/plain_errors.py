@@ -1,4 +1,4 @@
-"""Every error response any API test provokes is checked for words a player can read.
+"""Every error response any test provokes is checked for words a player can read.
 
 The check wraps the test client's ``open`` (the real app answers; only the answer is read):
 a response with status 400 or more must not hold a regular expression, a jsonschema stock

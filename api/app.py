@@ -33,6 +33,12 @@ DEFAULT_MAX_BODY = 1024 * 1024
 """The largest request body, in bytes (``MAX_CONTENT_LENGTH``; env ``TANTEO_MAX_BODY``): a batch
 of a whole match fits many times over."""
 
+DEFAULT_MAX_IMPORT = 256 * 1024 * 1024
+"""The largest file ``POST /matches/import`` takes (``TANTEO_MAX_IMPORT``): a club's archive, not a batch."""
+
+RAW_BODIES = frozenset({"/matches/import"})
+"""Paths whose body is a file (an archive or text notation), not JSON: they check the media type themselves."""
+
 
 class Api(flask_smorest.Api):
     """flask-smorest, with every error answered as problem+json by ``api/errors.py``."""
@@ -109,9 +115,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     openapi.register(api.spec)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "the write token returned by POST /matches"})
-    from api import games, matches, events, replays
+    from api import events, exports, games, matches, replays
 
-    for blueprint in (games.blp, matches.blp, events.blp, replays.blp):
+    for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp):
         api.register_blueprint(blueprint)
 
     from api import pages
@@ -135,10 +141,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 raise RequestHeaderFieldsTooLarge(f"the {name} header is {len(value):,} characters long; "
                                                   f"a header may have at most {web.MAX_HEADER:,}")
         limit = app.config.get("MAX_CONTENT_LENGTH")
+        if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
+            limit = request.max_content_length = app.config.get("TANTEO_MAX_IMPORT", DEFAULT_MAX_IMPORT)
         if limit is not None and (request.content_length or 0) > limit:
             raise RequestEntityTooLarge(f"the body is {request.content_length:,} bytes; at most {limit:,} are accepted")
         has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body:
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body \
+                and request.path not in RAW_BODIES:
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
     return app

@@ -15,6 +15,7 @@ from flask import Flask, Response, current_app, json
 from werkzeug.exceptions import HTTPException
 
 from api.service import AuthError, BadRequest, EventRefused
+from api.service.transfer import NothingImported
 from engines.base import RuleViolation, UnknownGame
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
 from schemas import SchemaError, ordinal
@@ -97,6 +98,8 @@ def from_exception(error: Exception) -> Response:
             return problem(422, "idempotency.key_reused", str(error), title="Idempotency key reused")
         case MatchExists():
             return problem(409, "match.exists", str(error))
+        case NothingImported():
+            return problem(422, "import.nothing_imported", error.message, title="Nothing imported", **error.report)
         case BadRequest():
             where = getattr(error, "path", None)  # the body parser's errors say where (api/web.py)
             return problem(400, error.code, error.message, **({"path": where} if where else {}))

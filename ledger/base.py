@@ -41,6 +41,18 @@ class Snapshot:
     digest: str
 
 
+@dataclass(frozen=True)
+class MatchImport:
+    """One match to recreate from events given whole (:meth:`Ledger.import_matches`)."""
+
+    match_id: str
+    game: str
+    players: Sequence[str]
+    token_hash: str
+    events: Sequence[StoredEvent]
+    check: Check | None = None
+
+
 @runtime_checkable
 class Ledger(Protocol):
     """An append-only, hash-chained store of match logs.
@@ -79,6 +91,35 @@ class Ledger(Protocol):
         check: Check | None = None,
     ) -> AppendResult:
         """Append a batch at the end of a match's log, all or nothing."""
+        ...
+
+    def import_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        events: Sequence[StoredEvent],
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Recreate a match from events given whole (seq, at, by, key, prev, hash), in one transaction.
+
+        The restore path of an archive: the chain is recomputed from the given fields and must
+        verify (else :class:`~ledger.errors.ChainBroken`), ``check`` runs on the whole log as on
+        an append from version 0, the match row takes the first event's time as its creation
+        time, and the idempotency keys are rebuilt. Raises ``MatchExists`` for a taken id.
+        """
+        ...
+
+    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
+        """Recreate several matches in one write transaction, each all or nothing on its own.
+
+        The result for each item is what :meth:`import_match` would return, or the exception
+        it would raise (``ChainBroken``, ``MatchExists``, whatever the item's check raised);
+        one refused match leaves the others imported. A storage failure aborts them all.
+        A restore of many small matches then pays one durable commit, not one per match.
+        """
         ...
 
     def read(

@@ -57,7 +57,7 @@ def folded(steps: Iterable[Step], version: int, head: str, on: Folded | None = N
 def log_on(ledger: Ledger, match_id: str, after: int, newer: list[Event]) -> list[Event]:
     """Return what to walk on from event ``after``: ``newer`` alone, or the whole log when a
     correction is among them (a correction is read against everything before it)."""
-    if any(e.type in CORRECTIONS for e in newer):
+    if after and any(e.type in CORRECTIONS for e in newer):
         return events_from(ledger.read(match_id, upto=after)) + newer
     return newer
 

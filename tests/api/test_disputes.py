@@ -120,6 +120,14 @@ def test_refused_disputes_and_rulings(scorer: Scorer) -> None:
     assert scorer.get("/audit")["disputes"][0]["state"] == "upheld"
 
 
+def test_a_withdrawn_dispute_cannot_be_ruled(scorer: Scorer) -> None:
+    cb1(scorer)
+    scorer.record(ev("dispute", hand=1, reason="Ben called"), ev("void", target=5, reason="Anna agrees after all"))
+    assert scorer.get("/audit")["disputes"][0]["state"] == "withdrawn"
+    body = refused(scorer, "common.unknown_dispute", ev("ruling", dispute=5, decision="rejected", reason="no"))
+    assert "withdrawn" in body["detail"]
+
+
 def test_a_ruling_in_the_same_batch_as_its_dispute(scorer: Scorer) -> None:
     cb1(scorer)
     scorer.record(ev("dispute", hand=1, reason="Ben called"), ev("ruling", dispute=5, decision="upheld", reason="agreed"),

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 import flask_smorest
 import flask_swagger_ui
-from flask import Blueprint, Flask, g, redirect, request
+from flask import Blueprint, Flask, g, request
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 
 from api import errors, openapi, web
@@ -92,13 +92,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (games.blp, matches.blp, events.blp, replays.blp, stream.blp):
         api.register_blueprint(blueprint)
 
+    from api import pages
+
+    app.register_blueprint(pages.bp)  # the pages for people: /, /new, /m/<id>/score, /m/<id>/sheet
     from api import rule_pages
 
-    app.register_blueprint(rule_pages.blp)
-
-    @app.get("/")
-    def index() -> Any:
-        return redirect("/docs")
+    app.register_blueprint(rule_pages.blp)  # /rules and /rules/<game>
 
     @app.before_request
     def refuse_early() -> None:

@@ -217,3 +217,18 @@ def test_the_command_line_audit_lists_disputes(scorer: Scorer, db_path: Path) ->
     output = CliRunner().invoke(main, ["audit", scorer.id, "--db", str(db_path)]).output
     assert "dispute 5 on hand 1: upheld at event 6 (agreed), corrected by amend of 3 at event 7; claim: Ben called" in output
     assert "dispute 8 on hand 1: open; claim: Carl's 15" in output
+
+
+def test_a_dry_run_checks_the_window_and_the_desk_as_an_append_does(scorer: Scorer, clock: Clock) -> None:
+    finished(scorer, 30)
+    clock.offset = timedelta(minutes=31)
+    late = scorer.client.post(f"/matches/{scorer.id}/events?dryRun=true", json={"events": [ev("void", target=3, reason="late")]},
+                              headers={"Authorization": f"Bearer {scorer.token}"})
+    assert late.status_code == 422 and late.get_json()["code"] == "common.match_final"
+    assert late.get_json()["rule"] == "/rules/cabo#option-correctionwindow"
+    clock.offset = timedelta(minutes=1)
+    bare = scorer.client.post(f"/matches/{scorer.id}/events?dryRun=true",
+                              json={"events": [ev("dispute", hand=1, reason="x"), ev("ruling", dispute=4, decision="upheld", reason="y")]},
+                              headers={"Authorization": f"Bearer {scorer.token}"})
+    assert bare.status_code == 422 and bare.get_json()["code"] == "common.ruling_needs_correction"
+    assert scorer.get()["version"] == 3  # nothing written

@@ -79,7 +79,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``TANTEO_BUSY_TIMEOUT`` (seconds a write waits for another writer's lock before answering
     503 ``storage.busy``) and ``TANTEO_READ_ONLY`` (serve the file read-only: reads work,
     writes answer 503 ``storage.read_only``; a file the process cannot write is opened that
-    way by itself).
+    way by itself), and ``TANTEO_CLOCK`` (a function returning the current aware datetime: the
+    service's clock, read by the correction window and the stream's delay; for tests).
     """
     app = Flask(__name__)
     app.config.update(
@@ -115,14 +116,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     openapi.register(api.spec)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "the write token returned by POST /matches"})
-    from api import events, exports, games, matches, replays
+    from api import events, exports, games, matches, replays, stream
 
-    for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp):
+    for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp, stream.blp):
         api.register_blueprint(blueprint)
 
     from api import pages
 
     app.register_blueprint(pages.bp)  # the pages for people: /, /new, /m/<id>/score, /m/<id>/sheet
+    from api import rule_pages
+
+    app.register_blueprint(rule_pages.blp)  # /rules and /rules/<game>
 
     @app.before_request
     def refuse_early() -> None:
@@ -162,6 +166,18 @@ def current_service() -> Service:
     from flask import current_app
 
     if "tanteo_service" not in g:
-        ledger = current_app.extensions["tanteo.ledgers"].get()
-        g.tanteo_service = Service(ledger, current_app.extensions["tanteo.cache"])
+        g.tanteo_service = own_service(current_app)
     return g.tanteo_service  # type: ignore[no-any-return]
+
+
+def own_service(app: Flask) -> Service:
+    """Return a service on this worker thread's ledger and the app's shared cache and clock.
+
+    Outside a request too: a live stream's body runs after its view has returned, on the
+    same worker thread.
+
+    Raises:
+        StorageUnavailable: the thread's ledger could not be opened (answered 503).
+    """
+    ledger = app.extensions["tanteo.ledgers"].get()
+    return Service(ledger, app.extensions["tanteo.cache"], app.config.get("TANTEO_CLOCK"))

@@ -90,7 +90,7 @@ def _raise_open_files_limit(needed: int) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--threads", default=WAITRESS_SETTINGS["threads"], show_default=True, type=int,
-              help="worker threads (each keeps one database connection)")
+              help="worker threads (each keeps one database connection; each open live stream holds one)")
 @click.option("--connection-limit", default=WAITRESS_SETTINGS["connection_limit"], show_default=True, type=int,
               help="open connections accepted at once, idle ones included")
 @click.option("--channel-timeout", default=WAITRESS_SETTINGS["channel_timeout"], show_default=True, type=int,
@@ -347,6 +347,12 @@ def audit(match: str, as_json: bool, all_lines: bool, db: str) -> None:
         state = "" if correction.get("inForce", True) else " (undone)"
         click.echo(f"correction at event {correction['seq']}: {correction['type']} of event {correction['target']}{state}: "
                    f"{correction['reason']}")
+    for dispute in report.get("disputes", []):
+        line = f"dispute {dispute['seq']} on hand {dispute['hand']}: {dispute['state']}"
+        if dispute["ruling"]:
+            line += f" at event {dispute['ruling']['seq']} ({dispute['ruling']['reason']})"
+        fixes = ", ".join(f"{c['type']} of {c['target']} at event {c['seq']}" for c in dispute["correction"])
+        click.echo(line + (f", corrected by {fixes}" if fixes else "") + f"; claim: {dispute['reason']}")
     if first or not chain["valid"]:
         sys.exit(2)
 

@@ -37,6 +37,7 @@ class Problem(Schema):
     path = fields.String(metadata={"description": "JSON path of the offending value in the request"})
     index = fields.Integer(metadata={"description": "index of the refused event in the batch"})
     seq = fields.Integer(metadata={"description": "the earlier event a rule names"})
+    rule = fields.String(metadata={"description": "a rule violation: the link to the rule it breaks, /rules/{game}#{anchor}"})
     currentVersion = fields.Integer()
     errors = fields.List(fields.Dict())
 
@@ -264,4 +265,7 @@ class AuditOut(Schema):
     firstDivergence = fields.Dict(required=True, allow_none=True, metadata={
         "anyOf": [_shape("Claim"), {"type": "null"}], "description": "the first disagreeing claim, or null"})
     corrections = fields.List(fields.Dict(), required=True)
+    disputes = fields.List(fields.Dict(), required=True, metadata={
+        "description": "every dispute with its state (open, upheld, rejected, withdrawn), its ruling and the correction "
+                       "an upheld ruling carried"})
     chain = fields.Dict(required=True, metadata={"allOf": [_shape("Chain")]})

@@ -29,7 +29,7 @@ class Frame:
     data: Mapping[str, Any]
     status: str
     """``played``, ``amended`` (played with corrected data), ``voided``, ``correction``,
-    ``note`` or ``claim``."""
+    ``note``, ``claim``, ``dispute`` or ``ruling``."""
     text: str
     state: Any
     """The engine state after this step (not JSON: :func:`frame_json` turns it into a view)."""
@@ -50,6 +50,11 @@ def _side_text(event: Event) -> str:
     if event.type == "note":
         where = f" on event {d['target']}" if d.get("target") else ""
         return f"note{where}: {d.get('text', '')}"
+    if event.type == "dispute":
+        what = " of ".join(str(x) for x in (d.get("field"), f"seat {d['seat']}" if d.get("seat") is not None else None) if x)
+        return f"dispute about hand {d['hand']}{' (' + what + ')' if what else ''}: {d.get('reason', '')}"
+    if event.type == "ruling":
+        return f"ruling on the dispute at event {d['dispute']}: {d.get('decision')}, {d.get('reason', '')}"
     if event.type == "score_claimed":
         what = ", ".join(f"{k} {v}" for k, v in d.items() if k != "hand")
         hand = f"hand {d['hand']}" if d.get("hand") else "the match"

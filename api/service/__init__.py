@@ -19,8 +19,9 @@ import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
-from api.service import snapshots
+from api.service import desk, snapshots
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.desk import Clock
 from api.service.snapshots import SNAPSHOT_EVERY
 from api.service.disclosure import OptionsOf, envelope, foldable_public_log, match_options, private_paths, public_envelopes, public_log
 from api.service.tokens import AuthError, authorize, hash_token, new_token
@@ -28,6 +29,7 @@ from api.addressing import AddressError, Position, locate, positions, seat_by_na
 from engines import engine_version, get_engine
 from engines.base import (
     CORRECTIONS,
+    DESK,
     Engine,
     Event,
     RuleViolation,
@@ -49,13 +51,15 @@ __all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Servi
 class EventRefused(Exception):
     """One event of a batch was refused; nothing of the batch was written.
 
-    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error.
+    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error;
+    ``game`` the match's game (set by :meth:`Service.record`: a refusal links to its rules).
     """
 
     def __init__(self, index: int, error: RuleViolation | SchemaError) -> None:
         super().__init__(f"event {index}: {error}")
         self.index = index
         self.error = error
+        self.game: str | None = None
 
 
 class BadRequest(Exception):
@@ -133,9 +137,12 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 class Service:
     """Matches as the API and the CLI see them: start, record, read, replay, audit."""
 
-    def __init__(self, ledger: Ledger, cache: StateCache | None = None, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(self, ledger: Ledger, cache: StateCache | None = None, clock: Clock | None = None, *,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.ledger = ledger
         self.cache = cache if cache is not None else StateCache()
+        self.clock: Clock = clock or desk.utc_now
+        """The service's clock: only the correction window reads it (tests pass their own)."""
         self.snapshot_every = snapshot_every
         """Store a snapshot when the head is this many events past the newest one stored."""
 
@@ -180,7 +187,8 @@ class Service:
             if not hmac.compare_digest(self.ledger.get_match(match_id).token_hash, hash_token(token or "")):
                 raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
-            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored)
+            self._check_window(match_id, engine, entry, batch)
+            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players))
             changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
             if any(e.type in CORRECTIONS for e in stored):  # an amend of match_started may rename or retag it
                 log = events_from(self.ledger.read(match_id, upto=current)) + events_from(stored)
@@ -193,11 +201,35 @@ class Service:
                 changes["meta"] = match_meta(first.data)
             return changes
 
-        result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        try:
+            result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
         if not result.replayed:
             corrected = any(e.type in CORRECTIONS for e in batch)
             self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=corrected))
         return result
+
+    def _check_window(self, match_id: str, engine: Engine, entry: Folded,
+                      batch: Sequence[NewEvent] | Sequence[StoredEvent]) -> None:
+        """Refuse disputes and corrections to a finished match once its correction window has passed.
+
+        Raises:
+            EventRefused: ``common.match_final`` at the batch's first dispute, ruling or correction.
+        """
+        index = next((i for i, e in enumerate(batch) if e.type in desk.WINDOWED), None)
+        if index is None or not engine.is_over(entry.state):
+            return
+        stored = self.ledger.read(match_id)
+        minutes = desk.correction_window(stored[0].data)
+        if minutes is None:
+            return
+        ended = desk.end_seq(engine, events_from(stored))
+        try:
+            desk.check_window(minutes, None if ended is None else stored[ended - 1].at, self.clock())
+        except RuleViolation as error:
+            raise EventRefused(index, error) from None
 
     def preview(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None,
                 expected_version: int | None = None) -> dict[str, Any]:
@@ -221,7 +253,12 @@ class Service:
         stored = [StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
                   for index, event in enumerate(events)]
         before = engine.score(entry.state)
-        after_state = self._fold_batch(match_id, engine, record.game, entry, stored).state
+        try:
+            self._check_window(match_id, engine, entry, stored)
+            after_state = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players)).state
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
         after = engine.score(after_state)
         earlier = {h["hand"]: h for h in before["hands"]}
         changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
@@ -267,7 +304,7 @@ class Service:
                 for e in events]
 
     def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
-                    stored: Sequence[StoredEvent]) -> Folded:
+                    stored: Sequence[StoredEvent], players: int) -> Folded:
         """Fold a built batch onto the head state; return the new cache entry (not yet shared).
 
         Raises:
@@ -275,13 +312,20 @@ class Service:
         """
         batch = events_from(stored)
         log = log_on(self.ledger, match_id, entry.version, batch)
+        if log[0].seq != 1 and any(e.type == "ruling" for e in batch):  # a ruling looks its dispute up
+            log = events_from(self.ledger.read(match_id, upto=entry.version)) + batch
         steps = walk(engine, log, "recorded", after=entry.version, state=entry.state)
 
         def checked() -> Iterator[Step]:
+            state = entry.state
             for index, event in enumerate(batch):
                 try:
                     _check_entry(game, log, event)
-                    yield _step_or_broken(steps, event)
+                    if event.type in DESK:
+                        desk.check_desk(event, batch, log, state, engine, players)
+                    step = _step_or_broken(steps, event)
+                    state = step.state
+                    yield step
                 except (RuleViolation, SchemaError) as error:
                     raise EventRefused(index, error) from None
 
@@ -624,18 +668,20 @@ class Service:
         """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        log = events_from(self.ledger.read(match_id))
+        stored = self.ledger.read(match_id)
+        log = events_from(stored)
         shown = log if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[0]
         steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
+        batches = {e.seq: e.at for e in stored}
         sheet = engine.score(steps[-1].state)
         recorded = log[0].data.get("rulesVersion") if log else None
         past = engine_version(record.game, recorded) if recorded is not None else engine
         past_sheet = sheet if past is engine else (past.score(replay(past, shown)) if past is not None else None)
         rules = rules_report(engine.GAME, recorded, engine.RULES_VERSION, sheet, past_sheet)
-        return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain, record.players), "rules": rules}
+        return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain, record.players, batches), "rules": rules}
 
 
 def _place(places: Sequence[Position], hand: int | None, move: int | None, trick: int | None) -> int:
@@ -664,7 +710,9 @@ def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
             if event["type"] == "match_started":
                 raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
         except (SchemaError, RuleViolation) as error:
-            raise EventRefused(index, error) from None
+            refused = EventRefused(index, error)
+            refused.game = game  # the refusal links to the game's rules
+            raise refused from None
 
 
 def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:

@@ -38,7 +38,7 @@ EXAMPLES_PER_OPERATION = 30
 
 _FOLDER = tempfile.TemporaryDirectory(prefix="tanteo-fuzz-")  # removed when the interpreter exits
 DB = Path(_FOLDER.name) / "fuzz.db"
-APP = create_app({"TANTEO_DB": str(DB), "TESTING": True})
+APP = create_app({"TANTEO_DB": str(DB), "TESTING": True, "TANTEO_STREAM_SECONDS": 0})  # a live stream answers what it has and ends
 CONFIG = SchemathesisConfig.from_dict({"seed": 20261123, "generation": {"deterministic": True, "database": "none"}})
 
 

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import flask_smorest
+import orjson
 import flask_swagger_ui
-from flask import Blueprint, Flask, g, request
+from flask import Blueprint, Flask, Response, g, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 
 from api import errors, openapi, web
@@ -31,6 +33,12 @@ DEFAULT_MAX_BODY = 1024 * 1024
 """The largest request body, in bytes (``MAX_CONTENT_LENGTH``; env ``TANTEO_MAX_BODY``): a batch
 of a whole match fits many times over."""
 
+DEFAULT_MAX_IMPORT = 256 * 1024 * 1024
+"""The largest file ``POST /matches/import`` takes (``TANTEO_MAX_IMPORT``): a club's archive, not a batch."""
+
+RAW_BODIES = frozenset({"/matches/import"})
+"""Paths whose body is a file (an archive or text notation), not JSON: they check the media type themselves."""
+
 
 class Api(flask_smorest.Api):
     """flask-smorest, with every error answered as problem+json by ``api/errors.py``."""
@@ -39,6 +47,28 @@ class Api(flask_smorest.Api):
 
     def _register_error_handlers(self) -> None:
         errors.register(self._app)
+
+
+class OrjsonProvider(DefaultJSONProvider):
+    """JSON responses encoded by orjson: a long replay is megabytes of nested views, and the
+    standard library's encoder was most of its time. Key order is kept (``sort_keys`` off);
+    anything orjson cannot write (an int wider than 64 bits) goes through the standard encoder."""
+
+    sort_keys = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        try:
+            return orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            return super().dumps(obj, **kwargs)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        try:
+            body = orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:
+            return super().response(obj)
+        return self._app.response_class(body, mimetype=self.mimetype)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -66,8 +96,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         TANTEO_READ_ONLY=False,
     )
     app.config.update(config or {})
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # UTF-8 text: Núria, 10♥, not \u escapes
+    app.json = OrjsonProvider(app)
     db = str(app.config["TANTEO_DB"])
     if db != "memory:" and not db.startswith("sqlite:"):
         db = str(Path(db).expanduser())
@@ -87,9 +116,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     openapi.register(api.spec)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "the write token returned by POST /matches"})
-    from api import games, matches, events, replays, stream
+    from api import events, exports, games, matches, replays, stream
 
-    for blueprint in (games.blp, matches.blp, events.blp, replays.blp, stream.blp):
+    for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp, stream.blp):
         api.register_blueprint(blueprint)
 
     from api import pages, viewer
@@ -98,7 +127,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(viewer.bp)  # the pages for readers: /m/<id>, /m/<id>/replay
     from api import rule_pages
 
-    app.register_blueprint(rule_pages.blp)  # /rules/{game}: the rules every score line cites
+    app.register_blueprint(rule_pages.blp)  # /rules and /rules/<game>
 
     @app.before_request
     def refuse_early() -> None:
@@ -117,10 +146,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 raise RequestHeaderFieldsTooLarge(f"the {name} header is {len(value):,} characters long; "
                                                   f"a header may have at most {web.MAX_HEADER:,}")
         limit = app.config.get("MAX_CONTENT_LENGTH")
+        if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
+            limit = request.max_content_length = app.config.get("TANTEO_MAX_IMPORT", DEFAULT_MAX_IMPORT)
         if limit is not None and (request.content_length or 0) > limit:
             raise RequestEntityTooLarge(f"the body is {request.content_length:,} bytes; at most {limit:,} are accepted")
         has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body:
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body \
+                and request.path not in RAW_BODIES:
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
     return app

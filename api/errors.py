@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from api import rulebook
 from api.service import AuthError, BadRequest, EventRefused
+from api.service.transfer import NothingImported
 from engines.base import RuleViolation, UnknownGame
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
 from schemas import SchemaError, ordinal
@@ -104,6 +105,8 @@ def from_exception(error: Exception) -> Response:
             return problem(422, "idempotency.key_reused", str(error), title="Idempotency key reused")
         case MatchExists():
             return problem(409, "match.exists", str(error))
+        case NothingImported():
+            return problem(422, "import.nothing_imported", error.message, title="Nothing imported", **error.report)
         case BadRequest():
             where = getattr(error, "path", None)  # the body parser's errors say where (api/web.py)
             return problem(400, error.code, error.message, **({"path": where} if where else {}))

@@ -32,10 +32,9 @@ def qr_svg(text: str, title: str) -> str:
     return out.getvalue().decode("utf-8").replace("<svg ", '<svg role="img" ', 1)
 
 
-def _opening(match_id: str) -> dict[str, Any]:
-    """The match_started data: title, date, place and options live there."""
-    first = current_service().events(match_id, after=0, limit=1)[0]
-    return dict(first[0]["data"]) if first else {}
+def _about(summary: dict[str, Any]) -> dict[str, Any]:
+    """What the match is called: title, date, place and tags (match_started, as amended)."""
+    return {k: summary.get(k) for k in ("title", "date", "place", "tags")}
 
 
 def _last_change(match_id: str, version: int) -> str:
@@ -48,21 +47,20 @@ def home() -> str:
     """Recent matches with filters, and the way to start a new one."""
     game = request.args.get("game") or None
     player = (request.args.get("player") or "").strip() or None
+    place = (request.args.get("place") or "").strip() or None
+    tag = (request.args.get("tag") or "").strip() or None
     status = request.args.get("status") or None
     if game not in ENGINES:
         game = None
     if status not in STATUSES:
         status = None
-    items, total = current_service().list_matches(game=game, player=player, status=status, limit=50)
-    rows = []
-    for item in items:
-        opening = _opening(item["id"])
-        rows.append({**item, "name": get_engine(item["game"]).describe()["name"],
-                     "title": opening.get("title"), "date": opening.get("date"), "place": opening.get("place"),
-                     "lastChange": _last_change(item["id"], item["version"])})
+    items, total = current_service().list_matches(game=game, player=player, status=status, place=place, tag=tag, limit=50)
+    rows = [{**item, "name": get_engine(item["game"]).describe()["name"], "lastChange": _last_change(item["id"], item["version"])}
+            for item in items]
     games = [(g, get_engine(g).describe()["name"]) for g in ENGINES]
     return render_template("home.html", rows=rows, total=total, games=games, statuses=STATUSES,
-                           chosen={"game": game or "", "player": player or "", "status": status or ""})
+                           chosen={"game": game or "", "player": player or "", "status": status or "",
+                                   "place": place or "", "tag": tag or ""})
 
 
 @bp.get("/new")
@@ -75,7 +73,7 @@ def new_match() -> str:
 def score(match_id: str) -> str:
     """The scorer: the score sheet, a hand from the sheet, move by move, corrections, offline queue."""
     summary = _summary(match_id)
-    return render_template("score.html", match=summary, opening=_opening(match_id),
+    return render_template("score.html", match=summary, opening=_about(summary),
                            game=get_engine(summary["game"]).describe())
 
 
@@ -88,7 +86,7 @@ def sheet(match_id: str) -> str:
     standings = audit["standings"]
     columns = [{"label": " + ".join(s["names"]) if "names" in s else s["name"]} for s in standings]
     winners = audit["end"].get("winners") or []
-    return render_template("sheet.html", match=summary, opening=_opening(match_id), audit=audit, columns=columns,
+    return render_template("sheet.html", match=summary, opening=_about(summary), audit=audit, columns=columns,
                            winners=[columns[w]["label"] for w in winners if 0 <= w < len(columns)],
                            game=get_engine(summary["game"]).describe(), audit_url=audit_url,
                            qr=qr_svg(audit_url, "QR code: this match's audit"))

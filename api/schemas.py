@@ -144,6 +144,8 @@ class MatchListQuery(Schema):
 
 class EventsQuery(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INTEGER))
+    from_ = fields.Integer(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
+                           metadata={"description": "the first seq to return (the same as after = from - 1)"})
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
 
 
@@ -166,6 +168,7 @@ class EventPage(Schema):
     events = fields.List(fields.Nested(Envelope))
     version = fields.Integer()
     next = fields.Integer(allow_none=True, metadata={"description": "the `after` for the next page, or null"})
+    links = fields.Dict(metadata={"description": "`next`: the URL of the next page, or null (also sent as a Link header)"})
 
 
 class SeatField(fields.Field):
@@ -220,7 +223,11 @@ class ReplayQuery(Schema):
     seat = SeatField()
     course = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "recorded"]))
     start = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
+    from_ = fields.Integer(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
+                           metadata={"description": "the first step to return (the same as start)"})
     stop = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER))
+    limit = fields.Integer(validate=validate.Range(min=1, max=10000),
+                           metadata={"description": "at most this many frames (default: all up to stop)"})
     at = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the same as stop"})
     hand = _HAND
     move = _MOVE
@@ -234,6 +241,8 @@ class ReplayOut(Schema):
     seat = fields.Raw(allow_none=True)
     disclosed = fields.Boolean()
     frames = fields.List(fields.Dict())
+    next = fields.Integer(allow_none=True, metadata={"description": "the `from` of the next page, or null"})
+    links = fields.Dict(metadata={"description": "`next`: the URL of the next page, or null (also sent as a Link header)"})
 
 
 class LegalMovesOut(Schema):

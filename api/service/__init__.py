@@ -19,9 +19,10 @@ import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
-from api.service import desk
+from api.service import desk, snapshots
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
 from api.service.desk import Clock
+from api.service.snapshots import SNAPSHOT_EVERY
 from api.service.disclosure import OptionsOf, envelope, foldable_public_log, match_options, private_paths, public_envelopes, public_log
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from api.addressing import AddressError, Position, locate, positions, seat_by_name
@@ -39,7 +40,7 @@ from engines.base import (
     voided_seqs,
     walk,
 )
-from ledger import AppendResult, ConcurrencyConflict, Ledger, MatchRecord, NewEvent, StoredEvent
+from ledger import AppendResult, ConcurrencyConflict, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit, named, rules_report
 from replays.steps import COURSES, frames, frames_json
 from schemas import SchemaError, validate_event
@@ -136,11 +137,14 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 class Service:
     """Matches as the API and the CLI see them: start, record, read, replay, audit."""
 
-    def __init__(self, ledger: Ledger, cache: StateCache | None = None, clock: Clock | None = None) -> None:
+    def __init__(self, ledger: Ledger, cache: StateCache | None = None, clock: Clock | None = None, *,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.ledger = ledger
         self.cache = cache if cache is not None else StateCache()
         self.clock: Clock = clock or desk.utc_now
         """The service's clock: only the correction window reads it (tests pass their own)."""
+        self.snapshot_every = snapshot_every
+        """Store a snapshot when the head is this many events past the newest one stored."""
 
     # ---- writing
 
@@ -175,11 +179,7 @@ class Service:
         record = self._fixed_record(match_id)
         self.authorize(record, token)
         engine = get_engine(record.game)
-        try:
-            _check_shapes(record.game, events)
-        except EventRefused as refused:
-            refused.game = record.game
-            raise
+        _check_shapes(record.game, events)
         batch = self._with_private(match_id, engine, events)
         outcome: dict[str, Any] = {}
 
@@ -207,48 +207,12 @@ class Service:
             refused.game = record.game
             raise
         if not result.replayed:
-            self.cache.put(match_id, outcome["entry"])
+            corrected = any(e.type in CORRECTIONS for e in batch)
+            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=corrected))
         return result
 
-    def preview(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None,
-                expected_version: int | None = None) -> dict[str, Any]:
-        """Run every check of :meth:`record` and return the would-be result; write nothing.
-
-        The batch is folded onto the head state exactly as an append folds it (the same
-        ``_fold_batch``), but outside the ledger: the pages show a hand's points, the totals
-        and who deals next, or a correction's consequences, before the scorer saves.
-
-        Raises:
-            MatchNotFound, AuthError, EventRefused, ConcurrencyConflict: as :meth:`record`.
-        """
-        record = self._fixed_record(match_id)
-        authorize(record, token)
-        engine = get_engine(record.game)
-        version = self.ledger.version(match_id)
-        if expected_version is not None and expected_version != version:
-            raise ConcurrencyConflict(expected_version, version, match_id=match_id)
-        entry = self.cache.at_head(self.ledger, match_id, engine, version)
-        try:
-            _check_shapes(record.game, events)
-        except EventRefused as refused:
-            refused.game = record.game
-            raise
-        stored = [StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
-                  for index, event in enumerate(events)]
-        self._check_window(match_id, engine, entry, [NewEvent(e.type, e.data) for e in stored])
-        before = engine.score(entry.state)
-        try:
-            after_state = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players)).state
-        except EventRefused as refused:
-            refused.game = record.game
-            raise
-        after = engine.score(after_state)
-        earlier = {h["hand"]: h for h in before["hands"]}
-        changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
-        return {"dryRun": True, "version": version + len(stored), "hands": changed, "standings": after["standings"],
-                "end": after["end"], "next": engine.legal_moves(after_state)}
-
-    def _check_window(self, match_id: str, engine: Engine, entry: Folded, batch: Sequence[NewEvent]) -> None:
+    def _check_window(self, match_id: str, engine: Engine, entry: Folded,
+                      batch: Sequence[NewEvent] | Sequence[StoredEvent]) -> None:
         """Refuse disputes and corrections to a finished match once its correction window has passed.
 
         Raises:
@@ -266,6 +230,54 @@ class Service:
             desk.check_window(minutes, None if ended is None else stored[ended - 1].at, self.clock())
         except RuleViolation as error:
             raise EventRefused(index, error) from None
+
+    def preview(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None,
+                expected_version: int | None = None) -> dict[str, Any]:
+        """Run every check of :meth:`record` and return the would-be result; write nothing.
+
+        The batch is folded onto the head state exactly as an append folds it (the same
+        ``_fold_batch``), but outside the ledger: the pages show a hand's points, the totals
+        and who deals next, or a correction's consequences, before the scorer saves.
+
+        Raises:
+            MatchNotFound, AuthError, EventRefused, ConcurrencyConflict: as :meth:`record`.
+        """
+        record = self._fixed_record(match_id)
+        self.authorize(record, token)
+        engine = get_engine(record.game)
+        version = self.ledger.version(match_id)
+        if expected_version is not None and expected_version != version:
+            raise ConcurrencyConflict(expected_version, version, match_id=match_id)
+        entry = self.cache.at_head(self.ledger, match_id, engine, version)
+        _check_shapes(record.game, events)
+        stored = [StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
+                  for index, event in enumerate(events)]
+        before = engine.score(entry.state)
+        try:
+            self._check_window(match_id, engine, entry, stored)
+            after_state = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players)).state
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
+        after = engine.score(after_state)
+        earlier = {h["hand"]: h for h in before["hands"]}
+        changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
+        return {"dryRun": True, "version": version + len(stored), "hands": changed, "standings": after["standings"],
+                "end": after["end"], "next": engine.legal_moves(after_state)}
+
+    def _keep_snapshot(self, match_id: str, engine: Engine, entry: Folded, *, force: bool = False) -> Folded:
+        """Store the entry's head state as a snapshot when it is due (or ``force``: a correction).
+
+        Runs after the write committed, in its own small transaction: a snapshot is a cache,
+        so failing to store one fails nothing (the next due one is tried again).
+        """
+        if not force and entry.version - entry.stored < self.snapshot_every:
+            return entry
+        try:
+            snapshots.store(self.ledger, match_id, engine, entry.version, entry.head, entry.state)
+        except LedgerError:
+            return entry
+        return dataclasses.replace(entry, stored=entry.version)
 
     def _with_private(self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]]) -> list[NewEvent]:
         """Build the batch with each event's private places, which the ledger commits to (chain format 2).
@@ -373,6 +385,9 @@ class Service:
         """Return the state after event ``at`` (default: the head) and the match's version."""
         version = self.ledger.version(match_id)
         entry = self.cache.at_head(self.ledger, match_id, engine, version)
+        if entry.version - entry.stored >= self.snapshot_every:  # folded cold, far from any snapshot
+            entry = self._keep_snapshot(match_id, engine, entry)
+            self.cache.put(match_id, entry)
         if at is None or at == version:
             return entry.state, version
         if not 1 <= at <= version:
@@ -548,11 +563,13 @@ class Service:
         return seat
 
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
-               start: int = 1, stop: int | None = None, token: str | None = None, hand: int | None = None,
-               move: int | None = None, trick: int | None = None) -> dict[str, Any]:
+               start: int = 1, stop: int | None = None, limit: int | None = None, token: str | None = None,
+               hand: int | None = None, move: int | None = None, trick: int | None = None) -> dict[str, Any]:
         """Return the frames of a match: each step's move in words, the state after it and what changed.
 
-        ``hand`` alone replays that hand; with ``move``/``trick`` it stops there. Every frame
+        Frames ``start`` to ``stop``, at most ``limit`` of them (a page); ``next`` is the
+        ``start`` of the following page, or None at the end. ``hand`` alone replays that hand;
+        with ``move``/``trick`` it stops there. Every frame
         says its ``hand``, ``move`` and ``trick`` as players count them.
 
         A reader without the token, while the match is in play, gets frames folded from the
@@ -575,7 +592,11 @@ class Service:
                                                          "or by hand and move, not both")
             stop = _place(places, hand, move, trick)
             start = max(start, min(p.seq for p in places if p.hand == hand))
-        out = self._frames(match_id, engine, record, stored, log, course, seat, steps, start, stop)
+        end = len(log) if stop is None else min(stop, len(log))
+        if limit is not None:
+            end = min(end, start + limit - 1)
+        out = self._frames(match_id, engine, record, stored, log, course, seat, steps, start, end)
+        out["next"] = end + 1 if end < len(log) and (stop is None or end < stop) else None
         where = {p.seq: p for p in places}
         for frame in out["frames"]:
             place = where.get(frame["seq"])
@@ -689,7 +710,9 @@ def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
             if event["type"] == "match_started":
                 raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
         except (SchemaError, RuleViolation) as error:
-            raise EventRefused(index, error) from None
+            refused = EventRefused(index, error)
+            refused.game = game  # the refusal links to the game's rules
+            raise refused from None
 
 
 def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:

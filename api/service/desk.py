@@ -109,7 +109,10 @@ def check_desk(event: Event, batch: Sequence[Event], log: Sequence[Event], state
     disputes = {e.seq for e in before if e.type == "dispute"}
     if target not in disputes:
         raise RuleViolation("common.unknown_dispute", f"event {target} is not a dispute of this match", seq=target)
-    voided = voided_seqs(before)  # a voided ruling no longer settles its dispute
+    voided = voided_seqs(before)  # a voided ruling no longer settles its dispute; a voided dispute is withdrawn
+    if target in voided:
+        raise RuleViolation("common.unknown_dispute", f"the dispute at event {target} was withdrawn (voided): "
+                            "there is nothing to rule on", seq=target)
     earlier = next((e for e in before if e.type == "ruling" and int(e.data["dispute"]) == target and e.seq not in voided), None)
     if earlier is not None:
         raise RuleViolation("common.already_ruled",

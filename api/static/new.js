@@ -5,7 +5,7 @@ const $ = (id) => document.getElementById(id);
 const DEFAULT_NAMES = ["Anna", "Ben", "Carl", "Dora", "Eva", "Fran", "Gus", "Hugo", "Ines", "Joan"];
 let games = [];
 let game = null;      // GET /games/{game}
-let metaFields = [];  // title/date/place, when the game's match_started schema takes them
+const metaFields = ["title", "date", "place", "tags"];  // match_started's optional names for the match
 let dealer = 0;
 
 function el(tag, attrs = {}, ...children) {
@@ -40,10 +40,6 @@ async function loadGames() {
 async function pickGame(id) {
   const result = await get(`/games/${id}`);
   game = result.body;
-  const schema = (await get(game.schemas.match_started)).body || {};
-  metaFields = ["title", "date", "place"].filter((f) => schema.properties && f in schema.properties);
-  $("details-note").hidden = metaFields.length === 3;
-  for (const f of ["title", "date", "place"]) $(f).disabled = !metaFields.includes(f);
   const r = range(game);
   const count = Math.min(Math.max(r.min, 4), r.max);
   $("players").replaceChildren();
@@ -132,7 +128,11 @@ function optionsChosen() {
 async function create(event) {
   event.preventDefault();
   const body = { game: game.game, players: names(), options: optionsChosen() };
-  for (const f of metaFields) if ($(f).value.trim()) body[f] = $(f).value.trim();
+  for (const f of metaFields) {
+    const value = $(f).value.trim();
+    if (!value) continue;
+    body[f] = f === "tags" ? value.split(",").map((t) => t.trim()).filter(Boolean) : value;
+  }
   $("create").disabled = true;
   const result = await call("POST", "/matches", body);
   $("create").disabled = false;

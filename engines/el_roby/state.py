@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, TypeAlias
 
+from engines.history import EMPTY, History
 from engines.cards import FRENCH_104, Card, pretty
 from engines.common import card_reader, cards_by_text
 
@@ -364,7 +365,7 @@ class State(NamedTuple):
     initial_pot: int
     carried: bool = False
     """The match carries standings in from a paper sheet (``initial``)."""
-    records: tuple[Record, ...] = ()
+    records: History[Record] = EMPTY
     current: Hand | None = None
     hands_played: int = 0
     last_dealer: Seat | None = None

@@ -120,6 +120,14 @@ def test_refused_disputes_and_rulings(scorer: Scorer) -> None:
     assert scorer.get("/audit")["disputes"][0]["state"] == "upheld"
 
 
+def test_a_withdrawn_dispute_cannot_be_ruled(scorer: Scorer) -> None:
+    cb1(scorer)
+    scorer.record(ev("dispute", hand=1, reason="Ben called"), ev("void", target=5, reason="Anna agrees after all"))
+    assert scorer.get("/audit")["disputes"][0]["state"] == "withdrawn"
+    body = refused(scorer, "common.unknown_dispute", ev("ruling", dispute=5, decision="rejected", reason="no"))
+    assert "withdrawn" in body["detail"]
+
+
 def test_a_ruling_in_the_same_batch_as_its_dispute(scorer: Scorer) -> None:
     cb1(scorer)
     scorer.record(ev("dispute", hand=1, reason="Ben called"), ev("ruling", dispute=5, decision="upheld", reason="agreed"),
@@ -209,3 +217,18 @@ def test_the_command_line_audit_lists_disputes(scorer: Scorer, db_path: Path) ->
     output = CliRunner().invoke(main, ["audit", scorer.id, "--db", str(db_path)]).output
     assert "dispute 5 on hand 1: upheld at event 6 (agreed), corrected by amend of 3 at event 7; claim: Ben called" in output
     assert "dispute 8 on hand 1: open; claim: Carl's 15" in output
+
+
+def test_a_dry_run_checks_the_window_and_the_desk_as_an_append_does(scorer: Scorer, clock: Clock) -> None:
+    finished(scorer, 30)
+    clock.offset = timedelta(minutes=31)
+    late = scorer.client.post(f"/matches/{scorer.id}/events?dryRun=true", json={"events": [ev("void", target=3, reason="late")]},
+                              headers={"Authorization": f"Bearer {scorer.token}"})
+    assert late.status_code == 422 and late.get_json()["code"] == "common.match_final"
+    assert late.get_json()["rule"] == "/rules/cabo#option-correctionwindow"
+    clock.offset = timedelta(minutes=1)
+    bare = scorer.client.post(f"/matches/{scorer.id}/events?dryRun=true",
+                              json={"events": [ev("dispute", hand=1, reason="x"), ev("ruling", dispute=4, decision="upheld", reason="y")]},
+                              headers={"Authorization": f"Bearer {scorer.token}"})
+    assert bare.status_code == 422 and bare.get_json()["code"] == "common.ruling_needs_correction"
+    assert scorer.get()["version"] == 3  # nothing written

@@ -125,3 +125,27 @@ def test_a_hand_entered_with_the_keyboard_alone(open_page: Callable[..., Page], 
     first = live.call("GET", f"/matches/{match_id}/events")[1]["events"][1:]
     assert first[0]["data"] == {"dealer": 3}
     assert first[1]["data"] == {"cardPoints": [72, 48], "tricks": [5, 2]}
+
+
+def test_a_named_match_is_found_again(open_page: Callable[..., Page], live: Server) -> None:
+    """Title, date, place and tags typed on the new-match page show on home, the scorer and the sheet."""
+    page = open_page("/new")
+    page.get_by_label("Cabo").check()
+    page.get_by_label("Title").fill("Friday final")
+    page.get_by_label("Date").fill("2026-11-21")
+    page.get_by_label("Place").fill("Casal Gràcia")
+    page.get_by_label("Tags (separated by commas)").fill("league-2026, finals")
+    page.get_by_role("button", name="Create the match").click()
+    page.get_by_role("link", name="Start scoring").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Friday final")
+    expect(page.locator("main .meta").first).to_contain_text("2026-11-21 · Casal Gràcia")
+    match_id = page.url.split("/m/")[1].split("/")[0]
+    summary = live.call("GET", f"/matches/{match_id}")[1]
+    assert (summary["title"], summary["date"], summary["place"], summary["tags"]) == (
+        "Friday final", "2026-11-21", "Casal Gràcia", ["league-2026", "finals"])
+    home = open_page("/?place=casal gràcia&tag=finals")
+    expect(home.locator(".match")).to_have_count(1)
+    expect(home.locator(".match").first).to_contain_text("Friday final")
+    expect(home.locator(".match").first).to_contain_text("tags: league-2026, finals")
+    sheet = open_page(f"/m/{match_id}/sheet")
+    expect(sheet.locator(".printable .meta").nth(1)).to_contain_text("Date: 2026-11-21 · Place: Casal Gràcia")

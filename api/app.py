@@ -9,6 +9,7 @@ and return its result. Errors are mapped to problem+json in ``api/errors.py`` on
 from __future__ import annotations
 
 import os
+import weakref
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -20,7 +21,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLar
 from api import errors, openapi, web
 from api.schemas import Problem
 from api.service import Service, StateCache
-from ledger import open_ledger
+from ledger import is_shared_database, open_ledger
 
 DEFAULT_DB = "tanteo.db"
 DEFAULT_MAX_BODY = 1024 * 1024
@@ -40,7 +41,7 @@ class Api(flask_smorest.Api):
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
-    ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path`` or ``memory:``) and
+    ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path``, ``postgresql://…`` or ``memory:``) and
     ``MAX_CONTENT_LENGTH`` (the largest request body in bytes, default 1 MiB; env ``TANTEO_MAX_BODY``).
     """
     app = Flask(__name__)
@@ -57,11 +58,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     db = str(app.config["TANTEO_DB"])
-    if db != "memory:" and not db.startswith("sqlite:"):
+    if db != "memory:" and not db.startswith("sqlite:") and not is_shared_database(db):
         Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
     app.extensions["tanteo.cache"] = StateCache()
-    if db == "memory:":  # one in-memory ledger shared by every request of this app
-        app.extensions["tanteo.ledger"] = open_ledger(db)
+    if db == "memory:" or is_shared_database(db):
+        # One ledger shared by every request of this app: the in-memory one, or PostgreSQL's
+        # connection pool (its connections are closed when the app is collected or at exit).
+        ledger = open_ledger(db)
+        app.extensions["tanteo.ledger"] = ledger
+        weakref.finalize(app, ledger.close)
 
     swagger_assets = Path(flask_swagger_ui.__file__).parent / "dist"
     app.register_blueprint(Blueprint("docs_assets", __name__, static_folder=str(swagger_assets), static_url_path="/docs/assets"))

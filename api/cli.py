@@ -2,7 +2,8 @@
 
 Every command but ``serve`` works straight on the database file through the same
 Flask-free service the API uses, so the rules, the chain and the errors are the same.
-The database is ``--db``, else ``TANTEO_DB``, else ``tanteo.db`` in the working directory.
+The database is ``--db``, else ``TANTEO_DB``, else ``tanteo.db`` in the working directory; a
+``postgresql://`` URL there works the same (several ``tanteo serve`` may share it).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Iterator
 import click
 
 DB_OPTION = click.option("--db", envvar="TANTEO_DB", default="tanteo.db", show_default=True,
-                         help="SQLite file (also TANTEO_DB)")
+                         help="SQLite file or postgresql:// URL (also TANTEO_DB)")
 
 
 def _service(db: str) -> Any:
@@ -22,6 +23,17 @@ def _service(db: str) -> Any:
     from ledger import open_ledger
 
     return Service(open_ledger(db))
+
+
+def _where(db: str) -> str:
+    """Name the database for people: a file path as given, a PostgreSQL URL without its password."""
+    from ledger import is_shared_database
+
+    if is_shared_database(db):
+        from ledger.postgres import safe_url
+
+        return safe_url(db)
+    return db
 
 
 def _fail(message: str) -> None:
@@ -62,7 +74,7 @@ def serve(host: str, port: int, threads: int, db: str) -> None:
     from api.app import create_app
 
     app = create_app({"TANTEO_DB": db})
-    click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {db})")
+    click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {_where(db)})")
     waitress_serve(app, host=host, port=port, threads=threads)
 
 
@@ -197,7 +209,7 @@ def audit(match: str, as_json: bool, db: str) -> None:
 @click.argument("match", required=False)
 @DB_OPTION
 def verify(match: str | None, db: str) -> None:
-    """Check the hash chain straight from the database file (no server needed)."""
+    """Check the hash chain straight from the database file or PostgreSQL URL (no server needed)."""
     from ledger import LedgerError, verify_file
 
     try:
@@ -207,7 +219,7 @@ def verify(match: str | None, db: str) -> None:
     if match:
         reports = [r for r in reports if r.match == match]
         if not reports:
-            _fail(f"no match {match} in {db}")
+            _fail(f"no match {match} in {_where(db)}")
     bad = 0
     for report in reports:
         if report.valid:

@@ -243,8 +243,12 @@ class PostgresLedger:
         *,
         pool_size: int = POOL_SIZE,
         busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        migrate: bool = True,
     ) -> None:
         """Connect to the database ``url`` names, creating or upgrading the schema if needed.
+
+        ``migrate=False`` (``tanteo verify``) never creates or changes a table: the
+        database must already hold the current schema.
 
         Raises:
             LedgerError: the database cannot be reached (``StorageUnavailable`` once a
@@ -278,10 +282,15 @@ class PostgresLedger:
             self._pool.open(wait=True, timeout=self.busy_timeout)
         except PoolTimeout as error:
             self._pool.close()
-            raise _unavailable("io", f"cannot connect to {_safe_url(self.url)}") from error
+            raise _unavailable("io", f"cannot connect to {safe_url(self.url)}") from error
         try:
             with self._connection() as conn:
-                self._migrate(conn)
+                if migrate:
+                    self._migrate(conn)
+                elif (_schema_version(conn) or 0) < SCHEMA_VERSION and _schema_version(conn) is not None:
+                    raise LedgerError(
+                        f"{safe_url(self.url)} has an older schema; open it with tanteo serve once to upgrade it"
+                    )
                 self._check_schema(conn)
         except BaseException:
             self._pool.close()
@@ -289,7 +298,7 @@ class PostgresLedger:
             raise
 
     def __repr__(self) -> str:
-        return f"PostgresLedger({_safe_url(self.url)!r})"
+        return f"PostgresLedger({safe_url(self.url)!r})"
 
     # -- the one connection boundary and the one write transaction ---------------------
 
@@ -369,7 +378,7 @@ class PostgresLedger:
 
     def _check_schema(self, conn: psycopg.Connection[Any]) -> None:
         """Refuse to work on a database whose guard triggers are not what we created."""
-        where = _safe_url(self.url)
+        where = safe_url(self.url)
         version = _schema_version(conn)
         if version is None:
             raise LedgerError(f"{where} is not a Tanteo ledger (no tanteo_schema table)")
@@ -646,6 +655,12 @@ class PostgresLedger:
         self.close()
 
 
+def verify_database(url: str) -> list[VerifyReport]:
+    """Verify every chain in a PostgreSQL ledger without creating or changing anything."""
+    with PostgresLedger(url, pool_size=1, migrate=False) as ledger:
+        return ledger.verify()
+
+
 class _SeqTaken(Exception):
     """Internal: the (match_id, seq) unique constraint refused an insert."""
 
@@ -735,8 +750,8 @@ def _match_record(row: Sequence[Any]) -> MatchRecord:
     )
 
 
-def _safe_url(url: str) -> str:
-    """The URL without its password, for messages."""
+def safe_url(url: str) -> str:
+    """Name the database without its password, for messages and logs."""
     try:
         info = psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError:

@@ -1,0 +1,226 @@
+"""What the PostgreSQL ledger guarantees beyond the contract suite: the database itself
+refuses edits, the schema is versioned and checked at open, the same events hash to the
+same bytes as in SQLite, writers on separate connections (as separate servers are) keep one
+contiguous log, and a lost connection is a ledger error, not a crash."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from tests.ledger.ledger_helpers import plays, start
+
+import ledger.postgres as pg
+import ledger.sqlite as lite
+from ledger import (
+    ConcurrencyConflict,
+    LedgerError,
+    MatchExists,
+    NewEvent,
+    SqliteLedger,
+    open_ledger,
+    verify_file,
+)
+from ledger.postgres import PostgresLedger
+
+
+def sql(url: str, statement: str, params: Any = None) -> list[tuple[Any, ...]]:
+    """Run one statement straight on the database, behind the ledger's back."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        cur = conn.execute(statement, params)
+        return [tuple(row) for row in cur.fetchall()] if cur.description else []
+
+
+@pytest.fixture
+def book(postgres_url: str) -> Any:
+    with PostgresLedger(postgres_url) as ledger:
+        start(ledger)
+        ledger.append("m1", plays("AS", "KS"), by="scorer")
+        yield ledger
+
+
+@pytest.mark.parametrize("statement", [
+    "UPDATE events SET data = '{}' WHERE seq = 2",
+    "DELETE FROM events WHERE seq = 3",
+    "TRUNCATE events CASCADE",
+    "TRUNCATE matches CASCADE",
+    "DELETE FROM matches",
+    "UPDATE matches SET players = '[\"Eve\"]'",
+    "UPDATE idempotency SET body_hash = 'x'",
+])
+def test_the_database_refuses_edits(book: PostgresLedger, postgres_url: str, statement: str) -> None:
+    before = [e.envelope() for e in book.read("m1")]
+    if statement.startswith("UPDATE idempotency"):
+        book.append("m1", plays("QS"), by="scorer", key="k1")
+        before = [e.envelope() for e in book.read("m1")]
+    with pytest.raises(psycopg.errors.RestrictViolation):
+        sql(postgres_url, statement)
+    assert [e.envelope() for e in book.read("m1")] == before
+    assert book.verify()[0].valid
+
+
+def test_opening_records_the_schema_version_once(postgres_url: str) -> None:
+    PostgresLedger(postgres_url).close()
+    PostgresLedger(postgres_url).close()
+    assert sql(postgres_url, "SELECT version FROM tanteo_schema") == [(pg.SCHEMA_VERSION,)]
+
+
+def test_a_newer_schema_is_refused(postgres_url: str) -> None:
+    PostgresLedger(postgres_url).close()
+    sql(postgres_url, "INSERT INTO tanteo_schema (version) VALUES (%s)", (pg.SCHEMA_VERSION + 1,))
+    with pytest.raises(LedgerError, match="newer than this Tanteo knows"):
+        PostgresLedger(postgres_url)
+
+
+@pytest.mark.parametrize("damage", [
+    "DROP TRIGGER events_no_update ON events",
+    "ALTER TABLE events DISABLE TRIGGER events_no_delete",
+    "CREATE OR REPLACE FUNCTION tanteo_refuse() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NEW; END$$",
+    "DROP TRIGGER matches_fixed_identity ON matches; CREATE TRIGGER matches_fixed_identity BEFORE UPDATE OF id "
+    "ON matches FOR EACH ROW EXECUTE FUNCTION tanteo_refuse('a match keeps its id, game, creation time and players')",
+])
+def test_a_defanged_guard_is_refused_at_open(postgres_url: str, damage: str) -> None:
+    PostgresLedger(postgres_url).close()
+    sql(postgres_url, damage)
+    with pytest.raises(LedgerError, match="append-only guard triggers missing, disabled or altered"):
+        PostgresLedger(postgres_url)
+    with pytest.raises(LedgerError):
+        verify_file(postgres_url)
+
+
+def test_the_same_events_hash_to_the_same_bytes_as_in_sqlite(
+    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in (pg, lite):
+        monkeypatch.setattr(module, "utc_now", lambda: "2026-11-23T20:00:00.000Z")
+    batches = [plays("AS", "10H"), [NewEvent("note", {"text": "ñandú — «vale» 🂡", "n": [1, {"b": 2, "a": None}]})]]
+    heads = []
+    for book in (SqliteLedger(tmp_path / "a.db"), PostgresLedger(postgres_url)):
+        with book:
+            start(book)
+            for i, batch in enumerate(batches):
+                book.append("m1", batch, by="Ana", key=f"k{i}")
+            heads.append([(e.seq, e.prev, e.hash) for e in book.read("m1")])
+    assert heads[0] == heads[1] and len(heads[0]) == 4
+
+
+def test_open_ledger_and_verify_file_take_a_url(postgres_url: str) -> None:
+    with open_ledger(postgres_url) as book:
+        assert isinstance(book, PostgresLedger)
+        start(book)
+        book.append("m1", plays("AS"), by="scorer")
+    (report,) = verify_file(postgres_url)
+    assert report.valid and report.length == 2
+
+
+def test_verify_does_not_create_a_schema(postgres_server: Any) -> None:
+    url = postgres_server.new_url()
+    with pytest.raises(LedgerError, match="not a Tanteo ledger"):
+        verify_file(url)
+    assert sql(url, "SELECT to_regclass('events') IS NULL, to_regclass('tanteo_schema') IS NULL") == [(True, True)]
+
+
+def test_an_edited_row_is_found_by_verify(book: PostgresLedger, postgres_url: str) -> None:
+    sql(postgres_url, "ALTER TABLE events DISABLE TRIGGER events_no_update")
+    sql(postgres_url, "UPDATE events SET data = '{\"card\":\"2S\",\"seat\":0}' WHERE seq = 2")
+    sql(postgres_url, "ALTER TABLE events ENABLE TRIGGER events_no_update")
+    (report,) = book.verify()
+    assert not report.valid and report.first_bad == 2 and "altered" in (report.reason or "")
+
+
+def test_writers_on_separate_pools_keep_one_contiguous_log(postgres_url: str) -> None:
+    """Eight writers, each with its own connection pool (as separate servers have), race with
+    expected versions and retry on conflict: every acknowledged batch is stored once."""
+    with PostgresLedger(postgres_url) as setup:
+        start(setup)
+    acknowledged: list[tuple[int, str]] = []
+    conflicts = [0]
+    lock = threading.Lock()
+
+    def writer(n: int) -> None:
+        with PostgresLedger(postgres_url, pool_size=1) as book:
+            for i in range(10):
+                text = f"writer {n} note {i}"
+                while True:
+                    version = book.version("m1")
+                    try:
+                        result = book.append("m1", [NewEvent("note", {"text": text})], by=f"w{n}",
+                                             expected_version=version)
+                    except ConcurrencyConflict:
+                        with lock:
+                            conflicts[0] += 1
+                        continue
+                    with lock:
+                        acknowledged.append((result.version, text))
+                    break
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with PostgresLedger(postgres_url) as book:
+        events = book.read("m1")
+        assert [e.seq for e in events] == list(range(1, 82))
+        stored = {e.seq: e.data["text"] for e in events[1:]}
+        assert sorted(acknowledged) == sorted(stored.items())
+        assert book.verify()[0].valid
+        feed_ids = [i for i, _ in book.feed()]
+        assert feed_ids == sorted(feed_ids) and len(feed_ids) == 81
+
+
+def test_racing_creators_of_one_id_get_one_match(postgres_url: str) -> None:
+    PostgresLedger(postgres_url).close()
+    outcomes: list[str] = []
+    barrier = threading.Barrier(4)
+
+    def create() -> None:
+        with PostgresLedger(postgres_url, pool_size=1) as book:
+            barrier.wait()
+            try:
+                start(book, "same")
+                outcomes.append("created")
+            except MatchExists:
+                outcomes.append("exists")
+
+    threads = [threading.Thread(target=create) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["created", "exists", "exists", "exists"]
+
+
+def test_a_check_reads_back_on_its_own_connection_with_a_pool_of_one(postgres_url: str) -> None:
+    with PostgresLedger(postgres_url, pool_size=1, busy_timeout=2) as book:
+        start(book)
+        seen: list[int] = []
+
+        def check(version: int, batch: Any) -> None:
+            seen.append(len(book.read("m1")))
+            seen.append(book.version("m1"))
+
+        book.append("m1", plays("AS"), by="scorer", check=check)
+        assert seen == [1, 1] and book.version("m1") == 2
+
+
+def test_a_lost_connection_is_a_ledger_error_and_the_next_call_reconnects(book: PostgresLedger, postgres_url: str) -> None:
+    sql(postgres_url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      "WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'")
+    with pytest.raises(LedgerError, match="storage unavailable"):
+        book.append("m1", plays("QS"), by="scorer")
+    assert book.append("m1", plays("QS"), by="scorer").version == 4
+    assert book.verify()[0].valid
+
+
+def test_a_writer_held_past_the_busy_timeout_gives_up(postgres_url: str) -> None:
+    with PostgresLedger(postgres_url, busy_timeout=0.3) as book:
+        start(book)
+        with psycopg.connect(postgres_url) as holder:
+            holder.execute("SELECT 1 FROM matches WHERE id = 'm1' FOR UPDATE")
+            with pytest.raises(LedgerError, match="busy"):
+                book.append("m1", plays("AS"), by="scorer")
+        assert book.version("m1") == 1

@@ -1,9 +1,12 @@
 """The Flask app factory.
 
 ``create_app()`` works with no configuration: the ledger is a SQLite file, ``tanteo.db`` in
-the working directory, or ``TANTEO_DB`` from the environment. Blueprints, one per
-resource, are thin: they parse the request, call one :class:`api.service.Service` method
-and return its result. Errors are mapped to problem+json in ``api/errors.py`` only.
+the working directory, or ``TANTEO_DB`` from the environment. Each worker thread keeps one
+ledger (one SQLite connection) for the life of the app (:class:`ledger.PerThread`); they are
+closed when the app is garbage-collected or the process exits, never after a request.
+Blueprints, one per resource, are thin: they parse the request, call one
+:class:`api.service.Service` method and return its result. Errors are mapped to
+problem+json in ``api/errors.py`` only.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLar
 from api import errors, openapi, web
 from api.schemas import Problem
 from api.service import Service, StateCache
-from ledger import is_shared_database, open_ledger
+from ledger import BUSY_TIMEOUT_SECONDS, PerThread, is_shared_database
 
 DEFAULT_DB = "tanteo.db"
 DEFAULT_MAX_BODY = 1024 * 1024
@@ -41,8 +44,12 @@ class Api(flask_smorest.Api):
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
-    ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path``, ``postgresql://…`` or ``memory:``) and
-    ``MAX_CONTENT_LENGTH`` (the largest request body in bytes, default 1 MiB; env ``TANTEO_MAX_BODY``).
+    ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path``, ``postgresql://…`` or ``memory:``),
+    ``MAX_CONTENT_LENGTH`` (the largest request body in bytes, default 1 MiB; env ``TANTEO_MAX_BODY``),
+    ``TANTEO_BUSY_TIMEOUT`` (seconds a write waits for another writer's lock before answering
+    503 ``storage.busy``) and ``TANTEO_READ_ONLY`` (serve the file read-only: reads work,
+    writes answer 503 ``storage.read_only``; a file the process cannot write is opened that
+    way by itself).
     """
     app = Flask(__name__)
     app.config.update(
@@ -54,19 +61,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_PATH="/docs", OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from outside
         JSON_SORT_KEYS=False,
+        TANTEO_BUSY_TIMEOUT=BUSY_TIMEOUT_SECONDS,
+        TANTEO_READ_ONLY=False,
     )
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     db = str(app.config["TANTEO_DB"])
     if db != "memory:" and not db.startswith("sqlite:") and not is_shared_database(db):
-        Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        db = str(Path(db).expanduser())
     app.extensions["tanteo.cache"] = StateCache()
-    if db == "memory:" or is_shared_database(db):
-        # One ledger shared by every request of this app: the in-memory one, or PostgreSQL's
-        # connection pool (its connections are closed when the app is collected or at exit).
-        ledger = open_ledger(db)
-        app.extensions["tanteo.ledger"] = ledger
-        weakref.finalize(app, ledger.close)
+    ledgers = PerThread(db, busy_timeout=float(app.config["TANTEO_BUSY_TIMEOUT"]),
+                        read_only=bool(app.config["TANTEO_READ_ONLY"]))
+    app.extensions["tanteo.ledgers"] = ledgers
+    weakref.finalize(app, ledgers.close)  # at garbage collection or at exit, whichever first
 
     swagger_assets = Path(flask_swagger_ui.__file__).parent / "dist"
     app.register_blueprint(Blueprint("docs_assets", __name__, static_folder=str(swagger_assets), static_url_path="/docs/assets"))
@@ -108,20 +115,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
-    @app.teardown_appcontext
-    def close_ledger(_error: BaseException | None) -> None:
-        service = g.pop("tanteo_service", None)
-        if service is not None and "tanteo.ledger" not in app.extensions:
-            service.ledger.close()
-
     return app
 
 
 def current_service() -> Service:
-    """Return this request's service (its own ledger connection, the app's shared cache)."""
+    """Return this request's service: the worker thread's ledger and the app's shared cache.
+
+    Raises:
+        StorageUnavailable: the thread's ledger could not be opened (answered 503).
+    """
     from flask import current_app
 
     if "tanteo_service" not in g:
-        ledger = current_app.extensions.get("tanteo.ledger") or open_ledger(current_app.config["TANTEO_DB"])
+        ledger = current_app.extensions["tanteo.ledgers"].get()
         g.tanteo_service = Service(ledger, current_app.extensions["tanteo.cache"])
     return g.tanteo_service  # type: ignore[no-any-return]

@@ -62,20 +62,72 @@ def main() -> None:
     """Tanteo: record card games played with physical cards, replay them, audit every score."""
 
 
+WAITRESS_SETTINGS: dict[str, Any] = {
+    "threads": 8,
+    "connection_limit": 1000,
+    "channel_timeout": 30,
+    "cleanup_interval": 10,
+    "backlog": 1024,
+    "asyncore_use_poll": True,
+}
+"""How ``tanteo serve`` runs waitress, and why (README, "Serving"):
+
+* ``threads`` 8: the workers that run requests, each with its own SQLite connection kept
+  for the life of the process. Writes queue on SQLite's lock and folding holds the GIL, so
+  more threads add no throughput; 8 lets quick requests pass a slow one (a long audit).
+* ``connection_limit`` 1000 (waitress: 100): an open connection costs waitress a socket and
+  a few kilobytes, not a thread, but past the limit waitress stops accepting anyone, so
+  about a hundred idle or trickling connections used to lock every other client out.
+* ``asyncore_use_poll``: ``select()`` cannot watch descriptors past 1024; ``poll()`` can.
+* ``channel_timeout`` 30 s (waitress: 120) with ``cleanup_interval`` 10 s: a connection that
+  sends nothing for 30 s is closed sooner. A client that trickles bytes keeps its
+  connection; what bounds such clients is the connection limit (put a proxy with header
+  deadlines in front of a server open to the internet).
+* ``backlog`` 1024: connections the kernel queues while waitress is busy accepting.
+"""
+
+
+def _raise_open_files_limit(needed: int) -> None:
+    """Let the process hold ``needed`` descriptors if the hard limit allows (idle clients)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--threads", default=4, show_default=True, type=int)
+@click.option("--threads", default=WAITRESS_SETTINGS["threads"], show_default=True, type=int,
+              help="worker threads (each keeps one database connection)")
+@click.option("--connection-limit", default=WAITRESS_SETTINGS["connection_limit"], show_default=True, type=int,
+              help="open connections accepted at once, idle ones included")
+@click.option("--channel-timeout", default=WAITRESS_SETTINGS["channel_timeout"], show_default=True, type=int,
+              help="seconds before a connection that sends nothing is closed")
+@click.option("--read-only", is_flag=True, help="serve the database read-only (writes answer 503)")
 @DB_OPTION
-def serve(host: str, port: int, threads: int, db: str) -> None:
+def serve(host: str, port: int, threads: int, connection_limit: int, channel_timeout: int, read_only: bool,
+          db: str) -> None:
     """Serve the REST API with waitress (SQLite file created on first use)."""
+    import signal
+
     from waitress import serve as waitress_serve
 
     from api.app import create_app
 
-    app = create_app({"TANTEO_DB": db})
+    settings = {**WAITRESS_SETTINGS, "threads": threads, "connection_limit": connection_limit,
+                "channel_timeout": channel_timeout}
+    _raise_open_files_limit(connection_limit + 64)
+    app = create_app({"TANTEO_DB": db, "TANTEO_READ_ONLY": read_only})
+    # SIGTERM ends waitress' loop like Ctrl-C does, so the ledgers are closed below.
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
     click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {_where(db)})")
-    waitress_serve(app, host=host, port=port, threads=threads)
+    try:
+        waitress_serve(app, host=host, port=port, **settings)
+    finally:
+        app.extensions["tanteo.ledgers"].close()
 
 
 def _lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from api.service import AuthError, BadRequest, EventRefused
 from engines.base import RuleViolation, UnknownGame
-from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound
+from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
 from schemas import SchemaError
 
 PROBLEM = "application/problem+json"
@@ -37,8 +37,22 @@ def problem(status: int, code: str, detail: str, *, title: str | None = None, he
 _TITLES = {
     400: "Bad request", 401: "Token required", 403: "Wrong token", 404: "Not found", 405: "Method not allowed",
     409: "Version conflict", 413: "Body too large", 415: "Unsupported media type", 422: "Refused by the rules",
-    431: "Header too large", 500: "Internal error",
+    431: "Header too large", 500: "Internal error", 503: "Storage unavailable",
 }
+
+STORAGE: dict[str, tuple[int, str]] = {
+    # reason: (Retry-After seconds, what a person is told)
+    "busy": (1, "the match database was busy with other writes for too long, so nothing was recorded; "
+                "send the same request again in a moment"),
+    "full": (60, "the server's disk is full, so nothing was recorded; try again once its operator has freed space"),
+    "read_only": (300, "the match database is read-only at the moment, so nothing can be recorded; "
+                       "reading matches still works, try recording again later"),
+    "io": (30, "the server could not read or write its storage; if you were recording, reload the match to see "
+               "whether your events arrived before sending them again (an Idempotency-Key makes a retry safe)"),
+}
+"""The 503 answers to :class:`StorageUnavailable`, by reason: the ``Retry-After`` hint and the
+message. Only an I/O error during a commit can leave a client unsure whether its write
+landed; the others roll back, so their messages say nothing was recorded."""
 
 
 def _schema_path(prefix: str, path: str) -> str:
@@ -81,6 +95,10 @@ def from_exception(error: Exception) -> Response:
         case BadRequest():
             where = getattr(error, "path", None)  # the body parser's errors say where (api/web.py)
             return problem(400, error.code, error.message, **({"path": where} if where else {}))
+        case StorageUnavailable():
+            log.warning("storage unavailable (%s): %s", error.reason, error.detail)
+            retry_after, detail = STORAGE[error.reason]
+            return problem(503, f"storage.{error.reason}", detail, headers={"Retry-After": str(retry_after)})
         case HTTPException():
             return _from_http(error)
     log.exception("unhandled error", exc_info=error)

@@ -17,7 +17,7 @@ blp = Blueprint("events", __name__, description="The match's append-only, hash-c
 
 @blp.route("/matches/<match_id>/events")
 class Events(MethodView):
-    @blp.arguments(AppendBody, error_status_code=400)
+    @blp.arguments(AppendBody(), error_status_code=400)
     @blp.response(201, Appended)
     @blp.alt_response(400, schema="Problem", description="malformed JSON or a schema violation (with its path)")
     @blp.alt_response(401, schema="Problem", description="no write token")
@@ -44,7 +44,7 @@ class Events(MethodView):
             headers["Idempotent-Replayed"] = "true"
         return {"version": result.version, "head": result.head}, 201, headers
 
-    @blp.arguments(EventsQuery, location="query", error_status_code=400)
+    @blp.arguments(EventsQuery(), location="query", error_status_code=400)
     @blp.response(200, EventPage)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Read the raw log with its hashes, a page at a time."""

@@ -17,7 +17,7 @@ blp = Blueprint("matches", __name__, description="Start, list and summarise matc
 
 @blp.route("/matches")
 class Matches(MethodView):
-    @blp.arguments(MatchStartBody, error_status_code=400,
+    @blp.arguments(MatchStartBody(), error_status_code=400,
                    description="the match_started data (VOCABULARY.md §2), checked by the game's JSON Schema")
     @blp.response(201, MatchCreated)
     @blp.alt_response(400, schema="Problem", description="malformed JSON or schema violation")
@@ -29,7 +29,7 @@ class Matches(MethodView):
         created = current_service().start_match(body, by=recorder())
         return created, 201, {"Location": url_for("matches.Match", match_id=created["id"]), **etag(created["version"])}
 
-    @blp.arguments(MatchListQuery, location="query", error_status_code=400)
+    @blp.arguments(MatchListQuery(), location="query", error_status_code=400)
     @blp.response(200, MatchList)
     def get(self, query: dict[str, Any]) -> Any:
         """List matches, newest first, filtered by game, player and status."""

@@ -15,7 +15,7 @@ blp = Blueprint("replays", __name__, description="Folded state, replay, legal mo
 
 @blp.route("/matches/<match_id>/state")
 class State(MethodView):
-    @blp.arguments(StateQuery, location="query", error_status_code=400)
+    @blp.arguments(StateQuery(), location="query", error_status_code=400)
     @blp.response(200, StateOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The state after event `at` as `seat` sees it (no seat: the public view)."""
@@ -25,7 +25,7 @@ class State(MethodView):
 
 @blp.route("/matches/<match_id>/replay")
 class Replay(MethodView):
-    @blp.arguments(ReplayQuery, location="query", error_status_code=400)
+    @blp.arguments(ReplayQuery(), location="query", error_status_code=400)
     @blp.response(200, ReplayOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Every step: the move in words, the state after it and what changed."""

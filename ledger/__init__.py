@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from pathlib import Path
 
 from .base import Check, Ledger
@@ -28,6 +29,7 @@ from .errors import (
     LedgerError,
     MatchExists,
     MatchNotFound,
+    StorageUnavailable,
 )
 from .memory import MemoryLedger
 from .records import (
@@ -41,7 +43,7 @@ from .records import (
     canonical_json,
     chain_hash,
 )
-from .sqlite import SqliteLedger
+from .sqlite import BUSY_TIMEOUT_SECONDS, SqliteLedger
 
 __all__ = [
     "CHAIN_FORMAT",
@@ -57,7 +59,9 @@ __all__ = [
     "MatchRecord",
     "MemoryLedger",
     "NewEvent",
+    "PerThread",
     "SqliteLedger",
+    "StorageUnavailable",
     "StoredEvent",
     "VerifyReport",
     "canonical_json",
@@ -77,36 +81,122 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
-def open_ledger(url_or_path: str | os.PathLike[str], *, synchronous: str = "FULL") -> Ledger:
+def open_ledger(
+    url_or_path: str | os.PathLike[str],
+    *,
+    synchronous: str = "FULL",
+    busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+    read_only: bool = False,
+) -> Ledger:
     """Open the ledger a configuration string names.
 
     A plain path or ``sqlite:///path`` (SQLAlchemy's spelling: three slashes, then the
     path, so ``sqlite:////var/tanteo.db`` is absolute) opens a :class:`SqliteLedger`,
     creating the file if needed; ``memory:`` gives a new, empty :class:`MemoryLedger`.
     ``postgresql://…`` (or ``postgres://…``, any libpq URL) opens a
-    :class:`~ledger.postgres.PostgresLedger`, creating or upgrading its tables on first use.
-    ``synchronous`` applies to SQLite only.
+    :class:`~ledger.postgres.PostgresLedger`, creating or upgrading its tables on first use
+    (unless ``read_only``). ``synchronous`` applies to SQLite only; ``busy_timeout``
+    (seconds a write waits for another writer) and ``read_only`` to both.
+
+    An existing file that cannot be written (a read-only file, directory or file system)
+    is opened read-only: reads work, and every write raises
+    ``StorageUnavailable("read_only")``.
 
     Raises:
         ValueError: any other URL, or an empty string.
-        LedgerError: the database cannot be reached or is not a sound Tanteo ledger.
+        StorageUnavailable: the file does not exist and cannot be created, or the storage
+            failed while opening it.
     """
     if isinstance(url_or_path, os.PathLike):
-        return SqliteLedger(url_or_path, synchronous=synchronous)
-    if not isinstance(url_or_path, str):
+        path: str | os.PathLike[str] = url_or_path
+    elif not isinstance(url_or_path, str):
         raise TypeError(f"expected a path or URL string, got {type(url_or_path).__name__}")
-    text = url_or_path.strip()
-    if text == "memory:":
-        return MemoryLedger()
-    if text.startswith(POSTGRES_SCHEMES):
-        from .postgres import PostgresLedger
+    else:
+        text = url_or_path.strip()
+        if text == "memory:":
+            return MemoryLedger()
+        if text.startswith(POSTGRES_SCHEMES):
+            from .postgres import PostgresLedger
 
-        return PostgresLedger(text)
-    if text.startswith("sqlite:///") and len(text) > len("sqlite:///"):
-        return SqliteLedger(text[len("sqlite:///") :], synchronous=synchronous)
-    if not text or text.startswith(("sqlite:", "memory:")) or _URL.match(text):
-        raise ValueError(f"unsupported ledger location {url_or_path!r}; use {SUPPORTED_FORMS}")
-    return SqliteLedger(text, synchronous=synchronous)
+            return PostgresLedger(text, busy_timeout=busy_timeout, read_only=read_only)
+        if text.startswith("sqlite:///") and len(text) > len("sqlite:///"):
+            path = text[len("sqlite:///") :]
+        elif not text or text.startswith(("sqlite:", "memory:")) or _URL.match(text):
+            raise ValueError(f"unsupported ledger location {url_or_path!r}; use {SUPPORTED_FORMS}")
+        else:
+            path = text
+    if not read_only:
+        try:
+            return SqliteLedger(path, synchronous=synchronous, busy_timeout=busy_timeout)
+        except StorageUnavailable as error:
+            if error.reason != "read_only" or not Path(path).is_file():
+                raise
+    return SqliteLedger(path, synchronous=synchronous, busy_timeout=busy_timeout, read_only=True)
+
+
+class PerThread:
+    """One ledger per thread, opened on the thread's first use and kept until :meth:`close`.
+
+    The API's worker threads each keep one connection for the life of the process: opening
+    a SQLite connection per request cost a third of the request, and the last close of the
+    file checkpointed the WAL (about five fsync-class calls per append instead of one).
+    Checkpoints are left to SQLite's automatic checkpoint on commit. ``memory:`` is one
+    :class:`MemoryLedger` shared by every thread (it has its own lock), and a
+    ``postgresql://`` URL one :class:`~ledger.postgres.PostgresLedger` (its connection pool
+    lends each thread a connection per call). A thread whose open failed (say the storage
+    was unavailable) tries again on its next use.
+    """
+
+    def __init__(
+        self,
+        url_or_path: str | os.PathLike[str],
+        *,
+        synchronous: str = "FULL",
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        read_only: bool = False,
+    ) -> None:
+        self.url = url_or_path
+        self.synchronous = synchronous
+        self.busy_timeout = busy_timeout
+        self.read_only = read_only
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._opened: list[Ledger] = []
+        self._shared: Ledger | None = None
+        if isinstance(url_or_path, str) and url_or_path.strip() == "memory:":
+            self._shared = MemoryLedger()
+
+    def get(self) -> Ledger:
+        """Return this thread's ledger, opening it on first use.
+
+        Raises:
+            LedgerError: the ledger cannot be opened (``StorageUnavailable`` for a storage fault).
+        """
+        if self._shared is not None:
+            return self._shared
+        if is_shared_database(self.url):
+            with self._lock:
+                if self._shared is None:
+                    self._shared = open_ledger(self.url, busy_timeout=self.busy_timeout, read_only=self.read_only)
+                return self._shared
+        ledger: Ledger | None = getattr(self._local, "ledger", None)
+        if ledger is None:
+            ledger = open_ledger(self.url, synchronous=self.synchronous, busy_timeout=self.busy_timeout,
+                                 read_only=self.read_only)
+            with self._lock:
+                self._opened.append(ledger)
+            self._local.ledger = ledger
+        return ledger
+
+    def close(self) -> None:
+        """Close every thread's ledger (at shutdown, when no request is running)."""
+        with self._lock:
+            opened, self._opened = self._opened, []
+            if self._shared is not None:
+                opened.append(self._shared)
+        for ledger in opened:
+            ledger.close()
+        self._local = threading.local()
 
 
 def is_shared_database(url_or_path: str | os.PathLike[str]) -> bool:
@@ -120,7 +210,7 @@ def verify_file(path: str | os.PathLike[str]) -> list[VerifyReport]:
 
     A file is opened read-only (``file:…?mode=ro``); it is never created, migrated or
     written. A ``postgresql://`` URL is verified on one read-only snapshot; the database
-    must already hold a Tanteo schema (it is not created for a verify).
+    must already hold a current Tanteo schema (verify never creates or upgrades one).
 
     Raises:
         LedgerError: there is no file at ``path``, it is not a Tanteo ledger, or its

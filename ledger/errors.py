@@ -86,3 +86,29 @@ def _rebuild_conflict(expected: int, current: int, match_id: str | None) -> Conc
 
 def _rebuild_idempotency(key: str, match_id: str | None) -> IdempotencyConflict:
     return IdempotencyConflict(key, match_id=match_id)
+
+
+STORAGE_REASONS = ("full", "read_only", "busy", "io")
+"""Why the storage refused: the disk is full, the file or its file system is read-only,
+another writer held the lock past the busy timeout, or the operating system reported an I/O
+error."""
+
+
+class StorageUnavailable(LedgerError):
+    """The storage could not carry out the operation now; the caller may retry later.
+
+    ``reason`` is one of :data:`STORAGE_REASONS`. For ``full``, ``read_only`` and ``busy`` the
+    transaction was rolled back and nothing was written; an ``io`` error during the commit
+    itself leaves it to the next reader to find out whether the commit landed, so the caller
+    should reload the match (or retry with the same idempotency key) rather than assume.
+    """
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        if reason not in STORAGE_REASONS:
+            raise ValueError(f"unknown storage reason {reason!r}")
+        super().__init__(f"storage unavailable ({reason})" + (f": {detail}" if detail else ""))
+        self.reason = reason
+        self.detail = detail
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.reason, self.detail))

@@ -73,7 +73,14 @@ from ._core import (
     verify_chain,
 )
 from .base import Check
-from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
+from .errors import (
+    ConcurrencyConflict,
+    IdempotencyConflict,
+    LedgerError,
+    MatchExists,
+    MatchNotFound,
+    StorageUnavailable,
+)
 from .records import (
     GENESIS,
     AppendResult,
@@ -243,31 +250,35 @@ class PostgresLedger:
         *,
         pool_size: int = POOL_SIZE,
         busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        read_only: bool = False,
         migrate: bool = True,
     ) -> None:
         """Connect to the database ``url`` names, creating or upgrading the schema if needed.
 
-        ``migrate=False`` (``tanteo verify``) never creates or changes a table: the
+        ``read_only`` (``tanteo serve --read-only``) runs every transaction read-only: reads
+        work, writes raise ``StorageUnavailable("read_only")``, and no schema is created.
+        ``migrate=False`` (``tanteo verify``) never creates or changes a table either: the
         database must already hold the current schema.
 
         Raises:
-            LedgerError: the database cannot be reached (``StorageUnavailable`` once a
-                storage error type exists), is not a Tanteo ledger, or its guard triggers
-                are missing, disabled or altered.
+            StorageUnavailable: the database cannot be reached (``io``).
+            LedgerError: it is not a Tanteo ledger, or its guard triggers are missing,
+                disabled or altered.
         """
         if not isinstance(url, str) or not is_postgres_url(url):
             raise ValueError(f"a PostgreSQL ledger needs a postgresql:// URL, got {url!r}")
         self.url = url.strip()
         self.busy_timeout = float(busy_timeout)
+        self.read_only = read_only
+        migrate = migrate and not read_only
         self._local = threading.local()
         self._closed = False
         lock_ms = max(1, int(self.busy_timeout * 1000))
         try:
             # Keep whatever options the URL carries (a search_path, say) and add ours.
             given = psycopg.conninfo.conninfo_to_dict(self.url).get("options") or ""
-            conninfo = psycopg.conninfo.make_conninfo(
-                self.url, options=f"{given} -c lock_timeout={lock_ms}".strip()
-            )
+            ours = f"-c lock_timeout={lock_ms}" + (" -c default_transaction_read_only=on" if read_only else "")
+            conninfo = psycopg.conninfo.make_conninfo(self.url, options=f"{given} {ours}".strip())
         except psycopg.ProgrammingError as error:
             raise ValueError(f"not a usable PostgreSQL URL: {error}") from None
         self._pool = ConnectionPool(
@@ -282,6 +293,7 @@ class PostgresLedger:
             self._pool.open(wait=True, timeout=self.busy_timeout)
         except PoolTimeout as error:
             self._pool.close()
+            self._closed = True
             raise _unavailable("io", f"cannot connect to {safe_url(self.url)}") from error
         try:
             with self._connection() as conn:
@@ -373,7 +385,7 @@ class PostgresLedger:
                 if version in applied:
                     continue
                 for statement in statements:
-                    conn.execute(statement)  # type: ignore[call-overload]  # our own literal SQL
+                    conn.execute(statement)
                 conn.execute("INSERT INTO tanteo_schema (version) VALUES (%s)", (version,))
 
     def _check_schema(self, conn: psycopg.Connection[Any]) -> None:
@@ -601,8 +613,8 @@ class PostgresLedger:
             params.append(player)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         with self._snapshot() as cur:  # the page and the count agree
-            (total,) = cur.execute(f"SELECT count(*) FROM matches{clause}", params).fetchone() or (0,)  # type: ignore[call-overload]
-            rows = cur.execute(  # type: ignore[call-overload]
+            (total,) = cur.execute(f"SELECT count(*) FROM matches{clause}", params).fetchone() or (0,)
+            rows = cur.execute(
                 f"SELECT {_MATCH_COLUMNS} FROM matches{clause} "
                 "ORDER BY created_at DESC, ord DESC LIMIT %s OFFSET %s",
                 (*params, limit, offset),
@@ -665,9 +677,9 @@ class _SeqTaken(Exception):
     """Internal: the (match_id, seq) unique constraint refused an insert."""
 
 
-def _unavailable(reason: str, detail: str) -> LedgerError:
-    """The error for storage that cannot serve now (``reason`` as in SQLite's translation)."""
-    return LedgerError(f"storage unavailable ({reason}): {detail}")
+def _unavailable(reason: str, detail: str) -> StorageUnavailable:
+    """The error for storage that cannot serve now, with SQLite's reasons (answered 503)."""
+    return StorageUnavailable(reason, detail)
 
 
 _BUSY = (

@@ -9,8 +9,22 @@ Why it is built this way (see ``/work/shared/research/DEPENDENCIES.md`` §2):
 * **``BEGIN IMMEDIATE``** takes the write lock *before* the version is read, so two writers
   never both read version n; a deferred transaction would fail with "database is locked"
   on the read-to-write upgrade, which ``busy_timeout`` does not cover.
-* **One connection per ledger object, used on one thread** (the ``sqlite3`` default). The
-  API opens one per request; nothing here is shared between threads.
+* **One connection per ledger object, used by one thread at a time.** The API keeps one
+  ledger per worker thread for the life of the process (:class:`ledger.PerThread`), so a
+  request never pays for opening a connection, nor for the WAL checkpoint the last close
+  of a file does. ``check_same_thread`` is off only so that shutdown may close every
+  thread's connection from the main thread.
+* **One write transaction** (:meth:`SqliteLedger._writing`): every write runs inside it,
+  ``BEGIN IMMEDIATE`` … ``COMMIT`` or ``ROLLBACK``, and it is the one place where a
+  ``sqlite3`` error becomes a ledger error: a broken uniqueness becomes
+  :class:`ConcurrencyConflict` / :class:`MatchExists` / :class:`IdempotencyConflict`, a full
+  disk, a read-only file, a lock held past the busy timeout or an I/O error becomes
+  :class:`StorageUnavailable` (reads translate the storage faults the same way, through
+  :func:`storage_error`). Nothing is half-written: the rollback leaves the log as it was.
+* **Read-only files are served.** ``read_only=True`` opens ``file:…?mode=ro``; when SQLite
+  cannot even create the WAL's shared-memory file next to it (a read-only directory or file
+  system) and no WAL is pending, it opens the file ``immutable=1``. :func:`ledger.open_ledger`
+  falls back to this by itself when the file or its directory cannot be written.
 * **Per-connection PRAGMAs** (``synchronous``, ``foreign_keys``, ``busy_timeout``) are set
   on every open; ``journal_mode=WAL`` persists in the file. ``synchronous=FULL`` (the
   default) makes an acknowledged append survive a power cut, not only a crash.
@@ -35,13 +49,16 @@ explicit INTEGER PRIMARY KEY. ``UNIQUE (match_id, seq)`` is the concurrency guar
 from __future__ import annotations
 
 import contextlib
+import errno
+import functools
 import itertools
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from orjson import loads
 from sqlite_utils import Database, Migrations
@@ -64,7 +81,14 @@ from ._core import (
     verify_chain,
 )
 from .base import Check
-from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
+from .errors import (
+    ConcurrencyConflict,
+    IdempotencyConflict,
+    LedgerError,
+    MatchExists,
+    MatchNotFound,
+    StorageUnavailable,
+)
 from .records import (
     GENESIS,
     AppendResult,
@@ -78,7 +102,8 @@ from .records import (
 )
 
 BUSY_TIMEOUT_SECONDS = 10.0
-"""How long a writer waits for another writer's transaction before giving up."""
+"""How long a writer waits for another writer's transaction before giving up (the default;
+``busy_timeout=`` sets it per ledger). Past it the write fails as ``StorageUnavailable("busy")``."""
 
 PAGE_SIZE = 2048
 """Page size of new files. Each commit writes every page it touched to the WAL and fsyncs
@@ -221,6 +246,27 @@ _VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt'
 _NO_UPPER_BOUND = 2**63 - 1
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _reading(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Let a read's storage faults (an I/O error, a file that vanished) surface as
+    :class:`StorageUnavailable`, translated by the same :func:`storage_error` as writes."""
+
+    @functools.wraps(method)
+    def read(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as error:
+            translated = storage_error(error)
+            if translated is None:
+                raise
+            raise translated from error
+
+    return read
+
+
 class SqliteLedger:
     """A :class:`~ledger.base.Ledger` in one SQLite file.
 
@@ -234,14 +280,19 @@ class SqliteLedger:
         *,
         synchronous: str = "FULL",
         read_only: bool = False,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
     ) -> None:
         """Open (creating the file, its directory and its schema if needed) a ledger file.
 
         ``read_only`` opens an existing file without writing anything, not even the schema
-        (``verify_file`` uses it): the file must exist and hold a current Tanteo schema.
+        (``verify_file`` and read-only file systems use it): the file must exist and hold a
+        current Tanteo schema; every write then raises ``StorageUnavailable("read_only")``.
+        ``busy_timeout`` is how many seconds a write waits for another writer's lock.
 
         Raises:
             ValueError: ``synchronous`` is not OFF, NORMAL, FULL or EXTRA.
+            StorageUnavailable: the file or its directory cannot be written (``read_only``
+                reason: open it read-only instead), or the storage failed while opening.
             LedgerError: the file is not a Tanteo ledger, is damaged, or its guard triggers
                 are missing or altered.
         """
@@ -252,37 +303,76 @@ class SqliteLedger:
             )
         self.path = os.fspath(path)
         self.read_only = read_only
+        self.immutable = False
+        """True when the file was opened ``immutable=1`` (read-only, no WAL file possible)."""
+        self.busy_timeout = float(busy_timeout)
         in_memory = self.path == ":memory:"
+        self._write_lock = threading.Lock() if in_memory else _file_lock(self.path)
+        self._conn: sqlite3.Connection | None = None
         if read_only:
             if in_memory or not os.path.exists(self.path):
                 raise LedgerError(f"no ledger database at {self.path}")
-            target, uri = Path(self.path).resolve().as_uri() + "?mode=ro", True
+            self._open_read_only(level)
         else:
             if not in_memory:
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            target, uri = self.path, False
+                try:
+                    Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                except OSError as error:
+                    raise StorageUnavailable(_os_reason(error), f"cannot create the directory of {self.path}") from error
+            self._open(self.path, False, level, in_memory)
+
+    def _open(self, target: str, uri: bool, level: str, in_memory: bool) -> None:
         try:
-            self._conn: sqlite3.Connection | None = sqlite3.connect(
-                target, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, uri=uri
+            self._conn = sqlite3.connect(
+                target, timeout=self.busy_timeout, isolation_level=None, uri=uri, check_same_thread=False
             )
         except sqlite3.Error as error:
-            raise LedgerError(f"cannot open ledger database {self.path}: {error}") from error
+            raise self._open_error(error) from error
         # One reusable cursor for the write path: creating a cursor per statement costs
         # about a microsecond each, five times per append.
         self._cur = self._conn.cursor()
         try:
             self._configure(level, in_memory)
-            if not read_only:
+            if not self.read_only:
                 self._migrate()
             self._check_schema()
         except sqlite3.DatabaseError as error:
             self._conn.close()
             self._conn = None
-            raise LedgerError(f"{self.path} is not a usable ledger database: {error}") from error
+            raise self._open_error(error) from error
         except BaseException:
             self._conn.close()
             self._conn = None
             raise
+
+    def _open_read_only(self, level: str) -> None:
+        """``mode=ro``; ``immutable=1`` when SQLite cannot create the WAL index beside the file.
+
+        ``immutable`` ignores any WAL file, so it is only used when there is no WAL
+        content to miss (none on disk, or an empty one).
+        """
+        base = Path(self.path).resolve().as_uri()
+        try:
+            self._open(base + "?mode=ro", True, level, False)
+            return
+        except StorageUnavailable:
+            wal = Path(f"{self.path}-wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                raise
+        self.immutable = True
+        self._open(base + "?immutable=1", True, level, False)
+
+    def _open_error(self, error: sqlite3.Error) -> LedgerError:
+        """Say why a file could not be opened: a storage fault, or not a usable ledger."""
+        if _sqlite_code(error) == sqlite3.SQLITE_CANTOPEN:
+            writable = os.access(self.path if os.path.exists(self.path) else Path(self.path).parent, os.W_OK)
+            if self.read_only or not writable:
+                how = "the WAL index beside" if self.read_only else "for writing"
+                return StorageUnavailable("read_only", f"cannot open {how} {self.path}")
+        translated = storage_error(error)
+        if translated is not None:
+            return translated
+        return LedgerError(f"{self.path} is not a usable ledger database: {error}")
 
     def __repr__(self) -> str:
         mode = ", read_only=True" if self.read_only else ""
@@ -292,7 +382,7 @@ class SqliteLedger:
 
     def _configure(self, synchronous: str, in_memory: bool) -> None:
         conn = self._connection()
-        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
         if not self.read_only:
             # Only takes effect on a new, empty file (before WAL is on and the first table
             # exists); an existing file keeps its page size.
@@ -308,24 +398,20 @@ class SqliteLedger:
         conn = self._connection()
         if self._migrations_applied() == len(_MIGRATION_NAMES):
             return  # the common case: one cheap query per open
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with self._writing():
             # Inside our transaction sqlite-utils uses savepoints, so the whole upgrade
             # commits at once and a second process waiting on the lock then finds it done.
             _MIGRATIONS.apply(Database(conn, execute_plugins=False, recursive_triggers=False))
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
 
     def _migrations_applied(self) -> int:
         try:
             (count,) = self._connection().execute(
                 "SELECT count(*) FROM _sqlite_migrations WHERE migration_set = ?", (MIGRATION_SET,)
             ).fetchone()
-        except sqlite3.OperationalError:  # no migrations table yet: a new file
-            return 0
+        except sqlite3.OperationalError as error:
+            if storage_error(error) is not None:
+                raise
+            return 0  # no migrations table yet: a new file
         return int(count)
 
     def _check_schema(self) -> None:
@@ -376,9 +462,8 @@ class SqliteLedger:
         check_recorder(by)
         names = check_players(players)
         prepared = prepare([first])
-        cur = self._cursor()
-        cur.execute("BEGIN IMMEDIATE")
-        try:
+        with self._writing(match_id) as write:
+            cur = write.cur
             if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is not None:
                 raise MatchExists(match_id)
             at = utc_now()
@@ -390,12 +475,7 @@ class SqliteLedger:
                 (match_id, game, token_hash, at, _json_list(names), status or DEFAULT_STATUS,
                  last.seq, last.hash),
             )
-            self._insert_events(cur, match_id, rows, expected=0)
-            cur.execute("COMMIT")
-        except BaseException:
-            if cur.connection.in_transaction:
-                cur.execute("ROLLBACK")
-            raise
+            _insert_events(cur, rows)
         return AppendResult(last.seq, last.hash, events, replayed=False)
 
     def append(
@@ -425,14 +505,15 @@ class SqliteLedger:
             MatchNotFound: no such match.
             ConcurrencyConflict: the match is not at ``expected_version`` (or another
                 writer's event already holds a seq this batch needs).
+            StorageUnavailable: the disk is full, the file is read-only, another writer
+                held the lock past the busy timeout, or an I/O error; nothing was written.
         """
         if not _plain_append_args(match_id, by, expected_version, key):
             check_append_args(match_id, by, expected_version, key)  # raises on bad values
         prepared = prepare(events)
         digest = body_hash(prepared) if key is not None else None
-        cur = self._cursor()
-        cur.execute("BEGIN IMMEDIATE")
-        try:
+        with self._writing(match_id, key) as write:
+            cur = write.cur
             if key is None:
                 row = cur.execute(_SQL_APPEND_HEAD, (match_id,)).fetchone()
             else:
@@ -441,16 +522,15 @@ class SqliteLedger:
                 raise MatchNotFound(match_id)
             version, head, stored_status = row[:3]
             if key is not None and row[3] is not None:
-                replay = self._replay(cur, match_id, key, digest, row[3:])
-                cur.execute("COMMIT")  # read-only: nothing to write, no fsync
-                return replay
+                return self._replay(cur, match_id, key, digest, row[3:])  # commits nothing: no fsync
             if expected_version is not None and expected_version != version:
                 raise ConcurrencyConflict(expected_version, version, match_id=match_id)
+            write.base = version
             built, rows = chain_batch(
                 match_id, version, head, prepared, at=utc_now(), by=by, key=key
             )
             status = status_update(check(version, built)) if check is not None else None
-            self._insert_events(cur, match_id, rows, expected=version)
+            _insert_events(cur, rows)
             last = built[-1]
             if key is not None:
                 cur.execute(_SQL_IDEM_PUT, (match_id, key, digest, built[0].seq, last.seq, last.at))
@@ -460,31 +540,11 @@ class SqliteLedger:
                 cur.execute(_SQL_MATCH_MOVE, (last.seq, last.hash, match_id))
             else:
                 cur.execute(_SQL_MATCH_MOVE_STATUS, (last.seq, last.hash, status, match_id))
-            cur.execute("COMMIT")
-        except BaseException:
-            if cur.connection.in_transaction:
-                cur.execute("ROLLBACK")
-            raise
         return append_result(last.seq, last.hash, built, False)
 
-    @staticmethod
-    def _insert_events(cur: sqlite3.Cursor, match_id: str, rows: list[Row], *, expected: int) -> None:
-        """Insert chained rows; the one place a duplicate (match_id, seq) becomes a conflict.
-
-        ``BEGIN IMMEDIATE`` means our own writers never collide here; a collision means a
-        row was written behind the match row's back (another program, an old version), and
-        it is reported like any other lost race.
-        """
-        try:
-            if len(rows) == 1:
-                cur.execute(_SQL_EVENT_PUT, rows[0])
-            else:
-                cur.executemany(_SQL_EVENT_PUT, rows)
-        except sqlite3.IntegrityError as error:
-            if "events.match_id, events.seq" not in str(error):
-                raise
-            (current,) = cur.execute(_SQL_MAX_SEQ, (match_id,)).fetchone()
-            raise ConcurrencyConflict(expected, current, match_id=match_id) from error
+    def _writing(self, match_id: str = "", key: str | None = None) -> _Write:
+        """The write transaction every write runs in (see :class:`_Write`)."""
+        return _Write(self, match_id, key)
 
     @staticmethod
     def _replay(
@@ -499,6 +559,7 @@ class SqliteLedger:
 
     # -- reads -----------------------------------------------------------------------------
 
+    @_reading
     def read(
         self, match_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[StoredEvent]:
@@ -515,6 +576,7 @@ class SqliteLedger:
             raise MatchNotFound(match_id)
         return [event_from_row(row) for row in rows]
 
+    @_reading
     def version(self, match_id: str) -> int:
         """Return the seq of the match's last event.
 
@@ -526,6 +588,7 @@ class SqliteLedger:
             raise MatchNotFound(match_id)
         return int(row[0])
 
+    @_reading
     def get_match(self, match_id: str) -> MatchRecord:
         """Return the match's row.
 
@@ -537,6 +600,7 @@ class SqliteLedger:
             raise MatchNotFound(match_id)
         return _match_record(row)
 
+    @_reading
     def list_matches(
         self,
         *,
@@ -573,6 +637,7 @@ class SqliteLedger:
             ).fetchall()
         return [_match_record(row) for row in rows], int(total)
 
+    @_reading
     def feed(self, after_id: int = 0, limit: int = 1000) -> list[tuple[int, StoredEvent]]:
         """Return ``(id, event)`` for every match's events in storage order, ids after ``after_id``.
 
@@ -584,6 +649,7 @@ class SqliteLedger:
         rows = self._connection().execute(_SQL_FEED, (after_id, limit)).fetchall()
         return [(row[0], event_from_row(row[1:])) for row in rows]
 
+    @_reading
     def verify(self, match_id: str | None = None) -> list[VerifyReport]:
         """Recompute chains from the stored rows: one match, or every match (by id).
 
@@ -638,7 +704,10 @@ class SqliteLedger:
     # -- lifecycle -------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the connection (the last one to close checkpoints the WAL into the file)."""
+        """Close the connection (the last one to close checkpoints the WAL into the file).
+
+        The API closes its ledgers once, at shutdown, never after a request.
+        """
         if self._conn is not None:
             self._cur.close()
             self._conn.close()
@@ -676,6 +745,148 @@ def _plain_append_args(match_id: object, by: object, expected_version: object, k
     )
 
 
+_FILE_LOCKS: dict[str, threading.Lock] = {}
+_FILE_LOCKS_GUARD = threading.Lock()
+
+
+def _file_lock(path: str) -> threading.Lock:
+    """The one in-process write lock of a database file (by its real path)."""
+    key = os.path.realpath(path)
+    with _FILE_LOCKS_GUARD:
+        return _FILE_LOCKS.setdefault(key, threading.Lock())
+
+
+def _insert_events(cur: sqlite3.Cursor, rows: list[Row]) -> None:
+    """Insert chained rows (a duplicate (match_id, seq) is turned into a conflict by :class:`_Write`)."""
+    if len(rows) == 1:
+        cur.execute(_SQL_EVENT_PUT, rows[0])
+    else:
+        cur.executemany(_SQL_EVENT_PUT, rows)
+
+
+class _Write:
+    """One write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any error.
+
+    Every write of :class:`SqliteLedger` runs inside one, and this is the one place where a
+    write's ``sqlite3`` errors become ledger errors:
+
+    * a duplicate ``(match_id, seq)`` → :class:`ConcurrencyConflict` (``BEGIN IMMEDIATE``
+      means our own writers never collide there; a collision means a row was written
+      behind the match row's back, by another program or an old version, and it is
+      reported like any other lost race), a duplicate match id → :class:`MatchExists`, a
+      duplicate idempotency key → :class:`IdempotencyConflict`;
+    * a full disk, a read-only file, a lock held past the busy timeout, an I/O error →
+      :class:`StorageUnavailable` (see :func:`storage_error`).
+
+    Anything else (the caller's ``check`` refusing, a bug) propagates unchanged after the
+    rollback. A class, not a generator-based context manager: it is on the append hot path.
+
+    Writers of one process queue on a lock per file before ``BEGIN IMMEDIATE``: a thread
+    waiting there is woken the moment the writer before it finishes, where SQLite's busy
+    handler polls by sleeping (1, 2, 5, 10 … 100 ms) and so left the file idle between
+    writes while four clients appended at once. Other processes still queue on SQLite's
+    lock. Each wait is bounded by the ledger's busy timeout.
+    """
+
+    __slots__ = ("base", "cur", "key", "lock", "match_id", "timeout")
+
+    def __init__(self, ledger: SqliteLedger, match_id: str, key: str | None) -> None:
+        self.cur = ledger._cursor()
+        self.lock = ledger._write_lock
+        self.timeout = ledger.busy_timeout
+        self.match_id = match_id
+        self.key = key
+        self.base = 0
+        """The version the batch is chained on, for the conflict a duplicate seq reports."""
+
+    def __enter__(self) -> _Write:
+        if not self.lock.acquire(timeout=self.timeout):
+            raise StorageUnavailable("busy", "another thread of this process held the write lock")
+        try:
+            self.cur.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            self.lock.release()
+            raise self._translate(error) from error
+        except BaseException:
+            self.lock.release()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        try:
+            if exc is None:
+                try:
+                    self.cur.execute("COMMIT")
+                    return
+                except sqlite3.Error as error:
+                    _rollback(self.cur.connection)
+                    raise self._translate(error) from error
+            _rollback(self.cur.connection)
+            if isinstance(exc, sqlite3.Error):
+                raise self._translate(exc) from exc
+        finally:
+            self.lock.release()
+
+    def _translate(self, error: sqlite3.Error) -> BaseException:
+        if isinstance(error, sqlite3.IntegrityError):
+            message = str(error)
+            if "events.match_id, events.seq" in message:
+                (current,) = self.cur.execute(_SQL_MAX_SEQ, (self.match_id,)).fetchone()
+                return ConcurrencyConflict(self.base, current, match_id=self.match_id)
+            if "matches.id" in message:
+                return MatchExists(self.match_id)
+            if "idempotency.match_id, idempotency.key" in message and self.key is not None:
+                return IdempotencyConflict(self.key, match_id=self.match_id)
+            return error
+        return storage_error(error) or error
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back if a transaction is open (SQLite ends some on its own, e.g. on a full disk)."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # SQLite rolls back a failed transaction itself when the connection cannot
+
+
+_STORAGE_REASONS = {
+    sqlite3.SQLITE_FULL: "full",
+    sqlite3.SQLITE_READONLY: "read_only",
+    sqlite3.SQLITE_BUSY: "busy",
+    sqlite3.SQLITE_LOCKED: "busy",
+    sqlite3.SQLITE_IOERR: "io",
+    sqlite3.SQLITE_CANTOPEN: "io",
+}
+
+
+def _sqlite_code(error: sqlite3.Error) -> int | None:
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF  # the primary code of an extended one
+
+
+def storage_error(error: sqlite3.Error) -> StorageUnavailable | None:
+    """Return the :class:`StorageUnavailable` a storage fault means, or None for any other error."""
+    code = _sqlite_code(error)
+    reason = _STORAGE_REASONS.get(code) if code is not None else None
+    if reason is None:
+        return None
+    return StorageUnavailable(reason, str(error))
+
+
+def _os_reason(error: OSError) -> str:
+    if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "read_only"
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "full"
+    return "io"
+
+
 @contextlib.contextmanager
 def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
     """Run several reads on one snapshot (a read transaction), unless one is already open:
@@ -683,12 +894,18 @@ def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
     if conn.in_transaction:
         yield
         return
-    conn.execute("BEGIN")
     try:
-        yield
-    finally:
-        if conn.in_transaction:
-            conn.execute("COMMIT")
+        conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+    except sqlite3.Error as error:
+        translated = storage_error(error)
+        if translated is None:
+            raise
+        raise translated from error
 
 
 def _json_list(names: tuple[str, ...]) -> str:

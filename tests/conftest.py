@@ -54,9 +54,7 @@ def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
 def app(db_path: Path | str) -> Iterator[Flask]:
     app = create_app({"TANTEO_DB": str(db_path), "TESTING": True})
     yield app
-    shared = app.extensions.get("tanteo.ledger")
-    if shared is not None:
-        shared.close()
+    app.extensions["tanteo.ledgers"].close()
 
 
 def stored_rows(db: Path | str | None) -> list[tuple[Any, ...]]:

@@ -21,6 +21,7 @@ from ledger import (
     MatchExists,
     NewEvent,
     SqliteLedger,
+    StorageUnavailable,
     open_ledger,
     verify_file,
 )
@@ -210,8 +211,9 @@ def test_a_check_reads_back_on_its_own_connection_with_a_pool_of_one(postgres_ur
 def test_a_lost_connection_is_a_ledger_error_and_the_next_call_reconnects(book: PostgresLedger, postgres_url: str) -> None:
     sql(postgres_url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                       "WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'")
-    with pytest.raises(LedgerError, match="storage unavailable"):
+    with pytest.raises(StorageUnavailable) as error:
         book.append("m1", plays("QS"), by="scorer")
+    assert error.value.reason == "io"
     assert book.append("m1", plays("QS"), by="scorer").version == 4
     assert book.verify()[0].valid
 
@@ -221,6 +223,22 @@ def test_a_writer_held_past_the_busy_timeout_gives_up(postgres_url: str) -> None
         start(book)
         with psycopg.connect(postgres_url) as holder:
             holder.execute("SELECT 1 FROM matches WHERE id = 'm1' FOR UPDATE")
-            with pytest.raises(LedgerError, match="busy"):
+            with pytest.raises(StorageUnavailable) as error:
                 book.append("m1", plays("AS"), by="scorer")
+            assert error.value.reason == "busy"
         assert book.version("m1") == 1
+
+
+def test_a_read_only_ledger_reads_and_refuses_writes(book: PostgresLedger, postgres_url: str) -> None:
+    with open_ledger(postgres_url, read_only=True) as reader:
+        assert [e.seq for e in reader.read("m1")] == [1, 2, 3]
+        with pytest.raises(StorageUnavailable) as error:
+            reader.append("m1", plays("QS"), by="scorer")
+        assert error.value.reason == "read_only"
+    assert book.version("m1") == 3
+
+
+def test_a_server_that_cannot_be_reached_is_storage_unavailable(tmp_path: Path) -> None:
+    with pytest.raises(StorageUnavailable) as error:
+        PostgresLedger(f"postgresql://nobody@/nothing?host={tmp_path}", busy_timeout=0.5)
+    assert error.value.reason == "io"

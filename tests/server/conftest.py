@@ -28,15 +28,17 @@ def free_port() -> int:
 class Server:
     """One ``tanteo serve`` process; ``kill()`` is a crash (SIGKILL), ``start()`` a restart."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, args: list[str] | None = None) -> None:
         self.db = db
+        self.args = list(args or [])
+        """More ``tanteo serve`` options (``--read-only`` …)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--db", str(self.db)],
+            [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--db", str(self.db), *self.args],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[2])
         for _ in range(200):  # up to ~20 s of 0.1 s polls for the port to answer
             try:

@@ -5,7 +5,8 @@ socket in that directory (no TCP port to collide with). ``initdb`` refuses to ru
 so under root (CI runs as root) the server runs as the ``postgres`` user the Debian package
 creates, on a directory handed to that user. Each test gets its own schema (its own
 tables) through the URL's ``search_path``, so tests never see each other's matches.
-Durability settings are off: these tests kill app servers, never the database.
+Durability settings are off (``start(durable=True)`` keeps them, for ``bench/``): these tests
+kill app servers, never the database.
 
 Without the binaries the PostgreSQL tests fail (they are part of the suite, not optional),
 saying what to install.
@@ -64,11 +65,14 @@ class PostgresServer:
             tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             raise RuntimeError(f"{' '.join(args[:2])} failed:\n{result.stdout}\n{result.stderr}\n{tail}")
 
-    def start(self) -> None:
+    def start(self, *, durable: bool = False) -> None:
+        """Create and start the server; ``durable`` keeps PostgreSQL's default fsync and
+        synchronous commit (the benchmark wants them, the tests do not)."""
         self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", "tanteo", "-A", "trust",
                   "-E", "UTF8", "--no-locale", "--no-sync")
-        options = (f"-k {self.root} -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
-                   "-c full_page_writes=off -c max_connections=400 -c shared_buffers=32MB")
+        options = f"-k {self.root} -c listen_addresses='' -c max_connections=400 -c shared_buffers=32MB"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"),
                   "-w", "-t", "60", "-o", options, "start")
 

@@ -242,3 +242,29 @@ def test_a_server_that_cannot_be_reached_is_storage_unavailable(tmp_path: Path) 
     with pytest.raises(StorageUnavailable) as error:
         PostgresLedger(f"postgresql://nobody@/nothing?host={tmp_path}", busy_timeout=0.5)
     assert error.value.reason == "io"
+
+
+def test_feed_waits_for_a_writer_holding_a_lower_id(book: PostgresLedger, postgres_url: str) -> None:
+    """A writer that took an id first but commits last is not skipped by a feed consumer."""
+    start(book, "m2")
+    after = book.feed()[-1][0]
+    slow = psycopg.connect(postgres_url)  # a writer that takes its id, then dawdles before COMMIT
+    slow.execute(f"SELECT pg_advisory_xact_lock_shared({pg.FEED_LOCK})")
+    slow.execute(
+        'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
+        "SELECT 'm1', 4, 'note', '{}', 'at', '', NULL, head, 'h', 1 FROM matches WHERE id = 'm1'"
+    )
+    fast = book.append("m2", plays("AS"), by="scorer")  # a higher id, committed first
+    seen: list[list[tuple[int, Any]]] = []
+    reader = threading.Thread(target=lambda: seen.append(book.feed(after)))
+    reader.start()
+    while reader.is_alive() and not sql(
+        postgres_url, "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+    ):
+        reader.join(0.01)  # until the feed waits for the slow writer (or returned without waiting)
+    slow.commit()
+    slow.close()
+    reader.join()
+    ((first_id, first), (second_id, second)) = seen[0]
+    assert (first.match, first.seq, second.match, second.seq) == ("m1", 4, "m2", 2) and first_id < second_id
+    assert second.hash == fast.head

@@ -1,0 +1,61 @@
+"""What only a shared PostgreSQL database does to the API: a writer held up by another
+server's lock answers 503 and writes nothing; a dropped database connection is a 503 and the
+next request works; two apps (two servers) on one database see each other's writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from api.app import create_app
+
+START = {"game": "la-cabra", "players": ["North", "East", "South", "West"]}
+NOTE = {"events": [{"type": "note", "data": {"text": "hola"}}]}
+
+
+def started(client: Any) -> tuple[str, dict[str, str]]:
+    body = client.post("/matches", json=START).get_json()
+    return body["id"], {"Authorization": f"Bearer {body['token']}"}
+
+
+def test_a_match_locked_past_the_busy_timeout_is_503_busy_and_nothing_is_written(postgres_url: str) -> None:
+    app = create_app({"TANTEO_DB": postgres_url, "TANTEO_BUSY_TIMEOUT": 0.3, "TESTING": True})
+    client = app.test_client()
+    match_id, auth = started(client)
+    with psycopg.connect(postgres_url) as other_server:
+        other_server.execute("SELECT 1 FROM matches WHERE id = %s FOR UPDATE", (match_id,))
+        response = client.post(f"/matches/{match_id}/events", json=NOTE, headers=auth)
+        assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+        assert response.get_json()["code"] == "storage.busy"
+    assert client.get(f"/matches/{match_id}").get_json()["version"] == 1
+    assert client.post(f"/matches/{match_id}/events", json=NOTE, headers=auth).status_code == 201
+    app.extensions["tanteo.ledgers"].close()
+
+
+def test_a_dropped_database_connection_is_503_io_then_the_next_request_works(postgres_url: str) -> None:
+    app = create_app({"TANTEO_DB": postgres_url, "TESTING": True})
+    client = app.test_client()
+    match_id, auth = started(client)
+    with psycopg.connect(postgres_url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+                      "AND datname = current_database() AND backend_type = 'client backend'")
+    response = client.post(f"/matches/{match_id}/events", json=NOTE, headers=auth)
+    assert response.status_code == 503 and response.get_json()["code"] == "storage.io"
+    assert client.post(f"/matches/{match_id}/events", json=NOTE, headers=auth).get_json()["version"] == 2
+    app.extensions["tanteo.ledgers"].close()
+
+
+def test_two_apps_on_one_database_see_each_others_writes(postgres_url: str) -> None:
+    apps = [create_app({"TANTEO_DB": postgres_url, "TESTING": True}) for _ in range(2)]
+    first, second = (app.test_client() for app in apps)
+    match_id, auth = started(first)
+    assert second.get(f"/matches/{match_id}/legal-moves").status_code == 200  # cached in the second app
+    assert first.post(f"/matches/{match_id}/events", json=NOTE, headers=auth).status_code == 201
+    stale = second.post(f"/matches/{match_id}/events", json={**NOTE, "expectedVersion": 1}, headers=auth)
+    assert stale.status_code == 409
+    deal = {"events": [{"type": "hand_started", "data": {"dealer": 3}}], "expectedVersion": 2}
+    assert second.post(f"/matches/{match_id}/events", json=deal, headers=auth).get_json()["version"] == 3
+    assert first.get(f"/matches/{match_id}").get_json() == second.get(f"/matches/{match_id}").get_json()
+    for app in apps:
+        app.extensions["tanteo.ledgers"].close()

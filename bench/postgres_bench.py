@@ -1,6 +1,6 @@
 """PostgreSQL beside SQLite: the same service, the same events, the same machine, one run.
 
-    .venv/bin/python bench/postgres_bench.py [--matches 20] [--events 500] [--url postgresql://…]
+    .venv/bin/python bench/postgres_bench.py [--matches 20] [--events 500] [--rounds 3] [--url postgresql://…]
 
 Without ``--url`` a throwaway PostgreSQL server is started from Debian's binaries in a
 temporary directory (the tests' helper, but with PostgreSQL's default durability: fsync and
@@ -23,6 +23,7 @@ ratios show the storage.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
 import threading
@@ -117,6 +118,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--events", type=int, default=500)
     parser.add_argument("--per-event-matches", type=int, default=2, help="matches for (a) and per thread in (a8)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; medians are shown")
     parser.add_argument("--url", help="an existing, empty PostgreSQL database (default: a throwaway server)")
     args = parser.parse_args()
     logs = [eggs_match(args.events) for _ in range(args.matches)]
@@ -137,18 +139,30 @@ def main() -> None:
                 "sqlite": lambda name: lambda: open_ledger(sqlite_db[name]),
                 "postgres": lambda name: lambda: open_ledger(pg_url[name]),
             }
-            results: dict[str, dict[str, float]] = {"sqlite": {}, "postgres": {}}
+            runs: dict[str, dict[str, list[float]]] = {"sqlite": {}, "postgres": {}}
             few = logs[: args.per_event_matches]
             n_few = sum(len(log) for log in few)
             eight = [eggs_match(args.events) for _ in range(8 * args.per_event_matches)]
             n_eight = sum(len(log) for log in eight)
-            for side, opener in sides.items():
-                results[side]["a"] = n_few / timed(lambda: per_event(opener("a"), few))
-                results[side]["a8"] = n_eight / timed(lambda: concurrent(opener("a8"), eight, side == "postgres"))
-                ids: list[str] = []
-                results[side]["b"] = total / timed(lambda: bulk(opener("b"), logs, ids))
-                results[side]["c"] = total / timed(lambda: replay_verify(opener("b"), ids))
-                results[side]["d"] = 1 / cold_state(opener("d"), eggs_match(10_000), 3)
+            long_match = eggs_match(10_000)
+            # Rounds alternate the sides figure by figure, so that the load of a shared
+            # machine drifting during the run hits both alike; the median of the rounds is shown.
+            for _round in range(args.rounds):
+                for figure in ("a", "a8", "b", "d"):
+                    for side, opener in sides.items():
+                        got = runs[side]
+                        if figure == "a":
+                            got.setdefault("a", []).append(n_few / timed(lambda: per_event(opener("a"), few)))
+                        elif figure == "a8":
+                            got.setdefault("a8", []).append(
+                                n_eight / timed(lambda: concurrent(opener("a8"), eight, side == "postgres")))
+                        elif figure == "b":
+                            ids: list[str] = []
+                            got.setdefault("b", []).append(total / timed(lambda: bulk(opener("b"), logs, ids)))
+                            got.setdefault("c", []).append(total / timed(lambda: replay_verify(opener("b"), ids)))
+                        else:
+                            got.setdefault("d", []).append(1 / cold_state(opener("d"), long_match, 1))
+            results = {side: {k: statistics.median(v) for k, v in got.items()} for side, got in runs.items()}
             del counter
     finally:
         if server is not None:
@@ -164,7 +178,8 @@ def main() -> None:
              f"{results['postgres'][k] / results['sqlite'][k]:.2f}"] for k in labels]
     head = ["figure", "SQLite", "PostgreSQL", "PG/SQLite"]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    print(f"{args.matches} matches × {args.events} events; (a) {n_few} events, (a8) {n_eight}")
+    print(f"{args.matches} matches × {args.events} events; (a) {n_few} events, (a8) {n_eight}; "
+          f"median of {args.rounds} alternating rounds")
     for r in [head, ["-" * w for w in widths], *rows]:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
 

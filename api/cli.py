@@ -260,8 +260,19 @@ def audit(match: str, as_json: bool, db: str) -> None:
 @main.command()
 @click.argument("match", required=False)
 @DB_OPTION
-def verify(match: str | None, db: str) -> None:
-    """Check the hash chain straight from the database file or PostgreSQL URL (no server needed)."""
+@click.option("--url", "base", default=None, metavar="BASE",
+              help="check MATCH from a server's open listing (BASE/matches/MATCH/events) instead of the file")
+def verify(match: str | None, db: str, base: str | None) -> None:
+    """Check hash chains: offline from the database file or PostgreSQL URL, or with --url from a server's open listing.
+
+    With --url only what anyone may read is used (private values are checked through their
+    commitments while the match is in play); prints the head; exit status 0 valid, 1 not.
+    """
+    if base is not None:
+        if not match:
+            _fail("verify --url needs the match id: tanteo verify --url BASE MATCH")
+        _verify_url(base, str(match))
+        return
     from ledger import LedgerError, verify_file
 
     try:
@@ -282,6 +293,52 @@ def verify(match: str | None, db: str) -> None:
     click.echo(f"{len(reports) - bad} of {len(reports)} chains valid")
     if bad:
         sys.exit(2)
+
+
+def _get_json(url: str) -> Any:
+    """GET a JSON document; exit with a one-line error when the server cannot give it."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/json"}), timeout=30) as reply:
+            return json.loads(reply.read())
+    except urllib.error.HTTPError as error:
+        try:
+            detail = json.loads(error.read()).get("detail", "")
+        except (ValueError, AttributeError):
+            detail = ""
+        _fail(f"{url}: HTTP {error.code} {detail}".rstrip())
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        _fail(f"{url}: cannot read it ({getattr(error, 'reason', error)})")
+
+
+def _verify_url(base: str, match: str) -> None:
+    """Recompute a match's chain from the open listing, page by page, and compare with its summary."""
+    from urllib.parse import quote
+
+    from ledger import verify_listing
+
+    root = f"{base.rstrip('/')}/matches/{quote(match, safe='')}"
+    summary = _get_json(root)
+    envelopes: list[Any] = []
+    after = 0
+    while True:
+        page = _get_json(f"{root}/events?after={after}&limit=1000")
+        envelopes += page["events"]
+        if page.get("next") is None:
+            break
+        after = page["next"]
+    report = verify_listing(match, envelopes, summary.get("version"), summary.get("head"))
+    if report.valid:
+        hidden = sum(1 for e in envelopes if "private" not in e and '"private":true' in json.dumps(e["data"], separators=(",", ":")))
+        click.echo(f"{match}: valid, {report.length} events, head {report.head}"
+                   + (f" ({hidden} with private values checked by commitment)" if hidden else ""))
+        return
+    click.echo(f"{match}: BROKEN at event {report.first_bad}: {report.reason}" if report.first_bad
+               else f"{match}: BROKEN: {report.reason}")
+    click.echo(f"head {report.head}")
+    sys.exit(1)
 
 
 if __name__ == "__main__":

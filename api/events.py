@@ -10,7 +10,7 @@ from flask.views import MethodView
 from api import openapi
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
-from api.web import MAX_IDEMPOTENCY_KEY, Blueprint, bearer_token, etag, expected_version, idempotency_key, recorder
+from api.web import MAX_IDEMPOTENCY_KEY, Blueprint, bearer_token, etag, expected_version, idempotency_key, read_headers, recorder
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
 
@@ -47,7 +47,14 @@ class Events(MethodView):
     @blp.arguments(EventsQuery(), location="query", error_status_code=400)
     @blp.response(200, EventPage)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
-        """Read the raw log with its hashes, a page at a time."""
-        events, version = current_service().events(match_id, after=query["after"], limit=query["limit"])
+        """Read the log with its hashes, a page at a time.
+
+        While the match is in play, private values (a peek, a kept card, a stock draw…) are
+        shown to a reader without the write token as `{"private": true, "commitment": …}`,
+        which is what chain format 2 hashes; with the token, or once the match is over, the
+        values and their salts (`private`) are listed.
+        """
+        events, version = current_service().events(match_id, after=query["after"], limit=query["limit"],
+                                                   token=bearer_token())
         last = events[-1]["seq"] if events else query["after"]
-        return {"events": events, "version": version, "next": last if last < version else None}, 200, etag(version)
+        return {"events": events, "version": version, "next": last if last < version else None}, 200, read_headers(version)

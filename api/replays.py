@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from api.app import current_service
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
-from api.web import Blueprint, bearer_token, etag
+from api.web import Blueprint, bearer_token, read_headers
 
 blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
 
@@ -20,7 +20,7 @@ class State(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The state after event `at` as `seat` sees it (no seat: the public view)."""
         out = current_service().state(match_id, at=query.get("at"), seat=query.get("seat"), token=bearer_token())
-        return out, 200, etag(out["version"])
+        return out, 200, read_headers(out["version"])
 
 
 @blp.route("/matches/<match_id>/replay")
@@ -31,7 +31,7 @@ class Replay(MethodView):
         """Every step: the move in words, the state after it and what changed."""
         out = current_service().replay(match_id, seat=query.get("seat"), course=query["course"], start=query["start"],
                                stop=query.get("stop"), token=bearer_token())
-        return out, 200, etag(out["version"])
+        return out, 200, read_headers(out["version"])
 
 
 @blp.route("/matches/<match_id>/legal-moves")
@@ -39,8 +39,8 @@ class LegalMoves(MethodView):
     @blp.response(200, LegalMovesOut)
     def get(self, match_id: str) -> Any:
         """What may be recorded next (event templates)."""
-        out = current_service().legal_moves(match_id)
-        return out, 200, etag(out["version"])
+        out = current_service().legal_moves(match_id, token=bearer_token())
+        return out, 200, read_headers(out["version"])
 
 
 @blp.route("/matches/<match_id>/audit")
@@ -48,5 +48,5 @@ class Audit(MethodView):
     @blp.response(200, AuditOut)
     def get(self, match_id: str) -> Any:
         """Chain check, every hand rescored with its reasons, claims compared, corrections listed."""
-        out = current_service().audit(match_id)
-        return out, 200, etag(out["version"])
+        out = current_service().audit(match_id, token=bearer_token())
+        return out, 200, read_headers(out["version"])

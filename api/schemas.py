@@ -131,6 +131,10 @@ class Envelope(Schema):
     key = fields.String(allow_none=True)
     prev = fields.String()
     hash = fields.String()
+    format = fields.Integer(metadata={"description": "the chain format the hash was computed with (1 or 2)"})
+    private = fields.List(fields.Dict(), metadata={
+        "description": "format 2, when the values are shown: each private value's path in data, salt and "
+                       "commitment (README 'Chain formats')"})
 
 
 class EventPage(Schema):
@@ -163,7 +167,11 @@ class StateOut(Schema):
     version = fields.Integer()
     at = fields.Integer()
     seat = fields.Raw(allow_none=True)
+    disclosed = fields.Boolean(metadata={"description": "whether private facts are shown (write token, or the match is over)"})
     state = fields.Dict()
+    hash = fields.String(metadata={"description": "with `at`: the hash of event `at`"})
+    proof = fields.Dict(metadata={"description": "with `at`: the envelopes from `at`+1 to the head, to recompute the "
+                                                 "chain from `hash` to `head`"})
 
 
 class ReplayQuery(Schema):
@@ -178,12 +186,14 @@ class ReplayOut(Schema):
     version = fields.Integer()
     course = fields.String()
     seat = fields.Raw(allow_none=True)
+    disclosed = fields.Boolean()
     frames = fields.List(fields.Dict())
 
 
 class LegalMovesOut(Schema):
     id = fields.String()
     version = fields.Integer()
+    disclosed = fields.Boolean()
     moves = fields.List(fields.Dict())
 
 

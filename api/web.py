@@ -211,3 +211,8 @@ def expected_version(body_value: int | None) -> int | None:
 def etag(version: int) -> dict[str, str]:
     """Return the ETag header for a match version."""
     return {"ETag": f'"{version}"'}
+
+
+def read_headers(version: int) -> dict[str, str]:
+    """Return the headers of a read whose body depends on the write token (private facts shown or not)."""
+    return {**etag(version), "Vary": "Authorization"}

@@ -23,8 +23,13 @@ An engine is a module (see ``engines/la_cabra.py``) with these names:
     the state as ``seat`` sees it; ``None`` is the public view, ``"all"`` the omniscient one.
 ``narrate(before, event, after) -> str``
     the move in words, for replay frames ("South beats with A♥ 7♠ and takes the lead").
+``PRIVATE``
+    per event type, the fields only some seats saw (``engines/privacy.py``), next to ``view``.
 ``is_over(state) -> bool``
     whether the match has ended (cheap: the ledger keeps it as the match's status).
+``hindsight(events, final) -> list[Event]`` (optional)
+    the log with each hidden card written as the whole record came to know it, for the
+    omniscient replay (Cabo: a card keeps its identity from the deal to the showdown).
 
 The log is walked once, here: :func:`walk` reads a stored log (``match_started``, the
 moves, notes and claims, corrections) and yields each event with its status and the state
@@ -89,6 +94,8 @@ class Engine(Protocol):
     """The shape every game module has (modules satisfy it structurally)."""
 
     GAME: str
+    PRIVATE: Mapping[str, Sequence[Any]]
+    """Per event type, its private fields (:class:`engines.privacy.Private`)."""
 
     def describe(self) -> dict[str, Any]: ...
     def start(self, data: Mapping[str, Any]) -> Any: ...

@@ -42,10 +42,16 @@ from .records import (
     VerifyReport,
     canonical_json,
     chain_hash,
+    chain_hash_v2,
+    commitment,
 )
+from ._core import verify_listing
 from .sqlite import BUSY_TIMEOUT_SECONDS, SqliteLedger
 
 __all__ = [
+    "chain_hash_v2",
+    "commitment",
+    "verify_listing",
     "CHAIN_FORMAT",
     "GENESIS",
     "AppendResult",

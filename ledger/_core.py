@@ -7,6 +7,7 @@ are hashed, the same rows are stored, the same mistakes are reported in the same
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,20 +17,37 @@ from .records import (
     CHAIN_FORMAT,
     GENESIS,
     NewEvent,
+    Path,
     StoredEvent,
     VerifyReport,
     canonical_json,
+    chain_hash,
+    chain_hash_v2,
+    commitment,
+    committed_data,
     hash_function,
+    is_placeholder,
+    placeholder,
     stored_event,
+    value_at,
+    with_value,
 )
 
-Row = tuple[str, int, str, str, str, str, "str | None", str, str, int]
+Row = tuple[str, int, str, str, str, str, "str | None", str, str, int, "str | None"]
 """A stored event row: match_id, seq, type, data (canonical JSON text), at, by, key, prev,
-hash, fmt — the column order of the SQLite ``events`` table."""
+hash, fmt, private (format 2: JSON ``[[path, salt], …]`` or None) — the column order of the
+SQLite ``events`` table."""
 
-Prepared = tuple[tuple[str, bytes, str, bytes], ...]
+Secrets = tuple[tuple[Path, str], ...]
+"""An event's private places with their salts."""
+
+Prepared = tuple[tuple[str, bytes, str, bytes, Secrets, bytes], ...]
 """A batch after validation, per event: (type, type as JSON, data as canonical JSON text,
-the same as bytes) — everything encoded once, before any lock is taken."""
+the same as bytes, the private places with fresh salts, the committed data as canonical
+JSON bytes) — everything encoded once, before any lock is taken."""
+
+SALT_BYTES = 16
+"""Random bytes per salt (written as 32 hex digits)."""
 
 UPDATABLE_FIELDS = frozenset({"status"})
 """Match-row fields a check may set in the append transaction."""
@@ -53,8 +71,58 @@ def prepare(events: Sequence[NewEvent]) -> Prepared:
         if type(event) is not NewEvent and not isinstance(event, NewEvent):
             raise TypeError(f"events must be NewEvent values, got {type(event).__name__}")
         data = canonical_json(event.data)
-        prepared.append((event.type, _dumps(event.type), data.decode("utf-8"), data))
+        salted = _salted(event)
+        committed = canonical_json(committed_data(event.data, salted)) if salted else data
+        prepared.append((event.type, _dumps(event.type), data.decode("utf-8"), data, salted, committed))
     return tuple(prepared)
+
+
+def _salted(event: NewEvent) -> Secrets:
+    """Give each private place of an event a fresh salt, refusing places that are not there.
+
+    Raises:
+        ValueError: a path that leads nowhere in the data, or one named twice.
+    """
+    if not event.private:
+        return ()
+    paths = []
+    for path in event.private:
+        path = tuple(path)
+        try:
+            value_at(event.data, path)
+        except (KeyError, IndexError, TypeError):
+            raise ValueError(f"private path {list(path)} is not in the data of this {event.type}") from None
+        if path in paths:
+            raise ValueError(f"private path {list(path)} is named twice")
+        paths.append(path)
+    salts = secrets.token_bytes(SALT_BYTES * len(paths)).hex()  # one read of the OS's randomness per event
+    width = 2 * SALT_BYTES
+    return tuple((path, salts[i * width:(i + 1) * width]) for i, path in enumerate(paths))
+
+
+def private_text(salted: Secrets) -> str | None:
+    """Return how a row stores its salts: JSON ``[[path, salt], …]``, or None when there are none."""
+    return _dumps([[list(path), salt] for path, salt in salted]).decode("utf-8") if salted else None
+
+
+def private_from_text(text: str | bytes | None) -> Secrets:
+    """Decode a row's stored salts (see :func:`private_text`).
+
+    Raises:
+        ValueError: the text is not a list of ``[path, salt]`` pairs.
+    """
+    if text is None:
+        return ()
+    items = _loads(text)
+    if not isinstance(items, list):
+        raise ValueError("private salts must be a list")
+    out = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list) and isinstance(item[1], str)
+                and all(isinstance(p, (str, int)) and not isinstance(p, bool) for p in item[0])):
+            raise ValueError("each private salt must be [path, salt]")
+        out.append((tuple(item[0]), item[1]))
+    return tuple(out)
 
 
 def body_hash(prepared: Prepared) -> str:
@@ -64,7 +132,7 @@ def body_hash(prepared: Prepared) -> str:
     same. Built from the already canonical payloads (keys ``data`` < ``type`` are sorted),
     so it equals ``sha256(canonical_json([{"type": t, "data": d}, …]))``.
     """
-    parts = [b'{"data":%s,"type":%s}' % (data, type_json) for _, type_json, _, data in prepared]
+    parts = [b'{"data":%s,"type":%s}' % (data, type_json) for _, type_json, _, data, _, _ in prepared]
     return _sha256(b"[" + b",".join(parts) + b"]").hexdigest()
 
 
@@ -73,15 +141,17 @@ def envelope_prefix(at: str, by: str) -> bytes:
     return b'{"at":%s,"by":%s,"data":' % (_dumps(at), _dumps(by))
 
 
-def envelope_middle(key: str | None, match_id: str) -> bytes:
-    """Return the canonical envelope's bytes between its data and its seq (…, key, match, seq)."""
+def envelope_middle(key: str | None, match_id: str, fmt: int = 1) -> bytes:
+    """Return the canonical envelope's bytes between its data and its seq (…, [format,] key, match, seq)."""
+    if fmt == 2:
+        return b',"format":2,"key":%s,"match":%s,"seq":' % (_dumps(key), _dumps(match_id))
     return b',"key":%s,"match":%s,"seq":' % (_dumps(key), _dumps(match_id))
 
 
 def spliced_hash(prev: str, prefix: bytes, data: bytes, middle: bytes, seq: int, type_json: bytes) -> str:
-    """Return the format-1 chain hash of an event from its canonical pieces.
+    """Return the chain hash of an event from its canonical pieces (format 1 or 2, by ``middle``).
 
-    Equal to :func:`~ledger.records.chain_hash` (``tests/ledger`` checks it) without
+    Equal to :func:`~ledger.records.chain_hash` / ``chain_hash_v2`` (``tests/ledger`` checks it) without
     building and re-encoding the envelope: ``data`` is the payload's canonical JSON, the
     other pieces come from :func:`envelope_prefix`, :func:`envelope_middle` and the type
     as JSON. Appends and verification both hash this way.
@@ -108,22 +178,25 @@ def chain_batch(
     pieces rather than re-encoded (this is the append hot path): see :func:`spliced_hash`.
     """
     prefix = envelope_prefix(at, by)
-    middle = envelope_middle(key, match_id)
+    middle = envelope_middle(key, match_id, CHAIN_FORMAT)
     events: list[StoredEvent] = []
     rows: list[Row] = []
     prev = head
     seq = version
-    for etype, type_json, text, data in prepared:
+    for etype, type_json, text, data, salted, committed in prepared:
         seq += 1
-        digest = spliced_hash(prev, prefix, data, middle, seq, type_json)
-        events.append(stored_event(match_id, seq, etype, _loads(data), at, by, key, prev, digest))
-        rows.append((match_id, seq, etype, text, at, by, key, prev, digest, CHAIN_FORMAT))
+        digest = spliced_hash(prev, prefix, committed, middle, seq, type_json)
+        events.append(stored_event(match_id, seq, etype, _loads(data), at, by, key, prev, digest, CHAIN_FORMAT, salted))
+        rows.append((match_id, seq, etype, text, at, by, key, prev, digest, CHAIN_FORMAT, private_text(salted)))
         prev = digest
     return tuple(events), rows
 
 
 def event_from_row(row: Sequence[Any]) -> StoredEvent:
     """Decode a stored row (see :data:`Row`) into a StoredEvent with its own data dict."""
+    if len(row) > 9:
+        return stored_event(row[0], row[1], row[2], _loads(row[3]), row[4], row[5], row[6], row[7], row[8],
+                            row[9], private_from_text(row[10]) if row[10] is not None else ())
     return stored_event(row[0], row[1], row[2], _loads(row[3]), row[4], row[5], row[6], row[7], row[8])
 
 
@@ -168,7 +241,7 @@ def verify_chain(
 ) -> VerifyReport:
     """Recompute one match's chain from its stored rows, in seq order.
 
-    ``rows`` are (seq, type, data, at, by, key, prev, hash, fmt); text may come as ``bytes``
+    ``rows`` are (seq, type, data, at, by, key, prev, hash, fmt[, private]); text may come as ``bytes``
     (the SQLite verifier reads raw bytes so that a damaged file cannot crash it).
     ``version``/``head`` are the match row's, or None when the row is missing. Checks, per
     event: seq contiguity from 1, a known chain format, the prev link, data that parses
@@ -247,8 +320,17 @@ def _check_row(
         return f"seq {seq}: data is not valid JSON (the event was altered)"
     if canonical != data.encode("utf-8"):
         return f"seq {seq}: data is not in canonical form (the event was altered)"
-    if fmt == CHAIN_FORMAT:  # the data is canonical: splice the envelope around it, as appends do
-        prefix, middle = envelope_prefix(at, by), envelope_middle(key, match_id)
+    stored_private = row[9] if len(row) > 9 else None
+    if fmt == 1 and stored_private is not None:
+        return f"seq {seq}: a format-1 event has private salts (the event was altered)"
+    if fmt == 2 and stored_private is not None:
+        try:
+            salted = private_from_text(stored_private)
+            canonical = canonical_json(committed_data(decoded, salted))
+        except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError, UnicodeDecodeError):
+            return f"seq {seq}: its private salts do not fit its data (the event was altered)"
+    if fmt in (1, 2):  # the data is canonical: splice the envelope around it, as appends do
+        prefix, middle = envelope_prefix(at, by), envelope_middle(key, match_id, fmt)
         digest = spliced_hash(prev, prefix, canonical, middle, seq, _dumps(etype))
     else:
         digest = hasher(prev, match_id, seq, etype, decoded, at, by, key)
@@ -302,3 +384,97 @@ def check_page(limit: object, offset: object) -> None:
     """Refuse a page request with negative or non-integer bounds."""
     check_count("limit", limit)
     check_count("offset", offset)
+
+
+# --------------------------------------------------------------------------- listings
+
+
+def verify_listing(
+    match_id: str,
+    envelopes: Iterable[Mapping[str, Any]],
+    version: int | None = None,
+    head: str | None = None,
+) -> VerifyReport:
+    """Recompute a match's chain from envelopes as an HTTP listing shows them (README "Chain formats").
+
+    Works with nothing but the listing: a format-2 event whose private values are hidden
+    is hashed with their placeholders as shown; one whose values are shown lists each
+    value's salt and commitment under ``private``, and the value must match its commitment
+    before the placeholder is put back and the hash checked. A format-1 event with hidden
+    values cannot be checked from a listing (no commitment): it is reported as such.
+    ``version``/``head`` are what the match's summary says, when known.
+    """
+    length = 0
+    last_hash = GENESIS
+    expected_prev = GENESIS
+    first_bad: int | None = None
+    reason: str | None = None
+    for envelope in envelopes:
+        length += 1
+        stored = envelope.get("hash")
+        last_hash = stored if isinstance(stored, str) else ""
+        if first_bad is not None:
+            continue
+        problem = _check_envelope(match_id, length, expected_prev, envelope)
+        if problem is not None:
+            first_bad, reason = length, problem
+            continue
+        expected_prev = last_hash
+    if first_bad is None:
+        if length == 0:
+            first_bad, reason = 1, "the listing has no events (seq 1 is missing)"
+        elif version is not None and version != length:
+            first_bad, reason = min(version, length) + 1, f"the match says version {version} but the listing has {length} events"
+        elif head is not None and head != last_hash:
+            reason = f"the match's head {head} is not the hash of seq {length}"
+    return VerifyReport(match=match_id, valid=reason is None, length=length, head=last_hash,
+                        first_bad=first_bad, reason=reason)
+
+
+def _check_envelope(match_id: str, expected_seq: int, expected_prev: str, envelope: Mapping[str, Any]) -> str | None:
+    """Return why one listed envelope breaks the chain, or None."""
+    seq = envelope.get("seq")
+    if seq != expected_seq:
+        return f"seq {expected_seq} is missing or out of order in the listing (found {seq!r})"
+    if envelope.get("match", match_id) != match_id:
+        return f"seq {seq} belongs to another match"
+    if envelope.get("prev") != expected_prev:
+        what = "GENESIS" if seq == 1 else f"the hash of seq {seq - 1}"
+        return f"seq {seq}: prev is not {what} (the chain is broken here)"
+    fmt = envelope.get("format", 1)
+    etype, at, by, key, data = (envelope.get(k) for k in ("type", "at", "by", "key", "data"))
+    if not (isinstance(etype, str) and isinstance(at, str) and isinstance(by, str) and isinstance(data, dict)
+            and (key is None or isinstance(key, str))):
+        return f"seq {seq}: a listed field has the wrong type"
+    try:
+        if fmt == 1:
+            if _has_placeholder(data):
+                return (f"seq {seq}: a format-1 event with hidden values has no commitment; it can be checked "
+                        "once its values are shown (after the match, or with the write token)")
+            digest = chain_hash(expected_prev, match_id, seq, etype, data, at, by, key)
+        elif fmt == 2:
+            committed: Any = data
+            for item in envelope.get("private") or ():
+                path, salt, promised = tuple(item["path"]), item["salt"], item["commitment"]
+                value = value_at(committed, path)
+                if is_placeholder(value):
+                    return f"seq {seq}: the value at {list(path)} is listed with its salt but is still hidden"
+                if not isinstance(salt, str) or commitment(salt, value) != promised:
+                    return f"seq {seq}: the value at {list(path)} does not match its commitment (value or salt altered)"
+                committed = with_value(committed, path, placeholder(promised))
+            digest = chain_hash_v2(expected_prev, match_id, seq, etype, committed, at, by, key)
+        else:
+            return f"seq {seq}: unknown chain format {fmt!r}"
+    except (KeyError, IndexError, TypeError, ValueError, UnicodeEncodeError):
+        return f"seq {seq}: its private values are not listed as path, salt and commitment"
+    if digest != envelope.get("hash"):
+        return f"seq {seq}: hash does not match the event's contents (the event was altered)"
+    return None
+
+
+def _has_placeholder(value: Any) -> bool:
+    if isinstance(value, dict):
+        return value.get("private") is True or any(_has_placeholder(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_placeholder(v) for v in value)
+    return False

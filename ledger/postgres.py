@@ -35,14 +35,15 @@ Why it is built this way:
 * **Schema versions** in ``tanteo_schema``: migrations run on first use, in one
   transaction under an advisory lock, so servers starting together agree.
 
-Tables (migration 1), in the first schema of the connection's ``search_path``::
+Tables (schema versions 1 and 2), in the first schema of the connection's ``search_path``::
 
     tanteo_schema  version PK, applied_at
     matches        id PK, game, token_hash, created_at, players (jsonb array), status,
                    version, head, ord (creation order) — the only mutable rows
     events         id (identity, the feed order), match_id → matches, seq, type, data
                    (canonical JSON text, never jsonb: jsonb reorders keys and the hash is
-                   over these bytes), at, by, key, prev, hash, fmt; UNIQUE (match_id, seq)
+                   over these bytes), at, by, key, prev, hash, fmt, private (format 2:
+                   the salts of its private values, added by version 2); UNIQUE (match_id, seq)
     idempotency    (match_id, key) PK, body_hash, first_seq, last_seq, created_at
 """
 
@@ -113,7 +114,7 @@ FEED_LOCK = 0x7A4E7E02
 """Advisory lock key: writers hold it shared from the events insert to the commit; ``feed``
 takes it exclusively for an instant to wait out writers holding lower ids."""
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # -- schema --------------------------------------------------------------------------------
 
@@ -199,20 +200,23 @@ Checked on every open: present, enabled, and the definition PostgreSQL reports u
 
 MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (1, (*_TABLES_V1, *(sql for _, sql, _ in GUARDS.values()))),
+    # Chain format 2: each event's salts of its private values, JSON [[path, salt], …]
+    # (NULL: none), as SQLite's m002_private.
+    (2, ("ALTER TABLE events ADD COLUMN private text CHECK (private IS NULL OR private::jsonb IS NOT NULL)",)),
 )
 """Schema versions in order: (version, its statements). Each runs once, recorded in
 ``tanteo_schema``; a new version appends here and never edits an older one."""
 
 # -- SQL -----------------------------------------------------------------------------------
 
-_EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash'
+_EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash, fmt, private'
 _MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head"
-_VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt'
+_VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt, private'
 _SQL_LOCK_HEAD = "SELECT version, head, status FROM matches WHERE id = %s FOR UPDATE"
 _SQL_KEY = 'SELECT body_hash, first_seq, last_seq FROM idempotency WHERE match_id = %s AND "key" = %s'
 _SQL_FEED_LOCK = f"SELECT pg_advisory_xact_lock_shared({FEED_LOCK})"
 _SQL_EVENT_PUT = (
-    f"INSERT INTO events ({_EVENT_COLUMNS}, fmt) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
 _SQL_IDEM_PUT = (
     'INSERT INTO idempotency (match_id, "key", body_hash, first_seq, last_seq, created_at) '

@@ -16,6 +16,24 @@ characters written as themselves — the same bytes as Python's
 Every stored row records the format number it was chained with, so a future format can
 stand beside this one and :func:`ledger.records.hash_function` picks the right one.
 
+Format 2 (:data:`CHAIN_FORMAT` for new rows) lets a reader who may not see an event's
+private values still recompute its hash. The writer names the private places of each event
+(``NewEvent.private``: JSON paths into ``data``, chosen by the service; the ledger knows no
+game); each gets a fresh random salt (32 hex digits), stored beside the event, and enters
+the hash as a commitment::
+
+    commitment = sha256( salt.encode("ascii") + canonical_json(value) )   (hex)
+    hash(seq)  = sha256( prev.encode("ascii")
+                         + canonical_json({"match", "seq", "type", "data": committed,
+                                           "at", "by", "key", "format": 2}) )
+
+where ``committed`` is ``data`` with the value at each private path replaced by the
+placeholder ``{"commitment": <hex>, "private": true}`` — exactly what an open listing shows
+while the value is hidden. Once the value is public, the listing shows the value and its
+salt, and anyone recomputes the commitment, puts the placeholder back and checks the hash.
+An event with no private value has ``committed == data``. README.md "Chain formats" is the
+page a third party implements a verifier from.
+
 Event data must be JSON values (dicts with string keys, lists/tuples, str, int within 64
 bits, finite floats, bool, None): a ``datetime`` or dataclass is refused because it would
 read back as something else than was written, ``NaN`` because JSON has no text for it.
@@ -31,7 +49,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +58,11 @@ import orjson
 GENESIS = "0" * 64
 """The ``prev`` of every match's first event."""
 
-CHAIN_FORMAT = 1
+CHAIN_FORMAT = 2
 """The chain format new events are written with (stored per row in column ``fmt``)."""
+
+Path = tuple["str | int", ...]
+"""A place in an event's data: object keys and list indexes (``("hands", 2)``)."""
 
 _dumps = orjson.dumps
 _CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
@@ -55,6 +76,9 @@ class NewEvent:
 
     type: str
     data: dict[str, Any]
+    private: tuple[Path, ...] = ()
+    """Where ``data`` holds values only some seats saw: each enters the chain as a salted
+    commitment (format 2), so the event's hash recomputes with the value hidden."""
 
     def __post_init__(self) -> None:
         # Refuse obviously wrong values here, at the edge, so a bad batch never reaches
@@ -85,10 +109,19 @@ class StoredEvent:
     key: str | None
     prev: str
     hash: str
+    format: int = 1
+    """The chain format the event was hashed with (1, or 2 with commitments)."""
+    private: tuple[tuple[Path, str], ...] = ()
+    """Format 2: each private place in ``data`` with its salt (see the module docstring)."""
 
     def envelope(self) -> dict[str, Any]:
-        """Return every field as a JSON-able dict (what the API and exports show)."""
-        return {
+        """Return every field as a JSON-able dict, private values included (the recorder's listing).
+
+        A format-2 event with private values lists them with their salts and commitments
+        under ``private`` so that the hash can be rechecked; :func:`public_data` is what an
+        open listing shows instead of ``data``.
+        """
+        out = {
             "match": self.match,
             "seq": self.seq,
             "type": self.type,
@@ -98,7 +131,14 @@ class StoredEvent:
             "key": self.key,
             "prev": self.prev,
             "hash": self.hash,
+            "format": self.format,
         }
+        if self.private:
+            out["private"] = [
+                {"path": list(path), "salt": salt, "commitment": commitment(salt, value_at(self.data, path))}
+                for path, salt in self.private
+            ]
+        return out
 
 
 _new_object = object.__new__
@@ -114,6 +154,8 @@ def stored_event(
     key: str | None,
     prev: str,
     hash: str,  # noqa: A002
+    format: int = 1,  # noqa: A002
+    private: tuple[tuple[Path, str], ...] = (),
 ) -> StoredEvent:
     """Build a StoredEvent without the frozen ``__init__`` (package-internal, hot path).
 
@@ -124,7 +166,7 @@ def stored_event(
     event = _new_object(StoredEvent)
     event.__dict__.update(
         {"match": match, "seq": seq, "type": type, "data": data, "at": at, "by": by,
-         "key": key, "prev": prev, "hash": hash}
+         "key": key, "prev": prev, "hash": hash, "format": format, "private": private}
     )
     return event
 
@@ -217,10 +259,89 @@ def chain_hash(
     return hashlib.sha256(prev.encode("ascii") + canonical_json(body)).hexdigest()
 
 
+def chain_hash_v2(
+    prev: str,
+    match: str,
+    seq: int,
+    type: str,  # noqa: A002 - the envelope's field name
+    data: Any,
+    at: str,
+    by: str,
+    key: str | None,
+) -> str:
+    """Return the format-2 chain hash of one event; ``data`` is the committed data (see above)."""
+    body = {"match": match, "seq": seq, "type": type, "data": data, "at": at, "by": by, "key": key, "format": 2}
+    return hashlib.sha256(prev.encode("ascii") + canonical_json(body)).hexdigest()
+
+
 HashFunction = Callable[..., str]
 """``(prev, match, seq, type, data, at, by, key) -> hex digest``, as :func:`chain_hash`."""
 
-_HASH_FUNCTIONS: dict[int, HashFunction] = {1: chain_hash}
+_HASH_FUNCTIONS: dict[int, HashFunction] = {1: chain_hash, 2: chain_hash_v2}
+
+PLACEHOLDER_KEYS = frozenset({"private", "commitment"})
+
+
+def commitment(salt: str, value: Any) -> str:
+    """Return the commitment to a private value: ``sha256(salt ‖ canonical JSON of value)``, hex."""
+    return hashlib.sha256(salt.encode("ascii") + canonical_json(value)).hexdigest()
+
+
+def placeholder(digest: str) -> dict[str, Any]:
+    """Return what stands in the data for a hidden private value (and is hashed in its place)."""
+    return {"private": True, "commitment": digest}
+
+
+def is_placeholder(value: Any) -> bool:
+    """Tell whether a value is the placeholder of a hidden private value."""
+    return isinstance(value, dict) and value.keys() == PLACEHOLDER_KEYS and value.get("private") is True
+
+
+def value_at(data: Any, path: Path) -> Any:
+    """Return the value at ``path`` in ``data``.
+
+    Raises:
+        KeyError, IndexError, TypeError: the path does not lead anywhere in ``data``.
+    """
+    for step in path:
+        if isinstance(data, list) and isinstance(step, int) and not isinstance(step, bool):
+            data = data[step]
+        elif isinstance(data, dict) and isinstance(step, str):
+            data = data[step]
+        else:
+            raise KeyError(step)
+    return data
+
+
+def with_value(data: Any, path: Path, value: Any) -> Any:
+    """Return a copy of ``data`` with the value at ``path`` replaced; ``data`` is not changed."""
+    if not path:
+        return value
+    step, rest = path[0], path[1:]
+    if isinstance(data, list):
+        out_list = list(data)
+        out_list[step] = with_value(data[step], rest, value)  # type: ignore[index]
+        return out_list
+    out = dict(data)
+    out[step] = with_value(data[step], rest, value)
+    return out
+
+
+def committed_data(data: Any, private: Sequence[tuple[Path, str]]) -> Any:
+    """Return the data as format 2 hashes it: each private value replaced by its placeholder."""
+    for path, salt in private:
+        data = with_value(data, path, placeholder(commitment(salt, value_at(data, path))))
+    return data
+
+
+def public_data(event: StoredEvent) -> dict[str, Any]:
+    """Return an event's data as an open listing shows it during play: private values hidden.
+
+    The placeholders carry the commitments, so the hash recomputes from this alone.
+    """
+    if not event.private:
+        return event.data
+    return committed_data(event.data, event.private)  # type: ignore[no-any-return]
 
 
 def hash_function(fmt: int) -> HashFunction | None:

@@ -38,7 +38,8 @@ Tables (created by migration ``m001_initial``)::
                  version, head — the only mutable rows (version, head, status)
     events       id INTEGER PK (the global feed order), match_id → matches, seq, type,
                  data (canonical JSON, CHECK json_valid), at, by, key, prev, hash,
-                 fmt (chain format); UNIQUE (match_id, seq)
+                 fmt (chain format), private (format 2: the salts of its private
+                 values, JSON ``[[path, salt], …]``, added by ``m002_private``); UNIQUE (match_id, seq)
     idempotency  (match_id, key) PK, body_hash, first_seq, last_seq, created_at
 
 ``events`` has an explicit ``id INTEGER PRIMARY KEY`` instead of ``PRIMARY KEY (match_id,
@@ -209,9 +210,15 @@ def m001_initial(db: Database) -> None:
         db.execute(sql)
 
 
+@_migration
+def m002_private(db: Database) -> None:
+    """Add the column that keeps each format-2 event's salts beside it (NULL: no private value)."""
+    db.execute("ALTER TABLE events ADD COLUMN private TEXT CHECK (private IS NULL OR json_valid(private))")
+
+
 # -- hot-path SQL (prepared once per connection by the sqlite3 statement cache) -------------
 
-_EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash'
+_EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash, fmt, private'
 _SQL_MATCH_HEAD = "SELECT version, head FROM matches WHERE id = ?"
 _SQL_MATCH_EXISTS = "SELECT 1 FROM matches WHERE id = ?"
 _SQL_MATCH_VERSION = "SELECT version FROM matches WHERE id = ?"
@@ -226,7 +233,7 @@ _SQL_IDEM_PUT = (
     "VALUES (?, ?, ?, ?, ?, ?)"
 )
 _SQL_EVENT_PUT = (
-    f"INSERT INTO events ({_EVENT_COLUMNS}, fmt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _SQL_MATCH_PUT = (
     "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
@@ -241,7 +248,7 @@ _SQL_READ = (
 _SQL_FEED = f"SELECT id, {_EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?"
 _MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head"
 _SQL_GET_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
-_VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt'
+_VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt, private'
 
 _NO_UPPER_BOUND = 2**63 - 1
 

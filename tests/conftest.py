@@ -105,6 +105,13 @@ class Scorer:
         assert response.status_code == 200, response.get_json()
         return response.get_json()
 
+    def read(self, path: str = "", **params: Any) -> Any:
+        """Read as the scorer: with the write token, so private facts are shown while in play."""
+        response = self.client.get(f"/matches/{self.id}{path}", query_string=params,
+                                   headers={"Authorization": f"Bearer {self.token}"})
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
     def raw_log(self) -> bytes:
         return self.client.get(f"/matches/{self.id}/events").data
 

@@ -7,19 +7,33 @@ at the first illegal event), and append. Corrections (``void``, ``amend``) refol
 as corrected and are refused when they would make any later event illegal.
 
 The package is split by job: :mod:`api.service.cache` keeps the folded states (the state
-cache and its checkpoints), :mod:`api.service.tokens` the write tokens, and this module
-the orchestration. Every log is read through the one walk, :func:`engines.base.walk`.
+cache and its checkpoints), :mod:`api.service.tokens` the write tokens,
+:mod:`api.service.disclosure` what an open read may show of a match in play (the one
+redaction every read applies), and this module the orchestration. Every log is read through the one walk, :func:`engines.base.walk`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.disclosure import OptionsOf, envelope, foldable_public_log, match_options, private_paths, public_envelopes, public_log
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
-from engines.base import CORRECTIONS, Engine, Event, RuleViolation, Step, check_correction, events_from, walk
+from engines.base import (
+    CORRECTIONS,
+    Engine,
+    Event,
+    RuleViolation,
+    Step,
+    check_correction,
+    events_from,
+    replay,
+    voided_seqs,
+    walk,
+)
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit
 from replays.steps import COURSES, frames, frames_json
@@ -113,7 +127,6 @@ class Service:
         record = self._fixed_record(match_id)
         authorize(record, token)
         engine = get_engine(record.game)
-        batch = []
         for index, event in enumerate(events):
             try:
                 validate_event(record.game, event["type"], event["data"])
@@ -121,7 +134,7 @@ class Service:
                     raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
             except (SchemaError, RuleViolation) as error:
                 raise EventRefused(index, error) from None
-            batch.append(NewEvent(event["type"], dict(event["data"])))
+        batch = self._with_private(match_id, engine, events)
         outcome: dict[str, Any] = {}
 
         def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
@@ -133,6 +146,30 @@ class Service:
         if not result.replayed:
             self.cache.put(match_id, outcome["entry"])
         return result
+
+    def _with_private(self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]]) -> list[NewEvent]:
+        """Build the batch with each event's private places, which the ledger commits to (chain format 2).
+
+        The options come from the cached state (an amend of the options applies from the next
+        batch on); an amend's private places are its target's type's.
+        """
+        entry = self.cache.get(match_id)  # the options rarely change: a cached state, even behind, has them
+        if entry is None:
+            entry = self.cache.at_head(self.ledger, match_id, engine, self.ledger.version(match_id))
+        state = entry.state
+        options = OptionsOf(state.options)
+        types: dict[int, str] = {}
+        for event in events:
+            target = event["data"].get("target") if event["type"] == "amend" else None
+            if not isinstance(target, int) or target < 1 or target in types:
+                continue
+            stored = self.ledger.read(match_id, after=target - 1, upto=target)
+            if stored:
+                types[target] = stored[0].type
+            elif 0 <= (index := target - self.ledger.version(match_id) - 1) < len(events):
+                types[target] = events[index]["type"]  # an amend of an event of this very batch
+        return [NewEvent(e["type"], dict(e["data"]), private_paths(engine, options, e["type"], e["data"], types))
+                for e in events]
 
     def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
                     stored: Sequence[StoredEvent]) -> Folded:
@@ -199,19 +236,103 @@ class Service:
         return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status,
                  "version": r.version, "createdAt": r.created_at} for r in rows], total
 
-    def events(self, match_id: str, *, after: int = 0, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
-        """Return stored envelopes after ``after`` and the match's version."""
+    def disclosed(self, record: MatchRecord, engine: Engine, token: str | None) -> bool:
+        """Tell whether this reader may see every private value: with the write token, or once the match is over.
+
+        Raises:
+            AuthError: a token that is not this match's (a reader who sends one means to use it).
+        """
+        if token:
+            authorize(record, token)
+            return True
+        return bool(engine.is_over(self._state(record.id, engine)[0]))
+
+    def events(self, match_id: str, *, after: int = 0, limit: int | None = None,
+               token: str | None = None) -> tuple[list[dict[str, Any]], int]:
+        """Return stored envelopes after ``after`` and the match's version.
+
+        While the match is in play a reader without the token gets each private value as its
+        placeholder, with the commitment the hash was computed over (format 2); with the
+        token, or once the match is over, the values and their salts.
+        """
         record = self.ledger.get_match(match_id)
-        return [e.envelope() for e in self.ledger.read(match_id, after=after, limit=limit)], record.version
+        engine = get_engine(record.game)
+        records = self.ledger.read(match_id, after=after, limit=limit)
+        return self._listing(match_id, engine, records, self.disclosed(record, engine, token)), record.version
+
+    def _listing(self, match_id: str, engine: Engine, records: Sequence[StoredEvent], full: bool) -> list[dict[str, Any]]:
+        """Return envelopes as this reader may see them (the one redaction of every listing)."""
+        if full:
+            return [r.envelope() for r in records]
+        if all(r.format >= 2 for r in records):
+            return [envelope(r, False) for r in records]
+        log = events_from(self.ledger.read(match_id))  # format-1 rows: the declarations find their private values
+        return public_envelopes(engine, records, {e.seq: e.type for e in log}, match_options(log))
+
+    def _public_state(self, match_id: str, engine: Engine, at: int | None) -> tuple[Any, int, bool]:
+        """Return the state after ``at`` folded from the public log, the version, and whether it is exact.
+
+        Not exact (see :func:`~api.service.disclosure.foldable_public_log`): some events were
+        folded as recorded, so the caller must show the public view only. The head's public
+        state is cached beside the real one and caught up with the events appended since.
+        """
+        version = self.ledger.version(match_id)
+        if at is not None and not 1 <= at <= version:
+            raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
+        head = at is None or at == version
+        key = f"{match_id}\x00public"  # the public head state and its exactness, kept like the real one
+        cached = self.cache.get(key) if head else None
+        if cached is not None and cached.version == version:
+            return cached.state[0], version, cached.state[1]
+        if cached is not None and cached.version < version:
+            newer = events_from(self.ledger.read(match_id, after=cached.version, upto=version))
+            if not any(e.type in CORRECTIONS for e in newer):
+                try:
+                    state, exact = cached.state
+                    shown = public_log(engine, newer, OptionsOf(state.options))
+                    for step in walk(engine, shown, "recorded", after=cached.version, state=state):
+                        state = step.state
+                    self.cache.put(key, Folded(version, "", (state, exact)))
+                    return state, version, exact
+                except RuleViolation:
+                    pass  # fold from the start below
+        log = events_from(self.ledger.read(match_id, upto=at or version))
+        try:
+            shown, exact = foldable_public_log(engine, log)
+            state = replay(engine, shown)
+        except RuleViolation:
+            state, exact = replay(engine, log), False
+        if head:
+            self.cache.put(key, Folded(version, "", (state, exact)))
+        return state, version, exact
 
     def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
               token: str | None = None) -> dict[str, Any]:
-        """Return the state after event ``at`` as ``seat`` sees it (None: the public view)."""
+        """Return the state after event ``at`` as ``seat`` sees it (None: the public view).
+
+        With ``at``, also the hash of event ``at`` and a ``proof``: the envelopes from
+        ``at + 1`` to the head (as this reader may see them), so that a client holding only
+        the current head recomputes the chain from event ``at`` to it.
+        """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         seat = self._seat(record, engine, seat, token)
-        state, version = self._state(match_id, engine, at)
-        return {"id": match_id, "version": version, "at": at or version, "seat": seat, "state": engine.view(state, seat)}
+        full = self.disclosed(record, engine, token)
+        if full:
+            state, version = self._state(match_id, engine, at)
+            view = engine.view(state, seat)
+        else:
+            state, version, held = self._public_state(match_id, engine, at)
+            view = engine.view(state, seat if held else None)
+        step = at or version
+        out: dict[str, Any] = {"id": match_id, "version": version, "at": step, "seat": seat, "disclosed": full,
+                               "state": view}
+        if at is not None:
+            later = self.ledger.read(match_id, after=step - 1)
+            out["hash"] = later[0].hash
+            out["proof"] = {"from": step, "hash": later[0].hash, "head": later[-1].hash, "version": later[-1].seq,
+                            "events": self._listing(match_id, engine, later[1:], full)}
+        return out
 
     def _seat(self, record: MatchRecord, engine: Engine, seat: int | str | None, token: str | None) -> int | str | None:
         """Check a requested view: a seat number, None (public) or ``all``.
@@ -233,30 +354,83 @@ class Service:
 
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
                start: int = 1, stop: int | None = None, token: str | None = None) -> dict[str, Any]:
-        """Return the frames of a match: each step's move in words, the state after it and what changed."""
+        """Return the frames of a match: each step's move in words, the state after it and what changed.
+
+        A reader without the token, while the match is in play, gets frames folded from the
+        public log (no private fact in any state, word or seat view) and each event's data
+        as the open listing shows it.
+        """
         if course not in COURSES:
             raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        log = events_from(self.ledger.read(match_id))
+        stored = self.ledger.read(match_id)
+        log = events_from(stored)
         seat = self._seat(record, engine, seat, token)
-        steps = frames(engine, log, course)
-        return {"id": match_id, "version": len(log), "course": course, "seat": seat,
-                "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
+        if self.disclosed(record, engine, token):
+            steps = frames(engine, log, course)
+            hindsight = getattr(engine, "hindsight", None)  # optional: engines whose cards keep an identity
+            if seat == "all" and hindsight is not None:
+                try:
+                    known = frames(engine, hindsight(log, self._state(match_id, engine)[0]), course)
+                    steps = [dataclasses.replace(k, data=f.data) for k, f in zip(known, steps, strict=True)]
+                except RuleViolation:
+                    pass  # the filled-in log does not fold: show each step as it was known then
+            return {"id": match_id, "version": len(log), "course": course, "seat": seat, "disclosed": True,
+                    "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
+        try:
+            shown_log, exact = foldable_public_log(engine, log)
+            steps = frames(engine, shown_log, course)
+            view_seat = seat if exact else None
+        except RuleViolation:  # the log needs a private fact to fold: public views and bare words only
+            steps = [dataclasses.replace(f, text=f.type) for f in frames(engine, log, course)]
+            view_seat = None
+        shown = {e["seq"]: e["data"] for e in self._listing(match_id, engine, stored, False)}
+        standing = {}
+        voided = voided_seqs(log)
+        for event in log:
+            if event.type == "amend" and event.seq not in voided:
+                standing[int(event.data["target"])] = event.seq
+        out = frames_json(engine, steps, view_seat, start=start, stop=stop)
+        for frame in out:
+            amend = standing.get(frame["seq"]) if frame["status"] == "amended" else None
+            frame["data"] = shown[amend]["data"] if amend is not None else shown[frame["seq"]]
+        return {"id": match_id, "version": len(log), "course": course, "seat": seat, "disclosed": False, "frames": out}
 
-    def legal_moves(self, match_id: str) -> dict[str, Any]:
-        """Return what may be recorded next."""
+    def legal_moves(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """Return what may be recorded next.
+
+        The templates may carry what the record knows (a peek's value, a known slot's card),
+        so a reader without the token, while the match is in play, gets the moves of the
+        public log; if that log does not fold, only each move's type and seat.
+        """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        state, version = self._state(match_id, engine)
-        return {"id": match_id, "version": version, "moves": engine.legal_moves(state)}
+        if self.disclosed(record, engine, token):
+            state, version = self._state(match_id, engine)
+            return {"id": match_id, "version": version, "disclosed": True, "moves": engine.legal_moves(state)}
+        state, version, held = self._public_state(match_id, engine, None)
+        moves = engine.legal_moves(state)
+        if not held:
+            bare: list[dict[str, Any]] = []
+            for move in moves:
+                short = {"type": move["type"], "data": {k: v for k, v in move["data"].items() if k == "seat"}}
+                if short not in bare:
+                    bare.append(short)
+            moves = bare
+        return {"id": match_id, "version": version, "disclosed": False, "moves": moves}
 
-    def audit(self, match_id: str) -> dict[str, Any]:
-        """Verify the chain, rescore every hand from scratch and compare the table's claims."""
+    def audit(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """Verify the chain, rescore every hand from scratch and compare the table's claims.
+
+        While the match is in play, a reader without the token gets the hands scored from
+        the public log (a score that needs a private card is incomplete for that reader).
+        """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         log = events_from(self.ledger.read(match_id))
-        steps = list(walk(engine, log))  # from scratch: the audit trusts no cache
+        shown = log if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[0]
+        steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}

@@ -106,7 +106,7 @@ from __future__ import annotations
 from engines.cabo.rules import apply, parse_options, start
 from engines.cabo.scoring import allowed_dealers, score
 from engines.cabo.state import GAME, Options, Round, State
-from engines.cabo.views import describe, legal_moves, narrate, view
+from engines.cabo.views import PRIVATE, describe, hindsight, legal_moves, narrate, view
 
 
 def is_over(state: State) -> bool:
@@ -114,5 +114,5 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "Options", "Round", "State", "allowed_dealers", "apply", "describe", "is_over", "legal_moves", "narrate",
+__all__ = ["GAME", "PRIVATE", "Options", "Round", "State", "allowed_dealers", "apply", "describe", "hindsight", "is_over", "legal_moves", "narrate",
            "parse_options", "score", "start", "view"]

@@ -10,7 +10,7 @@ saw the deal, a peek's value): only ``"all"`` shows that.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from engines.base import Event
 from engines.cabo.rules import OPTION_VALUES
@@ -28,9 +28,28 @@ from engines.cabo.state import (
     slot_words,
 )
 from engines.common import log_words, option_entry, seat_names
+from engines.privacy import ACTOR, NOBODY, Declarations, Private
 
 EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy",
           "swap", "call_cabo", "showdown", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
+
+
+# --------------------------------------------------------------------------- private fields
+
+PRIVATE: Declarations = {
+    # Dealt face down: nobody at the table has seen them (the scorer may have).
+    "hand_started": (Private(("layouts", "*"), NOBODY),),
+    "initial_peek": (Private(("cards",), ACTOR, "omit"),),
+    "draw": (Private(("card",), ACTOR, "omit"),),
+    "peek": (Private(("value",), ACTOR, "omit"),),
+    "spy": (Private(("value",), ACTOR, "omit"),),
+    # A reveal during play tells the record only; the view already shows a revealed card to
+    # nobody, so the fold keeps it and only the listing hides it until the match is over.
+    "reveal": (Private(("cards", "*", "card"), NOBODY, "keep"),),
+    **{t: () for t in ("match_started", "take_discard", "replace", "discard", "swap", "call_cabo", "showdown",
+                       "hand_result", "score_claimed", "void", "amend", "note")},
+}
+"""Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
 
 def describe() -> dict[str, Any]:
@@ -219,6 +238,34 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     if seat == "all":
         out["dealt"] = [[card_text(rnd.values[t]) for t in range(4 * s, 4 * s + 4)] for s in range(n)]
         out["missing"] = [{"seat": s, "slot": k} for s, k in rnd.missing()]
+    return out
+
+
+def hindsight(events: Sequence[Event], final: State) -> list[Event]:
+    """Return the log with each face-down card written as the whole record came to know it.
+
+    For the omniscient replay: a card revealed at the showdown (or by a claim, a reveal)
+    was the same physical card from the deal on, so the deal's layouts and each unseen draw
+    are filled in from the round's final values and every frame shows it where it lay.
+    Cards never known stay ``"??"``; the recorded events themselves are not changed.
+    """
+    rounds = {r.seq: r for r in (*final.past, final.current) if r is not None and not r.result_only}
+    out: list[Event] = []
+    current: Round | None = None
+    for event in events:
+        data = event.data
+        if event.type == "hand_started":
+            current = rounds.get(event.seq)
+            layouts = data.get("layouts")
+            if current is not None and isinstance(layouts, list) and current.values:
+                filled = [[c if c != "??" else card_text(current.values[4 * s + k]) for k, c in enumerate(row)]
+                          for s, row in enumerate(layouts)]
+                data = {**data, "layouts": filled}
+        elif event.type == "draw" and current is not None and "card" not in data:
+            token = next((t for t, at in enumerate(current.drawn_at) if at == event.seq), None)
+            if token is not None and current.values[token] is not None:
+                data = {**data, "card": card_text(current.values[token])}
+        out.append(event if data is event.data else Event(event.seq, event.type, data))
     return out
 
 

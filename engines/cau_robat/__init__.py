@@ -107,7 +107,7 @@ from __future__ import annotations
 from engines.cau_robat.rules import apply, parse_options, position, start
 from engines.cau_robat.scoring import score
 from engines.cau_robat.state import GAME, Hand, Options, State
-from engines.cau_robat.views import describe, legal_moves, narrate, view
+from engines.cau_robat.views import PRIVATE, describe, legal_moves, narrate, view
 
 
 def is_over(state: State) -> bool:
@@ -115,5 +115,5 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "Hand", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
+__all__ = ["GAME", "PRIVATE", "Hand", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
            "position", "score", "start", "view"]

@@ -25,8 +25,18 @@ from engines.cau_robat.state import (
     sorted_cards,
 )
 from engines.common import option_entry, seat_names
+from engines.privacy import OWNER, Declarations, Private
 
 EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
+
+
+# --------------------------------------------------------------------------- private fields
+
+PRIVATE: Declarations = {
+    "hand_started": (Private(("hands", "*"), OWNER),),
+    **{t: () for t in ("match_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note")},
+}
+"""Which fields of each event type only some seats saw: hands are the only hidden cards."""
 
 _OPTION_TEXT: dict[str, tuple[str, str]] = {
     "players": ("RULES.md §1.2", "3-5 players (the usual game), or 2-6 (4 table cards and 18 or 6 cards each)"),

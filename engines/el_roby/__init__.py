@@ -120,7 +120,7 @@ from __future__ import annotations
 from engines.el_roby.rules import apply, is_over, parse_options, position, start
 from engines.el_roby.scoring import score
 from engines.el_roby.state import GAME, Hand, Meld, Options, State
-from engines.el_roby.views import describe, legal_moves, narrate, view
+from engines.el_roby.views import PRIVATE, describe, legal_moves, narrate, view
 
-__all__ = ["GAME", "Hand", "Meld", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
+__all__ = ["GAME", "PRIVATE", "Hand", "Meld", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
            "position", "score", "start", "view"]

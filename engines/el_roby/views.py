@@ -8,11 +8,12 @@ never another seat's hidden cards.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Mapping
 
 from engines.base import Event
 from engines.cards import Card, texts
 from engines.common import log_words, option_entry, pretty_written
+from engines.privacy import ACTOR, OWNER, Declarations, Private
 from engines.el_roby.rules import fitting, is_over, limit_applies, limit_of, restricted
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty, can_reach
@@ -32,6 +33,23 @@ from engines.el_roby.state import (
 
 EVENTS = ["match_started", "hand_started", "draw", "meld", "lay_off", "discard", "showdown", "reveal", "hand_result",
           "rebuy", "score_claimed", "void", "amend", "note"]
+
+
+# --------------------------------------------------------------------------- private fields
+
+
+def _from_stock(options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+    """A card drawn from the stock is seen by the drawer only; from the discard pile, by all."""
+    return data.get("from") == "stock"
+
+
+PRIVATE: Declarations = {
+    "hand_started": (Private(("hands", "*"), OWNER),),
+    "draw": (Private(("card",), ACTOR, "omit", _from_stock),),
+    **{t: () for t in ("match_started", "meld", "lay_off", "discard", "showdown", "reveal", "hand_result", "rebuy",
+                       "score_claimed", "void", "amend", "note")},
+}
+"""Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
 _DESCRIPTIONS: dict[str, tuple[str, str]] = {
     "players": ("RULES.md §4.2", "4 to 8 players (4-8), or 2 to 8 (2-8: two or three as a variant)"),

@@ -112,7 +112,7 @@ from __future__ import annotations
 from engines.kabu.rules import apply, deck_problem, parse_options, start
 from engines.kabu.scoring import score, settle
 from engines.kabu.state import GAME, Hand, Options, State, card_value, hand_value
-from engines.kabu.views import describe, legal_moves, narrate, view
+from engines.kabu.views import PRIVATE, describe, legal_moves, narrate, view
 
 
 def is_over(state: State) -> bool:
@@ -120,5 +120,5 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "Hand", "Options", "State", "apply", "card_value", "deck_problem", "describe", "hand_value", "is_over",
+__all__ = ["GAME", "PRIVATE", "Hand", "Options", "State", "apply", "card_value", "deck_problem", "describe", "hand_value", "is_over",
            "legal_moves", "narrate", "parse_options", "score", "settle", "start", "view"]

@@ -7,17 +7,35 @@ the showdown) and its own cards; never another seat's hidden cards.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from engines.base import Event
 from engines.cards import pretty, texts
 from engines.common import log_words, option_entry, pretty_written, seat_names
+from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.kabu.rules import END_VALUES, OPTION_VALUES
 from engines.kabu.scoring import end_words, winners
 from engines.kabu.state import DECK_NAMES, GAME, Hand, State, sorted_cards, start_chips
 
 EVENTS = ["match_started", "hand_started", "keep", "take", "stand", "showdown", "reveal", "hand_result",
           "buy_chips", "leave", "time_up", "score_claimed", "void", "amend", "note"]
+
+
+# --------------------------------------------------------------------------- private fields
+
+
+def _open_cards_wait(options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+    """Under choose5/3 the open cards are shown only after the last keep."""
+    return options.get("start") in ("choose5", "choose3")
+
+
+PRIVATE: Declarations = {
+    "hand_started": (Private(("hands", "*"), OWNER), Private(("table",), NOBODY, "keep", _open_cards_wait)),
+    "keep": (Private(("card",), ACTOR),),
+    **{t: () for t in ("match_started", "take", "stand", "showdown", "reveal", "hand_result", "buy_chips", "leave",
+                       "time_up", "score_claimed", "void", "amend", "note")},
+}
+"""Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 ORDINAL = {2: "second", 3: "third", 4: "fourth"}
 NUMBER = {2: "two", 3: "three", 4: "four", 5: "five"}
 

@@ -116,7 +116,7 @@ from __future__ import annotations
 from engines.la_cabra.rules import apply, parse_options, start
 from engines.la_cabra.scoring import score
 from engines.la_cabra.state import GAME, Hand, Options, State
-from engines.la_cabra.views import describe, legal_moves, narrate, view
+from engines.la_cabra.views import PRIVATE, describe, legal_moves, narrate, view
 
 
 def is_over(state: State) -> bool:
@@ -124,5 +124,5 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "Hand", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
+__all__ = ["GAME", "PRIVATE", "Hand", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
            "score", "start", "view"]

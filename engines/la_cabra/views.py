@@ -7,11 +7,12 @@ its own hand and its own face-down discards, never another seat's hidden cards.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Mapping
 
 from engines.base import Event
 from engines.cards import Card, texts
 from engines.common import and_list, pretty_written, seat_names
+from engines.privacy import ACTOR, OWNER, Declarations, Private
 from engines.la_cabra.rules import OPTION_VALUES
 from engines.la_cabra.scoring import returned_trump
 from engines.la_cabra.state import (
@@ -35,6 +36,23 @@ from engines.la_cabra.state import (
 
 EVENTS = ["match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal", "hand_result",
           "score_claimed", "void", "amend", "note"]
+
+
+# --------------------------------------------------------------------------- private fields
+
+
+def _discarded_face_down(options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+    """Discards are face down unless the match plays discardFaceUp."""
+    return not options.get("discardFaceUp", False)
+
+
+PRIVATE: Declarations = {
+    "hand_started": (Private(("hands", "*"), OWNER),),
+    "discard": (Private(("cards",), ACTOR, "??", _discarded_face_down),),
+    **{t: () for t in ("match_started", "lead", "beat", "tira", "reveal", "hand_result", "score_claimed", "void",
+                       "amend", "note")},
+}
+"""Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
 
 def describe() -> dict[str, Any]:

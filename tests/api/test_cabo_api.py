@@ -83,10 +83,10 @@ def test_vocabulary_log_cb1_and_cb2(scorer: Scorer) -> None:
     assert all(line["rule"] == "RULES.md §3.4" and line["reason"] for h in audit["hands"] for line in h["lines"])
     assert scorer.get("/legal-moves")["moves"][0] == {"type": "hand_started", "data": {"dealer": 1}}
     # views: after Dora's peek (seq 9) she alone sees her slot 3; after the showdown everyone sees it all
-    assert scorer.get("/state", at=9, seat=3)["state"]["rows"][3]["cards"] == [U, U, "1", U]
-    assert scorer.get("/state", at=9, seat=2)["state"]["rows"][3]["cards"] == [U] * 4
-    assert scorer.get("/state", at=9)["state"]["rows"][3]["cards"] == [U] * 4
-    assert scorer.get("/state", at=7, seat=2)["state"]["rows"][2]["cards"] == ["11", "1", U, U]
+    assert scorer.read("/state", at=9, seat=3)["state"]["rows"][3]["cards"] == [U, U, "1", U]
+    assert scorer.read("/state", at=9, seat=2)["state"]["rows"][3]["cards"] == [U] * 4
+    assert scorer.read("/state", at=9)["state"]["rows"][3]["cards"] == [U] * 4
+    assert scorer.read("/state", at=7, seat=2)["state"]["rows"][2]["cards"] == ["11", "1", U, U]
     assert scorer.get("/state", at=26)["state"]["rows"][1]["cards"] == ["2", "3", "0"]
     frames = scorer.get("/replay")["frames"]
     assert all(f["text"] for f in frames) and "8" not in frames[7]["text"]

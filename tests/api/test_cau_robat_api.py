@@ -88,8 +88,9 @@ def test_vocabulary_log_through_the_api(scorer: Scorer) -> None:
     assert frames[16]["text"].startswith("D plays 4 bastos: C's Recau on 7s takes 7-7-6-10-12 and A's pile on 5 and D's pile on 11")
     assert "B pays 3" in frames[16]["text"]
     assert frames[14]["text"] == "B plays 7 copas: Cau" and frames[15]["text"] == "C plays 7 espadas: Recau"
-    # a seat sees its own hand and nobody else's
-    seat_view = scorer.get("/state", seat=0)["state"]
+    # a seat sees its own hand and nobody else's (shown with the token while in play; without it, only what is public)
+    assert "10o" not in json.dumps(scorer.get("/state", seat=0)["state"])
+    seat_view = scorer.read("/state", seat=0)["state"]
     assert sorted(seat_view["cards"]) == sorted(["7b", "1e", "2o", "4o", "6o", "10o"])
     assert "12c" not in json.dumps(seat_view)
 

@@ -121,7 +121,8 @@ def test_replay_steps_through_both_courses(scorer: Scorer) -> None:
     # the public view never shows West's hidden hand; South's view shows South's own
     at_deal = scorer.get("/state", at=2)["state"]
     assert "7D" not in str(at_deal)
-    assert "7D" in str(scorer.get("/state", at=2, seat=2)["state"])
+    assert "7D" not in str(scorer.get("/state", at=2, seat=2)["state"])  # no token: only what is public
+    assert "7D" in str(scorer.read("/state", at=2, seat=2)["state"])
     # stepping: after the tira (step 5) the trick is South's four diamonds
     assert "KD" in str(scorer.get("/state", at=5)["state"])
     assert scorer.get("/state", at=4)["state"] != scorer.get("/state", at=5)["state"]

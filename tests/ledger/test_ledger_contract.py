@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from tests.ledger.ledger_helpers import plays, start
 
+from ledger.records import chain_hash_v2
 from ledger import (
     GENESIS,
     AppendResult,
@@ -100,7 +101,7 @@ class TestLedgerContract:
             assert AT.match(event.at)
         assert stored[0].at == stored[1].at  # one transaction, one time
         envelope = stored[0].envelope()
-        assert set(envelope) == {"match", "seq", "type", "data", "at", "by", "key", "prev", "hash"}
+        assert set(envelope) == {"match", "seq", "type", "data", "at", "by", "key", "prev", "hash", "format"}
         assert envelope["data"] == data and envelope["seq"] == 2
 
     def test_every_hash_is_the_documented_chain_hash(self, ledger: Ledger) -> None:
@@ -110,7 +111,7 @@ class TestLedgerContract:
         prev = GENESIS
         for event in ledger.read("m1"):
             assert event.prev == prev
-            assert event.hash == chain_hash(
+            assert event.format == 2 and event.hash == chain_hash_v2(
                 prev, event.match, event.seq, event.type, event.data, event.at, event.by, event.key
             )
             prev = event.hash

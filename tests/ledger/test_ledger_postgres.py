@@ -13,15 +13,18 @@ import psycopg
 import pytest
 from tests.ledger.ledger_helpers import plays, start
 
+import ledger._core as core
 import ledger.postgres as pg
 import ledger.sqlite as lite
 from ledger import (
+    GENESIS,
     ConcurrencyConflict,
     LedgerError,
     MatchExists,
     NewEvent,
     SqliteLedger,
     StorageUnavailable,
+    chain_hash,
     open_ledger,
     verify_file,
 )
@@ -66,7 +69,29 @@ def test_the_database_refuses_edits(book: PostgresLedger, postgres_url: str, sta
 def test_opening_records_the_schema_version_once(postgres_url: str) -> None:
     PostgresLedger(postgres_url).close()
     PostgresLedger(postgres_url).close()
-    assert sql(postgres_url, "SELECT version FROM tanteo_schema") == [(pg.SCHEMA_VERSION,)]
+    assert sql(postgres_url, "SELECT version FROM tanteo_schema ORDER BY version") == [
+        (version,) for version, _ in pg.MIGRATIONS
+    ]
+
+
+def test_a_database_of_an_older_version_is_upgraded_on_open(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as older:  # the Tanteo of schema version 1
+        older.setattr(pg, "MIGRATIONS", pg.MIGRATIONS[:1])
+        older.setattr(pg, "SCHEMA_VERSION", 1)
+        PostgresLedger(postgres_url).close()
+    at = "2026-01-01T00:00:00.000Z"  # a match that Tanteo stored then, in chain format 1
+    digest = chain_hash(GENESIS, "m1", 1, "note", {"text": "x"}, at, "", None)
+    sql(postgres_url, "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
+                      "VALUES ('m1', 'cabo', 't', %s, '[\"A\"]', 'playing', 1, %s)", (at, digest))
+    sql(postgres_url, 'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
+                      "VALUES ('m1', 1, 'note', '{\"text\":\"x\"}', %s, '', NULL, %s, %s, 1)", (at, GENESIS, digest))
+    with pytest.raises(LedgerError, match="older schema"):
+        verify_file(postgres_url)  # verify never upgrades
+    with PostgresLedger(postgres_url) as book:
+        assert sql(postgres_url, "SELECT max(version) FROM tanteo_schema") == [(pg.SCHEMA_VERSION,)]
+        book.append("m1", [NewEvent("peek", {"seat": 1, "value": "7D"}, private=(("value",),))], by="scorer")
+        assert [e.format for e in book.read("m1")] == [1, 2]
+        assert book.verify()[0].valid
 
 
 def test_a_newer_schema_is_refused(postgres_url: str) -> None:
@@ -97,15 +122,17 @@ def test_the_same_events_hash_to_the_same_bytes_as_in_sqlite(
 ) -> None:
     for module in (pg, lite):
         monkeypatch.setattr(module, "utc_now", lambda: "2026-11-23T20:00:00.000Z")
-    batches = [plays("AS", "10H"), [NewEvent("note", {"text": "ñandú — «vale» 🂡", "n": [1, {"b": 2, "a": None}]})]]
+    monkeypatch.setattr(core.secrets, "token_bytes", lambda n: bytes(range(n)))  # the same salts on both
+    batches = [plays("AS", "10H"), [NewEvent("note", {"text": "ñandú — «vale» 🂡", "n": [1, {"b": 2, "a": None}]})],
+               [NewEvent("peek", {"seat": 1, "value": "7D"}, private=(("value",),))]]
     heads = []
     for book in (SqliteLedger(tmp_path / "a.db"), PostgresLedger(postgres_url)):
         with book:
             start(book)
             for i, batch in enumerate(batches):
                 book.append("m1", batch, by="Ana", key=f"k{i}")
-            heads.append([(e.seq, e.prev, e.hash) for e in book.read("m1")])
-    assert heads[0] == heads[1] and len(heads[0]) == 4
+            heads.append([(e.seq, e.prev, e.hash, e.format, e.private) for e in book.read("m1")])
+    assert heads[0] == heads[1] and len(heads[0]) == 5 and heads[0][-1][3] == 2
 
 
 def test_open_ledger_and_verify_file_take_a_url(postgres_url: str) -> None:

@@ -44,7 +44,7 @@ from ledger._core import (
     spliced_hash,
     verify_chain,
 )
-from ledger.records import AppendResult, append_result, stored_event, utc_now
+from ledger.records import AppendResult, append_result, chain_hash_v2, stored_event, utc_now
 
 
 def stdlib_json(obj: Any) -> bytes:
@@ -135,7 +135,9 @@ def test_chain_hash_is_sha256_of_prev_and_the_canonical_envelope() -> None:
         stdlib_chain_hash("1" * 64, match="m", seq=1, type="t", data={},
                           at="2026-01-01T00:00:00.000Z", by="b", key="k")
     )
-    assert CHAIN_FORMAT == 1 and GENESIS == "0" * 64
+    assert CHAIN_FORMAT == 2 and GENESIS == "0" * 64
+    # Format 2 adds "format": 2 to the hashed envelope (data holds placeholders for private values).
+    assert chain_hash_v2(GENESIS, **fields) == stdlib_chain_hash(GENESIS, **fields, format=2)
 
 
 def test_every_field_changes_the_hash() -> None:
@@ -167,7 +169,7 @@ def test_the_spliced_hot_path_hash_equals_chain_hash(
     for event, row in zip(events, rows, strict=True):
         assert event.hash == stdlib_chain_hash(
             prev, match=event.match, seq=event.seq, type=event.type, data=event.data,
-            at=event.at, by=event.by, key=event.key,
+            at=event.at, by=event.by, key=event.key, format=2,
         )
         assert row[3] == stdlib_json(event.data).decode() and row[9] == CHAIN_FORMAT
         prev = event.hash
@@ -193,7 +195,7 @@ def test_verify_hashes_each_row_by_splicing_as_chain_hash_would(
     pieces = (envelope_prefix(at, by), text, envelope_middle(key, match), seq, stdlib_json(etype))
     assert spliced_hash(GENESIS, *pieces) == expected == chain_hash(GENESIS, match, seq, etype, data, at, by, key)
     first = stdlib_chain_hash(GENESIS, match=match, seq=1, type=etype, data=data, at=at, by=by, key=key)
-    row = (1, etype, text.decode(), at, by, key, GENESIS, first, CHAIN_FORMAT)
+    row = (1, etype, text.decode(), at, by, key, GENESIS, first, 1)
     assert verify_chain(match, [row], 1, first).valid
     assert not verify_chain(match, [(*row[:3], at + "x", *row[4:])], 1, first).valid
 

@@ -28,6 +28,7 @@ from ledger import (
     chain_hash,
     verify_file,
 )
+from ledger.records import chain_hash_v2
 from ledger.sqlite import TRIGGERS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -116,7 +117,7 @@ def test_triggers_and_schema_survive_reopening(db_path: Path) -> None:
     applied = conn.execute(
         "SELECT name FROM _sqlite_migrations WHERE migration_set = 'tanteo-ledger'"
     ).fetchall()
-    assert applied == [("m001_initial",)]  # migrations ran once, not once per open
+    assert applied == [("m001_initial",), ("m002_private",)]  # migrations ran once, not once per open
     assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     conn.close()
 
@@ -394,7 +395,7 @@ def test_an_edited_event_with_a_recomputed_hash_breaks_the_next_link(db_path: Pa
     with SqliteLedger(db_path) as book:
         e3 = book.read("m1", after=2, upto=3)[0]
     forged = {"seat": 0, "card": "AS"}
-    new_hash = chain_hash(e3.prev, e3.match, e3.seq, e3.type, forged, e3.at, e3.by, e3.key)
+    new_hash = chain_hash_v2(e3.prev, e3.match, e3.seq, e3.type, forged, e3.at, e3.by, e3.key)
     drop_edit_restore(
         db_path, "UPDATE events SET data = ?, hash = ? WHERE match_id = 'm1' AND seq = 3",
         params=('{"card":"AS","seat":0}', new_hash),

@@ -1,0 +1,184 @@
+"""What an open read may show of a match in play: the one redaction every read path applies.
+
+The engines declare which fields are private (``PRIVATE`` next to each ``view``, read by
+:mod:`engines.privacy`). Here, Flask-free, the service turns those declarations into:
+
+* the private places of each event it appends (the ledger commits to them: chain format 2);
+* the envelope a reader sees (:func:`envelope`): everything, with each value's salt, for the
+  scorer holding the write token or once the match is over; otherwise the data with each
+  private value replaced by its marked placeholder ``{"private": true, "commitment": …}``,
+  which is also what the chain hashes, so the public listing still verifies;
+* the log as a record without the private facts would hold it (:func:`public_log`): a
+  reader without the token gets states, seat views, words, legal moves and scores folded
+  from that log, so none of them can echo a private value, whatever the engine's view does.
+
+Every open read goes through :func:`envelope` (listings, exports, streams) or
+:func:`public_log` (anything folded); nothing else decides what is private.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any, Iterator, Mapping, Sequence
+
+from engines.base import Engine, Event, RuleViolation, voided_seqs, walk
+from engines.privacy import Secret, secrets_of, unknown_form
+from ledger.records import Path, StoredEvent, public_data
+
+
+class OptionsOf(Mapping[str, Any]):
+    """An engine state's options (a frozen dataclass) read as a mapping, without copying it.
+
+    ``dataclasses.asdict`` deep-copies and cost ~190 µs per append; this is a lookup.
+    """
+
+    def __init__(self, options: Any) -> None:
+        self._options = options
+        self._names = _field_names(type(options))
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._names:
+            raise KeyError(key)
+        return getattr(self._options, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else frozenset()
+
+
+def match_options(events: Sequence[Event]) -> Mapping[str, Any]:
+    """Return the options in force: those of ``match_started`` or of its latest amend still standing."""
+    options: Any = events[0].data.get("options") if events else None
+    voided = voided_seqs(events) if any(e.type == "void" for e in events) else frozenset()
+    for event in events:
+        if event.type == "amend" and event.seq not in voided and int(event.data.get("target", 0)) == 1:
+            inner = event.data.get("data")
+            if isinstance(inner, Mapping):
+                options = inner.get("options")
+    return options if isinstance(options, Mapping) else {}
+
+
+def event_secrets(engine: Engine, options: Mapping[str, Any], event_type: str, data: Mapping[str, Any],
+                  types: Mapping[int, str]) -> list[Secret]:
+    """Return the private values of one event; ``types`` gives an amend's target type by seq."""
+    target_type = None
+    if event_type == "amend":
+        target = data.get("target")
+        target_type = types.get(target) if isinstance(target, int) else None
+    return secrets_of(engine.PRIVATE, options, event_type, data, target_type=target_type)
+
+
+def private_paths(engine: Engine, options: Mapping[str, Any], event_type: str, data: Mapping[str, Any],
+                  types: Mapping[int, str]) -> tuple[Path, ...]:
+    """Return where an event to append holds private values (what the ledger commits to)."""
+    return tuple(s.path for s in event_secrets(engine, options, event_type, data, types))
+
+
+def public_log(engine: Engine, events: Sequence[Event], options: Mapping[str, Any] | None = None) -> list[Event]:
+    """Return the log as a record that never learnt a private value would hold it.
+
+    Each private field takes its unknown form (``"??"`` cards, or left out), per the
+    engine's declaration; an amend's new payload likewise. ``events`` is the log from event
+    1, or (with the match's ``options``) a stretch of it without corrections.
+    """
+    options = match_options(events) if options is None else options
+    types = {e.seq: e.type for e in events}
+    out = []
+    for event in events:
+        found = event_secrets(engine, options, event.type, event.data, types)
+        out.append(Event(event.seq, event.type, unknown_form(event.data, found)) if found else event)
+    return out
+
+
+def foldable_public_log(engine: Engine, events: Sequence[Event]) -> tuple[list[Event], bool]:
+    """Return a public log the rules accept, and whether it is exactly the public log.
+
+    The unknown form is weaker than what the record holds, and a few rule checks need the
+    record's knowledge (La Cabra: a discard from a hand the table knows must be named; El
+    Roby: a hand whose cards were all written needs no showdown, but its unknown form does).
+    When the walk refuses the public log at an event, that event is put back as recorded if
+    it carried private values; if it did not, the private events of the hand that just
+    closed are (its cards were shown at its end). A reader then gets the public view only
+    (``exact`` False: no seat view). ``events`` is the log from event 1.
+
+    Raises:
+        RuleViolation: the log does not fold even as recorded (never for a stored log).
+    """
+    shown = public_log(engine, events)
+    exact = True
+    for _ in range(len(events) + 1):
+        try:
+            for _step in walk(engine, shown):
+                pass
+            return shown, exact
+        except RuleViolation as error:
+            index = (error.event or 0) - 1
+            if not 0 <= index < len(events) or events[index].seq != error.event:
+                raise
+            if shown[index] is not events[index]:
+                changed = [index]
+            else:
+                start = max((i for i in range(index) if events[i].type == "hand_started"), default=0)
+                changed = [i for i in range(start, index) if shown[i] is not events[i]]
+            if not changed:
+                raise
+            for i in changed:
+                shown[i] = events[i]
+            exact = False
+    return list(events), False
+
+
+def envelope(event: StoredEvent, full: bool) -> dict[str, Any]:
+    """Return a stored event as a reader sees it: everything (``full``), or its public form.
+
+    The public form shows each private value as its placeholder (with the commitment the
+    hash was computed over, for format 2). A format-1 event has no commitment: its private
+    values are shown as ``{"private": true}`` and its hash can only be checked by someone
+    who may see them (``tanteo verify --db``, or the listing once the match is over).
+    """
+    out = event.envelope()
+    if full:
+        return out
+    out.pop("private", None)
+    out["data"] = public_data(event)
+    return out
+
+
+def hide_unsalted(event: StoredEvent, engine: Engine, options: Mapping[str, Any], types: Mapping[int, str]) -> dict[str, Any]:
+    """Return the public envelope of an event stored before commitments (format 1)."""
+    out = envelope(event, False)
+    data: Any = out["data"]
+    for secret in event_secrets(engine, options, event.type, event.data, types):
+        data = _put(data, secret.path, {"private": True})
+    out["data"] = data
+    return out
+
+
+def _put(data: Any, path: Path, value: Any) -> Any:
+    if not path:
+        return value
+    step, rest = path[0], path[1:]
+    if isinstance(data, list):
+        copy = list(data)
+        copy[int(step)] = _put(data[int(step)], rest, value)
+        return copy
+    copy_map = dict(data)
+    copy_map[step] = _put(data[step], rest, value)
+    return copy_map
+
+
+def public_envelopes(engine: Engine, records: Sequence[StoredEvent], all_types: Mapping[int, str],
+                     options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the open listing of stored events (format 2: commitments; format 1: bare placeholders)."""
+    return [envelope(r, False) if r.format >= 2 else hide_unsalted(r, engine, options, all_types) for r in records]
+
+
+__all__ = ["OptionsOf", "envelope", "foldable_public_log", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]

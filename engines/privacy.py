@@ -1,0 +1,162 @@
+"""Which fields of an event are private, and to whom: the one reading every engine's declaration.
+
+Each engine declares, next to its ``view``, a ``PRIVATE`` table: per event type, the fields
+that only some seats saw (VOCABULARY.md §1 "Private"): a peek's value, a kept card, a card
+drawn from the stock, a face-down discard, each seat's dealt hand. Everything the service
+hides from an open read, commits to in the hash chain, or folds as unknown starts here, so
+a field declared once is hidden everywhere.
+
+A declaration names a path into the event's ``data`` (keys, ``"*"`` for every item of a
+list) and who saw the value:
+
+* ``ACTOR``: the seat that acted (``data["seat"]``): a peek, a keep, a draw, a discard;
+* ``OWNER``: the seat whose index the path's first ``"*"`` matched (``hands[2]`` is seat 2's);
+* ``NOBODY``: the record only (cards dealt face down that nobody at the table has looked at).
+
+``unknown`` says how the field reads in a log without its private facts (what a reader
+without the token may fold): ``"??"`` replaces every card in it, ``"omit"`` drops the field
+(an optional value: the scorer "did not see it"), ``"keep"`` leaves it (the view already
+hides it until the rules show it; only the listing hides it).
+
+Pure, standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Literal, Mapping, Sequence
+
+Audience = Literal["actor", "owner", "nobody"]
+ACTOR: Audience = "actor"
+OWNER: Audience = "owner"
+NOBODY: Audience = "nobody"
+
+Path = tuple["str | int", ...]
+"""A concrete place in an event's data: keys and list indexes (``("hands", 2)``)."""
+
+UNKNOWN = "??"
+
+
+@dataclass(frozen=True)
+class Private:
+    """One private field of an event type (see the module docstring)."""
+
+    path: tuple[str, ...]
+    to: Audience
+    unknown: Literal["??", "omit", "keep"] = "??"
+    when: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None
+    """``(match options, event data) -> bool``: the field is private only when this holds
+    (a stock draw, a face-down discard); None: always."""
+
+
+Declarations = Mapping[str, Sequence[Private]]
+"""An engine's ``PRIVATE``: event type → its private fields (``()`` for an all-public type)."""
+
+
+@dataclass(frozen=True)
+class Secret:
+    """One private value of one event: where it is and which seats saw it (empty: nobody)."""
+
+    path: Path
+    seats: frozenset[int]
+    unknown: Literal["??", "omit", "keep"]
+
+
+def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_type: str,
+               data: Mapping[str, Any], *, target_type: str | None = None) -> list[Secret]:
+    """Return the private values present in one event's data, in declaration order.
+
+    An ``amend`` carries its target's new payload under ``data``: pass the target's type as
+    ``target_type`` and its private fields are found there (``("data", "value")``).
+    """
+    if event_type == "amend" and target_type is not None:
+        inner = data.get("data")
+        if not isinstance(inner, Mapping):
+            return []
+        return [Secret(("data", *s.path), s.seats, s.unknown)
+                for s in secrets_of(declarations, options, target_type, inner)]
+    out: list[Secret] = []
+    for decl in declarations.get(event_type, ()):
+        if decl.when is not None and not decl.when(options, data):
+            continue
+        actor = data.get("seat")
+        for path, owner in _expand(data, decl.path):
+            if decl.to == ACTOR:
+                seats = frozenset({actor}) if isinstance(actor, int) else frozenset()
+            elif decl.to == OWNER:
+                seats = frozenset({owner}) if owner is not None else frozenset()
+            else:
+                seats = frozenset()
+            out.append(Secret(path, seats, decl.unknown))
+    return out
+
+
+def _expand(data: Any, pattern: tuple[str, ...], done: Path = (), owner: int | None = None) -> list[tuple[Path, int | None]]:
+    """Return the concrete paths a pattern matches in ``data`` (absent fields match nothing)."""
+    if not pattern:
+        return [(done, owner)]
+    head, rest = pattern[0], pattern[1:]
+    if head == "*":
+        if not isinstance(data, list):
+            return []
+        out: list[tuple[Path, int | None]] = []
+        for i, item in enumerate(data):
+            if item is not None:
+                out += _expand(item, rest, (*done, i), i if owner is None else owner)
+        return out
+    if not isinstance(data, Mapping) or head not in data:
+        return []
+    return _expand(data[head], rest, (*done, head), owner)
+
+
+def get_at(data: Any, path: Path) -> Any:
+    """Return the value at a concrete path."""
+    for step in path:
+        data = data[step]
+    return data
+
+
+def replaced(data: Any, path: Path, value: Any, *, drop: bool = False) -> Any:
+    """Return a copy of ``data`` with the value at ``path`` replaced (or dropped); ``data`` is unchanged."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(data, list):
+        out_list = list(data)
+        out_list[int(head)] = replaced(data[int(head)], rest, value, drop=drop)
+        return out_list
+    out = dict(data)
+    if drop and not rest:
+        out.pop(head, None)
+    else:
+        out[head] = replaced(data[head], rest, value, drop=drop)
+    return out
+
+
+def _unknown_cards(value: Any) -> Any:
+    """Every card text in a value written as unknown (``"??"``); structure and nulls kept."""
+    if isinstance(value, str):
+        return UNKNOWN
+    if isinstance(value, list):
+        return [_unknown_cards(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _unknown_cards(v) for k, v in value.items()}
+    return value
+
+
+def unknown_form(data: Mapping[str, Any], secrets: Sequence[Secret], viewer: int | None = None) -> dict[str, Any]:
+    """Return the data as a record that never learnt the private values would hold it.
+
+    Values that ``viewer`` saw stay (None: the public, who saw none of them). Folding a log
+    in this form gives the state a reader without those facts may see: its views, words,
+    legal moves and scores cannot echo a private value.
+    """
+    out: Any = dict(data)
+    for secret in secrets:
+        if viewer is not None and viewer in secret.seats:
+            continue
+        if secret.unknown == "omit":
+            out = replaced(out, secret.path, None, drop=True)
+        elif secret.unknown == "??":
+            out = replaced(out, secret.path, _unknown_cards(get_at(out, secret.path)))
+    return dict(out)

@@ -1,0 +1,317 @@
+"""Hidden cards stay hidden from open reads of a match in play, in all five games.
+
+Every open read (the summary, the event listing, the state and the replay for every seat
+parameter and step, the legal moves, the audit) is fetched without the write token and its
+whole body searched for each private value (as written, and as the words print it). With
+the token the values are shown; once the match is over they are shown to everyone. Cabo's
+values are digits, which a byte search cannot tell from anything else, so the Cabo test
+records the §7 example twice, with different private values, and requires every open read
+to be byte for byte the same apart from ids, times, hashes and commitments.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from ledger import verify_listing
+from ledger.records import chain_hash_v2
+from tests.api.test_cabo_api import vocabulary_log
+from tests.conftest import Scorer
+
+U = "??"
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "o": " oros", "c": " copas", "e": " espadas", "b": " bastos"}
+
+
+def ev(type_: str, **data: Any) -> dict[str, Any]:
+    return {"type": type_, "data": data}
+
+
+def open_reads(scorer: Scorer, seats: int) -> dict[str, bytes]:
+    """Every open read of the match, without the token: path → body."""
+    version = scorer.get()["version"]
+    paths = ["", "/events", "/events?after=1&limit=2", "/legal-moves", "/audit", "/replay", "/replay?course=recorded",
+             "/state"]
+    for seat in range(seats):
+        paths += [f"/replay?seat={seat}", f"/replay?seat={seat}&course=recorded", f"/state?seat={seat}"]
+    for at in range(1, version + 1):
+        paths.append(f"/state?at={at}")
+        paths += [f"/state?at={at}&seat={seat}" for seat in range(seats)]
+    out = {}
+    for path in paths:
+        response = scorer.client.get(f"/matches/{scorer.id}{path}")
+        assert response.status_code == 200, (path, response.get_json())
+        out[path] = response.data
+    return out
+
+
+def leaks(body: bytes, cards: list[str]) -> list[str]:
+    """The private cards a response shows, as written (``8H``) or as words print them (``8♥``, ``7 bastos``)."""
+    text = body.decode("utf-8") + json.dumps(json.loads(body), ensure_ascii=False)
+    found = []
+    for card in cards:
+        rank, suit = card[:-1], card[-1]
+        written = rf"(?<![0-9A-Za-z]){re.escape(card)}(?![0-9A-Za-z])"
+        spoken = rf"(?<![0-9A-Za-z]){re.escape(rank + SUITS[suit])}"
+        if re.search(written, text) or re.search(spoken, text):
+            found.append(card)
+    return found
+
+
+def assert_hidden_then_shown(scorer: Scorer, seats: int, private: list[str]) -> None:
+    for path, body in open_reads(scorer, seats).items():
+        assert not leaks(body, private), f"{path} shows {leaks(body, private)}"
+    response = scorer.client.get(f"/matches/{scorer.id}/state", query_string={"seat": "all"})
+    assert response.status_code == 401  # the omniscient view of a match in play needs the token
+    for path in ("/events", "/state", "/replay", "/legal-moves", "/audit"):  # shared caches keep the two bodies apart
+        assert scorer.client.get(f"/matches/{scorer.id}{path}").headers["Vary"] == "Authorization"
+    with_token = json.dumps(scorer.read("/events"))
+    assert set(leaks(with_token.encode(), private)) == set(private)  # the scorer sees every value
+    listing = scorer.get("/events")["events"]
+    assert any('"private": true' in json.dumps(e["data"]) for e in listing)  # a marked placeholder, not a gap
+    summary = scorer.get()
+    assert verify_listing(scorer.id, listing, summary["version"], summary["head"]).valid
+
+
+# --------------------------------------------------------------------------- one match per game
+
+
+def test_cau_robat_hands_stay_hidden(scorer: Scorer) -> None:
+    scorer.start({"game": "cau-robat", "players": ["A", "B", "C", "D"], "options": {}})
+    hands = [["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"], ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
+             ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"], ["11o", "10c", "4b", "3b", "4e", "5b", "6b", "11e", "12b"]]
+    scorer.record(ev("hand_started", dealer=3, table=["1o", "3c", "5e", "11b"], hands=hands),
+                  ev("play", seat=0, card="5o"), ev("play", seat=1, card="6c"))
+    private = [c for hand in hands for c in hand if c not in ("5o", "6c")]
+    assert_hidden_then_shown(scorer, 4, private)
+
+
+def test_kabu_kept_and_dealt_cards_stay_hidden(scorer: Scorer) -> None:
+    scorer.start({"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}})
+    six = ["AH", "2H", "3H", "4H", "5H", "6H"]
+    scorer.record(ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5], table=six),
+                  ev("keep", seat=1, card=U), ev("keep", seat=2, card=U), ev("keep", seat=0, card="7C"),
+                  ev("stand", seat=1), ev("take", seat=2))
+    assert_hidden_then_shown(scorer, 3, ["7C", "8C", "9D"])
+
+
+def test_el_roby_hands_and_stock_draws_stay_hidden(scorer: Scorer) -> None:
+    from tests.api.test_el_roby_api import DEAL, START
+
+    scorer.start(START)
+    scorer.record(ev("hand_started", dealer=0, hands=DEAL, discard="10H"),
+                  ev("draw", seat=1, **{"from": "stock", "card": "9C"}), ev("discard", seat=1, card="KC"),
+                  ev("draw", seat=2, **{"from": "stock", "card": "5S"}), ev("discard", seat=2, card="AS"))
+    shown = {"10H", "KC", "AS"}
+    private = sorted({c for hand in DEAL for c in hand} - shown) + ["9C", "5S"]
+    assert "9C" not in {c for hand in DEAL for c in hand}
+    assert_hidden_then_shown(scorer, 4, private)
+
+
+def test_la_cabra_hands_and_face_down_discards_stay_hidden(scorer: Scorer) -> None:
+    scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
+    scorer.record(ev("hand_started", dealer=3, trump="QS",
+                     hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]),
+                  ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
+                  ev("tira", seat=2, cards=["7D", "8D", "KD", "AD"]), ev("discard", seat=3, cards=[U, U, U, U]),
+                  ev("discard", seat=0, cards=["6C", "8H", "9H", "6D"]))   # face down, named by the recorder
+    assert_hidden_then_shown(scorer, 4, ["8H", "9H", "6D", "8S", "9S", "JH"])
+
+
+# --------------------------------------------------------------------------- cabo
+
+
+NORMALISE = [
+    (re.compile(rb'"[0-9a-f]{64}"'), b'"H"'),
+    (re.compile(rb'"[0-9a-f]{32}"'), b'"S"'),
+    (re.compile(rb'"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"'), b'"T"'),
+]
+
+
+def normalised(body: bytes, match_id: str) -> bytes:
+    body = body.replace(match_id.encode(), b"M")
+    for pattern, replacement in NORMALISE:
+        body = pattern.sub(replacement, body)
+    return body
+
+
+def cabo_to_the_call(client: FlaskClient, changes: dict[int, dict[str, Any]]) -> Scorer:
+    """The VOCABULARY §7 Cabo log up to Ben's CABO call (seq 20), with some private values changed."""
+    log = vocabulary_log()
+    scorer = Scorer(client)
+    scorer.start(log[0]["data"])
+    events = [dict(e, data={**e["data"], **changes.get(seq, {})}) for seq, e in enumerate(log[1:20], start=2)]
+    scorer.record(*events)
+    assert events[-1]["type"] == "call_cabo"
+    return scorer
+
+
+def test_cabo_open_reads_do_not_depend_on_peeks_spies_or_looks(client: FlaskClient) -> None:
+    """§7 to the CABO call: seq 7 Carl's look, seq 9 Dora's peek, seq 19 Anna's spy, all changed."""
+    real = cabo_to_the_call(client, {})
+    other = cabo_to_the_call(client, {7: {"cards": ["6", "5"]}, 9: {"value": "3"}, 19: {"value": "6"}})
+    a, b = open_reads(real, 4), open_reads(other, 4)
+    for path in a:
+        assert normalised(a[path], real.id) == normalised(b[path], other.id), path
+    listing = {e["seq"]: e["data"] for e in real.get("/events")["events"]}
+    for seq, field in [(6, "cards"), (7, "cards"), (9, "value"), (19, "value")]:
+        assert listing[seq][field]["private"] is True and len(listing[seq][field]["commitment"]) == 64
+    assert listing[5]["layouts"][0] == {"private": True, "commitment": listing[5]["layouts"][0]["commitment"]}
+    shown = {e["seq"]: e["data"] for e in real.read("/events")["events"]}
+    assert (shown[6]["cards"], shown[7]["cards"], shown[9]["value"], shown[19]["value"]) == (["9", "9"], ["11", "1"], "1", "7")
+    # with the token, each seat's view has its own look; without it, only what is public
+    assert real.read("/state", at=9, seat=3)["state"]["rows"][3]["cards"] == [U, U, "1", U]
+    assert real.get("/state", at=9, seat=3)["state"]["rows"][3]["cards"] == [U, U, U, U]
+    assert real.read("/replay", seat=0)["frames"][18]["data"]["value"] == "7"
+    assert "value" not in json.dumps(real.get("/legal-moves")["moves"])
+    for query in ({"seat": "all"},):
+        for path in ("/state", "/replay"):
+            assert client.get(f"/matches/{real.id}{path}", query_string=query).status_code == 401
+            assert client.get(f"/matches/{real.id}{path}", query_string=query,
+                              headers={"Authorization": "Bearer wrong"}).status_code == 403
+            assert real.read(path, **query)["seat"] == "all"
+
+
+def finished_cabo(client: FlaskClient) -> Scorer:
+    """The §7 Cabo log with Anna starting on 80: her 9 in round 2 takes her over 100."""
+    log = vocabulary_log()
+    scorer = Scorer(client)
+    scorer.start({**log[0]["data"], "initial": {"totals": [80, 93, 85, 40]}})
+    scorer.record(*[e for e in log[1:] if e["type"] != "score_claimed"])
+    assert scorer.get()["status"] == "over"
+    return scorer
+
+
+def test_after_a_cabo_match_everything_is_shown_and_the_omniscient_replay_knows_the_showdown(client: FlaskClient) -> None:
+    scorer = finished_cabo(client)
+    listing = scorer.get("/events")["events"]
+    peek = next(e for e in listing if e["type"] == "peek")
+    assert peek["data"]["value"] == "1" and peek["private"][0]["path"] == ["value"]
+    summary = scorer.get()
+    assert verify_listing(scorer.id, listing, summary["version"], summary["head"]).valid
+    frames = scorer.get("/replay", seat="all")["frames"]
+    deal = next(f for f in frames if f["type"] == "hand_started" and f["seq"] > 3)
+    assert [r["cards"] for r in deal["state"]["rows"]] == [["2", "3", "4", "12"], ["9", "3", "9", "0"],
+                                                           ["11", "1", "2", "1"], ["4", "7", "1", "2"]]
+    assert deal["data"]["layouts"][0] == [U] * 4  # the step's data is what was recorded
+    before_showdown = frames[-2]
+    assert [r["cards"] for r in before_showdown["state"]["rows"]] == [["2", "3", "4", "0"], ["2", "3", "0"],
+                                                                      ["1", "1", "2", "1"], ["4", "7", "1", "2"]]
+    assert scorer.get("/state", seat=3, at=9)["state"]["rows"][3]["cards"] == [U, U, "1", U]
+
+
+def test_a_seat_view_at_a_step_comes_with_a_proof_to_the_head(client: FlaskClient) -> None:
+    scorer = finished_cabo(client)
+    head = scorer.get()["head"]
+    out = scorer.get("/state", at=9, seat=3)
+    proof = out["proof"]
+    assert out["hash"] == proof["hash"] and proof["head"] == head and proof["from"] == 9
+    prev = proof["hash"]
+    for envelope in proof["events"]:
+        data = envelope["data"]
+        for item in envelope.get("private", []):
+            node = data
+            *parents, last = item["path"]
+            data = json.loads(json.dumps(data))
+            node = data
+            for step in parents:
+                node = node[step]
+            node[last] = {"private": True, "commitment": item["commitment"]}
+        assert envelope["prev"] == prev
+        prev = chain_hash_v2(prev, scorer.id, envelope["seq"], envelope["type"], data, envelope["at"], envelope["by"],
+                             envelope["key"])
+        assert prev == envelope["hash"]
+    assert prev == head
+    # during play the same proof is open: commitments only
+    playing = cabo_to_the_call(client, {})
+    proof = playing.get("/state", at=5, seat=1)["proof"]
+    assert proof["head"] == playing.get()["head"] and all("private" not in e for e in proof["events"])
+    assert '"9"' not in json.dumps(proof["events"][1]["data"])  # seq 6: Ben's look is a commitment
+
+
+@pytest.mark.parametrize("field", ["value", "salt"])
+def test_a_changed_byte_in_a_served_value_or_salt_is_caught(client: FlaskClient, field: str) -> None:
+    scorer = finished_cabo(client)
+    listing = scorer.get("/events")["events"]
+    peek = next(e for e in listing if e["type"] == "peek")
+    if field == "value":
+        peek["data"]["value"] = "2"
+    else:
+        peek["private"][0]["salt"] = ("0" if peek["private"][0]["salt"][0] != "0" else "1") + peek["private"][0]["salt"][1:]
+    report = verify_listing(scorer.id, listing)
+    assert not report.valid and report.first_bad == peek["seq"]
+
+
+def test_a_match_stored_with_chain_format_1_is_still_hidden_and_still_verifies(tmp_path: Any) -> None:
+    """A file written before commitments: its peek is hidden by the declarations, and it verifies offline."""
+    import sqlite3
+
+    from api.app import create_app
+    from api.service import hash_token
+    from ledger import GENESIS, SqliteLedger, chain_hash, verify_file
+    from ledger.records import canonical_json
+
+    path = tmp_path / "old.db"
+    with SqliteLedger(path):
+        pass
+    rows = [("match_started", {"game": "cabo", "players": ["Anna", "Ben"]}),
+            ("hand_started", {"dealer": 0, "layouts": [[U] * 4, [U] * 4], "discard": "5"}),
+            ("draw", {"seat": 0}),
+            ("peek", {"seat": 0, "card": "8", "slot": 2, "value": "13"})]
+    at, prev = "2026-01-01T00:00:00.000Z", GENESIS
+    conn = sqlite3.connect(path, isolation_level=None)
+    for seq, (etype, data) in enumerate(rows, start=1):
+        digest = chain_hash(prev, "old", seq, etype, data, at, "", None)
+        conn.execute('INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
+                     "VALUES ('old', ?, ?, ?, ?, '', NULL, ?, ?, 1)", (seq, etype, canonical_json(data).decode(), at, prev, digest))
+        prev = digest
+    conn.execute("INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
+                 "VALUES ('old', 'cabo', ?, ?, '[\"Anna\",\"Ben\"]', 'playing', 4, ?)", (hash_token("secret"), at, prev))
+    conn.close()
+    client = create_app({"TANTEO_DB": str(path), "TESTING": True}).test_client()
+    listing = client.get("/matches/old/events").get_json()["events"]
+    assert listing[3]["data"]["value"] == {"private": True} and listing[3]["format"] == 1
+    assert listing[1]["data"]["layouts"][0] == {"private": True}
+    shown = client.get("/matches/old/events", headers={"Authorization": "Bearer secret"}).get_json()["events"]
+    assert shown[3]["data"]["value"] == "13"
+    assert verify_listing("old", shown).valid  # shown values: a format-1 listing recomputes
+    assert not verify_listing("old", listing).valid  # hidden values without commitments cannot
+    (report,) = verify_file(path)
+    assert report.valid and report.length == 4
+    assert client.get("/matches/old/state", query_string={"seat": 0}).get_json()["state"]["rows"][0]["cards"] == [U] * 4
+
+
+def test_an_amend_of_a_private_value_is_hidden_like_its_target(client: FlaskClient) -> None:
+    scorer = cabo_to_the_call(client, {})
+    scorer.record(ev("amend", target=9, data={"seat": 3, "card": "8", "slot": 3, "value": "3"}, reason="it was a 3"))
+    listing = {e["seq"]: e for e in scorer.get("/events")["events"]}
+    amend = listing[21]["data"]
+    assert amend["data"]["value"]["private"] is True and amend["data"]["slot"] == 3 and amend["target"] == 9
+    frames = scorer.get("/replay")["frames"]
+    assert frames[8]["status"] == "amended" and frames[8]["data"]["value"]["private"] is True
+    shown = scorer.read("/replay")["frames"]
+    assert shown[8]["data"]["value"] == "3"
+    summary = scorer.get()
+    assert verify_listing(scorer.id, list(listing.values()), summary["version"], summary["head"]).valid
+
+
+def test_a_public_log_the_rules_refuse_falls_back_to_the_public_view(scorer: Scorer) -> None:
+    """West's hand is revealed to the table, so the rules want West's face-down discard named:
+    its unknown form is refused. The reads put that event back as recorded and show only the
+    public view (no seat view, bare legal moves); South's own face-down discard stays hidden."""
+    scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
+    scorer.record(ev("hand_started", dealer=3, trump="QS",
+                     hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]),
+                  ev("reveal", cards=[{"seat": 3, "card": c} for c in ["7C", "8C", "9C", "10C"]]),
+                  ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
+                  ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=["7C"]))
+    reads = open_reads(scorer, 4)
+    for path, body in reads.items():
+        assert not leaks(body, ["7D", "8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH"]), path
+    assert json.loads(reads["/state?seat=2"])["state"]["viewer"] is None  # the public view, not South's
+    assert all(set(m["data"]) <= {"seat"} for m in json.loads(reads["/legal-moves"])["moves"])
+    assert "7D" in json.dumps(scorer.read("/state", seat=2)["state"])

@@ -10,7 +10,9 @@ either.
 Why it is built this way:
 
 * **A connection pool per ledger object** (psycopg-pool), shared by the threads of a
-  process: one ``PostgresLedger`` serves every worker thread of ``tanteo serve``. A thread
+  process: one ``PostgresLedger`` serves every worker thread of ``tanteo serve``. Each
+  connection is checked as it is lent, so a database restart costs no request an error
+  unless it happens in the middle of that request. A thread
   that is inside a write transaction keeps its connection for every ledger call it makes
   meanwhile (a ``check`` that reads the log back sees the transaction it runs in, and
   never waits for a second connection from a pool the other writers hold).
@@ -296,6 +298,10 @@ class PostgresLedger:
             min_size=1,
             max_size=max(1, pool_size),
             kwargs={"autocommit": True},
+            # A pooled connection is checked (one empty round trip) as it is lent: after a
+            # database restart or failover the dead ones are replaced instead of failing
+            # one request each.
+            check=ConnectionPool.check_connection,
             open=False,
             name="tanteo-ledger",
         )

@@ -4,6 +4,7 @@ next request works; two apps (two servers) on one database see each other's writ
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import psycopg
@@ -33,15 +34,27 @@ def test_a_match_locked_past_the_busy_timeout_is_503_busy_and_nothing_is_written
     app.extensions["tanteo.ledgers"].close()
 
 
-def test_a_dropped_database_connection_is_503_io_then_the_next_request_works(postgres_url: str) -> None:
+def test_a_database_going_away_mid_write_is_503_io_and_the_next_request_works(postgres_url: str) -> None:
     app = create_app({"TANTEO_DB": postgres_url, "TESTING": True})
     client = app.test_client()
     match_id, auth = started(client)
-    with psycopg.connect(postgres_url, autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
-                      "AND datname = current_database() AND backend_type = 'client backend'")
+    blocker = psycopg.connect(postgres_url)  # a lock makes the write wait inside its transaction
+    blocker.execute("SELECT 1 FROM matches WHERE id = %s FOR UPDATE", (match_id,))
+
+    def drop_the_waiting_writer() -> None:
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            while not admin.execute("SELECT pg_terminate_backend(pid) FROM pg_locks "
+                                    "WHERE NOT granted AND locktype IN ('tuple', 'transactionid')").fetchall():
+                threading.Event().wait(0.01)
+
+    dropper = threading.Thread(target=drop_the_waiting_writer)
+    dropper.start()
     response = client.post(f"/matches/{match_id}/events", json=NOTE, headers=auth)
+    dropper.join()
+    blocker.close()
     assert response.status_code == 503 and response.get_json()["code"] == "storage.io"
+    assert response.headers["Retry-After"] == "30"
+    assert client.get(f"/matches/{match_id}").get_json()["version"] == 1
     assert client.post(f"/matches/{match_id}/events", json=NOTE, headers=auth).get_json()["version"] == 2
     app.extensions["tanteo.ledgers"].close()
 

@@ -235,14 +235,28 @@ def test_a_check_reads_back_on_its_own_connection_with_a_pool_of_one(postgres_ur
         assert seen == [1, 1] and book.version("m1") == 2
 
 
-def test_a_lost_connection_is_a_ledger_error_and_the_next_call_reconnects(book: PostgresLedger, postgres_url: str) -> None:
-    sql(postgres_url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                      "WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'")
-    with pytest.raises(StorageUnavailable) as error:
-        book.append("m1", plays("QS"), by="scorer")
-    assert error.value.reason == "io"
+def drop_connections(url: str) -> None:
+    """Close every other client's connection from the server side, as a restart does."""
+    sql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+             "WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'")
+
+
+def test_connections_dropped_between_calls_are_replaced_without_an_error(book: PostgresLedger, postgres_url: str) -> None:
+    drop_connections(postgres_url)
     assert book.append("m1", plays("QS"), by="scorer").version == 4
     assert book.verify()[0].valid
+
+
+def test_a_connection_lost_inside_a_transaction_is_storage_unavailable_and_writes_nothing(
+    book: PostgresLedger, postgres_url: str
+) -> None:
+    def check(version: int, batch: Any) -> None:
+        drop_connections(postgres_url)  # the database goes away in the middle of the append
+
+    with pytest.raises(StorageUnavailable) as error:
+        book.append("m1", plays("QS"), by="scorer", check=check)
+    assert error.value.reason == "io"
+    assert book.version("m1") == 3 and book.verify()[0].valid
 
 
 def test_a_writer_held_past_the_busy_timeout_gives_up(postgres_url: str) -> None:

@@ -293,6 +293,32 @@ class PostgresLedger:
             conninfo = psycopg.conninfo.make_conninfo(self.url, options=f"{given} {ours}".strip())
         except psycopg.ProgrammingError as error:
             raise ValueError(f"not a usable PostgreSQL URL: {error}") from None
+        # One connection first, on its own: it says why a database cannot be reached (a wrong
+        # password, no such database) where the pool would only time out, and it migrates.
+        try:
+            probe = psycopg.connect(conninfo, autocommit=True, connect_timeout=max(1, round(self.busy_timeout)))
+        except psycopg.OperationalError as error:
+            self._closed = True
+            reason = " ".join(str(error).split())
+            raise _unavailable("io", f"cannot connect to {safe_url(self.url)}: {reason}") from error
+        try:
+            with probe:
+                if migrate:
+                    self._migrate(probe)
+                elif (_schema_version(probe) or 0) < SCHEMA_VERSION and _schema_version(probe) is not None:
+                    raise LedgerError(
+                        f"{safe_url(self.url)} has an older schema; open it with tanteo serve once to upgrade it"
+                    )
+                self._check_schema(probe)
+        except psycopg.Error as error:
+            self._closed = True
+            translated = _translate(error)
+            if translated is error:
+                raise
+            raise translated from error
+        except BaseException:
+            self._closed = True
+            raise
         self._pool = ConnectionPool(
             conninfo,
             min_size=1,
@@ -305,25 +331,7 @@ class PostgresLedger:
             open=False,
             name="tanteo-ledger",
         )
-        try:
-            self._pool.open(wait=True, timeout=self.busy_timeout)
-        except PoolTimeout as error:
-            self._pool.close()
-            self._closed = True
-            raise _unavailable("io", f"cannot connect to {safe_url(self.url)}") from error
-        try:
-            with self._connection() as conn:
-                if migrate:
-                    self._migrate(conn)
-                elif (_schema_version(conn) or 0) < SCHEMA_VERSION and _schema_version(conn) is not None:
-                    raise LedgerError(
-                        f"{safe_url(self.url)} has an older schema; open it with tanteo serve once to upgrade it"
-                    )
-                self._check_schema(conn)
-        except BaseException:
-            self._pool.close()
-            self._closed = True
-            raise
+        self._pool.open(wait=False)  # the pool connects in the background; calls wait for it
 
     def __repr__(self) -> str:
         return f"PostgresLedger({safe_url(self.url)!r})"

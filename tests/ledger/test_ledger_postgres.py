@@ -285,6 +285,13 @@ def test_a_server_that_cannot_be_reached_is_storage_unavailable(tmp_path: Path) 
     assert error.value.reason == "io"
 
 
+def test_a_missing_database_is_named_in_the_error(postgres_server: Any) -> None:
+    url = postgres_server.admin_url.replace("/postgres?", "/no_such_club?")
+    with pytest.raises(StorageUnavailable) as error:
+        PostgresLedger(url)
+    assert error.value.reason == "io" and 'database "no_such_club" does not exist' in error.value.detail
+
+
 def test_feed_waits_for_a_writer_holding_a_lower_id(book: PostgresLedger, postgres_url: str) -> None:
     """A writer that took an id first but commits last is not skipped by a feed consumer."""
     start(book, "m2")

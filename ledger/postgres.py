@@ -54,7 +54,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -75,6 +75,7 @@ from ._core import (
     check_text,
     check_window,
     event_from_row,
+    meta_update,
     prepare,
     status_update,
     verify_chain,
@@ -116,7 +117,7 @@ FEED_LOCK = 0x7A4E7E02
 """Advisory lock key: writers hold it shared from the events insert to the commit; ``feed``
 takes it exclusively for an instant to wait out writers holding lower ids."""
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # -- schema --------------------------------------------------------------------------------
 
@@ -205,6 +206,12 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # Chain format 2: each event's salts of its private values, JSON [[path, salt], …]
     # (NULL: none), as SQLite's m002_private.
     (2, ("ALTER TABLE events ADD COLUMN private text CHECK (private IS NULL OR private::jsonb IS NOT NULL)",)),
+    # What people call a match by (title, date, place, tags), as SQLite's m003_match_meta;
+    # place_key is meta.place casefolded by Python on write, so that the place filter folds
+    # case as SQLite's does whatever the database's locale.
+    (3, ("ALTER TABLE matches ADD COLUMN meta jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(meta) = 'object')",
+         "ALTER TABLE matches ADD COLUMN place_key text",
+         "CREATE INDEX matches_place ON matches (place_key)")),
 )
 """Schema versions in order: (version, its statements). Each runs once, recorded in
 ``tanteo_schema``; a new version appends here and never edits an older one."""
@@ -212,7 +219,7 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
 # -- SQL -----------------------------------------------------------------------------------
 
 _EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash, fmt, private'
-_MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head"
+_MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head, meta"
 _VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt, private'
 _SQL_LOCK_HEAD = "SELECT version, head, status FROM matches WHERE id = %s FOR UPDATE"
 _SQL_KEY = 'SELECT body_hash, first_seq, last_seq FROM idempotency WHERE match_id = %s AND "key" = %s'
@@ -225,9 +232,11 @@ _SQL_IDEM_PUT = (
     "VALUES (%s, %s, %s, %s, %s, %s)"
 )
 _SQL_MATCH_PUT = (
-    "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
-    "VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s, %s) ON CONFLICT (id) DO NOTHING RETURNING 1"
+    "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head, meta, place_key) "
+    "VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s::jsonb, %s) ON CONFLICT (id) DO NOTHING RETURNING 1"
 )
+_SQL_MATCH_META = "UPDATE matches SET meta = %s::jsonb, place_key = %s WHERE id = %s"
+_SQL_MATCH_TOKEN = "UPDATE matches SET token_hash = %s WHERE id = %s AND token_hash = %s"
 _SQL_MATCH_MOVE = "UPDATE matches SET version = %s, head = %s WHERE id = %s"
 _SQL_MATCH_MOVE_STATUS = "UPDATE matches SET version = %s, head = %s, status = %s WHERE id = %s"
 _SQL_READ = (
@@ -462,8 +471,11 @@ class PostgresLedger:
         first: NewEvent,
         by: str,
         check: Check | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> AppendResult:
         """Create a match row and its first event (seq 1) in one transaction.
+
+        ``meta`` is what people call the match by (a JSON object the ledger only stores).
 
         Raises:
             MatchExists: the id is taken (also when another server takes it at the same time).
@@ -474,6 +486,7 @@ class PostgresLedger:
         check_recorder(by)
         names = check_players(players)
         prepared = prepare([first])
+        meta_json, place_key = _meta_columns(dict(meta or {}))
         with self._write() as cur:
             if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is not None:
                 raise MatchExists(match_id)
@@ -486,7 +499,7 @@ class PostgresLedger:
             created = cur.execute(
                 _SQL_MATCH_PUT,
                 (match_id, game, token_hash, at, _json_list(names), status or DEFAULT_STATUS,
-                 last.seq, last.hash),
+                 last.seq, last.hash, meta_json, place_key),
             ).fetchone()
             if created is None:
                 raise MatchExists(match_id)
@@ -536,10 +549,14 @@ class PostgresLedger:
                 if expected_version is not None and expected_version != version:
                     raise ConcurrencyConflict(expected_version, version, match_id=match_id)
                 built, rows = chain_batch(match_id, version, head, prepared, at=utc_now(), by=by, key=key)
-                status = status_update(check(version, built)) if check is not None else None
+                changes = check(version, built) if check is not None else None
+                status = status_update(changes)
+                meta = meta_update(changes)
                 last = built[-1]
                 cur.execute(_SQL_FEED_LOCK)
                 cur.executemany(_SQL_EVENT_PUT, rows)
+                if meta is not None:
+                    cur.execute(_SQL_MATCH_META, (*_meta_columns(meta), match_id))
                 if key is not None:
                     cur.execute(_SQL_IDEM_PUT, (match_id, key, digest, built[0].seq, last.seq, last.at))
                 if status is None or status == stored_status:
@@ -550,6 +567,22 @@ class PostgresLedger:
             # Rows were written behind the match row's back (another program): a lost race.
             raise ConcurrencyConflict(version, self._max_seq(match_id), match_id=match_id) from taken.__cause__
         return append_result(last.seq, last.hash, built, False)
+
+    def replace_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
+        """Store a new write-token hash if the match still has ``old_hash``; say whether it did.
+
+        Compare-and-set in one statement, so two rotations racing with the same old token
+        (on one server or two) cannot both win.
+
+        Raises:
+            MatchNotFound: no such match.
+            StorageUnavailable: as for any write; nothing was written.
+        """
+        check_text("token_hash", new_hash)
+        with self._write() as cur:
+            if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is None:
+                raise MatchNotFound(match_id)
+            return cur.execute(_SQL_MATCH_TOKEN, (new_hash, match_id, old_hash)).rowcount == 1
 
     def _max_seq(self, match_id: str) -> int:
         with self._connection() as conn:
@@ -618,14 +651,28 @@ class PostgresLedger:
         status: str | None = None,
         limit: int = 50,
         offset: int = 0,
+        tag: str | None = None,
+        place: str | None = None,
+        date: str | None = None,
     ) -> tuple[list[MatchRecord], int]:
         """Return one page of matches (newest first) and the total matching the filters.
 
-        ``player`` matches one of the match's player names exactly.
+        ``player`` matches one of the match's player names exactly; ``tag`` one of its
+        ``meta.tags`` exactly; ``place`` its ``meta.place`` ignoring case (Python's
+        casefold, as SQLite's); ``date`` its ``meta.date``.
         """
         check_page(limit, offset)
         where: list[str] = []
         params: list[Any] = []
+        if tag is not None:
+            where.append("meta -> 'tags' @> jsonb_build_array(%s::text)")
+            params.append(tag)
+        if place is not None:
+            where.append("place_key = %s")
+            params.append(place.casefold())
+        if date is not None:
+            where.append("meta ->> 'date' = %s AND jsonb_typeof(meta -> 'date') = 'string'")
+            params.append(date)
         if game is not None:
             where.append("game = %s")
             params.append(game)
@@ -773,6 +820,12 @@ def _verify_all(cur: psycopg.Cursor[Any]) -> list[VerifyReport]:
     return reports
 
 
+def _meta_columns(meta: Mapping[str, Any]) -> tuple[str, str | None]:
+    """Return a match's meta as stored: its JSON text and its casefolded place (None: no place)."""
+    place = meta.get("place")
+    return canonical_json(dict(meta)).decode("utf-8"), place.casefold() if isinstance(place, str) else None
+
+
 def _json_list(names: tuple[str, ...]) -> str:
     return canonical_json(list(names)).decode("utf-8")
 
@@ -787,6 +840,7 @@ def _match_record(row: Sequence[Any]) -> MatchRecord:
         status=row[5],
         version=int(row[6]),
         head=row[7],
+        meta=dict(row[8]) if len(row) > 8 and row[8] else {},
     )
 
 

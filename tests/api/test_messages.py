@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from tests.api.conftest import check_response
+from tests.plain_errors import check_response
 from tests.conftest import Scorer
 
 START = {"game": "la-cabra", "players": ["Núria", "Østen", "Šárka", "West"], "options": {}}

@@ -119,6 +119,10 @@ takes it exclusively for an instant to wait out writers holding lower ids."""
 
 SCHEMA_VERSION = 3
 
+VERIFY_BATCH = 2000
+"""Rows fetched at a time by ``verify()`` of a whole database (a server-side cursor: the
+events of every match never sit in memory at once)."""
+
 # -- schema --------------------------------------------------------------------------------
 
 REFUSE_FUNCTION = "tanteo_refuse"
@@ -722,6 +726,7 @@ class PostgresLedger:
                 return [_verify_one(cur, match_id)]
             return _verify_all(cur)
 
+
     # -- lifecycle -------------------------------------------------------------------------
 
     def close(self) -> None:
@@ -808,12 +813,14 @@ def _verify_all(cur: psycopg.Cursor[Any]) -> list[VerifyReport]:
         mid: (int(version), head) for mid, version, head in cur.execute("SELECT id, version, head FROM matches")
     }
     reports: list[VerifyReport] = []
-    rows: Iterable[Sequence[Any]] = cur.execute(
-        f"SELECT match_id, {_VERIFY_COLUMNS} FROM events ORDER BY match_id COLLATE \"C\", seq"
-    ).fetchall()
-    for mid, group in itertools.groupby(rows, key=lambda row: row[0]):
-        version, head = heads.pop(mid, (None, None))
-        reports.append(verify_chain(mid, (row[1:] for row in group), version, head))
+    with cur.connection.cursor(name="tanteo_verify") as events:  # in the snapshot transaction
+        events.itersize = VERIFY_BATCH
+        rows: Iterable[Sequence[Any]] = events.execute(
+            f"SELECT match_id, {_VERIFY_COLUMNS} FROM events ORDER BY match_id, seq"
+        )
+        for mid, group in itertools.groupby(rows, key=lambda row: row[0]):
+            version, head = heads.pop(mid, (None, None))
+            reports.append(verify_chain(mid, (row[1:] for row in group), version, head))
     for mid, (version, head) in heads.items():  # match rows without a single event
         reports.append(verify_chain(mid, (), version, head))
     reports.sort(key=lambda report: report.match)

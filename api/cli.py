@@ -23,7 +23,11 @@ def _service(db: str) -> Any:
     from api.service import Service
     from ledger import open_ledger
 
-    return Service(open_ledger(db))
+    ledger = open_ledger(db)
+    context = click.get_current_context(silent=True)
+    if context is not None:  # closed when the command ends (a PostgreSQL pool's connections with it)
+        context.call_on_close(ledger.close)
+    return Service(ledger)
 
 
 def _where(db: str) -> str:

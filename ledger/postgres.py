@@ -119,6 +119,16 @@ takes it exclusively for an instant to wait out writers holding lower ids."""
 
 SCHEMA_VERSION = 3
 
+ANNOUNCE_CHANNEL = "tanteo_appends"
+"""The LISTEN/NOTIFY channel on which every append announces its match's new version
+(payload: ``<schema> <version> <match id>``), so readers on every server wake at once.
+
+Sent just after the commit, on the same connection, in a transaction of its own that does
+not wait for the disk (``synchronous_commit = off``: it writes nothing but the
+notification): a transaction that notifies holds a database-wide lock from its pre-commit to
+the end of its commit (PostgreSQL orders notifications that way), so a NOTIFY inside the
+append would make every append wait for every other append's flush to disk."""
+
 VERIFY_BATCH = 2000
 """Rows fetched at a time by ``verify()`` of a whole database (a server-side cursor: the
 events of every match never sit in memory at once)."""
@@ -228,6 +238,10 @@ _VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt, private'
 _SQL_LOCK_HEAD = "SELECT version, head, status FROM matches WHERE id = %s FOR UPDATE"
 _SQL_KEY = 'SELECT body_hash, first_seq, last_seq FROM idempotency WHERE match_id = %s AND "key" = %s'
 _SQL_FEED_LOCK = f"SELECT pg_advisory_xact_lock_shared({FEED_LOCK})"
+_SQL_ANNOUNCE = (  # one round trip: several statements, bound on the client (psycopg.ClientCursor)
+    "BEGIN; SET LOCAL synchronous_commit = off; "
+    f"SELECT pg_notify('{ANNOUNCE_CHANNEL}', current_schema() || ' ' || %s); COMMIT"
+)
 _SQL_EVENT_PUT = (
     f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
@@ -345,6 +359,9 @@ class PostgresLedger:
             name="tanteo-ledger",
         )
         self._pool.open(wait=False)  # the pool connects in the background; calls wait for it
+        self._conninfo = conninfo
+        self._announcements: _Announcements | None = None
+        self._announcements_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"PostgresLedger({safe_url(self.url)!r})"
@@ -379,12 +396,24 @@ class PostgresLedger:
             raise translated from error
 
     @contextlib.contextmanager
-    def _write(self) -> Iterator[psycopg.Cursor[Any]]:
-        """Run the body in one transaction on this thread's connection; commit or roll back."""
+    def _write(self) -> Iterator[_Write]:
+        """Run the body in one transaction on this thread's connection; commit or roll back.
+
+        After the commit, the versions the body put in ``announce`` are announced to every
+        server's listeners (best effort: the write stands whatever happens to the announcement).
+        """
         with self._connection() as conn:
             with conn.transaction():
                 with conn.cursor() as cur:
-                    yield cur
+                    write = _Write(cur)
+                    yield write
+            if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                return  # nested in a transaction of this thread's: nothing is committed yet
+            for match_id, version in write.announce:
+                try:
+                    psycopg.ClientCursor(conn).execute(_SQL_ANNOUNCE, (f"{version} {match_id}",))
+                except psycopg.Error:
+                    break  # listeners fall back to their timeout; the append is committed
 
     @contextlib.contextmanager
     def _snapshot(self) -> Iterator[psycopg.Cursor[Any]]:
@@ -491,7 +520,8 @@ class PostgresLedger:
         names = check_players(players)
         prepared = prepare([first])
         meta_json, place_key = _meta_columns(dict(meta or {}))
-        with self._write() as cur:
+        with self._write() as write:
+            cur = write.cur
             if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is not None:
                 raise MatchExists(match_id)
             at = utc_now()
@@ -508,6 +538,7 @@ class PostgresLedger:
             if created is None:
                 raise MatchExists(match_id)
             cur.executemany(_SQL_EVENT_PUT, rows)
+            write.announce.append((match_id, last.seq))
         return AppendResult(last.seq, last.hash, events, replayed=False)
 
     def append(
@@ -539,7 +570,8 @@ class PostgresLedger:
         prepared = prepare(events)
         digest = body_hash(prepared) if key is not None else None
         try:
-            with self._write() as cur:
+            with self._write() as write:
+                cur = write.cur
                 row = cur.execute(_SQL_LOCK_HEAD, (match_id,)).fetchone()
                 if row is None:
                     raise MatchNotFound(match_id)
@@ -567,6 +599,7 @@ class PostgresLedger:
                     cur.execute(_SQL_MATCH_MOVE, (last.seq, last.hash, match_id))
                 else:
                     cur.execute(_SQL_MATCH_MOVE_STATUS, (last.seq, last.hash, status, match_id))
+                write.announce.append((match_id, last.seq))
         except _SeqTaken as taken:
             # Rows were written behind the match row's back (another program): a lost race.
             raise ConcurrencyConflict(version, self._max_seq(match_id), match_id=match_id) from taken.__cause__
@@ -583,10 +616,10 @@ class PostgresLedger:
             StorageUnavailable: as for any write; nothing was written.
         """
         check_text("token_hash", new_hash)
-        with self._write() as cur:
-            if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is None:
+        with self._write() as write:
+            if write.cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is None:
                 raise MatchNotFound(match_id)
-            return cur.execute(_SQL_MATCH_TOKEN, (new_hash, match_id, old_hash)).rowcount == 1
+            return write.cur.execute(_SQL_MATCH_TOKEN, (new_hash, match_id, old_hash)).rowcount == 1
 
     def _max_seq(self, match_id: str) -> int:
         with self._connection() as conn:
@@ -729,11 +762,41 @@ class PostgresLedger:
 
     # -- lifecycle -------------------------------------------------------------------------
 
+    # -- waiting for appends (any server's) ----------------------------------------------
+
+    def wait_for_append(self, match_id: str, after: int, timeout: float) -> bool:
+        """Wait until the match is past version ``after`` (appended to by any server), at
+        most ``timeout`` seconds; say whether it is.
+
+        Raises:
+            MatchNotFound: no such match.
+
+        Woken by the announcement every append makes after its commit (LISTEN/NOTIFY, one
+        listening connection per ledger object, opened on first use), so a live reader on
+        one server sees what was recorded through another at once, without polling. A lost
+        listening connection is reopened; an announcement missed meanwhile (or never sent: a
+        server killed between its commit and its announcement) only makes the wait run to its
+        timeout, so callers read the log after every wait, woken or not.
+        """
+        if self._closed:
+            raise LedgerError("the ledger is closed")
+        with self._announcements_lock:
+            if self._announcements is None:
+                self._announcements = _Announcements(self._conninfo)
+            announcements = self._announcements
+        # Listening already, so a commit after this read is heard.
+        if self.version(match_id) > after:
+            return True
+        return announcements.wait(match_id, after, timeout)
+
     def close(self) -> None:
-        """Close every pooled connection; the ledger is unusable afterwards."""
+        """Close every pooled connection (and the listening one); the ledger is unusable afterwards."""
         if not self._closed:
             self._closed = True
             self._pool.close()
+            with self._announcements_lock:
+                if self._announcements is not None:
+                    self._announcements.close()
 
     def __enter__(self) -> PostgresLedger:
         return self
@@ -751,6 +814,68 @@ def verify_database(url: str) -> list[VerifyReport]:
     """Verify every chain in a PostgreSQL ledger without creating or changing anything."""
     with PostgresLedger(url, pool_size=1, migrate=False) as ledger:
         return ledger.verify()
+
+
+class _Write:
+    """The write transaction's cursor, and the match versions to announce once it commits."""
+
+    __slots__ = ("cur", "announce")
+
+    def __init__(self, cur: psycopg.Cursor[Any]) -> None:
+        self.cur = cur
+        self.announce: list[tuple[str, int]] = []
+
+
+class _Announcements:
+    """One listening connection and the newest version it heard of per match."""
+
+    KEEP = 10_000
+    """Matches remembered at most (the least recently announced are forgotten)."""
+
+    def __init__(self, conninfo: str) -> None:
+        self._conninfo = conninfo
+        self._versions: dict[str, int] = {}
+        self._changed = threading.Condition()
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._schema = ""
+        self._thread = threading.Thread(target=self._listen, name="tanteo-listen", daemon=True)
+        self._thread.start()
+        self._ready.wait(BUSY_TIMEOUT_SECONDS)  # listening before the first wait starts
+
+    def wait(self, match_id: str, after: int, timeout: float) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: self._versions.get(match_id, 0) > after, timeout)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(BUSY_TIMEOUT_SECONDS)
+
+    def _listen(self) -> None:
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self._conninfo, autocommit=True) as conn:
+                    (self._schema,) = conn.execute("SELECT current_schema()").fetchone() or ("",)
+                    conn.execute(f"LISTEN {ANNOUNCE_CHANNEL}")
+                    self._ready.set()
+                    while not self._stop.is_set():
+                        for notify in conn.notifies(timeout=0.5):
+                            self._heard(notify.payload)
+            except psycopg.Error:
+                self._ready.set()  # nobody waits for a listener that cannot connect
+                self._stop.wait(1.0)  # the database went away: listen again in a moment
+
+    def _heard(self, payload: str) -> None:
+        schema, _, rest = payload.partition(" ")
+        version, _, match_id = rest.partition(" ")
+        if schema != self._schema or not version.isdigit():
+            return
+        with self._changed:
+            self._versions.pop(match_id, None)
+            self._versions[match_id] = int(version)
+            while len(self._versions) > self.KEEP:
+                del self._versions[next(iter(self._versions))]
+            self._changed.notify_all()
 
 
 class _SeqTaken(Exception):

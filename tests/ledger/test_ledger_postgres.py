@@ -316,3 +316,19 @@ def test_feed_waits_for_a_writer_holding_a_lower_id(book: PostgresLedger, postgr
     ((first_id, first), (second_id, second)) = seen[0]
     assert (first.match, first.seq, second.match, second.seq) == ("m1", 4, "m2", 2) and first_id < second_id
     assert second.hash == fast.head
+
+
+def test_a_waiting_reader_is_woken_by_another_servers_append(postgres_url: str) -> None:
+    """Two ledger objects are two servers: a reader waiting on one is woken by the database's
+    announcement of a commit made through the other (the bound is never reached)."""
+    with PostgresLedger(postgres_url) as writer, PostgresLedger(postgres_url) as reader:
+        start(writer)
+        assert reader.wait_for_append("m1", 0, timeout=0)  # already past version 0
+        woke: list[bool] = []
+        waiting = threading.Thread(target=lambda: woke.append(reader.wait_for_append("m1", 1, timeout=60)))
+        waiting.start()
+        writer.append("m1", plays("AS"), by="scorer")
+        waiting.join(60)
+        assert woke == [True]
+        start(writer, "m2")
+        assert not reader.wait_for_append("m2", 1, timeout=0.05)  # nothing appended to it

@@ -53,7 +53,13 @@ class PostgresServer:
         self._as_owner: list[str] = []
         self._counter = itertools.count(1)
         if os.geteuid() == 0:
-            owner = pwd.getpwnam("postgres")  # created by the Debian package
+            try:
+                owner = pwd.getpwnam("postgres")  # created by the Debian package
+            except KeyError:
+                shutil.rmtree(self.root, ignore_errors=True)
+                raise RuntimeError("the tests run as root, and PostgreSQL refuses to: they run it as the "
+                                   "'postgres' user, which is missing; install the Debian package "
+                                   "'postgresql' (it creates the user) or run the tests as another user") from None
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
             self._as_owner = ["runuser", "-u", "postgres", "--"]
         self.admin_url = f"postgresql://tanteo@/postgres?host={quote(str(self.root), safe='')}"

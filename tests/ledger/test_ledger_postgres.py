@@ -5,6 +5,9 @@ contiguous log, and a lost connection is a ledger error, not a crash."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -332,3 +335,15 @@ def test_a_waiting_reader_is_woken_by_another_servers_append(postgres_url: str) 
         assert woke == [True]
         start(writer, "m2")
         assert not reader.wait_for_append("m2", 1, timeout=0.05)  # nothing appended to it
+
+
+def test_without_the_binaries_the_postgres_tests_fail_saying_what_to_install(tmp_path: Path) -> None:
+    """Never a skip: a machine without PostgreSQL's server fails these tests, naming the package."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "TANTEO_PG_BINDIR": str(tmp_path)}  # a directory without pg_ctl
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "tests/ledger/test_ledger_postgres.py::test_opening_records_the_schema_version_once"],
+        cwd=root, env=env, capture_output=True, text=True)
+    assert run.returncode != 0 and "skipped" not in run.stdout
+    assert "1 error" in run.stdout and "apt-get install postgresql" in run.stdout

@@ -36,6 +36,9 @@ def postgres_server() -> Iterator[PostgresServer]:
     finally:
         server.stop()
 
+VOCABULARY = Path(__file__).resolve().parents[1] / "docs" / "VOCABULARY.md"
+"""The project's copy of the notation reference: the tests read it here, never outside the repository."""
+
 
 @pytest.fixture
 def postgres_url(postgres_server: PostgresServer) -> str:

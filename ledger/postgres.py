@@ -77,10 +77,11 @@ from ._core import (
     event_from_row,
     meta_update,
     prepare,
+    ready_import,
     status_update,
     verify_chain,
 )
-from .base import Check
+from .base import Check, MatchImport, Snapshot
 from .errors import (
     ConcurrencyConflict,
     IdempotencyConflict,
@@ -117,7 +118,7 @@ FEED_LOCK = 0x7A4E7E02
 """Advisory lock key: writers hold it shared from the events insert to the commit; ``feed``
 takes it exclusively for an instant to wait out writers holding lower ids."""
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 ANNOUNCE_CHANNEL = "tanteo_appends"
 """The LISTEN/NOTIFY channel on which every append announces its match's new version
@@ -226,6 +227,19 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (3, ("ALTER TABLE matches ADD COLUMN meta jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(meta) = 'object')",
          "ALTER TABLE matches ADD COLUMN place_key text",
          "CREATE INDEX matches_place ON matches (place_key)")),
+    # The service's stored states, a cache beside the log (SQLite's m004_snapshots): not
+    # append-only (a stale one is rebuilt in place) and not chained (the service checks it).
+    (4, ("""
+    CREATE TABLE snapshots (
+        match_id  text NOT NULL REFERENCES matches (id),
+        seq       integer NOT NULL,
+        head      text NOT NULL,
+        rules     text NOT NULL,
+        state     text NOT NULL,
+        digest    text NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    )
+    """,)),
 )
 """Schema versions in order: (version, its statements). Each runs once, recorded in
 ``tanteo_schema``; a new version appends here and never edits an older one."""
@@ -262,6 +276,15 @@ _SQL_READ = (
     "WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq LIMIT %s"
 )
 _SQL_MATCH_EXISTS = "SELECT 1 FROM matches WHERE id = %s"
+_SQL_SNAPSHOT_PUT = (
+    "INSERT INTO snapshots (match_id, seq, head, rules, state, digest) VALUES (%s, %s, %s, %s, %s, %s) "
+    "ON CONFLICT (match_id, seq) DO UPDATE SET head = EXCLUDED.head, rules = EXCLUDED.rules, "
+    "state = EXCLUDED.state, digest = EXCLUDED.digest"
+)
+_SQL_SNAPSHOT_GET = (
+    "SELECT match_id, seq, head, rules, state, digest FROM snapshots "
+    "WHERE match_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1"
+)
 _SQL_MATCH_VERSION = "SELECT version FROM matches WHERE id = %s"
 _SQL_MAX_SEQ = "SELECT coalesce(max(seq), 0) FROM events WHERE match_id = %s"
 _SQL_GET_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = %s"
@@ -605,6 +628,76 @@ class PostgresLedger:
             raise ConcurrencyConflict(version, self._max_seq(match_id), match_id=match_id) from taken.__cause__
         return append_result(last.seq, last.hash, built, False)
 
+    def import_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        events: Sequence[StoredEvent],
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Recreate a match from events given whole, in one write transaction.
+
+        Raises:
+            ChainBroken: the given hashes do not recompute (nothing written).
+            MatchExists: the id is taken.
+            ValueError: no events, or an event of another match.
+        """
+        (result,) = self.import_matches([MatchImport(match_id, game, players, token_hash, events, check)])
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
+        """Recreate several matches in one write transaction, a savepoint each (see the Protocol).
+
+        A refused match (its chain, a taken id, its check) rolls back to its savepoint and
+        the others go on; a storage error aborts them all.
+        """
+        ready: list[tuple[MatchImport, tuple[str, ...], list[Row], list[Any]] | Exception] = []
+        for item in items:
+            try:
+                ready.append(ready_import(item))
+            except (LedgerError, ValueError, TypeError) as error:
+                ready.append(error)
+        results: list[AppendResult | Exception] = []
+        with self._write() as write:
+            cur = write.cur
+            for entry in ready:
+                if isinstance(entry, Exception):
+                    results.append(entry)
+                    continue
+                item, names, rows, keys = entry
+                built = tuple(item.events)
+                last = built[-1]
+                try:
+                    with cur.connection.transaction():  # a savepoint: this match alone on refusal
+                        if cur.execute(_SQL_MATCH_EXISTS, (item.match_id,)).fetchone() is not None:
+                            raise MatchExists(item.match_id)
+                        changes = item.check(0, built) if item.check is not None else None
+                        status, meta = status_update(changes), meta_update(changes)
+                        cur.execute(_SQL_FEED_LOCK)
+                        created = cur.execute(
+                            _SQL_MATCH_PUT,
+                            (item.match_id, item.game, item.token_hash, built[0].at, _json_list(names),
+                             status or DEFAULT_STATUS, last.seq, last.hash, *_meta_columns(meta or {})),
+                        ).fetchone()
+                        if created is None:  # another server imported it meanwhile
+                            raise MatchExists(item.match_id)
+                        cur.executemany(_SQL_EVENT_PUT, rows)
+                        if keys:
+                            cur.executemany(_SQL_IDEM_PUT, [(item.match_id, *key) for key in keys])
+                except psycopg.Error:
+                    raise  # the storage failed: the whole transaction goes (translated in _connection)
+                except Exception as error:  # noqa: BLE001 - this match is refused, the others go on
+                    results.append(error)
+                    continue
+                results.append(append_result(last.seq, last.hash, built, False))
+                write.announce.append((item.match_id, last.seq))
+        return results
+
     def replace_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
         """Store a new write-token hash if the match still has ``old_hash``; say whether it did.
 
@@ -761,6 +854,29 @@ class PostgresLedger:
 
 
     # -- lifecycle -------------------------------------------------------------------------
+
+    # -- snapshots -------------------------------------------------------------------------
+
+    def put_snapshot(self, snapshot: Snapshot) -> None:
+        """Store (or replace) a match's snapshot at its seq, in its own small transaction.
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        with self._write() as write:
+            if write.cur.execute(_SQL_MATCH_EXISTS, (snapshot.match_id,)).fetchone() is None:
+                raise MatchNotFound(snapshot.match_id)
+            write.cur.execute(_SQL_SNAPSHOT_PUT, (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules,
+                                                  snapshot.state, snapshot.digest))
+
+    def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:
+        """Return the match's newest snapshot with ``seq <= upto`` (None: there is none)."""
+        upper = _NO_UPPER_BOUND if upto is None else min(upto, _NO_UPPER_BOUND)
+        with self._connection() as conn:
+            row = conn.execute(_SQL_SNAPSHOT_GET, (match_id, upper)).fetchone()
+        if row is None:
+            return None
+        return Snapshot(row[0], int(row[1]), row[2], row[3], row[4], row[5])
 
     # -- waiting for appends (any server's) ----------------------------------------------
 

@@ -1,9 +1,11 @@
 """What only a shared PostgreSQL database does to the API: a writer held up by another
 server's lock answers 503 and writes nothing; a dropped database connection is a 503 and the
-next request works; two apps (two servers) on one database see each other's writes."""
+next request works; two apps (two servers) on one database see each other's writes, and a
+live stream on one is woken by an append through the other."""
 
 from __future__ import annotations
 
+import queue
 import threading
 from typing import Any
 
@@ -72,3 +74,33 @@ def test_two_apps_on_one_database_see_each_others_writes(postgres_url: str) -> N
     assert first.get(f"/matches/{match_id}").get_json() == second.get(f"/matches/{match_id}").get_json()
     for app in apps:
         app.extensions["tanteo.ledgers"].close()
+
+
+def test_a_stream_on_one_server_is_woken_by_an_append_through_another(postgres_url: str) -> None:
+    """The reading server would sleep 20 s between reads (poll, wait and heartbeat all 20 s):
+    only the announcement of the append made through the other server can bring the event
+    within the 15 s the test waits."""
+    writer = create_app({"TANTEO_DB": postgres_url, "TESTING": True}).test_client()
+    slow = {"TANTEO_STREAM_POLL": 20, "TANTEO_STREAM_WAIT": 20, "TANTEO_STREAM_HEARTBEAT": 20,
+            "TANTEO_STREAM_SECONDS": 20}
+    reader = create_app({"TANTEO_DB": postgres_url, "TESTING": True, **slow}).test_client()
+    match_id, auth = started(writer)
+    response = reader.get(f"/matches/{match_id}/stream", buffered=False)
+    assert response.status_code == 200
+    frames: queue.Queue[str] = queue.Queue()
+
+    def follow() -> None:
+        try:
+            for chunk in response.response:
+                frames.put(chunk.decode() if isinstance(chunk, bytes) else chunk)
+        except Exception as error:  # noqa: BLE001 - reported through the queue
+            frames.put(f"error: {error}")
+
+    threading.Thread(target=follow, daemon=True).start()
+    seen = ""
+    while "id: 1\n" not in seen:
+        seen += frames.get(timeout=15)
+    assert writer.post(f"/matches/{match_id}/events", json=NOTE, headers=auth).status_code == 201
+    while "id: 2\n" not in seen:
+        seen += frames.get(timeout=15)  # woken by the other server's announcement, not a poll
+    assert '"text":"hola"' in seen.split("id: 2\n", 1)[1]

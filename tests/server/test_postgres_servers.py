@@ -165,3 +165,18 @@ def test_kill_9_of_one_server_under_load_loses_no_acknowledged_event(servers: li
     writers.run(during=crash_one)
     assert 0 < at_kill[0] < WRITERS * NOTES_EACH  # the kill came while writers were busy
     check_one_log(servers, match_id, writers, postgres_url)
+
+
+def test_a_live_stream_on_one_server_shows_what_is_recorded_through_the_other(servers: list[Server]) -> None:
+    from tests.server.test_stream_server import Reader
+
+    match_id, token = start_match(servers[0])
+    reader = Reader(servers[1], match_id)
+    assert reader.next()[0] == 1
+    status, _ = servers[0].call("POST", f"/matches/{match_id}/events",
+                                {"events": [{"type": "note", "data": {"text": "from the other server"}}]},
+                                {"Authorization": f"Bearer {token}"})
+    assert status == 201
+    seq, envelope = reader.next()
+    assert (seq, envelope["data"]) == (2, {"text": "from the other server"})
+    reader.drop()

@@ -19,7 +19,15 @@ import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
-from api.service.disclosure import OptionsOf, envelope, foldable_public_log, match_options, private_paths, public_envelopes, public_log
+from api.service.disclosure import (
+    OptionsOf,
+    envelope,
+    foldable_public_log,
+    match_options,
+    private_paths,
+    public_envelopes,
+    public_log,
+)
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
 from engines.base import (
@@ -245,7 +253,7 @@ class Service:
         if token:
             authorize(record, token)
             return True
-        return bool(engine.is_over(self._state(record.id, engine)[0]))
+        return self.ledger.get_match(record.id).status == "over"  # kept by every append: no fold needed
 
     def events(self, match_id: str, *, after: int = 0, limit: int | None = None,
                token: str | None = None) -> tuple[list[dict[str, Any]], int]:
@@ -298,8 +306,8 @@ class Service:
                     pass  # fold from the start below
         log = events_from(self.ledger.read(match_id, upto=at or version))
         try:
-            shown, exact = foldable_public_log(engine, log)
-            state = replay(engine, shown)
+            _, put_back, state = foldable_public_log(engine, log)
+            exact = not put_back
         except RuleViolation:
             state, exact = replay(engine, log), False
         if head:
@@ -379,9 +387,9 @@ class Service:
             return {"id": match_id, "version": len(log), "course": course, "seat": seat, "disclosed": True,
                     "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
         try:
-            shown_log, exact = foldable_public_log(engine, log)
+            shown_log, put_back, _ = foldable_public_log(engine, log)
             steps = frames(engine, shown_log, course)
-            view_seat = seat if exact else None
+            view_seat = None if put_back else seat
         except RuleViolation:  # the log needs a private fact to fold: public views and bare words only
             steps = [dataclasses.replace(f, text=f.type) for f in frames(engine, log, course)]
             view_seat = None
@@ -431,10 +439,11 @@ class Service:
         log = events_from(self.ledger.read(match_id))
         shown = log if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[0]
         steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
+        sheet = engine.score(steps[-1].state)
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
-        return {"id": match_id, "version": len(log), **build_audit(engine.score(steps[-1].state), steps, chain)}
+        return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain)}
 
 
 def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:

@@ -22,7 +22,7 @@ import dataclasses
 import functools
 from typing import Any, Iterator, Mapping, Sequence
 
-from engines.base import Engine, Event, RuleViolation, voided_seqs, walk
+from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, voided_seqs, walk
 from engines.privacy import Secret, secrets_of, unknown_form
 from ledger.records import Path, StoredEvent, public_data
 
@@ -98,42 +98,68 @@ def public_log(engine: Engine, events: Sequence[Event], options: Mapping[str, An
     return out
 
 
-def foldable_public_log(engine: Engine, events: Sequence[Event]) -> tuple[list[Event], bool]:
-    """Return a public log the rules accept, and whether it is exactly the public log.
+def foldable_public_log(engine: Engine, events: Sequence[Event]) -> tuple[list[Event], frozenset[int], Any]:
+    """Return a public log the rules accept, the seqs of the events put back as recorded, and its last state.
 
     The unknown form is weaker than what the record holds, and a few rule checks need the
     record's knowledge (La Cabra: a discard from a hand the table knows must be named; El
     Roby: a hand whose cards were all written needs no showdown, but its unknown form does).
     When the walk refuses the public log at an event, that event is put back as recorded if
-    it carried private values; if it did not, the private events of the hand that just
-    closed are (its cards were shown at its end). A reader then gets the public view only
-    (``exact`` False: no seat view). ``events`` is the log from event 1.
+    it carried private values; if it did not (or that was not enough), the private events of
+    the hand that just closed are (its cards were shown at its end), and the refused event
+    takes its public form again. A reader then gets the public view only (no seat view).
+    ``events`` is the log from event 1; an empty set means the public log folds as it is.
+
+    One walk: a refusal re-walks from the start of the hand that just closed, never from
+    event 1 (a log with corrections is re-walked whole: a correction reads the log before it).
 
     Raises:
         RuleViolation: the log does not fold even as recorded (never for a stored log).
     """
-    shown = public_log(engine, events)
-    exact = True
-    for _ in range(len(events) + 1):
+    public = public_log(engine, events)
+    shown = list(public)
+    back: set[int] = set()
+    whole = any(e.type in CORRECTIONS for e in events)
+    states: list[Any] = []  # the state after each event of ``shown`` walked so far
+    for _ in range(2 * len(events) + 2):
         try:
-            for _step in walk(engine, shown):
-                pass
-            return shown, exact
+            if whole:
+                states = []
+            start = len(states)
+            after = shown[start - 1].seq if start else 0
+            course: Course = "corrected" if whole else "recorded"
+            steps = walk(engine, shown, course) if whole else walk(engine, shown[start:], course, after=after,
+                                                                   state=states[-1] if states else None)
+            for step in steps:
+                states.append(step.state)
+            return shown, frozenset(events[i].seq for i in back), states[-1] if states else None
         except RuleViolation as error:
-            index = (error.event or 0) - 1
+            index = next((i for i, e in enumerate(events) if e.seq == error.event), -1) if whole else len(states)
             if not 0 <= index < len(events) or events[index].seq != error.event:
                 raise
-            if shown[index] is not events[index]:
-                changed = [index]
-            else:
-                start = max((i for i in range(index) if events[i].type == "hand_started"), default=0)
-                changed = [i for i in range(start, index) if shown[i] is not events[i]]
+            if shown[index] is not events[index] and index not in back:
+                shown[index] = events[index]
+                back.add(index)
+                continue
+            begin = max((i for i in range(index) if events[i].type == "hand_started"), default=0)
+            changed = [i for i in range(begin, index) if shown[i] is not events[i]]
             if not changed:
                 raise
             for i in changed:
                 shown[i] = events[i]
-            exact = False
-    return list(events), False
+                back.add(i)
+            if index in back and public[index] is not events[index]:
+                shown[index] = public[index]  # the hand's facts may be enough for its public form
+                back.discard(index)
+            del states[begin:]
+    return list(events), frozenset(e.seq for e in events), _last_state(engine, events)
+
+
+def _last_state(engine: Engine, events: Sequence[Event]) -> Any:
+    state = None
+    for step in walk(engine, events):
+        state = step.state
+    return state
 
 
 def envelope(event: StoredEvent, full: bool) -> dict[str, Any]:

@@ -27,6 +27,8 @@ from api.service.disclosure import (
     private_paths,
     public_envelopes,
     public_log,
+    withheld,
+    withheld_hands,
 )
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
@@ -44,7 +46,7 @@ from engines.base import (
 )
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit
-from replays.steps import COURSES, frames, frames_json
+from replays.steps import COURSES, Frame, frames, frames_json
 from schemas import SchemaError, validate_event
 
 __all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Service", "StateCache", "hash_token"]
@@ -390,6 +392,7 @@ class Service:
             shown_log, put_back, _ = foldable_public_log(engine, log)
             steps = frames(engine, shown_log, course)
             view_seat = None if put_back else seat
+            steps = [dataclasses.replace(f, text=_withheld_text(f)) if f.seq in put_back else f for f in steps]
         except RuleViolation:  # the log needs a private fact to fold: public views and bare words only
             steps = [dataclasses.replace(f, text=f.type) for f in frames(engine, log, course)]
             view_seat = None
@@ -437,13 +440,18 @@ class Service:
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         log = events_from(self.ledger.read(match_id))
-        shown = log if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[0]
+        shown, put_back = (log, frozenset()) if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[:2]
         steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
-        sheet = engine.score(steps[-1].state)
+        sheet = withheld(engine.score(steps[-1].state), withheld_hands(steps, put_back))
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
         return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain)}
+
+
+def _withheld_text(frame: Frame) -> str:
+    """The words of a step put back as recorded in an open replay: its type, not its private facts."""
+    return f"{frame.type.replace('_', ' ')} (its hidden cards are shown when the match ends)"
 
 
 def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:

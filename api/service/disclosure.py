@@ -22,7 +22,7 @@ import dataclasses
 import functools
 from typing import Any, Iterator, Mapping, Sequence
 
-from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, voided_seqs, walk
+from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, voided_seqs, walk
 from engines.privacy import Secret, secrets_of, unknown_form
 from ledger.records import Path, StoredEvent, public_data
 
@@ -107,7 +107,8 @@ def foldable_public_log(engine: Engine, events: Sequence[Event]) -> tuple[list[E
     When the walk refuses the public log at an event, that event is put back as recorded if
     it carried private values; if it did not (or that was not enough), the private events of
     the hand that just closed are (its cards were shown at its end), and the refused event
-    takes its public form again. A reader then gets the public view only (no seat view).
+    takes its public form again. A reader then gets the public view only (no seat view), and
+    the hands holding a put-back event are withheld from the audit (:func:`withheld`).
     ``events`` is the log from event 1; an empty set means the public log folds as it is.
 
     One walk: a refusal re-walks from the start of the hand that just closed, never from
@@ -162,6 +163,58 @@ def _last_state(engine: Engine, events: Sequence[Event]) -> Any:
     return state
 
 
+WITHHELD = "scored from cards not yet shown to the table: its lines are shown when the match ends, or with the write token"
+"""Why an open read gives a hand without its lines (see :func:`withheld`)."""
+
+
+def withheld_hands(steps: Sequence[Step], put_back: frozenset[int]) -> frozenset[int]:
+    """Return the numbers of the hands that hold an event put back as recorded, read off a walk.
+
+    A hand's number counts the deals the walk played (a voided deal, a misdeal, takes none),
+    as the score sheet numbers them.
+    """
+    out: set[int] = set()
+    number = 0
+    for step in steps:
+        if step.event.type == "hand_started" and step.status in ("played", "amended"):
+            number += 1
+        if step.event.seq in put_back:
+            out.add(number)
+    return frozenset(out)
+
+
+def withheld(sheet: Mapping[str, Any], hands: frozenset[int]) -> dict[str, Any]:
+    """Return a score sheet with the given hands withheld: what the table writes, not why.
+
+    A hand scored from a log that holds events put back as recorded would explain its points
+    with cards no reader without the token has seen. It keeps its numbers (the points and
+    totals the table writes on its sheet, the result's numeric fields, so claims still
+    compare, and a hand in play its list of missing cards by seq and index) and loses its
+    lines and every other field; a scored hand's ``status`` becomes ``withheld``.
+    """
+    if not hands:
+        return dict(sheet)
+    out = []
+    for hand in sheet["hands"]:
+        if hand.get("hand") not in hands:
+            out.append(hand)
+            continue
+        kept = {k: v for k, v in hand.items() if k in ("hand", "points", "totals") or (k != "result" and _numbers(v))}
+        result = {k: v for k, v in (hand.get("result") or {}).items() if _numbers(v)}
+        status = "withheld" if hand.get("status") == "scored" else hand.get("status")  # in play: no lines yet
+        out.append({**kept, "status": status, "result": result, "lines": [], "why": WITHHELD})
+    return {**sheet, "hands": out}
+
+
+def _numbers(value: Any) -> bool:
+    """Whether a value holds numbers only (a count, per-seat totals, seqs and indexes), no card."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return True
+    if isinstance(value, Mapping):
+        return all(_numbers(v) for v in value.values())
+    return isinstance(value, list) and all(_numbers(v) for v in value)
+
+
 def envelope(event: StoredEvent, full: bool) -> dict[str, Any]:
     """Return a stored event as a reader sees it: everything (``full``), or its public form.
 
@@ -207,4 +260,4 @@ def public_envelopes(engine: Engine, records: Sequence[StoredEvent], all_types: 
     return [envelope(r, False) if r.format >= 2 else hide_unsalted(r, engine, options, all_types) for r in records]
 
 
-__all__ = ["OptionsOf", "envelope", "foldable_public_log", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]
+__all__ = ["WITHHELD", "OptionsOf", "envelope", "foldable_public_log", "withheld", "withheld_hands", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]

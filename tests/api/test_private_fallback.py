@@ -40,6 +40,32 @@ ROBY_DEAL = [
 ANA_2 = ["9C", "3D", "4D", "6D", "7D", "10S", "JS", "2C", "2D", "9H"]
 
 
+def roby_in_hand_2(scorer: Scorer) -> None:
+    scorer.start({"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"], "options": {"entry": 5, "stake": 1}})
+    scorer.record(ev("hand_started", dealer=0, hands=ROBY_DEAL, discard="10H"),
+                  ev("draw", seat=1, **{"from": "stock", "card": "QH"}),
+                  ev("meld", seat=1, id=1, cards=["4H", "5H", "6H", "7H"]),
+                  ev("meld", seat=1, id=2, cards=["8C", "8D", "8S"]),
+                  ev("meld", seat=1, id=3, cards=["KC", "KD", "KS"]),
+                  ev("discard", seat=1, card="QH"))
+    scorer.record(ev("hand_started", dealer=1, hands=[ANA_2, [U] * 10, [U] * 10, [U] * 10], discard="2C"),
+                  ev("draw", seat=2, **{"from": "stock", "card": "JS"}))
+
+
+def test_el_roby_hand_scored_without_a_showdown_is_withheld_and_the_next_hand_stays_hidden(scorer: Scorer) -> None:
+    roby_in_hand_2(scorer)
+    private = ANA_2[:7]  # JS is both Ana's and Carlos's draw (two decks)
+    for path, body in open_reads(scorer, 4).items():
+        assert not leaks(body, private), f"{path} shows {leaks(body, private)}"
+    hand_1 = scorer.get("/audit")["hands"][0]
+    assert hand_1["status"] == "withheld" and hand_1["lines"] == [] and "with the write token" in hand_1["why"]
+    assert hand_1["points"] == [59, 0, 78, 72]  # what the table writes on its sheet stays
+    assert "2♣ 2" in json.dumps(scorer.read("/audit")["hands"][0]["lines"], ensure_ascii=False)
+    texts = [f["text"] for f in scorer.get("/replay")["frames"]]
+    assert texts[2] == "draw (its hidden cards are shown when the match ends)"  # seq 3, put back: Bea's draw
+    assert texts[8] == "Carlos draws from the stock"  # seq 9: hand 2's draw keeps its public form
+
+
 def test_the_refused_deal_of_the_next_hand_keeps_its_public_form() -> None:
     """The deal of hand 2 is refused (hand 1 waits for its showdown) but needs nothing of its own
     put back: hand 1's events are, and hand 2's dealt cards stay unknown to the open fold."""
@@ -55,6 +81,30 @@ def test_the_refused_deal_of_the_next_hand_keeps_its_public_form() -> None:
     assert put_back == {2, 3}
     assert shown[7].data["hands"][0] == [U] * 10
     assert el_roby.view(state, None)["hand"] == 2
+
+
+def test_la_cabra_hand_with_a_named_face_down_discard_is_withheld(scorer: Scorer) -> None:
+    """West's hand is revealed to the table, so the rules want his face-down discard named; the
+    hand is then closed from the sheet: its lines could name the discard, so they are withheld."""
+    scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
+    scorer.record(ev("hand_started", dealer=3, trump="QS",
+                     hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]),
+                  ev("reveal", cards=[{"seat": 3, "card": c} for c in ["7C", "8C", "9C", "10C"]]),
+                  ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
+                  ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=["7C"]),
+                  ev("hand_result", cardPoints=[50, 70]),
+                  ev("score_claimed", hand=1, points=[2, 0]))
+    private = ["7D", "8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH"]
+    for path, body in open_reads(scorer, 4).items():
+        assert not leaks(body, private), f"{path} shows {leaks(body, private)}"
+    audit = scorer.get("/audit")
+    hand = audit["hands"][0]
+    assert hand["status"] == "withheld" and hand["lines"] == [] and hand["points"] == [2, 0]
+    assert hand["result"]["cardPoints"] == [50, 70]
+    assert [c["agrees"] for c in audit["claims"]] == [True, True]  # the table's numbers still compare
+    assert scorer.read("/audit")["hands"][0]["status"] == "scored" and scorer.read("/audit")["hands"][0]["lines"]
+    frames = scorer.get("/replay")["frames"]
+    assert frames[6]["text"] == "discard (its hidden cards are shown when the match ends)"
 
 
 class Counting:

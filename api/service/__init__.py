@@ -226,11 +226,19 @@ class Service:
 
     # ---- reading
 
-    def match(self, match_id: str) -> dict[str, Any]:
-        """Summarise a match: players, status, version, standings and end (VOCABULARY §6)."""
+    def match(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """Summarise a match: players, status, version, standings and end (VOCABULARY §6).
+
+        While the match is in play, a reader without the token gets the standings scored from
+        the public log, as the open audit does: a hand whose score needs a card only the
+        scorer saw (a La Cabra face-down discard) counts once that card is public.
+        """
         record = self.ledger.get_match(match_id)
         engine = get_engine(record.game)
-        state, version = self._state(match_id, engine)
+        if self.disclosed(record, engine, token):
+            state, version = self._state(match_id, engine)
+        else:
+            state, version, _exact = self._public_state(match_id, engine, None)
         sheet = engine.score(state)
         hands = sheet["hands"]
         return {

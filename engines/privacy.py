@@ -160,3 +160,12 @@ def unknown_form(data: Mapping[str, Any], secrets: Sequence[Secret], viewer: int
         elif secret.unknown == "??":
             out = replaced(out, secret.path, _unknown_cards(get_at(out, secret.path)))
     return dict(out)
+
+
+def cards_unknown(data: Mapping[str, Any], secrets: Sequence[Secret]) -> dict[str, Any]:
+    """Return the data with every card of the given private values written as unknown, whatever
+    their declared form: how a step that a reader may not see in full is told in words."""
+    out: Any = dict(data)
+    for secret in secrets:
+        out = replaced(out, secret.path, _unknown_cards(get_at(out, secret.path)))
+    return dict(out)

@@ -22,7 +22,9 @@ from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_
 from api.service.disclosure import (
     OptionsOf,
     envelope,
+    event_secrets,
     foldable_public_log,
+    kept_in_hand,
     match_options,
     private_paths,
     public_envelopes,
@@ -32,6 +34,7 @@ from api.service.disclosure import (
 )
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
+from engines.privacy import cards_unknown
 from engines.base import (
     CORRECTIONS,
     Engine,
@@ -238,7 +241,7 @@ class Service:
         if self.disclosed(record, engine, token):
             state, version = self._state(match_id, engine)
         else:
-            state, version, _exact = self._public_state(match_id, engine, None)
+            state, version, _exact, _kept = self._public_state(match_id, engine, None)
         sheet = engine.score(state)
         hands = sheet["hands"]
         return {
@@ -287,31 +290,37 @@ class Service:
         log = events_from(self.ledger.read(match_id))  # format-1 rows: the declarations find their private values
         return public_envelopes(engine, records, {e.seq: e.type for e in log}, match_options(log))
 
-    def _public_state(self, match_id: str, engine: Engine, at: int | None) -> tuple[Any, int, bool]:
-        """Return the state after ``at`` folded from the public log, the version, and whether it is exact.
+    def _public_state(self, match_id: str, engine: Engine, at: int | None) -> tuple[Any, int, bool, bool]:
+        """Return the state after ``at`` folded from the public log, the version, whether it is
+        exact, and whether the hand in play holds a private value the fold keeps.
 
         Not exact (see :func:`~api.service.disclosure.foldable_public_log`): some events were
-        folded as recorded, so the caller must show the public view only. The head's public
-        state is cached beside the real one and caught up with the events appended since.
+        folded as recorded, so the caller must show the public view only. A kept value
+        (``unknown="keep"``: a Cabo reveal during play) is folded because the view hides it,
+        but a legal move could name it (:func:`~api.service.disclosure.kept_in_hand`). The
+        head's public state is cached beside the real one and caught up with the events
+        appended since.
         """
         version = self.ledger.version(match_id)
         if at is not None and not 1 <= at <= version:
             raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
         head = at is None or at == version
-        key = f"{match_id}\x00public"  # the public head state and its exactness, kept like the real one
+        key = f"{match_id}\x00public"  # the public head state, its exactness and kept values, kept like the real one
         cached = self.cache.get(key) if head else None
         if cached is not None and cached.version == version:
-            return cached.state[0], version, cached.state[1]
+            return (cached.state[0], version, *cached.state[1:])
         if cached is not None and cached.version < version:
             newer = events_from(self.ledger.read(match_id, after=cached.version, upto=version))
             if not any(e.type in CORRECTIONS for e in newer):
                 try:
-                    state, exact = cached.state
-                    shown = public_log(engine, newer, OptionsOf(state.options))
+                    state, exact, kept = cached.state
+                    options = OptionsOf(state.options)
+                    shown = public_log(engine, newer, options)
                     for step in walk(engine, shown, "recorded", after=cached.version, state=state):
                         state = step.state
-                    self.cache.put(key, Folded(version, "", (state, exact)))
-                    return state, version, exact
+                    kept = kept_in_hand(engine, newer, options, kept)
+                    self.cache.put(key, Folded(version, "", (state, exact, kept)))
+                    return state, version, exact, kept
                 except RuleViolation:
                     pass  # fold from the start below
         log = events_from(self.ledger.read(match_id, upto=at or version))
@@ -320,9 +329,10 @@ class Service:
             exact = not put_back
         except RuleViolation:
             state, exact = replay(engine, log), False
+        kept = kept_in_hand(engine, log, match_options(log))
         if head:
-            self.cache.put(key, Folded(version, "", (state, exact)))
-        return state, version, exact
+            self.cache.put(key, Folded(version, "", (state, exact, kept)))
+        return state, version, exact, kept
 
     def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
               token: str | None = None) -> dict[str, Any]:
@@ -340,7 +350,7 @@ class Service:
             state, version = self._state(match_id, engine, at)
             view = engine.view(state, seat)
         else:
-            state, version, held = self._public_state(match_id, engine, at)
+            state, version, held, _kept = self._public_state(match_id, engine, at)
             view = engine.view(state, seat if held else None)
         step = at or version
         out: dict[str, Any] = {"id": match_id, "version": version, "at": step, "seat": seat, "disclosed": full,
@@ -401,6 +411,7 @@ class Service:
             steps = frames(engine, shown_log, course)
             view_seat = None if put_back else seat
             steps = [dataclasses.replace(f, text=_withheld_text(f)) if f.seq in put_back else f for f in steps]
+            steps = _kept_told_unknown(engine, log, steps)
         except RuleViolation:  # the log needs a private fact to fold: public views and bare words only
             steps = [dataclasses.replace(f, text=f.type) for f in frames(engine, log, course)]
             view_seat = None
@@ -421,16 +432,17 @@ class Service:
 
         The templates may carry what the record knows (a peek's value, a known slot's card),
         so a reader without the token, while the match is in play, gets the moves of the
-        public log; if that log does not fold, only each move's type and seat.
+        public log; if that log does not fold, or the hand in play holds a value the public
+        fold keeps (a Cabo reveal during play), only each move's type and seat.
         """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         if self.disclosed(record, engine, token):
             state, version = self._state(match_id, engine)
             return {"id": match_id, "version": version, "disclosed": True, "moves": engine.legal_moves(state)}
-        state, version, held = self._public_state(match_id, engine, None)
+        state, version, held, kept = self._public_state(match_id, engine, None)
         moves = engine.legal_moves(state)
-        if not held:
+        if not held or kept:
             bare: list[dict[str, Any]] = []
             for move in moves:
                 short = {"type": move["type"], "data": {k: v for k, v in move["data"].items() if k == "seat"}}
@@ -455,6 +467,27 @@ class Service:
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
         return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain)}
+
+
+def _kept_told_unknown(engine: Engine, log: Sequence[Event], steps: list[Frame]) -> list[Frame]:
+    """Tell each step holding a value the public fold keeps (a Cabo reveal during play) with
+    that value as unknown: the words of an open replay name no private card."""
+    options = match_options(log)
+    types = {e.seq: e.type for e in log}
+    by_seq = {e.seq: e for e in log}
+    out = list(steps)
+    for i, frame in enumerate(steps):
+        event = by_seq[frame.seq]
+        kept = [s for s in event_secrets(engine, options, event.type, event.data, types) if s.unknown == "keep"]
+        if not kept or frame.status not in ("played", "amended"):
+            continue
+        told = Event(event.seq, event.type, cards_unknown(frame.data, kept))
+        try:
+            text = engine.narrate(steps[i - 1].state if i else None, told, frame.state)
+        except (KeyError, ValueError, TypeError, IndexError, RuleViolation):
+            text = _withheld_text(frame)
+        out[i] = dataclasses.replace(frame, text=text)
+    return out
 
 
 def _withheld_text(frame: Frame) -> str:

@@ -98,6 +98,24 @@ def public_log(engine: Engine, events: Sequence[Event], options: Mapping[str, An
     return out
 
 
+def kept_in_hand(engine: Engine, events: Sequence[Event], options: Mapping[str, Any], kept: bool = False) -> bool:
+    """Tell whether the hand in play after ``events`` holds a private value the public log keeps.
+
+    A ``keep`` field (a Cabo reveal during play) stays in the public fold because the view
+    hides it; a legal move of that fold could still name it (a claim of the revealed slot),
+    so an open reader gets bare moves until the next deal. ``kept`` is the answer before
+    ``events`` (they may be the newest stretch of the log); a deal starts the answer afresh.
+    """
+    types = {e.seq: e.type for e in events}
+    for event in events:
+        if event.type == "hand_started":
+            kept = False
+        found = event_secrets(engine, options, event.type, event.data, types)
+        if any(s.unknown == "keep" for s in found):
+            kept = True
+    return kept
+
+
 def foldable_public_log(engine: Engine, events: Sequence[Event]) -> tuple[list[Event], frozenset[int], Any]:
     """Return a public log the rules accept, the seqs of the events put back as recorded, and its last state.
 
@@ -260,4 +278,4 @@ def public_envelopes(engine: Engine, records: Sequence[StoredEvent], all_types: 
     return [envelope(r, False) if r.format >= 2 else hide_unsalted(r, engine, options, all_types) for r in records]
 
 
-__all__ = ["WITHHELD", "OptionsOf", "envelope", "foldable_public_log", "withheld", "withheld_hands", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]
+__all__ = ["WITHHELD", "OptionsOf", "envelope", "foldable_public_log", "kept_in_hand", "withheld", "withheld_hands", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]

@@ -193,7 +193,8 @@ def _seat(value: str | None) -> int | str | None:
 @click.option("--seat", help="a seat number or 'all' (default: the public view)")
 @click.option("--at", type=int, help="stop after this step")
 @click.option("--course", type=click.Choice(["corrected", "recorded"]), default="corrected", show_default=True)
-@click.option("--token", envvar="TANTEO_TOKEN", help="needed for --seat all while the match is in play")
+@click.option("--token", envvar="TANTEO_TOKEN",
+              help="the match's write token: the full view of a match in play (needed for --seat all)")
 @click.option("--state", "show_state", is_flag=True, help="print the state after the last step shown")
 @DB_OPTION
 def replay(match: str, seat: str | None, at: int | None, course: str, token: str | None, show_state: bool, db: str) -> None:
@@ -213,12 +214,14 @@ def replay(match: str, seat: str | None, at: int | None, course: str, token: str
 @main.command()
 @click.argument("match")
 @click.option("--json", "as_json", is_flag=True, help="print the audit as JSON")
+@click.option("--token", envvar="TANTEO_TOKEN",
+              help="the match's write token: a match in play scored from every private fact, not the public view")
 @DB_OPTION
-def audit(match: str, as_json: bool, db: str) -> None:
+def audit(match: str, as_json: bool, token: str | None, db: str) -> None:
     """Rescore every hand from the log and compare the table's claims."""
     service = _service(db)
     try:
-        report = service.audit(match)
+        report = service.audit(match, token=token)
     except Exception as error:  # noqa: BLE001
         _fail(_explain(error))
     if as_json:

@@ -87,3 +87,27 @@ def test_verify_catches_a_changed_row_and_refuses_a_missing_file(tmp_path: Path)
     missing = runner.invoke(main, ["verify", "--db", str(tmp_path / "nothing.db")])
     assert missing.exit_code == 1 and "no ledger database" in missing.output
     assert not (tmp_path / "nothing.db").exists()
+
+
+def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: Path) -> None:
+    """West's face-down discard is named by the scorer only: the open audit cannot score deal 1,
+    the scorer's can; a Cabo reveal during play is told as ?? without the token."""
+    from tests.api.test_cabo_api import vocabulary_log
+
+    runner = CliRunner(env={"TANTEO_TOKEN": ""})
+    db = tmp_path / "cli.db"
+    deal = [dict(e) for e in DEAL_1]
+    deal[4] = {"type": "discard", "data": {"seat": 3, "cards": ["6H", "7H", "8C", "9C"]}}
+    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "deal.jsonl", [{"type": "match_started", "data": START}, *deal]))
+    open_audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
+    assert "hand 1: incomplete" in open_audit.output, open_audit.output
+    full = runner.invoke(main, ["audit", match_id, "--db", str(db), "--token", token])
+    assert "hand 1: scored" in full.output and "team 0: +4" in full.output, full.output
+    wrong = runner.invoke(main, ["audit", match_id, "--db", str(db), "--token", "wrong"])
+    assert wrong.exit_code == 1
+
+    log = [*vocabulary_log()[:20], {"type": "reveal", "data": {"cards": [{"seat": 2, "slot": 3, "card": "10"}]}}]
+    cabo, cabo_token, _ = record_new(runner, db, write_jsonl(tmp_path / "cabo.jsonl", log))
+    assert runner.invoke(main, ["replay", cabo, "--db", str(db)]).output.strip().splitlines()[-1].endswith("Carl's slot 3 is ??")
+    shown = runner.invoke(main, ["replay", cabo, "--db", str(db), "--token", cabo_token])
+    assert shown.output.strip().splitlines()[-1].endswith("Carl's slot 3 is 10")

@@ -66,6 +66,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # UTF-8 text: Núria, 10♥, not \u escapes
     db = str(app.config["TANTEO_DB"])
     if db != "memory:" and not db.startswith("sqlite:"):
         db = str(Path(db).expanduser())
@@ -101,7 +102,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         An unknown route or a wrong method (404/405) comes first, so ``PUT /games`` is a 405
         whatever its body; then a header too long to be anything real (431); a body over
         ``MAX_CONTENT_LENGTH`` (413, also enforced while reading a body without a length);
-        and a write whose body is not declared JSON (415, not a confusing schema error).
+        and a write whose body is not declared JSON (415, not a confusing schema error) — a
+        write with no body at all (``POST /matches/{id}/token``) has no media type to refuse.
         """
         if request.routing_exception is not None:
             raise request.routing_exception
@@ -112,7 +114,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         limit = app.config.get("MAX_CONTENT_LENGTH")
         if limit is not None and (request.content_length or 0) > limit:
             raise RequestEntityTooLarge(f"the body is {request.content_length:,} bytes; at most {limit:,} are accepted")
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+        has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body:
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
     return app

@@ -7,9 +7,10 @@ The database is ``--db``, else ``TANTEO_DB``, else ``tanteo.db`` in the working 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping, Sequence
 
 import click
 
@@ -132,6 +133,29 @@ def _lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, {"type": event["type"], "data": event.get("data", {})}
 
 
+def line_keys(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Return one idempotency key per event line, derived from the file's content up to that line.
+
+    Key *i* is a hash of the lines 1…i (each as canonical JSON), so it names the whole prefix:
+    re-running a file after a refusal finds the last key already stored and resumes after it,
+    and a line fixed after a refusal changes its own key and every later one, never an
+    earlier one. A batch is stored under the key of its last line.
+    """
+    keys: list[str] = []
+    digest = hashlib.sha256(b"tanteo record v1")
+    for event in events:
+        digest.update(json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
+        digest.update(b"\n")
+        keys.append("line-" + digest.copy().hexdigest()[:40])
+    return keys
+
+
+def _recorded_prefix(service: Any, match: str, keys: Sequence[str]) -> int:
+    """Return how many leading lines of the file the match already holds (by their keys)."""
+    stored = {e["key"] for e in service.events(match)[0] if e.get("key")}
+    return max((i + 1 for i, key in enumerate(keys) if key in stored), default=0)
+
+
 @main.command()
 @click.argument("match")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
@@ -142,7 +166,10 @@ def _lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
 def record(match: str, file: str, token: str | None, by: str, batch: int, db: str) -> None:
     """Append a JSON Lines file of events to MATCH ('new': the file starts with match_started).
 
-    Stops at the first refused event, names its line, and keeps everything before it.
+    Stops at the first refused event, names its line, and keeps everything before it. Each
+    batch carries an idempotency key derived from the file's content up to its last line, so
+    running the same file again (after fixing the refused line) skips what is already
+    recorded and writes nothing twice.
     """
     from tqdm import tqdm
 
@@ -150,7 +177,8 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
 
     service = _service(db)
     lines = list(_lines(file))
-    if match == "new":
+    started = match == "new"
+    if started:
         if not lines or lines[0][1]["type"] != "match_started":
             _fail("a new match's file starts with a match_started line")
         try:
@@ -160,21 +188,37 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
         match, token = created["id"], created["token"]
         click.echo(f"match {match} (token {token})")
         lines = lines[1:]
+    elif lines and lines[0][1]["type"] == "match_started":
+        try:
+            first = service.events(match, limit=1)[0][0]
+        except Exception as error:  # noqa: BLE001
+            _fail(_explain(error))
+        given = lines[0][1]["data"]
+        stored = {k: v for k, v in first["data"].items() if k != "rulesVersion" or "rulesVersion" in given}
+        if stored != given:  # the service fills in the rules version when the file leaves it out
+            _fail(f"line {lines[0][0]}: this file starts another match than {match} (its match_started differs)")
+        lines = lines[1:]  # the same file that started this match: its first line is there already
+    keys = line_keys([e for _, e in lines])
     if lines and not token:
         _fail("recording needs the match's write token: --token or TANTEO_TOKEN")
+    done = _recorded_prefix(service, match, keys) if lines and not started else 0
+    if done:
+        click.echo(f"lines {lines[0][0]} to {lines[done - 1][0]} are recorded already (same content): "
+                   f"resuming at {'line ' + str(lines[done][0]) if done < len(lines) else 'the end'}")
     written = 0
-    with tqdm(total=len(lines), unit="event", disable=None, file=sys.stderr) as bar:
-        for start in range(0, len(lines), batch):
+    with tqdm(total=len(lines) - done, unit="event", disable=None, file=sys.stderr) as bar:
+        for start in range(done, len(lines), batch):
             chunk = lines[start:start + batch]
             try:
-                service.record(match, [e for _, e in chunk], token=token, by=by)
+                service.record(match, [e for _, e in chunk], token=token, by=by, key=keys[start + len(chunk) - 1])
             except EventRefused as refused:
                 good = chunk[: refused.index]
                 if good:
-                    service.record(match, [e for _, e in good], token=token, by=by)
+                    service.record(match, [e for _, e in good], token=token, by=by, key=keys[start + len(good) - 1])
                 written += len(good)
                 _fail(f"line {chunk[refused.index][0]} refused: {_explain(refused)} "
-                      f"({written} events before it were recorded)")
+                      f"({written} events before it were recorded; fix the line and run "
+                      f"'tanteo record {match} {file} --token …': the lines already recorded are skipped)")
             except Exception as error:  # noqa: BLE001
                 _fail(f"line {chunk[0][0]}: {_explain(error)} ({written} events recorded)")
             written += len(chunk)
@@ -183,42 +227,90 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
 
 
 def _seat(value: str | None) -> int | str | None:
+    """A seat number, a player's name (the service resolves it) or ``all``."""
     if value is None or value == "all":
         return value
-    return int(value)
+    return int(value) if value.isdigit() else value
 
 
 @main.command()
 @click.argument("match")
-@click.option("--seat", help="a seat number or 'all' (default: the public view)")
-@click.option("--at", type=int, help="stop after this step")
+@click.option("--seat", help="a seat number, a player's name or 'all' (default: the public view)")
+@click.option("--at", type=int, help="stop after this step (the event's number in the log)")
+@click.option("--hand", type=int, help="replay this hand only (1, 2, …)")
+@click.option("--move", type=int, help="with --hand: stop after this move of the hand (0 is the deal)")
+@click.option("--trick", type=int, help="with --hand: stop at the end of this trick (La Cabra)")
 @click.option("--course", type=click.Choice(["corrected", "recorded"]), default="corrected", show_default=True)
 @click.option("--token", envvar="TANTEO_TOKEN",
               help="the match's write token: the full view of a match in play (needed for --seat all)")
 @click.option("--state", "show_state", is_flag=True, help="print the state after the last step shown")
 @DB_OPTION
-def replay(match: str, seat: str | None, at: int | None, course: str, token: str | None, show_state: bool, db: str) -> None:
-    """Print a match step by step, in words."""
+def replay(match: str, seat: str | None, at: int | None, hand: int | None, move: int | None, trick: int | None,
+           course: str, token: str | None, show_state: bool, db: str) -> None:
+    """Print a match step by step, in words: the event's number, hand.move, and what happened."""
     service = _service(db)
     try:
-        out = service.replay(match, seat=_seat(seat), course=course, stop=at, token=token)
+        out = service.replay(match, seat=_seat(seat), course=course, stop=at, token=token, hand=hand, move=move,
+                             trick=trick)
     except Exception as error:  # noqa: BLE001
         _fail(_explain(error))
     for frame in out["frames"]:
         mark = {"voided": " [voided]", "amended": " [amended]"}.get(frame["status"], "")
-        click.echo(f"{frame['seq']:>5}  {frame['text']}{mark}")
+        where = "" if frame.get("hand") is None else str(frame["hand"]) + (
+            f".{frame['move']}" if frame.get("move") is not None else "")  # a claim or note: its hand only
+        click.echo(f"{frame['seq']:>5}  {where:<7} {frame['text']}{mark}")
     if show_state and out["frames"]:
         click.echo(json.dumps(out["frames"][-1]["state"], indent=2, ensure_ascii=False))
 
 
+def audit_table(report: Mapping[str, Any]) -> list[str]:
+    """Lay an audit out as the table's score sheet: a row per hand, a column per seat or team.
+
+    Each cell is the hand's computed points; where the table claimed that hand's points for
+    that column the cell adds ``ok`` or ``≠ N claimed``. The last row holds the totals and each
+    standing's status; claims, the first divergence and corrections follow in words.
+    """
+    standings = report["standings"]
+    unit = "team" if standings and "team" in standings[0] else "seat"
+    columns = [(s[unit], s.get("name") or f"{unit} {s[unit]}") for s in standings]
+    claimed: dict[tuple[int, int], Mapping[str, Any]] = {}
+    for claim in report["claims"]:
+        if claim["field"] == "points" and claim.get(unit) is not None and claim["hand"] is not None:
+            claimed[(claim["hand"], claim[unit])] = claim
+
+    def cell(hand: Mapping[str, Any], index: int, number: int) -> str:
+        points = hand.get("points")
+        value = points[index] if isinstance(points, list) and index < len(points) else None
+        text = "—" if value is None else str(value)
+        claim = claimed.get((hand["hand"], number))
+        if claim is not None and claim["agrees"] is not None:
+            text += " ok" if claim["agrees"] else f" ≠ {claim['claimed']} claimed"
+        return text
+
+    rows = [["hand", "status", *(name for _, name in columns)]]
+    for hand in report["hands"]:
+        rows.append([str(hand["hand"]), hand["status"], *(cell(hand, i, n) for i, (n, _) in enumerate(columns))])
+    rows.append(["total", "", *(f"{s['total']} {s['status']}" for s in standings)])
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = ["  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
 @main.command()
 @click.argument("match")
-@click.option("--json", "as_json", is_flag=True, help="print the audit as JSON")
+@click.option("--json", "as_json", is_flag=True, help="print the audit as JSON, for machines")
+@click.option("--lines", "all_lines", is_flag=True, help="print every hand's score lines, not only the diverging hand's")
 @click.option("--token", envvar="TANTEO_TOKEN",
               help="the match's write token: a match in play scored from every private fact, not the public view")
 @DB_OPTION
-def audit(match: str, as_json: bool, token: str | None, db: str) -> None:
-    """Rescore every hand from the log and compare the table's claims."""
+def audit(match: str, as_json: bool, all_lines: bool, token: str | None, db: str) -> None:
+    """Rescore every hand from the log and compare the table's claims.
+
+    Prints a table (hands × seats or teams, computed points, claimed where they differ), the
+    first divergence in words with the engine's reasons, and the corrections; exit status 2
+    when a claim diverges or the chain is broken.
+    """
     service = _service(db)
     try:
         report = service.audit(match, token=token)
@@ -228,24 +320,55 @@ def audit(match: str, as_json: bool, token: str | None, db: str) -> None:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
     chain = report["chain"]
-    click.echo(f"chain: {'valid' if chain['valid'] else 'BROKEN at ' + str(chain['firstBad'])}, "
-               f"{chain['length']} events, head {chain['head'][:16]}")
-    for hand in report["hands"]:
-        click.echo(f"hand {hand['hand']}: {hand['status']}")
-        for line in hand.get("lines", []):
-            who = f"team {line['team']}" if "team" in line else f"seat {line.get('seat')}"
-            click.echo(f"    {who}: {line['points']:+}  {line['reason']}  ({line['rule']})")
-    for standing in report["standings"]:
-        click.echo(f"total {standing}")
+    click.echo(f"chain: {'valid' if chain['valid'] else 'BROKEN at event ' + str(chain['firstBad'])}, "
+               f"{chain['length']} events, head {(chain['head'] or '')[:16]}")
+    for note in report.get("rules", {}).get("notes", []):
+        click.echo(f"rules: {note}")
+    click.echo("")
+    for line in audit_table(report):
+        click.echo(line)
+    click.echo("")
     first = report["firstDivergence"]
     agreed = sum(1 for c in report["claims"] if c["agrees"])
     click.echo(f"claims: {agreed} of {len(report['claims'])} agree")
     if first:
-        click.echo(f"first divergence: {first['why']}")
+        click.echo(f"first divergence (claim at event {first['claimSeq']}): {first['why']}")
+    for hand in report["hands"]:
+        if all_lines or (first and hand["hand"] == first["hand"]):
+            click.echo(f"hand {hand['hand']}, {hand['status']}:")
+            for line in hand.get("lines", []):
+                who = line.get("name") or (f"team {line['team']}" if "team" in line else f"seat {line.get('seat')}")
+                points = line.get("points")
+                amount = f"{points:+}" if isinstance(points, int) else ""
+                click.echo(f"    {who}: {amount}  {line['reason']}  ({line['rule']})")
+    for orphan in report.get("orphaned", []):
+        click.echo(f"orphaned claim at event {orphan['claimSeq']}: {orphan['why']}")
+    end = report.get("end") or {}
+    if end.get("over"):
+        click.echo(f"end: {end.get('reason', '')}")
     for correction in report["corrections"]:
-        click.echo(f"correction {correction['seq']}: {correction['type']} of {correction['target']}: {correction['reason']}")
+        state = "" if correction.get("inForce", True) else " (undone)"
+        click.echo(f"correction at event {correction['seq']}: {correction['type']} of event {correction['target']}{state}: "
+                   f"{correction['reason']}")
     if first or not chain["valid"]:
         sys.exit(2)
+
+
+@main.command("rotate-token")
+@click.argument("match")
+@click.option("--token", envvar="TANTEO_TOKEN", help="the match's current write token (also TANTEO_TOKEN)")
+@DB_OPTION
+def rotate_token(match: str, token: str | None, db: str) -> None:
+    """Replace MATCH's write token; prints the new one, and the old one stops working.
+
+    A lost token cannot be recovered (only its hash is stored): rotate while you hold it.
+    """
+    service = _service(db)
+    try:
+        rotated = service.rotate_token(match, token)
+    except Exception as error:  # noqa: BLE001
+        _fail(_explain(error))
+    click.echo(f"match {match} (token {rotated['token']}); the old token no longer writes to it")
 
 
 @main.command()

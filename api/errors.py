@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 from api.service import AuthError, BadRequest, EventRefused
 from engines.base import RuleViolation, UnknownGame
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
-from schemas import SchemaError
+from schemas import SchemaError, ordinal
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -32,6 +32,11 @@ def problem(status: int, code: str, detail: str, *, title: str | None = None, he
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def event_in_batch(index: int) -> str:
+    """Say an event's place in a batch as people count: index 1 is "the 2nd event of the batch"."""
+    return f"the {ordinal(index + 1)} event of the batch"
 
 
 _TITLES = {
@@ -63,12 +68,12 @@ def from_exception(error: Exception) -> Response:
     """Map one exception to its problem response (the only place that knows these statuses)."""
     match error:
         case EventRefused(error=SchemaError() as schema, index=index):
-            return problem(400, schema.code, f"event {index}: {schema.message}", title="Schema violation",
+            return problem(400, schema.code, f"{event_in_batch(index)}: {schema.message}", title="Schema violation",
                            index=index, path=_schema_path(f"$.events[{index}].data", schema.path),
                            errors=[{**e, "path": _schema_path(f"$.events[{index}].data", e["path"])} for e in schema.errors])
         case EventRefused(error=RuleViolation() as rule, index=index):
             extra: dict[str, Any] = {"seq": rule.seq} if rule.seq is not None else {}
-            return problem(422, rule.code, rule.message, index=index, **extra)
+            return problem(422, rule.code, f"{event_in_batch(index)}: {rule.message}", index=index, **extra)
         case SchemaError():
             return problem(400, error.code, error.message, title="Schema violation", path=error.path, errors=error.errors)
         case RuleViolation():

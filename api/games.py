@@ -16,7 +16,9 @@ blp = Blueprint("games", __name__, description="Supported games, their options a
 
 
 def _game(game: str) -> dict[str, Any]:
-    info = dict(get_engine(game).describe())
+    engine = get_engine(game)
+    info = dict(engine.describe())
+    info["rulesVersion"] = engine.RULES_VERSION  # what a new match records in match_started.rulesVersion
     info["schemas"] = {t: url_for("games.SchemaDocument", path=schemas.schema_id(game, t), _external=False)
                        for t in schemas.event_types(game)}
     return info

@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api import openapi
 from api.app import current_service
-from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary
+from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary, TokenRotated
 from api.web import Blueprint, bearer_token, etag, read_headers, recorder
 
 blp = Blueprint("matches", __name__, description="Start, list and summarise matches")
@@ -32,8 +32,10 @@ class Matches(MethodView):
     @blp.arguments(MatchListQuery(), location="query", error_status_code=400)
     @blp.response(200, MatchList)
     def get(self, query: dict[str, Any]) -> Any:
-        """List matches, newest first, filtered by game, player and status."""
+        """List matches, newest first, filtered by game, player, status, tag, place and date."""
         page, per_page = query.pop("page"), query.pop("perPage")
+        if "date" in query:
+            query["date"] = query["date"].isoformat()
         items, total = current_service().list_matches(limit=per_page, offset=(page - 1) * per_page, **query)
         return {"items": items, "total": total, "page": page, "perPage": per_page}
 
@@ -51,3 +53,18 @@ class Match(MethodView):
         """
         summary = current_service().match(match_id, token=bearer_token())
         return summary, 200, read_headers(summary["version"])
+
+
+@blp.route("/matches/<match_id>/token")
+class Token(MethodView):
+    @blp.response(200, TokenRotated)
+    @blp.alt_response(401, schema="Problem", description="no write token")
+    @blp.alt_response(403, schema="Problem", description="not this match's current token")
+    @blp.alt_response(404, schema="Problem")
+    @blp.doc(security=[{"bearer": []}])
+    def post(self, match_id: str) -> Any:
+        """Replace the write token: send the current one, get a new one; the old one stops working.
+
+        A lost token cannot be recovered (only its hash is stored): rotate while you hold it.
+        """
+        return current_service().rotate_token(match_id, bearer_token())

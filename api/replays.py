@@ -18,8 +18,9 @@ class State(MethodView):
     @blp.arguments(StateQuery(), location="query", error_status_code=400)
     @blp.response(200, StateOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
-        """The state after event `at` as `seat` sees it (no seat: the public view)."""
-        out = current_service().state(match_id, at=query.get("at"), seat=query.get("seat"), token=bearer_token())
+        """The state after event `at`, or at `hand`/`move`/`trick`, as `seat` (a number or a name) sees it."""
+        out = current_service().state(match_id, at=query.get("at"), seat=query.get("seat"), token=bearer_token(),
+                                      hand=query.get("hand"), move=query.get("move"), trick=query.get("trick"))
         return out, 200, read_headers(out["version"])
 
 
@@ -29,8 +30,10 @@ class Replay(MethodView):
     @blp.response(200, ReplayOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Every step: the move in words, the state after it and what changed."""
+        stop = query.get("stop") if query.get("at") is None else query["at"]
         out = current_service().replay(match_id, seat=query.get("seat"), course=query["course"], start=query["start"],
-                               stop=query.get("stop"), token=bearer_token())
+                                       stop=stop, token=bearer_token(), hand=query.get("hand"), move=query.get("move"),
+                                       trick=query.get("trick"))
         return out, 200, read_headers(out["version"])
 
 

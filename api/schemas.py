@@ -52,7 +52,7 @@ class EventIn(Schema):
     class Meta:
         unknown = RAISE
 
-    type = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z_]*$"),
+    type = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z_]*$", error="an event type is lowercase words joined by _, like play or call_cabo"),
                          metadata={"description": "event type in the game's vocabulary"})
     data = fields.Dict(required=True, metadata={"description": "payload, checked by the game's JSON Schema"})
 
@@ -80,11 +80,28 @@ class Appended(Schema):
     head = fields.String(required=True)
 
 
+class TokenRotated(Schema):
+    id = fields.String()
+    token = fields.String(metadata={"description": "the new write token; the one sent stops working"})
+
+
+_META = {
+    "title": lambda: fields.String(allow_none=True, metadata={"description": "match_started.title, as amended"}),
+    "date": lambda: fields.String(allow_none=True, metadata={"description": "match_started.date (YYYY-MM-DD)"}),
+    "place": lambda: fields.String(allow_none=True),
+    "tags": lambda: fields.List(fields.String()),
+}
+
+
 class MatchSummary(Schema):
     id = fields.String()
     game = fields.String()
     players = fields.List(fields.String())
     status = fields.String()
+    title = _META["title"]()
+    date = _META["date"]()
+    place = _META["place"]()
+    tags = _META["tags"]()
     createdAt = fields.String()
     version = fields.Integer()
     head = fields.String()
@@ -98,6 +115,10 @@ class MatchListItem(Schema):
     game = fields.String()
     players = fields.List(fields.String())
     status = fields.String()
+    title = _META["title"]()
+    date = _META["date"]()
+    place = _META["place"]()
+    tags = _META["tags"]()
     version = fields.Integer()
     createdAt = fields.String()
 
@@ -113,6 +134,9 @@ class MatchListQuery(Schema):
     game = fields.String(validate=validate.Length(max=40))
     player = fields.String(validate=validate.Length(max=40))
     status = fields.String(validate=validate.OneOf(["playing", "over"]))
+    tag = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "one of the match's tags"})
+    place = fields.String(validate=validate.Length(min=1, max=200), metadata={"description": "the match's place, ignoring case"})
+    date = fields.Date(metadata={"description": "the day the match was played"})
     page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
     perPage = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 
@@ -144,28 +168,45 @@ class EventPage(Schema):
 
 
 class SeatField(fields.Field):
-    """A seat number, or ``all`` for the omniscient view."""
+    """A seat number, a player's name, or ``all`` for the omniscient view (names are resolved by the service)."""
 
     def _deserialize(self, value, attr, data, **kwargs):  # type: ignore[no-untyped-def]
+        if not isinstance(value, str) or not value.strip() or len(value) > 200:
+            raise self.make_error("invalid")
         if value == "all":
             return "all"
         try:
             return int(value)
-        except (TypeError, ValueError):
-            raise self.make_error("invalid") from None
+        except ValueError:
+            return value
 
-    default_error_messages = {"invalid": "a seat number (0, 1, …) or 'all'"}
+    default_error_messages = {"invalid": "write a seat number (0, 1, …), a player's name or all"}
+
+
+_HAND = fields.Integer(validate=validate.Range(min=1, max=100000),
+                       metadata={"description": "a hand, 1-based, voided hands not counted (with move or trick, or alone: its end)"})
+_MOVE = fields.Integer(validate=validate.Range(min=0, max=100000),
+                       metadata={"description": "the move within the hand (or trick), 1-based; 0 is the deal. "
+                                                "Claims, notes, reveals and corrections are not moves"})
+_TRICK = fields.Integer(validate=validate.Range(min=1, max=100000),
+                        metadata={"description": "the trick within the hand, 1-based (games with tricks: La Cabra)"})
 
 
 class StateQuery(Schema):
     at = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the step (event seq); default the last"})
-    seat = SeatField(metadata={"description": "seat number, or 'all' (needs the token until the match is over)"})
+    hand = _HAND
+    move = _MOVE
+    trick = _TRICK
+    seat = SeatField(metadata={"description": "seat number, player's name, or 'all' (needs the token until the match is over)"})
 
 
 class StateOut(Schema):
     id = fields.String()
     version = fields.Integer()
     at = fields.Integer()
+    hand = fields.Integer(allow_none=True, metadata={"description": "given when the state was asked by hand"})
+    move = fields.Integer(allow_none=True)
+    trick = fields.Integer(allow_none=True)
     seat = fields.Raw(allow_none=True)
     disclosed = fields.Boolean(metadata={"description": "whether private facts are shown (write token, or the match is over)"})
     state = fields.Dict()
@@ -179,6 +220,10 @@ class ReplayQuery(Schema):
     course = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "recorded"]))
     start = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
     stop = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER))
+    at = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the same as stop"})
+    hand = _HAND
+    move = _MOVE
+    trick = _TRICK
 
 
 class ReplayOut(Schema):
@@ -198,6 +243,8 @@ class LegalMovesOut(Schema):
 
 
 class AuditOut(Schema):
+    rules = fields.Dict(metadata={"description": "the rules version recorded and the current one, "
+                                                 "with the hands another version scores otherwise"})
     id = fields.String()
     version = fields.Integer()
     hands = _list_of("Hand")

@@ -15,6 +15,12 @@ from engines.base import Engine, Event, RuleViolation, UnknownGame
 ENGINES: dict[str, Engine] = {la_cabra.GAME: la_cabra, cau_robat.GAME: cau_robat, cabo.GAME: cabo, kabu.GAME: kabu, el_roby.GAME: el_roby}
 
 
+PAST_ENGINES: dict[tuple[str, int], Engine] = {}
+"""Earlier rules versions still shipped, by ``(game, RULES_VERSION)``: the audit rescores a match
+recorded under one of them with it too, and reports the hands the current rules score otherwise.
+None yet: every engine is at its first version."""
+
+
 def get_engine(game: object) -> Engine:
     """Return the engine for a game id.
 
@@ -27,4 +33,12 @@ def get_engine(game: object) -> Engine:
         raise UnknownGame(game) from None
 
 
-__all__ = ["ENGINES", "Engine", "Event", "RuleViolation", "UnknownGame", "get_engine"]
+def engine_version(game: str, version: int) -> Engine | None:
+    """Return the engine that scores ``game`` under rules version ``version``, if still shipped."""
+    current = get_engine(game)
+    if current.RULES_VERSION == version:
+        return current
+    return PAST_ENGINES.get((game, version))
+
+
+__all__ = ["ENGINES", "PAST_ENGINES", "Engine", "Event", "RuleViolation", "UnknownGame", "engine_version", "get_engine"]

@@ -94,6 +94,8 @@ class Engine(Protocol):
     """The shape every game module has (modules satisfy it structurally)."""
 
     GAME: str
+    RULES_VERSION: int
+    """Raised whenever a change to the rules could score a recorded hand differently."""
     PRIVATE: Mapping[str, Sequence[Any]]
     """Per event type, its private fields (:class:`engines.privacy.Private`)."""
 

@@ -49,7 +49,7 @@ JSON bytes) — everything encoded once, before any lock is taken."""
 SALT_BYTES = 16
 """Random bytes per salt (written as 32 hex digits)."""
 
-UPDATABLE_FIELDS = frozenset({"status"})
+UPDATABLE_FIELDS = frozenset({"status", "meta"})
 """Match-row fields a check may set in the append transaction."""
 
 _dumps = orjson.dumps
@@ -219,6 +219,23 @@ def status_update(result: object) -> str | None:
     if status is not None and (not isinstance(status, str) or not status):
         raise ValueError(f"match status must be a non-empty string, got {status!r}")
     return status
+
+
+def meta_update(result: object) -> dict[str, Any] | None:
+    """Return the match metadata a check asked to store (None: leave it).
+
+    Metadata (title, date, place, tags: whatever the service lists and filters by) is a JSON
+    object; the ledger stores it beside the match row and knows nothing of its fields.
+
+    Raises:
+        ValueError: ``meta`` is not a dict.
+    """
+    if not isinstance(result, Mapping) or result.get("meta") is None:
+        return None
+    meta = result["meta"]
+    if not isinstance(meta, Mapping):
+        raise ValueError(f"match meta must be a dict, got {type(meta).__name__}")
+    return dict(meta)
 
 
 def check_text(name: str, value: object) -> None:

@@ -6,7 +6,7 @@ code, and ``tests/ledger/test_contract.py`` runs one suite against every backend
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Protocol, runtime_checkable
 
@@ -40,8 +40,13 @@ class Ledger(Protocol):
         first: NewEvent,
         by: str,
         check: Check | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> AppendResult:
-        """Create a match and store its first event (seq 1) in one transaction."""
+        """Create a match and store its first event (seq 1) in one transaction.
+
+        ``meta``: what people call the match by (title, date, place, tags), a JSON object the
+        ledger stores for listing and filtering; a check may return a new one (``{"meta": …}``).
+        """
         ...
 
     def append(
@@ -79,8 +84,18 @@ class Ledger(Protocol):
         status: str | None = None,
         limit: int = 50,
         offset: int = 0,
+        tag: str | None = None,
+        place: str | None = None,
+        date: str | None = None,
     ) -> tuple[list[MatchRecord], int]:
-        """Return one page of matches, newest first, and how many match the filters in all."""
+        """Return one page of matches, newest first, and how many match the filters in all.
+
+        ``tag``, ``place`` (ignoring case) and ``date`` filter on the match's ``meta``.
+        """
+        ...
+
+    def replace_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
+        """Store a new write-token hash if the match still has ``old_hash``; say whether it did."""
         ...
 
     def verify(self, match_id: str | None = None) -> list[VerifyReport]:

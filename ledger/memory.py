@@ -9,8 +9,10 @@ chaining, the caller's check — happens before the first change to the store, u
 
 from __future__ import annotations
 
+import copy
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 from types import TracebackType
 
@@ -28,6 +30,7 @@ from ._core import (
     check_window,
     event_from_row,
     prepare,
+    meta_update,
     status_update,
     verify_chain,
 )
@@ -50,11 +53,12 @@ class _Match:
     head: str
     order: int
     rows: list[Row] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     def record(self) -> MatchRecord:
         return MatchRecord(
             self.id, self.game, self.token_hash, self.created_at, self.players, self.status,
-            self.version, self.head,
+            self.version, self.head, copy.deepcopy(self.meta),
         )
 
 
@@ -92,6 +96,7 @@ class MemoryLedger:
         first: NewEvent,
         by: str,
         check: Check | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> AppendResult:
         """Create a match and store its first event (seq 1), all or nothing.
 
@@ -114,7 +119,7 @@ class MemoryLedger:
             # Nothing below can fail: the match appears whole or not at all.
             match = _Match(
                 match_id, game, token_hash, at, names, status or DEFAULT_STATUS,
-                events[-1].seq, events[-1].hash, len(self._matches),
+                events[-1].seq, events[-1].hash, len(self._matches), meta=copy.deepcopy(dict(meta or {})),
             )
             match.rows.extend(rows)
             self._matches[match_id] = match
@@ -159,7 +164,9 @@ class MemoryLedger:
             built, rows = chain_batch(
                 match_id, match.version, match.head, prepared, at=at, by=by, key=key
             )
-            status = status_update(check(match.version, built)) if check is not None else None
+            changes = check(match.version, built) if check is not None else None
+            status = status_update(changes)
+            meta = meta_update(changes)
             # Nothing below can fail.
             match.rows.extend(rows)
             self._feed.extend(rows)
@@ -169,7 +176,20 @@ class MemoryLedger:
             match.head = built[-1].hash
             if status is not None:
                 match.status = status
+            if meta is not None:
+                match.meta = copy.deepcopy(meta)
             return AppendResult(match.version, match.head, built, replayed=False)
+
+    def replace_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
+        """Store a new write-token hash if the match still has ``old_hash``; say whether it did."""
+        check_text("token_hash", new_hash)
+        with self._lock:
+            self._ensure_open()
+            match = self._get(match_id)
+            if match.token_hash != old_hash:
+                return False
+            match.token_hash = new_hash
+            return True
 
     # -- reads ---------------------------------------------------------------------------
 
@@ -206,6 +226,9 @@ class MemoryLedger:
         status: str | None = None,
         limit: int = 50,
         offset: int = 0,
+        tag: str | None = None,
+        place: str | None = None,
+        date: str | None = None,
     ) -> tuple[list[MatchRecord], int]:
         """Return one page of matches (newest first) and the total matching the filters."""
         check_page(limit, offset)
@@ -217,6 +240,9 @@ class MemoryLedger:
                 if (game is None or match.game == game)
                 and (player is None or player in match.players)
                 and (status is None or match.status == status)
+                and (tag is None or tag in (match.meta.get("tags") or []))
+                and (place is None or str(match.meta.get("place", "")).casefold() == place.casefold())
+                and (date is None or match.meta.get("date") == date)
             ]
             found.sort(key=lambda match: (match.created_at, match.order), reverse=True)
             return [match.record() for match in found[offset : offset + limit]], len(found)

@@ -50,7 +50,7 @@ import hashlib
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -208,6 +208,8 @@ class MatchRecord:
     status: str
     version: int
     head: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    """What people call the match by (title, date, place, tags), as the service stored it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,8 @@ Why it is built this way (see ``/work/shared/research/DEPENDENCIES.md`` §2):
 Tables (created by migration ``m001_initial``)::
 
     matches      id TEXT PK, game, token_hash, created_at, players (JSON array), status,
-                 version, head — the only mutable rows (version, head, status)
+                 version, head, meta (JSON object, m003) — the only mutable rows (version,
+                 head, status, meta, token_hash)
     events       id INTEGER PK (the global feed order), match_id → matches, seq, type,
                  data (canonical JSON, CHECK json_valid), at, by, key, prev, hash,
                  fmt (chain format), private (format 2: the salts of its private
@@ -56,7 +57,7 @@ import itertools
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, ParamSpec, TypeVar
@@ -78,6 +79,7 @@ from ._core import (
     check_window,
     event_from_row,
     prepare,
+    meta_update,
     status_update,
     verify_chain,
 )
@@ -216,6 +218,12 @@ def m002_private(db: Database) -> None:
     db.execute("ALTER TABLE events ADD COLUMN private TEXT CHECK (private IS NULL OR json_valid(private))")
 
 
+@_migration
+def m003_match_meta(db: Database) -> None:
+    """Give matches a ``meta`` JSON object (title, date, place, tags) to list and filter by."""
+    db.execute("ALTER TABLE matches ADD COLUMN meta TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(meta))")
+
+
 # -- hot-path SQL (prepared once per connection by the sqlite3 statement cache) -------------
 
 _EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash, fmt, private'
@@ -236,9 +244,11 @@ _SQL_EVENT_PUT = (
     f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _SQL_MATCH_PUT = (
-    "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
-    "VALUES (?, ?, ?, ?, json(?), ?, ?, ?)"
+    "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head, meta) "
+    "VALUES (?, ?, ?, ?, json(?), ?, ?, ?, json(?))"
 )
+_SQL_MATCH_META = "UPDATE matches SET meta = json(?) WHERE id = ?"
+_SQL_MATCH_TOKEN = "UPDATE matches SET token_hash = ? WHERE id = ? AND token_hash = ?"
 _SQL_MATCH_MOVE = "UPDATE matches SET version = ?, head = ? WHERE id = ?"
 _SQL_MATCH_MOVE_STATUS = "UPDATE matches SET version = ?, head = ?, status = ? WHERE id = ?"
 _SQL_READ = (
@@ -246,7 +256,7 @@ _SQL_READ = (
     "WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
 )
 _SQL_FEED = f"SELECT id, {_EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?"
-_MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head"
+_MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head, meta"
 _SQL_GET_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
 _VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt, private'
 
@@ -457,8 +467,11 @@ class SqliteLedger:
         first: NewEvent,
         by: str,
         check: Check | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> AppendResult:
         """Create a match row and its first event (seq 1) in one transaction.
+
+        ``meta`` is what people call the match by (a JSON object the ledger only stores).
 
         Raises:
             MatchExists: the id is taken.
@@ -480,7 +493,7 @@ class SqliteLedger:
             cur.execute(
                 _SQL_MATCH_PUT,
                 (match_id, game, token_hash, at, _json_list(names), status or DEFAULT_STATUS,
-                 last.seq, last.hash),
+                 last.seq, last.hash, canonical_json(dict(meta or {})).decode("utf-8")),
             )
             _insert_events(cur, rows)
         return AppendResult(last.seq, last.hash, events, replayed=False)
@@ -536,8 +549,12 @@ class SqliteLedger:
             built, rows = chain_batch(
                 match_id, version, head, prepared, at=utc_now(), by=by, key=key
             )
-            status = status_update(check(version, built)) if check is not None else None
+            changes = check(version, built) if check is not None else None
+            status = status_update(changes)
+            meta = meta_update(changes)
             _insert_events(cur, rows)
+            if meta is not None:
+                cur.execute(_SQL_MATCH_META, (canonical_json(meta).decode("utf-8"), match_id))
             last = built[-1]
             if key is not None:
                 cur.execute(_SQL_IDEM_PUT, (match_id, key, digest, built[0].seq, last.seq, last.at))
@@ -565,6 +582,23 @@ class SqliteLedger:
         return append_result(last_seq, events[-1].hash, events, True)
 
     # -- reads -----------------------------------------------------------------------------
+
+    def replace_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
+        """Store a new write-token hash if the match still has ``old_hash``; say whether it did.
+
+        Compare-and-set in one statement, so two rotations racing with the same old token
+        cannot both win.
+
+        Raises:
+            MatchNotFound: no such match.
+            StorageUnavailable: as for any write; nothing was written.
+        """
+        check_text("token_hash", new_hash)
+        with self._writing(match_id) as write:
+            if write.cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is None:
+                raise MatchNotFound(match_id)
+            changed = write.cur.execute(_SQL_MATCH_TOKEN, (new_hash, match_id, old_hash)).rowcount == 1
+        return changed
 
     @_reading
     def read(
@@ -616,14 +650,28 @@ class SqliteLedger:
         status: str | None = None,
         limit: int = 50,
         offset: int = 0,
+        tag: str | None = None,
+        place: str | None = None,
+        date: str | None = None,
     ) -> tuple[list[MatchRecord], int]:
         """Return one page of matches (newest first) and the total matching the filters.
 
-        ``player`` matches one of the match's player names exactly.
+        ``player`` matches one of the match's player names exactly; ``tag`` one of its
+        ``meta.tags`` exactly; ``place`` its ``meta.place`` ignoring case; ``date`` its
+        ``meta.date``.
         """
         check_page(limit, offset)
         where: list[str] = []
         params: list[Any] = []
+        if tag is not None:
+            where.append("EXISTS (SELECT 1 FROM json_each(matches.meta, '$.tags') WHERE json_each.value = ?)")
+            params.append(tag)
+        if place is not None:  # SQLite's lower() folds ASCII only: "GRÀCIA" must find "Gràcia"
+            where.append("tanteo_casefold(json_extract(meta, '$.place')) = ?")
+            params.append(place.casefold())
+        if date is not None:
+            where.append("json_extract(meta, '$.date') = ?")
+            params.append(date)
         if game is not None:
             where.append("game = ?")
             params.append(game)
@@ -635,6 +683,8 @@ class SqliteLedger:
             params.append(player)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
         conn = self._connection()
+        if place is not None:
+            conn.create_function("tanteo_casefold", 1, _casefold, deterministic=True)
         with _snapshot(conn):  # the page and the count agree
             (total,) = conn.execute(f"SELECT count(*) FROM matches{clause}", params).fetchone()
             rows = conn.execute(
@@ -915,6 +965,10 @@ def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
         raise translated from error
 
 
+def _casefold(value: object) -> str | None:
+    return value.casefold() if isinstance(value, str) else None
+
+
 def _json_list(names: tuple[str, ...]) -> str:
     return canonical_json(list(names)).decode("utf-8")
 
@@ -928,6 +982,7 @@ def _text(value: object) -> str:
 
 def _match_record(row: Sequence[Any]) -> MatchRecord:
     return MatchRecord(
+        meta=loads(row[8]) if len(row) > 8 and row[8] else {},
         id=row[0],
         game=row[1],
         token_hash=row[2],

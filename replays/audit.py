@@ -29,12 +29,51 @@ from typing import Any, Mapping, Sequence
 from engines.base import Event, Step, VoidedHand, corrections, voided_hands
 
 
-def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, Any]) -> dict[str, Any]:
+TEAM_JOIN = "\u2013"
+"""Team names join their players' names with an en dash: ``North–South``."""
+
+
+def named(score: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """Return a copy of a score sheet whose lines and standings also carry names.
+
+    Players say "Anna" and "North–South", not "seat 0" and "team 1": every score line gets
+    ``name`` (its seat's player, or its team's players joined by an en dash) and every
+    standing gets ``name`` too; seat and team numbers stay beside them.
+    """
+    names = _names(score, players)
+    hands = [{**h, "lines": [_with_name(ln, names) for ln in h.get("lines", [])]} for h in score["hands"]]
+    standings = [_with_name(s, names) for s in score["standings"]]
+    return {**score, "hands": hands, "standings": standings}
+
+
+def _names(score: Mapping[str, Any], players: Sequence[str]) -> dict[tuple[str, int], str]:
+    out: dict[tuple[str, int], str] = {("seat", i): name for i, name in enumerate(players)}
+    for standing in score["standings"]:
+        if "team" in standing and standing.get("seats") is not None:
+            out[("team", standing["team"])] = TEAM_JOIN.join(players[s] for s in standing["seats"] if s < len(players))
+    return out
+
+
+def _with_name(entry: Mapping[str, Any], names: Mapping[tuple[str, int], str]) -> dict[str, Any]:
+    for unit in ("team", "seat"):
+        if isinstance(entry.get(unit), int) and (unit, entry[unit]) in names:
+            if unit == "seat" and "name" in entry:
+                return dict(entry)
+            return {**entry, "name": names[(unit, entry[unit])]}
+    return dict(entry)
+
+
+def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, Any],
+          players: Sequence[str] = ()) -> dict[str, Any]:
     """Build the audit of a match from its score sheet, the walk of its log and its chain report.
 
     The claims and corrections are read off the same walk (:func:`engines.base.walk`) the
-    score sheet was folded from, so what a void covers is settled once.
+    score sheet was folded from, so what a void covers is settled once. With ``players``
+    (names in seat order) the lines, standings and claims also carry names.
     """
+    if players:
+        score = named(score, players)
+    names = _names(score, players)
     hands = list(score["hands"])
     by_number = {h["hand"]: h for h in hands}
     unit = "team" if score["standings"] and "team" in score["standings"][0] else "seat"
@@ -49,7 +88,7 @@ def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, A
         if about is not None:
             orphaned.append(_orphan(step.read, about, reasons.get(about.void, "")))
             continue
-        claims.extend(_compare(step.read, by_number, score, unit))
+        claims.extend(_compare(step.read, by_number, score, unit, names))
     first = next((c for c in claims if c["agrees"] is False), None)
     return {
         "hands": hands,
@@ -83,7 +122,8 @@ def _orphan(claim: Event, hand: VoidedHand, reason: str) -> dict[str, Any]:
             "claimed": {k: v for k, v in claim.data.items() if k != "hand"}, "why": why}
 
 
-def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mapping[str, Any], unit: str) -> list[dict[str, Any]]:
+def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mapping[str, Any], unit: str,
+             names: Mapping[tuple[str, int], str]) -> list[dict[str, Any]]:
     data = event.data
     number = data.get("hand")
     hand = hands.get(number) if number is not None else None
@@ -107,6 +147,8 @@ def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mappin
             out.append(_entry(event.seq, number, field, i if isinstance(claimed, list) else None, unit, value, have, agrees,
                               why if agrees is not True else ""))
     for entry in out:
+        if isinstance(entry.get(unit), int) and (unit, entry[unit]) in names:
+            entry["name"] = names[(unit, entry[unit])]
         if entry["agrees"] is False and not entry["why"]:
             entry["why"] = _explain(entry, hand, unit)
     return out
@@ -150,10 +192,58 @@ def _explain(entry: Mapping[str, Any], hand: Mapping[str, Any] | None, unit: str
     who = entry.get(unit)
     lines = [] if hand is None else [ln for ln in hand.get("lines", []) if who is None or ln.get(unit) == who]
     where = f"hand {entry['hand']}" if entry["hand"] is not None else "the match"
-    head = f"the table wrote {entry['claimed']} for {entry['field']}"
+    head = f"the table wrote {_value(entry['claimed'])} for {entry['field']}"
     if who is not None:
-        head += f" of {unit} {who}"
-    head += f" in {where}; the log gives {entry['computed']}"
+        head += f" of {entry.get('name') or f'{unit} {who}'}"
+    head += f" in {where}; the log gives {_value(entry['computed'])}"
     if lines:
         head += ": " + "; ".join(str(ln.get("reason", "")) for ln in lines)
     return head
+
+
+def _value(value: Any) -> str:
+    """A claimed or computed value in words: numbers as numbers, lists as ``4, 0``, none as "nothing"."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def rules_report(game: str, recorded: int | None, current: int, sheet: Mapping[str, Any],
+                 past: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Say which rules version scored the match, and which hands another version scores otherwise.
+
+    ``recorded`` is the version ``match_started`` holds (None: recorded before versions were
+    kept); ``sheet`` the current engine's score sheet and ``past`` the recorded version's, or
+    None when that engine is no longer shipped. ``differences`` lists each hand whose points
+    (or result) differ between the two; ``notes`` say it in words.
+    """
+    out: dict[str, Any] = {"game": game, "recorded": recorded, "current": current,
+                           "available": past is not None, "differences": [], "notes": []}
+    if recorded is None:
+        out["notes"].append(f"recorded before rules versions were kept; scored with {game} rules version {current}")
+        return out
+    if recorded == current:
+        out["notes"].append(f"recorded and scored with {game} rules version {current}")
+        return out
+    if past is None:
+        out["notes"].append(f"recorded with {game} rules version {recorded}, scored with version {current}; "
+                            f"version {recorded} is no longer available here, so no hand could be rescored with it")
+        return out
+    then = {h["hand"]: h for h in past["hands"]}
+    for hand in sheet["hands"]:
+        old = then.get(hand["hand"])
+        if old is None:
+            continue
+        for field in ("points", "result"):
+            if old.get(field) != hand.get(field):
+                out["differences"].append({"hand": hand["hand"], "field": field, "recorded": old.get(field),
+                                           "current": hand.get(field)})
+    count = len({d["hand"] for d in out["differences"]})
+    summary = "no hand differs" if not count else (
+        "hands " + ", ".join(str(h) for h in sorted({d["hand"] for d in out["differences"]})) + " score differently")
+    out["notes"].append(f"recorded with {game} rules version {recorded}, scored with version {current}: {summary}")
+    return out

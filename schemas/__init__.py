@@ -47,7 +47,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -66,6 +66,9 @@ __all__ = [
     "BASE_URI",
     "MAX_INTEGER",
     "SchemaError",
+    "ordinal",
+    "say",
+    "show",
     "event_types",
     "games",
     "load",
@@ -104,7 +107,9 @@ class SchemaError(Exception):
     Attributes:
         code: ``schema.invalid`` (the payload breaks its schema), ``schema.unknown_type``
             (the game has no such event type) or ``schema.unknown_game``.
-        message: readable, naming the first error: ``data.cards[1]: 'XX' does not match …``.
+        message: the first error in a player's words, without the path:
+            ``'TH' is not a card: write rank then suit, like 10H or QS``; ``(and 2 more errors)``
+            is added when there are more.
         path: JSON path of the first error, relative to the validated instance: ``$``,
             ``$.cards[1]``, ``$.options.eggs``.
         errors: every error as ``{"path", "message"}``, sorted by path.
@@ -176,9 +181,9 @@ def games() -> list[str]:
 def _check_game(game: object, path: str = "$") -> str:
     if not isinstance(game, str) or game == COMMON or game not in _catalogue().types:
         known = ", ".join(games())
-        message = f"{game!r} is not a known game (known: {known})"
-        shown = message if path == "$" else f"{_label('data', path)}: {message}"
-        raise SchemaError("schema.unknown_game", shown, path, [{"path": path, "message": message}])
+        message = (f"game is required: write one of {known}" if game is None
+                   else f"{show(game)} is not a game Tanteo knows: write one of {known}")
+        raise SchemaError("schema.unknown_game", message, path, [{"path": path, "message": message}])
     return game
 
 
@@ -208,7 +213,7 @@ def schema_id(game: str, type: str) -> str:
     rel = (own.get(type) or types.get(COMMON, {}).get(type)) if isinstance(type, str) else None
     if rel is None:
         known = ", ".join(event_types(game))
-        message = f"{game} has no event type {type!r} (known: {known})"
+        message = f"{_game_name(game)} has no event {show(type)}: write one of {known}"
         raise SchemaError("schema.unknown_type", message, "$", [{"path": "$", "message": message}])
     return rel
 
@@ -280,14 +285,14 @@ def _ecma_regex(pattern: str) -> re.Pattern[str]:
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Schema) -> Iterator[ValidationError]:
     if isinstance(instance, str) and not _ecma_regex(pattern).search(instance):
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+        yield ValidationError("the text is not in the expected form")
 
 
 def _required(validator: Any, required: list[str], instance: Any, schema: Schema) -> Iterator[ValidationError]:
     if isinstance(instance, dict):
         for name in required:
             if name not in instance:
-                yield ValidationError(f"{name!r} is a required property", path=(name,))
+                yield ValidationError(f"{name} is required", path=(name,))
 
 
 def _dependent_required(
@@ -298,7 +303,7 @@ def _dependent_required(
             if name in instance:
                 for each in needed:
                     if each not in instance:
-                        yield ValidationError(f"{each!r} is required when {name!r} is given", path=(each,))
+                        yield ValidationError(f"{each} is required when {name} is given", path=(each,))
 
 
 _ADDITIONAL_PROPERTIES = Draft202012Validator.VALIDATORS["additionalProperties"]
@@ -310,7 +315,7 @@ def _additional_properties(validator: Any, allowed: Any, instance: Any, schema: 
         for name in instance:
             if name not in properties:
                 known = ", ".join(properties) or "none"
-                yield ValidationError(f"unknown field {name!r} (allowed: {known})", path=(name,))
+                yield ValidationError(f"unknown field {show(name)} (allowed: {known})", path=(name,))
         return
     yield from _ADDITIONAL_PROPERTIES(validator, allowed, instance, schema)
 
@@ -459,12 +464,12 @@ def validate_event(game: str | None, type: str, data: object) -> None:
         if type == MATCH_STARTED:
             if game is None:
                 if not isinstance(data, dict):
-                    raise _invalid([ValidationError(f"{data!r} is not of type 'object'")], "data")
+                    raise _invalid([ValidationError("not an object", validator="type", validator_value="object", instance=data)], "data")
                 game = data.get("game")
             _check_game(game, "$.game")
         validator = _validator(_check_game(game), type)
     if not validator.is_valid(data):
-        _raise_invalid(validator.validator, data, "data")
+        _raise_invalid(validator.validator, data, "data", game)
 
 
 def validate_envelope(envelope: object) -> None:
@@ -491,33 +496,187 @@ def _format_path(parts: Iterable[object]) -> str:
     return "".join(out)
 
 
-def _label(root: str, path: str) -> str:
-    """Return ``path`` rooted at ``root`` for a message: ``$.cards[1]`` → ``data.cards[1]``."""
-    return root + path[1:]
-
-
 def _required_choice(error: ValidationError) -> str | None:
     """Return a readable message for a ``oneOf``/``anyOf`` of bare ``required`` branches."""
     branches: Any = error.validator_value
     if not all(isinstance(b, dict) and b.keys() == {"required"} for b in branches):
         return None
     names = [name for b in branches for name in b["required"]]
-    listed = ", ".join(repr(n) for n in names)
     if error.validator == "anyOf":
-        return f"at least one of {listed} is required"
+        return f"write at least one of {_either(names, 'or')}"
     given = [n for n in names if isinstance(error.instance, dict) and n in error.instance]
     if len(given) > 1:
-        return f"only one of {listed} may be given, not {' and '.join(repr(n) for n in given)}"
-    return f"one of {listed} is required"
+        return f"give only one of {_either(names, 'or')}, not {_either(given, 'and')}"
+    return f"one of {_either(names, 'or')} is required"
 
 
-def _entries(errors: Iterable[ValidationError]) -> Iterator[tuple[tuple[Any, ...], str]]:
+def _entries(errors: Iterable[ValidationError], game: str | None) -> Iterator[tuple[tuple[Any, ...], str]]:
     for error in errors:
         message = _required_choice(error) if error.validator in ("oneOf", "anyOf") else None
         if message is None and error.context:
             error = best_match([error])
+            if error.validator in ("oneOf", "anyOf"):
+                message = _required_choice(error)
         path = tuple(error.absolute_path)
-        yield path, message or error.message
+        yield path, message or say(error, game)
+
+
+# --------------------------------------------------------------------------- messages for players
+#
+# jsonschema's own messages are for programmers ("'TH' does not match '^(A|…)$'", "True is
+# not one of ['none', 'doubleNext']"). Each error is said again here from the schema's
+# intent, in the players' words; the JSON path travels beside it, never inside it.
+
+_CARD_FORMS: dict[str, str] = {
+    "^(A|[2-9]|10|J|Q|K)[CDHS]$": "is not a card: write rank then suit, like 10H or QS",
+    "^((A|[2-9]|10|J|Q|K)[CDHS]|\\?\\?)$":
+        "is not a card: write rank then suit, like 10H or QS (?? for a card the rules hide)",
+    "^([1-7]|1[0-2])[ocbe]$": "is not a Spanish card: write rank then suit, like 7o or 12b",
+    "^(([1-7]|1[0-2])[ocbe]|\\?\\?)$":
+        "is not a Spanish card: write rank then suit, like 7o or 12b (?? for a card the rules hide)",
+    "^([0-9]|1[0-3])$": "is not a Cabo card: write its value 0 to 13, like 7",
+    "^(([0-9]|1[0-3])|\\?\\?)$": "is not a Cabo card: write its value 0 to 13, like 7 (?? for a card the rules hide)",
+    "^[0-9a-f]{64}$": "is not a hash: 64 lowercase hexadecimal digits",
+    "^[a-z][a-z0-9]*(_[a-z0-9]+)*$": "is not an event type: lowercase words joined by _, like play or call_cabo",
+}
+"""The form each schema pattern stands for, said with an example."""
+
+_TYPE_WORDS = {
+    "integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
+    "array": "a list", "object": "an object of named fields", "null": "null",
+}
+
+_FORMAT_WORDS = {
+    "date-time": "a date and time with its offset, like 2026-11-21T17:03:05Z",
+    "date": "a calendar date, like 2026-11-21",
+}
+
+
+def ordinal(n: int) -> str:
+    """Return ``n`` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 22nd."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _either(words: Iterable[object], last: str) -> str:
+    """Join words as a sentence does: ``a``, ``a or b``, ``a, b or c``."""
+    items = [str(w) for w in words]
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def show(value: object) -> str:
+    """Write a value as a player would read it: JSON, text quoted, never a Python repr."""
+    if isinstance(value, str):
+        return f"'{value}'" if "'" not in value else f"\u201c{value}\u201d"
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _number(value: object) -> str:
+    """A number as people read a big one: 1,000,000,000; anything else as :func:`show`."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10_000:
+        return f"{value:,}"
+    return show(value)
+
+
+def _plain(value: object) -> str:
+    """An allowed value in a list of choices: text unquoted, anything else as JSON."""
+    return value if isinstance(value, str) else show(value)
+
+
+def _subject(path: Sequence[Any]) -> str:
+    """Name the value at ``path``: ``seat``, ``the 2nd entry of cards``, ``the data``."""
+    if not path:
+        return "the data"
+    *head, last = path
+    if isinstance(last, int):
+        owner = _format_path(head)[2:] if head else "the list"
+        return f"the {ordinal(last + 1)} entry of {owner or 'the list'}"
+    return str(last)
+
+
+def _game_name(game: str | None) -> str:
+    """A game's name as players write it (the title of its ``defs.json``)."""
+    if game is None:
+        return "this game"
+    title = str(_catalogue().documents.get(f"{game}/defs.json", {}).get("title", game))
+    return title.removesuffix(" definitions")
+
+
+def _how_many(low: int | None, high: int | None, noun: str) -> str:
+    if low is not None and high is not None:
+        return f"exactly {low} {noun}" if low == high else f"{low} to {high} {noun}"
+    return f"at least {low} {noun}" if low is not None else f"at most {high} {noun}"
+
+
+def say(error: ValidationError, game: str | None = None) -> str:
+    """Say one schema error in a player's words, from the schema's intent.
+
+    The message names the value and what is expected, with an example where the notation
+    needs one; it never quotes a regular expression or a Python value.
+    """
+    keyword: Any = error.validator
+    expected: Any = error.validator_value
+    value: Any = error.instance
+    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
+    path = tuple(error.absolute_path)
+    who = _subject(path)
+    if keyword == "type":
+        kinds = expected if isinstance(expected, list) else [expected]
+        return f"{who} must be {_either((_TYPE_WORDS.get(k, k) for k in kinds), 'or')}, not {show(value)}"
+    if keyword == "enum":
+        return f"{who} must be {_either(map(_plain, expected), 'or')}, not {show(value)}"
+    if keyword == "const":
+        if isinstance(expected, (list, dict)):
+            return f"{who} is fixed in {_game_name(game)}: write {show(expected)} or leave it out"
+        return f"{who} must be {_plain(expected)}, not {show(value)}"
+    if keyword == "pattern":
+        if expected in _CARD_FORMS:
+            return f"{show(value)} {_CARD_FORMS[expected]}"
+        if not str(value).strip():
+            return f"{who} must not be blank"
+        return f"{who} is not written in the expected form: {show(value)}"
+    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        low, high = schema.get("minimum"), schema.get("maximum")
+        if low is not None and high is not None:
+            return f"{who} must be {_number(low)} to {_number(high)}, not {_number(value)}"
+        words = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                 "exclusiveMaximum": "less than"}[keyword]
+        return f"{who} must be {words} {_number(expected)}, not {_number(value)}"
+    if keyword in ("minItems", "maxItems"):
+        low, high = schema.get("minItems"), schema.get("maxItems")
+        count = len(value) if isinstance(value, list) else 0
+        if path == ("players",):
+            needs = f"{low} players" if low == high else _how_many(low, high, "players")
+            return f"{_game_name(game)} needs {needs}; {count} given"
+        noun = "entry" if low == high == 1 or (low is None and high == 1) or (high is None and low == 1) else "entries"
+        return f"{who} must hold {_how_many(low, high, noun)}, not {count}"
+    if keyword == "uniqueItems":
+        twice = next((v for i, v in enumerate(value) if v in value[:i]), None) if isinstance(value, list) else None
+        return f"{who} must all differ: {show(twice)} appears more than once"
+    if keyword == "minLength":
+        return f"{who} must not be empty" if expected == 1 else f"{who} must be at least {expected} characters long"
+    if keyword == "maxLength":  # the text itself is not quoted back: it may be megabytes
+        length = len(value) if isinstance(value, str) else 0
+        return f"{who} is {length:,} characters long; at most {expected:,} are allowed"
+    if keyword == "format":
+        return f"{who} must be {_FORMAT_WORDS.get(expected, expected)}, not {show(value)}"
+    if keyword == "required":
+        name = path[-1] if path else error.message
+        return f"{name} is required"
+    if keyword == "dependentRequired":
+        return error.message  # already said in words by _dependent_required
+    if keyword == "additionalProperties":
+        return error.message if error.message.startswith("unknown field") else f"{who} has a field not allowed here"
+    if keyword in ("items", "prefixItems", "unevaluatedItems") or (keyword is None and value is not None):
+        return f"{who} is not allowed here"
+    if keyword in ("oneOf", "anyOf"):
+        return f"{who} does not fit any of the accepted forms"
+    if keyword == "not":
+        return f"{who} is not allowed here"
+    return f"{who} is not valid here"
 
 
 def _sort_key(entry: tuple[tuple[Any, ...], str]) -> tuple[Any, ...]:
@@ -525,19 +684,19 @@ def _sort_key(entry: tuple[tuple[Any, ...], str]) -> tuple[Any, ...]:
     return tuple((0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in path), message
 
 
-def _raise_invalid(validator: Any, instance: object, root: str) -> None:
+def _raise_invalid(validator: Any, instance: object, root: str, game: str | None = None) -> None:
     """Raise the errors jsonschema finds in ``instance``, if any (it is the reference)."""
     errors = list(validator.iter_errors(instance))
     if errors:
-        raise _invalid(errors, root)
+        raise _invalid(errors, root, game)
 
 
-def _invalid(errors: Iterable[ValidationError], root: str) -> SchemaError:
+def _invalid(errors: Iterable[ValidationError], root: str, game: str | None = None) -> SchemaError:
     """Turn validation errors into one :class:`SchemaError` (``schema.invalid``)."""
-    entries = sorted(set(_entries(errors)), key=_sort_key)
+    entries = sorted(set(_entries(errors, game)), key=_sort_key)
     listed = [{"path": _format_path(path), "message": message} for path, message in entries]
     first = listed[0]
-    message = f"{_label(root, first['path'])}: {first['message']}"
+    message = first["message"]
     if len(listed) > 1:
         message += f" (and {len(listed) - 1} more error{'s' if len(listed) > 2 else ''})"
     return SchemaError("schema.invalid", message, first["path"], listed)

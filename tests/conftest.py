@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
+from tests.plain_errors import plain_errors  # noqa: F401  (autouse: every error any test provokes reads as words)
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ redaction every read applies), and this module the orchestration. Every log is r
 from __future__ import annotations
 
 import dataclasses
+import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -33,7 +34,8 @@ from api.service.disclosure import (
     withheld_hands,
 )
 from api.service.tokens import AuthError, authorize, hash_token, new_token
-from engines import get_engine
+from api.addressing import AddressError, Position, locate, positions, seat_by_name
+from engines import engine_version, get_engine
 from engines.privacy import cards_unknown
 from engines.base import (
     CORRECTIONS,
@@ -48,7 +50,7 @@ from engines.base import (
     walk,
 )
 from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
-from replays.audit import audit as build_audit
+from replays.audit import audit as build_audit, named, rules_report
 from replays.steps import COURSES, Frame, frames, frames_json
 from schemas import SchemaError, validate_event
 
@@ -81,6 +83,44 @@ def new_match_id() -> str:
     while (match_id := secrets.token_urlsafe(9)).startswith("-"):
         pass
     return match_id
+
+
+META_FIELDS = ("title", "date", "place", "tags")
+"""What people call a match by: kept from ``match_started`` (as amended) for listing and filtering."""
+
+
+def match_meta(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the metadata of a ``match_started`` payload (fields absent stay absent)."""
+    return {name: data[name] for name in META_FIELDS if data.get(name) is not None}
+
+
+def _meta_fields(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """Every metadata field for a listing, null (tags: empty) when not given."""
+    return {"title": meta.get("title"), "date": meta.get("date"), "place": meta.get("place"),
+            "tags": list(meta.get("tags") or [])}
+
+
+def _rules_version(engine: Engine, asked: Any) -> int:
+    """Return the rules version a new match is recorded with: the engine's, or an earlier one asked for.
+
+    Raises:
+        RuleViolation: ``common.rules_version`` for a version newer than this server's engine.
+    """
+    if asked is None:
+        return int(engine.RULES_VERSION)
+    if asked > engine.RULES_VERSION:
+        raise RuleViolation("common.rules_version",
+                            f"this server scores {engine.GAME} with rules version {engine.RULES_VERSION}; "
+                            f"version {asked} is newer than that")
+    return int(asked)
+
+
+def _keep_rules_version(recorded: Event, corrected: Event) -> None:
+    """Refuse an amend of ``match_started`` that changes the rules version the match was recorded with."""
+    before, after = recorded.data.get("rulesVersion"), corrected.data.get("rulesVersion")
+    if after is not None and after != before:
+        raise RuleViolation("common.rules_version",
+                            f"a match keeps the rules version it was recorded with ({before}); an amend cannot change it")
 
 
 def _validate_amended(game: str, type_: str, data: Any) -> None:
@@ -119,12 +159,13 @@ class Service:
         """
         validate_event(None, "match_started", data)
         engine = get_engine(data["game"])
+        data = {**data, "rulesVersion": _rules_version(engine, data.get("rulesVersion"))}
         state = engine.start(data)
         match_id = new_match_id()
         token = new_token()
         result = self.ledger.create_match(
             match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
-            first=NewEvent("match_started", dict(data)), by=by,
+            first=NewEvent("match_started", dict(data)), by=by, meta=match_meta(data),
         )
         self.cache.put(match_id, Folded(result.version, result.head, state, {1: state}))
         return {"id": match_id, "token": token, "version": result.version, "head": result.head}
@@ -138,7 +179,7 @@ class Service:
             ConcurrencyConflict, IdempotencyConflict.
         """
         record = self._fixed_record(match_id)
-        authorize(record, token)
+        self.authorize(record, token)
         engine = get_engine(record.game)
         for index, event in enumerate(events):
             try:
@@ -151,9 +192,21 @@ class Service:
         outcome: dict[str, Any] = {}
 
         def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
+            if not hmac.compare_digest(self.ledger.get_match(match_id).token_hash, hash_token(token or "")):
+                raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
             outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored)
-            return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+            changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+            if any(e.type in CORRECTIONS for e in stored):  # an amend of match_started may rename or retag it
+                log = events_from(self.ledger.read(match_id, upto=current)) + events_from(stored)
+                first = next(walk(engine, log)).read  # match_started as the log now reads it (one step only)
+                try:
+                    _keep_rules_version(log[0], first)
+                except RuleViolation as error:
+                    index = next((i for i, e in enumerate(stored) if e.type == "amend" and e.data.get("target") == 1), 0)
+                    raise EventRefused(index, error) from None
+                changes["meta"] = match_meta(first.data)
+            return changes
 
         result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
         if not result.replayed:
@@ -217,6 +270,44 @@ class Service:
             self.cache.keep_record(record)
         return record
 
+    def authorize(self, record: MatchRecord, token: str | None) -> None:
+        """Check a write token against the match's.
+
+        A token that does not fit the cached row is checked once more against the stored
+        one: another process may have rotated it.
+
+        Raises:
+            AuthError: no token, or not this match's.
+        """
+        try:
+            authorize(record, token)
+            return
+        except AuthError as error:
+            if error.code != "auth.wrong":
+                raise
+            fresh = self.ledger.get_match(record.id)
+            if fresh.token_hash == record.token_hash:
+                raise
+        self.cache.keep_record(fresh)
+        authorize(fresh, token)
+
+    def rotate_token(self, match_id: str, token: str | None) -> dict[str, Any]:
+        """Replace a match's write token: the current one is needed, and stops working.
+
+        Nothing can recover a lost token (only its hash is stored, by design): a scorer who
+        fears it leaked rotates it while they still hold it.
+
+        Raises:
+            MatchNotFound, AuthError: no token, or not the current one.
+        """
+        record = self.ledger.get_match(match_id)
+        authorize(record, token)
+        new = new_token()
+        if not self.ledger.replace_token(match_id, hash_token(token or ""), hash_token(new)):
+            raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
+        self.cache.keep_record(self.ledger.get_match(match_id))
+        return {"id": match_id, "token": new}
+
     def _state(self, match_id: str, engine: Engine, at: int | None = None) -> tuple[Any, int]:
         """Return the state after event ``at`` (default: the head) and the match's version."""
         version = self.ledger.version(match_id)
@@ -242,19 +333,21 @@ class Service:
             state, version = self._state(match_id, engine)
         else:
             state, version, _exact, _kept = self._public_state(match_id, engine, None)
-        sheet = engine.score(state)
+        sheet = named(engine.score(state), record.players)
         hands = sheet["hands"]
         return {
             "id": record.id, "game": record.game, "players": list(record.players), "status": record.status,
-            "createdAt": record.created_at, "version": version, "head": record.head,
+            **_meta_fields(record.meta), "createdAt": record.created_at, "version": version, "head": record.head,
             "hands": len(hands), "standings": sheet["standings"], "end": sheet["end"],
         }
 
     def list_matches(self, *, game: str | None = None, player: str | None = None, status: str | None = None,
-                     limit: int = 50, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-        """List matches, newest first, with the total count for pagination."""
-        rows, total = self.ledger.list_matches(game=game, player=player, status=status, limit=limit, offset=offset)
-        return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status,
+                     limit: int = 50, offset: int = 0, tag: str | None = None, place: str | None = None,
+                     date: str | None = None) -> tuple[list[dict[str, Any]], int]:
+        """List matches, newest first, with the total count for pagination; filter by tag, place or date too."""
+        rows, total = self.ledger.list_matches(game=game, player=player, status=status, limit=limit, offset=offset,
+                                               tag=tag, place=place, date=date)
+        return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status, **_meta_fields(r.meta),
                  "version": r.version, "createdAt": r.created_at} for r in rows], total
 
     def disclosed(self, record: MatchRecord, engine: Engine, token: str | None) -> bool:
@@ -335,8 +428,13 @@ class Service:
         return state, version, exact, kept
 
     def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
-              token: str | None = None) -> dict[str, Any]:
-        """Return the state after event ``at`` as ``seat`` sees it (None: the public view).
+              token: str | None = None, hand: int | None = None, move: int | None = None,
+              trick: int | None = None) -> dict[str, Any]:
+        """Return the state after event ``at`` (or hand/move/trick) as ``seat`` sees it (None: the public view).
+
+        ``seat`` may be a player's name. Asked by hand, the answer says where it stands both
+        ways: ``at`` (the log's seq) and ``hand``/``move``/``trick`` as players count
+        (api/addressing.py).
 
         With ``at``, also the hash of event ``at`` and a ``proof``: the envelopes from
         ``at + 1`` to the head (as this reader may see them), so that a client holding only
@@ -345,6 +443,9 @@ class Service:
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         seat = self._seat(record, engine, seat, token)
+        place: Position | None = None
+        if hand is not None or move is not None or trick is not None:
+            at, place = self._locate(match_id, engine, at, hand, move, trick)
         full = self.disclosed(record, engine, token)
         if full:
             state, version = self._state(match_id, engine, at)
@@ -355,12 +456,30 @@ class Service:
         step = at or version
         out: dict[str, Any] = {"id": match_id, "version": version, "at": step, "seat": seat, "disclosed": full,
                                "state": view}
+        if place is not None:  # only when asked so: counting hands walks the whole log
+            out.update(hand=place.hand, move=place.move, trick=place.trick)
         if at is not None:
             later = self.ledger.read(match_id, after=step - 1)
             out["hash"] = later[0].hash
             out["proof"] = {"from": step, "hash": later[0].hash, "head": later[-1].hash, "version": later[-1].seq,
                             "events": self._listing(match_id, engine, later[1:], full)}
         return out
+
+    def _locate(self, match_id: str, engine: Engine, at: int | None, hand: int | None, move: int | None,
+                trick: int | None) -> tuple[int, Position]:
+        """Turn hand/move/trick into a seq.
+
+        Only numbers come out of it (hands, moves, tricks are counted alike in every view).
+
+        Raises:
+            BadRequest: ``at`` given too, move or trick without a hand, or no such position.
+        """
+        if at is not None:
+            raise BadRequest("request.bad_position", "say where either by at (the event's number in the log) "
+                                                     "or by hand and move, not both")
+        places = positions(engine, frames(engine, events_from(self.ledger.read(match_id))))
+        seq = _place(places, hand, move, trick)
+        return seq, next(p for p in places if p.seq == seq)
 
     def _seat(self, record: MatchRecord, engine: Engine, seat: int | str | None, token: str | None) -> int | str | None:
         """Check a requested view: a seat number, None (public) or ``all``.
@@ -374,15 +493,21 @@ class Service:
             if not engine.is_over(self._state(record.id, engine)[0]):
                 if not token:
                     raise AuthError("auth.missing", "the omniscient view of a match in play needs its write token")
-                authorize(record, token)
+                authorize(self.ledger.get_match(record.id), token)  # the stored token: it may have been rotated elsewhere
             return "all"
+        seat = seat_by_name(record.players, seat)
         if not (isinstance(seat, int) and 0 <= seat < len(record.players)):
-            raise BadRequest("request.bad_seat", f"seat must be 0 to {len(record.players) - 1} or 'all'")
+            raise BadRequest("request.bad_seat", f"seat must be a seat number 0 to {len(record.players) - 1}, "
+                                                 f"a player's name ({', '.join(record.players)}) or all")
         return seat
 
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
-               start: int = 1, stop: int | None = None, token: str | None = None) -> dict[str, Any]:
+               start: int = 1, stop: int | None = None, token: str | None = None, hand: int | None = None,
+               move: int | None = None, trick: int | None = None) -> dict[str, Any]:
         """Return the frames of a match: each step's move in words, the state after it and what changed.
+
+        ``hand`` alone replays that hand; with ``move``/``trick`` it stops there. Every frame
+        says its ``hand``, ``move`` and ``trick`` as players count them.
 
         A reader without the token, while the match is in play, gets frames folded from the
         public log (no private fact in any state, word or seat view) and each event's data
@@ -395,8 +520,28 @@ class Service:
         stored = self.ledger.read(match_id)
         log = events_from(stored)
         seat = self._seat(record, engine, seat, token)
-        if self.disclosed(record, engine, token):
-            steps = frames(engine, log, course)
+        full = self.disclosed(record, engine, token)
+        steps = frames(engine, log, course) if full else None
+        places = positions(engine, steps if steps is not None and course == "corrected" else frames(engine, log))
+        if hand is not None or move is not None or trick is not None:
+            if stop is not None:
+                raise BadRequest("request.bad_position", "say where to stop either by stop (the event's number) "
+                                                         "or by hand and move, not both")
+            stop = _place(places, hand, move, trick)
+            start = max(start, min(p.seq for p in places if p.hand == hand))
+        out = self._frames(match_id, engine, record, stored, log, course, seat, steps, start, stop)
+        where = {p.seq: p for p in places}
+        for frame in out["frames"]:
+            place = where.get(frame["seq"])
+            frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
+                          "trick": place.trick if place else None})
+        return out
+
+    def _frames(self, match_id: str, engine: Engine, record: MatchRecord, stored: Sequence[StoredEvent],
+                log: list[Event], course: str, seat: int | str | None, steps: list[Any] | None, start: int,
+                stop: int | None) -> dict[str, Any]:
+        """Render the frames ``start..stop`` as this reader may see them (``steps``: the full frames, if disclosed)."""
+        if steps is not None:
             hindsight = getattr(engine, "hindsight", None)  # optional: engines whose cards keep an identity
             if seat == "all" and hindsight is not None:
                 try:
@@ -462,11 +607,31 @@ class Service:
         log = events_from(self.ledger.read(match_id))
         shown, put_back = (log, frozenset()) if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[:2]
         steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
-        sheet = withheld(engine.score(steps[-1].state), withheld_hands(steps, put_back))
+        hidden = withheld_hands(steps, put_back)
+        sheet = withheld(engine.score(steps[-1].state), hidden)
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
-        return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain)}
+        recorded = log[0].data.get("rulesVersion") if log else None
+        past = engine_version(record.game, recorded) if recorded is not None else engine
+        past_sheet = sheet if past is engine else (withheld(past.score(replay(past, shown)), hidden) if past is not None else None)
+        rules = rules_report(engine.GAME, recorded, engine.RULES_VERSION, sheet, past_sheet)
+        return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain, record.players), "rules": rules}
+
+
+def _place(places: Sequence[Position], hand: int | None, move: int | None, trick: int | None) -> int:
+    """Return the seq a hand/move/trick points at.
+
+    Raises:
+        BadRequest: a move or trick without a hand, or no such position (said in words).
+    """
+    if hand is None:
+        raise BadRequest("request.bad_position", "a move or trick is counted within a hand: give hand too")
+    try:
+        return locate(places, hand=hand, move=move, trick=trick)
+    except AddressError as error:
+        raise BadRequest(error.code, error.message) from None
+
 
 
 def _kept_told_unknown(engine: Engine, log: Sequence[Event], steps: list[Frame]) -> list[Frame]:

@@ -106,6 +106,9 @@ from __future__ import annotations
 from engines.cabo.rules import apply, parse_options, start
 from engines.cabo.scoring import allowed_dealers, score
 from engines.cabo.state import GAME, Options, Round, State
+RULES_VERSION = 1
+"""The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
+
 from engines.cabo.views import PRIVATE, describe, hindsight, legal_moves, narrate, view
 
 
@@ -114,5 +117,5 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "PRIVATE", "Options", "Round", "State", "allowed_dealers", "apply", "describe", "hindsight", "is_over", "legal_moves", "narrate",
+__all__ = ["GAME", "RULES_VERSION", "PRIVATE", "Options", "Round", "State", "allowed_dealers", "apply", "describe", "hindsight", "is_over", "legal_moves", "narrate",
            "parse_options", "score", "start", "view"]

@@ -107,6 +107,9 @@ from __future__ import annotations
 from engines.cau_robat.rules import apply, parse_options, position, start
 from engines.cau_robat.scoring import score
 from engines.cau_robat.state import GAME, Hand, Options, State
+RULES_VERSION = 1
+"""The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
+
 from engines.cau_robat.views import PRIVATE, describe, legal_moves, narrate, view
 
 
@@ -115,5 +118,5 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "PRIVATE", "Hand", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
+__all__ = ["GAME", "RULES_VERSION", "PRIVATE", "Hand", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
            "position", "score", "start", "view"]

@@ -112,6 +112,9 @@ from __future__ import annotations
 from engines.kabu.rules import apply, deck_problem, parse_options, start
 from engines.kabu.scoring import score, settle
 from engines.kabu.state import GAME, Hand, Options, State, card_value, hand_value
+RULES_VERSION = 1
+"""The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
+
 from engines.kabu.views import PRIVATE, describe, legal_moves, narrate, view
 
 
@@ -120,5 +123,5 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "PRIVATE", "Hand", "Options", "State", "apply", "card_value", "deck_problem", "describe", "hand_value", "is_over",
+__all__ = ["GAME", "RULES_VERSION", "PRIVATE", "Hand", "Options", "State", "apply", "card_value", "deck_problem", "describe", "hand_value", "is_over",
            "legal_moves", "narrate", "parse_options", "score", "settle", "start", "view"]

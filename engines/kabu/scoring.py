@@ -237,8 +237,8 @@ def score(state: State) -> dict[str, Any]:
     for s in state.seats:
         if s in won:
             status = "winner"
-        elif not state.active[s] or s in pending_out or (state.over and state.end_kind == "insolvency" and s in state.settled[-1].insolvent):
-            status = "out"
+        elif state.over or not state.active[s] or s in pending_out:
+            status = "out"  # as in every game: once the match has ended, whoever did not win is out
         else:
             status = "playing"
         standings.append({"seat": s, "name": state.players[s], "total": state.chips[s], "status": status})

@@ -116,6 +116,9 @@ from __future__ import annotations
 from engines.la_cabra.rules import apply, parse_options, start
 from engines.la_cabra.scoring import score
 from engines.la_cabra.state import GAME, Hand, Options, State
+RULES_VERSION = 1
+"""The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
+
 from engines.la_cabra.views import PRIVATE, describe, legal_moves, narrate, view
 
 
@@ -124,5 +127,5 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "PRIVATE", "Hand", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
+__all__ = ["GAME", "RULES_VERSION", "PRIVATE", "Hand", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
            "score", "start", "view"]

@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from api.cli import main
+from tests.plain import machine_text
 from tests.api.test_la_cabra_series import DEAL_1, REST, REVEAL, START
 
 
@@ -40,8 +41,23 @@ def test_record_replay_audit_verify(tmp_path: Path) -> None:
     audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
     assert audit.exit_code == 2, audit.output  # the table's claim for deal 4 is wrong
     assert "first divergence" in audit.output and "hand 4" in audit.output
+    table = audit.output.splitlines()
+    header = next(line for line in table if line.startswith("hand "))
+    assert header.split() == ["hand", "status", "North–South", "East–West"]
+    row_4 = next(line for line in table if line.startswith("4 "))
+    assert row_4.split()[:4] == ["4", "scored", "0", "ok"] and row_4.endswith("6 ≠ 4 claimed")
+    assert next(line for line in table if line.startswith("total")).split() == ["total", "12", "out", "8", "winner"]
+    assert "the table wrote 4 for points of East–West in hand 4; the log gives 6" in audit.output
+    assert not machine_text(audit.output) and "{" not in audit.output
     as_json = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
     assert [s["total"] for s in as_json["standings"]] == [12, 8]
+
+    by_hand = runner.invoke(main, ["replay", match_id, "--db", str(db), "--hand", "1", "--move", "3", "--seat", "South"])
+    assert by_hand.exit_code == 0, by_hand.output
+    steps = by_hand.output.strip().splitlines()
+    assert [line.split()[:2] for line in steps] == [["2", "1.0"], ["3", "1.1"], ["4", "1.2"], ["5", "1.3"]]
+    nowhere = runner.invoke(main, ["replay", match_id, "--db", str(db), "--hand", "9"])
+    assert nowhere.exit_code == 1 and "there is no hand 9: this match has 5 hands" in nowhere.output
 
     verify = runner.invoke(main, ["verify", "--db", str(db)])
     assert verify.exit_code == 0 and "1 of 1 chains valid" in verify.output
@@ -89,6 +105,56 @@ def test_verify_catches_a_changed_row_and_refuses_a_missing_file(tmp_path: Path)
     assert not (tmp_path / "nothing.db").exists()
 
 
+def test_record_run_again_after_a_fixed_line_leaves_one_copy_of_every_event(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    start = {"type": "match_started", "data": START}
+    bad = [*DEAL_1[:3], {"type": "beat", "data": {"seat": 3, "cards": ["7S"]}}, *DEAL_1[4:]]
+    match_id, token, output = record_new(runner, db, write_jsonl(tmp_path / "m.jsonl", [start, *bad]))
+    assert "line 5 refused" in output and "3 events before it were recorded" in output
+    fixed = write_jsonl(tmp_path / "m.jsonl", [start, *DEAL_1, REVEAL, *REST])  # the scorer fixes line 5
+    again = runner.invoke(main, ["record", match_id, str(fixed), "--db", str(db), "--token", token, "--batch", "4"])
+    assert again.exit_code == 0, again.output
+    assert "lines 2 to 4 are recorded already" in again.output and "recorded 27 events" in again.output
+    log = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
+    assert log["version"] == 31 and log["chain"]["valid"]
+    third = runner.invoke(main, ["record", match_id, str(fixed), "--db", str(db), "--token", token])
+    assert third.exit_code == 0 and "recorded 0 events" in third.output and "version 31" in third.output
+    other = write_jsonl(tmp_path / "other.jsonl", [{"type": "match_started", "data": {**START, "players": ["A", "B", "C", "D"]}}])
+    refused = runner.invoke(main, ["record", match_id, str(other), "--db", str(db), "--token", token])
+    assert refused.exit_code == 1 and "starts another match" in refused.output
+
+
+def test_rotate_token_prints_a_new_token_and_retires_the_old(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}]))
+    rotated = runner.invoke(main, ["rotate-token", match_id, "--db", str(db), "--token", token])
+    assert rotated.exit_code == 0, rotated.output
+    new = re.search(r"\(token (\S+)\)", rotated.output)
+    assert new and new.group(1) != token
+    deal = write_jsonl(tmp_path / "d.jsonl", DEAL_1[:1])
+    old = runner.invoke(main, ["record", match_id, str(deal), "--db", str(db), "--token", token])
+    assert old.exit_code == 1 and "auth.wrong" in old.output
+    fresh = runner.invoke(main, ["record", match_id, str(deal), "--db", str(db), "--token", new.group(1)])
+    assert fresh.exit_code == 0 and "recorded 1 events" in fresh.output
+    again = runner.invoke(main, ["rotate-token", match_id, "--db", str(db), "--token", token])
+    assert again.exit_code == 1 and "auth.wrong" in again.output
+
+
+def test_audit_lists_a_claim_about_a_voided_hand_as_orphaned(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = tmp_path / "cli.db"
+    log = [{"type": "match_started", "data": START}, {"type": "hand_started", "data": {"dealer": 3}},
+           {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
+           {"type": "score_claimed", "data": {"hand": 1, "points": [0, 2]}},
+           {"type": "void", "data": {"target": 2, "reason": "misdeal"}}]
+    match_id, _, output = record_new(runner, db, write_jsonl(tmp_path / "v.jsonl", log))
+    assert "recorded 4 events" in output, output
+    audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
+    assert "orphaned claim at event 4: hand 1 (dealt at event 2) was voided at event 5 (misdeal)" in audit.output, audit.output
+
+
 def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: Path) -> None:
     """West's face-down discard is named by the scorer only: the open audit cannot score deal 1,
     the scorer's can; a Cabo reveal during play is told as ?? without the token."""
@@ -99,10 +165,10 @@ def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: 
     deal = [dict(e) for e in DEAL_1]
     deal[4] = {"type": "discard", "data": {"seat": 3, "cards": ["6H", "7H", "8C", "9C"]}}
     match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "deal.jsonl", [{"type": "match_started", "data": START}, *deal]))
-    open_audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
-    assert "hand 1: incomplete" in open_audit.output, open_audit.output
-    full = runner.invoke(main, ["audit", match_id, "--db", str(db), "--token", token])
-    assert "hand 1: scored" in full.output and "team 0: +4" in full.output, full.output
+    open_audit = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
+    assert open_audit["hands"][0]["status"] == "incomplete"
+    full = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json", "--token", token]).output)
+    assert full["hands"][0]["status"] == "scored" and full["hands"][0]["points"] == [4, 0]
     wrong = runner.invoke(main, ["audit", match_id, "--db", str(db), "--token", "wrong"])
     assert wrong.exit_code == 1
 

@@ -148,7 +148,8 @@ def test_bad_start_is_400_or_422_and_nothing_is_created(client: Any) -> None:
 
 def test_bad_query_and_step_are_400(dealt: Scorer) -> None:
     problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"at": 99}), 400, "request.bad_step")
-    problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"seat": "north"}), 400, "request.invalid")
+    problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"seat": "Nobody"}), 400, "request.bad_seat")  # seat=north is North
+    problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"seat": " "}), 400, "request.invalid")
     problem(dealt.client.get(f"/matches/{dealt.id}/state", query_string={"seat": 7}), 400, "request.bad_seat")
 
 

@@ -67,7 +67,7 @@ def test_note_target_of_2_to_the_64_is_400_with_its_path(dealt: Scorer) -> None:
     before = snapshot(dealt)
     body = problem(raw_post(dealt, '{"events": [{"type": "note", "data": {"text": "x", "target": %d}}]}' % BIG),
                    400, "schema.invalid")
-    assert body["path"] == "$.events[0].data.target" and "maximum" in body["detail"]
+    assert body["path"] == "$.events[0].data.target" and "must be 1 to 1,000,000,000" in body["detail"]
     unchanged(dealt, before)
 
 

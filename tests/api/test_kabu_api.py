@@ -86,7 +86,7 @@ def test_k2_insolvency_ends_the_game_through_the_api(scorer: Scorer) -> None:
     assert summary["status"] == "over"
     assert [s["total"] for s in summary["standings"]] == [46, 24, 5]
     assert summary["end"]["over"] and summary["end"]["winners"] == [0] and summary["end"]["rule"] == "RULES.md §2.5"
-    assert [s["status"] for s in summary["standings"]] == ["winner", "playing", "out"]
+    assert [s["status"] for s in summary["standings"]] == ["winner", "out", "out"]  # as Cau Robat: the loser who could pay is out too
     audit = scorer.get("/audit")
     assert audit["hands"][0]["result"]["insolvent"] == [2] and audit["firstDivergence"] is None
     assert any("Z (1) owes X (8) 7 = 8 − 1: not paid, Z is insolvent and pays nobody" == ln["reason"] for ln in audit["hands"][0]["lines"])

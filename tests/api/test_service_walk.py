@@ -18,6 +18,7 @@ from api.service import EventRefused, Service, StateCache
 from engines import la_cabra
 from engines.base import events_from, replay, walk
 from ledger import open_ledger
+from replays.audit import named
 from replays.steps import frames
 
 
@@ -86,7 +87,8 @@ def test_fold_frames_audit_and_cache_agree_with_the_walk(tmp_path: Path, seed: i
         assert {(c["claimSeq"], c["claimed"]) for c in report["claims"]} == {(n + 6, 9)}
         assert [(c["seq"], c["inForce"]) for c in report["corrections"]] == [
             (s.event.seq, s.status != "voided") for s in walked if s.event.type in ("void", "amend")]
-        assert report["hands"] == la_cabra.score(walked[-1].state)["hands"]
+        players = events[0].data["players"]  # the audit also names seats and teams (replays.audit.named)
+        assert report["hands"] == named(la_cabra.score(walked[-1].state), players)["hands"]
 
         # the cache and its checkpoints: the state at every step is the recorded course's, warm and cold
         def view(state: Any) -> dict[str, Any]:

@@ -215,7 +215,7 @@ def test_k2_insolvency_ends_the_game() -> None:
     end = m.sheet()["end"]
     assert end["over"] and end["winners"] == [0] and end["rule"] == "RULES.md §2.5"
     assert "Z holds 5 chip(s) but owes 8 in all" in end["reason"] and "X has the most chips (46) and wins" in end["reason"]
-    assert [s["status"] for s in m.sheet()["standings"]] == ["winner", "playing", "out"]
+    assert [s["status"] for s in m.sheet()["standings"]] == ["winner", "out", "out"]  # the match has ended: whoever did not win is out
     assert kabu.is_over(m.state) and kabu.legal_moves(m.state) == []
     # a settlement after the game ended
     m.refuse("common.match_over", "hand_started", dealer=0)

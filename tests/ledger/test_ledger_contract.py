@@ -369,6 +369,34 @@ class TestLedgerContract:
         with pytest.raises(ValueError):
             ledger.list_matches(limit=-1)
 
+    def test_list_matches_filters_on_meta_a_check_may_replace(self, ledger: Ledger) -> None:
+        for match_id, meta in (("a", {"title": "Final", "place": "Casal Gràcia", "tags": ["liga", "2026"], "date": "2026-11-21"}),
+                               ("b", {"place": "casal gràcia", "tags": ["amics"]}), ("c", {})):
+            ledger.create_match(match_id, game="cabo", players=("Anna", "Ben"), token_hash="h",
+                                first=NewEvent("match_started", {"game": "cabo"}), by="s", meta=meta)
+
+        def ids(**filters: Any) -> list[str]:
+            return [m.id for m in ledger.list_matches(**filters)[0]]
+
+        assert ledger.get_match("a").meta["title"] == "Final" and ledger.get_match("c").meta == {}
+        assert ids(tag="liga") == ["a"] and ids(tag="lig") == []
+        assert ids(place="CASAL GRÀCIA") == ["b", "a"]
+        assert ids(date="2026-11-21") == ["a"]
+        ledger.append("c", plays("7D"), by="s", check=lambda v, b: {"meta": {"tags": ["liga"]}})
+        assert ids(tag="liga") == ["c", "a"] and ledger.get_match("c").meta == {"tags": ["liga"]}
+        ledger.append("c", plays("8D"), by="s", check=lambda v, b: {"status": "playing"})
+        assert ledger.get_match("c").meta == {"tags": ["liga"]}  # a check without meta leaves it
+
+    def test_replace_token_compares_and_sets(self, ledger: Ledger) -> None:
+        start(ledger)
+        old = ledger.get_match("m1").token_hash
+        assert ledger.replace_token("m1", old, "new-hash")
+        assert ledger.get_match("m1").token_hash == "new-hash"
+        assert not ledger.replace_token("m1", old, "other")  # the old hash no longer opens it
+        assert ledger.get_match("m1").token_hash == "new-hash"
+        with pytest.raises(MatchNotFound):
+            ledger.replace_token("nope", old, "x")
+
     def test_feed_is_every_event_in_storage_order(self, ledger: Ledger) -> None:
         start(ledger, "m1")
         start(ledger, "m2")

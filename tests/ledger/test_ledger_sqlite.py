@@ -117,7 +117,7 @@ def test_triggers_and_schema_survive_reopening(db_path: Path) -> None:
     applied = conn.execute(
         "SELECT name FROM _sqlite_migrations WHERE migration_set = 'tanteo-ledger'"
     ).fetchall()
-    assert applied == [("m001_initial",), ("m002_private",)]  # migrations ran once, not once per open
+    assert applied == [("m001_initial",), ("m002_private",), ("m003_match_meta",)]  # migrations ran once, not once per open
     assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     conn.close()
 

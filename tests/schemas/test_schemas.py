@@ -25,6 +25,7 @@ from referencing.jsonschema import DRAFT202012
 import schemas
 from schemas import BASE_URI, SchemaError, validate_envelope, validate_event
 from schemas._fast import Unsupported, compile_schema
+from tests.plain import machine_text
 
 GAME = "la-cabra"
 PACKAGE = Path(schemas.__file__).parent
@@ -409,7 +410,7 @@ def test_bad_payloads_fail_at_their_path(type: str, data: Any, path: str) -> Non
     assert error.path == path, error.errors
     assert error.errors[0]["path"] == path
     assert path in [e["path"] for e in error.errors]
-    assert error.message.startswith("data" + path[1:] + ": ")
+    assert not machine_text(error.message) and not machine_text(error.errors), error.errors
     assert not schemas._validator(GAME, type).validator.is_valid(data)  # the reference agrees
     if type == "match_started":
         assert _error(None, type, data).path == path
@@ -452,16 +453,16 @@ def test_schema_error_message_path_and_errors() -> None:
     error = _error(GAME, "lead", {"seat": 0, "cards": ["9H", "XX"]})
     assert error.code == "schema.invalid"
     assert error.path == "$.cards[1]"
-    assert error.message == "data.cards[1]: 'XX' does not match '^(A|[2-9]|10|J|Q|K)[CDHS]$'"
+    assert error.message == "'XX' is not a card: write rank then suit, like 10H or QS"
     assert str(error) == error.message
-    assert error.errors == [{"path": "$.cards[1]", "message": "'XX' does not match '^(A|[2-9]|10|J|Q|K)[CDHS]$'"}]
+    assert error.errors == [{"path": "$.cards[1]", "message": "'XX' is not a card: write rank then suit, like 10H or QS"}]
 
 
 def test_schema_error_lists_every_error_sorted_by_path() -> None:
     error = _error(GAME, "lead", {"seat": 9, "cards": ["AH", "XX", "AH", "1H"], "zeta": 1, "alpha": 2})
     assert [e["path"] for e in error.errors] == ["$.alpha", "$.cards[1]", "$.cards[3]", "$.seat", "$.zeta"]
     assert error.path == "$.alpha"
-    assert error.message.startswith("data.alpha: unknown field 'alpha'") and error.message.endswith("(and 4 more errors)")
+    assert error.message.startswith("unknown field 'alpha'") and error.message.endswith("(and 4 more errors)")
     error = _error(GAME, "hand_started", {"dealer": 0, "trump": "QS", "hands": [["??"] * 4] * 2 + [["AH"] * 4] * 9 + [["??"] * 4, ["??"] * 10]})
     paths = [e["path"] for e in error.errors]
     assert paths[:2] == ["$.hands", "$.hands[12]"]  # [12] after [2]: indices sort as numbers
@@ -469,13 +470,13 @@ def test_schema_error_lists_every_error_sorted_by_path() -> None:
 
 
 def test_schema_error_messages_name_the_field() -> None:
-    assert _error(GAME, "lead", {"cards": ["AH"]}).errors[0]["message"] == "'seat' is a required property"
+    assert _error(GAME, "lead", {"cards": ["AH"]}).errors[0]["message"] == "seat is required"
     assert "unknown field 'extra' (allowed: seat, cards)" in _error(GAME, "lead", {"seat": 0, "cards": ["AH"], "extra": 1}).message
-    assert "'trump' is required when 'hands' is given" in _error(GAME, "hand_started", {"dealer": 0, "hands": HIDDEN}).message
+    assert "trump is required when hands is given" in _error(GAME, "hand_started", {"dealer": 0, "hands": HIDDEN}).message
     both = _error(GAME, "hand_result", {"cardPoints": [60, 60], "cards": [[], []], "tricks": [1, 1]})
-    assert both.message == "data: only one of 'cardPoints', 'cards', 'lossPoints' may be given, not 'cardPoints' and 'cards'"
-    assert _error(GAME, "hand_result", {"tricks": [1, 1]}).message == "data: one of 'cardPoints', 'cards', 'lossPoints' is required"
-    assert "at least one of 'points'" in _error(GAME, "score_claimed", {"hand": 2}).message
+    assert both.message == "give only one of cardPoints, cards or lossPoints, not cardPoints and cards"
+    assert _error(GAME, "hand_result", {"tricks": [1, 1]}).message == "one of cardPoints, cards or lossPoints is required"
+    assert "at least one of points, totals" in _error(GAME, "score_claimed", {"hand": 2}).message
 
 
 def test_schema_error_paths_quote_odd_keys_and_survive_pickling() -> None:
@@ -519,7 +520,7 @@ def test_envelope_refuses(change: dict[str, Any], path: str) -> None:
     with pytest.raises(SchemaError) as caught:
         validate_envelope({**ENVELOPE, **change})
     assert (caught.value.code, caught.value.path) == ("schema.invalid", path)
-    assert caught.value.message.startswith("envelope" + path[1:] + ": ")
+    assert not machine_text(caught.value.message), caught.value.message
 
 
 def test_the_ledgers_envelope_validates() -> None:
@@ -575,6 +576,29 @@ def _mutate(draw: Any, value: Any, depth: int = 0) -> Any:
     return value[:index] + [_mutate(draw, value[index], depth + 1)] + value[index + 1 :]
 
 
+def _keys(value: Any) -> Any:
+    """Every key of every object inside ``value`` (they are quoted back in messages too)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield str(key)
+            yield from _keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _keys(item)
+
+
+def _strings(value: Any) -> Any:
+    """Every string value inside ``value``."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
 def _agree(compiled: Any, instance: Any) -> None:
     assert compiled.is_valid(instance) == compiled.validator.is_valid(instance), instance
 
@@ -593,6 +617,11 @@ def test_fast_check_agrees_with_jsonschema(type: str, data: st.DataObject) -> No
     except SchemaError as error:
         assert error.code == "schema.invalid" and error.errors
         assert not compiled.validator.is_valid(instance)
+        given = [*_keys(instance), json.dumps(instance, ensure_ascii=False)]
+        texts = "".join(_keys(instance)) + "".join(_strings(instance))
+        if not machine_text(given) and texts.isprintable() and not set(texts) & set("{}[]'\\"):
+            # words only, unless the input itself held code-like text or control characters (shown escaped)
+            assert not machine_text(error.errors), error.errors
     else:
         assert compiled.validator.is_valid(instance)
 
@@ -634,3 +663,42 @@ def test_fast_compiler_refuses_what_it_does_not_know() -> None:
                    {"additionalProperties": False, "patternProperties": {}}, {"type": "thing"}):
         with pytest.raises(Unsupported):
             compile_schema(schema, keywords=schemas._Validator.VALIDATORS, regex=schemas._ecma_regex, conforms=lambda x, f: True)
+
+
+# --------------------------------------------------------------------------- messages for players
+
+
+@pytest.mark.parametrize(
+    ("game", "type", "data", "path", "message"),
+    [
+        ("la-cabra", "lead", {"seat": 0, "cards": ["TH"]}, "$.cards[0]",
+         "'TH' is not a card: write rank then suit, like 10H or QS"),
+        ("la-cabra", "hand_started", {"dealer": 0, "trump": "QS", "hands": [["1H", "??", "??", "??"]] * 4}, "$.hands[0][0]",
+         "'1H' is not a card: write rank then suit, like 10H or QS (?? for a card the rules hide) (and 3 more errors)"),
+        ("cau-robat", "play", {"seat": 0, "card": "8o"}, "$.card", "'8o' is not a Spanish card: write rank then suit, like 7o or 12b"),
+        ("la-cabra", "match_started", {"game": "la-cabra", "players": ["N", "E", "S", "W"], "options": {"eggs": True}},
+         "$.options.eggs", "eggs must be none or doubleNext, not true"),
+        ("la-cabra", "match_started", {"game": "la-cabra", "players": ["N", "E", "S"]}, "$.players", "La Cabra needs 4 players; 3 given"),
+        ("kabu", "match_started", {"game": "kabu", "players": ["Núria"]}, "$.players", "Kabú needs 2 to 10 players; 1 given"),
+        ("la-cabra", "lead", {"seat": "x", "cards": ["AH"]}, "$.seat", "seat must be a whole number, not 'x'"),
+        ("la-cabra", "lead", {"seat": 9, "cards": ["AH"]}, "$.seat", "seat must be 0 to 3, not 9"),
+        ("la-cabra", "lead", {"seat": 0, "cards": []}, "$.cards", "cards must hold 1 to 4 entries, not 0"),
+        ("la-cabra", "match_started", {"game": "la-cabra", "players": ["N", "E", "S", "N"]}, "$.players",
+         "players must all differ: 'N' appears more than once"),
+        ("la-cabra", "match_started", {"game": "la-cabra", "players": ["N", "E", "S", "W"], "teams": [[0, 1], [2, 3]]},
+         "$.teams", "teams is fixed in La Cabra: write [[0,2],[1,3]] or leave it out"),
+        ("la-cabra", "note", {"text": "  "}, "$.text", "text must not be blank"),
+        ("la-cabra", "lead", {"seat": 0, "cards": ["AH"], "Núria": 1}, '$["Núria"]', "unknown field 'Núria' (allowed: seat, cards)"),
+    ],
+)
+def test_messages_say_the_schemas_intent_in_words(game: str, type: str, data: Any, path: str, message: str) -> None:
+    error = _error(game, type, data)
+    assert (error.path, error.message) == (path, message)
+    assert not machine_text(error.errors)
+
+
+def test_the_machine_text_detector_catches_what_jsonschema_says() -> None:
+    for text in ("'TH' does not match '^((A|[2-9]|10|J|Q|K)[CDHS]|\\\\?\\\\?)$'", "True is not one of ['none', 'doubleNext']",
+                 "['N', 'E', 'S'] is too short", "N\\u00faria", "{'seat': 0}", "x does not match \\S"):
+        assert machine_text(text), text
+    assert not machine_text("'TH' is not a card: write rank then suit, like 10H or QS; Núria, 10♥")

@@ -16,6 +16,8 @@ from typing import Any, Iterator
 
 import pytest
 
+from tests.plain import machine_text
+
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -68,7 +70,9 @@ class Server:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status, json.loads(response.read() or b"null")
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"null")
+            body = json.loads(error.read() or b"null")
+            assert not machine_text(body), f"{error.code} reads like code: {machine_text(body)}"
+            return error.code, body
 
 
 @pytest.fixture

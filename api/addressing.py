@@ -1,0 +1,129 @@
+"""Positions as players say them: "hand 2, move 5", "hand 3, trick 4", a seat by its player's name.
+
+The log counts every stored event (claims, notes and corrections too); players count hands
+and the moves within a hand. This module turns one into the other, over the frames of the
+corrected course (``replays.steps.frames``, the one walk of a log), so that:
+
+* hands are numbered 1, 2, … in log order, voided hands not counted (VOCABULARY §1);
+* ``move`` K is the K-th move of its hand, 1-based, counting the moves the fold plays
+  (``hand_result`` and ``showdown`` included) and never a ``reveal``, claim, note, voided
+  event or correction; move 0 is the deal itself (``hand_started``);
+* ``trick`` T (games whose public view shows a ``lastTrick``, La Cabra) is the T-th trick of
+  the hand; with ``move`` the K-th move within that trick, alone the move that completes it;
+* ``hand`` alone is the hand as it ended (its last move).
+
+Flask-free and storage-free: it reads frames and engine views, nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from engines.base import Engine
+from replays.steps import Frame
+
+NOT_MOVES = frozenset({"match_started", "hand_started", "reveal"})
+"""Played events that are not moves of a hand (the deal is move 0, a reveal binds cards)."""
+
+
+class AddressError(Exception):
+    """A hand, move or trick that does not exist in the match, said in words."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.code = "request.bad_position"
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where one stored event stands, as players count: hand, move within it, trick."""
+
+    seq: int
+    hand: int | None
+    move: int | None
+    trick: int | None = None
+
+
+def positions(engine: Engine, frames: Sequence[Frame]) -> list[Position]:
+    """Return each frame's hand and move numbers (and trick, where the game has tricks).
+
+    Events that are not moves (claims, notes, corrections, reveals, voided events) carry the
+    hand they were recorded in and no move number.
+    """
+    out: list[Position] = []
+    hand: int | None = None
+    move = trick = 0
+    last_trick: Any = None
+    has_tricks: bool | None = None
+    for frame in frames:
+        played = frame.status in ("played", "amended")
+        if played and frame.type == "hand_started":
+            hand = 1 if hand is None else hand + 1
+            move, trick = 0, 1
+            view = engine.view(frame.state, None)
+            has_tricks = "lastTrick" in view
+            last_trick = view.get("lastTrick")
+            out.append(Position(frame.seq, hand, 0, None))
+        elif played and frame.type not in NOT_MOVES and hand is not None:
+            move += 1
+            if not has_tricks:
+                out.append(Position(frame.seq, hand, move, None))
+                continue
+            out.append(Position(frame.seq, hand, move, trick))
+            done = engine.view(frame.state, None).get("lastTrick")
+            if done is not None and done != last_trick:  # this move completed the trick
+                last_trick = done
+                trick += 1
+        else:
+            out.append(Position(frame.seq, hand, None, None))
+    return out
+
+
+def locate(positions_: Sequence[Position], *, hand: int, move: int | None = None, trick: int | None = None) -> int:
+    """Return the seq that ``hand`` / ``move`` / ``trick`` points at.
+
+    Raises:
+        AddressError: no such hand, trick or move, naming what the match has.
+    """
+    hands = max((p.hand for p in positions_ if p.hand is not None), default=0)
+    moves = [p for p in positions_ if p.hand == hand and p.move is not None]
+    if not moves:
+        raise AddressError(f"there is no hand {hand}: this match has {_count(hands, 'hand')}")
+    if trick is not None:
+        if not any(p.trick is not None for p in moves):  # a game without tricks, or a hand recorded by its result
+            raise AddressError(f"there are no tricks to count in hand {hand}: say where by hand and move")
+        in_trick = [p for p in moves if p.trick == trick]
+        tricks = max((p.trick for p in moves if p.trick is not None), default=0)
+        if not in_trick:
+            raise AddressError(f"hand {hand} has no trick {trick}: it has {_count(tricks, 'trick')} so far")
+        if move is None:
+            return in_trick[-1].seq
+        if not 1 <= move <= len(in_trick):
+            raise AddressError(f"trick {trick} of hand {hand} has no move {move}: it has {_count(len(in_trick), 'move')}")
+        return in_trick[move - 1].seq
+    if move is None:
+        return moves[-1].seq
+    last = len(moves) - 1
+    if not 0 <= move <= last:
+        raise AddressError(f"hand {hand} has no move {move}: it has {_count(last, 'move')} (move 0 is the deal)")
+    return moves[move].seq
+
+
+def _count(n: int, noun: str) -> str:
+    return f"no {noun}s" if n == 0 else f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def seat_by_name(players: Sequence[str], seat: int | str) -> int | str:
+    """Return a seat number for a player's name (exact, else case-insensitive), or ``seat`` unchanged."""
+    if not isinstance(seat, str) or seat == "all":
+        return seat
+    if seat in players:
+        return list(players).index(seat)
+    folded = [i for i, name in enumerate(players) if name.casefold() == seat.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    if seat.lstrip("-").isdigit():
+        return int(seat)
+    return seat

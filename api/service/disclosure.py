@@ -207,8 +207,8 @@ def withheld(sheet: Mapping[str, Any], hands: frozenset[int]) -> dict[str, Any]:
     A hand scored from a log that holds events put back as recorded would explain its points
     with cards no reader without the token has seen. It keeps its numbers (the points and
     totals the table writes on its sheet, the result's numeric fields, so claims still
-    compare, and a hand in play its list of missing cards by seq and index) and loses its
-    lines and every other field; a scored hand's ``status`` becomes ``withheld``.
+    compare, and a hand in play its list of missing cards by seq and index) and its status
+    (VOCABULARY §6's words), loses its lines and every other field, and says why in ``withheld``.
     """
     if not hands:
         return dict(sheet)
@@ -219,8 +219,7 @@ def withheld(sheet: Mapping[str, Any], hands: frozenset[int]) -> dict[str, Any]:
             continue
         kept = {k: v for k, v in hand.items() if k in ("hand", "points", "totals") or (k != "result" and _numbers(v))}
         result = {k: v for k, v in (hand.get("result") or {}).items() if _numbers(v)}
-        status = "withheld" if hand.get("status") == "scored" else hand.get("status")  # in play: no lines yet
-        out.append({**kept, "status": status, "result": result, "lines": [], "why": WITHHELD})
+        out.append({**kept, "status": hand.get("status"), "result": result, "lines": [], "withheld": WITHHELD})
     return {**sheet, "hands": out}
 
 

@@ -23,13 +23,16 @@ from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_
 from api.service.disclosure import (
     OptionsOf,
     envelope,
+    envelope_shown,
     event_secrets,
     foldable_public_log,
+    has_shown_conditions,
     kept_in_hand,
     match_options,
     private_paths,
     public_envelopes,
     public_log,
+    shown_paths,
     withheld,
     withheld_hands,
 )
@@ -378,10 +381,18 @@ class Service:
         """Return envelopes as this reader may see them (the one redaction of every listing)."""
         if full:
             return [r.envelope() for r in records]
-        if all(r.format >= 2 for r in records):
+        conditional = has_shown_conditions(engine) and any(r.private for r in records)
+        if all(r.format >= 2 for r in records) and not conditional:
             return [envelope(r, False) for r in records]
         log = events_from(self.ledger.read(match_id))  # format-1 rows: the declarations find their private values
-        return public_envelopes(engine, records, {e.seq: e.type for e in log}, match_options(log))
+        types, options = {e.seq: e.type for e in log}, match_options(log)
+        out = public_envelopes(engine, records, types, options)
+        if conditional:  # values the rules have made public since (Kabú's open cards after the last keep)
+            for i, r in enumerate(records):
+                shown = shown_paths(engine, options, log[r.seq - 1], log[r.seq:], types) if r.private else frozenset()
+                if shown:
+                    out[i] = envelope_shown(r, shown)
+        return out
 
     def _public_state(self, match_id: str, engine: Engine, at: int | None) -> tuple[Any, int, bool, bool]:
         """Return the state after ``at`` folded from the public log, the version, whether it is

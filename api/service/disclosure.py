@@ -24,7 +24,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, voided_seqs, walk
 from engines.privacy import Secret, secrets_of, unknown_form
-from ledger.records import Path, StoredEvent, public_data
+from ledger.records import Path, StoredEvent, committed_data, public_data
 
 
 class OptionsOf(Mapping[str, Any]):
@@ -232,6 +232,36 @@ def _numbers(value: Any) -> bool:
     return isinstance(value, list) and all(_numbers(v) for v in value)
 
 
+def has_shown_conditions(engine: Engine) -> bool:
+    """Tell whether the engine declares a value the rules make public before the match ends."""
+    return any(d.shown is not None for declared in engine.PRIVATE.values() for d in declared)
+
+
+def shown_paths(engine: Engine, options: Mapping[str, Any], event: Event, later: Sequence[Event],
+                types: Mapping[int, str]) -> frozenset[Path]:
+    """Return where an event holds private values the rules have made public since (``later``
+    are the events recorded after it): an open listing shows those with their salts."""
+    return frozenset(s.path for s in event_secrets(engine, options, event.type, event.data, types)
+                     if s.shown is not None and s.shown(options, event.data, later))
+
+
+def envelope_shown(event: StoredEvent, shown: frozenset[Path]) -> dict[str, Any]:
+    """Return the open envelope of a format-2 event some of whose private values are public now.
+
+    Those values are listed as the scorer's listing lists them (value in ``data``, salt and
+    commitment under ``private``); the others keep their placeholders. A verifier checks each
+    listed value against its commitment and hashes the placeholders as shown, as after the match.
+    """
+    out = event.envelope()
+    out["data"] = committed_data(event.data, [(path, salt) for path, salt in event.private if tuple(path) not in shown])
+    listed = [item for item in out.get("private", []) if tuple(item["path"]) in shown]
+    if listed:
+        out["private"] = listed
+    else:
+        out.pop("private", None)
+    return out
+
+
 def envelope(event: StoredEvent, full: bool) -> dict[str, Any]:
     """Return a stored event as a reader sees it: everything (``full``), or its public form.
 
@@ -277,4 +307,4 @@ def public_envelopes(engine: Engine, records: Sequence[StoredEvent], all_types: 
     return [envelope(r, False) if r.format >= 2 else hide_unsalted(r, engine, options, all_types) for r in records]
 
 
-__all__ = ["WITHHELD", "OptionsOf", "envelope", "foldable_public_log", "kept_in_hand", "withheld", "withheld_hands", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]
+__all__ = ["WITHHELD", "OptionsOf", "envelope", "envelope_shown", "foldable_public_log", "has_shown_conditions", "kept_in_hand", "shown_paths", "withheld", "withheld_hands", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]

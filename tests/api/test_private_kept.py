@@ -8,6 +8,8 @@ with different revealed values: every open read must be the same, byte for byte.
 
 from __future__ import annotations
 
+import json
+
 from flask.testing import FlaskClient
 
 from tests.api.test_private_reads import cabo_to_the_call, ev, normalised, open_reads
@@ -33,3 +35,35 @@ def test_a_cabo_reveal_during_play_reaches_no_open_read(client: FlaskClient) -> 
     assert {"type": "take_discard", "data": {"seat": 2, "slots": [3], "cards": ["10"]}} in ten.read("/legal-moves")["moves"]
     assert ten.get("/replay")["frames"][-1]["text"] == "Revealed: Carl's slot 3 is ??"
     assert ten.read("/replay")["frames"][-1]["text"] == "Revealed: Carl's slot 3 is 10"
+
+
+def test_kabu_open_cards_are_listed_once_the_last_keep_turns_them_up(scorer: Scorer) -> None:
+    """Under choose5 the six open cards lie face down until every seat has kept a card
+    (RULES.md §2.2): the open listing hides them until then and shows them, with their salt,
+    from the last keep on, as the state does; the chain still verifies from the listing."""
+    from ledger import verify_listing
+
+    scorer.start({"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}})
+    six = ["AH", "2H", "3H", "4H", "5H", "6H"]
+    scorer.record(ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", "??", "??"], ["??"] * 5, ["??"] * 5], table=six),
+                  ev("keep", seat=1, card="??"), ev("keep", seat=2, card="??"))
+
+    def listed() -> dict[str, object]:
+        listing = scorer.get("/events")["events"]
+        summary = scorer.get()
+        assert verify_listing(scorer.id, listing, summary["version"], summary["head"]).valid
+        return listing[1]
+
+    deal = listed()
+    assert deal["data"]["table"]["private"] is True and "private" not in deal
+    assert "AH" not in json.dumps(scorer.get("/state")["state"])
+    scorer.record(ev("keep", seat=0, card="7C"))  # the last keep: the open cards are turned up
+    deal = listed()
+    assert deal["data"]["table"] == six and [item["path"] for item in deal["private"]] == [["table"]]
+    assert all(hand["private"] is True for hand in deal["data"]["hands"])  # the hands stay hidden
+    assert "AH" in json.dumps(scorer.get("/state")["state"])  # as the state shows them
+    assert scorer.get("/replay")["frames"][1]["data"]["table"] == six
+    keep = scorer.get("/events")["events"][4]
+    assert keep["data"]["card"]["private"] is True  # A's kept 7C stays private
+    scorer.record(ev("void", target=5, reason="A has not kept yet"))  # the last keep voided: face down again
+    assert listed()["data"]["table"]["private"] is True

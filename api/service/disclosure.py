@@ -103,7 +103,10 @@ def kept_in_hand(engine: Engine, events: Sequence[Event], options: Mapping[str, 
 
     A ``keep`` field (a Cabo reveal during play) stays in the public fold because the view
     hides it; a legal move of that fold could still name it (a claim of the revealed slot),
-    so an open reader gets bare moves until the next deal. ``kept`` is the answer before
+    so an open reader gets bare moves until the next deal. A kept value the rules turn up
+    during the hand (``shown``: Kabú's open cards) does not count: its engine's moves never
+    name it (Kabú's keeps offer the seat's dealt cards, never an open card), and the next
+    dealer and the showdown check stay concrete. ``kept`` is the answer before
     ``events`` (they may be the newest stretch of the log); a deal starts the answer afresh.
     """
     types = {e.seq: e.type for e in events}
@@ -111,7 +114,7 @@ def kept_in_hand(engine: Engine, events: Sequence[Event], options: Mapping[str, 
         if event.type == "hand_started":
             kept = False
         found = event_secrets(engine, options, event.type, event.data, types)
-        if any(s.unknown == "keep" for s in found):
+        if any(s.unknown == "keep" and s.shown is None for s in found):
             kept = True
     return kept
 

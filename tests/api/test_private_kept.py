@@ -12,7 +12,7 @@ import json
 
 from flask.testing import FlaskClient
 
-from tests.api.test_private_reads import cabo_to_the_call, ev, normalised, open_reads
+from tests.api.test_private_reads import cabo_to_the_call, ev, leaks, normalised, open_reads
 from tests.conftest import Scorer
 
 
@@ -56,7 +56,9 @@ def test_kabu_open_cards_are_listed_once_the_last_keep_turns_them_up(scorer: Sco
 
     deal = listed()
     assert deal["data"]["table"]["private"] is True and "private" not in deal
-    assert "AH" not in json.dumps(scorer.get("/state")["state"])
+    for path, body in open_reads(scorer, 3).items():  # face down: no open read shows them
+        assert not leaks(body, six), f"{path} shows {leaks(body, six)}"
+    assert any(m["type"] == "keep" and m["data"]["seat"] == 0 for m in scorer.get("/legal-moves")["moves"])
     scorer.record(ev("keep", seat=0, card="7C"))  # the last keep: the open cards are turned up
     deal = listed()
     assert deal["data"]["table"] == six and [item["path"] for item in deal["private"]] == [["table"]]

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 import flask_smorest
 import flask_swagger_ui
-from flask import Blueprint, Flask, g, redirect, request
+from flask import Blueprint, Flask, g, request
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 
 from api import errors, openapi, web
@@ -91,9 +91,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (games.blp, matches.blp, events.blp, replays.blp):
         api.register_blueprint(blueprint)
 
-    @app.get("/")
-    def index() -> Any:
-        return redirect("/docs")
+    from api import pages
+
+    app.register_blueprint(pages.bp)  # the pages for people: /, /new, /m/<id>/score, /m/<id>/sheet
 
     @app.before_request
     def refuse_early() -> None:

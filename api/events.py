@@ -4,15 +4,28 @@ from __future__ import annotations
 
 from typing import Any
 
-
+from flask import jsonify, request
 from flask.views import MethodView
+from marshmallow import Schema, fields
 
 from api import openapi
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
+from api.service import BadRequest
 from api.web import MAX_IDEMPOTENCY_KEY, Blueprint, bearer_token, etag, expected_version, idempotency_key, read_headers, recorder
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
+
+
+class DryRunOut(Schema):
+    """What ``?dryRun=true`` answers: the append's would-be result (documented here, beside its only view)."""
+
+    dryRun = fields.Boolean(metadata={"description": "always true: nothing was written"})
+    version = fields.Integer(metadata={"description": "the version the match would have"})
+    hands = fields.List(fields.Dict(), metadata={"description": "hands whose score would change (VOCABULARY.md §6)"})
+    standings = fields.List(fields.Dict(), metadata={"description": "the standings after the batch"})
+    end = fields.Dict(metadata={"description": "the match end after the batch"})
+    next = fields.List(fields.Dict(), metadata={"description": "what could be recorded next (legal-moves templates)"})
 
 
 @blp.route("/matches/<match_id>/events")
@@ -31,9 +44,17 @@ class Events(MethodView):
         {"in": "header", "name": "If-Match", "schema": {"type": "string", "pattern": '^(W/)?"[1-9][0-9]{0,8}"$'},
          "description": 'expected version, e.g. "3"'},
         {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": MAX_IDEMPOTENCY_KEY},
-         "description": "a retry with the same key and body returns the first result and writes nothing"}])
+         "description": "a retry with the same key and body returns the first result and writes nothing"},
+        {"in": "query", "name": "dryRun", "schema": {"type": "boolean", "default": False},
+         "description": "run every check and answer 200 with the would-be result (version, changed hands with "
+                        "their points, standings, end, next legal moves); nothing is written"}])
+    @blp.alt_response(200, schema=DryRunOut, description="dryRun=true: what the append would give; nothing written")
     def post(self, body: dict[str, Any], match_id: str) -> Any:
-        """Append events, all or nothing, after checking each against the rules."""
+        """Append events, all or nothing, after checking each against the rules (or only check them: dryRun)."""
+        if _dry_run():
+            preview = current_service().preview(match_id, body["events"], token=bearer_token(),
+                                                expected_version=expected_version(body.get("expectedVersion")))
+            return jsonify(preview)
         result = current_service().record(
             match_id, body["events"], token=bearer_token(), by=body.get("by") or recorder(),
             expected_version=expected_version(body.get("expectedVersion")),
@@ -58,3 +79,13 @@ class Events(MethodView):
                                                    token=bearer_token())
         last = events[-1]["seq"] if events else query["after"]
         return {"events": events, "version": version, "next": last if last < version else None}, 200, read_headers(version)
+
+
+def _dry_run() -> bool:
+    """Read ``?dryRun=``: true/false (or 1/0); anything else is a 400, not a silent write."""
+    raw = request.args.get("dryRun")
+    if raw is None or raw.lower() in ("false", "0"):
+        return False
+    if raw.lower() in ("true", "1", ""):
+        return True
+    raise BadRequest("request.bad_dry_run", f"dryRun must be true or false, not {raw[:20]}")

@@ -52,7 +52,7 @@ from engines.base import (
     voided_seqs,
     walk,
 )
-from ledger import AppendResult, Ledger, MatchRecord, NewEvent, StoredEvent
+from ledger import AppendResult, ConcurrencyConflict, Ledger, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit, named, rules_report
 from replays.steps import COURSES, Frame, frames, frames_json
 from schemas import SchemaError, validate_event
@@ -184,13 +184,7 @@ class Service:
         record = self._fixed_record(match_id)
         self.authorize(record, token)
         engine = get_engine(record.game)
-        for index, event in enumerate(events):
-            try:
-                validate_event(record.game, event["type"], event["data"])
-                if event["type"] == "match_started":
-                    raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
-            except (SchemaError, RuleViolation) as error:
-                raise EventRefused(index, error) from None
+        _check_shapes(record.game, events)
         batch = self._with_private(match_id, engine, events)
         outcome: dict[str, Any] = {}
 
@@ -215,6 +209,35 @@ class Service:
         if not result.replayed:
             self.cache.put(match_id, outcome["entry"])
         return result
+
+    def preview(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None,
+                expected_version: int | None = None) -> dict[str, Any]:
+        """Run every check of :meth:`record` and return the would-be result; write nothing.
+
+        The batch is folded onto the head state exactly as an append folds it (the same
+        ``_fold_batch``), but outside the ledger: the pages show a hand's points, the totals
+        and who deals next, or a correction's consequences, before the scorer saves.
+
+        Raises:
+            MatchNotFound, AuthError, EventRefused, ConcurrencyConflict: as :meth:`record`.
+        """
+        record = self._fixed_record(match_id)
+        self.authorize(record, token)
+        engine = get_engine(record.game)
+        version = self.ledger.version(match_id)
+        if expected_version is not None and expected_version != version:
+            raise ConcurrencyConflict(expected_version, version, match_id=match_id)
+        entry = self.cache.at_head(self.ledger, match_id, engine, version)
+        _check_shapes(record.game, events)
+        stored = [StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
+                  for index, event in enumerate(events)]
+        before = engine.score(entry.state)
+        after_state = self._fold_batch(match_id, engine, record.game, entry, stored).state
+        after = engine.score(after_state)
+        earlier = {h["hand"]: h for h in before["hands"]}
+        changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
+        return {"dryRun": True, "version": version + len(stored), "hands": changed, "standings": after["standings"],
+                "end": after["end"], "next": engine.legal_moves(after_state)}
 
     def _with_private(self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]]) -> list[NewEvent]:
         """Build the batch with each event's private places, which the ledger commits to (chain format 2).
@@ -644,7 +667,6 @@ def _place(places: Sequence[Position], hand: int | None, move: int | None, trick
         raise BadRequest(error.code, error.message) from None
 
 
-
 def _kept_told_unknown(engine: Engine, log: Sequence[Event], steps: list[Frame]) -> list[Frame]:
     """Tell each step holding a value the public fold keeps (a Cabo reveal during play) with
     that value as unknown: the words of an open replay name no private card."""
@@ -669,6 +691,21 @@ def _kept_told_unknown(engine: Engine, log: Sequence[Event], steps: list[Frame])
 def _withheld_text(frame: Frame) -> str:
     """The words of a step put back as recorded in an open replay: its type, not its private facts."""
     return f"{frame.type.replace('_', ' ')} (its hidden cards are shown when the match ends)"
+
+
+def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
+    """Check each event's shape against the game's schemas, as an append and a dry run both do.
+
+    Raises:
+        EventRefused: the first event whose shape is wrong, or a second ``match_started``.
+    """
+    for index, event in enumerate(events):
+        try:
+            validate_event(game, event["type"], event["data"])
+            if event["type"] == "match_started":
+                raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
+        except (SchemaError, RuleViolation) as error:
+            raise EventRefused(index, error) from None
 
 
 def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:

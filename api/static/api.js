@@ -1,0 +1,82 @@
+// The JSON API as the pages use it: the same endpoints and headers a script would send.
+// The write token lives in this browser's localStorage, one per match; entries that cannot
+// reach the server are queued there with their Idempotency-Key and sent once, later.
+
+const TOKEN = (id) => `tanteo:token:${id}`;
+const QUEUE = (id) => `tanteo:queue:${id}`;
+
+export function tokenFor(id) { return localStorage.getItem(TOKEN(id)); }
+export function keepToken(id, token) { localStorage.setItem(TOKEN(id), token); }
+
+/** Take a token handed over in the URL fragment (#token=…), keep it, and clear it from the address bar. */
+export function adoptFragmentToken(id) {
+  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (match) {
+    keepToken(id, decodeURIComponent(match[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+}
+
+/** Call the API. Returns {ok, status, body, offline}; never throws for HTTP errors. */
+export async function call(method, path, body, { token, key, ifMatch } = {}) {
+  const headers = { "Accept": "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  if (key) headers["Idempotency-Key"] = key;
+  if (ifMatch) headers["If-Match"] = `"${ifMatch}"`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (error) {
+    return { ok: false, status: 0, body: null, offline: true };
+  }
+  let parsed = null;
+  try { parsed = await response.json(); } catch (error) { parsed = null; }
+  return { ok: response.ok, status: response.status, body: parsed, offline: false };
+}
+
+export const get = (path) => call("GET", path);
+
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function queued(id) {
+  try { return JSON.parse(localStorage.getItem(QUEUE(id)) || "[]"); } catch (error) { return []; }
+}
+function saveQueue(id, items) { localStorage.setItem(QUEUE(id), JSON.stringify(items)); }
+
+/** Append events; when the server cannot be reached, queue them (same key) and say so. */
+export async function append(id, events, label, { ifMatch } = {}) {
+  const key = newKey();
+  const result = await call("POST", `/matches/${id}/events`, { events }, { token: tokenFor(id), key, ifMatch });
+  if (result.offline) {
+    saveQueue(id, [...queued(id), { key, events, label, at: new Date().toISOString() }]);
+    return { ...result, queued: true };
+  }
+  return result;
+}
+
+/** Send queued entries in order, each once (the server answers a repeated key with the first result). */
+export async function flush(id) {
+  const refused = [];
+  let sent = 0;
+  for (const item of queued(id)) {
+    const result = await call("POST", `/matches/${id}/events`, { events: item.events }, { token: tokenFor(id), key: item.key });
+    if (result.offline) break;
+    saveQueue(id, queued(id).filter((q) => q.key !== item.key));
+    if (result.ok) sent += 1; else refused.push({ item, problem: result.body });
+  }
+  return { sent, refused };
+}
+
+export function dryRun(id, events) {
+  return call("POST", `/matches/${id}/events?dryRun=true`, { events }, { token: tokenFor(id) });
+}
+
+/** Say a problem+json answer in a sentence, with its rule code. */
+export function problemText(problem) {
+  if (!problem) return { message: "The server gave no answer.", code: "" };
+  return { message: problem.detail || problem.title || "Refused.", code: problem.code || "" };
+}

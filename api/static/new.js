@@ -1,0 +1,162 @@
+// New match: pick a game (GET /games), seat the players, options (GET /games/{game}), then POST /matches.
+import { call, get, keepToken, problemText } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const DEFAULT_NAMES = ["Anna", "Ben", "Carl", "Dora", "Eva", "Fran", "Gus", "Hugo", "Ines", "Joan"];
+let games = [];
+let game = null;      // GET /games/{game}
+const metaFields = ["title", "date", "place", "tags"];  // match_started's optional names for the match
+let dealer = 0;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v; else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
+  }
+  node.append(...children);
+  return node;
+}
+
+function range(info) {
+  const p = info.players;
+  return { min: p.min, max: p.max };
+}
+
+async function loadGames() {
+  const result = await get("/games");
+  $("games-loading").remove();
+  games = result.body.games;
+  for (const g of games) {
+    const r = range(g);
+    const input = el("input", { type: "radio", name: "game", value: g.game, id: `game-${g.game}` });
+    input.addEventListener("change", () => pickGame(g.game));
+    const label = el("label", { class: "game-choice", for: `game-${g.game}` }, input,
+      el("strong", { text: g.name }),
+      el("span", { class: "note", text: `${r.min}–${r.max} players · ${g.deck} · ${g.direction === "CW" ? "clockwise" : "anticlockwise"}${g.teams ? " · two teams" : ""}` }));
+    $("games").append(label);
+  }
+}
+
+async function pickGame(id) {
+  const result = await get(`/games/${id}`);
+  game = result.body;
+  const r = range(game);
+  const count = Math.min(Math.max(r.min, 4), r.max);
+  $("players").replaceChildren();
+  for (let i = 0; i < count; i++) addPlayer(DEFAULT_NAMES[i]);
+  dealer = 0;
+  renderOptions();
+  for (const id of ["seating", "details", "options"]) $(id).hidden = false;
+  $("create").disabled = false;
+  refreshSeating();
+}
+
+function names() { return [...$("players").querySelectorAll("input[type=text]")].map((i) => i.value.trim()); }
+
+function addPlayer(name) {
+  const n = $("players").children.length;
+  const input = el("input", { type: "text", id: `player-${n}`, value: name || "", autocomplete: "off", "aria-label": `Seat ${n + 1}: name` });
+  input.addEventListener("input", refreshSeating);
+  const radio = el("input", { type: "radio", name: "dealer", id: `dealer-${n}`, value: String(n) });
+  radio.addEventListener("change", () => { dealer = n; refreshSeating(); });
+  const li = el("li", {}, el("div", { class: "row" }, input, el("label", { class: "inline", for: `dealer-${n}` }, radio, "deals first")));
+  $("players").append(li);
+}
+
+function refreshSeating() {
+  const list = names();
+  const r = range(game);
+  $("add-player").disabled = list.length >= r.max;
+  $("remove-player").disabled = list.length <= r.min;
+  if (dealer >= list.length) dealer = 0;
+  const radio = $(`dealer-${dealer}`);
+  if (radio) radio.checked = true;
+  const cw = game.direction === "CW";
+  $("seating-help").textContent = `Write the players in the order of play (${cw ? "clockwise" : "anticlockwise"}), starting with anyone.` +
+    (game.teams ? " Partners sit opposite: seats 1 and 3 against seats 2 and 4." : "");
+  const diagram = $("diagram");
+  diagram.replaceChildren(el("span", { class: "arrow", text: cw ? "↻" : "↺" }));
+  list.forEach((name, i) => {
+    const angle = Math.PI / 2 + (cw ? 1 : -1) * (2 * Math.PI * i) / list.length;
+    const seat = el("span", { class: "seat" + (i === dealer ? " dealer" : ""), text: `${i + 1}. ${name || "?"}` });
+    seat.style.left = `${50 + 42 * Math.cos(angle)}%`;
+    seat.style.top = `${50 + 42 * Math.sin(angle)}%`;
+    diagram.append(seat);
+  });
+  $("diagram-caption").textContent = `Play goes ${cw ? "clockwise" : "anticlockwise"}: ${list.map((n, i) => n || `seat ${i + 1}`).join(" → ")}. ` +
+    `${list[dealer] || `Seat ${dealer + 1}`} deals first.`;
+}
+
+function renderOptions() {
+  const box = $("option-list");
+  box.replaceChildren();
+  const options = Object.entries(game.options || {});
+  if (!options.length) box.append(el("p", { class: "note", text: "This game has no options." }));
+  for (const [name, spec] of options) {
+    const id = `opt-${name}`;
+    let control;
+    if (spec.type === "boolean") {
+      control = el("input", { type: "checkbox", id, "data-option": name, "data-kind": "boolean" });
+      control.checked = !!spec.default;
+    } else if (spec.values) {
+      control = el("select", { id, "data-option": name, "data-kind": typeof spec.values[0] === "number" ? "number" : "string" });
+      for (const v of spec.values) control.append(el("option", { value: String(v), text: String(v) + (v === spec.default ? " (default)" : ""), selected: v === spec.default }));
+    } else {
+      control = el("input", { type: "number", id, "data-option": name, "data-kind": "number", value: String(spec.default ?? ""), min: spec.minimum, max: spec.maximum });
+    }
+    const label = spec.type === "boolean"
+      ? el("label", { class: "inline", for: id }, control, name)
+      : el("label", { for: id }, name, control);
+    box.append(el("div", { class: "option" }, label, el("p", { class: "note", text: `${spec.description} (default: ${spec.default}; ${spec.rule})` })));
+  }
+}
+
+function optionsChosen() {
+  const out = {};
+  for (const control of $("option-list").querySelectorAll("[data-option]")) {
+    const name = control.dataset.option;
+    const spec = game.options[name];
+    let value;
+    if (control.dataset.kind === "boolean") value = control.checked;
+    else if (control.dataset.kind === "number") value = Number(control.value);
+    else value = control.value;
+    if (value !== spec.default) out[name] = value;
+  }
+  return out;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const body = { game: game.game, players: names(), options: optionsChosen() };
+  for (const f of metaFields) {
+    const value = $(f).value.trim();
+    if (!value) continue;
+    body[f] = f === "tags" ? value.split(",").map((t) => t.trim()).filter(Boolean) : value;
+  }
+  $("create").disabled = true;
+  const result = await call("POST", "/matches", body);
+  $("create").disabled = false;
+  if (!result.ok) {
+    const { message, code } = problemText(result.body);
+    $("create-error").hidden = false;
+    $("create-error").textContent = result.offline ? "The server cannot be reached; nothing was created." : `${message}${code ? ` (${code})` : ""}`;
+    return;
+  }
+  const { id, token } = result.body;
+  keepToken(id, token);
+  localStorage.setItem(`tanteo:firstDealer:${id}`, String(dealer));
+  const scoring = `${location.origin}/m/${id}/score`;
+  $("token").textContent = token;
+  $("start-scoring").href = `/m/${id}/score`;
+  const qr = await fetch("/qr", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ text: `${scoring}#token=${encodeURIComponent(token)}` }) });
+  $("handover-qr").innerHTML = await qr.text();
+  $("new-match").hidden = true;
+  $("created").hidden = false;
+  $("created-title").focus();
+}
+
+$("add-player").addEventListener("click", () => { addPlayer(DEFAULT_NAMES[names().length] || ""); refreshSeating(); });
+$("remove-player").addEventListener("click", () => { $("players").lastElementChild.remove(); refreshSeating(); });
+$("new-match").addEventListener("submit", create);
+loadGames();

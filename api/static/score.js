@@ -1,0 +1,684 @@
+// The scorer's page: the score sheet, a hand from the sheet (checked with ?dryRun=true before it
+// is saved), move by move with card pickers and the legal moves as buttons, undo and
+// corrections, and a queue for entries made while the connection is down.
+import { adoptFragmentToken, append, call, dryRun, flush, get, problemText, queued, tokenFor, keepToken } from "./api.js";
+import { cardButton, cardEl, cardName, cardsEl, deck, placedCounts } from "./cards.js";
+import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
+import { drawTable } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("scorer");
+const id = root.dataset.match;
+const gameId = root.dataset.game;
+adoptFragmentToken(id);
+
+const S = { summary: null, audit: null, info: null, legal: [], view: null, events: [], version: 0 };
+let previewed = null;   // the events whose dry run last succeeded (JSON), so Save only saves what was shown
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
+  }
+  node.append(...children.filter((c) => c != null));
+  return node;
+}
+const players = () => S.summary.players;
+const seatName = (s) => players()[s] ?? `seat ${s + 1}`;
+const teams = () => S.info.teams;
+const columnLabels = () => S.summary.standings.map((s) => s.names ? s.names.join(" + ") : s.name);
+
+// ------------------------------------------------------------------ loading
+
+async function refresh({ keepForms = false } = {}) {
+  const token = tokenFor(id);
+  const [summary, audit, legal, events] = await Promise.all([
+    get(`/matches/${id}`), get(`/matches/${id}/audit`), get(`/matches/${id}/legal-moves`),
+    call("GET", `/matches/${id}/events?limit=10000`, undefined, { token })]);  // with the key: the private values too
+  if (summary.offline) { showQueue(); return; }
+  const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);  // a wrong key still reads the public log
+  S.summary = summary.body; S.audit = audit.body; S.legal = legal.body.moves; S.events = log.body.events;
+  S.version = S.summary.version;
+  const view = token ? await call("GET", `/matches/${id}/state?seat=all`, undefined, { token }) : await get(`/matches/${id}/state`);
+  S.view = (view.ok ? view.body : (await get(`/matches/${id}/state`)).body).state;
+  render(keepForms);
+}
+
+/** Draw everything; ``keepForms`` leaves the open forms as typed (only the facts around them change). */
+function render(keepForms = false) {
+  renderAccess();
+  renderSheet();
+  if (keepForms) renderTable(); else { renderEntry(); renderMoves(); }
+  renderHistory();
+  showQueue();
+}
+
+/** Show a refusal in place; after a version conflict, bring the sheet up to date and keep what was typed. */
+async function refused(box, result) {
+  showRefusal(box, result);
+  if (result.status !== 409) return;
+  previewed = null;
+  $("save-hand").disabled = true;
+  await refresh({ keepForms: true });
+  box.append(el("span", { class: "code", text: "Another phone recorded entries meanwhile: the sheet above is up to date now. Check your entry and save it again." }));
+}
+
+function renderAccess() {
+  const box = $("access");
+  box.replaceChildren();
+  if (tokenFor(id)) {
+    box.textContent = `${S.summary.status === "over" ? "The match is over." : "You can score this match from this phone."} ${S.version} ${S.version === 1 ? "entry" : "entries"} recorded.`;
+    return;
+  }
+  const input = el("input", { id: "token-input", autocomplete: "off" });
+  box.append(el("p", { text: "This phone has no write key for this match, so it can only read the score. Scan the code from the phone that created it, or paste the key:" }),
+    el("label", { for: "token-input" }, "Write key", input),
+    el("button", { type: "button", class: "button", onclick: () => { if (input.value.trim()) { keepToken(id, input.value.trim()); refresh(); } } }, "Use this key"));
+}
+
+// ------------------------------------------------------------------ the score sheet
+
+function handStatus(h) {
+  const closed = h.closedFromSheet ? `, closed from the sheet after move ${h.closedFromSheet.afterMove}` : "";
+  if (h.status === "scored") return `scored${closed}`;
+  if (h.status === "void") return "void";
+  if (h.status === "playing") return "in play";
+  if (h.status === "incomplete") {
+    const missing = (h.missing || []).map((m) => m.seat != null && m.slot != null ? `${seatName(m.seat)} slot ${m.slot}`
+      : m.seq != null ? `card ${(m.index ?? 0) + 1} of entry ${m.seq}` : m.seat != null ? `a card of ${seatName(m.seat)}` : JSON.stringify(m));
+    return missing.length > 3 ? `incomplete: ${missing.length} cards never shown (${missing.slice(0, 2).join(", ")} …)`
+      : `incomplete: missing ${missing.join(", ") || "cards"}`;
+  }
+  return h.status;
+}
+
+function renderSheet() {
+  const table = $("sheet");
+  const labels = columnLabels();
+  const unit = S.summary.standings[0] && "team" in S.summary.standings[0] ? "team" : "seat";
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Hand" }), ...labels.map((l) => el("th", { scope: "col", text: l })), el("th", { scope: "col", text: "Status" })));
+  const body = el("tbody");
+  for (const h of S.audit.hands) {
+    const row = el("tr", { class: `status-${h.status}`, "data-hand": h.hand });
+    row.append(el("th", { scope: "row", text: String(h.hand) }));
+    labels.forEach((_, i) => {
+      const pts = h.points ? h.points[i] : null;
+      const tot = h.totals ? h.totals[i] : null;
+      const cell = el("td", {}, el("span", { class: "pts", text: pts == null ? "—" : String(pts) }),
+        tot == null ? null : el("span", { class: "tot", text: `= ${tot}` }));
+      const against = S.audit.claims.filter((c) => c.hand === h.hand && c.agrees === false && c[unit] === i);
+      if (against.length) {
+        cell.classList.add("disagrees");
+        for (const c of against) cell.append(el("span", { class: "flag", text: `table wrote ${c.field} ${c.claimed}` }));
+      }
+      row.append(cell);
+    });
+    row.append(el("td", { class: "status", text: handStatus(h) }));
+    body.append(row);
+  }
+  if (!S.audit.hands.length) body.append(el("tr", {}, el("td", { colspan: labels.length + 2, text: "No hand yet." })));
+  const foot = el("tfoot", {}, el("tr", {}, el("th", { scope: "row", text: "Total" }),
+    ...S.summary.standings.map((s, i) => el("td", { class: "total", "data-total": i, text: String(s.total) })), el("td")));
+  table.replaceChildren(table.querySelector("caption"), head, body, foot);
+  const end = S.summary.end;
+  $("end").textContent = end.over ? `Match over. Winners: ${(end.winners || []).map((w) => labels[w]).join(", ")}. ${end.reason || ""}` : "";
+}
+
+// ------------------------------------------------------------------ shared form controls
+
+/** A group of toggle buttons (large targets); returns {node, value()}. */
+function segmented(label, options, { multiple = false, initial = [], onchange, clearable = false } = {}) {
+  const chosen = new Set(initial);
+  const group = el("div", { class: "seg", role: "group", "aria-label": label });
+  const buttons = options.map(([value, text]) => {
+    const b = el("button", { type: "button", "aria-pressed": String(chosen.has(value)), "data-value": String(value), text });
+    b.addEventListener("click", () => {
+      if (multiple) { chosen.has(value) ? chosen.delete(value) : chosen.add(value); }
+      else { const was = chosen.has(value); chosen.clear(); if (!was || !clearable) chosen.add(value); }
+      for (const other of buttons) other.setAttribute("aria-pressed", String(chosen.has(JSON.parse(other.dataset.json))));
+      onchange && onchange();
+    });
+    b.dataset.json = JSON.stringify(value);
+    return b;
+  });
+  group.append(...buttons);
+  const node = el("div", { class: "field-row" }, el("span", { class: "label", text: label }), group);
+  return { node, value: () => multiple ? [...chosen] : (chosen.size ? [...chosen][0] : null) };
+}
+
+const seatOptions = () => players().map((n, s) => [s, n]);
+
+/** A list of cards chosen with a picker of the match's deck (placed cards greyed). */
+function cardList(label, { max = 8, single = false, only = null, allowUnknown = true, initial = [], onchange } = {}) {
+  const chosen = [...initial];
+  const list = el("div", { class: "cards", "aria-live": "polite" });
+  const picker = el("div", { class: "picker", role: "group", "aria-label": `${label}: pick a card` });
+  const wrap = el("div", { class: "field-row" }, el("span", { class: "label", text: label }), list, picker);
+  const draw = () => {
+    list.replaceChildren(...chosen.map((c, i) => {
+      const b = cardButton(c, `${label}: ${cardName(c)}, press to remove`);
+      b.addEventListener("click", () => { chosen.splice(i, 1); draw(); onchange && onchange(); });
+      return b;
+    }));
+    if (!chosen.length) list.append(el("span", { class: "note", text: "none yet" }));
+    const counts = placedCounts(S.view, knownCodes());
+    for (const c of chosen) counts.set(c, (counts.get(c) || 0) + 1);
+    picker.replaceChildren();
+    const codes = deck(gameId, matchOptions()).filter((d) => !only || only.includes(d.code));
+    for (const d of codes) {
+      const b = cardButton(d.code, `${label}: add ${cardName(d.code)}`);
+      if ((counts.get(d.code) || 0) >= d.copies) b.classList.add("placed");
+      b.addEventListener("click", () => { if (single) chosen.splice(0); if (chosen.length < max) chosen.push(d.code); draw(); onchange && onchange(); });
+      picker.append(b);
+    }
+    if (allowUnknown) {
+      const b = cardButton("??", `${label}: add an unseen card`);
+      b.addEventListener("click", () => { if (single) chosen.splice(0); if (chosen.length < max) chosen.push("??"); draw(); onchange && onchange(); });
+      picker.append(b);
+    }
+  };
+  draw();
+  return { node: wrap, value: () => single ? (chosen[0] ?? null) : [...chosen] };
+}
+
+function knownCodes() { return new Set(deck(gameId, matchOptions()).map((d) => d.code)); }
+function matchOptions() { const first = S.events[0]; return (first && first.data.options) || {}; }
+
+function numberField(label, { min = 0, max = 999, initial = "", onchange, idName } = {}) {
+  const input = el("input", { type: "number", inputmode: "numeric", min, max, id: idName, value: initial });
+  input.addEventListener("input", () => onchange && onchange());
+  return { node: el("label", { for: idName }, label, input), input, value: () => input.value === "" ? null : Number(input.value) };
+}
+
+function showRefusal(box, result) {
+  box.hidden = false;
+  box.replaceChildren();
+  if (result.offline) { box.textContent = "The server cannot be reached."; return; }
+  const { message, code } = problemText(result.body);
+  const body = result.body || {};
+  const where = [body.index != null && body.index > 0 ? `entry ${body.index + 1} of what was sent` : null,
+    body.seq != null ? `concerns entry ${body.seq} of the history` : null].filter(Boolean).join(" · ");
+  box.append(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}${where ? ` · ${where}` : ""}` }) : null);
+}
+function clearRefusal(box) { box.hidden = true; box.replaceChildren(); }
+
+// ------------------------------------------------------------------ a hand from the sheet
+
+let sheetForm = null;
+let closeRequested = false;
+
+function handInPlay() {
+  const last = S.audit.hands[S.audit.hands.length - 1];
+  return !!last && ["playing", "incomplete"].includes(last.status) && !S.legal.some((m) => m.type === "hand_started");
+}
+
+function renderEntry() {
+  const section = $("entry");
+  const starts = S.legal.filter((m) => m.type === "hand_started");
+  const closes = S.legal.some((m) => m.type === "hand_result");
+  const spec = SHEET[gameId];
+  // A move-by-move hand the scorer stops following may be closed from the sheet
+  // (VOCABULARY §4); the form is offered on request and the API judges the facts.
+  // Hands saved while offline wait in the queue: the next one is a new hand, its dealer
+  // guessed as the seat after the last queued dealer (the API judges when it is sent).
+  const waiting = queued(id).filter((q) => q.events.some((e) => e.type === "hand_result"));
+  const queuedDealers = waiting.flatMap((q) => q.events).filter((e) => e.type === "hand_started").map((e) => e.data.dealer);
+  const followed = handInPlay() && S.view && S.view.resultOnly === false;  // a hand entered move by move
+  section.hidden = !tokenFor(id) || !spec || (followed && !closeRequested && !waiting.length)
+    || (!starts.length && !closes && !waiting.length && !(closeRequested && handInPlay()));
+  if (section.hidden) return;
+  const form = $("sheet-form");
+  form.replaceChildren();
+  const inPlay = !starts.length && !waiting.length;
+  $("entry-title").textContent = inPlay ? "Close this hand from the sheet" : `Enter hand ${countHands() + 1 + queuedDealers.length} from the sheet`;
+  const onchange = () => { previewed = null; $("save-hand").disabled = true; $("preview").replaceChildren(); };
+  let dealer = null;
+  if (!inPlay) {
+    const offered = waiting.length ? [] : starts.map((m) => m.data.dealer).filter((d) => d != null);
+    const choices = offered.length ? offered : players().map((_, s) => s);
+    const first = Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0);
+    const guess = queuedDealers.length ? (queuedDealers[queuedDealers.length - 1] + 1) % players().length : null;
+    const initial = guess != null ? [guess] : offered.length === 1 ? offered
+      : (choices.includes(first) && countHands() === 0 ? [first] : [choices[0]]);
+    dealer = segmented("Dealer", choices.map((s) => [s, seatName(s)]), { initial, onchange });
+    form.append(dealer.node);
+  }
+  const fields = spec.fields(ctx(), onchange);
+  for (const f of fields) form.append(f.node);
+  sheetForm = {
+    events() {
+      const data = spec.build(fields.map((f) => f.value()), ctx());
+      if (inPlay) return [{ type: "hand_result", data }];
+      const d = dealer.value();
+      const template = starts.find((m) => m.data.dealer === d) || starts[0] || { data: {} };
+      const opening = { ...template.data, dealer: d };
+      if (gameId === "la-cabra") delete opening.leader;  // a result-only deal needs no leader
+      return [{ type: "hand_started", data: opening }, { type: "hand_result", data }];
+    },
+  };
+  onchange();
+}
+
+function ctx(prefix = "") { return { prefix, players: players(), teams: teams(), info: S.info, standings: S.summary.standings, el, segmented, numberField, seatOptions, cardList, matchOptions }; }
+function countHands() { return S.audit.hands.filter((h) => h.status !== "void").length; }
+
+function describePreview(result) {
+  const labels = columnLabels();
+  const box = el("div", { class: "box" });
+  for (const h of result.hands) {
+    box.append(el("p", {}, el("strong", { text: `Hand ${h.hand}: ` }),
+      h.points ? labels.map((l, i) => `${l} ${h.points[i] ?? "—"}`).join(" · ") : handStatus(h)));
+    for (const line of h.lines || []) box.append(el("p", { class: "note", text: line.reason }));
+  }
+  box.append(el("p", {}, el("strong", { text: "Totals: " }), result.standings.map((s, i) => `${labels[i]} ${s.total}`).join(" · ")));
+  const next = (result.next || []).filter((m) => m.type === "hand_started").map((m) => m.data.dealer).filter((d) => d != null);
+  if (result.end.over) box.append(el("p", { text: `The match would be over: ${(result.end.winners || []).map((w) => labels[w]).join(", ")} win.` }));
+  else if (next.length === 1) box.append(el("p", { text: `Next: ${seatName(next[0])} deals.` }));
+  else if (next.length > 1) box.append(el("p", { text: `Next: ${next.map(seatName).join(" or ")} may deal.` }));
+  return box;
+}
+
+async function checkHand() {
+  clearRefusal($("sheet-refusal"));
+  let events;
+  try { events = sheetForm.events(); } catch (error) { showRefusal($("sheet-refusal"), { body: { detail: error.message } }); return; }
+  const result = await dryRun(id, events);
+  if (result.offline) {
+    previewed = JSON.stringify(events);
+    $("preview").replaceChildren(el("p", { class: "note", text: "The server cannot be reached, so the result cannot be checked now. Saving queues the hand; it is checked when it is sent." }));
+    $("save-hand").disabled = false;
+    return;
+  }
+  if (!result.ok) { showRefusal($("sheet-refusal"), result); return; }
+  previewed = JSON.stringify(events);
+  $("preview").replaceChildren(describePreview(result.body));
+  $("save-hand").disabled = false;
+}
+
+async function saveHand() {
+  const events = sheetForm.events();
+  if (JSON.stringify(events) !== previewed) { await checkHand(); return; }
+  $("save-hand").disabled = true;
+  const title = $("entry-title").textContent.replace("Enter ", "").replace("Close this hand", `hand ${countHands()}`);
+  const result = await append(id, events, title, { ifMatch: S.version });
+  if (result.queued) { previewed = null; closeRequested = false; $("preview").replaceChildren(); showQueue(); renderEntry(); return; }
+  if (!result.ok) { await refused($("sheet-refusal"), result); return; }
+  previewed = null;
+  closeRequested = false;
+  $("preview").replaceChildren();
+  await refresh();
+  $("sheet-title").focus();
+}
+
+// ------------------------------------------------------------------ move by move
+
+function renderTable() {
+  $("table").replaceChildren(...drawTable(gameId, S.view, seatName, (c) => knownCodes().has(c) || c === "??"));
+}
+
+function renderMoves() {
+  const section = $("moves");
+  section.hidden = !tokenFor(id) || (S.summary.end && S.summary.end.over) || !S.legal.length;
+  if (section.hidden) return;
+  renderTable();
+  const legal = $("legal");
+  legal.replaceChildren();
+  $("deal-area").replaceChildren();
+  $("close-area").replaceChildren();
+  const turnInfo = S.view && S.view.turn != null ? `${seatName(S.view.turn)} to play. ` : "";
+  $("next-label").textContent = `${turnInfo}What happens next at the table?`;
+  if (SHEET[gameId] && handInPlay() && S.view && S.view.resultOnly === false && !closeRequested) {
+    $("close-area").append(el("p", { class: "note" }, "The table played on faster than you could write? ",
+      el("button", { type: "button", class: "button", onclick: () => { closeRequested = true; renderEntry(); $("entry-title").focus(); } },
+        "Close this hand from the sheet")));
+  }
+  for (const move of S.legal) {
+    if (move.type === "hand_result") continue;  // the sheet form closes a hand
+    if (move.type === "hand_started") {
+      if (!DEAL[gameId]) continue;
+      const label = move.data.dealer != null ? `Deal cards: ${seatName(move.data.dealer)} deals` : "Deal cards";
+      legal.append(el("button", { type: "button", class: "button", onclick: () => openDeal(move) }, label));
+      continue;
+    }
+    if (move.type === "reveal") {
+      legal.append(el("button", { type: "button", class: "button", onclick: () => openReveal() }, "Reveal cards seen"));
+      continue;
+    }
+    legal.append(el("button", { type: "button", class: "button", onclick: () => openMove(move) }, moveLabel(move, seatName)));
+  }
+}
+
+function openDeal(move) {
+  const spec = DEAL[gameId](ctx());
+  const area = $("deal-area");
+  const form = el("form", { class: "move-form", novalidate: true, "aria-label": "The deal" });
+  const slots = [];   // {field, seat|null, node}
+  let selected = null;
+  const dealerPick = move.data.dealer == null
+    ? segmented("Who dealt", seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
+  if (dealerPick) form.append(dealerPick.node);
+  const makeSlot = (field, seat, index, known) => {
+    const slot = { field, seat, index, code: known ? null : "??" };
+    const b = cardButton(slot.code ?? "??", "");
+    const relabel = () => {
+      const t = slot.code == null ? "not chosen" : cardName(slot.code);
+      b.textContent = slot.code == null ? "…" : (slot.code === "??" ? "??" : cardEl(slot.code).textContent);
+      b.className = "card" + (slot.code === "??" ? " unknown" : slot.code && /[DH]$/.test(slot.code) ? " red" : "");
+      b.setAttribute("aria-label", `${seat == null ? spec.extraLabel(field) : seatName(seat)} card ${index + 1}: ${t}`);
+      b.setAttribute("aria-pressed", String(selected === slot));
+    };
+    slot.relabel = relabel;
+    b.addEventListener("click", () => { selected = slot; slots.forEach((s) => s.relabel()); drawPicker(); });
+    slot.node = b;
+    slots.push(slot);
+    relabel();
+    return b;
+  };
+  for (let s = 0; s < players().length; s++) {
+    const n = spec.perSeat.count;
+    const row = el("div", { class: "seatrow" }, el("span", { class: "name", text: seatName(s) }));
+    const cards = el("span", { class: "cards" });
+    for (let i = 0; i < n; i++) cards.append(makeSlot(spec.perSeat.field, s, i, false));
+    row.append(cards);
+    form.append(row);
+  }
+  for (const extra of spec.extras) {
+    const cards = el("span", { class: "cards" });
+    for (let i = 0; i < extra.count; i++) cards.append(makeSlot(extra.field, null, i, true));
+    form.append(el("div", { class: "seatrow" }, el("span", { class: "name", text: extra.label }), cards));
+  }
+  const picker = el("div", { class: "picker", role: "group", "aria-label": "Pick the card for the selected place" });
+  const drawPicker = () => {
+    picker.replaceChildren();
+    if (!selected) { picker.append(el("p", { class: "note", text: "Press a place above, then its card here." })); return; }
+    const counts = new Map();
+    for (const s of slots) if (s.code && s.code !== "??") counts.set(s.code, (counts.get(s.code) || 0) + 1);
+    for (const d of deck(gameId, matchOptions())) {
+      const b = cardButton(d.code, `put ${cardName(d.code)} there`);
+      if ((counts.get(d.code) || 0) >= d.copies) b.classList.add("placed");
+      b.addEventListener("click", () => { selected.code = d.code; advance(); });
+      picker.append(b);
+    }
+    if (selected.seat != null) {
+      const b = cardButton("??", "put an unseen card there");
+      b.addEventListener("click", () => { selected.code = "??"; advance(); });
+      picker.append(b);
+    }
+  };
+  const advance = () => {
+    const next = slots.indexOf(selected) + 1;
+    selected = slots.find((s, i) => i >= next && s.code == null) || null;
+    slots.forEach((s) => s.relabel());
+    drawPicker();
+  };
+  selected = slots.find((s) => s.code == null) || null;
+  slots.forEach((s) => s.relabel());
+  drawPicker();
+  form.append(picker);
+  const refusal = el("div", { class: "refusal", role: "alert", hidden: true });
+  const save = el("button", { type: "button", class: "button primary", text: "Record the deal" });
+  save.addEventListener("click", async () => {
+    const data = { ...move.data };
+    if (dealerPick) data.dealer = dealerPick.value();
+    const missing = slots.filter((s) => s.code == null);
+    if (missing.length) { showRefusal(refusal, { body: { detail: `Pick the ${missing.map((s) => spec.extraLabel(s.field)).join(", ")} first.` } }); return; }
+    data[spec.perSeat.field] = players().map((_, seat) => slots.filter((s) => s.seat === seat).map((s) => s.code));
+    for (const extra of spec.extras) {
+      const codesOf = slots.filter((s) => s.field === extra.field && s.seat == null).map((s) => s.code);
+      data[extra.field] = extra.single ? codesOf[0] : codesOf;
+    }
+    if (gameId === "la-cabra" && data.leader != null && countHands() > 0) delete data.leader;
+    await post([{ type: "hand_started", data }], refusal, "the deal");
+  });
+  form.append(refusal, el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => area.replaceChildren() })));
+  area.replaceChildren(form);
+  form.querySelector("button").focus();
+}
+
+function openMove(move) {
+  const fields = (FIELDS[gameId] || {})[move.type] || [];
+  const hasUnknown = (v) => v === "??" || (Array.isArray(v) && v.some(hasUnknown));
+  const missing = fields.filter((f) => move.data[f.name] === undefined || hasUnknown(move.data[f.name]));
+  const form = $("move-form");
+  clearRefusal($("move-refusal"));
+  if (!missing.length) { form.hidden = true; post([{ type: move.type, data: { ...move.data } }], $("move-refusal"), moveLabel(move, seatName)); return; }
+  form.replaceChildren(el("h3", { text: moveLabel(move, seatName) }));
+  const controls = missing.map((f) => [f, control(f, move, move.data[f.name])]);
+  for (const [, c] of controls) form.append(c.node);
+  const save = el("button", { type: "button", class: "button primary", text: "Record" });
+  save.addEventListener("click", () => {
+    const data = { ...move.data };
+    for (const [f, c] of controls) {
+      const value = c.value();
+      const empty = value == null || (Array.isArray(value) && value.length === 0) || (f.kind === "pos" && value.slot == null);
+      if (empty && f.optional) continue;
+      data[f.name] = value;
+    }
+    post([{ type: move.type, data }], $("move-refusal"), moveLabel(move, seatName));
+  });
+  form.append(el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+  form.hidden = false;
+  form.querySelector("button").focus();
+}
+
+function control(f, move, known) {
+  const label = f.label + (f.optional ? " (if known)" : "");
+  const slotsOf = (seat) => { const row = (S.view.rows || [])[seat]; return Array.from({ length: row ? row.cards.length : 4 }, (_, i) => [i + 1, String(i + 1)]); };
+  switch (f.kind) {
+    case "card": return cardList(label, { single: true, only: f.only, allowUnknown: !!f.unknown });
+    case "cards": return cardList(label, { max: f.max || 8, allowUnknown: !!f.unknown });
+    case "slot": return segmented(label, slotsOf(move.data.seat));
+    case "slots": return segmented(label, slotsOf(move.data.seat), { multiple: true });
+    case "seat": return segmented(label, seatOptions(), { clearable: f.optional });
+    case "seats": return segmented(label, seatOptions(), { multiple: true });
+    case "bool": return segmented(label, [[true, "yes"], [false, "no"]], { clearable: f.optional });
+    case "choice": return segmented(label, f.values.map((v) => [v, v]));
+    case "int": return numberField(label, { idName: `f-${f.name}` });
+    case "pos": {
+      const own = f.own ? move.data.seat : null;
+      const seat = own == null ? segmented(`${label}: player`, seatOptions().filter(([s]) => f.other ? s !== move.data.seat : true), { onchange: () => redraw() }) : null;
+      const box = el("div");
+      let slot = segmented(`${label}: slot`, slotsOf(own ?? 0));
+      const redraw = () => { const s = seat.value(); const next = segmented(`${label}: slot of ${s == null ? "?" : seatName(s)}`, slotsOf(s ?? 0)); slot.node.replaceWith(next.node); slot = next; };
+      if (seat) box.append(seat.node);
+      box.append(slot.node);
+      return { node: box, value: () => ({ seat: own ?? seat.value(), slot: slot.value() }) };
+    }
+    case "rows": {
+      // rows the record already knows in full are filled in; the others are written by the scorer
+      const start = (s) => Array.isArray(known) && Array.isArray(known[s]) && !known[s].includes("??") ? known[s] : [];
+      const lists = players().map((n, s) => cardList(`${n}'s cards`, { max: f.max || 12, allowUnknown: !!f.unknown, initial: start(s) }));
+      return { node: el("div", {}, ...lists.map((l) => l.node)), value: () => lists.map((l) => l.value()) };
+    }
+    default: return numberField(label, { idName: `f-${f.name}` });
+  }
+}
+
+/** The cards the record still lacks (reveal references), from the state and the audit. */
+function missingRefs() {
+  const seen = new Map();
+  const walk = (value) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        if (k === "missing" && Array.isArray(v)) for (const ref of v) seen.set(JSON.stringify(ref), ref);
+        else walk(v);
+      }
+    }
+  };
+  walk(S.view);
+  for (const h of S.audit.hands) if (h.missing) for (const ref of h.missing) seen.set(JSON.stringify(ref), ref);
+  return [...seen.values()];
+}
+
+function refLabel(ref) {
+  if (ref.slot != null) return `${seatName(ref.seat)}, slot ${ref.slot}`;
+  if (ref.seq != null) {
+    const e = S.events.find((x) => x.seq === ref.seq);
+    const who = e && e.data.seat != null ? `${seatName(e.data.seat)}'s ` : "";
+    return `${who}${e ? e.type.replaceAll("_", " ") : "entry"} ${ref.seq}, card ${(ref.index ?? 0) + 1}`;
+  }
+  return `a card of ${seatName(ref.seat)}`;
+}
+
+function openReveal() {
+  const form = $("move-form");
+  clearRefusal($("move-refusal"));
+  const refs = missingRefs();
+  form.replaceChildren(el("h3", { text: "Reveal cards seen" }),
+    el("p", { class: "note", text: refs.length ? "Pick the cards you now know; leave the others." : "Name a card one player holds." }));
+  const pickers = refs.map((ref) => [ref, cardList(refLabel(ref), { single: true, allowUnknown: false })]);
+  let free = null;
+  if (!refs.length) {
+    free = [segmented("Player", seatOptions()), cardList("Card held", { single: true, allowUnknown: false })];
+    form.append(...free.map((f) => f.node));
+  }
+  for (const [, p] of pickers) form.append(p.node);
+  const save = el("button", { type: "button", class: "button primary", text: "Record" });
+  save.addEventListener("click", () => {
+    const cards = free ? [{ seat: free[0].value(), card: free[1].value() }]
+      : pickers.filter(([, p]) => p.value()).map(([ref, p]) => ({ ...ref, card: p.value() }));
+    post([{ type: "reveal", data: { cards } }], $("move-refusal"), "reveal");
+  });
+  form.append(el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+  form.hidden = false;
+  form.querySelector("button").focus();
+}
+
+async function post(events, refusalBox, label) {
+  clearRefusal(refusalBox);
+  const result = await append(id, events, label, { ifMatch: S.version });
+  if (result.queued) { showQueue(); return; }
+  if (!result.ok) { await refused(refusalBox, result); return; }
+  $("move-form").hidden = true;
+  $("deal-area").replaceChildren();
+  await refresh();
+  // keep the scorer's place: the next moves, or the sheet once the hand is over
+  const next = $("legal").querySelector("button");
+  if (next && !$("moves").hidden) next.focus(); else $("sheet-title").focus();
+}
+
+// ------------------------------------------------------------------ history, undo, corrections
+
+const REASONS = ["entered by mistake", "wrong player", "wrong cards or numbers", "belongs to another hand"];
+
+function voidedSeqs() {
+  return new Set(S.audit.corrections.filter((c) => c.type === "void" && c.inForce).map((c) => c.target));
+}
+
+function describeEvent(e) {
+  const d = e.data || {};
+  const who = d.seat != null ? `${seatName(d.seat)}: ` : "";
+  const bits = [];
+  if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
+  for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
+    if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??" || c === null)) { bits.push(`${k} unseen`); continue; }
+    if (d[k] && typeof d[k] === "object" && !Array.isArray(d[k])) { bits.push(`${k} ${d[k].private ? "hidden" : JSON.stringify(d[k]).replaceAll('"', "")}`); continue; }
+    if (d[k] !== undefined && d[k] !== null) bits.push(`${k} ${Array.isArray(d[k]) ? JSON.stringify(d[k]).replaceAll('"', "") : ["dealer", "caller", "out"].includes(k) ? seatName(d[k]) : d[k]}`);
+  }
+  return `${who}${e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;
+}
+
+function renderHistory() {
+  const list = $("history");
+  list.replaceChildren();
+  const voided = voidedSeqs();
+  const writable = !!tokenFor(id);
+  for (const e of [...S.events].reverse()) {
+    const item = el("li", { value: e.seq, "data-seq": e.seq }, el("span", { class: voided.has(e.seq) ? "void" : "", text: describeEvent(e) }));
+    if (writable && e.seq > 1 && !voided.has(e.seq)) {
+      item.append(el("button", { type: "button", class: "button", "aria-label": `Void entry ${e.seq}`, text: "Void…", onclick: () => openCorrection(e, "void") }));
+      if (e.type === "hand_result" && SHEET[gameId]) item.append(el("button", { type: "button", class: "button", "aria-label": `Correct entry ${e.seq}`, text: "Correct…", onclick: () => openCorrection(e, "amend") }));
+    }
+    list.append(item);
+  }
+  $("undo").disabled = !writable || !lastUndoable();
+}
+
+function lastUndoable() {
+  const voided = voidedSeqs();
+  return [...S.events].reverse().find((e) => e.seq > 1 && !voided.has(e.seq));
+}
+
+function openCorrection(target, kind) {
+  const box = $("correction");
+  box.hidden = false;
+  const reason = el("select", { id: "correction-reason" }, ...REASONS.map((r) => el("option", { value: r, text: r })));
+  const consequences = el("div", { class: "preview", role: "status", "aria-live": "polite" });
+  const refusal = el("div", { class: "refusal", role: "alert", hidden: true });
+  const confirm = el("button", { type: "button", class: "button primary", text: kind === "void" ? "Void it" : "Save the correction", disabled: true });
+  let fields = null;
+  const header = el("h3", { text: kind === "void" ? `Void entry ${target.seq}: ${describeEvent(target)}` : `Correct entry ${target.seq}` });
+  const extra = el("div");
+  const onchange = () => { confirm.disabled = true; consequences.replaceChildren(); };
+  if (kind === "amend") {
+    fields = SHEET[gameId].fields(ctx("fix-"), onchange, target.data);
+    extra.append(...fields.map((f) => f.node));
+  }
+  const events = () => [kind === "void"
+    ? { type: "void", data: { target: target.seq, reason: reason.value } }
+    : { type: "amend", data: { target: target.seq, reason: reason.value, data: SHEET[gameId].build(fields.map((f) => f.value()), ctx()) } }];
+  const check = async () => {
+    clearRefusal(refusal);
+    const result = await dryRun(id, events());
+    if (!result.ok) { showRefusal(refusal, result); return; }
+    consequences.replaceChildren(el("p", { text: "If you save this:" }), describePreview(result.body));
+    confirm.disabled = false;
+  };
+  confirm.addEventListener("click", async () => {
+    const result = await append(id, events(), `${kind} of entry ${target.seq}`, { ifMatch: S.version });
+    if (result.queued) { showQueue(); box.hidden = true; return; }
+    if (!result.ok) { await refused(refusal, result); return; }
+    box.hidden = true;
+    await refresh();
+  });
+  box.replaceChildren(header, extra, el("label", { for: "correction-reason" }, "Why", reason),
+    el("p", { class: "actions" }, el("button", { type: "button", class: "button", text: "Show what changes", onclick: check }), confirm,
+      el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { box.hidden = true; } })),
+    consequences, refusal);
+  reason.addEventListener("change", onchange);
+  header.setAttribute("tabindex", "-1");
+  header.focus();
+  check();
+}
+
+// ------------------------------------------------------------------ offline queue
+
+function showQueue() {
+  const items = queued(id);
+  const box = $("queue");
+  box.hidden = !items.length;
+  box.replaceChildren();
+  if (!items.length) return;
+  box.append(el("p", { text: `${items.length} ${items.length === 1 ? "entry is" : "entries are"} waiting for the connection and will be sent once it is back:` }),
+    el("ul", {}, ...items.map((q) => el("li", { text: q.label || q.events.map((e) => e.type).join(", ") }))));
+}
+
+let flushing = false;
+async function sendQueued() {
+  if (flushing || !queued(id).length) return;
+  flushing = true;
+  try {
+    const { sent, refused } = await flush(id);
+    if (refused.length) {
+      const box = $("sheet-refusal");
+      showRefusal(box, { body: { ...refused[0].problem, detail: `A queued entry (${refused[0].item.label}) was refused: ${problemText(refused[0].problem).message}` } });
+    }
+    if (sent || refused.length) await refresh(); else showQueue();
+  } finally { flushing = false; }
+}
+
+window.addEventListener("online", sendQueued);
+setInterval(sendQueued, 3000);
+
+$("check-hand").addEventListener("click", checkHand);
+$("save-hand").addEventListener("click", saveHand);
+$("undo").addEventListener("click", () => { const last = lastUndoable(); if (last) openCorrection(last, "void"); });
+
+(async () => {
+  S.info = (await get(`/games/${gameId}`)).body;
+  await refresh();
+  sendQueued();
+})();

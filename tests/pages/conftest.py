@@ -1,0 +1,73 @@
+"""Browser tests of the pages: one real ``tanteo serve`` and one Debian chromium for the module.
+
+Every page opened through ``open_page`` records each request that does not go to the server
+on 127.0.0.1; the fixture fails the test if there is any.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.server.conftest import CHROMIUM, Server
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(Path(tmp_path_factory.mktemp("pages")) / "pages.db")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
+    """Open a page in a fresh browser context (its own localStorage) at phone size by default."""
+    outside: list[str] = []
+    errors: list[str] = []
+    contexts = []
+
+    def opener(path: str, viewport: dict[str, int] | None = None) -> Page:
+        context = chromium.new_context(viewport=viewport or PHONE)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10000)
+        page.on("request", lambda r: None if r.url.startswith(live.url) or r.url.startswith("data:") else outside.append(r.url))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 500 else None)
+        page.goto(live.url + path)
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert outside == [], f"requests left 127.0.0.1: {outside}"
+    assert errors == [], f"script errors or server failures: {errors}"
+
+
+def new_match(live: Server, body: dict[str, Any]) -> tuple[str, str]:
+    status, created = live.call("POST", "/matches", body)
+    assert status == 201, created
+    return created["id"], created["token"]
+
+
+def record(live: Server, match_id: str, token: str, *events: dict[str, Any]) -> Any:
+    status, body = live.call("POST", f"/matches/{match_id}/events", {"events": list(events)},
+                             headers={"Authorization": f"Bearer {token}"})
+    assert status == 201, body
+    return body

@@ -382,10 +382,11 @@ class Service:
         Raises:
             AuthError: a token that is not this match's (a reader who sends one means to use it).
         """
+        stored = self.ledger.get_match(record.id)  # the stored token (it may have been rotated elsewhere) and status
         if token:
-            authorize(record, token)
+            authorize(stored, token)
             return True
-        return self.ledger.get_match(record.id).status == "over"  # kept by every append: no fold needed
+        return stored.status == "over"  # kept by every append: no fold needed
 
     def events(self, match_id: str, *, after: int = 0, limit: int | None = None,
                token: str | None = None) -> tuple[list[dict[str, Any]], int]:

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import flask_smorest
+import orjson
 import flask_swagger_ui
-from flask import Blueprint, Flask, g, request
+from flask import Blueprint, Flask, Response, g, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 
 from api import errors, openapi, web
@@ -31,6 +33,12 @@ DEFAULT_MAX_BODY = 1024 * 1024
 """The largest request body, in bytes (``MAX_CONTENT_LENGTH``; env ``TANTEO_MAX_BODY``): a batch
 of a whole match fits many times over."""
 
+DEFAULT_MAX_IMPORT = 256 * 1024 * 1024
+"""The largest file ``POST /matches/import`` takes (``TANTEO_MAX_IMPORT``): a club's archive, not a batch."""
+
+RAW_BODIES = frozenset({"/matches/import"})
+"""Paths whose body is a file (an archive or text notation), not JSON: they check the media type themselves."""
+
 
 class Api(flask_smorest.Api):
     """flask-smorest, with every error answered as problem+json by ``api/errors.py``."""
@@ -41,6 +49,28 @@ class Api(flask_smorest.Api):
         errors.register(self._app)
 
 
+class OrjsonProvider(DefaultJSONProvider):
+    """JSON responses encoded by orjson: a long replay is megabytes of nested views, and the
+    standard library's encoder was most of its time. Key order is kept (``sort_keys`` off);
+    anything orjson cannot write (an int wider than 64 bits) goes through the standard encoder."""
+
+    sort_keys = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        try:
+            return orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            return super().dumps(obj, **kwargs)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        try:
+            body = orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS)
+        except TypeError:
+            return super().response(obj)
+        return self._app.response_class(body, mimetype=self.mimetype)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
@@ -49,7 +79,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``TANTEO_BUSY_TIMEOUT`` (seconds a write waits for another writer's lock before answering
     503 ``storage.busy``) and ``TANTEO_READ_ONLY`` (serve the file read-only: reads work,
     writes answer 503 ``storage.read_only``; a file the process cannot write is opened that
-    way by itself).
+    way by itself), and ``TANTEO_CLOCK`` (a function returning the current aware datetime: the
+    service's clock, read by the correction window and the stream's delay; for tests).
     """
     app = Flask(__name__)
     app.config.update(
@@ -65,8 +96,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         TANTEO_READ_ONLY=False,
     )
     app.config.update(config or {})
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # UTF-8 text: Núria, 10♥, not \u escapes
+    app.json = OrjsonProvider(app)
     db = str(app.config["TANTEO_DB"])
     if db != "memory:" and not db.startswith("sqlite:"):
         db = str(Path(db).expanduser())
@@ -86,14 +116,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     openapi.register(api.spec)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
                                                    "description": "the write token returned by POST /matches"})
-    from api import games, matches, events, replays
+    from api import events, exports, games, matches, replays, stream
 
-    for blueprint in (games.blp, matches.blp, events.blp, replays.blp):
+    for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp, stream.blp):
         api.register_blueprint(blueprint)
 
     from api import pages
 
     app.register_blueprint(pages.bp)  # the pages for people: /, /new, /m/<id>/score, /m/<id>/sheet
+    from api import rule_pages
+
+    app.register_blueprint(rule_pages.blp)  # /rules and /rules/<game>
 
     @app.before_request
     def refuse_early() -> None:
@@ -112,10 +145,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 raise RequestHeaderFieldsTooLarge(f"the {name} header is {len(value):,} characters long; "
                                                   f"a header may have at most {web.MAX_HEADER:,}")
         limit = app.config.get("MAX_CONTENT_LENGTH")
+        if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
+            limit = request.max_content_length = app.config.get("TANTEO_MAX_IMPORT", DEFAULT_MAX_IMPORT)
         if limit is not None and (request.content_length or 0) > limit:
             raise RequestEntityTooLarge(f"the body is {request.content_length:,} bytes; at most {limit:,} are accepted")
         has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body:
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body \
+                and request.path not in RAW_BODIES:
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
     return app
@@ -130,6 +166,18 @@ def current_service() -> Service:
     from flask import current_app
 
     if "tanteo_service" not in g:
-        ledger = current_app.extensions["tanteo.ledgers"].get()
-        g.tanteo_service = Service(ledger, current_app.extensions["tanteo.cache"])
+        g.tanteo_service = own_service(current_app)
     return g.tanteo_service  # type: ignore[no-any-return]
+
+
+def own_service(app: Flask) -> Service:
+    """Return a service on this worker thread's ledger and the app's shared cache and clock.
+
+    Outside a request too: a live stream's body runs after its view has returned, on the
+    same worker thread.
+
+    Raises:
+        StorageUnavailable: the thread's ledger could not be opened (answered 503).
+    """
+    ledger = app.extensions["tanteo.ledgers"].get()
+    return Service(ledger, app.extensions["tanteo.cache"], app.config.get("TANTEO_CLOCK"))

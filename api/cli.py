@@ -90,7 +90,7 @@ def _raise_open_files_limit(needed: int) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--threads", default=WAITRESS_SETTINGS["threads"], show_default=True, type=int,
-              help="worker threads (each keeps one database connection)")
+              help="worker threads (each keeps one database connection; each open live stream holds one)")
 @click.option("--connection-limit", default=WAITRESS_SETTINGS["connection_limit"], show_default=True, type=int,
               help="open connections accepted at once, idle ones included")
 @click.option("--channel-timeout", default=WAITRESS_SETTINGS["channel_timeout"], show_default=True, type=int,
@@ -350,6 +350,12 @@ def audit(match: str, as_json: bool, all_lines: bool, token: str | None, db: str
         state = "" if correction.get("inForce", True) else " (undone)"
         click.echo(f"correction at event {correction['seq']}: {correction['type']} of event {correction['target']}{state}: "
                    f"{correction['reason']}")
+    for dispute in report.get("disputes", []):
+        line = f"dispute {dispute['seq']} on hand {dispute['hand']}: {dispute['state']}"
+        if dispute["ruling"]:
+            line += f" at event {dispute['ruling']['seq']} ({dispute['ruling']['reason']})"
+        fixes = ", ".join(f"{c['type']} of {c['target']} at event {c['seq']}" for c in dispute["correction"])
+        click.echo(line + (f", corrected by {fixes}" if fixes else "") + f"; claim: {dispute['reason']}")
     if first or not chain["valid"]:
         sys.exit(2)
 
@@ -406,6 +412,113 @@ def verify(match: str | None, db: str, base: str | None) -> None:
             click.echo(f"{report.match}: BROKEN at event {report.first_bad}: {report.reason}")
     click.echo(f"{len(reports) - bad} of {len(reports)} chains valid")
     if bad:
+        sys.exit(2)
+
+
+@main.command("export")
+@click.argument("match", required=False)
+@click.argument("file", required=False, type=click.Path(dir_okay=False, writable=True))
+@click.option("--all", "everything", is_flag=True, help="every match of the database (a backup archive)")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), help="text notation or JSON Lines archive "
+              "(default: jsonl with --all or a .jsonl file, else text)")
+@DB_OPTION
+def export_(match: str | None, file: str | None, everything: bool, fmt: str | None, db: str) -> None:
+    """Export MATCH (or --all) to FILE, or to standard output; the owner of the file gets every value.
+
+    With --all the one argument is the FILE: `tanteo export --all backup.jsonl`.
+    """
+    from tqdm import tqdm
+
+    from api.service import transfer
+
+    if everything:
+        if file is None and match is not None:
+            match, file = None, match
+        if match is not None:
+            _fail("give a match id or --all, not both")
+    elif match is None:
+        _fail("name a match to export, or --all")
+    if fmt is None:
+        fmt = "jsonl" if everything or (file or "").endswith((".jsonl", ".ndjson")) else "text"
+    if fmt == "text" and everything:
+        _fail("--all writes the archive (--format jsonl)")
+    service = _service(db)
+    out = open(file, "wb") if file else sys.stdout.buffer  # noqa: SIM115 - closed below
+    try:
+        if everything:
+            with tqdm(total=transfer.count_matches(service), unit="match", disable=None, file=sys.stderr) as bar:
+                last = None
+                for line in transfer.all_lines(service, full=True):
+                    out.write(line)
+                    mid = line[line.index(b'"match":') + 9:].split(b'"', 1)[0]
+                    if mid != last:
+                        bar.update(1)
+                        last = mid
+        else:
+            assert match is not None
+            try:
+                if fmt == "text":
+                    lines = [transfer.match_text(service, match, full=True).encode("utf-8")]
+                else:
+                    lines = list(transfer.match_lines(service, match, full=True))
+            except Exception as error:  # noqa: BLE001
+                _fail(_explain(error))
+            out.writelines(lines)
+    finally:
+        if file:
+            out.close()
+        else:
+            out.flush()
+
+
+def _is_text(file: str, raw: bytes) -> bool:
+    """A .tnt or .txt file, or one whose first character is not an archive's opening brace."""
+    if file.endswith((".tnt", ".txt")):
+        return True
+    if file.endswith((".jsonl", ".ndjson")):
+        return False
+    return not raw.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON (the shape POST /matches/import returns)")
+@click.option("--by", default="", help="who records (text imports)")
+@DB_OPTION
+def import_(file: str, as_json: bool, by: str, db: str) -> None:
+    """Import a JSON Lines archive (or a .tnt text file): every sound match, each error by line.
+
+    Exit status 0 when something was imported (or everything was already there), 2 when
+    errors were reported.
+    """
+    from tqdm import tqdm
+
+    from api.service import transfer
+
+    service = _service(db)
+    with open(file, "rb") as handle:
+        raw = handle.read()
+    if _is_text(file, raw):
+        report = transfer.import_text(service, raw.decode("utf-8", "replace"), by=by)
+    else:
+        lines = raw.splitlines()
+        with tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar:
+            report = transfer.import_archive(service, lines, progress=bar.update)
+    if as_json:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        for item in report["imported"]:
+            click.echo(f"imported {item['id']} (lines {item['lines'][0]}-{item['lines'][1]}): version {item['version']}, "
+                       f"head {item['head'][:16]}, token {item['token']}")
+        for item in report["unchanged"]:
+            click.echo(f"unchanged {item['id']}: already stored, identical (version {item['version']})")
+        for error in report["errors"]:
+            where = f"line {error['line']}" + (f", column {error['column']}" if error["column"] else "")
+            of = f" (match {error['match']})" if error["match"] else ""
+            click.echo(f"{where}{of}: {error['code']}: {error['message']}", err=True)
+        click.echo(f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
+                   f"{len(report['errors'])} errors")
+    if report["errors"]:
         sys.exit(2)
 
 

@@ -14,7 +14,9 @@ from typing import Any
 from flask import Flask, Response, current_app, json
 from werkzeug.exceptions import HTTPException
 
+from api import rulebook
 from api.service import AuthError, BadRequest, EventRefused
+from api.service.transfer import NothingImported
 from engines.base import RuleViolation, UnknownGame
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
 from schemas import SchemaError, ordinal
@@ -60,6 +62,12 @@ message. Only an I/O error during a commit can leave a client unsure whether its
 landed; the others roll back, so their messages say nothing was recorded."""
 
 
+def _rule(code: str, game: str | None) -> dict[str, str]:
+    """The ``rule`` member of a rule violation's problem: the link to the rule that explains it."""
+    link = rulebook.rule_link(code, game)
+    return {"rule": link} if link else {}
+
+
 def _schema_path(prefix: str, path: str) -> str:
     return prefix + path[1:] if path.startswith("$") else prefix + "." + path
 
@@ -73,12 +81,12 @@ def from_exception(error: Exception) -> Response:
                            errors=[{**e, "path": _schema_path(f"$.events[{index}].data", e["path"])} for e in schema.errors])
         case EventRefused(error=RuleViolation() as rule, index=index):
             extra: dict[str, Any] = {"seq": rule.seq} if rule.seq is not None else {}
-            return problem(422, rule.code, f"{event_in_batch(index)}: {rule.message}", index=index, **extra)
+            return problem(422, rule.code, f"{event_in_batch(index)}: {rule.message}", index=index, **extra, **_rule(rule.code, error.game))
         case SchemaError():
             return problem(400, error.code, error.message, title="Schema violation", path=error.path, errors=error.errors)
         case RuleViolation():
             seq: dict[str, Any] = {"seq": error.seq} if error.seq is not None else {}
-            return problem(422, error.code, error.message, **seq)
+            return problem(422, error.code, error.message, **seq, **_rule(error.code, None))
         case AuthError(code="auth.missing"):
             return problem(401, error.code, error.message, headers={"WWW-Authenticate": 'Bearer realm="tanteo"'})
         case AuthError():
@@ -97,6 +105,8 @@ def from_exception(error: Exception) -> Response:
             return problem(422, "idempotency.key_reused", str(error), title="Idempotency key reused")
         case MatchExists():
             return problem(409, "match.exists", str(error))
+        case NothingImported():
+            return problem(422, "import.nothing_imported", error.message, title="Nothing imported", **error.report)
         case BadRequest():
             where = getattr(error, "path", None)  # the body parser's errors say where (api/web.py)
             return problem(400, error.code, error.message, **({"path": where} if where else {}))

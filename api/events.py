@@ -12,7 +12,17 @@ from api import openapi
 from api.app import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
 from api.service import BadRequest
-from api.web import MAX_IDEMPOTENCY_KEY, Blueprint, bearer_token, etag, expected_version, idempotency_key, read_headers, recorder
+from api.web import (
+    MAX_IDEMPOTENCY_KEY,
+    Blueprint,
+    bearer_token,
+    etag,
+    expected_version,
+    idempotency_key,
+    page_links,
+    read_headers,
+    recorder,
+)
 
 blp = Blueprint("events", __name__, description="The match's append-only, hash-chained event log")
 
@@ -68,17 +78,20 @@ class Events(MethodView):
     @blp.arguments(EventsQuery(), location="query", error_status_code=400)
     @blp.response(200, EventPage)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
-        """Read the log with its hashes, a page at a time.
+        """Read the log with its hashes, a page at a time (``from`` or ``after``, ``limit``; ``links.next``).
 
         While the match is in play, private values (a peek, a kept card, a stock draw…) are
         shown to a reader without the write token as `{"private": true, "commitment": …}`,
         which is what chain format 2 hashes; with the token, or once the match is over, the
         values and their salts (`private`) are listed.
         """
-        events, version = current_service().events(match_id, after=query["after"], limit=query["limit"],
-                                                   token=bearer_token())
-        last = events[-1]["seq"] if events else query["after"]
-        return {"events": events, "version": version, "next": last if last < version else None}, 200, read_headers(version)
+        after = query["from_"] - 1 if "from_" in query else query["after"]
+        events, version = current_service().events(match_id, after=after, limit=query["limit"], token=bearer_token())
+        last = events[-1]["seq"] if events else after
+        headers = read_headers(version)
+        following = last if last < version else None
+        links = page_links(headers, **{"from": None if following is None else following + 1})
+        return {"events": events, "version": version, "next": following, "links": links}, 200, headers
 
 
 def _dry_run() -> bool:

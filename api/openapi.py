@@ -127,7 +127,7 @@ RESPONSE_SHAPES: dict[str, dict[str, Any]] = {
                        "points": {"type": ["integer", "null"], "description": "added to that standing's total"},
                        "money": {"type": "integer", "description": "el-roby: money beside or instead of points"},
                        "reason": {"type": "string", "description": "a sentence naming the cards and numbers"},
-                       "rule": {"type": "string", "description": "RULES.md §x.y"}},
+                       "rule": {"type": "string", "description": "the rule it applies: /rules/{game}#{anchor}"}},
     },
     "Hand": {
         "type": "object", "description": "A hand, rescored from the log (VOCABULARY.md §6).",

@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from api.app import current_service
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
-from api.web import Blueprint, bearer_token, read_headers
+from api.web import Blueprint, bearer_token, page_links, read_headers
 
 blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
 
@@ -31,10 +31,13 @@ class Replay(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Every step: the move in words, the state after it and what changed."""
         stop = query.get("stop") if query.get("at") is None else query["at"]
-        out = current_service().replay(match_id, seat=query.get("seat"), course=query["course"], start=query["start"],
-                                       stop=stop, token=bearer_token(), hand=query.get("hand"), move=query.get("move"),
+        out = current_service().replay(match_id, seat=query.get("seat"), course=query["course"],
+                                       start=query.get("from_", query["start"]), stop=stop, limit=query.get("limit"),
+                                       token=bearer_token(), hand=query.get("hand"), move=query.get("move"),
                                        trick=query.get("trick"))
-        return out, 200, read_headers(out["version"])
+        headers = read_headers(out["version"])
+        out["links"] = page_links(headers, **{"from": out["next"]})
+        return out, 200, headers
 
 
 @blp.route("/matches/<match_id>/legal-moves")

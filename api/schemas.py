@@ -37,6 +37,7 @@ class Problem(Schema):
     path = fields.String(metadata={"description": "JSON path of the offending value in the request"})
     index = fields.Integer(metadata={"description": "index of the refused event in the batch"})
     seq = fields.Integer(metadata={"description": "the earlier event a rule names"})
+    rule = fields.String(metadata={"description": "a rule violation: the link to the rule it breaks, /rules/{game}#{anchor}"})
     currentVersion = fields.Integer()
     errors = fields.List(fields.Dict())
 
@@ -143,6 +144,8 @@ class MatchListQuery(Schema):
 
 class EventsQuery(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INTEGER))
+    from_ = fields.Integer(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
+                           metadata={"description": "the first seq to return (the same as after = from - 1)"})
     limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
 
 
@@ -165,6 +168,7 @@ class EventPage(Schema):
     events = fields.List(fields.Nested(Envelope))
     version = fields.Integer()
     next = fields.Integer(allow_none=True, metadata={"description": "the `after` for the next page, or null"})
+    links = fields.Dict(metadata={"description": "`next`: the URL of the next page, or null (also sent as a Link header)"})
 
 
 class SeatField(fields.Field):
@@ -219,7 +223,11 @@ class ReplayQuery(Schema):
     seat = SeatField()
     course = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "recorded"]))
     start = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
+    from_ = fields.Integer(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
+                           metadata={"description": "the first step to return (the same as start)"})
     stop = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER))
+    limit = fields.Integer(validate=validate.Range(min=1, max=10000),
+                           metadata={"description": "at most this many frames (default: all up to stop)"})
     at = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the same as stop"})
     hand = _HAND
     move = _MOVE
@@ -233,6 +241,8 @@ class ReplayOut(Schema):
     seat = fields.Raw(allow_none=True)
     disclosed = fields.Boolean()
     frames = fields.List(fields.Dict())
+    next = fields.Integer(allow_none=True, metadata={"description": "the `from` of the next page, or null"})
+    links = fields.Dict(metadata={"description": "`next`: the URL of the next page, or null (also sent as a Link header)"})
 
 
 class LegalMovesOut(Schema):
@@ -255,4 +265,7 @@ class AuditOut(Schema):
     firstDivergence = fields.Dict(required=True, allow_none=True, metadata={
         "anyOf": [_shape("Claim"), {"type": "null"}], "description": "the first disagreeing claim, or null"})
     corrections = fields.List(fields.Dict(), required=True)
+    disputes = fields.List(fields.Dict(), required=True, metadata={
+        "description": "every dispute with its state (open, upheld, rejected, withdrawn), its ruling and the correction "
+                       "an upheld ruling carried"})
     chain = fields.Dict(required=True, metadata={"allOf": [_shape("Chain")]})

@@ -14,6 +14,7 @@ import math
 import re
 from itertools import accumulate
 from typing import Any
+from urllib.parse import urlencode
 
 import flask_smorest
 from flask import Request, request
@@ -211,6 +212,18 @@ def expected_version(body_value: int | None) -> int | None:
 def etag(version: int) -> dict[str, str]:
     """Return the ETag header for a match version."""
     return {"ETag": f'"{version}"'}
+
+
+def page_links(headers: dict[str, str], **next_args: int | None) -> dict[str, str | None]:
+    """Return a page's ``links`` (``next``: this request's URL with ``next_args`` set, or None at
+    the end) and add the matching ``Link: <…>; rel="next"`` header (RFC 8288) to ``headers``."""
+    if any(v is None for v in next_args.values()):
+        return {"next": None}
+    args = {k: v for k, v in request.args.items() if k not in next_args and k not in ("start", "after", "from")}
+    args.update({k: str(v) for k, v in next_args.items()})
+    url = f"{request.path}?{urlencode(args)}"
+    headers["Link"] = f'<{url}>; rel="next"'
+    return {"next": url}
 
 
 def read_headers(version: int) -> dict[str, str]:

@@ -48,8 +48,17 @@ Seat = int
 CORRECTIONS = frozenset({"void", "amend"})
 """Event types that change how the log is read, never the game directly."""
 
-STATE_NEUTRAL = frozenset({"note", "score_claimed"})
+DESK = frozenset({"dispute", "ruling"})
+"""The dispute desk's event types: a player contests a hand, the ruling settles it (VOCABULARY.md §4).
+Like notes they never change the game; an upheld ruling's correction is an ordinary ``void``
+or ``amend`` recorded with it."""
+
+STATE_NEUTRAL = frozenset({"note", "score_claimed"}) | DESK
 """Event types that never change the game state (they feed the audit and the replay)."""
+
+MATCH_OPTIONS = frozenset({"correctionWindow"})
+"""Options of ``match_started`` that every game has and no engine reads: the service applies
+them (the correction window needs the clock, which engines never read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +246,8 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
 
     Raises:
         RuleViolation: ``common.bad_target`` (no such earlier event, or a ``match_started``
-            void), ``common.amend_type`` (amend of a correction or a note), or
+            void), ``common.amend_type`` (amend of a correction, a note, a dispute or a
+            ruling), or
             ``common.amend_game`` (an amend that changes the game).
     """
     target = int(correction.data["target"])
@@ -248,7 +258,7 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
     if correction.type == "void" and aimed.type == "match_started":
         raise RuleViolation("common.bad_target", "match_started cannot be voided; amend it or start a new match", seq=target)
     if correction.type == "amend":
-        if aimed.type in CORRECTIONS or aimed.type == "note":
+        if aimed.type in CORRECTIONS or aimed.type == "note" or aimed.type in DESK:
             raise RuleViolation("common.amend_type", f"event {target} is a {aimed.type}; void it instead of amending it", seq=target)
         if aimed.type == "match_started" and correction.data["data"].get("game") != aimed.data.get("game"):
             raise RuleViolation("common.amend_game", "an amend of match_started cannot change the game", seq=target)
@@ -257,12 +267,14 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
 # --------------------------------------------------------------------------- the walk
 
 
-Status = Literal["played", "amended", "voided", "correction", "note", "claim"]
+Status = Literal["played", "amended", "voided", "correction", "note", "claim", "dispute", "ruling"]
 """What a step did: ``played`` (the engine applied it), ``amended`` (applied with the data of
 the latest amend in force), ``voided`` (skipped), ``correction`` (a ``void`` or ``amend`` in
-force), ``note`` or ``claim`` (a ``score_claimed``; neither changes the state)."""
+force), ``note``, ``claim`` (a ``score_claimed``), ``dispute`` or ``ruling`` (none of these
+changes the state)."""
 
-_ASIDE: dict[str, Status] = {"void": "correction", "amend": "correction", "note": "note", "score_claimed": "claim"}
+_ASIDE: dict[str, Status] = {"void": "correction", "amend": "correction", "note": "note", "score_claimed": "claim",
+                             "dispute": "dispute", "ruling": "ruling"}
 """The status of each event type the engine never sees (CORRECTIONS and STATE_NEUTRAL)."""
 
 Course = Literal["corrected", "recorded"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, TypeGuard, TypeVar, overload
 
-from engines.base import Event, RuleViolation
+from engines.base import MATCH_OPTIONS, Event, RuleViolation
 from engines.cards import Card, CardError, Deck, parse, parse_known, pretty
 
 S = TypeVar("S")
@@ -99,7 +99,8 @@ def check_options(raw: object, values: Mapping[str, Sequence[object]], game: str
 
     Every engine reads options the same way: a key must be one of ``values`` and its value
     one of ``values[key]``; the engine then builds its ``Options`` from the dict (omitted
-    keys take their default). ``checks`` replaces the value test of a key that is not a
+    keys take their default); the match options every game shares (:data:`~engines.base.MATCH_OPTIONS`,
+    checked by their schema and applied by the service) are left out of it. ``checks`` replaces the value test of a key that is not a
     simple choice (an amount, a range); its keys that are not in ``values`` are options too,
     and are listed first in the unknown-key message.
 
@@ -117,6 +118,7 @@ def check_options(raw: object, values: Mapping[str, Sequence[object]], game: str
     if not isinstance(raw, Mapping):
         raise RuleViolation("common.bad_option", "options must be an object")
     checks = checks or {}
+    raw = {key: v for key, v in raw.items() if key not in MATCH_OPTIONS}
     for key, v in raw.items():
         check = checks.get(key)
         if check is not None:

@@ -20,8 +20,9 @@ import re
 import threading
 from pathlib import Path
 
-from .base import Check, Ledger
+from .base import Check, Ledger, MatchImport, Snapshot
 from .errors import (
+    ChainBroken,
     ConcurrencyConflict,
     IdempotencyConflict,
     LedgerError,
@@ -53,16 +54,19 @@ __all__ = [
     "CHAIN_FORMAT",
     "GENESIS",
     "AppendResult",
+    "ChainBroken",
     "Check",
     "ConcurrencyConflict",
     "IdempotencyConflict",
     "Ledger",
     "LedgerError",
     "MatchExists",
+    "MatchImport",
     "MatchNotFound",
     "MatchRecord",
     "MemoryLedger",
     "NewEvent",
+    "Snapshot",
     "PerThread",
     "SqliteLedger",
     "StorageUnavailable",

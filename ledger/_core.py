@@ -403,6 +403,85 @@ def check_page(limit: object, offset: object) -> None:
     check_count("offset", offset)
 
 
+# --------------------------------------------------------------------------- imports
+
+
+def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Row], VerifyReport]:
+    """Turn events given whole (an archive being restored) into rows, and verify their chain.
+
+    The rows are exactly what an append would have stored for them (canonical data text,
+    the given seq, at, by, key, prev, hash, chain format and private salts), and the report says what the
+    verifier would say of them: an import is refused unless it is valid. Each payload is
+    encoded once and the hash spliced from the canonical pieces, as appends do; an event in
+    a chain format other than the current one goes through :func:`verify_chain`.
+
+    Raises:
+        ValueError: no events, or an event of another match.
+        TypeError: a payload that is not plain JSON.
+    """
+    if not events:
+        raise ValueError("an imported match needs at least its match_started event")
+    rows: list[Row] = []
+    first_bad: int | None = None
+    reason: str | None = None
+    expected_prev = GENESIS
+    other_format = False
+    for position, event in enumerate(events, 1):
+        if event.match != match_id:
+            raise ValueError(f"event {event.seq} belongs to match {event.match!r}, not {match_id!r}")
+        check_recorder(event.by)
+        data = canonical_json(event.data)
+        fmt, salted = event.format, event.private
+        rows.append((match_id, event.seq, event.type, data.decode("utf-8"), event.at, event.by, event.key,
+                     event.prev, event.hash, fmt, private_text(salted)))
+        if first_bad is not None or other_format:
+            continue
+        if fmt not in (1, 2):
+            other_format = True  # the verifier names it (an unknown chain format)
+            continue
+        committed = data
+        if salted:
+            try:
+                committed = canonical_json(committed_data(event.data, salted))
+            except (KeyError, IndexError, TypeError, ValueError):
+                first_bad, reason = position, f"seq {position}: its private salts do not fit its data"
+                continue
+        if event.seq != position:
+            first_bad, reason = position, (f"seq {position} is missing (the next event is seq {event.seq})"
+                                           if isinstance(event.seq, int) and event.seq > position
+                                           else f"seq {position} is out of order or twice (found {event.seq})")
+        elif event.prev != expected_prev:
+            what = "GENESIS" if position == 1 else f"the hash of seq {position - 1}"
+            first_bad, reason = position, f"seq {position}: prev is not {what} (the chain is broken here)"
+        elif fmt == 1 and salted:
+            first_bad, reason = position, f"seq {position}: a format-1 event has private salts (the event was altered)"
+        elif spliced_hash(event.prev, envelope_prefix(event.at, event.by), committed,
+                          envelope_middle(event.key, match_id, fmt), position, _dumps(event.type)) != event.hash:
+            first_bad, reason = position, f"seq {position}: hash does not match the event's contents (the event was altered)"
+        expected_prev = event.hash
+    if other_format:
+        return rows, verify_chain(match_id, [row[1:] for row in rows], len(rows), rows[-1][8])
+    return rows, VerifyReport(match=match_id, valid=first_bad is None, length=len(rows), head=rows[-1][8],
+                              first_bad=first_bad, reason=reason)
+
+
+def imported_keys(events: Sequence[StoredEvent]) -> list[tuple[str, str, int, int, str]]:
+    """Rebuild the idempotency rows of imported events: per key, (key, body hash, first, last seq, at).
+
+    A key is used once per match, by one batch, so the events that carry it are that batch;
+    a retry of it after a restore then replays instead of writing the batch twice.
+    """
+    batches: dict[str, list[StoredEvent]] = {}
+    for event in events:
+        if event.key is not None:
+            batches.setdefault(event.key, []).append(event)
+    out = []
+    for key, batch in batches.items():
+        digest = _sha256(canonical_json([{"type": e.type, "data": e.data} for e in batch])).hexdigest()
+        out.append((key, digest, batch[0].seq, batch[-1].seq, batch[-1].at))
+    return out
+
+
 # --------------------------------------------------------------------------- listings
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .records import AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport
@@ -20,6 +21,36 @@ and hash set). It raises to refuse the batch — whatever it raises propagates u
 the rollback, and nothing is written — or returns None, or a dict of match-row fields to set
 in the same transaction (only ``status`` for now).
 """
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A stored snapshot of a match's folded state: a cache the service may use or ignore.
+
+    The ledger knows no game: ``state`` is JSON text it stores and returns as given, and
+    ``head``, ``rules`` and ``digest`` are strings the service checks (the hash of event
+    ``seq``, the engine's rules version, a checksum of the row) before trusting it.
+    Snapshots are not part of the log: a newer one for the same seq replaces the old.
+    """
+
+    match_id: str
+    seq: int
+    head: str
+    rules: str
+    state: str
+    digest: str
+
+
+@dataclass(frozen=True)
+class MatchImport:
+    """One match to recreate from events given whole (:meth:`Ledger.import_matches`)."""
+
+    match_id: str
+    game: str
+    players: Sequence[str]
+    token_hash: str
+    events: Sequence[StoredEvent]
+    check: Check | None = None
 
 
 @runtime_checkable
@@ -60,6 +91,35 @@ class Ledger(Protocol):
         check: Check | None = None,
     ) -> AppendResult:
         """Append a batch at the end of a match's log, all or nothing."""
+        ...
+
+    def import_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        events: Sequence[StoredEvent],
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Recreate a match from events given whole (seq, at, by, key, prev, hash), in one transaction.
+
+        The restore path of an archive: the chain is recomputed from the given fields and must
+        verify (else :class:`~ledger.errors.ChainBroken`), ``check`` runs on the whole log as on
+        an append from version 0, the match row takes the first event's time as its creation
+        time, and the idempotency keys are rebuilt. Raises ``MatchExists`` for a taken id.
+        """
+        ...
+
+    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
+        """Recreate several matches in one write transaction, each all or nothing on its own.
+
+        The result for each item is what :meth:`import_match` would return, or the exception
+        it would raise (``ChainBroken``, ``MatchExists``, whatever the item's check raised);
+        one refused match leaves the others imported. A storage failure aborts them all.
+        A restore of many small matches then pays one durable commit, not one per match.
+        """
         ...
 
     def read(
@@ -104,6 +164,14 @@ class Ledger(Protocol):
 
     def feed(self, after_id: int = 0, limit: int = 1000) -> list[tuple[int, StoredEvent]]:
         """Return events of every match in the order they were stored, after ``after_id``."""
+        ...
+
+    def put_snapshot(self, snapshot: Snapshot) -> None:
+        """Store (or replace) the snapshot of a match at its seq, in its own small transaction."""
+        ...
+
+    def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:
+        """Return the match's newest snapshot with ``seq <= upto`` (None: there is none)."""
         ...
 
     def close(self) -> None:

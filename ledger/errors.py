@@ -88,6 +88,23 @@ def _rebuild_idempotency(key: str, match_id: str | None) -> IdempotencyConflict:
     return IdempotencyConflict(key, match_id=match_id)
 
 
+class ChainBroken(LedgerError):
+    """Events given whole (an import) whose hash chain does not recompute; nothing was written.
+
+    ``first_bad`` is the first seq that is wrong (None when only the head disagrees),
+    ``reason`` says what is wrong in a sentence.
+    """
+
+    def __init__(self, match_id: str, first_bad: int | None, reason: str) -> None:
+        super().__init__(f"match {match_id!r}: the chain does not verify: {reason}")
+        self.match_id = match_id
+        self.first_bad = first_bad
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.match_id, self.first_bad, self.reason))
+
+
 STORAGE_REASONS = ("full", "read_only", "busy", "io")
 """Why the storage refused: the disk is full, the file or its file system is read-only,
 another writer held the lock past the busy timeout, or the operating system reported an I/O

@@ -29,13 +29,15 @@ from ._core import (
     check_text,
     check_window,
     event_from_row,
+    imported_keys,
+    imported_rows,
     prepare,
     meta_update,
     status_update,
     verify_chain,
 )
-from .base import Check
-from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
+from .base import Check, MatchImport, Snapshot
+from .errors import ChainBroken, ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
 from .records import GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport, utc_now
 
 
@@ -79,6 +81,7 @@ class MemoryLedger:
         self._matches: dict[str, _Match] = {}
         self._feed: list[Row] = []
         self._keys: dict[tuple[str, str], _Idempotent] = {}
+        self._snapshots: dict[str, dict[int, Snapshot]] = {}
         self._closed = False
 
     def __repr__(self) -> str:
@@ -180,6 +183,63 @@ class MemoryLedger:
                 match.meta = copy.deepcopy(meta)
             return AppendResult(match.version, match.head, built, replayed=False)
 
+    def import_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        events: Sequence[StoredEvent],
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Recreate a match from events given whole, all or nothing.
+
+        Raises:
+            ChainBroken: the given hashes do not recompute (nothing written).
+            MatchExists: the id is taken.
+        """
+        (result,) = self.import_matches([MatchImport(match_id, game, players, token_hash, events, check)])
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
+        """Recreate several matches under one lock, each all or nothing (see the Protocol)."""
+        results: list[AppendResult | Exception] = []
+        with self._lock:
+            self._ensure_open()
+            for item in items:
+                try:
+                    results.append(self._import_one(item))
+                except Exception as error:  # noqa: BLE001 - this match is refused, the others go on
+                    results.append(error)
+        return results
+
+    def _import_one(self, item: MatchImport) -> AppendResult:
+        check_text("match_id", item.match_id)
+        check_text("game", item.game)
+        check_text("token_hash", item.token_hash)
+        names = check_players(item.players)
+        rows, report = imported_rows(item.match_id, item.events)
+        if not report.valid:
+            raise ChainBroken(item.match_id, report.first_bad, report.reason or "the chain does not verify")
+        keys = imported_keys(item.events)
+        built = tuple(item.events)
+        if item.match_id in self._matches:
+            raise MatchExists(item.match_id)
+        changes = item.check(0, built) if item.check is not None else None
+        status, meta = status_update(changes), meta_update(changes)
+        last = built[-1]
+        match = _Match(item.match_id, item.game, item.token_hash, built[0].at, names, status or DEFAULT_STATUS,
+                       last.seq, last.hash, len(self._matches), meta=copy.deepcopy(meta or {}))
+        match.rows.extend(rows)
+        self._matches[item.match_id] = match
+        self._feed.extend(rows)
+        for key, digest, first, final, _at in keys:
+            self._keys[(item.match_id, key)] = _Idempotent(digest, first, final)
+        return AppendResult(last.seq, last.hash, built, replayed=False)
+
     def replace_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
         """Store a new write-token hash if the match still has ``old_hash``; say whether it did."""
         check_text("token_hash", new_hash)
@@ -272,6 +332,27 @@ class MemoryLedger:
                 verify_chain(match.id, [row[1:] for row in match.rows], match.version, match.head)
                 for match in matches
             ]
+
+    # -- snapshots -----------------------------------------------------------------------
+
+    def put_snapshot(self, snapshot: Snapshot) -> None:
+        """Store (or replace) a match's snapshot at its seq.
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        with self._lock:
+            self._ensure_open()
+            self._get(snapshot.match_id)
+            self._snapshots.setdefault(snapshot.match_id, {})[snapshot.seq] = snapshot
+
+    def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:
+        """Return the match's newest snapshot with ``seq <= upto`` (None: there is none)."""
+        with self._lock:
+            self._ensure_open()
+            stored = self._snapshots.get(match_id, {})
+            seqs = [s for s in stored if upto is None or s <= upto]
+            return stored[max(seqs)] if seqs else None
 
     # -- lifecycle -----------------------------------------------------------------------
 

@@ -78,13 +78,16 @@ from ._core import (
     check_text,
     check_window,
     event_from_row,
+    imported_keys,
+    imported_rows,
     prepare,
     meta_update,
     status_update,
     verify_chain,
 )
-from .base import Check
+from .base import Check, MatchImport, Snapshot
 from .errors import (
+    ChainBroken,
     ConcurrencyConflict,
     IdempotencyConflict,
     LedgerError,
@@ -223,6 +226,37 @@ def m003_match_meta(db: Database) -> None:
     """Give matches a ``meta`` JSON object (title, date, place, tags) to list and filter by."""
     db.execute("ALTER TABLE matches ADD COLUMN meta TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(meta))")
 
+
+
+@_migration
+def m004_snapshots(db: Database) -> None:
+    """Create the snapshots table: the service's stored states, a cache beside the log.
+
+    Not append-only (a snapshot found stale is rebuilt in place) and not chained: the
+    service checks each row against the log and its rules version before using it.
+    """
+    db.execute(
+        """
+        CREATE TABLE snapshots (
+            match_id  TEXT NOT NULL REFERENCES matches (id),
+            seq       INTEGER NOT NULL,
+            head      TEXT NOT NULL,
+            rules     TEXT NOT NULL,
+            state     TEXT NOT NULL,
+            digest    TEXT NOT NULL,
+            PRIMARY KEY (match_id, seq)
+        ) STRICT, WITHOUT ROWID
+        """
+    )
+
+
+_SQL_SNAPSHOT_PUT = (
+    "INSERT OR REPLACE INTO snapshots (match_id, seq, head, rules, state, digest) VALUES (?, ?, ?, ?, ?, ?)"
+)
+_SQL_SNAPSHOT_GET = (
+    "SELECT match_id, seq, head, rules, state, digest FROM snapshots "
+    "WHERE match_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
+)
 
 # -- hot-path SQL (prepared once per connection by the sqlite3 statement cache) -------------
 
@@ -566,6 +600,71 @@ class SqliteLedger:
                 cur.execute(_SQL_MATCH_MOVE_STATUS, (last.seq, last.hash, status, match_id))
         return append_result(last.seq, last.hash, built, False)
 
+    def import_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        events: Sequence[StoredEvent],
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Recreate a match from events given whole, in the one write transaction.
+
+        Raises:
+            ChainBroken: the given hashes do not recompute (nothing written).
+            MatchExists: the id is taken.
+            ValueError: no events, or an event of another match.
+        """
+        (result,) = self.import_matches([MatchImport(match_id, game, players, token_hash, events, check)])
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
+        """Recreate several matches in one write transaction, a savepoint each (see the Protocol)."""
+        ready: list[tuple[MatchImport, tuple[str, ...], list[Row], list[Any]] | Exception] = []
+        for item in items:
+            try:
+                ready.append(_ready_import(item))
+            except (LedgerError, ValueError, TypeError) as error:
+                ready.append(error)
+        results: list[AppendResult | Exception] = []
+        with self._writing() as write:
+            cur = write.cur
+            for entry in ready:
+                if isinstance(entry, Exception):
+                    results.append(entry)
+                    continue
+                item, names, rows, keys = entry
+                cur.execute("SAVEPOINT tanteo_import")
+                try:
+                    if cur.execute(_SQL_MATCH_EXISTS, (item.match_id,)).fetchone() is not None:
+                        raise MatchExists(item.match_id)
+                    built = tuple(item.events)
+                    changes = item.check(0, built) if item.check is not None else None
+                    status, meta = status_update(changes), meta_update(changes)
+                    last = built[-1]
+                    cur.execute(
+                        _SQL_MATCH_PUT,
+                        (item.match_id, item.game, item.token_hash, built[0].at, _json_list(names),
+                         status or DEFAULT_STATUS, last.seq, last.hash, canonical_json(meta or {}).decode("utf-8")),
+                    )
+                    _insert_events(cur, rows)
+                    if keys:
+                        cur.executemany(_SQL_IDEM_PUT, [(item.match_id, *key) for key in keys])
+                except sqlite3.Error:
+                    raise  # the storage failed: the whole transaction goes (translated by _Write)
+                except Exception as error:  # noqa: BLE001 - this match is refused, the others go on
+                    cur.execute("ROLLBACK TO tanteo_import")
+                    cur.execute("RELEASE tanteo_import")
+                    results.append(error)
+                    continue
+                cur.execute("RELEASE tanteo_import")
+                results.append(append_result(last.seq, last.hash, built, False))
+        return results
+
     def _writing(self, match_id: str = "", key: str | None = None) -> _Write:
         """The write transaction every write runs in (see :class:`_Write`)."""
         return _Write(self, match_id, key)
@@ -758,6 +857,30 @@ class SqliteLedger:
         reports.sort(key=lambda report: report.match)
         return reports
 
+    # -- snapshots -------------------------------------------------------------------------
+
+    def put_snapshot(self, snapshot: Snapshot) -> None:
+        """Store (or replace) a match's snapshot at its seq, in its own small transaction.
+
+        Raises:
+            MatchNotFound: no such match.
+        """
+        with self._writing(snapshot.match_id) as write:
+            cur = write.cur
+            if cur.execute(_SQL_MATCH_EXISTS, (snapshot.match_id,)).fetchone() is None:
+                raise MatchNotFound(snapshot.match_id)
+            cur.execute(_SQL_SNAPSHOT_PUT, (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules,
+                                            snapshot.state, snapshot.digest))
+
+    @_reading
+    def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:
+        """Return the match's newest snapshot with ``seq <= upto`` (None: there is none)."""
+        row = self._connection().execute(
+            _SQL_SNAPSHOT_GET, (match_id, _NO_UPPER_BOUND if upto is None else upto)).fetchone()
+        if row is None:
+            return None
+        return Snapshot(row[0], int(row[1]), _text(row[2]), _text(row[3]), _text(row[4]), _text(row[5]))
+
     # -- lifecycle -------------------------------------------------------------------------
 
     def close(self) -> None:
@@ -811,6 +934,23 @@ def _file_lock(path: str) -> threading.Lock:
     key = os.path.realpath(path)
     with _FILE_LOCKS_GUARD:
         return _FILE_LOCKS.setdefault(key, threading.Lock())
+
+
+def _ready_import(item: MatchImport) -> tuple[MatchImport, tuple[str, ...], list[Row], list[Any]]:
+    """Check an import's arguments and chain before any lock is taken; return what to insert.
+
+    Raises:
+        ChainBroken: the given hashes do not recompute.
+        ValueError, TypeError: bad arguments, no events, an event of another match.
+    """
+    check_text("match_id", item.match_id)
+    check_text("game", item.game)
+    check_text("token_hash", item.token_hash)
+    names = check_players(item.players)
+    rows, report = imported_rows(item.match_id, item.events)
+    if not report.valid:
+        raise ChainBroken(item.match_id, report.first_bad, report.reason or "the chain does not verify")
+    return item, names, rows, imported_keys(item.events)
 
 
 def _insert_events(cur: sqlite3.Cursor, rows: list[Row]) -> None:

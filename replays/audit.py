@@ -20,13 +20,17 @@ misdeal: VOCABULARY.md §4 ``void``) has nothing to be compared with: it is list
 ``claims``, so it is neither dropped without a word nor set beside the next hand that took
 its number. Claims about other hands or the match, written while that hand was open, are
 compared as usual.
+
+``disputes`` lists every ``dispute`` with its state (``open``, ``upheld``, ``rejected``, or
+``withdrawn`` when voided), the ruling that settled it and the correction an upheld ruling
+carried (the ``void`` / ``amend`` events stored with it).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engines.base import Event, Step, VoidedHand, corrections, voided_hands
+from engines.base import CORRECTIONS, Event, Step, VoidedHand, corrections, voided_hands
 
 
 TEAM_JOIN = "\u2013"
@@ -64,12 +68,15 @@ def _with_name(entry: Mapping[str, Any], names: Mapping[tuple[str, int], str]) -
 
 
 def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, Any],
-          players: Sequence[str] = ()) -> dict[str, Any]:
+          players: Sequence[str] = (), batches: Mapping[int, str] | None = None) -> dict[str, Any]:
     """Build the audit of a match from its score sheet, the walk of its log and its chain report.
+
+    ``batches`` maps each seq to the ``at`` stamp of its append (see :func:`disputes`).
 
     The claims and corrections are read off the same walk (:func:`engines.base.walk`) the
     score sheet was folded from, so what a void covers is settled once. With ``players``
-    (names in seat order) the lines, standings and claims also carry names.
+    (names in seat order) the lines, standings and claims also carry names. ``batches`` maps
+    each seq to the ``at`` stamp of its append (see :func:`disputes`).
     """
     if players:
         score = named(score, players)
@@ -101,6 +108,7 @@ def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, A
             {"seq": c.seq, "type": c.type, "target": c.target, "reason": c.reason, "inForce": c.in_force}
             for c in corrections(steps)
         ],
+        "disputes": disputes(steps, batches or {}),
         "chain": dict(chain),
     }
 
@@ -199,6 +207,39 @@ def _explain(entry: Mapping[str, Any], hand: Mapping[str, Any] | None, unit: str
     if lines:
         head += ": " + "; ".join(str(ln.get("reason", "")) for ln in lines)
     return head
+
+
+def disputes(steps: Sequence[Step], batches: Mapping[int, str]) -> list[dict[str, Any]]:
+    """List every dispute of a walk with its state: ``open``, ``upheld`` or ``rejected``.
+
+    ``batches`` maps each seq to its ``at`` stamp: an upheld ruling's correction is the run of
+    corrections right after it that were stored in the same append (one stamp per append).
+    A voided dispute is listed as ``withdrawn``; a voided ruling settles nothing.
+    """
+    events = [s.event for s in steps]
+    voided = {s.event.seq for s in steps if s.status == "voided"}
+    out: list[dict[str, Any]] = []
+    for i, event in enumerate(events):
+        if event.type != "dispute":
+            continue
+        entry: dict[str, Any] = {"seq": event.seq, **dict(event.data), "state": "open", "ruling": None, "correction": []}
+        if event.seq in voided:
+            entry["state"] = "withdrawn"
+        for j in range(i + 1, len(events)):
+            ruling = events[j]
+            if ruling.type != "ruling" or int(ruling.data["dispute"]) != event.seq or ruling.seq in voided:
+                continue
+            entry["state"] = ruling.data["decision"]
+            entry["ruling"] = {"seq": ruling.seq, "decision": ruling.data["decision"], "reason": ruling.data["reason"]}
+            for k in range(j + 1, len(events) if ruling.data["decision"] == "upheld" else j + 1):
+                fix = events[k]
+                if fix.type not in CORRECTIONS or batches.get(fix.seq) != batches.get(ruling.seq):
+                    break
+                entry["correction"].append({"seq": fix.seq, "type": fix.type, "target": int(fix.data["target"]),
+                                            "reason": str(fix.data.get("reason", "")), "inForce": fix.seq not in voided})
+            break
+        out.append(entry)
+    return out
 
 
 def _value(value: Any) -> str:

@@ -29,7 +29,7 @@ class Frame:
     data: Mapping[str, Any]
     status: str
     """``played``, ``amended`` (played with corrected data), ``voided``, ``correction``,
-    ``note`` or ``claim``."""
+    ``note``, ``claim``, ``dispute`` or ``ruling``."""
     text: str
     state: Any
     """The engine state after this step (not JSON: :func:`frame_json` turns it into a view)."""
@@ -50,6 +50,11 @@ def _side_text(event: Event) -> str:
     if event.type == "note":
         where = f" on event {d['target']}" if d.get("target") else ""
         return f"note{where}: {d.get('text', '')}"
+    if event.type == "dispute":
+        what = " of ".join(str(x) for x in (d.get("field"), f"seat {d['seat']}" if d.get("seat") is not None else None) if x)
+        return f"dispute about hand {d['hand']}{' (' + what + ')' if what else ''}: {d.get('reason', '')}"
+    if event.type == "ruling":
+        return f"ruling on the dispute at event {d['dispute']}: {d.get('decision')}, {d.get('reason', '')}"
     if event.type == "score_claimed":
         what = ", ".join(f"{k} {v}" for k, v in d.items() if k != "hand")
         hand = f"hand {d['hand']}" if d.get("hand") else "the match"
@@ -57,16 +62,24 @@ def _side_text(event: Event) -> str:
     return event.type
 
 
-def frames(engine: Engine, events: Sequence[Event], course: Course = "corrected") -> list[Frame]:
-    """Step through a whole log; one frame per stored event, read from one walk of it.
+def frames(engine: Engine, events: Sequence[Event], course: Course = "corrected", *,
+           stop: int | None = None, after: int = 0, state: Any = None) -> list[Frame]:
+    """Step through a log; one frame per stored event up to seq ``stop``, read from one walk of it.
+
+    ``after`` and ``state`` (``recorded`` course) resume from the state after event ``after``
+    (a checkpoint or a stored snapshot): frames start at ``after + 1``, as in
+    :func:`engines.base.walk`.
 
     Raises:
         RuleViolation: the log does not fold (it never happens to a log the ledger accepted).
     """
     out: list[Frame] = []
-    before: Any = None
-    for step in walk(engine, events, course):
+    before: Any = state
+    steps = walk(engine, events, course, after=after, state=state) if after else walk(engine, events, course)
+    for step in steps:
         event = step.event
+        if stop is not None and event.seq > stop:
+            break
         if step.status in ("played", "amended"):
             frame = Frame(event.seq, event.type, step.read.data, step.status, engine.narrate(before, step.read, step.state), step.state)
         elif step.status == "voided":
@@ -81,15 +94,31 @@ def frames(engine: Engine, events: Sequence[Event], course: Course = "corrected"
     return out
 
 
-def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None, *, start: int = 1, stop: int | None = None) -> list[dict[str, Any]]:
-    """Render frames ``start..stop`` (seqs, inclusive) for a seat, each with what changed."""
+def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None, *, start: int = 1, stop: int | None = None,
+                before: Any = None) -> list[dict[str, Any]]:
+    """Render frames ``start..stop`` (seqs, inclusive) for a seat, each with what changed.
+
+    ``before`` is the state before the first of ``frames_`` when they do not start at event 1
+    (None: the first frame shows everything as changed). A view is computed once per state:
+    a frame whose state is the very object of the frame before it (a note, a claim, a voided
+    move) reuses that view and changed nothing. Frames before ``start - 1`` get no view.
+    """
     out = []
-    previous: Mapping[str, Any] | None = None
+    rendered: dict[str, Any]
+    previous_state: Any = before
+    previous: Mapping[str, Any] | None = None if before is None else engine.view(before, seat)
     for frame in frames_:
-        if frame.seq > (stop if stop is not None else frame.seq):
+        if stop is not None and frame.seq > stop:
             break
-        rendered = frame.to_json(engine, seat, previous)
-        previous = rendered["state"]
+        if frame.seq < start - 1:
+            previous_state, previous = frame.state, None
+            continue
+        if frame.state is previous_state and previous is not None:
+            rendered = {"seq": frame.seq, "type": frame.type, "data": dict(frame.data), "status": frame.status,
+                        "text": frame.text, "state": previous, "changed": []}
+        else:
+            rendered = frame.to_json(engine, seat, previous)
+        previous, previous_state = rendered["state"], frame.state
         if frame.seq >= start:
             out.append(rendered)
     return out

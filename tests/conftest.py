@@ -12,6 +12,9 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from tests.plain_errors import plain_errors  # noqa: F401  (autouse: every error any test provokes reads as words)
 
+VOCABULARY = Path(__file__).resolve().parents[1] / "docs" / "VOCABULARY.md"
+"""The project's copy of the notation reference: the tests read it here, never outside the repository."""
+
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:

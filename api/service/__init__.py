@@ -19,7 +19,10 @@ import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
+from api.service import desk, snapshots
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
+from api.service.desk import Clock
+from api.service.snapshots import SNAPSHOT_EVERY
 from api.service.disclosure import (
     OptionsOf,
     envelope,
@@ -42,6 +45,7 @@ from engines import engine_version, get_engine
 from engines.privacy import cards_unknown
 from engines.base import (
     CORRECTIONS,
+    DESK,
     Engine,
     Event,
     RuleViolation,
@@ -52,7 +56,7 @@ from engines.base import (
     voided_seqs,
     walk,
 )
-from ledger import AppendResult, ConcurrencyConflict, Ledger, MatchRecord, NewEvent, StoredEvent
+from ledger import AppendResult, ConcurrencyConflict, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit, named, rules_report
 from replays.steps import COURSES, Frame, frames, frames_json
 from schemas import SchemaError, validate_event
@@ -63,13 +67,15 @@ __all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Servi
 class EventRefused(Exception):
     """One event of a batch was refused; nothing of the batch was written.
 
-    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error.
+    ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error;
+    ``game`` the match's game (set by :meth:`Service.record`: a refusal links to its rules).
     """
 
     def __init__(self, index: int, error: RuleViolation | SchemaError) -> None:
         super().__init__(f"event {index}: {error}")
         self.index = index
         self.error = error
+        self.game: str | None = None
 
 
 class BadRequest(Exception):
@@ -147,9 +153,14 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 class Service:
     """Matches as the API and the CLI see them: start, record, read, replay, audit."""
 
-    def __init__(self, ledger: Ledger, cache: StateCache | None = None) -> None:
+    def __init__(self, ledger: Ledger, cache: StateCache | None = None, clock: Clock | None = None, *,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
         self.ledger = ledger
         self.cache = cache if cache is not None else StateCache()
+        self.clock: Clock = clock or desk.utc_now
+        """The service's clock: only the correction window reads it (tests pass their own)."""
+        self.snapshot_every = snapshot_every
+        """Store a snapshot when the head is this many events past the newest one stored."""
 
     # ---- writing
 
@@ -192,7 +203,8 @@ class Service:
             if not hmac.compare_digest(self.ledger.get_match(match_id).token_hash, hash_token(token or "")):
                 raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
-            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored)
+            self._check_window(match_id, engine, entry, batch)
+            outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players))
             changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
             if any(e.type in CORRECTIONS for e in stored):  # an amend of match_started may rename or retag it
                 log = events_from(self.ledger.read(match_id, upto=current)) + events_from(stored)
@@ -205,10 +217,35 @@ class Service:
                 changes["meta"] = match_meta(first.data)
             return changes
 
-        result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        try:
+            result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
         if not result.replayed:
-            self.cache.put(match_id, outcome["entry"])
+            corrected = any(e.type in CORRECTIONS for e in batch)
+            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=corrected))
         return result
+
+    def _check_window(self, match_id: str, engine: Engine, entry: Folded,
+                      batch: Sequence[NewEvent] | Sequence[StoredEvent]) -> None:
+        """Refuse disputes and corrections to a finished match once its correction window has passed.
+
+        Raises:
+            EventRefused: ``common.match_final`` at the batch's first dispute, ruling or correction.
+        """
+        index = next((i for i, e in enumerate(batch) if e.type in desk.WINDOWED), None)
+        if index is None or not engine.is_over(entry.state):
+            return
+        stored = self.ledger.read(match_id)
+        minutes = desk.correction_window(stored[0].data)
+        if minutes is None:
+            return
+        ended = desk.end_seq(engine, events_from(stored))
+        try:
+            desk.check_window(minutes, None if ended is None else stored[ended - 1].at, self.clock())
+        except RuleViolation as error:
+            raise EventRefused(index, error) from None
 
     def preview(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None,
                 expected_version: int | None = None) -> dict[str, Any]:
@@ -232,12 +269,31 @@ class Service:
         stored = [StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
                   for index, event in enumerate(events)]
         before = engine.score(entry.state)
-        after_state = self._fold_batch(match_id, engine, record.game, entry, stored).state
+        try:
+            self._check_window(match_id, engine, entry, stored)
+            after_state = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players)).state
+        except EventRefused as refused:
+            refused.game = record.game
+            raise
         after = engine.score(after_state)
         earlier = {h["hand"]: h for h in before["hands"]}
         changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
         return {"dryRun": True, "version": version + len(stored), "hands": changed, "standings": after["standings"],
                 "end": after["end"], "next": engine.legal_moves(after_state)}
+
+    def _keep_snapshot(self, match_id: str, engine: Engine, entry: Folded, *, force: bool = False) -> Folded:
+        """Store the entry's head state as a snapshot when it is due (or ``force``: a correction).
+
+        Runs after the write committed, in its own small transaction: a snapshot is a cache,
+        so failing to store one fails nothing (the next due one is tried again).
+        """
+        if not force and entry.version - entry.stored < self.snapshot_every:
+            return entry
+        try:
+            snapshots.store(self.ledger, match_id, engine, entry.version, entry.head, entry.state)
+        except LedgerError:
+            return entry
+        return dataclasses.replace(entry, stored=entry.version)
 
     def _with_private(self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]]) -> list[NewEvent]:
         """Build the batch with each event's private places, which the ledger commits to (chain format 2).
@@ -264,7 +320,7 @@ class Service:
                 for e in events]
 
     def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
-                    stored: Sequence[StoredEvent]) -> Folded:
+                    stored: Sequence[StoredEvent], players: int) -> Folded:
         """Fold a built batch onto the head state; return the new cache entry (not yet shared).
 
         Raises:
@@ -272,13 +328,20 @@ class Service:
         """
         batch = events_from(stored)
         log = log_on(self.ledger, match_id, entry.version, batch)
+        if log[0].seq != 1 and any(e.type == "ruling" for e in batch):  # a ruling looks its dispute up
+            log = events_from(self.ledger.read(match_id, upto=entry.version)) + batch
         steps = walk(engine, log, "recorded", after=entry.version, state=entry.state)
 
         def checked() -> Iterator[Step]:
+            state = entry.state
             for index, event in enumerate(batch):
                 try:
                     _check_entry(game, log, event)
-                    yield _step_or_broken(steps, event)
+                    if event.type in DESK:
+                        desk.check_desk(event, batch, log, state, engine, players)
+                    step = _step_or_broken(steps, event)
+                    state = step.state
+                    yield step
                 except (RuleViolation, SchemaError) as error:
                     raise EventRefused(index, error) from None
 
@@ -338,6 +401,9 @@ class Service:
         """Return the state after event ``at`` (default: the head) and the match's version."""
         version = self.ledger.version(match_id)
         entry = self.cache.at_head(self.ledger, match_id, engine, version)
+        if entry.version - entry.stored >= self.snapshot_every:  # folded cold, far from any snapshot
+            entry = self._keep_snapshot(match_id, engine, entry)
+            self.cache.put(match_id, entry)
         if at is None or at == version:
             return entry.state, version
         if not 1 <= at <= version:
@@ -537,11 +603,13 @@ class Service:
         return seat
 
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
-               start: int = 1, stop: int | None = None, token: str | None = None, hand: int | None = None,
-               move: int | None = None, trick: int | None = None) -> dict[str, Any]:
+               start: int = 1, stop: int | None = None, limit: int | None = None, token: str | None = None,
+               hand: int | None = None, move: int | None = None, trick: int | None = None) -> dict[str, Any]:
         """Return the frames of a match: each step's move in words, the state after it and what changed.
 
-        ``hand`` alone replays that hand; with ``move``/``trick`` it stops there. Every frame
+        Frames ``start`` to ``stop``, at most ``limit`` of them (a page); ``next`` is the
+        ``start`` of the following page, or None at the end. ``hand`` alone replays that hand;
+        with ``move``/``trick`` it stops there. Every frame
         says its ``hand``, ``move`` and ``trick`` as players count them.
 
         A reader without the token, while the match is in play, gets frames folded from the
@@ -564,7 +632,11 @@ class Service:
                                                          "or by hand and move, not both")
             stop = _place(places, hand, move, trick)
             start = max(start, min(p.seq for p in places if p.hand == hand))
-        out = self._frames(match_id, engine, record, stored, log, course, seat, steps, start, stop)
+        end = len(log) if stop is None else min(stop, len(log))
+        if limit is not None:
+            end = min(end, start + limit - 1)
+        out = self._frames(match_id, engine, record, stored, log, course, seat, steps, start, end)
+        out["next"] = end + 1 if end < len(log) and (stop is None or end < stop) else None
         where = {p.seq: p for p in places}
         for frame in out["frames"]:
             place = where.get(frame["seq"])
@@ -639,7 +711,8 @@ class Service:
         """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        log = events_from(self.ledger.read(match_id))
+        stored = self.ledger.read(match_id)
+        log = events_from(stored)
         shown, put_back = (log, frozenset()) if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[:2]
         steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
         hidden = withheld_hands(steps, put_back)
@@ -647,11 +720,12 @@ class Service:
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
+        batches = {e.seq: e.at for e in stored}
         recorded = log[0].data.get("rulesVersion") if log else None
         past = engine_version(record.game, recorded) if recorded is not None else engine
         past_sheet = sheet if past is engine else (withheld(past.score(replay(past, shown)), hidden) if past is not None else None)
         rules = rules_report(engine.GAME, recorded, engine.RULES_VERSION, sheet, past_sheet)
-        return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain, record.players), "rules": rules}
+        return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain, record.players, batches), "rules": rules}
 
 
 def _place(places: Sequence[Position], hand: int | None, move: int | None, trick: int | None) -> int:
@@ -706,7 +780,9 @@ def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
             if event["type"] == "match_started":
                 raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
         except (SchemaError, RuleViolation) as error:
-            raise EventRefused(index, error) from None
+            refused = EventRefused(index, error)
+            refused.game = game  # the refusal links to the game's rules
+            raise refused from None
 
 
 def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:

@@ -8,6 +8,8 @@ starts. Every state here is the one the match had when that event was stored: th
 the head and never changes for an event once stored, so an entry is only ever extended.
 The cache is only a cache: inside the write transaction the ledger tells the current
 version, and a cache that is behind (another process appended) catches up from the log.
+A match missing from the cache (a new process, an evicted entry) starts from its newest good
+stored snapshot (:mod:`api.service.snapshots`) and folds only the events after it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from api.service import snapshots
 from engines.base import CORRECTIONS, Engine, Event, Step, events_from, walk
 from ledger import Ledger, MatchRecord
 
@@ -32,6 +35,8 @@ class Folded:
     state: Any
     checkpoints: Mapping[int, Any] = field(default_factory=dict)
     """States after a few seqs: 1, every ``CHECKPOINT_EVERY``-th, and every correction."""
+    stored: int = 0
+    """The seq of the newest stored snapshot this entry knows of (0: none)."""
 
 
 def _keeps_checkpoint(seq: int, event_type: str) -> bool:
@@ -46,13 +51,13 @@ def folded(steps: Iterable[Step], version: int, head: str, on: Folded | None = N
         state = step.state
         if _keeps_checkpoint(step.event.seq, step.event.type):
             checkpoints[step.event.seq] = state
-    return Folded(version, head, state, checkpoints)
+    return Folded(version, head, state, checkpoints, on.stored if on is not None else 0)
 
 
 def log_on(ledger: Ledger, match_id: str, after: int, newer: list[Event]) -> list[Event]:
     """Return what to walk on from event ``after``: ``newer`` alone, or the whole log when a
     correction is among them (a correction is read against everything before it)."""
-    if any(e.type in CORRECTIONS for e in newer):
+    if after and any(e.type in CORRECTIONS for e in newer):
         return events_from(ledger.read(match_id, upto=after)) + newer
     return newer
 
@@ -63,10 +68,21 @@ def walk_on(ledger: Ledger, match_id: str, engine: Engine, after: int, state: An
 
 
 def state_at(ledger: Ledger, match_id: str, engine: Engine, entry: Folded, at: int) -> Any:
-    """Return the state after event ``at`` (at most the entry's version), from the nearest checkpoint."""
-    base = max(s for s in entry.checkpoints if s <= at)
+    """Return the state after event ``at`` (at most the entry's version), from the nearest
+    checkpoint or stored snapshot at or before it (from event 1 when there is neither)."""
+    base = max((s for s in entry.checkpoints if s <= at), default=0)
+    state = entry.checkpoints.get(base)
+    if base < at:
+        stored = snapshots.load(ledger, match_id, engine, at, newer_than=base)
+        if stored is not None:
+            base, state = stored.seq, stored.state
+    if base == at:
+        return state
+    if base == 0:
+        for step in walk(engine, events_from(ledger.read(match_id, upto=at)), "recorded"):
+            state = step.state
+        return state
     newer = events_from(ledger.read(match_id, after=base, upto=at))
-    state = entry.checkpoints[base]
     for step in walk_on(ledger, match_id, engine, base, state, newer):
         state = step.state
     return state
@@ -124,7 +140,13 @@ class StateCache:
         entry = self.get(match_id)
         if entry is not None and entry.version == version:
             return entry
-        if entry is not None and entry.version < version:
+        if entry is None or entry.version > version:
+            loaded = snapshots.load(ledger, match_id, engine, version)
+            if loaded is not None:  # a cold start from the stored snapshot
+                entry = Folded(loaded.seq, loaded.head, loaded.state, {loaded.seq: loaded.state}, loaded.seq)
+        if entry is not None and entry.version == version:
+            fresh = entry
+        elif entry is not None and entry.version < version:
             records = ledger.read(match_id, after=entry.version, upto=version)
             steps = walk_on(ledger, match_id, engine, entry.version, entry.state, events_from(records))
             fresh = folded(steps, version, records[-1].hash, entry)

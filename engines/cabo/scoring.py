@@ -13,8 +13,8 @@ from typing import Any
 from engines.cabo.state import KAMIKAZE, LIMIT, RESET_TO, ROW, Round, RoundScore, Seat, Sheet, State
 from engines.common import seat_names
 
-RULE_ROUND = "RULES.md §3.4"
-RULE_END = "RULES.md §3.5"
+RULE_ROUND = "/rules/cabo#scoring-round"
+RULE_END = "/rules/cabo#scoring-match"
 
 
 def final_layouts(rnd: Round) -> tuple[tuple[int, ...], ...]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
+from engines.history import EMPTY, History
 from engines.base import RuleViolation
 from engines.cards import CABO, CardError, parse
 
@@ -192,13 +193,13 @@ class State(NamedTuple):
     options: Options
     initial: tuple[int, ...]
     carried: bool = False
-    past: tuple[Round, ...] = ()
+    past: History[Round] = EMPTY
     current: Round | None = None
-    scores: tuple[RoundScore, ...] = ()
+    scores: History[RoundScore] = EMPTY
     """One per scored round, in order (a round is scored before the next may start)."""
 
     @property
-    def rounds(self) -> tuple[Round, ...]:
+    def rounds(self) -> History[Round]:
         """Every round, the current one last."""
         return self.past if self.current is None else self.past + (self.current,)
 

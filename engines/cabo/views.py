@@ -31,7 +31,7 @@ from engines.common import log_words, option_entry, seat_names
 from engines.privacy import ACTOR, NOBODY, Declarations, Private
 
 EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy",
-          "swap", "call_cabo", "showdown", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
+          "swap", "call_cabo", "showdown", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -47,7 +47,7 @@ PRIVATE: Declarations = {
     # nobody, so the fold keeps it and only the listing hides it until the match is over.
     "reveal": (Private(("cards", "*", "card"), NOBODY, "keep"),),
     **{t: () for t in ("match_started", "take_discard", "replace", "discard", "swap", "call_cabo", "showdown",
-                       "hand_result", "score_claimed", "void", "amend", "note")},
+                       "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
@@ -63,18 +63,18 @@ def describe() -> dict[str, Any]:
         "teams": None,
         "target": {"over": LIMIT},
         "options": {
-            "edition": option_entry(OPTION_VALUES["edition"], 1, "RULES.md §3.6 #1",
+            "edition": option_entry(OPTION_VALUES["edition"], 1, "/rules/cabo#option-edition",
                                     "1: the first edition (the seed). 2: the second-edition bundle: 2-4 players, a taken "
                                     "discard stays face up in the row, a caller who is not lowest scores sum + 10 and "
                                     "everyone else their sum, the round also ends when the draw pile runs out, 100 → 50 "
                                     "at most once per player, wrongMultiPenalty defaults to keep"),
-            "swapAny": option_entry(OPTION_VALUES["swapAny"], False, "RULES.md §3.3",
+            "swapAny": option_entry(OPTION_VALUES["swapAny"], False, "/rules/cabo#option-swapany",
                                     "a swap (11, 12) may exchange any two cards of two different players, "
                                     "not only one of the actor's with another player's"),
-            "lockCaller": option_entry(OPTION_VALUES["lockCaller"], False, "RULES.md §3.3",
+            "lockCaller": option_entry(OPTION_VALUES["lockCaller"], False, "/rules/cabo#option-lockcaller",
                                        "the CABO caller's cards cannot be swapped during the final turns"),
             "wrongMultiPenalty": {"values": list(OPTION_VALUES["wrongMultiPenalty"]), "default": "discard",
-                                  "defaultEdition2": "keep", "rule": "RULES.md §3.3, §3.6 #4",
+                                  "defaultEdition2": "keep", "rule": "/rules/cabo#option-wrongmultipenalty",
                                   "description": "a failed multi-card claim: the cards go back face down and the new card is "
                                                  "discarded (discard), or the new card joins the row as its last slot (keep)"},
         },

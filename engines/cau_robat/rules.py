@@ -56,8 +56,8 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
     "leftovers": ("nobody", "lastCapturer"),
 }
 TIES = ("share", "playOn")
-RULE_SCORE = "RULES.md §1.5"
-RULE_END = "RULES.md §1.6"
+RULE_SCORE = "/rules/cau-robat#scoring-hand"
+RULE_END = "/rules/cau-robat#scoring-match"
 
 
 # --------------------------------------------------------------------------- small helpers

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, TypeAlias
 
+from engines.history import EMPTY, History
 from engines.cards import SPANISH_40, Card
 from engines.common import card_reader, cards_by_text
 
@@ -249,9 +250,9 @@ class State(NamedTuple):
     tie: str = "share"
     initial: tuple[int, ...] = ()
     carried: bool = False
-    past: tuple[Hand, ...] = ()
+    past: History[Hand] = EMPTY
     current: Hand | None = None
-    scores: tuple[HandScore, ...] = ()
+    scores: History[HandScore] = EMPTY
     end: int | None = None
     """Index of the hand after which the match ended."""
     winners: tuple[Seat, ...] = ()
@@ -262,7 +263,7 @@ class State(NamedTuple):
         return len(self.players)
 
     @property
-    def hands(self) -> tuple[Hand, ...]:
+    def hands(self) -> History[Hand]:
         """Every hand of the match, the current one last."""
         return self.past if self.current is None else self.past + (self.current,)
 

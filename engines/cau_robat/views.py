@@ -27,36 +27,36 @@ from engines.cau_robat.state import (
 from engines.common import option_entry, seat_names
 from engines.privacy import OWNER, Declarations, Private
 
-EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note"]
+EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
 
 # --------------------------------------------------------------------------- private fields
 
 PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
-    **{t: () for t in ("match_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note")},
+    **{t: () for t in ("match_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
 }
 """Which fields of each event type only some seats saw: hands are the only hidden cards."""
 
 _OPTION_TEXT: dict[str, tuple[str, str]] = {
-    "players": ("RULES.md §1.2", "3-5 players (the usual game), or 2-6 (4 table cards and 18 or 6 cards each)"),
-    "dealerRotation": ("RULES.md §1.2", "the deal passes to the dealer's right, dealer+1, anticlockwise (right), "
+    "players": ("/rules/cau-robat#option-players", "3-5 players (the usual game), or 2-6 (4 table cards and 18 or 6 cards each)"),
+    "dealerRotation": ("/rules/cau-robat#option-dealerrotation", "the deal passes to the dealer's right, dealer+1, anticlockwise (right), "
                                         "or to the dealer's left, dealer-1 (left, as the seed says)"),
-    "dupFix": ("RULES.md §1.2", "how a layout with repeated ranks is fixed: the extra cards are replaced (replace) or the "
+    "dupFix": ("/rules/cau-robat#option-dupfix", "how a layout with repeated ranks is fixed: the extra cards are replaced (replace) or the "
                                 "layout is dealt again (redealAll); informational: table is always the layout after the fix"),
-    "requireAnnouncement": ("RULES.md §1.4.1", "a same-rank play extends a Cau chain only when announced (call: true); "
+    "requireAnnouncement": ("/rules/cau-robat#option-requireannouncement", "a same-rank play extends a Cau chain only when announced (call: true); "
                                                "unannounced it is an ordinary play that captures the card, without payments"),
-    "runDirection": ("RULES.md §1.7 #5", "the run is walked down and up from the matched rank (both), or only up, or only down"),
-    "directPileCapture": ("RULES.md §1.7 #6", "a card matching another player's pile top takes that pile (and its run) "
+    "runDirection": ("/rules/cau-robat#option-rundirection", "the run is walked down and up from the matched rank (both), or only up, or only down"),
+    "directPileCapture": ("/rules/cau-robat#option-directpilecapture", "a card matching another player's pile top takes that pile (and its run) "
                                               "even with no table match"),
-    "pileOrder": ("RULES.md §1.4.2", "captured cards are stacked in the deterministic order of §1.4.2, or in the order the "
+    "pileOrder": ("/rules/cau-robat#option-pileorder", "captured cards are stacked in the deterministic order of §1.4.2, or in the order the "
                                      "recorder writes in captures (recorded), the capturing card on top"),
-    "chainMode": ("RULES.md §1.4.3", "the chain is resolved by its final caller (deferred), or each call captures at once "
+    "chainMode": ("/rules/cau-robat#option-chainmode", "the chain is resolved by its final caller (deferred), or each call captures at once "
                                      "and the next caller takes that capture back (immediate)"),
-    "anyoneMayCall": ("RULES.md §1.7 #12", "any seat not yet in an open chain may extend it out of turn (the turn does not move)"),
-    "lastPlayClears": ("RULES.md §1.7 #14", "a capture by the hand's last play that empties the table earns the "
+    "anyoneMayCall": ("/rules/cau-robat#option-anyonemaycall", "any seat not yet in an open chain may extend it out of turn (the turn does not move)"),
+    "lastPlayClears": ("/rules/cau-robat#option-lastplayclears", "a capture by the hand's last play that empties the table earns the "
                                             "table-clearing payments"),
-    "leftovers": ("RULES.md §1.5", "cards left on the table at the end count for nobody, or for the last player who captured"),
+    "leftovers": ("/rules/cau-robat#option-leftovers", "cards left on the table at the end count for nobody, or for the last player who captured"),
 }
 
 
@@ -78,9 +78,9 @@ def describe() -> dict[str, Any]:
         "teams": None,
         "target": {"wins": 3, "tie": "share"},
         "targetOptions": {
-            "wins": {"type": "integer", "minimum": 1, "default": 3, "rule": "RULES.md §1.6",
+            "wins": {"type": "integer", "minimum": 1, "default": 3, "rule": "/rules/cau-robat#option-wins",
                      "description": "the number of hand wins that ends the game"},
-            "tie": {"values": ["share", "playOn"], "default": "share", "rule": "RULES.md §1.6",
+            "tie": {"values": ["share", "playOn"], "default": "share", "rule": "/rules/cau-robat#option-tie",
                     "description": "several players reaching it in the same hand share the game (share), or hands go on "
                                    "until one leads alone (playOn)"},
         },

@@ -145,7 +145,7 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
     if rec.void:
         for s in range(n):
             if rec.before[s] is not None:
-                line(s, 0, 0, "the stock ran out: the hand is void, nobody scores (stockOut = voidHand)", "RULES.md §4.4")
+                line(s, 0, 0, "the stock ran out: the hand is void, nobody scores (stockOut = voidHand)", "/rules/el-roby#stock-out")
     else:
         assert rec.out is not None
         for s in range(n):

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, TypeAlias
 
+from engines.history import EMPTY, History
 from engines.cards import FRENCH_104, Card, pretty
 from engines.common import card_reader, cards_by_text
 
@@ -28,12 +29,12 @@ SUITS = ("C", "D", "H", "S")
 
 Seat: TypeAlias = int
 
-RULE_DEAL = "RULES.md §4.2"
-RULE_MELD = "RULES.md §4.3"
-RULE_TURN = "RULES.md §4.4"
-RULE_LIMIT = "RULES.md §4.4.1"
-RULE_SCORE = "RULES.md §4.5"
-RULE_MONEY = "RULES.md §4.6"
+RULE_DEAL = "/rules/el-roby#deal"
+RULE_MELD = "/rules/el-roby#melds"
+RULE_TURN = "/rules/el-roby#turn"
+RULE_LIMIT = "/rules/el-roby#limit-99"
+RULE_SCORE = "/rules/el-roby#scoring-hand"
+RULE_MONEY = "/rules/el-roby#scoring-money"
 
 
 def value(card: Card) -> int:
@@ -364,7 +365,7 @@ class State(NamedTuple):
     initial_pot: int
     carried: bool = False
     """The match carries standings in from a paper sheet (``initial``)."""
-    records: tuple[Record, ...] = ()
+    records: History[Record] = EMPTY
     current: Hand | None = None
     hands_played: int = 0
     last_dealer: Seat | None = None

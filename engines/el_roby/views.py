@@ -32,7 +32,7 @@ from engines.el_roby.state import (
 )
 
 EVENTS = ["match_started", "hand_started", "draw", "meld", "lay_off", "discard", "showdown", "reveal", "hand_result",
-          "rebuy", "score_claimed", "void", "amend", "note"]
+          "rebuy", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -47,29 +47,29 @@ PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "draw": (Private(("card",), ACTOR, "omit", _from_stock),),
     **{t: () for t in ("match_started", "meld", "lay_off", "discard", "showdown", "reveal", "hand_result", "rebuy",
-                       "score_claimed", "void", "amend", "note")},
+                       "score_claimed", "void", "amend", "note", "dispute", "ruling")},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
 _DESCRIPTIONS: dict[str, tuple[str, str]] = {
-    "players": ("RULES.md §4.2", "4 to 8 players (4-8), or 2 to 8 (2-8: two or three as a variant)"),
-    "entry": ("RULES.md §4.6", "money each player pays into the pot before the game (E)"),
-    "stake": ("RULES.md §4.6", "money each opponent pays the player who makes Roby, per hand (s)"),
-    "dealerDrawOrder": ("RULES.md §4.2", "first dealer: the highest card value (value) or K > Q > J > 10 among tens (rank); "
+    "players": ("/rules/el-roby#option-players", "4 to 8 players (4-8), or 2 to 8 (2-8: two or three as a variant)"),
+    "entry": ("/rules/el-roby#option-entry", "money each player pays into the pot before the game (E)"),
+    "stake": ("/rules/el-roby#option-stake", "money each opponent pays the player who makes Roby, per hand (s)"),
+    "dealerDrawOrder": ("/rules/el-roby#option-dealerdraworder", "first dealer: the highest card value (value) or K > Q > J > 10 among tens (rank); "
                                          "informational, the draw is not recorded"),
-    "setsDistinctSuits": ("RULES.md §4.3", "sets hold at most one card of each suit (so 3 or 4 cards)"),
-    "aceWrap": ("RULES.md §4.3", "runs may go round the corner (K-A-2)"),
-    "discardCheck": ("RULES.md §4.4", "a discard must not fit another player's meld (othersMelds) or any meld (allMelds)"),
-    "elevenCardSource": ("RULES.md §4.4", "the 11-card Roby by lay-offs needs a stock draw (stockOnly) or any draw (either)"),
-    "noImmediateRediscard": ("RULES.md §4.4", "the card taken from the discard pile may not be discarded in the same turn"),
-    "stockOut": ("RULES.md §4.4", "an empty stock is rebuilt from the discard pile but its top card (reshuffle), "
+    "setsDistinctSuits": ("/rules/el-roby#option-setsdistinctsuits", "sets hold at most one card of each suit (so 3 or 4 cards)"),
+    "aceWrap": ("/rules/el-roby#option-acewrap", "runs may go round the corner (K-A-2)"),
+    "discardCheck": ("/rules/el-roby#option-discardcheck", "a discard must not fit another player's meld (othersMelds) or any meld (allMelds)"),
+    "elevenCardSource": ("/rules/el-roby#option-elevencardsource", "the 11-card Roby by lay-offs needs a stock draw (stockOnly) or any draw (either)"),
+    "noImmediateRediscard": ("/rules/el-roby#option-noimmediaterediscard", "the card taken from the discard pile may not be discarded in the same turn"),
+    "stockOut": ("/rules/el-roby#option-stockout", "an empty stock is rebuilt from the discard pile but its top card (reshuffle), "
                                   "or the hand is void after the turn that drew the last card (voidHand)"),
-    "limitCheck": ("RULES.md §4.4.1", "the 99-point test is on the hand kept after the discard (afterDiscard) or before it"),
-    "limitScope": ("RULES.md §4.4.1", "the test applies to every turn with a new meld (everyMeld), only to the turn of the "
+    "limitCheck": ("/rules/el-roby#option-limitcheck", "the 99-point test is on the hand kept after the discard (afterDiscard) or before it"),
+    "limitScope": ("/rules/el-roby#option-limitscope", "the test applies to every turn with a new meld (everyMeld), only to the turn of the "
                                       "player's first meld (firstExposure), or also to turns with lay-offs only (alsoLayoffs)"),
-    "rebuyDenominator": ("RULES.md §4.6", "the re-buy price is the pot over the players remaining (remaining) or over those "
+    "rebuyDenominator": ("/rules/el-roby#option-rebuydenominator", "the re-buy price is the pot over the players remaining (remaining) or over those "
                                           "plus the re-buyers of the hand (includeRebuyers)"),
-    "rebuyRounding": ("RULES.md §4.6", "the re-buy price is rounded up or down to whole money units"),
+    "rebuyRounding": ("/rules/el-roby#option-rebuyrounding", "the re-buy price is rounded up or down to whole money units"),
 }
 
 

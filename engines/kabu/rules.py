@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from engines.base import Event, RuleViolation
 from engines.cards import Card, pretty
 from engines.common import check_game, check_options, dispatch, is_int, read_seat, set_item
+from engines.history import History
 from engines.kabu.scoring import settle
 from engines.kabu.state import (
     DECK_NAMES,
@@ -755,7 +756,7 @@ def _between_hands(state: State, what: str, *, need_hand: bool = True) -> None:
         raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not settled yet: {what} comes between hands")
 
 
-def _add_adjust(state: State, adjust: Adjust) -> tuple[tuple[Adjust, ...], ...]:
+def _add_adjust(state: State, adjust: Adjust) -> History[tuple[Adjust, ...]]:
     return state.adjusts[:-1] + (state.adjusts[-1] + (adjust,),)
 
 

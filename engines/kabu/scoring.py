@@ -17,9 +17,9 @@ from typing import Any, Sequence
 from engines.common import seat_names
 from engines.kabu.state import Adjust, Hand, Options, Payment, Seat, Settlement, State, value_words
 
-RULE_VALUES = "RULES.md §2.1"
-RULE_SETTLE = "RULES.md §2.4"
-RULE_END = "RULES.md §2.5"
+RULE_VALUES = "/rules/kabu#hand-value"
+RULE_SETTLE = "/rules/kabu#scoring-settlement"
+RULE_END = "/rules/kabu#scoring-match"
 
 
 def settle(values: Sequence[int | None], before: Sequence[int], options: Options) -> Settlement:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal, NamedTuple, TypeAlias
 
+from engines.history import EMPTY, History
 from engines.cards import FRENCH_40, FRENCH_52, SPANISH_40, Card, Deck, pretty
 from engines.common import CardReader, card_reader
 
@@ -250,11 +251,11 @@ class State(NamedTuple):
     """Every player's stack now."""
     active: tuple[bool, ...]
     """Per seat, still in the game (``end = time``: False after ``leave``)."""
-    past: tuple[Hand, ...] = ()
+    past: History[Hand] = EMPTY
     current: Hand | None = None
-    settled: tuple[Settlement, ...] = ()
+    settled: History[Settlement] = EMPTY
     """One per settled hand, in order."""
-    adjusts: tuple[tuple[Adjust, ...], ...] = ()
+    adjusts: History[tuple[Adjust, ...]] = EMPTY
     """One per settled hand: the buys and departures recorded after it, before the next hand."""
     pending: frozenset[Seat] = frozenset()
     """``end = time``: insolvent seats that must buy chips or leave before the next hand."""
@@ -265,7 +266,7 @@ class State(NamedTuple):
     """``insolvency``, ``time`` or ``alone`` (fewer than two players left)."""
 
     @property
-    def hands(self) -> tuple[Hand, ...]:
+    def hands(self) -> History[Hand]:
         """Every hand, the current one last."""
         return self.past if self.current is None else self.past + (self.current,)
 

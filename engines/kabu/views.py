@@ -18,7 +18,7 @@ from engines.kabu.scoring import end_words, winners
 from engines.kabu.state import DECK_NAMES, GAME, Hand, State, sorted_cards, start_chips
 
 EVENTS = ["match_started", "hand_started", "keep", "take", "stand", "showdown", "reveal", "hand_result",
-          "buy_chips", "leave", "time_up", "score_claimed", "void", "amend", "note"]
+          "buy_chips", "leave", "time_up", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -51,7 +51,7 @@ PRIVATE: Declarations = {
                                                                         _open_cards_turned_up)),
     "keep": (Private(("card",), ACTOR),),
     **{t: () for t in ("match_started", "take", "stand", "showdown", "reveal", "hand_result", "buy_chips", "leave",
-                       "time_up", "score_claimed", "void", "amend", "note")},
+                       "time_up", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 ORDINAL = {2: "second", 3: "third", 4: "fourth"}
@@ -68,31 +68,31 @@ def describe() -> dict[str, Any]:
         "players": {"min": 2, "max": 10, "defaultMax": 6},
         "direction": "ACW",
         "teams": None,
-        "target": {"end": {"values": list(END_VALUES), "default": "insolvency", "rule": "RULES.md §2.5",
+        "target": {"end": {"values": list(END_VALUES), "default": "insolvency", "rule": "/rules/kabu#option-end",
                            "description": "the game ends when a player cannot pay what he owes (insolvency), or at an "
                                           "agreed time, insolvent players buying chips or leaving (time)"}},
         "initial": {"chips": "one stack per player; default 10 + 15·N each (ten 1s, N 5s and N 10s)"},
         "options": {
-            "deck": option_entry(OPTION_VALUES["deck"], "french40", "RULES.md §2.1",
+            "deck": option_entry(OPTION_VALUES["deck"], "french40", "/rules/kabu#option-deck",
                         "A-10 of a French pack (french40), the whole pack with J, Q, K worth 0 (full52), or the Spanish "
                         "40 with sota 10, caballo 8, rey 9 (spanish40)"),
-            "maxPlayers": {"type": "integer", "minimum": 2, "maximum": 10, "default": 6, "rule": "RULES.md §2.2",
+            "maxPlayers": {"type": "integer", "minimum": 2, "maximum": 10, "default": 6, "rule": "/rules/kabu#option-maxplayers",
                            "description": "the most players a match admits (2-6 recommended, up to 10)"},
-            "dealerMode": option_entry(OPTION_VALUES["dealerMode"], "keep", "RULES.md §2.2",
+            "dealerMode": option_entry(OPTION_VALUES["dealerMode"], "keep", "/rules/kabu#option-dealermode",
                               "one player deals as long as he likes (keep), the deal passes to the next seat (rotate), "
                               "or a croupier who does not play deals and never pays or collects (croupier)"),
-            "start": option_entry(OPTION_VALUES["start"], "direct", "RULES.md §2.2",
+            "start": option_entry(OPTION_VALUES["start"], "direct", "/rules/kabu#option-start",
                          "two cards each (direct), or five (choose5) or three (choose3) of which each keeps one and "
                          "receives a new card"),
-            "secondCardFrom": option_entry(OPTION_VALUES["secondCardFrom"], "returned", "RULES.md §2.2",
+            "secondCardFrom": option_entry(OPTION_VALUES["secondCardFrom"], "returned", "/rules/kabu#option-secondcardfrom",
                                   "choose5/3: the new card comes from the shuffled returned cards (returned) or from the "
                                   "stock after they are shuffled into it (stock)"),
-            "openSix": option_entry(OPTION_VALUES["openSix"], False, "RULES.md §2.2",
+            "openSix": option_entry(OPTION_VALUES["openSix"], False, "/rules/kabu#option-opensix",
                            "six cards lie face up in the middle, belonging to nobody (Kabú con descartes)"),
-            "solvency": option_entry(OPTION_VALUES["solvency"], "gross", "RULES.md §2.5",
+            "solvency": option_entry(OPTION_VALUES["solvency"], "gross", "/rules/kabu#option-solvency",
                             "insolvent when the chips held are fewer than the gross amount owed (gross), or when chips "
                             "plus what is paid to him minus what he owes fall below zero (net)"),
-            "insolventCollects": option_entry(OPTION_VALUES["insolventCollects"], True, "RULES.md §2.5",
+            "insolventCollects": option_entry(OPTION_VALUES["insolventCollects"], True, "/rules/kabu#option-insolventcollects",
                                      "the insolvent player still collects what the others owe him"),
         },
         "events": list(EVENTS),

@@ -645,8 +645,9 @@ def _on_reveal(state: State, event: Event) -> State:
             changed[i] = hand._replace(facts=compute_facts(hand, state.options))
     n_past = len(state.past)
     past = state.past
-    if min(changed) < n_past:  # a face-down card of an earlier hand
-        past = tuple(changed.get(i, hand) for i, hand in enumerate(past))
+    first = min(changed)
+    if first < n_past:  # a face-down card of an earlier hand: rebuild from that hand on only
+        past = past[:first] + tuple(changed.get(i, past[i]) for i in range(first, n_past))
     new = state._replace(past=past, current=changed.get(n_past, state.current))
     finished = [i for i, hand in changed.items() if hand.over]
     if finished:

@@ -32,8 +32,8 @@ from engines.la_cabra.state import (
     value,
 )
 
-RULE_POINTS = "RULES.md §5.4"
-RULE_SERIES = "RULES.md §5.5"
+RULE_POINTS = "/rules/la-cabra#scoring-deal"
+RULE_SERIES = "/rules/la-cabra#scoring-series"
 
 
 def claim_points(claim: Claim | None) -> tuple[int, int] | None:
@@ -261,7 +261,7 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
     if detail_cards is not None:
         for t in (0, 1):
             hidden = 0 if hand.from_sheet else len(hand.pile_hidden[t])
-            lines.append({"team": t, "points": 0, "reason": f"{names[t]}'s tricks: {_pile_words(detail_cards[t], hidden)}", "rule": "RULES.md §5.1"})
+            lines.append({"team": t, "points": 0, "reason": f"{names[t]}'s tricks: {_pile_words(detail_cards[t], hidden)}", "rule": "/rules/la-cabra#card-points"})
     if facts.base is None:
         known = [points(hand.pile_known[t]) for t in (0, 1)]
         for t in (0, 1):

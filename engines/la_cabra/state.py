@@ -20,6 +20,7 @@ from itertools import permutations
 from operator import or_
 from typing import Iterable, NamedTuple, TypeAlias
 
+from engines.history import EMPTY, History
 from engines.cards import LA_CABRA, Card, pretty
 from engines.common import card_reader
 
@@ -312,21 +313,21 @@ class State(NamedTuple):
     initial_double: bool = False
     carried: bool = False
     """The match carries standings in from a paper sheet (``initial``)."""
-    past: tuple[Hand, ...] = ()
+    past: History[Hand] = EMPTY
     current: Hand | None = None
-    scores: tuple[HandScore, ...] = ()
+    scores: History[HandScore] = EMPTY
     """One entry per finished hand, in order (the current hand included once it is over)."""
     end: int | None = None
     """Index of the hand after which a team reached 12 loss points (the series is over)."""
 
     @property
-    def hands(self) -> tuple[Hand, ...]:
+    def hands(self) -> History[Hand]:
         """Every hand of the match, the current one last.
 
-        This copies ``past``: ``apply`` reads single hands with :meth:`hand` instead, so that
-        a move costs the same in the 5th hand as in the 5,000th. (Starting a hand and scoring
-        one still copy ``past`` and ``scores`` once each: tuples, a few dozen entries in a
-        real series.)
+        ``past`` and ``scores`` are :class:`~engines.history.History` values: adding the
+        current hand, starting a hand or scoring one shares the earlier entries instead of
+        copying them, so a move costs the same in the 5th hand as in the 5,000th
+        (tests/engines/test_linear_folds.py counts it).
         """
         return self.past if self.current is None else self.past + (self.current,)
 

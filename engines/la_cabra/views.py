@@ -35,7 +35,7 @@ from engines.la_cabra.state import (
 )
 
 EVENTS = ["match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal", "hand_result",
-          "score_claimed", "void", "amend", "note"]
+          "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -50,7 +50,7 @@ PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "discard": (Private(("cards",), ACTOR, "??", _discarded_face_down),),
     **{t: () for t in ("match_started", "lead", "beat", "tira", "reveal", "hand_result", "score_claimed", "void",
-                       "amend", "note")},
+                       "amend", "note", "dispute", "ruling")},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
@@ -66,14 +66,14 @@ def describe() -> dict[str, Any]:
         "teams": [list(t) for t in TEAMS],
         "target": {"lossPoints": 12},
         "options": {
-            "trumpCard": {"values": list(OPTION_VALUES["trumpCard"]), "default": "returned", "rule": "RULES.md §5.2",
+            "trumpCard": {"values": list(OPTION_VALUES["trumpCard"]), "default": "returned", "rule": "/rules/la-cabra#option-trumpcard",
                           "description": "the card shown for trump goes back into the stock (returned) or lies face up "
                                          "at the bottom of the stock and is drawn last (bottomFaceUp)"},
-            "discardFaceUp": {"type": "boolean", "default": False, "rule": "RULES.md §5.3",
+            "discardFaceUp": {"type": "boolean", "default": False, "rule": "/rules/la-cabra#option-discardfaceup",
                               "description": "discards are played face up (and must be written)"},
-            "tiraInterruptsTira": {"type": "boolean", "default": False, "rule": "RULES.md §5.3",
+            "tiraInterruptsTira": {"type": "boolean", "default": False, "rule": "/rules/la-cabra#option-tirainterruptstira",
                                    "description": "a tira may interrupt a trick already restarted by a tira"},
-            "eggs": {"values": list(OPTION_VALUES["eggs"]), "default": "none", "rule": "RULES.md §5.4",
+            "eggs": {"values": list(OPTION_VALUES["eggs"]), "default": "none", "rule": "/rules/la-cabra#option-eggs",
                      "description": "a 60-60 deal has no effect (none) or doubles the next deal's loss points, "
                                     "never compounded (doubleNext)"},
         },

@@ -17,7 +17,7 @@ import pytest
 
 from engines import cabo
 from engines.base import Event
-from tests.conftest import Scorer
+from tests.conftest import VOCABULARY, Scorer
 from tests.engines.driver_cabo import CaboDriver, expected_round
 from tests.engines.test_conformance import run
 
@@ -31,10 +31,7 @@ def ev(type_: str, **data: Any) -> dict[str, Any]:
 
 
 def vocabulary_log() -> list[dict[str, Any]]:
-    path = Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md"
-    if not path.is_file():
-        pytest.skip("VOCABULARY.md not found")
-    text = path.read_text(encoding="utf-8")
+    text = VOCABULARY.read_text(encoding="utf-8")
     block = re.findall(r"```jsonl\n(.*?)```", text[text.index("**cabo** —"):], flags=re.S)[0]
     return [json.loads(line) for line in block.strip().splitlines()]
 
@@ -80,7 +77,7 @@ def test_vocabulary_log_cb1_and_cb2(scorer: Scorer) -> None:
     assert audit["hands"][0]["result"]["resets"] == [2] and audit["hands"][1]["result"]["winners"] == [1]
     assert audit["hands"][1]["result"]["dealt"][3] == ["4", "7", "1", "2"]
     assert audit["firstDivergence"] is None and all(c["agrees"] for c in audit["claims"])
-    assert all(line["rule"] == "RULES.md §3.4" and line["reason"] for h in audit["hands"] for line in h["lines"])
+    assert all(line["rule"] == "/rules/cabo#scoring-round" and line["reason"] for h in audit["hands"] for line in h["lines"])
     assert scorer.get("/legal-moves")["moves"][0] == {"type": "hand_started", "data": {"dealer": 1}}
     # views: after Dora's peek (seq 9) she alone sees her slot 3; after the showdown everyone sees it all
     assert scorer.read("/state", at=9, seat=3)["state"]["rows"][3]["cards"] == [U, U, "1", U]

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Scorer
+from tests.conftest import VOCABULARY, Scorer
 from tests.engines.cau_robat_helpers import deal, reference_hand
 
 VOCABULARY_LOG = """\
@@ -56,10 +56,7 @@ def refused(scorer: Scorer, event: dict[str, Any], status: int, code: str) -> di
 
 
 def test_the_vocabulary_text_is_the_copy_here() -> None:
-    vocabulary = Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md"
-    if not vocabulary.is_file():
-        pytest.skip("VOCABULARY.md not found")
-    text = vocabulary.read_text(encoding="utf-8")
+    text = VOCABULARY.read_text(encoding="utf-8")
     start = text.index("**cau-robat** —")
     block = text[text.index("```jsonl\n", start) + 9 : text.index("```", text.index("```jsonl\n", start) + 9)]
     assert [json.loads(x) for x in block.splitlines() if x] == LOG
@@ -172,7 +169,7 @@ def test_games_lists_cau_robat_with_its_options(client: Any) -> None:
     games = client.get("/games").get_json()["games"]
     cau = next(g for g in games if g["game"] == "cau-robat")
     assert cau["options"]["pileOrder"] == {**cau["options"]["pileOrder"], "default": "deterministic"}
-    assert len(cau["options"]) == 11 and cau["target"] == {"wins": 3, "tie": "share"}
+    assert len(cau["options"]) == 12 and "correctionWindow" in cau["options"] and cau["target"] == {"wins": 3, "tie": "share"}
     schema = client.get(cau["schemas"]["play"]).get_json()
     assert schema["$id"].endswith("cau-robat/play.v1.json")
     assert client.get("/games/cau-robat").get_json()["direction"] == "ACW"

@@ -73,7 +73,7 @@ def test_r1_log_passes_with_the_money_check(scorer: Scorer) -> None:
     assert hand1["result"]["rebuys"] == [1] and hand1["result"]["eliminated"] == [2]
     assert hand1["result"]["stakes"] == [4, -2, 0, -2]
     assert hand2["result"]["price"] is None and hand2["result"]["stakes"] == [0, 0, 0, 0]
-    assert all(line["rule"].startswith("RULES.md §4") and line["reason"] for h in audit["hands"] for line in h["lines"])
+    assert all(line["rule"].startswith("/rules/el-roby#") and line["reason"] for h in audit["hands"] for line in h["lines"])
     for h in audit["hands"]:
         for seat in range(4):
             pts = sum(line["points"] for line in h["lines"] if line["seat"] == seat)

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import (
@@ -37,7 +38,7 @@ EXAMPLES_PER_OPERATION = 30
 
 _FOLDER = tempfile.TemporaryDirectory(prefix="tanteo-fuzz-")  # removed when the interpreter exits
 DB = Path(_FOLDER.name) / "fuzz.db"
-APP = create_app({"TANTEO_DB": str(DB), "TESTING": True})
+APP = create_app({"TANTEO_DB": str(DB), "TESTING": True, "TANTEO_STREAM_SECONDS": 0})  # a live stream answers what it has and ends
 CONFIG = SchemathesisConfig.from_dict({"seed": 20261123, "generation": {"deterministic": True, "database": "none"}})
 
 
@@ -53,6 +54,13 @@ def _document() -> dict[str, Any]:
     events["items"] = {"$ref": "#/components/schemas/la-cabra.event"}
     return document
 
+
+# POST /matches/import takes files: archive lines that are (or are not quite) envelopes, and text.
+schemathesis.openapi.media_type("application/x-ndjson", st.lists(st.one_of(
+    st.just(b'{"match":"m","seq":1,"type":"match_started","data":{},"at":"x","by":"","key":null,"prev":null,"hash":"0"}'),
+    st.binary(max_size=80)), max_size=4).map(b"\n".join))
+schemathesis.openapi.media_type("text/plain", st.one_of(
+    st.just(b'[Game "la-cabra"]\n[Players "N" "E" "S" "W"]\n2. hand_started dealer=0\n'), st.binary(max_size=120)))
 
 # Loaded at import: schemathesis' lazy fixture loader does not work with this pytest (9.2).
 schema = schemathesis.openapi.from_dict(_document(), config=CONFIG)

@@ -85,7 +85,7 @@ def test_k2_insolvency_ends_the_game_through_the_api(scorer: Scorer) -> None:
     summary = scorer.get()
     assert summary["status"] == "over"
     assert [s["total"] for s in summary["standings"]] == [46, 24, 5]
-    assert summary["end"]["over"] and summary["end"]["winners"] == [0] and summary["end"]["rule"] == "RULES.md §2.5"
+    assert summary["end"]["over"] and summary["end"]["winners"] == [0] and summary["end"]["rule"] == "/rules/kabu#scoring-match"
     assert [s["status"] for s in summary["standings"]] == ["winner", "out", "out"]  # as Cau Robat: the loser who could pay is out too
     audit = scorer.get("/audit")
     assert audit["hands"][0]["result"]["insolvent"] == [2] and audit["firstDivergence"] is None

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import VOCABULARY
+
 import schemas
 from engines import ENGINES, cabo
 from engines.base import Event, RuleViolation, replay
@@ -84,10 +86,7 @@ def cb4(options: dict[str, Any] | None = None) -> Match:
 
 
 def vocabulary() -> str:
-    path = Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md"
-    if not path.is_file():
-        pytest.skip("VOCABULARY.md not found")
-    return path.read_text(encoding="utf-8")
+    return VOCABULARY.read_text(encoding="utf-8")
 
 
 def vocabulary_log() -> list[tuple[str, dict[str, Any]]]:
@@ -117,7 +116,7 @@ def test_registered_and_described() -> None:
     assert opts["edition"] == {**opts["edition"], "values": [1, 2], "default": 1}
     assert opts["swapAny"]["default"] is False and opts["lockCaller"]["default"] is False
     assert opts["wrongMultiPenalty"]["values"] == ["discard", "keep"] and opts["wrongMultiPenalty"]["default"] == "discard"
-    assert all(o["rule"].startswith("RULES.md §3") and o["description"] for o in opts.values())
+    assert all(o["rule"].startswith("/rules/cabo#option-") and o["description"] for o in opts.values())
     assert set(d["events"]) == set(schemas.event_types("cabo"))
     json.dumps(d)
 
@@ -628,7 +627,7 @@ def test_cb3_kamikaze_ends_the_game() -> None:
     assert h["result"]["kamikaze"] == 2 and h["points"] == [50, 50, 0, 50] and h["totals"] == [94, 143, 55, 104]
     assert h["result"]["winners"] == [2] and "no" not in str(h["result"]["resets"])
     end = cabo.score(m.state)["end"]
-    assert end["over"] and end["winners"] == [2] and end["rule"] == "RULES.md §3.5" and "Ben and Dora went over 100" in end["reason"]
+    assert end["over"] and end["winners"] == [2] and end["rule"] == "/rules/cabo#scoring-match" and "Ben and Dora went over 100" in end["reason"]
     assert [s["status"] for s in cabo.score(m.state)["standings"]] == ["out", "out", "winner", "out"]
     assert cabo.is_over(m.state) and cabo.legal_moves(m.state) == []
     m.refuse("hand_started", "common.match_over", dealer=C)
@@ -877,7 +876,7 @@ def test_playouts_cover_the_rules() -> None:
             for e in events:
                 if e.type in ("replace", "take_discard") and len(e.data["cards"]) > 1:
                     feats.add("multi-ok" if len(set(e.data["cards"])) == 1 else "multi-wrong")
-    assert seen >= set(schemas.event_types("cabo")) - {"score_claimed", "void", "amend", "note", "match_started"} | {"match_started"}
+    assert seen >= set(schemas.event_types("cabo")) - {"score_claimed", "void", "amend", "note", "dispute", "ruling", "match_started"} | {"match_started"}
     assert feats == {"reshuffle", "multi-ok", "multi-wrong"}
 
 

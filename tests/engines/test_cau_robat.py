@@ -106,7 +106,7 @@ def test_c3_end_of_hand_count_ties_all_win() -> None:
     assert hand["status"] == "scored" and hand["result"]["winners"] == [B, C]
     assert hand["points"] == [8, 12, 12, 6] and hand["totals"] == [0, 1, 1, 0]
     assert [ln["points"] for ln in hand["lines"]] == [0, 1, 1, 0]
-    assert all(ln["rule"] == "RULES.md §1.5" and ln["reason"] for ln in hand["lines"])
+    assert all(ln["rule"] == "/rules/cau-robat#scoring-hand" and ln["reason"] for ln in hand["lines"])
 
 
 VOCAB_DEAL = [["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"], ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
@@ -149,10 +149,10 @@ def test_describe_lists_every_option_with_default_and_rule() -> None:
     assert defaults == {"players": "3-5", "dealerRotation": "right", "dupFix": "replace", "requireAnnouncement": False,
                         "runDirection": "both", "directPileCapture": False, "pileOrder": "deterministic",
                         "chainMode": "deferred", "anyoneMayCall": False, "lastPlayClears": True, "leftovers": "nobody"}
-    assert all(o["rule"].startswith("RULES.md §1.") and o["description"] for o in d["options"].values())
+    assert all(o["rule"].startswith("/rules/cau-robat#option-") and o["description"] for o in d["options"].values())
     assert d["options"]["runDirection"]["values"] == ["both", "up", "down"]
     assert set(d["events"]) == {"match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed",
-                                "void", "amend", "note"}
+                                "void", "amend", "note", "dispute", "ruling"}
     json.dumps(d)
 
 
@@ -692,7 +692,7 @@ def test_match_to_the_target_share() -> None:
     assert not m.state.over
     result(m, 2, [15, 15, 6, 4])  # A and B reach 2 in the same hand: they share
     sheet = m.score()
-    assert sheet["end"]["over"] and sheet["end"]["winners"] == [0, 1] and sheet["end"]["rule"] == "RULES.md §1.6"
+    assert sheet["end"]["over"] and sheet["end"]["winners"] == [0, 1] and sheet["end"]["rule"] == "/rules/cau-robat#scoring-match"
     assert [s["status"] for s in sheet["standings"]] == ["winner", "winner", "out", "out"]
     assert cau_robat.is_over(m.state) and cau_robat.legal_moves(m.state) == []
     m.refuse("hand_started", "common.match_over", dealer=3)

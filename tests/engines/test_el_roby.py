@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import VOCABULARY
+
 import schemas
 from engines import el_roby
 from engines.base import Event, RuleViolation, replay
@@ -47,7 +49,7 @@ def test_describe_lists_every_option_with_its_default() -> None:
         "discardCheck": "othersMelds", "elevenCardSource": "stockOnly", "noImmediateRediscard": False, "stockOut": "reshuffle",
         "limitCheck": "afterDiscard", "limitScope": "everyMeld", "rebuyDenominator": "remaining", "rebuyRounding": "up"}
     assert opts["limitScope"]["values"] == ["everyMeld", "firstExposure", "alsoLayoffs"]
-    assert all(o["rule"].startswith("RULES.md §4.") and o["description"] for o in opts.values())
+    assert all(o["rule"].startswith("/rules/el-roby#option-") and o["description"] for o in opts.values())
     assert set(d["events"]) == set(schemas.event_types("el-roby"))
     assert Options() == el_roby.parse_options({})
     json.dumps(d)
@@ -782,10 +784,7 @@ def test_hidden_recording_scores_identically(seed: int) -> None:
 
 
 def _vocabulary() -> str:
-    path = Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md"
-    if not path.is_file():
-        pytest.skip("VOCABULARY.md not found")
-    return path.read_text(encoding="utf-8")
+    return VOCABULARY.read_text(encoding="utf-8")
 
 
 def test_vocabulary_examples_validate() -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import VOCABULARY
 from tests.engines.kabu_helpers import K1_SHOWDOWN, P4, U, Match, k1
 
 from engines import ENGINES, kabu
@@ -31,7 +32,7 @@ def test_registered_and_described() -> None:
     assert opts["start"]["values"] == ["direct", "choose5", "choose3"] and opts["start"]["default"] == "direct"
     assert opts["secondCardFrom"]["default"] == "returned" and opts["openSix"]["default"] is False
     assert opts["solvency"]["default"] == "gross" and opts["insolventCollects"]["default"] is True
-    assert all(o["rule"].startswith("RULES.md §2.") and o["description"] for o in opts.values())
+    assert all(o["rule"].startswith("/rules/kabu#option-") and o["description"] for o in opts.values())
     assert d["target"]["end"]["values"] == ["insolvency", "time"] and d["target"]["end"]["default"] == "insolvency"
     assert set(d["events"]) >= {"hand_started", "keep", "take", "stand", "showdown", "reveal", "hand_result", "buy_chips",
                                 "leave", "time_up", "score_claimed", "void", "amend", "note"}
@@ -174,7 +175,7 @@ def test_k1_move_by_move() -> None:
     assert "P2 and P4 both have 7: no payment" in reasons
     assert any("P1's net +13 = N·v − S = 4 × 9 − 23; chips 70 → 83" == r for r in reasons)
     assert any(r.startswith("P3 shows 10♠ 3♦ 9♣ 8♥ (10 + 3 + 9 + 8 = 30): value 0") for r in reasons)
-    assert all(line["rule"] in ("RULES.md §2.1", "RULES.md §2.4") for line in hand["lines"])
+    assert all(line["rule"] in ("/rules/kabu#hand-value", "/rules/kabu#scoring-settlement") for line in hand["lines"])
     assert [s["total"] for s in m.sheet()["standings"]] == [83, 75, 47, 75]
     assert m.sheet()["end"] == {"over": False}
     assert m.texts[-1].startswith("Showdown: P1 5♥ 4♠ (9); P2 7♦ 8♣ 2♥ (7)")
@@ -213,7 +214,7 @@ def test_k2_insolvency_ends_the_game() -> None:
     pays = {(p["from"], p["to"]): p["paid"] for p in hand["result"]["payments"]}
     assert pays == {(1, 0): True, (2, 0): False, (2, 1): False}
     end = m.sheet()["end"]
-    assert end["over"] and end["winners"] == [0] and end["rule"] == "RULES.md §2.5"
+    assert end["over"] and end["winners"] == [0] and end["rule"] == "/rules/kabu#scoring-match"
     assert "Z holds 5 chip(s) but owes 8 in all" in end["reason"] and "X has the most chips (46) and wins" in end["reason"]
     assert [s["status"] for s in m.sheet()["standings"]] == ["winner", "out", "out"]  # the match has ended: whoever did not win is out
     assert kabu.is_over(m.state) and kabu.legal_moves(m.state) == []
@@ -852,17 +853,12 @@ def _events(text: str) -> list[tuple[str, dict[str, Any]]]:
     return [(e["type"], e["data"]) for e in map(json.loads, text.splitlines()) if e]
 
 
-def _vocabulary() -> str | None:
-    for candidate in (os.environ.get("TANTEO_VOCABULARY", ""), str(Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md")):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate).read_text(encoding="utf-8")
-    return None
+def _vocabulary() -> str:
+    return VOCABULARY.read_text(encoding="utf-8")
 
 
 def test_vocabulary_examples_are_copied_verbatim() -> None:
     text = _vocabulary()
-    if text is None:
-        pytest.skip("VOCABULARY.md not found (set TANTEO_VOCABULARY)")
     block = text.split("**kabu** — K1 move by move")[1].split("```jsonl\n")[1].split("```")[0]
     assert _events(block) == _events(K1_LOG)
     section = text.split("### 5.2 kabu")[1].split("### 5.3")[0]

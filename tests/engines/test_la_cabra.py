@@ -38,9 +38,9 @@ def test_describe_lists_options_events_and_teams() -> None:
     assert opts["discardFaceUp"] == {**opts["discardFaceUp"], "type": "boolean", "default": False}
     assert opts["tiraInterruptsTira"]["default"] is False
     assert opts["eggs"]["values"] == ["none", "doubleNext"] and opts["eggs"]["default"] == "none"
-    assert all(o["rule"].startswith("RULES.md §5.") and o["description"] for o in opts.values())
+    assert all(o["rule"].startswith("/rules/la-cabra#option-") and o["description"] for o in opts.values())
     assert set(d["events"]) == {"match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal",
-                                "hand_result", "score_claimed", "void", "amend", "note"}
+                                "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"}
     json.dumps(d)
 
 
@@ -502,7 +502,7 @@ def test_whole_deal_scores_120_and_loss_points(seed: int) -> None:
     assert 3 <= sum(r["tricks"]) <= 9
     assert r["lossPoints"] == h["points"] == loss_points(r["cardPoints"], r["tricks"]) == h["totals"]
     assert sum(line["points"] for line in h["lines"]) == sum(h["points"])
-    assert all(line["rule"].startswith("RULES.md §5.") for line in h["lines"])
+    assert all(line["rule"].startswith("/rules/la-cabra#") for line in h["lines"])
     last = m.hand.last_winner
     m.refuse("lead", "la-cabra.deal_over", seat=last, cards=["6C"])
     assert la_cabra.legal_moves(m.state)[0] == {"type": "hand_started", "data": {"dealer": N, "leader": last}}
@@ -549,7 +549,7 @@ def test_vocabulary_example_log() -> None:
     sheet = la_cabra.score(after9)
     first, second = sheet["hands"]
     assert first["status"] == "scored" and first["points"] == [0, 2] and first["totals"] == [0, 2]
-    assert first["lines"][1] == {"team": 1, "points": 2, "reason": "EW took 48 card points (31–59): 2 loss points", "rule": "RULES.md §5.4"}
+    assert first["lines"][1] == {"team": 1, "points": 2, "reason": "EW took 48 card points (31–59): 2 loss points", "rule": "/rules/la-cabra#scoring-deal"}
     hand = after9.current
     assert (hand.dealer, hand.leader) == (N, N)
     assert second["status"] == "playing" and second["missing"] == [{"seq": 9, "index": 0}, {"seq": 9, "index": 1}]
@@ -581,7 +581,7 @@ def test_z3_series_default_eggs() -> None:
     assert sheet["hands"][4]["lines"][-1]["reason"] == "EW took no trick: 6 loss points"
     assert sheet["hands"][3]["lines"][-1]["reason"] == "NS took 0 card points (30 or fewer, with a trick): 4 loss points"
     assert sheet["end"]["over"] is True and sheet["end"]["winners"] == [1] and sheet["end"]["goat"] == 0
-    assert sheet["end"]["rule"] == "RULES.md §5.5" and "NS" in sheet["end"]["reason"]
+    assert sheet["end"]["rule"] == "/rules/la-cabra#scoring-series" and "NS" in sheet["end"]["reason"]
     assert [s["status"] for s in sheet["standings"]] == ["out", "winner"]
     assert [s["total"] for s in sheet["standings"]] == [12, 8]
     m.refuse("hand_started", "common.match_over", dealer=2)
@@ -1036,7 +1036,7 @@ def test_loss_points_form_facts_and_lines() -> None:
     m = _series(Z3_LOSS[:3])
     h1, h3 = m.score()["hands"][0], m.score()["hands"][2]
     assert h1["result"] == {"cardPoints": None, "tricks": None, "lossPoints": [0, 2], "eggs": False, "multiplier": 1}
-    assert h1["lines"][-1] == {"team": 1, "points": 2, "rule": "RULES.md §5.4",
+    assert h1["lines"][-1] == {"team": 1, "points": 2, "rule": "/rules/la-cabra#scoring-deal",
                                "reason": "EW lost the deal (31–59): 2 loss points as the score sheet says"}
     assert h3["result"]["eggs"] and h3["points"] == [0, 0]
     assert m.texts[1] == "Hand 1 result: loss points NS 0, EW 2 as written: EW 2 loss points (totals 0–2)"

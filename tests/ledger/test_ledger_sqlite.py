@@ -29,7 +29,7 @@ from ledger import (
     verify_file,
 )
 from ledger.records import chain_hash_v2
-from ledger.sqlite import TRIGGERS
+from ledger.sqlite import _MIGRATION_NAMES, TRIGGERS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -117,7 +117,7 @@ def test_triggers_and_schema_survive_reopening(db_path: Path) -> None:
     applied = conn.execute(
         "SELECT name FROM _sqlite_migrations WHERE migration_set = 'tanteo-ledger'"
     ).fetchall()
-    assert applied == [("m001_initial",), ("m002_private",), ("m003_match_meta",)]  # migrations ran once, not once per open
+    assert applied == [(name,) for name in _MIGRATION_NAMES]  # each migration ran once, not once per open
     assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     conn.close()
 

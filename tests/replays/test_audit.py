@@ -14,7 +14,7 @@ def sheet(**end: Any) -> dict[str, Any]:
     return {
         "hands": [
             {"hand": 1, "status": "scored", "points": [0, 2], "totals": [0, 2], "result": {"cardPoints": [72, 48]},
-             "lines": [{"team": 1, "points": 2, "reason": "EW took 48 (31-59): 2", "rule": "RULES.md §5.4"}]},
+             "lines": [{"team": 1, "points": 2, "reason": "EW took 48 (31-59): 2", "rule": "/rules/la-cabra#scoring-deal"}]},
             {"hand": 2, "status": "incomplete", "points": None, "totals": [0, 2], "missing": [{"seq": 9, "index": 0}],
              "result": {}, "lines": []},
         ],

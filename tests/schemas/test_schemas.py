@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import pickle
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import VOCABULARY
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -47,12 +48,16 @@ LA_CABRA_LOG = """\
 {"type":"reveal","data":{"cards":[{"seq":9,"index":0,"card":"6D"},{"seq":9,"index":1,"card":"QC"}]}}
 """
 
-# VOCABULARY.md §4 (common events) and §5.5 (la-cabra), verbatim.
+# VOCABULARY.md §4 (common events, the dispute desk) and §5.5 (la-cabra), verbatim.
 SNIPPETS = """\
 {"type": "reveal", "data": {"cards": [{"seq": 9, "index": 0, "card": "6D"}, {"seat": 2, "card": "QS"}]}}
 {"type": "void", "data": {"target": 4, "reason": "claim written for the wrong hand"}}
 {"type": "amend", "data": {"target": 17, "data": {"seat": 3, "slots": [1, 4], "cards": ["4", "2"], "drawn": "4"}, "reason": "slot 4 showed a 2, not a 3"}}
 {"type": "note", "data": {"text": "Dora bluffed a pair", "target": 17}}
+{"type": "dispute", "data": {"hand": 2, "field": "points", "seat": 3, "reason": "Dora's 4 + 2 claim failed: her row stayed 4 7 1 2"}}
+{"type": "ruling", "data": {"dispute": 30, "decision": "upheld", "reason": "the replay shows slot 4 held a 2"}}
+{"type": "amend", "data": {"target": 17, "data": {"seat": 3, "slots": [1, 4], "cards": ["4", "2"], "drawn": "4"}, "reason": "slot 4 showed a 2, not a 3"}}
+{"type": "ruling", "data": {"dispute": 31, "decision": "rejected", "reason": "the sheet was right"}}
 {"type": "tira", "data": {"seat": 2, "cards": ["7D", "8D", "KD", "AD"], "rivals": [3]}}
 """
 
@@ -90,6 +95,12 @@ VALID: list[tuple[str, Any]] = [
     ("void", {"target": 1, "reason": "wrong match"}),
     ("amend", {"target": 6, "data": {"seat": 0, "cards": ["9H", "KH"]}, "reason": "typo"}),
     ("note", {"text": "a comment on the match"}),
+    ("dispute", {"hand": 2, "reason": "the trick went to South"}),
+    ("dispute", {"hand": 2, "field": "cardPoints", "seat": 1, "reason": "72, not 68"}),
+    ("ruling", {"dispute": 12, "decision": "upheld", "reason": "the photo shows it"}),
+    ("ruling", {"dispute": 12, "decision": "rejected", "reason": "no"}),
+    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": 30}}),
+    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": None}}),
 ]
 
 
@@ -159,7 +170,7 @@ def test_every_event_file_is_an_event_type(game: str) -> None:
     own, common = _event_files(game), _event_files("common")
     assert set(schemas.event_types(game)) == own | common
     assert {"match_started", "hand_started", "reveal", "hand_result", "score_claimed"} <= own
-    assert common == {"void", "amend", "note"}
+    assert common == {"void", "amend", "note", "dispute", "ruling"}
 
 
 @pytest.mark.parametrize("game", schemas.games())
@@ -180,9 +191,9 @@ def test_games_and_event_types() -> None:
     assert "la-cabra" in schemas.games()
     assert "common" not in schemas.games()
     types = schemas.event_types(GAME)
-    assert types[-3:] == ["amend", "note", "void"]
+    assert types[-5:] == ["amend", "dispute", "note", "ruling", "void"]
     assert set(types) == {"match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal",
-                          "hand_result", "score_claimed", "void", "amend", "note"}
+                          "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"}
     with pytest.raises(SchemaError) as caught:
         schemas.event_types("poker")
     assert caught.value.code == "schema.unknown_game"
@@ -258,11 +269,7 @@ def test_valid_payloads_validate(type: str, data: Any) -> None:
 
 
 def _vocabulary() -> str:
-    candidates = [os.environ.get("TANTEO_VOCABULARY", ""), str(Path(__file__).resolve().parents[3] / "shared" / "rules" / "VOCABULARY.md")]
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file():
-            return Path(candidate).read_text(encoding="utf-8")
-    pytest.skip("VOCABULARY.md not found (set TANTEO_VOCABULARY)")
+    return VOCABULARY.read_text(encoding="utf-8")
 
 
 def _blocks(text: str, start: str, end: str) -> list[str]:
@@ -380,6 +387,16 @@ BAD: list[tuple[str, Any, str]] = [
     ("amend", {"target": 4, "reason": "x"}, "$.data"),
     ("note", {}, "$.text"),
     ("note", {"text": "x", "target": 0}, "$.target"),
+    ("dispute", {"reason": "x"}, "$.hand"),
+    ("dispute", {"hand": 0, "reason": "x"}, "$.hand"),
+    ("dispute", {"hand": 1, "reason": " "}, "$.reason"),
+    ("dispute", {"hand": 1, "seat": -1, "reason": "x"}, "$.seat"),
+    ("dispute", {"hand": 1, "field": "Points!", "reason": "x"}, "$.field"),
+    ("ruling", {"dispute": 3, "decision": "upheld"}, "$.reason"),
+    ("ruling", {"dispute": 3, "decision": "yes", "reason": "x"}, "$.decision"),
+    ("ruling", {"decision": "rejected", "reason": "x"}, "$.dispute"),
+    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": -5}}, "$.options.correctionWindow"),
+    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": "1h"}}, "$.options.correctionWindow"),
     # match_started
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"foo": True}}, "$.options.foo"),
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"eggs": "triple"}}, "$.options.eggs"),

@@ -1,0 +1,159 @@
+"""Export and import: the lossless JSON Lines archive, the portable text notation, spreadsheets.
+
+Thin views over :mod:`api.service.transfer`: they pick the format from the query or the
+request's media type and stream the service's lines back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+from werkzeug.exceptions import UnsupportedMediaType
+
+from api.app import current_service
+from api.schemas import Problem
+from api.service import transfer
+from api.web import bearer_token
+
+blp = Blueprint("exports", __name__, description="Export a match or a database (archive, text notation, CSV) and import files")
+
+NDJSON = "application/x-ndjson"
+ARCHIVE_TYPES = frozenset({NDJSON, "application/jsonl", "application/json-lines", "application/x-jsonlines"})
+TEXT = "text/plain"
+
+
+class ExportQuery(Schema):
+    format = fields.String(load_default="text", validate=validate.OneOf(["text", "jsonl"]),
+                           metadata={"description": "text: the portable notation (docs/NOTATION.md); jsonl: the lossless archive"})
+
+
+class ExportAllQuery(Schema):
+    format = fields.String(load_default="jsonl", validate=validate.OneOf(["jsonl"]),
+                           metadata={"description": "jsonl: the lossless archive, one event per line, match after match"})
+    game = fields.String()
+    player = fields.String()
+    status = fields.String()
+
+
+class ImportedMatch(Schema):
+    id = fields.String()
+    token = fields.String(metadata={"description": "a new write token for the imported match"})
+    version = fields.Integer()
+    head = fields.String()
+    lines = fields.List(fields.Integer(), metadata={"description": "first and last line of the match in the file"})
+
+
+class ImportErrorEntry(Schema):
+    line = fields.Integer()
+    column = fields.Integer(allow_none=True)
+    code = fields.String()
+    message = fields.String()
+    match = fields.String(allow_none=True)
+
+
+class ImportProblem(Problem):
+    """Nothing imported: the problem, with the whole report beside it."""
+
+    imported = fields.List(fields.Nested(ImportedMatch))
+    unchanged = fields.List(fields.Nested(ImportedMatch))
+
+
+class ImportReport(Schema):
+    imported = fields.List(fields.Nested(ImportedMatch))
+    unchanged = fields.List(fields.Nested(ImportedMatch), metadata={"description": "matches already stored, identical"})
+    errors = fields.List(fields.Nested(ImportErrorEntry))
+
+
+def _stream(lines: Any, mimetype: str, filename: str) -> Response:
+    return Response(lines, mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@blp.route("/matches/<match_id>/export")
+class Export(MethodView):
+    @blp.arguments(ExportQuery, location="query", error_status_code=400)
+    @blp.alt_response(404, schema="Problem", description="no such match")
+    @blp.alt_response(403, schema="Problem", description="a token that is not this match's")
+    @blp.doc(responses={"200": {"description": "the match as text (text/plain) or as the archive (application/x-ndjson)",
+                                "content": {TEXT: {"schema": {"type": "string"}}, NDJSON: {"schema": {"type": "string"}}}}},
+             security=[{"bearer": []}, {}])
+    def get(self, query: dict[str, Any], match_id: str) -> Response:
+        """Export one match: the portable text notation (default) or the lossless archive."""
+        service = current_service()
+        token = bearer_token()
+        if query["format"] == "text":
+            text = transfer.match_text(service, match_id, token=token)
+            return _stream(iter([text.encode("utf-8")]), TEXT, f"{match_id}.tnt")
+        lines = list(transfer.match_lines(service, match_id, token=token))  # errors before the first byte
+        return _stream(iter(lines), NDJSON, f"{match_id}.jsonl")
+
+
+@blp.route("/matches/export")
+class ExportAll(MethodView):
+    @blp.arguments(ExportAllQuery, location="query", error_status_code=400)
+    @blp.doc(responses={"200": {"description": "every match the filters keep, as one archive",
+                                "content": {NDJSON: {"schema": {"type": "string"}}}}})
+    def get(self, query: dict[str, Any]) -> Response:
+        """Export every match (filtered as the list) as one archive."""
+        query.pop("format")
+        # Read whole before answering: the request's ledger connection closes at teardown.
+        lines = list(transfer.all_lines(current_service(), **query))
+        return _stream(iter(lines), NDJSON, "tanteo.jsonl")
+
+
+@blp.route("/matches/import")
+class Import(MethodView):
+    @blp.response(201, ImportReport)
+    @blp.alt_response(200, schema=ImportReport, description="every match of the file is already stored, identical")
+    @blp.alt_response(422, schema=ImportProblem, description="nothing was imported: a problem (code import.nothing_imported) "
+                      "that also carries imported, unchanged and errors (every error by line)")
+    @blp.alt_response(415, schema="Problem", description="neither an archive nor text")
+    @blp.doc(requestBody={"required": True, "content": {
+        NDJSON: {"schema": {"type": "string"}, "example": '{"match": "…", "seq": 1, "type": "match_started", …}\n'},
+        TEXT: {"schema": {"type": "string"}}}})
+    def post(self) -> Any:
+        """Import an archive (application/x-ndjson) or text notation (text/plain); each match on its own."""
+        mimetype = request.mimetype
+        body = request.get_data()
+        if mimetype in ARCHIVE_TYPES:
+            report = transfer.import_archive(current_service(), body.splitlines())
+        elif mimetype == TEXT:
+            text = body.decode(request.mimetype_params.get("charset", "utf-8"), "replace")
+            report = transfer.import_text(current_service(), text, by=request.headers.get("X-Recorder", ""))
+        else:
+            raise UnsupportedMediaType(f"send an archive as {NDJSON} or the text notation as {TEXT}")
+        if not report["imported"] and report["errors"]:
+            raise transfer.NothingImported(report)
+        return report, 201 if report["imported"] else 200
+
+
+class ListQuery(Schema):
+    game = fields.String()
+    player = fields.String()
+    status = fields.String()
+
+
+CSV = "text/csv; charset=utf-8"
+
+
+@blp.route("/matches/<match_id>/sheet.csv")
+class SheetCsv(MethodView):
+    @blp.alt_response(404, schema="Problem", description="no such match")
+    @blp.doc(responses={"200": {"description": "hands × players (or teams) and the totals",
+                                "content": {"text/csv": {"schema": {"type": "string"}}}}})
+    def get(self, match_id: str) -> Response:
+        """The score sheet as a spreadsheet: one row per hand, one column per player, then the totals."""
+        return _stream(iter([transfer.sheet_csv(current_service(), match_id).encode("utf-8")]), CSV, f"{match_id}.csv")
+
+
+@blp.route("/matches.csv")
+class MatchesCsv(MethodView):
+    @blp.arguments(ListQuery, location="query", error_status_code=400)
+    @blp.doc(responses={"200": {"description": "one row per match", "content": {"text/csv": {"schema": {"type": "string"}}}}})
+    def get(self, query: dict[str, Any]) -> Response:
+        """Every match (filtered as the list) as a spreadsheet: title, date, place, game, players, winners, totals."""
+        return _stream(iter([transfer.matches_csv(current_service(), **query).encode("utf-8")]), CSV, "matches.csv")

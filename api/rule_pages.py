@@ -1,0 +1,33 @@
+"""GET /rules and /rules/{game}: the rules every score line, refusal and option links to.
+
+Server-rendered from :mod:`api.rulebook`; a plain Flask blueprint (pages, not JSON: they stay
+out of the OpenAPI document).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template
+from werkzeug.exceptions import NotFound
+
+from api import rulebook
+
+blp = Blueprint("rules", __name__)
+
+
+@blp.get("/rules")
+def index() -> Any:
+    """List the rules pages."""
+    pages = [rulebook.page(g) for g in rulebook.games()]
+    return render_template("rules.html", page=None, pages=pages, common=rulebook.page(rulebook.COMMON))
+
+
+@blp.get("/rules/<game>")
+def rules(game: str) -> Any:
+    """Show one game's rules, every rule under its own anchor."""
+    try:
+        page = rulebook.page(game)
+    except KeyError:
+        raise NotFound(f"there are no rules for {game}; /rules lists them") from None
+    return render_template("rules.html", page=page, pages=None, common=None)

@@ -1,0 +1,129 @@
+"""The rules as the players read them: ``api/rules/<game>.md``, rendered once, with an anchor per rule.
+
+Each game's page is its own file plus ``common.md`` (recording, corrections, disputes: the
+same on every page), written in Markdown. A heading ends with its anchor, ``## Kamikaze
+{#scoring-kamikaze}``; the anchors are stable (score lines, refusals and ``GET /games`` link
+to them). Under a heading, a line ``Refused: `cabo.second_call`, …`` lists the rule codes
+that rule refuses with: this is how a refusal finds the paragraph that explains it. Each code
+is explained in exactly one place.
+
+Markdown is rendered by markdown-it-py (CommonMark plus tables); raw HTML in the files is not
+passed through. Flask-free: the error table and the pages both read it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+RULES_DIR = Path(__file__).resolve().parent / "rules"
+COMMON = "common"
+
+_ANCHOR = re.compile(r"\s*\{#([a-z0-9][a-z0-9-]*)\}\s*$")
+_CODE = re.compile(r"`((?:common|[a-z]+(?:-[a-z]+)*)\.[a-z_]+)`")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One rendered rules page."""
+
+    game: str
+    title: str
+    html: str
+    anchors: frozenset[str]
+    codes: dict[str, str]
+    """rule code → the anchor of the rule that refuses with it."""
+    toc: tuple[tuple[int, str, str], ...]
+    """(level, title, anchor) of every heading, for the contents."""
+
+
+def games() -> list[str]:
+    """Return the games that have a rules page (every file but ``common.md``)."""
+    return sorted(p.stem for p in RULES_DIR.glob("*.md") if p.stem != COMMON)
+
+
+def _anchors(md: MarkdownIt) -> None:
+    """Give each heading written ``Title {#anchor}`` the id ``anchor`` (and drop the braces)."""
+
+    def rule(state: Any) -> None:
+        tokens = state.tokens
+        for i, token in enumerate(tokens):
+            if token.type != "heading_open":
+                continue
+            inline = tokens[i + 1]
+            found = _ANCHOR.search(inline.content)
+            if not found:
+                continue
+            token.attrSet("id", found.group(1))
+            inline.content = inline.content[: found.start()]
+            last = inline.children[-1] if inline.children else None
+            if last is not None and last.type == "text":
+                last.content = _ANCHOR.sub("", last.content)
+
+    md.core.ruler.push("heading_anchors", rule)
+
+
+@lru_cache(maxsize=1)
+def _markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    _anchors(md)
+    return md
+
+
+def _source(game: str) -> str:
+    text = (RULES_DIR / f"{game}.md").read_text(encoding="utf-8")
+    if game == COMMON:
+        return text
+    return text.rstrip() + "\n\n" + (RULES_DIR / f"{COMMON}.md").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def page(game: str) -> Page:
+    """Return the rendered rules page of ``game`` (``common``: the recording rules alone).
+
+    Raises:
+        KeyError: no rules page for that game.
+    """
+    if not (RULES_DIR / f"{game}.md").is_file() or "/" in game:
+        raise KeyError(game)
+    source = _source(game)
+    md = _markdown()
+    tokens = md.parse(source)
+    toc = []
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.attrGet("id"):
+            toc.append((int(token.tag[1]), tokens[i + 1].content.strip(), str(token.attrGet("id"))))
+    anchors = frozenset(a for _, _, a in toc)
+    codes: dict[str, str] = {}
+    current = ""
+    for line in source.splitlines():
+        heading = _ANCHOR.search(line) if line.startswith("#") else None
+        if heading:
+            current = heading.group(1)
+        elif line.startswith("Refused:"):
+            for code in _CODE.findall(line):
+                if code in codes:
+                    raise ValueError(f"{game}: {code} is explained twice, at #{codes[code]} and #{current}")
+                codes[code] = current
+    title = toc[0][1] if toc and toc[0][0] == 1 else "Recording a match"
+    return Page(game, title, md.renderer.render(tokens, md.options, {}), anchors, codes, tuple(toc))
+
+
+def rule_link(code: str, game: str | None = None) -> str | None:
+    """Return the link to the rule a refusal's code names: ``/rules/<game>#<anchor>``, or None.
+
+    A game's own code is explained on its page; a ``common.*`` code on every page (and on
+    ``/rules/common``), so it links to the match's game when that is known.
+    """
+    prefix = code.split(".", 1)[0]
+    where = prefix if prefix != COMMON else (game if game in games() else COMMON)
+    try:
+        anchor = page(where).codes.get(code)
+    except KeyError:
+        return None
+    return None if anchor is None else f"/rules/{where}#{anchor}"

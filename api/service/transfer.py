@@ -1,0 +1,476 @@
+"""Export and import: the lossless archive, the text notation, spreadsheets; Flask-free.
+
+An archive import recreates each match with the same id, seqs, times, recorders and hashes
+through the ledger's one import path (:meth:`ledger.Ledger.import_matches`): the chain is
+recomputed first, then every event is checked again — its shape by the JSON Schema, the
+rules by the same fold an append runs (``Service._fold_batch``), inside the ledger's write
+transaction (a chunk of matches per transaction, a savepoint each). A text import
+(``docs/NOTATION.md``) records each match's valid prefix through :meth:`Service.record`,
+like a scorer would. A match that is already stored, event for event, is reported as unchanged; one
+that differs, or whose chain or rules fail, is refused with its line while the other matches
+of the file are imported. Imported matches get new write tokens (an archive never carries
+one).
+
+The report has the shape of VOCABULARY's import response::
+
+    {"imported": [{"id", "token", "version", "head", "lines": [first, last]}],
+     "unchanged": [{"id", "version", "head", "lines"}],
+     "errors": [{"line", "column", "code", "message", "match"}]}
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from api.service.cache import Folded
+from api.service.tokens import authorize, hash_token, new_token
+from engines import get_engine
+from engines.base import RuleViolation, UnknownGame, events_from, walk
+from ledger.records import is_placeholder
+from ledger import GENESIS, ChainBroken, MatchExists, MatchImport, MatchNotFound
+from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
+from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, read_text,
+                              value_at, write_text)
+from schemas import SchemaError, validate_event
+
+if TYPE_CHECKING:
+    from api.service import Service
+
+
+def match_meta(data: Any) -> dict[str, Any]:
+    from api.service import match_meta as meta_of
+
+    return meta_of(data)
+
+PAGE = 200
+
+
+class NothingImported(Exception):
+    """An import of which nothing could be imported: ``report`` lists every error by line."""
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        errors = report["errors"]
+        first = errors[0] if errors else None
+        where = f" (first: line {first['line']}: {first['message']})" if first else ""
+        super().__init__(f"nothing was imported: {len(errors)} error{'s' if len(errors) != 1 else ''}{where}")
+        self.report = report
+        self.message = str(self)
+
+
+class _Refused(Exception):
+    def __init__(self, line: int, code: str, message: str, column: int | None = None) -> None:
+        super().__init__(message)
+        self.error = (line, column, code, message)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def match_lines(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> Iterator[bytes]:
+    """Return a match's archive lines, one stored event each, as this reader may see them.
+
+    ``full`` is the database owner's form (the command line's backup): every value with its
+    salt. Otherwise the listing of ``GET /matches/{id}/events`` for this reader: while the
+    match is in play and without its token, each private value as its placeholder and
+    commitment (the lines still verify, but cannot be imported: the rules need the values).
+
+    Raises:
+        MatchNotFound: no such match.
+        AuthError: a token that is not this match's.
+    """
+    return (archive_line(envelope) for envelope in _envelopes(service, match_id, token, full))
+
+
+def _envelopes(service: Service, match_id: str, token: str | None, full: bool) -> list[dict[str, Any]]:
+    if full:
+        return [event.envelope() for event in service.ledger.read(match_id)]
+    return service.events(match_id, token=token)[0]
+
+
+def all_lines(service: Service, *, game: str | None = None, player: str | None = None, status: str | None = None,
+              full: bool = False) -> Iterator[bytes]:
+    """Return the archive lines of every match the filters keep, oldest match first."""
+    ids: list[str] = []
+    offset = 0
+    while True:
+        rows, total = service.ledger.list_matches(game=game, player=player, status=status, limit=PAGE, offset=offset)
+        ids.extend(r.id for r in rows)
+        offset += len(rows)
+        if not rows or offset >= total:
+            break
+    for match_id in reversed(ids):
+        yield from match_lines(service, match_id, full=full)
+
+
+def count_matches(service: Service) -> int:
+    """Return how many matches the database holds (for a progress bar)."""
+    return service.ledger.list_matches(limit=0)[1]
+
+
+# --------------------------------------------------------------------------- import
+
+
+CHUNK_EVENTS = 20_000
+"""How many events an archive import writes per transaction (one savepoint per match in it):
+one durable commit per chunk instead of one per match, and the write lock is let go between
+chunks so that scorers at other tables are not kept waiting by a long restore."""
+
+
+def import_archive(service: Service, lines: Iterable[bytes | str], *,
+                   progress: Any = None) -> dict[str, Any]:
+    """Import every match of an archive that is sound; report the rest by line.
+
+    ``progress``, if given, is called with the number of events of each match handled.
+    """
+    matches, refused = read_archive(lines)
+    imported: list[dict[str, Any]] = []
+    unchanged: list[dict[str, Any]] = []
+    errors: list[LineError] = list(refused)
+    damaged = {e.match: e.line for e in refused if e.match}
+    pending: list[tuple[ArchivedMatch, MatchImport, str, dict[str, Folded]]] = []
+
+    def flush() -> None:
+        results = service.ledger.import_matches([item for _, item, _, _ in pending])
+        for (archived, _item, token, outcome), result in zip(pending, results):
+            try:
+                entry = _imported(service, archived, result, token, outcome)
+            except _Refused as why:
+                line, column, code, message = why.error
+                errors.append(LineError(line, column, code, message, archived.id))
+            else:
+                imported.append({**entry, "lines": [archived.lines[0], archived.lines[-1]]})
+            if progress is not None:
+                progress(len(archived.events))
+        pending.clear()
+
+    for archived in matches:
+        if archived.id in damaged:  # reported at the damaged line; a part of a match is not the match
+            if progress is not None:
+                progress(len(archived.events))
+            continue
+        try:
+            ready = _prepare(service, archived)
+        except _Refused as why:
+            line, column, code, message = why.error
+            errors.append(LineError(line, column, code, message, archived.id))
+            if progress is not None:
+                progress(len(archived.events))
+            continue
+        if isinstance(ready, dict):
+            unchanged.append({**ready, "lines": [archived.lines[0], archived.lines[-1]]})
+            if progress is not None:
+                progress(len(archived.events))
+            continue
+        pending.append(ready)
+        if sum(len(a.events) for a, _, _, _ in pending) >= CHUNK_EVENTS:
+            flush()
+    if pending:
+        flush()
+    errors.sort(key=lambda e: (e.line, e.column or 0))
+    return {"imported": imported, "unchanged": unchanged, "errors": [e.json() for e in errors]}
+
+
+def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tuple[ArchivedMatch, MatchImport, str, dict[str, Folded]]:
+    """Check what can be checked before the write transaction: the first event, the match not
+    being stored already, every event's shape; return the unchanged entry or what to import.
+
+    Raises:
+        _Refused: the match does not start with match_started, it is stored already with
+            other events, or an event breaks its schema.
+    """
+    events = archived.events
+    first = events[0]
+    if first.seq != 1 or first.type != "match_started":
+        raise _Refused(archived.lines[0], "import.no_start",
+                       f"match {archived.id} does not start with its match_started event (seq 1) on this line")
+    try:
+        validate_event(None, "match_started", first.data)
+        engine = get_engine(first.data["game"])
+    except (SchemaError, UnknownGame) as error:
+        raise _Refused(archived.lines[0], getattr(error, "code", "game.unknown"), _say(error)) from None
+    same = _already_stored(service, archived)
+    if same is not None:
+        return same
+    for event, line in zip(events[1:], archived.lines[1:]):
+        try:
+            validate_event(engine.GAME, event.type, event.data)
+        except SchemaError as error:
+            if unseen(event.data) != event.data:  # a placeholder never fits a schema: looked for only then
+                raise _Refused(line, "import.public_form",
+                               f"event {event.seq} holds a private value as its commitment only: this is the public form "
+                               "of a match in play; export it with the match's write token (or after the match) to "
+                               "import it") from None
+            raise _Refused(line, error.code, f"event {event.seq} ({event.type}): {error.message}") from None
+    token = new_token()
+    outcome: dict[str, Folded] = {}
+
+    def check(current: int, stored: Any) -> dict[str, Any]:
+        outcome["entry"] = service._fold_batch(archived.id, engine, engine.GAME, Folded(0, GENESIS, None, {}), stored)
+        first_read = next(walk(engine, events_from(stored[:1]))).read if not any(
+            e.type == "amend" and e.data.get("target") == 1 for e in stored) else next(walk(engine, events_from(stored))).read
+        return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing",
+                "meta": match_meta(first_read.data)}
+
+    item = MatchImport(archived.id, engine.GAME, list(first.data["players"]), hash_token(token), events, check)
+    return archived, item, token, outcome
+
+
+def _imported(service: Service, archived: ArchivedMatch, result: Any, token: str,
+              outcome: dict[str, Folded]) -> dict[str, Any]:
+    """Turn the ledger's result for one match into the report's entry, or raise why it was refused.
+
+    Raises:
+        _Refused: the chain is broken, an event breaks the rules, the id was taken meanwhile.
+    """
+    from api.service import EventRefused
+
+    events = archived.events
+    if isinstance(result, ChainBroken):
+        raise _Refused(archived.line_of(result.first_bad), "import.chain_broken",
+                       f"match {archived.id}: the hash chain does not verify: {result.reason}")
+    if isinstance(result, EventRefused):
+        event = events[result.index]
+        raise _Refused(archived.lines[result.index], result.error.code,
+                       f"event {event.seq} ({event.type}): {result.error.message}")
+    if isinstance(result, MatchExists):  # stored by another writer since we looked
+        raise _Refused(archived.lines[0], "import.exists",
+                       f"match {archived.id} was stored by someone else while this file was imported")
+    if isinstance(result, Exception):
+        raise result
+    service.cache.put(archived.id, outcome["entry"])
+    return {"id": archived.id, "token": token, "version": result.version, "head": result.head}
+
+
+def _already_stored(service: Service, archived: ArchivedMatch) -> dict[str, Any] | None:
+    """Return the unchanged entry when the match is stored event for event; None when it is new.
+
+    Raises:
+        _Refused: a match with this id is stored with other events (named at the first line
+            that differs).
+    """
+    try:
+        record = service.ledger.get_match(archived.id)
+    except MatchNotFound:
+        return None
+    stored = service.ledger.read(archived.id)
+    for event, line in zip(archived.events, archived.lines):
+        if event.seq > len(stored) or stored[event.seq - 1].envelope() != event.envelope():
+            raise _Refused(line, "import.exists_different",
+                           f"match {archived.id} is already stored and its event {event.seq} differs from this line; "
+                           "nothing of it was imported")
+    if len(stored) != len(archived.events):
+        raise _Refused(archived.lines[-1], "import.exists_different",
+                       f"match {archived.id} is already stored with {len(stored)} events, this file has "
+                       f"{len(archived.events)}; nothing of it was imported")
+    return {"id": record.id, "version": record.version, "head": record.head}
+
+
+def _say(error: Exception) -> str:
+    if isinstance(error, UnknownGame):
+        return f"there is no game {error.game}; GET /games lists them"
+    return str(getattr(error, "message", error))
+
+
+# --------------------------------------------------------------------------- text notation
+
+
+def match_text(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> str:
+    """Return a match in the portable text notation (``docs/NOTATION.md``), as this reader may see it.
+
+    A private value this reader may not see is written ``??``, as a scorer who did not see
+    the card would have recorded it.
+
+    Raises:
+        MatchNotFound: no such match.
+        AuthError: a token that is not this match's.
+    """
+    envelopes = _envelopes(service, match_id, token, full)
+    return write_text(unseen(envelopes[0]["data"]), [(e["seq"], e["type"], unseen(e["data"])) for e in envelopes[1:]],
+                      envelopes[-1]["hash"])
+
+
+def unseen(value: Any) -> Any:
+    """Return ``value`` with every hidden private value (its placeholder) written as the unknown card ``??``."""
+    if is_placeholder(value) or (isinstance(value, dict) and value == {"private": True}):  # format 1 has no commitment
+        return "??"
+    if isinstance(value, dict):
+        return {k: unseen(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unseen(v) for v in value]
+    return value
+
+
+def import_text(service: Service, text: str, *, by: str = "") -> dict[str, Any]:
+    """Import every match of a text file, leniently: each keeps its valid prefix and stays open.
+
+    Every error is reported by line and column: what cannot be read, what breaks an event's
+    schema, and the first event the rules refuse (the events before it are recorded).
+    """
+    imported: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    for written in read_text(text):
+        errors.extend(_text_error(e, None) for e in written.errors)
+        _import_written(service, written, by, imported, errors)
+    errors.sort(key=lambda e: (e["line"], e["column"] or 0))
+    return {"imported": imported, "unchanged": [], "errors": errors}
+
+
+def _text_error(error: NotationError, match: str | None) -> dict[str, Any]:
+    return {"line": error.line, "column": error.column, "code": error.code, "message": error.message, "match": match}
+
+
+def _import_written(service: Service, written: TextMatch, by: str,
+                    imported: list[dict[str, Any]], errors: list[dict[str, Any]]) -> None:
+    """Check and record one match read from text; append what happened to ``imported``/``errors``."""
+    if written.broken_at == 0 or not written.start:
+        return
+    start = coerce(None, "match_started", written.start, written.start_bare)
+    try:
+        validate_event(None, "match_started", start)
+        engine = get_engine(start["game"])
+        engine.start(start)
+    except SchemaError as error:
+        column = column_of(error.path, written.start_columns, 1)
+        line = _line_of_tag(written, error.path)
+        errors.append({"line": line, "column": column, "code": error.code, "message": error.message, "match": None})
+        return
+    except (RuleViolation, UnknownGame) as error:
+        errors.append({"line": written.line, "column": 1, "code": getattr(error, "code", "game.unknown"),
+                       "message": _say(error), "match": None})
+        return
+    events, stop = _shaped(engine.GAME, written, errors)
+    created = service.start_match(start, by=by)
+    match_id = created["id"]
+    for error in errors:
+        if error["match"] is None and written.line <= error["line"] <= written.last_line:
+            error["match"] = match_id
+    good = events[:stop]
+    from api.service import EventRefused
+
+    for first in range(0, len(good), 200):
+        chunk = good[first:first + 200]
+        try:
+            service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk], token=created["token"], by=by)
+        except EventRefused as refused:
+            bad = chunk[refused.index]
+            if refused.index:
+                service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk[:refused.index]],
+                               token=created["token"], by=by)
+            inner = refused.error
+            column = column_of(getattr(inner, "path", "$") or "$", bad.columns, bad.column) if isinstance(inner, SchemaError) else bad.column
+            errors.append({"line": bad.line, "column": column, "code": inner.code, "message": inner.message, "match": match_id})
+            break
+    record = service.ledger.get_match(match_id)
+    imported.append({"id": match_id, "token": created["token"], "version": record.version, "head": record.head,
+                     "lines": [written.line, written.last_line]})
+
+
+def _shaped(game: str, written: TextMatch, errors: list[dict[str, Any]]) -> tuple[list[Written], int]:
+    """Read each event's values as its schema expects; report every shape error; return the events and
+    how many of them form the valid prefix."""
+    limit = len(written.events) if written.broken_at is None else written.broken_at
+    stop = limit
+    types = {1: "match_started"}
+    for index, event in enumerate(written.events[:limit]):
+        seq = index + 2
+        types[seq] = event.type
+        if event.number is not None and event.number != seq:
+            errors.append({"line": event.line, "column": event.column - len(str(event.number)) - 2, "code": "notation.bad_number",
+                           "message": f"this line is numbered {event.number} but it is event {seq} of the match "
+                                      "(number every event from 2 on, or leave the numbers out)", "match": None})
+            stop = min(stop, index)
+        event.data = coerce(game, event.type, event.data, event.bare)
+        if event.type == "amend" and isinstance(event.data.get("data"), dict):
+            target = types.get(event.data.get("target"))  # type: ignore[arg-type]
+            if target is not None:
+                inner = {"$" + p[len("$.data"):]: w for p, w in event.bare.items() if p.startswith("$.data.") or p.startswith("$.data[")}
+                event.data = {**event.data, "data": coerce(game if target != "match_started" else None, target, event.data["data"], inner)}
+        try:
+            validate_event(game, event.type, event.data)
+        except SchemaError as error:
+            code, message = error.code, f"{event.type}: {error.message}"
+            bad_card = card_problem(value_at(event.data, error.path), deck_of(written.start))
+            if bad_card is not None and any(w in error.message for w in ("card", "accepted forms", "does not match")):
+                code, message = "notation.bad_card", bad_card
+            errors.append({"line": event.line, "column": column_of(error.path, event.columns, event.column),
+                           "code": code, "message": message, "match": None})
+            stop = min(stop, index)
+    return written.events, stop
+
+
+def _line_of_tag(written: TextMatch, path: str) -> int:
+    """The line of the tag a match_started path points into (the match's first line if unknown)."""
+    return column_of(path, written.start_lines, written.line)
+
+
+# --------------------------------------------------------------------------- spreadsheets
+
+
+def sheet_csv(service: Service, match_id: str) -> str:
+    """Return a match's score sheet as CSV: one row per hand, one column per player (or team), then the totals.
+
+    Each cell is what the hand added to that standing (the sum of its score lines, as the
+    audit explains them); a void hand is listed with empty cells, an incomplete one with what
+    is known.
+    """
+    audit = service.audit(match_id)
+    standings = audit["standings"]
+    unit = "team" if standings and "team" in standings[0] else "seat"
+    keys = [s[unit] for s in standings]
+    labels = [s.get("name") or _team_name(s) for s in standings]
+    rows: list[list[Any]] = [["hand", "status", *labels]]
+    for hand in audit["hands"]:
+        points: dict[Any, int] = {}
+        for line in hand.get("lines", []):
+            if unit in line and isinstance(line.get("points"), int):
+                points[line[unit]] = points.get(line[unit], 0) + line["points"]
+        cells = ["" if hand["status"] == "void" else points.get(k, 0) for k in keys]
+        rows.append([hand["hand"], hand["status"], *cells])
+    rows.append(["total", "winner" if audit["end"].get("over") else "playing", *[s["total"] for s in standings]])
+    return _csv(rows)
+
+
+def matches_csv(service: Service, *, game: str | None = None, player: str | None = None,
+                status: str | None = None) -> str:
+    """Return one CSV row per match the filters keep: title, date, place, game, players, winners, final totals."""
+    rows: list[list[Any]] = [["id", "title", "date", "place", "game", "players", "status", "winners", "totals", "version"]]
+    offset = 0
+    while True:
+        page, total = service.ledger.list_matches(game=game, player=player, status=status, limit=PAGE, offset=offset)
+        for record in page:
+            start = service.ledger.read(record.id, upto=1)[0].data
+            summary = service.match(record.id)
+            standings = summary["standings"]
+            names = [s.get("name") or _team_name(s) for s in standings]
+            unit = "team" if standings and "team" in standings[0] else "seat"
+            by_key = {s[unit]: name for s, name in zip(standings, names)}
+            winners = [by_key.get(w, str(w)) for w in summary["end"].get("winners", [])]
+            rows.append([record.id, start.get("title", ""), start.get("date", ""), start.get("place", ""), record.game,
+                         "; ".join(record.players), summary["status"], "; ".join(winners),
+                         "; ".join(f"{name} {s['total']}" for name, s in zip(names, standings)), record.version])
+        offset += len(page)
+        if not page or offset >= total:
+            break
+    return _csv(rows)
+
+
+def _team_name(standing: dict[str, Any]) -> str:
+    return "team " + " + ".join(str(s) for s in standing.get("seats", [standing.get("team")]))
+
+
+def _csv(rows: list[list[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    """A spreadsheet reads a leading = + - @ as a formula: such text gets a leading apostrophe."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

@@ -1,0 +1,140 @@
+"""GET /matches/{id}/stream: the log as Server-Sent Events, for pages and people following a match live.
+
+One SSE event per stored event, in seq order: ``id:`` is the seq, ``data:`` the envelope as an
+open reader sees it (the public view, never the write token's). A client that reconnects
+sends ``Last-Event-ID`` (browsers do it by themselves; ``?lastEventId=`` for clients that
+cannot set headers) and gets exactly the events after that seq: nothing lost, nothing twice.
+``?delay=`` holds each event back until it is that many seconds old (a broadcast delay, as
+live card and chess broadcasts use), timed by the ``at`` the ledger stored.
+
+The response is a plain generator, which waitress sends as it is produced: it polls the
+ledger for newer events with a short sleep, sends a comment line as a heartbeat when quiet
+(so proxies and the browser keep the connection), and ends after a maximum duration; the
+browser's EventSource then reconnects with ``Last-Event-ID`` on its own (``retry:`` says
+how soon). The tunables are app config: ``TANTEO_STREAM_POLL`` (seconds between polls),
+``TANTEO_STREAM_HEARTBEAT`` (seconds of quiet before a heartbeat) and ``TANTEO_STREAM_SECONDS``
+(the longest a connection is kept).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime
+from typing import Any, Callable, Iterator
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from api.app import current_service, own_service
+from api.schemas import Envelope
+from api.service import BadRequest, Service
+from api.service.desk import parse_at
+
+blp = Blueprint("stream", __name__, description="Follow a match live (Server-Sent Events)")
+
+POLL_SECONDS = 0.2
+HEARTBEAT_SECONDS = 15.0
+MAX_SECONDS = 300.0
+RETRY_MS = 1000
+
+
+class StreamQuery(Schema):
+    lastEventId = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "resume after this seq (for clients that cannot send the Last-Event-ID header)"})
+    delay = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600), metadata={
+        "description": "broadcast delay: send each event only once it is this many seconds old"})
+
+
+def public_events(service: Service, match_id: str, after: int) -> list[dict[str, Any]]:
+    """Return the envelopes after seq ``after`` as an open reader sees them (no write token).
+
+    The one place the stream reads the log: the service's listing for a reader without the
+    token (:meth:`Service.events`, the one redaction of every listing), which shows private
+    values only as their public placeholders while the match is in play.
+
+    Raises:
+        MatchNotFound: no such match.
+    """
+    return service.events(match_id, after=after, token=None)[0]
+
+
+def resume_from(header: str | None, query: int | None) -> int:
+    """Return the seq to resume after: the ``Last-Event-ID`` header, else ``?lastEventId=``, else 0.
+
+    Raises:
+        BadRequest: a header that is not a seq.
+    """
+    if header is not None and header.strip():
+        raw = header.strip()
+        if not raw.isdigit():
+            raise BadRequest("request.bad_last_event_id", f"Last-Event-ID must be the seq of an event, like 12; got {raw}")
+        return int(raw)
+    return query or 0
+
+
+ENVELOPE = Envelope()
+
+
+def frame(envelope: dict[str, Any]) -> str:
+    """Format one envelope as an SSE event: its seq as ``id``, its JSON (one line, as ``GET /events`` shows it) as ``data``."""
+    shown = ENVELOPE.dump(envelope)
+    return f"id: {envelope['seq']}\ndata: {json.dumps(shown, ensure_ascii=False, separators=(',', ':'))}\n\n"
+
+
+def sse(read: Callable[[int], list[dict[str, Any]]], after: int, *, delay: float, now: Callable[[], datetime],
+        poll: float, heartbeat: float, max_seconds: float, first: list[dict[str, Any]] | None = None) -> Iterator[str]:
+    """Yield the SSE text of a stream: every event after ``after`` as it is stored, heartbeats when quiet.
+
+    ``read(after)`` returns the envelopes after a seq; ``first`` is an answer already read.
+    Events are sent in seq order and only once they are ``delay`` seconds old, so a held
+    event holds the ones after it too.
+    """
+    started = time.monotonic()
+    quiet_since = started
+    yield f"retry: {RETRY_MS}\n\n"
+    pending = first if first is not None else read(after)
+    while True:
+        for envelope in pending:
+            if delay and (now() - parse_at(envelope["at"])).total_seconds() < delay:
+                break
+            yield frame(envelope)
+            after = envelope["seq"]
+            quiet_since = time.monotonic()
+        clock = time.monotonic()
+        if clock - started >= max_seconds:
+            return
+        if clock - quiet_since >= heartbeat:
+            yield ": heartbeat\n\n"
+            quiet_since = clock
+        time.sleep(poll)
+        pending = read(after)
+
+
+@blp.route("/matches/<match_id>/stream")
+class Stream(MethodView):
+    @blp.arguments(StreamQuery, location="query", error_status_code=400)
+    @blp.response(200, description="text/event-stream: one event per stored event (id = seq, data = the public "
+                                   "envelope), comment lines as heartbeats", content_type="text/event-stream")
+    @blp.alt_response(400, schema="Problem", description="a Last-Event-ID or query that is no seq or delay")
+    @blp.alt_response(404, schema="Problem")
+    @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
+                          "description": "resume after this seq (browsers send it when they reconnect)"}])
+    def get(self, query: dict[str, Any], match_id: str) -> Any:
+        """Follow a match live: each event as it is stored, resumable with Last-Event-ID."""
+        after = resume_from(request.headers.get("Last-Event-ID"), query.get("lastEventId"))
+        first = public_events(current_service(), match_id, after)  # a missing match is a 404 before the stream starts
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+        config = app.config
+
+        def body() -> Iterator[str]:
+            service = own_service(app)  # runs after the view returned, on the same worker thread
+            yield from sse(lambda seq: public_events(service, match_id, seq), after, delay=query["delay"],
+                           now=service.clock, poll=float(config.get("TANTEO_STREAM_POLL", POLL_SECONDS)),
+                           heartbeat=float(config.get("TANTEO_STREAM_HEARTBEAT", HEARTBEAT_SECONDS)),
+                           max_seconds=float(config.get("TANTEO_STREAM_SECONDS", MAX_SECONDS)), first=first)
+
+        return Response(body(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

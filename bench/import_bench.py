@@ -1,0 +1,119 @@
+"""Import benchmark: restoring a 100k-event archive, as events/s, against eventsourcing's batch save.
+
+    /work/venv/bin/python bench/import_bench.py [--events 100000] [--rounds 5]
+
+The archive is built once per run: whole La Cabra series played by the conformance driver
+(real deals move by move, hidden discards, reveals, result-only hands, claims; no padding)
+until ``--events`` events, recorded through the service and exported with
+``transfer.all_lines`` — the bytes ``tanteo export --all`` writes.
+
+Ours: ``transfer.import_archive`` into an empty SQLite file (synchronous=FULL, one write
+transaction per match): read every line, check each envelope, recompute every chain, check
+every event's schema and the rules by the fold an append runs, insert with the given seqs,
+times and hashes. Baseline: the ``eventsourcing`` library (SQLite, the same durability)
+saving the same events unvalidated — decode each line and ``Application.save`` one
+aggregate per match holding its events, one transaction per match (as ledger_bench's (b)).
+
+The two run interleaved, ``--rounds`` times, each on a fresh file; the figure is the median
+of the per-round ratios (ours events/s ÷ baseline events/s). Target ≥ 1.0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import ledger_bench  # noqa: E402
+
+from api.service import Service, StateCache, transfer  # noqa: E402
+from ledger import SqliteLedger  # noqa: E402
+
+
+def build_archive(path: Path, total: int) -> tuple[list[bytes], int, int]:
+    """Record whole series until ``total`` events and export them; return the lines, matches, events."""
+    logs = ledger_bench.whole_series(total)
+    with SqliteLedger(path, synchronous="OFF") as ledger:
+        service = Service(ledger, StateCache())
+        for log in logs:
+            created = service.start_match(log[0]["data"])
+            for start in range(1, len(log), 1000):
+                service.record(created["id"], log[start:start + 1000], token=created["token"])
+        lines = list(transfer.all_lines(service, full=True))
+    return lines, len(logs), len(lines)
+
+
+def ours(path: Path, lines: list[bytes], matches: int) -> float:
+    with SqliteLedger(path) as ledger:
+        service = Service(ledger, StateCache())
+        start = time.perf_counter()
+        report = transfer.import_archive(service, lines)
+        elapsed = time.perf_counter() - start
+    if len(report["imported"]) != matches or report["errors"]:
+        raise SystemExit(f"the import failed: {report['errors'][:3]}")
+    return elapsed
+
+
+_AGGREGATE: list[type] = []
+
+
+def baseline(path: Path, lines: list[bytes]) -> float:
+    if not _AGGREGATE:  # the aggregate class is registered once (eventsourcing keys classes by topic)
+        app, aggregate = ledger_bench.eventsourcing_app(path)
+        _AGGREGATE.append(aggregate)
+    else:
+        os.environ["SQLITE_DBNAME"] = str(path)
+        from eventsourcing.application import Application
+
+        app, aggregate = Application(), _AGGREGATE[0]
+    by_match: dict[str, list[bytes]] = {}
+    for line in lines:  # grouping by match is bookkeeping, not timed
+        key = line[line.index(b'"match":') + 9:].split(b'"', 1)[0].decode()
+        by_match.setdefault(key, []).append(line)
+    groups = [[line.decode() for line in group] for group in by_match.values()]
+    start = time.perf_counter()
+    ledger_bench.es_bulk(app, aggregate, groups)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        t0 = time.perf_counter()
+        lines, matches, events = build_archive(d / "source.db", args.events)
+        print(f"archive: {matches} matches, {events:,} events, {sum(map(len, lines)) / 1e6:.1f} MB, "
+              f"built in {time.perf_counter() - t0:.0f} s")
+        ratios, ours_rates, base_rates = [], [], []
+        for n in range(args.rounds):
+            first_ours = n % 2 == 0  # alternate which side runs first
+            order = ("ours", "base") if first_ours else ("base", "ours")
+            times = {}
+            for side in order:
+                if side == "ours":
+                    times[side] = ours(d / f"ours{n}.db", lines, matches)
+                else:
+                    times[side] = baseline(d / f"es{n}.db", lines)
+            ours_rates.append(events / times["ours"])
+            base_rates.append(events / times["base"])
+            ratios.append(times["base"] / times["ours"])
+            print(f"round {n + 1}: ours {ours_rates[-1]:,.0f} events/s, eventsourcing {base_rates[-1]:,.0f} events/s, "
+                  f"ratio {ratios[-1]:.2f}")
+        print(f"import of {events:,} events: ours {statistics.median(ours_rates):,.0f} events/s (median), "
+              f"eventsourcing unvalidated save {statistics.median(base_rates):,.0f} events/s (median); "
+              f"median of ratios {statistics.median(ratios):.2f} (target ≥ 1.0)")
+
+
+if __name__ == "__main__":
+    main()

@@ -60,6 +60,8 @@ def test_el_roby_hand_scored_without_a_showdown_is_withheld_and_the_next_hand_st
     hand_1 = scorer.get("/audit")["hands"][0]
     assert hand_1["status"] == "scored" and hand_1["lines"] == [] and "with the write token" in hand_1["withheld"]
     assert hand_1["points"] == [59, 0, 78, 72]  # what the table writes on its sheet stays
+    sheet = scorer.client.get(f"/matches/{scorer.id}/sheet.csv").text.splitlines()
+    assert sheet[1].split(",")[:6] == ["1", "scored", "59", "0", "78", "72"]
     assert "2♣ 2" in json.dumps(scorer.read("/audit")["hands"][0]["lines"], ensure_ascii=False)
     texts = [f["text"] for f in scorer.get("/replay")["frames"]]
     assert texts[2] == "draw (its hidden cards are shown when the match ends)"  # seq 3, put back: Bea's draw

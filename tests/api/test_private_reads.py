@@ -35,7 +35,7 @@ def open_reads(scorer: Scorer, seats: int) -> dict[str, bytes]:
     """Every open read of the match, without the token: path → body."""
     version = scorer.get()["version"]
     paths = ["", "/events", "/events?after=1&limit=2", "/legal-moves", "/audit", "/replay", "/replay?course=recorded",
-             "/state"]
+             "/state", "/export", "/export?format=jsonl", "/sheet.csv"]
     for seat in range(seats):
         paths += [f"/replay?seat={seat}", f"/replay?seat={seat}&course=recorded", f"/state?seat={seat}"]
     for at in range(1, version + 1):
@@ -47,7 +47,7 @@ def open_reads(scorer: Scorer, seats: int) -> dict[str, bytes]:
         assert response.status_code == 200, (path, response.get_json())
         out[path] = response.data
     game = json.loads(out[""])["game"]
-    for listing in ("/matches", f"/matches?game={game}&status=playing"):  # the list, as anyone reads it
+    for listing in ("/matches", f"/matches?game={game}&status=playing", "/matches.csv", "/matches/export"):  # every match
         response = scorer.client.get(listing)
         assert response.status_code == 200 and scorer.id in response.text, listing
         out[listing] = response.data
@@ -56,7 +56,11 @@ def open_reads(scorer: Scorer, seats: int) -> dict[str, bytes]:
 
 def leaks(body: bytes, cards: list[str]) -> list[str]:
     """The private cards a response shows, as written (``8H``) or as words print them (``8♥``, ``7 bastos``)."""
-    text = body.decode("utf-8") + json.dumps(json.loads(body), ensure_ascii=False)
+    text = body.decode("utf-8")
+    try:
+        text += json.dumps(json.loads(body), ensure_ascii=False)
+    except ValueError:  # the text notation, JSON Lines, CSV: searched as they are
+        pass
     found = []
     for card in cards:
         rank, suit = card[:-1], card[-1]

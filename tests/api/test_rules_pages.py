@@ -23,7 +23,8 @@ from tests.engines.test_conformance import SEEDS, playout
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(ENGINES)
-CODE = re.compile(r"""["']((?:common|%s)\.[a-z_]+)["']""" % "|".join(map(re.escape, GAMES)))
+CODE = re.compile(r"""["']((?:common|%s)\.(?!py["'])[a-z_]+)["']""" % "|".join(map(re.escape, GAMES)))
+"""A rule code in a string literal (a file name such as "common.py" is not one)."""
 LINK = re.compile(r"""/rules/([a-z-]+)#([a-z0-9-]+)""")
 
 

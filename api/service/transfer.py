@@ -208,7 +208,8 @@ def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tupl
     outcome: dict[str, Folded] = {}
 
     def check(current: int, stored: Any) -> dict[str, Any]:
-        outcome["entry"] = service._fold_batch(archived.id, engine, engine.GAME, Folded(0, GENESIS, None, {}), stored)
+        outcome["entry"] = service._fold_batch(archived.id, engine, engine.GAME, Folded(0, GENESIS, None, {}), stored,
+                                               len(first.data["players"]))
         first_read = next(walk(engine, events_from(stored[:1]))).read if not any(
             e.type == "amend" and e.data.get("target") == 1 for e in stored) else next(walk(engine, events_from(stored))).read
         return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing",

@@ -1,4 +1,5 @@
-"""The ``tanteo`` command line on a real database file: record, replay, audit, verify."""
+"""The ``tanteo`` command line on a real database file (and, where ``db_path`` is taken, on a
+PostgreSQL URL too): record, replay, audit, verify."""
 
 from __future__ import annotations
 
@@ -19,16 +20,17 @@ def write_jsonl(path: Path, events: list[dict]) -> Path:
     return path
 
 
-def record_new(runner: CliRunner, db: Path, path: Path) -> tuple[str, str, str]:
+def record_new(runner: CliRunner, db: Path | str, path: Path) -> tuple[str, str, str]:
     result = runner.invoke(main, ["record", "new", str(path), "--db", str(db)])
     match = re.search(r"match (\S+) \(token (\S+)\)", result.output)
     assert match, result.output
     return match.group(1), match.group(2), result.output
 
 
-def test_record_replay_audit_verify(tmp_path: Path) -> None:
+def test_record_replay_audit_verify(tmp_path: Path, db_path: Path | str) -> None:
+    """On a SQLite file and on a PostgreSQL URL alike (``db_path`` is each in turn)."""
     runner = CliRunner()
-    db = tmp_path / "cli.db"
+    db = db_path
     log = write_jsonl(tmp_path / "series.jsonl", [{"type": "match_started", "data": START}, *DEAL_1, REVEAL, *REST])
     match_id, _token, output = record_new(runner, db, log)
     assert "recorded 30 events" in output and "version 31" in output
@@ -63,9 +65,9 @@ def test_record_replay_audit_verify(tmp_path: Path) -> None:
     assert verify.exit_code == 0 and "1 of 1 chains valid" in verify.output
 
 
-def test_record_stops_at_the_first_refused_line_and_keeps_the_rest(tmp_path: Path) -> None:
+def test_record_stops_at_the_first_refused_line_and_keeps_the_rest(tmp_path: Path, db_path: Path | str) -> None:
     runner = CliRunner()
-    db = tmp_path / "cli.db"
+    db = db_path
     match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "start.jsonl", [{"type": "match_started", "data": START}]))
     bad = [*DEAL_1[:3], {"type": "beat", "data": {"seat": 3, "cards": ["7S"]}}, *DEAL_1[3:]]
     result = runner.invoke(main, ["record", match_id, str(write_jsonl(tmp_path / "bad.jsonl", bad)),
@@ -153,3 +155,27 @@ def test_audit_lists_a_claim_about_a_voided_hand_as_orphaned(tmp_path: Path) -> 
     assert "recorded 4 events" in output, output
     audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
     assert "orphaned claim at event 4: hand 1 (dealt at event 2) was voided at event 5 (misdeal)" in audit.output, audit.output
+
+
+def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: Path) -> None:
+    """West's face-down discard is named by the scorer only: the open audit cannot score deal 1,
+    the scorer's can; a Cabo reveal during play is told as ?? without the token."""
+    from tests.api.test_cabo_api import vocabulary_log
+
+    runner = CliRunner(env={"TANTEO_TOKEN": ""})
+    db = tmp_path / "cli.db"
+    deal = [dict(e) for e in DEAL_1]
+    deal[4] = {"type": "discard", "data": {"seat": 3, "cards": ["6H", "7H", "8C", "9C"]}}
+    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "deal.jsonl", [{"type": "match_started", "data": START}, *deal]))
+    open_audit = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
+    assert open_audit["hands"][0]["status"] == "incomplete"
+    full = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json", "--token", token]).output)
+    assert full["hands"][0]["status"] == "scored" and full["hands"][0]["points"] == [4, 0]
+    wrong = runner.invoke(main, ["audit", match_id, "--db", str(db), "--token", "wrong"])
+    assert wrong.exit_code == 1
+
+    log = [*vocabulary_log()[:20], {"type": "reveal", "data": {"cards": [{"seat": 2, "slot": 3, "card": "10"}]}}]
+    cabo, cabo_token, _ = record_new(runner, db, write_jsonl(tmp_path / "cabo.jsonl", log))
+    assert runner.invoke(main, ["replay", cabo, "--db", str(db)]).output.strip().splitlines()[-1].endswith("Carl's slot 3 is ??")
+    shown = runner.invoke(main, ["replay", cabo, "--db", str(db), "--token", cabo_token])
+    assert shown.output.strip().splitlines()[-1].endswith("Carl's slot 3 is 10")

@@ -241,7 +241,8 @@ def _seat(value: str | None) -> int | str | None:
 @click.option("--move", type=int, help="with --hand: stop after this move of the hand (0 is the deal)")
 @click.option("--trick", type=int, help="with --hand: stop at the end of this trick (La Cabra)")
 @click.option("--course", type=click.Choice(["corrected", "recorded"]), default="corrected", show_default=True)
-@click.option("--token", envvar="TANTEO_TOKEN", help="needed for --seat all while the match is in play")
+@click.option("--token", envvar="TANTEO_TOKEN",
+              help="the match's write token: the full view of a match in play (needed for --seat all)")
 @click.option("--state", "show_state", is_flag=True, help="print the state after the last step shown")
 @DB_OPTION
 def replay(match: str, seat: str | None, at: int | None, hand: int | None, move: int | None, trick: int | None,
@@ -300,8 +301,10 @@ def audit_table(report: Mapping[str, Any]) -> list[str]:
 @click.argument("match")
 @click.option("--json", "as_json", is_flag=True, help="print the audit as JSON, for machines")
 @click.option("--lines", "all_lines", is_flag=True, help="print every hand's score lines, not only the diverging hand's")
+@click.option("--token", envvar="TANTEO_TOKEN",
+              help="the match's write token: a match in play scored from every private fact, not the public view")
 @DB_OPTION
-def audit(match: str, as_json: bool, all_lines: bool, db: str) -> None:
+def audit(match: str, as_json: bool, all_lines: bool, token: str | None, db: str) -> None:
     """Rescore every hand from the log and compare the table's claims.
 
     Prints a table (hands × seats or teams, computed points, claimed where they differ), the
@@ -310,7 +313,7 @@ def audit(match: str, as_json: bool, all_lines: bool, db: str) -> None:
     """
     service = _service(db)
     try:
-        report = service.audit(match)
+        report = service.audit(match, token=token)
     except Exception as error:  # noqa: BLE001
         _fail(_explain(error))
     if as_json:

@@ -13,6 +13,9 @@ list) and who saw the value:
 * ``OWNER``: the seat whose index the path's first ``"*"`` matched (``hands[2]`` is seat 2's);
 * ``NOBODY``: the record only (cards dealt face down that nobody at the table has looked at).
 
+``shown`` (optional) says when the rules make the value public before the match ends, read
+off the events recorded after it.
+
 ``unknown`` says how the field reads in a log without its private facts (what a reader
 without the token may fold): ``"??"`` replaces every card in it, ``"omit"`` drops the field
 (an optional value: the scorer "did not see it"), ``"keep"`` leaves it (the view already
@@ -47,6 +50,10 @@ class Private:
     when: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None
     """``(match options, event data) -> bool``: the field is private only when this holds
     (a stock draw, a face-down discard); None: always."""
+    shown: Callable[[Mapping[str, Any], Mapping[str, Any], Sequence[Any]], bool] | None = None
+    """``(match options, event data, the events recorded after it) -> bool``: the rules have
+    made the value public (Kabú's open cards, turned up after the last keep), so an open
+    listing shows it with its salt from then on; None: it stays hidden until the match ends."""
 
 
 Declarations = Mapping[str, Sequence[Private]]
@@ -60,6 +67,8 @@ class Secret:
     path: Path
     seats: frozenset[int]
     unknown: Literal["??", "omit", "keep"]
+    shown: Callable[[Mapping[str, Any], Mapping[str, Any], Sequence[Any]], bool] | None = None
+    """The declaration's ``shown`` (see :class:`Private`)."""
 
 
 def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_type: str,
@@ -73,7 +82,7 @@ def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_typ
         inner = data.get("data")
         if not isinstance(inner, Mapping):
             return []
-        return [Secret(("data", *s.path), s.seats, s.unknown)
+        return [Secret(("data", *s.path), s.seats, s.unknown)  # an amend's value is shown when the match ends
                 for s in secrets_of(declarations, options, target_type, inner)]
     out: list[Secret] = []
     for decl in declarations.get(event_type, ()):
@@ -87,7 +96,7 @@ def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_typ
                 seats = frozenset({owner}) if owner is not None else frozenset()
             else:
                 seats = frozenset()
-            out.append(Secret(path, seats, decl.unknown))
+            out.append(Secret(path, seats, decl.unknown, decl.shown))
     return out
 
 
@@ -159,4 +168,13 @@ def unknown_form(data: Mapping[str, Any], secrets: Sequence[Secret], viewer: int
             out = replaced(out, secret.path, None, drop=True)
         elif secret.unknown == "??":
             out = replaced(out, secret.path, _unknown_cards(get_at(out, secret.path)))
+    return dict(out)
+
+
+def cards_unknown(data: Mapping[str, Any], secrets: Sequence[Secret]) -> dict[str, Any]:
+    """Return the data with every card of the given private values written as unknown, whatever
+    their declared form: how a step that a reader may not see in full is told in words."""
+    out: Any = dict(data)
+    for secret in secrets:
+        out = replaced(out, secret.path, _unknown_cards(get_at(out, secret.path)))
     return dict(out)

@@ -23,10 +23,26 @@ from api.service import desk, snapshots
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
 from api.service.desk import Clock
 from api.service.snapshots import SNAPSHOT_EVERY
-from api.service.disclosure import OptionsOf, envelope, foldable_public_log, match_options, private_paths, public_envelopes, public_log
+from api.service.disclosure import (
+    OptionsOf,
+    envelope,
+    envelope_shown,
+    event_secrets,
+    foldable_public_log,
+    has_shown_conditions,
+    kept_in_hand,
+    match_options,
+    private_paths,
+    public_envelopes,
+    public_log,
+    shown_paths,
+    withheld,
+    withheld_hands,
+)
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from api.addressing import AddressError, Position, locate, positions, seat_by_name
 from engines import engine_version, get_engine
+from engines.privacy import cards_unknown
 from engines.base import (
     CORRECTIONS,
     DESK,
@@ -42,7 +58,7 @@ from engines.base import (
 )
 from ledger import AppendResult, ConcurrencyConflict, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit, named, rules_report
-from replays.steps import COURSES, frames, frames_json
+from replays.steps import COURSES, Frame, frames, frames_json
 from schemas import SchemaError, validate_event
 
 __all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Service", "StateCache", "hash_token"]
@@ -396,11 +412,19 @@ class Service:
 
     # ---- reading
 
-    def match(self, match_id: str) -> dict[str, Any]:
-        """Summarise a match: players, status, version, standings and end (VOCABULARY §6)."""
+    def match(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
+        """Summarise a match: players, status, version, standings and end (VOCABULARY §6).
+
+        While the match is in play, a reader without the token gets the standings scored from
+        the public log, as the open audit does: a hand whose score needs a card only the
+        scorer saw (a La Cabra face-down discard) counts once that card is public.
+        """
         record = self.ledger.get_match(match_id)
         engine = get_engine(record.game)
-        state, version = self._state(match_id, engine)
+        if self.disclosed(record, engine, token):
+            state, version = self._state(match_id, engine)
+        else:
+            state, version, _exact, _kept = self._public_state(match_id, engine, None)
         sheet = named(engine.score(state), record.players)
         hands = sheet["hands"]
         return {
@@ -424,10 +448,11 @@ class Service:
         Raises:
             AuthError: a token that is not this match's (a reader who sends one means to use it).
         """
+        stored = self.ledger.get_match(record.id)  # the stored token (it may have been rotated elsewhere) and status
         if token:
-            authorize(record, token)
+            authorize(stored, token)
             return True
-        return bool(engine.is_over(self._state(record.id, engine)[0]))
+        return stored.status == "over"  # kept by every append: no fold needed
 
     def events(self, match_id: str, *, after: int = 0, limit: int | None = None,
                token: str | None = None) -> tuple[list[dict[str, Any]], int]:
@@ -446,47 +471,62 @@ class Service:
         """Return envelopes as this reader may see them (the one redaction of every listing)."""
         if full:
             return [r.envelope() for r in records]
-        if all(r.format >= 2 for r in records):
+        conditional = has_shown_conditions(engine) and any(r.private for r in records)
+        if all(r.format >= 2 for r in records) and not conditional:
             return [envelope(r, False) for r in records]
         log = events_from(self.ledger.read(match_id))  # format-1 rows: the declarations find their private values
-        return public_envelopes(engine, records, {e.seq: e.type for e in log}, match_options(log))
+        types, options = {e.seq: e.type for e in log}, match_options(log)
+        out = public_envelopes(engine, records, types, options)
+        if conditional:  # values the rules have made public since (Kabú's open cards after the last keep)
+            for i, r in enumerate(records):
+                shown = shown_paths(engine, options, log[r.seq - 1], log[r.seq:], types) if r.private else frozenset()
+                if shown:
+                    out[i] = envelope_shown(r, shown)
+        return out
 
-    def _public_state(self, match_id: str, engine: Engine, at: int | None) -> tuple[Any, int, bool]:
-        """Return the state after ``at`` folded from the public log, the version, and whether it is exact.
+    def _public_state(self, match_id: str, engine: Engine, at: int | None) -> tuple[Any, int, bool, bool]:
+        """Return the state after ``at`` folded from the public log, the version, whether it is
+        exact, and whether the hand in play holds a private value the fold keeps.
 
         Not exact (see :func:`~api.service.disclosure.foldable_public_log`): some events were
-        folded as recorded, so the caller must show the public view only. The head's public
-        state is cached beside the real one and caught up with the events appended since.
+        folded as recorded, so the caller must show the public view only. A kept value
+        (``unknown="keep"``: a Cabo reveal during play) is folded because the view hides it,
+        but a legal move could name it (:func:`~api.service.disclosure.kept_in_hand`). The
+        head's public state is cached beside the real one and caught up with the events
+        appended since.
         """
         version = self.ledger.version(match_id)
         if at is not None and not 1 <= at <= version:
             raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
         head = at is None or at == version
-        key = f"{match_id}\x00public"  # the public head state and its exactness, kept like the real one
+        key = f"{match_id}\x00public"  # the public head state, its exactness and kept values, kept like the real one
         cached = self.cache.get(key) if head else None
         if cached is not None and cached.version == version:
-            return cached.state[0], version, cached.state[1]
+            return (cached.state[0], version, *cached.state[1:])
         if cached is not None and cached.version < version:
             newer = events_from(self.ledger.read(match_id, after=cached.version, upto=version))
             if not any(e.type in CORRECTIONS for e in newer):
                 try:
-                    state, exact = cached.state
-                    shown = public_log(engine, newer, OptionsOf(state.options))
+                    state, exact, kept = cached.state
+                    options = OptionsOf(state.options)
+                    shown = public_log(engine, newer, options)
                     for step in walk(engine, shown, "recorded", after=cached.version, state=state):
                         state = step.state
-                    self.cache.put(key, Folded(version, "", (state, exact)))
-                    return state, version, exact
+                    kept = kept_in_hand(engine, newer, options, kept)
+                    self.cache.put(key, Folded(version, "", (state, exact, kept)))
+                    return state, version, exact, kept
                 except RuleViolation:
                     pass  # fold from the start below
         log = events_from(self.ledger.read(match_id, upto=at or version))
         try:
-            shown, exact = foldable_public_log(engine, log)
-            state = replay(engine, shown)
+            _, put_back, state = foldable_public_log(engine, log)
+            exact = not put_back
         except RuleViolation:
             state, exact = replay(engine, log), False
+        kept = kept_in_hand(engine, log, match_options(log))
         if head:
-            self.cache.put(key, Folded(version, "", (state, exact)))
-        return state, version, exact
+            self.cache.put(key, Folded(version, "", (state, exact, kept)))
+        return state, version, exact, kept
 
     def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
               token: str | None = None, hand: int | None = None, move: int | None = None,
@@ -512,7 +552,7 @@ class Service:
             state, version = self._state(match_id, engine, at)
             view = engine.view(state, seat)
         else:
-            state, version, held = self._public_state(match_id, engine, at)
+            state, version, held, _kept = self._public_state(match_id, engine, at)
             view = engine.view(state, seat if held else None)
         step = at or version
         out: dict[str, Any] = {"id": match_id, "version": version, "at": step, "seat": seat, "disclosed": full,
@@ -619,9 +659,11 @@ class Service:
             return {"id": match_id, "version": len(log), "course": course, "seat": seat, "disclosed": True,
                     "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
         try:
-            shown_log, exact = foldable_public_log(engine, log)
+            shown_log, put_back, _ = foldable_public_log(engine, log)
             steps = frames(engine, shown_log, course)
-            view_seat = seat if exact else None
+            view_seat = None if put_back else seat
+            steps = [dataclasses.replace(f, text=_withheld_text(f)) if f.seq in put_back else f for f in steps]
+            steps = _kept_told_unknown(engine, log, steps)
         except RuleViolation:  # the log needs a private fact to fold: public views and bare words only
             steps = [dataclasses.replace(f, text=f.type) for f in frames(engine, log, course)]
             view_seat = None
@@ -642,16 +684,17 @@ class Service:
 
         The templates may carry what the record knows (a peek's value, a known slot's card),
         so a reader without the token, while the match is in play, gets the moves of the
-        public log; if that log does not fold, only each move's type and seat.
+        public log; if that log does not fold, or the hand in play holds a value the public
+        fold keeps (a Cabo reveal during play), only each move's type and seat.
         """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
         if self.disclosed(record, engine, token):
             state, version = self._state(match_id, engine)
             return {"id": match_id, "version": version, "disclosed": True, "moves": engine.legal_moves(state)}
-        state, version, held = self._public_state(match_id, engine, None)
+        state, version, held, kept = self._public_state(match_id, engine, None)
         moves = engine.legal_moves(state)
-        if not held:
+        if not held or kept:
             bare: list[dict[str, Any]] = []
             for move in moves:
                 short = {"type": move["type"], "data": {k: v for k, v in move["data"].items() if k == "seat"}}
@@ -670,16 +713,17 @@ class Service:
         engine = get_engine(record.game)
         stored = self.ledger.read(match_id)
         log = events_from(stored)
-        shown = log if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[0]
+        shown, put_back = (log, frozenset()) if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[:2]
         steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
+        hidden = withheld_hands(steps, put_back)
+        sheet = withheld(engine.score(steps[-1].state), hidden)
         report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
         batches = {e.seq: e.at for e in stored}
-        sheet = engine.score(steps[-1].state)
         recorded = log[0].data.get("rulesVersion") if log else None
         past = engine_version(record.game, recorded) if recorded is not None else engine
-        past_sheet = sheet if past is engine else (past.score(replay(past, shown)) if past is not None else None)
+        past_sheet = sheet if past is engine else (withheld(past.score(replay(past, shown)), hidden) if past is not None else None)
         rules = rules_report(engine.GAME, recorded, engine.RULES_VERSION, sheet, past_sheet)
         return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain, record.players, batches), "rules": rules}
 
@@ -696,6 +740,32 @@ def _place(places: Sequence[Position], hand: int | None, move: int | None, trick
         return locate(places, hand=hand, move=move, trick=trick)
     except AddressError as error:
         raise BadRequest(error.code, error.message) from None
+
+
+def _kept_told_unknown(engine: Engine, log: Sequence[Event], steps: list[Frame]) -> list[Frame]:
+    """Tell each step holding a value the public fold keeps (a Cabo reveal during play) with
+    that value as unknown: the words of an open replay name no private card."""
+    options = match_options(log)
+    types = {e.seq: e.type for e in log}
+    by_seq = {e.seq: e for e in log}
+    out = list(steps)
+    for i, frame in enumerate(steps):
+        event = by_seq[frame.seq]
+        kept = [s for s in event_secrets(engine, options, event.type, event.data, types) if s.unknown == "keep"]
+        if not kept or frame.status not in ("played", "amended"):
+            continue
+        told = Event(event.seq, event.type, cards_unknown(frame.data, kept))
+        try:
+            text = engine.narrate(steps[i - 1].state if i else None, told, frame.state)
+        except (KeyError, ValueError, TypeError, IndexError, RuleViolation):
+            text = _withheld_text(frame)
+        out[i] = dataclasses.replace(frame, text=text)
+    return out
+
+
+def _withheld_text(frame: Frame) -> str:
+    """The words of a step put back as recorded in an open replay: its type, not its private facts."""
+    return f"{frame.type.replace('_', ' ')} (its hidden cards are shown when the match ends)"
 
 
 def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:

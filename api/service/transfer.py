@@ -428,6 +428,8 @@ def sheet_csv(service: Service, match_id: str) -> str:
         for line in hand.get("lines", []):
             if unit in line and isinstance(line.get("points"), int):
                 points[line[unit]] = points.get(line[unit], 0) + line["points"]
+        if hand.get("withheld") and isinstance(hand.get("points"), list):  # an open read: no lines, the sheet's numbers
+            points = {k: v for k, v in enumerate(hand["points"]) if isinstance(v, int)}
         cells = ["" if hand["status"] == "void" else points.get(k, 0) for k in keys]
         rows.append([hand["hand"], hand["status"], *cells])
     rows.append(["total", "winner" if audit["end"].get("over") else "playing", *[s["total"] for s in standings]])

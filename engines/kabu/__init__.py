@@ -39,6 +39,10 @@ Readings of what RULES.md §2 and VOCABULARY.md §5.2 leave open (each one is te
   ``hand_started.dealer`` is ``null`` in every hand; the deal order starts at seat 0.
   Under ``keep`` any seat in the game may deal any hand; under ``rotate`` the first hand is
   free and each later one passes to the next seat still in the game.
+* **Open cards in the listing** (``views.PRIVATE``): under ``choose5/3`` the six open cards
+  are dealt face down and turned up after the last keep, so an open listing of a match in
+  play hides them until every seat dealt in has kept (a keep voided since turns them back)
+  and shows them, with their salt, from then on, as the state does.
 * **Hidden cards.** Dealt cards may be ``"??"``. A ``keep`` names a card of the seat's deal or
   binds one of its ``"??"``; a ``"??"`` keep is refused when the record knows all the seat's
   dealt cards (``kabu.name_keep``: the recorder knows them, so the kept one can be named).

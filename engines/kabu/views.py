@@ -7,9 +7,9 @@ the showdown) and its own cards; never another seat's hidden cards.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from engines.base import Event
+from engines.base import Event, voided_seqs
 from engines.cards import pretty, texts
 from engines.common import log_words, option_entry, pretty_written, seat_names
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
@@ -29,8 +29,26 @@ def _open_cards_wait(options: Mapping[str, Any], data: Mapping[str, Any]) -> boo
     return options.get("start") in ("choose5", "choose3")
 
 
+def _open_cards_turned_up(options: Mapping[str, Any], data: Mapping[str, Any], later: Sequence[Event]) -> bool:
+    """The open cards are face up once every seat dealt in has kept its card (RULES.md §2.2).
+
+    Read off the events after the deal, up to the next deal: a keep voided since does not count.
+    """
+    dealt = sum(1 for hand in data.get("hands") or () if hand is not None)
+    voided = voided_seqs(later)
+    keeps = 0
+    for event in later:
+        if event.seq in voided:
+            continue
+        if event.type == "hand_started":
+            break
+        keeps += event.type == "keep"
+    return dealt > 0 and keeps >= dealt
+
+
 PRIVATE: Declarations = {
-    "hand_started": (Private(("hands", "*"), OWNER), Private(("table",), NOBODY, "keep", _open_cards_wait)),
+    "hand_started": (Private(("hands", "*"), OWNER), Private(("table",), NOBODY, "keep", _open_cards_wait,
+                                                                        _open_cards_turned_up)),
     "keep": (Private(("card",), ACTOR),),
     **{t: () for t in ("match_started", "take", "stand", "showdown", "reveal", "hand_result", "buy_chips", "leave",
                        "time_up", "score_claimed", "void", "amend", "note", "dispute", "ruling")},

@@ -153,3 +153,27 @@ def test_audit_lists_a_claim_about_a_voided_hand_as_orphaned(tmp_path: Path) -> 
     assert "recorded 4 events" in output, output
     audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
     assert "orphaned claim at event 4: hand 1 (dealt at event 2) was voided at event 5 (misdeal)" in audit.output, audit.output
+
+
+def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: Path) -> None:
+    """West's face-down discard is named by the scorer only: the open audit cannot score deal 1,
+    the scorer's can; a Cabo reveal during play is told as ?? without the token."""
+    from tests.api.test_cabo_api import vocabulary_log
+
+    runner = CliRunner(env={"TANTEO_TOKEN": ""})
+    db = tmp_path / "cli.db"
+    deal = [dict(e) for e in DEAL_1]
+    deal[4] = {"type": "discard", "data": {"seat": 3, "cards": ["6H", "7H", "8C", "9C"]}}
+    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "deal.jsonl", [{"type": "match_started", "data": START}, *deal]))
+    open_audit = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
+    assert open_audit["hands"][0]["status"] == "incomplete"
+    full = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json", "--token", token]).output)
+    assert full["hands"][0]["status"] == "scored" and full["hands"][0]["points"] == [4, 0]
+    wrong = runner.invoke(main, ["audit", match_id, "--db", str(db), "--token", "wrong"])
+    assert wrong.exit_code == 1
+
+    log = [*vocabulary_log()[:20], {"type": "reveal", "data": {"cards": [{"seat": 2, "slot": 3, "card": "10"}]}}]
+    cabo, cabo_token, _ = record_new(runner, db, write_jsonl(tmp_path / "cabo.jsonl", log))
+    assert runner.invoke(main, ["replay", cabo, "--db", str(db)]).output.strip().splitlines()[-1].endswith("Carl's slot 3 is ??")
+    shown = runner.invoke(main, ["replay", cabo, "--db", str(db), "--token", cabo_token])
+    assert shown.output.strip().splitlines()[-1].endswith("Carl's slot 3 is 10")

@@ -26,7 +26,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLar
 from api import errors, openapi, web
 from api.schemas import Problem
 from api.service import Service, StateCache
-from ledger import BUSY_TIMEOUT_SECONDS, PerThread
+from ledger import BUSY_TIMEOUT_SECONDS, PerThread, is_shared_database
 
 DEFAULT_DB = "tanteo.db"
 DEFAULT_MAX_BODY = 1024 * 1024
@@ -74,7 +74,7 @@ class OrjsonProvider(DefaultJSONProvider):
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
-    ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path`` or ``memory:``),
+    ``config`` may set ``TANTEO_DB`` (a path, ``sqlite:///path``, ``postgresql://…`` or ``memory:``),
     ``MAX_CONTENT_LENGTH`` (the largest request body in bytes, default 1 MiB; env ``TANTEO_MAX_BODY``),
     ``TANTEO_BUSY_TIMEOUT`` (seconds a write waits for another writer's lock before answering
     503 ``storage.busy``) and ``TANTEO_READ_ONLY`` (serve the file read-only: reads work,
@@ -98,7 +98,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.json = OrjsonProvider(app)
     db = str(app.config["TANTEO_DB"])
-    if db != "memory:" and not db.startswith("sqlite:"):
+    if db != "memory:" and not db.startswith("sqlite:") and not is_shared_database(db):
         db = str(Path(db).expanduser())
     app.extensions["tanteo.cache"] = StateCache()
     ledgers = PerThread(db, busy_timeout=float(app.config["TANTEO_BUSY_TIMEOUT"]),

@@ -2,7 +2,8 @@
 
 Every command but ``serve`` works straight on the database file through the same
 Flask-free service the API uses, so the rules, the chain and the errors are the same.
-The database is ``--db``, else ``TANTEO_DB``, else ``tanteo.db`` in the working directory.
+The database is ``--db``, else ``TANTEO_DB``, else ``tanteo.db`` in the working directory; a
+``postgresql://`` URL there works the same (several ``tanteo serve`` may share it).
 """
 
 from __future__ import annotations
@@ -15,14 +16,29 @@ from typing import Any, Iterator, Mapping, Sequence
 import click
 
 DB_OPTION = click.option("--db", envvar="TANTEO_DB", default="tanteo.db", show_default=True,
-                         help="SQLite file (also TANTEO_DB)")
+                         help="SQLite file or postgresql:// URL (also TANTEO_DB)")
 
 
 def _service(db: str) -> Any:
     from api.service import Service
     from ledger import open_ledger
 
-    return Service(open_ledger(db))
+    ledger = open_ledger(db)
+    context = click.get_current_context(silent=True)
+    if context is not None:  # closed when the command ends (a PostgreSQL pool's connections with it)
+        context.call_on_close(ledger.close)
+    return Service(ledger)
+
+
+def _where(db: str) -> str:
+    """Name the database for people: a file path as given, a PostgreSQL URL without its password."""
+    from ledger import is_shared_database
+
+    if is_shared_database(db):
+        from ledger.postgres import safe_url
+
+        return safe_url(db)
+    return db
 
 
 def _fail(message: str) -> None:
@@ -112,7 +128,7 @@ def serve(host: str, port: int, threads: int, connection_limit: int, channel_tim
     app = create_app({"TANTEO_DB": db, "TANTEO_READ_ONLY": read_only})
     # SIGTERM ends waitress' loop like Ctrl-C does, so the ledgers are closed below.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
-    click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {db})")
+    click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {_where(db)})")
     try:
         waitress_serve(app, host=host, port=port, **settings)
     finally:
@@ -383,7 +399,7 @@ def rotate_token(match: str, token: str | None, db: str) -> None:
 @click.option("--url", "base", default=None, metavar="BASE",
               help="check MATCH from a server's open listing (BASE/matches/MATCH/events) instead of the file")
 def verify(match: str | None, db: str, base: str | None) -> None:
-    """Check hash chains: offline from the database file, or with --url from a server's open listing.
+    """Check hash chains: offline from the database file or PostgreSQL URL, or with --url from a server's open listing.
 
     With --url only what anyone may read is used (private values are checked through their
     commitments while the match is in play); prints the head; exit status 0 valid, 1 not.
@@ -402,7 +418,7 @@ def verify(match: str | None, db: str, base: str | None) -> None:
     if match:
         reports = [r for r in reports if r.match == match]
         if not reports:
-            _fail(f"no match {match} in {db}")
+            _fail(f"no match {match} in {_where(db)}")
     bad = 0
     for report in reports:
         if report.valid:

@@ -11,7 +11,10 @@ The response is a plain generator, which waitress sends as it is produced: it po
 ledger for newer events with a short sleep, sends a comment line as a heartbeat when quiet
 (so proxies and the browser keep the connection), and ends after a maximum duration; the
 browser's EventSource then reconnects with ``Last-Event-ID`` on its own (``retry:`` says
-how soon). The tunables are app config: ``TANTEO_STREAM_POLL`` (seconds between polls),
+how soon). On PostgreSQL the stream does not poll: every append, through any server,
+announces itself (LISTEN/NOTIFY), and the stream waits for that. The tunables are app
+config: ``TANTEO_STREAM_POLL`` (seconds between polls), ``TANTEO_STREAM_WAIT`` (on
+PostgreSQL, the longest wait for an announcement before reading anyway),
 ``TANTEO_STREAM_HEARTBEAT`` (seconds of quiet before a heartbeat) and ``TANTEO_STREAM_SECONDS``
 (the longest a connection is kept).
 """
@@ -39,6 +42,9 @@ POLL_SECONDS = 0.2
 HEARTBEAT_SECONDS = 15.0
 MAX_SECONDS = 300.0
 RETRY_MS = 1000
+WAIT_SECONDS = 5.0
+"""With a ledger that announces appends (PostgreSQL): the longest a quiet stream waits for an
+announcement before reading the log anyway (``TANTEO_STREAM_WAIT``)."""
 
 
 class StreamQuery(Schema):
@@ -85,12 +91,16 @@ def frame(envelope: dict[str, Any]) -> str:
 
 
 def sse(read: Callable[[int], list[dict[str, Any]]], after: int, *, delay: float, now: Callable[[], datetime],
-        poll: float, heartbeat: float, max_seconds: float, first: list[dict[str, Any]] | None = None) -> Iterator[str]:
+        poll: float, heartbeat: float, max_seconds: float, first: list[dict[str, Any]] | None = None,
+        wait: Callable[[int, float], object] | None = None, wait_at_most: float = WAIT_SECONDS) -> Iterator[str]:
     """Yield the SSE text of a stream: every event after ``after`` as it is stored, heartbeats when quiet.
 
     ``read(after)`` returns the envelopes after a seq; ``first`` is an answer already read.
     Events are sent in seq order and only once they are ``delay`` seconds old, so a held
-    event holds the ones after it too.
+    event holds the ones after it too. ``wait(after, seconds)``, when the ledger can be woken
+    by appends (PostgreSQL: any server's), replaces the polling sleep: it returns as soon as
+    the match is past ``after``, else after at most ``wait_at_most`` seconds (a read then
+    happens anyway, in case a wake-up was missed).
     """
     started = time.monotonic()
     quiet_since = started
@@ -109,7 +119,11 @@ def sse(read: Callable[[int], list[dict[str, Any]]], after: int, *, delay: float
         if clock - quiet_since >= heartbeat:
             yield ": heartbeat\n\n"
             quiet_since = clock
-        time.sleep(poll)
+        held = any(envelope["seq"] > after for envelope in pending)  # read, kept back by the delay
+        if wait is not None and not held:
+            wait(after, max(0.0, min(wait_at_most, quiet_since + heartbeat - clock, started + max_seconds - clock)))
+        else:
+            time.sleep(poll)
         pending = read(after)
 
 
@@ -131,10 +145,14 @@ class Stream(MethodView):
 
         def body() -> Iterator[str]:
             service = own_service(app)  # runs after the view returned, on the same worker thread
+            # PostgreSQL wakes the stream when any server appends (LISTEN/NOTIFY); others poll.
+            woken = getattr(service.ledger, "wait_for_append", None)
+            wait = None if woken is None else (lambda seq, seconds: woken(match_id, seq, seconds))
             yield from sse(lambda seq: public_events(service, match_id, seq), after, delay=query["delay"],
                            now=service.clock, poll=float(config.get("TANTEO_STREAM_POLL", POLL_SECONDS)),
                            heartbeat=float(config.get("TANTEO_STREAM_HEARTBEAT", HEARTBEAT_SECONDS)),
-                           max_seconds=float(config.get("TANTEO_STREAM_SECONDS", MAX_SECONDS)), first=first)
+                           max_seconds=float(config.get("TANTEO_STREAM_SECONDS", MAX_SECONDS)), first=first,
+                           wait=wait, wait_at_most=float(config.get("TANTEO_STREAM_WAIT", WAIT_SECONDS)))
 
         return Response(body(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -3,7 +3,9 @@
 The ledger stores and chains events and knows no game: the service hands it a ``check`` to
 run inside each write transaction (see :data:`ledger.base.Check`). Two backends share one
 interface (:class:`Ledger`) and one contract test suite: :class:`SqliteLedger` (one file,
-WAL, append-only enforced by triggers) and :class:`MemoryLedger` (tests and tools).
+WAL, append-only enforced by triggers), :class:`~ledger.postgres.PostgresLedger` (one
+database shared by several app servers; imported on first use, so SQLite users never load
+psycopg) and :class:`MemoryLedger` (tests and tools).
 
 >>> from ledger import MemoryLedger, NewEvent
 >>> with MemoryLedger() as book:
@@ -74,11 +76,17 @@ __all__ = [
     "VerifyReport",
     "canonical_json",
     "chain_hash",
+    "is_shared_database",
     "open_ledger",
     "verify_file",
 ]
 
-SUPPORTED_FORMS = "a file path, 'sqlite:///relative/path', 'sqlite:////absolute/path' or 'memory:'"
+SUPPORTED_FORMS = (
+    "a file path, 'sqlite:///relative/path', 'sqlite:////absolute/path', "
+    "'postgresql://user@host/dbname' or 'memory:'"
+)
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
@@ -95,15 +103,17 @@ def open_ledger(
     A plain path or ``sqlite:///path`` (SQLAlchemy's spelling: three slashes, then the
     path, so ``sqlite:////var/tanteo.db`` is absolute) opens a :class:`SqliteLedger`,
     creating the file if needed; ``memory:`` gives a new, empty :class:`MemoryLedger`.
-    ``synchronous``, ``busy_timeout`` (seconds a write waits for another writer) and
-    ``read_only`` apply to SQLite only.
+    ``postgresql://…`` (or ``postgres://…``, any libpq URL) opens a
+    :class:`~ledger.postgres.PostgresLedger`, creating or upgrading its tables on first use
+    (unless ``read_only``). ``synchronous`` applies to SQLite only; ``busy_timeout``
+    (seconds a write waits for another writer) and ``read_only`` to both.
 
     An existing file that cannot be written (a read-only file, directory or file system)
     is opened read-only: reads work, and every write raises
     ``StorageUnavailable("read_only")``.
 
     Raises:
-        ValueError: any other URL (``postgresql://`` is not supported yet) or an empty string.
+        ValueError: any other URL, or an empty string.
         StorageUnavailable: the file does not exist and cannot be created, or the storage
             failed while opening it.
     """
@@ -115,6 +125,10 @@ def open_ledger(
         text = url_or_path.strip()
         if text == "memory:":
             return MemoryLedger()
+        if text.startswith(POSTGRES_SCHEMES):
+            from .postgres import PostgresLedger
+
+            return PostgresLedger(text, busy_timeout=busy_timeout, read_only=read_only)
         if text.startswith("sqlite:///") and len(text) > len("sqlite:///"):
             path = text[len("sqlite:///") :]
         elif not text or text.startswith(("sqlite:", "memory:")) or _URL.match(text):
@@ -137,8 +151,10 @@ class PerThread:
     a SQLite connection per request cost a third of the request, and the last close of the
     file checkpointed the WAL (about five fsync-class calls per append instead of one).
     Checkpoints are left to SQLite's automatic checkpoint on commit. ``memory:`` is one
-    :class:`MemoryLedger` shared by every thread (it has its own lock). A thread whose open
-    failed (say the storage was unavailable) tries again on its next use.
+    :class:`MemoryLedger` shared by every thread (it has its own lock), and a
+    ``postgresql://`` URL one :class:`~ledger.postgres.PostgresLedger` (its connection pool
+    lends each thread a connection per call). A thread whose open failed (say the storage
+    was unavailable) tries again on its next use.
     """
 
     def __init__(
@@ -168,6 +184,11 @@ class PerThread:
         """
         if self._shared is not None:
             return self._shared
+        if is_shared_database(self.url):
+            with self._lock:
+                if self._shared is None:
+                    self._shared = open_ledger(self.url, busy_timeout=self.busy_timeout, read_only=self.read_only)
+                return self._shared
         ledger: Ledger | None = getattr(self._local, "ledger", None)
         if ledger is None:
             ledger = open_ledger(self.url, synchronous=self.synchronous, busy_timeout=self.busy_timeout,
@@ -188,16 +209,27 @@ class PerThread:
         self._local = threading.local()
 
 
-def verify_file(path: str | os.PathLike[str]) -> list[VerifyReport]:
-    """Verify every chain in a ledger file without changing the file (``tanteo verify``).
+def is_shared_database(url_or_path: str | os.PathLike[str]) -> bool:
+    """Return whether the location names a database server (one ledger object serves
+    every thread of a process) rather than a file (one ledger per thread)."""
+    return isinstance(url_or_path, str) and url_or_path.strip().startswith(POSTGRES_SCHEMES)
 
-    The file is opened read-only (``file:…?mode=ro``); it is never created, migrated or
-    written.
+
+def verify_file(path: str | os.PathLike[str]) -> list[VerifyReport]:
+    """Verify every chain in a ledger without changing it (``tanteo verify``).
+
+    A file is opened read-only (``file:…?mode=ro``); it is never created, migrated or
+    written. A ``postgresql://`` URL is verified on one read-only snapshot; the database
+    must already hold a current Tanteo schema (verify never creates or upgrades one).
 
     Raises:
         LedgerError: there is no file at ``path``, it is not a Tanteo ledger, or its
             append-only triggers are missing or altered.
     """
+    if is_shared_database(path):
+        from .postgres import verify_database
+
+        return verify_database(str(path))
     if not Path(path).is_file():
         raise LedgerError(f"no ledger database at {os.fspath(path)}")
     with SqliteLedger(path, read_only=True) as ledger:

@@ -13,6 +13,8 @@ from typing import Any
 
 import orjson
 
+from .base import MatchImport
+from .errors import ChainBroken
 from .records import (
     CHAIN_FORMAT,
     GENESIS,
@@ -463,6 +465,24 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
         return rows, verify_chain(match_id, [row[1:] for row in rows], len(rows), rows[-1][8])
     return rows, VerifyReport(match=match_id, valid=first_bad is None, length=len(rows), head=rows[-1][8],
                               first_bad=first_bad, reason=reason)
+
+
+def ready_import(item: MatchImport) -> tuple[MatchImport, tuple[str, ...], list[Row], list[tuple[str, str, int, int, str]]]:
+    """Check an import's arguments and chain before any lock is taken; return what to insert:
+    the item, its players, its rows and its idempotency rows (every backend imports these).
+
+    Raises:
+        ChainBroken: the given hashes do not recompute.
+        ValueError, TypeError: bad arguments, no events, an event of another match.
+    """
+    check_text("match_id", item.match_id)
+    check_text("game", item.game)
+    check_text("token_hash", item.token_hash)
+    names = check_players(item.players)
+    rows, report = imported_rows(item.match_id, item.events)
+    if not report.valid:
+        raise ChainBroken(item.match_id, report.first_bad, report.reason or "the chain does not verify")
+    return item, names, rows, imported_keys(item.events)
 
 
 def imported_keys(events: Sequence[StoredEvent]) -> list[tuple[str, str, int, int, str]]:

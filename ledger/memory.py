@@ -29,15 +29,14 @@ from ._core import (
     check_text,
     check_window,
     event_from_row,
-    imported_keys,
-    imported_rows,
     prepare,
+    ready_import,
     meta_update,
     status_update,
     verify_chain,
 )
 from .base import Check, MatchImport, Snapshot
-from .errors import ChainBroken, ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
+from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
 from .records import GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport, utc_now
 
 
@@ -217,14 +216,7 @@ class MemoryLedger:
         return results
 
     def _import_one(self, item: MatchImport) -> AppendResult:
-        check_text("match_id", item.match_id)
-        check_text("game", item.game)
-        check_text("token_hash", item.token_hash)
-        names = check_players(item.players)
-        rows, report = imported_rows(item.match_id, item.events)
-        if not report.valid:
-            raise ChainBroken(item.match_id, report.first_bad, report.reason or "the chain does not verify")
-        keys = imported_keys(item.events)
+        _, names, rows, keys = ready_import(item)
         built = tuple(item.events)
         if item.match_id in self._matches:
             raise MatchExists(item.match_id)

@@ -78,9 +78,8 @@ from ._core import (
     check_text,
     check_window,
     event_from_row,
-    imported_keys,
-    imported_rows,
     prepare,
+    ready_import,
     meta_update,
     status_update,
     verify_chain,
@@ -627,7 +626,7 @@ class SqliteLedger:
         ready: list[tuple[MatchImport, tuple[str, ...], list[Row], list[Any]] | Exception] = []
         for item in items:
             try:
-                ready.append(_ready_import(item))
+                ready.append(ready_import(item))
             except (LedgerError, ValueError, TypeError) as error:
                 ready.append(error)
         results: list[AppendResult | Exception] = []
@@ -934,23 +933,6 @@ def _file_lock(path: str) -> threading.Lock:
     key = os.path.realpath(path)
     with _FILE_LOCKS_GUARD:
         return _FILE_LOCKS.setdefault(key, threading.Lock())
-
-
-def _ready_import(item: MatchImport) -> tuple[MatchImport, tuple[str, ...], list[Row], list[Any]]:
-    """Check an import's arguments and chain before any lock is taken; return what to insert.
-
-    Raises:
-        ChainBroken: the given hashes do not recompute.
-        ValueError, TypeError: bad arguments, no events, an event of another match.
-    """
-    check_text("match_id", item.match_id)
-    check_text("game", item.game)
-    check_text("token_hash", item.token_hash)
-    names = check_players(item.players)
-    rows, report = imported_rows(item.match_id, item.events)
-    if not report.valid:
-        raise ChainBroken(item.match_id, report.first_bad, report.reason or "the chain does not verify")
-    return item, names, rows, imported_keys(item.events)
 
 
 def _insert_events(cur: sqlite3.Cursor, rows: list[Row]) -> None:

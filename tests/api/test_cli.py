@@ -1,4 +1,5 @@
-"""The ``tanteo`` command line on a real database file: record, replay, audit, verify."""
+"""The ``tanteo`` command line on a real database file (and, where ``db_path`` is taken, on a
+PostgreSQL URL too): record, replay, audit, verify."""
 
 from __future__ import annotations
 
@@ -19,16 +20,17 @@ def write_jsonl(path: Path, events: list[dict]) -> Path:
     return path
 
 
-def record_new(runner: CliRunner, db: Path, path: Path) -> tuple[str, str, str]:
+def record_new(runner: CliRunner, db: Path | str, path: Path) -> tuple[str, str, str]:
     result = runner.invoke(main, ["record", "new", str(path), "--db", str(db)])
     match = re.search(r"match (\S+) \(token (\S+)\)", result.output)
     assert match, result.output
     return match.group(1), match.group(2), result.output
 
 
-def test_record_replay_audit_verify(tmp_path: Path) -> None:
+def test_record_replay_audit_verify(tmp_path: Path, db_path: Path | str) -> None:
+    """On a SQLite file and on a PostgreSQL URL alike (``db_path`` is each in turn)."""
     runner = CliRunner()
-    db = tmp_path / "cli.db"
+    db = db_path
     log = write_jsonl(tmp_path / "series.jsonl", [{"type": "match_started", "data": START}, *DEAL_1, REVEAL, *REST])
     match_id, _token, output = record_new(runner, db, log)
     assert "recorded 30 events" in output and "version 31" in output
@@ -63,9 +65,9 @@ def test_record_replay_audit_verify(tmp_path: Path) -> None:
     assert verify.exit_code == 0 and "1 of 1 chains valid" in verify.output
 
 
-def test_record_stops_at_the_first_refused_line_and_keeps_the_rest(tmp_path: Path) -> None:
+def test_record_stops_at_the_first_refused_line_and_keeps_the_rest(tmp_path: Path, db_path: Path | str) -> None:
     runner = CliRunner()
-    db = tmp_path / "cli.db"
+    db = db_path
     match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "start.jsonl", [{"type": "match_started", "data": START}]))
     bad = [*DEAL_1[:3], {"type": "beat", "data": {"seat": 3, "cards": ["7S"]}}, *DEAL_1[3:]]
     result = runner.invoke(main, ["record", match_id, str(write_jsonl(tmp_path / "bad.jsonl", bad)),

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import Scorer
+from tests.conftest import Scorer, stored_rows
 
 START = {"game": "la-cabra", "players": ["North", "East", "South", "West"], "options": {}}
 DEAL = {"type": "hand_started", "data": {"dealer": 3, "trump": "QS", "hands": [
@@ -22,11 +21,9 @@ def dealt(scorer: Scorer) -> Scorer:
     return scorer
 
 
-def stored(db: Path | None) -> list[tuple[Any, ...]]:
-    """Every stored event row, read straight from the SQLite file."""
-    assert db is not None
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT * FROM events ORDER BY id").fetchall()
+def stored(db: Path | str | None) -> list[tuple[Any, ...]]:
+    """Every stored event row, read straight from the database (SQLite file or PostgreSQL)."""
+    return stored_rows(db)
 
 
 def unchanged(scorer: Scorer, before: tuple[bytes, list[tuple[Any, ...]]]) -> None:

@@ -80,3 +80,39 @@ export function problemText(problem) {
   if (!problem) return { message: "The server gave no answer.", code: "" };
   return { message: problem.detail || problem.title || "Refused.", code: problem.code || "" };
 }
+
+/** Send a file's text as it is (an import): {ok, status, body, offline}, like call(). */
+export async function upload(path, text, type) {
+  let response;
+  try {
+    response = await fetch(path, { method: "POST", headers: { "Accept": "application/json", "Content-Type": type }, body: text });
+  } catch (error) {
+    return { ok: false, status: 0, body: null, offline: true };
+  }
+  let parsed = null;
+  try { parsed = await response.json(); } catch (error) { parsed = null; }
+  return { ok: response.ok, status: response.status, body: parsed, offline: false };
+}
+
+/** Save what a GET answers as a file, the token in the Authorization header (never in a URL). */
+export async function download(path, token, fallbackName) {
+  let response;
+  try {
+    response = await fetch(path, { headers: token ? { "Authorization": `Bearer ${token}` } : {} });
+  } catch (error) {
+    return { ok: false, offline: true, body: null };
+  }
+  if (!response.ok) {
+    let body = null;
+    try { body = await response.json(); } catch (error) { body = null; }
+    return { ok: false, offline: false, body };
+  }
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement("a"), { href: url, download: named ? named[1] : fallbackName });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  return { ok: true, offline: false, body: null };
+}

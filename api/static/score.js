@@ -1,7 +1,7 @@
 // The scorer's page: the score sheet, a hand from the sheet (checked with ?dryRun=true before it
 // is saved), move by move with card pickers and the legal moves as buttons, undo and
 // corrections, and a queue for entries made while the connection is down.
-import { adoptFragmentToken, append, call, dryRun, flush, get, problemText, queued, tokenFor, keepToken } from "./api.js";
+import { adoptFragmentToken, append, call, download, dryRun, flush, get, problemText, queued, tokenFor, keepToken } from "./api.js";
 import { cardButton, cardEl, cardName, cardsEl, deck, placedCounts } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
@@ -68,6 +68,7 @@ async function refused(box, result) {
 function renderAccess() {
   const box = $("access");
   box.replaceChildren();
+  $("export-note").textContent = tokenFor(id) ? "" : "(without this match's write key, the cards only its scorer saw are left out)";
   if (tokenFor(id)) {
     box.textContent = `${S.summary.status === "over" ? "The match is over." : "You can score this match from this phone."} ${S.version} ${S.version === 1 ? "entry" : "entries"} recorded.`;
     return;
@@ -669,6 +670,26 @@ async function sendQueued() {
     if (sent || refused.length) await refresh(); else showQueue();
   } finally { flushing = false; }
 }
+
+// ------------------------------------------------------------------ export
+
+/** With the write key, download through fetch so the key goes in a header, never in a URL;
+ * without it the plain link downloads the public export. */
+async function exportMatch(event, format) {
+  const token = tokenFor(id);
+  if (!token) return;
+  event.preventDefault();
+  const box = $("export-refusal");
+  box.hidden = true;
+  const result = await download(`/matches/${id}/export?format=${format}`, token, `${id}.${format === "text" ? "tnt" : "jsonl"}`);
+  if (!result.ok) {
+    const why = result.offline ? { message: "The server cannot be reached, so nothing was exported.", code: "" } : problemText(result.body);
+    box.replaceChildren(why.message, why.code ? el("span", { class: "code", text: why.code }) : null);
+    box.hidden = false;
+  }
+}
+$("export-text").addEventListener("click", (e) => exportMatch(e, "text"));
+$("export-archive").addEventListener("click", (e) => exportMatch(e, "jsonl"));
 
 window.addEventListener("online", sendQueued);
 setInterval(sendQueued, 3000);

@@ -6,7 +6,7 @@ Starts a real ``tanteo serve`` on a temporary database, records a short match pe
 through the JSON API (the example logs of VOCABULARY.md §7: a hand from the sheet, then a
 hand in progress move by move), and photographs /m/{id}/score with Debian's chromium at
 390×844 and 1280×900, plus a La Cabra match between deals (the sheet form open) and the
-printable sheet of the La Cabra match.
+printable sheet of the La Cabra match, and the home page after importing a text file with a mistake.
 """
 
 from __future__ import annotations
@@ -61,6 +61,24 @@ MATCHES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
 }
 
 
+def home_after_import(browser: Any, server: Server, out: Path) -> None:
+    """The home page after importing a hand-written text with a mistake (the import report)."""
+    from tests.pages.test_import_export import CLUB_NIGHT
+
+    for name, size in (("phone", {"width": 390, "height": 844}), ("desktop", {"width": 1280, "height": 900})):
+        context = browser.new_context(viewport=size)
+        page = context.new_page()
+        page.goto(f"{server.url}/")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "club-night.tnt"
+            path.write_text(CLUB_NIGHT, encoding="utf-8")
+            page.get_by_label("Import a file").set_input_files(str(path))
+        page.wait_for_selector("#import-report .summary")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(out / f"home-import-{name}.png"), full_page=name == "phone")
+        context.close()
+
+
 def main(out: Path) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -93,6 +111,7 @@ def main(out: Path) -> None:
                             page.goto(f"{server.url}/")
                             page.screenshot(path=str(out / "home-phone.png"), full_page=True)
                         context.close()
+                home_after_import(browser, server, out)
                 browser.close()
         finally:
             server.stop()

@@ -27,10 +27,11 @@ def test_home_lists_matches_and_filters_them(client: FlaskClient, scorer: Scorer
     assert client.get("/?game=chess&status=maybe").status_code == 200  # unknown filters are ignored, not a 500
 
 
-def test_import_is_offered_only_once_it_exists(client: FlaskClient) -> None:
+def test_import_is_offered_as_a_labelled_file_input(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
-    assert "disabled aria-describedby=\"import-note\">Import a file" in page
-    assert "not available yet" in page
+    assert 'type="file" id="import-file" class="file-pick" accept=".tnt,.txt,.jsonl,.ndjson"' in page
+    assert '<label class="button" for="import-file">Import a file</label>' in page
+    assert "not available yet" not in page and "disabled" not in page.split("<main")[1]
 
 
 def test_pages_of_a_match_that_does_not_exist_are_404(client: FlaskClient) -> None:

@@ -121,9 +121,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp, stream.blp):
         api.register_blueprint(blueprint)
 
-    from api import pages
+    from api import pages, viewer
 
     app.register_blueprint(pages.bp)  # the pages for people: /, /new, /m/<id>/score, /m/<id>/sheet
+    app.register_blueprint(viewer.bp)  # the pages for readers: /m/<id>, /m/<id>/replay
     from api import rule_pages
 
     app.register_blueprint(rule_pages.blp)  # /rules and /rules/<game>

@@ -45,6 +45,7 @@ function decorate(el, code) {
   else if (/[DH]$/.test(code)) el.classList.add("red");
   else if (/^\d+[ocbe]$/.test(code)) el.classList.add("spanish", SPANISH_SUITS[code.slice(-1)]);
   el.textContent = cardFace(code);
+  el.dataset.card = code ?? "??";
 }
 
 /** A card to look at. */

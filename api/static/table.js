@@ -8,6 +8,8 @@ function el(tag, attrs = {}, ...children) {
   node.append(...children.filter((c) => c != null));
   return node;
 }
+/** A hand's cards; a hand the view shows by its size only is drawn face down. */
+const held = (h) => h.cards || Array.from({ length: h.size || 0 }, () => "??");
 const row = (name, cards, note) => el("div", { class: "seatrow" }, el("span", { class: "name", text: name }), cardsEl(cards),
   note ? el("span", { class: "note", text: ` ${note}` }) : null);
 const pile = (label, content) => el("span", { class: "pile" }, el("span", { text: label }), content);
@@ -24,7 +26,7 @@ const DRAW = {
     return [...out, el("div", {}, ...piles)];
   },
   "la-cabra"(v, seatName) {
-    const out = (v.hands || []).map((h) => row(h.name, h.cards, h.seat === v.turn ? "to play" : null));
+    const out = (v.hands || []).map((h) => row(h.name, held(h), h.seat === v.turn ? "to play" : null));
     const piles = [];
     if (v.trump) piles.push(pile("Trump:", cardEl(v.trump)));
     if (typeof v.stock === "number") piles.push(el("span", { class: "pile", text: `Stock: ${v.stock}` }));
@@ -39,12 +41,12 @@ const DRAW = {
   "cau-robat"(v) {
     const out = [row("Table", v.table || [])];
     for (const p of v.piles || []) out.push(row(`${p.name}'s pile (${p.count})`, p.cards.length > 6 ? p.cards.slice(-3) : p.cards, p.cards.length > 6 ? "top three" : null));
-    for (const h of v.hands || []) out.push(row(h.name, h.cards, h.seat === v.turn ? "to play" : null));
+    for (const h of v.hands || []) out.push(row(h.name, held(h), h.seat === v.turn ? "to play" : null));
     if (v.chain) out.push(el("p", { class: "note", text: `Open chain of ${v.chain.rank}: ${v.chain.call}` }));
     return out;
   },
   "el-roby"(v, seatName) {
-    const out = (v.hands || []).filter((h) => h.in !== false).map((h) => row(h.name, h.cards,
+    const out = (v.hands || []).filter((h) => h.in !== false).map((h) => row(h.name, held(h),
       [h.seat === v.turn ? "to play" : null, `${v.scores[h.seat]} points`].filter(Boolean).join(" · ")));
     const piles = [];
     if (v.discardPile && v.discardPile.length) piles.push(pile(`Discard (${v.discardPile.length}):`, cardEl(v.discardPile[v.discardPile.length - 1])));

@@ -1,0 +1,30 @@
+// Following a match in play through GET /matches/{id}/stream (Server-Sent Events; id = seq).
+// One place for both readers' pages. The server holds a worker thread per open stream, so a
+// page lets go of it when it is hidden or left, and picks up after the last seq it saw when
+// it is shown again; a dropped connection is resumed by the browser with Last-Event-ID.
+
+/** Follow ``id`` after seq ``after``; ``onEvent(seq)`` runs for each stored event. Returns {close}. */
+export function follow(id, after, onEvent, { onLive } = {}) {
+  let last = after;
+  let source = null;
+  const open = () => {
+    if (source) return;
+    source = new EventSource(`/matches/${id}/stream?lastEventId=${last}`);
+    source.onmessage = (event) => {
+      const seq = Number(event.lastEventId);
+      if (Number.isInteger(seq) && seq > last) last = seq;
+      onEvent(seq);
+    };
+    if (onLive) onLive(true);
+  };
+  const close = () => {
+    if (!source) return;
+    source.close();
+    source = null;
+    if (onLive) onLive(false);
+  };
+  document.addEventListener("visibilitychange", () => { if (document.hidden) close(); else { open(); onEvent(last); } });
+  window.addEventListener("pagehide", close);
+  if (!document.hidden) open();
+  return { close };
+}

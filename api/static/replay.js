@@ -1,0 +1,218 @@
+// The replay: step through a match as cards on the table, from a chosen seat's perspective.
+// Everything comes from GET /matches/{id}/replay (the frames a script reads); a seat's view of
+// a match in play is asked with this browser's write token for the match, and the page shows
+// exactly what the API gives. The URL keeps `at`, `seat` and `course`, so a position is shared
+// by sending the address; a match in play is followed through GET /matches/{id}/stream.
+import { adoptFragmentToken, call, keepToken, tokenFor } from "./api.js";
+import { drawTable } from "./table.js";
+import { follow } from "./follow.js";
+
+const $ = (name) => document.getElementById(name);
+const root = $("replay");
+const id = root.dataset.match;
+const game = root.dataset.game;
+const players = JSON.parse(root.dataset.players);
+adoptFragmentToken(id);
+
+const params = new URLSearchParams(location.search);
+const S = {
+  frames: [], index: 0, status: root.dataset.status,
+  seat: params.get("seat") || "", course: params.get("course") === "recorded" ? "recorded" : "corrected",
+  wanted: Number.parseInt(params.get("at") || "", 10),
+};
+const seatName = (s) => players[s] ?? `seat ${s + 1}`;
+const perspective = () => (S.seat === "" ? "the public" : S.seat === "all" ? "everyone" : seatName(Number(S.seat)));
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
+  }
+  node.append(...children.filter((c) => c != null));
+  return node;
+}
+
+// ------------------------------------------------------------------ loading
+
+async function load(notice) {
+  const query = new URLSearchParams({ course: S.course });
+  if (S.seat !== "") query.set("seat", S.seat);
+  const token = S.seat !== "" ? tokenFor(id) : null;
+  const answer = await call("GET", `/matches/${id}/replay?${query}`, undefined, { token });
+  if (!answer.ok) {
+    const why = answer.body && (answer.body.detail || answer.body.title);
+    S.seat = "";
+    $("seat").value = "";
+    return load(why ? `Shown as the public sees it: ${why}.` : "Shown as the public sees it.");
+  }
+  const keep = S.frames.length ? S.frames[S.index].seq : S.wanted;
+  S.frames = answer.body.frames;
+  S.version = answer.body.version;
+  const at = S.frames.findIndex((f) => f.seq === keep);
+  S.index = at >= 0 ? at : S.frames.length - 1;
+  renderAccess(notice);
+  renderJump();
+  renderMoves();
+  show(S.index, { focusMove: false });
+}
+
+/** Say what this view shows, and offer the write key where a seat's view needs it. */
+function renderAccess(message) {
+  const box = $("access");
+  box.replaceChildren();
+  if (message) box.append(el("p", { text: message }));
+  const inPlay = S.status === "playing";
+  if (inPlay && !tokenFor(id) && (S.seat !== "" || message)) {
+    const input = el("input", { id: "token-input", autocomplete: "off" });
+    box.append(el("p", { text: "The match is in play: a seat's cards are shown only with the match's write key (the scorer's phone keeps it); without it you see what the public sees." }),
+      el("label", { for: "token-input" }, "Write key", input),
+      el("button", { type: "button", class: "button", onclick: () => { if (input.value.trim()) { keepToken(id, input.value.trim()); renderAccess(); load(); } } }, "Use this key"));
+  }
+}
+
+// ------------------------------------------------------------------ drawing
+
+function frameLabel(frame) {
+  const marks = { voided: " (voided)", amended: " (as corrected)", correction: " — correction" };
+  return `${frame.seq}. ${frame.text}${marks[frame.status] || ""}`;
+}
+
+/** Hands and tricks to jump to: a hand starts at its hand_started; a trick ends where its winner is known. */
+function landmarks() {
+  const out = [];
+  let hand = 0;
+  let trick = 0;
+  S.frames.forEach((frame, index) => {
+    if (frame.type === "hand_started" && frame.status !== "voided") {
+      hand += 1;
+      trick = 0;
+      out.push({ index, label: `${game === "cabo" ? "Round" : "Hand"} ${hand}` + (frame.data.dealer != null ? ` (${seatName(frame.data.dealer)} deals)` : "") });
+    } else if ((frame.changed || []).includes("lastTrick") && frame.state.lastTrick) {
+      trick += 1;
+      const winner = frame.state.lastTrick.winner;
+      out.push({ index, label: `${game === "cabo" ? "Round" : "Hand"} ${hand}, trick ${trick}` + (winner != null ? `: won by ${seatName(winner)}` : ""), trick: true });
+    }
+  });
+  return out;
+}
+
+function renderJump() {
+  const select = $("jump");
+  select.replaceChildren(el("option", { value: "", text: "A hand or a trick…" }));
+  for (const mark of landmarks()) select.append(el("option", { value: String(mark.index), text: mark.trick ? `  ${mark.label}` : mark.label }));
+}
+
+function renderMoves() {
+  const list = $("moves");
+  list.replaceChildren();
+  const notesFor = notesByTarget();
+  S.frames.forEach((frame, index) => {
+    const button = el("button", { type: "button", class: `move status-${frame.status}`, "data-seq": frame.seq, onclick: () => show(index) }, frameLabel(frame));
+    const item = el("li", { "data-seq": frame.seq }, button);
+    for (const note of notesFor.get(frame.seq) || []) item.append(el("span", { class: "note", text: `Note: ${note}` }));
+    list.append(item);
+  });
+}
+
+function notesByTarget() {
+  const notes = new Map();
+  for (const frame of S.frames) {
+    if (frame.type === "note" && frame.status !== "voided" && frame.data.target) {
+      notes.set(frame.data.target, [...(notes.get(frame.data.target) || []), frame.data.text]);
+    }
+  }
+  return notes;
+}
+
+function show(index, { focusMove = true } = {}) {
+  if (!S.frames.length) return;
+  S.index = Math.max(0, Math.min(index, S.frames.length - 1));
+  const frame = S.frames[S.index];
+  const slider = $("step");
+  slider.max = String(S.frames.length);
+  slider.value = String(S.index + 1);
+  slider.setAttribute("aria-valuetext", `step ${S.index + 1} of ${S.frames.length}: ${frame.text}`);
+  $("position").textContent = `${S.index + 1} of ${S.frames.length}`;
+  $("move").replaceChildren(el("strong", { text: frameLabel(frame) }), el("span", { class: "note", text: ` — seen by ${perspective()}` }));
+  const notes = $("notes");
+  notes.replaceChildren(...(notesByTarget().get(frame.seq) || []).map((text) => el("li", { class: "note-at", text: `Note: ${text}` })));
+  $("table").replaceChildren(...drawTable(game, frame.state, seatName, () => true));
+  $("table").dataset.seq = String(frame.seq);
+  for (const button of document.querySelectorAll("#moves button.move")) {
+    const current = Number(button.dataset.seq) === frame.seq;
+    if (current) button.setAttribute("aria-current", "step"); else button.removeAttribute("aria-current");
+    if (current && focusMove) button.scrollIntoView({ block: "nearest" });
+    else if (current) { const list = $("moves"); list.scrollTop = button.offsetTop - list.offsetTop - list.clientHeight / 2; }  // the list's own scroll only
+  }
+  $("first").disabled = $("prev").disabled = S.index === 0;
+  $("next").disabled = $("last").disabled = S.index === S.frames.length - 1;
+  remember();
+}
+
+/** Keep the position in the address, so it can be sent to someone. */
+function remember() {
+  const query = new URLSearchParams();
+  query.set("at", String(S.frames[S.index].seq));
+  if (S.seat !== "") query.set("seat", S.seat);
+  if (S.course !== "corrected") query.set("course", S.course);
+  history.replaceState(null, "", `${location.pathname}?${query}`);
+}
+
+// ------------------------------------------------------------------ controls
+
+$("first").addEventListener("click", () => show(0));
+$("prev").addEventListener("click", () => show(S.index - 1));
+$("next").addEventListener("click", () => show(S.index + 1));
+$("last").addEventListener("click", () => show(S.frames.length - 1));
+$("step").addEventListener("input", (event) => show(Number(event.target.value) - 1, { focusMove: false }));
+$("jump").addEventListener("change", (event) => { if (event.target.value !== "") show(Number(event.target.value)); });
+$("seat").addEventListener("change", (event) => { S.seat = event.target.value; load(); });
+$("course").addEventListener("change", (event) => { S.course = event.target.value; load(); });
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
+  if (target instanceof HTMLInputElement) return;  // the slider steps itself; text fields keep their keys
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const moves = { ArrowLeft: S.index - 1, ArrowRight: S.index + 1, Home: 0, End: S.frames.length - 1 };
+  if (event.key in moves) { event.preventDefault(); show(moves[event.key]); }
+});
+
+// ------------------------------------------------------------------ following a match in play
+
+/** Follow the stream: each appended event brings its frames; a reader at the latest step moves on with it. */
+function startFollowing() {
+  if (S.status !== "playing" || typeof EventSource === "undefined") return;
+  follow(id, S.version, () => catchUp(), { onLive: (on) => { $("live").hidden = !on; } });
+}
+
+let catching = null;
+async function catchUp() {
+  if (catching) { catching.again = true; return; }
+  catching = { again: false };
+  try {
+    do {
+      catching.again = false;
+      const atEnd = S.index === S.frames.length - 1;
+      const last = S.frames.length ? S.frames[S.frames.length - 1].seq : 0;
+      const query = new URLSearchParams({ course: S.course, start: String(last + 1) });
+      if (S.seat !== "") query.set("seat", S.seat);
+      const answer = await call("GET", `/matches/${id}/replay?${query}`, undefined, { token: S.seat !== "" ? tokenFor(id) : null });
+      if (!answer.ok) break;
+      const fresh = answer.body.frames.filter((f) => f.seq > last);
+      if (!fresh.length) continue;
+      if (fresh.some((f) => f.type === "void" || f.type === "amend")) { await load(); continue; }  // a correction rewrites earlier steps
+      S.frames.push(...fresh);
+      renderJump();
+      renderMoves();
+      show(atEnd ? S.frames.length - 1 : S.index, { focusMove: false });
+    } while (catching.again);
+  } finally {
+    catching = null;
+  }
+}
+
+$("seat").value = S.seat;
+$("course").value = S.course;
+load().then(startFollowing);

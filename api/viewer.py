@@ -1,0 +1,186 @@
+"""Pages for people who read a match: the match page (score sheet computed vs claimed, the
+first divergence, explanations, a chart of running totals) and the replay (the table as
+cards, step by step, from any seat's perspective).
+
+The replay is drawn in the browser from the same JSON a script reads (``/replay``,
+``/state``); the match page is rendered here from the audit, with its chart drawn as SVG on
+the server, so it reads without JavaScript and prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, render_template
+
+from api.app import current_service
+from engines import get_engine
+from ledger import MatchNotFound
+
+bp = Blueprint("viewer", __name__, template_folder="templates")
+
+
+def _summary(match_id: str) -> dict[str, Any]:
+    try:
+        return current_service().match(match_id)
+    except MatchNotFound:
+        abort(404, f"no match {match_id}")
+
+
+def _opening(match_id: str) -> dict[str, Any]:
+    """The match_started data: title, date, place and options live there."""
+    first = current_service().events(match_id, after=0, limit=1)[0]
+    return dict(first[0]["data"]) if first else {}
+
+
+@bp.get("/m/<match_id>/replay")
+def replay(match_id: str) -> str:
+    """Step through a match; the page reads ``at``, ``seat`` and ``course`` from its URL."""
+    summary = _summary(match_id)
+    return render_template("replay.html", match=summary, opening=_opening(match_id),
+                           game=get_engine(summary["game"]).describe())
+
+
+FIELD_WORDS = {"points": "points", "totals": "running total", "cardPoints": "card points", "money": "money",
+               "tricks": "tricks", "scores": "score", "chips": "chips"}
+
+
+def rule_href(game: str, rule: str | None) -> str | None:
+    """Where a score line's ``rule`` is explained: the rules page of its game, at that rule.
+
+    A reference already written as ``/rules/{game}#anchor`` is used as it is; the older form
+    ``RULES.md §3.4`` (section 3, rule 4 of the project's rules) points at ``#s3.4`` there.
+    """
+    if not rule:
+        return None
+    if rule.startswith("/rules/"):
+        return rule
+    if "§" in rule:
+        return f"/rules/{game}#s{rule.split('§', 1)[1].strip()}"
+    return None
+
+
+def _columns(standings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One column per seat or team, as the score sheet is written."""
+    return [{"label": " + ".join(s["names"]) if "names" in s else s["name"], "seat": s.get("seat"), "team": s.get("team")}
+            for s in standings]
+
+
+def _column_of(entry: dict[str, Any], columns: list[dict[str, Any]]) -> int | None:
+    """The sheet column a claim or a score line belongs to (a seat's, or a team's)."""
+    if entry.get("team") is not None:
+        key, value = "team", entry["team"]
+    elif entry.get("seat") is not None:
+        key, value = "seat", entry["seat"]
+    else:
+        return None
+    for index, column in enumerate(columns):
+        if column.get(key) == value:
+            return index
+    return value if isinstance(value, int) and 0 <= value < len(columns) else None
+
+
+def divergence_sentence(first: dict[str, Any] | None, columns: list[dict[str, Any]], players: list[str]) -> str | None:
+    """The first place where the table's sheet and the record disagree, in one sentence."""
+    if not first:
+        return None
+    column = _column_of(first, columns)
+    if first.get("team") is not None:
+        who = f"team {columns[column]['label']}" if column is not None else f"team {first['team'] + 1}"
+    elif first.get("seat") is not None:
+        seat = first["seat"]
+        name = players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+        who = f"{name} (seat {seat + 1})"
+    else:
+        who = "the match"
+    field = FIELD_WORDS.get(first.get("field", ""), first.get("field", "score"))
+    where = f"hand {first['hand']}" if first.get("hand") else "the match result"
+    return (f"The first disagreement is in {where}: the table wrote {first['claimed']} {field} for {who}, "
+            f"the record gives {first['computed']}.")
+
+
+PALETTE = ["#1f5fa8", "#c0392b", "#1d7a3a", "#8a5a00", "#6c3a9c", "#0f7c85"]
+DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4"]
+
+
+def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Running totals per column over the scored hands, as the points of an SVG drawn by the template."""
+    rows = [h for h in hands if h.get("totals") and h.get("status") != "void"]
+    if not rows:
+        return None
+    values = [v for h in rows for v in h["totals"] if isinstance(v, (int, float))]
+    if not values:
+        return None
+    low, high = min(0, *values), max(0, *values)
+    if high == low:
+        high = low + 1
+    width, height, left, right, top, bottom = 640, 320, 56, 170, 16, 36
+    steps = len(rows)
+    x = lambda i: left + (width - left - right) * (i / steps)  # noqa: E731 (hand 0 is the start)
+    y = lambda v: top + (height - top - bottom) * (1 - (v - low) / (high - low))  # noqa: E731
+    series = []
+    for c, column in enumerate(columns):
+        points = [(x(0), y(0))]
+        last = 0
+        for i, h in enumerate(rows, start=1):
+            value = h["totals"][c] if c < len(h["totals"]) else None
+            if isinstance(value, (int, float)):
+                points.append((x(i), y(value)))
+                last = value
+        series.append({"label": column["label"], "color": PALETTE[c % len(PALETTE)], "dash": DASHES[c % len(DASHES)],
+                       "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points), "last": last,
+                       "end": points[-1]})
+    # end labels must not sit on top of each other
+    placed: list[float] = []
+    for s in sorted(series, key=lambda s: s["end"][1]):
+        ly = s["end"][1]
+        while any(abs(ly - p) < 24 for p in placed):
+            ly += 24
+        placed.append(ly)
+        s["labelY"] = ly
+    ticks = sorted({low, 0, high} | ({round((low + high) / 2)} if high - low > 4 else set()))
+    return {"width": width, "height": height, "left": left, "right": width - right, "top": top, "bottom": height - bottom,
+            "series": series, "hands": [{"x": x(i), "label": str(h["hand"])} for i, h in enumerate(rows, start=1)],
+            "ticks": [{"y": y(t), "label": t} for t in ticks], "start": x(0)}
+
+
+@bp.get("/m/<match_id>")
+def match_page(match_id: str) -> str:
+    """The match: its score sheet computed vs claimed, the first divergence, every point explained."""
+    summary = _summary(match_id)
+    audit = current_service().audit(match_id)
+    game = summary["game"]
+    columns = _columns(audit["standings"])
+    claims: dict[tuple[int, str, int], dict[str, Any]] = {}
+    others: dict[int, list[dict[str, Any]]] = {}
+    first = audit.get("firstDivergence")
+    for claim in audit.get("claims", []):
+        column = _column_of(claim, columns)
+        claim = {**claim, "first": first is not None and claim == first,
+                 "who": columns[column]["label"] if column is not None else "the match",
+                 "fieldWords": FIELD_WORDS.get(claim.get("field", ""), claim.get("field", ""))}
+        if claim.get("hand") and claim.get("field") in ("points", "totals") and column is not None:
+            claims[(claim["hand"], claim["field"], column)] = claim
+        else:
+            others.setdefault(claim.get("hand") or 0, []).append(claim)
+    hands = []
+    for h in audit["hands"]:
+        lines = []
+        for line in h.get("lines", []):
+            column = _column_of(line, columns)
+            lines.append({**line, "who": columns[column]["label"] if column is not None else "",
+                          "href": rule_href(game, line.get("rule"))})
+        hands.append({**h, "lines": lines})
+    return render_template("match.html", match=summary, opening=_opening(match_id), audit=audit, columns=columns,
+                           hands=hands, claims=claims, others=others, game=get_engine(game).describe(),
+                           sentence=divergence_sentence(first, columns, summary["players"]),
+                           chart=totals_chart(audit["hands"], columns),
+                           end_href=rule_href(game, audit["end"].get("rule")))
+
+
+@bp.get("/m/<match_id>/dispute")
+def desk(match_id: str) -> str:
+    """The dispute desk: open a dispute on a hand, with its explanation beside the claim; record the ruling."""
+    summary = _summary(match_id)
+    return render_template("desk.html", match=summary, opening=_opening(match_id),
+                           game=get_engine(summary["game"]).describe())

@@ -1,0 +1,70 @@
+"""The dispute desk: a dispute opened on a hand with its explanation beside the claim, upheld
+with an amend that re-scores the hand on the page; after the correction window, refused."""
+
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.pages.conftest import new_match, record
+from tests.pages.viewer_screenshots import WRONG_SHEET
+from tests.server.conftest import Server
+
+
+def test_a_dispute_upheld_with_an_amend_rescores_the_hand(open_page: Callable[..., Page], live: Server) -> None:
+    start, events = WRONG_SHEET
+    match_id, token = new_match(live, start)
+    record(live, match_id, token, *events)
+    page = open_page(f"/m/{match_id}/dispute?hand=1#token={token}")
+
+    why = page.locator("#hand-why")
+    expect(why).to_contain_text("Hand 1: computed from the record")
+    expect(why.locator(".claim.differs").first).to_contain_text("Anna, points: 10 ✗ the record gives 15")
+    expect(why.locator(".points")).to_have_text("Anna 15, Ben 0, Carl 15, Dora 0")
+
+    page.get_by_label("What is contested").select_option("points")
+    page.get_by_label("Whose").select_option(label="Dora")
+    page.get_by_label("Why").fill("Ben's last card was a 4, not a 5: Dora was not the lowest")
+    page.get_by_role("button", name="Open the dispute").click()
+    dispute = page.locator("#disputes li.dispute")
+    expect(dispute).to_have_count(1)
+    expect(dispute).to_contain_text("Hand 1, points of Dora — open")
+    seq = int(dispute.get_attribute("data-seq"))
+
+    ruling = page.get_by_role("form", name=f"Ruling on the dispute of entry {seq}")
+    ruling.get_by_label("Upheld").check()
+    ruling.get_by_label("Reason for the ruling").fill("the players agree Ben's third card was a 4")
+    ruling.get_by_label("Entry to correct").select_option(label="Entry 3: hand_result")
+    data = json.loads(ruling.get_by_label("What the entry should say").input_value())
+    data["layouts"][1] = ["0", "2", "4"]  # Ben 6, alone the lowest: Dora scores her 7
+    ruling.get_by_label("What the entry should say").fill(json.dumps(data))
+    ruling.get_by_role("button", name="Check the ruling").click()
+    expect(ruling.locator(".preview")).to_contain_text("hand 1 scores Anna 15, Ben 0, Carl 15, Dora 7")
+    assert live.call("GET", f"/matches/{match_id}")[1]["version"] == len(events) + 2  # the check wrote nothing
+    ruling.get_by_role("button", name="Record the ruling").click()
+
+    expect(dispute).to_contain_text("upheld")
+    expect(dispute).to_contain_text("Correction: amend of entry 3")
+    expect(why.locator(".points")).to_have_text("Anna 15, Ben 0, Carl 15, Dora 7")
+    audit = live.call("GET", f"/matches/{match_id}/audit")[1]
+    assert audit["hands"][0]["points"] == [15, 0, 15, 7]
+    assert [d["state"] for d in audit["disputes"]] == ["upheld"]
+
+    # the match page shows the hand re-scored
+    match = open_page(f"/m/{match_id}")
+    assert match.locator("#audit-sheet tr[data-hand='1'] .pts").all_inner_texts() == ["15", "0", "15", "7"]
+
+
+def test_a_dispute_after_the_correction_window_is_refused(open_page: Callable[..., Page], live: Server) -> None:
+    match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben"], "options": {"correctionWindow": 0},
+                                       "initial": {"totals": [20, 95]}})
+    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0}},
+           {"type": "hand_result", "data": {"layouts": [["1", "2", "3", "4"], ["9", "9", "5", "6"]], "caller": 0}})
+    assert live.call("GET", f"/matches/{match_id}")[1]["end"]["over"] is True
+    page = open_page(f"/m/{match_id}/dispute#token={token}")
+    page.get_by_label("Why").fill("Ben's 6 was a 5")
+    page.get_by_role("button", name="Open the dispute").click()
+    expect(page.locator("#dispute-refusal")).to_contain_text("common.match_final")
+    expect(page.locator("#no-disputes")).to_be_visible()

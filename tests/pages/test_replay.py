@@ -1,0 +1,114 @@
+"""The replay page: a recorded Cau Robat hand stepped through with the buttons, the arrow keys,
+the slider and the jump list; the cards on the table at each step are the API's
+(``/state?at=N``); the address keeps the position and the perspective."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.pages.conftest import new_match, record
+from tests.pages.screenshots import MATCHES
+from tests.server.conftest import Server
+
+
+def shown(page: Page) -> dict[str, list[str]]:
+    """The table as the page draws it: each row's name and the cards in it."""
+    rows = {}
+    for row in page.locator("#table .seatrow").all():
+        name = row.locator(".name").inner_text()
+        rows[name] = row.locator("[data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    return rows
+
+
+def expected(state: dict[str, Any]) -> dict[str, list[str]]:
+    """The table as the API's state has it (a pile of more than six is drawn by its top three)."""
+    rows = {"Table": state["table"]}
+    for pile in state["piles"]:
+        rows[f"{pile['name']}'s pile ({pile['count']})"] = pile["cards"] if len(pile["cards"]) <= 6 else pile["cards"][-3:]
+    for hand in state["hands"]:
+        rows[hand["name"]] = hand.get("cards", ["??"] * hand.get("size", 0))
+    return rows
+
+
+def check_step(page: Page, live: Server, match_id: str, token: str, seq: int) -> None:
+    expect(page.locator("#table")).to_have_attribute("data-seq", str(seq))
+    assert f"at={seq}" in page.url and "seat=all" in page.url
+    status, body = live.call("GET", f"/matches/{match_id}/state?at={seq}&seat=all", headers={"Authorization": f"Bearer {token}"})
+    assert status == 200, body
+    assert shown(page) == expected(body["state"])
+
+
+def test_stepping_through_a_cau_robat_hand(open_page: Callable[..., Page], live: Server) -> None:
+    body, events = MATCHES["cau-robat"]
+    match_id, token = new_match(live, body)
+    record(live, match_id, token, *events)  # hand 1 from the sheet; hand 2: the deal (seq 4) and four plays (5-8)
+
+    page = open_page(f"/m/{match_id}/replay?at=4&seat=all#token={token}")
+    expect(page.locator("#seat")).to_have_value("all")
+    check_step(page, live, match_id, token, 4)  # the deal: four cards on the table, nine in each hand
+    assert shown(page)["Table"] == ["1o", "3c", "5e", "11b"]
+
+    page.locator("body").press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    check_step(page, live, match_id, token, 6)  # A took the 5, B's 6 stays
+    expect(page.locator("#move")).to_contain_text("B plays 6 copas")
+
+    page.get_by_role("button", name="Last step").click()
+    check_step(page, live, match_id, token, 8)
+    expect(page.get_by_role("button", name="Next step")).to_be_disabled()
+
+    page.get_by_label("Jump to").select_option(label="Hand 2 (D deals)")
+    check_step(page, live, match_id, token, 4)
+    page.get_by_role("slider", name="Step").fill("7")
+    check_step(page, live, match_id, token, 7)
+
+    # the address is the position: opened again (this browser keeps the key), the same step and perspective
+    other = page.context.new_page()
+    other.goto(page.url)
+    expect(other.locator("#table")).to_have_attribute("data-seq", "7")
+    expect(other.locator("#seat")).to_have_value("all")
+    assert shown(other) == shown(page)
+
+
+def test_the_public_sees_no_hand_while_the_match_is_in_play(open_page: Callable[..., Page], live: Server) -> None:
+    body, events = MATCHES["cau-robat"]
+    match_id, token = new_match(live, body)
+    record(live, match_id, token, *events)
+    page = open_page(f"/m/{match_id}/replay?at=8")
+    expect(page.locator("#table")).to_have_attribute("data-seq", "8")
+    state = live.call("GET", f"/matches/{match_id}/state?at=8")[1]["state"]
+    assert shown(page) == expected(state)
+    for name in ("A", "B", "C", "D"):
+        assert set(shown(page)[name]) == {"??"}
+    # everyone's cards of a match in play need the write key: without it, the page says so and stays public
+    page.get_by_label("Seen by").select_option("all")
+    expect(page.locator("#access")).to_contain_text("public")
+    expect(page.locator("#seat")).to_have_value("")
+
+
+def test_both_courses_with_corrections_and_notes_marked(open_page: Callable[..., Page], live: Server) -> None:
+    body, events = MATCHES["cau-robat"]
+    match_id, token = new_match(live, body)
+    record(live, match_id, token, *events)
+    record(live, match_id, token, {"type": "note", "data": {"text": "B hesitated", "target": 6}},
+           {"type": "void", "data": {"target": 8, "reason": "D's card was played out of turn"}})
+    page = open_page(f"/m/{match_id}/replay?at=6")
+    expect(page.locator("#notes")).to_contain_text("B hesitated")  # the note at its move
+    expect(page.locator("#moves li[data-seq='6']")).to_contain_text("Note: B hesitated")
+    move8 = page.locator("#moves button[data-seq='8']")
+    expect(move8).to_have_class("move status-voided")
+    expect(move8).to_contain_text("(voided)")
+    expect(page.locator("#moves button[data-seq='10']")).to_contain_text("correction")
+    page.get_by_role("button", name="Last step").click()
+    corrected = live.call("GET", f"/matches/{match_id}/state?at=10")[1]["state"]
+    assert shown(page) == expected(corrected)  # D's 11 is back in his hand: the play never counted
+
+    page.get_by_label("Course").select_option("recorded")
+    expect(move8).to_have_class("move status-played")
+    assert "course=recorded" in page.url
+    page.locator("#moves button[data-seq='8']").click()
+    expect(page.locator("#table")).to_have_attribute("data-seq", "8")
+    recorded = live.call("GET", f"/matches/{match_id}/replay?course=recorded&start=8&stop=8")[1]["frames"][0]["state"]
+    assert shown(page) == expected(recorded)  # as the table lived it: D's capture stood until the void

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -68,7 +69,7 @@ def main() -> None:
 
 
 WAITRESS_SETTINGS: dict[str, Any] = {
-    "threads": 8,
+    "threads": 16,
     "connection_limit": 1000,
     "channel_timeout": 30,
     "cleanup_interval": 10,
@@ -77,9 +78,11 @@ WAITRESS_SETTINGS: dict[str, Any] = {
 }
 """How ``tanteo serve`` runs waitress, and why (README, "Serving"):
 
-* ``threads`` 8: the workers that run requests, each with its own SQLite connection kept
+* ``threads`` 16: the workers that run requests, each with its own SQLite connection kept
   for the life of the process. Writes queue on SQLite's lock and folding holds the GIL, so
-  more threads add no throughput; 8 lets quick requests pass a slow one (a long audit).
+  more threads add no throughput; they let quick requests pass a slow one (a long audit),
+  and each open live stream holds one: at most half of them may stream
+  (``TANTEO_MAX_STREAMS``), so the other half always records and reads.
 * ``connection_limit`` 1000 (waitress: 100): an open connection costs waitress a socket and
   a few kilobytes, not a thread, but past the limit waitress stops accepting anyone, so
   about a hundred idle or trickling connections used to lock every other client out.
@@ -125,7 +128,8 @@ def serve(host: str, port: int, threads: int, connection_limit: int, channel_tim
     settings = {**WAITRESS_SETTINGS, "threads": threads, "connection_limit": connection_limit,
                 "channel_timeout": channel_timeout}
     _raise_open_files_limit(connection_limit + 64)
-    app = create_app({"TANTEO_DB": db, "TANTEO_READ_ONLY": read_only})
+    app = create_app({"TANTEO_DB": db, "TANTEO_READ_ONLY": read_only,
+                      "TANTEO_MAX_STREAMS": int(os.environ.get("TANTEO_MAX_STREAMS", max(1, threads // 2)))})
     # SIGTERM ends waitress' loop like Ctrl-C does, so the ledgers are closed below.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
     click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {_where(db)})")

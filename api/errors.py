@@ -18,6 +18,7 @@ from api import rulebook
 from api.service import AuthError, BadRequest, EventRefused
 from api.service.transfer import NothingImported
 from engines.base import RuleViolation, UnknownGame
+from api.web import StreamsBusy
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
 from schemas import SchemaError, ordinal
 
@@ -110,6 +111,8 @@ def from_exception(error: Exception) -> Response:
         case BadRequest():
             where = getattr(error, "path", None)  # the body parser's errors say where (api/web.py)
             return problem(400, error.code, error.message, **({"path": where} if where else {}))
+        case StreamsBusy():
+            return problem(503, "stream.busy", error.message, headers={"Retry-After": "10"})
         case StorageUnavailable():
             log.warning("storage unavailable (%s): %s", error.reason, error.detail)
             retry_after, detail = STORAGE[error.reason]

@@ -79,17 +79,21 @@ def score(match_id: str) -> str:
 
 @bp.get("/m/<match_id>/sheet")
 def sheet(match_id: str) -> str:
-    """The printable score sheet, with the chain's head hash and a QR code to the audit."""
+    """The printable score sheet, with the chain's head hash and a QR code to the match's public page.
+
+    The match page (``/m/{id}``) is the public audit for people: every score recomputed from the
+    record beside what the table wrote, with the same head hash printed here.
+    """
     summary = _summary(match_id)
     audit = current_service().audit(match_id)
-    audit_url = request.host_url.rstrip("/") + f"/matches/{match_id}/audit"
+    audit_url = request.host_url.rstrip("/") + f"/m/{match_id}"
     standings = audit["standings"]
     columns = [{"label": " + ".join(s["names"]) if "names" in s else s["name"]} for s in standings]
     winners = audit["end"].get("winners") or []
     return render_template("sheet.html", match=summary, opening=_about(summary), audit=audit, columns=columns,
                            winners=[columns[w]["label"] for w in winners if 0 <= w < len(columns)],
                            game=get_engine(summary["game"]).describe(), audit_url=audit_url,
-                           qr=qr_svg(audit_url, "QR code: this match's audit"))
+                           qr=qr_svg(audit_url, "QR code: this match's public audit page"))
 
 
 @bp.post("/qr")

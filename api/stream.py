@@ -22,6 +22,7 @@ PostgreSQL, the longest wait for an announcement before reading anyway),
 from __future__ import annotations
 
 import json
+import threading
 import time
 from datetime import datetime
 from typing import Any, Callable, Iterator
@@ -33,6 +34,7 @@ from marshmallow import Schema, fields, validate
 
 from api.app import current_service, own_service
 from api.schemas import Envelope
+from api.web import StreamsBusy
 from api.service import BadRequest, Service
 from api.service.desk import parse_at
 
@@ -43,6 +45,28 @@ HEARTBEAT_SECONDS = 15.0
 MAX_SECONDS = 300.0
 RETRY_MS = 1000
 WAIT_SECONDS = 5.0
+MAX_STREAMS = 4
+"""Open streams one process serves at once (``TANTEO_MAX_STREAMS``; ``tanteo serve`` sets half its
+threads). Each open stream holds a worker thread, so without a cap a handful of followers
+would leave no thread for recording; past the cap a follower is told to come back later."""
+
+
+class _Slots:
+    """A count of open streams per app, taken before a stream starts and given back when it ends."""
+
+    def __init__(self) -> None:
+        self.open = 0
+        self.lock = threading.Lock()
+
+    def take(self, limit: int) -> None:
+        with self.lock:
+            if self.open >= limit:
+                raise StreamsBusy(limit)
+            self.open += 1
+
+    def give_back(self) -> None:
+        with self.lock:
+            self.open -= 1
 """With a ledger that announces appends (PostgreSQL): the longest a quiet stream waits for an
 announcement before reading the log anyway (``TANTEO_STREAM_WAIT``)."""
 
@@ -142,8 +166,16 @@ class Stream(MethodView):
         first = public_events(current_service(), match_id, after)  # a missing match is a 404 before the stream starts
         app = current_app._get_current_object()  # type: ignore[attr-defined]
         config = app.config
+        slots: _Slots = app.extensions.setdefault("tanteo.streams", _Slots())
+        slots.take(int(config.get("TANTEO_MAX_STREAMS", MAX_STREAMS)))
 
         def body() -> Iterator[str]:
+            try:
+                yield from follow()
+            finally:  # the client left, the stream timed out or failed: the slot is free again
+                slots.give_back()
+
+        def follow() -> Iterator[str]:
             service = own_service(app)  # runs after the view returned, on the same worker thread
             # PostgreSQL wakes the stream when any server appends (LISTEN/NOTIFY); others poll.
             woken = getattr(service.ledger, "wait_for_append", None)

@@ -229,3 +229,12 @@ def page_links(headers: dict[str, str], **next_args: int | None) -> dict[str, st
 def read_headers(version: int) -> dict[str, str]:
     """Return the headers of a read whose body depends on the write token (private facts shown or not)."""
     return {**etag(version), "Vary": "Authorization"}
+
+
+class StreamsBusy(Exception):
+    """Every stream this process may hold is open: a 503 with Retry-After, never a stalled server."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"{limit} live streams are open on this server, its most; the page keeps working "
+                         "and follows the match again in a few seconds")
+        self.message = str(self)

@@ -15,6 +15,14 @@ export function follow(id, after, onEvent, { onLive } = {}) {
       if (Number.isInteger(seq) && seq > last) last = seq;
       onEvent(seq);
     };
+    // A refused stream (the server's streams are all taken: 503 stream.busy) is not retried by
+    // the browser itself; try again a little later, after the last seq seen.
+    source.onerror = () => {
+      if (source && source.readyState === EventSource.CLOSED) {
+        close();
+        setTimeout(() => { if (!document.hidden) { open(); onEvent(last); } }, 10000);
+      }
+    };
     if (onLive) onLive(true);
   };
   const close = () => {

@@ -113,3 +113,23 @@ def test_the_stream_shows_private_values_only_as_an_open_reader_sees_them(client
     open_view = client.get(f"/matches/{scorer.id}/events", query_string={"after": 2}).get_json()["events"][0]
     assert scorer_view["data"]["cards"] == ["9", "3"]  # the token sees Anna's look
     assert seq == 3 and peek == open_view and peek["data"]["cards"] != ["9", "3"]  # the stream never does
+
+
+def test_streams_past_the_cap_are_told_to_come_back_and_a_closed_stream_frees_its_slot(
+        app: Flask, client: FlaskClient, scorer: Scorer) -> None:
+    """Each open stream holds a worker thread: past ``TANTEO_MAX_STREAMS`` a follower gets 503, not a stalled server."""
+    started(scorer)
+    app.config["TANTEO_MAX_STREAMS"] = 2
+    held = [client.get(f"/matches/{scorer.id}/stream", buffered=False) for _ in range(2)]
+    assert [r.status_code for r in held] == [200, 200]
+    next(iter(held[0].response))  # both streams are open and serving
+    refused = client.get(f"/matches/{scorer.id}/stream")
+    assert refused.status_code == 503 and refused.get_json()["code"] == "stream.busy"
+    assert refused.headers["Retry-After"] == "10"
+    assert client.get(f"/matches/{scorer.id}").status_code == 200  # the rest of the API answers
+    held[0].close()  # the follower left: its slot is free again
+    again = client.get(f"/matches/{scorer.id}/stream", buffered=False)
+    assert again.status_code == 200
+    for response in (held[1], again):
+        response.close()
+    assert app.extensions["tanteo.streams"].open == 0

@@ -64,7 +64,10 @@ def test_the_printable_sheet_carries_the_chain_head(open_page: Callable[..., Pag
     totals = page.locator("tfoot td.total").all_inner_texts()
     assert totals == [str(s["total"]) for s in audit["standings"]] == ["4", "2"]
     assert page.locator(".qr svg path").count() >= 1
-    assert f"/matches/{match_id}/audit" in page.locator(".proof a").get_attribute("href")
+    href = page.locator(".proof a").get_attribute("href")
+    assert href.endswith(f"/m/{match_id}")
+    page.goto(href)  # the QR's page is the public audit, with the same head hash
+    assert audit["chain"]["head"] in page.content()
 
 
 def serious(page: Page) -> list[str]:

@@ -68,3 +68,16 @@ def test_a_dispute_after_the_correction_window_is_refused(open_page: Callable[..
     page.get_by_role("button", name="Open the dispute").click()
     expect(page.locator("#dispute-refusal")).to_contain_text("common.match_final")
     expect(page.locator("#no-disputes")).to_be_visible()
+
+
+def test_a_correction_after_the_correction_window_is_refused_on_the_scoring_page(
+        open_page: Callable[..., Page], live: Server) -> None:
+    match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben"], "options": {"correctionWindow": 0},
+                                       "initial": {"totals": [20, 95]}})
+    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0}},
+           {"type": "hand_result", "data": {"layouts": [["1", "2", "3", "4"], ["9", "9", "5", "6"]], "caller": 0}})
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    page.get_by_role("button", name="Undo the last entry").click()
+    expect(page.locator("#correction .refusal")).to_contain_text("common.match_final")
+    expect(page.get_by_role("button", name="Void it")).to_be_disabled()
+    assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3  # nothing written

@@ -32,7 +32,7 @@ async function loadGames() {
     input.addEventListener("change", () => pickGame(g.game));
     const label = el("label", { class: "game-choice", for: `game-${g.game}` }, input,
       el("strong", { text: g.name }),
-      el("span", { class: "note", text: `${r.min}–${r.max} players · ${g.deck} · ${g.direction === "CW" ? "clockwise" : "anticlockwise"}${g.teams ? " · two teams" : ""}` }));
+      el("span", { class: "note", text: `${r.min === r.max ? r.min : `${r.min}–${r.max}`} players · ${g.deck} · ${g.direction === "CW" ? "clockwise" : "anticlockwise"}${g.teams ? " · two teams" : ""}` }));
     $("games").append(label);
   }
 }

@@ -186,3 +186,32 @@ class Ledger(Protocol):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None: ...
+
+
+class ImportOne:
+    """``import_match`` written once for every backend: one match through ``import_matches``."""
+
+    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
+        raise NotImplementedError
+
+    def import_match(
+        self,
+        match_id: str,
+        *,
+        game: str,
+        players: Sequence[str],
+        token_hash: str,
+        events: Sequence[StoredEvent],
+        check: Check | None = None,
+    ) -> AppendResult:
+        """Recreate a match from events given whole, all or nothing, in one write transaction.
+
+        Raises:
+            ChainBroken: the given hashes do not recompute (nothing written).
+            MatchExists: the id is taken.
+            ValueError: no events, or an event of another match.
+        """
+        (result,) = self.import_matches([MatchImport(match_id, game, players, token_hash, events, check)])
+        if isinstance(result, Exception):
+            raise result
+        return result

@@ -35,7 +35,7 @@ from ._core import (
     status_update,
     verify_chain,
 )
-from .base import Check, MatchImport, Snapshot
+from .base import Check, ImportOne, MatchImport, Snapshot
 from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
 from .records import GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport, utc_now
 
@@ -70,7 +70,7 @@ class _Idempotent:
     last_seq: int
 
 
-class MemoryLedger:
+class MemoryLedger(ImportOne):
     """A :class:`~ledger.base.Ledger` held in memory; safe to share between threads."""
 
     def __init__(self) -> None:
@@ -181,27 +181,6 @@ class MemoryLedger:
             if meta is not None:
                 match.meta = copy.deepcopy(meta)
             return AppendResult(match.version, match.head, built, replayed=False)
-
-    def import_match(
-        self,
-        match_id: str,
-        *,
-        game: str,
-        players: Sequence[str],
-        token_hash: str,
-        events: Sequence[StoredEvent],
-        check: Check | None = None,
-    ) -> AppendResult:
-        """Recreate a match from events given whole, all or nothing.
-
-        Raises:
-            ChainBroken: the given hashes do not recompute (nothing written).
-            MatchExists: the id is taken.
-        """
-        (result,) = self.import_matches([MatchImport(match_id, game, players, token_hash, events, check)])
-        if isinstance(result, Exception):
-            raise result
-        return result
 
     def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
         """Recreate several matches under one lock, each all or nothing (see the Protocol)."""

@@ -81,7 +81,7 @@ from ._core import (
     status_update,
     verify_chain,
 )
-from .base import Check, MatchImport, Snapshot
+from .base import Check, ImportOne, MatchImport, Snapshot
 from .errors import (
     ConcurrencyConflict,
     IdempotencyConflict,
@@ -299,7 +299,7 @@ def is_postgres_url(text: str) -> bool:
     return text.strip().startswith(URL_SCHEMES)
 
 
-class PostgresLedger:
+class PostgresLedger(ImportOne):
     """A :class:`~ledger.base.Ledger` in a PostgreSQL database, safe to share between threads.
 
     Several objects, in one process or many, may work on the same database: writes of one
@@ -627,28 +627,6 @@ class PostgresLedger:
             # Rows were written behind the match row's back (another program): a lost race.
             raise ConcurrencyConflict(version, self._max_seq(match_id), match_id=match_id) from taken.__cause__
         return append_result(last.seq, last.hash, built, False)
-
-    def import_match(
-        self,
-        match_id: str,
-        *,
-        game: str,
-        players: Sequence[str],
-        token_hash: str,
-        events: Sequence[StoredEvent],
-        check: Check | None = None,
-    ) -> AppendResult:
-        """Recreate a match from events given whole, in one write transaction.
-
-        Raises:
-            ChainBroken: the given hashes do not recompute (nothing written).
-            MatchExists: the id is taken.
-            ValueError: no events, or an event of another match.
-        """
-        (result,) = self.import_matches([MatchImport(match_id, game, players, token_hash, events, check)])
-        if isinstance(result, Exception):
-            raise result
-        return result
 
     def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
         """Recreate several matches in one write transaction, a savepoint each (see the Protocol).

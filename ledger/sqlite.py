@@ -84,9 +84,8 @@ from ._core import (
     status_update,
     verify_chain,
 )
-from .base import Check, MatchImport, Snapshot
+from .base import Check, ImportOne, MatchImport, Snapshot
 from .errors import (
-    ChainBroken,
     ConcurrencyConflict,
     IdempotencyConflict,
     LedgerError,
@@ -317,7 +316,7 @@ def _reading(method: Callable[_P, _R]) -> Callable[_P, _R]:
     return read
 
 
-class SqliteLedger:
+class SqliteLedger(ImportOne):
     """A :class:`~ledger.base.Ledger` in one SQLite file.
 
     Open one per thread (or per request) and close it when done; several objects on the same
@@ -598,28 +597,6 @@ class SqliteLedger:
             else:
                 cur.execute(_SQL_MATCH_MOVE_STATUS, (last.seq, last.hash, status, match_id))
         return append_result(last.seq, last.hash, built, False)
-
-    def import_match(
-        self,
-        match_id: str,
-        *,
-        game: str,
-        players: Sequence[str],
-        token_hash: str,
-        events: Sequence[StoredEvent],
-        check: Check | None = None,
-    ) -> AppendResult:
-        """Recreate a match from events given whole, in the one write transaction.
-
-        Raises:
-            ChainBroken: the given hashes do not recompute (nothing written).
-            MatchExists: the id is taken.
-            ValueError: no events, or an event of another match.
-        """
-        (result,) = self.import_matches([MatchImport(match_id, game, players, token_hash, events, check)])
-        if isinstance(result, Exception):
-            raise result
-        return result
 
     def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
         """Recreate several matches in one write transaction, a savepoint each (see the Protocol)."""

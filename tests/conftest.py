@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -123,3 +124,18 @@ class Scorer:
 @pytest.fixture
 def scorer(client: FlaskClient, db_path: Path | str) -> Scorer:
     return Scorer(client, db_path)
+
+
+class Clock:
+    """The correction window's clock: real time plus an offset the test moves forward."""
+
+    def __init__(self) -> None:
+        self.offset = timedelta()
+
+    def __call__(self) -> datetime:
+        return datetime.now(timezone.utc) + self.offset
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()

@@ -7,7 +7,7 @@ upheld ruling amends the hand's result in the same batch, and the hand is re-sco
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from tests.conftest import Scorer
+from tests.conftest import Clock, Scorer
 
 CB1 = {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"], "initial": {"totals": [20, 93, 85, 40]}}
 LAYOUTS = [["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]]
@@ -26,19 +26,6 @@ def ev(type_: str, **data: Any) -> dict[str, Any]:
     return {"type": type_, "data": data}
 
 
-class Clock:
-    """The correction window's clock: real time plus an offset the test moves forward."""
-
-    def __init__(self) -> None:
-        self.offset = timedelta()
-
-    def __call__(self) -> datetime:
-        return datetime.now(timezone.utc) + self.offset
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ read; the real server (waitress, a reader and a writer at once) is in
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -17,22 +17,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from tests.conftest import Scorer
+from tests.conftest import Clock, Scorer
 
 K1 = {"game": "kabu", "players": ["P1", "P2", "P3", "P4"]}
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.offset = timedelta()
-
-    def __call__(self) -> datetime:
-        return datetime.now(timezone.utc) + self.offset
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
 
 
 @pytest.fixture

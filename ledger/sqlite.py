@@ -958,6 +958,9 @@ def _insert_events(cur: sqlite3.Cursor, rows: list[Row]) -> None:
 
 _Work = Callable[["_Write"], Any]
 
+GROUP_MOST = 64
+"""The most appends one group commit takes (it bounds how long the leader's own write waits)."""
+
 
 class _Write:
     """One write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any error.
@@ -979,18 +982,19 @@ class _Write:
     Two ways in. ``with`` (migrations, imports, snapshots, token rotation): the thread
     writes alone, in its own transaction. :meth:`run` (appends and new matches, the request
     path): **group commit**. The writers of one process queue per file (:class:`_Queue`);
-    a writer that finds nobody writing becomes the *leader*: it takes every append already
-    queued (one per match, all opened alike), opens one ``BEGIN IMMEDIATE`` on its own
-    connection, runs each inside ``SAVEPOINT`` … ``RELEASE`` (one that raises is rolled
-    back to its savepoint, its error kept for its own writer, and the others go on), then
-    one ``COMMIT``: one fsync for all. Only then is anyone acknowledged: each writer gets
-    its own result or error, and all get the storage error if the ``COMMIT`` failed. A
-    writer alone runs without a savepoint and never waits for company, so it pays nothing
-    for this. The leader runs the followers' work, ``check`` included, in its thread (a
-    check must not depend on thread-locals); two appends to the same match never share a
-    transaction, so a check that reads its match through its own ledger sees everything
-    committed before it. Waiters are woken by the leader, where SQLite's busy handler polls
-    by sleeping (1, 2, 5, 10 … 100 ms); other processes still queue on SQLite's lock. The
+    a writer that finds nobody writing becomes the *leader*: it opens one ``BEGIN
+    IMMEDIATE`` on its own connection, takes every append queued by then (one per match,
+    from connections opened alike), runs each inside ``SAVEPOINT`` … ``RELEASE`` (one that
+    raises is rolled back to its savepoint, its error kept for its own writer, and the
+    others go on), takes in the same way those that queued meanwhile, then one ``COMMIT``:
+    one fsync for all. Only then is anyone acknowledged: each writer gets its own result
+    or error, and all get the storage error if the ``COMMIT`` failed. A writer alone runs
+    without a savepoint and never waits for company, so it pays nothing for this. The
+    leader runs the followers' work, ``check`` included, in its thread (a check must not
+    depend on thread-locals); two appends to the same match never share a transaction, so
+    a check that reads its match through its own ledger sees everything committed before
+    it. Waiters are woken by the leader, where SQLite's busy handler polls by sleeping
+    (1, 2, 5, 10 … 100 ms); other processes still queue on SQLite's lock. The
     wait for the queue is bounded by the ledger's busy timeout. (PostgreSQL keeps one
     transaction per append: :mod:`ledger.postgres`.)
     """
@@ -1084,17 +1088,13 @@ class _Write:
             queue.busy = True
         try:
             while not self.done:
-                with queue.cond:
-                    batch = self._take(queue.pending)
-                try:
-                    self._commit(batch)
-                finally:
-                    for write in batch:
-                        write.done = True
-                    with queue.cond:
-                        queue.cond.notify_all()
+                self._lead()
         finally:
-            self._leave()
+            with queue.cond:
+                if not self.done and self in queue.pending:  # interrupted before anyone took it
+                    queue.pending.remove(self)
+                queue.busy = False
+                queue.cond.notify_all()
         return self._outcome()
 
     def _outcome(self) -> Any:
@@ -1102,52 +1102,76 @@ class _Write:
             raise self.error
         return self.result
 
-    def _take(self, pending: deque[_Write]) -> list[_Write]:
-        """The appends this leader writes now: what is queued, one per match, opened alike."""
-        batch: list[_Write] = []
-        matches: set[str] = set()
+    def _take(self, pending: deque[_Write], matches: set[str], room: int) -> list[_Write]:
+        """The queued appends this leader writes next: one per match not in its transaction
+        yet (``matches``, updated), from connections opened alike, at most ``room``."""
+        taken: list[_Write] = []
         for write in pending:
+            if len(taken) == room:
+                break
             if write.mode == self.mode and write.match_id not in matches:
                 matches.add(write.match_id)
-                batch.append(write)
-        if len(batch) == len(pending):
+                taken.append(write)
+        if len(taken) == len(pending):
             pending.clear()
         else:
-            for write in batch:
+            for write in taken:
                 pending.remove(write)
-        return batch
+        return taken
 
-    def _commit(self, batch: list[_Write]) -> None:
-        """Write a batch in one transaction on this leader's connection; record each outcome."""
-        cur = self.cur
+    def _lead(self) -> None:
+        """Open one transaction on this leader's connection, write what is queued in it, commit;
+        record each write's outcome and wake its writer.
+
+        The batch is taken once the transaction is open (another process may have made the
+        leader wait for SQLite's lock), and appends that queue while it runs join it before
+        the ``COMMIT`` (at most :data:`GROUP_MOST` in all): the leader never waits for
+        anyone, but a writer that arrives in time shares the fsync instead of waiting for
+        the next one. If ``BEGIN`` fails, only the leader's own write is told so.
+        """
+        cur, queue = self.cur, self.queue
         try:
             cur.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
-            failed = self._translate(error)
-            for write in batch:
-                write.error = failed
+            with queue.cond:
+                queue.pending.remove(self)
+            self.error, self.done = self._translate(error), True
             return
-        alone = len(batch) == 1
-        written = 0
+        matches: set[str] = set()
+        with queue.cond:
+            batch = self._take(queue.pending, matches, GROUP_MOST)
+        savepoints = len(batch) > 1  # a writer alone needs none: its error rolls back everything
+        written = ran = 0
         try:
-            for write in batch:
-                write.cur = cur
-                if not alone:
-                    cur.execute("SAVEPOINT tanteo_append")
-                try:
-                    write.result = write.work(write)
-                except Exception as error:  # noqa: BLE001 - this append is refused, the others go on
-                    translated = write._translate(error) if isinstance(error, sqlite3.Error) else error
-                    if isinstance(translated, StorageUnavailable) or not cur.connection.in_transaction:
-                        raise  # the storage failed: the whole transaction goes
-                    write.error = translated
-                    if not alone:
-                        cur.execute("ROLLBACK TO tanteo_append")
+            while True:
+                while ran < len(batch):
+                    write = batch[ran]
+                    ran += 1
+                    write.cur = cur
+                    if savepoints:
+                        cur.execute("SAVEPOINT tanteo_append")
+                    try:
+                        write.result = write.work(write)
+                    except Exception as error:  # noqa: BLE001 - this append is refused, the others go on
+                        translated = write._translate(error) if isinstance(error, sqlite3.Error) else error
+                        if isinstance(translated, StorageUnavailable) or not cur.connection.in_transaction:
+                            raise  # the storage failed: the whole transaction goes
+                        write.error = translated
+                        if savepoints:
+                            cur.execute("ROLLBACK TO tanteo_append")
+                            cur.execute("RELEASE tanteo_append")
+                        continue
+                    if savepoints:
                         cur.execute("RELEASE tanteo_append")
-                    continue
-                if not alone:
-                    cur.execute("RELEASE tanteo_append")
-                written += 1
+                    written += 1
+                if not written or len(batch) >= GROUP_MOST:
+                    break
+                with queue.cond:
+                    more = self._take(queue.pending, matches, GROUP_MOST - len(batch))
+                if not more:
+                    break
+                batch.extend(more)
+                savepoints = True
             if written:
                 cur.execute("COMMIT")
             else:
@@ -1159,6 +1183,11 @@ class _Write:
                 write.result, write.error = None, failed
             if not isinstance(error, Exception):
                 raise
+        finally:
+            with queue.cond:
+                for write in batch:
+                    write.done = True
+                queue.cond.notify_all()
 
     def _translate(self, error: BaseException) -> BaseException:
         if isinstance(error, sqlite3.IntegrityError):

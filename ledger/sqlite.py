@@ -123,6 +123,17 @@ so smaller pages mean fewer bytes to sync per append. Measured here at synchrono
 4096 → 2048 cut an append by up to ~10% in our runs; 1024 gains little more and makes deal events
 overflow their page."""
 
+WAL_CHECKPOINT_PAGES = 256
+"""Pages in the WAL before a commit folds them into the file (SQLite's default is 1000).
+
+A commit that makes the WAL file longer costs its fsync a file-system journal commit too;
+one that overwrites frames of an earlier round does not. The WAL grows until the first
+checkpoint (on a new file, and after every restart: the last close deletes it), so a
+smaller WAL stops growing sooner. Measured here at synchronous=FULL, a small commit that
+overwrites costs about a third less than one that grows the WAL (120 vs 180 µs), and
+checkpointing every ~85 one-event appends instead of every ~330 costs little (256 pages
+at a time, which also bounds the pause of each)."""
+
 SYNCHRONOUS_LEVELS = frozenset({"OFF", "NORMAL", "FULL", "EXTRA"})
 
 MIGRATION_SET = "tanteo-ledger"
@@ -448,6 +459,7 @@ class SqliteLedger(ImportOne):
             (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
             if mode != "wal" and not in_memory:
                 raise LedgerError(f"{self.path}: SQLite refused WAL mode (got {mode!r})")
+            conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
         conn.execute(f"PRAGMA synchronous = {synchronous}")  # checked against SYNCHRONOUS_LEVELS
         conn.execute("PRAGMA foreign_keys = ON")
 

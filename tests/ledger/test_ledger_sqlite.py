@@ -29,7 +29,7 @@ from ledger import (
     verify_file,
 )
 from ledger.records import chain_hash_v2
-from ledger.sqlite import _MIGRATION_NAMES, TRIGGERS
+from ledger.sqlite import _MIGRATION_NAMES, TRIGGERS, WAL_CHECKPOINT_PAGES
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -130,6 +130,7 @@ def test_opening_creates_the_directory_and_sets_the_pragmas(tmp_path: Path) -> N
         assert conn.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
         assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
         assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 5000
+        assert conn.execute("PRAGMA wal_autocheckpoint").fetchone() == (WAL_CHECKPOINT_PAGES,)
     with SqliteLedger(path, synchronous="normal") as book:
         assert book._connection().execute("PRAGMA synchronous").fetchone() == (1,)
     with pytest.raises(ValueError):

@@ -938,12 +938,14 @@ class _Queue:
     ``pending`` holds the appends waiting for a leader to take them (see :class:`_Write`).
     """
 
-    __slots__ = ("busy", "cond", "pending")
+    __slots__ = ("busy", "cond", "pending", "waiting")
 
     def __init__(self) -> None:
         self.cond = threading.Condition(threading.Lock())
         self.pending: deque[_Write] = deque()
         self.busy = False
+        self.waiting = 0
+        """How many threads wait on ``cond`` (none: leaving wakes nobody)."""
 
 
 _FILE_QUEUES: dict[str, _Queue] = {}
@@ -1011,7 +1013,8 @@ class _Write:
     transaction per append: :mod:`ledger.postgres`.)
     """
 
-    __slots__ = ("base", "cur", "done", "error", "key", "match_id", "mode", "queue", "result", "timeout", "work")
+    __slots__ = ("base", "cur", "done", "error", "key", "match_id", "mode", "queue", "queued", "result", "timeout",
+                 "work")
 
     def __init__(self, ledger: SqliteLedger, match_id: str, key: str | None) -> None:
         self.cur = ledger._cursor()
@@ -1023,6 +1026,8 @@ class _Write:
         self.base = 0
         """The version the batch is chained on, for the conflict a duplicate seq reports."""
         self.done = False
+        self.queued = False
+        """In the queue's ``pending``, waiting for a leader to take it."""
         self.result: Any = None
         self.error: BaseException | None = None
 
@@ -1031,8 +1036,13 @@ class _Write:
     def __enter__(self) -> _Write:
         queue = self.queue
         with queue.cond:
-            if queue.busy and not queue.cond.wait_for(lambda: not queue.busy, self.timeout):
-                raise StorageUnavailable("busy", "another thread of this process held the write lock")
+            if queue.busy:
+                queue.waiting += 1
+                try:
+                    if not queue.cond.wait_for(lambda: not queue.busy, self.timeout):
+                        raise StorageUnavailable("busy", "another thread of this process held the write lock")
+                finally:
+                    queue.waiting -= 1
             queue.busy = True
         try:
             self.cur.execute("BEGIN IMMEDIATE")
@@ -1069,7 +1079,8 @@ class _Write:
         queue = self.queue
         with queue.cond:
             queue.busy = False
-            queue.cond.notify_all()
+            if queue.waiting:
+                queue.cond.notify_all()
 
     # -- grouped (run) ---------------------------------------------------------------------
 
@@ -1084,17 +1095,22 @@ class _Write:
         self.work = work
         queue = self.queue
         with queue.cond:
-            queue.pending.append(self)
             if queue.busy:
+                queue.pending.append(self)
+                self.queued = True
                 deadline = time.monotonic() + self.timeout
-                while queue.busy and not self.done:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        if self in queue.pending:
-                            queue.pending.remove(self)
-                            raise StorageUnavailable("busy", "another thread of this process held the write lock")
-                        remaining = None  # a leader took it: its outcome comes after that commit
-                    queue.cond.wait(remaining)
+                queue.waiting += 1
+                try:
+                    while queue.busy and not self.done:
+                        remaining = deadline - time.monotonic()
+                        if remaining <= 0:
+                            if self.queued:
+                                queue.pending.remove(self)
+                                raise StorageUnavailable("busy", "another thread of this process held the write lock")
+                            remaining = None  # a leader took it: its outcome comes after that commit
+                        queue.cond.wait(remaining)
+                finally:
+                    queue.waiting -= 1
                 if self.done:
                     return self._outcome()
             queue.busy = True
@@ -1103,10 +1119,11 @@ class _Write:
                 self._lead()
         finally:
             with queue.cond:
-                if not self.done and self in queue.pending:  # interrupted before anyone took it
+                if self.queued:  # interrupted before anyone took it
                     queue.pending.remove(self)
                 queue.busy = False
-                queue.cond.notify_all()
+                if queue.waiting:
+                    queue.cond.notify_all()
         return self._outcome()
 
     def _outcome(self) -> Any:
@@ -1123,6 +1140,7 @@ class _Write:
                 break
             if write.mode == self.mode and write.match_id not in matches:
                 matches.add(write.match_id)
+                write.queued = False
                 taken.append(write)
         if len(taken) == len(pending):
             pending.clear()
@@ -1145,13 +1163,17 @@ class _Write:
         try:
             cur.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
-            with queue.cond:
-                queue.pending.remove(self)
+            if self.queued:
+                with queue.cond:
+                    queue.pending.remove(self)
+                    self.queued = False
             self.error, self.done = self._translate(error), True
             return
-        matches: set[str] = set()
-        with queue.cond:
-            batch = self._take(queue.pending, matches, GROUP_MOST)
+        batch: list[_Write] = [] if self.queued else [self]
+        matches = {self.match_id} if batch else set()
+        if queue.pending:  # read without the lock: an append missed here waits for the next leader
+            with queue.cond:
+                batch += self._take(queue.pending, matches, GROUP_MOST - len(batch))
         savepoints = len(batch) > 1  # a writer alone needs none: its error rolls back everything
         written = ran = 0
         try:
@@ -1176,13 +1198,13 @@ class _Write:
                     if savepoints:
                         cur.execute("RELEASE tanteo_append")
                     written += 1
-                if not written or len(batch) >= GROUP_MOST:
+                if not written or len(batch) >= GROUP_MOST or not queue.pending:
                     break
                 with queue.cond:
                     more = self._take(queue.pending, matches, GROUP_MOST - len(batch))
                 if not more:
                     break
-                batch.extend(more)
+                batch += more
                 savepoints = True
             if written:
                 cur.execute("COMMIT")
@@ -1196,10 +1218,13 @@ class _Write:
             if not isinstance(error, Exception):
                 raise
         finally:
-            with queue.cond:
-                for write in batch:
-                    write.done = True
-                queue.cond.notify_all()
+            if len(batch) == 1 and batch[0] is self:
+                self.done = True
+            else:
+                with queue.cond:
+                    for write in batch:
+                        write.done = True
+                    queue.cond.notify_all()
 
     def _translate(self, error: BaseException) -> BaseException:
         if isinstance(error, sqlite3.IntegrityError):

@@ -1320,14 +1320,7 @@ def _text(value: object) -> str:
 
 
 def _match_record(row: Sequence[Any]) -> MatchRecord:
-    return MatchRecord(
-        meta=loads(row[8]) if len(row) > 8 and row[8] else {},
-        id=row[0],
-        game=row[1],
-        token_hash=row[2],
-        created_at=row[3],
-        players=tuple(loads(row[4])),
-        status=row[5],
-        version=int(row[6]),
-        head=row[7],
-    )
+    """Decode a match row (the columns of :data:`_MATCH_COLUMNS`, in order; positional: it is
+    read inside every append's check)."""
+    return MatchRecord(row[0], row[1], row[2], row[3], tuple(loads(row[4])), row[5], int(row[6]), row[7],
+                       loads(row[8]) if len(row) > 8 and row[8] else {})

@@ -198,15 +198,19 @@ class Service:
         _check_shapes(record.game, events)
         batch = self._with_private(match_id, engine, events)
         outcome: dict[str, Any] = {}
+        presented = hash_token(token or "")
+        corrected = any(e.type in CORRECTIONS for e in batch)  # an amend of match_started may rename or retag it
 
         def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
-            if not hmac.compare_digest(self.ledger.get_match(match_id).token_hash, hash_token(token or "")):
+            # Runs inside the write transaction, in whichever writer's thread commits it
+            # (group commit): it uses nothing of the thread, only this call's own objects.
+            if not hmac.compare_digest(self.ledger.get_match(match_id).token_hash, presented):
                 raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
             self._check_window(match_id, engine, entry, batch)
             outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players))
             changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
-            if any(e.type in CORRECTIONS for e in stored):  # an amend of match_started may rename or retag it
+            if corrected:
                 log = events_from(self.ledger.read(match_id, upto=current)) + events_from(stored)
                 first = next(walk(engine, log)).read  # match_started as the log now reads it (one step only)
                 try:
@@ -223,7 +227,6 @@ class Service:
             refused.game = record.game
             raise
         if not result.replayed:
-            corrected = any(e.type in CORRECTIONS for e in batch)
             self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=corrected))
         return result
 
@@ -234,8 +237,12 @@ class Service:
         Raises:
             EventRefused: ``common.match_final`` at the batch's first dispute, ruling or correction.
         """
-        index = next((i for i, e in enumerate(batch) if e.type in desk.WINDOWED), None)
-        if index is None or not engine.is_over(entry.state):
+        for index, event in enumerate(batch):
+            if event.type in desk.WINDOWED:
+                break
+        else:
+            return  # the common case: no dispute, ruling or correction in the batch
+        if not engine.is_over(entry.state):
             return
         stored = self.ledger.read(match_id)
         minutes = desk.correction_window(stored[0].data)

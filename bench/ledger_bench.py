@@ -17,7 +17,8 @@ series) with a note every seventh event: the only legal way to make one match 20
      (schema, rules, chain, insert) vs raw ``sqlite3`` inserts, one transaction each, FULL.
 (a') 4 writers at once, each on its own match, through ``Service.record`` with one ledger
      connection per thread: events/s vs the raw single writer of (a).
-(b)  bulk record (decode JSON Lines, schema, rules, chain, one batch per match) vs the
+(b)  bulk record (decode JSON Lines, schema, rules, chain; each match started with all its
+     events, one transaction: ``Service.start_match(data, events=…)``) vs the
      ``eventsourcing`` library's batch save (decode, ``Application.save``).
 (c)  replay + verify (read, chain check, fold with the rules) vs ``eventsourcing``'s
      read-and-fold (``repository.get``).
@@ -224,8 +225,7 @@ def ours_bulk(path: Path, lines: list[list[str]], ids: list[str]) -> float:
         start = time.perf_counter()
         for match in lines:
             events = [json.loads(line) for line in match]
-            created = service.start_match(events[0]["data"])
-            service.record(created["id"], events[1:], token=created["token"])
+            created = service.start_match(events[0]["data"], events=events[1:])
             ids.append(created["id"])
         return time.perf_counter() - start
 

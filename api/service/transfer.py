@@ -125,6 +125,13 @@ def import_archive(service: Service, lines: Iterable[bytes | str], *,
 
     ``progress``, if given, is called with the number of events of each match handled.
     """
+    from api.service import bulk
+
+    with bulk():  # the whole file is held decoded until its last match is stored
+        return _import_archive(service, lines, progress)
+
+
+def _import_archive(service: Service, lines: Iterable[bytes | str], progress: Any) -> dict[str, Any]:
     matches, refused = read_archive(lines)
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []

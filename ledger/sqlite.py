@@ -521,8 +521,11 @@ class SqliteLedger(ImportOne):
         by: str,
         check: Check | None = None,
         meta: Mapping[str, Any] | None = None,
+        more: Sequence[NewEvent] = (),
     ) -> AppendResult:
         """Create a match row and its first event (seq 1) in one transaction.
+
+        ``more``: the events after it (seq 2 on), in the same transaction (see the Protocol).
 
         ``meta`` is what people call the match by (a JSON object the ledger only stores).
 
@@ -534,8 +537,7 @@ class SqliteLedger(ImportOne):
         check_text("token_hash", token_hash)
         check_recorder(by)
         names = check_players(players)
-        prepared = prepare([first])
-        meta_text = canonical_json(dict(meta or {})).decode("utf-8")
+        prepared = prepare([first, *more])
 
         def create(write: _Write) -> AppendResult:
             cur = write.cur
@@ -543,12 +545,13 @@ class SqliteLedger(ImportOne):
                 raise MatchExists(match_id)
             at = utc_now()
             events, rows = chain_batch(match_id, 0, GENESIS, prepared, at=at, by=by, key=None)
-            status = status_update(check(0, events)) if check is not None else None
+            changes = check(0, events) if check is not None else None
+            status, kept_meta = status_update(changes), meta_update(changes) or meta
             last = events[-1]
             cur.execute(
                 _SQL_MATCH_PUT,
                 (match_id, game, token_hash, at, _json_list(names), status or DEFAULT_STATUS,
-                 last.seq, last.hash, meta_text),
+                 last.seq, last.hash, canonical_json(dict(kept_meta or {})).decode("utf-8")),
             )
             _insert_events(cur, rows)
             return AppendResult(last.seq, last.hash, events, replayed=False)

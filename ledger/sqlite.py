@@ -281,9 +281,11 @@ _SQL_MATCH_HEAD = "SELECT version, head FROM matches WHERE id = ?"
 _SQL_MATCH_EXISTS = "SELECT 1 FROM matches WHERE id = ?"
 _SQL_MATCH_VERSION = "SELECT version FROM matches WHERE id = ?"
 _SQL_MAX_SEQ = "SELECT coalesce(max(seq), 0) FROM events WHERE match_id = ?"
-_SQL_APPEND_HEAD = "SELECT version, head, status FROM matches WHERE id = ?"
+_MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head, meta"
+_SQL_APPEND_HEAD = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"  # the whole row: the check may ask for it
 _SQL_APPEND_HEAD_KEYED = (  # the head and the key's first use, in one look-up
-    "SELECT m.version, m.head, m.status, i.body_hash, i.first_seq, i.last_seq FROM matches AS m "
+    "SELECT m.id, m.game, m.token_hash, m.created_at, m.players, m.status, m.version, m.head, m.meta, "
+    "i.body_hash, i.first_seq, i.last_seq FROM matches AS m "
     'LEFT JOIN idempotency AS i ON i.match_id = m.id AND i."key" = ? WHERE m.id = ?'
 )
 _SQL_IDEM_PUT = (
@@ -306,7 +308,6 @@ _SQL_READ = (
     "WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
 )
 _SQL_FEED = f"SELECT id, {_EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?"
-_MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head, meta"
 _SQL_GET_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
 _VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt, private'
 
@@ -375,6 +376,10 @@ class SqliteLedger(ImportOne):
         self.busy_timeout = float(busy_timeout)
         in_memory = self.path == ":memory:"
         self._queue = _Queue() if in_memory else _file_queue(self.path)
+        self._checking: Sequence[Any] | None = None
+        """While an append's check runs: the match row that append read in its transaction.
+        A check asking :meth:`get_match` for that match gets it without another statement
+        (it is the current row: the write lock is held and the append has not written yet)."""
         self._mode = (level, read_only)
         """Appends are committed together only by connections opened alike (durability, read-only)."""
         self._conn: sqlite3.Connection | None = None
@@ -579,7 +584,9 @@ class SqliteLedger(ImportOne):
         Five statements for a batch without a key (``BEGIN IMMEDIATE``, the head, the
         inserts, the match row, ``COMMIT``), one more with a key: the key is looked up with
         the head (an idempotency row only exists for an existing match, so the order of
-        the refusals is unchanged) and stored after the inserts.
+        the refusals is unchanged) and stored after the inserts. The head is the whole match
+        row, so that a ``check`` asking :meth:`get_match` for it (the service re-reads the
+        token) costs no statement.
 
         Raises:
             ValueError: ``events`` is empty.
@@ -603,16 +610,23 @@ class SqliteLedger(ImportOne):
                 row = cur.execute(_SQL_APPEND_HEAD_KEYED, (key, match_id)).fetchone()
             if row is None:
                 raise MatchNotFound(match_id)
-            version, head, stored_status = row[:3]
-            if key is not None and row[3] is not None:
-                return self._replay(cur, match_id, key, digest, row[3:])  # writes nothing
+            stored_status, version, head = row[5:8]
+            if key is not None and row[9] is not None:
+                return self._replay(cur, match_id, key, digest, row[9:])  # writes nothing
             if expected_version is not None and expected_version != version:
                 raise ConcurrencyConflict(expected_version, version, match_id=match_id)
             write.base = version
             built, rows = chain_batch(
                 match_id, version, head, prepared, at=utc_now(), by=by, key=key
             )
-            changes = check(version, built) if check is not None else None
+            if check is not None:
+                self._checking = row  # what get_match(match_id) returns meanwhile: read in this transaction
+                try:
+                    changes = check(version, built)
+                finally:
+                    self._checking = None
+            else:
+                changes = None
             status = status_update(changes)
             meta = meta_update(changes)
             _insert_events(cur, rows)
@@ -744,9 +758,11 @@ class SqliteLedger(ImportOne):
         Raises:
             MatchNotFound: no such match.
         """
-        row = self._connection().execute(_SQL_GET_MATCH, (match_id,)).fetchone()
-        if row is None:
-            raise MatchNotFound(match_id)
+        row = self._checking
+        if row is None or row[0] != match_id:
+            row = self._connection().execute(_SQL_GET_MATCH, (match_id,)).fetchone()
+            if row is None:
+                raise MatchNotFound(match_id)
         return _match_record(row)
 
     @_reading

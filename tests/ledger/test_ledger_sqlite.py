@@ -7,6 +7,7 @@ with a raw ``sqlite3`` connection, as someone editing the file by hand would.
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import sqlite3
 import subprocess
@@ -15,6 +16,7 @@ import textwrap
 import threading
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.ledger.ledger_helpers import plays, start
@@ -242,17 +244,42 @@ def test_an_append_runs_five_statements_and_a_key_adds_one(db_path: Path) -> Non
         start(book)
         seen = statements(book)
         book.append("m1", plays("7D"), by="s")
-        assert seen == ["BEGIN IMMEDIATE", "SELECT version, head,", "INSERT INTO events",
+        assert seen == ["BEGIN IMMEDIATE", "SELECT id, game,", "INSERT INTO events",
                         "UPDATE matches SET", "COMMIT"]
         seen.clear()
         book.append("m1", plays("8D", "9C"), by="s")  # one insert per event (a single executemany)
         assert seen.count("INSERT INTO events") == 2 and len(seen) == 6
         seen.clear()
         book.append("m1", plays("9D"), by="s", key="k1")
-        assert len(seen) == 6 and seen[1].startswith("SELECT m.version") and seen[3] == "INSERT INTO idempotency"
+        assert len(seen) == 6 and seen[1].startswith("SELECT m.id") and seen[3] == "INSERT INTO idempotency"
         seen.clear()
         again = book.append("m1", plays("9D"), by="s", key="k1")  # a retry only reads
         assert again.replayed and [s.split()[0] for s in seen] == ["BEGIN", "SELECT", "SELECT", "COMMIT"]
+
+
+def test_a_check_reading_its_match_costs_no_statement_and_sees_the_current_row(db_path: Path) -> None:
+    """The service's check re-reads the match (a token replaced meanwhile by another connection
+    must be seen): get_match of the append's own match is served from the row the append read
+    in its transaction; another match is read as usual."""
+    with SqliteLedger(db_path) as book, SqliteLedger(db_path) as other:
+        start(book)
+        start(book, "m2")
+        before = book.get_match("m1")  # the token as first read
+        assert other.replace_token("m1", before.token_hash, "rotated")
+        rows: list[Any] = []
+
+        def check(version: int, events: object) -> None:
+            rows.append(book.get_match("m1"))
+
+        seen = statements(book)
+        book.append("m1", plays("7D"), by="s", check=check)
+        assert seen == ["BEGIN IMMEDIATE", "SELECT id, game,", "INSERT INTO events",
+                        "UPDATE matches SET", "COMMIT"]
+        assert rows == [dataclasses.replace(before, token_hash="rotated")]  # as it is before this append writes
+        seen.clear()
+        book.append("m1", plays("8C"), by="s", check=lambda version, events: rows.append(book.get_match("m2")))
+        assert rows[1].id == "m2" and seen[2] == "SELECT id, game,"  # another match: read as usual
+        assert book.get_match("m1").version == 3  # after the append: read as usual
 
 
 def test_the_status_is_written_only_when_the_check_changes_it(db_path: Path) -> None:

@@ -1117,16 +1117,16 @@ class _Write:
             if queue.busy:
                 queue.pending.append(self)
                 self.queued = True
-                deadline = time.monotonic() + self.timeout
+                deadline: float | None = time.monotonic() + self.timeout
                 queue.waiting += 1
                 try:
                     while queue.busy and not self.done:
-                        remaining = deadline - time.monotonic()
-                        if remaining <= 0:
+                        remaining = None if deadline is None else deadline - time.monotonic()
+                        if remaining is not None and remaining <= 0:
                             if self.queued:
                                 queue.pending.remove(self)
                                 raise StorageUnavailable("busy", "another thread of this process held the write lock")
-                            remaining = None  # a leader took it: its outcome comes after that commit
+                            deadline = remaining = None  # a leader took it: its outcome comes after that commit
                         queue.cond.wait(remaining)
                 finally:
                     queue.waiting -= 1

@@ -263,3 +263,22 @@ def test_many_writers_on_one_file_each_get_their_own_results(tmp_path: Path) -> 
             assert results[i] == list(range(2, appends + 2))
             assert [e.data["text"] for e in book.read(f"m{i}")[1:]] == [f"{i}-{n}" for n in range(appends)]
         assert all(report.valid for report in book.verify())
+
+
+def test_a_write_taken_by_a_leader_is_not_given_up_when_its_timeout_passes(tmp_path: Path) -> None:
+    """The busy timeout bounds the wait for a leader to take a write; once taken, the writer
+    waits for that commit, however long the batch runs, and gets its own result."""
+    db = tmp_path / "ledger.db"
+    matches(db, 2)
+    with SqliteLedger(db) as leader_book, SqliteLedger(db, busy_timeout=1.0) as quick:
+        def slow(version: int, events: object) -> None:
+            time.sleep(1.5)  # run past the follower's busy timeout, inside the shared transaction
+
+        outcomes = together(
+            [leader_book, quick],
+            lambda book, hold: book.append("m0", plays("7D"), by="m0", check=hold),  # type: ignore[misc]
+            [appending("m1", note("patient"), check=slow)],
+        )
+    assert [o.version for o in outcomes] == [2, 2]
+    with SqliteLedger(db) as book:
+        assert book.read("m1")[-1].data == {"text": "patient"}

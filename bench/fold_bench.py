@@ -80,7 +80,7 @@ def main() -> None:
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        sys.path.insert(0, str(ROOT))
+        sys.path.insert(0, os.getcwd())  # the tree being measured (the parent sets it)
         return worker(args.worker)
 
     sys.path.insert(0, str(ROOT))

@@ -219,6 +219,8 @@ def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
     engine).
     """
     voided, voids = _standing_voids(events)
+    if not voids:
+        return frozenset(voided)
     position = {e.seq: i for i, e in enumerate(events)}
     for hand in _hand_voids(events, voided, voids):
         for i in range(position[hand.seq] + 1, len(events)):  # from the deal on, not from event 1
@@ -227,7 +229,6 @@ def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
                 break
             if _of_hand(event, hand):
                 voided.add(event.seq)
-    return frozenset(voided)
     return frozenset(voided)
 
 
@@ -349,15 +350,31 @@ def _walk_corrected(engine: Engine, events: Sequence[Event]) -> Iterator[Step]:
             amended[int(event.data["target"])] = event.data["data"]
     state: Any = None
     status: Status
+    aside = _ASIDE
+    apply = engine.apply
     for event in events:
-        read = Event(event.seq, event.type, amended[event.seq]) if event.seq in amended else event
-        if event.seq in voided:
+        # the common step (a game event, neither voided nor amended) takes the fewest tests:
+        # this loop runs once per event of every fold
+        seq = event.seq
+        if seq in amended:
+            read = Event(seq, event.type, amended[seq])
+            status = "amended"
+        else:
+            read = event
+            status = "played"
+        if seq in voided:
             status = "voided"
-        elif event.type in _ASIDE:
-            status = _ASIDE[event.type]
+        elif event.type in aside:
+            status = aside[event.type]
+        elif state is not None and event.type != "match_started":
+            try:
+                state = apply(state, read)
+            except RuleViolation as violation:
+                if violation.event is None:
+                    violation.event = seq
+                raise
         else:
             state = _advance(engine, state, read)
-            status = "amended" if read is not event else "played"
         yield Step(event, read, status, state)
 
 

@@ -13,7 +13,7 @@ from typing import Iterable, NamedTuple, TypeAlias
 
 from engines.history import EMPTY, History
 from engines.cards import FRENCH_104, Card, pretty
-from engines.common import card_reader, cards_by_text
+from engines.common import card_reader, cards_by_text, quick_replace
 
 GAME = "el-roby"
 DECK = FRENCH_104
@@ -163,6 +163,7 @@ class Options:
 # --------------------------------------------------------------------------- melds
 
 
+@quick_replace
 class Meld(NamedTuple):
     """A set or run on the table: its id (1, 2 … per hand), owner, kind and cards in order."""
 
@@ -222,6 +223,7 @@ def fits(card: Card, meld: Meld, options: Options) -> bool:
 # --------------------------------------------------------------------------- deferred checks
 
 
+@quick_replace
 class Pending(NamedTuple):
     """A check that waits for a seat's unknown cards (VOCABULARY.md §3, deferred checks).
 
@@ -242,6 +244,7 @@ class Pending(NamedTuple):
 # --------------------------------------------------------------------------- a hand
 
 
+@quick_replace
 class Hand(NamedTuple):
     """One hand: move by move (``result_only`` False) or recorded by its result alone."""
 
@@ -328,6 +331,7 @@ class Hand(NamedTuple):
 # --------------------------------------------------------------------------- records and the match
 
 
+@quick_replace
 class Record(NamedTuple):
     """A scored hand with what the table decided after it (re-buys), for the settlement.
 
@@ -352,6 +356,7 @@ class Record(NamedTuple):
     """A move-by-move hand closed from the score sheet: (moves recorded before, the hand_result's seq)."""
 
 
+@quick_replace
 class State(NamedTuple):
     """An El Roby match: players, options, the standings before the last record, the hands."""
 

@@ -22,7 +22,7 @@ from typing import Iterable, NamedTuple, TypeAlias
 
 from engines.history import EMPTY, History
 from engines.cards import LA_CABRA, Card, pretty
-from engines.common import card_reader
+from engines.common import card_reader, quick_replace
 
 GAME = "la-cabra"
 DECK = LA_CABRA
@@ -143,6 +143,7 @@ class Options:
     """``none``: a 60-60 deal has no effect; ``doubleNext``: the next deal's loss points × 2."""
 
 
+@quick_replace
 class Play(NamedTuple):
     """One seat's cards in a trick; ``None`` stands for a face-down card not yet revealed."""
 
@@ -155,6 +156,7 @@ class Play(NamedTuple):
     """Seen by the whole table (leads, beats, tiras, discards under ``discardFaceUp``)."""
 
 
+@quick_replace
 class Trick(NamedTuple):
     """The trick being played."""
 
@@ -175,6 +177,7 @@ class Trick(NamedTuple):
         return (self.leader + len(self.plays)) % SEATS
 
 
+@quick_replace
 class TrickDone(NamedTuple):
     """A finished trick: its winner and the four plays, in order."""
 
@@ -226,6 +229,7 @@ class Facts:
         return None
 
 
+@quick_replace
 class Hand(NamedTuple):
     """One hand (deal): move by move when ``trump`` is set, result only when it is None."""
 
@@ -304,6 +308,7 @@ class HandScore:
     """The earlier hand whose unrevealed cards decide this hand's multiplier."""
 
 
+@quick_replace
 class State(NamedTuple):
     """A La Cabra match: players, options, the hands so far and their loss points."""
 

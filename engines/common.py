@@ -224,7 +224,26 @@ def card_reader(deck: Deck, example: str) -> CardReader:
             raise RuleViolation(e.code, e.message) from None
 
     read_card.__doc__ = f"Parse one card of the {deck.name} deck; ``\"??\"`` (None) only where ``hidden_ok``."
+    read_card.by_text = cards  # type: ignore[attr-defined]  # for read_all: a list in one pass
     return read_card
+
+
+def read_all(texts: Iterable[object], read: CardReader, *, hidden_ok: bool = False) -> list[Card | None]:
+    """Read several cards with ``read``: the cards of a well-formed list in one pass of look-ups.
+
+    Events carry many cards (a deal, a capture with a whole pile); a text that is not simply
+    a card of the deck (``"??"``, an error) falls back to ``read`` card by card, which says why.
+
+    Raises:
+        RuleViolation: as ``read``.
+    """
+    by_text: dict[str, Card] | None = getattr(read, "by_text", None)
+    if by_text is not None:
+        try:
+            return [by_text[t] for t in texts]  # type: ignore[index]
+        except (KeyError, TypeError):  # "??", a text of no card, or no text at all (unhashable)
+            pass
+    return [read(t, hidden_ok=hidden_ok) for t in texts]
 
 
 @overload
@@ -249,8 +268,8 @@ def read_cards(data: Mapping[str, Any], read: CardReader, *, key: str = "cards",
     texts = data.get(key)
     if not isinstance(texts, (list, tuple)) or not texts:
         raise RuleViolation("common.bad_cards", f"{key} must be a non-empty list of cards")
-    out = [read(t, hidden_ok=hidden_ok) for t in texts]
-    if unique:
+    out = read_all(texts, read, hidden_ok=hidden_ok)
+    if unique and len(out) > 1:
         seen: set[Card] = set()
         for c in out:
             if c is not None:

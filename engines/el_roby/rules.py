@@ -7,6 +7,7 @@ Every handler checks the whole event first and only then builds the new state, s
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
@@ -47,12 +48,7 @@ MAX_PLAYERS = 8
 
 def located(hand: Hand) -> Counter[Card]:
     """Count the copies of each card whose place in this hand the record knows."""
-    found: Counter[Card] = Counter(hand.pile)
-    for cards in hand.known:
-        found.update(cards)
-    for m in hand.melds:
-        found.update(m.cards)
-    return found
+    return Counter(chain(hand.pile, *hand.known, *(m.cards for m in hand.melds)))  # one counting pass
 
 
 def _where(state: State, hand: Hand, card: Card) -> str:
@@ -101,7 +97,7 @@ def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, ver
         if c in shown:
             shown = remove(shown, [c])
     return {
-        "known": set_item(hand.known, seat, sorted_cards(keep)),
+        "known": set_item(hand.known, seat, sorted_cards(keep) if new else keep),  # removing keeps the order
         "unknown": set_item(hand.unknown, seat, hand.unknown[seat] - len(new)),
         "shown": set_item(hand.shown, seat, shown),
         "bound": set_item(hand.bound, seat, hand.bound[seat] + tuple((seq, c) for c in new)) if new else hand.bound,

@@ -56,9 +56,19 @@ def sort_key(card: Card) -> tuple[int, int]:
     return SUITS.index(card.suit or "C"), RANK_INDEX[card.rank]
 
 
+class _SortKeys(dict[Card, tuple[int, int]]):
+    """Each card's :func:`sort_key`, looked up rather than computed (hands are sorted on every move)."""
+
+    def __missing__(self, card: Card) -> tuple[int, int]:
+        return sort_key(card)
+
+
+_SORT_KEYS = _SortKeys((c, sort_key(c)) for c in DECK.distinct())
+
+
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Return ``cards`` sorted by suit then rank (a hand's canonical form)."""
-    return tuple(sorted(cards, key=sort_key))
+    return tuple(sorted(cards, key=_SORT_KEYS.__getitem__))
 
 
 def spell(cards: Iterable[Card]) -> str:

@@ -23,6 +23,7 @@ from engines.la_cabra.scoring import (
     took_tricks,
 )
 from engines.la_cabra.state import (
+    BY_TEXT,
     DECK,
     GAME,
     HAND_SIZE,
@@ -66,10 +67,22 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
 
 
 def _seat(data: Mapping[str, Any], key: str = "seat") -> Seat:
+    seat = data.get(key)
+    if type(seat) is int and 0 <= seat < SEATS:  # every move names a seat: one test for a good one
+        return seat
     return read_seat(data, SEATS, key)
 
 
 def _cards(data: Mapping[str, Any], *, hidden_ok: bool = False) -> list[Card | None]:
+    texts = data.get("cards")
+    if type(texts) is list and texts:
+        try:
+            cards = [BY_TEXT[t] for t in texts]
+        except (KeyError, TypeError):  # "??" or no card: read_cards says which
+            pass
+        else:
+            if len(set(cards)) == len(cards):
+                return cards  # type: ignore[return-value]
     return read_cards(data, read_card, hidden_ok=hidden_ok, unique=True)
 
 
@@ -316,9 +329,11 @@ def _deal(state: State) -> Hand:
         RuleViolation: ``common.match_over``, ``common.no_hand``, ``common.no_deal``
             (a result-only hand), ``la-cabra.deal_over``.
     """
+    hand = state.current
+    if hand is not None and state.end is None and hand.trump is not None and not hand.closed and not hand.over:
+        return hand  # a move in a dealt hand in play: the usual case, in one test
     if state.over:
         raise RuleViolation("common.match_over", "the series is over: a team has 12 loss points")
-    hand = state.current
     if hand is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     if hand.is_result_only:

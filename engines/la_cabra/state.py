@@ -22,7 +22,7 @@ from typing import Iterable, NamedTuple, TypeAlias
 
 from engines.history import EMPTY, History
 from engines.cards import LA_CABRA, Card, pretty
-from engines.common import card_reader, quick_replace
+from engines.common import card_reader, cards_by_text, quick_replace
 
 GAME = "la-cabra"
 DECK = LA_CABRA
@@ -81,6 +81,9 @@ def sorted_cards(cards: Iterable[Card]) -> list[Card]:
     """Sort cards by suit (♣ ♦ ♥ ♠) then rank, for stable output."""
     return sorted(cards, key=lambda c: ("CDHS".index(c.suit or "C"), ORDER[c.rank]))
 
+
+BY_TEXT = cards_by_text(DECK)
+"""The deck's cards by their text: the very objects :func:`~engines.cards.parse` returns."""
 
 read_card = card_reader(DECK, "10H, AS or ??")
 """Parse one card of the 36-card deck; ``"??"`` (None) only where ``hidden_ok``."""

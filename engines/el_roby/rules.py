@@ -11,7 +11,7 @@ from itertools import chain
 from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
-from engines.cards import Card
+from engines.cards import Card, at_least
 from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_item
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty
@@ -51,6 +51,11 @@ def located(hand: Hand) -> Counter[Card]:
     return Counter(chain(hand.pile, *hand.known, *(m.cards for m in hand.melds)))  # one counting pass
 
 
+def placed_cards(hand: Hand) -> tuple[Card, ...]:
+    """Every card whose place in this hand the record knows, a copy once per place (for :func:`~engines.cards.at_least`)."""
+    return tuple(chain(hand.pile, *hand.known, *(m.cards for m in hand.melds)))
+
+
 def _where(state: State, hand: Hand, card: Card) -> str:
     """Say where the record places the copies of ``card``."""
     places = []
@@ -84,11 +89,11 @@ def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, ver
             held = spell(mine) or "no known card"
             extra = f" and {hand.unknown[seat]} unknown card(s)" if hand.unknown[seat] else ""
             raise RuleViolation("common.card_unavailable", f"{name} cannot {verb} {spell(cards)}: {name} holds {held}{extra}")
-        placed = located(hand)
+        placed = placed_cards(hand)
         taken: Counter[Card] = Counter()
         for c in new:
             taken[c] += 1
-            if placed[c] + taken[c] > DECK.count(c):
+            if at_least(placed, c, DECK.count(c) - taken[c] + 1):  # placed + taken > copies in the deck
                 raise RuleViolation("common.card_unavailable", (
                     f"{name} cannot {verb} {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"))
     keep = remove(mine + tuple(new), cards)
@@ -352,7 +357,7 @@ def _on_draw(state: State, event: Event) -> State:
             raise RuleViolation("el-roby.stock_empty", f"the stock is empty: {name} must take the top discard")
         card = read_card(d["card"]) if d.get("card") is not None else None
         if card is not None:
-            if located(hand)[card] >= DECK.count(card):
+            if at_least(placed_cards(hand), card, DECK.count(card)):
                 raise RuleViolation("common.card_unavailable", (
                     f"{name} cannot draw {card.pretty()} from the stock: both copies are placed ({_where(state, hand, card)})"))
             fields["known"] = set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,)))
@@ -849,7 +854,7 @@ def _on_reveal(state: State, event: Event) -> State:
         name = state.players[seat]
         if seat not in hand.seats or hand.unknown[seat] == 0:
             raise RuleViolation("common.bad_reveal", f"{name} holds no hidden card")
-        if located(hand)[card] >= DECK.count(card):
+        if at_least(placed_cards(hand), card, DECK.count(card)):
             raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: both copies are placed ({_where(state, hand, card)})")
         hand = hand._replace(known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,))),
                              unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),

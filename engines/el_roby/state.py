@@ -63,7 +63,10 @@ class _SortKeys(dict[Card, tuple[int, int]]):
         return sort_key(card)
 
 
-_SORT_KEYS = _SortKeys((c, sort_key(c)) for c in DECK.distinct())
+_SORT_KEYS = _SortKeys((c, sort_key(c)) for c in cards_by_text(DECK).values())
+"""Keyed by the very card objects :func:`~engines.cards.parse` returns: a look-up finds its
+key by identity, without calling ``Card.__eq__`` (the 104-card deck holds two equal objects
+of each card, and a dict keeps the first one it was given)."""
 
 
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:

@@ -42,8 +42,9 @@ from __future__ import annotations
 import gc
 import threading
 from bisect import bisect_left
+from operator import attrgetter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Literal, Mapping, Protocol, Sequence
+from typing import Any, Iterable, Iterator, Literal, Mapping, NamedTuple, Protocol, Sequence
 
 Seat = int
 
@@ -301,9 +302,13 @@ def events_from(records: Iterable[Recorded]) -> list[Event]:
     return [Event(r.seq, r.type, r.data) for r in records]
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One event of a walk: as stored, as read, what it did and the state after it."""
+class Step(NamedTuple):
+    """One event of a walk: as stored, as read, what it did and the state after it.
+
+    A ``NamedTuple`` (immutable like the frozen dataclass it was) because the walk builds one
+    per event of every fold: a tuple is built in one call, a frozen dataclass sets each field
+    through ``object.__setattr__``.
+    """
 
     event: Event
     """The event as stored."""
@@ -344,16 +349,20 @@ def walk(engine: Engine, events: Sequence[Event], course: Course = "corrected", 
     return _walk_corrected(engine, events)
 
 
+_TYPE_OF = attrgetter("type")
+
+
 def _walk_corrected(engine: Engine, events: Sequence[Event]) -> Iterator[Step]:
-    voided = voided_seqs(events)
+    voided: frozenset[int] = frozenset()
     amended: dict[int, Mapping[str, Any]] = {}
-    for event in events:
-        if event.type == "amend" and event.seq not in voided:
-            amended[int(event.data["target"])] = event.data["data"]
+    if any(map(CORRECTIONS.__contains__, map(_TYPE_OF, events))):  # most logs have none: one C-level pass
+        voided = voided_seqs(events)
+        for event in events:
+            if event.type == "amend" and event.seq not in voided:
+                amended[int(event.data["target"])] = event.data["data"]
     state: Any = None
     status: Status
     aside = _ASIDE
-    apply = engine.apply
     for event in events:
         # the common step (a game event, neither voided nor amended) takes the fewest tests:
         # this loop runs once per event of every fold
@@ -370,7 +379,7 @@ def _walk_corrected(engine: Engine, events: Sequence[Event]) -> Iterator[Step]:
             status = aside[event.type]
         elif state is not None and event.type != "match_started":
             try:
-                state = apply(state, read)
+                state = engine.apply(state, read)
             except RuleViolation as violation:
                 if violation.event is None:
                     violation.event = seq

@@ -110,6 +110,10 @@ def apply(state: State, event: Event) -> State:
 
 
 EMPTY_TOKENS: frozenset[Token] = frozenset()
+_ROUND_INDEX = {name: i for i, name in enumerate(Round._fields)}
+(_VALUES, _ORIGIN, _SOURCE, _DRAWN_AT, _SEEN, _PUBLIC, _FACE_UP, _POOLS, _POOL_SEQ, _LAYOUTS, _DRAW, _DISCARD, _PENDING) = (
+    _ROUND_INDEX[name] for name in ("values", "origin", "source", "drawn_at", "seen", "public", "face_up", "pools", "pool_seq",
+                                    "layouts", "draw", "discard", "pending"))
 
 
 class _Work:
@@ -134,7 +138,8 @@ class _Work:
         self.face_up = set(rnd.face_up)
         self.pools = list(rnd.pools)
         self.pool_seq = list(rnd.pool_seq)
-        self.layouts = [list(row) for row in rnd.layouts]
+        self.layouts: list[Sequence[Token]] = list(rnd.layouts)
+        """Each seat's row: the round's tuple until :meth:`row` copies it to change it."""
         self.draw = list(rnd.draw)
         self.discard = list(rnd.discard)
         self.pending = rnd.pending
@@ -147,12 +152,36 @@ class _Work:
             setattr(self, field, items)
         return items
 
+    def row(self, seat: Seat) -> list[Token]:
+        """Return ``seat``'s row to change in place (copied from the round's tuple the first time)."""
+        row = self.layouts[seat]
+        if type(row) is not list:
+            row = self.layouts[seat] = list(row)
+        return row
+
     def build(self, **changes: Any) -> Round:
-        return self.r._replace(
-            values=tuple(self.values), origin=tuple(self.origin), source=tuple(self.source), drawn_at=tuple(self.drawn_at),
-            seen=tuple(self.seen), public=frozenset(self.public), face_up=frozenset(self.face_up & self._in_rows()) if self.face_up else EMPTY_TOKENS,
-            pools=tuple(self.pools), pool_seq=tuple(self.pool_seq), layouts=tuple(tuple(r) for r in self.layouts),
-            draw=tuple(self.draw), discard=tuple(self.discard), pending=self.pending, **changes)
+        """Return the round with this work's zones and ``changes``: written by index, as every move ends here.
+
+        (Thirteen keywords through ``_replace`` cost a name look-up each; ``tuple()`` of a
+        tuple the move did not change is that tuple itself.)
+        """
+        out = list(self.r)
+        out[_VALUES] = tuple(self.values)
+        out[_ORIGIN] = tuple(self.origin)
+        out[_SOURCE] = tuple(self.source)
+        out[_DRAWN_AT] = tuple(self.drawn_at)
+        out[_SEEN] = tuple(self.seen)
+        out[_PUBLIC] = frozenset(self.public)
+        out[_FACE_UP] = frozenset(self.face_up & self._in_rows()) if self.face_up else EMPTY_TOKENS
+        out[_POOLS] = tuple(self.pools)
+        out[_POOL_SEQ] = tuple(self.pool_seq)
+        out[_LAYOUTS] = tuple(map(tuple, self.layouts))
+        out[_DRAW] = tuple(self.draw)
+        out[_DISCARD] = tuple(self.discard)
+        out[_PENDING] = self.pending
+        for name, value in changes.items():
+            out[_ROUND_INDEX[name]] = value
+        return tuple.__new__(Round, out)
 
     def _in_rows(self) -> set[Token]:
         return {t for row in self.layouts for t in row}
@@ -527,7 +556,7 @@ def _on_swap(state: State, event: Event) -> State:
             "swapping two other players' cards needs the option swapAny"))
     if state.options.lockCaller and rnd.caller in (s1, s2):
         raise RuleViolation("cabo.caller_locked", f"{p[rnd.caller]} called CABO: the caller's cards cannot be swapped (lockCaller)")
-    w.layouts[s1][k1 - 1], w.layouts[s2][k2 - 1] = t2, t1
+    w.row(s1)[k1 - 1], w.row(s2)[k2 - 1] = t2, t1
     return _with_round(state, _end_turn(state, rnd, seat, w))
 
 
@@ -573,7 +602,7 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
     if success:
         if drawn is not None:
             w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", seats=frozenset({seat}))
-        row = w.layouts[seat]
+        row = w.row(seat)
         low = min(slots)
         gone = {k for k in slots if k != low}
         for k in sorted(slots):
@@ -587,7 +616,7 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
     if state.options.wrongMultiPenalty == "keep":
         if drawn is not None:
             w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", seats=frozenset({seat}))
-        w.layouts[seat].append(new)
+        w.row(seat).append(new)
         w.own("seen")[new] = w.seen[new] | {seat}
         if face_up_row:
             w.face_up.add(new)

@@ -7,6 +7,7 @@ Every handler checks the whole event first and only then builds the new state, s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from engines.base import Event, RuleViolation
@@ -681,6 +682,7 @@ def _pair(v: object, field: str) -> tuple[int, int]:
     return int(v[0]), int(v[1])
 
 
+@lru_cache(maxsize=4096)
 def _split_fits(pts0: int, tricks: tuple[int, int] | None) -> bool:
     """Tell whether some deal with these tricks (any, when None) gives team 0 cards worth ``pts0``.
 

@@ -92,18 +92,24 @@ read_card = card_reader(DECK, "10H, AS or ??")
 # --------------------------------------------------------------------------- sums of card values
 
 
-def sum_masks(values: Iterable[int], most: int) -> list[int]:
+def sum_masks(values: Iterable[int], most: int) -> tuple[int, ...]:
     """Return, for each count c ≤ ``most``, a bitmask of the totals of c of the ``values``.
 
     Bit p of ``masks[c]`` is set when some c of the values add up to p (a subset-sum DP on
-    Python ints used as bitsets).
+    Python ints used as bitsets). Remembered per multiset of values: a match asks about the
+    same unplaced cards again at each reveal and result, and the DP is hundreds of steps.
     """
+    return _sum_masks(tuple(sorted(values)), most)
+
+
+@lru_cache(maxsize=4096)
+def _sum_masks(values: tuple[int, ...], most: int) -> tuple[int, ...]:
     masks = [1] + [0] * most
     for i, v in enumerate(values):
         for c in range(min(i, most - 1), -1, -1):
             if masks[c]:
                 masks[c + 1] |= masks[c] << v
-    return masks
+    return tuple(masks)
 
 
 @lru_cache(maxsize=1)

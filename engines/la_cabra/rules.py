@@ -603,22 +603,47 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
     changed[i] = _bind_slot(hand, play, index, card)
 
 
-def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card) -> None:
+class _HandCards:
+    """The current hand's cards that one reveal names one by one ({seat, card}), applied at once.
+
+    A reveal usually names several hand cards; rebuilding the 25-field hand for each was most
+    of its cost. Private to :func:`_on_reveal`: changed in place, then read back as a hand.
+    """
+
+    __slots__ = ("hand", "known", "unknown", "located")
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.known = list(hand.known)
+        self.unknown = list(hand.unknown)
+        self.located = set(hand.located)
+
+    def result(self) -> Hand:
+        return self.hand._replace(known=tuple(self.known), unknown=tuple(self.unknown), located=frozenset(self.located))
+
+
+def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card,
+                      pending: _HandCards | None) -> _HandCards:
+    """Check and add one hand card to ``pending`` (started from the current hand if None); return it."""
     seat = _seat(b)
     name = state.players[seat]
-    i = len(state.past)  # the current hand
-    hand = _hand_now(state, changed, i) if state.current is not None else None
-    if hand is None or hand.is_result_only or hand.over:
-        raise RuleViolation("common.bad_reveal", f"no hand is being played: {name} holds no cards to reveal")
-    if hand.unknown[seat] == 0:
-        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {card_list(sorted_cards(hand.known[seat]))})")
-    if card in hand.located:
-        raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
-    if _trump_barred(state, hand, card):
+    if pending is None:
+        i = len(state.past)  # the current hand
+        hand = _hand_now(state, changed, i) if state.current is not None else None
+        if hand is None or hand.is_result_only or hand.over:
+            raise RuleViolation("common.bad_reveal", f"no hand is being played: {name} holds no cards to reveal")
+        pending = _HandCards(hand)
+    if pending.unknown[seat] == 0:
+        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})")
+    if card in pending.located:
+        raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}")
+    if _trump_barred(state, pending.hand, card):
         raise RuleViolation("common.card_unavailable", (
             f"{name} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
-    changed[i] = hand._replace(known=set_item(hand.known, seat, hand.known[seat] | {card}), unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
-                               located=hand.located | {card})
+    pending.known[seat] = pending.known[seat] | {card}
+    pending.unknown[seat] -= 1
+    pending.located.add(card)
+    return pending
 
 
 def _on_reveal(state: State, event: Event) -> State:
@@ -628,6 +653,7 @@ def _on_reveal(state: State, event: Event) -> State:
     # Only the hands the reveal touches are rebuilt (nearly always the current one): a
     # reveal costs the same however many hands the match has.
     changed: dict[int, Hand] = {}
+    cards: _HandCards | None = None  # hand cards named so far, put into changed before any other binding is read
     for b in bindings:
         if not isinstance(b, Mapping):
             raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
@@ -636,11 +662,16 @@ def _on_reveal(state: State, event: Event) -> State:
         if "slot" in b:
             raise RuleViolation("common.bad_reveal", "slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}")
         if "seq" in b and "seat" not in b:
+            if cards is not None:
+                changed[len(state.past)] = cards.result()
+                cards = None
             _reveal_slot(state, changed, b, card)
         elif "seat" in b and "seq" not in b:
-            _reveal_hand_card(state, changed, b, card)
+            cards = _reveal_hand_card(state, changed, b, card, cards)
         else:
             raise RuleViolation("common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)")
+    if cards is not None:
+        changed[len(state.past)] = cards.result()
     for i in sorted(changed):
         hand = changed[i]
         if hand.closed:

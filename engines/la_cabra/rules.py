@@ -87,6 +87,11 @@ def _cards(data: Mapping[str, Any], *, hidden_ok: bool = False) -> list[Card | N
     return read_cards(data, read_card, hidden_ok=hidden_ok, unique=True)
 
 
+def _face_up(data: Mapping[str, Any]) -> list[Card]:
+    """Read the cards of a face-up move (lead, beat, tira): ``"??"`` is refused, so none is None."""
+    return _cards(data)  # type: ignore[return-value]
+
+
 def _known(cards: list[Card | None]) -> list[Card]:
     return [c for c in cards if c is not None]
 
@@ -363,7 +368,7 @@ def _on_lead(state: State, event: Event) -> State:
     hand = _deal(state)
     seat = _seat(event.data)
     _check_turn(state, hand, seat, "lead")
-    cards = _known(_cards(event.data))
+    cards = _face_up(event.data)
     name = state.players[seat]
     if len(cards) > HAND_SIZE:
         raise RuleViolation("la-cabra.lead_size", f"{name} can lead 1 to 4 cards, not {len(cards)}")
@@ -381,7 +386,7 @@ def _on_beat(state: State, event: Event) -> State:
     _check_turn(state, hand, seat, "beat")
     trick = hand.trick
     assert trick is not None and hand.trump is not None
-    cards = _known(_cards(event.data))
+    cards = _face_up(event.data)
     name = state.players[seat]
     if len(cards) != trick.k:
         raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {trick.k} card(s) to this trick, not {len(cards)}")
@@ -468,7 +473,7 @@ def _on_tira(state: State, event: Event) -> State:
     d = event.data
     seat = _seat(d)
     name = state.players[seat]
-    cards = _known(_cards(d))
+    cards = _face_up(d)
     if len(cards) != HAND_SIZE or len({c.suit for c in cards}) != 1:
         raise RuleViolation("la-cabra.tira_cards", f"a tira is four cards of one suit, not {card_list(cards)}")
     trick = hand.trick

@@ -617,7 +617,7 @@ def _on_play(state: State, event: Event) -> State:
     mine, unknown = _take(state, hand, seat, card)
     known = set_item(hand.known, seat, mine)
     unknowns = set_item(hand.unknown, seat, unknown)
-    final = sum(len(k) for k in known) + sum(unknowns) == 0
+    final = not any(known) and not any(unknowns)  # no card left in any hand
     stated = d.get("captures")
     if opts.pileOrder == "recorded" and stated is not None and not isinstance(stated, (list, tuple)):
         raise RuleViolation("cau-robat.mismatch", "captures: a list of {seat, cards}")
@@ -659,15 +659,14 @@ def _on_play(state: State, event: Event) -> State:
     turn = hand.turn
     if not out_of_turn:
         turn = (seat + 1) % n
-    sizes = [len(known[s]) + unknowns[s] for s in range(n)]
     if not final:
         for _ in range(n):
-            if sizes[turn]:
+            if known[turn] or unknowns[turn]:  # holds a card
                 break
             turn = (turn + 1) % n
     outcome = Outcome(event.seq, seat, card, extended, out_of_turn, closed, tuple(work.captures), trailed, final)
     new = hand._replace(
-        known=known, unknown=unknowns, table=tuple(work.table), piles=tuple(p if type(p) is tuple else tuple(p) for p in work.piles),
+        known=known, unknown=unknowns, table=tuple(work.table), piles=tuple(map(tuple, work.piles)),
         chain=work.chain, turn=turn, located=hand.located | {card}, last_capturer=work.last_capturer,
         calls=tuple(work.calls), plays=hand.plays + 1, last=outcome,
     )

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
 from engines.cards import Card, at_least
-from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_item
+from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_field, set_item
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty
 from engines.el_roby.state import (
@@ -227,8 +227,13 @@ def apply(state: State, event: Event) -> State:
     """
     after = dispatch(_HANDLERS, state, event, "El Roby")
     if event.type in MOVES and after.current is not None:
-        after = after._replace(current=after.current._replace(moves=after.current.moves + 1))
+        hand = after.current
+        after = set_field(after, _CURRENT, set_field(hand, _MOVES, hand.moves + 1))
     return after
+
+
+_CURRENT = State._fields.index("current")
+_MOVES = Hand._fields.index("moves")
 
 
 MOVES = frozenset({"draw", "meld", "lay_off", "discard"})

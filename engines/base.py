@@ -433,21 +433,21 @@ def _advance(engine: Engine, state: Any, event: Event) -> Any:
 def replay(engine: Engine, events: Sequence[Event]) -> Any:
     """Fold a stored log (corrections included) into the state it describes: the last state of its walk.
 
-    The cyclic garbage collector is paused while it runs (:func:`_collector_paused`).
+    The cyclic garbage collector is paused while it runs (:func:`collector_paused`).
     """
     state: Any = None
-    with _collector_paused():
+    with collector_paused():
         for step in walk(engine, events):
             state = step.state
     return state
 
 
 _PAUSES = 0
-"""How many folds are running with the collector paused by :func:`_collector_paused`."""
+"""How many folds are running with the collector paused by :func:`collector_paused`."""
 _PAUSES_LOCK = threading.Lock()
 
 
-class _collector_paused:
+class collector_paused:
     """Pause Python's cyclic garbage collector for a whole fold, and resume it after.
 
     Why: a fold builds acyclic immutable values (tuples, frozensets, frozen records; no value
@@ -464,7 +464,13 @@ class _collector_paused:
     across a yield handed to a caller), it is counted so that concurrent folds in threads
     resume the collector once, when the last one ends, and a collector that was already
     disabled by someone else is left alone. Other threads' cyclic garbage waits for the
-    end of the fold, as it would wait for the next threshold anyway.
+    end of the fold, as it would wait for the next threshold anyway. What the fold keeps
+    still counts towards the next full collection after it: the pause moves that work out
+    of the fold (where its cost is the size of the whole process), it does not remove it.
+
+    A caller that consumes a whole :func:`walk` in one go (an import, a bulk record) may
+    wrap that loop in it too (``with collector_paused(): ...``); never hold it across a
+    suspended walk.
     """
 
     __slots__ = ("paused",)

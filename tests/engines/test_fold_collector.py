@@ -2,7 +2,7 @@
 
 The fold builds acyclic immutable state, so the collector has nothing to free in it, while
 the hands a long match keeps would trigger full collections that rescan the whole process
-(engines.base._collector_paused). Collections are counted with ``gc.callbacks``, under a
+(engines.base.collector_paused). Collections are counted with ``gc.callbacks``, under a
 threshold low enough that any fold of a few events would trigger some.
 """
 

@@ -50,7 +50,7 @@ def set_field(record: N, i: int, v: Any) -> N:
     """Return the ``NamedTuple`` ``record`` with field number ``i`` replaced: ``_replace`` of one field without the name look-up."""
     out = list(record)
     out[i] = v
-    return tuple.__new__(record.__class__, out)  # type: ignore[return-value]
+    return tuple.__new__(record.__class__, out)
 
 
 def quick_replace(cls: type[N]) -> type[N]:

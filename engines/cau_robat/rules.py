@@ -665,16 +665,30 @@ def _on_play(state: State, event: Event) -> State:
                 break
             turn = (turn + 1) % n
     outcome = Outcome(event.seq, seat, card, extended, out_of_turn, closed, tuple(work.captures), trailed, final)
-    new = hand._replace(
-        known=known, unknown=unknowns, table=tuple(work.table), piles=tuple(map(tuple, work.piles)),
-        chain=work.chain, turn=turn, located=hand.located | {card}, last_capturer=work.last_capturer,
-        calls=tuple(work.calls), plays=hand.plays + 1, last=outcome,
-    )
+    # the hand after the play, its eleven changed fields written by index (every play ends here)
+    fields = list(hand)
+    fields[_KNOWN] = known
+    fields[_UNKNOWN] = unknowns
+    fields[_TABLE] = tuple(work.table)
+    fields[_PILES] = tuple(map(tuple, work.piles))
+    fields[_CHAIN] = work.chain
+    fields[_TURN] = turn
+    fields[_LOCATED] = hand.located | {card}
+    fields[_LAST_CAPTURER] = work.last_capturer
+    fields[_CALLS] = tuple(work.calls)
+    fields[_PLAYS] = hand.plays + 1
+    fields[_LAST] = outcome
+    new = tuple.__new__(Hand, fields)
     if final:
         facts = Facts(tuple(len(p) for p in new.piles), len(new.table), new.table, new.last_capturer)
         new = new._replace(over=True, facts=facts)
         return _score_hand(state._replace(current=new))
     return state._replace(current=new)
+
+
+(_KNOWN, _UNKNOWN, _TABLE, _PILES, _CHAIN, _TURN, _LOCATED, _LAST_CAPTURER, _CALLS, _PLAYS, _LAST) = (
+    Hand._fields.index(name) for name in ("known", "unknown", "table", "piles", "chain", "turn", "located", "last_capturer",
+                                         "calls", "plays", "last"))
 
 
 def derived_captures(state: State, data: Mapping[str, Any]) -> list[dict[str, Any]]:

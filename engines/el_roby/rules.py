@@ -544,9 +544,18 @@ def _next_turn(state: State, hand: Hand) -> Hand:
     stock, pile = hand.stock, hand.pile
     if stock == 0 and len(pile) > 1:
         stock, pile = len(pile) - 1, pile[-1:]
-    return hand._replace(turn=hand.next_seat(hand.turn), phase="draw", turns=hand.turns + 1, source=None, took=None,
-                         melded=False, laid=False, first_meld=False, first_round_meld=False, eleven=False, drew_last=False,
-                         stock=stock, pile=pile)
+    fields = list(hand)  # thirteen fields written by index: every turn ends here
+    fields[_NEW_TURN] = (hand.next_seat(hand.turn), "draw", hand.turns + 1, None, None, False, False, False, False, False, False)
+    fields[_STOCK] = stock
+    fields[_PILE] = pile
+    return tuple.__new__(Hand, fields)
+
+
+_TURN_FIELDS = ("turn", "phase", "turns", "source", "took", "melded", "laid", "first_meld", "first_round_meld", "eleven", "drew_last")
+_NEW_TURN = slice(Hand._fields.index("turn"), Hand._fields.index("turn") + len(_TURN_FIELDS))
+"""The fields a new turn sets, next to each other in :class:`Hand` (checked below)."""
+assert Hand._fields[_NEW_TURN] == _TURN_FIELDS, "_next_turn writes these fields as one slice"
+_STOCK, _PILE = Hand._fields.index("stock"), Hand._fields.index("pile")
 
 
 def _go_out(state: State, hand: Hand, seat: Seat) -> State:

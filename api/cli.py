@@ -105,6 +105,31 @@ def _raise_open_files_limit(needed: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
+MMAP_THRESHOLD = 128 * 1024
+"""Allocations from this size up get their own pages, given back to the system when freed (glibc)."""
+
+
+def _give_back_big_buffers() -> None:
+    """Make glibc's malloc give freed big buffers back to the system (a fixed ``M_MMAP_THRESHOLD``).
+
+    A cold read of a long match allocates a few megabytes for a moment (the snapshot's text
+    from SQLite, its parsed form). glibc raises its mmap threshold after the first such buffer
+    is freed, so later ones come from each worker thread's own heap and stay there: with 16
+    threads that was ~150 MiB of freed memory held, more than the state cache itself
+    (``bench/memory_bench.py``). A fixed threshold (128 KiB, glibc's starting value) keeps big
+    buffers out of the heaps. Elsewhere than glibc nothing is done.
+    """
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(-3, MMAP_THRESHOLD)  # M_MMAP_THRESHOLD; setting it also stops the threshold from moving
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
@@ -130,6 +155,7 @@ def serve(host: str, port: int, threads: int, connection_limit: int, channel_tim
     settings = {**WAITRESS_SETTINGS, "threads": threads, "connection_limit": connection_limit,
                 "channel_timeout": channel_timeout}
     _raise_open_files_limit(connection_limit + 64)
+    _give_back_big_buffers()
     config: dict[str, Any] = {"TANTEO_DB": db, "TANTEO_READ_ONLY": read_only,
                               "TANTEO_MAX_STREAMS": int(os.environ.get("TANTEO_MAX_STREAMS", max(1, threads // 2)))}
     if cache_mb is not None:

@@ -142,8 +142,8 @@ def weigh(entry: Folded) -> int:
         elif kind is dict:
             stack.extend(value.keys())
             stack.extend(value.values())
-        elif kind is History:
-            stack.append(value._shared)  # the backing list every version of this history shares
+        elif kind is History:  # its backing list, shared by every version of it: walked once, not per version
+            stack.append(value._shared)
             stack.append(value._last)
         elif dataclasses.is_dataclass(value) and not isinstance(value, type):
             stack.extend(getattr(value, f.name) for f in dataclasses.fields(value))
@@ -184,6 +184,8 @@ class StateCache:
         self._records_max = records
         self._entries: OrderedDict[str, tuple[Folded, Weight]] = OrderedDict()
         self._weight = 0
+        self._heavy: OrderedDict[str, Weight] = OrderedDict()
+        """The last weight of matches too heavy to keep, so that their next put is not a whole walk."""
         self._records: OrderedDict[str, MatchRecord] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -232,7 +234,8 @@ class StateCache:
             current = self._entries.get(match_id)
             if current is not None and current[0].version > entry.version:
                 return
-        weight = _weight(entry, current[1] if current is not None else None)
+            before = current[1] if current is not None else self._heavy.get(match_id)
+        weight = _weight(entry, before)
         with self._lock:
             current = self._entries.get(match_id)
             if current is not None and current[0].version > entry.version:
@@ -241,7 +244,12 @@ class StateCache:
                 del self._entries[match_id]
                 self._weight -= current[1].estimate
             if weight.estimate > self.budget:
+                self._heavy[match_id] = weight
+                self._heavy.move_to_end(match_id)
+                while len(self._heavy) > self._records_max:
+                    self._heavy.popitem(last=False)
                 return
+            self._heavy.pop(match_id, None)
             self._entries[match_id] = (entry, weight)
             self._weight += weight.estimate
             while self._weight > self.budget:
@@ -250,6 +258,7 @@ class StateCache:
 
     def drop(self, match_id: str) -> None:
         with self._lock:
+            self._heavy.pop(match_id, None)
             kept = self._entries.pop(match_id, None)
             if kept is not None:
                 self._weight -= kept[1].estimate

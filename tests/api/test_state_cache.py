@@ -182,6 +182,26 @@ def test_appends_do_not_weigh_the_whole_entry_each_time(ledger: SqliteLedger,
     assert 0.5 * measured <= service.cache.weight <= 2 * measured, "between weighings the weight is extrapolated"
 
 
+def test_appends_to_a_match_too_heavy_to_keep_do_not_weigh_it_each_time(ledger: SqliteLedger,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    weighed = [0]
+    real = cache_module.weigh
+
+    def counting(entry: Folded) -> int:
+        weighed[0] += 1
+        return real(entry)
+
+    monkeypatch.setattr(cache_module, "weigh", counting)
+    service = Service(ledger, StateCache(20_000), snapshot_every=100)  # less than any La Cabra state weighs
+    log = eggs_log(801)
+    created = service.start_match(log[0]["data"])
+    for start in range(1, len(log), 4):  # 200 appends of 4 events
+        service.record(created["id"], log[start:start + 4], token=created["token"])
+    assert len(service.cache) == 0
+    assert weighed[0] < 40, f"weighed {weighed[0]} times for 200 appends: its last weight is remembered"
+    assert service.state(created["id"], token=created["token"])["version"] == 801
+
+
 def test_many_threads_keep_the_total_within_the_budget(ledger: SqliteLedger) -> None:
     ids = [recorded(ledger, 40 + 10 * i)[0] for i in range(8)]
     entries = [entry_of(ledger, m) for m in ids]

@@ -228,7 +228,8 @@ class StateCache:
 
         The entry is weighed outside the lock (a long match takes milliseconds to walk); the
         least recently used entries are then dropped until the total fits the budget. An entry
-        heavier than the budget is not kept, and the match's older entry goes with it.
+        heavier than the budget is not kept, and the match's older entry goes with it; its
+        weight is remembered, so the match's next entries are extrapolated from it, not walked.
         """
         with self._lock:
             current = self._entries.get(match_id)

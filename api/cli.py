@@ -105,19 +105,20 @@ def _raise_open_files_limit(needed: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
-MMAP_THRESHOLD = 128 * 1024
-"""Allocations from this size up get their own pages, given back to the system when freed (glibc)."""
+MALLOC_ARENAS = 2
+"""How many heaps glibc's malloc keeps for the server's threads (``M_ARENA_MAX``; its default is 8 per core)."""
 
 
-def _give_back_big_buffers() -> None:
-    """Make glibc's malloc give freed big buffers back to the system (a fixed ``M_MMAP_THRESHOLD``).
+def _share_malloc_heaps() -> None:
+    """Make the worker threads share ``MALLOC_ARENAS`` malloc heaps instead of one each (glibc).
 
     A cold read of a long match allocates a few megabytes for a moment (the snapshot's text
-    from SQLite, its parsed form). glibc raises its mmap threshold after the first such buffer
-    is freed, so later ones come from each worker thread's own heap and stay there: with 16
-    threads that was ~150 MiB of freed memory held, more than the state cache itself
-    (``bench/memory_bench.py``). A fixed threshold (128 KiB, glibc's starting value) keeps big
-    buffers out of the heaps. Elsewhere than glibc nothing is done.
+    from SQLite, its parsed form). glibc gives each thread its own heap and keeps what was
+    freed in it for that thread's next use, so with 16 worker threads the server held about
+    150 MiB of freed buffers, more than the state cache itself (``bench/memory_bench.py``).
+    Two shared heaps keep two threads' worth. Measured against the other remedy, a fixed
+    ``M_MMAP_THRESHOLD`` (every big buffer mapped and unmapped): the same memory, but three
+    times the system time per cold read. Elsewhere than glibc nothing is done.
     """
     import ctypes
     import ctypes.util
@@ -127,7 +128,7 @@ def _give_back_big_buffers() -> None:
         mallopt = libc.mallopt
     except (OSError, AttributeError):
         return
-    mallopt(-3, MMAP_THRESHOLD)  # M_MMAP_THRESHOLD; setting it also stops the threshold from moving
+    mallopt(-8, MALLOC_ARENAS)  # M_ARENA_MAX: heaps made for threads started from now on
 
 
 @main.command()
@@ -155,7 +156,7 @@ def serve(host: str, port: int, threads: int, connection_limit: int, channel_tim
     settings = {**WAITRESS_SETTINGS, "threads": threads, "connection_limit": connection_limit,
                 "channel_timeout": channel_timeout}
     _raise_open_files_limit(connection_limit + 64)
-    _give_back_big_buffers()
+    _share_malloc_heaps()
     config: dict[str, Any] = {"TANTEO_DB": db, "TANTEO_READ_ONLY": read_only,
                               "TANTEO_MAX_STREAMS": int(os.environ.get("TANTEO_MAX_STREAMS", max(1, threads // 2)))}
     if cache_mb is not None:
@@ -170,7 +171,7 @@ def serve(host: str, port: int, threads: int, connection_limit: int, channel_tim
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
     budget = app.extensions["tanteo.cache"].budget
     click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {_where(db)}, "
-               f"state cache: {budget / 1024 / 1024:g} MiB)")
+               f"state cache: {budget / 2**20:,.{0 if budget % 2**20 == 0 else 1}f} MiB)")
     try:
         waitress_serve(app, host=host, port=port, **settings)
     finally:

@@ -2,6 +2,9 @@
 
     python bench/memory_bench.py [--quick] [--matches N] [--events N] [--cache-mb M] [--no-baseline]
 
+Measured here (1,000 matches, 128 MiB): peak VmRSS 236 MiB (idle 51), against 1,867 MiB with
+nothing evicted. The first build of that file takes ~20 minutes on a busy 2-core machine.
+
 A real ``tanteo serve`` process (waitress, ``python -m api.cli serve``) on a SQLite file
 holding ``--matches`` long matches of ``--events`` events each (default 1,000 of 10,000:
 ten million events). Each is a La Cabra series of result-only 60-60 deals with a note every
@@ -46,6 +49,8 @@ from ledger import SqliteLedger  # noqa: E402
 from ledger_bench import eggs_match  # noqa: E402
 
 TARGET_MIB = 300
+QUICK_BUDGET_MIB = 16
+"""``--quick``'s budget: 50 long matches weigh ~90 MiB, so 16 MiB still makes the cache evict."""
 NEVER_EVICTS_MIB = 1024 * 1024
 """A budget of 1 TiB: nothing is ever evicted (the baseline)."""
 
@@ -167,9 +172,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--events", type=int, default=10_000, help="events per match")
-    parser.add_argument("--quick", action="store_true", help="50 matches (a run well under 3 minutes)")
-    parser.add_argument("--cache-mb", type=int, default=DEFAULT_BUDGET // 2**20,
-                        help="the server's budget (tanteo serve --cache-mb)")
+    parser.add_argument("--quick", action="store_true",
+                        help="50 matches and a 16 MiB budget, so that it still evicts (well under 3 minutes)")
+    parser.add_argument("--cache-mb", type=int, default=None,
+                        help=f"the server's budget (tanteo serve --cache-mb; default {DEFAULT_BUDGET // 2**20})")
     parser.add_argument("--passes", type=int, default=2, help="times every match is read")
     parser.add_argument("--no-baseline", action="store_true", help="skip the never-evicting server")
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "tanteo-memory-bench",
@@ -178,6 +184,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.matches = min(args.matches, 50)
+    if args.cache_mb is None:
+        args.cache_mb = QUICK_BUDGET_MIB if args.quick else DEFAULT_BUDGET // 2**20
     db = args.dir / f"matches-{args.matches}x{args.events}.db"
     if args.rebuild:
         db.with_suffix(".tokens.json").unlink(missing_ok=True)

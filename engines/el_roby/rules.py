@@ -552,9 +552,10 @@ def _next_turn(state: State, hand: Hand) -> Hand:
 
 
 _TURN_FIELDS = ("turn", "phase", "turns", "source", "took", "melded", "laid", "first_meld", "first_round_meld", "eleven", "drew_last")
-_NEW_TURN = slice(Hand._fields.index("turn"), Hand._fields.index("turn") + len(_TURN_FIELDS))
-"""The fields a new turn sets, next to each other in :class:`Hand` (checked below)."""
-assert Hand._fields[_NEW_TURN] == _TURN_FIELDS, "_next_turn writes these fields as one slice"
+_TURN_AT = Hand._fields.index("turn")
+assert Hand._fields[_TURN_AT:_TURN_AT + len(_TURN_FIELDS)] == _TURN_FIELDS, "_next_turn writes these fields as one slice"
+_NEW_TURN = slice(_TURN_AT, _TURN_AT + len(_TURN_FIELDS))
+"""The fields a new turn sets, next to each other in :class:`Hand` (checked above)."""
 _STOCK, _PILE = Hand._fields.index("stock"), Hand._fields.index("pile")
 
 

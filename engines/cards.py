@@ -25,6 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 from typing import Iterable
 
 UNKNOWN = "??"
@@ -89,6 +90,24 @@ class Card:
         return self.rank + (SUIT_SYMBOLS.get(self.suit, "") if self.suit else "")
 
 
+_HASH_OF = attrgetter("_hash")
+
+
+def at_least(cards: Iterable[Card], card: Card, n: int) -> bool:
+    """Tell whether ``n`` or more of ``cards`` equal ``card``.
+
+    Rules ask "are all copies of this card already placed?" over every card of a deal;
+    comparing each card with ``==`` or hashing it is a Python call per card. Their stored
+    hashes are read without one, and equal cards have equal hashes: when fewer than ``n``
+    hashes match, fewer cards are equal (nearly always the answer); otherwise the cards are
+    compared one by one.
+    """
+    cards = tuple(cards)
+    if list(map(_HASH_OF, cards)).count(card._hash) < n:
+        return False
+    return sum(1 for c in cards if c == card) >= n
+
+
 @dataclass(frozen=True)
 class Deck:
     """A game's pack: its name, its text pattern and every card with its multiplicity."""
@@ -103,7 +122,9 @@ class Deck:
 
     @cached_property
     def _counts(self) -> Counter[Card]:
-        return Counter(self.cards)
+        # keyed by the last copy of each card, the object parse returns (see _by_text): a
+        # look-up of a parsed card then finds its key by identity, not by Card.__eq__
+        return Counter(reversed(self.cards))
 
     @cached_property
     def _by_text(self) -> dict[str, Card]:

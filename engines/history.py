@@ -102,6 +102,9 @@ class History(Sequence[T], Generic[T]):
     def __len__(self) -> int:
         return 0 if self._last is _NOTHING else self._k + 1
 
+    def __bool__(self) -> bool:
+        return self._last is not _NOTHING
+
     def __iter__(self) -> Iterator[T]:
         if self._last is _NOTHING:
             return iter(())
@@ -115,6 +118,8 @@ class History(Sequence[T], Generic[T]):
     def __getitem__(self, i: slice) -> History[T]: ...
 
     def __getitem__(self, i: int | slice) -> T | History[T]:
+        if i == -1 and self._last is not _NOTHING and type(i) is int:
+            return self._last  # the last hand or score: what states read on nearly every move
         n = len(self)
         if isinstance(i, slice):
             start, stop, step = i.indices(n)

@@ -91,19 +91,37 @@ def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_typ
         actor = data.get("seat")
         for path, owner in _expand(data, decl.path):
             if decl.to == ACTOR:
-                seats = frozenset({actor}) if isinstance(actor, int) else frozenset()
+                seats = _seats(actor) if isinstance(actor, int) else _NOBODY
             elif decl.to == OWNER:
-                seats = frozenset({owner}) if owner is not None else frozenset()
+                seats = _seats(owner) if owner is not None else _NOBODY
             else:
-                seats = frozenset()
+                seats = _NOBODY
             out.append(Secret(path, seats, decl.unknown, decl.shown))
     return out
+
+
+_NOBODY: frozenset[int] = frozenset()
+_ONE_SEAT = tuple(frozenset({s}) for s in range(16))
+"""The one-seat audiences, built once: the service asks for the secrets of every event it records."""
+
+
+def _seats(seat: int) -> frozenset[int]:
+    """Return ``frozenset({seat})``, the same object for every usual seat."""
+    if type(seat) is int and 0 <= seat < len(_ONE_SEAT):
+        return _ONE_SEAT[seat]
+    return frozenset({seat})
 
 
 def _expand(data: Any, pattern: tuple[str, ...], done: Path = (), owner: int | None = None) -> list[tuple[Path, int | None]]:
     """Return the concrete paths a pattern matches in ``data`` (absent fields match nothing)."""
     if not pattern:
         return [(done, owner)]
+    if "*" not in pattern:  # a plain path (most declarations): walk it without recursion
+        for step in pattern:
+            if not (type(data) is dict or isinstance(data, Mapping)) or step not in data:
+                return []
+            data = data[step]
+        return [((*done, *pattern), owner)]
     head, rest = pattern[0], pattern[1:]
     if head == "*":
         if not isinstance(data, list):

@@ -9,7 +9,7 @@ ever changed anyway).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from engines.base import Event, RuleViolation
 from engines.common import check_game, check_options, check_seat, dispatch, is_int, read_seat, seat_names
@@ -109,6 +109,13 @@ def apply(state: State, event: Event) -> State:
 # --------------------------------------------------------------------------- the work copy
 
 
+EMPTY_TOKENS: frozenset[Token] = frozenset()
+_ROUND_INDEX = {name: i for i, name in enumerate(Round._fields)}
+(_VALUES, _ORIGIN, _SOURCE, _DRAWN_AT, _SEEN, _PUBLIC, _FACE_UP, _POOLS, _POOL_SEQ, _LAYOUTS, _DRAW, _DISCARD, _PENDING) = (
+    _ROUND_INDEX[name] for name in ("values", "origin", "source", "drawn_at", "seen", "public", "face_up", "pools", "pool_seq",
+                                    "layouts", "draw", "discard", "pending"))
+
+
 class _Work:
     """A private, mutable copy of one round's tokens and zones, for one event.
 
@@ -120,26 +127,61 @@ class _Work:
         self.players = state.players
         self.r = rnd
         self.seq = seq
-        self.values = list(rnd.values)
-        self.origin = list(rnd.origin)
-        self.source = list(rnd.source)
-        self.drawn_at = list(rnd.drawn_at)
-        self.seen = list(rnd.seen)
+        # one entry per token of the round (52 and more), read on every move, changed by
+        # few: kept as the round's tuples until :meth:`own` copies one to change it
+        self.values: Sequence[int | None] = rnd.values
+        self.origin: Sequence[int] = rnd.origin
+        self.source: Sequence[int] = rnd.source
+        self.drawn_at: Sequence[int] = rnd.drawn_at
+        self.seen: Sequence[frozenset[Seat]] = rnd.seen
         self.public = set(rnd.public)
         self.face_up = set(rnd.face_up)
         self.pools = list(rnd.pools)
         self.pool_seq = list(rnd.pool_seq)
-        self.layouts = [list(row) for row in rnd.layouts]
+        self.layouts: list[Sequence[Token]] = list(rnd.layouts)
+        """Each seat's row: the round's tuple until :meth:`row` copies it to change it."""
         self.draw = list(rnd.draw)
         self.discard = list(rnd.discard)
         self.pending = rnd.pending
 
+    def own(self, field: str) -> list[Any]:
+        """Return the per-token list ``field`` to change in place (copied from the round's tuple the first time)."""
+        items = getattr(self, field)
+        if type(items) is not list:
+            items = list(items)
+            setattr(self, field, items)
+        return items
+
+    def row(self, seat: Seat) -> list[Token]:
+        """Return ``seat``'s row to change in place (copied from the round's tuple the first time)."""
+        row = self.layouts[seat]
+        if type(row) is not list:
+            row = self.layouts[seat] = list(row)
+        return row
+
     def build(self, **changes: Any) -> Round:
-        return self.r._replace(
-            values=tuple(self.values), origin=tuple(self.origin), source=tuple(self.source), drawn_at=tuple(self.drawn_at),
-            seen=tuple(self.seen), public=frozenset(self.public), face_up=frozenset(self.face_up & self._in_rows()),
-            pools=tuple(self.pools), pool_seq=tuple(self.pool_seq), layouts=tuple(tuple(r) for r in self.layouts),
-            draw=tuple(self.draw), discard=tuple(self.discard), pending=self.pending, **changes)
+        """Return the round with this work's zones and ``changes``: written by index, as every move ends here.
+
+        (Thirteen keywords through ``_replace`` cost a name look-up each; ``tuple()`` of a
+        tuple the move did not change is that tuple itself.)
+        """
+        out = list(self.r)
+        out[_VALUES] = tuple(self.values)
+        out[_ORIGIN] = tuple(self.origin)
+        out[_SOURCE] = tuple(self.source)
+        out[_DRAWN_AT] = tuple(self.drawn_at)
+        out[_SEEN] = tuple(self.seen)
+        out[_PUBLIC] = frozenset(self.public)
+        out[_FACE_UP] = frozenset(self.face_up & self._in_rows()) if self.face_up else EMPTY_TOKENS
+        out[_POOLS] = tuple(self.pools)
+        out[_POOL_SEQ] = tuple(self.pool_seq)
+        out[_LAYOUTS] = tuple(map(tuple, self.layouts))
+        out[_DRAW] = tuple(self.draw)
+        out[_DISCARD] = tuple(self.discard)
+        out[_PENDING] = self.pending
+        for name, value in changes.items():
+            out[_ROUND_INDEX[name]] = value
+        return tuple.__new__(Round, out)
 
     def _in_rows(self) -> set[Token]:
         return {t for row in self.layouts for t in row}
@@ -190,8 +232,10 @@ class _Work:
                 raise RuleViolation("common.card_unavailable", f"{what} cannot be {plural(v)}: the record already knows it is {plural(cur)}")
             if cur is None:
                 o = self.origin[t]
-                same = [i for i, x in enumerate(self.values) if x == v and self.origin[i] == o]
                 cap = self.pools[o][v]
+                # the tokens of this value from the same pile: only listed when the value's
+                # count over all piles could reach the cap (one C-level count otherwise)
+                same = [i for i, x in enumerate(self.values) if x == v and self.origin[i] == o] if self.values.count(v) >= cap else []
                 if len(same) >= cap:
                     if o == 0:
                         places = "; ".join(self.where(i) for i in same) or "nowhere"
@@ -203,20 +247,20 @@ class _Work:
                         f"{what} cannot be {plural(v)}: it was drawn at event {drawn} from the pile reshuffled at event "
                         f"{self.pool_seq[o]}, which held {cap} card(s) of value {v}" + (", all of them placed elsewhere" if cap else "")),
                         seq=drawn or None)
-                self.values[t] = v
-                self.source[t] = self.seq
+                self.own("values")[t] = v
+                self.own("source")[t] = self.seq
         if seats:
-            self.seen[t] = self.seen[t] | seats
+            self.own("seen")[t] = self.seen[t] | seats
         if public:
             self.public.add(t)
 
     def new_tokens(self, count: int, origin: int) -> list[Token]:
         first = len(self.values)
-        self.values += [None] * count
-        self.origin += [origin] * count
-        self.source += [0] * count
-        self.drawn_at += [0] * count
-        self.seen += [frozenset()] * count
+        self.own("values").extend([None] * count)
+        self.own("origin").extend([origin] * count)
+        self.own("source").extend([0] * count)
+        self.own("drawn_at").extend([0] * count)
+        self.own("seen").extend([frozenset()] * count)
         return list(range(first, first + count))
 
 
@@ -424,7 +468,7 @@ def _on_draw(state: State, event: Event) -> State:
         w.draw = w.new_tokens(len(back), len(w.pools) - 1)
         w.discard = [top]
     t = w.draw.pop(0)
-    w.drawn_at[t] = event.seq
+    w.own("drawn_at")[t] = event.seq
     card = d.get("card")
     w.bind(t, read_value(card) if card is not None else None, f"the card {state.players[seat]} drew", seats=frozenset({seat}))
     w.pending = t
@@ -512,7 +556,7 @@ def _on_swap(state: State, event: Event) -> State:
             "swapping two other players' cards needs the option swapAny"))
     if state.options.lockCaller and rnd.caller in (s1, s2):
         raise RuleViolation("cabo.caller_locked", f"{p[rnd.caller]} called CABO: the caller's cards cannot be swapped (lockCaller)")
-    w.layouts[s1][k1 - 1], w.layouts[s2][k2 - 1] = t2, t1
+    w.row(s1)[k1 - 1], w.row(s2)[k2 - 1] = t2, t1
     return _with_round(state, _end_turn(state, rnd, seat, w))
 
 
@@ -558,22 +602,22 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
     if success:
         if drawn is not None:
             w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", seats=frozenset({seat}))
-        row = w.layouts[seat]
+        row = w.row(seat)
         low = min(slots)
         gone = {k for k in slots if k != low}
         for k in sorted(slots):
             w.discard.append(row[k - 1])
         row[low - 1] = new
         w.layouts[seat] = [t for i, t in enumerate(row, start=1) if i not in gone]
-        w.seen[new] = w.seen[new] | {seat}
+        w.own("seen")[new] = w.seen[new] | {seat}
         if face_up_row:
             w.face_up.add(new)
         return {}
     if state.options.wrongMultiPenalty == "keep":
         if drawn is not None:
             w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", seats=frozenset({seat}))
-        w.layouts[seat].append(new)
-        w.seen[new] = w.seen[new] | {seat}
+        w.row(seat).append(new)
+        w.own("seen")[new] = w.seen[new] | {seat}
         if face_up_row:
             w.face_up.add(new)
         return {}

@@ -24,6 +24,7 @@ from typing import NamedTuple, TypeAlias
 from engines.history import EMPTY, History
 from engines.base import RuleViolation
 from engines.cards import CABO, CardError, parse
+from engines.common import quick_replace
 
 GAME = "cabo"
 DECK = CABO
@@ -65,6 +66,7 @@ class Options:
         return 5 if self.edition == 1 else 10
 
 
+@quick_replace
 class Ref(NamedTuple):
     """A move whose private cards a ``reveal {seq[, index]}`` may name."""
 
@@ -95,6 +97,7 @@ class RoundScore:
     """Each seat's final row, values in slot order (None: the round was scored from the sheet's sums)."""
 
 
+@quick_replace
 class Sheet(NamedTuple):
     """A round's result as the table gave it in a ``hand_result`` (VOCABULARY.md §5.3).
 
@@ -109,6 +112,7 @@ class Sheet(NamedTuple):
     layouts: tuple[tuple[int, ...], ...] | None
 
 
+@quick_replace
 class Round(NamedTuple):
     """One round: move by move (``result_only`` False) or recorded by its result alone."""
 
@@ -186,6 +190,7 @@ class Round(NamedTuple):
         return sum(len(r) for r in self.layouts) + len(self.draw) + len(self.discard) + (self.pending is not None)
 
 
+@quick_replace
 class State(NamedTuple):
     """A Cabo match: players, options, the rounds and their scores."""
 

@@ -8,13 +8,15 @@ play derives (the ``captures`` a recorder states) run on that copy before any st
 
 from __future__ import annotations
 
+import operator
+from functools import lru_cache
 from collections import Counter
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from engines.base import Event, RuleViolation
 from engines.cards import Card
-from engines.common import check_game, check_options, dispatch, is_int, read_seat, seat_names, set_item
+from engines.common import check_game, check_options, dispatch, is_int, read_all, read_seat, seat_names, set_item
 from engines.cau_robat.state import (
     CALL_WORDS,
     CALLS,
@@ -367,6 +369,12 @@ def _take(state: State, hand: Hand, seat: Seat, card: Card) -> tuple[frozenset[C
     return mine, unknown - 1
 
 
+@lru_cache(maxsize=None)
+def _others(n: int) -> tuple[tuple[Seat, ...], ...]:
+    """Per seat of an ``n``-player table, the other seats in turn order starting after it (asked on every play)."""
+    return tuple(tuple((x + i) % n for i in range(1, n)) for x in range(n))
+
+
 class _Table:
     """A scratch copy of the table and piles on which one play is worked out.
 
@@ -377,10 +385,12 @@ class _Table:
     def __init__(self, state: State, hand: Hand, seq: int, final: bool, recorded: list[Any] | None) -> None:
         self.state = state
         self.n = state.n
+        self.seats_after = _others(self.n)
         self.opts = state.options
         self.seq = seq
         self.table = list(hand.table)
-        self.piles = [list(p) for p in hand.piles]
+        self.piles: list[Sequence[Card]] = list(hand.piles)
+        """Each seat's pile: the hand's own tuple until this play changes it (:meth:`pile`), then a list."""
         self.chain = hand.chain
         self.calls = list(hand.calls)
         self.last_capturer = hand.last_capturer
@@ -388,16 +398,26 @@ class _Table:
         self.final = final
         self.recorded = recorded
 
-    def others(self, x: Seat) -> list[Seat]:
+    def pile(self, y: Seat) -> list[Card]:
+        """Return seat ``y``'s pile to change in place (copied from the hand's tuple the first time).
+
+        Piles grow to dozens of cards and most plays touch one or none of them: copying
+        only those keeps a play from costing the size of every pile twice.
+        """
+        pile = self.piles[y]
+        if type(pile) is not list:
+            pile = self.piles[y] = list(pile)
+        return pile
+
+    def others(self, x: Seat) -> tuple[Seat, ...]:
         """The other seats in turn order, starting after ``x``."""
-        return [(x + i) % self.n for i in range(1, self.n)]
+        return self.seats_after[x]
 
     def pay(self, payer: Seat, payee: Seat, why: str) -> Payment:
         """§1.4.4: the payer's top card onto the payee's pile; nothing from an empty pile."""
-        pile = self.piles[payer]
-        card = pile.pop() if pile else None
+        card = self.pile(payer).pop() if self.piles[payer] else None
         if card is not None:
-            self.piles[payee].append(card)
+            self.pile(payee).append(card)
         return Payment(payer, payee, card, why)
 
     def linked(self, x: Seat, rank: str) -> bool:
@@ -443,7 +463,7 @@ class _Table:
         stack.append(top)
         table_taken.append(top)
         cards = self._recorded_order(x, tuple(stack)) if self.recorded is not None else tuple(stack)
-        self.piles[x].extend(cards)
+        self.pile(x).extend(cards)
         self.last_capturer = x
         cap = Capture(x, rank, cards, tuple(table_taken), tuple(blocks), call, chain, taken_back, (), False)
         self.captures.append(cap)
@@ -462,7 +482,7 @@ class _Table:
         problem = _capture_difference(self.state, i, x, derived, given)
         if problem:
             raise RuleViolation("cau-robat.mismatch", f"captures: {problem}")
-        order = tuple(read_card(t) for t in given["cards"])
+        order = tuple(read_all(given["cards"], read_card))
         if order[-1] != derived[-1]:
             raise RuleViolation("cau-robat.pile_order", (
                 f"the capturing card {derived[-1].pretty()} goes on top of {name}'s pile, not {order[-1].pretty()}"))  # type: ignore[union-attr]
@@ -549,10 +569,12 @@ def _capture_difference(state: State, i: int, seat: Seat, derived: tuple[Card, .
     name = state.players[seat]
     if not isinstance(given, Mapping) or not is_int(given.get("seat")) or not isinstance(given.get("cards"), (list, tuple)):
         return f"capture {i + 1} must be {{seat, cards}}"
-    cards = [c for c in (read_card(t) for t in given["cards"]) if c is not None]
+    cards = [c for c in read_all(given["cards"], read_card) if c is not None]
     if given["seat"] != seat:
         who = state.players[given["seat"]] if 0 <= given["seat"] < state.n else f"seat {given['seat']}"
         return f"capture {i + 1} is {name}'s ({card_list(derived)}), not {who}'s"
+    if len(cards) == len(derived) and all(map(operator.is_, cards, derived)):
+        return None  # the order derived, card for card (the common case): no multiset needed
     want, got = Counter(derived), Counter(cards)
     if want != got:
         missing = sorted_cards((want - got).elements())
@@ -595,7 +617,7 @@ def _on_play(state: State, event: Event) -> State:
     mine, unknown = _take(state, hand, seat, card)
     known = set_item(hand.known, seat, mine)
     unknowns = set_item(hand.unknown, seat, unknown)
-    final = sum(len(k) for k in known) + sum(unknowns) == 0
+    final = not any(known) and not any(unknowns)  # no card left in any hand
     stated = d.get("captures")
     if opts.pileOrder == "recorded" and stated is not None and not isinstance(stated, (list, tuple)):
         raise RuleViolation("cau-robat.mismatch", "captures: a list of {seat, cards}")
@@ -637,23 +659,36 @@ def _on_play(state: State, event: Event) -> State:
     turn = hand.turn
     if not out_of_turn:
         turn = (seat + 1) % n
-    sizes = [len(known[s]) + unknowns[s] for s in range(n)]
     if not final:
         for _ in range(n):
-            if sizes[turn]:
+            if known[turn] or unknowns[turn]:  # holds a card
                 break
             turn = (turn + 1) % n
     outcome = Outcome(event.seq, seat, card, extended, out_of_turn, closed, tuple(work.captures), trailed, final)
-    new = hand._replace(
-        known=known, unknown=unknowns, table=tuple(work.table), piles=tuple(tuple(p) for p in work.piles),
-        chain=work.chain, turn=turn, located=hand.located | {card}, last_capturer=work.last_capturer,
-        calls=tuple(work.calls), plays=hand.plays + 1, last=outcome,
-    )
+    # the hand after the play, its eleven changed fields written by index (every play ends here)
+    fields = list(hand)
+    fields[_KNOWN] = known
+    fields[_UNKNOWN] = unknowns
+    fields[_TABLE] = tuple(work.table)
+    fields[_PILES] = tuple(map(tuple, work.piles))
+    fields[_CHAIN] = work.chain
+    fields[_TURN] = turn
+    fields[_LOCATED] = hand.located | {card}
+    fields[_LAST_CAPTURER] = work.last_capturer
+    fields[_CALLS] = tuple(work.calls)
+    fields[_PLAYS] = hand.plays + 1
+    fields[_LAST] = outcome
+    new = tuple.__new__(Hand, fields)
     if final:
         facts = Facts(tuple(len(p) for p in new.piles), len(new.table), new.table, new.last_capturer)
         new = new._replace(over=True, facts=facts)
         return _score_hand(state._replace(current=new))
     return state._replace(current=new)
+
+
+(_KNOWN, _UNKNOWN, _TABLE, _PILES, _CHAIN, _TURN, _LOCATED, _LAST_CAPTURER, _CALLS, _PLAYS, _LAST) = (
+    Hand._fields.index(name) for name in ("known", "unknown", "table", "piles", "chain", "turn", "located", "last_capturer",
+                                         "calls", "plays", "last"))
 
 
 def derived_captures(state: State, data: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from typing import Iterable, NamedTuple, TypeAlias
 
 from engines.history import EMPTY, History
 from engines.cards import SPANISH_40, Card
-from engines.common import card_reader, cards_by_text
+from engines.common import card_reader, cards_by_text, quick_replace
 
 GAME = "cau-robat"
 DECK = SPANISH_40
@@ -102,6 +102,7 @@ class Options:
 # --------------------------------------------------------------------------- what a play does
 
 
+@quick_replace
 class Payment(NamedTuple):
     """One card paid from the top of one pile to the top of another (RULES.md §1.4.4)."""
 
@@ -113,6 +114,7 @@ class Payment(NamedTuple):
     """``cau``, ``recau``, ``contracau`` (chain payments) or ``clear`` (table clearing)."""
 
 
+@quick_replace
 class Capture(NamedTuple):
     """One capture: what landed on the capturer's pile and why."""
 
@@ -135,6 +137,7 @@ class Capture(NamedTuple):
     """The table was empty after the capture."""
 
 
+@quick_replace
 class CallDone(NamedTuple):
     """A Cau, Recau or Contracau made in the hand."""
 
@@ -144,6 +147,7 @@ class CallDone(NamedTuple):
     seq: int
 
 
+@quick_replace
 class Outcome(NamedTuple):
     """What the last play did, for the narration and the ``captures`` check."""
 
@@ -162,6 +166,7 @@ class Outcome(NamedTuple):
     """The play was the hand's last."""
 
 
+@quick_replace
 class Chain(NamedTuple):
     """The pending Cau chain: its rank, participants and their cards (RULES.md §1.3)."""
 
@@ -177,6 +182,7 @@ class Chain(NamedTuple):
         return CALLS.get(len(self.seats))
 
 
+@quick_replace
 class Facts(NamedTuple):
     """A finished hand's end-of-hand facts (derived, or the table's ``hand_result``)."""
 
@@ -191,6 +197,7 @@ class Facts(NamedTuple):
     """The seq of the ``hand_result`` that stated them (0: derived from the moves)."""
 
 
+@quick_replace
 class Hand(NamedTuple):
     """One hand: move by move when ``dealt``, result only otherwise."""
 
@@ -231,6 +238,7 @@ class Hand(NamedTuple):
         return not self.dealt
 
 
+@quick_replace
 class HandScore(NamedTuple):
     """A finished hand's count: cards per seat (after leftovers), hand winners, running wins."""
 
@@ -241,6 +249,7 @@ class HandScore(NamedTuple):
     """Who took the leftover table cards (``leftovers=lastCapturer``), if anyone."""
 
 
+@quick_replace
 class State(NamedTuple):
     """A Cau Robat match: players, options, target, hands so far and hand wins."""
 

@@ -7,11 +7,12 @@ Every handler checks the whole event first and only then builds the new state, s
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
-from engines.cards import Card
-from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_item
+from engines.cards import Card, at_least
+from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_field, set_item
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty
 from engines.el_roby.state import (
@@ -47,12 +48,12 @@ MAX_PLAYERS = 8
 
 def located(hand: Hand) -> Counter[Card]:
     """Count the copies of each card whose place in this hand the record knows."""
-    found: Counter[Card] = Counter(hand.pile)
-    for cards in hand.known:
-        found.update(cards)
-    for m in hand.melds:
-        found.update(m.cards)
-    return found
+    return Counter(chain(hand.pile, *hand.known, *(m.cards for m in hand.melds)))  # one counting pass
+
+
+def placed_cards(hand: Hand) -> tuple[Card, ...]:
+    """Every card whose place in this hand the record knows, a copy once per place (for :func:`~engines.cards.at_least`)."""
+    return tuple(chain(hand.pile, *hand.known, *(m.cards for m in hand.melds)))
 
 
 def _where(state: State, hand: Hand, card: Card) -> str:
@@ -88,11 +89,11 @@ def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, ver
             held = spell(mine) or "no known card"
             extra = f" and {hand.unknown[seat]} unknown card(s)" if hand.unknown[seat] else ""
             raise RuleViolation("common.card_unavailable", f"{name} cannot {verb} {spell(cards)}: {name} holds {held}{extra}")
-        placed = located(hand)
+        placed = placed_cards(hand)
         taken: Counter[Card] = Counter()
         for c in new:
             taken[c] += 1
-            if placed[c] + taken[c] > DECK.count(c):
+            if at_least(placed, c, DECK.count(c) - taken[c] + 1):  # placed + taken > copies in the deck
                 raise RuleViolation("common.card_unavailable", (
                     f"{name} cannot {verb} {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"))
     keep = remove(mine + tuple(new), cards)
@@ -101,7 +102,7 @@ def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, ver
         if c in shown:
             shown = remove(shown, [c])
     return {
-        "known": set_item(hand.known, seat, sorted_cards(keep)),
+        "known": set_item(hand.known, seat, sorted_cards(keep) if new else keep),  # removing keeps the order
         "unknown": set_item(hand.unknown, seat, hand.unknown[seat] - len(new)),
         "shown": set_item(hand.shown, seat, shown),
         "bound": set_item(hand.bound, seat, hand.bound[seat] + tuple((seq, c) for c in new)) if new else hand.bound,
@@ -226,8 +227,13 @@ def apply(state: State, event: Event) -> State:
     """
     after = dispatch(_HANDLERS, state, event, "El Roby")
     if event.type in MOVES and after.current is not None:
-        after = after._replace(current=after.current._replace(moves=after.current.moves + 1))
+        hand = after.current
+        after = set_field(after, _CURRENT, set_field(hand, _MOVES, hand.moves + 1))
     return after
+
+
+_CURRENT = State._fields.index("current")
+_MOVES = Hand._fields.index("moves")
 
 
 MOVES = frozenset({"draw", "meld", "lay_off", "discard"})
@@ -356,7 +362,7 @@ def _on_draw(state: State, event: Event) -> State:
             raise RuleViolation("el-roby.stock_empty", f"the stock is empty: {name} must take the top discard")
         card = read_card(d["card"]) if d.get("card") is not None else None
         if card is not None:
-            if located(hand)[card] >= DECK.count(card):
+            if at_least(placed_cards(hand), card, DECK.count(card)):
                 raise RuleViolation("common.card_unavailable", (
                     f"{name} cannot draw {card.pretty()} from the stock: both copies are placed ({_where(state, hand, card)})"))
             fields["known"] = set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,)))
@@ -538,9 +544,19 @@ def _next_turn(state: State, hand: Hand) -> Hand:
     stock, pile = hand.stock, hand.pile
     if stock == 0 and len(pile) > 1:
         stock, pile = len(pile) - 1, pile[-1:]
-    return hand._replace(turn=hand.next_seat(hand.turn), phase="draw", turns=hand.turns + 1, source=None, took=None,
-                         melded=False, laid=False, first_meld=False, first_round_meld=False, eleven=False, drew_last=False,
-                         stock=stock, pile=pile)
+    fields = list(hand)  # thirteen fields written by index: every turn ends here
+    fields[_NEW_TURN] = (hand.next_seat(hand.turn), "draw", hand.turns + 1, None, None, False, False, False, False, False, False)
+    fields[_STOCK] = stock
+    fields[_PILE] = pile
+    return tuple.__new__(Hand, fields)
+
+
+_TURN_FIELDS = ("turn", "phase", "turns", "source", "took", "melded", "laid", "first_meld", "first_round_meld", "eleven", "drew_last")
+_TURN_AT = Hand._fields.index("turn")
+assert Hand._fields[_TURN_AT:_TURN_AT + len(_TURN_FIELDS)] == _TURN_FIELDS, "_next_turn writes these fields as one slice"
+_NEW_TURN = slice(_TURN_AT, _TURN_AT + len(_TURN_FIELDS))
+"""The fields a new turn sets, next to each other in :class:`Hand` (checked above)."""
+_STOCK, _PILE = Hand._fields.index("stock"), Hand._fields.index("pile")
 
 
 def _go_out(state: State, hand: Hand, seat: Seat) -> State:
@@ -853,7 +869,7 @@ def _on_reveal(state: State, event: Event) -> State:
         name = state.players[seat]
         if seat not in hand.seats or hand.unknown[seat] == 0:
             raise RuleViolation("common.bad_reveal", f"{name} holds no hidden card")
-        if located(hand)[card] >= DECK.count(card):
+        if at_least(placed_cards(hand), card, DECK.count(card)):
             raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: both copies are placed ({_where(state, hand, card)})")
         hand = hand._replace(known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,))),
                              unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),

@@ -12,6 +12,7 @@ import math
 from typing import Any, NamedTuple
 
 from engines.cards import Card
+from engines.common import quick_replace
 from engines.el_roby.state import (
     LIMIT,
     RULE_MONEY,
@@ -24,6 +25,7 @@ from engines.el_roby.state import (
 )
 
 
+@quick_replace
 class Settlement(NamedTuple):
     """What a scored hand and its re-buys give (all per seat, in seat order)."""
 

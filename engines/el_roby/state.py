@@ -13,7 +13,7 @@ from typing import Iterable, NamedTuple, TypeAlias
 
 from engines.history import EMPTY, History
 from engines.cards import FRENCH_104, Card, pretty
-from engines.common import card_reader, cards_by_text
+from engines.common import card_reader, cards_by_text, quick_replace
 
 GAME = "el-roby"
 DECK = FRENCH_104
@@ -56,9 +56,22 @@ def sort_key(card: Card) -> tuple[int, int]:
     return SUITS.index(card.suit or "C"), RANK_INDEX[card.rank]
 
 
+class _SortKeys(dict[Card, tuple[int, int]]):
+    """Each card's :func:`sort_key`, looked up rather than computed (hands are sorted on every move)."""
+
+    def __missing__(self, card: Card) -> tuple[int, int]:
+        return sort_key(card)
+
+
+_SORT_KEYS = _SortKeys((c, sort_key(c)) for c in cards_by_text(DECK).values())
+"""Keyed by the very card objects :func:`~engines.cards.parse` returns: a look-up finds its
+key by identity, without calling ``Card.__eq__`` (the 104-card deck holds two equal objects
+of each card, and a dict keeps the first one it was given)."""
+
+
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Return ``cards`` sorted by suit then rank (a hand's canonical form)."""
-    return tuple(sorted(cards, key=sort_key))
+    return tuple(sorted(cards, key=_SORT_KEYS.__getitem__))
 
 
 def spell(cards: Iterable[Card]) -> str:
@@ -163,6 +176,7 @@ class Options:
 # --------------------------------------------------------------------------- melds
 
 
+@quick_replace
 class Meld(NamedTuple):
     """A set or run on the table: its id (1, 2 … per hand), owner, kind and cards in order."""
 
@@ -222,6 +236,7 @@ def fits(card: Card, meld: Meld, options: Options) -> bool:
 # --------------------------------------------------------------------------- deferred checks
 
 
+@quick_replace
 class Pending(NamedTuple):
     """A check that waits for a seat's unknown cards (VOCABULARY.md §3, deferred checks).
 
@@ -242,6 +257,7 @@ class Pending(NamedTuple):
 # --------------------------------------------------------------------------- a hand
 
 
+@quick_replace
 class Hand(NamedTuple):
     """One hand: move by move (``result_only`` False) or recorded by its result alone."""
 
@@ -328,6 +344,7 @@ class Hand(NamedTuple):
 # --------------------------------------------------------------------------- records and the match
 
 
+@quick_replace
 class Record(NamedTuple):
     """A scored hand with what the table decided after it (re-buys), for the settlement.
 
@@ -352,6 +369,7 @@ class Record(NamedTuple):
     """A move-by-move hand closed from the score sheet: (moves recorded before, the hand_result's seq)."""
 
 
+@quick_replace
 class State(NamedTuple):
     """An El Roby match: players, options, the standings before the last record, the hands."""
 

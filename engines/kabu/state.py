@@ -13,7 +13,7 @@ from typing import Iterable, Literal, NamedTuple, TypeAlias
 
 from engines.history import EMPTY, History
 from engines.cards import FRENCH_40, FRENCH_52, SPANISH_40, Card, Deck, pretty
-from engines.common import CardReader, card_reader
+from engines.common import CardReader, card_reader, quick_replace
 
 GAME = "kabu"
 Seat: TypeAlias = int
@@ -126,6 +126,7 @@ class Options:
 # --------------------------------------------------------------------------- a hand
 
 
+@quick_replace
 class Hand(NamedTuple):
     """One hand: move by move (``result_only`` False) or by its result only.
 
@@ -202,6 +203,7 @@ class Hand(NamedTuple):
 # --------------------------------------------------------------------------- settlement
 
 
+@quick_replace
 class Payment(NamedTuple):
     """What one pair of players settles: ``payer`` owes ``payee`` ``chips`` (values differ by that much)."""
 
@@ -212,6 +214,7 @@ class Payment(NamedTuple):
     """False when the payer is insolvent, or (``insolventCollects = false``) the payee is."""
 
 
+@quick_replace
 class Settlement(NamedTuple):
     """A settled hand: values, every pair's payment, insolvency and the stacks after it."""
 
@@ -228,6 +231,7 @@ class Settlement(NamedTuple):
     after: tuple[int, ...]
 
 
+@quick_replace
 class Adjust(NamedTuple):
     """A chip movement or departure between hands (``end = time``): ``buy_chips`` or ``leave``."""
 
@@ -239,6 +243,7 @@ class Adjust(NamedTuple):
     chips: int = 0
 
 
+@quick_replace
 class State(NamedTuple):
     """A Kabú match: players, options, stacks, the hands so far and how the match stands."""
 

@@ -7,6 +7,7 @@ Every handler checks the whole event first and only then builds the new state, s
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from engines.base import Event, RuleViolation
@@ -23,6 +24,7 @@ from engines.la_cabra.scoring import (
     took_tricks,
 )
 from engines.la_cabra.state import (
+    BY_TEXT,
     DECK,
     GAME,
     HAND_SIZE,
@@ -66,11 +68,28 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
 
 
 def _seat(data: Mapping[str, Any], key: str = "seat") -> Seat:
+    seat = data.get(key)
+    if type(seat) is int and 0 <= seat < SEATS:  # every move names a seat: one test for a good one
+        return seat
     return read_seat(data, SEATS, key)
 
 
 def _cards(data: Mapping[str, Any], *, hidden_ok: bool = False) -> list[Card | None]:
+    texts = data.get("cards")
+    if type(texts) is list and texts:
+        try:
+            cards = [BY_TEXT[t] for t in texts]
+        except (KeyError, TypeError):  # "??" or no card: read_cards says which
+            pass
+        else:
+            if len(set(cards)) == len(cards):
+                return cards  # type: ignore[return-value]
     return read_cards(data, read_card, hidden_ok=hidden_ok, unique=True)
+
+
+def _face_up(data: Mapping[str, Any]) -> list[Card]:
+    """Read the cards of a face-up move (lead, beat, tira): ``"??"`` is refused, so none is None."""
+    return _cards(data)  # type: ignore[return-value]
 
 
 def _known(cards: list[Card | None]) -> list[Card]:
@@ -316,9 +335,11 @@ def _deal(state: State) -> Hand:
         RuleViolation: ``common.match_over``, ``common.no_hand``, ``common.no_deal``
             (a result-only hand), ``la-cabra.deal_over``.
     """
+    hand = state.current
+    if hand is not None and state.end is None and hand.trump is not None and not hand.closed and not hand.over:
+        return hand  # a move in a dealt hand in play: the usual case, in one test
     if state.over:
         raise RuleViolation("common.match_over", "the series is over: a team has 12 loss points")
-    hand = state.current
     if hand is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     if hand.is_result_only:
@@ -347,7 +368,7 @@ def _on_lead(state: State, event: Event) -> State:
     hand = _deal(state)
     seat = _seat(event.data)
     _check_turn(state, hand, seat, "lead")
-    cards = _known(_cards(event.data))
+    cards = _face_up(event.data)
     name = state.players[seat]
     if len(cards) > HAND_SIZE:
         raise RuleViolation("la-cabra.lead_size", f"{name} can lead 1 to 4 cards, not {len(cards)}")
@@ -365,7 +386,7 @@ def _on_beat(state: State, event: Event) -> State:
     _check_turn(state, hand, seat, "beat")
     trick = hand.trick
     assert trick is not None and hand.trump is not None
-    cards = _known(_cards(event.data))
+    cards = _face_up(event.data)
     name = state.players[seat]
     if len(cards) != trick.k:
         raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {trick.k} card(s) to this trick, not {len(cards)}")
@@ -413,11 +434,15 @@ def _after_play(state: State, hand: Hand, changes: dict[str, Any], trick: Trick,
     if len(trick.plays) < SEATS:
         changes["trick"] = trick
         return state._replace(current=hand._replace(**changes))
-    return _with_hand(state, hand._replace(**_end_trick(state, hand, changes, trick, seq)))
+    return _with_hand(state, _end_trick(state, hand, changes, trick, seq))
 
 
-def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, seq: int) -> dict[str, Any]:
-    """Add to ``changes`` the end of the trick: the winner's pile, the refill (RULES.md §5.3 steps 3-5)."""
+def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, seq: int) -> Hand:
+    """Return ``hand`` with ``changes`` and the end of the trick: the winner's pile, the refill (RULES.md §5.3 steps 3-5).
+
+    The fourteen fields the end of a trick sets are written by index (a trick ends every
+    fourth play), after the play's own ``changes``.
+    """
     winner = trick.winner
     team = team_of(winner)
     cards = [c for p in trick.plays for c in p.cards]
@@ -439,12 +464,31 @@ def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, 
         unknown = set_item(unknown, last, unknown[last] - 1)
     refill_seq = hand.refill_seq if hand.refill_seq is not None or not drawn else seq
     over = stock == 0 and held + each == 0
-    changes.update(
-        trick=None, to_lead=winner, pile_known=pile_known, pile_hidden=pile_hidden, pile_count=pile_count,
-        tricks=tricks, played=hand.played + (TrickDone(winner, trick.plays),), last_winner=winner,
-        known=known, unknown=unknown, shown=shown, stock=stock, refill_seq=refill_seq, over=over,
-    )
-    return changes
+    fields = list(hand)
+    for name, value in changes.items():
+        fields[_HAND_INDEX[name]] = value
+    fields[_H_TRICK] = None
+    fields[_H_TO_LEAD] = winner
+    fields[_H_PILE_KNOWN] = pile_known
+    fields[_H_PILE_HIDDEN] = pile_hidden
+    fields[_H_PILE_COUNT] = pile_count
+    fields[_H_TRICKS] = tricks
+    fields[_H_PLAYED] = hand.played + (TrickDone(winner, trick.plays),)
+    fields[_H_LAST_WINNER] = winner
+    fields[_H_KNOWN] = known
+    fields[_H_UNKNOWN] = unknown
+    fields[_H_SHOWN] = shown
+    fields[_H_STOCK] = stock
+    fields[_H_REFILL_SEQ] = refill_seq
+    fields[_H_OVER] = over
+    return tuple.__new__(Hand, fields)
+
+
+_HAND_INDEX = {name: i for i, name in enumerate(Hand._fields)}
+(_H_TRICK, _H_TO_LEAD, _H_PILE_KNOWN, _H_PILE_HIDDEN, _H_PILE_COUNT, _H_TRICKS, _H_PLAYED, _H_LAST_WINNER, _H_KNOWN, _H_UNKNOWN,
+ _H_SHOWN, _H_STOCK, _H_REFILL_SEQ, _H_OVER) = (_HAND_INDEX[name] for name in (
+    "trick", "to_lead", "pile_known", "pile_hidden", "pile_count", "tricks", "played", "last_winner", "known", "unknown",
+    "shown", "stock", "refill_seq", "over"))
 
 
 def _on_tira(state: State, event: Event) -> State:
@@ -452,7 +496,7 @@ def _on_tira(state: State, event: Event) -> State:
     d = event.data
     seat = _seat(d)
     name = state.players[seat]
-    cards = _known(_cards(d))
+    cards = _face_up(d)
     if len(cards) != HAND_SIZE or len({c.suit for c in cards}) != 1:
         raise RuleViolation("la-cabra.tira_cards", f"a tira is four cards of one suit, not {card_list(cards)}")
     trick = hand.trick
@@ -587,22 +631,47 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
     changed[i] = _bind_slot(hand, play, index, card)
 
 
-def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card) -> None:
+class _HandCards:
+    """The current hand's cards that one reveal names one by one ({seat, card}), applied at once.
+
+    A reveal usually names several hand cards; rebuilding the 25-field hand for each was most
+    of its cost. Private to :func:`_on_reveal`: changed in place, then read back as a hand.
+    """
+
+    __slots__ = ("hand", "known", "unknown", "located")
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+        self.known = list(hand.known)
+        self.unknown = list(hand.unknown)
+        self.located = set(hand.located)
+
+    def result(self) -> Hand:
+        return self.hand._replace(known=tuple(self.known), unknown=tuple(self.unknown), located=frozenset(self.located))
+
+
+def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card,
+                      pending: _HandCards | None) -> _HandCards:
+    """Check and add one hand card to ``pending`` (started from the current hand if None); return it."""
     seat = _seat(b)
     name = state.players[seat]
-    i = len(state.past)  # the current hand
-    hand = _hand_now(state, changed, i) if state.current is not None else None
-    if hand is None or hand.is_result_only or hand.over:
-        raise RuleViolation("common.bad_reveal", f"no hand is being played: {name} holds no cards to reveal")
-    if hand.unknown[seat] == 0:
-        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {card_list(sorted_cards(hand.known[seat]))})")
-    if card in hand.located:
-        raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
-    if _trump_barred(state, hand, card):
+    if pending is None:
+        i = len(state.past)  # the current hand
+        hand = _hand_now(state, changed, i) if state.current is not None else None
+        if hand is None or hand.is_result_only or hand.over:
+            raise RuleViolation("common.bad_reveal", f"no hand is being played: {name} holds no cards to reveal")
+        pending = _HandCards(hand)
+    if pending.unknown[seat] == 0:
+        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})")
+    if card in pending.located:
+        raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}")
+    if _trump_barred(state, pending.hand, card):
         raise RuleViolation("common.card_unavailable", (
             f"{name} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
-    changed[i] = hand._replace(known=set_item(hand.known, seat, hand.known[seat] | {card}), unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
-                               located=hand.located | {card})
+    pending.known[seat] = pending.known[seat] | {card}
+    pending.unknown[seat] -= 1
+    pending.located.add(card)
+    return pending
 
 
 def _on_reveal(state: State, event: Event) -> State:
@@ -612,6 +681,7 @@ def _on_reveal(state: State, event: Event) -> State:
     # Only the hands the reveal touches are rebuilt (nearly always the current one): a
     # reveal costs the same however many hands the match has.
     changed: dict[int, Hand] = {}
+    cards: _HandCards | None = None  # hand cards named so far, put into changed before any other binding is read
     for b in bindings:
         if not isinstance(b, Mapping):
             raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
@@ -620,11 +690,16 @@ def _on_reveal(state: State, event: Event) -> State:
         if "slot" in b:
             raise RuleViolation("common.bad_reveal", "slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}")
         if "seq" in b and "seat" not in b:
+            if cards is not None:
+                changed[len(state.past)] = cards.result()
+                cards = None
             _reveal_slot(state, changed, b, card)
         elif "seat" in b and "seq" not in b:
-            _reveal_hand_card(state, changed, b, card)
+            cards = _reveal_hand_card(state, changed, b, card, cards)
         else:
             raise RuleViolation("common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)")
+    if cards is not None:
+        changed[len(state.past)] = cards.result()
     for i in sorted(changed):
         hand = changed[i]
         if hand.closed:
@@ -666,6 +741,7 @@ def _pair(v: object, field: str) -> tuple[int, int]:
     return int(v[0]), int(v[1])
 
 
+@lru_cache(maxsize=4096)
 def _split_fits(pts0: int, tricks: tuple[int, int] | None) -> bool:
     """Tell whether some deal with these tricks (any, when None) gives team 0 cards worth ``pts0``.
 

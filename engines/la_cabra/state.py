@@ -22,7 +22,7 @@ from typing import Iterable, NamedTuple, TypeAlias
 
 from engines.history import EMPTY, History
 from engines.cards import LA_CABRA, Card, pretty
-from engines.common import card_reader
+from engines.common import card_reader, cards_by_text, quick_replace
 
 GAME = "la-cabra"
 DECK = LA_CABRA
@@ -82,6 +82,9 @@ def sorted_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: ("CDHS".index(c.suit or "C"), ORDER[c.rank]))
 
 
+BY_TEXT = cards_by_text(DECK)
+"""The deck's cards by their text: the very objects :func:`~engines.cards.parse` returns."""
+
 read_card = card_reader(DECK, "10H, AS or ??")
 """Parse one card of the 36-card deck; ``"??"`` (None) only where ``hidden_ok``."""
 
@@ -89,18 +92,24 @@ read_card = card_reader(DECK, "10H, AS or ??")
 # --------------------------------------------------------------------------- sums of card values
 
 
-def sum_masks(values: Iterable[int], most: int) -> list[int]:
+def sum_masks(values: Iterable[int], most: int) -> tuple[int, ...]:
     """Return, for each count c ≤ ``most``, a bitmask of the totals of c of the ``values``.
 
     Bit p of ``masks[c]`` is set when some c of the values add up to p (a subset-sum DP on
-    Python ints used as bitsets).
+    Python ints used as bitsets). Remembered per multiset of values: a match asks about the
+    same unplaced cards again at each reveal and result, and the DP is hundreds of steps.
     """
+    return _sum_masks(tuple(sorted(values)), most)
+
+
+@lru_cache(maxsize=4096)
+def _sum_masks(values: tuple[int, ...], most: int) -> tuple[int, ...]:
     masks = [1] + [0] * most
     for i, v in enumerate(values):
         for c in range(min(i, most - 1), -1, -1):
             if masks[c]:
                 masks[c + 1] |= masks[c] << v
-    return masks
+    return tuple(masks)
 
 
 @lru_cache(maxsize=1)
@@ -143,6 +152,7 @@ class Options:
     """``none``: a 60-60 deal has no effect; ``doubleNext``: the next deal's loss points × 2."""
 
 
+@quick_replace
 class Play(NamedTuple):
     """One seat's cards in a trick; ``None`` stands for a face-down card not yet revealed."""
 
@@ -155,6 +165,7 @@ class Play(NamedTuple):
     """Seen by the whole table (leads, beats, tiras, discards under ``discardFaceUp``)."""
 
 
+@quick_replace
 class Trick(NamedTuple):
     """The trick being played."""
 
@@ -175,6 +186,7 @@ class Trick(NamedTuple):
         return (self.leader + len(self.plays)) % SEATS
 
 
+@quick_replace
 class TrickDone(NamedTuple):
     """A finished trick: its winner and the four plays, in order."""
 
@@ -226,6 +238,7 @@ class Facts:
         return None
 
 
+@quick_replace
 class Hand(NamedTuple):
     """One hand (deal): move by move when ``trump`` is set, result only when it is None."""
 
@@ -304,6 +317,7 @@ class HandScore:
     """The earlier hand whose unrevealed cards decide this hand's multiplier."""
 
 
+@quick_replace
 class State(NamedTuple):
     """A La Cabra match: players, options, the hands so far and their loss points."""
 

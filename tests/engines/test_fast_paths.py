@@ -1,0 +1,85 @@
+"""The shortcuts the fold takes give the answers of the long way (engines/common.py, cards.py, history.py).
+
+Each shortcut (a look-up instead of a parse, stored hashes instead of comparisons, a field
+written by index) is checked against the plain computation, including the cases where the
+shortcut must step aside: equal cards that are different objects, text that is no card,
+an unknown field name.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pytest
+
+from engines.base import RuleViolation
+from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse
+from engines.common import card_reader, quick_replace, read_all, read_cards, read_seat, set_field
+from engines.history import History
+from engines.la_cabra.state import sum_masks
+
+
+def test_at_least_counts_equal_cards_that_are_different_objects() -> None:
+    first, second = [c for c in FRENCH_104.cards if c.rank == "A" and c.suit == "S"]
+    assert first is not second and first == second
+    cards = (first, parse("KH", FRENCH_104), Card("A", "S"))
+    assert at_least(cards, second, 2) and not at_least(cards, second, 3)
+    assert at_least(cards, parse("KH", FRENCH_104), 1) and not at_least(cards, Card("Q", "D"), 1)
+    assert at_least((), Card("Q", "D"), 0) and not at_least((), Card("Q", "D"), 1)
+
+
+def test_deck_count_finds_a_parsed_card_and_a_fresh_one() -> None:
+    assert FRENCH_104.count(parse("AS", FRENCH_104)) == FRENCH_104.count(Card("A", "S")) == 2
+    assert FRENCH_104.count(Card("A", "X")) == 0
+
+
+def test_read_all_falls_back_to_the_reader_for_what_is_not_a_card_of_the_deck() -> None:
+    read = card_reader(LA_CABRA, "10H, AS or ??")
+    assert read_all(["AS", "10H"], read) == [parse("AS", LA_CABRA), parse("10H", LA_CABRA)]
+    assert read_all(["AS", "??"], read, hidden_ok=True) == [parse("AS", LA_CABRA), None]
+    for texts, code in ((["AS", "??"], "common.card_hidden"), (["2S"], "common.card_not_in_deck"), ([["AS"]], "common.bad_card"),
+                        ([7], "common.bad_card")):
+        with pytest.raises(RuleViolation) as refused:
+            read_all(texts, read)
+        assert refused.value.code == code
+    with pytest.raises(RuleViolation) as twice:
+        read_cards({"cards": ["AS", "AS"]}, read, unique=True)
+    assert twice.value.code == "common.card_duplicate"
+
+
+def test_read_seat_takes_good_seats_and_refuses_bools_and_strangers() -> None:
+    assert read_seat({"seat": 3}, 4) == 3
+    for bad in (4, -1, True, "1", None, 1.0):
+        with pytest.raises(RuleViolation) as refused:
+            read_seat({"seat": bad}, 4)
+        assert refused.value.code == "common.bad_seat"
+
+
+@quick_replace
+class Point(NamedTuple):
+    x: int
+    y: int = 0
+    z: int = 0
+
+
+def test_quick_replace_and_set_field_are_replace() -> None:
+    p = Point(1, 2, 3)
+    assert p._replace(z=9, x=7) == Point(7, 2, 9) and type(p._replace(y=1)) is Point and p == Point(1, 2, 3)
+    assert set_field(p, 1, 5) == Point(1, 5, 3) and type(set_field(p, 1, 5)) is Point
+    with pytest.raises(ValueError):
+        p._replace(w=1)
+
+
+def test_history_last_and_truth_without_counting() -> None:
+    empty: History[int] = History()
+    assert not empty and not History(()) and History((0,))
+    h = History() + (1,) + (2,)
+    assert h[-1] == 2 and h[:-1][-1] == 1 and h[-2] == 1
+    with pytest.raises(IndexError):
+        empty[-1]
+
+
+def test_sum_masks_are_the_same_whatever_the_order_of_the_values() -> None:
+    values = [11, 0, 10, 4, 3, 2, 0, 11]
+    assert sum_masks(values, 4) == sum_masks(reversed(values), 4) == sum_masks(sorted(values), 4)
+    assert sum_masks(values, 4)[1] == sum(1 << v for v in set(values))

@@ -14,9 +14,7 @@ redaction every read applies), and this module the orchestration. Every log is r
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
@@ -53,6 +51,7 @@ from engines.base import (
     RuleViolation,
     Step,
     check_correction,
+    collector_paused,
     events_from,
     replay,
     voided_seqs,
@@ -192,7 +191,7 @@ class Service:
             )
             self.cache.put(match_id, Folded(result.version, result.head, state, {1: state}))
             return {"id": match_id, "token": token, "version": result.version, "head": result.head}
-        with bulk():
+        with collector_paused():  # a whole match is checked and stored in one go
             _check_shapes(engine.GAME, events)
             options = OptionsOf(state.options)
             types = {1: "match_started", **{i: e["type"] for i, e in enumerate(events, 2)}} \
@@ -811,26 +810,6 @@ def _kept_told_unknown(engine: Engine, log: Sequence[Event], steps: list[Frame])
 def _withheld_text(frame: Frame) -> str:
     """The words of a step put back as recorded in an open replay: its type, not its private facts."""
     return f"{frame.type.replace('_', ' ')} (its hidden cards are shown when the match ends)"
-
-
-@contextlib.contextmanager
-def bulk() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a whole match or an archive is checked and stored.
-
-    Such work builds hundreds of thousands of containers (decoded events, rows, states) that
-    live until it ends and hold no cycle; the collector rescanned them again and again as
-    they piled up: a quarter of an archive import's time, measured. Reference counting frees
-    everything as usual meanwhile, and the collector runs again afterwards. Process-wide, as
-    the collector is: another thread's work only waits longer for its next collection.
-    """
-    if not gc.isenabled():  # another bulk job (or the embedding program) has it paused already
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:

@@ -257,20 +257,31 @@ def verify_chain(
     rows: Iterable[Sequence[Any]],
     version: int | None,
     head: str | None,
+    into: list[StoredEvent] | None = None,
 ) -> VerifyReport:
-    """Recompute one match's chain from its stored rows, in seq order.
+    """Recompute one match's chain from its stored rows, in seq order, in one pass over them.
 
     ``rows`` are (seq, type, data, at, by, key, prev, hash, fmt[, private]); text may come as ``bytes``
     (the SQLite verifier reads raw bytes so that a damaged file cannot crash it).
     ``version``/``head`` are the match row's, or None when the row is missing. Checks, per
-    event: seq contiguity from 1, a known chain format, the prev link, data that parses
-    and is in canonical form, and the hash; then that the match row points at the last one.
+    event: seq contiguity from 1, a known chain format, the prev link and the hash; then
+    that the match row points at the last one.
+
+    The stored data *is* the canonical JSON the chain hashes, so a sound row is hashed from
+    its stored bytes without decoding them (only a format-2 row with private salts decodes
+    its data, to put the commitments in). A row whose hash does not match is looked at
+    again by :func:`_check_row`, which says what is wrong in words (not JSON, not canonical,
+    altered). With ``into``, each sound row is also decoded once into a StoredEvent appended
+    to it (a replay that verifies reads the rows once); it stops at the first bad row.
     """
     length = 0
     last_hash = GENESIS
     expected_prev = GENESIS
     first_bad: int | None = None
     reason: str | None = None
+    prefixes: dict[tuple[str, str], bytes] = {}
+    middles: dict[tuple[str | None, int], bytes] = {}
+    types: dict[str, bytes] = {}
     for row in rows:
         length += 1
         stored_hash = row[7]
@@ -280,7 +291,7 @@ def verify_chain(
             last_hash = str(stored_hash)
         if first_bad is not None:
             continue
-        problem = _check_row(match_id, length, expected_prev, row)
+        problem = _sound_row(match_id, length, expected_prev, last_hash, row, prefixes, middles, types, into)
         if problem is not None:
             first_bad, reason = length, problem
             continue
@@ -304,6 +315,79 @@ def verify_chain(
         first_bad=first_bad,
         reason=reason,
     )
+
+
+def _sound_row(
+    match_id: str,
+    expected_seq: int,
+    expected_prev: str,
+    stored_hash: str,
+    row: Sequence[Any],
+    prefixes: dict[tuple[str, str], bytes],
+    middles: dict[tuple[str | None, int], bytes],
+    types: dict[str, bytes],
+    into: list[StoredEvent] | None,
+) -> str | None:
+    """The one-pass check of a row: hash its stored bytes; anything unusual goes to :func:`_check_row`.
+
+    ``prefixes``/``middles``/``types`` keep the envelope pieces already encoded (a batch
+    shares its ``at``, ``by`` and ``key``; a log has few event types).
+    """
+    seq, etype, data, at, by, key, prev, _, fmt = row[:9]
+    private = row[9] if len(row) > 9 else None
+    try:
+        if type(etype) is bytes:
+            etype = etype.decode("utf-8")
+        if type(at) is bytes:
+            at = at.decode("utf-8")
+        if type(by) is bytes:
+            by = by.decode("utf-8")
+        if type(key) is bytes:
+            key = key.decode("utf-8")
+        if type(prev) is bytes:
+            prev = prev.decode("utf-8")
+        if type(data) is str:
+            data = data.encode("utf-8")
+        elif type(data) is bytes:
+            data.decode("utf-8")  # damaged text is named as such, not as a bad hash
+        if type(private) is bytes:
+            private = private.decode("utf-8")
+    except UnicodeDecodeError:
+        return _check_row(match_id, expected_seq, expected_prev, row)
+    if (seq != expected_seq or prev != expected_prev or type(data) is not bytes or type(etype) is not str
+            or type(at) is not str or type(by) is not str or not (key is None or type(key) is str)
+            or type(fmt) is not int or fmt not in (1, 2) or (private is not None and fmt != 2)):
+        return _check_row(match_id, expected_seq, expected_prev, row)
+    decoded: Any = None
+    salted: Secrets = ()
+    committed = data
+    if private is not None:
+        try:
+            decoded = _loads(data)
+            salted = private_from_text(private)
+            committed = canonical_json(committed_data(decoded, salted))
+        except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError):
+            return _check_row(match_id, expected_seq, expected_prev, row)
+    prefix = prefixes.get((at, by))
+    if prefix is None:
+        prefix = prefixes[(at, by)] = envelope_prefix(at, by)
+    middle = middles.get((key, fmt))
+    if middle is None:
+        middle = middles[(key, fmt)] = envelope_middle(key, match_id, fmt)
+    type_json = types.get(etype)
+    if type_json is None:
+        type_json = types[etype] = _dumps(etype)
+    if spliced_hash(prev, prefix, committed, middle, seq, type_json) != stored_hash:
+        return _check_row(match_id, expected_seq, expected_prev, row) or (
+            f"seq {seq}: hash does not match the event's contents (the event was altered)")
+    if into is not None:
+        if decoded is None:
+            try:
+                decoded = _loads(data)
+            except orjson.JSONDecodeError:
+                return f"seq {seq}: data is not valid JSON (the event was altered)"
+        into.append(stored_event(match_id, seq, etype, decoded, at, by, key, prev, stored_hash, fmt, salted))
+    return None
 
 
 def _check_row(

@@ -159,7 +159,7 @@ def spliced_hash(prev: str, prefix: bytes, data: bytes, middle: bytes, seq: int,
     as JSON. Appends and verification both hash this way.
     """
     return _sha256(
-        b'%s%s%s%s%d,"type":%s}' % (prev.encode("ascii"), prefix, data, middle, seq, type_json)
+        b"".join((prev.encode("ascii"), prefix, data, middle, b"%d" % seq, b',"type":', type_json, b"}"))
     ).hexdigest()
 
 
@@ -271,17 +271,15 @@ def verify_chain(
     its stored bytes without decoding them (only a format-2 row with private salts decodes
     its data, to put the commitments in). A row whose hash does not match is looked at
     again by :func:`_check_row`, which says what is wrong in words (not JSON, not canonical,
-    altered). With ``into``, each sound row is also decoded once into a StoredEvent appended
-    to it (a replay that verifies reads the rows once); it stops at the first bad row.
+    damaged text). With ``into``, each sound row is also decoded once into a StoredEvent
+    appended to it (a replay that verifies reads the rows once); it stops at the first bad row.
     """
     length = 0
     last_hash = GENESIS
     expected_prev = GENESIS
     first_bad: int | None = None
     reason: str | None = None
-    prefixes: dict[tuple[str, str], bytes] = {}
-    middles: dict[tuple[str | None, int], bytes] = {}
-    types: dict[str, bytes] = {}
+    pieces = _Pieces(match_id)
     for row in rows:
         length += 1
         stored_hash = row[7]
@@ -291,7 +289,7 @@ def verify_chain(
             last_hash = str(stored_hash)
         if first_bad is not None:
             continue
-        problem = _sound_row(match_id, length, expected_prev, last_hash, row, prefixes, middles, types, into)
+        problem = pieces.check(length, expected_prev, last_hash, row, into)
         if problem is not None:
             first_bad, reason = length, problem
             continue
@@ -317,77 +315,87 @@ def verify_chain(
     )
 
 
-def _sound_row(
-    match_id: str,
-    expected_seq: int,
-    expected_prev: str,
-    stored_hash: str,
-    row: Sequence[Any],
-    prefixes: dict[tuple[str, str], bytes],
-    middles: dict[tuple[str | None, int], bytes],
-    types: dict[str, bytes],
-    into: list[StoredEvent] | None,
-) -> str | None:
-    """The one-pass check of a row: hash its stored bytes; anything unusual goes to :func:`_check_row`.
+class _Pieces:
+    """The one-pass check of a match's rows, with the envelope pieces already encoded.
 
-    ``prefixes``/``middles``/``types`` keep the envelope pieces already encoded (a batch
-    shares its ``at``, ``by`` and ``key``; a log has few event types).
+    A batch shares its ``at``, ``by`` and ``key`` and a log has few event types, so each
+    piece is decoded and JSON-encoded once per distinct stored value (keyed by the stored
+    text or bytes themselves), and a sound row costs one sha256 of its spliced bytes.
     """
-    seq, etype, data, at, by, key, prev, _, fmt = row[:9]
-    private = row[9] if len(row) > 9 else None
-    try:
-        if type(etype) is bytes:
-            etype = etype.decode("utf-8")
-        if type(at) is bytes:
-            at = at.decode("utf-8")
-        if type(by) is bytes:
-            by = by.decode("utf-8")
-        if type(key) is bytes:
-            key = key.decode("utf-8")
-        if type(prev) is bytes:
-            prev = prev.decode("utf-8")
-        if type(data) is str:
-            data = data.encode("utf-8")
-        elif type(data) is bytes:
-            data.decode("utf-8")  # damaged text is named as such, not as a bad hash
-        if type(private) is bytes:
-            private = private.decode("utf-8")
-    except UnicodeDecodeError:
-        return _check_row(match_id, expected_seq, expected_prev, row)
-    if (seq != expected_seq or prev != expected_prev or type(data) is not bytes or type(etype) is not str
-            or type(at) is not str or type(by) is not str or not (key is None or type(key) is str)
-            or type(fmt) is not int or fmt not in (1, 2) or (private is not None and fmt != 2)):
-        return _check_row(match_id, expected_seq, expected_prev, row)
-    decoded: Any = None
-    salted: Secrets = ()
-    committed = data
-    if private is not None:
+
+    __slots__ = ("match_id", "prefixes", "middles", "types")
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.prefixes: dict[tuple[Any, Any], tuple[bytes, str, str]] = {}
+        self.middles: dict[tuple[Any, int], tuple[bytes, str | None]] = {}
+        self.types: dict[Any, tuple[bytes, str]] = {}
+
+    def check(self, expected_seq: int, expected_prev: str, stored_hash: str, row: Sequence[Any],
+              into: list[StoredEvent] | None) -> str | None:
+        """Return why the row is bad (in :func:`_check_row`'s words), or None; with ``into``, keep its event."""
+        seq, etype, data, at, by, key, prev, _, fmt = row[:9]
+        private = row[9] if len(row) > 9 else None
         try:
-            decoded = _loads(data)
-            salted = private_from_text(private)
-            committed = canonical_json(committed_data(decoded, salted))
-        except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError):
-            return _check_row(match_id, expected_seq, expected_prev, row)
-    prefix = prefixes.get((at, by))
-    if prefix is None:
-        prefix = prefixes[(at, by)] = envelope_prefix(at, by)
-    middle = middles.get((key, fmt))
-    if middle is None:
-        middle = middles[(key, fmt)] = envelope_middle(key, match_id, fmt)
-    type_json = types.get(etype)
-    if type_json is None:
-        type_json = types[etype] = _dumps(etype)
-    if spliced_hash(prev, prefix, committed, middle, seq, type_json) != stored_hash:
-        return _check_row(match_id, expected_seq, expected_prev, row) or (
-            f"seq {seq}: hash does not match the event's contents (the event was altered)")
-    if into is not None:
-        if decoded is None:
+            prefix = self.prefixes.get((at, by))
+            if prefix is None:
+                at_text, by_text = _as_text(at), _as_text(by)
+                prefix = self.prefixes[(at, by)] = (envelope_prefix(at_text, by_text), at_text, by_text)
+            middle = self.middles.get((key, fmt))
+            if middle is None:
+                key_text = None if key is None else _as_text(key)
+                if type(fmt) is not int or fmt not in (1, 2):
+                    raise TypeError
+                middle = self.middles[(key, fmt)] = (envelope_middle(key_text, self.match_id, fmt), key_text)
+            kind = self.types.get(etype)
+            if kind is None:
+                type_text = _as_text(etype)
+                kind = self.types[etype] = (_dumps(type_text), type_text)
+            prev_bytes = prev if type(prev) is bytes else prev.encode("ascii")
+            if type(data) is str:
+                data = data.encode("utf-8")
+        except (UnicodeError, TypeError, AttributeError):
+            return _check_row(self.match_id, expected_seq, expected_prev, row)
+        if (seq != expected_seq or type(data) is not bytes or prev_bytes != expected_prev.encode("ascii")
+                or (private is not None and fmt != 2)):
+            return _check_row(self.match_id, expected_seq, expected_prev, row)
+        decoded: Any = None
+        salted: Secrets = ()
+        committed = data
+        if private is not None:
             try:
                 decoded = _loads(data)
+                salted = private_from_text(private)
+                committed = canonical_json(committed_data(decoded, salted))
+            except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError, UnicodeDecodeError):
+                return _check_row(self.match_id, expected_seq, expected_prev, row)
+        digest = _sha256(b"".join((prev_bytes, prefix[0], committed, middle[0], b"%d" % seq, b',"type":',
+                                   kind[0], b"}"))).hexdigest()
+        if digest != stored_hash:
+            return _check_row(self.match_id, expected_seq, expected_prev, row) or (
+                f"seq {seq}: hash does not match the event's contents (the event was altered)")
+        if into is not None:
+            try:
+                if decoded is None:
+                    decoded = _loads(data)
             except orjson.JSONDecodeError:
                 return f"seq {seq}: data is not valid JSON (the event was altered)"
-        into.append(stored_event(match_id, seq, etype, decoded, at, by, key, prev, stored_hash, fmt, salted))
-    return None
+            into.append(stored_event(self.match_id, seq, kind[1], decoded, prefix[1], prefix[2], middle[1],
+                                     expected_prev, stored_hash, fmt, salted))
+        return None
+
+
+def _as_text(value: Any) -> str:
+    """A stored text field as ``str`` (raw bytes decoded strictly; anything else is refused).
+
+    Raises:
+        UnicodeDecodeError: damaged bytes. TypeError: not text at all.
+    """
+    if type(value) is str:
+        return value
+    if type(value) is bytes:
+        return value.decode("utf-8")
+    raise TypeError
 
 
 def _check_row(

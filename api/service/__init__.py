@@ -205,7 +205,9 @@ class Service:
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
             self._check_window(match_id, engine, entry, batch)
             outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players))
-            changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+            over = engine.is_over(outcome["entry"].state)
+            outcome["ended"] = over and not engine.is_over(entry.state)  # its state is final: keep a snapshot
+            changes: dict[str, Any] = {"status": "over" if over else "playing"}
             if any(e.type in CORRECTIONS for e in stored):  # an amend of match_started may rename or retag it
                 log = events_from(self.ledger.read(match_id, upto=current)) + events_from(stored)
                 first = next(walk(engine, log)).read  # match_started as the log now reads it (one step only)
@@ -223,8 +225,8 @@ class Service:
             refused.game = record.game
             raise
         if not result.replayed:
-            corrected = any(e.type in CORRECTIONS for e in batch)
-            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=corrected))
+            due = outcome["ended"] or any(e.type in CORRECTIONS for e in batch)
+            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=due))
         return result
 
     def _check_window(self, match_id: str, engine: Engine, entry: Folded,
@@ -282,7 +284,7 @@ class Service:
                 "end": after["end"], "next": engine.legal_moves(after_state)}
 
     def _keep_snapshot(self, match_id: str, engine: Engine, entry: Folded, *, force: bool = False) -> Folded:
-        """Store the entry's head state as a snapshot when it is due (or ``force``: a correction).
+        """Store the entry's head state as a snapshot when it is due (or ``force``: a correction, the end).
 
         Runs after the write committed, in its own small transaction: a snapshot is a cache,
         so failing to store one fails nothing (the next due one is tried again).

@@ -46,14 +46,16 @@ class Position:
     trick: int | None = None
 
 
-def positions(engine: Engine, frames: Sequence[Frame]) -> list[Position]:
+def positions(engine: Engine, frames: Sequence[Frame], *, hands_before: int | None = None) -> list[Position]:
     """Return each frame's hand and move numbers (and trick, where the game has tricks).
 
     Events that are not moves (claims, notes, corrections, reveals, voided events) carry the
-    hand they were recorded in and no move number.
+    hand they were recorded in and no move number. ``hands_before`` resumes the count in the
+    middle of a log: ``frames`` then start at a deal (``hand_started``) and that many hands
+    were dealt before it (see :func:`hand_number`).
     """
     out: list[Position] = []
-    hand: int | None = None
+    hand: int | None = hands_before
     move = trick = 0
     last_trick: Any = None
     has_tricks: bool | None = None
@@ -79,6 +81,18 @@ def positions(engine: Engine, frames: Sequence[Frame]) -> list[Position]:
         else:
             out.append(Position(frame.seq, hand, None, None))
     return out
+
+
+def hand_number(engine: Engine, state: Any) -> int | None:
+    """Return the number of the hand in play in ``state`` as the game's view counts it (None: not told).
+
+    The view says it (``hand``; Cabo calls a hand a ``round``), and it counts as
+    :func:`positions` does, voided deals not counted (tests/api pin it for every game): a
+    page of a replay numbers its hands from the state it starts at, not by walking the log.
+    """
+    view = engine.view(state, None)
+    number = view.get("hand", view.get("round"))
+    return number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None
 
 
 def locate(positions_: Sequence[Position], *, hand: int, move: int | None = None, trick: int | None = None) -> int:

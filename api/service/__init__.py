@@ -40,7 +40,7 @@ from api.service.disclosure import (
     withheld_hands,
 )
 from api.service.tokens import AuthError, authorize, hash_token, new_token
-from api.addressing import AddressError, Position, locate, positions, seat_by_name
+from api.addressing import AddressError, Position, hand_number, locate, positions, seat_by_name
 from engines import engine_version, get_engine
 from engines.privacy import cards_unknown
 from engines.base import (
@@ -622,10 +622,15 @@ class Service:
             raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        stored = self.ledger.read(match_id)
-        log = events_from(stored)
         seat = self._seat(record, engine, seat, token)
         full = self.disclosed(record, engine, token)
+        if (full and hand is None and move is None and trick is None
+                and not (seat == "all" and getattr(engine, "hindsight", None) is not None)):
+            page = self._page(match_id, engine, course, seat, start, stop, limit)
+            if page is not None:
+                return page
+        stored = self.ledger.read(match_id)
+        log = events_from(stored)
         steps = frames(engine, log, course) if full else None
         places = positions(engine, steps if steps is not None and course == "corrected" else frames(engine, log))
         if hand is not None or move is not None or trick is not None:
@@ -645,6 +650,69 @@ class Service:
             frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
                           "trick": place.trick if place else None})
         return out
+
+    def _page(self, match_id: str, engine: Engine, course: str, seat: int | str | None, start: int,
+              stop: int | None, limit: int | None) -> dict[str, Any] | None:
+        """Return the frames ``start..stop`` (at most ``limit``) for a reader who sees everything,
+        folding only from the newest checkpoint or stored snapshot before the deal of ``start``'s hand.
+
+        A page costs what it shows, not the length of the log: the walk resumes from a stored
+        state (the recorded course, which is the corrected one after the last correction),
+        and hands are numbered from the state at that deal (:func:`~api.addressing.hand_number`),
+        moves and tricks counted from it. None when that cannot be told this way (a correction
+        after the resume point changes the corrected course before it; a game whose view does
+        not number its hands): the caller walks the whole log.
+        """
+        version = self.ledger.version(match_id)
+        end = version if stop is None else min(stop, version)
+        if limit is not None:
+            end = min(end, start + limit - 1)
+        first = max(start, 1)
+        upto = min(first - 1, version)
+        while True:
+            base, state = self._resume_point(match_id, engine, upto)
+            log = events_from(self.ledger.read(match_id, after=base, upto=version))
+            if any(e.type in CORRECTIONS for e in log):
+                return None
+            deal = next((e.seq for e in reversed(log) if e.seq <= first and e.type == "hand_started"), None)
+            if deal is not None or base == 0:
+                break
+            upto = base - 1  # the hand in play began before this state: resume from an earlier one
+        steps = (frames(engine, log, "recorded", after=base, state=state, stop=end) if base
+                 else frames(engine, log, course, stop=end))
+        counted = steps
+        hands_before = None
+        if deal is not None:
+            counted = [f for f in steps if f.seq >= deal]
+            number = hand_number(engine, counted[0].state) if counted else None
+            if counted and number is None:
+                return None
+            hands_before = None if number is None else number - 1
+        where = {p.seq: p for p in positions(engine, counted, hands_before=hands_before)}
+        out = frames_json(engine, steps, seat, start=first, stop=end, before=state if base and base == first - 1 else None)
+        for frame in out:
+            place = where.get(frame["seq"])
+            frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
+                          "trick": place.trick if place else None})
+        return {"id": match_id, "version": version, "course": course, "seat": seat, "disclosed": True, "frames": out,
+                "next": end + 1 if end < version and (stop is None or end < stop) else None}
+
+    def _resume_point(self, match_id: str, engine: Engine, upto: int) -> tuple[int, Any]:
+        """Return the newest known state at or before event ``upto``: a checkpoint of the memory
+        cache or a stored snapshot, as ``(seq, state)``; ``(0, None)`` when there is none."""
+        base, state = 0, None
+        entry = self.cache.get(match_id)
+        if entry is not None:
+            if entry.version <= upto:
+                base, state = entry.version, entry.state
+            else:
+                base = max((s for s in entry.checkpoints if s <= upto), default=0)
+                state = entry.checkpoints.get(base)
+        if base < upto:
+            stored = snapshots.load(self.ledger, match_id, engine, upto, newer_than=base)
+            if stored is not None:
+                base, state = stored.seq, stored.state
+        return base, state
 
     def _frames(self, match_id: str, engine: Engine, record: MatchRecord, stored: Sequence[StoredEvent],
                 log: list[Event], course: str, seat: int | str | None, steps: list[Any] | None, start: int,

@@ -15,8 +15,10 @@ redaction every read applies), and this module the orchestration. Every log is r
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hmac
 import secrets
+import threading
 from typing import Any, Iterator, Mapping, Sequence
 
 from api.service import desk, snapshots
@@ -148,6 +150,40 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 
 
 # --------------------------------------------------------------------------- service
+
+
+class GcPause:
+    """Pause Python's cyclic garbage collector while a big read builds its answer.
+
+    Folding and rendering a long log allocate tens of thousands of small acyclic values
+    (states, views, frames) that all stay alive until the answer is sent; the automatic
+    collections triggered by those allocations each rescan everything alive, so the cost of
+    a replay grew faster than its length. Reference counting still frees everything; cycles
+    made meanwhile are collected once the last pause ends. Re-entrant and shared by threads
+    (the collector is one per process): it resumes when the last reader leaves, and only if
+    it was running when the first one came.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._was_enabled = False
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._depth == 0:
+                self._was_enabled = gc.isenabled()
+                gc.disable()
+            self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0 and self._was_enabled:
+                gc.enable()
+
+
+GC_PAUSE = GcPause()
 
 
 class Service:
@@ -607,6 +643,19 @@ class Service:
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
                start: int = 1, stop: int | None = None, limit: int | None = None, token: str | None = None,
                hand: int | None = None, move: int | None = None, trick: int | None = None) -> dict[str, Any]:
+        """Return the frames of a match (see :meth:`_replay`), built with the cyclic garbage collector paused.
+
+        A replay holds a state and a view per frame alive at once: every automatic
+        collection would scan them all again, which made a 5,000-event replay cost 17 times
+        a 500-event one instead of 10 (see :class:`GcPause`).
+        """
+        with GC_PAUSE:
+            return self._replay(match_id, seat=seat, course=course, start=start, stop=stop, limit=limit, token=token,
+                                hand=hand, move=move, trick=trick)
+
+    def _replay(self, match_id: str, *, seat: int | str | None, course: str, start: int, stop: int | None,
+                limit: int | None, token: str | None, hand: int | None, move: int | None,
+                trick: int | None) -> dict[str, Any]:
         """Return the frames of a match: each step's move in words, the state after it and what changed.
 
         Frames ``start`` to ``stop``, at most ``limit`` of them (a page); ``next`` is the

@@ -366,7 +366,7 @@ class _Pieces:
             try:
                 decoded = _loads(data)
                 salted = private_from_text(private)
-                committed = canonical_json(committed_data(decoded, salted))
+                committed = _spliced_commitments(data, decoded, salted) or canonical_json(committed_data(decoded, salted))
             except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError, UnicodeDecodeError):
                 return _check_row(self.match_id, expected_seq, expected_prev, row)
         digest = _sha256(b"".join((prev_bytes, prefix[0], committed, middle[0], b"%d" % seq, b',"type":',
@@ -383,6 +383,24 @@ class _Pieces:
             into.append(stored_event(self.match_id, seq, kind[1], decoded, prefix[1], prefix[2], middle[1],
                                      expected_prev, stored_hash, fmt, salted))
         return None
+
+
+def _spliced_commitments(data: bytes, decoded: Any, salted: Secrets) -> bytes | None:
+    """Return the committed data's canonical bytes by splicing placeholders into the stored bytes,
+    or None when that cannot be done safely (then the caller re-encodes).
+
+    Canonical JSON writes every nested value as its own canonical bytes, so a private
+    value's bytes occur in the data where it stands; when they occur only once, that is
+    the place. A wrong splice cannot pass anyway: it changes the hash, and a row whose hash
+    does not match is re-checked the long way (:func:`_check_row`).
+    """
+    for path, salt in salted:
+        value = canonical_json(value_at(decoded, path))
+        if not path or data.count(value) != 1:
+            return None
+        digest = _sha256(salt.encode("ascii") + value).hexdigest()
+        data = data.replace(value, b'{"commitment":"%s","private":true}' % digest.encode("ascii"))
+    return data
 
 
 def _as_text(value: Any) -> str:

@@ -737,8 +737,10 @@ class Service:
             if counted and number is None:
                 return None
             hands_before = None if number is None else number - 1
-        where = {p.seq: p for p in positions(engine, counted, hands_before=hands_before)}
-        out = frames_json(engine, steps, seat, start=first, stop=end, before=state if base and base == first - 1 else None)
+        views: dict[int, Any] | None = {} if seat is None else None  # the public views, shared with the numbering
+        out = frames_json(engine, steps, seat, start=first, stop=end, before=state if base and base == first - 1 else None,
+                          views=views)
+        where = {p.seq: p for p in positions(engine, counted, hands_before=hands_before, views=views)}
         for frame in out:
             place = where.get(frame["seq"])
             frame.update({"hand": place.hand if place else None, "move": place.move if place else None,

@@ -832,13 +832,14 @@ class Service:
         """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        stored = self.ledger.read(match_id)
+        report, stored = self.ledger.read_verified(match_id)  # one read: the rows checked are the rows scored
+        if not report.valid:
+            stored = self.ledger.read(match_id)  # a broken chain is still scored as stored, and said so
         log = events_from(stored)
         shown, put_back = (log, frozenset()) if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[:2]
         steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
         hidden = withheld_hands(steps, put_back)
         sheet = withheld(engine.score(steps[-1].state), hidden)
-        report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
         batches = {e.seq: e.at for e in stored}

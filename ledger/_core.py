@@ -334,8 +334,11 @@ class _Pieces:
     def check(self, expected_seq: int, expected_prev: str, stored_hash: str, row: Sequence[Any],
               into: list[StoredEvent] | None) -> str | None:
         """Return why the row is bad (in :func:`_check_row`'s words), or None; with ``into``, keep its event."""
-        seq, etype, data, at, by, key, prev, _, fmt = row[:9]
-        private = row[9] if len(row) > 9 else None
+        if len(row) == 10:
+            seq, etype, data, at, by, key, prev, _, fmt, private = row
+        else:
+            seq, etype, data, at, by, key, prev, _, fmt = row[:9]
+            private = None
         try:
             prefix = self.prefixes.get((at, by))
             if prefix is None:

@@ -330,3 +330,11 @@ def test_the_one_pass_verify_commits_private_values_as_the_writer_did(data: dict
     events: list[Any] = []
     assert verify_chain("m", [row], 1, first, events).valid
     assert events[0].data == data and events[0].private == private_from_text(row[9])
+    raw = tuple(v.encode() if isinstance(v, str) else v for v in row)  # as SQLite hands them to verify
+    second = chain_hash_v2(first, "m", 2, "deal", one_by_one, "t", "b", None)
+    raw_two = (raw, (2, *raw[1:6], first.encode(), second.encode(), *raw[8:]))
+    assert verify_chain("m", raw_two, 2, second).valid
+    flipped = bytes([text[-2] ^ 0x01])
+    altered = (raw, (2, raw[1], text[:-2] + flipped + text[-1:], *raw[3:6], first.encode(), second.encode(), *raw[8:]))
+    report = verify_chain("m", altered, 2, second)
+    assert not report.valid and report.first_bad == 2

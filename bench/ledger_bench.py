@@ -17,7 +17,8 @@ series) with a note every seventh event: the only legal way to make one match 20
      (schema, rules, chain, insert) vs raw ``sqlite3`` inserts, one transaction each, FULL.
 (a') 4 writers at once, each on its own match, through ``Service.record`` with one ledger
      connection per thread: events/s vs the raw single writer of (a).
-(b)  bulk record (decode JSON Lines, schema, rules, chain, one batch per match) vs the
+(b)  bulk record (decode JSON Lines, schema, rules, chain; each match started with all its
+     events, one transaction: ``Service.start_match(data, events=…)``) vs the
      ``eventsourcing`` library's batch save (decode, ``Application.save``).
 (c)  cold replay + verify, as the product does it after a restart: the chain checked in one
      pass over the stored bytes (``verify``), then the head state through a new ``Service``
@@ -242,8 +243,7 @@ def ours_bulk(path: Path, lines: list[list[str]], ids: list[tuple[str, str]]) ->
         start = time.perf_counter()
         for match in lines:
             events = [json.loads(line) for line in match]
-            created = service.start_match(events[0]["data"])
-            service.record(created["id"], events[1:], token=created["token"])
+            created = service.start_match(events[0]["data"], events=events[1:])
             ids.append((created["id"], created["token"]))
         return time.perf_counter() - start
 
@@ -341,7 +341,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: the whole run in under 3 minutes")
     parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--only", choices=("a", "a4", "bc", "d"), action="append",
+                        help="run only these rows (repeatable): a, a4 (a'), bc ((b), (c), (c') and the padded (c) rows), d (the scaling table)")
     args = parser.parse_args()
+    only = set(args.only or ("a", "a4", "bc", "d"))
     quick = args.quick
     rounds = args.rounds or (5 if quick else 9)
     per_game = 2 if quick else 8
@@ -361,20 +364,46 @@ def main() -> None:
         return d / f"{name}-{r}.db"
 
     # (a) durable append vs raw sqlite3, one event per transaction
+    if "a" in only:
+        a_row(rows, rounds, fresh, few, n_few)
+    if "a4" in only:
+        a4_row(rows, rounds, fresh, few, n_few)
+    if "bc" in only:
+        bc_rows(rows, rounds, fresh, lines, total)
+        padded_rows(rows, quick, d)
+    scale: list[list[str]] = []
+    if "d" in only:
+        d_rows(scale, rounds, d)
+    print()
+    print_table(rows, ["throughput", "ours", "baseline", "ratio: median (min–max)", "target"])
+    if scale:
+        print()
+        print_table(scale, ["scaling", "long", "short", "ratio: median (min–max)", "target"])
+    print(f"\n(a)-(c): ratio = our events/s ÷ the baseline's, per round; (d): long time ÷ short time, per round. "
+          f"{rounds} interleaved rounds; total {time.perf_counter() - t0:.0f} s. Files in {tmp} (deleted).")
+    import shutil
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def a_row(rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path], few: list[Log], n_few: int) -> None:
     pairs = interleaved(rounds, lambda r: ours_per_event(fresh("a", r), few), lambda r: raw_per_event(fresh("raw", r), few))
     ratio = [b / a for a, b in pairs]
     rows.append(["(a) append 1 event/txn FULL, ours vs raw sqlite3", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
                  f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary(ratio), "≥ 0.9"])
     print("  (a) done", flush=True)
 
-    # (a') 4 concurrent writers vs the raw single writer
+
+def a4_row(rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path], few: list[Log], n_few: int) -> None:
+    """(a') 4 concurrent writers vs the raw single writer."""
     pairs = interleaved(rounds, lambda r: ours_concurrent(fresh("a4", r), few, 4), lambda r: raw_per_event(fresh("raw4", r), few))
     ratio = [b / a for a, b in pairs]
     rows.append(["(a') 4 writers, ours vs raw single writer", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
                  f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary(ratio), "≥ 1.8"])
     print("  (a') done", flush=True)
 
-    # (b) bulk record vs eventsourcing save, and (c) replay+verify vs read-and-fold on what (b) stored
+
+def bc_rows(rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path], lines: list[list[str]], total: int) -> None:
+    """(b) bulk record vs eventsourcing save, and (c), (c') replay + verify vs read-and-fold on what (b) stored."""
     b_pairs, c_pairs, c2_pairs = [], [], []
     for r in range(rounds):
         our_ids: list[tuple[str, str]] = []
@@ -402,7 +431,10 @@ def main() -> None:
                      f"{total / statistics.median(b for _, b in pairs):,.0f}/s", summary(ratio), target])
     print("  (b), (c) done", flush=True)
 
-    # (c) again on the padded archive: many matches of 500 events, whole series with table notes
+
+
+def padded_rows(rows: list[list[str]], quick: bool, d: Path) -> None:
+    """(c) and (c') again on the padded archive: many matches of 500 events, whole series and table notes."""
     n_pad, pad_rounds = (40, 3) if quick else (200, 5)
     pad_logs = [padded(log, 500) for log in archive(n_pad // 5, seed0=1000)]
     pad_lines = [[json.dumps(e) for e in log] for log in pad_logs]
@@ -419,14 +451,16 @@ def main() -> None:
                      f"{pad_total / statistics.median(b for _, b in pairs):,.0f}/s", summary(ratio), target])
     print("  (c) padded done", flush=True)
 
-    # (d) cold state at the head: 10k vs 100 events
+
+def d_rows(scale: list[list[str]], rounds: int, d: Path) -> None:
+    """(d) cold state at the head: 10k vs 100 events; linearity; GET /replay."""
     long_log, short_log = eggs_match(10_000), eggs_match(100)
     long_id, short_id = recorded_match(d / "d.db", long_log), recorded_match(d / "d.db", short_log)
     repeat = 5
     pairs = interleaved(rounds, lambda r: cold_state(d / "d.db", long_id, repeat), lambda r: cold_state(d / "d.db", short_id, repeat))
     ratio = [a / b for a, b in pairs]
-    scale = [["(d) cold state at the head (scorer), 10k-event vs 100-event match", f"{statistics.median(a for a, _ in pairs) * 1e3:.2f} ms",
-              f"{statistics.median(b for _, b in pairs) * 1e3:.2f} ms", summary(ratio), "≤ 5"]]
+    scale.append(["(d) cold state at the head (scorer), 10k-event vs 100-event match", f"{statistics.median(a for a, _ in pairs) * 1e3:.2f} ms",
+              f"{statistics.median(b for _, b in pairs) * 1e3:.2f} ms", summary(ratio), "≤ 5"])
 
     # linearity: folding 20k events vs 10k
     twenty = [Event(i, e["type"], e["data"]) for i, e in enumerate(eggs_match(20_000), 1)]
@@ -466,15 +500,6 @@ def main() -> None:
                   f"{statistics.median(a for a, _ in pairs) * 1e3:.1f} ms", f"{statistics.median(b for _, b in pairs) * 1e3:.1f} ms",
                   summary(ratio), "(paged)"])
     print("  (d) done", flush=True)
-
-    print()
-    print_table(rows, ["throughput", "ours", "baseline", "ratio: median (min–max)", "target"])
-    print()
-    print_table(scale, ["scaling", "long", "short", "ratio: median (min–max)", "target"])
-    print(f"\n(a)-(c): ratio = our events/s ÷ the baseline's, per round; (d): long time ÷ short time, per round. "
-          f"{rounds} interleaved rounds; total {time.perf_counter() - t0:.0f} s. Files in {tmp} (deleted).")
-    import shutil
-    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def print_table(rows: list[list[str]], head: list[str]) -> None:

@@ -553,18 +553,25 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
     if not events:
         raise ValueError("an imported match needs at least its match_started event")
     rows: list[Row] = []
+    append = rows.append
     first_bad: int | None = None
     reason: str | None = None
     expected_prev = GENESIS
     other_format = False
+    envelope: tuple[Any, ...] = ()  # (at, by, key, fmt) of the previous event and its prefix and middle:
+    prefix = middle = b""           # a batch shares them, so they are encoded once per batch
     for position, event in enumerate(events, 1):
         if event.match != match_id:
             raise ValueError(f"event {event.seq} belongs to match {event.match!r}, not {match_id!r}")
-        check_recorder(event.by)
-        data = canonical_json(event.data)
         fmt, salted = event.format, event.private
-        rows.append((match_id, event.seq, event.type, data.decode("utf-8"), event.at, event.by, event.key,
-                     event.prev, event.hash, fmt, private_text(salted)))
+        if envelope != (event.at, event.by, event.key, fmt):
+            check_recorder(event.by)
+            envelope = (event.at, event.by, event.key, fmt)
+            prefix = envelope_prefix(event.at, event.by) if fmt in (1, 2) else b""
+            middle = envelope_middle(event.key, match_id, fmt) if fmt in (1, 2) else b""
+        data = canonical_json(event.data)
+        append((match_id, event.seq, event.type, data.decode("utf-8"), event.at, event.by, event.key,
+                event.prev, event.hash, fmt, private_text(salted) if salted else None))
         if first_bad is not None or other_format:
             continue
         if fmt not in (1, 2):
@@ -586,8 +593,7 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
             first_bad, reason = position, f"seq {position}: prev is not {what} (the chain is broken here)"
         elif fmt == 1 and salted:
             first_bad, reason = position, f"seq {position}: a format-1 event has private salts (the event was altered)"
-        elif spliced_hash(event.prev, envelope_prefix(event.at, event.by), committed,
-                          envelope_middle(event.key, match_id, fmt), position, _dumps(event.type)) != event.hash:
+        elif spliced_hash(event.prev, prefix, committed, middle, position, _dumps(event.type)) != event.hash:
             first_bad, reason = position, f"seq {position}: hash does not match the event's contents (the event was altered)"
         expected_prev = event.hash
     if other_format:

@@ -72,11 +72,14 @@ class Ledger(Protocol):
         by: str,
         check: Check | None = None,
         meta: Mapping[str, Any] | None = None,
+        more: Sequence[NewEvent] = (),
     ) -> AppendResult:
         """Create a match and store its first event (seq 1) in one transaction.
 
         ``meta``: what people call the match by (title, date, place, tags), a JSON object the
         ledger stores for listing and filtering; a check may return a new one (``{"meta": …}``).
+        ``more``: the events after it (seq 2 on), stored in the same transaction and passed to
+        ``check`` with it: a match recorded whole pays one commit, not two.
         """
         ...
 

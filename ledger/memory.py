@@ -99,8 +99,11 @@ class MemoryLedger(ImportOne):
         by: str,
         check: Check | None = None,
         meta: Mapping[str, Any] | None = None,
+        more: Sequence[NewEvent] = (),
     ) -> AppendResult:
         """Create a match and store its first event (seq 1), all or nothing.
+
+        ``more``: the events after it (seq 2 on), in the same transaction (see the Protocol).
 
         Raises:
             MatchExists: the id is taken.
@@ -110,14 +113,15 @@ class MemoryLedger(ImportOne):
         check_text("token_hash", token_hash)
         check_recorder(by)
         names = check_players(players)
-        prepared = prepare([first])
+        prepared = prepare([first, *more])
         with self._lock:
             self._ensure_open()
             if match_id in self._matches:
                 raise MatchExists(match_id)
             at = utc_now()
             events, rows = chain_batch(match_id, 0, GENESIS, prepared, at=at, by=by, key=None)
-            status = status_update(check(0, events)) if check is not None else None
+            changes = check(0, events) if check is not None else None
+            status, meta = status_update(changes), meta_update(changes) or meta
             # Nothing below can fail: the match appears whole or not at all.
             match = _Match(
                 match_id, game, token_hash, at, names, status or DEFAULT_STATUS,

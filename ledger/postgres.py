@@ -528,8 +528,11 @@ class PostgresLedger(ImportOne):
         by: str,
         check: Check | None = None,
         meta: Mapping[str, Any] | None = None,
+        more: Sequence[NewEvent] = (),
     ) -> AppendResult:
         """Create a match row and its first event (seq 1) in one transaction.
+
+        ``more``: the events after it (seq 2 on), in the same transaction (see the Protocol).
 
         ``meta`` is what people call the match by (a JSON object the ledger only stores).
 
@@ -541,7 +544,7 @@ class PostgresLedger(ImportOne):
         check_text("token_hash", token_hash)
         check_recorder(by)
         names = check_players(players)
-        prepared = prepare([first])
+        prepared = prepare([first, *more])
         meta_json, place_key = _meta_columns(dict(meta or {}))
         with self._write() as write:
             cur = write.cur
@@ -549,7 +552,10 @@ class PostgresLedger(ImportOne):
                 raise MatchExists(match_id)
             at = utc_now()
             events, rows = chain_batch(match_id, 0, GENESIS, prepared, at=at, by=by, key=None)
-            status = status_update(check(0, events)) if check is not None else None
+            changes = check(0, events) if check is not None else None
+            status, changed = status_update(changes), meta_update(changes)
+            if changed is not None:
+                meta_json, place_key = _meta_columns(dict(changed))
             last = events[-1]
             cur.execute(_SQL_FEED_LOCK)
             # A racing creator of the same id commits first: the insert then finds its row.

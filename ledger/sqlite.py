@@ -500,8 +500,11 @@ class SqliteLedger(ImportOne):
         by: str,
         check: Check | None = None,
         meta: Mapping[str, Any] | None = None,
+        more: Sequence[NewEvent] = (),
     ) -> AppendResult:
         """Create a match row and its first event (seq 1) in one transaction.
+
+        ``more``: the events after it (seq 2 on), in the same transaction (see the Protocol).
 
         ``meta`` is what people call the match by (a JSON object the ledger only stores).
 
@@ -513,14 +516,15 @@ class SqliteLedger(ImportOne):
         check_text("token_hash", token_hash)
         check_recorder(by)
         names = check_players(players)
-        prepared = prepare([first])
+        prepared = prepare([first, *more])
         with self._writing(match_id) as write:
             cur = write.cur
             if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is not None:
                 raise MatchExists(match_id)
             at = utc_now()
             events, rows = chain_batch(match_id, 0, GENESIS, prepared, at=at, by=by, key=None)
-            status = status_update(check(0, events)) if check is not None else None
+            changes = check(0, events) if check is not None else None
+            status, meta = status_update(changes), meta_update(changes) or meta
             last = events[-1]
             cur.execute(
                 _SQL_MATCH_PUT,

@@ -14,6 +14,7 @@ redaction every read applies), and this module the orchestration. Every log is r
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import hmac
@@ -58,7 +59,7 @@ from engines.base import (
     voided_seqs,
     walk,
 )
-from ledger import AppendResult, ConcurrencyConflict, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
+from ledger import GENESIS, AppendResult, ConcurrencyConflict, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
 from replays.audit import audit as build_audit, named, rules_report
 from replays.steps import COURSES, Frame, frames, frames_json
 from schemas import SchemaError, validate_event
@@ -200,12 +201,17 @@ class Service:
 
     # ---- writing
 
-    def start_match(self, data: Mapping[str, Any], *, by: str = "") -> dict[str, Any]:
+    def start_match(self, data: Mapping[str, Any], *, by: str = "",
+                    events: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
         """Start a match from its ``match_started`` data; return its id, write token and version.
+
+        ``events``, if given, are recorded after it in the same transaction (a match recorded
+        whole: one commit), each checked as :meth:`record` checks a batch; all or nothing.
 
         Raises:
             SchemaError: the data does not fit the game's ``match_started`` schema.
             RuleViolation: the options or players break the game's rules.
+            EventRefused: an event of ``events`` (its index in ``events``); nothing was stored.
         """
         validate_event(None, "match_started", data)
         engine = get_engine(data["game"])
@@ -213,11 +219,50 @@ class Service:
         state = engine.start(data)
         match_id = new_match_id()
         token = new_token()
-        result = self.ledger.create_match(
-            match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
-            first=NewEvent("match_started", dict(data)), by=by, meta=match_meta(data),
-        )
-        self.cache.put(match_id, Folded(result.version, result.head, state, {1: state}))
+        first = NewEvent("match_started", dict(data))
+        if not events:
+            result = self.ledger.create_match(
+                match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
+                first=first, by=by, meta=match_meta(data),
+            )
+            self.cache.put(match_id, Folded(result.version, result.head, state, {1: state}))
+            return {"id": match_id, "token": token, "version": result.version, "head": result.head}
+        with bulk():
+            _check_shapes(engine.GAME, events)
+            options = OptionsOf(state.options)
+            types = {1: "match_started", **{i: e["type"] for i, e in enumerate(events, 2)}} \
+                if any(e["type"] == "amend" for e in events) else {}  # an amend's private places are its target's
+            more = [NewEvent(e["type"], dict(e["data"]), private_paths(engine, options, e["type"], e["data"], types))
+                    for e in events]
+            players = len(data["players"])
+            outcome: dict[str, Folded] = {}
+
+            def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
+                try:
+                    outcome["entry"] = self._fold_batch(match_id, engine, engine.GAME, Folded(0, GENESIS, None, {}),
+                                                        stored, players)
+                except EventRefused as refused:
+                    refused.index -= 1  # stored[0] is match_started: the index is in ``events``
+                    refused.game = engine.GAME
+                    raise
+                changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+                if any(e.type in CORRECTIONS for e in stored):  # an amend of match_started may rename or retag it
+                    log = events_from(stored)
+                    read = next(walk(engine, log)).read  # match_started as the log now reads it
+                    try:
+                        _keep_rules_version(log[0], read)
+                    except RuleViolation as error:
+                        index = next(i for i, e in enumerate(events) if e["type"] == "amend" and e["data"].get("target") == 1)
+                        raise EventRefused(index, error) from None
+                    changes["meta"] = match_meta(read.data)
+                return changes
+
+            result = self.ledger.create_match(
+                match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
+                first=first, by=by, meta=match_meta(data), more=more, check=check,
+            )
+            ended = engine.is_over(outcome["entry"].state)  # recorded whole: its final state is kept at once
+            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=ended))
         return {"id": match_id, "token": token, "version": result.version, "head": result.head}
 
     def record(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None, by: str = "",
@@ -888,6 +933,26 @@ def _kept_told_unknown(engine: Engine, log: Sequence[Event], steps: list[Frame])
 def _withheld_text(frame: Frame) -> str:
     """The words of a step put back as recorded in an open replay: its type, not its private facts."""
     return f"{frame.type.replace('_', ' ')} (its hidden cards are shown when the match ends)"
+
+
+@contextlib.contextmanager
+def bulk() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a whole match or an archive is checked and stored.
+
+    Such work builds hundreds of thousands of containers (decoded events, rows, states) that
+    live until it ends and hold no cycle; the collector rescanned them again and again as
+    they piled up: a quarter of an archive import's time, measured. Reference counting frees
+    everything as usual meanwhile, and the collector runs again afterwards. Process-wide, as
+    the collector is: another thread's work only waits longer for its next collection.
+    """
+    if not gc.isenabled():  # another bulk job (or the embedding program) has it paused already
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:

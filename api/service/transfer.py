@@ -125,6 +125,13 @@ def import_archive(service: Service, lines: Iterable[bytes | str], *,
 
     ``progress``, if given, is called with the number of events of each match handled.
     """
+    from api.service import bulk
+
+    with bulk():  # the whole file is held decoded until its last match is stored
+        return _import_archive(service, lines, progress)
+
+
+def _import_archive(service: Service, lines: Iterable[bytes | str], progress: Any) -> dict[str, Any]:
     matches, refused = read_archive(lines)
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
@@ -365,8 +372,31 @@ def _import_written(service: Service, written: TextMatch, by: str,
             errors.append({"line": bad.line, "column": column, "code": inner.code, "message": inner.message, "match": match_id})
             break
     record = service.ledger.get_match(match_id)
+    _say_what_was_left(written, record.version, errors)
     imported.append({"id": match_id, "token": created["token"], "version": record.version, "head": record.head,
                      "lines": [written.line, written.last_line]})
+
+
+def _say_what_was_left(written: TextMatch, version: int, errors: list[dict[str, Any]]) -> None:
+    """Say, at the error that ended a match's recorded prefix, that nothing after it was recorded.
+
+    The rules are checked up to the first event they (or its shape) refuse: the state after
+    a refused move is unknown, so the later lines are read and their shapes checked (each
+    shape error is reported) but no rule can judge them.
+    """
+    left = written.events[version - 1:]  # event seq version + 1 on (written.events starts at seq 2)
+    if not left:
+        return
+    first = left[0].line
+    ending = next((e for e in errors if e["line"] == first), None)
+    if ending is None:
+        return
+    later = [w.line for w in left[1:]]
+    if later:
+        ending["message"] += (f" — nothing from this line on was recorded; lines {later[0]} to {later[-1]} were checked "
+                              "for their shape only (the rules judge a move only after every move before it)")
+    else:
+        ending["message"] += " — this line was not recorded"
 
 
 def _shaped(game: str, written: TextMatch, errors: list[dict[str, Any]]) -> tuple[list[Written], int]:

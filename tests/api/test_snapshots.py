@@ -189,3 +189,14 @@ def test_the_end_of_a_match_stores_a_snapshot_and_a_cold_reader_folds_nothing(tm
         cold = Service(ledger, StateCache(), snapshot_every=10_000).state(created["id"])
         assert applied[0] == 0 and cold["state"]["over"]
         assert cold["state"] == la_cabra.view(replay(la_cabra, events_from(ledger.read(created["id"]))), None)
+
+
+def test_a_match_recorded_whole_at_its_start_keeps_its_final_state(tmp_path: Path, applied: list[int]) -> None:
+    path = tmp_path / "s.db"
+    log = ended_log("la-cabra", 4)
+    with SqliteLedger(path) as ledger:
+        created = Service(ledger, StateCache(), snapshot_every=10_000).start_match(log[0]["data"], events=log[1:])
+        assert [seq for seq, _ in snapshot_rows(path, created["id"])] == [len(log)]
+        applied[0] = 0
+        assert Service(ledger, StateCache(), snapshot_every=10_000).state(created["id"])["state"]["over"]
+        assert applied[0] == 0

@@ -294,6 +294,40 @@ class TestLedgerContract:
         assert ledger.list_matches()[1] == 1
         assert [e.match for _, e in ledger.feed()] == ["m2"]
 
+    def test_create_match_with_more_events_is_one_chain_as_appends_make(self, ledger: Ledger) -> None:
+        seen: list[list[int]] = []
+
+        def check(version: int, batch: Sequence[StoredEvent]) -> dict[str, Any]:
+            seen.append([e.seq for e in batch])
+            return {"status": "over", "meta": {"title": "renamed"}}
+
+        result = ledger.create_match(
+            "m2", game="cabo", players=["A", "B", "C"], token_hash="t",
+            first=NewEvent("match_started", {"game": "cabo"}), by="s", check=check,
+            more=[*plays("7D", "8D"), NewEvent("reveal", {"card": "9H"}, private=(("card",),))],
+        )
+        assert seen == [[1, 2, 3, 4]]
+        assert [e.seq for e in result.events] == [1, 2, 3, 4] and result.version == 4
+        stored = ledger.read("m2")
+        assert stored == list(result.events) and stored[-1].format == 2 and stored[-1].private
+        assert [e.prev for e in stored] == [GENESIS, *(e.hash for e in stored[:-1])]
+        assert len({e.at for e in stored}) == 1
+        report = ledger.verify("m2")[0]
+        assert report.valid and report.length == 4 and report.head == result.head
+        match = ledger.get_match("m2")
+        assert (match.version, match.head, match.status, match.meta) == (4, result.head, "over", {"title": "renamed"})
+
+        def refuse(version: int, batch: Sequence[StoredEvent]) -> None:
+            raise Refused("the third event breaks the rules")
+
+        with pytest.raises(Refused):
+            ledger.create_match("m3", game="cabo", players=["A", "B", "C"], token_hash="t",
+                                first=NewEvent("match_started", {"game": "cabo"}), by="s", check=refuse,
+                                more=plays("7D", "8D"))
+        with pytest.raises(MatchNotFound):
+            ledger.get_match("m3")
+        assert {e.match for _, e in ledger.feed()} == {"m2"}
+
     # -- idempotency ---------------------------------------------------------------------
 
     def test_same_key_same_body_replays_the_first_result(self, ledger: Ledger) -> None:

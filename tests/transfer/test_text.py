@@ -71,6 +71,9 @@ def test_hand_written_file_with_mistakes(game: str, tmp_path: Path) -> None:
     assert out_of_turn["code"] == "common.not_your_turn" and out_of_turn["column"] == _position(path, 14, "seat=") - len(
         path.read_text().splitlines()[13].split()[1]) - 1
     assert misspelt["code"] == "notation.bad_card" and "is not" in misspelt["message"]
+    last = len(path.read_text().rstrip().splitlines())
+    assert out_of_turn["message"].endswith(f"nothing from this line on was recorded; lines 15 to {last} were checked "
+                                           "for their shape only (the rules judge a move only after every move before it)")
     bad_word = path.read_text().splitlines()[14].split("=")[-1].strip("[]").split()[0]
     assert misspelt["column"] == _position(path, 15, bad_word) and misspelt["message"].startswith(bad_word)
     (item,) = report["imported"]

@@ -26,6 +26,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLar
 from api import errors, openapi, web
 from api.schemas import Problem
 from api.service import Service, StateCache
+from api.service.cache import DEFAULT_BUDGET
 from ledger import BUSY_TIMEOUT_SECONDS, PerThread, is_shared_database
 
 DEFAULT_DB = "tanteo.db"
@@ -71,6 +72,22 @@ class OrjsonProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)
 
 
+def cache_bytes(value: Any) -> int:
+    """Return the state cache's budget from a config or environment value (bytes, 0 or more).
+
+    Raises:
+        ValueError: not a whole number of bytes, 0 or more (said in words, for whoever set it).
+    """
+    try:
+        budget = int(str(value).strip())
+    except ValueError:
+        raise ValueError(f"TANTEO_CACHE_BYTES is a number of bytes (for example 134217728 for 128 MiB), "
+                         f"not '{value}'") from None
+    if budget < 0:
+        raise ValueError(f"TANTEO_CACHE_BYTES is a number of bytes, 0 or more, not {budget}")
+    return budget
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
@@ -79,8 +96,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``TANTEO_BUSY_TIMEOUT`` (seconds a write waits for another writer's lock before answering
     503 ``storage.busy``) and ``TANTEO_READ_ONLY`` (serve the file read-only: reads work,
     writes answer 503 ``storage.read_only``; a file the process cannot write is opened that
-    way by itself), and ``TANTEO_CLOCK`` (a function returning the current aware datetime: the
-    service's clock, read by the correction window and the stream's delay; for tests).
+    way by itself), ``TANTEO_CACHE_BYTES`` (how many bytes of folded states the process keeps
+    in memory, default 128 MiB, env ``TANTEO_CACHE_BYTES``; 0 keeps none) and ``TANTEO_CLOCK``
+    (a function returning the current aware datetime: the service's clock, read by the
+    correction window and the stream's delay; for tests).
+
+    Raises:
+        ValueError: ``TANTEO_CACHE_BYTES`` is not a whole number of bytes, 0 or more.
     """
     app = Flask(__name__)
     app.config.update(
@@ -94,13 +116,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         TANTEO_BUSY_TIMEOUT=BUSY_TIMEOUT_SECONDS,
         TANTEO_READ_ONLY=False,
+        TANTEO_CACHE_BYTES=os.environ.get("TANTEO_CACHE_BYTES", DEFAULT_BUDGET),
     )
     app.config.update(config or {})
     app.json = OrjsonProvider(app)
     db = str(app.config["TANTEO_DB"])
     if db != "memory:" and not db.startswith("sqlite:") and not is_shared_database(db):
         db = str(Path(db).expanduser())
-    app.extensions["tanteo.cache"] = StateCache()
+    app.extensions["tanteo.cache"] = StateCache(cache_bytes(app.config["TANTEO_CACHE_BYTES"]))
     ledgers = PerThread(db, busy_timeout=float(app.config["TANTEO_BUSY_TIMEOUT"]),
                         read_only=bool(app.config["TANTEO_READ_ONLY"]))
     app.extensions["tanteo.ledgers"] = ledgers

@@ -10,20 +10,44 @@ The cache is only a cache: inside the write transaction the ledger tells the cur
 version, and a cache that is behind (another process appended) catches up from the log.
 A match missing from the cache (a new process, an evicted entry) starts from its newest good
 stored snapshot (:mod:`api.service.snapshots`) and folds only the events after it.
+
+The cache is bounded by bytes, not by a count of matches: a 10,000-event match weighs
+megabytes and a short one a few dozen kilobytes, so a count bound was either useless or
+wasteful. Each entry is weighed by :func:`weigh` (what its objects take, checkpoints
+included, shared objects once) when it is stored; an entry that grows by appends is weighed
+again only after it has grown by a quarter (and extrapolated in between), so long matches pay
+O(1) per event for it. The least recently used entries go first once the total passes the
+budget; an entry heavier than the whole budget is not kept at all (its match is read from the
+stored snapshots each time, which is what they are for). Checkpoints are not bounded apart:
+they share the head state's histories, so 40 of them add about 1% to a 10k-event entry.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from api.service import snapshots
 from engines.base import CORRECTIONS, Engine, Event, Step, events_from, walk
+from engines.cards import Card
+from engines.history import History
 from ledger import Ledger, MatchRecord
 
 CHECKPOINT_EVERY = 256
+
+DEFAULT_BUDGET = 128 * 1024 * 1024
+"""Bytes of folded states one process keeps (``TANTEO_CACHE_BYTES``, ``tanteo serve --cache-mb``)."""
+
+RECORDS = 1024
+"""Match rows kept (id, game, players, token hash: a few hundred bytes each), by count."""
+
+REWEIGH_AFTER = 8
+"""An entry extended by appends is weighed again after this many events, or a quarter of its
+length when that is more; in between its weight is extrapolated from the last weighing."""
 
 
 @dataclass(frozen=True)
@@ -88,19 +112,96 @@ def state_at(ledger: Ledger, match_id: str, engine: Engine, entry: Folded, at: i
     return state
 
 
+def weigh(entry: Folded) -> int:
+    """Return about how many bytes the objects of ``entry`` take (``sys.getsizeof``, each object once).
+
+    Walks what an engine state is made of (the kinds :mod:`engines.codec` stores: tuples,
+    named tuples, dataclasses, frozensets, dicts, histories, cards, scalars), the head state and
+    every checkpoint, counting an object shared by several of them (earlier hands in a
+    :class:`~engines.history.History`) once. Cards are the decks' own objects, shared by every
+    match: not counted. A lazy history's undecoded items count as the JSON text they are; once
+    read they are decoded in place and the entry grows past its weight until it is weighed again.
+    """
+    seen: set[int] = set()
+    total = sys.getsizeof(entry.checkpoints)
+    stack: list[Any] = [entry.state, *entry.checkpoints.values()]
+    size = sys.getsizeof
+    while stack:
+        value = stack.pop()
+        if value is None or value is True or value is False or id(value) in seen:
+            continue
+        seen.add(id(value))
+        kind = type(value)
+        if kind is Card:
+            continue
+        total += size(value)
+        if kind is str or kind is int or kind is float or kind is bytes:
+            continue
+        if kind is tuple or kind is list or kind is frozenset or kind is set or isinstance(value, tuple):
+            stack.extend(value)
+        elif kind is dict:
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif kind is History:  # its backing list, shared by every version of it: walked once, not per version
+            stack.append(value._shared)
+            stack.append(value._last)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            stack.extend(getattr(value, f.name) for f in dataclasses.fields(value))
+    return total
+
+
+class Weight(NamedTuple):
+    """What an entry is counted for: ``estimate`` bytes, from ``measured`` bytes weighed at version ``at``."""
+
+    estimate: int
+    measured: int
+    at: int
+
+
+def _weight(entry: Folded, before: Weight | None) -> Weight:
+    """Weigh ``entry``, or extrapolate from the same match's last weighing when it grew only a little."""
+    if before is not None and before.at <= entry.version < before.at + max(REWEIGH_AFTER, before.at // 4):
+        grown = entry.version - before.at
+        return Weight(before.measured + grown * before.measured // max(before.at, 1), before.measured, before.at)
+    measured = weigh(entry)
+    return Weight(measured, measured, entry.version)
+
+
 class StateCache:
     """States of recently used matches, shared by the requests of one process.
 
-    Keyed by match id; at most ``size`` matches (least recently used dropped). Each entry
-    holds the head state and checkpoints; all states are immutable engine values, so
-    handing them out needs no copy.
+    Keyed by match id; at most ``budget`` bytes of entries by their :func:`weigh` (least
+    recently used dropped first; an entry heavier than the budget is not kept; 0 keeps
+    nothing). Each entry holds the head state and checkpoints; all states are immutable engine
+    values, so handing them out needs no copy. The match rows are kept apart, at most
+    ``records`` of them.
     """
 
-    def __init__(self, size: int = 512) -> None:
-        self._size = size
-        self._entries: OrderedDict[str, Folded] = OrderedDict()
+    def __init__(self, budget: int = DEFAULT_BUDGET, *, records: int = RECORDS) -> None:
+        if budget < 0:
+            raise ValueError(f"the state cache's budget is a number of bytes, 0 or more, not {budget}")
+        self.budget = budget
+        self._records_max = records
+        self._entries: OrderedDict[str, tuple[Folded, Weight]] = OrderedDict()
+        self._weight = 0
+        self._heavy: OrderedDict[str, Weight] = OrderedDict()
+        """The last weight of matches too heavy to keep, so that their next put is not a whole walk."""
         self._records: OrderedDict[str, MatchRecord] = OrderedDict()
         self._lock = threading.Lock()
+
+    @property
+    def weight(self) -> int:
+        """The bytes the kept entries are counted for (at most ``budget``)."""
+        with self._lock:
+            return self._weight
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def __contains__(self, match_id: object) -> bool:
+        with self._lock:
+            return match_id in self._entries
 
     def record(self, match_id: str) -> MatchRecord | None:
         """Return the match row as first read: its id, game, players and token never change."""
@@ -110,30 +211,58 @@ class StateCache:
     def keep_record(self, record: MatchRecord) -> None:
         with self._lock:
             self._records[record.id] = record
-            while len(self._records) > self._size:
+            self._records.move_to_end(record.id)
+            while len(self._records) > self._records_max:
                 self._records.popitem(last=False)
 
     def get(self, match_id: str) -> Folded | None:
         with self._lock:
-            entry = self._entries.get(match_id)
-            if entry is not None:
-                self._entries.move_to_end(match_id)
-            return entry
+            kept = self._entries.get(match_id)
+            if kept is None:
+                return None
+            self._entries.move_to_end(match_id)
+            return kept[0]
 
     def put(self, match_id: str, entry: Folded) -> None:
-        """Keep an entry, unless a newer one for the match is already there (a racing writer)."""
+        """Keep an entry, unless a newer one for the match is already there (a racing writer).
+
+        The entry is weighed outside the lock (a long match takes milliseconds to walk); the
+        least recently used entries are then dropped until the total fits the budget. An entry
+        heavier than the budget is not kept, and the match's older entry goes with it; its
+        weight is remembered, so the match's next entries are extrapolated from it, not walked.
+        """
         with self._lock:
             current = self._entries.get(match_id)
-            if current is not None and current.version > entry.version:
+            if current is not None and current[0].version > entry.version:
                 return
-            self._entries[match_id] = entry
-            self._entries.move_to_end(match_id)
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
+            before = current[1] if current is not None else self._heavy.get(match_id)
+        weight = _weight(entry, before)
+        with self._lock:
+            current = self._entries.get(match_id)
+            if current is not None and current[0].version > entry.version:
+                return
+            if current is not None:
+                del self._entries[match_id]
+                self._weight -= current[1].estimate
+            if weight.estimate > self.budget:
+                self._heavy[match_id] = weight
+                self._heavy.move_to_end(match_id)
+                while len(self._heavy) > self._records_max:
+                    self._heavy.popitem(last=False)
+                return
+            self._heavy.pop(match_id, None)
+            self._entries[match_id] = (entry, weight)
+            self._weight += weight.estimate
+            while self._weight > self.budget:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self._weight -= dropped.estimate
 
     def drop(self, match_id: str) -> None:
         with self._lock:
-            self._entries.pop(match_id, None)
+            self._heavy.pop(match_id, None)
+            kept = self._entries.pop(match_id, None)
+            if kept is not None:
+                self._weight -= kept[1].estimate
 
     def at_head(self, ledger: Ledger, match_id: str, engine: Engine, version: int) -> Folded:
         """Return the entry for the match at ``version``: cached, caught up from the log, or folded cold."""

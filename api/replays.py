@@ -8,9 +8,9 @@ from typing import Any, Callable
 from flask.views import MethodView
 
 from api.app import current_service
-from api.service import GC_PAUSE
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
 from api.web import Blueprint, bearer_token, page_links, read_headers
+from engines.base import collector_paused
 
 blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
 
@@ -28,11 +28,11 @@ class State(MethodView):
 
 def gc_paused(view: Callable[..., Any]) -> Callable[..., Any]:
     """Run a big read, its serialization included, with the cyclic GC paused (see
-    :class:`api.service.GcPause`): the response is built while every frame is still alive."""
+    :func:`engines.base.collector_paused`): the response is built while every frame is still alive."""
 
     @functools.wraps(view)
     def paused(*args: Any, **kwargs: Any) -> Any:
-        with GC_PAUSE:
+        with collector_paused():
             return view(*args, **kwargs)
 
     return paused

@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import secrets
-import threading
 from typing import Any, Iterator, Mapping, Sequence
 
 from api.service import desk, snapshots
@@ -150,40 +149,6 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 
 
 # --------------------------------------------------------------------------- service
-
-
-class GcPause:
-    """Pause Python's cyclic garbage collector while a big read builds its answer.
-
-    Folding and rendering a long log allocate tens of thousands of small acyclic values
-    (states, views, frames) that all stay alive until the answer is sent; the automatic
-    collections triggered by those allocations each rescan everything alive, so the cost of
-    a replay grew faster than its length. Reference counting still frees everything; cycles
-    made meanwhile are collected once the last pause ends. Re-entrant and shared by threads
-    (the collector is one per process): it resumes when the last reader leaves, and only if
-    it was running when the first one came.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._was_enabled = False
-
-    def __enter__(self) -> None:
-        with self._lock:
-            if self._depth == 0:
-                self._was_enabled = gc.isenabled()
-                gc.disable()
-            self._depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            self._depth -= 1
-            if self._depth == 0 and self._was_enabled:
-                gc.enable()
-
-
-GC_PAUSE = GcPause()
 
 
 class Service:
@@ -691,9 +656,9 @@ class Service:
 
         A replay holds a state and a view per frame alive at once: every automatic
         collection would scan them all again, which made a 5,000-event replay cost 17 times
-        a 500-event one instead of 10 (see :class:`GcPause`).
+        a 500-event one instead of 10 (see :func:`engines.base.collector_paused`).
         """
-        with GC_PAUSE:
+        with collector_paused():
             return self._replay(match_id, seat=seat, course=course, start=start, stop=stop, limit=limit, token=token,
                                 hand=hand, move=move, trick=trick)
 

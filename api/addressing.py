@@ -18,7 +18,7 @@ Flask-free and storage-free: it reads frames and engine views, nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from engines.base import Engine
 from replays.steps import Frame
@@ -46,14 +46,24 @@ class Position:
     trick: int | None = None
 
 
-def positions(engine: Engine, frames: Sequence[Frame]) -> list[Position]:
+def positions(engine: Engine, frames: Sequence[Frame], *, hands_before: int | None = None,
+              views: Mapping[int, Mapping[str, Any]] | None = None) -> list[Position]:
     """Return each frame's hand and move numbers (and trick, where the game has tricks).
 
     Events that are not moves (claims, notes, corrections, reveals, voided events) carry the
-    hand they were recorded in and no move number.
+    hand they were recorded in and no move number. ``hands_before`` resumes the count in the
+    middle of a log: ``frames`` then start at a deal (``hand_started``) and that many hands
+    were dealt before it (see :func:`hand_number`). ``views`` holds public views already
+    computed, by ``id`` of their state (:func:`replays.steps.frames_json` fills it).
     """
+    known = views or {}
+
+    def public(state: Any) -> Mapping[str, Any]:
+        view = known.get(id(state))
+        return view if view is not None else engine.view(state, None)
+
     out: list[Position] = []
-    hand: int | None = None
+    hand: int | None = hands_before
     move = trick = 0
     last_trick: Any = None
     has_tricks: bool | None = None
@@ -62,7 +72,7 @@ def positions(engine: Engine, frames: Sequence[Frame]) -> list[Position]:
         if played and frame.type == "hand_started":
             hand = 1 if hand is None else hand + 1
             move, trick = 0, 1
-            view = engine.view(frame.state, None)
+            view = public(frame.state)
             has_tricks = "lastTrick" in view
             last_trick = view.get("lastTrick")
             out.append(Position(frame.seq, hand, 0, None))
@@ -72,13 +82,25 @@ def positions(engine: Engine, frames: Sequence[Frame]) -> list[Position]:
                 out.append(Position(frame.seq, hand, move, None))
                 continue
             out.append(Position(frame.seq, hand, move, trick))
-            done = engine.view(frame.state, None).get("lastTrick")
+            done = public(frame.state).get("lastTrick")
             if done is not None and done != last_trick:  # this move completed the trick
                 last_trick = done
                 trick += 1
         else:
             out.append(Position(frame.seq, hand, None, None))
     return out
+
+
+def hand_number(engine: Engine, state: Any) -> int | None:
+    """Return the number of the hand in play in ``state`` as the game's view counts it (None: not told).
+
+    The view says it (``hand``; Cabo calls a hand a ``round``), and it counts as
+    :func:`positions` does, voided deals not counted (tests/api pin it for every game): a
+    page of a replay numbers its hands from the state it starts at, not by walking the log.
+    """
+    view = engine.view(state, None)
+    number = view.get("hand", view.get("round"))
+    return number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None
 
 
 def locate(positions_: Sequence[Position], *, hand: int, move: int | None = None, trick: int | None = None) -> int:

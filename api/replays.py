@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, Callable
 
 from flask.views import MethodView
 
 from api.app import current_service
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
 from api.web import Blueprint, bearer_token, page_links, read_headers
+from engines.base import collector_paused
 
 blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
 
@@ -24,8 +26,21 @@ class State(MethodView):
         return out, 200, read_headers(out["version"])
 
 
+def gc_paused(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a big read, its serialization included, with the cyclic GC paused (see
+    :func:`engines.base.collector_paused`): the response is built while every frame is still alive."""
+
+    @functools.wraps(view)
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        with collector_paused():
+            return view(*args, **kwargs)
+
+    return paused
+
+
 @blp.route("/matches/<match_id>/replay")
 class Replay(MethodView):
+    @gc_paused
     @blp.arguments(ReplayQuery(), location="query", error_status_code=400)
     @blp.response(200, ReplayOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:

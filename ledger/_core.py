@@ -159,7 +159,7 @@ def spliced_hash(prev: str, prefix: bytes, data: bytes, middle: bytes, seq: int,
     as JSON. Appends and verification both hash this way.
     """
     return _sha256(
-        b'%s%s%s%s%d,"type":%s}' % (prev.encode("ascii"), prefix, data, middle, seq, type_json)
+        b"".join((prev.encode("ascii"), prefix, data, middle, b"%d" % seq, b',"type":', type_json, b"}"))
     ).hexdigest()
 
 
@@ -257,20 +257,31 @@ def verify_chain(
     rows: Iterable[Sequence[Any]],
     version: int | None,
     head: str | None,
+    into: list[StoredEvent] | None = None,
 ) -> VerifyReport:
-    """Recompute one match's chain from its stored rows, in seq order.
+    """Recompute one match's chain from its stored rows, in seq order, in one pass over them.
 
     ``rows`` are (seq, type, data, at, by, key, prev, hash, fmt[, private]); text may come as ``bytes``
     (the SQLite verifier reads raw bytes so that a damaged file cannot crash it).
     ``version``/``head`` are the match row's, or None when the row is missing. Checks, per
-    event: seq contiguity from 1, a known chain format, the prev link, data that parses
-    and is in canonical form, and the hash; then that the match row points at the last one.
+    event: seq contiguity from 1, a known chain format, the prev link and the hash; then
+    that the match row points at the last one.
+
+    The stored data *is* the canonical JSON the chain hashes, so a sound row is hashed from
+    its stored bytes without decoding them (only a format-2 row with private salts decodes
+    its data, to put the commitments in). A row whose hash does not match is looked at
+    again by :func:`_check_row`, which says what is wrong in words (not JSON, not canonical,
+    damaged text). With ``into``, each sound row is also decoded once into a StoredEvent
+    appended to it (a replay that verifies reads the rows once); it stops at the first bad row.
     """
     length = 0
     last_hash = GENESIS
     expected_prev = GENESIS
     first_bad: int | None = None
     reason: str | None = None
+    pieces = _Pieces(match_id)
+    prefixes, middles, types = pieces.prefixes, pieces.middles, pieces.types
+    expected_prev_bytes = GENESIS.encode("ascii")
     for row in rows:
         length += 1
         stored_hash = row[7]
@@ -280,11 +291,25 @@ def verify_chain(
             last_hash = str(stored_hash)
         if first_bad is not None:
             continue
-        problem = _check_row(match_id, length, expected_prev, row)
+        if into is None and len(row) == 10 and row[9] is None and row[0] == length:
+            # The common row, inline: raw bytes, no private values, pieces already encoded
+            # for this batch. Anything else, or any doubt, goes through pieces.check.
+            prefix = prefixes.get((row[3], row[4]))
+            middle = middles.get((row[5], row[8]))
+            kind = types.get(row[1])
+            prev, data = row[6], row[2]
+            if (prefix is not None and middle is not None and kind is not None and type(data) is bytes
+                    and prev == expected_prev_bytes
+                    and _sha256(b"".join((prev, prefix[0], data, middle[0], b"%d" % length, b',"type":', kind[0],
+                                          b"}"))).hexdigest() == last_hash):
+                expected_prev, expected_prev_bytes = last_hash, stored_hash
+                continue
+        problem = pieces.check(length, expected_prev, last_hash, row, into)
         if problem is not None:
             first_bad, reason = length, problem
             continue
         expected_prev = last_hash
+        expected_prev_bytes = last_hash.encode("ascii")
     if version is None:  # the worst news first: the log has no match at all
         reason = "events are stored but the match row is missing" + (f"; {reason}" if reason else "")
     elif first_bad is None:
@@ -304,6 +329,110 @@ def verify_chain(
         first_bad=first_bad,
         reason=reason,
     )
+
+
+class _Pieces:
+    """The one-pass check of a match's rows, with the envelope pieces already encoded.
+
+    A batch shares its ``at``, ``by`` and ``key`` and a log has few event types, so each
+    piece is decoded and JSON-encoded once per distinct stored value (keyed by the stored
+    text or bytes themselves), and a sound row costs one sha256 of its spliced bytes.
+    """
+
+    __slots__ = ("match_id", "prefixes", "middles", "types")
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.prefixes: dict[tuple[Any, Any], tuple[bytes, str, str]] = {}
+        self.middles: dict[tuple[Any, int], tuple[bytes, str | None]] = {}
+        self.types: dict[Any, tuple[bytes, str]] = {}
+
+    def check(self, expected_seq: int, expected_prev: str, stored_hash: str, row: Sequence[Any],
+              into: list[StoredEvent] | None) -> str | None:
+        """Return why the row is bad (in :func:`_check_row`'s words), or None; with ``into``, keep its event."""
+        if len(row) == 10:
+            seq, etype, data, at, by, key, prev, _, fmt, private = row
+        else:
+            seq, etype, data, at, by, key, prev, _, fmt = row[:9]
+            private = None
+        try:
+            prefix = self.prefixes.get((at, by))
+            if prefix is None:
+                at_text, by_text = _as_text(at), _as_text(by)
+                prefix = self.prefixes[(at, by)] = (envelope_prefix(at_text, by_text), at_text, by_text)
+            middle = self.middles.get((key, fmt))
+            if middle is None:
+                key_text = None if key is None else _as_text(key)
+                if type(fmt) is not int or fmt not in (1, 2):
+                    raise TypeError
+                middle = self.middles[(key, fmt)] = (envelope_middle(key_text, self.match_id, fmt), key_text)
+            kind = self.types.get(etype)
+            if kind is None:
+                type_text = _as_text(etype)
+                kind = self.types[etype] = (_dumps(type_text), type_text)
+            prev_bytes = prev if type(prev) is bytes else prev.encode("ascii")
+            if type(data) is str:
+                data = data.encode("utf-8")
+        except (UnicodeError, TypeError, AttributeError):
+            return _check_row(self.match_id, expected_seq, expected_prev, row)
+        if (seq != expected_seq or type(data) is not bytes or prev_bytes != expected_prev.encode("ascii")
+                or (private is not None and fmt != 2)):
+            return _check_row(self.match_id, expected_seq, expected_prev, row)
+        decoded: Any = None
+        salted: Secrets = ()
+        committed = data
+        if private is not None:
+            try:
+                decoded = _loads(data)
+                salted = private_from_text(private)
+                committed = _spliced_commitments(data, decoded, salted) or canonical_json(committed_data(decoded, salted))
+            except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError, UnicodeDecodeError):
+                return _check_row(self.match_id, expected_seq, expected_prev, row)
+        digest = _sha256(b"".join((prev_bytes, prefix[0], committed, middle[0], b"%d" % seq, b',"type":',
+                                   kind[0], b"}"))).hexdigest()
+        if digest != stored_hash:
+            return _check_row(self.match_id, expected_seq, expected_prev, row) or (
+                f"seq {seq}: hash does not match the event's contents (the event was altered)")
+        if into is not None:
+            try:
+                if decoded is None:
+                    decoded = _loads(data)
+            except orjson.JSONDecodeError:
+                return f"seq {seq}: data is not valid JSON (the event was altered)"
+            into.append(stored_event(self.match_id, seq, kind[1], decoded, prefix[1], prefix[2], middle[1],
+                                     expected_prev, stored_hash, fmt, salted))
+        return None
+
+
+def _spliced_commitments(data: bytes, decoded: Any, salted: Secrets) -> bytes | None:
+    """Return the committed data's canonical bytes by splicing placeholders into the stored bytes,
+    or None when that cannot be done safely (then the caller re-encodes).
+
+    Canonical JSON writes every nested value as its own canonical bytes, so a private
+    value's bytes occur in the data where it stands; when they occur only once, that is
+    the place. A wrong splice cannot pass anyway: it changes the hash, and a row whose hash
+    does not match is re-checked the long way (:func:`_check_row`).
+    """
+    for path, salt in salted:
+        value = canonical_json(value_at(decoded, path))
+        if not path or data.count(value) != 1:
+            return None
+        digest = _sha256(salt.encode("ascii") + value).hexdigest()
+        data = data.replace(value, b'{"commitment":"%s","private":true}' % digest.encode("ascii"))
+    return data
+
+
+def _as_text(value: Any) -> str:
+    """A stored text field as ``str`` (raw bytes decoded strictly; anything else is refused).
+
+    Raises:
+        UnicodeDecodeError: damaged bytes. TypeError: not text at all.
+    """
+    if type(value) is str:
+        return value
+    if type(value) is bytes:
+        return value.decode("utf-8")
+    raise TypeError
 
 
 def _check_row(

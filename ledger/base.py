@@ -165,6 +165,10 @@ class Ledger(Protocol):
         """Recompute one match's chain (or every match's) from the stored rows."""
         ...
 
+    def read_verified(self, match_id: str) -> tuple[VerifyReport, list[StoredEvent]]:
+        """Return one match's chain report and its events (up to the first bad row), from one read of the rows."""
+        ...
+
     def feed(self, after_id: int = 0, limit: int = 1000) -> list[tuple[int, StoredEvent]]:
         """Return events of every match in the order they were stored, after ``after_id``."""
         ...

@@ -308,6 +308,19 @@ class MemoryLedger(ImportOne):
                 for match in matches
             ]
 
+    def read_verified(self, match_id: str) -> tuple[VerifyReport, list[StoredEvent]]:
+        """Return the match's chain report and its events, from one pass over the stored rows.
+
+        Raises:
+            MatchNotFound: ``match_id`` names no match.
+        """
+        events: list[StoredEvent] = []
+        with self._lock:
+            self._ensure_open()
+            match = self._get(match_id)
+            report = verify_chain(match.id, [row[1:] for row in match.rows], match.version, match.head, events)
+        return report, events
+
     # -- snapshots -----------------------------------------------------------------------
 
     def put_snapshot(self, snapshot: Snapshot) -> None:

@@ -836,6 +836,17 @@ class PostgresLedger(ImportOne):
                 return [_verify_one(cur, match_id)]
             return _verify_all(cur)
 
+    def read_verified(self, match_id: str) -> tuple[VerifyReport, list[StoredEvent]]:
+        """Return the match's chain report and its events, from one read of the rows (see the SQLite ledger).
+
+        Raises:
+            MatchNotFound: ``match_id`` names neither a match row nor any event.
+        """
+        events: list[StoredEvent] = []
+        with self._snapshot() as cur:
+            report = _verify_one(cur, match_id, events)
+        return report, events
+
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -1022,7 +1033,7 @@ def _schema_version(conn: psycopg.Connection[Any]) -> int | None:
     return None if row is None or row[0] is None else int(row[0])
 
 
-def _verify_one(cur: psycopg.Cursor[Any], match_id: str) -> VerifyReport:
+def _verify_one(cur: psycopg.Cursor[Any], match_id: str, into: list[StoredEvent] | None = None) -> VerifyReport:
     row = cur.execute("SELECT version, head FROM matches WHERE id = %s", (match_id,)).fetchone()
     events = cur.execute(
         f"SELECT {_VERIFY_COLUMNS} FROM events WHERE match_id = %s ORDER BY seq", (match_id,)
@@ -1030,7 +1041,7 @@ def _verify_one(cur: psycopg.Cursor[Any], match_id: str) -> VerifyReport:
     if row is None and not events:
         raise MatchNotFound(match_id)
     version, head = (None, None) if row is None else (int(row[0]), str(row[1]))
-    return verify_chain(match_id, events, version, head)
+    return verify_chain(match_id, events, version, head, into)
 
 
 def _verify_all(cur: psycopg.Cursor[Any]) -> list[VerifyReport]:

@@ -95,13 +95,15 @@ def frames(engine: Engine, events: Sequence[Event], course: Course = "corrected"
 
 
 def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None, *, start: int = 1, stop: int | None = None,
-                before: Any = None) -> list[dict[str, Any]]:
+                before: Any = None, views: dict[int, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Render frames ``start..stop`` (seqs, inclusive) for a seat, each with what changed.
 
     ``before`` is the state before the first of ``frames_`` when they do not start at event 1
     (None: the first frame shows everything as changed). A view is computed once per state:
     a frame whose state is the very object of the frame before it (a note, a claim, a voided
     move) reuses that view and changed nothing. Frames before ``start - 1`` get no view.
+    ``views``, if given, receives each view computed, by ``id`` of its state (read-only, for
+    a caller that needs the same views again while the frames are alive).
     """
     out = []
     rendered: dict[str, Any]
@@ -119,6 +121,8 @@ def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None
         else:
             rendered = frame.to_json(engine, seat, previous)
         previous, previous_state = rendered["state"], frame.state
+        if views is not None:
+            views[id(frame.state)] = previous
         if frame.seq >= start:
             out.append(rendered)
     return out

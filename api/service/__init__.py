@@ -14,9 +14,7 @@ redaction every read applies), and this module the orchestration. Every log is r
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
@@ -42,7 +40,7 @@ from api.service.disclosure import (
     withheld_hands,
 )
 from api.service.tokens import AuthError, authorize, hash_token, new_token
-from api.addressing import AddressError, Position, locate, positions, seat_by_name
+from api.addressing import AddressError, Position, hand_number, locate, positions, seat_by_name
 from engines import engine_version, get_engine
 from engines.privacy import cards_unknown
 from engines.base import (
@@ -53,6 +51,7 @@ from engines.base import (
     RuleViolation,
     Step,
     check_correction,
+    collector_paused,
     events_from,
     replay,
     voided_seqs,
@@ -192,7 +191,7 @@ class Service:
             )
             self.cache.put(match_id, Folded(result.version, result.head, state, {1: state}))
             return {"id": match_id, "token": token, "version": result.version, "head": result.head}
-        with bulk():
+        with collector_paused():  # a whole match is checked and stored in one go
             _check_shapes(engine.GAME, events)
             options = OptionsOf(state.options)
             types = {1: "match_started", **{i: e["type"] for i, e in enumerate(events, 2)}} \
@@ -226,7 +225,8 @@ class Service:
                 match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
                 first=first, by=by, meta=match_meta(data), more=more, check=check,
             )
-            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"]))
+            ended = engine.is_over(outcome["entry"].state)  # recorded whole: its final state is kept at once
+            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=ended))
         return {"id": match_id, "token": token, "version": result.version, "head": result.head}
 
     def record(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None, by: str = "",
@@ -254,7 +254,9 @@ class Service:
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
             self._check_window(match_id, engine, entry, batch)
             outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players))
-            changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
+            over = engine.is_over(outcome["entry"].state)
+            outcome["ended"] = over and not engine.is_over(entry.state)  # its state is final: keep a snapshot
+            changes: dict[str, Any] = {"status": "over" if over else "playing"}
             if corrected:
                 log = events_from(self.ledger.read(match_id, upto=current)) + events_from(stored)
                 first = next(walk(engine, log)).read  # match_started as the log now reads it (one step only)
@@ -272,7 +274,8 @@ class Service:
             refused.game = record.game
             raise
         if not result.replayed:
-            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=corrected))
+            due = outcome["ended"] or corrected
+            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=due))
         return result
 
     def _check_window(self, match_id: str, engine: Engine, entry: Folded,
@@ -334,7 +337,7 @@ class Service:
                 "end": after["end"], "next": engine.legal_moves(after_state)}
 
     def _keep_snapshot(self, match_id: str, engine: Engine, entry: Folded, *, force: bool = False) -> Folded:
-        """Store the entry's head state as a snapshot when it is due (or ``force``: a correction).
+        """Store the entry's head state as a snapshot when it is due (or ``force``: a correction, the end).
 
         Runs after the write committed, in its own small transaction: a snapshot is a cache,
         so failing to store one fails nothing (the next due one is tried again).
@@ -657,6 +660,19 @@ class Service:
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
                start: int = 1, stop: int | None = None, limit: int | None = None, token: str | None = None,
                hand: int | None = None, move: int | None = None, trick: int | None = None) -> dict[str, Any]:
+        """Return the frames of a match (see :meth:`_replay`), built with the cyclic garbage collector paused.
+
+        A replay holds a state and a view per frame alive at once: every automatic
+        collection would scan them all again, which made a 5,000-event replay cost 17 times
+        a 500-event one instead of 10 (see :func:`engines.base.collector_paused`).
+        """
+        with collector_paused():
+            return self._replay(match_id, seat=seat, course=course, start=start, stop=stop, limit=limit, token=token,
+                                hand=hand, move=move, trick=trick)
+
+    def _replay(self, match_id: str, *, seat: int | str | None, course: str, start: int, stop: int | None,
+                limit: int | None, token: str | None, hand: int | None, move: int | None,
+                trick: int | None) -> dict[str, Any]:
         """Return the frames of a match: each step's move in words, the state after it and what changed.
 
         Frames ``start`` to ``stop``, at most ``limit`` of them (a page); ``next`` is the
@@ -672,10 +688,15 @@ class Service:
             raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        stored = self.ledger.read(match_id)
-        log = events_from(stored)
         seat = self._seat(record, engine, seat, token)
         full = self.disclosed(record, engine, token)
+        if (full and hand is None and move is None and trick is None
+                and not (seat == "all" and getattr(engine, "hindsight", None) is not None)):
+            page = self._page(match_id, engine, course, seat, start, stop, limit)
+            if page is not None:
+                return page
+        stored = self.ledger.read(match_id)
+        log = events_from(stored)
         steps = frames(engine, log, course) if full else None
         places = positions(engine, steps if steps is not None and course == "corrected" else frames(engine, log))
         if hand is not None or move is not None or trick is not None:
@@ -695,6 +716,71 @@ class Service:
             frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
                           "trick": place.trick if place else None})
         return out
+
+    def _page(self, match_id: str, engine: Engine, course: str, seat: int | str | None, start: int,
+              stop: int | None, limit: int | None) -> dict[str, Any] | None:
+        """Return the frames ``start..stop`` (at most ``limit``) for a reader who sees everything,
+        folding only from the newest checkpoint or stored snapshot before the deal of ``start``'s hand.
+
+        A page costs what it shows, not the length of the log: the walk resumes from a stored
+        state (the recorded course, which is the corrected one after the last correction),
+        and hands are numbered from the state at that deal (:func:`~api.addressing.hand_number`),
+        moves and tricks counted from it. None when that cannot be told this way (a correction
+        after the resume point changes the corrected course before it; a game whose view does
+        not number its hands): the caller walks the whole log.
+        """
+        version = self.ledger.version(match_id)
+        end = version if stop is None else min(stop, version)
+        if limit is not None:
+            end = min(end, start + limit - 1)
+        first = max(start, 1)
+        upto = min(first - 1, version)
+        while True:
+            base, state = self._resume_point(match_id, engine, upto)
+            log = events_from(self.ledger.read(match_id, after=base, upto=version))
+            if any(e.type in CORRECTIONS for e in log):
+                return None
+            deal = next((e.seq for e in reversed(log) if e.seq <= first and e.type == "hand_started"), None)
+            if deal is not None or base == 0:
+                break
+            upto = base - 1  # the hand in play began before this state: resume from an earlier one
+        steps = (frames(engine, log, "recorded", after=base, state=state, stop=end) if base
+                 else frames(engine, log, course, stop=end))
+        counted = steps
+        hands_before = None
+        if deal is not None:
+            counted = [f for f in steps if f.seq >= deal]
+            number = hand_number(engine, counted[0].state) if counted else None
+            if counted and number is None:
+                return None
+            hands_before = None if number is None else number - 1
+        views: dict[int, Any] | None = {} if seat is None else None  # the public views, shared with the numbering
+        out = frames_json(engine, steps, seat, start=first, stop=end, before=state if base and base == first - 1 else None,
+                          views=views)
+        where = {p.seq: p for p in positions(engine, counted, hands_before=hands_before, views=views)}
+        for frame in out:
+            place = where.get(frame["seq"])
+            frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
+                          "trick": place.trick if place else None})
+        return {"id": match_id, "version": version, "course": course, "seat": seat, "disclosed": True, "frames": out,
+                "next": end + 1 if end < version and (stop is None or end < stop) else None}
+
+    def _resume_point(self, match_id: str, engine: Engine, upto: int) -> tuple[int, Any]:
+        """Return the newest known state at or before event ``upto``: a checkpoint of the memory
+        cache or a stored snapshot, as ``(seq, state)``; ``(0, None)`` when there is none."""
+        base, state = 0, None
+        entry = self.cache.get(match_id)
+        if entry is not None:
+            if entry.version <= upto:
+                base, state = entry.version, entry.state
+            else:
+                base = max((s for s in entry.checkpoints if s <= upto), default=0)
+                state = entry.checkpoints.get(base)
+        if base < upto:
+            stored = snapshots.load(self.ledger, match_id, engine, upto, newer_than=base)
+            if stored is not None:
+                base, state = stored.seq, stored.state
+        return base, state
 
     def _frames(self, match_id: str, engine: Engine, record: MatchRecord, stored: Sequence[StoredEvent],
                 log: list[Event], course: str, seat: int | str | None, steps: list[Any] | None, start: int,
@@ -763,13 +849,14 @@ class Service:
         """
         record = self._fixed_record(match_id)
         engine = get_engine(record.game)
-        stored = self.ledger.read(match_id)
+        report, stored = self.ledger.read_verified(match_id)  # one read: the rows checked are the rows scored
+        if not report.valid:
+            stored = self.ledger.read(match_id)  # a broken chain is still scored as stored, and said so
         log = events_from(stored)
         shown, put_back = (log, frozenset()) if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[:2]
         steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
         hidden = withheld_hands(steps, put_back)
         sheet = withheld(engine.score(steps[-1].state), hidden)
-        report = self.ledger.verify(match_id)[0]
         chain = {"valid": report.valid, "length": report.length, "head": report.head,
                  "firstBad": report.first_bad, "reason": report.reason}
         batches = {e.seq: e.at for e in stored}
@@ -818,26 +905,6 @@ def _kept_told_unknown(engine: Engine, log: Sequence[Event], steps: list[Frame])
 def _withheld_text(frame: Frame) -> str:
     """The words of a step put back as recorded in an open replay: its type, not its private facts."""
     return f"{frame.type.replace('_', ' ')} (its hidden cards are shown when the match ends)"
-
-
-@contextlib.contextmanager
-def bulk() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a whole match or an archive is checked and stored.
-
-    Such work builds hundreds of thousands of containers (decoded events, rows, states) that
-    live until it ends and hold no cycle; the collector rescanned them again and again as
-    they piled up: a quarter of an archive import's time, measured. Reference counting frees
-    everything as usual meanwhile, and the collector runs again afterwards. Process-wide, as
-    the collector is: another thread's work only waits longer for its next collection.
-    """
-    if not gc.isenabled():  # another bulk job (or the embedding program) has it paused already
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:

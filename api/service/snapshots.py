@@ -1,8 +1,9 @@
 """Stored snapshots: folded states kept in the ledger so a cold reader need not fold from event 1.
 
 The memory cache (:mod:`api.service.cache`) dies with the process; a snapshot row survives
-it. Every ``SNAPSHOT_EVERY`` events and at every correction the service stores the state at
-the head (the ``recorded`` course, like every state of the cache) as JSON data
+it. Every ``SNAPSHOT_EVERY`` events, at every correction and when the match ends (its state is
+then final: only a correction changes it, and notes after it fold for free) the service stores
+the state at the head (the ``recorded`` course, like every state of the cache) as JSON data
 (:mod:`engines.codec`). A cold ``state``, ``replay`` or append after a restart starts from
 the newest snapshot at or before the step it needs and folds only the events after it.
 

@@ -26,9 +26,9 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from api.service.cache import Folded
-from api.service.tokens import authorize, hash_token, new_token
+from api.service.tokens import hash_token, new_token
 from engines import get_engine
-from engines.base import RuleViolation, UnknownGame, events_from, walk
+from engines.base import RuleViolation, UnknownGame, collector_paused, events_from, walk
 from ledger.records import is_placeholder
 from ledger import GENESIS, ChainBroken, MatchExists, MatchImport, MatchNotFound
 from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
@@ -125,9 +125,7 @@ def import_archive(service: Service, lines: Iterable[bytes | str], *,
 
     ``progress``, if given, is called with the number of events of each match handled.
     """
-    from api.service import bulk
-
-    with bulk():  # the whole file is held decoded until its last match is stored
+    with collector_paused():  # the whole file is held decoded until its last match is stored
         return _import_archive(service, lines, progress)
 
 

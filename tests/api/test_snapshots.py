@@ -151,3 +151,52 @@ def test_a_correction_stores_a_snapshot(tmp_path: Path) -> None:
         result = service.record(created["id"], [{"type": "void", "data": {"target": note, "reason": "off the record"}}],
                                 token=created["token"])
     assert [seq for seq, _ in snapshot_rows(path, created["id"])] == [result.version]
+
+
+def ended_log(game: str, seed: int) -> list[dict[str, Any]]:
+    """A whole series played to its end with legal random moves (the conformance driver)."""
+    import random
+
+    from engines import ENGINES
+    from tests.engines.test_conformance import DRIVERS
+
+    engine, driver = ENGINES[game], DRIVERS[game](random.Random(seed))
+    data = driver.match_data()
+    events, state = [Event(1, "match_started", data)], engine.start(data)
+    while not engine.is_over(state):
+        kind, payload = driver.choose(state, engine.legal_moves(state))
+        event = Event(len(events) + 1, kind, payload)
+        after = engine.apply(state, event)
+        driver.observe(state, event, after)
+        events.append(event)
+        state = after
+    return [{"type": e.type, "data": dict(e.data)} for e in events]
+
+
+def test_the_end_of_a_match_stores_a_snapshot_and_a_cold_reader_folds_nothing(tmp_path: Path, applied: list[int]) -> None:
+    path = tmp_path / "s.db"
+    log = ended_log("la-cabra", 3)
+    with SqliteLedger(path) as ledger:
+        service = Service(ledger, StateCache(), snapshot_every=10_000)
+        created = service.start_match(log[0]["data"])
+        service.record(created["id"], log[1:-1], token=created["token"])
+        assert snapshot_rows(path, created["id"]) == []  # in play, not due
+        service.record(created["id"], log[-1:], token=created["token"])  # the move that ends the series
+        assert [seq for seq, _ in snapshot_rows(path, created["id"])] == [len(log)]
+        service.record(created["id"], [{"type": "note", "data": {"text": "well played"}}], token=created["token"])
+        assert [seq for seq, _ in snapshot_rows(path, created["id"])] == [len(log)]  # a note changes no state
+        applied[0] = 0
+        cold = Service(ledger, StateCache(), snapshot_every=10_000).state(created["id"])
+        assert applied[0] == 0 and cold["state"]["over"]
+        assert cold["state"] == la_cabra.view(replay(la_cabra, events_from(ledger.read(created["id"]))), None)
+
+
+def test_a_match_recorded_whole_at_its_start_keeps_its_final_state(tmp_path: Path, applied: list[int]) -> None:
+    path = tmp_path / "s.db"
+    log = ended_log("la-cabra", 4)
+    with SqliteLedger(path) as ledger:
+        created = Service(ledger, StateCache(), snapshot_every=10_000).start_match(log[0]["data"], events=log[1:])
+        assert [seq for seq, _ in snapshot_rows(path, created["id"])] == [len(log)]
+        applied[0] = 0
+        assert Service(ledger, StateCache(), snapshot_every=10_000).state(created["id"])["state"]["over"]
+        assert applied[0] == 0

@@ -467,6 +467,18 @@ class TestLedgerContract:
             assert (report.length, report.head) == (match.version, match.head)
         assert ledger.verify("m1") == [reports[0]]
 
+    def test_read_verified_gives_the_report_and_the_events_of_one_read(self, ledger: Ledger) -> None:
+        start(ledger)
+        ledger.append("m1", plays("7D", "8D"), by="s", key="k1")
+        ledger.append("m1", [NewEvent("play", {"seat": 1, "card": "9D", "hidden": ["AS", "ñ"]}, private=(("hidden",),))],
+                      by="t")
+        report, events = ledger.read_verified("m1")
+        assert report == ledger.verify("m1")[0] and report.valid and report.length == 4
+        assert events == ledger.read("m1")
+        assert events[-1].private and events[-1].data["hidden"] == ["AS", "ñ"]
+        with pytest.raises(MatchNotFound):
+            ledger.read_verified("nope")
+
     def test_an_anonymous_recorder_is_stored_as_an_empty_name(self, ledger: Ledger) -> None:
         start(ledger, by="")
         ledger.append("m1", plays("7D"), by="")

@@ -386,6 +386,30 @@ def test_a_flipped_byte_in_the_file_is_found_by_verify(db_path: Path) -> None:
         assert book.read("m1", after=3, upto=4)[0].data["card"] == "KI"  # silently altered
 
 
+def test_a_flipped_byte_stops_read_verified_at_that_event(db_path: Path) -> None:
+    """The one-pass read hashes the stored bytes: a flipped bit in a payload that still parses
+    is a bad hash there, and no event from that one on is handed out as verified."""
+    recorded(db_path, events=5)  # seq 4 is the only play of KH
+    checkpoint_and_close(db_path)
+    blob = db_path.read_bytes()
+    where = blob.index(b'"card":"KH"') + len(b'"card":"K')
+    with open(db_path, "r+b") as handle:
+        handle.seek(where)
+        handle.write(bytes([blob[where] ^ 0x01]))
+    with SqliteLedger(db_path) as book:
+        report, events = book.read_verified("m1")
+        assert report == book.verify("m1")[0]
+    assert not report.valid and report.first_bad == 4 and "seq 4: hash" in (report.reason or "")
+    assert [e.seq for e in events] == [1, 2, 3]
+
+
+def test_damaged_text_is_named_by_the_one_pass_verify(db_path: Path) -> None:
+    recorded(db_path)
+    drop_edit_restore(db_path, "UPDATE events SET \"by\" = CAST(X'FF' AS TEXT) WHERE match_id = 'm1' AND seq = 2")
+    (report,) = verify_file(db_path)
+    assert not report.valid and report.first_bad == 2 and "UTF-8" in (report.reason or "")
+
+
 def test_verify_file_does_not_write(db_path: Path) -> None:
     recorded(db_path)
     checkpoint_and_close(db_path)

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import socket
 import subprocess
 import sys

@@ -465,8 +465,8 @@ def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, 
     refill_seq = hand.refill_seq if hand.refill_seq is not None or not drawn else seq
     over = stock == 0 and held + each == 0
     fields = list(hand)
-    for name, value in changes.items():
-        fields[_HAND_INDEX[name]] = value
+    for name, new in changes.items():
+        fields[_HAND_INDEX[name]] = new
     fields[_H_TRICK] = None
     fields[_H_TO_LEAD] = winner
     fields[_H_PILE_KNOWN] = pile_known

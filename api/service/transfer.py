@@ -135,13 +135,13 @@ def _import_archive(service: Service, lines: Iterable[bytes | str], progress: An
     unchanged: list[dict[str, Any]] = []
     errors: list[LineError] = list(refused)
     damaged = {e.match: e.line for e in refused if e.match}
-    pending: list[tuple[ArchivedMatch, MatchImport, str, dict[str, Folded]]] = []
+    pending: list[tuple[ArchivedMatch, MatchImport, str]] = []
 
     def flush() -> None:
-        results = service.ledger.import_matches([item for _, item, _, _ in pending])
-        for (archived, _item, token, outcome), result in zip(pending, results):
+        results = service.ledger.import_matches([item for _, item, _ in pending])
+        for (archived, _item, token), result in zip(pending, results):
             try:
-                entry = _imported(service, archived, result, token, outcome)
+                entry = _imported(archived, result, token)
             except _Refused as why:
                 line, column, code, message = why.error
                 errors.append(LineError(line, column, code, message, archived.id))
@@ -170,7 +170,7 @@ def _import_archive(service: Service, lines: Iterable[bytes | str], progress: An
                 progress(len(archived.events))
             continue
         pending.append(ready)
-        if sum(len(a.events) for a, _, _, _ in pending) >= CHUNK_EVENTS:
+        if sum(len(a.events) for a, _, _ in pending) >= CHUNK_EVENTS:
             flush()
     if pending:
         flush()
@@ -178,7 +178,7 @@ def _import_archive(service: Service, lines: Iterable[bytes | str], progress: An
     return {"imported": imported, "unchanged": unchanged, "errors": [e.json() for e in errors]}
 
 
-def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tuple[ArchivedMatch, MatchImport, str, dict[str, Folded]]:
+def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tuple[ArchivedMatch, MatchImport, str]:
     """Check what can be checked before the write transaction: the first event, the match not
     being stored already, every event's shape; return the unchanged entry or what to import.
 
@@ -221,11 +221,10 @@ def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tupl
                 "meta": match_meta(first_read.data)}
 
     item = MatchImport(archived.id, engine.GAME, list(first.data["players"]), hash_token(token), events, check)
-    return archived, item, token, outcome
+    return archived, item, token
 
 
-def _imported(service: Service, archived: ArchivedMatch, result: Any, token: str,
-              outcome: dict[str, Folded]) -> dict[str, Any]:
+def _imported(archived: ArchivedMatch, result: Any, token: str) -> dict[str, Any]:
     """Turn the ledger's result for one match into the report's entry, or raise why it was refused.
 
     Raises:
@@ -246,7 +245,9 @@ def _imported(service: Service, archived: ArchivedMatch, result: Any, token: str
                        f"match {archived.id} was stored by someone else while this file was imported")
     if isinstance(result, Exception):
         raise result
-    service.cache.put(archived.id, outcome["entry"])
+    # Not kept in the state cache: a restore brings back many matches at once, and weighing
+    # each for the cache's byte budget cost a tenth of the import (the newest would only push
+    # the others out); the first read folds the match as after a restart.
     return {"id": archived.id, "token": token, "version": result.version, "head": result.head}
 
 

@@ -5,9 +5,14 @@ server (a schema of its own per test); ``TANTEO_TEST_DB=sqlite`` or ``=postgres`
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from engines import la_cabra
+from engines.base import Event
 
 BACKENDS = {"sqlite": ("sqlite",), "postgres": ("postgres",)}.get(
     os.environ.get("TANTEO_TEST_DB", ""), ("sqlite", "postgres"))
@@ -19,3 +24,17 @@ def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     if request.param == "postgres":
         return str(request.getfixturevalue("postgres_url"))
     return tmp_path / "tanteo.db"
+
+
+@pytest.fixture
+def applied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Count the events La Cabra's ``apply`` folds (a counting hook around the real function)."""
+    count = [0]
+    real = la_cabra.apply
+
+    def counting(state: Any, event: Event) -> Any:
+        count[0] += 1
+        return real(state, event)
+
+    monkeypatch.setattr(la_cabra, "apply", counting)
+    yield count

@@ -11,7 +11,7 @@ off). How much a page folds is counted with a counting hook on the engine's ``ap
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import orjson
 import pytest
@@ -20,7 +20,7 @@ from tests.api.test_snapshots import eggs_log, ended_log
 
 from api.addressing import hand_number, positions
 from api.service import Service, StateCache
-from engines import ENGINES, la_cabra
+from engines import ENGINES
 from engines.base import Event, events_from
 from ledger import SqliteLedger
 from replays.steps import frames
@@ -46,20 +46,6 @@ def recorded(ledger: SqliteLedger, log: list[dict[str, Any]], *, every: int = EV
     for start in range(1, len(log), batch):
         service.record(created["id"], log[start:start + batch], token=created["token"])
     return str(created["id"]), str(created["token"])
-
-
-@pytest.fixture
-def applied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Count the events La Cabra's ``apply`` folds (a counting hook around the real function)."""
-    count = [0]
-    real = la_cabra.apply
-
-    def counting(state: Any, event: Event) -> Any:
-        count[0] += 1
-        return real(state, event)
-
-    monkeypatch.setattr(la_cabra, "apply", counting)
-    yield count
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))

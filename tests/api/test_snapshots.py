@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -36,20 +36,6 @@ def eggs_log(length: int) -> list[dict[str, Any]]:
         log.append({"type": "hand_result", "data": {"cardPoints": [60, 60], "tricks": [4, 3], "lastTrick": dealer}})
         dealer = (dealer + 1) % 4
     return log[:length]
-
-
-@pytest.fixture
-def applied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Count the events La Cabra's ``apply`` folds (a counting hook around the real function)."""
-    count = [0]
-    real = la_cabra.apply
-
-    def counting(state: Any, event: Event) -> Any:
-        count[0] += 1
-        return real(state, event)
-
-    monkeypatch.setattr(la_cabra, "apply", counting)
-    yield count
 
 
 def record(path: Path, log: list[dict[str, Any]], *, every: int = EVERY) -> tuple[str, str]:

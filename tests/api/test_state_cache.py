@@ -33,20 +33,6 @@ def ledger(tmp_path: Path) -> Iterator[SqliteLedger]:
         yield opened
 
 
-@pytest.fixture
-def applied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Count the events La Cabra's ``apply`` folds (a counting hook around the real function)."""
-    count = [0]
-    real = la_cabra.apply
-
-    def counting(state: Any, event: Event) -> Any:
-        count[0] += 1
-        return real(state, event)
-
-    monkeypatch.setattr(la_cabra, "apply", counting)
-    yield count
-
-
 def recorded(ledger: SqliteLedger, length: int, *, every: int = 100, batch: int = 50) -> tuple[str, str]:
     """Record a series of ``length`` events through the service; return its id and token."""
     service = Service(ledger, StateCache(), snapshot_every=every)

@@ -3,6 +3,7 @@
 // event of the record) in the same batch, checked by a dry run first. Everything goes
 // through the JSON API with this browser's write token (VOCABULARY §4: dispute, ruling).
 import { adoptFragmentToken, call, dryRun, get, keepToken, newKey, problemText, tokenFor } from "./api.js";
+import { el } from "./dom.js";
 
 const $ = (name) => document.getElementById(name);
 const root = $("desk");
@@ -13,16 +14,6 @@ const S = { audit: null, events: [], summary: null };
 const seatName = (s) => players[s] ?? `seat ${s + 1}`;
 const FIELD_WORDS = { points: "points", totals: "running total" };
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children.filter((c) => c != null));
-  return node;
-}
 const columnLabel = (i) => { const s = S.audit.standings[i]; return s ? (s.names ? s.names.join(" + ") : s.name) : `column ${i + 1}`; };
 
 async function refresh() {

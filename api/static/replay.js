@@ -6,6 +6,7 @@
 import { adoptFragmentToken, call, keepToken, tokenFor } from "./api.js";
 import { drawTable } from "./table.js";
 import { follow } from "./follow.js";
+import { el } from "./dom.js";
 
 const $ = (name) => document.getElementById(name);
 const root = $("replay");
@@ -22,17 +23,6 @@ const S = {
 };
 const seatName = (s) => players[s] ?? `seat ${s + 1}`;
 const perspective = () => (S.seat === "" ? "the public" : S.seat === "all" ? "everyone" : seatName(Number(S.seat)));
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children.filter((c) => c != null));
-  return node;
-}
 
 // ------------------------------------------------------------------ loading
 

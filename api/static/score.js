@@ -5,6 +5,7 @@ import { adoptFragmentToken, append, call, download, dryRun, flush, get, problem
 import { cardButton, cardEl, cardName, cardsEl, deck, placedCounts } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
+import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("scorer");
@@ -15,16 +16,6 @@ adoptFragmentToken(id);
 const S = { summary: null, audit: null, info: null, legal: [], view: null, events: [], version: 0 };
 let previewed = null;   // the events whose dry run last succeeded (JSON), so Save only saves what was shown
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children.filter((c) => c != null));
-  return node;
-}
 const players = () => S.summary.players;
 const seatName = (s) => players()[s] ?? `seat ${s + 1}`;
 const teams = () => S.info.teams;

@@ -15,6 +15,7 @@ other lines are read on. Pure functions, no Flask, no database.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -67,22 +68,38 @@ def read_archive(lines: Iterable[bytes | str]) -> tuple[list[ArchivedMatch], lis
     A refused line names the match it seems to come from when its text still shows a
     ``"match": "…"`` field: the importer then refuses that whole match, so that a damaged
     last line never lets the rest of its match in as if it were complete.
+
+    Each line is parsed once, as it came (bytes need no decoding first); a line that does
+    not parse that way (blank, broken, not UTF-8) is read again as text, which says why.
     """
     grouped: dict[str, tuple[list[StoredEvent], list[int]]] = {}
     errors: list[LineError] = []
+    known_at: set[str] = set()  # a batch shares its time: each distinct one is checked once
+    loads = orjson.loads
     for number, raw in enumerate(lines, 1):
-        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-        if not text.strip():
-            continue
         try:
-            event = _event(text)
+            envelope = loads(raw)
+        except orjson.JSONDecodeError:
+            envelope = None
+        try:
+            if type(envelope) is dict:
+                event = _event(envelope, known_at)
+            else:
+                text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                if not text.strip():
+                    continue
+                event = _event(_parsed(text), known_at)
         except _Refused as refused:
+            if isinstance(raw, bytes):
+                raw = raw.decode("utf-8", "replace")
             errors.append(LineError(number, refused.column, refused.code, refused.message,
-                                    refused.match or _match_named(text)))
+                                    refused.match or _match_named(raw)))
             continue
-        events, numbers = grouped.setdefault(event.match, ([], []))
-        events.append(event)
-        numbers.append(number)
+        match = grouped.get(event.match)
+        if match is None:
+            match = grouped[event.match] = ([], [])
+        match[0].append(event)
+        match[1].append(number)
     matches = [ArchivedMatch(mid, tuple(events), tuple(numbers)) for mid, (events, numbers) in grouped.items()]
     return matches, errors
 
@@ -93,62 +110,90 @@ class _Refused(Exception):
         self.code, self.message, self.column, self.match = code, message, column, match
 
 
-def _event(text: str) -> StoredEvent:
-    """Decode one line into a stored event, or say why it is not one.
+def _parsed(text: str) -> Any:
+    """Parse one line's text.
 
     Raises:
-        _Refused: broken JSON (with its column), or an envelope that breaks the envelope schema.
+        _Refused: broken JSON, with its column.
     """
     try:
-        envelope = orjson.loads(text)
+        return orjson.loads(text)
     except orjson.JSONDecodeError as error:
         raise _Refused("archive.bad_json", f"this line is not JSON: {error.msg}", error.colno) from None
+
+
+def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
+    """Turn one parsed line into a stored event, or say why it is not one.
+
+    Raises:
+        _Refused: an envelope that breaks the envelope schema.
+    """
     if not isinstance(envelope, dict):
         raise _Refused("archive.bad_envelope", "each line of an archive is one event's envelope (a JSON object)", 1)
     match = envelope.get("match")
     if not isinstance(match, str) or not match:
         raise _Refused("archive.bad_envelope", "the envelope has no match id ('match')", 1)
-    if not _plain_envelope(envelope):  # the common case is checked in one pass; the schema names what is wrong
-        try:
-            validate_envelope(envelope)
-        except SchemaError as error:
-            raise _Refused("archive.bad_envelope", f"the envelope: {error.message}", None, match) from None
+    fields = _plain_fields(envelope, known_at)  # the common case is checked in one pass
+    if fields is not None:
+        private = envelope.get("private")
+        return stored_event(match, *fields, tuple((tuple(item["path"]), item["salt"]) for item in private) if private else ())
+    try:  # the schema names what is wrong
+        validate_envelope(envelope)
+    except SchemaError as error:
+        raise _Refused("archive.bad_envelope", f"the envelope: {error.message}", None, match) from None
     salts = tuple((tuple(item["path"]), item["salt"]) for item in envelope.get("private") or ())
     return stored_event(match, envelope["seq"], envelope["type"], envelope["data"], envelope["at"], envelope["by"],
                         envelope["key"], envelope["prev"], envelope["hash"], envelope.get("format", 1), salts)
 
 
-_ENVELOPE_KEYS = frozenset({"match", "seq", "type", "data", "at", "by", "key", "prev", "hash", "format"})
 _AT = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)\.\d{3}Z")
-_HEX64 = re.compile(r"[0-9a-f]{64}")
-_SALT = re.compile(r"[0-9a-f]{32}")
+_HEX = "0123456789abcdef"
+"""A salt is 32 and a commitment 64 of these (what the schema's patterns say, checked without a regex)."""
 
 
-def _plain_envelope(envelope: dict[str, Any]) -> bool:
-    """Whether an envelope is well formed as the ledger writes them (what envelope.v1.json says).
+_FIELDS = itemgetter("seq", "type", "data", "at", "by", "key", "prev", "hash", "format")
+"""An archived envelope's fields after ``match``, in one C call (a KeyError when one is missing)."""
+
+Fields = tuple[int, str, dict[str, Any], str, str, "str | None", str, str, int]
+
+
+def _plain_fields(envelope: dict[str, Any], known_at: set[str]) -> Fields | None:
+    """Return the fields of an envelope well formed as the ledger writes them (what envelope.v1.json
+    says), or None when it is anything else.
 
     The archive's hot path: a 100k-line restore checks every line, and the schema's
-    date-time format check alone cost more than the rest of the line. Anything unusual
+    date-time format check alone cost more than the rest of the line (a time already found
+    good in this file, in ``known_at``, is not matched again). Anything unusual
     (a ``null`` prev, an odd time) goes to the schema, which decides and explains. ``prev``
     and ``hash`` need only be strings here: the chain check that follows recomputes every hash
     and links every ``prev``, so anything but the right hex is refused there, at its line;
     the event type is checked by its schema.
     """
-    get = envelope.get
-    seq, at = get("seq"), get("at")
-    return (
-        (envelope.keys() == _ENVELOPE_KEYS or (len(envelope) == 11 and "private" in envelope
-                                               and _plain_salts(envelope["private"])))
+    try:
+        fields = _FIELDS(envelope)
+    except KeyError:
+        return None
+    seq, etype, data, at, by, key, prev, digest, fmt = fields
+    size = len(envelope)  # the ten keys above and ``match`` are there: exactly these, or ``private`` too
+    if not (
+        (size == 10 or (size == 11 and "private" in envelope and _plain_salts(envelope["private"])))
         and type(seq) is int and seq >= 1
-        and type(get("type")) is str and type(get("data")) is dict and type(get("by")) is str
-        and (get("key") is None or type(get("key")) is str)
-        and type(get("prev")) is str and type(get("hash")) is str
-        and type(at) is str and _AT.fullmatch(at) is not None
-        and get("format") in (1, 2)
-    )
+        and type(etype) is str and type(data) is dict and type(by) is str
+        and (key is None or type(key) is str)
+        and type(prev) is str and type(digest) is str
+        and (fmt == 1 or fmt == 2) and type(fmt) is int
+        and type(at) is str
+    ):
+        return None
+    if at in known_at:
+        return fields
+    if _AT.fullmatch(at) is None:
+        return None
+    known_at.add(at)
+    return fields
 
 
-_SALT_KEYS = frozenset({"path", "salt", "commitment"})
+_SALT_FIELDS = itemgetter("path", "salt", "commitment")
 
 
 def _plain_salts(items: Any) -> bool:
@@ -156,13 +201,19 @@ def _plain_salts(items: Any) -> bool:
     if type(items) is not list or not items or len(items) > 1000:  # the bounds of envelope.v1.json
         return False
     for item in items:
-        if type(item) is not dict or item.keys() != _SALT_KEYS:
+        if type(item) is not dict or len(item) != 3:
             return False
-        path, salt, digest = item["path"], item["salt"], item["commitment"]
-        if type(path) is not list or not 0 < len(path) <= 16 or not all(
-                (type(p) is str and len(p) <= 64) or (type(p) is int and 0 <= p <= 1000) for p in path):
+        try:
+            path, salt, digest = _SALT_FIELDS(item)  # with three keys: exactly these
+        except KeyError:
             return False
-        if type(salt) is not str or _SALT.fullmatch(salt) is None or type(digest) is not str or _HEX64.fullmatch(digest) is None:
+        if type(path) is not list or not 0 < len(path) <= 16:
+            return False
+        for step in path:
+            if not ((type(step) is str and len(step) <= 64) or (type(step) is int and 0 <= step <= 1000)):
+                return False
+        if not (type(salt) is str and len(salt) == 32 and not salt.strip(_HEX)
+                and type(digest) is str and len(digest) == 64 and not digest.strip(_HEX)):
             return False
     return True
 

@@ -196,8 +196,12 @@ class Service:
             options = OptionsOf(state.options)
             types = {1: "match_started", **{i: e["type"] for i, e in enumerate(events, 2)}} \
                 if any(e["type"] == "amend" for e in events) else {}  # an amend's private places are its target's
-            more = [NewEvent(e["type"], dict(e["data"]), private_paths(engine, options, e["type"], e["data"], types))
-                    for e in events]
+            declared = engine.PRIVATE  # most types declare no private field: only the others are looked into
+            more = []
+            for e in events:  # the data is not copied: the ledger encodes it at once and keeps its own
+                kind, payload = e["type"], e["data"]
+                paths = private_paths(engine, options, kind, payload, types) if kind in declared or kind == "amend" else ()
+                more.append(NewEvent(kind, payload if type(payload) is dict else dict(payload), paths))
             players = len(data["players"])
             outcome: dict[str, Folded] = {}
 
@@ -226,7 +230,12 @@ class Service:
                 first=first, by=by, meta=match_meta(data), more=more, check=check,
             )
             ended = engine.is_over(outcome["entry"].state)  # recorded whole: its final state is kept at once
-            self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=ended))
+            entry = self._keep_snapshot(match_id, engine, outcome["entry"], force=ended)
+            if not (ended and entry.stored == entry.version):
+                # A match recorded whole and over (an archive, a score sheet typed in after the
+                # game) is read, if at all, from the snapshot just stored, as an import is: it is
+                # not weighed into the memory cache (weighing cost more than a tenth of the write).
+                self.cache.put(match_id, entry)
         return {"id": match_id, "token": token, "version": result.version, "head": result.head}
 
     def record(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None, by: str = "",

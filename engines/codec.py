@@ -8,17 +8,20 @@ values, so one codec serves all five games instead of five hand-written ones:
 value                      JSON form
 =========================  =========================================
 ``None``, bool, int, str   itself (an int beyond ±2**53: ``{"int": "digits"}``)
-tuple                      a list
+tuple                      a list; of deck cards only: ``{"tc": ["AS", "10H", …]}``
 ``NamedTuple``/dataclass   ``{"@": "Hand", "v": [field values]}``
-:class:`~engines.cards.Card`  ``{"c": [rank, suit]}``
-frozenset                  ``{"fs": [...]}``
+:class:`~engines.cards.Card`  ``{"c": "AS"}`` (a deck's card), ``{"c": [rank, suit]}`` (any other)
+frozenset                  ``{"fs": [...]}``; of deck cards only: ``{"fc": ["AS", …]}``
 :class:`~engines.history.History`  ``{"hj": ["item as JSON text", ...]}`` (decoded lazily)
 dict                       ``{"d": [[key, value], ...]}``
 =========================  =========================================
 
 Classes are named by their bare name, looked up in the game's own modules (its package)
 and the shared ones: a stored form never holds an import path. Cards come back as the
-decks' own card objects, so the identity fast path of :class:`Card` keeps working.
+decks' own card objects, so the identity fast path of :class:`Card` keeps working. A deck's
+card is written as its text (unique across the decks, :func:`_deck_cards` checks it), and a tuple or
+frozenset made of such cards as one list of texts: states hold hundreds of cards, and a
+cold read loaded each ``{"c": [rank, suit]}`` object one Python call at a time.
 
 The data is only a cache of a fold: the service stores it beside the engine's rules
 version and refolds from the log whenever the version or the chain head differs. That
@@ -98,6 +101,26 @@ def _cards() -> dict[tuple[str, str | None], Card]:
     return found
 
 
+def _deck_cards() -> dict[str, Card]:
+    """Every card object of every deck, by its text (``str(card)``).
+
+    Raises:
+        CodecError: two decks' different cards share a text (then no text could be read back).
+    """
+    found: dict[str, Card] = {}
+    for card in _cards().values():
+        text = str(card)
+        if found.get(text, card) != card:
+            raise CodecError(f"two cards are written {text}")
+        found[text] = card
+    return found
+
+
+_BY_TEXT = _deck_cards()
+_DECKS = frozenset(_BY_TEXT.values())
+"""Every decks' card: a card equal to one of them is written as its text (and read back as it)."""
+
+
 def dump_state(state: Any) -> JSON:
     """Return ``state`` as JSON-compatible data (:func:`load_state` rebuilds it)."""
     return _dump(state)
@@ -118,14 +141,18 @@ def _dump(value: Any) -> JSON:
 
 
 def _dump_tuple(value: tuple[Any, ...]) -> JSON:
+    if value and _DECKS.issuperset(value):  # only cards (nothing else equals a card)
+        return {"tc": [str(v) for v in value]}
     return [_dump(v) for v in value]
 
 
 def _dump_card(value: Card) -> JSON:
-    return {"c": [value.rank, value.suit]}
+    return {"c": str(value)} if value in _DECKS else {"c": [value.rank, value.suit]}
 
 
 def _dump_frozenset(value: frozenset[Any]) -> JSON:
+    if value and value <= _DECKS:
+        return {"fc": [str(v) for v in value]}
     return {"fs": [_dump(v) for v in value]}
 
 
@@ -208,6 +235,7 @@ def load_state(engine: Engine | ModuleType, data: JSON) -> Any:
     package = getattr(engine, "__package__", None) or engine.__name__  # type: ignore[union-attr]
     classes = _classes(package)
     decks = _cards()
+    by_text = _BY_TEXT
     parse = orjson.loads
 
     def load(value: JSON) -> Any:
@@ -218,7 +246,13 @@ def load_state(engine: Engine | ModuleType, data: JSON) -> Any:
             return value  # None, bool, int, str, float
         if len(value) == 1:
             (tag, inner), = value.items()
+            if tag == "fc":
+                return frozenset([by_text[text] for text in inner])
+            if tag == "tc":
+                return tuple([by_text[text] for text in inner])
             if tag == "c":
+                if type(inner) is str:
+                    return by_text[inner]
                 rank, suit = inner
                 return decks.get((rank, suit)) or Card(rank, suit)
             if tag == "fs":
@@ -241,4 +275,9 @@ def load_state(engine: Engine | ModuleType, data: JSON) -> Any:
                 raise CodecError(f"stored {cls.__name__} does not fit: {error}") from None
         raise CodecError(f"an object with the keys {', '.join(sorted(map(str, value)))} is no stored value")
 
-    return load(data)
+    try:
+        return load(data)
+    except (KeyError, TypeError, ValueError) as error:  # a card text no deck has, a pair that is not one
+        if isinstance(error, CodecError):
+            raise
+        raise CodecError(f"stored data that is no state: {error}") from None

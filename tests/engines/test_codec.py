@@ -85,3 +85,36 @@ def test_a_loaded_history_decodes_earlier_items_only_when_read() -> None:
 def test_a_history_of_strings_is_stored_whole() -> None:
     names = History(("ana", "ben"))
     assert load_state(la_cabra, json.loads(json.dumps(dump_state(names)))) == names
+
+
+def test_deck_cards_are_written_as_text_and_read_back_as_the_decks_own_objects() -> None:
+    import orjson
+    from engines.cards import SPANISH_40
+    ace, seven = la_cabra.state.DECK._by_text["AS"], SPANISH_40.cards[6]
+    state = ((ace, seven), frozenset({ace, seven}), ace, (ace, 3, "AS"))
+    data = dump_state(state)
+    assert data[0] == {"tc": [str(ace), str(seven)]} and data[2] == {"c": str(ace)}
+    assert set(data[1]["fc"]) == {str(ace), str(seven)}
+    assert data[3] == [{"c": str(ace)}, 3, "AS"]  # a text that is not a card stays a text
+    back = load_state(la_cabra, orjson.loads(orjson.dumps(data)))
+    assert back == state and back[0][0] is ace and back[2] is ace and next(c for c in back[1] if c == seven) is seven
+
+
+def test_a_card_no_deck_has_round_trips_by_rank_and_suit() -> None:
+    odd = Card("Z", "Q")
+    data = dump_state((odd, frozenset({odd})))
+    assert data == [{"c": ["Z", "Q"]}, {"fs": [{"c": ["Z", "Q"]}]}]
+    assert load_state(la_cabra, json.loads(json.dumps(data))) == (odd, frozenset({odd}))
+
+
+@pytest.mark.parametrize("data", [{"c": "ZZ"}, {"tc": ["AS", "nope"]}, {"fc": [1]}, {"c": "AS", "x": 1}, {"what": []}])
+def test_data_in_no_stored_form_is_refused_not_misread(data: object) -> None:
+    with pytest.raises(CodecError):
+        load_state(la_cabra, data)
+
+
+def test_a_change_to_the_codec_changes_every_rules_version() -> None:
+    """Snapshots are refused when their rules version differs: the version digests this codec's source."""
+    from api.service import snapshots
+
+    assert "codec.py" in snapshots._SHARED

@@ -147,3 +147,29 @@ def test_format_1_rows_keep_verifying_beside_format_2(db_path: Path) -> None:
     hidden = [dict(full[0]), {**full[1], "data": {**full[1]["data"], "value": {"private": True}}}, full[2]]  # type: ignore[dict-item]
     report = verify_listing("old", hidden)
     assert not report.valid and report.first_bad == 2 and "format-1" in (report.reason or "")
+
+
+def test_a_batch_draws_its_salts_in_one_read_each_value_its_own(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The OS's randomness is read once per batch (not once per event); the bytes drawn are cut
+    into one 16-byte salt per private value, in order, none shared."""
+    import secrets
+
+    import ledger._core as core
+
+    start(ledger)
+    draws: list[bytes] = []
+    read = secrets.token_bytes
+
+    def token_bytes(n: int) -> bytes:
+        draws.append(read(n))
+        return draws[-1]
+
+    monkeypatch.setattr(core.secrets, "token_bytes", token_bytes)
+    ledger.append("m1", [DEAL, NewEvent("note", {"text": "shuffle"}), PEEK], by="scorer")
+    deal, _, peek = ledger.read("m1", after=1)
+    assert len(draws) == 1 and len(draws[0]) == 3 * 16
+    salts = [s for _, s in deal.private] + [s for _, s in peek.private]
+    assert salts == [draws[0][i * 16:(i + 1) * 16].hex() for i in range(3)] and len(set(salts)) == 3
+    assert ledger.verify("m1")[0].valid
+    ledger.append("m1", [NewEvent("note", {"text": "no secret"})], by="scorer")
+    assert len(draws) == 1  # a batch without private values reads no randomness

@@ -338,3 +338,28 @@ def test_the_one_pass_verify_commits_private_values_as_the_writer_did(data: dict
     altered = (raw, (2, raw[1], text[:-2] + flipped + text[-1:], *raw[3:6], first.encode(), second.encode(), *raw[8:]))
     report = verify_chain("m", altered, 2, second)
     assert not report.valid and report.first_bad == 2
+
+
+@settings(max_examples=300)
+@given(data=st.dictionaries(st.text(max_size=4), JSON_VALUES, min_size=1, max_size=5), pick=st.data())
+def test_an_import_checks_private_values_as_the_writer_committed_them(data: dict[str, Any], pick: st.DataObject) -> None:
+    """Whatever private places an imported event has (apart, one inside another, values repeated
+    elsewhere in the data), the import hashes what the writer hashed: the commitments spliced into
+    the canonical bytes where the places lie apart, re-encoded otherwise; a wrong hash is refused."""
+    from ledger._core import imported_rows
+    from ledger.records import committed_data, stored_event
+
+    places = sorted(set(_places(data)), key=len)
+    chosen = pick.draw(st.lists(st.sampled_from(places), max_size=3, unique=True)) if places else []
+    salted = tuple((p, f"{i + 7:032x}") for i, p in enumerate(chosen))
+    try:
+        committed = committed_data(data, salted)
+    except (KeyError, IndexError, TypeError):
+        return  # a place inside one already hidden: the writer refuses such an event too
+    digest = chain_hash_v2(GENESIS, "m", 1, "deal", committed, "t", "b", None)
+    event = stored_event("m", 1, "deal", data, "t", "b", None, GENESIS, digest, 2, salted)
+    rows, report = imported_rows("m", [event])
+    assert report.valid, report.reason
+    assert rows[0][3] == canonical_json(data).decode()
+    wrong = stored_event("m", 1, "deal", data, "t", "b", None, GENESIS, "0" * 64, 2, salted)
+    assert not imported_rows("m", [wrong])[1].valid

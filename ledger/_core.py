@@ -136,12 +136,12 @@ def private_from_text(text: str | bytes | None) -> Secrets:
     if text is None:
         return ()
     items = _loads(text)
-    if not isinstance(items, list):
+    if type(items) is not list:
         raise ValueError("private salts must be a list")
     out = []
-    for item in items:
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list) and isinstance(item[1], str)
-                and all(isinstance(p, (str, int)) and not isinstance(p, bool) for p in item[0])):
+    for item in items:  # decoded by orjson: exact types, so ``type(...) is`` (a bool is no int here)
+        if not (type(item) is list and len(item) == 2 and type(item[0]) is list and type(item[1]) is str
+                and all(type(p) is str or type(p) is int for p in item[0])):
             raise ValueError("each private salt must be [path, salt]")
         out.append((tuple(item[0]), item[1]))
     return tuple(out)

@@ -97,7 +97,9 @@ def prepare(events: Sequence[NewEvent]) -> Prepared:
         if found:
             salted = tuple((path, salts[cut + i * width:cut + (i + 1) * width]) for i, path in enumerate(found))
             cut += len(found) * width
-            append((etype, encoded, data.decode("utf-8"), data, salted, canonical_json(committed_data(event.data, salted))))
+            committed = (_spliced_commitments(data, event.data, salted) if _apart(salted) else None) \
+                or canonical_json(committed_data(event.data, salted))
+            append((etype, encoded, data.decode("utf-8"), data, salted, committed))
         else:
             append((etype, encoded, data.decode("utf-8"), data, (), data))
     return tuple(prepared)

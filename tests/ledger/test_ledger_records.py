@@ -342,10 +342,11 @@ def test_the_one_pass_verify_commits_private_values_as_the_writer_did(data: dict
 
 @settings(max_examples=300)
 @given(data=st.dictionaries(st.text(max_size=4), JSON_VALUES, min_size=1, max_size=5), pick=st.data())
-def test_an_import_checks_private_values_as_the_writer_committed_them(data: dict[str, Any], pick: st.DataObject) -> None:
-    """Whatever private places an imported event has (apart, one inside another, values repeated
-    elsewhere in the data), the import hashes what the writer hashed: the commitments spliced into
-    the canonical bytes where the places lie apart, re-encoded otherwise; a wrong hash is refused."""
+def test_appends_and_imports_commit_private_values_as_one_by_one_replacement_does(data: dict[str, Any], pick: st.DataObject) -> None:
+    """Whatever private places an event has (apart, one inside another, values repeated elsewhere
+    in the data), an import hashes and an append commits the bytes of the data with each value
+    replaced by its placeholder: spliced into the canonical bytes where the places lie apart,
+    re-encoded otherwise; a wrong hash is refused."""
     from ledger._core import imported_rows
     from ledger.records import committed_data, stored_event
 
@@ -363,3 +364,8 @@ def test_an_import_checks_private_values_as_the_writer_committed_them(data: dict
     assert rows[0][3] == canonical_json(data).decode()
     wrong = stored_event("m", 1, "deal", data, "t", "b", None, GENESIS, "0" * 64, 2, salted)
     assert not imported_rows("m", [wrong])[1].valid
+    from ledger._core import prepare
+
+    ((_, _, text, _, drawn, written),) = prepare([NewEvent("deal", data, private=tuple(chosen))])
+    assert [p for p, _ in drawn] == list(chosen) and text == canonical_json(data).decode()
+    assert written == canonical_json(committed_data(data, drawn))  # an append commits the same way

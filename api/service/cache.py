@@ -15,7 +15,7 @@ The cache is bounded by bytes, not by a count of matches: a 10,000-event match w
 megabytes and a short one a few dozen kilobytes, so a count bound was either useless or
 wasteful. Each entry is weighed by :func:`weigh` (what its objects take, checkpoints
 included, shared objects once) when it is stored; an entry that grows by appends is weighed
-again only after it has grown by a quarter (and extrapolated in between), so long matches pay
+again only after it has grown by half (and extrapolated in between), so long matches pay
 O(1) per event for it. The least recently used entries go first once the total passes the
 budget; an entry heavier than the whole budget is not kept at all (its match is read from the
 stored snapshots each time, which is what they are for). Checkpoints are not bounded apart:
@@ -45,9 +45,11 @@ DEFAULT_BUDGET = 128 * 1024 * 1024
 RECORDS = 1024
 """Match rows kept (id, game, players, token hash: a few hundred bytes each), by count."""
 
-REWEIGH_AFTER = 8
-"""An entry extended by appends is weighed again after this many events, or a quarter of its
-length when that is more; in between its weight is extrapolated from the last weighing."""
+REWEIGH_AFTER = 16
+"""An entry extended by appends is weighed again after this many events, or half its length
+when that is more; in between its weight is extrapolated from the last weighing. A state's
+bytes per event fall as a match goes on (the options and seating are paid once), so the
+extrapolation errs on the heavy side: an entry may leave the cache a little early, never late."""
 
 
 @dataclass(frozen=True)
@@ -70,12 +72,15 @@ def _keeps_checkpoint(seq: int, event_type: str) -> bool:
 def folded(steps: Iterable[Step], version: int, head: str, on: Folded | None = None) -> Folded:
     """Return the entry after walking ``steps`` on from entry ``on`` (None: from the start)."""
     state = on.state if on is not None else None
-    checkpoints = dict(on.checkpoints) if on is not None else {}
+    kept = on.checkpoints if on is not None else {}
+    checkpoints: dict[int, Any] | None = None  # copied only when a step adds one: most appends add none
     for step in steps:
         state = step.state
         if _keeps_checkpoint(step.event.seq, step.event.type):
+            if checkpoints is None:
+                checkpoints = dict(kept)
             checkpoints[step.event.seq] = state
-    return Folded(version, head, state, checkpoints, on.stored if on is not None else 0)
+    return Folded(version, head, state, kept if checkpoints is None else checkpoints, on.stored if on is not None else 0)
 
 
 def log_on(ledger: Ledger, match_id: str, after: int, newer: list[Event]) -> list[Event]:
@@ -160,7 +165,7 @@ class Weight(NamedTuple):
 
 def _weight(entry: Folded, before: Weight | None) -> Weight:
     """Weigh ``entry``, or extrapolate from the same match's last weighing when it grew only a little."""
-    if before is not None and before.at <= entry.version < before.at + max(REWEIGH_AFTER, before.at // 4):
+    if before is not None and before.at <= entry.version < before.at + max(REWEIGH_AFTER, before.at // 2):
         grown = entry.version - before.at
         return Weight(before.measured + grown * before.measured // max(before.at, 1), before.measured, before.at)
     measured = weigh(entry)

@@ -128,31 +128,54 @@ def weigh(entry: Folded) -> int:
     read they are decoded in place and the entry grows past its weight until it is weighed again.
     """
     seen: set[int] = set()
-    total = sys.getsizeof(entry.checkpoints)
-    stack: list[Any] = [entry.state, *entry.checkpoints.values()]
+    add = seen.add
     size = sys.getsizeof
+    total = size(entry.checkpoints)
+    stack: list[Any] = [entry.state, *entry.checkpoints.values()]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        value = stack.pop()
-        if value is None or value is True or value is False or id(value) in seen:
-            continue
-        seen.add(id(value))
+        value = pop()
         kind = type(value)
-        if kind is Card:
+        if kind in _UNWEIGHED:
             continue
+        if id(value) in seen:
+            continue
+        add(id(value))
         total += size(value)
-        if kind is str or kind is int or kind is float or kind is bytes:
+        if kind in _LEAVES:
             continue
-        if kind is tuple or kind is list or kind is frozenset or kind is set or isinstance(value, tuple):
-            stack.extend(value)
-        elif kind is dict:
-            stack.extend(value.keys())
-            stack.extend(value.values())
+        if kind is tuple or kind is frozenset or kind is list or kind is set:
+            extend(value)
+            continue
+        fields = _FIELDS.get(kind)
+        if fields is None:
+            fields = _FIELDS[kind] = _fields_of(kind)
+        if fields:
+            extend(getattr(value, name) for name in fields)
         elif kind is History:  # its backing list, shared by every version of it: walked once, not per version
-            stack.append(value._shared)
-            stack.append(value._last)
-        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-            stack.extend(getattr(value, f.name) for f in dataclasses.fields(value))
+            push(value._shared)
+            push(value._last)
+        elif isinstance(value, tuple):  # a named tuple
+            extend(value)
+        elif kind is dict:
+            extend(value.keys())
+            extend(value.values())
     return total
+
+
+_UNWEIGHED = frozenset({type(None), bool, Card})
+"""Not counted: ``None`` and the booleans are singletons, cards are the decks' own objects."""
+
+_LEAVES = frozenset({str, int, float, bytes})
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The field names of each dataclass kind met (empty for anything else), looked up once per kind."""
+
+
+def _fields_of(kind: type) -> tuple[str, ...]:
+    if dataclasses.is_dataclass(kind):
+        return tuple(f.name for f in dataclasses.fields(kind))
+    return ()
 
 
 class Weight(NamedTuple):

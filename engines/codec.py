@@ -38,14 +38,13 @@ True
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 import threading
 from collections import OrderedDict
 from functools import lru_cache
 from types import ModuleType
 from typing import Any, Callable
-
-import orjson
 
 from engines import cards
 from engines.base import Engine
@@ -63,9 +62,16 @@ class CodecError(ValueError):
     """Data that is not a state this engine can have (another game's, or an older shape)."""
 
 
+Encode = Callable[[JSON], str]
+"""Turns JSON data into compact JSON text."""
+Parse = Callable[[Any], JSON]
+"""Turns JSON text back into data."""
+
+
 def _text(data: JSON) -> str:
-    """Compact JSON text (orjson: the stdlib encoder was a third of storing a snapshot)."""
-    return orjson.dumps(data).decode("utf-8")
+    """Compact JSON text with the standard library (engines import nothing else; the service
+    passes a faster encoder, :func:`dump_state`'s ``encode``)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 _TEXTS: OrderedDict[int, tuple[object, str]] = OrderedDict()
@@ -76,13 +82,13 @@ _TEXTS_MAX = 100_000
 _TEXTS_LOCK = threading.Lock()
 
 
-def _item_text(item: object) -> str:
+def _item_text(item: object, encode: Encode) -> str:
     with _TEXTS_LOCK:
         hit = _TEXTS.get(id(item))
         if hit is not None and hit[0] is item:
             _TEXTS.move_to_end(id(item))
-            return hit[1]
-    text = _text(_dump(item))
+            return hit[1]  # any encoder's text parses back to the same data
+    text = encode(_dump(item))
     with _TEXTS_LOCK:
         _TEXTS[id(item)] = (item, text)
         while len(_TEXTS) > _TEXTS_MAX:
@@ -121,9 +127,22 @@ _DECKS = frozenset(_BY_TEXT.values())
 """Every decks' card: a card equal to one of them is written as its text (and read back as it)."""
 
 
-def dump_state(state: Any) -> JSON:
-    """Return ``state`` as JSON-compatible data (:func:`load_state` rebuilds it)."""
-    return _dump(state)
+def dump_state(state: Any, *, encode: Encode = _text) -> JSON:
+    """Return ``state`` as JSON-compatible data (:func:`load_state` rebuilds it).
+
+    ``encode`` writes the JSON text of each earlier item of a history (the standard library's
+    by default; the service passes orjson's, several times faster).
+    """
+    before = getattr(_DUMPING, "encode", _text)
+    _DUMPING.encode = encode  # read by the histories this dump meets (this thread's dump only)
+    try:
+        return _dump(state)
+    finally:
+        _DUMPING.encode = before
+
+
+_DUMPING = threading.local()
+"""What the dump running in this thread encodes history items with."""
 
 
 def _dump(value: Any) -> JSON:
@@ -166,7 +185,8 @@ def _dump_history(value: History[Any]) -> JSON:
         return {"h": [_dump(v) for v in items]}
     # one JSON text per item: a cold load parses only short strings and decodes an item
     # when it is first read; items never read since are stored back as they came
-    return {"hj": [v if type(v) is str else _item_text(v) for v in items]}
+    encode = getattr(_DUMPING, "encode", _text)
+    return {"hj": [v if type(v) is str else _item_text(v, encode) for v in items]}
 
 
 def _dump_float(value: float) -> JSON:
@@ -225,8 +245,11 @@ _NESTED = (list, dict)
 """The JSON kinds that stand for something else (a tuple, a card, a class…); the rest load as they are."""
 
 
-def load_state(engine: Engine | ModuleType, data: JSON) -> Any:
+def load_state(engine: Engine | ModuleType, data: JSON, *, parse: Parse = json.loads) -> Any:
     """Rebuild a state of ``engine``'s game from :func:`dump_state` data.
+
+    ``parse`` reads the JSON text of a history's items when they are first read (the standard
+    library's by default; the service passes orjson's).
 
     Raises:
         CodecError: the data names a class the game does not have, or does not fit it, or
@@ -236,7 +259,6 @@ def load_state(engine: Engine | ModuleType, data: JSON) -> Any:
     classes = _classes(package)
     decks = _cards()
     by_text = _BY_TEXT
-    parse = orjson.loads
 
     def load(value: JSON) -> Any:
         kind = type(value)

@@ -64,10 +64,14 @@ def _digest(match_id: str, seq: int, head: str, rules: str, state: str) -> str:
     return hashlib.sha256(f"{match_id}\n{seq}\n{head}\n{rules}\n".encode() + state.encode()).hexdigest()
 
 
+def _orjson_text(data: Any) -> str:
+    return orjson.dumps(data).decode("utf-8")
+
+
 def store(ledger: Ledger, match_id: str, engine: Engine, seq: int, head: str, state: Any) -> None:
     """Store the state after event ``seq`` (whose hash is ``head``) as the match's snapshot there."""
     rules = rules_version(engine)
-    text = orjson.dumps(dump_state(state)).decode()
+    text = orjson.dumps(dump_state(state, encode=_orjson_text)).decode()
     ledger.put_snapshot(Snapshot(match_id, seq, head, rules, text, _digest(match_id, seq, head, rules, text)))
 
 
@@ -82,7 +86,7 @@ def load(ledger: Ledger, match_id: str, engine: Engine, upto: int, *, newer_than
     if found is None or found.seq <= newer_than or not is_good(ledger, found, engine):
         return None
     try:
-        return Loaded(found.seq, found.head, load_state(engine, orjson.loads(found.state)))
+        return Loaded(found.seq, found.head, load_state(engine, orjson.loads(found.state), parse=orjson.loads))
     except (CodecError, orjson.JSONDecodeError, TypeError, ValueError, KeyError):
         return None
 

@@ -118,3 +118,28 @@ def test_a_change_to_the_codec_changes_every_rules_version() -> None:
     from api.service import snapshots
 
     assert "codec.py" in snapshots._SHARED
+
+
+def test_history_items_are_written_and_read_with_the_callers_json_functions() -> None:
+    """Engines import only the standard library; the service hands the codec a faster JSON encoder
+    and parser for the items of histories (the bulk of a long match's state)."""
+    events, states = play("la-cabra", 0)
+    state = states[-1]
+    past = la_cabra.State._fields.index("past")
+    written: list[object] = []
+
+    def encode(data: object) -> str:
+        written.append(data)
+        return json.dumps(data) + " "  # still JSON: proves which encoder wrote the text
+
+    from engines import codec
+
+    codec._TEXTS.clear()
+    data = json.loads(json.dumps(dump_state(state, encode=encode)))
+    items = data["v"][past]["hj"]
+    assert written and all(text.endswith(" ") for text in items)
+    parsed: list[str] = []
+    loaded = load_state(la_cabra, data, parse=lambda text: parsed.append(text) or json.loads(text))
+    assert items[-1] in parsed and items[0] not in parsed  # each history's last item at once, the others when read
+    assert loaded.past[0] == state.past[0] and parsed[-1] == items[0]
+    assert dump_state(state)["v"][past]["hj"] == items  # texts already written are reused by identity

@@ -86,7 +86,7 @@ def prepare(events: Sequence[NewEvent]) -> Prepared:
     width = 2 * SALT_BYTES
     cut = 0
     type_json: dict[str, bytes] = {}
-    prepared = []
+    prepared: list[tuple[str, bytes, str, bytes, Secrets, bytes]] = []
     append = prepared.append
     for event, found in zip(events, places):
         data = canonical_json(event.data)

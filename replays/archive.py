@@ -170,7 +170,7 @@ def _plain_fields(envelope: dict[str, Any], known_at: set[str]) -> Fields | None
     the event type is checked by its schema.
     """
     try:
-        fields = _FIELDS(envelope)
+        fields: Fields = _FIELDS(envelope)
     except KeyError:
         return None
     seq, etype, data, at, by, key, prev, digest, fmt = fields

@@ -215,10 +215,11 @@ def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tupl
     def check(current: int, stored: Any) -> dict[str, Any]:
         outcome["entry"] = service._fold_batch(archived.id, engine, engine.GAME, Folded(0, GENESIS, None, {}), stored,
                                                len(first.data["players"]))
-        first_read = next(walk(engine, events_from(stored[:1]))).read if not any(
-            e.type == "amend" and e.data.get("target") == 1 for e in stored) else next(walk(engine, events_from(stored))).read
-        return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing",
-                "meta": match_meta(first_read.data)}
+        if any(e.type == "amend" and e.data.get("target") == 1 for e in stored):
+            opening = next(walk(engine, events_from(stored))).read.data  # match_started as the log now reads it
+        else:
+            opening = stored[0].data  # as recorded (the fold above started the match from it)
+        return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing", "meta": match_meta(opening)}
 
     item = MatchImport(archived.id, engine.GAME, list(first.data["players"]), hash_token(token), events, check)
     return archived, item, token

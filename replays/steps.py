@@ -20,7 +20,7 @@ from engines.base import Course, Engine, Event, walk
 COURSES: tuple[Course, ...] = ("corrected", "recorded")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Frame:
     """One step of a replay."""
 
@@ -35,11 +35,32 @@ class Frame:
     """The engine state after this step (not JSON: :func:`frame_json` turns it into a view)."""
 
     def to_json(self, engine: Engine, seat: int | str | None, previous_view: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Return the frame as the API shows it: the view after it and what changed."""
+        """Return the frame as the API shows it: the view after it and what changed.
+
+        A value of the view equal to the previous frame's is replaced by that very object
+        (the players, the totals between deals…): a long replay keeps one copy of what did
+        not change instead of one per frame, as it already shares the whole view of a frame
+        whose state did not change. Views are read-only, so sharing is safe.
+        """
         view = engine.view(self.state, seat)
-        changed = sorted(k for k in view if previous_view is None or previous_view.get(k) != view[k])
-        return {"seq": self.seq, "type": self.type, "data": dict(self.data), "status": self.status,
+        if previous_view is None:
+            changed = sorted(view)
+        else:
+            changed = []
+            for k, v in view.items():
+                old = previous_view.get(k)
+                if old != v:
+                    changed.append(k)
+                elif old is not v and old is not None:
+                    view[k] = old  # same key, new value object: no resize, the iteration stays valid
+            changed.sort()
+        return {"seq": self.seq, "type": self.type, "data": _data(self.data), "status": self.status,
                 "text": self.text, "state": view, "changed": changed}
+
+
+def _data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """An event's data as a frame shows it: the stored dict itself (frames are read-only), a copy of another mapping."""
+    return data if type(data) is dict else dict(data)
 
 
 def _side_text(event: Event) -> str:
@@ -116,7 +137,7 @@ def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None
             previous_state, previous = frame.state, None
             continue
         if frame.state is previous_state and previous is not None:
-            rendered = {"seq": frame.seq, "type": frame.type, "data": dict(frame.data), "status": frame.status,
+            rendered = {"seq": frame.seq, "type": frame.type, "data": _data(frame.data), "status": frame.status,
                         "text": frame.text, "state": previous, "changed": []}
         else:
             rendered = frame.to_json(engine, seat, previous)

@@ -46,6 +46,7 @@ from engines.la_cabra.state import (
     card_list,
     deck_masks,
     deck_totals,
+    pair,
     points,
     read_card,
     sorted_cards,
@@ -738,7 +739,7 @@ def _on_reveal(state: State, event: Event) -> State:
 def _pair(v: object, field: str) -> tuple[int, int]:
     if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(is_int(x) and x >= 0 for x in v):
         raise RuleViolation("la-cabra.bad_result", f"{field} is two numbers, one per team (NS, EW)")
-    return int(v[0]), int(v[1])
+    return pair(int(v[0]), int(v[1]))
 
 
 @lru_cache(maxsize=4096)

@@ -1171,3 +1171,17 @@ def test_a_close_in_the_middle_of_a_trick() -> None:
     assert m.hand_score()["points"] == [4, 0] and m.hand_score()["closedFromSheet"] == {"afterMove": 2, "seq": 5}
     assert la_cabra.legal_moves(m.state) == [
         {"type": "hand_started", "data": {"dealer": N}}, {"type": "hand_result", "data": {"cardPoints": [30, 90]}}]
+
+
+def test_hands_with_the_same_result_share_their_values() -> None:
+    """A replay keeps every frame's state alive: equal results, facts and scores are one object, not one per hand."""
+    m = Match()
+    m.result(W, [60, 60], [4, 3])
+    m.result(N, [60, 60], [4, 3])
+    m.result(E, [70, 50], [5, 4])
+    m.result(S, [70, 50], [5, 4])
+    past, scores = m.state.hands, m.state.scores
+    assert past[0].claim.points is past[1].claim.points and past[0].claim.tricks is past[1].claim.tricks
+    assert past[0].facts is past[1].facts and scores[0] is scores[1]
+    assert scores[2].points is scores[3].points and scores[2].totals is not scores[3].totals
+    assert [h["totals"] for h in m.score()["hands"]] == [[0, 0], [0, 0], [0, 2], [0, 4]]

@@ -99,7 +99,12 @@ def base_loss(pts: tuple[int, int], took_trick: tuple[bool | None, bool | None])
 
 
 def took_tricks(hand: Hand) -> tuple[bool | None, bool | None]:
-    """Per team, whether it took a trick in the deal, None when nothing recorded says."""
+    """Per team, whether it took a trick in the deal, None when nothing recorded says.
+
+    A sheet's ``cards`` lists say it for both teams: every trick puts cards in its winner's
+    pile, and the lists name all 36 cards (no ``"??"``), so a list's length is that pile's
+    size and an empty list is a team that took no trick.
+    """
     if not hand.from_sheet:
         return hand.tricks[0] > 0, hand.tricks[1] > 0
     claim = hand.claim
@@ -107,8 +112,10 @@ def took_tricks(hand: Hand) -> tuple[bool | None, bool | None]:
     for t in (0, 1):
         if claim is not None and claim.tricks is not None:
             out.append(claim.tricks[t] > 0)
-        elif hand.tricks[t] > 0 or (claim is not None and claim.cards is not None and bool(claim.cards[t])):
+        elif hand.tricks[t] > 0:
             out.append(True)
+        elif claim is not None and claim.cards is not None:
+            out.append(bool(claim.cards[t]))
         elif claim is not None and claim.loss is not None:
             out.append(claim.loss[t] != 6)
         else:

@@ -63,8 +63,10 @@ Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
   where they could be.
 * **Score-sheet forms.** ``cardPoints`` alone (``tricks`` omitted): the tricks stay unknown
   (``result.tricks`` null); they are required only for a team with 0 points when the record
-  does not already say whether it took a trick (a trick in the moves, or an earlier sheet of
-  the hand: its ``tricks``, its 6 loss points, its card lists). ``cards`` without ``tricks``
+  does not already say whether it took a trick (the moves of a deal played to its end, a
+  trick already taken, or an earlier sheet of the hand: its ``tricks``, its 6 loss points,
+  its card lists); a hand closed in play leaves a team without a trick yet open (it might
+  have taken one after the last recorded move). ``cards`` without ``tricks``
   says it for both teams: the lists name all 36 cards (``"??"`` is refused there), so a
   list's length is its team's pile and an empty list is a team that took no trick (6 loss
   points), not one whose cards went unseen. ``lossPoints`` alone: the deal's own loss points

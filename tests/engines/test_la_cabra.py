@@ -799,6 +799,24 @@ def test_zero_card_points_alone_still_need_tricks_when_the_record_does_not_say()
     n.add("hand_result", cardPoints=[0, 120])
 
 
+def test_a_deal_played_to_its_end_says_who_took_no_trick() -> None:
+    """The moves show EW taking no trick: a cross-check of 0 card points needs no tricks (it could not say otherwise)."""
+    dealt, trump, stock = shuffled(random.Random(0))
+    m = Match()
+    m.deal(W, dealt, trump)
+
+    def ns_beat_ew_discard(moves: list[dict[str, Any]]) -> dict[str, Any]:
+        wanted = "beat" if moves[0]["data"]["seat"] % 2 == 0 else "discard"
+        return next((mv for mv in moves if mv["type"] == wanted), moves[0])
+
+    play_out(m, list(stock), ns_beat_ew_discard)
+    assert m.hand.tricks == (9, 0) and m.hand_score()["points"] == [0, 6]
+    check_templates(m)
+    m.add("hand_result", cardPoints=[120, 0])
+    m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[120, 0], tricks=[8, 1])
+    m.refuse("hand_result", "la-cabra.bad_result", cardPoints=[120, 0], tricks=[9, 0], lastTrick=1)
+
+
 @pytest.mark.parametrize("seed", [999, 1657, 1927, 2123, 2462, 2603])
 def test_playouts_with_a_team_listed_without_cards(seed: int) -> None:
     """The conformance playouts that wrote a sheet with one team's card list empty (every template cross-checked)."""

@@ -116,14 +116,19 @@ def private_from_text(text: str | bytes | None) -> Secrets:
     if text is None:
         return ()
     items = _loads(text)
-    if not isinstance(items, list):
+    if type(items) is not list:
         raise ValueError("private salts must be a list")
     out = []
-    for item in items:
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], list) and isinstance(item[1], str)
-                and all(isinstance(p, (str, int)) and not isinstance(p, bool) for p in item[0])):
+    for item in items:  # decoded JSON holds exact types: ``type(x) is int`` leaves the booleans out
+        if type(item) is not list or len(item) != 2:
             raise ValueError("each private salt must be [path, salt]")
-        out.append((tuple(item[0]), item[1]))
+        path, salt = item
+        if type(path) is not list or type(salt) is not str:
+            raise ValueError("each private salt must be [path, salt]")
+        for step in path:
+            if type(step) is not str and type(step) is not int:
+                raise ValueError("each private salt must be [path, salt]")
+        out.append((tuple(path), salt))
     return tuple(out)
 
 
@@ -291,19 +296,22 @@ def verify_chain(
             last_hash = str(stored_hash)
         if first_bad is not None:
             continue
-        if into is None and len(row) == 10 and row[9] is None and row[0] == length:
-            # The common row, inline: raw bytes, no private values, pieces already encoded
-            # for this batch. Anything else, or any doubt, goes through pieces.check.
+        if into is None and len(row) == 10 and row[0] == length:
+            # The common row, inline: raw bytes, pieces already encoded for this batch, and
+            # private values (a format-2 row) spliced as commitments into the stored bytes.
+            # Anything else, or any doubt, goes through pieces.check.
             prefix = prefixes.get((row[3], row[4]))
             middle = middles.get((row[5], row[8]))
             kind = types.get(row[1])
             prev, data = row[6], row[2]
             if (prefix is not None and middle is not None and kind is not None and type(data) is bytes
-                    and prev == expected_prev_bytes
-                    and _sha256(b"".join((prev, prefix[0], data, middle[0], b"%d" % length, b',"type":', kind[0],
-                                          b"}"))).hexdigest() == last_hash):
-                expected_prev, expected_prev_bytes = last_hash, stored_hash
-                continue
+                    and prev == expected_prev_bytes):
+                committed = data if row[9] is None else _quick_commitments(data, row[9]) if row[8] == 2 else None
+                if (committed is not None
+                        and _sha256(b"".join((prev, prefix[0], committed, middle[0], b"%d" % length, b',"type":',
+                                              kind[0], b"}"))).hexdigest() == last_hash):
+                    expected_prev, expected_prev_bytes = last_hash, stored_hash
+                    continue
         problem = pieces.check(length, expected_prev, last_hash, row, into)
         if problem is not None:
             first_bad, reason = length, problem
@@ -401,6 +409,15 @@ class _Pieces:
                 return f"seq {seq}: data is not valid JSON (the event was altered)"
             into.append(stored_event(self.match_id, seq, kind[1], decoded, prefix[1], prefix[2], middle[1],
                                      expected_prev, stored_hash, fmt, salted))
+        return None
+
+
+def _quick_commitments(data: bytes, private: Any) -> bytes | None:
+    """The committed bytes of a format-2 row from its stored data and salts, or None when in any
+    doubt (then :meth:`_Pieces.check` looks at the row the long way and says what is wrong)."""
+    try:
+        return _spliced_commitments(data, _loads(data), private_from_text(private))
+    except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError, UnicodeDecodeError):
         return None
 
 

@@ -15,7 +15,7 @@ The cache is bounded by bytes, not by a count of matches: a 10,000-event match w
 megabytes and a short one a few dozen kilobytes, so a count bound was either useless or
 wasteful. Each entry is weighed by :func:`weigh` (what its objects take, checkpoints
 included, shared objects once) when it is stored; an entry that grows by appends is weighed
-again only after it has grown by a quarter (and extrapolated in between), so long matches pay
+again only after it has grown by half (and extrapolated in between), so long matches pay
 O(1) per event for it. The least recently used entries go first once the total passes the
 budget; an entry heavier than the whole budget is not kept at all (its match is read from the
 stored snapshots each time, which is what they are for). Checkpoints are not bounded apart:
@@ -45,9 +45,11 @@ DEFAULT_BUDGET = 128 * 1024 * 1024
 RECORDS = 1024
 """Match rows kept (id, game, players, token hash: a few hundred bytes each), by count."""
 
-REWEIGH_AFTER = 8
-"""An entry extended by appends is weighed again after this many events, or a quarter of its
-length when that is more; in between its weight is extrapolated from the last weighing."""
+REWEIGH_AFTER = 16
+"""An entry extended by appends is weighed again after this many events, or half its length
+when that is more; in between its weight is extrapolated from the last weighing. A state's
+bytes per event fall as a match goes on (the options and seating are paid once), so the
+extrapolation errs on the heavy side: an entry may leave the cache a little early, never late."""
 
 
 @dataclass(frozen=True)
@@ -70,12 +72,15 @@ def _keeps_checkpoint(seq: int, event_type: str) -> bool:
 def folded(steps: Iterable[Step], version: int, head: str, on: Folded | None = None) -> Folded:
     """Return the entry after walking ``steps`` on from entry ``on`` (None: from the start)."""
     state = on.state if on is not None else None
-    checkpoints = dict(on.checkpoints) if on is not None else {}
+    kept = on.checkpoints if on is not None else {}
+    checkpoints: dict[int, Any] | None = None  # copied only when a step adds one: most appends add none
     for step in steps:
         state = step.state
         if _keeps_checkpoint(step.event.seq, step.event.type):
+            if checkpoints is None:
+                checkpoints = dict(kept)
             checkpoints[step.event.seq] = state
-    return Folded(version, head, state, checkpoints, on.stored if on is not None else 0)
+    return Folded(version, head, state, kept if checkpoints is None else checkpoints, on.stored if on is not None else 0)
 
 
 def log_on(ledger: Ledger, match_id: str, after: int, newer: list[Event]) -> list[Event]:
@@ -123,31 +128,54 @@ def weigh(entry: Folded) -> int:
     read they are decoded in place and the entry grows past its weight until it is weighed again.
     """
     seen: set[int] = set()
-    total = sys.getsizeof(entry.checkpoints)
-    stack: list[Any] = [entry.state, *entry.checkpoints.values()]
+    add = seen.add
     size = sys.getsizeof
+    total = size(entry.checkpoints)
+    stack: list[Any] = [entry.state, *entry.checkpoints.values()]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        value = stack.pop()
-        if value is None or value is True or value is False or id(value) in seen:
-            continue
-        seen.add(id(value))
+        value = pop()
         kind = type(value)
-        if kind is Card:
+        if kind in _UNWEIGHED:
             continue
+        if id(value) in seen:
+            continue
+        add(id(value))
         total += size(value)
-        if kind is str or kind is int or kind is float or kind is bytes:
+        if kind in _LEAVES:
             continue
-        if kind is tuple or kind is list or kind is frozenset or kind is set or isinstance(value, tuple):
-            stack.extend(value)
-        elif kind is dict:
-            stack.extend(value.keys())
-            stack.extend(value.values())
+        if kind is tuple or kind is frozenset or kind is list or kind is set:
+            extend(value)
+            continue
+        fields = _FIELDS.get(kind)
+        if fields is None:
+            fields = _FIELDS[kind] = _fields_of(kind)
+        if fields:
+            extend(getattr(value, name) for name in fields)
         elif kind is History:  # its backing list, shared by every version of it: walked once, not per version
-            stack.append(value._shared)
-            stack.append(value._last)
-        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-            stack.extend(getattr(value, f.name) for f in dataclasses.fields(value))
+            push(value._shared)
+            push(value._last)
+        elif isinstance(value, tuple):  # a named tuple
+            extend(value)
+        elif kind is dict:
+            extend(value.keys())
+            extend(value.values())
     return total
+
+
+_UNWEIGHED = frozenset({type(None), bool, Card})
+"""Not counted: ``None`` and the booleans are singletons, cards are the decks' own objects."""
+
+_LEAVES = frozenset({str, int, float, bytes})
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The field names of each dataclass kind met (empty for anything else), looked up once per kind."""
+
+
+def _fields_of(kind: type) -> tuple[str, ...]:
+    if dataclasses.is_dataclass(kind):
+        return tuple(f.name for f in dataclasses.fields(kind))
+    return ()
 
 
 class Weight(NamedTuple):
@@ -160,7 +188,7 @@ class Weight(NamedTuple):
 
 def _weight(entry: Folded, before: Weight | None) -> Weight:
     """Weigh ``entry``, or extrapolate from the same match's last weighing when it grew only a little."""
-    if before is not None and before.at <= entry.version < before.at + max(REWEIGH_AFTER, before.at // 4):
+    if before is not None and before.at <= entry.version < before.at + max(REWEIGH_AFTER, before.at // 2):
         grown = entry.version - before.at
         return Weight(before.measured + grown * before.measured // max(before.at, 1), before.measured, before.at)
     measured = weigh(entry)

@@ -392,8 +392,10 @@ def _say_what_was_left(written: TextMatch, version: int, errors: list[dict[str, 
         return
     later = [w.line for w in left[1:]]
     if later:
-        ending["message"] += (f" — nothing from this line on was recorded; lines {later[0]} to {later[-1]} were checked "
-                              "for their shape only (the rules judge a move only after every move before it)")
+        checked = (f"line {later[0]} was checked for its shape only" if later[0] == later[-1]
+                   else f"lines {later[0]} to {later[-1]} were checked for their shape only")
+        ending["message"] += (f" — nothing from this line on was recorded; {checked} "
+                              "(the rules judge a move only after every move before it)")
     else:
         ending["message"] += " — this line was not recorded"
 

@@ -161,7 +161,7 @@ def test_appends_do_not_weigh_the_whole_entry_each_time(ledger: SqliteLedger,
     created = service.start_match(log[0]["data"])
     for start in range(1, len(log), 5):  # 200 appends of 5 events
         service.record(created["id"], log[start:start + 5], token=created["token"])
-    assert weighed[0] < 30, f"weighed {weighed[0]} times for 200 appends: again only as the match grows by a quarter"
+    assert weighed[0] < 15, f"weighed {weighed[0]} times for 200 appends: again only as the match grows by half"
     kept = service.cache.get(created["id"])
     assert kept is not None and kept.version == 1001
     measured = real(kept)

@@ -71,9 +71,9 @@ def test_hand_written_file_with_mistakes(game: str, tmp_path: Path) -> None:
     assert out_of_turn["code"] == "common.not_your_turn" and out_of_turn["column"] == _position(path, 14, "seat=") - len(
         path.read_text().splitlines()[13].split()[1]) - 1
     assert misspelt["code"] == "notation.bad_card" and "is not" in misspelt["message"]
-    last = len(path.read_text().rstrip().splitlines())
-    assert out_of_turn["message"].endswith(f"nothing from this line on was recorded; lines 15 to {last} were checked "
-                                           "for their shape only (the rules judge a move only after every move before it)")
+    assert len(path.read_text().rstrip().splitlines()) == 15  # the misspelt card is the last line
+    assert out_of_turn["message"].endswith("nothing from this line on was recorded; line 15 was checked "
+                                           "for its shape only (the rules judge a move only after every move before it)")
     bad_word = path.read_text().splitlines()[14].split("=")[-1].strip("[]").split()[0]
     assert misspelt["column"] == _position(path, 15, bad_word) and misspelt["message"].startswith(bad_word)
     (item,) = report["imported"]
@@ -83,6 +83,16 @@ def test_hand_written_file_with_mistakes(game: str, tmp_path: Path) -> None:
     assert service.ledger.get_match(item["id"]).status == "playing"
     written = transfer.match_text(service, item["id"], full=True)
     assert written.splitlines()[-1].startswith(f"{item['version']}. ")
+
+
+def test_the_lines_checked_for_their_shape_only_are_named_as_a_range(tmp_path: Path) -> None:
+    """Two lines after the move the rules refused: "lines 15 to 16 were checked" (one line: "line 15 was checked for its shape only", above)."""
+    lines = (TEXTS / "cabo.tnt").read_text().splitlines()
+    text = "\n".join([*lines, lines[12]]) + "\n"  # line 16: a move again, read for its shape only
+    out_of_turn = next(e for e in transfer.import_text(Service(SqliteLedger(tmp_path / "t.db")), text)["errors"]
+                       if e["line"] == 14)
+    assert out_of_turn["message"].endswith("nothing from this line on was recorded; lines 15 to 16 were checked for "
+                                           "their shape only (the rules judge a move only after every move before it)")
 
 
 def test_http_text_export_and_import(tmp_path: Path) -> None:

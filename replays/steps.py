@@ -124,10 +124,13 @@ def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None
     a frame whose state is the very object of the frame before it (a note, a claim, a voided
     move) reuses that view and changed nothing. Frames before ``start - 1`` get no view.
     ``views``, if given, receives each view computed, by ``id`` of its state (read-only, for
-    a caller that needs the same views again while the frames are alive).
+    a caller that needs the same views again while the frames are alive). Equal ``changed``
+    lists are one list (a long match repeats a handful of them: a deal, a result, a move).
     """
     out = []
     rendered: dict[str, Any]
+    changes: dict[tuple[str, ...], list[str]] = {}
+    nothing: list[str] = []
     previous_state: Any = before
     previous: Mapping[str, Any] | None = None if before is None else engine.view(before, seat)
     for frame in frames_:
@@ -138,9 +141,10 @@ def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None
             continue
         if frame.state is previous_state and previous is not None:
             rendered = {"seq": frame.seq, "type": frame.type, "data": _data(frame.data), "status": frame.status,
-                        "text": frame.text, "state": previous, "changed": []}
+                        "text": frame.text, "state": previous, "changed": nothing}
         else:
             rendered = frame.to_json(engine, seat, previous)
+            rendered["changed"] = changes.setdefault(tuple(rendered["changed"]), rendered["changed"])
         previous, previous_state = rendered["state"], frame.state
         if views is not None:
             views[id(frame.state)] = previous

@@ -109,5 +109,7 @@ def test_a_replay_shares_what_did_not_change_between_frames() -> None:
     assert result["state"]["players"] is deal["state"]["players"]
     assert result["state"]["lossPoints"] is deal["state"]["lossPoints"]
     assert "players" not in result["changed"] and "dealOver" in result["changed"]
+    assert out[4]["type"] == "hand_result" and out[4]["changed"] is result["changed"]  # equal lists are one list
+    assert out[7]["type"] == out[14]["type"] == "note" and out[7]["changed"] == [] and out[7]["changed"] is out[14]["changed"]
     fresh = [engine.view(f.state, None) for f in steps]
     assert [f["state"] for f in out] == fresh

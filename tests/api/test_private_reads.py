@@ -64,8 +64,10 @@ def leaks(body: bytes, cards: list[str]) -> list[str]:
     found = []
     for card in cards:
         rank, suit = card[:-1], card[-1]
-        written = rf"(?<![0-9A-Za-z]){re.escape(card)}(?![0-9A-Za-z])"
-        spoken = rf"(?<![0-9A-Za-z]){re.escape(rank + SUITS[suit])}"
+        # '-' and '_' count as part of a word: match ids are random URL-safe text, and an id
+        # like "x-8S_yz" must not read as the card 8S (it made these tests fail now and then)
+        written = rf"(?<![0-9A-Za-z_-]){re.escape(card)}(?![0-9A-Za-z_-])"
+        spoken = rf"(?<![0-9A-Za-z_-]){re.escape(rank + SUITS[suit])}"
         if re.search(written, text) or re.search(spoken, text):
             found.append(card)
     return found

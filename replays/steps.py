@@ -37,10 +37,12 @@ class Frame:
     def to_json(self, engine: Engine, seat: int | str | None, previous_view: Mapping[str, Any] | None) -> dict[str, Any]:
         """Return the frame as the API shows it: the view after it and what changed.
 
-        A value of the view equal to the previous frame's is replaced by that very object
-        (the players, the totals between deals…): a long replay keeps one copy of what did
+        A flat list of the view equal to the previous frame's (the players, the totals
+        between deals…) is replaced by that very list: a long replay keeps one copy of what did
         not change instead of one per frame, as it already shares the whole view of a frame
-        whose state did not change. Views are read-only, so sharing is safe.
+        whose state did not change. Views are read-only, so sharing is safe. Only flat lists
+        of texts or of whole numbers are shared: for them equal means written alike (``True
+        == 1`` and dicts equal in another key order would not be).
         """
         view = engine.view(self.state, seat)
         if previous_view is None:
@@ -51,11 +53,16 @@ class Frame:
                 old = previous_view.get(k)
                 if old != v:
                     changed.append(k)
-                elif old is not v and old is not None:
+                elif old is not v and _flat(v) and _flat(old):
                     view[k] = old  # same key, new value object: no resize, the iteration stays valid
             changed.sort()
         return {"seq": self.seq, "type": self.type, "data": _data(self.data), "status": self.status,
                 "text": self.text, "state": view, "changed": changed}
+
+
+def _flat(value: Any) -> bool:
+    """Tell whether ``value`` is a list of texts only or of whole numbers only (no bools)."""
+    return type(value) is list and (all(type(x) is str for x in value) or all(type(x) is int for x in value))
 
 
 def _data(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
+from flask import current_app
 from flask.views import MethodView
 
 from api.app import current_service
@@ -13,6 +14,9 @@ from api.web import Blueprint, bearer_token, page_links, read_headers
 from engines.base import collector_paused
 
 blp = Blueprint("replays", __name__, description="Folded state, replay, legal moves and score audit")
+
+REPLAY_FIELDS = tuple(ReplayOut().fields)
+"""The fields of a replay's body, in the order the schema declares them."""
 
 
 @blp.route("/matches/<match_id>/state")
@@ -52,7 +56,11 @@ class Replay(MethodView):
                                        trick=query.get("trick"))
         headers = read_headers(out["version"])
         out["links"] = page_links(headers, **{"from": out["next"]})
-        return out, 200, headers
+        # The frames are JSON-ready dicts: answered as they are, not through ReplayOut's dump,
+        # which copies every frame (a pass over megabytes for a long match). The schema still
+        # documents the body, and only its fields are sent.
+        body = {name: out[name] for name in REPLAY_FIELDS if name in out}
+        return current_app.json.response(body), 200, headers
 
 
 @blp.route("/matches/<match_id>/legal-moves")

@@ -20,7 +20,7 @@ from engines.base import Course, Engine, Event, walk
 COURSES: tuple[Course, ...] = ("corrected", "recorded")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Frame:
     """One step of a replay."""
 
@@ -35,11 +35,39 @@ class Frame:
     """The engine state after this step (not JSON: :func:`frame_json` turns it into a view)."""
 
     def to_json(self, engine: Engine, seat: int | str | None, previous_view: Mapping[str, Any] | None) -> dict[str, Any]:
-        """Return the frame as the API shows it: the view after it and what changed."""
+        """Return the frame as the API shows it: the view after it and what changed.
+
+        A flat list of the view equal to the previous frame's (the players, the totals
+        between deals…) is replaced by that very list: a long replay keeps one copy of what did
+        not change instead of one per frame, as it already shares the whole view of a frame
+        whose state did not change. Views are read-only, so sharing is safe. Only flat lists
+        of texts or of whole numbers are shared: for them equal means written alike (``True
+        == 1`` and dicts equal in another key order would not be).
+        """
         view = engine.view(self.state, seat)
-        changed = sorted(k for k in view if previous_view is None or previous_view.get(k) != view[k])
-        return {"seq": self.seq, "type": self.type, "data": dict(self.data), "status": self.status,
+        if previous_view is None:
+            changed = sorted(view)
+        else:
+            changed = []
+            for k, v in view.items():
+                old = previous_view.get(k)
+                if old != v:
+                    changed.append(k)
+                elif old is not v and _flat(v) and _flat(old):
+                    view[k] = old  # same key, new value object: no resize, the iteration stays valid
+            changed.sort()
+        return {"seq": self.seq, "type": self.type, "data": _data(self.data), "status": self.status,
                 "text": self.text, "state": view, "changed": changed}
+
+
+def _flat(value: Any) -> bool:
+    """Tell whether ``value`` is a list of texts only or of whole numbers only (no bools)."""
+    return type(value) is list and (all(type(x) is str for x in value) or all(type(x) is int for x in value))
+
+
+def _data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """An event's data as a frame shows it: the stored dict itself (frames are read-only), a copy of another mapping."""
+    return data if type(data) is dict else dict(data)
 
 
 def _side_text(event: Event) -> str:
@@ -103,10 +131,13 @@ def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None
     a frame whose state is the very object of the frame before it (a note, a claim, a voided
     move) reuses that view and changed nothing. Frames before ``start - 1`` get no view.
     ``views``, if given, receives each view computed, by ``id`` of its state (read-only, for
-    a caller that needs the same views again while the frames are alive).
+    a caller that needs the same views again while the frames are alive). Equal ``changed``
+    lists are one list (a long match repeats a handful of them: a deal, a result, a move).
     """
     out = []
     rendered: dict[str, Any]
+    changes: dict[tuple[str, ...], list[str]] = {}
+    nothing: list[str] = []
     previous_state: Any = before
     previous: Mapping[str, Any] | None = None if before is None else engine.view(before, seat)
     for frame in frames_:
@@ -116,10 +147,11 @@ def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None
             previous_state, previous = frame.state, None
             continue
         if frame.state is previous_state and previous is not None:
-            rendered = {"seq": frame.seq, "type": frame.type, "data": dict(frame.data), "status": frame.status,
-                        "text": frame.text, "state": previous, "changed": []}
+            rendered = {"seq": frame.seq, "type": frame.type, "data": _data(frame.data), "status": frame.status,
+                        "text": frame.text, "state": previous, "changed": nothing}
         else:
             rendered = frame.to_json(engine, seat, previous)
+            rendered["changed"] = changes.setdefault(tuple(rendered["changed"]), rendered["changed"])
         previous, previous_state = rendered["state"], frame.state
         if views is not None:
             views[id(frame.state)] = previous

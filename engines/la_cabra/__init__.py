@@ -62,8 +62,14 @@ Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
   known pile card in its team's list, match the pile sizes, and put the unknown cards only
   where they could be.
 * **Score-sheet forms.** ``cardPoints`` alone (``tricks`` omitted): the tricks stay unknown
-  (``result.tricks`` null); they are required only for a team with 0 points that the record
-  does not already show taking a trick. ``lossPoints`` alone: the deal's own loss points
+  (``result.tricks`` null); they are required only for a team with 0 points when the record
+  does not already say whether it took a trick (the moves of a deal played to its end, a
+  trick already taken, or an earlier sheet of the hand: its ``tricks``, its 6 loss points,
+  its card lists); a hand closed in play leaves a team without a trick yet open (it might
+  have taken one after the last recorded move). ``cards`` without ``tricks``
+  says it for both teams: the lists name all 36 cards (``"??"`` is refused there), so a
+  list's length is its team's pile and an empty list is a team that took no trick (6 loss
+  points), not one whose cards went unseen. ``lossPoints`` alone: the deal's own loss points
   before any doubling (0 and 2/4/6, or 0 and 0 for eggs; 8 or 12 is refused, naming the 4 or
   6 meant); the card points stay unknown (``result.cardPoints`` null) and the loss points
   and eggs come from the sheet. Either is scored exactly as the full form would be.

@@ -46,6 +46,7 @@ from engines.la_cabra.state import (
     card_list,
     deck_masks,
     deck_totals,
+    pair,
     points,
     read_card,
     sorted_cards,
@@ -738,7 +739,7 @@ def _on_reveal(state: State, event: Event) -> State:
 def _pair(v: object, field: str) -> tuple[int, int]:
     if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(is_int(x) and x >= 0 for x in v):
         raise RuleViolation("la-cabra.bad_result", f"{field} is two numbers, one per team (NS, EW)")
-    return int(v[0]), int(v[1])
+    return pair(int(v[0]), int(v[1]))
 
 
 @lru_cache(maxsize=4096)
@@ -757,12 +758,14 @@ def _split_fits(pts0: int, tricks: tuple[int, int] | None) -> bool:
     return False
 
 
-def _parse_result(state: State, d: Mapping[str, Any], seq: int, has_trick: tuple[bool, bool] = (False, False)) -> Claim:
+def _parse_result(state: State, d: Mapping[str, Any], seq: int,
+                  took: tuple[bool | None, bool | None] = (None, None)) -> Claim:
     """Check a ``hand_result``'s facts for consistency on their own (VOCABULARY.md §5.5).
 
     The full form gives ``cardPoints`` or ``cards`` with ``tricks``; the score-sheet forms
-    give ``cardPoints`` alone (``tricks`` needed only for a team with 0 card points that the
-    record does not already show taking a trick: ``has_trick``) or ``lossPoints`` alone (the
+    give ``cardPoints`` alone (``tricks`` needed only for a team with 0 card points when the
+    record does not already say whether it took a trick: ``took``, per team True, False or
+    None, as :func:`~engines.la_cabra.scoring.took_tricks` tells it) or ``lossPoints`` alone (the
     deal's own 2, 4 or 6, or 0 and 0 for 60-60; the eggs doubling is derived).
 
     Raises:
@@ -831,7 +834,7 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int, has_trick: tuple
                 f"which cannot be worth {pts[0]} points"))
         if tricks is None and cards is None:
             for t in (0, 1):
-                if pts[t] == 0 and not has_trick[t]:
+                if pts[t] == 0 and took[t] is None:
                     raise RuleViolation("la-cabra.bad_result", (
                         f"{names[t]} has 0 card points: say whether they took only blank tricks (4 loss points) or no "
                         f"trick at all (6): give tricks, e.g. [{'1, 8' if t == 0 else '8, 1'}] or [{'0, 9' if t == 0 else '9, 0'}]"))
@@ -1006,15 +1009,15 @@ def _on_hand_result(state: State, event: Event) -> State:
     cur = state.current
     if cur is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
-    has_trick = (bool(took_tricks(cur)[0]), bool(took_tricks(cur)[1]))
     if not cur.from_sheet and not cur.over:
-        # closing a hand in play from the score sheet: the moves stay, the facts must follow from them
-        claim = _parse_result(state, event.data, event.seq, (cur.tricks[0] > 0, cur.tricks[1] > 0))
+        # closing a hand in play from the score sheet: the moves stay, the facts must follow from them;
+        # a team without a trick yet may still take one, so only a trick already taken is known
+        claim = _parse_result(state, event.data, event.seq, (cur.tricks[0] > 0 or None, cur.tricks[1] > 0 or None))
         conflict = _close_problem(state, cur, claim)
         if conflict:
             raise RuleViolation("la-cabra.result_conflict", f"hand {cur.number}: {conflict}")
         return _with_hand(state, cur._replace(claim=claim, over=True, closed=event.seq, last_winner=claim.last_trick))
-    claim = _parse_result(state, event.data, event.seq, has_trick)
+    claim = _parse_result(state, event.data, event.seq, took_tricks(cur))
     if cur.is_result_only and cur.claim is None:
         hand = cur._replace(claim=claim, over=True, tricks=claim.tricks or (0, 0), last_winner=claim.last_trick)
         return _with_hand(state, hand)

@@ -9,6 +9,7 @@ one of them. Loss points follow from the facts, with the eggs multiplier of the 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engines.base import RuleViolation
@@ -25,6 +26,7 @@ from engines.la_cabra.state import (
     Ref,
     State,
     bits,
+    pair,
     points,
     sorted_cards,
     sum_masks,
@@ -88,16 +90,21 @@ def base_loss(pts: tuple[int, int], took_trick: tuple[bool | None, bool | None])
     """
     a, b = pts
     if a == b:
-        return 0, 0
+        return pair(0, 0)
     loser = 0 if a < b else 1
     if pts[loser] == 0 and took_trick[loser] is None:
         return None
     lp = 6 if pts[loser] == 0 and not took_trick[loser] else 4 if pts[loser] <= 30 else 2
-    return (lp, 0) if loser == 0 else (0, lp)
+    return pair(lp, 0) if loser == 0 else pair(0, lp)
 
 
 def took_tricks(hand: Hand) -> tuple[bool | None, bool | None]:
-    """Per team, whether it took a trick in the deal, None when nothing recorded says."""
+    """Per team, whether it took a trick in the deal, None when nothing recorded says.
+
+    A sheet's ``cards`` lists say it for both teams: every trick puts cards in its winner's
+    pile, and the lists name all 36 cards (no ``"??"``), so a list's length is that pile's
+    size and an empty list is a team that took no trick.
+    """
     if not hand.from_sheet:
         return hand.tricks[0] > 0, hand.tricks[1] > 0
     claim = hand.claim
@@ -105,14 +112,29 @@ def took_tricks(hand: Hand) -> tuple[bool | None, bool | None]:
     for t in (0, 1):
         if claim is not None and claim.tricks is not None:
             out.append(claim.tricks[t] > 0)
-        elif hand.tricks[t] > 0 or (claim is not None and claim.cards is not None and bool(claim.cards[t])):
+        elif hand.tricks[t] > 0:
             out.append(True)
+        elif claim is not None and claim.cards is not None:
+            out.append(bool(claim.cards[t]))
         elif claim is not None and claim.loss is not None:
             out.append(claim.loss[t] != 6)
         else:
             pts = claim_points(claim)
             out.append(True if pts is not None and pts[t] > 0 else None)
     return out[0], out[1]
+
+
+@lru_cache(maxsize=1024)
+def sheet_facts(pts: tuple[int, int] | None, base: tuple[int, int] | None) -> Facts:
+    """The facts of a hand scored from the sheet: one frozen value per result, shared by the
+    hands with the same result (a replay keeps every frame's state alive at once)."""
+    return Facts(pts, False, 0 if pts is None else 1 << pts[0], (), base)
+
+
+@lru_cache(maxsize=4096)
+def hand_score(got: tuple[int, int] | None, mult: int | None, totals: tuple[int, int], waits: int | None) -> HandScore:
+    """A hand's :class:`HandScore`, one frozen value per distinct score (shared as :func:`sheet_facts` is)."""
+    return HandScore(got, mult, totals, waits)
 
 
 def compute_facts(hand: Hand, options: Options) -> Facts:
@@ -123,8 +145,8 @@ def compute_facts(hand: Hand, options: Options) -> Facts:
         pts = claim_points(claim)
         if pts is None:  # the lossPoints form
             assert claim is not None and claim.loss is not None
-            return Facts(None, False, 0, (), claim.loss)
-        return Facts(pts, False, 1 << pts[0], (), base_loss(pts, took))
+            return sheet_facts(None, claim.loss)
+        return sheet_facts(pts, base_loss(pts, took))
     known = points(hand.pile_known[0]), points(hand.pile_known[1])
     h0, h1 = hand.pile_hidden
     if not h0:
@@ -147,7 +169,7 @@ def loss(hand: Hand, facts: Facts, multiplier: int | None) -> tuple[int, int] | 
     """Return the deal's loss points per team (RULES.md §5.4), None when not yet known."""
     if facts.base is None or multiplier is None:
         return None
-    return facts.base[0] * multiplier, facts.base[1] * multiplier
+    return pair(facts.base[0] * multiplier, facts.base[1] * multiplier)
 
 
 def multiplier(state: State, i: int) -> tuple[int | None, int | None]:
@@ -185,8 +207,8 @@ def rescore(state: State, start: int) -> State:
         mult, waits = multiplier(state, i)
         got = loss(hand, hand.facts, mult)
         if got is not None:
-            totals = (totals[0] + got[0], totals[1] + got[1])
-        rescored.append(HandScore(got, mult, totals, waits if got is None else None))
+            totals = pair(totals[0] + got[0], totals[1] + got[1])
+        rescored.append(hand_score(got, mult, totals, waits if got is None else None))
     # loss points never go down, so the series cannot have ended before ``start`` unless
     # it already had: only the rescored hands need looking at (no scan of the whole match)
     if state.end is not None and state.end < start:

@@ -138,6 +138,17 @@ def bits(mask: int) -> list[int]:
 # --------------------------------------------------------------------------- values in the state
 
 
+@lru_cache(maxsize=4096)
+def pair(a: int, b: int) -> tuple[int, int]:
+    """Return the tuple ``(a, b)``, one object per value.
+
+    Why: every hand keeps a few pairs (its card points, tricks, loss points, the running
+    totals), and a replay keeps every frame's state alive at once; a long series has a few
+    dozen distinct pairs, so each is kept once instead of once per hand.
+    """
+    return a, b
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """The match's rule variants (VOCABULARY.md §2, RULES.md §5)."""

@@ -113,3 +113,27 @@ def test_a_page_at_the_end_of_a_long_match_folds_only_from_the_snapshot_before_i
         assert same(out, whole)
         assert out["frames"][-1]["hand"] == sum(1 for e in log if e["type"] == "hand_started")
         assert events_from(ledger.read(match_id))[-1].seq == length
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_the_replay_body_is_the_schema_dump_of_the_service_answer(tmp_path: Path, game: str) -> None:
+    """``GET /replay`` answers its frames without ReplayOut's dump (a copy of every frame): the bytes stay the dump's."""
+    from api.app import create_app, current_service
+    from api.schemas import ReplayOut
+
+    app = create_app({"TANTEO_DB": str(tmp_path / "http.db"), "TESTING": True})
+    client = app.test_client()
+    log = ended_log(game, 3)
+    created = client.post("/matches", json=log[0]["data"]).get_json()
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    for start in range(1, len(log), 100):
+        assert client.post(f"/matches/{created['id']}/events", json={"events": log[start:start + 100]}, headers=auth).status_code == 201
+    asked = [("", {}, {}), ("", auth, {"token": created["token"]}), ("?seat=0", auth, {"token": created["token"], "seat": 0}),
+             ("?from=4&limit=5", auth, {"token": created["token"], "start": 4, "limit": 5})]
+    for query, headers, kwargs in asked:
+        got = client.get(f"/matches/{created['id']}/replay{query}", headers=headers)
+        assert got.status_code == 200 and got.content_type == "application/json"
+        with app.test_request_context():
+            out = current_service().replay(created["id"], **kwargs)
+        want = ReplayOut().dump({**out, "links": got.get_json()["links"]})
+        assert got.data == orjson.dumps(want), query

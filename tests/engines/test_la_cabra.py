@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from tests.engines.deals import HIDDEN, PLAYERS, E, Match, N, S, W, cards, hands, loss_points, play_out, shuffled
+from tests.engines.test_conformance import DRIVERS, run
 
 from engines import la_cabra
 from engines.base import Event, RuleViolation, replay
@@ -731,6 +732,100 @@ def test_result_only_with_card_lists() -> None:
     m.add("hand_result", cardPoints=pts, tricks=[2, 4], lastTrick=1)
 
 
+ALL_CARDS = [str(c) for c in la_cabra.state.DECK.distinct()]
+BLANKS = ["6C", "7C", "8C", "9C"]  # one trick's worth of cards worth nothing
+
+
+def check_templates(m: Match) -> None:
+    """Every complete template ``legal_moves`` offers applies (the conformance drivers' cross-check)."""
+    for move in la_cabra.legal_moves(m.state):
+        if move["type"] == "hand_result" and move["data"]:
+            la_cabra.apply(m.state, Event(m.seq, move["type"], move["data"]))
+
+
+@pytest.mark.parametrize("team", [0, 1])
+def test_an_empty_card_list_is_a_team_that_took_no_trick(team: int) -> None:
+    """Each trick puts cards in its winner's pile and the lists name all 36 cards: an empty list took no trick (6)."""
+    lists = [ALL_CARDS, []] if team == 1 else [[], ALL_CARDS]
+    m = Match()
+    m.add("hand_started", dealer=0)
+    m.add("hand_result", cards=lists)
+    h = m.hand_score()
+    pts = [120, 0] if team == 1 else [0, 120]
+    assert h["status"] == "scored" and h["result"]["cardPoints"] == pts and h["result"]["tricks"] is None
+    assert h["points"] == ([0, 6] if team == 1 else [6, 0])
+    assert any(line["reason"] == f"{'EW' if team == 1 else 'NS'} took no trick: 6 loss points" for line in h["lines"])
+    check = la_cabra.legal_moves(m.state)[1]
+    assert check == {"type": "hand_result", "data": {"cardPoints": pts}}
+    check_templates(m)
+    m.add("hand_result", cardPoints=pts)  # the record already says the team took no trick: tricks not needed
+    m.add("hand_result", cardPoints=pts, tricks=[9, 0] if team == 1 else [0, 9])
+    m.refuse("hand_result", "la-cabra.mismatch", cardPoints=pts, tricks=[8, 1] if team == 1 else [1, 8])  # 4, not 6
+    m.refuse("hand_result", "la-cabra.mismatch", cards=[lists[1], lists[0]])
+
+
+def test_a_list_of_blank_cards_is_a_team_that_took_blank_tricks() -> None:
+    m = Match()
+    m.add("hand_started", dealer=0)
+    m.add("hand_result", cards=[BLANKS, [c for c in ALL_CARDS if c not in BLANKS]])
+    h = m.hand_score()
+    assert h["status"] == "scored" and h["result"]["cardPoints"] == [0, 120] and h["points"] == [4, 0]
+    check_templates(m)
+    m.add("hand_result", cardPoints=[0, 120])  # the record shows NS taking a trick
+    m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[0, 120], tricks=[0, 9])
+
+
+def test_card_lists_name_every_card() -> None:
+    """A ``"??"`` in a sheet's card lists is refused: the lists are the piles, so a list's length is its pile's size."""
+    m = Match()
+    m.add("hand_started", dealer=0)
+    m.refuse("hand_result", "common.card_hidden", cards=[ALL_CARDS[:-4] + ["??"], ALL_CARDS[-4:]])
+    m.refuse("hand_result", "la-cabra.bad_result", cards=[ALL_CARDS, []], tricks=[8, 1])
+    m.refuse("hand_result", "la-cabra.bad_result", cards=[ALL_CARDS, []], lastTrick=1)
+
+
+def test_zero_card_points_alone_still_need_tricks_when_the_record_does_not_say() -> None:
+    m = Match()
+    m.add("hand_started", dealer=0)
+    m.refuse("hand_result", "la-cabra.bad_result", cardPoints=[120, 0])
+    m.add("hand_result", cardPoints=[120, 0], tricks=[9, 0])
+    m.add("hand_result", cardPoints=[120, 0])  # now the record says
+    assert m.hand_score()["points"] == [0, 6]
+    n = z1()  # a dealt hand closed before any move: nobody has a trick yet
+    n.refuse("hand_result", "la-cabra.bad_result", cardPoints=[0, 120])
+    n.add("hand_result", cards=[[], ALL_CARDS])
+    assert n.hand_score()["points"] == [6, 0] and n.hand_score()["closedFromSheet"] == {"afterMove": 0, "seq": 3}
+    check_templates(n)
+    n.add("hand_result", cardPoints=[0, 120])
+
+
+def test_a_deal_played_to_its_end_says_who_took_no_trick() -> None:
+    """The moves show EW taking no trick: a cross-check of 0 card points needs no tricks (it could not say otherwise)."""
+    dealt, trump, stock = shuffled(random.Random(0))
+    m = Match()
+    m.deal(W, dealt, trump)
+
+    def ns_beat_ew_discard(moves: list[dict[str, Any]]) -> dict[str, Any]:
+        wanted = "beat" if moves[0]["data"]["seat"] % 2 == 0 else "discard"
+        return next((mv for mv in moves if mv["type"] == wanted), moves[0])
+
+    play_out(m, list(stock), ns_beat_ew_discard)
+    assert m.hand.tricks == (9, 0) and m.hand_score()["points"] == [0, 6]
+    check_templates(m)
+    m.add("hand_result", cardPoints=[120, 0])
+    m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[120, 0], tricks=[8, 1])
+    m.refuse("hand_result", "la-cabra.bad_result", cardPoints=[120, 0], tricks=[9, 0], lastTrick=1)
+
+
+@pytest.mark.parametrize("seed", [999, 1657, 1927, 2123, 2462, 2603])
+def test_playouts_with_a_team_listed_without_cards(seed: int) -> None:
+    """The conformance playouts that wrote a sheet with one team's card list empty (every template cross-checked)."""
+    events, state = run(la_cabra, DRIVERS["la-cabra"](random.Random(seed)))
+    assert replay(la_cabra, events) == state and la_cabra.score(state)["end"]["over"]
+    emptied = [e for e in events if e.type == "hand_result" and "cards" in e.data and not all(e.data["cards"])]
+    assert emptied and all("tricks" not in e.data for e in emptied)
+
+
 def test_result_only_hand_refuses_moves_and_second_result_adds_last_trick() -> None:
     m = Match()
     m.add("hand_started", dealer=0)
@@ -1171,3 +1266,17 @@ def test_a_close_in_the_middle_of_a_trick() -> None:
     assert m.hand_score()["points"] == [4, 0] and m.hand_score()["closedFromSheet"] == {"afterMove": 2, "seq": 5}
     assert la_cabra.legal_moves(m.state) == [
         {"type": "hand_started", "data": {"dealer": N}}, {"type": "hand_result", "data": {"cardPoints": [30, 90]}}]
+
+
+def test_hands_with_the_same_result_share_their_values() -> None:
+    """A replay keeps every frame's state alive: equal results, facts and scores are one object, not one per hand."""
+    m = Match()
+    m.result(W, [60, 60], [4, 3])
+    m.result(N, [60, 60], [4, 3])
+    m.result(E, [70, 50], [5, 4])
+    m.result(S, [70, 50], [5, 4])
+    past, scores = m.state.hands, m.state.scores
+    assert past[0].claim.points is past[1].claim.points and past[0].claim.tricks is past[1].claim.tricks
+    assert past[0].facts is past[1].facts and scores[0] is scores[1]
+    assert scores[2].points is scores[3].points and scores[2].totals is not scores[3].totals
+    assert [h["totals"] for h in m.score()["hands"]] == [[0, 0], [0, 0], [0, 2], [0, 4]]

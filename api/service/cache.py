@@ -153,7 +153,17 @@ def weigh(entry: Folded) -> int:
         if fields:
             extend(getattr(value, name) for name in fields)
         elif kind is History:  # its backing list, shared by every version of it: walked once, not per version
-            push(value._shared)
+            shared = value._shared
+            if value._decode is not None and id(shared) not in seen:
+                # A lazy history (a cold start from a stored snapshot) holds thousands of items
+                # still as JSON text, each its own string: summed at C speed, only the items
+                # already decoded walked.
+                add(id(shared))
+                decoded = [item for item in shared if type(item) is not str]
+                total += size(shared) + sum(map(size, shared)) - sum(map(size, decoded))
+                extend(decoded)
+            else:
+                push(shared)
             push(value._last)
         elif isinstance(value, tuple):  # a named tuple
             extend(value)

@@ -146,16 +146,21 @@ def test_a_state_read_again_after_eviction_folds_from_the_stored_snapshot(ledger
 # --------------------------------------------------------------------------- appends
 
 
-def test_appends_do_not_weigh_the_whole_entry_each_time(ledger: SqliteLedger,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    weighed = [0]
+@pytest.fixture
+def weighed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many times the cache weighs an entry (a counting wrapper around the real weigh)."""
+    count = [0]
     real = cache_module.weigh
 
     def counting(entry: Folded) -> int:
-        weighed[0] += 1
+        count[0] += 1
         return real(entry)
 
     monkeypatch.setattr(cache_module, "weigh", counting)
+    return count
+
+
+def test_appends_do_not_weigh_the_whole_entry_each_time(ledger: SqliteLedger, weighed: list[int]) -> None:
     service = Service(ledger, StateCache(), snapshot_every=100)
     log = eggs_log(1001)
     created = service.start_match(log[0]["data"])
@@ -164,20 +169,12 @@ def test_appends_do_not_weigh_the_whole_entry_each_time(ledger: SqliteLedger,
     assert weighed[0] < 15, f"weighed {weighed[0]} times for 200 appends: again only as the match grows by half"
     kept = service.cache.get(created["id"])
     assert kept is not None and kept.version == 1001
-    measured = real(kept)
+    measured = weigh(kept)  # the real one: the module's is the counting wrapper
     assert 0.5 * measured <= service.cache.weight <= 2 * measured, "between weighings the weight is extrapolated"
 
 
 def test_appends_to_a_match_too_heavy_to_keep_do_not_weigh_it_each_time(ledger: SqliteLedger,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    weighed = [0]
-    real = cache_module.weigh
-
-    def counting(entry: Folded) -> int:
-        weighed[0] += 1
-        return real(entry)
-
-    monkeypatch.setattr(cache_module, "weigh", counting)
+                                                                       weighed: list[int]) -> None:
     service = Service(ledger, StateCache(20_000), snapshot_every=100)  # less than any La Cabra state weighs
     log = eggs_log(801)
     created = service.start_match(log[0]["data"])

@@ -1,7 +1,9 @@
 """Errors to HTTP, in one table: every failure becomes ``application/problem+json`` (RFC 9457).
 
 Each body has ``type``, ``title``, ``status``, ``detail`` and a stable ``code``; some add
-``path`` (where in the request body), ``index`` (which event of the batch), ``seq`` (the
+``path`` (where in the request body), ``index`` (which event of the batch) with ``message``
+(the refusal in the rules' or the schema's own words, without the batch position the
+``detail`` starts with: what a page shows beside its own words for the entry), ``seq`` (the
 earlier event a rule names), ``currentVersion`` (on a conflict) or ``errors`` (all schema
 errors). Nothing is written on any error: the service raises before the ledger commits.
 """
@@ -78,11 +80,12 @@ def from_exception(error: Exception) -> Response:
     match error:
         case EventRefused(error=SchemaError() as schema, index=index):
             return problem(400, schema.code, f"{event_in_batch(index)}: {schema.message}", title="Schema violation",
-                           index=index, path=_schema_path(f"$.events[{index}].data", schema.path),
+                           index=index, message=schema.message, path=_schema_path(f"$.events[{index}].data", schema.path),
                            errors=[{**e, "path": _schema_path(f"$.events[{index}].data", e["path"])} for e in schema.errors])
         case EventRefused(error=RuleViolation() as rule, index=index):
             extra: dict[str, Any] = {"seq": rule.seq} if rule.seq is not None else {}
-            return problem(422, rule.code, f"{event_in_batch(index)}: {rule.message}", index=index, **extra, **_rule(rule.code, error.game))
+            return problem(422, rule.code, f"{event_in_batch(index)}: {rule.message}", index=index, message=rule.message,
+                           **extra, **_rule(rule.code, error.game))
         case SchemaError():
             return problem(400, error.code, error.message, title="Schema violation", path=error.path, errors=error.errors)
         case RuleViolation():

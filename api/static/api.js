@@ -78,7 +78,8 @@ export function dryRun(id, events) {
 /** Say a problem+json answer in a sentence, with its rule code. */
 export function problemText(problem) {
   if (!problem) return { message: "The server gave no answer.", code: "" };
-  return { message: problem.detail || problem.title || "Refused.", code: problem.code || "" };
+  // "message" is the refusal without "the 2nd event of the batch": a page built the batch itself
+  return { message: problem.message || problem.detail || problem.title || "Refused.", code: problem.code || "" };
 }
 
 /** Send a file's text as it is (an import): {ok, status, body, offline}, like call(). */

@@ -65,6 +65,7 @@ def test_schema_violation_is_400_with_json_path(dealt: Scorer) -> None:
     body = problem(response, 400, "schema.invalid")
     assert body["index"] == 1
     assert body["path"] == "$.events[1].data.cards[0]"
+    assert body["message"] and body["detail"] == f"the 2nd event of the batch: {body['message']}"
     unchanged(dealt, before)
 
 
@@ -118,6 +119,8 @@ def test_rule_violation_is_422_with_code_and_batch_index(dealt: Scorer) -> None:
                           {"type": "beat", "data": {"seat": 2, "cards": ["7D"]}})
     body = problem(response, 422, "common.not_your_turn")
     assert body["index"] == 1
+    # the rule's own words, and the same after where in the batch the refused event stands
+    assert body["message"].startswith("it is ") and body["detail"] == f"the 2nd event of the batch: {body['message']}"
     unchanged(dealt, before)
 
 

@@ -66,6 +66,7 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     refusal = page.locator("#sheet-refusal")
     expect(refusal).to_be_visible()
     expect(refusal).to_contain_text("la-cabra.")
+    expect(refusal).not_to_contain_text("event of the batch")  # the page says where itself (entry 2 of what was sent)
     expect(page.get_by_label(f"Card points of {NS}")).to_have_value("1")  # nothing typed is lost
     expect(page.get_by_role("button", name="Save the hand")).to_be_disabled()
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == before

@@ -6,7 +6,7 @@ Every handler checks the whole event first and only then builds the new state, s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -758,6 +758,13 @@ def _split_fits(pts0: int, tricks: tuple[int, int] | None) -> bool:
     return False
 
 
+def _tricks_words(names: Sequence[str], empty: int, blank: int) -> str:
+    """Say a trick count for a sheet whose team ``empty`` has 0 card points: ``NS 8 and EW 1``."""
+    counts = [9 - blank, 9 - blank]
+    counts[empty] = blank
+    return f"{names[0]} {counts[0]} and {names[1]} {counts[1]}"
+
+
 def _parse_result(state: State, d: Mapping[str, Any], seq: int,
                   took: tuple[bool | None, bool | None] = (None, None)) -> Claim:
     """Check a ``hand_result``'s facts for consistency on their own (VOCABULARY.md §5.5).
@@ -837,7 +844,8 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int,
                 if pts[t] == 0 and took[t] is None:
                     raise RuleViolation("la-cabra.bad_result", (
                         f"{names[t]} has 0 card points: say whether they took only blank tricks (4 loss points) or no "
-                        f"trick at all (6): give tricks, e.g. [{'1, 8' if t == 0 else '8, 1'}] or [{'0, 9' if t == 0 else '9, 0'}]"))
+                        f"trick at all (6) by giving both teams' tricks, for example {_tricks_words(names, t, 1)}, or "
+                        f"{_tricks_words(names, t, 0)}"))
     if d.get("lossPoints") is not None:
         loss = _pair(d["lossPoints"], "lossPoints")
         low, high = min(loss), max(loss)

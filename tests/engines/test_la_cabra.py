@@ -688,8 +688,8 @@ def test_loss_point_bands(pts: list[int], tricks: list[int], expected: list[int]
     ({"cardPoints": [60, 60], "tricks": [1, 8]}, "cannot be worth 60"),
     ({"cardPoints": [72, 48], "tricks": [5]}, "two numbers"),
     # the score-sheet forms
-    ({"cardPoints": [0, 120]}, "say whether they took only blank tricks"),
-    ({"cardPoints": [120, 0]}, "give tricks, e.g. [8, 1] or [9, 0]"),
+    ({"cardPoints": [0, 120]}, "for example NS 1 and EW 8, or NS 0 and EW 9"),
+    ({"cardPoints": [120, 0]}, "by giving both teams' tricks, for example NS 8 and EW 1, or NS 9 and EW 0"),
     ({"cardPoints": [119, 1]}, "worth 1"),
     ({"lossPoints": [2, 2]}, "the losing team gets 2, 4 or 6"),
     ({"lossPoints": [0, 3]}, "not 0 and 3"),

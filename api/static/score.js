@@ -560,15 +560,27 @@ function voidedSeqs() {
   return new Set(S.audit.corrections.filter((c) => c.type === "void" && c.inForce).map((c) => c.target));
 }
 
+/** The words of a field of an entry, as a sheet would print it ("card points", not "cardPoints"). */
+const FIELD_NAMES = { cardPoints: "card points", lossPoints: "loss points" };
+
+/** A value as a sheet prints it: two numbers as "72–48", a list of cards "9H KH", a hand per seat "9H KH / ?? ??". */
+function spell(value) {
+  if (!Array.isArray(value)) return value === null ? "unseen" : String(value);
+  if (value.some(Array.isArray)) return value.map((part) => (Array.isArray(part) ? part.join(" ") || "none" : spell(part))).join(" / ");
+  if (value.length === 2 && value.every((x) => typeof x === "number")) return value.join("–");
+  return value.map(spell).join(value.every((x) => typeof x === "number") ? ", " : " ");
+}
+
 function describeEvent(e) {
   const d = e.data || {};
   const who = d.seat != null ? `${seatName(d.seat)}: ` : "";
   const bits = [];
   if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
   for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
-    if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??" || c === null)) { bits.push(`${k} unseen`); continue; }
-    if (d[k] && typeof d[k] === "object" && !Array.isArray(d[k])) { bits.push(`${k} ${d[k].private ? "hidden" : JSON.stringify(d[k]).replaceAll('"', "")}`); continue; }
-    if (d[k] !== undefined && d[k] !== null) bits.push(`${k} ${Array.isArray(d[k]) ? JSON.stringify(d[k]).replaceAll('"', "") : ["dealer", "caller", "out"].includes(k) ? seatName(d[k]) : d[k]}`);
+    const name = FIELD_NAMES[k] || k;
+    if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??" || c === null)) { bits.push(`${name} unseen`); continue; }
+    if (d[k] && typeof d[k] === "object" && !Array.isArray(d[k])) { bits.push(`${name} ${d[k].private ? "hidden" : JSON.stringify(d[k]).replaceAll('"', "")}`); continue; }
+    if (d[k] !== undefined && d[k] !== null) bits.push(`${name} ${["dealer", "caller", "out"].includes(k) ? seatName(d[k]) : spell(d[k])}`);
   }
   return `${who}${e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;
 }

@@ -56,6 +56,7 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     expect(page.locator("#preview")).to_contain_text(f"{EW} 2")
     expect(page.locator("#preview")).to_contain_text("Ben deals")
     save(page, 1)
+    expect(page.locator("#history")).to_contain_text("hand result — card points 72–48, tricks 5–2")  # as a sheet writes it
     enter_hand(page, 50, None)  # card points alone, the shortest entry
     save(page, 2)
     enter_loss(page, (4, 0))  # a sheet that kept only the loss points

@@ -35,7 +35,7 @@ from api.service import snapshots
 from engines.base import CORRECTIONS, Engine, Event, Step, events_from, walk
 from engines.cards import Card
 from engines.history import History
-from ledger import Ledger, MatchRecord
+from ledger import Ledger, MatchNotFound, MatchRecord
 
 CHECKPOINT_EVERY = 256
 
@@ -44,6 +44,11 @@ DEFAULT_BUDGET = 128 * 1024 * 1024
 
 RECORDS = 1024
 """Match rows kept (id, game, players, token hash: a few hundred bytes each), by count."""
+
+FOLD_CHUNK = 512
+"""Events read and folded at a time when an entry catches up or is folded cold: a 10,000-event
+match is not held as 10,000 stored events at once (rebuilding every snapshot after an upgrade,
+those transient megabytes per read left a server's heap fragmented well past its cache budget)."""
 
 REWEIGH_AFTER = 16
 """An entry extended by appends is weighed again after this many events, or half its length
@@ -311,14 +316,17 @@ class StateCache:
             loaded = snapshots.load(ledger, match_id, engine, version)
             if loaded is not None:  # a cold start from the stored snapshot
                 entry = Folded(loaded.seq, loaded.head, loaded.state, {loaded.seq: loaded.state}, loaded.seq)
-        if entry is not None and entry.version == version:
-            fresh = entry
-        elif entry is not None and entry.version < version:
-            records = ledger.read(match_id, after=entry.version, upto=version)
-            steps = walk_on(ledger, match_id, engine, entry.version, entry.state, events_from(records))
-            fresh = folded(steps, version, records[-1].hash, entry)
-        else:
-            records = ledger.read(match_id, upto=version)
-            fresh = folded(walk(engine, events_from(records), "recorded"), version, records[-1].hash)
+        fresh = entry if entry is not None and entry.version <= version else None  # None: folded cold, from event 1
+        after = 0 if fresh is None else fresh.version
+        while after < version:  # caught up FOLD_CHUNK events at a time
+            records = ledger.read(match_id, after=after, upto=min(after + FOLD_CHUNK, version))
+            if not records:
+                raise MatchNotFound(match_id)  # the log is shorter than its match row says: never on a sound file
+            newer = events_from(records)
+            steps = (walk(engine, newer, "recorded") if fresh is None
+                     else walk_on(ledger, match_id, engine, after, fresh.state, newer))
+            fresh = folded(steps, records[-1].seq, records[-1].hash, fresh)
+            after = fresh.version
+        assert fresh is not None  # version >= 1: at least match_started was folded
         self.put(match_id, fresh)
         return fresh

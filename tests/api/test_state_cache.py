@@ -285,3 +285,26 @@ def test_serve_keeps_few_freed_buffers_across_its_worker_threads() -> None:
 
     assert kept_mib("serve") < 32, "as tanteo serve sets malloc up, the threads share two heaps: two buffers kept"
     assert kept_mib("default") > 48, "glibc's default: a heap per thread, each keeping its freed 8 MiB buffer"
+
+
+def test_a_cold_fold_reads_the_log_a_chunk_at_a_time(ledger: SqliteLedger, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Folding a long match cold (no stored snapshot) never holds its whole log at once, and ends in
+    the state the whole log folds to."""
+    service = Service(ledger, StateCache(), snapshot_every=10_000)  # no snapshot: the fold starts at event 1
+    log = eggs_log(1300)
+    created = service.start_match(log[0]["data"])
+    service.record(created["id"], log[1:], token=created["token"])
+    whole = events_from(ledger.read(created["id"]))
+    sizes: list[int] = []
+    real_read = ledger.read
+
+    def counting_read(match_id: str, **window: Any) -> Any:
+        records = real_read(match_id, **window)
+        sizes.append(len(records))
+        return records
+
+    monkeypatch.setattr(ledger, "read", counting_read)
+    entry = StateCache().at_head(ledger, created["id"], la_cabra, 1300)
+    assert max(sizes) <= cache_module.FOLD_CHUNK < 1300 and sum(sizes) == 1300, sizes
+    assert entry.version == 1300 and entry.state == replay(la_cabra, whole)
+    assert entry.head == real_read(created["id"], after=1299)[0].hash

@@ -441,8 +441,8 @@ def _after_play(state: State, hand: Hand, changes: dict[str, Any], trick: Trick,
 def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, seq: int) -> Hand:
     """Return ``hand`` with ``changes`` and the end of the trick: the winner's pile, the refill (RULES.md §5.3 steps 3-5).
 
-    The fourteen fields the end of a trick sets are written by index (a trick ends every
-    fourth play), after the play's own ``changes``.
+    The fourteen fields the end of a trick sets go into the same single ``_replace`` as the
+    play's own ``changes`` (which they override): the hand is rebuilt once per play.
     """
     winner = trick.winner
     team = team_of(winner)
@@ -465,31 +465,11 @@ def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, 
         unknown = set_item(unknown, last, unknown[last] - 1)
     refill_seq = hand.refill_seq if hand.refill_seq is not None or not drawn else seq
     over = stock == 0 and held + each == 0
-    fields = list(hand)
-    for name, new in changes.items():
-        fields[_HAND_INDEX[name]] = new
-    fields[_H_TRICK] = None
-    fields[_H_TO_LEAD] = winner
-    fields[_H_PILE_KNOWN] = pile_known
-    fields[_H_PILE_HIDDEN] = pile_hidden
-    fields[_H_PILE_COUNT] = pile_count
-    fields[_H_TRICKS] = tricks
-    fields[_H_PLAYED] = hand.played + (TrickDone(winner, trick.plays),)
-    fields[_H_LAST_WINNER] = winner
-    fields[_H_KNOWN] = known
-    fields[_H_UNKNOWN] = unknown
-    fields[_H_SHOWN] = shown
-    fields[_H_STOCK] = stock
-    fields[_H_REFILL_SEQ] = refill_seq
-    fields[_H_OVER] = over
-    return tuple.__new__(Hand, fields)
-
-
-_HAND_INDEX = {name: i for i, name in enumerate(Hand._fields)}
-(_H_TRICK, _H_TO_LEAD, _H_PILE_KNOWN, _H_PILE_HIDDEN, _H_PILE_COUNT, _H_TRICKS, _H_PLAYED, _H_LAST_WINNER, _H_KNOWN, _H_UNKNOWN,
- _H_SHOWN, _H_STOCK, _H_REFILL_SEQ, _H_OVER) = (_HAND_INDEX[name] for name in (
-    "trick", "to_lead", "pile_known", "pile_hidden", "pile_count", "tricks", "played", "last_winner", "known", "unknown",
-    "shown", "stock", "refill_seq", "over"))
+    return hand._replace(**{  # one rebuild: the play's own changes, then what the end of the trick sets
+        **changes, "trick": None, "to_lead": winner, "pile_known": pile_known, "pile_hidden": pile_hidden,
+        "pile_count": pile_count, "tricks": tricks, "played": hand.played + (TrickDone(winner, trick.plays),),
+        "last_winner": winner, "known": known, "unknown": unknown, "shown": shown, "stock": stock,
+        "refill_seq": refill_seq, "over": over})
 
 
 def _on_tira(state: State, event: Event) -> State:

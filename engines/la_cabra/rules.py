@@ -83,7 +83,7 @@ def _cards(data: Mapping[str, Any], *, hidden_ok: bool = False) -> list[Card | N
         except (KeyError, TypeError):  # "??" or no card: read_cards says which
             pass
         else:
-            if len(set(cards)) == len(cards):
+            if len(cards) == 1 or len(set(cards)) == len(cards):  # one card is always distinct: no set to build
                 return cards  # type: ignore[return-value]
     return read_cards(data, read_card, hidden_ok=hidden_ok, unique=True)
 
@@ -136,6 +136,24 @@ def _take(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int =
         RuleViolation: ``la-cabra.hand_size``, ``common.card_unavailable`` or
             ``la-cabra.name_discard`` (a ``??`` discard from a hand with too few unknowns).
     """
+    mine = hand.known[seat]
+    gone = frozenset(cards)
+    if not hidden and len(gone) == len(cards) and gone <= mine:
+        # the usual play: distinct cards the record already places in this hand, which no
+        # check of _take_checked can refuse, and its unknown cards stay as they are: the
+        # same fields without those checks (tests/engines/test_fast_paths.py pins it)
+        return {
+            "moves": hand.moves + 1,
+            "known": set_item(hand.known, seat, mine - gone),
+            "unknown": hand.unknown,
+            "shown": set_item(hand.shown, seat, hand.shown[seat] - gone) if hand.shown[seat] else hand.shown,
+            "located": hand.located if gone <= hand.located else hand.located | gone,
+        }
+    return _take_checked(state, hand, seat, cards, hidden)
+
+
+def _take_checked(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int = 0) -> dict[str, Any]:
+    """:func:`_take` the long way: every check, and the binding of unknown cards."""
     name = state.players[seat]
     mine, unknown = hand.known[seat], hand.unknown[seat]
     if len(cards) + hidden > len(mine) + unknown:
@@ -447,16 +465,21 @@ def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, 
     winner = trick.winner
     team = team_of(winner)
     cards = [c for p in trick.plays for c in p.cards]
-    refs = tuple((p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None)
-    pile_known = set_item(hand.pile_known, team, hand.pile_known[team] | frozenset(_known(cards)))
-    pile_hidden = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
+    shown_cards = _known(cards)
+    pile_known = set_item(hand.pile_known, team, hand.pile_known[team] | frozenset(shown_cards))
+    if len(shown_cards) == len(cards):  # no face-down card left in the trick: the hidden piles stay
+        pile_hidden = hand.pile_hidden
+    else:
+        refs = tuple([(p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None])
+        pile_hidden = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
     pile_count = set_item(hand.pile_count, team, hand.pile_count[team] + len(cards))
     tricks = set_item(hand.tricks, team, hand.tricks[team] + 1)
     known, unknown, shown = changes["known"], changes["unknown"], changes["shown"]
     held = len(known[0]) + unknown[0]
     drawn = min(SEATS * (HAND_SIZE - held), hand.stock)
     each = drawn // SEATS
-    unknown = tuple(u + each for u in unknown)
+    if each:
+        unknown = tuple([u + each for u in unknown])
     stock = hand.stock - drawn
     if drawn and stock == 0 and state.options.trumpCard == "bottomFaceUp" and hand.trump is not None:
         last = (winner + drawn - 1) % SEATS

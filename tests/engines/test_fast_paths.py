@@ -8,15 +8,18 @@ an unknown field name.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
+from tests.engines.deals import Match, E, N, S, W, hands
+from tests.engines.playouts import play
 
-from engines.base import RuleViolation
+from engines.base import Event, RuleViolation
 from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse
 from engines.common import card_reader, quick_replace, read_all, read_cards, read_seat, set_field
 from engines.history import History
-from engines.la_cabra.state import sum_masks
+from engines.la_cabra.rules import _take, _take_checked
+from engines.la_cabra.state import BY_TEXT, sum_masks
 
 
 def test_at_least_counts_equal_cards_that_are_different_objects() -> None:
@@ -83,3 +86,59 @@ def test_sum_masks_are_the_same_whatever_the_order_of_the_values() -> None:
     values = [11, 0, 10, 4, 3, 2, 0, 11]
     assert sum_masks(values, 4) == sum_masks(reversed(values), 4) == sum_masks(sorted(values), 4)
     assert sum_masks(values, 4)[1] == sum(1 << v for v in set(values))
+
+
+# --------------------------------------------------------------------------- La Cabra's rule fold
+
+
+def _la_cabra_plays() -> list[tuple[Any, Event]]:
+    """(state before, move) of every lead, beat, discard and tira of a few whole series."""
+    out = []
+    for seed in range(6):
+        events, states = play("la-cabra", seed)
+        out += [(state, event) for state, event in zip(states, events[1:]) if event.type in ("lead", "beat", "discard", "tira")]
+    return out
+
+
+def test_la_cabra_take_of_cards_known_in_the_hand_is_the_checked_take() -> None:
+    """Playing cards the record places in the seat's hand skips the checks that cannot refuse them: same fields."""
+    shortcut = 0
+    for state, event in _la_cabra_plays():
+        hand, seat = state.current, event.data["seat"]
+        cards = [BY_TEXT[t] for t in event.data["cards"] if t != "??"]
+        hidden = len(event.data["cards"]) - len(cards)
+        assert _take(state, hand, seat, cards, hidden) == _take_checked(state, hand, seat, cards, hidden)
+        shortcut += not hidden and frozenset(cards) <= hand.known[seat]
+    assert shortcut > 500
+
+
+def test_la_cabra_take_steps_aside_for_unknown_cards_and_cards_held_elsewhere() -> None:
+    m = Match()
+    m.deal(W, hands("9H KH ?? ??", "10H 6S ?? ??", "AH 7S JC 10C", "?? ?? ?? ??"), "QS")
+    state, hand = m.state, m.hand
+    taken = _take(state, hand, N, [BY_TEXT["9H"], BY_TEXT["8D"]])  # 8♦ binds an unknown card of North
+    assert taken == _take_checked(state, hand, N, [BY_TEXT["9H"], BY_TEXT["8D"]])
+    assert taken["unknown"][N] == 1 and BY_TEXT["8D"] in taken["located"]
+    assert _take(state, hand, N, [BY_TEXT["9H"]], 1)["unknown"][N] == 1  # and a face-down one
+    for cards, code in ((["AH"], "common.card_unavailable"), (["9H", "9H", "KH", "KH", "9H"], "la-cabra.hand_size")):
+        picked = [BY_TEXT[t] for t in cards]
+        with pytest.raises(RuleViolation) as fast:
+            _take(state, hand, N, picked)
+        with pytest.raises(RuleViolation) as checked:
+            _take_checked(state, hand, N, picked)
+        assert fast.value.code == checked.value.code == code and str(fast.value) == str(checked.value)
+
+
+def test_la_cabra_trick_end_piles_face_down_cards_and_only_them() -> None:
+    """A trick without face-down cards leaves the hidden piles as they are; with them, it adds their references."""
+    m = Match()
+    m.deal(W, hands("9H KH 6C 7C", "10H 6S 8C ??", "AH 7S JC 10C", "6D QC 8S ??"), "QS")
+    m.add("lead", seat=N, cards=["9H"])
+    m.add("discard", seat=E, cards=["??"])
+    m.add("discard", seat=S, cards=["JC"])
+    m.add("discard", seat=W, cards=["??"])
+    assert m.hand.pile_hidden == (((4, 0), (6, 0)), ()) and m.hand.unknown == (1, 1, 1, 1)
+    m.add("lead", seat=N, cards=["KH"])
+    for seat, card in ((E, "10H"), (S, "AH"), (W, "QC")):
+        m.add("discard" if seat == W else "beat", seat=seat, cards=[card])
+    assert m.hand.pile_hidden == (((4, 0), (6, 0)), ()) and m.hand.pile_count == (8, 0) and m.hand.unknown == (2, 2, 2, 2)

@@ -12,7 +12,7 @@ from typing import Any
 
 from engines.base import Event, RuleViolation
 from engines.common import check_options, is_int, read_cards, read_seat, set_item
-from engines.cards import Card
+from engines.cards import UNKNOWN, Card
 from engines.la_cabra.scoring import (
     base_loss,
     claim_points,
@@ -319,6 +319,26 @@ def _on_hand_started(state: State, event: Event) -> State:
     if not isinstance(hands_data, (list, tuple)) or len(hands_data) != SEATS or any(
             not isinstance(h, (list, tuple)) or len(h) != HAND_SIZE for h in hands_data):
         raise RuleViolation("la-cabra.bad_deal", "the deal is 4 hands of 4 cards each, in seat order")
+    known, unknown, located = _plain_deal(hands_data, trump) or _read_deal(state, hands_data, trump)
+    if state.options.trumpCard == "bottomFaceUp":
+        located |= {trump}
+    empty: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
+    hand = Hand(number, event.seq, dealer, leader, trump, known=known, unknown=unknown, shown=empty, downs=empty,
+                stock=STOCK_SIZE, to_lead=leader, located=located)
+    return state._replace(past=past, current=hand)
+
+
+Deal = tuple[tuple[frozenset[Card], ...], tuple[int, ...], frozenset[Card]]
+"""A deal as the hand keeps it: per seat its known cards and its number of unknown ones, and every dealt known card."""
+
+
+def _read_deal(state: State, hands_data: Sequence[Sequence[Any]], trump: Card) -> Deal:
+    """Read the 4 dealt hands (written ``"??"`` for a card the recorder did not see), card by card.
+
+    Raises:
+        RuleViolation: ``common.card_duplicate`` (a card dealt twice, or the trump card dealt),
+            or an error of a text that is no card of the deck.
+    """
     where: dict[Card, Seat] = {}
     known: list[frozenset[Card]] = []
     unknown: list[int] = []
@@ -338,13 +358,24 @@ def _on_hand_started(state: State, event: Event) -> State:
             mine.add(c)
         known.append(frozenset(mine))
         unknown.append(HAND_SIZE - len(mine))
-    located = frozenset(where)
-    if state.options.trumpCard == "bottomFaceUp":
-        located |= {trump}
-    empty: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
-    hand = Hand(number, event.seq, dealer, leader, trump, known=tuple(known), unknown=tuple(unknown), shown=empty, downs=empty,
-                stock=STOCK_SIZE, to_lead=leader, located=located)
-    return state._replace(past=past, current=hand)
+    return tuple(known), tuple(unknown), frozenset(where)
+
+
+def _plain_deal(hands_data: Sequence[Sequence[Any]], trump: Card) -> Deal | None:
+    """:func:`_read_deal` of a deal it cannot refuse, in a few set operations; None for any other.
+
+    Every text is a card of the deck or ``"??"``, no card is written twice and the trump card
+    is not dealt: the usual deal, which the card-by-card reading (a call, a comparison and
+    three look-ups per card) would accept unchanged. Pinned to it in tests/engines/test_fast_paths.py.
+    """
+    try:
+        seats = [[BY_TEXT[t] for t in cards if t != UNKNOWN] for cards in hands_data]
+    except (KeyError, TypeError):  # a text of no card, or no text at all
+        return None
+    where = dict.fromkeys([c for mine in seats for c in mine])  # as _read_deal's, so the sets iterate alike
+    if len(where) != sum(map(len, seats)) or trump in where:  # a card written twice, or the trump card dealt
+        return None
+    return tuple([frozenset(mine) for mine in seats]), tuple([HAND_SIZE - len(mine) for mine in seats]), frozenset(where)
 
 
 def _deal(state: State) -> Hand:
@@ -642,13 +673,15 @@ class _HandCards:
     of its cost. Private to :func:`_on_reveal`: changed in place, then read back as a hand.
     """
 
-    __slots__ = ("hand", "known", "unknown", "located")
+    __slots__ = ("hand", "known", "unknown", "located", "barred")
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, options: Options) -> None:
         self.hand = hand
         self.known = list(hand.known)
         self.unknown = list(hand.unknown)
         self.located = set(hand.located)
+        self.barred = returned_trump(hand, options) if hand.refill_seq is None else None
+        """The card no hand can hold yet (:func:`_trump_barred` of ``hand``), read once for every card named."""
 
     def result(self) -> Hand:
         return self.hand._replace(known=tuple(self.known), unknown=tuple(self.unknown), located=frozenset(self.located))
@@ -664,12 +697,12 @@ def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, An
         hand = _hand_now(state, changed, i) if state.current is not None else None
         if hand is None or hand.is_result_only or hand.over:
             raise RuleViolation("common.bad_reveal", f"no hand is being played: {name} holds no cards to reveal")
-        pending = _HandCards(hand)
+        pending = _HandCards(hand, state.options)
     if pending.unknown[seat] == 0:
         raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})")
     if card in pending.located:
         raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}")
-    if _trump_barred(state, pending.hand, card):
+    if pending.barred is not None and pending.barred == card:
         raise RuleViolation("common.card_unavailable", (
             f"{name} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
     pending.known[seat] = pending.known[seat] | {card}
@@ -687,7 +720,7 @@ def _on_reveal(state: State, event: Event) -> State:
     changed: dict[int, Hand] = {}
     cards: _HandCards | None = None  # hand cards named so far, put into changed before any other binding is read
     for b in bindings:
-        if not isinstance(b, Mapping):
+        if type(b) is not dict and not isinstance(b, Mapping):
             raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
         card = read_card(b.get("card"))
         assert card is not None

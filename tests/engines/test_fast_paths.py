@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import pytest
-from tests.engines.deals import Match, E, N, S, W, hands
+from tests.engines.deals import HIDDEN, Match, E, N, S, W, hands
 from tests.engines.playouts import play
 
 from engines.base import Event, RuleViolation
 from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse
 from engines.common import card_reader, quick_replace, read_all, read_cards, read_seat, set_field
 from engines.history import History
-from engines.la_cabra.rules import _take, _take_checked
+from engines.la_cabra.rules import _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
 from engines.la_cabra.state import BY_TEXT, sum_masks
 
 
@@ -142,3 +142,43 @@ def test_la_cabra_trick_end_piles_face_down_cards_and_only_them() -> None:
     for seat, card in ((E, "10H"), (S, "AH"), (W, "QC")):
         m.add("discard" if seat == W else "beat", seat=seat, cards=[card])
     assert m.hand.pile_hidden == (((4, 0), (6, 0)), ()) and m.hand.pile_count == (8, 0) and m.hand.unknown == (2, 2, 2, 2)
+
+
+def test_la_cabra_plain_deal_is_the_card_by_card_reading() -> None:
+    """A deal read in a few set operations gives what reading it card by card gives, or steps aside."""
+    state = Match().state
+    deals = [(event.data["hands"], BY_TEXT[event.data["trump"]]) for seed in range(6) for event in play("la-cabra", seed)[0]
+             if event.type == "hand_started" and "hands" in event.data]
+    deals.append((hands("9H ?? ?? ??", "?? ?? ?? ??", "AH ?? KS ??", "?? ?? ?? ??"), BY_TEXT["QS"]))
+    assert len(deals) > 20
+    for dealt, trump in deals:
+        assert _plain_deal(dealt, trump) == _read_deal(state, dealt, trump)
+    z1 = hands("9H KH 6C 7C", "10H 6S 8C 9C", "AH 7S JC 10C", "6D QC 8S 9S")
+    for seat, i, text, code in ((1, 2, "9H", "common.card_duplicate"), (0, 1, "9H", "common.card_duplicate"),
+                                (2, 3, "QS", "common.card_duplicate"), (3, 0, "2S", "common.card_not_in_deck"),
+                                (3, 0, None, "common.bad_card"), (3, 0, ["6D"], "common.bad_card")):
+        wrong = [list(h) for h in z1]
+        wrong[seat][i] = text
+        assert _plain_deal(wrong, BY_TEXT["QS"]) is None
+        with pytest.raises(RuleViolation) as refused:
+            _read_deal(state, wrong, BY_TEXT["QS"])
+        assert refused.value.code == code
+
+
+def test_la_cabra_reveal_reads_the_barred_trump_card_once_as_trump_barred_does() -> None:
+    """A reveal's hand cards are checked against the returned trump card read once per reveal, not per card."""
+    checked = 0
+    for seed in range(6):
+        events, states = play("la-cabra", seed)
+        for state, event in zip(states, events[1:]):
+            hand = state.current
+            if event.type != "reveal" or hand is None or hand.over:
+                continue
+            pending = _HandCards(hand, state.options)
+            for card in LA_CABRA.distinct():
+                assert (pending.barred is not None and pending.barred == card) == _trump_barred(state, hand, card)
+                checked += 1
+    m = Match()
+    m.deal(W, HIDDEN, "QS")
+    assert _HandCards(m.hand, m.state.options).barred == BY_TEXT["QS"] and _trump_barred(m.state, m.hand, BY_TEXT["QS"])
+    assert checked > 1000

@@ -127,7 +127,8 @@ def _take(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int =
     """Return the hand fields changed by removing ``cards`` (and ``hidden`` unknowns) from ``seat``'s hand.
 
     The caller merges them into its one ``hand._replace(...)`` (a hand has many fields, and
-    rebuilding it is the cost that dominates ``apply``).
+    rebuilding it is the cost that dominates ``apply``; each field named costs too, so a
+    field that keeps its value may be left out: read them with :func:`_field`).
 
     A shown card is a known card of the hand or binds one of its unknown cards (implicit
     binding, VOCABULARY.md §3) when its place is not known elsewhere.
@@ -142,14 +143,18 @@ def _take(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int =
         # the usual play: distinct cards the record already places in this hand, which no
         # check of _take_checked can refuse, and its unknown cards stay as they are: the
         # same fields without those checks (tests/engines/test_fast_paths.py pins it)
-        return {
-            "moves": hand.moves + 1,
-            "known": set_item(hand.known, seat, mine - gone),
-            "unknown": hand.unknown,
-            "shown": set_item(hand.shown, seat, hand.shown[seat] - gone) if hand.shown[seat] else hand.shown,
-            "located": hand.located if gone <= hand.located else hand.located | gone,
-        }
+        taken = {"moves": hand.moves + 1, "known": set_item(hand.known, seat, mine - gone)}
+        if hand.shown[seat]:
+            taken["shown"] = set_item(hand.shown, seat, hand.shown[seat] - gone)
+        if not gone <= hand.located:
+            taken["located"] = hand.located | gone
+        return taken
     return _take_checked(state, hand, seat, cards, hidden)
+
+
+def _field(hand: Hand, changes: dict[str, Any], name: str) -> Any:
+    """Return field ``name`` of ``hand`` as ``changes`` leave it."""
+    return changes[name] if name in changes else getattr(hand, name)
 
 
 def _take_checked(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int = 0) -> dict[str, Any]:
@@ -404,7 +409,7 @@ def _deal(state: State) -> Hand:
 
 def _check_turn(state: State, hand: Hand, seat: Seat, kind: str) -> None:
     trick = hand.trick
-    turn = hand.to_lead if trick is None else trick.turn
+    turn = hand.to_lead if trick is None else (trick.leader + len(trick.plays)) % SEATS  # Trick.turn, without a call
     if seat != turn:
         what = "lead" if trick is None else "play"
         raise RuleViolation("common.not_your_turn", f"it is {state.players[turn]}'s turn to {what}, not {state.players[seat]}'s")
@@ -471,8 +476,8 @@ def _on_discard(state: State, event: Event) -> State:
     name = state.players[seat]
     if len(cards) != trick.k:
         raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {trick.k} card(s) to this trick, not {len(cards)}")
-    shown = _known(cards)
-    changes = _take(state, hand, seat, shown, hidden=len(cards) - len(shown))
+    shown = cards if face_up else _known(cards)  # face up, every card is written
+    changes = _take(state, hand, seat, shown, len(cards) - len(shown))
     if not face_up and shown:
         changes["downs"] = set_item(hand.downs, seat, hand.downs[seat] | frozenset(shown))
     play = Play(event.seq, seat, "discard", tuple(cards), face_up)
@@ -490,40 +495,41 @@ def _after_play(state: State, hand: Hand, changes: dict[str, Any], trick: Trick,
 def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, seq: int) -> Hand:
     """Return ``hand`` with ``changes`` and the end of the trick: the winner's pile, the refill (RULES.md §5.3 steps 3-5).
 
-    The fourteen fields the end of a trick sets go into the same single ``_replace`` as the
-    play's own ``changes`` (which they override): the hand is rebuilt once per play.
+    The fields the end of a trick sets go into the same single ``_replace`` as the play's own
+    ``changes`` (which they override): the hand is rebuilt once per play, and only the fields
+    that change are named (each costs; a trick without face-down cards, after the stock is
+    empty, leaves half of them as they were).
     """
     winner = trick.winner
     team = team_of(winner)
     cards = [c for p in trick.plays for c in p.cards]
     shown_cards = _known(cards)
-    pile_known = set_item(hand.pile_known, team, hand.pile_known[team] | frozenset(shown_cards))
-    if len(shown_cards) == len(cards):  # no face-down card left in the trick: the hidden piles stay
-        pile_hidden = hand.pile_hidden
-    else:
+    changes.update(trick=None, to_lead=winner, last_winner=winner, played=hand.played + (TrickDone(winner, trick.plays),),
+                   pile_known=set_item(hand.pile_known, team, hand.pile_known[team] | frozenset(shown_cards)),
+                   pile_count=set_item(hand.pile_count, team, hand.pile_count[team] + len(cards)),
+                   tricks=set_item(hand.tricks, team, hand.tricks[team] + 1))
+    if len(shown_cards) < len(cards):  # face-down cards go to the pile by reference
         refs = tuple([(p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None])
-        pile_hidden = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
-    pile_count = set_item(hand.pile_count, team, hand.pile_count[team] + len(cards))
-    tricks = set_item(hand.tricks, team, hand.tricks[team] + 1)
-    known, unknown, shown = changes["known"], changes["unknown"], changes["shown"]
+        changes["pile_hidden"] = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
+    known, unknown = changes["known"], _field(hand, changes, "unknown")
     held = len(known[0]) + unknown[0]
     drawn = min(SEATS * (HAND_SIZE - held), hand.stock)
-    each = drawn // SEATS
-    if each:
+    if drawn:  # a refill: every seat draws back to four, the winner first
+        each = drawn // SEATS
         unknown = tuple([u + each for u in unknown])
-    stock = hand.stock - drawn
-    if drawn and stock == 0 and state.options.trumpCard == "bottomFaceUp" and hand.trump is not None:
-        last = (winner + drawn - 1) % SEATS
-        known = set_item(known, last, known[last] | {hand.trump})
-        shown = set_item(shown, last, shown[last] | {hand.trump})
-        unknown = set_item(unknown, last, unknown[last] - 1)
-    refill_seq = hand.refill_seq if hand.refill_seq is not None or not drawn else seq
-    over = stock == 0 and held + each == 0
-    return hand._replace(**{  # one rebuild: the play's own changes, then what the end of the trick sets
-        **changes, "trick": None, "to_lead": winner, "pile_known": pile_known, "pile_hidden": pile_hidden,
-        "pile_count": pile_count, "tricks": tricks, "played": hand.played + (TrickDone(winner, trick.plays),),
-        "last_winner": winner, "known": known, "unknown": unknown, "shown": shown, "stock": stock,
-        "refill_seq": refill_seq, "over": over})
+        stock = hand.stock - drawn
+        if stock == 0 and state.options.trumpCard == "bottomFaceUp" and hand.trump is not None:
+            last = (winner + drawn - 1) % SEATS
+            shown = _field(hand, changes, "shown")
+            changes["known"] = set_item(known, last, known[last] | {hand.trump})
+            changes["shown"] = set_item(shown, last, shown[last] | {hand.trump})
+            unknown = set_item(unknown, last, unknown[last] - 1)
+        changes.update(unknown=unknown, stock=stock)
+        if hand.refill_seq is None:
+            changes["refill_seq"] = seq
+    elif hand.stock == 0 and held == 0:
+        changes["over"] = True
+    return hand._replace(**changes)
 
 
 def _on_tira(state: State, event: Event) -> State:
@@ -566,7 +572,7 @@ def _on_tira(state: State, event: Event) -> State:
     # the tira seat has not played to this trick, so the cards going back never touch its hand
     changes = _take(state, hand, seat, cards)
     if trick is not None:
-        known, unknown, shown = list(changes["known"]), list(changes["unknown"]), list(changes["shown"])
+        known, unknown, shown = (list(_field(hand, changes, name)) for name in ("known", "unknown", "shown"))
         downs, withdrawn = list(hand.downs), hand.withdrawn
         for p in trick.plays:
             back = frozenset(_known(list(p.cards)))

@@ -18,8 +18,9 @@ from engines.base import Event, RuleViolation
 from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse
 from engines.common import card_reader, quick_replace, read_all, read_cards, read_seat, set_field
 from engines.history import History
-from engines.la_cabra.rules import _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
-from engines.la_cabra.state import BY_TEXT, sum_masks
+from engines.la_cabra.rules import _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
+from engines.common import set_item
+from engines.la_cabra.state import BY_TEXT, Play, TrickDone, sum_masks, team_of
 
 
 def test_at_least_counts_equal_cards_that_are_different_objects() -> None:
@@ -107,7 +108,7 @@ def test_la_cabra_take_of_cards_known_in_the_hand_is_the_checked_take() -> None:
         hand, seat = state.current, event.data["seat"]
         cards = [BY_TEXT[t] for t in event.data["cards"] if t != "??"]
         hidden = len(event.data["cards"]) - len(cards)
-        assert _take(state, hand, seat, cards, hidden) == _take_checked(state, hand, seat, cards, hidden)
+        assert hand._replace(**_take(state, hand, seat, cards, hidden)) == hand._replace(**_take_checked(state, hand, seat, cards, hidden))
         shortcut += not hidden and frozenset(cards) <= hand.known[seat]
     assert shortcut > 500
 
@@ -119,6 +120,7 @@ def test_la_cabra_take_steps_aside_for_unknown_cards_and_cards_held_elsewhere() 
     taken = _take(state, hand, N, [BY_TEXT["9H"], BY_TEXT["8D"]])  # 8♦ binds an unknown card of North
     assert taken == _take_checked(state, hand, N, [BY_TEXT["9H"], BY_TEXT["8D"]])
     assert taken["unknown"][N] == 1 and BY_TEXT["8D"] in taken["located"]
+    assert _take(state, hand, N, [BY_TEXT["9H"]]) == {"moves": 1, "known": (frozenset([BY_TEXT["KH"]]), *hand.known[1:])}
     assert _take(state, hand, N, [BY_TEXT["9H"]], 1)["unknown"][N] == 1  # and a face-down one
     for cards, code in ((["AH"], "common.card_unavailable"), (["9H", "9H", "KH", "KH", "9H"], "la-cabra.hand_size")):
         picked = [BY_TEXT[t] for t in cards]
@@ -182,3 +184,69 @@ def test_la_cabra_reveal_reads_the_barred_trump_card_once_as_trump_barred_does()
     m.deal(W, HIDDEN, "QS")
     assert _HandCards(m.hand, m.state.options).barred == BY_TEXT["QS"] and _trump_barred(m.state, m.hand, BY_TEXT["QS"])
     assert checked > 1000
+
+
+def _end_trick_long(state: Any, hand: Any, changes: dict[str, Any], trick: Any, seq: int) -> Any:
+    """The end of a trick as it was written before it named only the fields that change: every field, every time."""
+    winner = trick.winner
+    team = team_of(winner)
+    cards = [c for p in trick.plays for c in p.cards]
+    refs = tuple((p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None)
+    pile_known = set_item(hand.pile_known, team, hand.pile_known[team] | frozenset(c for c in cards if c is not None))
+    pile_hidden = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
+    pile_count = set_item(hand.pile_count, team, hand.pile_count[team] + len(cards))
+    tricks = set_item(hand.tricks, team, hand.tricks[team] + 1)
+    known, unknown, shown = changes["known"], changes["unknown"], changes["shown"]
+    held = len(known[0]) + unknown[0]
+    drawn = min(4 * (4 - held), hand.stock)
+    each = drawn // 4
+    unknown = tuple(u + each for u in unknown)
+    stock = hand.stock - drawn
+    if drawn and stock == 0 and state.options.trumpCard == "bottomFaceUp" and hand.trump is not None:
+        last = (winner + drawn - 1) % 4
+        known = set_item(known, last, known[last] | {hand.trump})
+        shown = set_item(shown, last, shown[last] | {hand.trump})
+        unknown = set_item(unknown, last, unknown[last] - 1)
+    refill_seq = hand.refill_seq if hand.refill_seq is not None or not drawn else seq
+    over = stock == 0 and held + each == 0
+    return hand._replace(**{
+        **changes, "trick": None, "to_lead": winner, "pile_known": pile_known, "pile_hidden": pile_hidden,
+        "pile_count": pile_count, "tricks": tricks, "played": hand.played + (TrickDone(winner, trick.plays),),
+        "last_winner": winner, "known": known, "unknown": unknown, "shown": shown, "stock": stock,
+        "refill_seq": refill_seq, "over": over})
+
+
+def _fourth_plays() -> list[tuple[Any, Any, Any, int, list[Card | None]]]:
+    """(state, hand, trick with its fourth play, seq, cards) of the trick ends of a few series and of a hand with face-down discards."""
+    m = Match({"trumpCard": "bottomFaceUp"})
+    m.deal(W, hands("9H KH 6C 7C", "10H 6S 8C ??", "AH 7S JC 10C", "6D QC 8S ??"), "QS")
+    for seat, kind, cards in ((N, "lead", ["9H"]), (E, "discard", ["??"]), (S, "discard", ["JC"])):
+        m.add(kind, seat=seat, cards=cards)
+    log = [(m.state, Event(m.seq, "discard", {"seat": W, "cards": ["??"]}))] + [
+        (state, event) for state, event in _la_cabra_plays() if event.type != "lead" and len(state.current.trick.plays) == 3]
+    out = []
+    for state, event in log:
+        hand, seat = state.current, event.data["seat"]
+        cards = [None if t == "??" else BY_TEXT[t] for t in event.data["cards"]]
+        trick = hand.trick
+        play = Play(event.seq, seat, event.type, tuple(cards), event.type != "discard" or state.options.discardFaceUp)
+        if event.type == "beat":
+            trick = trick._replace(plays=trick.plays + (play,), winner=seat, winning=tuple(cards))
+        else:
+            trick = trick._replace(plays=trick.plays + (play,))
+        out.append((state, hand, trick, event.seq, cards))
+    return out
+
+
+def test_la_cabra_trick_end_names_only_what_changes_and_gives_the_hand_of_the_long_way() -> None:
+    ends = _fourth_plays()
+    refills = overs = hidden = 0
+    for state, hand, trick, seq, cards in ends:
+        known = [c for c in cards if c is not None]
+        args = (state, hand, trick.plays[-1].seat, known, len(cards) - len(known))
+        after = _end_trick(state, hand, _take(*args), trick, seq)
+        assert after == _end_trick_long(state, hand, _take_checked(*args), trick, seq)
+        refills += after.stock < hand.stock
+        overs += after.over
+        hidden += after.pile_hidden != hand.pile_hidden
+    assert len(ends) > 100 and refills > 30 and overs > 10 and hidden >= 1

@@ -697,20 +697,21 @@ def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, An
                       pending: _HandCards | None) -> _HandCards:
     """Check and add one hand card to ``pending`` (started from the current hand if None); return it."""
     seat = _seat(b)
-    name = state.players[seat]
     if pending is None:
         i = len(state.past)  # the current hand
         hand = _hand_now(state, changed, i) if state.current is not None else None
         if hand is None or hand.is_result_only or hand.over:
-            raise RuleViolation("common.bad_reveal", f"no hand is being played: {name} holds no cards to reveal")
+            raise RuleViolation("common.bad_reveal", f"no hand is being played: {state.players[seat]} holds no cards to reveal")
         pending = _HandCards(hand, state.options)
     if pending.unknown[seat] == 0:
-        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})")
+        raise RuleViolation("common.bad_reveal", (
+            f"{state.players[seat]} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})"))
     if card in pending.located:
-        raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}")
+        raise RuleViolation("common.card_duplicate", (
+            f"{state.players[seat]} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}"))
     if pending.barred is not None and pending.barred == card:
         raise RuleViolation("common.card_unavailable", (
-            f"{name} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
+            f"{state.players[seat]} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
     pending.known[seat] = pending.known[seat] | {card}
     pending.unknown[seat] -= 1
     pending.located.add(card)
@@ -728,7 +729,10 @@ def _on_reveal(state: State, event: Event) -> State:
     for b in bindings:
         if type(b) is not dict and not isinstance(b, Mapping):
             raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
-        card = read_card(b.get("card"))
+        text = b.get("card")
+        card = BY_TEXT.get(text) if type(text) is str else None  # a card of the deck in one look-up
+        if card is None:
+            card = read_card(text)  # which says what is wrong with the text
         assert card is not None
         if "slot" in b:
             raise RuleViolation("common.bad_reveal", "slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}")

@@ -476,7 +476,7 @@ def _on_discard(state: State, event: Event) -> State:
     name = state.players[seat]
     if len(cards) != trick.k:
         raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {trick.k} card(s) to this trick, not {len(cards)}")
-    shown = cards if face_up else _known(cards)  # face up, every card is written
+    shown: list[Card] = cards if face_up else _known(cards)  # type: ignore[assignment]  # face up, "??" was refused
     changes = _take(state, hand, seat, shown, len(cards) - len(shown))
     if not face_up and shown:
         changes["downs"] = set_item(hand.downs, seat, hand.downs[seat] | frozenset(shown))

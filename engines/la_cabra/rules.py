@@ -68,6 +68,15 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
 # --------------------------------------------------------------------------- small helpers
 
 
+_record = tuple.__new__
+"""Build a :class:`Play` or :class:`Trick` from the tuple of all its fields: ``_record(Play, (seq, seat, ...))``.
+
+The same record as ``Play(seq, seat, ...)``, built in C: every move builds both, and a named
+tuple's own constructor is a Python call (about 2.5k of La Cabra's ~72k machine
+instructions per event; tests/engines/test_fast_paths.py pins the records to their constructors).
+"""
+
+
 def _seat(data: Mapping[str, Any], key: str = "seat") -> Seat:
     seat = data.get(key)
     if type(seat) is int and 0 <= seat < SEATS:  # every move names a seat: one test for a good one
@@ -430,8 +439,8 @@ def _on_lead(state: State, event: Event) -> State:
     if len({c.suit for c in cards}) > 1:
         raise RuleViolation("la-cabra.one_suit", f"a lead is cards of one suit: {card_list(cards)} mixes suits")
     changes = _take(state, hand, seat, cards)
-    play = Play(event.seq, seat, "lead", tuple(cards), True)
-    changes["trick"] = Trick(seat, seat, len(cards), (play,), seat, tuple(cards), None)
+    play = _record(Play, (event.seq, seat, "lead", tuple(cards), True))
+    changes["trick"] = _record(Trick, (seat, seat, len(cards), (play,), seat, tuple(cards), None))
     return state._replace(current=hand._replace(**changes))
 
 
@@ -455,8 +464,8 @@ def _on_beat(state: State, event: Event) -> State:
             why = "each card must beat a different one of them, and no pairing does"
         raise RuleViolation("la-cabra.cannot_beat", (
             f"{name} cannot beat {card_list(trick.winning)} with {card_list(cards)}: {why} (trump is {suit_sign(hand.trump)})"))
-    play = Play(event.seq, seat, "beat", tuple(cards), True)
-    trick = Trick(trick.leader, trick.origin, trick.k, trick.plays + (play,), seat, tuple(cards), trick.tira)
+    play = _record(Play, (event.seq, seat, "beat", tuple(cards), True))
+    trick = _record(Trick, (trick.leader, trick.origin, trick.k, trick.plays + (play,), seat, tuple(cards), trick.tira))
     return _after_play(state, hand, changes, trick, event.seq)
 
 
@@ -480,8 +489,8 @@ def _on_discard(state: State, event: Event) -> State:
     changes = _take(state, hand, seat, shown, len(cards) - len(shown))
     if not face_up and shown:
         changes["downs"] = set_item(hand.downs, seat, hand.downs[seat] | frozenset(shown))
-    play = Play(event.seq, seat, "discard", tuple(cards), face_up)
-    trick = Trick(trick.leader, trick.origin, trick.k, trick.plays + (play,), trick.winner, trick.winning, trick.tira)
+    play = _record(Play, (event.seq, seat, "discard", tuple(cards), face_up))
+    trick = _record(Trick, (trick.leader, trick.origin, trick.k, trick.plays + (play,), trick.winner, trick.winning, trick.tira))
     return _after_play(state, hand, changes, trick, event.seq)
 
 

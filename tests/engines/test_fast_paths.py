@@ -14,13 +14,14 @@ import pytest
 from tests.engines.deals import HIDDEN, Match, E, N, S, W, hands
 from tests.engines.playouts import play
 
-from engines.base import Event, RuleViolation
-from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse
+from engines import ENGINES
+from engines.base import Event, RuleViolation, Step, walk
+from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse, text
 from engines.common import card_reader, quick_replace, read_all, read_cards, read_seat, set_field
 from engines.history import History
 from engines.la_cabra.rules import _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
 from engines.common import set_item
-from engines.la_cabra.state import BY_TEXT, Play, TrickDone, sum_masks, team_of
+from engines.la_cabra.state import BY_TEXT, Play, Trick, TrickDone, sum_masks, team_of
 
 
 def test_at_least_counts_copies_of_a_card() -> None:
@@ -250,3 +251,34 @@ def test_la_cabra_trick_end_names_only_what_changes_and_gives_the_hand_of_the_lo
         overs += after.over
         hidden += after.pile_hidden != hand.pile_hidden
     assert len(ends) > 100 and refills > 30 and overs > 10 and hidden >= 1
+
+
+def test_la_cabra_plays_and_tricks_built_from_their_fields_are_the_records_their_constructors_build() -> None:
+    seen = 0
+    for seed in range(3):
+        events, states = play("la-cabra", seed)
+        for state in states:
+            hand = state.current
+            trick = hand.trick if hand is not None else None
+            if trick is None:
+                continue
+            assert type(trick) is Trick and len(trick) == len(Trick._fields) and Trick(*trick) == trick
+            first = trick.plays[0]
+            assert (trick.leader, trick.k, trick.tira) == (first.seat, len(first.cards), first.seq if first.kind == "tira" else None)
+            winning = [p for p in trick.plays if p.kind != "discard"][-1]
+            assert (trick.winner, trick.winning) == (winning.seat, winning.cards)
+            for p in trick.plays:
+                event = events[p.seq - 1]
+                assert type(p) is Play and len(p) == len(Play._fields) and Play(*p) == p
+                assert (p.seq, p.seat, p.kind, p.face_up) == (event.seq, event.data["seat"], event.type, event.type != "discard" or state.options.discardFaceUp)
+                assert [text(c) for c in p.cards] == event.data["cards"]
+                seen += 1
+    assert seen > 100
+
+
+def test_a_walk_step_is_the_step_its_constructor_builds() -> None:
+    events = play("la-cabra", 0)[0]
+    steps = list(walk(ENGINES["la-cabra"], list(events)))
+    assert len(steps) == len(events)
+    for step, event in zip(steps, events):
+        assert type(step) is Step and Step(*step) == step and step.event is event and step.status == "played"

@@ -69,11 +69,11 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
 
 
 _record = tuple.__new__
-"""Build a :class:`Play` or :class:`Trick` from the tuple of all its fields: ``_record(Play, (seq, seat, ...))``.
+"""Build a :class:`Play`, :class:`Trick` or :class:`TrickDone` from the tuple of all its fields: ``_record(Play, (seq, seat, ...))``.
 
-The same record as ``Play(seq, seat, ...)``, built in C: every move builds both, and a named
-tuple's own constructor is a Python call (about 2.5k of La Cabra's ~72k machine
-instructions per event; tests/engines/test_fast_paths.py pins the records to their constructors).
+The same record as ``Play(seq, seat, ...)``, built in C: every move builds a play and a
+trick, and a named tuple's own constructor is a Python call (about 2.5k of La Cabra's ~72k
+machine instructions per event; tests/engines/test_fast_paths.py pins the records to their constructors).
 """
 
 
@@ -512,11 +512,14 @@ def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, 
     winner = trick.winner
     team = team_of(winner)
     cards = [c for p in trick.plays for c in p.cards]
-    shown_cards = _known(cards)
-    changes.update(trick=None, to_lead=winner, last_winner=winner, played=hand.played + (TrickDone(winner, trick.plays),),
-                   pile_known=set_item(hand.pile_known, team, hand.pile_known[team] | frozenset(shown_cards)),
-                   pile_count=set_item(hand.pile_count, team, hand.pile_count[team] + len(cards)),
-                   tricks=set_item(hand.tricks, team, hand.tricks[team] + 1))
+    shown_cards = [c for c in cards if c is not None]
+    (known0, known1), (count0, count1), (tricks0, tricks1) = hand.pile_known, hand.pile_count, hand.tricks
+    if team == 0:  # the winners' pile and tricks grow (pairs written out: this runs at every trick)
+        piles = (known0 | frozenset(shown_cards), known1), (count0 + len(cards), count1), (tricks0 + 1, tricks1)
+    else:
+        piles = (known0, known1 | frozenset(shown_cards)), (count0, count1 + len(cards)), (tricks0, tricks1 + 1)
+    changes.update(trick=None, to_lead=winner, last_winner=winner, played=hand.played + (_record(TrickDone, (winner, trick.plays)),),
+                   pile_known=piles[0], pile_count=piles[1], tricks=piles[2])
     if len(shown_cards) < len(cards):  # face-down cards go to the pile by reference
         refs = tuple([(p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None])
         changes["pile_hidden"] = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)

@@ -21,7 +21,7 @@ from engines.common import card_reader, quick_replace, read_all, read_cards, rea
 from engines.history import History
 from engines.la_cabra.rules import _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
 from engines.common import set_item
-from engines.la_cabra.state import BY_TEXT, Play, Trick, TrickDone, sum_masks, team_of
+from engines.la_cabra.state import BY_TEXT, VALUES, Play, Trick, TrickDone, points, sum_masks, team_of
 
 
 def test_at_least_counts_copies_of_a_card() -> None:
@@ -282,3 +282,15 @@ def test_a_walk_step_is_the_step_its_constructor_builds() -> None:
     assert len(steps) == len(events)
     for step, event in zip(steps, events):
         assert type(step) is Step and Step(*step) == step and step.event is event and step.status == "played"
+
+
+def test_la_cabra_points_are_the_sum_of_the_rank_values() -> None:
+    def long_way(cards: Any) -> int:
+        return sum(VALUES.get(c.rank, 0) for c in cards if c is not None)
+
+    piles = [pile for seed in range(3) for state in play("la-cabra", seed)[1] if state.current is not None
+             for pile in state.current.pile_known]
+    assert sum(map(len, piles)) > 1000
+    for cards in [*piles, LA_CABRA.cards, [None, BY_TEXT["AS"], None], [Card("A"), Card("K", "X"), Card("7", "H")], []]:
+        assert points(cards) == long_way(cards)
+    assert points(LA_CABRA.cards) == 120

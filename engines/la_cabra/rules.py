@@ -88,11 +88,13 @@ def _cards(data: Mapping[str, Any], *, hidden_ok: bool = False) -> list[Card | N
     texts = data.get("cards")
     if type(texts) is list and texts:
         try:
+            if len(texts) == 1:  # most moves play one card: one look-up, no comprehension, and it is distinct
+                return [BY_TEXT[texts[0]]]
             cards = [BY_TEXT[t] for t in texts]
         except (KeyError, TypeError):  # "??" or no card: read_cards says which
             pass
         else:
-            if len(cards) == 1 or len(set(cards)) == len(cards):  # one card is always distinct: no set to build
+            if len(set(cards)) == len(cards):
                 return cards  # type: ignore[return-value]
     return read_cards(data, read_card, hidden_ok=hidden_ok, unique=True)
 

@@ -19,6 +19,7 @@ from engines.base import Event, RuleViolation, Step, walk
 from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse, text
 from engines.common import card_reader, quick_replace, read_all, read_cards, read_seat, set_field
 from engines.history import History
+from engines.la_cabra.scoring import rescore
 from engines.la_cabra.rules import _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
 from engines.common import set_item
 from engines.la_cabra.state import BY_TEXT, VALUES, Play, Trick, TrickDone, points, sum_masks, team_of
@@ -294,3 +295,18 @@ def test_la_cabra_points_are_the_sum_of_the_rank_values() -> None:
     for cards in [*piles, LA_CABRA.cards, [None, BY_TEXT["AS"], None], [Card("A"), Card("K", "X"), Card("7", "H")], []]:
         assert points(cards) == long_way(cards)
     assert points(LA_CABRA.cards) == 120
+
+
+def test_la_cabra_rescore_keeps_the_scores_whole_when_it_starts_after_them() -> None:
+    """rescore skips ``scores[:start]`` when ``start`` is past the end: that slice is the history itself."""
+    h: History[int] = History() + (1,) + (2,)
+    assert h[:2] is h and h[:5] is h and tuple(h[:1]) == (1,)
+    ends = 0
+    for seed in range(3):
+        for before, after in zip(*[iter(play("la-cabra", seed)[1])] * 2):
+            for state in (before, after):
+                if state.scores:
+                    assert rescore(state, len(state.scores)) == state._replace(scores=state.scores)
+                    assert rescore(state, len(state.scores) - 1) == state
+                    ends += 1
+    assert ends > 50

@@ -20,7 +20,7 @@ from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse, text
 from engines.common import card_reader, quick_replace, read_all, read_cards, read_seat, set_field
 from engines.history import History
 from engines.la_cabra.scoring import rescore
-from engines.la_cabra.rules import _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
+from engines.la_cabra.rules import _cards, _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
 from engines.common import set_item
 from engines.la_cabra.state import BY_TEXT, VALUES, Play, Trick, TrickDone, points, sum_masks, team_of
 
@@ -310,3 +310,19 @@ def test_la_cabra_rescore_keeps_the_scores_whole_when_it_starts_after_them() -> 
                     assert rescore(state, len(state.scores) - 1) == state
                     ends += 1
     assert ends > 50
+
+
+def test_la_cabra_cards_of_a_move_read_by_look_up_are_the_checked_reading() -> None:
+    read = card_reader(LA_CABRA, "10H, AS or ??")
+    texts: list[list[Any]] = [[str(c)] for c in LA_CABRA.cards] + [["AS", "KS"], ["AS", "AS"], ["??"], ["AS", "??"], ["2S"], [7], [["AS"]], []]
+    for cards in texts:
+        for hidden_ok in (False, True):
+            try:
+                want: Any = read_cards({"cards": cards}, read, hidden_ok=hidden_ok, unique=True)
+            except RuleViolation as e:
+                want = (e.code, str(e))
+            try:
+                got: Any = _cards({"cards": cards}, hidden_ok=hidden_ok)
+            except RuleViolation as e:
+                got = (e.code, str(e))
+            assert got == want

@@ -438,7 +438,7 @@ def _on_lead(state: State, event: Event) -> State:
     name = state.players[seat]
     if len(cards) > HAND_SIZE:
         raise RuleViolation("la-cabra.lead_size", f"{name} can lead 1 to 4 cards, not {len(cards)}")
-    if len({c.suit for c in cards}) > 1:
+    if len(cards) > 1 and len({c.suit for c in cards}) > 1:
         raise RuleViolation("la-cabra.one_suit", f"a lead is cards of one suit: {card_list(cards)} mixes suits")
     changes = _take(state, hand, seat, cards)
     play = _record(Play, (event.seq, seat, "lead", tuple(cards), True))
@@ -784,7 +784,9 @@ def _on_reveal(state: State, event: Event) -> State:
     first = min(changed)
     if first < n_past:  # a face-down card of an earlier hand: rebuild from that hand on only
         past = past[:first] + tuple(changed.get(i, past[i]) for i in range(first, n_past))
-    new = state._replace(past=past, current=changed.get(n_past, state.current))
+        new = state._replace(past=past, current=changed.get(n_past, state.current))
+    else:  # the usual: cards of the current hand only
+        new = state._replace(current=changed[n_past])
     finished = [i for i, hand in changed.items() if hand.over]
     if finished:
         new = rescore(new, min(finished))

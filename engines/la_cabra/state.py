@@ -75,6 +75,8 @@ def can_beat(cards: tuple[Card, ...], winning: tuple[Card, ...], trump: str) -> 
     """Tell whether ``cards`` beat ``winning`` one to one (RULES.md §5.3: try all pairings)."""
     if len(cards) != len(winning):
         return False
+    if len(cards) == 1:  # most beats are of one card: its one pairing, without the generators
+        return beats(cards[0], winning[0], trump)
     return any(all(beats(x, y, trump) for x, y in zip(order, winning)) for order in permutations(cards))
 
 

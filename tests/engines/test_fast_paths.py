@@ -22,7 +22,7 @@ from engines.history import History
 from engines.la_cabra.scoring import rescore
 from engines.la_cabra.rules import _cards, _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
 from engines.common import set_item
-from engines.la_cabra.state import BY_TEXT, VALUES, Play, Trick, TrickDone, points, sum_masks, team_of
+from engines.la_cabra.state import BY_TEXT, VALUES, beats, can_beat, Play, Trick, TrickDone, points, sum_masks, team_of
 
 
 def test_at_least_counts_copies_of_a_card() -> None:
@@ -326,3 +326,20 @@ def test_la_cabra_cards_of_a_move_read_by_look_up_are_the_checked_reading() -> N
             except RuleViolation as e:
                 got = (e.code, str(e))
             assert got == want
+
+
+def test_la_cabra_a_one_card_beat_is_its_one_pairing() -> None:
+    from itertools import permutations
+
+    def long_way(cards: tuple[Card, ...], winning: tuple[Card, ...], trump: str) -> bool:
+        return len(cards) == len(winning) and any(all(beats(x, y, trump) for x, y in zip(order, winning)) for order in permutations(cards))
+
+    deck = LA_CABRA.distinct()
+    wins = 0
+    for trump in "CDHS":
+        for x in deck:
+            for y in deck:
+                assert can_beat((x,), (y,), trump) == long_way((x,), (y,), trump)
+                wins += can_beat((x,), (y,), trump)
+        assert can_beat((deck[0],), (deck[1], deck[2]), trump) is False
+    assert 0 < wins < 4 * len(deck) ** 2

@@ -25,7 +25,8 @@ import io
 import multiprocessing
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from multiprocessing.pool import AsyncResult
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -33,7 +34,7 @@ import orjson
 from api.service.tokens import hash_token, new_token
 from engines import get_engine
 from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
-from ledger.records import is_placeholder
+from ledger.records import StoredEvent, is_placeholder
 from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound
 from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
 from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, read_text,
@@ -159,12 +160,11 @@ before the chain is looked at) or ``("rules", index, code, message)`` (the fold 
 
 
 def _import_archive(service: Service, lines: list[bytes | str], progress: Any, workers: int | None) -> dict[str, Any]:
-    matches, refused = read_archive(lines)
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
-    errors: list[LineError] = list(refused)
-    damaged = {e.match: e.line for e in refused if e.match}
+    errors: list[LineError] = []
     pending: list[tuple[ArchivedMatch, MatchImport, str]] = []
+    count = import_workers(workers, len(lines))
 
     def handled(archived: ArchivedMatch) -> None:
         if progress is not None:
@@ -183,26 +183,17 @@ def _import_archive(service: Service, lines: list[bytes | str], progress: Any, w
             handled(archived)
         pending.clear()
 
-    opened: list[tuple[ArchivedMatch, Engine]] = []
-    for archived in matches:
-        if archived.id in damaged:  # reported at the damaged line; a part of a match is not the match
+    size = 0
+    settled = _settled_by_workers(service, lines, count, errors) if count else _settled(service, lines, errors)
+    for archived, decision in settled:
+        if decision[0] != "import":
+            if decision[0] == "error":
+                errors.append(decision[1])
+            elif decision[0] == "unchanged":
+                unchanged.append({**decision[1], "lines": [archived.lines[0], archived.lines[-1]]})
             handled(archived)
             continue
-        try:
-            opening = _opening(service, archived)
-        except _Refused as why:
-            line, column, code, message = why.error
-            errors.append(LineError(line, column, code, message, archived.id))
-            handled(archived)
-            continue
-        if isinstance(opening, dict):
-            unchanged.append({**opening, "lines": [archived.lines[0], archived.lines[-1]]})
-            handled(archived)
-            continue
-        opened.append((archived, opening))
-    count = import_workers(workers, sum(len(archived.events) for archived, _ in opened))
-    checks = _checked_by_workers(opened, lines, count) if count else (None for _ in opened)
-    for (archived, engine), checked in zip(opened, checks):
+        _, engine, checked = decision
         try:
             pending.append(_ready(archived, engine, checked))
         except _Refused as why:
@@ -210,12 +201,43 @@ def _import_archive(service: Service, lines: list[bytes | str], progress: Any, w
             errors.append(LineError(line, column, code, message, archived.id))
             handled(archived)
             continue
-        if sum(len(a.events) for a, _, _ in pending) >= (WORKERS_CHUNK_EVENTS if count else CHUNK_EVENTS):
+        size = size + len(archived.events) if len(pending) > 1 else len(archived.events)
+        if size >= (WORKERS_CHUNK_EVENTS if count else CHUNK_EVENTS):
             flush()
     if pending:
         flush()
     errors.sort(key=lambda e: (e.line, e.column or 0))
+    imported.sort(key=lambda entry: entry["lines"][0])  # in the file's order (workers may settle a match late)
+    unchanged.sort(key=lambda entry: entry["lines"][0])
     return {"imported": imported, "unchanged": unchanged, "errors": [e.json() for e in errors]}
+
+
+_Decision = tuple[Any, ...]
+"""What becomes of a match read whole: ``("skip",)`` (a damaged line of it was reported),
+``("error", LineError)``, ``("unchanged", entry)`` (stored already, event for event) or
+``("import", engine, checked)`` (``checked``: what a worker found, None when checked here)."""
+
+
+def _settled(service: Service, lines: list[bytes | str], refused: list[LineError]) -> Iterator[tuple[ArchivedMatch, _Decision]]:
+    """Read the whole file, then decide each match in the order it first appears."""
+    matches, errors = read_archive(lines)
+    refused.extend(errors)
+    damaged = {e.match for e in errors if e.match}
+    for archived in matches:
+        yield archived, _decision(service, archived, damaged)
+
+
+def _decision(service: Service, archived: ArchivedMatch, damaged: Collection[str | None]) -> _Decision:
+    if archived.id in damaged:  # reported at the damaged line; a part of a match is not the match
+        return ("skip",)
+    try:
+        opening = _opening(service, archived)
+    except _Refused as why:
+        line, column, code, message = why.error
+        return ("error", LineError(line, column, code, message, archived.id))
+    if isinstance(opening, dict):
+        return ("unchanged", opening)
+    return ("import", opening, None)
 
 
 def _opening(service: Service, archived: ArchivedMatch) -> Engine | dict[str, Any]:
@@ -323,25 +345,79 @@ def import_workers(asked: int | None, events: int) -> int:
     return cores if cores > 1 else 0
 
 
-def _checked_by_workers(opened: list[tuple[ArchivedMatch, Engine]], lines: list[bytes | str],
-                        workers: int) -> Iterator[_Checked]:
-    """Check each match's schemas and rules in ``workers`` processes; yield what each found, in order.
+PIECE_LINES = 4_000
+"""With workers, the file is read this many lines at a time, and the matches read whole are
+sent to the workers at once: they check while the rest of the file is read."""
 
-    A worker gets each match's lines as they came (read and found sound here already) and
-    reads only the event fields the checks need. The workers are forked (this process has no
-    other thread: see :func:`import_workers`), so they start at once with everything imported.
+
+def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int,
+                        refused: list[LineError]) -> Iterator[tuple[ArchivedMatch, _Decision]]:
+    """Read the file piece by piece; send each match to ``workers`` processes for its schemas and
+    rules as soon as a piece goes by without a line of it; once the whole file is read, yield
+    each match's decision with what its worker found.
+
+    The decisions are those of :func:`_settled`: a match is taken as read whole only
+    provisionally, and one that a later line turns out to continue (a file whose matches are
+    interleaved, or a damaged line naming it further down) is decided again, whole, and its
+    worker's answer dropped. Nothing is yielded, so nothing written, before the file is read.
+    The workers are forked (this process has no other thread: see :func:`import_workers`),
+    so they start at once with everything imported; each gets a match's lines as they came
+    and reads only the event fields the checks need.
     """
-    tasks: list[list[tuple[str, int, list[bytes | str]]]] = [[]]
+    groups: dict[str, tuple[list[StoredEvent], list[int]]] = {}
+    decided: dict[str, tuple[ArchivedMatch, _Decision]] = {}
+    sent: dict[str, tuple[int, int]] = {}  # match id -> (task, place in it)
+    damaged: set[str | None] = set()
+    tasks: list[AsyncResult[list[_Checked]]] = []
+    task: list[tuple[str, int, list[bytes | str]]] = []
     size = 0
-    for archived, engine in opened:
-        if size >= TASK_EVENTS:
-            tasks.append([])
-            size = 0
-        tasks[-1].append((engine.GAME, len(archived.events[0].data["players"]), [lines[n - 1] for n in archived.lines]))
-        size += len(archived.events)
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        for found in pool.imap(_check_task, tasks):
-            yield from found
+
+        def send() -> None:
+            nonlocal task, size
+            if task:
+                tasks.append(pool.apply_async(_check_task, (task,)))
+                task, size = [], 0
+
+        def settle(match_id: str) -> None:
+            nonlocal size
+            events, numbers = groups[match_id]
+            archived = ArchivedMatch(match_id, tuple(events), tuple(numbers))
+            decision = decided[match_id] = (archived, _decision(service, archived, damaged))
+            if decision[1][0] == "import":
+                engine = decision[1][1]
+                sent[match_id] = (len(tasks), len(task))
+                task.append((engine.GAME, len(events[0].data["players"]), [lines[n - 1] for n in numbers]))
+                size += len(events)
+                if size >= TASK_EVENTS:
+                    send()
+
+        for start in range(0, len(lines), PIECE_LINES):
+            matches, errors = read_archive(lines[start:start + PIECE_LINES], first=start + 1)
+            refused.extend(errors)
+            named = {e.match for e in errors if e.match}
+            damaged |= named
+            touched = named | {m.id for m in matches}
+            for archived in matches:
+                events, numbers = groups.setdefault(archived.id, ([], []))
+                events.extend(archived.events)
+                numbers.extend(archived.lines)
+            for match_id in touched & decided.keys():  # it goes on: decided again once read whole
+                del decided[match_id]
+                sent.pop(match_id, None)
+            for match_id in [m for m in groups if m not in decided and m not in touched]:
+                settle(match_id)
+        for match_id in [m for m in groups if m not in decided]:
+            settle(match_id)
+        send()
+        found: dict[int, list[_Checked]] = {}
+        for match_id, (archived, decision) in decided.items():
+            if decision[0] == "import":
+                number, place = sent[match_id]
+                if number not in found:
+                    found[number] = tasks[number].get()
+                decision = ("import", decision[1], found[number][place])
+            yield archived, decision
 
 
 def _check_task(task: list[tuple[str, int, list[bytes | str]]]) -> list[_Checked]:

@@ -94,6 +94,38 @@ def test_workers_check_a_match_already_stored_as_one_process_does(tmp_path: Path
     assert stored(tmp_path / "forked.db") == stored(tmp_path / "here.db")
 
 
+def test_a_match_that_goes_on_further_down_is_decided_again_whole(tmp_path: Path) -> None:
+    """Workers get each match once a piece of the file goes by without it; a match whose lines
+    turn up again later (moved down the file, or a damaged line naming it) is decided again,
+    whole, exactly as a reading of the whole file first decides it."""
+    lines, _ = faulty_archive(tmp_path)
+    ids = list(dict.fromkeys(json.loads(line)["match"] for line in lines if line.endswith(b"}")))
+    moved, cut = ids[1], ids[3]
+    tail = [line for line in lines if line.endswith(b"}") and json.loads(line)["match"] == moved][-3:]
+    last_of_cut = max(i for i, line in enumerate(lines) if line.endswith(b"}") and json.loads(line)["match"] == cut)
+    damaged = lines[last_of_cut][:60]
+    interleaved = [line for line in lines if line not in tail] + tail + [damaged]
+    archive = tmp_path / "interleaved.jsonl"
+    archive.write_bytes(b"\n".join(interleaved) + b"\n")
+
+    here = transfer.import_archive(Service(SqliteLedger(tmp_path / "here.db")), interleaved, workers=0)
+    script = ("import json, sys\n"
+              "from api.service import Service, transfer\n"
+              "from ledger import SqliteLedger\n"
+              "transfer.PIECE_LINES = 40\n"
+              "lines = open(sys.argv[1], 'rb').read().splitlines()\n"
+              "assert transfer.import_workers(2, len(lines)) == 2\n"
+              "print(json.dumps(transfer.import_archive(Service(SqliteLedger(sys.argv[2])), lines, workers=2)))\n")
+    run = subprocess.run([sys.executable, "-c", script, str(archive), str(tmp_path / "forked.db")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    forked = json.loads(run.stdout)
+    assert tokenless(forked) == tokenless(here)
+    assert stored(tmp_path / "forked.db") == stored(tmp_path / "here.db")
+    assert moved in {m["id"] for m in here["imported"]}  # taken whole, its last lines included
+    assert cut not in {m["id"] for m in here["imported"]} and any(e["match"] == cut for e in here["errors"])
+
+
 def test_no_workers_are_forked_beside_other_threads() -> None:
     """Forking beside another thread can copy a lock that thread holds: a web server's import is checked in-process."""
     assert transfer.import_workers(None, transfer.PARALLEL_FROM - 1) == 0

@@ -13,8 +13,10 @@ line, check each envelope, recompute every chain, check every event's schema and
 the fold an append runs, insert with the given seqs, times and hashes. An archive this big has
 its schemas and rules checked by forked worker processes, one per core, while the main process
 reads, chains and writes (``transfer.import_workers``); the row "one process" is the same
-import with ``workers=0``, for machines with one core (information: the target is the first). Baseline: the ``eventsourcing`` library (SQLite, the same durability)
-saving the same events unvalidated — decode each line and ``Application.save`` one
+import with ``workers=0``, for machines with one core (information: the target is the first).
+
+Baseline: the ``eventsourcing`` library (SQLite, the same durability) saving the same events
+unvalidated — decode each line and ``Application.save`` one
 aggregate per match holding its events, one transaction per match (as ledger_bench's (b)).
 
 The three run interleaved, ``--rounds`` times, each on a fresh file, the order rotating; the
@@ -65,7 +67,9 @@ def build_archive(path: Path, total: int) -> tuple[list[bytes], int, int]:
     return lines, len(logs), len(lines)
 
 
-def ours(path: Path, lines: list[bytes], matches: int, workers: int | None = None) -> float:
+def ours(path: Path, lines: list[bytes], matches: int, workers: int) -> float:
+    if transfer.import_workers(workers, len(lines)) != workers:
+        raise SystemExit(f"the import would not use {workers} workers now (another thread is running?)")
     with SqliteLedger(path) as ledger:
         service = Service(ledger, StateCache())
         start = time.perf_counter()
@@ -107,7 +111,7 @@ def main() -> None:
             times = {}
             for side in order:
                 if side == "ours":
-                    times[side] = ours(d / f"ours{n}.db", lines, matches)
+                    times[side] = ours(d / f"ours{n}.db", lines, matches, workers)
                 elif side == "one":
                     times[side] = ours(d / f"one{n}.db", lines, matches, workers=0)
                 else:

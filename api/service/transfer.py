@@ -128,8 +128,8 @@ PARALLEL_FROM = 10_000
 worker processes, one per core, while this process recomputes the chains and writes (the
 checks are pure Python: one process runs one at a time). A smaller one is checked here:
 starting the workers would cost more than they save. ``tanteo import`` restores a club's
-database through this path; a request body (``MAX_CONTENT_LENGTH``) is far smaller, and a
-web server's threads keep it in one process anyway (see :func:`import_workers`)."""
+database through this path; ``POST /matches/import`` runs among a web server's threads, so
+it is checked in its own process (see :func:`import_workers`)."""
 
 TASK_EVENTS = 2_000
 """About how many events one task of a worker holds: the first matches are written while the

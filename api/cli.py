@@ -544,7 +544,7 @@ def _is_text(file: str, raw: bytes) -> bool:
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON (the shape POST /matches/import returns)")
 @click.option("--by", default="", help="who records (text imports)")
 @click.option("--workers", type=click.IntRange(min=0), default=None,
-              help="processes that check an archive's rules (default: one per core for 10,000 events or more; 0: none)")
+              help="processes that check an archive's rules (default: one per core but one, for 10,000 events or more; 0: none)")
 @DB_OPTION
 def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> None:
     """Import a JSON Lines archive (or a .tnt text file): every sound match, each error by line.

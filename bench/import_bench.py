@@ -11,7 +11,7 @@ Ours: ``transfer.import_archive`` into an empty SQLite file (synchronous=FULL, a
 transaction per chunk of matches, a savepoint each), as ``tanteo import`` runs it: read every
 line, check each envelope, recompute every chain, check every event's schema and the rules by
 the fold an append runs, insert with the given seqs, times and hashes. An archive this big has
-its schemas and rules checked by forked worker processes, one per core, while the main process
+its schemas and rules checked by forked worker processes, one per core but one, while the main process
 reads, chains and writes (``transfer.import_workers``); the row "one process" is the same
 import with ``workers=0``, for machines with one core (information: the target is the first).
 

@@ -125,8 +125,8 @@ chunks so that scorers at other tables are not kept waiting by a long restore.""
 
 PARALLEL_FROM = 10_000
 """An archive with at least this many events to check has its schemas and rules checked by
-worker processes, one per core, while this process recomputes the chains and writes (the
-checks are pure Python: one process runs one at a time). A smaller one is checked here:
+worker processes, one per core but one, while this process reads, recomputes the chains and
+writes, on the core left (the checks are pure Python: one process runs one at a time). A smaller one is checked here:
 starting the workers would cost more than they save. ``tanteo import`` restores a club's
 database through this path; ``POST /matches/import`` runs among a web server's threads, so
 it is checked in its own process (see :func:`import_workers`)."""
@@ -145,8 +145,8 @@ def import_archive(service: Service, lines: Iterable[bytes | str], *,
     """Import every match of an archive that is sound; report the rest by line.
 
     ``progress``, if given, is called with the number of events of each match handled.
-    ``workers`` is how many processes check the schemas and rules: None for one per core when
-    the archive has :data:`PARALLEL_FROM` events or more (else none), 0 for none. The report
+    ``workers`` is how many processes check the schemas and rules: None for one per core but
+    one when the archive has :data:`PARALLEL_FROM` events or more (else none), 0 for none. The report
     is the same either way.
     """
     with collector_paused():  # the whole file is held decoded until its last match is stored
@@ -342,7 +342,7 @@ def import_workers(asked: int | None, events: int) -> int:
     if events < PARALLEL_FROM:
         return 0
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return cores if cores > 1 else 0
+    return cores - 1  # this process reads, chains and writes: it keeps a core of its own
 
 
 PIECE_LINES = 4_000

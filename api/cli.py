@@ -568,7 +568,11 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
         if workers:
             click.echo(f"checking the rules in {workers} worker processes", err=True)
         with progress_bars.tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar:
-            report = transfer.import_archive(service, lines, progress=bar.update, workers=workers)
+            try:
+                report = transfer.import_archive(service, lines, progress=bar.update, workers=workers)
+            except transfer.WorkersStopped as stopped:
+                bar.close()
+                _fail(stopped.message)
     if as_json:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:

@@ -26,7 +26,8 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from multiprocessing.pool import AsyncResult
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -368,15 +369,17 @@ def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int
     decided: dict[str, tuple[ArchivedMatch, _Decision]] = {}
     sent: dict[str, tuple[int, int]] = {}  # match id -> (task, place in it)
     damaged: set[str | None] = set()
-    tasks: list[AsyncResult[list[_Checked]]] = []
+    tasks: list[Future[list[_Checked]]] = []
     task: list[tuple[str, int, list[bytes | str]]] = []
     size = 0
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    # Forked before any thread of the pool starts (Python does so for the fork context); a
+    # worker that dies (killed, out of memory) breaks the pool, which raises, never hangs.
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
 
         def send() -> None:
             nonlocal task, size
             if task:
-                tasks.append(pool.apply_async(_check_task, (task,)))
+                tasks.append(pool.submit(_check_task, task))
                 task, size = [], 0
 
         def settle(match_id: str) -> None:
@@ -392,32 +395,45 @@ def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int
                 if size >= TASK_EVENTS:
                     send()
 
-        for start in range(0, len(lines), PIECE_LINES):
-            matches, errors = read_archive(lines[start:start + PIECE_LINES], first=start + 1)
-            refused.extend(errors)
-            named = {e.match for e in errors if e.match}
-            damaged |= named
-            touched = named | {m.id for m in matches}
-            for archived in matches:
-                events, numbers = groups.setdefault(archived.id, ([], []))
-                events.extend(archived.events)
-                numbers.extend(archived.lines)
-            for match_id in touched & decided.keys():  # it goes on: decided again once read whole
-                del decided[match_id]
-                sent.pop(match_id, None)
-            for match_id in [m for m in groups if m not in decided and m not in touched]:
+        try:
+            for start in range(0, len(lines), PIECE_LINES):
+                matches, errors = read_archive(lines[start:start + PIECE_LINES], first=start + 1)
+                refused.extend(errors)
+                named = {e.match for e in errors if e.match}
+                damaged |= named
+                touched = named | {m.id for m in matches}
+                for archived in matches:
+                    events, numbers = groups.setdefault(archived.id, ([], []))
+                    events.extend(archived.events)
+                    numbers.extend(archived.lines)
+                for match_id in touched & decided.keys():  # it goes on: decided again once read whole
+                    del decided[match_id]
+                    sent.pop(match_id, None)
+                for match_id in [m for m in groups if m not in decided and m not in touched]:
+                    settle(match_id)
+            for match_id in [m for m in groups if m not in decided]:
                 settle(match_id)
-        for match_id in [m for m in groups if m not in decided]:
-            settle(match_id)
-        send()
-        found: dict[int, list[_Checked]] = {}
-        for match_id, (archived, decision) in decided.items():
-            if decision[0] == "import":
-                number, place = sent[match_id]
-                if number not in found:
-                    found[number] = tasks[number].get()
-                decision = ("import", decision[1], found[number][place])
-            yield archived, decision
+            send()
+            found: dict[int, list[_Checked]] = {}
+            for match_id, (archived, decision) in decided.items():
+                if decision[0] == "import":
+                    number, place = sent[match_id]
+                    if number not in found:
+                        found[number] = tasks[number].result()
+                    decision = ("import", decision[1], found[number][place])
+                yield archived, decision
+        except BrokenProcessPool:
+            raise WorkersStopped() from None
+
+
+class WorkersStopped(Exception):
+    """A worker process checking an import stopped before it answered (killed, out of memory)."""
+
+    def __init__(self) -> None:
+        super().__init__("a worker process checking the rules stopped before it answered (was the machine out of "
+                         "memory?); the matches stored before it stay stored, and importing the file again reports them "
+                         "as unchanged; --workers 0 checks everything in one process")
+        self.message = str(self)
 
 
 def _check_task(task: list[tuple[str, int, list[bytes | str]]]) -> list[_Checked]:

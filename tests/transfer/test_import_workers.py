@@ -126,6 +126,25 @@ def test_a_match_that_goes_on_further_down_is_decided_again_whole(tmp_path: Path
     assert cut not in {m["id"] for m in here["imported"]} and any(e["match"] == cut for e in here["errors"])
 
 
+def test_a_worker_that_dies_stops_the_import_with_a_message_not_a_hang(tmp_path: Path) -> None:
+    """A worker killed mid-import (out of memory, a signal) ends ``tanteo import`` with one clear line."""
+    lines, _ = faulty_archive(tmp_path)
+    archive = tmp_path / "club.jsonl"
+    archive.write_bytes(b"\n".join(lines) + b"\n")
+    script = ("import os, sys\n"
+              "from api.service import transfer\n"
+              "def dying(task): os._exit(3)\n"
+              "transfer._check_task = dying\n"
+              "from api.cli import main\n"
+              "main(['import', sys.argv[1], '--db', sys.argv[2], '--workers', '1'])\n")
+    run = subprocess.run([sys.executable, "-c", script, str(archive), str(tmp_path / "forked.db")], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stderr
+    assert "error: a worker process checking the rules stopped before it answered" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert stored(tmp_path / "forked.db") == {}
+
+
 def test_no_workers_are_forked_beside_other_threads() -> None:
     """Forking beside another thread can copy a lock that thread holds: a web server's import is checked in-process."""
     assert transfer.import_workers(None, transfer.PARALLEL_FROM - 1) == 0

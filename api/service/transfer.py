@@ -71,6 +71,11 @@ class _Refused(Exception):
         super().__init__(message)
         self.error = (line, column, code, message)
 
+    def of(self, match_id: str) -> LineError:
+        """The report's error for match ``match_id``."""
+        line, column, code, message = self.error
+        return LineError(line, column, code, message, match_id)
+
 
 # --------------------------------------------------------------------------- export
 
@@ -127,8 +132,8 @@ chunks so that scorers at other tables are not kept waiting by a long restore.""
 PARALLEL_FROM = 10_000
 """An archive with at least this many events to check has its schemas and rules checked by
 worker processes, one per core but one, while this process reads, recomputes the chains and
-writes, on the core left (the checks are pure Python: one process runs one at a time). A smaller one is checked here:
-starting the workers would cost more than they save. ``tanteo import`` restores a club's
+writes on the core left (the checks are pure Python: one process runs one at a time). A
+smaller one is checked here: starting the workers would cost more than they save. ``tanteo import`` restores a club's
 database through this path; ``POST /matches/import`` runs among a web server's threads, so
 it is checked in its own process (see :func:`import_workers`)."""
 
@@ -147,8 +152,8 @@ def import_archive(service: Service, lines: Iterable[bytes | str], *,
 
     ``progress``, if given, is called with the number of events of each match handled.
     ``workers`` is how many processes check the schemas and rules: None for one per core but
-    one when the archive has :data:`PARALLEL_FROM` events or more (else none), 0 for none. The report
-    is the same either way.
+    one when the archive has :data:`PARALLEL_FROM` events or more (else none), 0 for none.
+    The report is the same either way.
     """
     with collector_paused():  # the whole file is held decoded until its last match is stored
         return _import_archive(service, lines if isinstance(lines, list) else list(lines), progress, workers)
@@ -177,14 +182,12 @@ def _import_archive(service: Service, lines: list[bytes | str], progress: Any, w
             try:
                 entry = _imported(archived, result, token)
             except _Refused as why:
-                line, column, code, message = why.error
-                errors.append(LineError(line, column, code, message, archived.id))
+                errors.append(why.of(archived.id))
             else:
                 imported.append({**entry, "lines": [archived.lines[0], archived.lines[-1]]})
             handled(archived)
         pending.clear()
 
-    size = 0
     settled = _settled_by_workers(service, lines, count, errors) if count else _settled(service, lines, errors)
     for archived, decision in settled:
         if decision[0] != "import":
@@ -198,12 +201,10 @@ def _import_archive(service: Service, lines: list[bytes | str], progress: Any, w
         try:
             pending.append(_ready(archived, engine, checked))
         except _Refused as why:
-            line, column, code, message = why.error
-            errors.append(LineError(line, column, code, message, archived.id))
+            errors.append(why.of(archived.id))
             handled(archived)
             continue
-        size = size + len(archived.events) if len(pending) > 1 else len(archived.events)
-        if size >= (WORKERS_CHUNK_EVENTS if count else CHUNK_EVENTS):
+        if sum(len(a.events) for a, _, _ in pending) >= (WORKERS_CHUNK_EVENTS if count else CHUNK_EVENTS):
             flush()
     if pending:
         flush()
@@ -234,8 +235,7 @@ def _decision(service: Service, archived: ArchivedMatch, damaged: Collection[str
     try:
         opening = _opening(service, archived)
     except _Refused as why:
-        line, column, code, message = why.error
-        return ("error", LineError(line, column, code, message, archived.id))
+        return ("error", why.of(archived.id))
     if isinstance(opening, dict):
         return ("unchanged", opening)
     return ("import", opening, None)

@@ -566,7 +566,7 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
         progress_bars.tqdm.monitor_interval = 0  # no monitor thread: the checking workers are forked
         workers = transfer.import_workers(workers, len(lines))
         if workers:
-            click.echo(f"checking the rules in {workers} worker processes", err=True)
+            click.echo(f"checking the rules in {workers} worker process{'es' if workers > 1 else ''}", err=True)
         with progress_bars.tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar:
             try:
                 report = transfer.import_archive(service, lines, progress=bar.update, workers=workers)

@@ -543,14 +543,16 @@ def _is_text(file: str, raw: bytes) -> bool:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON (the shape POST /matches/import returns)")
 @click.option("--by", default="", help="who records (text imports)")
+@click.option("--workers", type=click.IntRange(min=0), default=None,
+              help="processes that check an archive's rules (default: one per core but one, for 10,000 events or more; 0: none)")
 @DB_OPTION
-def import_(file: str, as_json: bool, by: str, db: str) -> None:
+def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> None:
     """Import a JSON Lines archive (or a .tnt text file): every sound match, each error by line.
 
     Exit status 0 when something was imported (or everything was already there), 2 when
     errors were reported.
     """
-    from tqdm import tqdm
+    import tqdm as progress_bars
 
     from api.service import transfer
 
@@ -561,8 +563,16 @@ def import_(file: str, as_json: bool, by: str, db: str) -> None:
         report = transfer.import_text(service, raw.decode("utf-8", "replace"), by=by)
     else:
         lines = raw.splitlines()
-        with tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar:
-            report = transfer.import_archive(service, lines, progress=bar.update)
+        progress_bars.tqdm.monitor_interval = 0  # no monitor thread: the checking workers are forked
+        workers = transfer.import_workers(workers, len(lines))
+        if workers:
+            click.echo(f"checking the rules in {workers} worker process{'es' if workers > 1 else ''}", err=True)
+        with progress_bars.tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar:
+            try:
+                report = transfer.import_archive(service, lines, progress=bar.update, workers=workers)
+            except transfer.WorkersStopped as stopped:
+                bar.close()
+                _fail(stopped.message)
     if as_json:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:

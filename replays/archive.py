@@ -62,7 +62,7 @@ def archive_line(envelope: Mapping[str, Any]) -> bytes:
     return orjson.dumps(envelope) + b"\n"
 
 
-def read_archive(lines: Iterable[bytes | str]) -> tuple[list[ArchivedMatch], list[LineError]]:
+def read_archive(lines: Iterable[bytes | str], *, first: int = 1) -> tuple[list[ArchivedMatch], list[LineError]]:
     """Read an archive into its matches, in the order they first appear, and the lines refused.
 
     A refused line names the match it seems to come from when its text still shows a
@@ -71,12 +71,13 @@ def read_archive(lines: Iterable[bytes | str]) -> tuple[list[ArchivedMatch], lis
 
     Each line is parsed once, as it came (bytes need no decoding first); a line that does
     not parse that way (blank, broken, not UTF-8) is read again as text, which says why.
+    ``first`` is the number of the first line (a piece of a longer file).
     """
     grouped: dict[str, tuple[list[StoredEvent], list[int]]] = {}
     errors: list[LineError] = []
     known_at: set[str] = set()  # a batch shares its time: each distinct one is checked once
     loads = orjson.loads
-    for number, raw in enumerate(lines, 1):
+    for number, raw in enumerate(lines, first):
         try:
             envelope = loads(raw)
         except orjson.JSONDecodeError:

@@ -394,22 +394,8 @@ class Service:
         log = log_on(self.ledger, match_id, entry.version, batch)
         if log[0].seq != 1 and any(e.type == "ruling" for e in batch):  # a ruling looks its dispute up
             log = events_from(self.ledger.read(match_id, upto=entry.version)) + batch
-        steps = walk(engine, log, "recorded", after=entry.version, state=entry.state)
-
-        def checked() -> Iterator[Step]:
-            state = entry.state
-            for index, event in enumerate(batch):
-                try:
-                    _check_entry(game, log, event)
-                    if event.type in DESK:
-                        desk.check_desk(event, batch, log, state, engine, players)
-                    step = _step_or_broken(steps, event)
-                    state = step.state
-                    yield step
-                except (RuleViolation, SchemaError) as error:
-                    raise EventRefused(index, error) from None
-
-        return folded(checked(), stored[-1].seq, stored[-1].hash, entry)
+        return folded(checked_steps(engine, game, log, batch, entry.version, entry.state, players),
+                      stored[-1].seq, stored[-1].hash, entry)
 
     def _fixed_record(self, match_id: str) -> MatchRecord:
         """Return the match row for its fields that never change (game, players, token hash).
@@ -931,6 +917,31 @@ def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
             refused = EventRefused(index, error)
             refused.game = game  # the refusal links to the game's rules
             raise refused from None
+
+
+def checked_steps(engine: Engine, game: str, log: Sequence[Event], batch: Sequence[Event], after: int, state: Any,
+                  players: int) -> Iterator[Step]:
+    """Walk ``batch`` onto ``state`` (the state after event ``after``), checking each event as an
+    append does: what it refers to, the desk's rules for disputes and claims, then the rules.
+
+    ``log`` is what the walk reads: ``batch`` alone, or the log from event 1 when a correction
+    or a ruling needs what came before. Needs no ledger, so an archive import can run it in
+    a worker process.
+
+    Raises:
+        EventRefused: the first event of the batch that a check or the rules refuse.
+    """
+    steps = walk(engine, log, "recorded", after=after, state=state)
+    for index, event in enumerate(batch):
+        try:
+            _check_entry(game, log, event)
+            if event.type in DESK:
+                desk.check_desk(event, batch, log, state, engine, players)
+            step = _step_or_broken(steps, event)
+            state = step.state
+            yield step
+        except (RuleViolation, SchemaError) as error:
+            raise EventRefused(index, error) from None
 
 
 def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:

@@ -22,15 +22,21 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Iterator
+import multiprocessing
+import os
+import threading
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
-from api.service.cache import Folded
+import orjson
+
 from api.service.tokens import hash_token, new_token
 from engines import get_engine
-from engines.base import RuleViolation, UnknownGame, collector_paused, events_from, walk
-from ledger.records import is_placeholder
-from ledger import GENESIS, ChainBroken, MatchExists, MatchImport, MatchNotFound
+from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
+from ledger.records import StoredEvent, is_placeholder
+from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound
 from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
 from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, read_text,
                               value_at, write_text)
@@ -64,6 +70,11 @@ class _Refused(Exception):
     def __init__(self, line: int, code: str, message: str, column: int | None = None) -> None:
         super().__init__(message)
         self.error = (line, column, code, message)
+
+    def of(self, match_id: str) -> LineError:
+        """The report's error for match ``match_id``."""
+        line, column, code, message = self.error
+        return LineError(line, column, code, message, match_id)
 
 
 # --------------------------------------------------------------------------- export
@@ -118,24 +129,52 @@ CHUNK_EVENTS = 20_000
 one durable commit per chunk instead of one per match, and the write lock is let go between
 chunks so that scorers at other tables are not kept waiting by a long restore."""
 
+PARALLEL_FROM = 10_000
+"""An archive with at least this many events to check has its schemas and rules checked by
+worker processes, one per core but one, while this process reads, recomputes the chains and
+writes on the core left (the checks are pure Python: one process runs one at a time). A
+smaller one is checked here: starting the workers would cost more than they save. ``tanteo import`` restores a club's
+database through this path; ``POST /matches/import`` runs among a web server's threads, so
+it is checked in its own process (see :func:`import_workers`)."""
+
+TASK_EVENTS = 2_000
+"""About how many events one task of a worker holds: the first matches are written while the
+workers check the next ones."""
+
+WORKERS_CHUNK_EVENTS = 4_000
+"""The chunk per transaction when workers check: smaller, so that this process writes one
+while the workers check the next (a commit per 4,000 events costs a few per cent)."""
+
 
 def import_archive(service: Service, lines: Iterable[bytes | str], *,
-                   progress: Any = None) -> dict[str, Any]:
+                   progress: Any = None, workers: int | None = None) -> dict[str, Any]:
     """Import every match of an archive that is sound; report the rest by line.
 
     ``progress``, if given, is called with the number of events of each match handled.
+    ``workers`` is how many processes check the schemas and rules: None for one per core but
+    one when the archive has :data:`PARALLEL_FROM` events or more (else none), 0 for none.
+    The report is the same either way.
     """
     with collector_paused():  # the whole file is held decoded until its last match is stored
-        return _import_archive(service, lines, progress)
+        return _import_archive(service, lines if isinstance(lines, list) else list(lines), progress, workers)
 
 
-def _import_archive(service: Service, lines: Iterable[bytes | str], progress: Any) -> dict[str, Any]:
-    matches, refused = read_archive(lines)
+_Checked = tuple[Any, ...]
+"""What checking one match's events found: ``("ok", changes)`` (the status and metadata its
+match row takes), ``("shape", index, code, message)`` (an event breaks its schema: refused
+before the chain is looked at) or ``("rules", index, code, message)`` (the fold refused it)."""
+
+
+def _import_archive(service: Service, lines: list[bytes | str], progress: Any, workers: int | None) -> dict[str, Any]:
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
-    errors: list[LineError] = list(refused)
-    damaged = {e.match: e.line for e in refused if e.match}
+    errors: list[LineError] = []
     pending: list[tuple[ArchivedMatch, MatchImport, str]] = []
+    count = import_workers(workers, len(lines))
+
+    def handled(archived: ArchivedMatch) -> None:
+        if progress is not None:
+            progress(len(archived.events))
 
     def flush() -> None:
         results = service.ledger.import_matches([item for _, item, _ in pending])
@@ -143,51 +182,74 @@ def _import_archive(service: Service, lines: Iterable[bytes | str], progress: An
             try:
                 entry = _imported(archived, result, token)
             except _Refused as why:
-                line, column, code, message = why.error
-                errors.append(LineError(line, column, code, message, archived.id))
+                errors.append(why.of(archived.id))
             else:
                 imported.append({**entry, "lines": [archived.lines[0], archived.lines[-1]]})
-            if progress is not None:
-                progress(len(archived.events))
+            handled(archived)
         pending.clear()
 
-    for archived in matches:
-        if archived.id in damaged:  # reported at the damaged line; a part of a match is not the match
-            if progress is not None:
-                progress(len(archived.events))
+    settled = _settled_by_workers(service, lines, count, errors) if count else _settled(service, lines, errors)
+    for archived, decision in settled:
+        if decision[0] != "import":
+            if decision[0] == "error":
+                errors.append(decision[1])
+            elif decision[0] == "unchanged":
+                unchanged.append({**decision[1], "lines": [archived.lines[0], archived.lines[-1]]})
+            handled(archived)
             continue
+        _, engine, checked = decision
         try:
-            ready = _prepare(service, archived)
+            pending.append(_ready(archived, engine, checked))
         except _Refused as why:
-            line, column, code, message = why.error
-            errors.append(LineError(line, column, code, message, archived.id))
-            if progress is not None:
-                progress(len(archived.events))
+            errors.append(why.of(archived.id))
+            handled(archived)
             continue
-        if isinstance(ready, dict):
-            unchanged.append({**ready, "lines": [archived.lines[0], archived.lines[-1]]})
-            if progress is not None:
-                progress(len(archived.events))
-            continue
-        pending.append(ready)
-        if sum(len(a.events) for a, _, _ in pending) >= CHUNK_EVENTS:
+        if sum(len(a.events) for a, _, _ in pending) >= (WORKERS_CHUNK_EVENTS if count else CHUNK_EVENTS):
             flush()
     if pending:
         flush()
     errors.sort(key=lambda e: (e.line, e.column or 0))
+    imported.sort(key=lambda entry: entry["lines"][0])  # in the file's order (workers may settle a match late)
+    unchanged.sort(key=lambda entry: entry["lines"][0])
     return {"imported": imported, "unchanged": unchanged, "errors": [e.json() for e in errors]}
 
 
-def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tuple[ArchivedMatch, MatchImport, str]:
-    """Check what can be checked before the write transaction: the first event, the match not
-    being stored already, every event's shape; return the unchanged entry or what to import.
+_Decision = tuple[Any, ...]
+"""What becomes of a match read whole: ``("skip",)`` (a damaged line of it was reported),
+``("error", LineError)``, ``("unchanged", entry)`` (stored already, event for event) or
+``("import", engine, checked)`` (``checked``: what a worker found, None when checked here)."""
+
+
+def _settled(service: Service, lines: list[bytes | str], refused: list[LineError]) -> Iterator[tuple[ArchivedMatch, _Decision]]:
+    """Read the whole file, then decide each match in the order it first appears."""
+    matches, errors = read_archive(lines)
+    refused.extend(errors)
+    damaged = {e.match for e in errors if e.match}
+    for archived in matches:
+        yield archived, _decision(service, archived, damaged)
+
+
+def _decision(service: Service, archived: ArchivedMatch, damaged: Collection[str | None]) -> _Decision:
+    if archived.id in damaged:  # reported at the damaged line; a part of a match is not the match
+        return ("skip",)
+    try:
+        opening = _opening(service, archived)
+    except _Refused as why:
+        return ("error", why.of(archived.id))
+    if isinstance(opening, dict):
+        return ("unchanged", opening)
+    return ("import", opening, None)
+
+
+def _opening(service: Service, archived: ArchivedMatch) -> Engine | dict[str, Any]:
+    """Check the match's first event and whether the match is stored already; return its engine,
+    or the unchanged entry when it is stored event for event.
 
     Raises:
-        _Refused: the match does not start with match_started, it is stored already with
-            other events, or an event breaks its schema.
+        _Refused: the match does not start with a sound match_started, or it is stored
+            already with other events.
     """
-    events = archived.events
-    first = events[0]
+    first = archived.events[0]
     if first.seq != 1 or first.type != "match_started":
         raise _Refused(archived.lines[0], "import.no_start",
                        f"match {archived.id} does not start with its match_started event (seq 1) on this line")
@@ -197,32 +259,202 @@ def _prepare(service: Service, archived: ArchivedMatch) -> dict[str, Any] | tupl
     except (SchemaError, UnknownGame) as error:
         raise _Refused(archived.lines[0], getattr(error, "code", "game.unknown"), _say(error)) from None
     same = _already_stored(service, archived)
-    if same is not None:
-        return same
-    for event, line in zip(events[1:], archived.lines[1:]):
+    return engine if same is None else same
+
+
+def _ready(archived: ArchivedMatch, engine: Engine, checked: _Checked | None) -> tuple[ArchivedMatch, MatchImport, str]:
+    """Return what the ledger imports for a match: its events, a new token's hash, and the rules'
+    check run inside the write transaction (the fold itself, or what a worker's fold found).
+
+    Raises:
+        _Refused: an event breaks its schema.
+    """
+    events = archived.events
+    players = len(events[0].data["players"])
+    if checked is None:  # checked here: the shapes now, the rules inside the transaction
+        problem = _shape_problem(engine, events)
+        if problem is not None:
+            checked = ("shape", *problem)
+    if checked is not None and checked[0] == "shape":
+        _, index, code, message = checked
+        raise _Refused(archived.lines[index], code, message)
+
+    def check(current: int, stored: Any) -> dict[str, Any]:
+        if checked is None:
+            return _folded_changes(engine, events_from(stored), players)
+        if checked[0] == "rules":
+            _, index, code, message = checked
+            from api.service import EventRefused
+
+            raise EventRefused(index, RuleViolation(code, message))
+        return dict(checked[1])
+
+    token = new_token()
+    item = MatchImport(archived.id, engine.GAME, list(events[0].data["players"]), hash_token(token), events, check)
+    return archived, item, token
+
+
+def _shape_problem(engine: Engine, events: Sequence[Any]) -> tuple[int, str, str] | None:
+    """Return (index, code, message) of the first event after match_started whose data breaks
+    its schema, or None."""
+    for index in range(1, len(events)):
+        event = events[index]
         try:
             validate_event(engine.GAME, event.type, event.data)
         except SchemaError as error:
             if unseen(event.data) != event.data:  # a placeholder never fits a schema: looked for only then
-                raise _Refused(line, "import.public_form",
-                               f"event {event.seq} holds a private value as its commitment only: this is the public form "
-                               "of a match in play; export it with the match's write token (or after the match) to "
-                               "import it") from None
-            raise _Refused(line, error.code, f"event {event.seq} ({event.type}): {error.message}") from None
-    token = new_token()
-    outcome: dict[str, Folded] = {}
+                return index, "import.public_form", (
+                    f"event {event.seq} holds a private value as its commitment only: this is the public form "
+                    "of a match in play; export it with the match's write token (or after the match) to "
+                    "import it")
+            return index, error.code, f"event {event.seq} ({event.type}): {error.message}"
+    return None
 
-    def check(current: int, stored: Any) -> dict[str, Any]:
-        outcome["entry"] = service._fold_batch(archived.id, engine, engine.GAME, Folded(0, GENESIS, None, {}), stored,
-                                               len(first.data["players"]))
-        if any(e.type == "amend" and e.data.get("target") == 1 for e in stored):
-            opening = next(walk(engine, events_from(stored))).read.data  # match_started as the log now reads it
-        else:
-            opening = stored[0].data  # as recorded (the fold above started the match from it)
-        return {"status": "over" if engine.is_over(outcome["entry"].state) else "playing", "meta": match_meta(opening)}
 
-    item = MatchImport(archived.id, engine.GAME, list(first.data["players"]), hash_token(token), events, check)
-    return archived, item, token
+def _folded_changes(engine: Engine, events: list[Event], players: int) -> dict[str, Any]:
+    """Fold a whole match with every check an append runs; return its match row's status and
+    metadata (as the log reads once corrected: an amend of match_started may retag it).
+
+    Raises:
+        EventRefused: the first event that a check or the rules refuse.
+    """
+    from api.service import checked_steps
+
+    state = None
+    for step in checked_steps(engine, engine.GAME, events, events, 0, None, players):
+        state = step.state
+    if any(e.type == "amend" and e.data.get("target") == 1 for e in events):
+        opening = next(walk(engine, events)).read.data  # match_started as the log now reads it
+    else:
+        opening = events[0].data  # as recorded (the fold above started the match from it)
+    return {"status": "over" if engine.is_over(state) else "playing", "meta": match_meta(opening)}
+
+
+def import_workers(asked: int | None, events: int) -> int:
+    """How many worker processes check an import of ``events`` events (0: none, check here).
+
+    Workers are forked, which is safe only in a process running no other thread (``tanteo
+    import``); a web server's import, among its threads, is checked here.
+    """
+    if threading.active_count() > 1 or not hasattr(os, "fork"):
+        return 0
+    if asked is not None:
+        return max(0, asked)
+    if events < PARALLEL_FROM:
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores - 1  # this process reads, chains and writes: it keeps a core of its own
+
+
+PIECE_LINES = 4_000
+"""With workers, the file is read this many lines at a time, and the matches read whole are
+sent to the workers at once: they check while the rest of the file is read."""
+
+
+def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int,
+                        refused: list[LineError]) -> Iterator[tuple[ArchivedMatch, _Decision]]:
+    """Read the file piece by piece; send each match to ``workers`` processes for its schemas and
+    rules as soon as a piece goes by without a line of it; once the whole file is read, yield
+    each match's decision with what its worker found.
+
+    The decisions are those of :func:`_settled`: a match is taken as read whole only
+    provisionally, and one that a later line turns out to continue (a file whose matches are
+    interleaved, or a damaged line naming it further down) is decided again, whole, and its
+    worker's answer dropped. Nothing is yielded, so nothing written, before the file is read.
+    The workers are forked (this process has no other thread: see :func:`import_workers`),
+    so they start at once with everything imported; each gets a match's lines as they came
+    and reads only the event fields the checks need.
+    """
+    groups: dict[str, tuple[list[StoredEvent], list[int]]] = {}
+    decided: dict[str, tuple[ArchivedMatch, _Decision]] = {}
+    sent: dict[str, tuple[int, int]] = {}  # match id -> (task, place in it)
+    damaged: set[str | None] = set()
+    tasks: list[Future[list[_Checked]]] = []
+    task: list[tuple[str, int, list[bytes | str]]] = []
+    size = 0
+    # Forked before any thread of the pool starts (Python does so for the fork context); a
+    # worker that dies (killed, out of memory) breaks the pool, which raises, never hangs.
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+
+        def send() -> None:
+            nonlocal task, size
+            if task:
+                tasks.append(pool.submit(_check_task, task))
+                task, size = [], 0
+
+        def settle(match_id: str) -> None:
+            nonlocal size
+            events, numbers = groups[match_id]
+            archived = ArchivedMatch(match_id, tuple(events), tuple(numbers))
+            decision = decided[match_id] = (archived, _decision(service, archived, damaged))
+            if decision[1][0] == "import":
+                engine = decision[1][1]
+                sent[match_id] = (len(tasks), len(task))
+                task.append((engine.GAME, len(events[0].data["players"]), [lines[n - 1] for n in numbers]))
+                size += len(events)
+                if size >= TASK_EVENTS:
+                    send()
+
+        try:
+            for start in range(0, len(lines), PIECE_LINES):
+                matches, errors = read_archive(lines[start:start + PIECE_LINES], first=start + 1)
+                refused.extend(errors)
+                named = {e.match for e in errors if e.match}
+                damaged |= named
+                touched = named | {m.id for m in matches}
+                for archived in matches:
+                    events, numbers = groups.setdefault(archived.id, ([], []))
+                    events.extend(archived.events)
+                    numbers.extend(archived.lines)
+                for match_id in touched & decided.keys():  # it goes on: decided again once read whole
+                    del decided[match_id]
+                    sent.pop(match_id, None)
+                for match_id in [m for m in groups if m not in decided and m not in touched]:
+                    settle(match_id)
+            for match_id in [m for m in groups if m not in decided]:
+                settle(match_id)
+            send()
+            found: dict[int, list[_Checked]] = {}
+            for match_id, (archived, decision) in decided.items():
+                if decision[0] == "import":
+                    number, place = sent[match_id]
+                    if number not in found:
+                        found[number] = tasks[number].result()
+                    decision = ("import", decision[1], found[number][place])
+                yield archived, decision
+        except BrokenProcessPool:
+            raise WorkersStopped() from None
+
+
+class WorkersStopped(Exception):
+    """A worker process checking an import stopped before it answered (killed, out of memory)."""
+
+    def __init__(self) -> None:
+        super().__init__("a worker process checking the rules stopped before it answered (was the machine out of "
+                         "memory?); the matches stored before it stay stored, and importing the file again reports them "
+                         "as unchanged; --workers 0 checks everything in one process")
+        self.message = str(self)
+
+
+def _check_task(task: list[tuple[str, int, list[bytes | str]]]) -> list[_Checked]:
+    """A worker's task: check each match's schemas, then its rules (see :data:`_Checked`)."""
+    from api.service import EventRefused
+
+    out: list[_Checked] = []
+    with collector_paused():
+        for game, players, raws in task:
+            engine = get_engine(game)
+            envelopes = [orjson.loads(raw) for raw in raws]
+            events = [Event(e["seq"], e["type"], e["data"]) for e in envelopes]
+            problem = _shape_problem(engine, events)
+            if problem is not None:
+                out.append(("shape", *problem))
+                continue
+            try:
+                out.append(("ok", _folded_changes(engine, events, players)))
+            except EventRefused as refused:
+                out.append(("rules", refused.index, refused.error.code, refused.error.message))
+    return out
 
 
 def _imported(archived: ArchivedMatch, result: Any, token: str) -> dict[str, Any]:

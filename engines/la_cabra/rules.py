@@ -449,8 +449,9 @@ def _on_lead(state: State, event: Event) -> State:
 def _on_beat(state: State, event: Event) -> State:
     hand = _deal(state)
     seat = _seat(event.data)
-    _check_turn(state, hand, seat, "beat")
     trick = hand.trick
+    if trick is None or seat != (trick.leader + len(trick.plays)) % SEATS:  # the answer in turn passes _check_turn
+        _check_turn(state, hand, seat, "beat")
     assert trick is not None and hand.trump is not None
     cards = _face_up(event.data)
     name = state.players[seat]
@@ -474,8 +475,9 @@ def _on_beat(state: State, event: Event) -> State:
 def _on_discard(state: State, event: Event) -> State:
     hand = _deal(state)
     seat = _seat(event.data)
-    _check_turn(state, hand, seat, "discard")
     trick = hand.trick
+    if trick is None or seat != (trick.leader + len(trick.plays)) % SEATS:  # the answer in turn passes _check_turn
+        _check_turn(state, hand, seat, "discard")
     assert trick is not None
     face_up = state.options.discardFaceUp
     try:

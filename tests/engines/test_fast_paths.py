@@ -20,7 +20,7 @@ from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse, text
 from engines.common import card_reader, quick_replace, read_all, read_cards, read_seat, set_field
 from engines.history import History
 from engines.la_cabra.scoring import rescore
-from engines.la_cabra.rules import _cards, _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
+from engines.la_cabra.rules import _cards, _check_turn, _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
 from engines.common import set_item
 from engines.la_cabra.state import BY_TEXT, VALUES, beats, can_beat, Play, Trick, TrickDone, points, sum_masks, team_of
 
@@ -343,3 +343,25 @@ def test_la_cabra_a_one_card_beat_is_its_one_pairing() -> None:
                 wins += can_beat((x,), (y,), trump)
         assert can_beat((deck[0],), (deck[1], deck[2]), trump) is False
     assert 0 < wins < 4 * len(deck) ** 2
+
+
+def test_la_cabra_an_answer_in_turn_is_exactly_what_check_turn_lets_pass() -> None:
+    """Beats and discards skip _check_turn when the seat answers in turn: it must refuse every other case."""
+    checked = 0
+    for seed in range(3):
+        for state in play("la-cabra", seed)[1]:
+            hand = state.current
+            if hand is None or hand.trump is None:
+                continue
+            for seat in range(4):
+                for kind in ("beat", "discard"):
+                    trick = hand.trick
+                    in_turn = trick is not None and seat == (trick.leader + len(trick.plays)) % 4
+                    try:
+                        _check_turn(state, hand, seat, kind)
+                        passes = True
+                    except RuleViolation:
+                        passes = False
+                    assert passes == in_turn
+                    checked += in_turn
+    assert checked > 100

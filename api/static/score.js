@@ -28,7 +28,9 @@ async function refresh({ keepForms = false } = {}) {
   const [summary, audit, legal, events] = await Promise.all([
     get(`/matches/${id}`), get(`/matches/${id}/audit`), get(`/matches/${id}/legal-moves`),
     call("GET", `/matches/${id}/events?limit=10000`, undefined, { token })]);  // with the key: the private values too
-  if (summary.offline) { showQueue(); return; }
+  // A read that did not reach the server (a dropped connection at the table) leaves the sheet as
+  // it was shown: drawing from half the answers would break the page.
+  if ([summary, audit, legal].some((r) => r.offline)) { showQueue(); return; }
   const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);  // a wrong key still reads the public log
   S.summary = summary.body; S.audit = audit.body; S.legal = legal.body.moves; S.events = log.body.events;
   S.version = S.summary.version;

@@ -94,3 +94,25 @@ def test_no_serious_accessibility_violation(open_page: Callable[..., Page], live
     assert serious(score) == []
     sheet = open_page(f"/m/{match_id}/sheet")
     assert serious(sheet) == []
+
+
+def test_a_read_lost_after_a_save_leaves_the_sheet_whole(open_page: Callable[..., Page], live: Server) -> None:
+    """The connection drops between the save and the reads that redraw the sheet (here the audit's):
+    the page keeps the sheet it showed, without a script error, and the next reading shows the hand."""
+    match_id, token = new_match(live, CABRA)
+    record(live, match_id, token, *DEAL_1)
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    expect(page.locator("#entry-title")).to_have_text("Enter hand 2 from the sheet")
+    page.route(f"**/matches/{match_id}/audit", lambda route: route.abort())
+    page.get_by_label("Card points of North + South").fill("40")
+    page.get_by_role("group", name="Tricks of North + South").get_by_role("button", name="3", exact=True).click()
+    page.get_by_role("group", name="Tricks of East + West").get_by_role("button", name="4", exact=True).click()
+    page.get_by_role("button", name="Check the result").click()
+    expect(page.locator("#preview")).to_contain_text("40")
+    with page.expect_request_finished(lambda r: r.url.endswith("/legal-moves")):
+        page.get_by_role("button", name="Save the hand").click()
+    expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(1)  # as it was: nothing drawn from half the answers
+    assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 5
+    page.unroute(f"**/matches/{match_id}/audit")
+    page.reload()
+    expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(2)

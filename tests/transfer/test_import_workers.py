@@ -46,6 +46,11 @@ def faulty_archive(tmp_path: Path) -> tuple[list[bytes], dict[str, str]]:
     return [line.rstrip(b"\n") for line in lines], faulty
 
 
+def python(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run this repository's Python in a process of its own (a test process may run threads: no fork there)."""
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
 def stored(db: Path) -> dict[str, list[dict[str, object]]]:
     with SqliteLedger(db) as book:
         return {m.id: [e.envelope() for e in book.read(m.id)] for m in book.list_matches(limit=1000)[0]}
@@ -61,8 +66,7 @@ def test_workers_report_and_store_what_one_process_does(tmp_path: Path) -> None:
     archive.write_bytes(b"\n".join(lines) + b"\n")
 
     here = transfer.import_archive(Service(SqliteLedger(tmp_path / "here.db")), lines, workers=0)
-    run = subprocess.run([sys.executable, "-m", "api.cli", "import", str(archive), "--db", str(tmp_path / "forked.db"),
-                          "--json", "--workers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run = python("-m", "api.cli", "import", str(archive), "--db", str(tmp_path / "forked.db"), "--json", "--workers", "2")
     assert "checking the rules in 2 worker processes" in run.stderr, run.stderr  # the workers did check
     forked = json.loads(run.stdout)
 
@@ -85,8 +89,7 @@ def test_workers_check_a_match_already_stored_as_one_process_does(tmp_path: Path
         service = Service(SqliteLedger(tmp_path / db))
         transfer.import_archive(service, lines[:200], workers=0)  # the first matches, one cut short
     here = transfer.import_archive(Service(SqliteLedger(tmp_path / "here.db")), lines, workers=0)
-    run = subprocess.run([sys.executable, "-m", "api.cli", "import", str(archive), "--db", str(tmp_path / "forked.db"),
-                          "--json", "--workers", "2"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run = python("-m", "api.cli", "import", str(archive), "--db", str(tmp_path / "forked.db"), "--json", "--workers", "2")
     assert "checking the rules in 2 worker processes" in run.stderr, run.stderr
     forked = json.loads(run.stdout)
     assert here["unchanged"] and any(e["code"] == "import.exists_different" for e in here["errors"])
@@ -116,8 +119,7 @@ def test_a_match_that_goes_on_further_down_is_decided_again_whole(tmp_path: Path
               "lines = open(sys.argv[1], 'rb').read().splitlines()\n"
               "assert transfer.import_workers(2, len(lines)) == 2\n"
               "print(json.dumps(transfer.import_archive(Service(SqliteLedger(sys.argv[2])), lines, workers=2)))\n")
-    run = subprocess.run([sys.executable, "-c", script, str(archive), str(tmp_path / "forked.db")], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+    run = python("-c", script, str(archive), str(tmp_path / "forked.db"))
     assert run.returncode == 0, run.stderr
     forked = json.loads(run.stdout)
     assert tokenless(forked) == tokenless(here)
@@ -137,8 +139,7 @@ def test_a_worker_that_dies_stops_the_import_with_a_message_not_a_hang(tmp_path:
               "transfer._check_task = dying\n"
               "from api.cli import main\n"
               "main(['import', sys.argv[1], '--db', sys.argv[2], '--workers', '1'])\n")
-    run = subprocess.run([sys.executable, "-c", script, str(archive), str(tmp_path / "forked.db")], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+    run = python("-c", script, str(archive), str(tmp_path / "forked.db"))
     assert run.returncode == 1, run.stderr
     assert "error: a worker process checking the rules stopped before it answered" in run.stderr
     assert "Traceback" not in run.stderr

@@ -350,6 +350,9 @@ def walk(engine: Engine, events: Sequence[Event], course: Course = "corrected", 
 
 
 _TYPE_OF = attrgetter("type")
+_new_step = tuple.__new__
+"""Builds a :class:`Step` from its four fields without the named tuple's Python-level ``__new__``
+(the walk builds one per event of every fold; the same tuple, a frame less)."""
 
 
 def _walk_corrected(engine: Engine, events: Sequence[Event]) -> Iterator[Step]:
@@ -386,7 +389,7 @@ def _walk_corrected(engine: Engine, events: Sequence[Event]) -> Iterator[Step]:
                 raise
         else:
             state = _advance(engine, state, read)
-        yield Step(event, read, status, state)
+        yield _new_step(Step, (event, read, status, state))
 
 
 def _walk_recorded(engine: Engine, events: Sequence[Event], after: int, state: Any) -> Iterator[Step]:

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from operator import attrgetter
 from typing import Iterable
 
 UNKNOWN = "??"
@@ -47,40 +46,57 @@ class CardError(ValueError):
         self.message = message
 
 
-@dataclass(frozen=True, slots=True, order=True)
+_CARDS: dict[tuple[str, str | None], Card] = {}
+"""Every card built so far, by ``(rank, suit)``: :class:`Card` returns the one object of its value."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One playing card: a rank and, except in Cabo, a suit.
 
-    Equal, ordered and hashed by ``(rank, suit)``, like any frozen dataclass. Engines keep
-    hands and piles as frozensets of cards and hash them on every move, so the hash is
-    computed once, at construction, and ``==`` first tries identity: :func:`parse` returns
-    the deck's own card objects, so two equal cards are nearly always the same object.
-    (Measured here: ``hash(card)`` 183 → 116 ns, ``card == card`` 199 → 81 ns, building a
-    frozenset of four cards 916 → 420 ns.)
+    Equal and ordered by ``(rank, suit)``, like any frozen dataclass, and there is one object
+    per value: ``Card(rank, suit)`` returns the card built first with that rank and suit
+    (copy, pickle and ``dataclasses.replace`` all go through it), so equal cards are the
+    same object and equality and hashing are the object's own, done in C. Why: engines keep
+    hands and piles as frozensets of cards and hash and compare them on every move; a hash
+    or ``==`` written in Python was a call each, the largest single cost of a rule fold
+    (La Cabra's fold called ``__hash__`` ~9 times per event).
     """
 
     rank: str
     suit: str | None = None
-    _hash: int = field(init=False, repr=False, compare=False)
-    """``hash((rank, suit))``, the value the generated ``__hash__`` would compute each time."""
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.rank, self.suit)))
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self.rank == other.rank and self.suit == other.suit
+    def __new__(cls, rank: str, suit: str | None = None) -> Card:
+        card = _CARDS.get((rank, suit))
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+            card = _CARDS.setdefault((rank, suit), card)  # another thread may have built it first
+        return card
 
     def __reduce__(self) -> tuple[type[Card], tuple[str, str | None]]:
-        # Rebuild from (rank, suit): a stored ``_hash`` would be wrong in another process
-        # (string hashes are salted per process).
-        return Card, (self.rank, self.suit)
+        return Card, (self.rank, self.suit)  # to the one card of that value, in this process or another
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return (self.rank, self.suit) < (other.rank, other.suit)
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return (self.rank, self.suit) <= (other.rank, other.suit)
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return (self.rank, self.suit) > (other.rank, other.suit)
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is not Card:
+            return NotImplemented
+        return (self.rank, self.suit) >= (other.rank, other.suit)
 
     def __str__(self) -> str:
         return self.rank + (self.suit or "")
@@ -90,22 +106,14 @@ class Card:
         return self.rank + (SUIT_SYMBOLS.get(self.suit, "") if self.suit else "")
 
 
-_HASH_OF = attrgetter("_hash")
-
-
 def at_least(cards: Iterable[Card], card: Card, n: int) -> bool:
     """Tell whether ``n`` or more of ``cards`` equal ``card``.
 
-    Rules ask "are all copies of this card already placed?" over every card of a deal;
-    comparing each card with ``==`` or hashing it is a Python call per card. Their stored
-    hashes are read without one, and equal cards have equal hashes: when fewer than ``n``
-    hashes match, fewer cards are equal (nearly always the answer); otherwise the cards are
-    compared one by one.
+    Rules ask "are all copies of this card already placed?" over every card of a deal. Equal
+    cards are one object, so their identities are counted: integers compared in C, where
+    ``cards.count(card)`` would go through the comparison a card's ordering defines.
     """
-    cards = tuple(cards)
-    if list(map(_HASH_OF, cards)).count(card._hash) < n:
-        return False
-    return sum(1 for c in cards if c == card) >= n
+    return list(map(id, cards)).count(id(card)) >= n
 
 
 @dataclass(frozen=True)
@@ -122,9 +130,7 @@ class Deck:
 
     @cached_property
     def _counts(self) -> Counter[Card]:
-        # keyed by the last copy of each card, the object parse returns (see _by_text): a
-        # look-up of a parsed card then finds its key by identity, not by Card.__eq__
-        return Counter(reversed(self.cards))
+        return Counter(self.cards)
 
     @cached_property
     def _by_text(self) -> dict[str, Card]:

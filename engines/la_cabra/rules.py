@@ -12,7 +12,7 @@ from typing import Any
 
 from engines.base import Event, RuleViolation
 from engines.common import check_options, is_int, read_cards, read_seat, set_item
-from engines.cards import Card
+from engines.cards import UNKNOWN, Card
 from engines.la_cabra.scoring import (
     base_loss,
     claim_points,
@@ -68,6 +68,15 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
 # --------------------------------------------------------------------------- small helpers
 
 
+_record = tuple.__new__
+"""Build a :class:`Play`, :class:`Trick` or :class:`TrickDone` from the tuple of all its fields: ``_record(Play, (seq, seat, ...))``.
+
+The same record as ``Play(seq, seat, ...)``, built in C: every move builds a play and a
+trick, and a named tuple's own constructor is a Python call (about 2.5k of La Cabra's ~72k
+machine instructions per event; tests/engines/test_fast_paths.py pins the records to their constructors).
+"""
+
+
 def _seat(data: Mapping[str, Any], key: str = "seat") -> Seat:
     seat = data.get(key)
     if type(seat) is int and 0 <= seat < SEATS:  # every move names a seat: one test for a good one
@@ -79,6 +88,8 @@ def _cards(data: Mapping[str, Any], *, hidden_ok: bool = False) -> list[Card | N
     texts = data.get("cards")
     if type(texts) is list and texts:
         try:
+            if len(texts) == 1:  # most moves play one card: one look-up, no comprehension, and it is distinct
+                return [BY_TEXT[texts[0]]]
             cards = [BY_TEXT[t] for t in texts]
         except (KeyError, TypeError):  # "??" or no card: read_cards says which
             pass
@@ -127,7 +138,8 @@ def _take(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int =
     """Return the hand fields changed by removing ``cards`` (and ``hidden`` unknowns) from ``seat``'s hand.
 
     The caller merges them into its one ``hand._replace(...)`` (a hand has many fields, and
-    rebuilding it is the cost that dominates ``apply``).
+    rebuilding it is the cost that dominates ``apply``; each field named costs too, so a
+    field that keeps its value may be left out: read them with :func:`_field`).
 
     A shown card is a known card of the hand or binds one of its unknown cards (implicit
     binding, VOCABULARY.md §3) when its place is not known elsewhere.
@@ -136,6 +148,28 @@ def _take(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int =
         RuleViolation: ``la-cabra.hand_size``, ``common.card_unavailable`` or
             ``la-cabra.name_discard`` (a ``??`` discard from a hand with too few unknowns).
     """
+    mine = hand.known[seat]
+    gone = frozenset(cards)
+    if not hidden and len(gone) == len(cards) and gone <= mine:
+        # the usual play: distinct cards the record already places in this hand, which no
+        # check of _take_checked can refuse, and its unknown cards stay as they are: the
+        # same fields without those checks (tests/engines/test_fast_paths.py pins it)
+        taken = {"moves": hand.moves + 1, "known": set_item(hand.known, seat, mine - gone)}
+        if hand.shown[seat]:
+            taken["shown"] = set_item(hand.shown, seat, hand.shown[seat] - gone)
+        if not gone <= hand.located:
+            taken["located"] = hand.located | gone
+        return taken
+    return _take_checked(state, hand, seat, cards, hidden)
+
+
+def _field(hand: Hand, changes: dict[str, Any], name: str) -> Any:
+    """Return field ``name`` of ``hand`` as ``changes`` leave it."""
+    return changes[name] if name in changes else getattr(hand, name)
+
+
+def _take_checked(state: State, hand: Hand, seat: Seat, cards: list[Card], hidden: int = 0) -> dict[str, Any]:
+    """:func:`_take` the long way: every check, and the binding of unknown cards."""
     name = state.players[seat]
     mine, unknown = hand.known[seat], hand.unknown[seat]
     if len(cards) + hidden > len(mine) + unknown:
@@ -301,6 +335,26 @@ def _on_hand_started(state: State, event: Event) -> State:
     if not isinstance(hands_data, (list, tuple)) or len(hands_data) != SEATS or any(
             not isinstance(h, (list, tuple)) or len(h) != HAND_SIZE for h in hands_data):
         raise RuleViolation("la-cabra.bad_deal", "the deal is 4 hands of 4 cards each, in seat order")
+    known, unknown, located = _plain_deal(hands_data, trump) or _read_deal(state, hands_data, trump)
+    if state.options.trumpCard == "bottomFaceUp":
+        located |= {trump}
+    empty: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
+    hand = Hand(number, event.seq, dealer, leader, trump, known=known, unknown=unknown, shown=empty, downs=empty,
+                stock=STOCK_SIZE, to_lead=leader, located=located)
+    return state._replace(past=past, current=hand)
+
+
+Deal = tuple[tuple[frozenset[Card], ...], tuple[int, ...], frozenset[Card]]
+"""A deal as the hand keeps it: per seat its known cards and its number of unknown ones, and every dealt known card."""
+
+
+def _read_deal(state: State, hands_data: Sequence[Sequence[Any]], trump: Card) -> Deal:
+    """Read the 4 dealt hands (written ``"??"`` for a card the recorder did not see), card by card.
+
+    Raises:
+        RuleViolation: ``common.card_duplicate`` (a card dealt twice, or the trump card dealt),
+            or an error of a text that is no card of the deck.
+    """
     where: dict[Card, Seat] = {}
     known: list[frozenset[Card]] = []
     unknown: list[int] = []
@@ -320,13 +374,24 @@ def _on_hand_started(state: State, event: Event) -> State:
             mine.add(c)
         known.append(frozenset(mine))
         unknown.append(HAND_SIZE - len(mine))
-    located = frozenset(where)
-    if state.options.trumpCard == "bottomFaceUp":
-        located |= {trump}
-    empty: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
-    hand = Hand(number, event.seq, dealer, leader, trump, known=tuple(known), unknown=tuple(unknown), shown=empty, downs=empty,
-                stock=STOCK_SIZE, to_lead=leader, located=located)
-    return state._replace(past=past, current=hand)
+    return tuple(known), tuple(unknown), frozenset(where)
+
+
+def _plain_deal(hands_data: Sequence[Sequence[Any]], trump: Card) -> Deal | None:
+    """:func:`_read_deal` of a deal it cannot refuse, in a few set operations; None for any other.
+
+    Every text is a card of the deck or ``"??"``, no card is written twice and the trump card
+    is not dealt: the usual deal, which the card-by-card reading (a call, a comparison and
+    three look-ups per card) would accept unchanged. Pinned to it in tests/engines/test_fast_paths.py.
+    """
+    try:
+        seats = [[BY_TEXT[t] for t in cards if t != UNKNOWN] for cards in hands_data]
+    except (KeyError, TypeError):  # a text of no card, or no text at all
+        return None
+    where = dict.fromkeys([c for mine in seats for c in mine])  # as _read_deal's, so the sets iterate alike
+    if len(where) != sum(map(len, seats)) or trump in where:  # a card written twice, or the trump card dealt
+        return None
+    return tuple([frozenset(mine) for mine in seats]), tuple([HAND_SIZE - len(mine) for mine in seats]), frozenset(where)
 
 
 def _deal(state: State) -> Hand:
@@ -355,7 +420,7 @@ def _deal(state: State) -> Hand:
 
 def _check_turn(state: State, hand: Hand, seat: Seat, kind: str) -> None:
     trick = hand.trick
-    turn = hand.to_lead if trick is None else trick.turn
+    turn = hand.to_lead if trick is None else (trick.leader + len(trick.plays)) % SEATS  # Trick.turn, without a call
     if seat != turn:
         what = "lead" if trick is None else "play"
         raise RuleViolation("common.not_your_turn", f"it is {state.players[turn]}'s turn to {what}, not {state.players[seat]}'s")
@@ -373,19 +438,20 @@ def _on_lead(state: State, event: Event) -> State:
     name = state.players[seat]
     if len(cards) > HAND_SIZE:
         raise RuleViolation("la-cabra.lead_size", f"{name} can lead 1 to 4 cards, not {len(cards)}")
-    if len({c.suit for c in cards}) > 1:
+    if len(cards) > 1 and len({c.suit for c in cards}) > 1:
         raise RuleViolation("la-cabra.one_suit", f"a lead is cards of one suit: {card_list(cards)} mixes suits")
     changes = _take(state, hand, seat, cards)
-    play = Play(event.seq, seat, "lead", tuple(cards), True)
-    changes["trick"] = Trick(seat, seat, len(cards), (play,), seat, tuple(cards), None)
+    play = _record(Play, (event.seq, seat, "lead", tuple(cards), True))
+    changes["trick"] = _record(Trick, (seat, seat, len(cards), (play,), seat, tuple(cards), None))
     return state._replace(current=hand._replace(**changes))
 
 
 def _on_beat(state: State, event: Event) -> State:
     hand = _deal(state)
     seat = _seat(event.data)
-    _check_turn(state, hand, seat, "beat")
     trick = hand.trick
+    if trick is None or seat != (trick.leader + len(trick.plays)) % SEATS:  # the answer in turn passes _check_turn
+        _check_turn(state, hand, seat, "beat")
     assert trick is not None and hand.trump is not None
     cards = _face_up(event.data)
     name = state.players[seat]
@@ -401,16 +467,17 @@ def _on_beat(state: State, event: Event) -> State:
             why = "each card must beat a different one of them, and no pairing does"
         raise RuleViolation("la-cabra.cannot_beat", (
             f"{name} cannot beat {card_list(trick.winning)} with {card_list(cards)}: {why} (trump is {suit_sign(hand.trump)})"))
-    play = Play(event.seq, seat, "beat", tuple(cards), True)
-    trick = Trick(trick.leader, trick.origin, trick.k, trick.plays + (play,), seat, tuple(cards), trick.tira)
+    play = _record(Play, (event.seq, seat, "beat", tuple(cards), True))
+    trick = _record(Trick, (trick.leader, trick.origin, trick.k, trick.plays + (play,), seat, tuple(cards), trick.tira))
     return _after_play(state, hand, changes, trick, event.seq)
 
 
 def _on_discard(state: State, event: Event) -> State:
     hand = _deal(state)
     seat = _seat(event.data)
-    _check_turn(state, hand, seat, "discard")
     trick = hand.trick
+    if trick is None or seat != (trick.leader + len(trick.plays)) % SEATS:  # the answer in turn passes _check_turn
+        _check_turn(state, hand, seat, "discard")
     assert trick is not None
     face_up = state.options.discardFaceUp
     try:
@@ -422,12 +489,12 @@ def _on_discard(state: State, event: Event) -> State:
     name = state.players[seat]
     if len(cards) != trick.k:
         raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {trick.k} card(s) to this trick, not {len(cards)}")
-    shown = _known(cards)
-    changes = _take(state, hand, seat, shown, hidden=len(cards) - len(shown))
+    shown: list[Card] = cards if face_up else _known(cards)  # type: ignore[assignment]  # face up, "??" was refused
+    changes = _take(state, hand, seat, shown, len(cards) - len(shown))
     if not face_up and shown:
         changes["downs"] = set_item(hand.downs, seat, hand.downs[seat] | frozenset(shown))
-    play = Play(event.seq, seat, "discard", tuple(cards), face_up)
-    trick = Trick(trick.leader, trick.origin, trick.k, trick.plays + (play,), trick.winner, trick.winning, trick.tira)
+    play = _record(Play, (event.seq, seat, "discard", tuple(cards), face_up))
+    trick = _record(Trick, (trick.leader, trick.origin, trick.k, trick.plays + (play,), trick.winner, trick.winning, trick.tira))
     return _after_play(state, hand, changes, trick, event.seq)
 
 
@@ -441,35 +508,44 @@ def _after_play(state: State, hand: Hand, changes: dict[str, Any], trick: Trick,
 def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, seq: int) -> Hand:
     """Return ``hand`` with ``changes`` and the end of the trick: the winner's pile, the refill (RULES.md §5.3 steps 3-5).
 
-    The fourteen fields the end of a trick sets go into the same single ``_replace`` as the
-    play's own ``changes`` (which they override): the hand is rebuilt once per play.
+    The fields the end of a trick sets go into the same single ``_replace`` as the play's own
+    ``changes`` (which they override): the hand is rebuilt once per play, and only the fields
+    that change are named (each costs; a trick without face-down cards, after the stock is
+    empty, leaves half of them as they were).
     """
     winner = trick.winner
     team = team_of(winner)
     cards = [c for p in trick.plays for c in p.cards]
-    refs = tuple((p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None)
-    pile_known = set_item(hand.pile_known, team, hand.pile_known[team] | frozenset(_known(cards)))
-    pile_hidden = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
-    pile_count = set_item(hand.pile_count, team, hand.pile_count[team] + len(cards))
-    tricks = set_item(hand.tricks, team, hand.tricks[team] + 1)
-    known, unknown, shown = changes["known"], changes["unknown"], changes["shown"]
+    shown_cards = [c for c in cards if c is not None]
+    (known0, known1), (count0, count1), (tricks0, tricks1) = hand.pile_known, hand.pile_count, hand.tricks
+    if team == 0:  # the winners' pile and tricks grow (pairs written out: this runs at every trick)
+        piles = (known0 | frozenset(shown_cards), known1), (count0 + len(cards), count1), (tricks0 + 1, tricks1)
+    else:
+        piles = (known0, known1 | frozenset(shown_cards)), (count0, count1 + len(cards)), (tricks0, tricks1 + 1)
+    changes.update(trick=None, to_lead=winner, last_winner=winner, played=hand.played + (_record(TrickDone, (winner, trick.plays)),),
+                   pile_known=piles[0], pile_count=piles[1], tricks=piles[2])
+    if len(shown_cards) < len(cards):  # face-down cards go to the pile by reference
+        refs = tuple([(p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None])
+        changes["pile_hidden"] = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
+    known, unknown = changes["known"], _field(hand, changes, "unknown")
     held = len(known[0]) + unknown[0]
     drawn = min(SEATS * (HAND_SIZE - held), hand.stock)
-    each = drawn // SEATS
-    unknown = tuple(u + each for u in unknown)
-    stock = hand.stock - drawn
-    if drawn and stock == 0 and state.options.trumpCard == "bottomFaceUp" and hand.trump is not None:
-        last = (winner + drawn - 1) % SEATS
-        known = set_item(known, last, known[last] | {hand.trump})
-        shown = set_item(shown, last, shown[last] | {hand.trump})
-        unknown = set_item(unknown, last, unknown[last] - 1)
-    refill_seq = hand.refill_seq if hand.refill_seq is not None or not drawn else seq
-    over = stock == 0 and held + each == 0
-    return hand._replace(**{  # one rebuild: the play's own changes, then what the end of the trick sets
-        **changes, "trick": None, "to_lead": winner, "pile_known": pile_known, "pile_hidden": pile_hidden,
-        "pile_count": pile_count, "tricks": tricks, "played": hand.played + (TrickDone(winner, trick.plays),),
-        "last_winner": winner, "known": known, "unknown": unknown, "shown": shown, "stock": stock,
-        "refill_seq": refill_seq, "over": over})
+    if drawn:  # a refill: every seat draws back to four, the winner first
+        each = drawn // SEATS
+        unknown = tuple([u + each for u in unknown])
+        stock = hand.stock - drawn
+        if stock == 0 and state.options.trumpCard == "bottomFaceUp" and hand.trump is not None:
+            last = (winner + drawn - 1) % SEATS
+            shown = _field(hand, changes, "shown")
+            changes["known"] = set_item(known, last, known[last] | {hand.trump})
+            changes["shown"] = set_item(shown, last, shown[last] | {hand.trump})
+            unknown = set_item(unknown, last, unknown[last] - 1)
+        changes.update(unknown=unknown, stock=stock)
+        if hand.refill_seq is None:
+            changes["refill_seq"] = seq
+    elif hand.stock == 0 and held == 0:
+        changes["over"] = True
+    return hand._replace(**changes)
 
 
 def _on_tira(state: State, event: Event) -> State:
@@ -512,7 +588,7 @@ def _on_tira(state: State, event: Event) -> State:
     # the tira seat has not played to this trick, so the cards going back never touch its hand
     changes = _take(state, hand, seat, cards)
     if trick is not None:
-        known, unknown, shown = list(changes["known"]), list(changes["unknown"]), list(changes["shown"])
+        known, unknown, shown = (list(_field(hand, changes, name)) for name in ("known", "unknown", "shown"))
         downs, withdrawn = list(hand.downs), hand.withdrawn
         for p in trick.plays:
             back = frozenset(_known(list(p.cards)))
@@ -619,13 +695,15 @@ class _HandCards:
     of its cost. Private to :func:`_on_reveal`: changed in place, then read back as a hand.
     """
 
-    __slots__ = ("hand", "known", "unknown", "located")
+    __slots__ = ("hand", "known", "unknown", "located", "barred")
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, options: Options) -> None:
         self.hand = hand
         self.known = list(hand.known)
         self.unknown = list(hand.unknown)
         self.located = set(hand.located)
+        self.barred = returned_trump(hand, options) if hand.refill_seq is None else None
+        """The card no hand can hold yet (:func:`_trump_barred` of ``hand``), read once for every card named."""
 
     def result(self) -> Hand:
         return self.hand._replace(known=tuple(self.known), unknown=tuple(self.unknown), located=frozenset(self.located))
@@ -635,20 +713,21 @@ def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, An
                       pending: _HandCards | None) -> _HandCards:
     """Check and add one hand card to ``pending`` (started from the current hand if None); return it."""
     seat = _seat(b)
-    name = state.players[seat]
     if pending is None:
         i = len(state.past)  # the current hand
         hand = _hand_now(state, changed, i) if state.current is not None else None
         if hand is None or hand.is_result_only or hand.over:
-            raise RuleViolation("common.bad_reveal", f"no hand is being played: {name} holds no cards to reveal")
-        pending = _HandCards(hand)
+            raise RuleViolation("common.bad_reveal", f"no hand is being played: {state.players[seat]} holds no cards to reveal")
+        pending = _HandCards(hand, state.options)
     if pending.unknown[seat] == 0:
-        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})")
+        raise RuleViolation("common.bad_reveal", (
+            f"{state.players[seat]} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})"))
     if card in pending.located:
-        raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}")
-    if _trump_barred(state, pending.hand, card):
+        raise RuleViolation("common.card_duplicate", (
+            f"{state.players[seat]} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}"))
+    if pending.barred is not None and pending.barred == card:
         raise RuleViolation("common.card_unavailable", (
-            f"{name} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
+            f"{state.players[seat]} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
     pending.known[seat] = pending.known[seat] | {card}
     pending.unknown[seat] -= 1
     pending.located.add(card)
@@ -664,9 +743,12 @@ def _on_reveal(state: State, event: Event) -> State:
     changed: dict[int, Hand] = {}
     cards: _HandCards | None = None  # hand cards named so far, put into changed before any other binding is read
     for b in bindings:
-        if not isinstance(b, Mapping):
+        if type(b) is not dict and not isinstance(b, Mapping):
             raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
-        card = read_card(b.get("card"))
+        text = b.get("card")
+        card = BY_TEXT.get(text) if type(text) is str else None  # a card of the deck in one look-up
+        if card is None:
+            card = read_card(text)  # which says what is wrong with the text
         assert card is not None
         if "slot" in b:
             raise RuleViolation("common.bad_reveal", "slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}")
@@ -704,7 +786,9 @@ def _on_reveal(state: State, event: Event) -> State:
     first = min(changed)
     if first < n_past:  # a face-down card of an earlier hand: rebuild from that hand on only
         past = past[:first] + tuple(changed.get(i, past[i]) for i in range(first, n_past))
-    new = state._replace(past=past, current=changed.get(n_past, state.current))
+        new = state._replace(past=past, current=changed.get(n_past, state.current))
+    else:  # the usual: cards of the current hand only
+        new = state._replace(current=changed[n_past])
     finished = [i for i, hand in changed.items() if hand.over]
     if finished:
         new = rescore(new, min(finished))

@@ -196,7 +196,7 @@ def rescore(state: State, start: int) -> State:
             hand after which more hands were dealt (a reveal or result deciding an earlier
             hand late); ``seq`` names the hand that could not have been dealt.
     """
-    kept = state.scores[:start]
+    kept = state.scores if start >= len(state.scores) else state.scores[:start]  # the usual: a hand ends after every scored one
     totals = kept[-1].totals if kept else state.initial
     count = len(state.past) + (state.current is not None)
     rescored: list[HandScore] = []
@@ -214,7 +214,11 @@ def rescore(state: State, start: int) -> State:
     if state.end is not None and state.end < start:
         end: int | None = state.end
     else:
-        end = next((start + j for j, hs in enumerate(rescored) if max(hs.totals) >= LOSS_LIMIT), None)
+        end = None
+        for j, hs in enumerate(rescored):
+            if max(hs.totals) >= LOSS_LIMIT:
+                end = start + j
+                break
     scores = kept + tuple(rescored)
     if end is not None and end < count - 1:
         goat = 0 if scores[end].totals[0] >= LOSS_LIMIT else 1

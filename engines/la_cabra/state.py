@@ -48,9 +48,20 @@ def value(card: Card) -> int:
     return VALUES.get(card.rank, 0)
 
 
+class _Points(dict[Card | None, int]):
+    """Each card's points, ``None`` (an unknown card) counting 0: looked up in C, where a
+    generator read each card's rank in Python (scoring a hand sums its two piles)."""
+
+    def __missing__(self, card: Card | None) -> int:
+        return 0 if card is None else VALUES.get(card.rank, 0)
+
+
+_POINTS = _Points({None: 0})
+
+
 def points(cards: Iterable[Card | None]) -> int:
     """Return the card points of the known cards among ``cards``."""
-    return sum(VALUES.get(c.rank, 0) for c in cards if c is not None)
+    return sum(map(_POINTS.__getitem__, cards))
 
 
 def beats(x: Card, y: Card, trump: str) -> bool:
@@ -64,6 +75,8 @@ def can_beat(cards: tuple[Card, ...], winning: tuple[Card, ...], trump: str) -> 
     """Tell whether ``cards`` beat ``winning`` one to one (RULES.md §5.3: try all pairings)."""
     if len(cards) != len(winning):
         return False
+    if len(cards) == 1:  # most beats are of one card: its one pairing, without the generators
+        return beats(cards[0], winning[0], trump)
     return any(all(beats(x, y, trump) for x, y in zip(order, winning)) for order in permutations(cards))
 
 
@@ -83,6 +96,7 @@ def sorted_cards(cards: Iterable[Card]) -> list[Card]:
 
 
 BY_TEXT = cards_by_text(DECK)
+_POINTS.update((c, value(c)) for c in DECK.cards)
 """The deck's cards by their text: the very objects :func:`~engines.cards.parse` returns."""
 
 read_card = card_reader(DECK, "10H, AS or ??")

@@ -374,56 +374,58 @@ def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int
     size = 0
     # Forked before any thread of the pool starts (Python does so for the fork context); a
     # worker that dies (killed, out of memory) breaks the pool, which raises, never hangs.
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
 
-        def send() -> None:
-            nonlocal task, size
-            if task:
-                tasks.append(pool.submit(_check_task, task))
-                task, size = [], 0
+    def send() -> None:
+        nonlocal task, size
+        if task:
+            tasks.append(pool.submit(_check_task, task))
+            task, size = [], 0
 
-        def settle(match_id: str) -> None:
-            nonlocal size
-            events, numbers = groups[match_id]
-            archived = ArchivedMatch(match_id, tuple(events), tuple(numbers))
-            decision = decided[match_id] = (archived, _decision(service, archived, damaged))
-            if decision[1][0] == "import":
-                engine = decision[1][1]
-                sent[match_id] = (len(tasks), len(task))
-                task.append((engine.GAME, len(events[0].data["players"]), [lines[n - 1] for n in numbers]))
-                size += len(events)
-                if size >= TASK_EVENTS:
-                    send()
+    def settle(match_id: str) -> None:
+        nonlocal size
+        events, numbers = groups[match_id]
+        archived = ArchivedMatch(match_id, tuple(events), tuple(numbers))
+        decision = decided[match_id] = (archived, _decision(service, archived, damaged))
+        if decision[1][0] == "import":
+            engine = decision[1][1]
+            sent[match_id] = (len(tasks), len(task))
+            task.append((engine.GAME, len(events[0].data["players"]), [lines[n - 1] for n in numbers]))
+            size += len(events)
+            if size >= TASK_EVENTS:
+                send()
 
-        try:
-            for start in range(0, len(lines), PIECE_LINES):
-                matches, errors = read_archive(lines[start:start + PIECE_LINES], first=start + 1)
-                refused.extend(errors)
-                named = {e.match for e in errors if e.match}
-                damaged |= named
-                touched = named | {m.id for m in matches}
-                for archived in matches:
-                    events, numbers = groups.setdefault(archived.id, ([], []))
-                    events.extend(archived.events)
-                    numbers.extend(archived.lines)
-                for match_id in touched & decided.keys():  # it goes on: decided again once read whole
-                    del decided[match_id]
-                    sent.pop(match_id, None)
-                for match_id in [m for m in groups if m not in decided and m not in touched]:
-                    settle(match_id)
-            for match_id in [m for m in groups if m not in decided]:
+    try:
+        for start in range(0, len(lines), PIECE_LINES):
+            matches, errors = read_archive(lines[start:start + PIECE_LINES], first=start + 1)
+            refused.extend(errors)
+            named = {e.match for e in errors if e.match}
+            damaged |= named
+            touched = named | {m.id for m in matches}
+            for archived in matches:
+                events, numbers = groups.setdefault(archived.id, ([], []))
+                events.extend(archived.events)
+                numbers.extend(archived.lines)
+            for match_id in touched & decided.keys():  # it goes on: decided again once read whole
+                del decided[match_id]
+                sent.pop(match_id, None)
+            for match_id in [m for m in groups if m not in decided and m not in touched]:
                 settle(match_id)
-            send()
-            found: dict[int, list[_Checked]] = {}
-            for match_id, (archived, decision) in decided.items():
-                if decision[0] == "import":
-                    number, place = sent[match_id]
-                    if number not in found:
-                        found[number] = tasks[number].result()
-                    decision = ("import", decision[1], found[number][place])
-                yield archived, decision
-        except BrokenProcessPool:
-            raise WorkersStopped() from None
+        for match_id in [m for m in groups if m not in decided]:
+            settle(match_id)
+        send()
+        found: dict[int, list[_Checked]] = {}
+        for match_id, (archived, decision) in decided.items():
+            if decision[0] == "import":
+                number, place = sent[match_id]
+                if number not in found:
+                    found[number] = tasks[number].result()
+                decision = ("import", decision[1], found[number][place])
+            yield archived, decision
+    except BrokenProcessPool:
+        raise WorkersStopped() from None
+    finally:  # an import stopped early (a storage fault) does not wait for checks nobody will read
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 class WorkersStopped(Exception):

@@ -99,6 +99,11 @@ def divergence_sentence(first: dict[str, Any] | None, columns: list[dict[str, An
             f"the record gives {first['computed']}.")
 
 
+LABEL_PX = 22
+"""The end labels' font size in the chart's units (``.chart .label`` in the style sheet)."""
+LABEL_EM = 0.64
+"""About how wide a character of a bold sans-serif label is, in ems: enough for names in capitals and accents."""
+
 PALETTE = ["#1f5fa8", "#c0392b", "#1d7a3a", "#8a5a00", "#6c3a9c", "#0f7c85"]
 DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4"]
 
@@ -114,21 +119,25 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
     low, high = min(0, *values), max(0, *values)
     if high == low:
         high = low + 1
-    width, height, left, right, top, bottom = 640, 320, 56, 170, 16, 36
+    lasts = [next((h["totals"][c] for h in reversed(rows) if c < len(h["totals"])
+                   and isinstance(h["totals"][c], (int, float))), 0) for c in range(len(columns))]
+    # the end labels ("Marta + Núria 124") sit right of the plot: the margin fits the longest
+    longest = max(len(f"{column['label']} {last}") for column, last in zip(columns, lasts))
+    right = max(170, 16 + round(LABEL_PX * LABEL_EM * longest))
+    plot, height, left, top, bottom = 414, 320, 56, 16, 36
+    width = left + plot + right
     steps = len(rows)
-    x = lambda i: left + (width - left - right) * (i / steps)  # noqa: E731 (hand 0 is the start)
+    x = lambda i: left + plot * (i / steps)  # noqa: E731 (hand 0 is the start)
     y = lambda v: top + (height - top - bottom) * (1 - (v - low) / (high - low))  # noqa: E731
     series = []
     for c, column in enumerate(columns):
         points = [(x(0), y(0))]
-        last = 0
         for i, h in enumerate(rows, start=1):
             value = h["totals"][c] if c < len(h["totals"]) else None
             if isinstance(value, (int, float)):
                 points.append((x(i), y(value)))
-                last = value
         series.append({"label": column["label"], "color": PALETTE[c % len(PALETTE)], "dash": DASHES[c % len(DASHES)],
-                       "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points), "last": last,
+                       "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points), "last": lasts[c],
                        "end": points[-1]})
     # end labels must not sit on top of each other
     placed: list[float] = []

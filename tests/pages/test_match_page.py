@@ -79,3 +79,17 @@ def test_no_serious_accessibility_violation_on_the_replay(open_page: Callable[..
     page.get_by_label("Seen by").select_option("all")
     expect(page.locator("#move")).to_contain_text("seen by everyone")
     assert serious(page) == []
+
+
+def test_the_chart_shows_long_team_names_whole(open_page: Callable[..., Page], live: Server) -> None:
+    """Each line ends in its name and total ("Guillermina + Bartomeu 2"): none is cut at the chart's edge."""
+    match_id, token = new_match(live, {"game": "la-cabra", "players": ["Guillermina", "Maximilià", "Bartomeu", "Montserrat"]})
+    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 3}},
+           {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}})
+    page = open_page(f"/m/{match_id}")
+    labels = page.locator("svg.chart text.label")
+    expect(labels).to_have_count(2)
+    expect(labels.first).to_contain_text("Guillermina + Bartomeu")
+    width = page.evaluate("document.querySelector('svg.chart').viewBox.baseVal.width")
+    for right in page.evaluate("[...document.querySelectorAll('svg.chart text.label')].map(t => t.getBBox().x + t.getBBox().width)"):
+        assert right <= width

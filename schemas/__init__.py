@@ -567,8 +567,11 @@ def _either(words: Iterable[object], last: str) -> str:
 
 
 def show(value: object) -> str:
-    """Write a value as a player would read it: JSON, text quoted, never a Python repr."""
+    """Write a value as a player would read it: JSON, text quoted, never a Python repr; a long
+    text by its start and its length (a 10 MB string is not sent back whole)."""
     if isinstance(value, str):
+        if len(value) > 60:
+            return f"{show(value[:40] + '…')} ({len(value):,} characters)"
         return f"'{value}'" if "'" not in value else f"\u201c{value}\u201d"
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
     return text if len(text) <= 60 else text[:57] + "…"

@@ -475,6 +475,12 @@ def test_schema_error_message_path_and_errors() -> None:
     assert error.errors == [{"path": "$.cards[1]", "message": "'XX' is not a card: write rank then suit, like 10H or QS"}]
 
 
+def test_a_huge_text_is_named_by_its_start_and_length_not_sent_back_whole() -> None:
+    error = _error(GAME, "lead", {"seat": 0, "cards": ["9H" * 50_000]})
+    assert error.message == ("'" + "9H" * 20 + "…' (100,000 characters) is not a card: write rank then suit, like 10H or QS")
+    assert _error(GAME, "lead", {"seat": 0, "cards": ["9H" * 30]}).message.startswith("'" + "9H" * 30 + "' is not a card")
+
+
 def test_schema_error_lists_every_error_sorted_by_path() -> None:
     error = _error(GAME, "lead", {"seat": 9, "cards": ["AH", "XX", "AH", "1H"], "zeta": 1, "alpha": 2})
     assert [e["path"] for e in error.errors] == ["$.alpha", "$.cards[1]", "$.cards[3]", "$.seat", "$.zeta"]

@@ -41,7 +41,6 @@ import dataclasses
 import json
 import sys
 import threading
-from collections import OrderedDict
 from functools import lru_cache
 from types import ModuleType
 from typing import Any, Callable
@@ -72,28 +71,6 @@ def _text(data: JSON) -> str:
     """Compact JSON text with the standard library (engines import nothing else; the service
     passes a faster encoder, :func:`dump_state`'s ``encode``)."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-_TEXTS: OrderedDict[int, tuple[object, str]] = OrderedDict()
-"""The JSON text of recently dumped history items, by identity (the entry keeps its item alive,
-so an id is never reused while cached): a match's earlier hands never change, so storing a
-snapshot every few hundred events encodes only the hands added since the last one."""
-_TEXTS_MAX = 100_000
-_TEXTS_LOCK = threading.Lock()
-
-
-def _item_text(item: object, encode: Encode) -> str:
-    with _TEXTS_LOCK:
-        hit = _TEXTS.get(id(item))
-        if hit is not None and hit[0] is item:
-            _TEXTS.move_to_end(id(item))
-            return hit[1]  # any encoder's text parses back to the same data
-    text = encode(_dump(item))
-    with _TEXTS_LOCK:
-        _TEXTS[id(item)] = (item, text)
-        while len(_TEXTS) > _TEXTS_MAX:
-            _TEXTS.popitem(last=False)
-    return text
 
 
 @lru_cache(maxsize=1)
@@ -185,8 +162,26 @@ def _dump_history(value: History[Any]) -> JSON:
         return {"h": [_dump(v) for v in items]}
     # one JSON text per item: a cold load parses only short strings and decodes an item
     # when it is first read; items never read since are stored back as they came
+    # What each earlier item encodes to is remembered beside the history's shared items
+    # (History.memo): a long match's snapshot, stored every few hundred events, encodes only
+    # the hands added since the last one. The last item is held apart and may still change.
     encode = getattr(_DUMPING, "encode", _text)
-    return {"hj": [v if type(v) is str else _item_text(v, encode) for v in items]}
+    memo = value.memo()
+    earlier = len(items) - 1
+    if len(memo) < earlier:
+        memo.extend([None] * (earlier - len(memo)))
+    out: list[str] = []
+    for i, item in enumerate(items):
+        if type(item) is str:
+            out.append(item)
+        elif i < earlier:
+            text = memo[i]
+            if text is None:
+                text = memo[i] = encode(_dump(item))  # any encoder's text parses back to the same data
+            out.append(text)
+        else:
+            out.append(encode(_dump(item)))
+    return {"hj": out}
 
 
 def _dump_float(value: float) -> JSON:

@@ -37,7 +37,7 @@ _NOTHING: Any = object()
 class History(Sequence[T], Generic[T]):
     """An immutable sequence with O(1) append at the end and O(1) prefix views."""
 
-    __slots__ = ("_shared", "_k", "_last", "_hash", "_decode")
+    __slots__ = ("_shared", "_k", "_last", "_hash", "_decode", "_memo")
 
     _shared: list[T]
     _k: int
@@ -52,18 +52,34 @@ class History(Sequence[T], Generic[T]):
         else:
             self._set([], 0, _NOTHING)
 
-    def _set(self, shared: list[T], k: int, last: T, decode: Callable[[Any], T] | None = None) -> None:
+    def _set(self, shared: list[T], k: int, last: T, decode: Callable[[Any], T] | None = None,
+             memo: list[Any] | None = None) -> None:
         self._shared = shared
         self._k = k
         self._last = last
         self._hash: int | None = None
         self._decode = decode
         """Set when items of ``_shared`` may still be undecoded JSON (see :meth:`lazy`)."""
+        self._memo = memo
+        """See :meth:`memo`: None until first asked for."""
 
     def _view(self, shared: list[T], k: int, last: T) -> History[T]:
         new = History.__new__(History)
-        new._set(shared, k, last, self._decode)
+        new._set(shared, k, last, self._decode, self._memo if shared is self._shared else None)
         return new
+
+    def memo(self) -> list[Any]:
+        """A list beside the shared items, for a codec to remember what item ``i`` encodes to.
+
+        Items in the shared list never change, so what one of them encodes to stays true for
+        every version that shares it: storing a long match's snapshot every few hundred events
+        then encodes only the hands added since the last one. It belongs to the history, so it
+        lives and goes with the state that holds it (the memory cache weighs it with the
+        entry), unlike a table kept beside every state ever stored.
+        """
+        if self._memo is None:
+            self._memo = []
+        return self._memo
 
     @classmethod
     def lazy(cls, raw: Sequence[Any], decode: Callable[[Any], T]) -> History[T]:

@@ -453,6 +453,7 @@ class Service:
         entry = self.cache.at_head(self.ledger, match_id, engine, version)
         if entry.version - entry.stored >= self.snapshot_every:  # folded cold, far from any snapshot
             entry = self._keep_snapshot(match_id, engine, entry)
+            self.cache.drop(match_id)  # weighed afresh: storing it made its histories remember their text
             self.cache.put(match_id, entry)
         if at is None or at == version:
             return entry.state, version

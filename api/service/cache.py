@@ -131,6 +131,7 @@ def weigh(entry: Folded) -> int:
     :class:`~engines.history.History`) once. Cards are the decks' own objects, shared by every
     match: not counted. A lazy history's undecoded items count as the JSON text they are; once
     read they are decoded in place and the entry grows past its weight until it is weighed again.
+    A history's memo of its items' stored text (:meth:`~engines.history.History.memo`) counts too.
     """
     seen: set[int] = set()
     add = seen.add
@@ -169,6 +170,10 @@ def weigh(entry: Folded) -> int:
                 extend(decoded)
             else:
                 push(shared)
+            memo = value._memo  # what its items encode to (engines.codec), shared as the items are
+            if memo is not None and id(memo) not in seen:
+                add(id(memo))
+                total += size(memo) + sum(size(text) for text in memo if text is not None)
             push(value._last)
         elif isinstance(value, tuple):  # a named tuple
             extend(value)

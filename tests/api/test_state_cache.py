@@ -66,6 +66,21 @@ def test_a_long_match_weighs_more_and_its_checkpoints_share_the_head_state(ledge
     assert weigh(folded_cold) > 0
 
 
+def test_what_a_stored_snapshot_remembers_of_its_hands_is_weighed_with_the_entry(ledger: SqliteLedger) -> None:
+    """Storing a snapshot makes the state's histories remember their items' text (so the next
+    store encodes only new hands): that memory is the entry's, and the budget counts it."""
+    from engines.codec import dump_state
+
+    long, _ = recorded(ledger, 600)
+    log = events_from(ledger.read(long))
+    entry = cache_module.folded(la_cabra_walk(log), len(log), ledger.read(long)[-1].hash)
+    before = weigh(entry)
+    dump_state(entry.state)
+    texts = sum(len(t) for t in entry.state.past.memo() if t is not None)
+    assert texts > 10_000
+    assert weigh(entry) >= before + texts
+
+
 def la_cabra_walk(log: list[Event]) -> Any:
     from engines.base import walk
 

@@ -7,7 +7,9 @@ rest of the match to the same end.
 
 from __future__ import annotations
 
+import gc
 import json
+import pickle
 
 import pytest
 from tests.engines.playouts import play
@@ -132,9 +134,7 @@ def test_history_items_are_written_and_read_with_the_callers_json_functions() ->
         written.append(data)
         return json.dumps(data) + " "  # still JSON: proves which encoder wrote the text
 
-    from engines import codec
-
-    codec._TEXTS.clear()
+    state = pickle.loads(pickle.dumps(state))  # histories of its own, whose items no dump has written yet
     data = json.loads(json.dumps(dump_state(state, encode=encode)))
     items = data["v"][past]["hj"]
     assert written and all(text.endswith(" ") for text in items)
@@ -142,4 +142,60 @@ def test_history_items_are_written_and_read_with_the_callers_json_functions() ->
     loaded = load_state(la_cabra, data, parse=lambda text: parsed.append(text) or json.loads(text))
     assert items[-1] in parsed and items[0] not in parsed  # each history's last item at once, the others when read
     assert loaded.past[0] == state.past[0] and parsed[-1] == items[0]
-    assert dump_state(state)["v"][past]["hj"] == items  # texts already written are reused by identity
+    assert dump_state(state)["v"][past]["hj"][:-1] == items[:-1]  # earlier items' texts are reused (the last is held apart)
+
+
+def _fresh_fold(game: str, seed: int) -> list[object]:
+    """The states of a seeded playout, folded here (``play``'s are shared with other tests)."""
+    events, _ = play(game, seed)
+    engine = ENGINES[game]
+    states = [engine.start(events[0].data)]
+    for event in events[1:]:
+        states.append(engine.apply(states[-1], event))
+    return states
+
+
+def test_a_later_snapshot_encodes_only_the_items_added_since() -> None:
+    """A long match's snapshot is stored every few hundred events: what its earlier hands encode to
+    is remembered beside the history they share, so each store encodes only what is new."""
+    events, _ = play("la-cabra", 4)  # six hands
+    past = la_cabra.State._fields.index("past")
+    early = la_cabra.start(events[0].data)
+    rest = iter(events[1:])
+    for event in rest:  # up to the third hand, then a snapshot, as the service stores one
+        early = la_cabra.apply(early, event)
+        if len(early.past) == 3:
+            break
+    dump_state(early)
+    late = early
+    for event in rest:  # the play goes on from the state just stored
+        late = la_cabra.apply(late, event)
+    assert len(late.past) == 6
+    written: list[object] = []
+
+    def encode(data: object) -> str:
+        written.append(data)
+        return json.dumps(data)
+
+    again = dump_state(late, encode=encode)
+    assert load_state(la_cabra, json.loads(json.dumps(again))) == late  # remembered texts and new ones read back whole
+    hands_written = [d for d in written if d in [json.loads(t) for t in again["v"][past]["hj"]]]
+    # early's last hand was held apart (it could still change) and the hands after it are new
+    assert 0 < len(hands_written) <= len(late.past) - len(early.past) + 1
+
+
+def test_dumping_a_state_keeps_nothing_beside_it() -> None:
+    """What items encode to lives in the state's own histories and goes with the state: nothing a
+    dump remembers may outlive it (a table beside every state ever stored held 100,000 hands past
+    the memory cache's budget after an upgrade had every snapshot rebuilt)."""
+    states = _fresh_fold("la-cabra", 3)
+    kind = type(states[-1].past[0])
+    del states
+    gc.collect()
+    before = sum(type(o) is kind for o in gc.get_objects())
+    state = _fresh_fold("la-cabra", 3)[-1]
+    assert sum(type(o) is kind for o in gc.get_objects()) > before
+    dump_state(state)
+    del state
+    gc.collect()
+    assert sum(type(o) is kind for o in gc.get_objects()) == before

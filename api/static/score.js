@@ -5,7 +5,7 @@ import { adoptFragmentToken, append, call, download, dryRun, flush, get, problem
 import { cardButton, cardEl, cardName, cardsEl, deck, placedCounts } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
-import { el } from "./dom.js";
+import { el, keepingFocus } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("scorer");
@@ -150,7 +150,8 @@ function cardList(label, { max = 8, single = false, only = null, allowUnknown = 
   const list = el("div", { class: "cards", "aria-live": "polite" });
   const picker = el("div", { class: "picker", role: "group", "aria-label": `${label}: pick a card` });
   const wrap = el("div", { class: "field-row" }, el("span", { class: "label", text: label }), list, picker);
-  const draw = () => {
+  const draw = () => keepingFocus(wrap, redraw);
+  const redraw = () => {
     list.replaceChildren(...chosen.map((c, i) => {
       const b = cardButton(c, `${label}: ${cardName(c)}, press to remove`);
       b.addEventListener("click", () => { chosen.splice(i, 1); draw(); onchange && onchange(); });
@@ -384,7 +385,8 @@ function openDeal(move) {
     form.append(el("div", { class: "seatrow" }, el("span", { class: "name", text: extra.label }), cards));
   }
   const picker = el("div", { class: "picker", role: "group", "aria-label": "Pick the card for the selected place" });
-  const drawPicker = () => {
+  const drawPicker = () => keepingFocus(picker, redrawPicker);
+  const redrawPicker = () => {
     picker.replaceChildren();
     if (!selected) { picker.append(el("p", { class: "note", text: "Press a place above, then its card here." })); return; }
     const counts = new Map();
@@ -402,10 +404,13 @@ function openDeal(move) {
     }
   };
   const advance = () => {
+    const filled = selected;
+    const fromPicker = picker.contains(document.activeElement);
     const next = slots.indexOf(selected) + 1;
     selected = slots.find((s, i) => i >= next && s.code == null) || null;
     slots.forEach((s) => s.relabel());
     drawPicker();
+    if (fromPicker && !selected) filled.node.focus();  // no place left to fill: back on the place just filled
   };
   selected = slots.find((s) => s.code == null) || null;
   slots.forEach((s) => s.relabel());

@@ -1,0 +1,65 @@
+"""The scorer's page as it is used at a real table: keyboard only, a double tap, a dropped connection.
+
+Each test is a mistake or a habit of a person scoring live (found by the h4 audit of the pages),
+and what the page must do about it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from playwright.sync_api import Page, expect
+
+from tests.pages.conftest import new_match, record
+from tests.server.conftest import Server
+
+CABRA = {"game": "la-cabra", "players": ["North", "East", "South", "West"]}
+
+
+def _e(type_: str, **data: Any) -> dict[str, Any]:
+    return {"type": type_, "data": data}
+
+
+def cabra_trick_open(live: Server) -> tuple[str, str]:
+    """A La Cabra match where South has led J♦ and West is to play (trump spades)."""
+    match_id, token = new_match(live, CABRA)
+    record(live, match_id, token, _e("hand_started", dealer=1, trump="QS", hands=[["??"] * 4] * 4),
+           _e("lead", seat=2, cards=["JD"]))
+    return match_id, token
+
+
+def version(live: Server, match_id: str) -> int:
+    return int(live.call("GET", f"/matches/{match_id}")[1]["version"])
+
+
+def test_picking_cards_by_keyboard_keeps_the_place_in_the_picker(open_page: Callable[..., Page], live: Server) -> None:
+    """Enter on a card of the picker redraws it; focus stays on that card, not back at the top of the page."""
+    match_id, token = cabra_trick_open(live)
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    page.locator("#legal").get_by_role("button", name="West beats").click()  # South led J♦: West answers
+    form = page.locator("#move-form")
+    queen = form.get_by_role("button", name="Cards played: add Q of diamonds")
+    queen.focus()
+    page.keyboard.press("Enter")
+    expect(form.get_by_role("button", name="Cards played: Q of diamonds, press to remove")).to_be_visible()
+    expect(queen).to_be_focused()
+    page.keyboard.press("Tab")  # on to the next card of the picker, as a keyboard user goes on
+    expect(form.get_by_role("button", name="Cards played: add K of diamonds")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")  # a second press adds it again (the API judges), and the place stays
+    expect(queen).to_be_focused()
+
+    # the deal's picker: a card put in a place moves on to the next place, the focus stays in the picker
+    fresh, fresh_token = new_match(live, CABRA)
+    page = open_page(f"/m/{fresh}/score#token={fresh_token}")
+    page.get_by_role("button", name="Deal cards").click()
+    deal = page.locator("#deal-area")
+    deal.get_by_role("button", name="put Q of spades there").focus()
+    page.keyboard.press("Enter")
+    expect(deal.get_by_role("button", name="trump card card 1: Q of spades")).to_be_visible()
+    deal.get_by_role("button", name="North card 1: unseen card").click()
+    deal.get_by_role("button", name="put A of hearts there").focus()
+    page.keyboard.press("Enter")  # no place is left to fill: the picker closes, the place filled keeps the focus
+    expect(deal.get_by_role("button", name="North card 1: A of hearts")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(deal.get_by_role("button", name="North card 2: unseen card")).to_be_focused()

@@ -546,13 +546,24 @@ function openReveal() {
   form.querySelector("button").focus();
 }
 
+// One entry on its way at a time: a double tap on Record would send the move twice, and the
+// second, stale, would be refused as if another phone had written meanwhile.
+let posting = false;
+
 async function post(events, refusalBox, label) {
+  if (posting) return;
+  posting = true;
+  try { await postOnce(events, refusalBox, label); } finally { posting = false; }
+}
+
+async function postOnce(events, refusalBox, label) {
   clearRefusal(refusalBox);
   const result = await append(id, events, label, { ifMatch: S.version });
-  if (result.queued) { showQueue(); return; }
-  if (!result.ok) { await refused(refusalBox, result); return; }
+  if (!result.ok && !result.queued) { await refused(refusalBox, result); return; }
   $("move-form").hidden = true;
   $("deal-area").replaceChildren();
+  // queued: the entry waits for the connection; the form it came from is closed so it is not sent twice
+  if (result.queued) { showQueue(); $("queue").focus(); return; }
   await refresh();
   // keep the scorer's place: the next moves, or the sheet once the hand is over
   const next = $("legal").querySelector("button");
@@ -639,6 +650,7 @@ function openCorrection(target, kind) {
     confirm.disabled = false;
   };
   confirm.addEventListener("click", async () => {
+    confirm.disabled = true;  // sent once: "Show what changes" enables it again
     const result = await append(id, events(), `${kind} of entry ${target.seq}`, { ifMatch: S.version });
     if (result.queued) { showQueue(); box.hidden = true; return; }
     if (!result.ok) { await refused(refusal, result); return; }

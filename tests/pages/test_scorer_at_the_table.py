@@ -63,3 +63,36 @@ def test_picking_cards_by_keyboard_keeps_the_place_in_the_picker(open_page: Call
     expect(deal.get_by_role("button", name="North card 1: A of hearts")).to_be_focused()
     page.keyboard.press("Tab")
     expect(deal.get_by_role("button", name="North card 2: unseen card")).to_be_focused()
+
+
+def test_a_double_tap_on_record_writes_the_move_once_and_says_nothing_wrong(open_page: Callable[..., Page], live: Server) -> None:
+    """A second tap while the first is on its way is not sent: no false 'another phone recorded' refusal."""
+    match_id, token = cabra_trick_open(live)
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    page.locator("#legal").get_by_role("button", name="West beats").click()
+    page.locator("#move-form").get_by_role("button", name="Cards played: add Q of diamonds").click()
+    page.locator("#move-form").get_by_role("button", name="Record", exact=True).dblclick()
+    expect(page.locator("#access")).to_contain_text("4 entries recorded")
+    expect(page.locator("#legal").get_by_role("button", name="North beats")).to_be_focused()
+    expect(page.locator("#move-refusal")).to_be_hidden()
+    assert version(live, match_id) == 4
+
+
+def test_a_move_recorded_without_connection_waits_once(open_page: Callable[..., Page], live: Server) -> None:
+    """Offline, Record queues the move and closes its form: the scorer cannot queue the same move twice."""
+    match_id, token = cabra_trick_open(live)
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    page.locator("#legal").get_by_role("button", name="West beats").click()
+    form = page.locator("#move-form")
+    form.get_by_role("button", name="Cards played: add Q of diamonds").click()
+    page.context.set_offline(True)
+    form.get_by_role("button", name="Record", exact=True).click()
+    queue = page.locator("#queue")
+    expect(queue).to_contain_text("1 entry is waiting for the connection")
+    expect(queue).to_be_focused()
+    expect(form).to_be_hidden()
+    page.context.set_offline(False)
+    expect(queue).to_be_hidden()  # sent once the connection is back (the page retries every 3 s)
+    expect(page.locator("#access")).to_contain_text("4 entries recorded")
+    events = live.call("GET", f"/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"})[1]["events"]
+    assert [e["type"] for e in events] == ["match_started", "hand_started", "lead", "beat"]

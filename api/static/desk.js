@@ -155,7 +155,7 @@ function rulingForm(dispute) {
   const say = (box, result) => {
     box.hidden = false;
     const { message, code } = problemText(result.body);
-    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : null);
+    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : "");
   };
   const check = async () => {
     refusal.hidden = true;
@@ -212,7 +212,7 @@ $("dispute-form").addEventListener("submit", async (event) => {
   if (!result.ok) {
     box.hidden = false;
     const { message, code } = problemText(result.body);
-    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : null);
+    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : "");
     return;
   }
   $("d-reason").value = "";

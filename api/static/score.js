@@ -181,10 +181,23 @@ function cardList(label, { max = 8, single = false, only = null, allowUnknown = 
 function knownCodes() { return new Set(deck(gameId, matchOptions()).map((d) => d.code)); }
 function matchOptions() { const first = S.events[0]; return (first && first.data.options) || {}; }
 
-function numberField(label, { min = 0, max = 999, initial = "", onchange, idName } = {}) {
-  const input = el("input", { type: "number", inputmode: "numeric", min, max, id: idName, value: initial });
+function numberField(label, { min = 0, max = 999, initial = "", onchange, idName, required = false } = {}) {
+  const input = el("input", { type: "number", inputmode: "numeric", min, max, id: idName, value: initial, required });
   input.addEventListener("input", () => onchange && onchange());
   return { node: el("label", { for: idName }, label, input), input, value: () => input.value === "" ? null : Number(input.value) };
+}
+
+/** The first number of a sheet form left empty or out of its range, said with the field's own label
+ * ("Write Anna's card total first."), and the field focused; null when every shown field is fine.
+ * The API would say it too, but by the batch's JSON path ("the 1st entry of sums … entry 2 of what was sent"). */
+function fieldProblem(form) {
+  for (const input of form.querySelectorAll("input[type=number]")) {
+    if (input.closest("[hidden]") || input.validity.valid) continue;
+    const label = input.labels.length ? input.labels[0].firstChild.textContent.trim() : "this number";
+    input.focus();
+    return input.validity.valueMissing ? `Write ${label} first.` : `${label}: write a whole number from ${input.min} to ${input.max}.`;
+  }
+  return null;
 }
 
 function showRefusal(box, result) {
@@ -195,7 +208,7 @@ function showRefusal(box, result) {
   const body = result.body || {};
   const where = [body.index != null && body.index > 0 ? `entry ${body.index + 1} of what was sent` : null,
     body.seq != null ? `concerns entry ${body.seq} of the history` : null].filter(Boolean).join(" · ");
-  box.append(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}${where ? ` · ${where}` : ""}` }) : null);
+  box.append(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}${where ? ` · ${where}` : ""}` }) : "");  // "", not null: append() writes null as the text "null"
 }
 function clearRefusal(box) { box.hidden = true; box.replaceChildren(); }
 
@@ -277,6 +290,8 @@ function describePreview(result) {
 
 async function checkHand() {
   clearRefusal($("sheet-refusal"));
+  const problem = fieldProblem($("sheet-form"));
+  if (problem) { showRefusal($("sheet-refusal"), { body: { detail: problem } }); return; }
   let events;
   try { events = sheetForm.events(); } catch (error) { showRefusal($("sheet-refusal"), { body: { detail: error.message } }); return; }
   const result = await dryRun(id, events);
@@ -644,6 +659,8 @@ function openCorrection(target, kind) {
     : { type: "amend", data: { target: target.seq, reason: reason.value, data: SHEET[gameId].build(fields.map((f) => f.value()), ctx()) } }];
   const check = async () => {
     clearRefusal(refusal);
+    const problem = fieldProblem(extra);
+    if (problem) { showRefusal(refusal, { body: { detail: problem } }); return; }
     const result = await dryRun(id, events());
     if (!result.ok) { showRefusal(refusal, result); return; }
     consequences.replaceChildren(el("p", { text: "If you save this:" }), describePreview(result.body));
@@ -706,7 +723,7 @@ async function exportMatch(event, format) {
   const result = await download(`/matches/${id}/export?format=${format}`, token, `${id}.${format === "text" ? "tnt" : "jsonl"}`);
   if (!result.ok) {
     const why = result.offline ? { message: "The server cannot be reached, so nothing was exported.", code: "" } : problemText(result.body);
-    box.replaceChildren(why.message, why.code ? el("span", { class: "code", text: why.code }) : null);
+    box.replaceChildren(why.message, why.code ? el("span", { class: "code", text: why.code }) : "");
     box.hidden = false;
   }
 }

@@ -96,3 +96,40 @@ def test_a_move_recorded_without_connection_waits_once(open_page: Callable[..., 
     expect(page.locator("#access")).to_contain_text("4 entries recorded")
     events = live.call("GET", f"/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"})[1]["events"]
     assert [e["type"] for e in events] == ["match_started", "hand_started", "lead", "beat"]
+
+
+def test_a_sheet_number_left_empty_or_mistyped_is_named_by_its_label(open_page: Callable[..., Page], live: Server) -> None:
+    """The scorer typed in 'Anna's card total'; the refusal names that field, not the batch's JSON path
+    ('the 1st entry of sums … entry 2 of what was sent'), and the cursor goes back to it. Nothing is sent."""
+    match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"]})
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    for seat, value in ((1, "12"), (2, "30"), (3, "8")):
+        page.fill(f"#sum-{seat}", value)
+    page.locator("#sheet-form").get_by_role("group", name="Called CABO").get_by_role("button", name="Anna").click()
+    refusal = page.locator("#sheet-refusal")
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if "dryRun" in r.url else None)
+
+    page.get_by_role("button", name="Check the result").click()
+    expect(refusal).to_have_text("Write Anna's card total first.")
+    expect(page.locator("#sum-0")).to_be_focused()
+
+    page.fill("#sum-0", "-5")
+    page.get_by_role("button", name="Check the result").click()
+    expect(refusal).to_have_text("Anna's card total: write a whole number from 0 to 663.")
+    assert requests == []
+
+    page.fill("#sum-0", "5")
+    page.get_by_role("button", name="Check the result").click()
+    expect(page.locator("#preview")).to_contain_text("Hand 1: Anna 0 · Ben 12 · Carl 30 · Dora 8")
+    expect(refusal).to_be_hidden()
+    page.get_by_role("button", name="Save the hand").click()
+    expect(page.locator("#access")).to_contain_text("3 entries recorded")
+    assert version(live, match_id) == 3
+
+    # La Cabra's own check of its form said 'Write the card points first.null': a refusal without a
+    # rule code appended null, which the page wrote out as the word
+    cabra, cabra_token = new_match(live, CABRA)
+    page = open_page(f"/m/{cabra}/score#token={cabra_token}")
+    page.get_by_role("button", name="Check the result").click()
+    expect(page.locator("#sheet-refusal")).to_have_text("Write the card points first.")

@@ -50,12 +50,13 @@ function render(keepForms = false) {
 
 /** Show a refusal in place; after a version conflict, bring the sheet up to date and keep what was typed. */
 async function refused(box, result) {
-  showRefusal(box, result);
-  if (result.status !== 409) return;
+  if (result.status !== 409) { showRefusal(box, result); return; }
+  // the API's "reload it and record your events again" is done here already: say what the page did
+  showRefusal(box, { ...result, body: { ...result.body, message: undefined,
+    detail: "Another phone recorded entries meanwhile: the sheet above is up to date now. Check your entry and save it again." } });
   previewed = null;
   $("save-hand").disabled = true;
   await refresh({ keepForms: true });
-  box.append(el("span", { class: "code", text: "Another phone recorded entries meanwhile: the sheet above is up to date now. Check your entry and save it again." }));
 }
 
 function renderAccess() {

@@ -121,8 +121,9 @@ function rulingForm(dispute) {
     el("label", { class: "inline" }, el("input", { type: "radio", name: `decision-${n}`, value: "rejected", checked: true }), "Rejected: the record stands"));
   const reason = el("textarea", { id: `r-reason-${n}`, rows: "2", maxlength: "500" });
   const targets = eventsOfHand(dispute.hand);
-  const target = el("select", { id: `r-target-${n}` }, ...targets.map((e) => el("option", { value: String(e.seq), text: `Entry ${e.seq}: ${e.type}` })));
-  const kind = el("select", { id: `r-kind-${n}` }, el("option", { value: "amend", text: "Amend it (write what it should say)" }), el("option", { value: "void", text: "Void it" }));
+  const target = el("select", { id: `r-target-${n}` }, ...targets.map((e) => el("option", { value: String(e.seq), text: `Entry ${e.seq}: ${e.type.replaceAll("_", " ")}` })));
+  // short enough for a phone's select: the field below says what an amend asks for
+  const kind = el("select", { id: `r-kind-${n}` }, el("option", { value: "amend", text: "Amend it" }), el("option", { value: "void", text: "Void it" }));
   const data = el("textarea", { id: `r-data-${n}`, rows: "6", spellcheck: "false", class: "json" });
   const fixReason = el("input", { id: `r-fix-${n}`, type: "text", maxlength: "300" });
   const fill = () => { const e = S.events.find((x) => String(x.seq) === target.value); data.value = e ? JSON.stringify(e.data, null, 1) : ""; };
@@ -154,7 +155,7 @@ function rulingForm(dispute) {
   const say = (box, result) => {
     box.hidden = false;
     const { message, code } = problemText(result.body);
-    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : null);
+    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : "");
   };
   const check = async () => {
     refusal.hidden = true;
@@ -172,7 +173,8 @@ function rulingForm(dispute) {
     refusal.hidden = true;
     const built = batch();
     if (built.error) { refusal.hidden = false; refusal.textContent = built.error; return; }
-    const result = await call("POST", `/matches/${id}/events`, { events: built.events }, { token: tokenFor(id), key: newKey() });
+    const result = await sendOnce(form, built.events);
+    if (!result) return;
     if (!result.ok) { say(refusal, result); return; }
     await refresh();
     $("hand-why").scrollIntoView({ block: "nearest" });
@@ -181,6 +183,19 @@ function rulingForm(dispute) {
     el("p", { class: "actions" }, el("button", { type: "button", class: "button", onclick: check }, "Check the ruling"),
       el("button", { type: "submit", class: "button primary" }, "Record the ruling")), preview, refusal);
   return form;
+}
+
+/** Send a form's events once: its submit button waits for the answer, so a double tap does not open a
+ * second dispute (each send has its own Idempotency-Key) nor rule twice. Null when a send is on its way. */
+async function sendOnce(form, events) {
+  const submit = form.querySelector("button[type=submit]");
+  if (submit.disabled) return null;
+  submit.disabled = true;
+  try {
+    return await call("POST", `/matches/${id}/events`, { events }, { token: tokenFor(id), key: newKey() });
+  } finally {
+    submit.disabled = false;
+  }
 }
 
 $("d-hand").addEventListener("change", renderWhy);
@@ -192,11 +207,12 @@ $("dispute-form").addEventListener("submit", async (event) => {
   if ($("d-field").value) data.field = $("d-field").value;
   if ($("d-seat").value !== "") data.seat = Number($("d-seat").value);
   if (!data.reason) { box.hidden = false; box.textContent = "Say why the score is contested."; $("d-reason").focus(); return; }
-  const result = await call("POST", `/matches/${id}/events`, { events: [{ type: "dispute", data }] }, { token: tokenFor(id), key: newKey() });
+  const result = await sendOnce($("dispute-form"), [{ type: "dispute", data }]);
+  if (!result) return;
   if (!result.ok) {
     box.hidden = false;
     const { message, code } = problemText(result.body);
-    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : null);
+    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : "");
     return;
   }
   $("d-reason").value = "";

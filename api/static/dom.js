@@ -12,3 +12,16 @@ export function el(tag, attrs = {}, ...children) {
   node.append(...children.filter((c) => c != null));
   return node;
 }
+
+// keepingFocus(picker, redraw): redraw a group of buttons without losing the keyboard's place. A
+// redraw replaces the pressed button, and the browser would send focus back to the top of the
+// page; the button with the same label (else the group's first) takes it again.
+export function keepingFocus(container, redraw) {
+  const active = document.activeElement;
+  const label = active && active !== container && container.contains(active) ? active.getAttribute("aria-label") : null;
+  redraw();
+  if (label == null || container.contains(document.activeElement)) return;
+  const buttons = [...container.querySelectorAll("button:not([disabled])")];
+  const same = buttons.find((b) => b.getAttribute("aria-label") === label) || buttons[0];
+  if (same) same.focus();
+}

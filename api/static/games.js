@@ -107,7 +107,7 @@ export const SHEET = {
   cabo: {
     // The score sheet holds each player's card total (sums), who called CABO and a kamikaze.
     fields(c, onchange, initial = {}) {
-      const sums = c.players.map((n, s) => c.numberField(`${n}'s card total`, { max: 663, idName: `${c.prefix}sum-${s}`, onchange,
+      const sums = c.players.map((n, s) => c.numberField(`${n}'s card total`, { max: 663, idName: `${c.prefix}sum-${s}`, onchange, required: true,
         initial: initial.sums ? String(initial.sums[s]) : "" }));
       const caller = c.segmented("Called CABO", c.seatOptions(), { initial: initial.caller != null ? [initial.caller] : [], onchange });
       const kamikaze = c.segmented("Kamikaze: showed 12 12 13 13 (if any)", c.seatOptions(),
@@ -123,7 +123,7 @@ export const SHEET = {
   },
   "cau-robat": {
     fields(c, onchange, initial = {}) {
-      const piles = c.players.map((n, s) => c.numberField(`${n}'s pile (cards)`, { max: 40, idName: `${c.prefix}pile-${s}`, initial: initial.piles ? String(initial.piles[s]) : "", onchange }));
+      const piles = c.players.map((n, s) => c.numberField(`${n}'s pile (cards)`, { max: 40, idName: `${c.prefix}pile-${s}`, required: true, initial: initial.piles ? String(initial.piles[s]) : "", onchange }));
       const table = c.numberField("Cards left on the table (if written)", { max: 10, idName: `${c.prefix}table-left`, initial: initial.table != null ? String(initial.table) : "", onchange });
       return [...piles, table];
     },
@@ -134,7 +134,7 @@ export const SHEET = {
   },
   kabu: {
     fields(c, onchange, initial = {}) {
-      return c.players.map((n, s) => c.numberField(`${n}'s value (0–9)`, { max: 9, idName: `${c.prefix}value-${s}`, initial: initial.values ? String(initial.values[s]) : "", onchange }));
+      return c.players.map((n, s) => c.numberField(`${n}'s value (0–9)`, { max: 9, idName: `${c.prefix}value-${s}`, required: true, initial: initial.values ? String(initial.values[s]) : "", onchange }));
     },
     build(v) { return { values: v }; },
   },

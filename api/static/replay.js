@@ -136,8 +136,14 @@ function show(index, { focusMove = true } = {}) {
     if (current && focusMove) button.scrollIntoView({ block: "nearest" });
     else if (current) { const list = $("moves"); list.scrollTop = button.offsetTop - list.offsetTop - list.clientHeight / 2; }  // the list's own scroll only
   }
-  $("first").disabled = $("prev").disabled = S.index === 0;
-  $("next").disabled = $("last").disabled = S.index === S.frames.length - 1;
+  // a button pressed to the end disables itself: the focus moves to the way back instead of the page's top
+  const atStart = S.index === 0;
+  const atEnd = S.index === S.frames.length - 1;
+  const active = document.activeElement;
+  if (atEnd && !atStart && (active === $("next") || active === $("last"))) $("prev").focus();
+  if (atStart && !atEnd && (active === $("prev") || active === $("first"))) $("next").focus();
+  $("first").disabled = $("prev").disabled = atStart;
+  $("next").disabled = $("last").disabled = atEnd;
   remember();
 }
 

@@ -5,7 +5,7 @@ import { adoptFragmentToken, append, call, download, dryRun, flush, get, problem
 import { cardButton, cardEl, cardName, cardsEl, deck, placedCounts } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
-import { el } from "./dom.js";
+import { el, keepingFocus } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("scorer");
@@ -50,12 +50,13 @@ function render(keepForms = false) {
 
 /** Show a refusal in place; after a version conflict, bring the sheet up to date and keep what was typed. */
 async function refused(box, result) {
-  showRefusal(box, result);
-  if (result.status !== 409) return;
+  if (result.status !== 409) { showRefusal(box, result); return; }
+  // the API's "reload it and record your events again" is done here already: say what the page did
+  showRefusal(box, { ...result, body: { ...result.body, message: undefined,
+    detail: "Another phone recorded entries meanwhile: the sheet above is up to date now. Check your entry and save it again." } });
   previewed = null;
   $("save-hand").disabled = true;
   await refresh({ keepForms: true });
-  box.append(el("span", { class: "code", text: "Another phone recorded entries meanwhile: the sheet above is up to date now. Check your entry and save it again." }));
 }
 
 function renderAccess() {
@@ -150,7 +151,8 @@ function cardList(label, { max = 8, single = false, only = null, allowUnknown = 
   const list = el("div", { class: "cards", "aria-live": "polite" });
   const picker = el("div", { class: "picker", role: "group", "aria-label": `${label}: pick a card` });
   const wrap = el("div", { class: "field-row" }, el("span", { class: "label", text: label }), list, picker);
-  const draw = () => {
+  const draw = () => keepingFocus(wrap, redraw);
+  const redraw = () => {
     list.replaceChildren(...chosen.map((c, i) => {
       const b = cardButton(c, `${label}: ${cardName(c)}, press to remove`);
       b.addEventListener("click", () => { chosen.splice(i, 1); draw(); onchange && onchange(); });
@@ -180,10 +182,23 @@ function cardList(label, { max = 8, single = false, only = null, allowUnknown = 
 function knownCodes() { return new Set(deck(gameId, matchOptions()).map((d) => d.code)); }
 function matchOptions() { const first = S.events[0]; return (first && first.data.options) || {}; }
 
-function numberField(label, { min = 0, max = 999, initial = "", onchange, idName } = {}) {
-  const input = el("input", { type: "number", inputmode: "numeric", min, max, id: idName, value: initial });
+function numberField(label, { min = 0, max = 999, initial = "", onchange, idName, required = false } = {}) {
+  const input = el("input", { type: "number", inputmode: "numeric", min, max, id: idName, value: initial, required });
   input.addEventListener("input", () => onchange && onchange());
   return { node: el("label", { for: idName }, label, input), input, value: () => input.value === "" ? null : Number(input.value) };
+}
+
+/** The first number of a sheet form left empty or out of its range, said with the field's own label
+ * ("Write Anna's card total first."), and the field focused; null when every shown field is fine.
+ * The API would say it too, but by the batch's JSON path ("the 1st entry of sums … entry 2 of what was sent"). */
+function fieldProblem(form) {
+  for (const input of form.querySelectorAll("input[type=number]")) {
+    if (input.closest("[hidden]") || input.validity.valid) continue;
+    const label = input.labels.length ? input.labels[0].firstChild.textContent.trim() : "this number";
+    input.focus();
+    return input.validity.valueMissing ? `Write ${label} first.` : `${label}: write a whole number from ${input.min} to ${input.max}.`;
+  }
+  return null;
 }
 
 function showRefusal(box, result) {
@@ -194,7 +209,7 @@ function showRefusal(box, result) {
   const body = result.body || {};
   const where = [body.index != null && body.index > 0 ? `entry ${body.index + 1} of what was sent` : null,
     body.seq != null ? `concerns entry ${body.seq} of the history` : null].filter(Boolean).join(" · ");
-  box.append(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}${where ? ` · ${where}` : ""}` }) : null);
+  box.append(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}${where ? ` · ${where}` : ""}` }) : "");  // "", not null: append() writes null as the text "null"
 }
 function clearRefusal(box) { box.hidden = true; box.replaceChildren(); }
 
@@ -276,6 +291,8 @@ function describePreview(result) {
 
 async function checkHand() {
   clearRefusal($("sheet-refusal"));
+  const problem = fieldProblem($("sheet-form"));
+  if (problem) { showRefusal($("sheet-refusal"), { body: { detail: problem } }); return; }
   let events;
   try { events = sheetForm.events(); } catch (error) { showRefusal($("sheet-refusal"), { body: { detail: error.message } }); return; }
   const result = await dryRun(id, events);
@@ -384,7 +401,8 @@ function openDeal(move) {
     form.append(el("div", { class: "seatrow" }, el("span", { class: "name", text: extra.label }), cards));
   }
   const picker = el("div", { class: "picker", role: "group", "aria-label": "Pick the card for the selected place" });
-  const drawPicker = () => {
+  const drawPicker = () => keepingFocus(picker, redrawPicker);
+  const redrawPicker = () => {
     picker.replaceChildren();
     if (!selected) { picker.append(el("p", { class: "note", text: "Press a place above, then its card here." })); return; }
     const counts = new Map();
@@ -402,10 +420,13 @@ function openDeal(move) {
     }
   };
   const advance = () => {
+    const filled = selected;
+    const fromPicker = picker.contains(document.activeElement);
     const next = slots.indexOf(selected) + 1;
     selected = slots.find((s, i) => i >= next && s.code == null) || null;
     slots.forEach((s) => s.relabel());
     drawPicker();
+    if (fromPicker && !selected) filled.node.focus();  // no place left to fill: back on the place just filled
   };
   selected = slots.find((s) => s.code == null) || null;
   slots.forEach((s) => s.relabel());
@@ -541,13 +562,24 @@ function openReveal() {
   form.querySelector("button").focus();
 }
 
+// One entry on its way at a time: a double tap on Record would send the move twice, and the
+// second, stale, would be refused as if another phone had written meanwhile.
+let posting = false;
+
 async function post(events, refusalBox, label) {
+  if (posting) return;
+  posting = true;
+  try { await postOnce(events, refusalBox, label); } finally { posting = false; }
+}
+
+async function postOnce(events, refusalBox, label) {
   clearRefusal(refusalBox);
   const result = await append(id, events, label, { ifMatch: S.version });
-  if (result.queued) { showQueue(); return; }
-  if (!result.ok) { await refused(refusalBox, result); return; }
+  if (!result.ok && !result.queued) { await refused(refusalBox, result); return; }
   $("move-form").hidden = true;
   $("deal-area").replaceChildren();
+  // queued: the entry waits for the connection; the form it came from is closed so it is not sent twice
+  if (result.queued) { showQueue(); $("queue").focus(); return; }
   await refresh();
   // keep the scorer's place: the next moves, or the sheet once the hand is over
   const next = $("legal").querySelector("button");
@@ -628,12 +660,15 @@ function openCorrection(target, kind) {
     : { type: "amend", data: { target: target.seq, reason: reason.value, data: SHEET[gameId].build(fields.map((f) => f.value()), ctx()) } }];
   const check = async () => {
     clearRefusal(refusal);
+    const problem = fieldProblem(extra);
+    if (problem) { showRefusal(refusal, { body: { detail: problem } }); return; }
     const result = await dryRun(id, events());
     if (!result.ok) { showRefusal(refusal, result); return; }
     consequences.replaceChildren(el("p", { text: "If you save this:" }), describePreview(result.body));
     confirm.disabled = false;
   };
   confirm.addEventListener("click", async () => {
+    confirm.disabled = true;  // sent once: "Show what changes" enables it again
     const result = await append(id, events(), `${kind} of entry ${target.seq}`, { ifMatch: S.version });
     if (result.queued) { showQueue(); box.hidden = true; return; }
     if (!result.ok) { await refused(refusal, result); return; }
@@ -689,7 +724,7 @@ async function exportMatch(event, format) {
   const result = await download(`/matches/${id}/export?format=${format}`, token, `${id}.${format === "text" ? "tnt" : "jsonl"}`);
   if (!result.ok) {
     const why = result.offline ? { message: "The server cannot be reached, so nothing was exported.", code: "" } : problemText(result.body);
-    box.replaceChildren(why.message, why.code ? el("span", { class: "code", text: why.code }) : null);
+    box.replaceChildren(why.message, why.code ? el("span", { class: "code", text: why.code }) : "");
     box.hidden = false;
   }
 }

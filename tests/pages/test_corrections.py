@@ -94,6 +94,7 @@ def test_an_entry_made_meanwhile_elsewhere_is_not_overwritten(open_page: Callabl
     refusal = page.locator("#sheet-refusal")
     expect(refusal).to_contain_text("version.conflict")
     expect(refusal).to_contain_text("Another phone recorded entries meanwhile")
+    expect(refusal).not_to_contain_text("reload it")  # the page has reloaded: it does not ask the scorer to
     expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(1)  # the other phone's hand, now shown
     expect(page.get_by_label("Card points of North + South")).to_have_value("72")  # what was typed stays
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3

@@ -36,7 +36,7 @@ def test_a_dispute_upheld_with_an_amend_rescores_the_hand(open_page: Callable[..
     ruling = page.get_by_role("form", name=f"Ruling on the dispute of entry {seq}")
     ruling.get_by_label("Upheld").check()
     ruling.get_by_label("Reason for the ruling").fill("the players agree Ben's third card was a 4")
-    ruling.get_by_label("Entry to correct").select_option(label="Entry 3: hand_result")
+    ruling.get_by_label("Entry to correct").select_option(label="Entry 3: hand result")
     data = json.loads(ruling.get_by_label("What the entry should say").input_value())
     data["layouts"][1] = ["0", "2", "4"]  # Ben 6, alone the lowest: Dora scores her 7
     ruling.get_by_label("What the entry should say").fill(json.dumps(data))
@@ -81,3 +81,32 @@ def test_a_correction_after_the_correction_window_is_refused_on_the_scoring_page
     expect(page.locator("#correction .refusal")).to_contain_text("common.match_final")
     expect(page.get_by_role("button", name="Void it")).to_be_disabled()
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3  # nothing written
+
+
+def test_a_double_tap_opens_one_dispute_and_the_ruling_form_reads_on_a_phone(open_page: Callable[..., Page], live: Server) -> None:
+    """Found by the h4 audit: a double tap opened the dispute twice (a new Idempotency-Key per tap), the
+    ruling form's 'How' was cut at 390 px ('Amend it (write what it shoul') and its entries read 'hand_result'."""
+    start, events = WRONG_SHEET
+    match_id, token = new_match(live, start)
+    record(live, match_id, token, *events)
+    page = open_page(f"/m/{match_id}/dispute?hand=1#token={token}")  # phone size
+    page.get_by_label("Why").fill("Dora was not the lowest")
+    page.get_by_role("button", name="Open the dispute").dblclick()
+    dispute = page.locator("#disputes li.dispute")
+    expect(dispute).to_have_count(1)
+    page.wait_for_load_state("networkidle")
+    expect(dispute).to_have_count(1)
+    assert len(live.call("GET", f"/matches/{match_id}/audit")[1]["disputes"]) == 1
+
+    ruling = page.get_by_role("form", name=f"Ruling on the dispute of entry {dispute.get_attribute('data-seq')}")
+    ruling.get_by_label("Upheld").check()
+    for name in ("Entry to correct", "How"):
+        select = ruling.get_by_label(name)
+        texts = select.locator("option").all_inner_texts()
+        assert not [t for t in texts if "_" in t], texts
+        # the widest option, measured in the select's own font, fits inside the select (arrow and padding aside)
+        room = select.evaluate("""s => { const c = document.createElement('canvas').getContext('2d');
+            const st = getComputedStyle(s); c.font = `${st.fontSize} ${st.fontFamily}`;
+            const widest = Math.max(...[...s.options].map(o => c.measureText(o.text).width));
+            return s.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 24 - widest; }""")
+        assert room >= 0, f"{name}: {texts} is {-room:.0f} px too wide for the select"

@@ -112,3 +112,23 @@ def test_both_courses_with_corrections_and_notes_marked(open_page: Callable[...,
     expect(page.locator("#table")).to_have_attribute("data-seq", "8")
     recorded = live.call("GET", f"/matches/{match_id}/replay?course=recorded&start=8&stop=8")[1]["frames"][0]["state"]
     assert shown(page) == expected(recorded)  # as the table lived it: D's capture stood until the void
+
+
+def test_stepping_to_the_end_by_keyboard_keeps_the_focus_on_the_stepper(open_page: Callable[..., Page], live: Server) -> None:
+    """Found by the h4 audit: Enter on ▶ at the last step disabled the focused button and the focus fell
+    to the page's top; a keyboard reader lost the stepper. It moves to the way back (◀, then ▶ at the start)."""
+    start, events = MATCHES["cau-robat"]
+    match_id, token = new_match(live, start)
+    record(live, match_id, token, *events)
+    page = open_page(f"/m/{match_id}/replay?at={len(events)}", viewport={"width": 1280, "height": 800})
+    expect(page.locator("#position")).to_have_text(f"{len(events)} of {len(events) + 1}")
+    page.locator("#next").focus()
+    page.keyboard.press("Enter")  # to the last step: ▶ and Last are disabled now
+    expect(page.locator("#position")).to_have_text(f"{len(events) + 1} of {len(events) + 1}")
+    expect(page.locator("#prev")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#position")).to_have_text(f"{len(events)} of {len(events) + 1}")
+    page.locator("#first").focus()
+    page.keyboard.press("Enter")  # to the first step: First and ◀ are disabled now
+    expect(page.locator("#position")).to_have_text(f"1 of {len(events) + 1}")
+    expect(page.locator("#next")).to_be_focused()

@@ -306,6 +306,11 @@ def pretty_written(items: Iterable[object], read: CardReader) -> str:
 # --------------------------------------------------------------------------- words
 
 
+def how_many(n: int, noun: str) -> str:
+    """``n`` and its noun as a player writes them: "1 card", "3 cards", "0 tricks"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def and_list(words: Sequence[str]) -> str:
     """Join words for a sentence: ``A``, ``A and B``, ``A, B and C``; ``nobody`` for none."""
     if len(words) > 1:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from engines.base import Event, RuleViolation
-from engines.common import check_game, check_options, check_seat, dispatch, is_int, read_seat, seat_names
+from engines.common import check_game, check_options, check_seat, dispatch, is_int, read_seat, seat_names, how_many
 from engines.cabo.scoring import allowed_dealers, settle, sheet_of
 from engines.cabo.state import (
     DECK_COUNTS,
@@ -205,7 +205,7 @@ class _Work:
     def slot(self, seat: Seat, k: object, field: str = "slot") -> Token:
         row = self.layouts[seat]
         if not is_int(k) or not 1 <= k <= len(row):
-            raise RuleViolation("cabo.bad_slot", f"{field}: {self.players[seat]} has {len(row)} card(s), slots 1 to {len(row)}; there is no slot {k!r}")
+            raise RuleViolation("cabo.bad_slot", f"{field}: {self.players[seat]} has {how_many(len(row), 'card')}, slots 1 to {len(row)}; there is no slot {k!r}")
         return row[int(k) - 1]
 
     def seat(self, v: object, field: str = "seat") -> Seat:
@@ -240,12 +240,12 @@ class _Work:
                     if o == 0:
                         places = "; ".join(self.where(i) for i in same) or "nowhere"
                         raise RuleViolation("common.card_duplicate", (
-                            f"{what} cannot be {plural(v)}: the deck holds {cap} card(s) of value {v} and the record already "
+                            f"{what} cannot be {plural(v)}: the deck holds {how_many(cap, 'card')} of value {v} and the record already "
                             f"places {len(same)}: {places}"))
                     drawn = self.drawn_at[t]
                     raise RuleViolation("common.card_unavailable", (
                         f"{what} cannot be {plural(v)}: it was drawn at event {drawn} from the pile reshuffled at event "
-                        f"{self.pool_seq[o]}, which held {cap} card(s) of value {v}" + (", all of them placed elsewhere" if cap else "")),
+                        f"{self.pool_seq[o]}, which held {how_many(cap, 'card')} of value {v}" + (", all of them placed elsewhere" if cap else "")),
                         seq=drawn or None)
                 self.own("values")[t] = v
                 self.own("source")[t] = self.seq
@@ -393,7 +393,7 @@ def _on_hand_started(state: State, event: Event) -> State:
     for v in range(14):
         count = values.count(v)
         if count > DECK_COUNTS[v]:
-            raise RuleViolation("common.card_duplicate", f"the deck holds {DECK_COUNTS[v]} card(s) of value {v}, but the deal shows {count}")
+            raise RuleViolation("common.card_duplicate", f"the deck holds {how_many(DECK_COUNTS[v], 'card')} of value {v}, but the deal shows {count}")
     total = sum(DECK_COUNTS)
     rest = total - len(values)
     tokens = values + [None] * rest
@@ -589,7 +589,7 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
         raise RuleViolation("cabo.bad_slots", f"a claim names at most 4 slots, not {len(slots)}")
     cards = d.get("cards")
     if not isinstance(cards, (list, tuple)) or len(cards) != len(slots):
-        raise RuleViolation("cabo.bad_claim", f"cards gives the value shown from each of the {len(slots)} named slot(s), in order")
+        raise RuleViolation("cabo.bad_claim", f"cards gives the value shown from each of the {how_many(len(slots), 'named slot')}, in order")
     shown = [read_known(c, f"cards[{i}]") for i, c in enumerate(cards)]
     tokens = [w.slot(seat, k) for k in slots]
     for k, t, v in zip(slots, tokens, shown):
@@ -661,7 +661,7 @@ def _bind_rows(state: State, w: _Work, layouts: object, field: str, *, hidden_ok
         have = len(w.layouts[s])
         if not isinstance(row, (list, tuple)) or len(row) != have:
             n = len(row) if isinstance(row, (list, tuple)) else 0
-            raise RuleViolation("cabo.mismatch", f"{field}: {p[s]}'s row has {have} card(s), not {n}")
+            raise RuleViolation("cabo.mismatch", f"{field}: {p[s]}'s row has {how_many(have, 'card')}, not {n}")
         for k, text in enumerate(row):
             v = read_value(text, f"{field}[{s}][{k}]") if hidden_ok else read_known(text, f"{field}[{s}][{k}]")
             w.bind(w.layouts[s][k], v, f"{p[s]}'s slot {k + 1}", public=True)
@@ -727,7 +727,7 @@ def _parse_layouts(state: State, raw: object) -> tuple[tuple[int, ...], ...]:
         if not isinstance(row, (list, tuple)) or not 1 <= len(row) <= most:
             size = len(row) if isinstance(row, (list, tuple)) else 0
             raise RuleViolation("cabo.bad_result", (
-                f"{p[s]}'s row has {size} card(s): a row keeps 1 to {most} card(s)"
+                f"{p[s]}'s row has {how_many(size, 'card')}: a row keeps 1 to {how_many(most, 'card')}"
                 + (" (more only under wrongMultiPenalty = keep)" if most == ROW else "")))
         rows.append(tuple(read_known(c, f"layouts[{s}][{k}]") for k, c in enumerate(row)))
     flat = [v for row in rows for v in row]
@@ -737,7 +737,7 @@ def _parse_layouts(state: State, raw: object) -> tuple[tuple[int, ...], ...]:
         if flat.count(v) > DECK_COUNTS[v]:
             where = seat_names(p, [s for s in range(n) if v in rows[s]])
             raise RuleViolation("common.card_duplicate", (
-                f"the deck holds {DECK_COUNTS[v]} card(s) of value {v}, but the rows show {flat.count(v)} ({where})"))
+                f"the deck holds {how_many(DECK_COUNTS[v], 'card')} of value {v}, but the rows show {flat.count(v)} ({where})"))
     return tuple(rows)
 
 
@@ -883,11 +883,11 @@ def _sheet_problem(state: State, rnd: Round, sheet: Sheet) -> str | None:
         known = [v for v in row if v is not None]
         unknown = len(row) - len(known)
         low, high = sum(known) + sum(pool[:unknown]), sum(known) + sum(pool[len(pool) - unknown:])
-        has = f"{len(row)} card(s)" + (f", known {' + '.join(map(str, known))}" if known else "")
+        has = f"{how_many(len(row), 'card')}" + (f", known {' + '.join(map(str, known))}" if known else "")
         if unknown:
             has += f" and {unknown} unknown"
         if sheet.kamikaze == s and len(row) != ROW:
-            return f"{p[s]}'s row holds {len(row)} card(s), so it cannot be the kamikaze 12 12 13 13"
+            return f"{p[s]}'s row holds {how_many(len(row), 'card')}, so it cannot be the kamikaze 12 12 13 13"
         if not low <= sheet.sums[s] <= high:
             bound = f"exactly {low}" if low == high else f"{low} to {high}"
             return f"{p[s]}'s row holds {has}: its sum is {bound}; the sheet says {sheet.sums[s]}"

@@ -27,7 +27,7 @@ from engines.cabo.state import (
     card_text,
     slot_words,
 )
-from engines.common import log_words, option_entry, seat_names
+from engines.common import log_words, option_entry, seat_names, how_many
 from engines.privacy import ACTOR, NOBODY, Declarations, Private
 
 EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy",
@@ -352,7 +352,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         if rnd.over and not prev.over and not rnd.closed_seq:
             words += "; the round is over" + (" (the draw pile ran out)" if rnd.deck_out else "")
         elif rnd.caller is not None and prev.caller is not None and event.type in ("take_discard", "replace", "discard", "peek", "spy", "swap"):
-            words += f"; {rnd.final_left} final turn(s) left"
+            words += f"; {how_many(rnd.final_left, 'final turn')} left"
         if rnd.score is not None and prev.score is None:
             rs = rnd.score
             words += "; scores " + ", ".join(f"{p[s]} {rs.scores[s]}" for s in range(len(p)))

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from engines.base import Event, RuleViolation
 from engines.cards import Card
-from engines.common import check_game, check_options, dispatch, is_int, read_all, read_seat, seat_names, set_item
+from engines.common import check_game, check_options, dispatch, is_int, read_all, read_seat, seat_names, set_item, how_many
 from engines.cau_robat.state import (
     CALL_WORDS,
     CALLS,
@@ -650,7 +650,7 @@ def _on_play(state: State, event: Event) -> State:
         if len(stated) != len(derived):
             said = "; ".join(f"{state.players[s]} takes {card_list(cs)}" for s, cs in derived) or "nothing is captured"
             raise RuleViolation("cau-robat.mismatch", (
-                f"captures: this play causes {len(derived)} capture(s), not {len(stated)}: {said}"))
+                f"captures: this play causes {how_many(len(derived), 'capture')}, not {len(stated)}: {said}"))
         for i, (s, cs) in enumerate(derived):
             problem = _capture_difference(state, i, s, cs, stated[i])
             if problem:
@@ -811,7 +811,7 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
     total = sum(piles) + table
     if total != DECK_SIZE:
         raise RuleViolation("cau-robat.bad_result", (
-            f"the piles ({' + '.join(map(str, piles))}) and the {table} table card(s) make {total}, not the 40 cards of the deck"))
+            f"the piles ({' + '.join(map(str, piles))}) and the {how_many(table, 'table card')} make {total}, not the 40 cards of the deck"))
     last = d.get("lastCapturer")
     if last is not None:
         last = read_seat(d, state.n, "lastCapturer")
@@ -829,7 +829,7 @@ def _facts_differ(state: State, have: Facts, claim: Facts, source: str) -> tuple
         diff = [f"{state.players[s]} {a} not {b}" for s, (a, b) in enumerate(zip(have.piles, claim.piles)) if a != b]
         return "piles", f"{source} gives {', '.join(diff)}"
     if have.table != claim.table:
-        return "table", f"{source} leaves {have.table} card(s) on the table, not {claim.table}"
+        return "table", f"{source} leaves {how_many(have.table, 'card')} on the table, not {claim.table}"
     if have.table_cards is not None and claim.table_cards is not None and set(have.table_cards) != set(claim.table_cards):
         return "table", f"{source} leaves {card_list(sorted_cards(have.table_cards))} on the table"
     if have.last_capturer is not None and claim.last_capturer is not None and have.last_capturer != claim.last_capturer:

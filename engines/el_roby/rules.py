@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
 from engines.cards import Card, at_least
-from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_field, set_item
+from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_field, set_item, how_many
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty
 from engines.el_roby.state import (
@@ -87,7 +87,7 @@ def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, ver
     if new:
         if len(new) > hand.unknown[seat]:
             held = spell(mine) or "no known card"
-            extra = f" and {hand.unknown[seat]} unknown card(s)" if hand.unknown[seat] else ""
+            extra = f" and {how_many(hand.unknown[seat], 'unknown card')}" if hand.unknown[seat] else ""
             raise RuleViolation("common.card_unavailable", f"{name} cannot {verb} {spell(cards)}: {name} holds {held}{extra}")
         placed = placed_cards(hand)
         taken: Counter[Card] = Counter()
@@ -514,7 +514,7 @@ def _on_discard(state: State, event: Event) -> State:
     left = after.size(seat)
     if hand.first_round_meld and left:
         raise RuleViolation("el-roby.first_round", (
-            f"{name} melded on the first round, which is allowed only to go out at once: {left} card(s) would stay in hand"))
+            f"{name} melded on the first round, which is allowed only to go out at once: {how_many(left, 'card')} would stay in hand"))
     if left and limit_applies(hand, opts):
         kept_known = after_known if opts.limitCheck == "afterDiscard" else holding
         kept_unknown = after_unknown
@@ -522,7 +522,7 @@ def _on_discard(state: State, event: Event) -> State:
         low = points(kept_known) + 2 * kept_unknown
         when = "after the discard" if opts.limitCheck == "afterDiscard" else "before the discard"
         if low > limit:
-            shown = spell(sorted_cards(kept_known)) + (f" and {kept_unknown} hidden card(s)" if kept_unknown else "")
+            shown = spell(sorted_cards(kept_known)) + (f" and {how_many(kept_unknown, 'hidden card')}" if kept_unknown else "")
             raise RuleViolation("el-roby.limit", (
                 f"{name} exposed this turn, so the cards kept {when} may be worth at most 99 − {state.scores[seat]} = {limit}: "
                 f"{shown} {'are' if not kept_unknown else 'are at least'} worth {low}"))
@@ -711,7 +711,7 @@ def _show(state: State, hand: Hand, facts: list[object], seq: int, *, field: str
             high = points(known[s]) + sum(pool[len(pool) - unknown[s]:])
             if not low <= entry <= high:
                 raise RuleViolation("el-roby.mismatch", (
-                    f"{field}: {name} holds {spell(known[s]) or 'no known card'} and {unknown[s]} hidden card(s): "
+                    f"{field}: {name} holds {spell(known[s]) or 'no known card'} and {how_many(unknown[s], 'hidden card')}: "
                     f"{low} to {high} points, not {entry}"))
             counted[s] = entry
             continue
@@ -721,7 +721,7 @@ def _show(state: State, hand: Hand, facts: list[object], seq: int, *, field: str
             raise RuleViolation("el-roby.mismatch", f"{field}: {name} still holds {spell(lacking)}, which the list leaves out")
         if len(entry) != len(known[s]) + unknown[s]:
             raise RuleViolation("el-roby.mismatch", (
-                f"{field}: {name} holds {len(known[s]) + unknown[s]} card(s), not {len(entry)}"))
+                f"{field}: {name} holds {how_many(len(known[s]) + unknown[s], 'card')}, not {len(entry)}"))
         new = missing_from(known[s], entry)
         for c in new:
             taken[c] += 1

@@ -12,7 +12,7 @@ import math
 from typing import Any, NamedTuple
 
 from engines.cards import Card
-from engines.common import quick_replace
+from engines.common import quick_replace, how_many
 from engines.el_roby.state import (
     LIMIT,
     RULE_MONEY,
@@ -239,7 +239,7 @@ def score(state: State) -> dict[str, Any]:
             entry["status"] = "incomplete"
             entry["missing"] = missing
             entry["lines"] = [{"seat": s, "points": 0, "money": 0, "rule": RULE_SCORE, "reason": (
-                f"{state.players[s]} holds {hand.unknown[s]} card(s) never shown: the hand needs its showdown")}
+                f"{state.players[s]} holds {how_many(hand.unknown[s], 'card')} never shown: the hand needs its showdown")}
                 for s in hand.seats if hand.unknown[s] and s != hand.out]
         out.append(entry)
     scores, money, pot, win, deciding = standings_now(state)

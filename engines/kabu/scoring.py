@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Sequence
 
-from engines.common import seat_names
+from engines.common import seat_names, how_many
 from engines.kabu.state import Adjust, Hand, Options, Payment, Seat, Settlement, State, value_words
 
 RULE_VALUES = "/rules/kabu#hand-value"
@@ -86,8 +86,8 @@ def insolvency_words(state: State, st: Settlement, seat: Seat) -> str:
     """Why a seat is insolvent, as the option says: ``holds 5 chips but owes 8 in all``."""
     name = state.players[seat]
     if state.options.solvency == "gross":
-        return f"{name} holds {st.before[seat]} chip(s) but owes {st.owes[seat]} in all: insolvent, pays nobody"
-    return (f"{name} holds {st.before[seat]} chip(s), owes {st.owes[seat]} and would be paid {st.owed[seat]}; "
+        return f"{name} holds {how_many(st.before[seat], 'chip')} but owes {st.owes[seat]} in all: insolvent, pays nobody"
+    return (f"{name} holds {how_many(st.before[seat], 'chip')}, owes {st.owes[seat]} and would be paid {st.owed[seat]}; "
             f"what reaches him leaves him short: insolvent (net test), pays nobody")
 
 
@@ -144,7 +144,7 @@ def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjus
     for a in adjusts:
         name = state.players[a.seat]
         if a.kind == "buy" and a.source is not None:
-            words = f"{name} buys {a.chips} chip(s) from {state.players[a.source]} between hands (chips move, not winnings)"
+            words = f"{name} buys {how_many(a.chips, 'chip')} from {state.players[a.source]} between hands (chips move, not winnings)"
             lines.append({"seat": a.seat, "points": a.chips, "rule": RULE_END, "reason": words})
             lines.append({"seat": a.source, "points": -a.chips, "rule": RULE_END, "reason": words})
         else:

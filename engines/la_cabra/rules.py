@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from engines.base import Event, RuleViolation
-from engines.common import check_options, is_int, read_cards, read_seat, set_item
+from engines.common import check_options, is_int, read_cards, read_seat, set_item, how_many
 from engines.cards import UNKNOWN, Card
 from engines.la_cabra.scoring import (
     base_loss,
@@ -173,7 +173,7 @@ def _take_checked(state: State, hand: Hand, seat: Seat, cards: list[Card], hidde
     name = state.players[seat]
     mine, unknown = hand.known[seat], hand.unknown[seat]
     if len(cards) + hidden > len(mine) + unknown:
-        raise RuleViolation("la-cabra.hand_size", f"{name} holds {len(mine) + unknown} card(s) and cannot play {len(cards) + hidden}")
+        raise RuleViolation("la-cabra.hand_size", f"{name} holds {how_many(len(mine) + unknown, 'card')} and cannot play {len(cards) + hidden}")
     bind = [c for c in cards if c not in mine]
     for c in bind:
         if c in hand.located:
@@ -185,7 +185,7 @@ def _take_checked(state: State, hand: Hand, seat: Seat, cards: list[Card], hidde
         if unknown == 0:
             msg = f"{name}'s hand is known ({card_list(sorted_cards(mine))}): it holds no {card_list(bind)}"
         else:
-            msg = (f"{name} holds {card_list(sorted_cards(mine))} and {unknown} unknown card(s): "
+            msg = (f"{name} holds {card_list(sorted_cards(mine))} and {how_many(unknown, 'unknown card')}: "
                    f"{card_list(bind)} cannot all be among them")
         raise RuleViolation("common.card_unavailable", msg)
     if len(bind) + hidden > unknown:
@@ -193,7 +193,7 @@ def _take_checked(state: State, hand: Hand, seat: Seat, cards: list[Card], hidde
         if unknown - len(bind) == 0:
             msg = f"{name}'s hand is known ({known_words}); name the discarded cards"
         else:
-            msg = f"{name} holds {known_words} and only {unknown - len(bind)} unknown card(s); name the other discarded cards"
+            msg = f"{name} holds {known_words} and only {how_many(unknown - len(bind), 'unknown card')}; name the other discarded cards"
         raise RuleViolation("la-cabra.name_discard", msg)
     gone = frozenset(cards)
     return {
@@ -425,7 +425,7 @@ def _check_turn(state: State, hand: Hand, seat: Seat, kind: str) -> None:
         what = "lead" if trick is None else "play"
         raise RuleViolation("common.not_your_turn", f"it is {state.players[turn]}'s turn to {what}, not {state.players[seat]}'s")
     if kind == "lead" and trick is not None:
-        raise RuleViolation("la-cabra.wrong_move", f"{state.players[seat]} answers the lead with {trick.k} card(s): beat or discard")
+        raise RuleViolation("la-cabra.wrong_move", f"{state.players[seat]} answers the lead with {how_many(trick.k, 'card')}: beat or discard")
     if kind != "lead" and trick is None:
         raise RuleViolation("la-cabra.wrong_move", f"{state.players[seat]} leads this trick: record a lead (or a tira)")
 
@@ -456,7 +456,7 @@ def _on_beat(state: State, event: Event) -> State:
     cards = _face_up(event.data)
     name = state.players[seat]
     if len(cards) != trick.k:
-        raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {trick.k} card(s) to this trick, not {len(cards)}")
+        raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {how_many(trick.k, 'card')} to this trick, not {len(cards)}")
     changes = _take(state, hand, seat, cards)
     trump = hand.trump.suit or ""
     if not can_beat(tuple(cards), trick.winning, trump):
@@ -488,7 +488,7 @@ def _on_discard(state: State, event: Event) -> State:
         raise
     name = state.players[seat]
     if len(cards) != trick.k:
-        raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {trick.k} card(s) to this trick, not {len(cards)}")
+        raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {how_many(trick.k, 'card')} to this trick, not {len(cards)}")
     shown: list[Card] = cards if face_up else _known(cards)  # type: ignore[assignment]  # face up, "??" was refused
     changes = _take(state, hand, seat, shown, len(cards) - len(shown))
     if not face_up and shown:
@@ -675,7 +675,7 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
         raise RuleViolation("common.bad_reveal", f"event {seq} is not a move with face-down cards still on record")
     assert i is not None
     if not is_int(index) or not 0 <= index < len(play.cards):
-        raise RuleViolation("common.bad_reveal", f"event {seq} has {len(play.cards)} card(s): index {index!r} does not exist")
+        raise RuleViolation("common.bad_reveal", f"event {seq} has {how_many(len(play.cards), 'card')}: index {index!r} does not exist")
     old = play.cards[index]
     if old is not None:
         raise RuleViolation("common.bad_reveal", f"card {index} of event {seq} is already known: {old.pretty()}")
@@ -881,7 +881,7 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int,
                 raise RuleViolation("la-cabra.bad_result", f"{names[t]} took no trick but lists {n} cards")
             if not tricks[t] <= n // 4 <= 4 * tricks[t]:
                 raise RuleViolation("la-cabra.bad_result", (
-                    f"{names[t]} took {tricks[t]} trick(s): {4 * tricks[t]} to {16 * tricks[t]} cards, not {n}"))
+                    f"{names[t]} took {how_many(tricks[t], 'trick')}: {4 * tricks[t]} to {16 * tricks[t]} cards, not {n}"))
         cards = (frozenset(c for c in lists[0] if c), frozenset(c for c in lists[1] if c))
     if d.get("cardPoints") is not None:
         pts = _pair(d["cardPoints"], "cardPoints")
@@ -901,7 +901,7 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int,
                 raise RuleViolation("la-cabra.bad_result", f"no deal gives {names[0]} {pts[0]} card points and {names[1]} {pts[1]}")
             lo, hi = max(tricks[0], 9 - 4 * tricks[1]), min(4 * tricks[0], 9 - tricks[1])
             raise RuleViolation("la-cabra.bad_result", (
-                f"with {tricks[0]} trick(s) to {tricks[1]}, {names[0]} holds {4 * lo} to {4 * hi} cards, "
+                f"with {how_many(tricks[0], 'trick')} to {tricks[1]}, {names[0]} holds {4 * lo} to {4 * hi} cards, "
                 f"which cannot be worth {pts[0]} points"))
         if tricks is None and cards is None:
             for t in (0, 1):
@@ -979,12 +979,12 @@ def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
     if claim.tricks is not None:
         for t in (0, 1):
             if claim.tricks[t] < cur[t]:
-                return f"{names[t]} already took {cur[t]} trick(s) {so_far}; the sheet says {claim.tricks[t]}"
+                return f"{names[t]} already took {how_many(cur[t], 'trick')} {so_far}; the sheet says {claim.tricks[t]}"
         more = claim.tricks[0] - cur[0] + claim.tricks[1] - cur[1]
         if 4 * more > rest:
-            return f"{rest} cards are left to play {so_far}, so at most {rest // 4} more trick(s); the sheet's tricks need {more}"
+            return f"{rest} cards are left to play {so_far}, so at most {how_many(rest // 4, 'more trick')}; the sheet's tricks need {more}"
         if 16 * more < rest:
-            return f"{rest} cards are left to play {so_far}, so at least {-(-rest // 16)} more trick(s); the sheet's tricks give {more}"
+            return f"{rest} cards are left to play {so_far}, so at least {how_many(-(-rest // 16), 'more trick')}; the sheet's tricks give {more}"
         if claim.last_trick is not None and claim.tricks[team_of(claim.last_trick)] == cur[team_of(claim.last_trick)]:
             t = team_of(claim.last_trick)
             return (f"the last trick is still to be played {so_far}, but the sheet gives {names[t]} no more trick, "
@@ -1017,7 +1017,7 @@ def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
     lp = claim.loss[loser]
     if lp == 6:
         if cur[loser]:
-            return f"{names[loser]} already took {cur[loser]} trick(s) {so_far}; the sheet's 6 loss points say they took none"
+            return f"{names[loser]} already took {how_many(cur[loser], 'trick')} {so_far}; the sheet's 6 loss points say they took none"
         if any(f[loser] == 0 for f in ((a, b) for a, b, _ in ways)):
             return None
         return f"{names[loser]} must still win a trick {so_far}; the sheet's 6 loss points say they took none"
@@ -1038,7 +1038,7 @@ def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | 
     """Return (field, why) when a move-by-move hand's derived facts contradict ``claim``."""
     names = [team_name(state.players, t) for t in (0, 1)]
     if claim.tricks is not None and claim.tricks != hand.tricks:
-        return "tricks", (f"the moves give {names[0]} {hand.tricks[0]} trick(s) and {names[1]} {hand.tricks[1]}, "
+        return "tricks", (f"the moves give {names[0]} {how_many(hand.tricks[0], 'trick')} and {names[1]} {hand.tricks[1]}, "
                           f"not {claim.tricks[0]} and {claim.tricks[1]}")
     if claim.last_trick is not None and claim.last_trick != hand.last_winner:
         won = state.players[hand.last_winner] if hand.last_winner is not None else "nobody"

@@ -14,6 +14,7 @@ from typing import Any
 
 from engines.base import RuleViolation
 from engines.cards import Card
+from engines.common import how_many
 from engines.la_cabra.state import (
     DECK,
     LOSS_LIMIT,
@@ -292,7 +293,7 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
         known = [points(hand.pile_known[t]) for t in (0, 1)]
         for t in (0, 1):
             lines.append({"team": t, "points": 0, "rule": RULE_POINTS, "reason": (
-                f"{names[t]} has {known[t]} known card points in {hand.tricks[t]} trick(s); the deal needs the face-down cards "
+                f"{names[t]} has {known[t]} known card points in {how_many(hand.tricks[t], 'trick')}; the deal needs the face-down cards "
                 f"never revealed ({_refs_words(facts.missing)}): incomplete, nothing added until they are revealed")})
         return "incomplete", result, lines, _refs(facts.missing)
     how = " as the table counted" if facts.counted else ""

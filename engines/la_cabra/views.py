@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from engines.base import Event
 from engines.cards import Card, texts
-from engines.common import and_list, pretty_written, seat_names
+from engines.common import and_list, pretty_written, seat_names, how_many
 from engines.privacy import ACTOR, OWNER, Declarations, Private
 from engines.la_cabra.rules import OPTION_VALUES
 from engines.la_cabra.scoring import returned_trump
@@ -293,7 +293,7 @@ def _deal_end(state: State, *, intro: bool = True) -> str:
     facts, hs = hand.facts, state.scores[i]
     words = "; the deal is over" if intro else ""
     if facts.base is None:
-        words += f"; its card points wait for {len(facts.missing)} face-down card(s) to be revealed"
+        words += f"; its card points wait for {how_many(len(facts.missing), 'face-down card')} to be revealed"
     else:
         if intro and facts.points is not None:
             words += f": {names[0]} {facts.points[0]}, {names[1]} {facts.points[1]} card points"

@@ -170,7 +170,7 @@ def test_cabo_round_closed_from_the_sheet_scores_from_the_facts(scorer: Scorer) 
     ("la-cabra", [Z1_DEAL, *Z1_TRICK], ev("hand_result", cardPoints=[20, 100]), "la-cabra.result_conflict",
      "NS already holds 28 card points in tricks after move 4; the sheet says 20"),
     ("la-cabra", [Z1_DEAL, *Z1_TRICK], ev("hand_result", lossPoints=[6, 0]), "la-cabra.result_conflict",
-     "NS already took 1 trick(s) after move 4; the sheet's 6 loss points say they took none"),
+     "NS already took 1 trick after move 4; the sheet's 6 loss points say they took none"),
     ("cabo", [ev("hand_started", dealer=0, layouts=[[U] * 4] * 4, discard="9"), ev("call_cabo", seat=0)],
      ev("hand_result", sums=[1, 2, 3, 4], caller=1), "cabo.result_conflict", "Anna called CABO at event 3; the sheet says Ben called"),
 ])

@@ -508,7 +508,7 @@ def test_showdown_contradicting_a_peek_is_refused_naming_the_peek() -> None:
 def test_a_reveal_or_showdown_with_a_third_13_is_refused() -> None:
     m = _finished()
     err = m.refuse("showdown", "common.card_duplicate", layouts=[["13", "13", "13", "0"], ["4"] * 4, ["5"] * 4, ["6"] * 4])
-    assert "the deck holds 2 card(s) of value 13" in err.message
+    assert "the deck holds 2 cards of value 13" in err.message
     m.add("showdown", layouts=[["13", "13", U, "0"], ["4"] * 4, ["5"] * 4, ["6"] * 4])
     m.refuse("reveal", "common.card_duplicate", cards=[{"seat": 0, "slot": 3, "card": "13"}])
     m.refuse("reveal", "common.card_duplicate", cards=[{"seat": 0, "slot": 3, "card": "4"}])  # four 4s are in Ben's row
@@ -1073,11 +1073,11 @@ def test_a_close_that_contradicts_the_moves_is_refused() -> None:
         m.add("discard", seat=seat, card=card)
     assert m.rnd.over and m.rnd.score is None
     err = m.refuse("hand_result", "cabo.result_conflict", sums=[10, 12, 3, 20], caller=C)
-    assert err.message == "Anna's row holds 4 card(s), known 5 + 6 + 7 + 1: its sum is exactly 19; the sheet says 10"
+    assert err.message == "Anna's row holds 4 cards, known 5 + 6 + 7 + 1: its sum is exactly 19; the sheet says 10"
     err = m.refuse("hand_result", "cabo.result_conflict", sums=[19, 0, 3, 20], caller=C)
-    assert err.message == "Ben's row holds 4 card(s) and 4 unknown: its sum is 2 to 50; the sheet says 0"
+    assert err.message == "Ben's row holds 4 cards and 4 unknown: its sum is 2 to 50; the sheet says 0"
     err = m.refuse("hand_result", "cabo.result_conflict", sums=[50, 12, 3, 20], caller=C, kamikaze=A)
-    assert err.message == "Anna's row holds 4 card(s), known 5 + 6 + 7 + 1: its sum is exactly 19; the sheet says 50"
+    assert err.message == "Anna's row holds 4 cards, known 5 + 6 + 7 + 1: its sum is exactly 19; the sheet says 50"
     m.add("hand_result", sums=[19, 12, 3, 20], caller=C)
     assert m.hand()["points"] == [19, 12, 0, 20]
 
@@ -1110,4 +1110,4 @@ def test_a_kamikaze_needs_four_cards_in_the_row() -> None:
         m.add("discard", seat=seat, card="3" if seat != B else "2")
     assert m.rnd.over and m.rnd.score is None
     err = m.refuse("hand_result", "cabo.result_conflict", sums=[10, 50, 10, 10], caller=C, kamikaze=B)
-    assert err.message == "Ben's row holds 3 card(s), so it cannot be the kamikaze 12 12 13 13"
+    assert err.message == "Ben's row holds 3 cards, so it cannot be the kamikaze 12 12 13 13"

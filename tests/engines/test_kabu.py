@@ -215,7 +215,7 @@ def test_k2_insolvency_ends_the_game() -> None:
     assert pays == {(1, 0): True, (2, 0): False, (2, 1): False}
     end = m.sheet()["end"]
     assert end["over"] and end["winners"] == [0] and end["rule"] == "/rules/kabu#scoring-match"
-    assert "Z holds 5 chip(s) but owes 8 in all" in end["reason"] and "X has the most chips (46) and wins" in end["reason"]
+    assert "Z holds 5 chips but owes 8 in all" in end["reason"] and "X has the most chips (46) and wins" in end["reason"]
     assert [s["status"] for s in m.sheet()["standings"]] == ["winner", "out", "out"]  # the match has ended: whoever did not win is out
     assert kabu.is_over(m.state) and kabu.legal_moves(m.state) == []
     # a settlement after the game ended

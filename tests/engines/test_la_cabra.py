@@ -1222,9 +1222,9 @@ def test_close_with_the_last_trick_sets_the_next_leader() -> None:
 
 @pytest.mark.parametrize("data, words", [
     ({"cardPoints": [20, 100]}, "NS already holds 28 card points in tricks after move 4; the sheet says 20"),
-    ({"cardPoints": [0, 120], "tricks": [0, 6]}, "NS already took 1 trick(s) after move 4; the sheet says 0"),
-    ({"lossPoints": [6, 0]}, "NS already took 1 trick(s) after move 4; the sheet's 6 loss points say they took none"),
-    ({"cardPoints": [72, 48], "tricks": [5, 4]}, "28 cards are left to play after move 4, so at most 7 more trick(s); the sheet's tricks need 8"),
+    ({"cardPoints": [0, 120], "tricks": [0, 6]}, "NS already took 1 trick after move 4; the sheet says 0"),
+    ({"lossPoints": [6, 0]}, "NS already took 1 trick after move 4; the sheet's 6 loss points say they took none"),
+    ({"cardPoints": [72, 48], "tricks": [5, 4]}, "28 cards are left to play after move 4, so at most 7 more tricks; the sheet's tricks need 8"),
     ({"cardPoints": [28, 92], "tricks": [1, 6], "lastTrick": S}, "the last trick is still to be played after move 4, but the sheet gives NS no more trick, so South cannot win it"),
     ({"cards": [["6D"], []]}, "already went to NS's trick pile"),
 ])

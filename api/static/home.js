@@ -112,16 +112,31 @@ async function report(fileName, result) {
   title.focus();
 }
 
+/** The server writes each match's last change in UTC; a player reads it in this device's own time
+ * (the UTC time stays in the tooltip). */
+function localTimes(root) {
+  const two = (n) => String(n).padStart(2, "0");
+  for (const node of root.querySelectorAll("time[datetime]")) {
+    const utc = node.getAttribute("datetime");
+    const at = new Date(utc);
+    if (Number.isNaN(at.getTime())) continue;
+    node.textContent = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}`;
+    node.title = `${utc.slice(0, 16).replace("T", " ")} UTC`;
+  }
+}
+
 /** Bring the list of matches up to date (the same page, read again). */
 async function refreshList() {
   try {
     const response = await fetch(location.pathname + location.search, { headers: { "Accept": "text/html" } });
     const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("match-list");
-    if (fresh) $("match-list").replaceWith(fresh);
+    if (fresh) { localTimes(fresh); $("match-list").replaceWith(fresh); }
   } catch (error) { /* the report's links still lead to the matches */ }
 }
 
 $("import-close").addEventListener("click", () => { $("import-report").hidden = true; $("import-file").focus(); });
+
+localTimes($("match-list"));
 
 const input = $("import-file");
 input.addEventListener("change", async () => {

@@ -9,9 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from playwright.sync_api import Page, expect
+import re
+import urllib.request
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
-from tests.pages.conftest import new_match, record
+from playwright.sync_api import Browser, Page, expect
+
+from tests.pages.conftest import PHONE, new_match, record
 from tests.pages.test_offline_sheet_a11y import serious
 from tests.server.conftest import Server
 
@@ -137,3 +142,25 @@ def test_the_report_closes_and_the_keyboard_reaches_the_file_input(open_page: Ca
     report.get_by_role("button", name="Close this report").click()
     expect(report).to_be_hidden()
     assert home.evaluate("document.activeElement.id") == "import-file"
+
+
+def test_the_list_says_when_a_match_last_changed_in_the_readers_own_time(chromium: Browser, live: Server) -> None:
+    """The server stores UTC; a club in Barcelona reads its own clock (the page without scripts says UTC)."""
+    match_id, _ = new_match(live, {"game": "cabo", "players": ["Anna", "Ben"]})
+    with urllib.request.urlopen(live.url + "/") as response:
+        html = response.read().decode()
+    stamp = re.search(r'<time datetime="([^"]+)">([^<]+)</time>', html)
+    assert stamp is not None and stamp.group(2).endswith(" UTC")
+    utc = datetime.fromisoformat(stamp.group(1).replace("Z", "+00:00"))
+    for zone in ("Europe/Madrid", "America/Santiago"):
+        context = chromium.new_context(viewport=PHONE, timezone_id=zone)
+        try:
+            page = context.new_page()
+            page.goto(live.url + "/")
+            shown = page.locator("#match-list time").first
+            local = utc.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M")
+            expect(shown).to_have_text(local)
+            assert shown.get_attribute("title") == stamp.group(2)
+        finally:
+            context.close()
+    assert match_id in html

@@ -112,6 +112,10 @@ class Import(MethodView):
     @blp.alt_response(422, schema=ImportProblem, description="nothing was imported: a problem (code import.nothing_imported) "
                       "that also carries imported, unchanged and errors (every error by line)")
     @blp.alt_response(415, schema="Problem", description="neither an archive nor text")
+    @blp.alt_response(503, schema=ImportProblem, description="the storage failed (storage.full, storage.busy, …): "
+                      "nothing was written, or, when the problem carries imported matches, those were stored before "
+                      "it, each whole, and their new tokens are said nowhere else; importing the file again "
+                      "reports them as unchanged and imports the rest")
     @blp.doc(requestBody={"required": True, "content": {
         NDJSON: {"schema": {"type": "string"}, "example": '{"match": "…", "seq": 1, "type": "match_started", …}\n'},
         TEXT: {"schema": {"type": "string"}}}})

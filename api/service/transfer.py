@@ -123,13 +123,12 @@ def _envelopes(service: Service, match_id: str, token: str | None, full: bool) -
     return service.events(match_id, token=token)[0]
 
 
-def all_lines(service: Service, *, game: str | None = None, player: str | None = None, status: str | None = None,
-              full: bool = False) -> Iterator[bytes]:
-    """Return the archive lines of every match the filters keep, oldest match first."""
+def all_lines(service: Service, *, full: bool = False, **filters: str | None) -> Iterator[bytes]:
+    """Return the archive lines of every match the filters keep (those of the list), oldest match first."""
     ids: list[str] = []
     offset = 0
     while True:
-        rows, total = service.ledger.list_matches(game=game, player=player, status=status, limit=PAGE, offset=offset)
+        rows, total = service.ledger.list_matches(**filters, limit=PAGE, offset=offset)
         ids.extend(r.id for r in rows)
         offset += len(rows)
         if not rows or offset >= total:
@@ -758,13 +757,12 @@ def sheet_csv(service: Service, match_id: str) -> str:
     return _csv(rows)
 
 
-def matches_csv(service: Service, *, game: str | None = None, player: str | None = None,
-                status: str | None = None) -> str:
-    """Return one CSV row per match the filters keep: title, date, place, game, players, winners, final totals."""
+def matches_csv(service: Service, **filters: str | None) -> str:
+    """Return one CSV row per match the filters keep (those of the list): title, date, place, game, players, winners, final totals."""
     rows: list[list[Any]] = [["id", "title", "date", "place", "game", "players", "status", "winners", "totals", "version"]]
     offset = 0
     while True:
-        page, total = service.ledger.list_matches(game=game, player=player, status=status, limit=PAGE, offset=offset)
+        page, total = service.ledger.list_matches(**filters, limit=PAGE, offset=offset)
         for record in page:
             start = service.ledger.read(record.id, upto=1)[0].data
             summary = service.match(record.id)

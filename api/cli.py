@@ -603,9 +603,15 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
 
     from api.service import transfer
 
-    service = _service(db)
     with open(file, "rb") as handle:
         raw = handle.read()
+    packed = transfer.compressed(raw)
+    if packed:
+        _fail(f"{file} is compressed ({packed[0]}): unpack it first ({packed[1]} {file}), "
+              "then import the archive or text file it holds")
+    if not raw.strip():
+        _fail(f"{file} is empty: there is nothing to import (was the backup written to another file?)")
+    service = _service(db)
     if _is_text(file, raw):
         report = transfer.import_text(service, raw.decode("utf-8", "replace"), by=by)
     else:

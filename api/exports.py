@@ -120,6 +120,10 @@ class Import(MethodView):
         """Import an archive (application/x-ndjson) or text notation (text/plain); each match on its own."""
         mimetype = request.mimetype
         body = request.get_data()
+        packed = transfer.compressed(body)
+        if packed:
+            raise UnsupportedMediaType(f"the body is compressed ({packed[0]}): send the archive ({NDJSON}) "
+                                       f"or the text notation ({TEXT}) unpacked")
         if mimetype in ARCHIVE_TYPES:
             report = transfer.import_archive(current_service(), body.splitlines())
         elif mimetype == TEXT:

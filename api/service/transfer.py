@@ -167,6 +167,20 @@ WORKERS_CHUNK_EVENTS = 4_000
 while the workers check the next (a commit per 4,000 events costs a few per cent)."""
 
 
+COMPRESSED = {b"\x1f\x8b": ("gzip", "gunzip -k"), b"PK\x03\x04": ("zip", "unzip"), b"BZh": ("bzip2", "bunzip2 -k"),
+              b"\xfd7zXZ\x00": ("xz", "unxz -k"), b"(\xb5/\xfd": ("zstd", "unzstd")}
+"""The first bytes of a compressed file, its kind and the command that unpacks it."""
+
+
+def compressed(raw: bytes) -> tuple[str, str] | None:
+    """Return the kind of a compressed file given to an import and the command that unpacks it, or None.
+
+    A backup gzipped to save room was read as the text notation (an unclosed quote on line 1)
+    or as hundreds of lines that are not JSON: the import says what it is instead.
+    """
+    return next((found for magic, found in COMPRESSED.items() if raw.startswith(magic)), None)
+
+
 def import_archive(service: Service, lines: Iterable[bytes | str], *, progress: Any = None,
                    workers: int | None = None, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Import every match of an archive that is sound; report the rest by line.

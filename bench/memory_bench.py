@@ -2,8 +2,11 @@
 
     python bench/memory_bench.py [--quick] [--matches N] [--events N] [--cache-mb M] [--no-baseline]
 
-Measured here (1,000 matches, 128 MiB): peak VmRSS 236 MiB (idle 51), against 1,867 MiB with
-nothing evicted. The first build of that file takes ~20 minutes on a busy 2-core machine.
+Measured here (1,000 matches, 128 MiB): peak VmRSS 236 MiB (idle 52), against 1,867 MiB with
+nothing evicted; 287 MiB on the first run after an upgrade that makes every stored snapshot
+stale (each read then folds its match from event 1 and stores a new one; 409 MiB before the
+codec's memo of hand texts moved into the states it belongs to). The first build of that file
+takes ~20 minutes on a busy 2-core machine.
 
 A real ``tanteo serve`` process (waitress, ``python -m api.cli serve``) on a SQLite file
 holding ``--matches`` long matches of ``--events`` events each (default 1,000 of 10,000:

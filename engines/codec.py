@@ -160,11 +160,11 @@ def _dump_history(value: History[Any]) -> JSON:
     items = list(value.stored_items())
     if not value.is_lazy and any(type(v) is str for v in items):
         return {"h": [_dump(v) for v in items]}
-    # one JSON text per item: a cold load parses only short strings and decodes an item
-    # when it is first read; items never read since are stored back as they came
-    # What each earlier item encodes to is remembered beside the history's shared items
-    # (History.memo): a long match's snapshot, stored every few hundred events, encodes only
-    # the hands added since the last one. The last item is held apart and may still change.
+    # One JSON text per item: a cold load parses only short strings and decodes an item when
+    # it is first read; items never read since are stored back as they came. What each earlier
+    # item encodes to is remembered beside the history's shared items (History.memo), so a long
+    # match's snapshot, stored every few hundred events, encodes only the hands added since the
+    # last one; the last item is held apart and may still change.
     encode = getattr(_DUMPING, "encode", _text)
     memo = value.memo()
     earlier = len(items) - 1

@@ -8,6 +8,7 @@ The database is ``--db``, else ``TANTEO_DB``, else ``tanteo.db`` in the working 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -24,8 +25,10 @@ def _service(db: str) -> Any:
     from api.service import Service
     from ledger import open_ledger
 
-    ledger = open_ledger(db)
     context = click.get_current_context(silent=True)
+    if context is not None:
+        context.meta["tanteo.db"] = db  # named by the message if the database fails (_Commands)
+    ledger = open_ledger(db)
     if context is not None:  # closed when the command ends (a PostgreSQL pool's connections with it)
         context.call_on_close(ledger.close)
     return Service(ledger)
@@ -50,7 +53,10 @@ def _fail(message: str) -> None:
 def _explain(error: Exception) -> str:
     """Say an error as the API would, in one line."""
     from api.service import AuthError, EventRefused
+    from ledger import StorageUnavailable
 
+    if isinstance(error, StorageUnavailable):
+        return _storage_words(error, _database_named())
     if isinstance(error, EventRefused):
         inner = error.error
         path = getattr(inner, "path", None)
@@ -62,7 +68,45 @@ def _explain(error: Exception) -> str:
     return f"{code}: {getattr(error, 'message', error)}" if code else str(error)
 
 
-@click.group()
+def _database_named() -> str:
+    """The database the running command opened, as people name it (for messages)."""
+    context = click.get_current_context(silent=True)
+    db = context.meta.get("tanteo.db") if context is not None else None
+    return _where(db) if db else "the database"
+
+
+def _storage_words(error: Any, where: str) -> str:
+    """Say a storage fault to the person at the command line: which database, what happened, what to do."""
+    return {
+        "read_only": f"{where} cannot be written (a read-only file, folder or disk), so nothing was written; "
+                     "reading it still works (verify, audit, replay, export): to write, fix its permissions "
+                     "or copy it where you may write",
+        "busy": f"{where} was kept busy by another writer (a 'tanteo serve' or another command) for too long, "
+                "so nothing was written; try again in a moment",
+        "full": f"the disk holding {where} is full, so nothing was written; free some space and try again",
+    }.get(error.reason, f"could not open, read or write {where} ({error.detail or 'an input/output error'}): "
+                        "is it a database file (not a folder) on a working disk? Run 'tanteo verify' to see what it holds")
+
+
+class _Commands(click.Group):
+    """The ``tanteo`` group: a database or file that cannot be used is said in words, never as a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as error:  # noqa: BLE001 - sorted below; anything else goes on
+            from ledger import LedgerError, StorageUnavailable
+
+            if isinstance(error, StorageUnavailable):
+                _fail(_storage_words(error, _database_named()))
+            if isinstance(error, LedgerError):  # e.g. a file that is not a Tanteo database
+                _fail(str(error))
+            if isinstance(error, OSError) and error.filename is not None:
+                _fail(f"cannot use {error.filename}: {error.strerror or error}")
+            raise
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="tanteo")
 def main() -> None:
     """Tanteo: record card games played with physical cards, replay them, audit every score."""
@@ -452,11 +496,14 @@ def verify(match: str | None, db: str, base: str | None) -> None:
             _fail("verify --url needs the match id: tanteo verify --url BASE MATCH")
         _verify_url(base, str(match))
         return
-    from ledger import LedgerError, verify_file
+    from ledger import LedgerError, StorageUnavailable, verify_file
 
+    click.get_current_context().meta["tanteo.db"] = db
     try:
         reports = verify_file(db)
     except LedgerError as error:
+        if isinstance(error, StorageUnavailable):
+            raise  # said with the database's name (_Commands)
         _fail(str(error))
     if match:
         reports = [r for r in reports if r.match == match]
@@ -556,9 +603,15 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
 
     from api.service import transfer
 
-    service = _service(db)
     with open(file, "rb") as handle:
         raw = handle.read()
+    packed = transfer.compressed(raw)
+    if packed:
+        _fail(f"{file} is compressed ({packed[0]}): unpack it first ({packed[1]} {file}), "
+              "then import the archive or text file it holds")
+    if not raw.strip():
+        _fail(f"{file} is empty: there is nothing to import (was the backup written to another file?)")
+    service = _service(db)
     if _is_text(file, raw):
         report = transfer.import_text(service, raw.decode("utf-8", "replace"), by=by)
     else:
@@ -567,28 +620,70 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
         workers = transfer.import_workers(workers, len(lines))
         if workers:
             click.echo(f"checking the rules in {workers} worker process{'es' if workers > 1 else ''}", err=True)
-        with progress_bars.tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar:
+        with progress_bars.tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar, \
+                _stop_on_ctrl_c(bar) as asked:
             try:
-                report = transfer.import_archive(service, lines, progress=bar.update, workers=workers)
-            except transfer.WorkersStopped as stopped:
+                report = transfer.import_archive(service, lines, progress=bar.update, workers=workers, stop=asked)
+            except transfer.WorkersStopped as stopped:  # before anything was stored
                 bar.close()
                 _fail(stopped.message)
-    if as_json:
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
-    else:
-        for item in report["imported"]:
-            click.echo(f"imported {item['id']} (lines {item['lines'][0]}-{item['lines'][1]}): version {item['version']}, "
-                       f"head {item['head'][:16]}, token {item['token']}")
-        for item in report["unchanged"]:
-            click.echo(f"unchanged {item['id']}: already stored, identical (version {item['version']})")
-        for error in report["errors"]:
-            where = f"line {error['line']}" + (f", column {error['column']}" if error["column"] else "")
-            of = f" (match {error['match']})" if error["match"] else ""
-            click.echo(f"{where}{of}: {error['code']}: {error['message']}", err=True)
-        click.echo(f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
-                   f"{len(report['errors'])} errors")
+            except transfer.ImportStopped as stopped:
+                bar.close()
+                _print_import(stopped.report, as_json)
+                click.echo(f"error: {stopped.message}", err=True)
+                sys.exit(130 if stopped.cause is None else 1)  # 130: stopped by Ctrl-C, as shells count it
+    _print_import(report, as_json)
     if report["errors"]:
         sys.exit(2)
+
+
+@contextlib.contextmanager
+def _stop_on_ctrl_c(bar: Any) -> Iterator[Any]:
+    """While an archive is imported, make Ctrl-C a request to stop between two matches.
+
+    The new write tokens of the matches stored so far exist only in the report (only their
+    hashes are kept), so an import stopped at once would lose them: the first Ctrl-C asks to
+    stop, and the import then says what it stored with their tokens; a second one stops at
+    once. Forked workers inherit the handler and leave the asking to this process.
+    """
+    import signal
+
+    asked: list[bool] = []
+    me = os.getpid()
+
+    def ask(_signum: int, _frame: Any) -> None:
+        if os.getpid() != me:
+            return  # a checking worker: the import itself decides when to stop
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(True)
+        bar.clear()
+        click.echo("\nstopping after the match being written (Ctrl-C again to stop at once: "
+                   "the tokens of the matches imported so far would not be shown)", err=True)
+
+    previous = signal.signal(signal.SIGINT, ask)
+    try:
+        yield lambda: bool(asked)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _print_import(report: Mapping[str, Any], as_json: bool) -> None:
+    """Print an import's report: as the API's JSON, or a line per match and per error."""
+    if as_json:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    for item in report["imported"]:
+        click.echo(f"imported {item['id']} (lines {item['lines'][0]}-{item['lines'][1]}): version {item['version']}, "
+                   f"head {item['head'][:16]}, token {item['token']}")
+    for item in report["unchanged"]:
+        click.echo(f"unchanged {item['id']}: already stored, identical (version {item['version']})")
+    for error in report["errors"]:
+        where = f"line {error['line']}" + (f", column {error['column']}" if error["column"] else "")
+        of = f" (match {error['match']})" if error["match"] else ""
+        click.echo(f"{where}{of}: {error['code']}: {error['message']}", err=True)
+    click.echo(f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
+               f"{len(report['errors'])} errors")
 
 
 def _get_json(url: str) -> Any:

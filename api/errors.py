@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from api import rulebook
 from api.service import AuthError, BadRequest, EventRefused
-from api.service.transfer import NothingImported
+from api.service.transfer import ImportStopped, NothingImported
 from engines.base import RuleViolation, UnknownGame
 from api.web import StreamsBusy
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
@@ -111,6 +111,11 @@ def from_exception(error: Exception) -> Response:
             return problem(409, "match.exists", str(error))
         case NothingImported():
             return problem(422, "import.nothing_imported", error.message, title="Nothing imported", **error.report)
+        case ImportStopped(cause=StorageUnavailable() as cause):
+            # the matches stored before the fault are said with their new tokens: nowhere else to find them
+            log.warning("import stopped, storage unavailable (%s): %s", cause.reason, cause.detail)
+            return problem(503, f"storage.{cause.reason}", error.message, headers={"Retry-After": str(STORAGE[cause.reason][0])},
+                           **error.report)
         case BadRequest():
             where = getattr(error, "path", None)  # the body parser's errors say where (api/web.py)
             return problem(400, error.code, error.message, **({"path": where} if where else {}))

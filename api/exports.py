@@ -15,7 +15,7 @@ from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import UnsupportedMediaType
 
 from api.app import current_service
-from api.schemas import Problem
+from api.schemas import MatchFilters, Problem, match_filters
 from api.service import transfer
 from api.web import bearer_token
 
@@ -31,12 +31,9 @@ class ExportQuery(Schema):
                            metadata={"description": "text: the portable notation (docs/NOTATION.md); jsonl: the lossless archive"})
 
 
-class ExportAllQuery(Schema):
+class ExportAllQuery(MatchFilters):
     format = fields.String(load_default="jsonl", validate=validate.OneOf(["jsonl"]),
                            metadata={"description": "jsonl: the lossless archive, one event per line, match after match"})
-    game = fields.String()
-    player = fields.String()
-    status = fields.String()
 
 
 class ImportedMatch(Schema):
@@ -101,7 +98,7 @@ class ExportAll(MethodView):
         """Export every match (filtered as the list) as one archive."""
         query.pop("format")
         # Read whole before answering: the request's ledger connection closes at teardown.
-        lines = list(transfer.all_lines(current_service(), **query))
+        lines = list(transfer.all_lines(current_service(), **match_filters(query)))
         return _stream(iter(lines), NDJSON, "tanteo.jsonl")
 
 
@@ -112,6 +109,10 @@ class Import(MethodView):
     @blp.alt_response(422, schema=ImportProblem, description="nothing was imported: a problem (code import.nothing_imported) "
                       "that also carries imported, unchanged and errors (every error by line)")
     @blp.alt_response(415, schema="Problem", description="neither an archive nor text")
+    @blp.alt_response(503, schema=ImportProblem, description="the storage failed (storage.full, storage.busy, …): "
+                      "nothing was written, or, when the problem carries imported matches, those were stored before "
+                      "it, each whole, and their new tokens are said nowhere else; importing the file again "
+                      "reports them as unchanged and imports the rest")
     @blp.doc(requestBody={"required": True, "content": {
         NDJSON: {"schema": {"type": "string"}, "example": '{"match": "…", "seq": 1, "type": "match_started", …}\n'},
         TEXT: {"schema": {"type": "string"}}}})
@@ -119,6 +120,10 @@ class Import(MethodView):
         """Import an archive (application/x-ndjson) or text notation (text/plain); each match on its own."""
         mimetype = request.mimetype
         body = request.get_data()
+        packed = transfer.compressed(body)
+        if packed:
+            raise UnsupportedMediaType(f"the body is compressed ({packed[0]}): send the archive ({NDJSON}) "
+                                       f"or the text notation ({TEXT}) unpacked")
         if mimetype in ARCHIVE_TYPES:
             report = transfer.import_archive(current_service(), body.splitlines())
         elif mimetype == TEXT:
@@ -131,13 +136,8 @@ class Import(MethodView):
         return report, 201 if report["imported"] else 200
 
 
-class ListQuery(Schema):
-    game = fields.String()
-    player = fields.String()
-    status = fields.String()
-
-
-CSV = "text/csv; charset=utf-8"
+CSV = "text/csv"
+"""The spreadsheets' type: the response adds its charset (utf-8); written here, it was sent twice."""
 
 
 @blp.route("/matches/<match_id>/sheet.csv")
@@ -152,8 +152,8 @@ class SheetCsv(MethodView):
 
 @blp.route("/matches.csv")
 class MatchesCsv(MethodView):
-    @blp.arguments(ListQuery, location="query", error_status_code=400)
+    @blp.arguments(MatchFilters, location="query", error_status_code=400)
     @blp.doc(responses={"200": {"description": "one row per match", "content": {"text/csv": {"schema": {"type": "string"}}}}})
     def get(self, query: dict[str, Any]) -> Response:
         """Every match (filtered as the list) as a spreadsheet: title, date, place, game, players, winners, totals."""
-        return _stream(iter([transfer.matches_csv(current_service(), **query).encode("utf-8")]), CSV, "matches.csv")
+        return _stream(iter([transfer.matches_csv(current_service(), **match_filters(query)).encode("utf-8")]), CSV, "matches.csv")

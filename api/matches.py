@@ -9,7 +9,7 @@ from flask.views import MethodView
 
 from api import openapi
 from api.app import current_service
-from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary, TokenRotated
+from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary, TokenRotated, match_filters
 from api.web import Blueprint, bearer_token, etag, read_headers, recorder
 
 blp = Blueprint("matches", __name__, description="Start, list and summarise matches")
@@ -34,9 +34,7 @@ class Matches(MethodView):
     def get(self, query: dict[str, Any]) -> Any:
         """List matches, newest first, filtered by game, player, status, tag, place and date."""
         page, per_page = query.pop("page"), query.pop("perPage")
-        if "date" in query:
-            query["date"] = query["date"].isoformat()
-        items, total = current_service().list_matches(limit=per_page, offset=(page - 1) * per_page, **query)
+        items, total = current_service().list_matches(limit=per_page, offset=(page - 1) * per_page, **match_filters(query))
         return {"items": items, "total": total, "page": page, "perPage": per_page}
 
 

@@ -7,6 +7,8 @@ their contract, checked by the service. Integers in JSON bodies are strict (``2.
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import RAISE, Schema, fields, validate
 
 from schemas import MAX_INTEGER
@@ -131,13 +133,23 @@ class MatchList(Schema):
     perPage = fields.Integer()
 
 
-class MatchListQuery(Schema):
+class MatchFilters(Schema):
+    """Which matches a listing keeps: the list, its CSV and the archive of every match filter alike."""
+
     game = fields.String(validate=validate.Length(max=40))
     player = fields.String(validate=validate.Length(max=40))
     status = fields.String(validate=validate.OneOf(["playing", "over"]))
     tag = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "one of the match's tags"})
     place = fields.String(validate=validate.Length(min=1, max=200), metadata={"description": "the match's place, ignoring case"})
     date = fields.Date(metadata={"description": "the day the match was played"})
+
+
+def match_filters(query: dict[str, Any]) -> dict[str, Any]:
+    """The loaded filters as the service takes them (the date as written, YYYY-MM-DD)."""
+    return {**query, "date": query["date"].isoformat()} if "date" in query else query
+
+
+class MatchListQuery(MatchFilters):
     page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
     perPage = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
 

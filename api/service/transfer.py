@@ -20,12 +20,13 @@ The report has the shape of VOCABULARY's import response::
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import multiprocessing
 import os
 import threading
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,7 @@ from api.service.tokens import hash_token, new_token
 from engines import get_engine
 from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
 from ledger.records import StoredEvent, is_placeholder
-from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound
+from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable
 from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
 from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, read_text,
                               value_at, write_text)
@@ -63,6 +64,27 @@ class NothingImported(Exception):
         where = f" (first: line {first['line']}: {first['message']})" if first else ""
         super().__init__(f"nothing was imported: {len(errors)} error{'s' if len(errors) != 1 else ''}{where}")
         self.report = report
+        self.message = str(self)
+
+
+class ImportStopped(Exception):
+    """An archive import that stopped before the end of the file, after some matches were stored.
+
+    Each match is stored whole or not at all, but the write tokens of the matches stored so
+    far exist only in ``report`` (only their hashes are kept): whoever stops an import must
+    still be shown them. ``why`` says what stopped it (the person's Ctrl-C, a storage fault,
+    a worker process that died), ``cause`` is that error (None for a stop that was asked).
+    """
+
+    def __init__(self, report: dict[str, Any], why: str, cause: Exception | None = None) -> None:
+        count = len(report["imported"])
+        stored = (f"{count} match{'es were' if count != 1 else ' was'} imported before it, each whole (listed with "
+                  "their new write tokens); importing the same file again imports the rest and reports those as "
+                  "unchanged") if count else "nothing was imported; importing the same file again starts it over"
+        super().__init__(f"the import stopped before the end of the file ({why}); {stored}")
+        self.report = report
+        self.why = why
+        self.cause = cause
         self.message = str(self)
 
 
@@ -101,13 +123,12 @@ def _envelopes(service: Service, match_id: str, token: str | None, full: bool) -
     return service.events(match_id, token=token)[0]
 
 
-def all_lines(service: Service, *, game: str | None = None, player: str | None = None, status: str | None = None,
-              full: bool = False) -> Iterator[bytes]:
-    """Return the archive lines of every match the filters keep, oldest match first."""
+def all_lines(service: Service, *, full: bool = False, **filters: str | None) -> Iterator[bytes]:
+    """Return the archive lines of every match the filters keep (those of the list), oldest match first."""
     ids: list[str] = []
     offset = 0
     while True:
-        rows, total = service.ledger.list_matches(game=game, player=player, status=status, limit=PAGE, offset=offset)
+        rows, total = service.ledger.list_matches(**filters, limit=PAGE, offset=offset)
         ids.extend(r.id for r in rows)
         offset += len(rows)
         if not rows or offset >= total:
@@ -146,17 +167,38 @@ WORKERS_CHUNK_EVENTS = 4_000
 while the workers check the next (a commit per 4,000 events costs a few per cent)."""
 
 
-def import_archive(service: Service, lines: Iterable[bytes | str], *,
-                   progress: Any = None, workers: int | None = None) -> dict[str, Any]:
+COMPRESSED = {b"\x1f\x8b": ("gzip", "gunzip -k"), b"PK\x03\x04": ("zip", "unzip"), b"BZh": ("bzip2", "bunzip2 -k"),
+              b"\xfd7zXZ\x00": ("xz", "unxz -k"), b"(\xb5/\xfd": ("zstd", "unzstd")}
+"""The first bytes of a compressed file, its kind and the command that unpacks it."""
+
+
+def compressed(raw: bytes) -> tuple[str, str] | None:
+    """Return the kind of a compressed file given to an import and the command that unpacks it, or None.
+
+    A backup gzipped to save room was read as the text notation (an unclosed quote on line 1)
+    or as hundreds of lines that are not JSON: the import says what it is instead.
+    """
+    return next((found for magic, found in COMPRESSED.items() if raw.startswith(magic)), None)
+
+
+def import_archive(service: Service, lines: Iterable[bytes | str], *, progress: Any = None,
+                   workers: int | None = None, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Import every match of an archive that is sound; report the rest by line.
 
     ``progress``, if given, is called with the number of events of each match handled.
     ``workers`` is how many processes check the schemas and rules: None for one per core but
     one when the archive has :data:`PARALLEL_FROM` events or more (else none), 0 for none.
-    The report is the same either way.
+    The report is the same either way. ``stop``, if given, is asked between matches whether
+    to stop there (the command line's Ctrl-C).
+
+    Raises:
+        ImportStopped: ``stop`` answered yes, or the storage or a worker failed, after some
+            matches were stored: it carries the report of those (their new tokens with them).
+        StorageUnavailable, WorkersStopped: the same before anything was stored.
     """
     with collector_paused():  # the whole file is held decoded until its last match is stored
-        return _import_archive(service, lines if isinstance(lines, list) else list(lines), progress, workers)
+        return _import_archive(service, lines if isinstance(lines, list) else list(lines), progress, workers,
+                               stop or (lambda: False))
 
 
 _Checked = tuple[Any, ...]
@@ -165,7 +207,8 @@ match row takes), ``("shape", index, code, message)`` (an event breaks its schem
 before the chain is looked at) or ``("rules", index, code, message)`` (the fold refused it)."""
 
 
-def _import_archive(service: Service, lines: list[bytes | str], progress: Any, workers: int | None) -> dict[str, Any]:
+def _import_archive(service: Service, lines: list[bytes | str], progress: Any, workers: int | None,
+                    stop: Callable[[], bool]) -> dict[str, Any]:
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
     errors: list[LineError] = []
@@ -188,30 +231,53 @@ def _import_archive(service: Service, lines: list[bytes | str], progress: Any, w
             handled(archived)
         pending.clear()
 
-    settled = _settled_by_workers(service, lines, count, errors) if count else _settled(service, lines, errors)
-    for archived, decision in settled:
-        if decision[0] != "import":
-            if decision[0] == "error":
-                errors.append(decision[1])
-            elif decision[0] == "unchanged":
-                unchanged.append({**decision[1], "lines": [archived.lines[0], archived.lines[-1]]})
-            handled(archived)
-            continue
-        _, engine, checked = decision
-        try:
-            pending.append(_ready(archived, engine, checked))
-        except _Refused as why:
-            errors.append(why.of(archived.id))
-            handled(archived)
-            continue
-        if sum(len(a.events) for a, _, _ in pending) >= (WORKERS_CHUNK_EVENTS if count else CHUNK_EVENTS):
+    def report() -> dict[str, Any]:
+        errors.sort(key=lambda e: (e.line, e.column or 0))
+        imported.sort(key=lambda entry: entry["lines"][0])  # in the file's order (workers may settle a match late)
+        unchanged.sort(key=lambda entry: entry["lines"][0])
+        return {"imported": imported, "unchanged": unchanged, "errors": [e.json() for e in errors]}
+
+    try:
+        settled = _settled_by_workers(service, lines, count, errors, stop) if count else _settled(service, lines, errors)
+        with contextlib.closing(settled):  # a stop lets the workers go at once
+            for archived, decision in settled:
+                if stop():
+                    raise _StopAsked  # the matches checked but not yet written are not: a stop writes nothing more
+                if decision[0] != "import":
+                    if decision[0] == "error":
+                        errors.append(decision[1])
+                    elif decision[0] == "unchanged":
+                        unchanged.append({**decision[1], "lines": [archived.lines[0], archived.lines[-1]]})
+                    handled(archived)
+                    continue
+                _, engine, checked = decision
+                try:
+                    pending.append(_ready(archived, engine, checked))
+                except _Refused as why:
+                    errors.append(why.of(archived.id))
+                    handled(archived)
+                    continue
+                if sum(len(a.events) for a, _, _ in pending) >= (WORKERS_CHUNK_EVENTS if count else CHUNK_EVENTS):
+                    flush()
+        if pending:
             flush()
-    if pending:
-        flush()
-    errors.sort(key=lambda e: (e.line, e.column or 0))
-    imported.sort(key=lambda entry: entry["lines"][0])  # in the file's order (workers may settle a match late)
-    unchanged.sort(key=lambda entry: entry["lines"][0])
-    return {"imported": imported, "unchanged": unchanged, "errors": [e.json() for e in errors]}
+    except _StopAsked:
+        raise ImportStopped(report(), "stopped on request") from None
+    except (StorageUnavailable, WorkersStopped) as error:
+        if not imported:  # nothing stored: the error says it all
+            raise
+        why = getattr(error, "message", None) or _STOPPED_BY.get(getattr(error, "reason", ""), "a storage fault")
+        raise ImportStopped(report(), why, error) from error
+    return report()
+
+
+class _StopAsked(Exception):
+    """The import was asked to stop (``stop`` said so) before the end of the file."""
+
+
+_STOPPED_BY = {"busy": "the database was busy with other writes for too long", "full": "the disk is full",
+               "read_only": "the database cannot be written", "io": "the database could not be read or written"}
+"""What stopped an import half-way, by :class:`StorageUnavailable` reason, for :class:`ImportStopped`."""
 
 
 _Decision = tuple[Any, ...]
@@ -220,7 +286,8 @@ _Decision = tuple[Any, ...]
 ``("import", engine, checked)`` (``checked``: what a worker found, None when checked here)."""
 
 
-def _settled(service: Service, lines: list[bytes | str], refused: list[LineError]) -> Iterator[tuple[ArchivedMatch, _Decision]]:
+def _settled(service: Service, lines: list[bytes | str],
+             refused: list[LineError]) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
     """Read the whole file, then decide each match in the order it first appears."""
     matches, errors = read_archive(lines)
     refused.extend(errors)
@@ -351,8 +418,8 @@ PIECE_LINES = 4_000
 sent to the workers at once: they check while the rest of the file is read."""
 
 
-def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int,
-                        refused: list[LineError]) -> Iterator[tuple[ArchivedMatch, _Decision]]:
+def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int, refused: list[LineError],
+                        stop: Callable[[], bool]) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
     """Read the file piece by piece; send each match to ``workers`` processes for its schemas and
     rules as soon as a piece goes by without a line of it; once the whole file is read, yield
     each match's decision with what its worker found.
@@ -397,6 +464,8 @@ def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int
 
     try:
         for start in range(0, len(lines), PIECE_LINES):
+            if stop():
+                raise _StopAsked
             matches, errors = read_archive(lines[start:start + PIECE_LINES], first=start + 1)
             refused.extend(errors)
             named = {e.match for e in errors if e.match}
@@ -702,13 +771,12 @@ def sheet_csv(service: Service, match_id: str) -> str:
     return _csv(rows)
 
 
-def matches_csv(service: Service, *, game: str | None = None, player: str | None = None,
-                status: str | None = None) -> str:
-    """Return one CSV row per match the filters keep: title, date, place, game, players, winners, final totals."""
+def matches_csv(service: Service, **filters: str | None) -> str:
+    """Return one CSV row per match the filters keep (those of the list): title, date, place, game, players, winners, final totals."""
     rows: list[list[Any]] = [["id", "title", "date", "place", "game", "players", "status", "winners", "totals", "version"]]
     offset = 0
     while True:
-        page, total = service.ledger.list_matches(game=game, player=player, status=status, limit=PAGE, offset=offset)
+        page, total = service.ledger.list_matches(**filters, limit=PAGE, offset=offset)
         for record in page:
             start = service.ledger.read(record.id, upto=1)[0].data
             summary = service.match(record.id)

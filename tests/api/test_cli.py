@@ -179,3 +179,36 @@ def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: 
     assert runner.invoke(main, ["replay", cabo, "--db", str(db)]).output.strip().splitlines()[-1].endswith("Carl's slot 3 is ??")
     shown = runner.invoke(main, ["replay", cabo, "--db", str(db), "--token", cabo_token])
     assert shown.output.strip().splitlines()[-1].endswith("Carl's slot 3 is 10")
+
+
+def test_a_database_that_cannot_be_used_is_said_in_words_not_as_a_traceback(tmp_path: Path) -> None:
+    """Read-only, locked, a folder, not a database, a file that cannot be written: one line, exit status 1."""
+    from tests.ledger.faults import lock_held, read_only_view
+
+    runner = CliRunner()
+    folder = tmp_path / "club"
+    folder.mkdir()
+    db = folder / "tanteo.db"
+    log = write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}, *DEAL_1[:3]])
+    match_id, token, _ = record_new(runner, db, log)
+    archive = tmp_path / "backup.jsonl"
+    assert runner.invoke(main, ["export", "--all", str(archive), "--db", str(db)]).exit_code == 0
+
+    def said(args: list[str]) -> str:
+        result = runner.invoke(main, args)
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), (args, result.output, result.exception)
+        assert result.output.startswith("error: ") and "Traceback" not in result.output, result.output
+        assert not machine_text(result.output)
+        return result.output
+
+    with read_only_view(folder) as (view, how):
+        if how == "mount":  # root ignores file modes: only a read-only mount stops it
+            message = said(["import", str(archive), "--db", str(tmp_path / "club-ro" / "other.db")])
+            assert "cannot be written" in message and "club-ro" in message
+    with lock_held(db):  # another writer holds it past the busy timeout (10 s)
+        message = said(["rotate-token", match_id, "--token", token, "--db", str(db)])
+        assert "busy" in message and "try again in a moment" in message
+    message = said(["audit", match_id, "--db", str(tmp_path)])
+    assert "not a folder" in message
+    assert "not a usable" in said(["audit", match_id, "--db", str(archive)])
+    assert "No such file or directory" in said(["export", match_id, str(tmp_path / "nowhere" / "m.tnt"), "--db", str(db)])

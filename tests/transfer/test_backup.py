@@ -138,3 +138,27 @@ def test_restore_keeps_the_match_metadata_and_csv_lists_it(tmp_path: Path) -> No
     assert row[1:4] == ["Club night", "2026-11-21", "Bar Pepe"]
     text = target.get(f"/matches/{created['id']}/export").data.decode()
     assert '[Title "Club night"]' in text and '[Tags ["league"]]' not in text and "[Tags [league]]" in text
+
+
+def test_a_compressed_or_empty_backup_is_said_in_one_sentence(tmp_path: Path) -> None:
+    """A gzipped backup was read as the text notation ('this string is never closed'), an empty one 'imported'."""
+    import gzip
+
+    runner = CliRunner()
+    fill(tmp_path / "club.db", 3)
+    archive = tmp_path / "backup.jsonl"
+    assert runner.invoke(main, ["export", "--all", str(archive), "--db", str(tmp_path / "club.db")]).exit_code == 0
+    packed = tmp_path / "backup.jsonl.gz"
+    packed.write_bytes(gzip.compress(archive.read_bytes()))
+    empty = tmp_path / "monday.jsonl"
+    empty.write_bytes(b"\n")
+    for path, said in ((packed, f"error: {packed} is compressed (gzip): unpack it first (gunzip -k {packed})"),
+                       (empty, f"error: {empty} is empty: there is nothing to import")):
+        result = runner.invoke(main, ["import", str(path), "--db", str(tmp_path / "new.db")])
+        assert result.exit_code == 1 and result.output.startswith(said), result.output
+        assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "new.db").exists()  # nothing opened, nothing created
+    client = create_app({"TANTEO_DB": str(tmp_path / "new.db"), "TESTING": True}).test_client()
+    response = client.post("/matches/import", data=packed.read_bytes(), content_type="application/x-ndjson")
+    assert response.status_code == 415 and response.mimetype == "application/problem+json"
+    assert response.get_json()["detail"].startswith("the body is compressed (gzip): send the archive")

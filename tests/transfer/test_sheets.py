@@ -43,3 +43,21 @@ def test_sheet_and_match_list_as_csv(tmp_path: Path) -> None:
     assert by_id[other["id"]][8] == "Anna 0; Ben 0"
     assert [r[0] for r in rows(client.get("/matches.csv?game=cabo").data)[1:]] == [other["id"]]
     assert client.get("/matches/nope/sheet.csv").status_code == 404
+
+
+def test_the_csv_list_and_the_archive_of_every_match_filter_as_the_list_does(tmp_path: Path) -> None:
+    """A league's spreadsheet and backup by its tag, place or date, as README says: 'filters as GET /matches'."""
+    client = create_app({"TANTEO_DB": str(tmp_path / "s.db"), "TESTING": True}).test_client()
+    players = ["North", "East", "South", "West"]
+    league = client.post("/matches", json={"game": "la-cabra", "players": players, "tags": ["league-2026"],
+                                           "place": "Casal Gràcia", "date": "2026-11-21"}).get_json()
+    client.post("/matches", json={"game": "la-cabra", "players": players, "tags": ["friendly"]})
+    for query in ("tag=league-2026", "place=casal%20gr%C3%A0cia", "date=2026-11-21"):
+        listed = [m["id"] for m in client.get(f"/matches?{query}").get_json()["items"]]
+        sheet = client.get(f"/matches.csv?{query}")
+        assert sheet.headers["Content-Type"] == "text/csv; charset=utf-8"  # its charset said once
+        assert [r[0] for r in rows(sheet.data)[1:]] == listed == [league["id"]], query
+        archive = client.get(f"/matches/export?format=jsonl&{query}").data.decode().splitlines()
+        assert {line.split('"match":"')[1].split('"')[0] for line in archive} == {league["id"]}, query
+    for bad in ("status=finished", "date=21/11/2026"):  # refused as the list refuses them, not ignored
+        assert client.get(f"/matches.csv?{bad}").status_code == 400 == client.get(f"/matches/export?{bad}").status_code

@@ -21,13 +21,23 @@ DB_OPTION = click.option("--db", envvar="TANTEO_DB", default="tanteo.db", show_d
                          help="SQLite file or postgresql:// URL (also TANTEO_DB)")
 
 
-def _service(db: str) -> Any:
+def _service(db: str, *, create: bool = False) -> Any:
+    """The service on the database ``db``; only a command that records new matches (``create``)
+    may start a new database file: the others need one that exists, and say so if it does not
+    (a typo in --db, or the wrong folder, made an empty database file and then 'not found')."""
     from api.service import Service
-    from ledger import open_ledger
+    from ledger import open_ledger, sqlite_file
 
     context = click.get_current_context(silent=True)
     if context is not None:
         context.meta["tanteo.db"] = db  # named by the message if the database fails (_Commands)
+    try:
+        path = sqlite_file(db)
+    except ValueError as error:
+        _fail(str(error))
+    if not create and path is not None and not os.path.exists(path):
+        _fail(f"there is no database at {_where(db)}: nothing has been recorded there; "
+              "name the file with --db (or TANTEO_DB), or run this in the folder that holds it")
     ledger = open_ledger(db)
     if context is not None:  # closed when the command ends (a PostgreSQL pool's connections with it)
         context.call_on_close(ledger.close)
@@ -278,9 +288,9 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
 
     from api.service import EventRefused
 
-    service = _service(db)
-    lines = list(_lines(file))
     started = match == "new"
+    service = _service(db, create=started)
+    lines = list(_lines(file))
     if started:
         if not lines or lines[0][1]["type"] != "match_started":
             _fail("a new match's file starts with a match_started line")
@@ -611,7 +621,7 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
               "then import the archive or text file it holds")
     if not raw.strip():
         _fail(f"{file} is empty: there is nothing to import (was the backup written to another file?)")
-    service = _service(db)
+    service = _service(db, create=True)
     if _is_text(file, raw):
         report = transfer.import_text(service, raw.decode("utf-8", "replace"), by=by)
     else:

@@ -77,6 +77,7 @@ __all__ = [
     "canonical_json",
     "chain_hash",
     "is_shared_database",
+    "sqlite_file",
     "open_ledger",
     "verify_file",
 ]
@@ -117,11 +118,7 @@ def open_ledger(
         StorageUnavailable: the file does not exist and cannot be created, or the storage
             failed while opening it.
     """
-    if isinstance(url_or_path, os.PathLike):
-        path: str | os.PathLike[str] = url_or_path
-    elif not isinstance(url_or_path, str):
-        raise TypeError(f"expected a path or URL string, got {type(url_or_path).__name__}")
-    else:
+    if isinstance(url_or_path, str):
         text = url_or_path.strip()
         if text == "memory:":
             return MemoryLedger()
@@ -129,12 +126,9 @@ def open_ledger(
             from .postgres import PostgresLedger
 
             return PostgresLedger(text, busy_timeout=busy_timeout, read_only=read_only)
-        if text.startswith("sqlite:///") and len(text) > len("sqlite:///"):
-            path = text[len("sqlite:///") :]
-        elif not text or text.startswith(("sqlite:", "memory:")) or _URL.match(text):
-            raise ValueError(f"unsupported ledger location {url_or_path!r}; use {SUPPORTED_FORMS}")
-        else:
-            path = text
+    path = sqlite_file(url_or_path)
+    if path is None:  # pragma: no cover - memory: and servers returned above
+        raise ValueError(f"unsupported ledger location {url_or_path!r}; use {SUPPORTED_FORMS}")
     if not read_only:
         try:
             return SqliteLedger(path, synchronous=synchronous, busy_timeout=busy_timeout)
@@ -207,6 +201,28 @@ class PerThread:
         for ledger in opened:
             ledger.close()
         self._local = threading.local()
+
+
+def sqlite_file(url_or_path: str | os.PathLike[str]) -> str | os.PathLike[str] | None:
+    """Return the SQLite file a ledger location names (a plain path or ``sqlite:///path``), or
+    None for ``memory:`` and a database server.
+
+    Raises:
+        TypeError: not a path or a string.
+        ValueError: any other URL, or an empty string.
+    """
+    if isinstance(url_or_path, os.PathLike):
+        return url_or_path
+    if not isinstance(url_or_path, str):
+        raise TypeError(f"expected a path or URL string, got {type(url_or_path).__name__}")
+    text = url_or_path.strip()
+    if text == "memory:" or text.startswith(POSTGRES_SCHEMES):
+        return None
+    if text.startswith("sqlite:///") and len(text) > len("sqlite:///"):
+        return text[len("sqlite:///") :]
+    if not text or text.startswith(("sqlite:", "memory:")) or _URL.match(text):
+        raise ValueError(f"unsupported ledger location {url_or_path!r}; use {SUPPORTED_FORMS}")
+    return text
 
 
 def is_shared_database(url_or_path: str | os.PathLike[str]) -> bool:

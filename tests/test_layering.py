@@ -68,7 +68,8 @@ def http_modules_loaded_by(statement: str, *args: str) -> list[str]:
     "import api.service",
     "from api.service import Service, StateCache, AuthError, EventRefused, BadRequest, hash_token",
     # the command line's non-serve path: the service run straight on a database file
-    "from click.testing import CliRunner\nfrom api.cli import main\n"
+    "from click.testing import CliRunner\nfrom api.cli import main\nfrom ledger import SqliteLedger\n"
+    "SqliteLedger(sys.argv[1]).close()  # a database with no match in it\n"
     "result = CliRunner().invoke(main, ['audit', 'nobody', '--db', sys.argv[1]])\n"
     "assert result.exit_code == 1 and 'nobody' in result.output, result.output",
 ])

@@ -107,6 +107,24 @@ def test_verify_catches_a_changed_row_and_refuses_a_missing_file(tmp_path: Path)
     assert not (tmp_path / "nothing.db").exists()
 
 
+def test_commands_that_read_say_when_there_is_no_database_and_make_none(tmp_path: Path) -> None:
+    """A typo in --db, or the wrong folder, used to make an empty database file and then say
+    'match not found'; only the commands that record new matches may start a database."""
+    runner = CliRunner()
+    nothing = tmp_path / "typo.db"
+    start = write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}])
+    for command in (["audit", "X"], ["replay", "X"], ["export", "X"], ["export", "--all"], ["rotate-token", "X"],
+                    ["record", "X", str(start), "--token", "t"]):
+        result = runner.invoke(main, [*command, "--db", str(nothing)])
+        assert result.exit_code == 1, (command, result.output)
+        assert f"there is no database at {nothing}" in result.output, (command, result.output)
+        assert "Traceback" not in result.output
+        assert not nothing.exists(), command
+    match_id, _, _ = record_new(runner, nothing, start)  # 'record new' starts one
+    assert nothing.exists()
+    assert runner.invoke(main, ["audit", match_id, "--db", str(nothing)]).exit_code == 0
+
+
 def test_record_run_again_after_a_fixed_line_leaves_one_copy_of_every_event(tmp_path: Path) -> None:
     runner = CliRunner()
     db = tmp_path / "cli.db"

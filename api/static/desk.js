@@ -127,6 +127,9 @@ function rulingForm(dispute) {
   const data = el("textarea", { id: `r-data-${n}`, rows: "6", spellcheck: "false", class: "json" });
   const fixReason = el("input", { id: `r-fix-${n}`, type: "text", maxlength: "300" });
   const fill = () => { const e = S.events.find((x) => String(x.seq) === target.value); data.value = e ? JSON.stringify(e.data, null, 1) : ""; };
+  // a dispute is about a hand's score: its result line is what a ruling most often corrects
+  const result = targets.find((e) => e.type === "hand_result");
+  if (result) target.value = String(result.seq);
   target.addEventListener("change", fill);
   kind.addEventListener("change", () => { dataLabel.hidden = kind.value !== "amend"; });
   fill();

@@ -100,6 +100,9 @@ def test_a_double_tap_opens_one_dispute_and_the_ruling_form_reads_on_a_phone(ope
 
     ruling = page.get_by_role("form", name=f"Ruling on the dispute of entry {dispute.get_attribute('data-seq')}")
     ruling.get_by_label("Upheld").check()
+    # the entry offered first is the hand's result line, the one a scoring dispute is about
+    assert ruling.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text") == "Entry 3: hand result"
+    assert '"layouts"' in ruling.get_by_label("What the entry should say").input_value()
     for name in ("Entry to correct", "How"):
         select = ruling.get_by_label(name)
         texts = select.locator("option").all_inner_texts()

@@ -257,6 +257,27 @@ class ProblemJson(BasePlugin):
     def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
                          **kwargs: Any) -> None:
         for operation in (operations or {}).values():
-            for status, response in operation.get("responses", {}).items():
+            responses = operation.setdefault("responses", {})
+            for status, answer in _ANSWERED_BY_EVERY.items():
+                if status not in responses and _answers(path or "", status):
+                    responses[status] = {"description": answer, "content": {PROBLEM: {"schema": ref("Problem")}}}
+            for status, response in responses.items():
                 if (status == "default" or str(status)[0] in "45") and isinstance(response, dict):
                     _as_problem(response)
+
+
+_ANSWERED_BY_EVERY = {
+    "404": "no match has this id (code match.not_found)",
+    "503": "the database could not be used for a moment (storage.busy, storage.full, storage.read_only, "
+           "storage.io) or, for a live stream, every stream of this server is open (stream.busy): nothing "
+           "was written; try again after the Retry-After header's seconds",
+}
+"""Errors an operation answers whatever it does: an unknown match (every path naming one) and a
+storage fault (every path that reads or writes the database); declared once here rather than
+on each route, so a script writer's generated client knows them all."""
+
+
+def _answers(path: str, status: str) -> bool:
+    if status == "404":
+        return "{match_id}" in path
+    return not path.startswith(("/games", "/schemas"))  # those are served from the code, not the database

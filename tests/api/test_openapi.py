@@ -104,3 +104,18 @@ def test_every_error_is_declared_as_problem_json(document: dict[str, Any]) -> No
 def test_docs_page_is_served(client: FlaskClient) -> None:
     response = client.get("/docs")
     assert response.status_code == 200 and b"swagger" in response.data.lower()
+
+
+def test_every_route_naming_a_match_declares_its_404_and_every_database_route_its_503(
+        document: dict[str, Any], client: FlaskClient) -> None:
+    """A script writer's generated client learns every answer it can get: an unknown match, a storage fault."""
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            if "{match_id}" in path:
+                assert "404" in operation["responses"], (method, path)
+            if not path.startswith(("/games", "/schemas")):
+                assert "503" in operation["responses"], (method, path)
+    answer = client.get("/matches/no-such-match/audit")  # and the 404 is what the route really answers
+    assert answer.status_code == 404 and answer.get_json()["code"] == "match.not_found"

@@ -103,8 +103,9 @@ def test_a_double_tap_opens_one_dispute_and_the_ruling_form_reads_on_a_phone(ope
     # the entry offered first is the hand's result line, the one a scoring dispute is about
     assert ruling.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text") == "Entry 3: hand result"
     assert '"layouts"' in ruling.get_by_label("What the entry should say").input_value()
-    for name in ("Entry to correct", "How"):
-        select = ruling.get_by_label(name)
+    dispute_form = page.locator("#dispute-form")
+    for form, name in ((ruling, "Entry to correct"), (ruling, "How"), (dispute_form, "What is contested"), (dispute_form, "Whose")):
+        select = form.get_by_label(name)
         texts = select.locator("option").all_inner_texts()
         assert not [t for t in texts if "_" in t], texts
         # the widest option, measured in the select's own font, fits inside the select (arrow and padding aside)

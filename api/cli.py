@@ -119,7 +119,13 @@ class _Commands(click.Group):
 @click.group(cls=_Commands)
 @click.version_option(package_name="tanteo")
 def main() -> None:
-    """Tanteo: record card games played with physical cards, replay them, audit every score."""
+    """Tanteo: record card games played with physical cards, replay them, audit every score.
+
+    Exit status, for scripts: 0 done and all is well; 1 it could not be done (said on the
+    error stream: a match not found, a wrong token, a storage fault); 2 it was done and found a
+    problem (a broken chain, a diverging claim, lines an import refused) or the command was
+    mistyped; 130 stopped by Ctrl-C.
+    """
 
 
 WAITRESS_SETTINGS: dict[str, Any] = {
@@ -499,7 +505,9 @@ def verify(match: str | None, db: str, base: str | None) -> None:
     """Check hash chains: offline from the database file or PostgreSQL URL, or with --url from a server's open listing.
 
     With --url only what anyone may read is used (private values are checked through their
-    commitments while the match is in play); prints the head; exit status 0 valid, 1 not.
+    commitments while the match is in play); prints the head. Exit status 0 when every chain
+    checked is valid, 2 when one is broken (offline or with --url alike), 1 when it could not
+    be checked.
     """
     if base is not None:
         if not match:
@@ -739,7 +747,7 @@ def _verify_url(base: str, match: str) -> None:
     click.echo(f"{match}: BROKEN at event {report.first_bad}: {report.reason}" if report.first_bad
                else f"{match}: BROKEN: {report.reason}")
     click.echo(f"head {report.head}")
-    sys.exit(1)
+    sys.exit(2)  # a broken chain, as offline: 1 is for a check that could not be made
 
 
 if __name__ == "__main__":

@@ -81,4 +81,7 @@ def test_verify_url_catches_a_server_that_changed_a_value(server: Server) -> Non
     conn.close()
     server.start()
     run = tanteo("verify", "--url", server.url, match)  # in play: the commitment no longer matches the hash
-    assert run.returncode == 1 and "BROKEN at event 9" in run.stdout, run.stdout + run.stderr
+    assert run.returncode == 2 and "BROKEN at event 9" in run.stdout, run.stdout + run.stderr  # found broken, as offline
+    server.stop()
+    offline = tanteo("verify", "--db", str(server.db), match)
+    assert offline.returncode == 2 and "BROKEN at event 9" in offline.stdout, offline.stdout + offline.stderr

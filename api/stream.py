@@ -151,15 +151,18 @@ def sse(read: Callable[[int], list[dict[str, Any]]], after: int, *, delay: float
         pending = read(after)
 
 
-@blp.route("/matches/<match_id>/stream")
+# The header is declared on the route, not with ``blp.doc(parameters=…)`` on the method: a manual
+# ``parameters`` list replaces the one flask-smorest builds from StreamQuery, and the document
+# lost ``lastEventId`` and ``delay``.
+@blp.route("/matches/<match_id>/stream", parameters=[
+    {"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
+     "description": "resume after this seq (browsers send it when they reconnect)"}])
 class Stream(MethodView):
     @blp.arguments(StreamQuery, location="query", error_status_code=400)
     @blp.response(200, description="text/event-stream: one event per stored event (id = seq, data = the public "
                                    "envelope), comment lines as heartbeats", content_type="text/event-stream")
     @blp.alt_response(400, schema="Problem", description="a Last-Event-ID or query that is no seq or delay")
     @blp.alt_response(404, schema="Problem")
-    @blp.doc(parameters=[{"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
-                          "description": "resume after this seq (browsers send it when they reconnect)"}])
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Follow a match live: each event as it is stored, resumable with Last-Event-ID."""
         after = resume_from(request.headers.get("Last-Event-ID"), query.get("lastEventId"))

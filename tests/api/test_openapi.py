@@ -119,3 +119,31 @@ def test_every_route_naming_a_match_declares_its_404_and_every_database_route_it
                 assert "503" in operation["responses"], (method, path)
     answer = client.get("/matches/no-such-match/audit")  # and the 404 is what the route really answers
     assert answer.status_code == 404 and answer.get_json()["code"] == "match.not_found"
+
+
+def test_every_query_parameter_a_route_reads_is_in_the_document(document: dict[str, Any], client: FlaskClient) -> None:
+    """Each field of a route's query schema is a documented parameter (the live stream's
+    ``lastEventId`` and ``delay`` were missing: a hand-written parameter list replaced them)."""
+    import re
+
+    checked = 0
+    for rule in client.application.url_map.iter_rules():
+        view = client.application.view_functions[rule.endpoint]
+        cls = getattr(view, "view_class", None)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            apidoc = getattr(getattr(cls, method.lower(), None), "_apidoc", {})
+            for argument in apidoc.get("arguments", {}).get("parameters", []):
+                if argument["in"] != "query":
+                    continue
+                path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+                operation = document["paths"][path][method.lower()]
+                documented = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
+                schema = argument["schema"]
+                schema = schema() if isinstance(schema, type) else schema
+                wanted = {f.data_key or name for name, f in schema.fields.items() if not f.dump_only}
+                assert wanted <= documented, (method, path, wanted - documented)
+                checked += 1
+    assert checked >= 5  # the replay, state, events, stream and list routes at least
+    stream = document["paths"]["/matches/{match_id}/stream"]
+    assert {"lastEventId", "delay"} <= {p["name"] for p in stream["get"]["parameters"]}
+    assert "Last-Event-ID" in {p["name"] for p in stream.get("parameters", [])}

@@ -10,14 +10,13 @@ from typing import Any
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.web import Blueprint, bearer_token
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import UnsupportedMediaType
 
 from api.app import current_service
 from api.schemas import MatchFilters, Problem, match_filters
 from api.service import transfer
-from api.web import bearer_token
 
 blp = Blueprint("exports", __name__, description="Export a match or a database (archive, text notation, CSV) and import files")
 

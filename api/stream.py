@@ -29,12 +29,11 @@ from typing import Any, Callable, Iterator
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
+from api.web import Blueprint, StreamsBusy
 from marshmallow import Schema, fields, validate
 
 from api.app import current_service, own_service
 from api.schemas import Envelope
-from api.web import StreamsBusy
 from api.service import BadRequest, Service
 from api.service.desk import parse_at
 

@@ -139,7 +139,23 @@ def load_json(data: bytes) -> Any:
 
 
 class ArgumentsParser(FlaskParser):
-    """webargs' Flask parser, reading JSON bodies with :func:`load_json` (cached per request)."""
+    """webargs' Flask parser, reading JSON bodies with :func:`load_json` (cached per request),
+    and refusing a query parameter its route does not read.
+
+    webargs drops unknown query parameters by default, so a typo answered as if it were
+    absent: ``?limt=10`` gave the whole replay, ``/matches?limit=5`` fifty matches. A script
+    writer now learns it at once, with the parameters the route does read.
+    """
+
+    def pre_load(self, location_data: Any, *, schema: Any, req: Request, location: str) -> Any:
+        if location in ("query", "querystring"):
+            known = {f.data_key or name for name, f in schema.fields.items() if not f.dump_only}
+            unknown = sorted(name for name in location_data if name not in known)
+            if unknown:
+                said = ", ".join(_shown(name) for name in unknown[:3]) + (", …" if len(unknown) > 3 else "")
+                raise BadRequest("request.unknown_parameter",
+                                 f"this route reads no query parameter {said}; it reads {', '.join(sorted(known))}")
+        return location_data
 
     def _raw_load_json(self, req: Request) -> Any:
         if not is_json_request(req):
@@ -150,6 +166,12 @@ class ArgumentsParser(FlaskParser):
             cached = load_json(data) if data.strip() else core.missing
             req._tanteo_json = cached  # type: ignore[attr-defined]
         return cached
+
+
+def _shown(name: str) -> str:
+    """A query parameter's name as a message quotes it: at most 40 characters, control characters dropped."""
+    clean = "".join(c for c in name if c.isprintable())
+    return f"'{clean[:40]}…'" if len(clean) > 40 else f"'{clean}'"
 
 
 class Blueprint(flask_smorest.Blueprint):

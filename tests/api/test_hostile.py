@@ -224,3 +224,31 @@ def test_wrong_method_is_405_before_the_content_type_check(client: FlaskClient) 
         assert "GET" in response.headers["Allow"]
     problem(client.put("/no/such/route", data="x", content_type="text/plain"), 404, "route.not_found")
     assert client.get("/matches").get_json()["total"] == 0
+
+
+def test_a_query_parameter_the_route_does_not_read_is_400_naming_what_it_reads(dealt: Scorer) -> None:
+    """A typo was answered as if the parameter were absent: ``?limt=3`` gave the whole replay,
+    ``/matches?limit=5`` fifty matches. Now it is refused, with the names the route reads."""
+    before = snapshot(dealt)
+    cases = [
+        (f"/matches/{dealt.id}/replay", {"limt": "3"}, "'limt'", "limit"),
+        ("/matches", {"limit": "5"}, "'limit'", "perPage"),
+        (f"/matches/{dealt.id}/events", {"afterr": "1"}, "'afterr'", "after"),
+        (f"/matches/{dealt.id}/state", {"seet": "0"}, "'seet'", "seat"),
+        (f"/matches/{dealt.id}/stream", {"lastEventID": "1"}, "'lastEventID'", "lastEventId"),
+        ("/matches.csv", {"games": "la-cabra"}, "'games'", "game"),
+        (f"/matches/{dealt.id}/export", {"fmt": "text"}, "'fmt'", "format"),
+    ]
+    for path, query, quoted, hint in cases:
+        body = problem(dealt.client.get(path, query_string=query), 400, "request.unknown_parameter")
+        assert quoted in body["detail"] and hint in body["detail"], (path, body["detail"])
+    many = problem(dealt.client.get("/matches", query_string={"x" * 5000: "1", "\x01b": "2", "c": "3", "d": "4"}),
+                   400, "request.unknown_parameter")
+    no_repr(many, "x" * 41, "\x01")
+    assert "'b'" in many["detail"] and "…" in many["detail"]
+    # what the routes do read still works, the page's own calls included
+    for path, query in [(f"/matches/{dealt.id}/replay", {"from": "1", "limit": "2", "course": "recorded"}),
+                        ("/matches", {"perPage": "5", "game": "la-cabra"}),
+                        (f"/matches/{dealt.id}/events", {"limit": "1"}), (f"/matches/{dealt.id}/state", {"seat": "0"})]:
+        assert dealt.client.get(path, query_string=query).status_code == 200, (path, query)
+    unchanged(dealt, before)

@@ -181,3 +181,22 @@ def test_a_body_that_is_not_json_is_415(dealt: Scorer) -> None:
     problem(response, 415, "request.media_type")
     problem(dealt.client.post("/matches", data="game=la-cabra"), 415, "request.media_type")
     unchanged(dealt, before)
+
+
+def test_every_storage_reason_is_said_in_words_to_each_audience() -> None:
+    """The ledger's storage reasons are said three ways, one per audience: the 503 a client reads
+    (with its Retry-After), the command line's sentence (naming the database, with what to do),
+    and the phrase of an import stopped half-way. A new reason must be worded in each: none falls
+    back to a code, and each names its own cause."""
+    from api.cli import _storage_words
+    from api.errors import STORAGE
+    from api.service.transfer import _STOPPED_BY
+    from ledger import StorageUnavailable
+    from ledger.errors import STORAGE_REASONS
+
+    assert set(STORAGE) == set(_STOPPED_BY) == set(STORAGE_REASONS)
+    said = {reason: _storage_words(StorageUnavailable(reason), "club.db") for reason in STORAGE_REASONS}
+    assert all("club.db" in words and "_" not in words and "unavailable (" not in words for words in said.values()), said
+    for table in ({r: STORAGE[r][1] for r in STORAGE_REASONS}, _STOPPED_BY, said):
+        assert len(set(table.values())) == len(STORAGE_REASONS), table  # each reason its own words
+    assert all(STORAGE[r][0] > 0 for r in STORAGE_REASONS)  # every 503 tells when to retry

@@ -631,7 +631,11 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
         _fail(f"{file} is empty: there is nothing to import (was the backup written to another file?)")
     service = _service(db, create=True)
     if _is_text(file, raw):
-        report = transfer.import_text(service, raw.decode("utf-8", "replace"), by=by)
+        with _stop_on_ctrl_c(None) as asked:
+            try:
+                report = transfer.import_text(service, raw.decode("utf-8", "replace"), by=by, stop=asked)
+            except transfer.ImportStopped as stopped:
+                _import_stopped(stopped, as_json)
     else:
         lines = raw.splitlines()
         progress_bars.tqdm.monitor_interval = 0  # no monitor thread: the checking workers are forked
@@ -647,17 +651,23 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
                 _fail(stopped.message)
             except transfer.ImportStopped as stopped:
                 bar.close()
-                _print_import(stopped.report, as_json)
-                click.echo(f"error: {stopped.message}", err=True)
-                sys.exit(130 if stopped.cause is None else 1)  # 130: stopped by Ctrl-C, as shells count it
+                _import_stopped(stopped, as_json)
     _print_import(report, as_json)
     if report["errors"]:
         sys.exit(2)
 
 
+def _import_stopped(stopped: Any, as_json: bool) -> None:
+    """Show what an import stopped half-way stored, with the write tokens, then exit (130 for Ctrl-C)."""
+    _print_import(stopped.report, as_json)
+    click.echo(f"error: {stopped.message}", err=True)
+    sys.exit(130 if stopped.cause is None else 1)  # 130: stopped by Ctrl-C, as shells count it
+
+
 @contextlib.contextmanager
 def _stop_on_ctrl_c(bar: Any) -> Iterator[Any]:
-    """While an archive is imported, make Ctrl-C a request to stop between two matches.
+    """While a file is imported, make Ctrl-C a request to stop between two matches (``bar``: the
+    progress bar to clear first, if any).
 
     The new write tokens of the matches stored so far exist only in the report (only their
     hashes are kept), so an import stopped at once would lose them: the first Ctrl-C asks to
@@ -675,7 +685,8 @@ def _stop_on_ctrl_c(bar: Any) -> Iterator[Any]:
         if asked:
             raise KeyboardInterrupt
         asked.append(True)
-        bar.clear()
+        if bar is not None:
+            bar.clear()
         click.echo("\nstopping after the match being written (Ctrl-C again to stop at once: "
                    "the tokens of the matches imported so far would not be shown)", err=True)
 

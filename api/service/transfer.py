@@ -76,11 +76,17 @@ class ImportStopped(Exception):
     a worker process that died), ``cause`` is that error (None for a stop that was asked).
     """
 
-    def __init__(self, report: dict[str, Any], why: str, cause: Exception | None = None) -> None:
+    def __init__(self, report: dict[str, Any], why: str, cause: Exception | None = None, *, text: bool = False) -> None:
         count = len(report["imported"])
-        stored = (f"{count} match{'es were' if count != 1 else ' was'} imported before it, each whole (listed with "
-                  "their new write tokens); importing the same file again imports the rest and reports those as "
-                  "unchanged") if count else "nothing was imported; importing the same file again starts it over"
+        if text:  # a text file has no match ids: importing it again would start every match again
+            stored = (f"{count} match{'es were' if count != 1 else ' was'} imported before it (listed with their "
+                      "new write tokens; the last one holds the events up to its version); a text file names no "
+                      "match, so importing it again would import these again too: import only the matches after "
+                      "them") if count else "nothing was imported; importing the same file again starts it over"
+        else:
+            stored = (f"{count} match{'es were' if count != 1 else ' was'} imported before it, each whole (listed with "
+                      "their new write tokens); importing the same file again imports the rest and reports those as "
+                      "unchanged") if count else "nothing was imported; importing the same file again starts it over"
         super().__init__(f"the import stopped before the end of the file ({why}); {stored}")
         self.report = report
         self.why = why
@@ -614,19 +620,37 @@ def unseen(value: Any) -> Any:
     return value
 
 
-def import_text(service: Service, text: str, *, by: str = "") -> dict[str, Any]:
+def import_text(service: Service, text: str, *, by: str = "", stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """Import every match of a text file, leniently: each keeps its valid prefix and stays open.
 
     Every error is reported by line and column: what cannot be read, what breaks an event's
     schema, and the first event the rules refuse (the events before it are recorded).
+
+    ``stop`` (the command line's Ctrl-C) is asked between two matches. A stop, or a storage
+    fault once a match was started, raises :class:`ImportStopped` with the matches started so
+    far and their write tokens, which exist nowhere else (a fault in the middle of a match
+    leaves it with the events recorded before it: its version says how many).
     """
     imported: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
-    for written in read_text(text):
-        errors.extend(_text_error(e, None) for e in written.errors)
-        _import_written(service, written, by, imported, errors)
-    errors.sort(key=lambda e: (e["line"], e["column"] or 0))
-    return {"imported": imported, "unchanged": [], "errors": errors}
+
+    def report() -> dict[str, Any]:
+        errors.sort(key=lambda e: (e["line"], e["column"] or 0))
+        return {"imported": imported, "unchanged": [], "errors": errors}
+
+    try:
+        for written in read_text(text):
+            if stop is not None and stop():
+                raise _StopAsked
+            errors.extend(_text_error(e, None) for e in written.errors)
+            _import_written(service, written, by, imported, errors)
+    except _StopAsked:
+        raise ImportStopped(report(), "stopped on request", text=True) from None
+    except StorageUnavailable as error:
+        if not imported:  # nothing stored: the error says it all
+            raise
+        raise ImportStopped(report(), _STOPPED_BY[error.reason], error, text=True) from error
+    return report()
 
 
 def _text_error(error: NotationError, match: str | None) -> dict[str, Any]:
@@ -655,6 +679,11 @@ def _import_written(service: Service, written: TextMatch, by: str,
     events, stop = _shaped(engine.GAME, written, errors)
     created = service.start_match(start, by=by)
     match_id = created["id"]
+    # listed at once, and kept up to date chunk by chunk: a storage fault later in this match
+    # still reports its token, with the version it reached
+    entry = {"id": match_id, "token": created["token"], "version": created["version"], "head": created["head"],
+             "lines": [written.line, written.last_line]}
+    imported.append(entry)
     for error in errors:
         if error["match"] is None and written.line <= error["line"] <= written.last_line:
             error["match"] = match_id
@@ -664,20 +693,19 @@ def _import_written(service: Service, written: TextMatch, by: str,
     for first in range(0, len(good), 200):
         chunk = good[first:first + 200]
         try:
-            service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk], token=created["token"], by=by)
+            done = service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk], token=created["token"], by=by)
+            entry.update(version=done.version, head=done.head)
         except EventRefused as refused:
             bad = chunk[refused.index]
             if refused.index:
-                service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk[:refused.index]],
-                               token=created["token"], by=by)
+                done = service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk[:refused.index]],
+                                      token=created["token"], by=by)
+                entry.update(version=done.version, head=done.head)
             inner = refused.error
             column = column_of(getattr(inner, "path", "$") or "$", bad.columns, bad.column) if isinstance(inner, SchemaError) else bad.column
             errors.append({"line": bad.line, "column": column, "code": inner.code, "message": inner.message, "match": match_id})
             break
-    record = service.ledger.get_match(match_id)
-    _say_what_was_left(written, record.version, errors)
-    imported.append({"id": match_id, "token": created["token"], "version": record.version, "head": record.head,
-                     "lines": [written.line, written.last_line]})
+    _say_what_was_left(written, entry["version"], errors)
 
 
 def _say_what_was_left(written: TextMatch, version: int, errors: list[dict[str, Any]]) -> None:

@@ -141,3 +141,76 @@ def test_a_disk_that_fills_half_way_answers_503_with_the_matches_already_importe
     assert {m["id"] for m in body["imported"]} == stored.keys()
     app.extensions["tanteo.ledgers"].close()
     assert tokens_open(db, {m["id"]: m["token"] for m in body["imported"]})
+
+
+def club_text(tmp_path: Path, matches: int) -> Path:
+    """A text file of ``matches`` small matches, as a club types its score sheets (one after another)."""
+    fill(tmp_path / "typed.db", matches)
+    with SqliteLedger(tmp_path / "typed.db") as book:
+        service = Service(book)
+        texts = [transfer.match_text(service, r.id, full=True) for r in book.list_matches(limit=10_000)[0]]
+    path = tmp_path / "club.tnt"
+    path.write_text("\n".join(texts))
+    return path
+
+
+CTRL_C_AFTER_TWO_TEXT_MATCHES = """
+import os, signal, sys
+from api.service import Service
+from api.cli import main
+
+start = Service.start_match
+
+def start_then_ctrl_c(self, *args, **kwargs):
+    started = start(self, *args, **kwargs)
+    start_then_ctrl_c.count = getattr(start_then_ctrl_c, "count", 0) + 1
+    if start_then_ctrl_c.count == 2:
+        os.kill(os.getpid(), signal.SIGINT)  # the person presses Ctrl-C while the second match is written
+    return started
+
+Service.start_match = start_then_ctrl_c
+main(["import", sys.argv[1], "--db", sys.argv[2]])
+"""
+
+
+def test_ctrl_c_during_a_text_import_prints_the_tokens_of_the_matches_it_wrote(tmp_path: Path) -> None:
+    """A typed score-sheet file (``.tnt``) stops between two matches too, and says what it wrote:
+    its matches have no ids in the file, so the tokens printed are the only way back into them."""
+    path = club_text(tmp_path, 5)
+    db = tmp_path / "restored.db"
+    run = subprocess.run([sys.executable, "-c", CTRL_C_AFTER_TWO_TEXT_MATCHES, str(path), str(db)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 130, (run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr and "KeyboardInterrupt" not in run.stderr
+    said = run.stderr.strip().splitlines()[-1]
+    assert said.startswith("error: the import stopped before the end of the file (stopped on request)"), said
+    assert "importing it again would import these again too" in said and not machine_text(said)
+    stored = stored_heads(db)
+    assert len(stored) == 2  # the match being written when asked is finished, no later one is started
+    printed = dict(re.findall(r"^imported (\S+) .*, token (\S+)$", run.stdout, re.MULTILINE))
+    assert printed.keys() == stored.keys() and tokens_open(db, printed)
+
+
+def test_a_disk_that_fills_during_a_text_import_answers_503_with_every_match_started(
+        tmp_path: Path) -> None:
+    """A storage fault in the middle of a typed match still names it, with its token and the
+    version it reached: the events before the fault are stored, the rest are not."""
+    path = club_text(tmp_path, 30)
+    db = tmp_path / "restored.db"
+    app = create_app({"TANTEO_DB": str(db), "TESTING": True})
+    client = app.test_client()
+    assert client.get("/matches").status_code == 200
+    connection = app.extensions["tanteo.ledgers"].get()._connection()
+    (pages,) = connection.execute("PRAGMA page_count").fetchone()
+    connection.execute(f"PRAGMA max_page_count = {pages + 12}")
+    response = client.post("/matches/import", data=path.read_bytes(), content_type="text/plain; charset=utf-8")
+    assert response.status_code == 503 and response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["code"] == "storage.full" and "the disk is full" in body["detail"], body
+    assert "a text file names no match" in body["detail"] and not machine_text(body["detail"])
+    app.extensions["tanteo.ledgers"].close()
+    with SqliteLedger(db) as book:
+        versions = {r.id: r.version for r in book.list_matches(limit=10_000)[0]}
+    assert 0 < len(versions) < 30
+    assert {m["id"]: m["version"] for m in body["imported"]} == versions  # each started match, at the version it reached
+    assert tokens_open(db, {m["id"]: m["token"] for m in body["imported"]})

@@ -46,6 +46,7 @@ from engines.privacy import cards_unknown
 from engines.base import (
     CORRECTIONS,
     DESK,
+    Course,
     Engine,
     Event,
     RuleViolation,
@@ -288,7 +289,7 @@ class Service:
         return result
 
     def _check_window(self, match_id: str, engine: Engine, entry: Folded,
-                      batch: Sequence[NewEvent] | Sequence[StoredEvent]) -> None:
+                      batch: Sequence[NewEvent | StoredEvent]) -> None:
         """Refuse disputes and corrections to a finished match once its correction window has passed.
 
         Raises:
@@ -713,7 +714,7 @@ class Service:
                           "trick": place.trick if place else None})
         return out
 
-    def _page(self, match_id: str, engine: Engine, course: str, seat: int | str | None, start: int,
+    def _page(self, match_id: str, engine: Engine, course: Course, seat: int | str | None, start: int,
               stop: int | None, limit: int | None) -> dict[str, Any] | None:
         """Return the frames ``start..stop`` (at most ``limit``) for a reader who sees everything,
         folding only from the newest checkpoint or stored snapshot before the deal of ``start``'s hand.
@@ -779,7 +780,7 @@ class Service:
         return base, state
 
     def _frames(self, match_id: str, engine: Engine, record: MatchRecord, stored: Sequence[StoredEvent],
-                log: list[Event], course: str, seat: int | str | None, steps: list[Any] | None, start: int,
+                log: list[Event], course: Course, seat: int | str | None, steps: list[Any] | None, start: int,
                 stop: int | None) -> dict[str, Any]:
         """Render the frames ``start..stop`` as this reader may see them (``steps``: the full frames, if disclosed)."""
         if steps is not None:

@@ -35,7 +35,7 @@ class OptionsOf(Mapping[str, Any]):
 
     def __init__(self, options: Any) -> None:
         self._options = options
-        self._names = _field_names(type(options))
+        self._names = _field_names(options.__class__)
 
     def __getitem__(self, key: str) -> Any:
         if key not in self._names:

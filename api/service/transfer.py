@@ -272,8 +272,8 @@ def _import_archive(service: Service, lines: list[bytes | str], progress: Any, w
     except (StorageUnavailable, WorkersStopped) as error:
         if not imported:  # nothing stored: the error says it all
             raise
-        why = getattr(error, "message", None) or _STOPPED_BY.get(getattr(error, "reason", ""), "a storage fault")
-        raise ImportStopped(report(), why, error) from error
+        said = getattr(error, "message", None) or _STOPPED_BY.get(getattr(error, "reason", ""), "a storage fault")
+        raise ImportStopped(report(), said, error) from error
     return report()
 
 
@@ -684,9 +684,9 @@ def _import_written(service: Service, written: TextMatch, by: str,
     entry = {"id": match_id, "token": created["token"], "version": created["version"], "head": created["head"],
              "lines": [written.line, written.last_line]}
     imported.append(entry)
-    for error in errors:
-        if error["match"] is None and written.line <= error["line"] <= written.last_line:
-            error["match"] = match_id
+    for problem in errors:
+        if problem["match"] is None and written.line <= problem["line"] <= written.last_line:
+            problem["match"] = match_id
     good = events[:stop]
     from api.service import EventRefused
 

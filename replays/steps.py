@@ -32,7 +32,7 @@ class Frame:
     ``note``, ``claim``, ``dispute`` or ``ruling``."""
     text: str
     state: Any
-    """The engine state after this step (not JSON: :func:`frame_json` turns it into a view)."""
+    """The engine state after this step (not JSON: :meth:`to_json` turns it into a view)."""
 
     def to_json(self, engine: Engine, seat: int | str | None, previous_view: Mapping[str, Any] | None) -> dict[str, Any]:
         """Return the frame as the API shows it: the view after it and what changed.

@@ -125,10 +125,6 @@ class Deck:
     cards: tuple[Card, ...]
 
     @cached_property
-    def _regex(self) -> re.Pattern[str]:
-        return re.compile(self.pattern)
-
-    @cached_property
     def _counts(self) -> Counter[Card]:
         return Counter(self.cards)
 

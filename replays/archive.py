@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from operator import itemgetter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -232,8 +232,3 @@ def _match_named(text: str) -> str | None:
         return None
     end = rest.find('"', 1)
     return rest[1:end] or None if end > 0 else None
-
-
-def archive_lines(envelopes: Iterable[Mapping[str, Any]]) -> Iterator[bytes]:
-    """Return the archive lines of a stream of envelopes."""
-    return (archive_line(envelope) for envelope in envelopes)

@@ -42,7 +42,6 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
     "lockCaller": (False, True),
     "wrongMultiPenalty": ("discard", "keep"),
 }
-TURN_MOVES = frozenset({"take_discard", "draw", "call_cabo"})
 AFTER_DRAW = frozenset({"replace", "discard", "peek", "spy", "swap"})
 
 

@@ -63,11 +63,6 @@ def card_list(cards: Iterable[Card | None]) -> str:
     return ", ".join("??" if c is None else c.pretty() for c in cards)
 
 
-def ranks_words(cards: Iterable[Card]) -> str:
-    """Print ranks as a player says a run: ``11-10-7-6``."""
-    return "-".join(c.rank for c in cards)
-
-
 # --------------------------------------------------------------------------- options
 
 

@@ -29,10 +29,6 @@ SUITS = ("C", "D", "H", "S")
 
 Seat: TypeAlias = int
 
-RULE_DEAL = "/rules/el-roby#deal"
-RULE_MELD = "/rules/el-roby#melds"
-RULE_TURN = "/rules/el-roby#turn"
-RULE_LIMIT = "/rules/el-roby#limit-99"
 RULE_SCORE = "/rules/el-roby#scoring-hand"
 RULE_MONEY = "/rules/el-roby#scoring-money"
 

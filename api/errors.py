@@ -20,7 +20,7 @@ from api import rulebook
 from api.service import AuthError, BadRequest, EventRefused
 from api.service.transfer import ImportStopped, NothingImported
 from engines.base import RuleViolation, UnknownGame
-from api.web import StreamsBusy
+from api.web import StreamsBusy, quoted
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
 from schemas import SchemaError, ordinal
 
@@ -96,9 +96,9 @@ def from_exception(error: Exception) -> Response:
         case AuthError():
             return problem(403, error.code, error.message)
         case MatchNotFound():
-            return problem(404, "match.not_found", str(error))
+            return problem(404, "match.not_found", f"match {quoted(error.match_id)} not found")
         case UnknownGame():
-            return problem(404, "game.unknown", f"there is no game {error.game!r}; GET /games lists them")
+            return problem(404, "game.unknown", f"there is no game {quoted(str(error.game))}; GET /games lists them")
         case ConcurrencyConflict():
             return problem(409, "version.conflict",
                            f"you expected version {error.expected} but the match is at version {error.current}: "

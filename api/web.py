@@ -152,7 +152,7 @@ class ArgumentsParser(FlaskParser):
             known = {f.data_key or name for name, f in schema.fields.items() if not f.dump_only}
             unknown = sorted(name for name in location_data if name not in known)
             if unknown:
-                said = ", ".join(_shown(name) for name in unknown[:3]) + (", …" if len(unknown) > 3 else "")
+                said = ", ".join(quoted(name) for name in unknown[:3]) + (", …" if len(unknown) > 3 else "")
                 raise BadRequest("request.unknown_parameter",
                                  f"this route reads no query parameter {said}; it reads {', '.join(sorted(known))}")
         return location_data
@@ -168,8 +168,9 @@ class ArgumentsParser(FlaskParser):
         return cached
 
 
-def _shown(name: str) -> str:
-    """A query parameter's name as a message quotes it: at most 40 characters, control characters dropped."""
+def quoted(name: str) -> str:
+    """Quote a name taken from the request (a query parameter, a match id, a game) for a message:
+    at most 40 characters, control characters dropped, never as Python writes a string."""
     clean = "".join(c for c in name if c.isprintable())
     return f"'{clean[:40]}…'" if len(clean) > 40 else f"'{clean}'"
 

@@ -102,6 +102,16 @@ def test_unknown_match_and_game_are_404(client: Any) -> None:
     problem(client.get("/no/such/route"), 404, "route.not_found")
 
 
+def test_a_404_names_the_id_or_game_asked_for_in_words(client: Any) -> None:
+    """The id comes from the address, so anything may be in it: a control character or a quote
+    is not echoed as Python writes a string (``'a\\x07b'``, ``"o'neil"``)."""
+    for path, code, said in [("/matches/a%07b", "match.not_found", "'ab'"),
+                             ("/matches/o'neil/audit", "match.not_found", "'o'neil'"),
+                             ("/games/x%09y", "game.unknown", "'xy'"), ("/games/o'neil", "game.unknown", "'o'neil'")]:
+        detail = problem(client.get(path), 404, code)["detail"]
+        assert said in detail and "\\" not in detail and '"' not in detail, detail
+
+
 def test_stale_version_is_409_with_current_version(dealt: Scorer) -> None:
     before = snapshot(dealt)
     response = dealt.post({"type": "lead", "data": {"seat": 0, "cards": ["6C"]}}, headers={"If-Match": '"1"'})

@@ -1,7 +1,7 @@
-"""The ledger interface every backend implements (SQLite today, PostgreSQL later).
+"""The ledger interface every backend implements (SQLite, PostgreSQL, and in memory).
 
 The service talks to this Protocol only, so a backend can be swapped without touching game
-code, and ``tests/ledger/test_contract.py`` runs one suite against every backend.
+code, and ``tests/ledger/test_ledger_contract.py`` runs one suite against every backend.
 """
 
 from __future__ import annotations

@@ -37,6 +37,19 @@ def test_ledger_knows_no_game_and_no_http() -> None:
     assert bad == []
 
 
+LEDGER_DRIVERS = {"sqlite_utils", "orjson"}
+POSTGRES_DRIVERS = {"psycopg", "psycopg_pool"}  # the PostgreSQL backend's alone
+
+
+def test_ledger_imports_only_the_standard_library_and_its_drivers() -> None:
+    """The ledger knows no game: the standard library, sqlite_utils and orjson (and, in
+    postgres.py alone, psycopg and its pool)."""
+    bad = [(p.name, m) for p, m in imports("ledger")
+           if m not in STDLIB and m != "ledger" and m not in LEDGER_DRIVERS
+           and not (p.name == "postgres.py" and m in POSTGRES_DRIVERS)]
+    assert bad == []
+
+
 def test_schemas_know_no_game_rules_storage_or_http() -> None:
     bad = [(p.name, m) for p, m in imports("schemas") if m in {"engines", "api", "flask", "ledger", "replays"}]
     assert bad == []

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
-import pytest
 
 from tests.conftest import VOCABULARY, Scorer
 from tests.engines.cau_robat_helpers import deal, reference_hand

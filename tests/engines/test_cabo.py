@@ -6,7 +6,6 @@ import json
 import random
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -158,11 +158,11 @@ def test_la_cabra_plain_deal_is_the_card_by_card_reading() -> None:
     for dealt, trump in deals:
         assert _plain_deal(dealt, trump) == _read_deal(state, dealt, trump)
     z1 = hands("9H KH 6C 7C", "10H 6S 8C 9C", "AH 7S JC 10C", "6D QC 8S 9S")
-    for seat, i, text, code in ((1, 2, "9H", "common.card_duplicate"), (0, 1, "9H", "common.card_duplicate"),
+    for seat, i, written, code in ((1, 2, "9H", "common.card_duplicate"), (0, 1, "9H", "common.card_duplicate"),
                                 (2, 3, "QS", "common.card_duplicate"), (3, 0, "2S", "common.card_not_in_deck"),
                                 (3, 0, None, "common.bad_card"), (3, 0, ["6D"], "common.bad_card")):
         wrong = [list(h) for h in z1]
-        wrong[seat][i] = text
+        wrong[seat][i] = written
         assert _plain_deal(wrong, BY_TEXT["QS"]) is None
         with pytest.raises(RuleViolation) as refused:
             _read_deal(state, wrong, BY_TEXT["QS"])

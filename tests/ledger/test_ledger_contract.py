@@ -28,7 +28,6 @@ from ledger import (
     MatchNotFound,
     NewEvent,
     StoredEvent,
-    chain_hash,
 )
 
 AT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")

@@ -22,7 +22,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, consumes, initialize, invariant, rule
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
 
 from api.service import EventRefused, Service, StateCache
 from ledger import ConcurrencyConflict, IdempotencyConflict, SqliteLedger

@@ -22,7 +22,9 @@ An engine is a module (see ``engines/la_cabra.py``) with these names:
 ``view(state, seat) -> dict``
     the state as ``seat`` sees it; ``None`` is the public view, ``"all"`` the omniscient one.
 ``narrate(before, event, after) -> str``
-    the move in words, for replay frames ("South beats with A♥ 7♠ and takes the lead").
+    the move in words, for replay frames ("South beats with A♥ 7♠ and takes the lead"); only
+    events that move the game reach it: notes, claims, disputes, rulings and corrections are
+    worded once for every game by the replay (``replays/steps.py``).
 ``PRIVATE``
     per event type, the fields only some seats saw (``engines/privacy.py``), next to ``view``.
 ``is_over(state) -> bool``

@@ -321,22 +321,3 @@ def and_list(words: Sequence[str]) -> str:
 def seat_names(players: Sequence[str], seats: Iterable[int]) -> str:
     """Name seats for a sentence: ``Ben``, ``Ben and Dora``, ``Anna, Ben and Dora``; ``nobody`` for none."""
     return and_list([players[s] for s in seats])
-
-
-def log_words(event: Event, unit: str = "hand") -> str:
-    """Tell the events every game narrates alike (score claims, notes, corrections); else the event type.
-
-    ``unit`` is what the game calls a hand in a score claim (Cabo says ``round``).
-    """
-    d = event.data
-    match event.type:
-        case "score_claimed":
-            return f"The table wrote its score for {unit} {d.get('hand', 'so far')}"
-        case "note":
-            return f"Note: {d.get('text', '')}"
-        case "void":
-            return f"Event {d.get('target')} is voided: {d.get('reason', '')}"
-        case "amend":
-            return f"Event {d.get('target')} is amended: {d.get('reason', '')}"
-        case _:
-            return event.type

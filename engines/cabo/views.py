@@ -27,7 +27,7 @@ from engines.cabo.state import (
     card_text,
     slot_words,
 )
-from engines.common import log_words, option_entry, seat_names, how_many
+from engines.common import option_entry, seat_names, how_many
 from engines.privacy import ACTOR, NOBODY, Declarations, Private
 
 EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy",
@@ -347,7 +347,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             if d.get("caller") is not None:
                 words += f"; {p[d['caller']]} called CABO"
         case _:
-            return log_words(event, "round")
+            return event.type
     if rnd is not None and prev is not None and rnd.number == prev.number:
         if rnd.over and not prev.over and not rnd.closed_seq:
             words += "; the round is over" + (" (the draw pile ran out)" if rnd.deck_out else "")

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from engines.base import Event
 from engines.cards import Card, texts
-from engines.common import log_words, option_entry, pretty_written
+from engines.common import option_entry, pretty_written
 from engines.privacy import ACTOR, OWNER, Declarations, Private
 from engines.el_roby.rules import fitting, is_over, limit_applies, limit_of, restricted
 from engines.el_roby.scoring import settle, standings_now
@@ -399,7 +399,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             st = settle(after.records[-1], after.options)
             return f"{name} re-buys for {st.price} and re-enters at {st.reentry}; the pot holds {st.pot}"
         case _:
-            return log_words(event)
+            return event.type
     if (event.type != "hand_result" and hand is not None and before is not None and before.current is not None and hand.over
             and not before.current.over):
         if hand.void:

@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from engines.base import Event, voided_seqs
 from engines.cards import pretty, texts
-from engines.common import log_words, option_entry, pretty_written, seat_names
+from engines.common import option_entry, pretty_written, seat_names
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.kabu.rules import END_VALUES, OPTION_VALUES
 from engines.kabu.scoring import end_words, winners
@@ -368,7 +368,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "time_up":
             return "Time is up: " + end_words(after)
         case _:
-            return log_words(event)
+            return event.type
 
 
 __all__ = ["describe", "legal_moves", "narrate", "view"]

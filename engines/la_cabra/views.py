@@ -389,16 +389,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             if before is not None and before.scores != after.scores:
                 words += " and scores it" + _deal_end(after)
             return words
-        case "score_claimed":
-            return f"The table wrote its score for hand {d.get('hand', 'so far')}"
-        case "note":
-            return f"Note: {d.get('text', '')}"
-        case "void":
-            return f"Event {d.get('target')} is voided: {d.get('reason', '')}"
-        case "amend":
-            return f"Event {d.get('target')} is amended: {d.get('reason', '')}"
         case _:
-            return f"{event.type}"
+            return event.type
     if prev is not None and hand is not None and len(hand.played) > len(prev.played) and hand.number == prev.number:
         words += _trick_end(after, prev, hand)
         if hand.over:

@@ -18,9 +18,12 @@ series) with a note every seventh event: the only legal way to make one match 20
 (a') 4 writers at once, each on its own matches (each records the whole (a) workload), through
      ``Service.record`` with one ledger connection per thread: events/s of all four vs the raw
      single writer of (a).
-     Two information rows say what bounds these: (a) again at ``synchronous=OFF`` on both sides
+     Information rows say what bounds these: (a) again at ``synchronous=OFF`` on both sides
      (the CPU of one append, ours vs raw), and four writers at OFF vs the raw writer at FULL (the
-     most four threads of one process can reach here, the GIL serialising their Python work).
+     most four threads of one process can reach here, the GIL serialising their Python work);
+     and, for each, the ledger appended to directly at FULL with no check at all, and with only
+     each event's schema and its fold by the rules (no token, private values, cache or
+     snapshots): no validated append with these engines can do better than that second row.
 (b)  bulk import: ``tanteo import``'s path (``transfer.import_archive``: read each line, check
      the envelope, recompute the chain, schema and rules, insert) of whole La Cabra series
      exported with ``tanteo export --all``'s bytes (30,000 events; 10,000 with ``--quick``), vs
@@ -71,8 +74,10 @@ sys.path.insert(0, str(ROOT))
 from api.app import create_app  # noqa: E402
 from api.service import Service, StateCache, transfer  # noqa: E402
 from engines import ENGINES, get_engine  # noqa: E402
-from engines.base import Event, events_from, replay  # noqa: E402
+from engines.base import Event, events_from, replay, walk  # noqa: E402
 from ledger import SqliteLedger  # noqa: E402
+from ledger.records import NewEvent  # noqa: E402
+from schemas import validate_event  # noqa: E402
 from tests.engines.test_conformance import DRIVERS  # noqa: E402
 
 Log = list[dict[str, Any]]
@@ -186,30 +191,75 @@ def ours_per_event(path: Path, logs: list[Log], synchronous: str = "FULL") -> fl
         return time.perf_counter() - start
 
 
+def ledger_only(ledger: SqliteLedger, logs: list[Log], prefix: str, rules: bool) -> None:
+    """Append ``logs`` straight to the ledger, one event per transaction: with ``rules``, each event's
+    schema checked and the event folded by its engine (the one walk) inside the transaction, and
+    nothing else of the service (no token, no private values, no cache, no snapshots)."""
+    for m, log in enumerate(logs):
+        game = log[0]["data"]["game"]
+        engine = get_engine(game)
+        match_id = f"{prefix}{m}"
+        state = engine.start(log[0]["data"]) if rules else None
+        ledger.create_match(match_id, game=game, players=list(log[0]["data"]["players"]), token_hash="-",
+                            first=NewEvent(log[0]["type"], dict(log[0]["data"]), ()), by="")
+        for seq, event in enumerate(log[1:], 2):
+            folded: list[Any] = []
+
+            def check(version: int, built: Any, event: dict[str, Any] = event, seq: int = seq) -> None:
+                if rules:
+                    validate_event(game, event["type"], event["data"])
+                    step = next(walk(engine, [Event(seq, event["type"], event["data"])], "recorded", after=seq - 1, state=state))
+                    folded.append(step.state)
+
+            ledger.append(match_id, [NewEvent(event["type"], dict(event["data"]), ())], by="", check=check)
+            if rules:
+                state = folded[0]
+
+
+def ledger_per_event(path: Path, logs: list[Log], rules: bool) -> float:
+    with SqliteLedger(path, synchronous="FULL") as ledger:
+        start = time.perf_counter()
+        ledger_only(ledger, logs, "m", rules)
+        return time.perf_counter() - start
+
+
 def ours_concurrent(path: Path, logs: list[Log], writers: int, synchronous: str = "FULL") -> float:
     """``writers`` threads, each with its own connection, each recording all of ``logs`` as matches of
     its own, one event at a time: the same work each, so that all of them write until the end (split
     among them, series of unequal length left one writer alone for most of the run)."""
-    SqliteLedger(path).close()  # create the file first
     cache = StateCache()
-    shares = [logs for _ in range(writers)]
+
+    def record(ledger: SqliteLedger, _writer: int) -> None:
+        service = Service(ledger, cache)
+        for log in logs:
+            created = service.start_match(log[0]["data"])
+            for event in log[1:]:
+                service.record(created["id"], [event], token=created["token"])
+
+    return concurrent(path, writers, record, synchronous)
+
+
+def ledger_concurrent(path: Path, logs: list[Log], writers: int, rules: bool) -> float:
+    """:func:`ours_concurrent` with each thread appending straight to the ledger (:func:`ledger_only`)."""
+    return concurrent(path, writers, lambda ledger, w: ledger_only(ledger, logs, f"w{w}m", rules), "FULL")
+
+
+def concurrent(path: Path, writers: int, work: Callable[[SqliteLedger, int], None], synchronous: str) -> float:
+    """Run ``work(ledger, writer)`` in ``writers`` threads at once, each on its own connection; the seconds."""
+    SqliteLedger(path).close()  # create the file first
     barrier = threading.Barrier(writers + 1)
     errors: list[BaseException] = []
 
-    def work(share: list[Log]) -> None:
+    def run(writer: int) -> None:
         try:
             with SqliteLedger(path, synchronous=synchronous) as ledger:
-                service = Service(ledger, cache)
                 barrier.wait()
-                for log in share:
-                    created = service.start_match(log[0]["data"])
-                    for event in log[1:]:
-                        service.record(created["id"], [event], token=created["token"])
+                work(ledger, writer)
         except BaseException as error:  # pragma: no cover - reported below
             errors.append(error)
             raise
 
-    threads = [threading.Thread(target=work, args=(share,)) for share in shares]
+    threads = [threading.Thread(target=run, args=(w,)) for w in range(writers)]
     for t in threads:
         t.start()
     barrier.wait()
@@ -408,6 +458,14 @@ def a_row(rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path],
                         lambda r: raw_per_event(fresh("raw-off", r), few, "OFF"))
     rows.append(["(a) CPU only: the same at synchronous=OFF (info)", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
                  f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary([b / a for a, b in pairs]), "—"])
+    # What bounds (a) from below: the ledger alone (no check at all), and the ledger with only
+    # each event's schema and its fold by the rules, at FULL, against raw sqlite3 at FULL. No
+    # validated append with these engines can pass the second (information only).
+    for rules, what in ((False, "the ledger alone, no check"), (True, "the ledger + schema + rules' fold only")):
+        pairs = interleaved(max(3, rounds // 3), lambda r: ledger_per_event(fresh(f"a-ledger{int(rules)}", r), few, rules),
+                            lambda r: raw_per_event(fresh(f"raw-ledger{int(rules)}", r), few))
+        rows.append([f"(a) bound: {what}, FULL (info)", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
+                     f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary([b / a for a, b in pairs]), "—"])
     print("  (a) done", flush=True)
 
 
@@ -424,6 +482,13 @@ def a4_row(rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path]
     rows.append(["(a') ceiling: 4 writers at synchronous=OFF vs raw at FULL (info)",
                  f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
                  f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary([b / a for a, b in pairs]), "—"])
+    # and the same four threads appending straight to the ledger, group commit and all, with no
+    # check and with only the schema and the rules' fold (information only)
+    for rules, what in ((False, "the ledger alone, no check"), (True, "the ledger + schema + rules' fold only")):
+        pairs = interleaved(max(3, rounds // 3), lambda r: ledger_concurrent(fresh(f"a4-ledger{int(rules)}", r), few, 4, rules) / 4,
+                            lambda r: raw_per_event(fresh(f"raw4-ledger{int(rules)}", r), few))
+        rows.append([f"(a') bound: 4 writers, {what}, FULL (info)", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
+                     f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary([b / a for a, b in pairs]), "—"])
     print("  (a') done", flush=True)
 
 

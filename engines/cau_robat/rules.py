@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from engines.base import Event, RuleViolation
-from engines.cards import Card
+from engines.cards import UNKNOWN, Card
 from engines.common import check_game, check_options, dispatch, is_int, read_all, read_seat, seat_names, set_item, how_many
 from engines.cau_robat.state import (
     CALL_WORDS,
@@ -758,6 +758,8 @@ def _on_reveal(state: State, event: Event) -> State:
         if not isinstance(b, Mapping) or "seat" not in b or "seq" in b or "slot" in b:
             raise RuleViolation("common.bad_reveal", (
                 "in Cau Robat only hands are hidden: a binding is {seat, card} (every played card is written face up)"))
+        if b.get("card") == UNKNOWN:
+            continue  # withheld from this reader (an open read of a match in play): binds nothing
         seat = read_seat(b, state.n)
         card = read_card(b.get("card"))
         assert card is not None

@@ -25,7 +25,7 @@ from engines.cau_robat.state import (
     sorted_cards,
 )
 from engines.common import option_entry, seat_names
-from engines.privacy import OWNER, Declarations, Private
+from engines.privacy import NOBODY, OWNER, Declarations, Private
 
 EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
 
@@ -34,7 +34,8 @@ EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "sco
 
 PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
-    **{t: () for t in ("match_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
+    "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand still hides
+    **{t: () for t in ("match_started", "play", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
 }
 """Which fields of each event type only some seats saw: hands are the only hidden cards."""
 

@@ -11,7 +11,7 @@ from itertools import chain
 from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
-from engines.cards import Card, at_least
+from engines.cards import UNKNOWN, Card, at_least
 from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_field, set_item, how_many
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty
@@ -850,6 +850,8 @@ def _on_reveal(state: State, event: Event) -> State:
     for b in bindings:
         if not isinstance(b, Mapping):
             raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+        if b.get("card") == UNKNOWN:
+            continue  # withheld from this reader (an open read of a match in play): binds nothing
         card = read_card(b.get("card"))
         assert card is not None
         if "seq" in b:

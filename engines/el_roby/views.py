@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from engines.base import Event
 from engines.cards import Card, texts
 from engines.common import option_entry, pretty_written
-from engines.privacy import ACTOR, OWNER, Declarations, Private
+from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.el_roby.rules import fitting, is_over, limit_applies, limit_of, restricted
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty, can_reach
@@ -46,7 +46,8 @@ def _from_stock(options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
 PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "draw": (Private(("card",), ACTOR, "omit", _from_stock),),
-    **{t: () for t in ("match_started", "meld", "lay_off", "discard", "showdown", "reveal", "hand_result", "rebuy",
+    "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand or an unseen draw still hides
+    **{t: () for t in ("match_started", "meld", "lay_off", "discard", "showdown", "hand_result", "rebuy",
                        "score_claimed", "void", "amend", "note", "dispute", "ruling")},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
-from engines.cards import Card, pretty
+from engines.cards import UNKNOWN, Card, pretty
 from engines.common import check_game, check_options, dispatch, is_int, read_seat, set_item
 from engines.history import History
 from engines.kabu.scoring import settle
@@ -577,6 +577,8 @@ def _on_reveal(state: State, event: Event) -> State:
     for b in bindings:
         if not isinstance(b, Mapping):
             raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+        if b.get("card") == UNKNOWN:
+            continue  # withheld from this reader (an open read of a match in play): binds nothing
         card = read_card(b.get("card"), state.options.cards)
         assert card is not None
         if "slot" in b:

@@ -50,7 +50,8 @@ PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER), Private(("table",), NOBODY, "keep", _open_cards_wait,
                                                                         _open_cards_turned_up)),
     "keep": (Private(("card",), ACTOR),),
-    **{t: () for t in ("match_started", "take", "stand", "showdown", "reveal", "hand_result", "buy_chips", "leave",
+    "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand or a kept card still hides
+    **{t: () for t in ("match_started", "take", "stand", "showdown", "hand_result", "buy_chips", "leave",
                        "time_up", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""

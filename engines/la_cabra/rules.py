@@ -746,6 +746,8 @@ def _on_reveal(state: State, event: Event) -> State:
         if type(b) is not dict and not isinstance(b, Mapping):
             raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
         text = b.get("card")
+        if text == UNKNOWN:
+            continue  # withheld from this reader (an open read of a match in play): binds nothing
         card = BY_TEXT.get(text) if type(text) is str else None  # a card of the deck in one look-up
         if card is None:
             card = read_card(text)  # which says what is wrong with the text
@@ -763,6 +765,8 @@ def _on_reveal(state: State, event: Event) -> State:
             raise RuleViolation("common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)")
     if cards is not None:
         changed[len(state.past)] = cards.result()
+    if not changed:
+        return state  # every binding withheld from this reader
     for i in sorted(changed):
         hand = changed[i]
         if hand.closed:

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from engines.base import Event
 from engines.cards import Card, texts
 from engines.common import and_list, pretty_written, seat_names, how_many
-from engines.privacy import ACTOR, OWNER, Declarations, Private
+from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.la_cabra.rules import OPTION_VALUES
 from engines.la_cabra.scoring import returned_trump
 from engines.la_cabra.state import (
@@ -49,7 +49,8 @@ def _discarded_face_down(options: Mapping[str, Any], data: Mapping[str, Any]) ->
 PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "discard": (Private(("cards",), ACTOR, "??", _discarded_face_down),),
-    **{t: () for t in ("match_started", "lead", "beat", "tira", "reveal", "hand_result", "score_claimed", "void",
+    "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand or a face-down discard still hides
+    **{t: () for t in ("match_started", "lead", "beat", "tira", "hand_result", "score_claimed", "void",
                        "amend", "note", "dispute", "ruling")},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""

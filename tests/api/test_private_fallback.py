@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from api.service.disclosure import foldable_public_log
-from engines import el_roby, la_cabra
+from engines import el_roby, get_engine
 from engines.base import Engine, Event
 from tests.api.test_private_reads import leaks, open_reads
 from tests.conftest import Scorer
@@ -85,9 +85,11 @@ def test_the_refused_deal_of_the_next_hand_keeps_its_public_form() -> None:
     assert el_roby.view(state, None)["hand"] == 2
 
 
-def test_la_cabra_hand_with_a_named_face_down_discard_is_withheld(scorer: Scorer) -> None:
-    """West's hand is revealed to the table, so the rules want his face-down discard named; the
-    hand is then closed from the sheet: its lines could name the discard, so they are withheld."""
+def test_a_la_cabra_reveal_in_play_stays_hidden_and_its_hand_needs_nothing_put_back(scorer: Scorer) -> None:
+    """West's hand is revealed to the scorer during the deal. Those cards are still in West's
+    hand, which the rules hide: an open read folds the reveal as binding nothing (it showed them
+    until the reveal was declared private), so the face-down discard West makes stays unnamed too,
+    the public log folds as it is, and the hand's lines (closed from the sheet) are shown."""
     scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
     scorer.record(ev("hand_started", dealer=3, trump="QS",
                      hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]),
@@ -96,18 +98,18 @@ def test_la_cabra_hand_with_a_named_face_down_discard_is_withheld(scorer: Scorer
                   ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=["7C"]),
                   ev("hand_result", cardPoints=[50, 70]),
                   ev("score_claimed", hand=1, points=[2, 0]))
-    private = ["7D", "8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH"]
+    private = ["7D", "8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH", "7C", "8C", "9C", "10C"]
     for path, body in open_reads(scorer, 4).items():
         assert not leaks(body, private), f"{path} shows {leaks(body, private)}"
     audit = scorer.get("/audit")
     hand = audit["hands"][0]
-    assert hand["status"] == "scored" and hand["lines"] == [] and hand["points"] == [2, 0] and hand["withheld"]
-    assert hand["result"]["cardPoints"] == [50, 70]
+    assert hand["status"] == "scored" and hand["points"] == [2, 0] and "withheld" not in hand
+    assert hand["lines"] and hand["result"]["cardPoints"] == [50, 70]
     assert [c["agrees"] for c in audit["claims"]] == [True, True]  # the table's numbers still compare
-    full = scorer.read("/audit")["hands"][0]
-    assert full["lines"] and "withheld" not in full
     frames = scorer.get("/replay")["frames"]
-    assert frames[6]["text"] == "discard (its hidden cards are shown when the match ends)"
+    assert [f["text"] for f in frames].count("discard (its hidden cards are shown when the match ends)") == 0
+    full = json.dumps(scorer.read("/events"))
+    assert all(c in full for c in ("7C", "8C", "9C", "10C"))  # the scorer sees the reveal
 
 
 class Counting:
@@ -125,10 +127,10 @@ class Counting:
         return self.engine.apply(state, event)
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_the_public_fold_walks_the_log_once_however_many_events_are_put_back(seed: int) -> None:
-    events, _ = playout("la-cabra", seed)
-    counting = Counting(la_cabra)
+@pytest.mark.parametrize(("game", "seed"), [("la-cabra", 0), ("el-roby", 0), ("el-roby", 1)])
+def test_the_public_fold_walks_the_log_once_however_many_events_are_put_back(game: str, seed: int) -> None:
+    events, _ = playout(game, seed)
+    counting = Counting(get_engine(game))
     shown, put_back, _state = foldable_public_log(counting, events)  # type: ignore[arg-type]
-    assert len(put_back) > 10  # these playouts name discards from hands the table knows
+    assert len(put_back) > 10  # these playouts need events of the record put back (hands the record knows)
     assert counting.applied <= 2 * len(events)

@@ -313,19 +313,49 @@ def test_an_amend_of_a_private_value_is_hidden_like_its_target(client: FlaskClie
     assert verify_listing(scorer.id, list(listing.values()), summary["version"], summary["head"]).valid
 
 
-def test_a_public_log_the_rules_refuse_falls_back_to_the_public_view(scorer: Scorer) -> None:
-    """West's hand is revealed to the table, so the rules want West's face-down discard named:
-    its unknown form is refused. The reads put that event back as recorded and show only the
-    public view (no seat view, bare legal moves); South's own face-down discard stays hidden."""
-    scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
-    scorer.record(ev("hand_started", dealer=3, trump="QS",
-                     hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]),
-                  ev("reveal", cards=[{"seat": 3, "card": c} for c in ["7C", "8C", "9C", "10C"]]),
-                  ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
-                  ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=["7C"]))
-    reads = open_reads(scorer, 4)
-    for path, body in reads.items():
-        assert not leaks(body, ["7D", "8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH"]), path
-    assert json.loads(reads["/state?seat=2"])["state"]["viewer"] is None  # the public view, not South's
-    assert all(set(m["data"]) <= {"seat"} for m in json.loads(reads["/legal-moves"])["moves"])
-    assert "7D" in json.dumps(scorer.read("/state", seat=2)["state"])
+def _reveal_in_play(scorer: Scorer, game: str) -> tuple[int, list[str]]:
+    """A match of ``game`` in play where the scorer reveals cards a hand still hides; its seats
+    and the private cards (the dealt hands the scorer knows, and the revealed ones)."""
+    if game == "la-cabra":
+        scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
+        hands = [["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]
+        scorer.record(ev("hand_started", dealer=3, trump="QS", hands=hands),
+                      ev("reveal", cards=[{"seat": 3, "card": c} for c in ["8C", "9C", "10C"]]),
+                      ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
+                      ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=[U]),
+                      ev("reveal", cards=[{"seq": 7, "index": 0, "card": "7C"}]))  # West's face-down discard
+        return 4, ["8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH", "8C", "9C", "10C", "7C"]
+    if game == "cau-robat":
+        scorer.start({"game": "cau-robat", "players": ["A", "B", "C", "D"], "options": {}})
+        hands = [["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"], ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
+                 ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"], [U] * 9]
+        scorer.record(ev("hand_started", dealer=3, table=["1o", "3c", "5e", "11b"], hands=hands),
+                      ev("play", seat=0, card="5o"), ev("reveal", cards=[{"seat": 3, "card": "11o"}, {"seat": 3, "card": "12b"}]))
+        return 4, ["12o", "7o", "7b", "2o", "4o", "6o", "10o", "11o", "12b"]
+    if game == "el-roby":
+        from tests.api.test_el_roby_api import DEAL, START
+
+        scorer.start(START)
+        scorer.record(ev("hand_started", dealer=0, hands=[*DEAL[:3], [U] * 10], discard="10H"),
+                      ev("draw", seat=1, **{"from": "stock"}), ev("reveal", cards=[{"seq": 3, "card": "9C"}, {"seat": 3, "card": "5C"}]))
+        return 4, ["9C", "5C", "QD", "JC", "KC", "QH"]
+    scorer.start({"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}})
+    scorer.record(ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5], table=["AH", "2H", "3H", "4H", "5H", "6H"]),
+                  ev("keep", seat=1, card=U), ev("reveal", cards=[{"seq": 3, "card": "10S"}, {"seat": 2, "card": "7D"}]))
+    return 3, ["7C", "8C", "9D", "10S", "7D"]
+
+
+@pytest.mark.parametrize("game", ["la-cabra", "cau-robat", "el-roby", "kabu"])
+def test_a_reveal_in_play_stays_hidden_until_the_match_ends(scorer: Scorer, game: str) -> None:
+    """A ``reveal`` tells the record cards a hand, a face-down discard, an unseen draw or a kept
+    card still hides: it is private like the deal (Cabo's already was). Open reads showed those
+    cards — the listing, the replay's words, the state — while the match was in play; now an
+    open read folds the reveal as binding nothing, the listing carries a commitment, and the
+    scorer (with the token) sees everything."""
+    seats, private = _reveal_in_play(scorer, game)
+    assert_hidden_then_shown(scorer, seats, private)
+    revealed = next(e for e in scorer.get("/events")["events"] if e["type"] == "reveal")
+    assert not any(isinstance(binding.get("card"), str) and binding["card"] != "??"
+                   for binding in revealed["data"]["cards"]), revealed  # each card a placeholder in the open listing
+
+

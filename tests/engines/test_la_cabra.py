@@ -959,7 +959,12 @@ def test_reveal_checks() -> None:
     m.refuse("reveal", "common.bad_reveal", cards=[{"seat": N, "slot": 1, "card": "AS"}])
     m.refuse("reveal", "common.bad_reveal", cards=[{"seq": 3, "card": "AS"}])
     m.refuse("reveal", "common.bad_reveal", cards=[])
-    m.refuse("reveal", "common.card_hidden", cards=[{"seat": N, "card": "??"}])
+    # a binding withheld from the reader (an open read's fold of a match in play writes the card
+    # as ??) binds nothing; the API's schema refuses ?? in a reveal the scorer sends
+    withheld = Event(m.seq, "reveal", {"cards": [{"seat": N, "card": "??"}]})
+    assert la_cabra.apply(m.state, withheld) is m.state
+    partly = Event(m.seq, "reveal", {"cards": [{"seat": N, "card": "??"}, {"seat": N, "card": "KH"}]})
+    assert la_cabra.apply(m.state, partly).current.unknown[N] == m.hand.unknown[N] - 1
     m.add("reveal", cards=[{"seat": N, "card": "KH"}, {"seat": N, "card": "AS"}])
     assert m.hand.unknown[N] == 1
     m.add("lead", seat=N, cards=["9H", "KH"])

@@ -100,7 +100,9 @@ class UnknownGame(LookupError):
     """A game id that no engine answers to."""
 
     def __init__(self, game: object) -> None:
-        super().__init__(f"unknown game {game!r}")
+        from engines.common import said  # here, not at the top: engines.common imports this module
+
+        super().__init__(f"unknown game {said(game)}")
         self.game = game
 
 

@@ -3,7 +3,7 @@
 What belongs here is plumbing that is the same in every game: checking a seat number or
 an option value, turning a card's text into a :class:`~engines.cards.Card` with the rule
 error a recorder sees, dispatching an event to its handler, joining names for a sentence,
-repeating a recorded value in a refusal (:func:`said`).
+repeating a recorded value in a refusal (:func:`as_written`).
 Game rules never belong here: no deck, option set, message or limit of one game. What
 differs between games (the game's name in a message, its deck, its option values) is a
 parameter, so that a message stays exactly what each engine said before.
@@ -90,7 +90,7 @@ def check_seat(v: object, n: int, field: str = "seat") -> int:
     if type(v) is int and 0 <= v < n:  # every valid seat but an int subclass, in one test
         return v
     if not is_int(v) or not 0 <= v < n:
-        raise RuleViolation("common.bad_seat", f"{field} must be a seat from 0 to {n - 1}, not {said(v)}")
+        raise RuleViolation("common.bad_seat", f"{field} must be a seat from 0 to {n - 1}, not {as_written(v)}")
     return int(v)
 
 
@@ -114,7 +114,7 @@ def check_game(data: Mapping[str, Any], game: str, name: str) -> None:
     """
     got = data.get("game", game)
     if got != game:
-        raise RuleViolation("common.wrong_game", f"this is the {name} engine, not {said(got)}")
+        raise RuleViolation("common.wrong_game", f"this is the {name} engine, not {as_written(got)}")
 
 
 # --------------------------------------------------------------------------- options
@@ -169,10 +169,10 @@ def check_options(raw: object, values: Mapping[str, Sequence[object]], game: str
             continue
         if key not in values:
             known = ", ".join([*(k for k in checks if k not in values), *values])
-            raise RuleViolation("common.bad_option", f"{game} has no option {said(key)} (options: {known})")
+            raise RuleViolation("common.bad_option", f"{game} has no option {as_written(key)} (options: {known})")
         allowed = values[key]
         if not _allowed(v, allowed):
-            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(said, allowed))}, not {said(v)}")
+            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(as_written, allowed))}, not {as_written(v)}")
     return dict(raw)
 
 
@@ -194,7 +194,7 @@ def dispatch(handlers: Mapping[str, Callable[[S, Event], S]], state: S, event: E
     """
     handler = handlers.get(event.type)
     if handler is None:
-        raise RuleViolation("common.unknown_event", f"{game} has no event {said(event.type)}")
+        raise RuleViolation("common.unknown_event", f"{game} has no event {as_written(event.type)}")
     return handler(state, event)
 
 
@@ -229,7 +229,7 @@ def card_reader(deck: Deck, example: str) -> CardReader:
         if card is not None:
             return card
         if not isinstance(text, str):
-            raise RuleViolation("common.bad_card", f"{said(text)} is not a card (write e.g. {example})")
+            raise RuleViolation("common.bad_card", f"{as_written(text)} is not a card (write e.g. {example})")
         try:
             return parse(text, deck) if hidden_ok else parse_known(text, deck)
         except CardError as e:
@@ -312,7 +312,7 @@ SHORT = 40
 """The most characters of a value a message repeats: enough to recognise it, never a whole payload."""
 
 
-def said(value: object) -> str:
+def as_written(value: object) -> str:
     """Write a value someone recorded for a message that refuses it: as they wrote it, never as Python does.
 
     A message names what it refuses (``'TH' is not a card``), and the one who reads it wrote

@@ -1,10 +1,10 @@
-"""``engines.common.said``: the one way a refusal repeats a recorded value, in the words the recorder wrote."""
+"""``engines.common.as_written``: the one way a refusal repeats a recorded value, in the words the recorder wrote."""
 
 from __future__ import annotations
 
 import pytest
 
-from engines.common import SHORT, said
+from engines.common import SHORT, as_written
 from tests.plain import machine_text
 
 
@@ -24,17 +24,17 @@ from tests.plain import machine_text
     (["x\ty"], '["xy"]'),
 ])
 def test_a_value_is_written_as_json_would_write_it(value: object, words: str) -> None:
-    assert said(value) == words
-    assert machine_text(f"{said(value)} is not a binding") == []
+    assert as_written(value) == words
+    assert machine_text(f"{as_written(value)} is not a binding") == []
 
 
 @pytest.mark.parametrize("value", ["x" * 10_000_000, list(range(100_000)), {str(k): [k] * 50 for k in range(1000)},
                                    [[[[[[[[[[["deep"]]]]]]]]]]] * 1000, "\x00" * 500 + "late"])
 def test_a_long_value_is_cut_to_its_start(value: object) -> None:
-    words = said(value)
+    words = as_written(value)
     assert len(words) <= SHORT + 3 and words.endswith(("…", "…'"))
 
 
 def test_a_value_just_short_enough_is_written_whole() -> None:
-    assert said("x" * SHORT) == f"'{'x' * SHORT}'"
-    assert said([1] * 19) == "[" + ",".join(["1"] * 19) + "]"  # 39 characters
+    assert as_written("x" * SHORT) == f"'{'x' * SHORT}'"
+    assert as_written([1] * 19) == "[" + ",".join(["1"] * 19) + "]"  # 39 characters

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template
 
+from api import rulebook
 from api.app import current_service
 from engines import get_engine
 from ledger import MatchNotFound
@@ -39,6 +40,18 @@ def replay(match_id: str) -> str:
     summary = _summary(match_id)
     return render_template("replay.html", match=summary, opening=_opening(match_id),
                            game=get_engine(summary["game"]).describe())
+
+
+def rule_title(game: str, href: str | None) -> str | None:
+    """The title of the rule a link points at (``Scoring a round``), so the link reads as words, not as its anchor."""
+    if not href or "#" not in href:
+        return None
+    where, anchor = href.removeprefix("/rules/").split("#", 1)
+    try:
+        toc = rulebook.page(where or game).toc
+    except KeyError:
+        return None
+    return next((title for _, title, a in toc if a == anchor), None)
 
 
 FIELD_WORDS = {"points": "points", "totals": "running total", "cardPoints": "card points", "money": "money",
@@ -177,8 +190,9 @@ def match_page(match_id: str) -> str:
         lines = []
         for line in h.get("lines", []):
             column = _column_of(line, columns)
-            lines.append({**line, "who": columns[column]["label"] if column is not None else "",
-                          "href": rule_href(game, line.get("rule"))})
+            href = rule_href(game, line.get("rule"))
+            lines.append({**line, "who": columns[column]["label"] if column is not None else "", "href": href,
+                          "ruleTitle": rule_title(game, href)})
         hands.append({**h, "lines": lines})
     return render_template("match.html", match=summary, opening=_opening(match_id), audit=audit, columns=columns,
                            hands=hands, claims=claims, others=others, game=get_engine(game).describe(),

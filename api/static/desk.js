@@ -92,7 +92,7 @@ function renderDisputes() {
   $("no-disputes").hidden = disputes.length > 0;
   list.replaceChildren(...disputes.map((d) => {
     const what = [d.field ? FIELD_WORDS[d.field] || d.field : "score", d.seat != null ? `of ${seatName(d.seat)}` : null].filter(Boolean).join(" ");
-    const item = el("li", { class: `dispute state-${d.state}`, "data-seq": d.seq },
+    const item = el("li", { class: `dispute state-${d.state}`, "data-seq": d.seq, tabindex: "-1" },
       el("p", {}, el("strong", { text: `Hand ${d.hand}, ${what}` }), ` — ${stateWords(d)}`),
       el("p", { text: `“${d.reason}” (entry ${d.seq})` }));
     if (d.ruling) item.append(el("p", { class: "ruling", text: `Ruling (entry ${d.ruling.seq}): ${d.ruling.decision}, ${d.ruling.reason}` }));
@@ -180,12 +180,19 @@ function rulingForm(dispute) {
     if (!result) return;
     if (!result.ok) { say(refusal, result); return; }
     await refresh();
-    $("hand-why").scrollIntoView({ block: "nearest" });
+    focusDispute(n);
   });
   form.append(decision, el("label", { for: `r-reason-${n}` }, "Reason for the ruling", reason), correction,
     el("p", { class: "actions" }, el("button", { type: "button", class: "button", onclick: check }, "Check the ruling"),
       el("button", { type: "submit", class: "button primary" }, "Record the ruling")), preview, refusal);
   return form;
+}
+
+/** Take the keyboard to a dispute after it was opened or ruled: the pressed button is redrawn away, and
+ * the focus would fall back to the top of the page, with nothing said of what happened. */
+function focusDispute(seq) {
+  const item = document.querySelector(`#disputes li.dispute[data-seq="${seq}"]`);
+  if (item) item.focus();
 }
 
 /** Send a form's events once: its submit button waits for the answer, so a double tap does not open a
@@ -220,5 +227,6 @@ $("dispute-form").addEventListener("submit", async (event) => {
   }
   $("d-reason").value = "";
   await refresh();
+  focusDispute(result.body.version);  // the dispute is the entry just written
 });
 refresh();

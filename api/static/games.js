@@ -5,7 +5,7 @@
 const VERBS = {
   draw: "draws", discard: "discards", replace: "replaces", peek: "peeks (7/8)", spy: "spies (9/10)", swap: "swaps (11/12)",
   call_cabo: "calls CABO", take_discard: "takes the discard", initial_peek: "looks at two cards", showdown: "Showdown: cards shown",
-  lead: "leads", beat: "beats", tira: "tira", play: "plays", keep: "keeps a card", take: "takes a card", stand: "stands",
+  lead: "leads", beat: "beats", tira: "leads a tira (four of a suit, out of turn)", play: "plays", keep: "keeps a card", take: "takes a card", stand: "stands",
   meld: "melds", lay_off: "lays off", rebuy: "re-buys", reveal: "Reveal cards", note: "Note",
 };
 
@@ -19,6 +19,8 @@ export function moveLabel(move, seatName) {
   else if (d.cards && move.type !== "showdown") details.push(d.cards.join(" "));
   if (d.card && move.type !== "draw") details.push(d.card);
   const tail = details.length ? ` (${details.join(", ")})` : "";
+  // El Roby's two draws read differently: from the stock, or the discard (the card everyone sees)
+  if (move.type === "draw" && d.from) return `${seatName(d.seat)} ${d.from === "stock" ? "draws from the stock" : `takes the discard${d.card ? ` (${d.card})` : ""}`}`;
   return (d.seat != null ? `${seatName(d.seat)} ${verb}` : verb) + tail;
 }
 

@@ -33,6 +33,7 @@ async function load(notice) {
   const answer = await call("GET", `/matches/${id}/replay?${query}`, undefined, { token });
   if (!answer.ok) {
     const why = answer.body && (answer.body.detail || answer.body.title);
+    S.asked = S.seat;  // asked again once a key is given
     S.seat = "";
     $("seat").value = "";
     return load(why ? `Shown as the public sees it: ${why}.` : "Shown as the public sees it.");
@@ -58,7 +59,13 @@ function renderAccess(message) {
     const input = el("input", { id: "token-input", autocomplete: "off" });
     box.append(el("p", { text: "The match is in play: a seat's cards are shown only with the match's write key (the scorer's phone keeps it); without it you see what the public sees." }),
       el("label", { for: "token-input" }, "Write key", input),
-      el("button", { type: "button", class: "button", onclick: () => { if (input.value.trim()) { keepToken(id, input.value.trim()); renderAccess(); load(); } } }, "Use this key"));
+      el("button", { type: "button", class: "button", onclick: () => {
+        if (!input.value.trim()) return;
+        keepToken(id, input.value.trim());
+        if (S.asked) { S.seat = S.asked; $("seat").value = S.seat; S.asked = ""; }  // the view refused without the key
+        renderAccess();
+        load();
+      } }, "Use this key"));
   }
 }
 

@@ -25,18 +25,40 @@ const columnLabels = () => S.summary.standings.map((s) => s.names ? s.names.join
 
 async function refresh({ keepForms = false } = {}) {
   const token = tokenFor(id);
-  const [summary, audit, legal, events] = await Promise.all([
-    get(`/matches/${id}`), get(`/matches/${id}/audit`), get(`/matches/${id}/legal-moves`),
-    call("GET", `/matches/${id}/events?limit=10000`, undefined, { token })]);  // with the key: the private values too
+  // with the key: the private values too — the log, and the moves the record's known cards allow
+  // (a Cabo draw recorded as a 3 offers no peek, and its discard is one tap)
+  const [summary, audit, disclosed, events] = await Promise.all([
+    get(`/matches/${id}`), get(`/matches/${id}/audit`),
+    token ? call("GET", `/matches/${id}/legal-moves`, undefined, { token }) : get(`/matches/${id}/legal-moves`),
+    call("GET", `/matches/${id}/events?limit=10000`, undefined, { token })]);
+  const legal = disclosed.ok || disclosed.offline ? disclosed : await get(`/matches/${id}/legal-moves`);  // a wrong key still reads the public moves
   // A read that did not reach the server (a dropped connection at the table) leaves the sheet as
   // it was shown: drawing from half the answers would break the page.
   if ([summary, audit, legal].some((r) => r.offline)) { showQueue(); return; }
   const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);  // a wrong key still reads the public log
-  S.summary = summary.body; S.audit = audit.body; S.legal = legal.body.moves; S.events = log.body.events;
+  S.summary = summary.body; S.audit = audit.body; S.legal = oneButtonEach(legal.body.moves); S.events = log.body.events;
   S.version = S.summary.version;
   const view = token ? await call("GET", `/matches/${id}/state?seat=all`, undefined, { token }) : await get(`/matches/${id}/state`);
   S.view = (view.ok ? view.body : (await get(`/matches/${id}/state`)).body).state;
   render(keepForms);
+}
+
+/** One template per button: the moves the record knows in full come one per card or slot (every lead
+ * of a known hand, every swap of a known 12), which would be dozens of buttons; each move type of each
+ * seat (each dealer of a deal, each source of a draw) becomes one, keeping the fields all its templates
+ * share — the form asks the rest, and the API judges it. */
+function oneButtonEach(moves) {
+  const groups = new Map();
+  for (const move of moves) {
+    const d = move.data || {};
+    const key = JSON.stringify([move.type, d.seat, d.dealer, d.from]);
+    if (!groups.has(key)) groups.set(key, { type: move.type, data: { ...d } });
+    else {
+      const kept = groups.get(key).data;
+      for (const k of Object.keys(kept)) if (JSON.stringify(kept[k]) !== JSON.stringify(d[k])) delete kept[k];
+    }
+  }
+  return [...groups.values()];
 }
 
 /** Draw everything; ``keepForms`` leaves the open forms as typed (only the facts around them change). */
@@ -452,25 +474,25 @@ function openDeal(move) {
   form.querySelector("button").focus();
 }
 
+/** The fields the scorer fills in for a move of this type (none: the move is recorded in one tap). */
+const moveFields = (type) => (FIELDS[gameId] || {})[type] || [];
+
 function openMove(move) {
-  const fields = (FIELDS[gameId] || {})[move.type] || [];
+  const fields = moveFields(move.type);
   const hasUnknown = (v) => v === "??" || (Array.isArray(v) && v.some(hasUnknown));
   const missing = fields.filter((f) => move.data[f.name] === undefined || hasUnknown(move.data[f.name]));
   const form = $("move-form");
   clearRefusal($("move-refusal"));
   if (!missing.length) { form.hidden = true; post([{ type: move.type, data: { ...move.data } }], $("move-refusal"), moveLabel(move, seatName)); return; }
   form.replaceChildren(el("h3", { text: moveLabel(move, seatName) }));
-  const controls = missing.map((f) => [f, control(f, move, move.data[f.name])]);
+  // a template's half-known value (cards with "??") is asked afresh; only known rows are filled in
+  const controls = missing.map((f) => [f, control(f, move, f.kind === "rows" ? move.data[f.name] : undefined)]);
   for (const [, c] of controls) form.append(c.node);
   const save = el("button", { type: "button", class: "button primary", text: "Record" });
   save.addEventListener("click", () => {
-    const data = { ...move.data };
-    for (const [f, c] of controls) {
-      const value = c.value();
-      const empty = value == null || (Array.isArray(value) && value.length === 0) || (f.kind === "pos" && value.slot == null);
-      if (empty && f.optional) continue;
-      data[f.name] = value;
-    }
+    const data = moveData(move.data, controls);
+    const short = controls.filter(([f]) => f.kind === "rows").map(([f]) => rowsProblem(data[f.name])).find(Boolean);
+    if (short) { showRefusal($("move-refusal"), { body: { detail: short } }); return; }
     post([{ type: move.type, data }], $("move-refusal"), moveLabel(move, seatName));
   });
   form.append(el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
@@ -478,25 +500,33 @@ function openMove(move) {
   form.querySelector("button").focus();
 }
 
+/** The control of one field of a move; ``known`` is the value the template (or, in a correction, the
+ * entry being corrected) already holds, shown as chosen. */
 function control(f, move, known) {
   const label = f.label + (f.optional ? " (if known)" : "");
   const slotsOf = (seat) => { const row = (S.view.rows || [])[seat]; return Array.from({ length: row ? row.cards.length : 4 }, (_, i) => [i + 1, String(i + 1)]); };
+  const isCard = (c) => typeof c === "string";
+  const one = (v) => (v === undefined || v === null || (typeof v === "object" && !Array.isArray(v)) ? [] : [v]);
   switch (f.kind) {
-    case "card": return cardList(label, { single: true, only: f.only, allowUnknown: !!f.unknown });
-    case "cards": return cardList(label, { max: f.max || 8, allowUnknown: !!f.unknown });
-    case "slot": return segmented(label, slotsOf(move.data.seat));
-    case "slots": return segmented(label, slotsOf(move.data.seat), { multiple: true });
-    case "seat": return segmented(label, seatOptions(), { clearable: f.optional });
-    case "seats": return segmented(label, seatOptions(), { multiple: true });
-    case "bool": return segmented(label, [[true, "yes"], [false, "no"]], { clearable: f.optional });
-    case "choice": return segmented(label, f.values.map((v) => [v, v]));
-    case "int": return numberField(label, { idName: `f-${f.name}` });
+    case "card": return cardList(label, { single: true, only: f.only, allowUnknown: !!f.unknown, initial: one(known).filter(isCard) });
+    case "cards": return cardList(label, { max: f.max || 8, allowUnknown: !!f.unknown, initial: Array.isArray(known) ? known.filter(isCard) : [] });
+    case "slot": return segmented(label, slotsOf(move.data.seat), { initial: one(known) });
+    case "slots": return segmented(label, slotsOf(move.data.seat), { multiple: true, initial: Array.isArray(known) ? known : [] });
+    case "seat": return segmented(label, seatOptions(), { clearable: f.optional, initial: one(known) });
+    case "seats": return segmented(label, seatOptions(), { multiple: true, initial: Array.isArray(known) ? known : [] });
+    case "bool": return segmented(label, [[true, "yes"], [false, "no"]], { clearable: f.optional, initial: one(known) });
+    case "choice": return segmented(label, f.values.map((v) => [v, v]), { initial: one(known) });
+    case "int": return numberField(label, { idName: `f-${f.name}`, initial: known == null ? "" : String(known) });
     case "pos": {
       const own = f.own ? move.data.seat : null;
-      const seat = own == null ? segmented(`${label}: player`, seatOptions().filter(([s]) => f.other ? s !== move.data.seat : true), { onchange: () => redraw() }) : null;
+      const at = known && typeof known === "object" ? known : {};
+      const seat = own == null ? segmented(`${label}: player`, seatOptions().filter(([s]) => f.other ? s !== move.data.seat : true),
+        { onchange: () => redraw(), initial: one(at.seat) }) : null;
       const box = el("div");
-      let slot = segmented(`${label}: slot`, slotsOf(own ?? 0));
-      const redraw = () => { const s = seat.value(); const next = segmented(`${label}: slot of ${s == null ? "?" : seatName(s)}`, slotsOf(s ?? 0)); slot.node.replaceWith(next.node); slot = next; };
+      const slotFor = (s) => segmented(`${label}: slot${own == null && s != null ? ` of ${seatName(s)}` : ""}`, slotsOf(s ?? 0),
+        { initial: s != null && s === at.seat ? one(at.slot) : [] });
+      let slot = slotFor(own ?? (seat ? seat.value() : null));
+      const redraw = () => { const next = slotFor(seat.value()); slot.node.replaceWith(next.node); slot = next; };
       if (seat) box.append(seat.node);
       box.append(slot.node);
       return { node: box, value: () => ({ seat: own ?? seat.value(), slot: slot.value() }) };
@@ -509,6 +539,43 @@ function control(f, move, known) {
     }
     default: return numberField(label, { idName: `f-${f.name}` });
   }
+}
+
+/** How many cards a seat holds, as the table shows it (null when the view does not say). */
+function heldCount(seat) {
+  for (const key of ["seats", "rows", "hands"]) {
+    const entry = ((S.view || {})[key] || []).find((e) => e && e.seat === seat);
+    if (!entry || entry.inHand === false || entry.in === false) continue;
+    if (typeof entry.cards === "number") return entry.cards;
+    if (Array.isArray(entry.cards)) return entry.cards.length;
+    if (Array.isArray(entry.hand)) return entry.hand.length;
+    if (typeof entry.size === "number") return entry.size;
+  }
+  return null;
+}
+
+/** A showdown row with more or fewer cards than the seat holds, said with the player's name ("P4 holds
+ * 2 cards; 1 picked.") — the API would say "the 4th entry of hands must hold 2 to 4 entries". */
+function rowsProblem(rows) {
+  for (const [seat, row] of (rows || []).entries()) {
+    const held = heldCount(seat);
+    if (held == null || !Array.isArray(row) || row.length === held) continue;
+    return `${seatName(seat)} holds ${held} card${held === 1 ? "" : "s"}; ${row.length} picked.`;
+  }
+  return null;
+}
+
+/** A move's data from its form: the fields the form asked, over what the template (or the entry) holds;
+ * an optional field left empty is left out. */
+function moveData(base, controls) {
+  const data = { ...base };
+  for (const [f, c] of controls) {
+    const value = c.value();
+    const empty = value == null || (Array.isArray(value) && value.length === 0) || (f.kind === "pos" && value.slot == null);
+    if (empty && f.optional) { delete data[f.name]; continue; }
+    data[f.name] = value;
+  }
+  return data;
 }
 
 /** The cards the record still lacks (reveal references), from the state and the audit. */
@@ -610,6 +677,12 @@ function describeEvent(e) {
   const who = d.seat != null ? `${seatName(d.seat)}: ` : "";
   const bits = [];
   if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
+  if (e.type === "void") return `void of entry ${d.target} (${d.reason})`;
+  if (e.type === "amend") {
+    // what the entry now says, so the history shows the correction and not only that there was one
+    const was = S.events.find((x) => x.seq === d.target);
+    return `correction of entry ${d.target} (${d.reason}): ${was ? describeEvent({ type: was.type, data: d.data }) : ""}`;
+  }
   for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
     const name = FIELD_NAMES[k] || k;
     if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??" || c === null)) { bits.push(`${name} unseen`); continue; }
@@ -628,7 +701,7 @@ function renderHistory() {
     const item = el("li", { value: e.seq, "data-seq": e.seq }, el("span", { class: voided.has(e.seq) ? "void" : "", text: describeEvent(e) }));
     if (writable && e.seq > 1 && !voided.has(e.seq)) {
       item.append(el("button", { type: "button", class: "button", "aria-label": `Void entry ${e.seq}`, text: "Void…", onclick: () => openCorrection(e, "void") }));
-      if (e.type === "hand_result" && SHEET[gameId]) item.append(el("button", { type: "button", class: "button", "aria-label": `Correct entry ${e.seq}`, text: "Correct…", onclick: () => openCorrection(e, "amend") }));
+      if ((e.type === "hand_result" && SHEET[gameId]) || moveFields(e.type).length) item.append(el("button", { type: "button", class: "button", "aria-label": `Correct entry ${e.seq}`, text: "Correct…", onclick: () => openCorrection(e, "amend") }));
     }
     list.append(item);
   }
@@ -648,16 +721,24 @@ function openCorrection(target, kind) {
   const refusal = el("div", { class: "refusal", role: "alert", hidden: true });
   const confirm = el("button", { type: "button", class: "button primary", text: kind === "void" ? "Void it" : "Save the correction", disabled: true });
   let fields = null;
-  const header = el("h3", { text: kind === "void" ? `Void entry ${target.seq}: ${describeEvent(target)}` : `Correct entry ${target.seq}` });
+  const header = el("h3", { text: `${kind === "void" ? "Void" : "Correct"} entry ${target.seq}: ${describeEvent(target)}` });
   const extra = el("div");
   const onchange = () => { confirm.disabled = true; consequences.replaceChildren(); };
-  if (kind === "amend") {
+  // a hand from the sheet is corrected with the sheet's form, a move with the fields of its own form
+  const asMove = kind === "amend" && target.type !== "hand_result";
+  if (asMove) {
+    fields = moveFields(target.type).map((f) => [f, control(f, target, target.data[f.name])]);
+    extra.append(...fields.map(([, c]) => c.node));
+    extra.addEventListener("click", onchange);
+    extra.addEventListener("input", onchange);
+  } else if (kind === "amend") {
     fields = SHEET[gameId].fields(ctx("fix-"), onchange, target.data);
     extra.append(...fields.map((f) => f.node));
   }
+  const amended = () => asMove ? moveData(target.data, fields) : SHEET[gameId].build(fields.map((f) => f.value()), ctx());
   const events = () => [kind === "void"
     ? { type: "void", data: { target: target.seq, reason: reason.value } }
-    : { type: "amend", data: { target: target.seq, reason: reason.value, data: SHEET[gameId].build(fields.map((f) => f.value()), ctx()) } }];
+    : { type: "amend", data: { target: target.seq, reason: reason.value, data: amended() } }];
   const check = async () => {
     clearRefusal(refusal);
     const problem = fieldProblem(extra);

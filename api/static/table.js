@@ -35,14 +35,14 @@ const DRAW = {
     if (trick) out.push(el("p", { class: "note", text: "This trick:" }), ...trick.plays.map((p) => row(`${seatName(p.seat)} ${p.type}s`, p.cards)));
     else if (v.lastTrick) out.push(el("p", { class: "note", text: `Last trick, won by ${seatName(v.lastTrick.winner)}:` }),
       ...v.lastTrick.plays.map((p) => row(`${seatName(p.seat)} ${p.type}s`, p.cards)));
-    for (const p of v.piles || []) out.push(el("p", { class: "note", text: `${p.seats.map(seatName).join(" + ")}: ${p.tricks} trick${p.tricks === 1 ? "" : "s"}, ${p.knownPoints} card points known${p.missing && p.missing.length ? `, ${p.missing.length} face-down card${p.missing.length === 1 ? "" : "s"} unseen` : ""}` }));
+    for (const p of v.piles || []) out.push(el("p", { class: "note", text: `${p.seats.map(seatName).join(" + ")}: ${p.tricks} trick${p.tricks === 1 ? "" : "s"}${p.knownPoints != null ? `, ${p.knownPoints} card points known` : `, ${p.cards} card${p.cards === 1 ? "" : "s"}`}${p.missing && p.missing.length ? `, ${p.missing.length} face-down card${p.missing.length === 1 ? "" : "s"} unseen` : ""}` }));
     return out;
   },
   "cau-robat"(v) {
     const out = [row("Table", v.table || [])];
     for (const p of v.piles || []) out.push(row(`${p.name}'s pile (${p.count})`, p.cards.length > 6 ? p.cards.slice(-3) : p.cards, p.cards.length > 6 ? "top three" : null));
     for (const h of v.hands || []) out.push(row(h.name, held(h), h.seat === v.turn ? "to play" : null));
-    if (v.chain) out.push(el("p", { class: "note", text: `Open chain of ${v.chain.rank}: ${v.chain.call}` }));
+    if (v.chain) out.push(el("p", { class: "note", text: `Open chain of ${v.chain.rank}${v.chain.call ? `: ${v.chain.call}` : ""}` }));
     return out;
   },
   "el-roby"(v, seatName) {

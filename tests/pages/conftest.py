@@ -42,7 +42,7 @@ def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
     errors: list[str] = []
     contexts = []
 
-    def opener(path: str, viewport: dict[str, int] | None = None) -> Page:
+    def opener(path: str, viewport: dict[str, int] | None = None, on_response: Callable[[Any], None] | None = None) -> Page:
         context = chromium.new_context(viewport=viewport or PHONE)
         contexts.append(context)
         page = context.new_page()
@@ -50,6 +50,8 @@ def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
         page.on("request", lambda r: None if r.url.startswith(live.url) or r.url.startswith("data:") else outside.append(r.url))
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 500 else None)
+        if on_response is not None:  # before the first request, so every response of the page is seen
+            page.on("response", on_response)
         page.goto(live.url + path)
         return page
 

@@ -100,7 +100,9 @@ class UnknownGame(LookupError):
     """A game id that no engine answers to."""
 
     def __init__(self, game: object) -> None:
-        super().__init__(f"unknown game {game!r}")
+        from engines.common import as_written  # here, not at the top: engines.common imports this module
+
+        super().__init__(f"unknown game {as_written(game)}")
         self.game = game
 
 

@@ -2,7 +2,8 @@
 
 What belongs here is plumbing that is the same in every game: checking a seat number or
 an option value, turning a card's text into a :class:`~engines.cards.Card` with the rule
-error a recorder sees, dispatching an event to its handler, joining names for a sentence.
+error a recorder sees, dispatching an event to its handler, joining names for a sentence,
+repeating a recorded value in a refusal (:func:`as_written`).
 Game rules never belong here: no deck, option set, message or limit of one game. What
 differs between games (the game's name in a message, its deck, its option values) is a
 parameter, so that a message stays exactly what each engine said before.
@@ -13,6 +14,7 @@ here keeps state between calls.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, TypeGuard, TypeVar, overload
 
 from engines.base import MATCH_OPTIONS, Event, RuleViolation
@@ -88,7 +90,7 @@ def check_seat(v: object, n: int, field: str = "seat") -> int:
     if type(v) is int and 0 <= v < n:  # every valid seat but an int subclass, in one test
         return v
     if not is_int(v) or not 0 <= v < n:
-        raise RuleViolation("common.bad_seat", f"{field} must be a seat from 0 to {n - 1}, not {v!r}")
+        raise RuleViolation("common.bad_seat", f"{field} must be a seat from 0 to {n - 1}, not {as_written(v)}")
     return int(v)
 
 
@@ -112,7 +114,7 @@ def check_game(data: Mapping[str, Any], game: str, name: str) -> None:
     """
     got = data.get("game", game)
     if got != game:
-        raise RuleViolation("common.wrong_game", f"this is the {name} engine, not {got!r}")
+        raise RuleViolation("common.wrong_game", f"this is the {name} engine, not {as_written(got)}")
 
 
 # --------------------------------------------------------------------------- options
@@ -167,10 +169,10 @@ def check_options(raw: object, values: Mapping[str, Sequence[object]], game: str
             continue
         if key not in values:
             known = ", ".join([*(k for k in checks if k not in values), *values])
-            raise RuleViolation("common.bad_option", f"{game} has no option {key!r} (options: {known})")
+            raise RuleViolation("common.bad_option", f"{game} has no option {as_written(key)} (options: {known})")
         allowed = values[key]
         if not _allowed(v, allowed):
-            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(repr, allowed))}, not {v!r}")
+            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(as_written, allowed))}, not {as_written(v)}")
     return dict(raw)
 
 
@@ -192,7 +194,7 @@ def dispatch(handlers: Mapping[str, Callable[[S, Event], S]], state: S, event: E
     """
     handler = handlers.get(event.type)
     if handler is None:
-        raise RuleViolation("common.unknown_event", f"{game} has no event {event.type!r}")
+        raise RuleViolation("common.unknown_event", f"{game} has no event {as_written(event.type)}")
     return handler(state, event)
 
 
@@ -227,7 +229,7 @@ def card_reader(deck: Deck, example: str) -> CardReader:
         if card is not None:
             return card
         if not isinstance(text, str):
-            raise RuleViolation("common.bad_card", f"{text!r} is not a card (write e.g. {example})")
+            raise RuleViolation("common.bad_card", f"{as_written(text)} is not a card (write e.g. {example})")
         try:
             return parse(text, deck) if hidden_ok else parse_known(text, deck)
         except CardError as e:
@@ -304,6 +306,67 @@ def pretty_written(items: Iterable[object], read: CardReader) -> str:
 
 
 # --------------------------------------------------------------------------- words
+
+
+SHORT = 40
+"""The most characters of a value a message repeats: enough to recognise it, never a whole payload."""
+
+
+def as_written(value: object) -> str:
+    """Write a value someone recorded for a message that refuses it: as they wrote it, never as Python does.
+
+    A message names what it refuses (``'TH' is not a card``), and the one who reads it wrote
+    JSON or the text notation, not Python: text is quoted ``'TH'`` (``“it's”`` when it holds a
+    quote), ``null`` is ``null`` (the word the messages already use: "or null"), ``true`` and
+    ``false`` stay lower case, numbers are as written, and lists and objects are compact JSON
+    (``[3,2]``, ``{"seq":3}``) — as the schema check (:func:`schemas.show`) writes a value,
+    so a value reads the same whichever check refuses it. Control characters are dropped and
+    a value longer than :data:`SHORT` characters is cut there with ``…``.
+    """
+    if isinstance(value, str):
+        text = _printable(value)
+        text = text if len(text) <= SHORT and len(value) <= 4 * SHORT else text[:SHORT] + "…"
+        return f"'{text}'" if "'" not in text else f"\u201c{text}\u201d"
+    room = [SHORT]
+    text = json.dumps(_shortened(value, room), ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= SHORT and room[0] >= 0 else text[:SHORT] + "…"
+
+
+def _printable(text: str) -> str:
+    """``text`` without control characters, read no further than a message could show of it."""
+    return "".join(c for c in text[:4 * SHORT] if c.isprintable())
+
+
+def _shortened(value: object, room: list[int]) -> object:
+    """``value`` as plain JSON data with printable text, cut once ``room[0]`` values were written.
+
+    Every value writes at least one character, so the first :data:`SHORT` of them are all a
+    message shows: a huge or deeply nested payload costs no more than a small one. A cut
+    leaves ``room[0]`` below zero.
+    """
+    room[0] -= 1
+    if isinstance(value, str):
+        return _printable(value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, Mapping):
+        out: dict[str, object] = {}
+        for key, item in value.items():
+            if room[0] <= 0:
+                room[0] = -1
+                break
+            out[_printable(str(key))] = _shortened(item, room)
+        return out
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items: list[object] = []
+        for item in value:
+            if room[0] <= 0:
+                room[0] = -1
+                break
+            items.append(_shortened(item, room))
+        return items
+    return _printable(str(value))
+
 
 
 def how_many(n: int, noun: str) -> str:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from engines.base import Event, RuleViolation
-from engines.common import check_game, check_options, check_seat, dispatch, is_int, read_seat, seat_names, how_many
+from engines.common import check_game, check_options, check_seat, dispatch, is_int, read_seat, as_written, seat_names, how_many
 from engines.cabo.scoring import allowed_dealers, settle, sheet_of
 from engines.cabo.state import (
     DECK_COUNTS,
@@ -204,7 +204,7 @@ class _Work:
     def slot(self, seat: Seat, k: object, field: str = "slot") -> Token:
         row = self.layouts[seat]
         if not is_int(k) or not 1 <= k <= len(row):
-            raise RuleViolation("cabo.bad_slot", f"{field}: {self.players[seat]} has {how_many(len(row), 'card')}, slots 1 to {len(row)}; there is no slot {k!r}")
+            raise RuleViolation("cabo.bad_slot", f"{field}: {self.players[seat]} has {how_many(len(row), 'card')}, slots 1 to {len(row)}; there is no slot {as_written(k)}")
         return row[int(k) - 1]
 
     def seat(self, v: object, field: str = "seat") -> Seat:
@@ -690,7 +690,7 @@ def _on_reveal(state: State, event: Event) -> State:
     p = state.players
     for b in bindings:
         if not isinstance(b, Mapping):
-            raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+            raise RuleViolation("common.bad_reveal", f"{as_written(b)} is not a binding")
         v = read_known(b.get("card"))
         if "slot" in b:
             s = w.seat(b.get("seat"))
@@ -746,7 +746,7 @@ def _parse_caller(state: State, raw: object) -> Seat | None:
             raise RuleViolation("cabo.bad_result", "a first-edition round ends only after a CABO call: give the caller")
         return None
     if not is_int(raw) or not 0 <= raw < state.seats:
-        raise RuleViolation("common.bad_seat", f"caller must be a seat from 0 to {state.seats - 1} or null, not {raw!r}")
+        raise RuleViolation("common.bad_seat", f"caller must be a seat from 0 to {state.seats - 1} or null, not {as_written(raw)}")
     return int(raw)
 
 
@@ -794,7 +794,7 @@ def _parse_sums(state: State, raw: object, kamikaze_raw: object, caller: Seat | 
     kamikaze: Seat | None = None
     if kamikaze_raw is not None:
         if not is_int(kamikaze_raw) or not 0 <= kamikaze_raw < n:
-            raise RuleViolation("common.bad_seat", f"kamikaze must be a seat from 0 to {n - 1} or null, not {kamikaze_raw!r}")
+            raise RuleViolation("common.bad_seat", f"kamikaze must be a seat from 0 to {n - 1} or null, not {as_written(kamikaze_raw)}")
         kamikaze = int(kamikaze_raw)
         if sums[kamikaze] != sum(KAMIKAZE):
             raise RuleViolation("cabo.bad_result", (

@@ -24,7 +24,7 @@ from typing import NamedTuple, TypeAlias
 from engines.history import EMPTY, History
 from engines.base import RuleViolation
 from engines.cards import CABO, CardError, parse
-from engines.common import quick_replace
+from engines.common import quick_replace, as_written
 
 GAME = "cabo"
 DECK = CABO
@@ -238,7 +238,7 @@ def read_value(text: object, field: str = "card") -> int | None:
         RuleViolation: ``common.bad_card`` or ``common.card_not_in_deck``.
     """
     if not isinstance(text, str):
-        raise RuleViolation("common.bad_card", f"{field}: {text!r} is not a Cabo card (write its value, \"0\" to \"13\")")
+        raise RuleViolation("common.bad_card", f"{field}: {as_written(text)} is not a Cabo card (write its value, \"0\" to \"13\")")
     try:
         card = parse(text, DECK)
     except CardError as e:

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card
-from engines.common import check_game, check_options, dispatch, is_int, read_all, read_seat, seat_names, set_item, how_many
+from engines.common import check_game, check_options, dispatch, is_int, read_all, read_seat, as_written, seat_names, set_item, how_many
 from engines.cau_robat.state import (
     CALL_WORDS,
     CALLS,
@@ -125,9 +125,9 @@ def start(data: Mapping[str, Any]) -> State:
     wins = target.get("wins", 3)
     tie = target.get("tie", "share")
     if not is_int(wins) or wins < 1:
-        raise RuleViolation("common.bad_target", f"the target is a number of hand wins, 1 or more, not {wins!r}")
+        raise RuleViolation("common.bad_target", f"the target is a number of hand wins, 1 or more, not {as_written(wins)}")
     if tie not in TIES:
-        raise RuleViolation("common.bad_target", f"target tie must be 'share' or 'playOn', not {tie!r}")
+        raise RuleViolation("common.bad_target", f"target tie must be 'share' or 'playOn', not {as_written(tie)}")
     n = len(players)
     initial: tuple[int, ...] = (0,) * n
     raw = data.get("initial")

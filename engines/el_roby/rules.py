@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card, at_least
-from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, set_field, set_item, how_many
+from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, as_written, set_field, set_item, how_many
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty
 from engines.el_roby.state import (
@@ -156,7 +156,7 @@ def parse_options(raw: object) -> Options:
 def _amount(key: str, v: object) -> str | None:
     """Check an option that is a sum of money (``entry``, ``stake``)."""
     if not is_int(v) or v < 0:
-        return f"option {key} is a whole amount of money, 0 or more, not {v!r}"
+        return f"option {key} is a whole amount of money, 0 or more, not {as_written(v)}"
     return None
 
 
@@ -382,7 +382,7 @@ def _on_draw(state: State, event: Event) -> State:
         fields.update(pile=hand.pile[:-1], took=top, known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (top,))),
                       shown=set_item(hand.shown, seat, hand.shown[seat] + (top,)))
     else:
-        raise RuleViolation("el-roby.bad_source", f"from is 'stock' or 'discard', not {source!r}")
+        raise RuleViolation("el-roby.bad_source", f"from is 'stock' or 'discard', not {as_written(source)}")
     return state._replace(current=hand._replace(**fields))
 
 
@@ -448,7 +448,7 @@ def _on_lay_off(state: State, event: Event) -> State:
     ident = d.get("meld")
     meld = next((m for m in hand.melds if m.id == ident), None)
     if meld is None:
-        raise RuleViolation("el-roby.unknown_meld", f"there is no meld {ident!r} on the table (melds 1 to {len(hand.melds)})")
+        raise RuleViolation("el-roby.unknown_meld", f"there is no meld {as_written(ident)} on the table (melds 1 to {len(hand.melds)})")
     cards = read_cards(d, read_card)
     shape = classify(meld.cards + tuple(cards), state.options)
     if shape is None or shape[0] != meld.kind:
@@ -849,7 +849,7 @@ def _on_reveal(state: State, event: Event) -> State:
         raise RuleViolation("common.bad_reveal", "no hand with hidden cards is being played")
     for b in bindings:
         if not isinstance(b, Mapping):
-            raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+            raise RuleViolation("common.bad_reveal", f"{as_written(b)} is not a binding")
         if b.get("card") == UNKNOWN:
             continue  # withheld from this reader (an open read of a match in play): binds nothing
         card = read_card(b.get("card"))

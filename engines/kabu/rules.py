@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card, pretty
-from engines.common import check_game, check_options, dispatch, is_int, read_seat, set_item
+from engines.common import check_game, check_options, dispatch, is_int, read_seat, as_written, set_item
 from engines.history import History
 from engines.kabu.scoring import settle
 from engines.kabu.state import (
@@ -103,7 +103,7 @@ def parse_options(raw: object) -> Options:
 def _max_players(key: str, v: object) -> str | None:
     """Check the ``maxPlayers`` option: a whole number of players, 2 to 10."""
     if not (is_int(v) and v in OPTION_VALUES[key]):
-        return f"option {key} must be an integer from 2 to 10, not {v!r}"
+        return f"option {key} must be an integer from 2 to 10, not {as_written(v)}"
     return None
 
 
@@ -576,7 +576,7 @@ def _on_reveal(state: State, event: Event) -> State:
     hand = state.current
     for b in bindings:
         if not isinstance(b, Mapping):
-            raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+            raise RuleViolation("common.bad_reveal", f"{as_written(b)} is not a binding")
         if b.get("card") == UNKNOWN:
             continue  # withheld from this reader (an open read of a match in play): binds nothing
         card = read_card(b.get("card"), state.options.cards)
@@ -626,7 +626,7 @@ def _parse_result(state: State, d: Mapping[str, Any]) -> tuple[tuple[tuple[Card,
                 vals.append(None)
                 continue
             if not is_int(v) or not 0 <= v <= 9:
-                raise RuleViolation("kabu.bad_result", f"a hand's value is a digit from 0 to 9; {state.players[s]}'s is {v!r}")
+                raise RuleViolation("kabu.bad_result", f"a hand's value is a digit from 0 to 9; {state.players[s]}'s is {as_written(v)}")
             vals.append(int(v))
         if final is not None:
             for s in hand.order:
@@ -775,7 +775,7 @@ def _on_buy_chips(state: State, event: Event) -> State:
     if source in state.pending:
         raise RuleViolation("kabu.bad_buy", f"{state.players[source]} could not pay at the last hand and has no chips to sell")
     if not is_int(chips) or chips < 1:
-        raise RuleViolation("kabu.bad_buy", f"chips is a whole number of chips, 1 or more, not {chips!r}")
+        raise RuleViolation("kabu.bad_buy", f"chips is a whole number of chips, 1 or more, not {as_written(chips)}")
     if chips > state.chips[source]:
         raise RuleViolation("kabu.not_enough_chips", f"{state.players[source]} holds {state.chips[source]} chips and cannot sell {chips}")
     stacks = list(state.chips)

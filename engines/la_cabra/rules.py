@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from engines.base import Event, RuleViolation
-from engines.common import check_options, is_int, read_cards, read_seat, set_item, how_many
+from engines.common import check_options, is_int, read_cards, read_seat, as_written, set_item, how_many
 from engines.cards import UNKNOWN, Card
 from engines.la_cabra.scoring import (
     base_loss,
@@ -227,7 +227,7 @@ def start(data: Mapping[str, Any]) -> State:
     """
     game = data.get("game", GAME)
     if game != GAME:
-        raise RuleViolation("common.wrong_game", f"this is the La Cabra engine, not {game!r}")
+        raise RuleViolation("common.wrong_game", f"this is the La Cabra engine, not {as_written(game)}")
     players = data.get("players")
     if not isinstance(players, (list, tuple)) or len(players) != SEATS:
         n = len(players) if isinstance(players, (list, tuple)) else 0
@@ -281,7 +281,7 @@ def apply(state: State, event: Event) -> State:
         case "hand_result":
             return _on_hand_result(state, event)
         case _:
-            raise RuleViolation("common.unknown_event", f"La Cabra has no event {event.type!r}")
+            raise RuleViolation("common.unknown_event", f"La Cabra has no event {as_written(event.type)}")
 
 
 def _with_hand(state: State, hand: Hand) -> State:
@@ -574,7 +574,7 @@ def _on_tira(state: State, event: Event) -> State:
     rivals: list[Seat] = []
     for r in rivals_raw:
         if not is_int(r) or not 0 <= r < SEATS or r == seat or r in rivals:
-            raise RuleViolation("la-cabra.bad_rivals", f"rivals must be other seats (0 to 3), each once: {list(rivals_raw)!r}")
+            raise RuleViolation("la-cabra.bad_rivals", f"rivals must be other seats (0 to 3), each once: {as_written(list(rivals_raw))}")
         if r in played:
             raise RuleViolation("la-cabra.bad_rivals", f"{state.players[r]} has already played to this trick and cannot claim a tira")
         rivals.append(int(r))
@@ -660,7 +660,7 @@ def _bind_slot(hand: Hand, play: Play, index: int, card: Card) -> Hand:
 def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card) -> None:
     seq, index = b.get("seq"), b.get("index")
     if not is_int(seq):
-        raise RuleViolation("common.bad_reveal", f"seq must be an event number, not {seq!r}")
+        raise RuleViolation("common.bad_reveal", f"seq must be an event number, not {as_written(seq)}")
     if index is None:
         raise RuleViolation("common.bad_reveal", "a La Cabra face-down card is one of a discard's cards: give its index")
     i = _hand_index(state, seq)
@@ -675,7 +675,7 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
         raise RuleViolation("common.bad_reveal", f"event {seq} is not a move with face-down cards still on record")
     assert i is not None
     if not is_int(index) or not 0 <= index < len(play.cards):
-        raise RuleViolation("common.bad_reveal", f"event {seq} has {how_many(len(play.cards), 'card')}: index {index!r} does not exist")
+        raise RuleViolation("common.bad_reveal", f"event {seq} has {how_many(len(play.cards), 'card')}: index {as_written(index)} does not exist")
     old = play.cards[index]
     if old is not None:
         raise RuleViolation("common.bad_reveal", f"card {index} of event {seq} is already known: {old.pretty()}")
@@ -744,7 +744,7 @@ def _on_reveal(state: State, event: Event) -> State:
     cards: _HandCards | None = None  # hand cards named so far, put into changed before any other binding is read
     for b in bindings:
         if type(b) is not dict and not isinstance(b, Mapping):
-            raise RuleViolation("common.bad_reveal", f"{b!r} is not a binding")
+            raise RuleViolation("common.bad_reveal", f"{as_written(b)} is not a binding")
         text = b.get("card")
         if text == UNKNOWN:
             continue  # withheld from this reader (an open read of a match in play): binds nothing

@@ -308,6 +308,14 @@ def pretty_written(items: Iterable[object], read: CardReader) -> str:
 # --------------------------------------------------------------------------- words
 
 
+def withheld_reveal(bindings: Sequence[Any]) -> str | None:
+    """Words for a reveal whose every card is withheld from the reader (an open read of a match in
+    play writes them ``??``: they are private until the match ends), or None when it names cards."""
+    if bindings and all(isinstance(b, Mapping) and b.get("card") == "??" for b in bindings):
+        return f"Revealed to the scorer: {how_many(len(bindings), 'card')} the rules still hide (shown when the match ends)"
+    return None
+
+
 SHORT = 40
 """The most characters of a value a message repeats: enough to recognise it, never a whole payload."""
 

@@ -24,7 +24,7 @@ from engines.cau_robat.state import (
     read_card,
     sorted_cards,
 )
-from engines.common import option_entry, seat_names
+from engines.common import option_entry, seat_names, withheld_reveal
 from engines.privacy import NOBODY, OWNER, Declarations, Private
 
 EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
@@ -309,6 +309,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 words += "; " + _hand_end(after)
             return words
         case "reveal":
+            withheld = withheld_reveal(d.get("cards", []))
+            if withheld:
+                return withheld
             parts = []
             for b in d.get("cards", []):
                 card = _pretty(b.get("card"))

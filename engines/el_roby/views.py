@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from engines.base import Event
 from engines.cards import Card, texts
-from engines.common import option_entry, pretty_written
+from engines.common import option_entry, pretty_written, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.el_roby.rules import fitting, is_over, limit_applies, limit_of, restricted
 from engines.el_roby.scoring import settle, standings_now
@@ -384,6 +384,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "showdown":
             words = "Showdown: " + "; ".join(f"{players[s]} {pretty_written(h, read_card)}" for s, h in enumerate(d.get("hands", [])) if h)
         case "reveal":
+            withheld = withheld_reveal(d.get("cards", []))
+            if withheld:
+                return withheld
             parts = [f"{players[b['seat']]} holds {pretty_written([b.get('card')], read_card)}" if "seat" in b else
                      f"the card drawn at event {b.get('seq')} is {pretty_written([b.get('card')], read_card)}" for b in d.get("cards", [])]
             words = "Revealed: " + "; ".join(parts)

@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from engines.base import Event, voided_seqs
 from engines.cards import pretty, texts
-from engines.common import option_entry, pretty_written, seat_names
+from engines.common import option_entry, pretty_written, seat_names, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.kabu.rules import END_VALUES, OPTION_VALUES
 from engines.kabu.scoring import end_words, winners
@@ -340,6 +340,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "showdown":
             return "Showdown: " + _settlement_words(after)
         case "reveal":
+            withheld = withheld_reveal(d.get("cards", []))
+            if withheld:
+                return withheld
             parts = []
             for b in d.get("cards", []):
                 text = pretty_written([b.get("card")], after.options.reader)

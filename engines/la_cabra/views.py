@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from engines.base import Event
 from engines.cards import Card, texts
-from engines.common import and_list, pretty_written, seat_names, how_many
+from engines.common import and_list, pretty_written, seat_names, how_many, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.la_cabra.rules import OPTION_VALUES
 from engines.la_cabra.scoring import returned_trump
@@ -353,6 +353,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 back = [f"{players[p.seat]}'s {card_list(p.cards) if p.face_up else _face_down(len(p.cards))}" for p in prev.trick.plays]
                 words += f"; {and_list(back)} go{'es' if len(back) == 1 else ''} back"
         case "reveal":
+            withheld = withheld_reveal(d.get("cards", []))
+            if withheld:
+                return withheld
             parts = []
             for b in d.get("cards", []):
                 text = pretty_written([b.get("card")], read_card)

@@ -357,5 +357,7 @@ def test_a_reveal_in_play_stays_hidden_until_the_match_ends(scorer: Scorer, game
     revealed = next(e for e in scorer.get("/events")["events"] if e["type"] == "reveal")
     assert not any(isinstance(binding.get("card"), str) and binding["card"] != "??"
                    for binding in revealed["data"]["cards"]), revealed  # each card a placeholder in the open listing
+    said = [f["text"] for f in scorer.get("/replay")["frames"] if f["type"] == "reveal"]
+    assert said and all(t.startswith("Revealed to the scorer: ") and "??" not in t for t in said), said
 
 

@@ -18,7 +18,7 @@ import json
 from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, TypeGuard, TypeVar, overload
 
 from engines.base import MATCH_OPTIONS, Event, RuleViolation
-from engines.cards import Card, CardError, Deck, parse, parse_known, pretty
+from engines.cards import UNKNOWN, Card, CardError, Deck, parse, parse_known, pretty
 
 S = TypeVar("S")
 """An engine's state type (each engine has its own)."""
@@ -311,7 +311,7 @@ def pretty_written(items: Iterable[object], read: CardReader) -> str:
 def withheld_reveal(bindings: Sequence[Any]) -> str | None:
     """Words for a reveal whose every card is withheld from the reader (an open read of a match in
     play writes them ``??``: they are private until the match ends), or None when it names cards."""
-    if bindings and all(isinstance(b, Mapping) and b.get("card") == "??" for b in bindings):
+    if bindings and all(isinstance(b, Mapping) and b.get("card") == UNKNOWN for b in bindings):
         return f"Revealed to the scorer: {how_many(len(bindings), 'card')} the rules still hide (shown when the match ends)"
     return None
 

@@ -13,8 +13,11 @@ list) and who saw the value:
 * ``OWNER``: the seat whose index the path's first ``"*"`` matched (``hands[2]`` is seat 2's);
 * ``NOBODY``: the record only (cards dealt face down that nobody at the table has looked at).
 
-``shown`` (optional) says when the rules make the value public before the match ends, read
-off the events recorded after it.
+When a value becomes public follows the table (VOCABULARY.md §4 "Who may see it"): the end
+of its hand shows it (the piles are counted, the rows turned up, the hands shown before paying)
+unless ``at_hand_end`` says the rules never show it (Kabú's cards returned after a ``keep``);
+``shown`` (optional) says when the rules show it earlier, during the hand, read off the events
+recorded after it. What is never shown stays private until the match is over.
 
 ``unknown`` says how the field reads in a log without its private facts (what a reader
 without the token may fold): ``"??"`` replaces every card in it, ``"omit"`` drops the field
@@ -53,7 +56,10 @@ class Private:
     shown: Callable[[Mapping[str, Any], Mapping[str, Any], Sequence[Any]], bool] | None = None
     """``(match options, event data, the events recorded after it) -> bool``: the rules have
     made the value public (Kabú's open cards, turned up after the last keep), so an open
-    listing shows it with its salt from then on; None: it stays hidden until the match ends."""
+    listing shows it with its salt from then on; None: it stays hidden until its hand ends."""
+    at_hand_end: Callable[[Mapping[str, Any], Mapping[str, Any]], bool] | None = None
+    """``(match options, event data) -> bool``: whether the end of the hand shows the value;
+    None: it does (all five games show the hand's cards at its end)."""
 
 
 Declarations = Mapping[str, Sequence[Private]]
@@ -69,6 +75,8 @@ class Secret:
     unknown: Literal["??", "omit", "keep"]
     shown: Callable[[Mapping[str, Any], Mapping[str, Any], Sequence[Any]], bool] | None = None
     """The declaration's ``shown`` (see :class:`Private`)."""
+    hand_end: bool = True
+    """Whether the end of its hand shows the value (the declaration's ``at_hand_end``, read)."""
 
 
 def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_type: str,
@@ -82,13 +90,14 @@ def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_typ
         inner = data.get("data")
         if not isinstance(inner, Mapping):
             return []
-        return [Secret(("data", *s.path), s.seats, s.unknown)  # an amend's value is shown when the match ends
+        return [Secret(("data", *s.path), s.seats, s.unknown, None, s.hand_end)  # shown when its target's hand ends
                 for s in secrets_of(declarations, options, target_type, inner)]
     out: list[Secret] = []
     for decl in declarations.get(event_type, ()):
         if decl.when is not None and not decl.when(options, data):
             continue
         actor = data.get("seat")
+        hand_end = decl.at_hand_end is None or decl.at_hand_end(options, data)
         for path, owner in _expand(data, decl.path):
             if decl.to == ACTOR:
                 seats = _seats(actor) if isinstance(actor, int) else _NOBODY
@@ -96,7 +105,7 @@ def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_typ
                 seats = _seats(owner) if owner is not None else _NOBODY
             else:
                 seats = _NOBODY
-            out.append(Secret(path, seats, decl.unknown, decl.shown))
+            out.append(Secret(path, seats, decl.unknown, decl.shown, hand_end))
     return out
 
 

@@ -71,6 +71,8 @@ def card_problem(value: Any, deck: str) -> str | None:
     """Say why a word written where a card goes is not one of this deck's cards (None: not card-like)."""
     if not isinstance(value, str) or not value or len(value) > 6 or " " in value:
         return None
+    if value == "??":
+        return "an unseen card (??) cannot stand here: this place needs the card itself"
     if deck == "cabo":
         return f"{value} is not a Cabo card: write its value, 0 to 13 (or ?? for an unseen card)"
     if deck == "spanish":

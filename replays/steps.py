@@ -13,9 +13,9 @@ Two courses can be stepped through, because a corrected log tells two stories:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from engines.base import Course, Engine, Event, walk
+from engines.base import Course, Engine, Event, Step, walk
 
 COURSES: tuple[Course, ...] = ("corrected", "recorded")
 
@@ -101,9 +101,14 @@ def frames(engine: Engine, events: Sequence[Event], course: Course = "corrected"
     Raises:
         RuleViolation: the log does not fold (it never happens to a log the ledger accepted).
     """
-    out: list[Frame] = []
-    before: Any = state
     steps = walk(engine, events, course, after=after, state=state) if after else walk(engine, events, course)
+    return frames_of(engine, steps, course, stop=stop, before=state)
+
+
+def frames_of(engine: Engine, steps: Iterable[Step], course: Course = "corrected", *, stop: int | None = None,
+              before: Any = None) -> list[Frame]:
+    """Turn a walk already made into frames (the reader folds a log once and reads it many ways)."""
+    out: list[Frame] = []
     for step in steps:
         event = step.event
         if stop is not None and event.seq > stop:

@@ -23,30 +23,14 @@ from api.service import desk, snapshots
 from api.service.cache import CHECKPOINT_EVERY, Folded, StateCache, folded, log_on, state_at
 from api.service.desk import Clock
 from api.service.snapshots import SNAPSHOT_EVERY
-from api.service.disclosure import (
-    OptionsOf,
-    envelope,
-    envelope_shown,
-    event_secrets,
-    foldable_public_log,
-    has_shown_conditions,
-    kept_in_hand,
-    match_options,
-    private_paths,
-    public_envelopes,
-    public_log,
-    shown_paths,
-    withheld,
-    withheld_hands,
-)
+from api.service.disclosure import OptionsOf, private_paths
+from api.service.errors import BadRequest
+from api.service.reader import Reader, meta_fields
 from api.service.tokens import AuthError, authorize, hash_token, new_token
-from api.addressing import AddressError, Position, hand_number, locate, positions, seat_by_name
-from engines import engine_version, get_engine
-from engines.privacy import cards_unknown
+from engines import get_engine
 from engines.base import (
     CORRECTIONS,
     DESK,
-    Course,
     Engine,
     Event,
     RuleViolation,
@@ -54,13 +38,9 @@ from engines.base import (
     check_correction,
     collector_paused,
     events_from,
-    replay,
-    voided_seqs,
     walk,
 )
 from ledger import GENESIS, AppendResult, ConcurrencyConflict, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
-from replays.audit import audit as build_audit, named, rules_report
-from replays.steps import COURSES, Frame, frames, frames_json
 from schemas import SchemaError, validate_event
 
 __all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Service", "StateCache", "hash_token"]
@@ -80,15 +60,6 @@ class EventRefused(Exception):
         self.game: str | None = None
 
 
-class BadRequest(Exception):
-    """A request that is well-formed JSON but asks for something that cannot be (a step past the end)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 def new_match_id() -> str:
     """Return a random URL-safe match id that never starts with '-', so a shell or the CLI never reads it as an option."""
     while (match_id := secrets.token_urlsafe(9)).startswith("-"):
@@ -103,12 +74,6 @@ META_FIELDS = ("title", "date", "place", "tags")
 def match_meta(data: Mapping[str, Any]) -> dict[str, Any]:
     """Return the metadata of a ``match_started`` payload (fields absent stay absent)."""
     return {name: data[name] for name in META_FIELDS if data.get(name) is not None}
-
-
-def _meta_fields(meta: Mapping[str, Any]) -> dict[str, Any]:
-    """Every metadata field for a listing, null (tags: empty) when not given."""
-    return {"title": meta.get("title"), "date": meta.get("date"), "place": meta.get("place"),
-            "tags": list(meta.get("tags") or [])}
 
 
 def _rules_version(engine: Engine, asked: Any) -> int:
@@ -462,28 +427,20 @@ class Service:
             raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
         return state_at(self.ledger, match_id, engine, entry, at), version
 
-    # ---- reading
+    # ---- reading: every read goes through one Reader (api/service/reader.py)
+
+    def reader(self, match_id: str, token: str | None = None) -> Reader:
+        """Open one read of a match: it decides once what this reader may see.
+
+        Raises:
+            MatchNotFound: no such match.
+            AuthError: a token that is not this match's.
+        """
+        return Reader(self, match_id, token)
 
     def match(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
-        """Summarise a match: players, status, version, standings and end (VOCABULARY §6).
-
-        While the match is in play, a reader without the token gets the standings scored from
-        the public log, as the open audit does: a hand whose score needs a card only the
-        scorer saw (a La Cabra face-down discard) counts once that card is public.
-        """
-        record = self.ledger.get_match(match_id)
-        engine = get_engine(record.game)
-        if self.disclosed(record, engine, token):
-            state, version = self._state(match_id, engine)
-        else:
-            state, version, _exact, _kept = self._public_state(match_id, engine, None)
-        sheet = named(engine.score(state), record.players)
-        hands = sheet["hands"]
-        return {
-            "id": record.id, "game": record.game, "players": list(record.players), "status": record.status,
-            **_meta_fields(record.meta), "createdAt": record.created_at, "version": version, "head": record.head,
-            "hands": len(hands), "standings": sheet["standings"], "end": sheet["end"],
-        }
+        """Summarise a match: players, status, version, standings and end (VOCABULARY §6)."""
+        return self.reader(match_id, token).match()
 
     def list_matches(self, *, game: str | None = None, player: str | None = None, status: str | None = None,
                      limit: int = 50, offset: int = 0, tag: str | None = None, place: str | None = None,
@@ -491,417 +448,40 @@ class Service:
         """List matches, newest first, with the total count for pagination; filter by tag, place or date too."""
         rows, total = self.ledger.list_matches(game=game, player=player, status=status, limit=limit, offset=offset,
                                                tag=tag, place=place, date=date)
-        return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status, **_meta_fields(r.meta),
+        return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status, **meta_fields(r.meta),
                  "version": r.version, "createdAt": r.created_at} for r in rows], total
-
-    def disclosed(self, record: MatchRecord, engine: Engine, token: str | None) -> bool:
-        """Tell whether this reader may see every private value: with the write token, or once the match is over.
-
-        Raises:
-            AuthError: a token that is not this match's (a reader who sends one means to use it).
-        """
-        stored = self.ledger.get_match(record.id)  # the stored token (it may have been rotated elsewhere) and status
-        if token:
-            authorize(stored, token)
-            return True
-        return stored.status == "over"  # kept by every append: no fold needed
 
     def events(self, match_id: str, *, after: int = 0, limit: int | None = None,
                token: str | None = None) -> tuple[list[dict[str, Any]], int]:
-        """Return stored envelopes after ``after`` and the match's version.
-
-        While the match is in play a reader without the token gets each private value as its
-        placeholder, with the commitment the hash was computed over (format 2); with the
-        token, or once the match is over, the values and their salts.
-        """
-        record = self.ledger.get_match(match_id)
-        engine = get_engine(record.game)
-        records = self.ledger.read(match_id, after=after, limit=limit)
-        return self._listing(match_id, engine, records, self.disclosed(record, engine, token)), record.version
-
-    def _listing(self, match_id: str, engine: Engine, records: Sequence[StoredEvent], full: bool) -> list[dict[str, Any]]:
-        """Return envelopes as this reader may see them (the one redaction of every listing)."""
-        if full:
-            return [r.envelope() for r in records]
-        conditional = has_shown_conditions(engine) and any(r.private for r in records)
-        if all(r.format >= 2 for r in records) and not conditional:
-            return [envelope(r, False) for r in records]
-        log = events_from(self.ledger.read(match_id))  # format-1 rows: the declarations find their private values
-        types, options = {e.seq: e.type for e in log}, match_options(log)
-        out = public_envelopes(engine, records, types, options)
-        if conditional:  # values the rules have made public since (Kabú's open cards after the last keep)
-            for i, r in enumerate(records):
-                shown = shown_paths(engine, options, log[r.seq - 1], log[r.seq:], types) if r.private else frozenset()
-                if shown:
-                    out[i] = envelope_shown(r, shown)
-        return out
-
-    def _public_state(self, match_id: str, engine: Engine, at: int | None) -> tuple[Any, int, bool, bool]:
-        """Return the state after ``at`` folded from the public log, the version, whether it is
-        exact, and whether the hand in play holds a private value the fold keeps.
-
-        Not exact (see :func:`~api.service.disclosure.foldable_public_log`): some events were
-        folded as recorded, so the caller must show the public view only. A kept value
-        (``unknown="keep"``: a Cabo reveal during play) is folded because the view hides it,
-        but a legal move could name it (:func:`~api.service.disclosure.kept_in_hand`). The
-        head's public state is cached beside the real one and caught up with the events
-        appended since.
-        """
-        version = self.ledger.version(match_id)
-        if at is not None and not 1 <= at <= version:
-            raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
-        head = at is None or at == version
-        key = f"{match_id}\x00public"  # the public head state, its exactness and kept values, kept like the real one
-        cached = self.cache.get(key) if head else None
-        if cached is not None and cached.version == version:
-            return (cached.state[0], version, *cached.state[1:])
-        if cached is not None and cached.version < version:
-            newer = events_from(self.ledger.read(match_id, after=cached.version, upto=version))
-            if not any(e.type in CORRECTIONS for e in newer):
-                try:
-                    state, exact, kept = cached.state
-                    options = OptionsOf(state.options)
-                    shown = public_log(engine, newer, options)
-                    for step in walk(engine, shown, "recorded", after=cached.version, state=state):
-                        state = step.state
-                    kept = kept_in_hand(engine, newer, options, kept)
-                    self.cache.put(key, Folded(version, "", (state, exact, kept)))
-                    return state, version, exact, kept
-                except RuleViolation:
-                    pass  # fold from the start below
-        log = events_from(self.ledger.read(match_id, upto=at or version))
-        try:
-            _, put_back, state = foldable_public_log(engine, log)
-            exact = not put_back
-        except RuleViolation:
-            state, exact = replay(engine, log), False
-        kept = kept_in_hand(engine, log, match_options(log))
-        if head:
-            self.cache.put(key, Folded(version, "", (state, exact, kept)))
-        return state, version, exact, kept
+        """Return stored envelopes after ``after`` as this reader may see them, and the match's version."""
+        return self.reader(match_id, token).events(after=after, limit=limit)
 
     def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
               token: str | None = None, hand: int | None = None, move: int | None = None,
               trick: int | None = None) -> dict[str, Any]:
-        """Return the state after event ``at`` (or hand/move/trick) as ``seat`` sees it (None: the public view).
-
-        ``seat`` may be a player's name. Asked by hand, the answer says where it stands both
-        ways: ``at`` (the log's seq) and ``hand``/``move``/``trick`` as players count
-        (api/addressing.py).
-
-        With ``at``, also the hash of event ``at`` and a ``proof``: the envelopes from
-        ``at + 1`` to the head (as this reader may see them), so that a client holding only
-        the current head recomputes the chain from event ``at`` to it.
-        """
-        record = self._fixed_record(match_id)
-        engine = get_engine(record.game)
-        seat = self._seat(record, engine, seat, token)
-        place: Position | None = None
-        if hand is not None or move is not None or trick is not None:
-            at, place = self._locate(match_id, engine, at, hand, move, trick)
-        full = self.disclosed(record, engine, token)
-        if full:
-            state, version = self._state(match_id, engine, at)
-            view = engine.view(state, seat)
-        else:
-            state, version, held, _kept = self._public_state(match_id, engine, at)
-            view = engine.view(state, seat if held else None)
-        step = at or version
-        out: dict[str, Any] = {"id": match_id, "version": version, "at": step, "seat": seat, "disclosed": full,
-                               "state": view}
-        if place is not None:  # only when asked so: counting hands walks the whole log
-            out.update(hand=place.hand, move=place.move, trick=place.trick)
-        if at is not None:
-            later = self.ledger.read(match_id, after=step - 1)
-            out["hash"] = later[0].hash
-            out["proof"] = {"from": step, "hash": later[0].hash, "head": later[-1].hash, "version": later[-1].seq,
-                            "events": self._listing(match_id, engine, later[1:], full)}
-        return out
-
-    def _locate(self, match_id: str, engine: Engine, at: int | None, hand: int | None, move: int | None,
-                trick: int | None) -> tuple[int, Position]:
-        """Turn hand/move/trick into a seq.
-
-        Only numbers come out of it (hands, moves, tricks are counted alike in every view).
-
-        Raises:
-            BadRequest: ``at`` given too, move or trick without a hand, or no such position.
-        """
-        if at is not None:
-            raise BadRequest("request.bad_position", "say where either by at (the event's number in the log) "
-                                                     "or by hand and move, not both")
-        places = positions(engine, frames(engine, events_from(self.ledger.read(match_id))))
-        seq = _place(places, hand, move, trick)
-        return seq, next(p for p in places if p.seq == seq)
-
-    def _seat(self, record: MatchRecord, engine: Engine, seat: int | str | None, token: str | None) -> int | str | None:
-        """Check a requested view: a seat number, None (public) or ``all``.
-
-        ``all`` shows every hidden card: it is open once the match is over, and before that
-        only to the scorer holding the write token.
-        """
-        if seat is None:
-            return None
-        if seat == "all":
-            if not engine.is_over(self._state(record.id, engine)[0]):
-                if not token:
-                    raise AuthError("auth.missing", "the omniscient view of a match in play needs its write token")
-                authorize(self.ledger.get_match(record.id), token)  # the stored token: it may have been rotated elsewhere
-            return "all"
-        seat = seat_by_name(record.players, seat)
-        if not (isinstance(seat, int) and 0 <= seat < len(record.players)):
-            raise BadRequest("request.bad_seat", f"seat must be a seat number 0 to {len(record.players) - 1}, "
-                                                 f"a player's name ({', '.join(record.players)}) or all")
-        return seat
+        """Return the state after event ``at`` (or hand/move/trick) as ``seat`` sees it (:meth:`Reader.state`)."""
+        return self.reader(match_id, token).state(at=at, seat=seat, hand=hand, move=move, trick=trick)
 
     def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
                start: int = 1, stop: int | None = None, limit: int | None = None, token: str | None = None,
                hand: int | None = None, move: int | None = None, trick: int | None = None) -> dict[str, Any]:
-        """Return the frames of a match (see :meth:`_replay`), built with the cyclic garbage collector paused.
+        """Return the frames of a match (:meth:`Reader.replay`), built with the cyclic garbage collector paused.
 
         A replay holds a state and a view per frame alive at once: every automatic
         collection would scan them all again, which made a 5,000-event replay cost 17 times
         a 500-event one instead of 10 (see :func:`engines.base.collector_paused`).
         """
         with collector_paused():
-            return self._replay(match_id, seat=seat, course=course, start=start, stop=stop, limit=limit, token=token,
-                                hand=hand, move=move, trick=trick)
-
-    def _replay(self, match_id: str, *, seat: int | str | None, course: str, start: int, stop: int | None,
-                limit: int | None, token: str | None, hand: int | None, move: int | None,
-                trick: int | None) -> dict[str, Any]:
-        """Return the frames of a match: each step's move in words, the state after it and what changed.
-
-        Frames ``start`` to ``stop``, at most ``limit`` of them (a page); ``next`` is the
-        ``start`` of the following page, or None at the end. ``hand`` alone replays that hand;
-        with ``move``/``trick`` it stops there. Every frame
-        says its ``hand``, ``move`` and ``trick`` as players count them.
-
-        A reader without the token, while the match is in play, gets frames folded from the
-        public log (no private fact in any state, word or seat view) and each event's data
-        as the open listing shows it.
-        """
-        if course not in COURSES:
-            raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
-        record = self._fixed_record(match_id)
-        engine = get_engine(record.game)
-        seat = self._seat(record, engine, seat, token)
-        full = self.disclosed(record, engine, token)
-        if (full and hand is None and move is None and trick is None
-                and not (seat == "all" and getattr(engine, "hindsight", None) is not None)):
-            page = self._page(match_id, engine, course, seat, start, stop, limit)
-            if page is not None:
-                return page
-        stored = self.ledger.read(match_id)
-        log = events_from(stored)
-        steps = frames(engine, log, course) if full else None
-        places = positions(engine, steps if steps is not None and course == "corrected" else frames(engine, log))
-        if hand is not None or move is not None or trick is not None:
-            if stop is not None:
-                raise BadRequest("request.bad_position", "say where to stop either by stop (the event's number) "
-                                                         "or by hand and move, not both")
-            stop = _place(places, hand, move, trick)
-            start = max(start, min(p.seq for p in places if p.hand == hand))
-        end = len(log) if stop is None else min(stop, len(log))
-        if limit is not None:
-            end = min(end, start + limit - 1)
-        out = self._frames(match_id, engine, record, stored, log, course, seat, steps, start, end)
-        out["next"] = end + 1 if end < len(log) and (stop is None or end < stop) else None
-        where = {p.seq: p for p in places}
-        for frame in out["frames"]:
-            place = where.get(frame["seq"])
-            frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
-                          "trick": place.trick if place else None})
-        return out
-
-    def _page(self, match_id: str, engine: Engine, course: Course, seat: int | str | None, start: int,
-              stop: int | None, limit: int | None) -> dict[str, Any] | None:
-        """Return the frames ``start..stop`` (at most ``limit``) for a reader who sees everything,
-        folding only from the newest checkpoint or stored snapshot before the deal of ``start``'s hand.
-
-        A page costs what it shows, not the length of the log: the walk resumes from a stored
-        state (the recorded course, which is the corrected one after the last correction),
-        and hands are numbered from the state at that deal (:func:`~api.addressing.hand_number`),
-        moves and tricks counted from it. None when that cannot be told this way (a correction
-        after the resume point changes the corrected course before it; a game whose view does
-        not number its hands): the caller walks the whole log.
-        """
-        version = self.ledger.version(match_id)
-        end = version if stop is None else min(stop, version)
-        if limit is not None:
-            end = min(end, start + limit - 1)
-        first = max(start, 1)
-        upto = min(first - 1, version)
-        while True:
-            base, state = self._resume_point(match_id, engine, upto)
-            log = events_from(self.ledger.read(match_id, after=base, upto=version))
-            if any(e.type in CORRECTIONS for e in log):
-                return None
-            deal = next((e.seq for e in reversed(log) if e.seq <= first and e.type == "hand_started"), None)
-            if deal is not None or base == 0:
-                break
-            upto = base - 1  # the hand in play began before this state: resume from an earlier one
-        steps = (frames(engine, log, "recorded", after=base, state=state, stop=end) if base
-                 else frames(engine, log, course, stop=end))
-        counted = steps
-        hands_before = None
-        if deal is not None:
-            counted = [f for f in steps if f.seq >= deal]
-            number = hand_number(engine, counted[0].state) if counted else None
-            if counted and number is None:
-                return None
-            hands_before = None if number is None else number - 1
-        views: dict[int, Any] | None = {} if seat is None else None  # the public views, shared with the numbering
-        out = frames_json(engine, steps, seat, start=first, stop=end, before=state if base and base == first - 1 else None,
-                          views=views)
-        where = {p.seq: p for p in positions(engine, counted, hands_before=hands_before, views=views)}
-        for frame in out:
-            place = where.get(frame["seq"])
-            frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
-                          "trick": place.trick if place else None})
-        return {"id": match_id, "version": version, "course": course, "seat": seat, "disclosed": True, "frames": out,
-                "next": end + 1 if end < version and (stop is None or end < stop) else None}
-
-    def _resume_point(self, match_id: str, engine: Engine, upto: int) -> tuple[int, Any]:
-        """Return the newest known state at or before event ``upto``: a checkpoint of the memory
-        cache or a stored snapshot, as ``(seq, state)``; ``(0, None)`` when there is none."""
-        base, state = 0, None
-        entry = self.cache.get(match_id)
-        if entry is not None:
-            if entry.version <= upto:
-                base, state = entry.version, entry.state
-            else:
-                base = max((s for s in entry.checkpoints if s <= upto), default=0)
-                state = entry.checkpoints.get(base)
-        if base < upto:
-            stored = snapshots.load(self.ledger, match_id, engine, upto, newer_than=base)
-            if stored is not None:
-                base, state = stored.seq, stored.state
-        return base, state
-
-    def _frames(self, match_id: str, engine: Engine, record: MatchRecord, stored: Sequence[StoredEvent],
-                log: list[Event], course: Course, seat: int | str | None, steps: list[Any] | None, start: int,
-                stop: int | None) -> dict[str, Any]:
-        """Render the frames ``start..stop`` as this reader may see them (``steps``: the full frames, if disclosed)."""
-        if steps is not None:
-            hindsight = getattr(engine, "hindsight", None)  # optional: engines whose cards keep an identity
-            if seat == "all" and hindsight is not None:
-                try:
-                    known = frames(engine, hindsight(log, self._state(match_id, engine)[0]), course)
-                    steps = [dataclasses.replace(k, data=f.data) for k, f in zip(known, steps, strict=True)]
-                except RuleViolation:
-                    pass  # the filled-in log does not fold: show each step as it was known then
-            return {"id": match_id, "version": len(log), "course": course, "seat": seat, "disclosed": True,
-                    "frames": frames_json(engine, steps, seat, start=start, stop=stop)}
-        try:
-            shown_log, put_back, _ = foldable_public_log(engine, log)
-            steps = frames(engine, shown_log, course)
-            view_seat = None if put_back else seat
-            steps = [dataclasses.replace(f, text=_withheld_text(f)) if f.seq in put_back else f for f in steps]
-            steps = _kept_told_unknown(engine, log, steps)
-        except RuleViolation:  # the log needs a private fact to fold: public views and bare words only
-            steps = [dataclasses.replace(f, text=f.type) for f in frames(engine, log, course)]
-            view_seat = None
-        shown = {e["seq"]: e["data"] for e in self._listing(match_id, engine, stored, False)}
-        standing = {}
-        voided = voided_seqs(log)
-        for event in log:
-            if event.type == "amend" and event.seq not in voided:
-                standing[int(event.data["target"])] = event.seq
-        out = frames_json(engine, steps, view_seat, start=start, stop=stop)
-        for frame in out:
-            amend = standing.get(frame["seq"]) if frame["status"] == "amended" else None
-            frame["data"] = shown[amend]["data"] if amend is not None else shown[frame["seq"]]
-        return {"id": match_id, "version": len(log), "course": course, "seat": seat, "disclosed": False, "frames": out}
+            return self.reader(match_id, token).replay(seat=seat, course=course, start=start, stop=stop, limit=limit,
+                                                       hand=hand, move=move, trick=trick)
 
     def legal_moves(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
-        """Return what may be recorded next.
-
-        The templates may carry what the record knows (a peek's value, a known slot's card),
-        so a reader without the token, while the match is in play, gets the moves of the
-        public log; if that log does not fold, or the hand in play holds a value the public
-        fold keeps (a Cabo reveal during play), only each move's type and seat.
-        """
-        record = self._fixed_record(match_id)
-        engine = get_engine(record.game)
-        if self.disclosed(record, engine, token):
-            state, version = self._state(match_id, engine)
-            return {"id": match_id, "version": version, "disclosed": True, "moves": engine.legal_moves(state)}
-        state, version, held, kept = self._public_state(match_id, engine, None)
-        moves = engine.legal_moves(state)
-        if not held or kept:
-            bare: list[dict[str, Any]] = []
-            for move in moves:
-                short = {"type": move["type"], "data": {k: v for k, v in move["data"].items() if k == "seat"}}
-                if short not in bare:
-                    bare.append(short)
-            moves = bare
-        return {"id": match_id, "version": version, "disclosed": False, "moves": moves}
+        """Return what may be recorded next (:meth:`Reader.legal_moves`)."""
+        return self.reader(match_id, token).legal_moves()
 
     def audit(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
-        """Verify the chain, rescore every hand from scratch and compare the table's claims.
-
-        While the match is in play, a reader without the token gets the hands scored from
-        the public log (a score that needs a private card is incomplete for that reader).
-        """
-        record = self._fixed_record(match_id)
-        engine = get_engine(record.game)
-        report, stored = self.ledger.read_verified(match_id)  # one read: the rows checked are the rows scored
-        if not report.valid:
-            stored = self.ledger.read(match_id)  # a broken chain is still scored as stored, and said so
-        log = events_from(stored)
-        shown, put_back = (log, frozenset()) if self.disclosed(record, engine, token) else foldable_public_log(engine, log)[:2]
-        steps = list(walk(engine, shown))  # from scratch: the audit trusts no cache
-        hidden = withheld_hands(steps, put_back)
-        sheet = withheld(engine.score(steps[-1].state), hidden)
-        chain = {"valid": report.valid, "length": report.length, "head": report.head,
-                 "firstBad": report.first_bad, "reason": report.reason}
-        batches = {e.seq: e.at for e in stored}
-        recorded = log[0].data.get("rulesVersion") if log else None
-        past = engine_version(record.game, recorded) if recorded is not None else engine
-        past_sheet = sheet if past is engine else (withheld(past.score(replay(past, shown)), hidden) if past is not None else None)
-        rules = rules_report(engine.GAME, recorded, engine.RULES_VERSION, sheet, past_sheet)
-        return {"id": match_id, "version": len(log), **build_audit(sheet, steps, chain, record.players, batches), "rules": rules}
-
-
-def _place(places: Sequence[Position], hand: int | None, move: int | None, trick: int | None) -> int:
-    """Return the seq a hand/move/trick points at.
-
-    Raises:
-        BadRequest: a move or trick without a hand, or no such position (said in words).
-    """
-    if hand is None:
-        raise BadRequest("request.bad_position", "a move or trick is counted within a hand: give hand too")
-    try:
-        return locate(places, hand=hand, move=move, trick=trick)
-    except AddressError as error:
-        raise BadRequest(error.code, error.message) from None
-
-
-def _kept_told_unknown(engine: Engine, log: Sequence[Event], steps: list[Frame]) -> list[Frame]:
-    """Tell each step holding a value the public fold keeps (a Cabo reveal during play) with
-    that value as unknown: the words of an open replay name no private card."""
-    options = match_options(log)
-    types = {e.seq: e.type for e in log}
-    by_seq = {e.seq: e for e in log}
-    out = list(steps)
-    for i, frame in enumerate(steps):
-        event = by_seq[frame.seq]
-        kept = [s for s in event_secrets(engine, options, event.type, event.data, types) if s.unknown == "keep"]
-        if not kept or frame.status not in ("played", "amended"):
-            continue
-        told = Event(event.seq, event.type, cards_unknown(frame.data, kept))
-        try:
-            text = engine.narrate(steps[i - 1].state if i else None, told, frame.state)
-        except (KeyError, ValueError, TypeError, IndexError, RuleViolation):
-            text = _withheld_text(frame)
-        out[i] = dataclasses.replace(frame, text=text)
-    return out
-
-
-def _withheld_text(frame: Frame) -> str:
-    """The words of a step put back as recorded in an open replay: its type, not its private facts."""
-    return f"{frame.type.replace('_', ' ')} (its hidden cards are shown when the match ends)"
+        """Verify the chain, rescore every hand from scratch and compare the table's claims (:meth:`Reader.audit`)."""
+        return self.reader(match_id, token).audit()
 
 
 def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:

@@ -1,28 +1,31 @@
-"""What an open read may show of a match in play: the one redaction every read path applies.
+"""What an open read may show of a match in play: the one redaction every read applies.
 
 The engines declare which fields are private (``PRIVATE`` next to each ``view``, read by
 :mod:`engines.privacy`). Here, Flask-free, the service turns those declarations into:
 
 * the private places of each event it appends (the ledger commits to them: chain format 2);
-* the envelope a reader sees (:func:`envelope`): everything, with each value's salt, for the
-  scorer holding the write token or once the match is over; otherwise the data with each
-  private value replaced by its marked placeholder ``{"private": true, "commitment": …}``,
-  which is also what the chain hashes, so the public listing still verifies;
-* the log as a record without the private facts would hold it (:func:`public_log`): a
-  reader without the token gets states, seat views, words, legal moves and scores folded
-  from that log, so none of them can echo a private value, whatever the engine's view does.
+* :func:`disclose`: what an open reader may see of a stored log *now*. A value is private
+  while its hand is in play; the end of the hand shows what the table shows then (VOCABULARY
+  §4 "Who may see it"), so from that moment the value, and any ``reveal`` of it recorded later,
+  is public, unless its engine declares that the rules never show it. Privacy is read with the
+  options in force when each event was recorded: a later amend of the options never makes an
+  earlier hidden value public. The result is the log a reader may fold (each value still
+  hidden in its unknown form) and, per event, which committed values the listing now shows
+  with their salts, so that the chain verifies from the open listing alone;
+* the envelope a reader sees (:func:`listed`).
 
-Every open read goes through :func:`envelope` (listings, exports, streams) or
-:func:`public_log` (anything folded); nothing else decides what is private.
+Only :class:`api.service.reader.Reader` calls these: it decides once per read what this
+reader may see, and every read (JSON, pages, stream, exports, CSV, sheet) goes through it.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 from typing import Any, Iterator, Mapping, Sequence
 
-from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, voided_seqs, walk
+from engines.base import CORRECTIONS, Engine, Event, RuleViolation, Step, voided_seqs, walk
 from engines.privacy import Secret, secrets_of, unknown_form
 from ledger.records import Path, StoredEvent, committed_data, public_data
 
@@ -82,81 +85,180 @@ def private_paths(engine: Engine, options: Mapping[str, Any], event_type: str, d
     return tuple(s.path for s in event_secrets(engine, options, event_type, data, types))
 
 
-def public_log(engine: Engine, events: Sequence[Event], options: Mapping[str, Any] | None = None) -> list[Event]:
-    """Return the log as a record that never learnt a private value would hold it.
+def recorded_options(events: Sequence[Event]) -> list[Mapping[str, Any]]:
+    """Return, for each event, the options in force when it was recorded.
 
-    Each private field takes its unknown form (``"??"`` cards, or left out), per the
-    engine's declaration; an amend's new payload likewise. ``events`` is the log from event
-    1, or (with the match's ``options``) a stretch of it without corrections.
+    That is the options of ``match_started`` as the log before the event reads them (the
+    latest amend of event 1 still standing then): a later amend applies from its own seq on.
     """
-    options = match_options(events) if options is None else options
-    types = {e.seq: e.type for e in events}
-    out = []
-    for event in events:
-        found = event_secrets(engine, options, event.type, event.data, types)
-        out.append(Event(event.seq, event.type, unknown_form(event.data, found)) if found else event)
+    current = match_options(events[:1])
+    out: list[Mapping[str, Any]] = []
+    for i, event in enumerate(events):
+        out.append(current)
+        if event.type in CORRECTIONS:
+            current = match_options(events[: i + 1])
     return out
 
 
-def kept_in_hand(engine: Engine, events: Sequence[Event], options: Mapping[str, Any], kept: bool = False) -> bool:
-    """Tell whether the hand in play after ``events`` holds a private value the public log keeps.
+@dataclasses.dataclass(frozen=True)
+class Disclosure:
+    """What an open reader may see of a log now (see :func:`disclose`)."""
 
-    A ``keep`` field (a Cabo reveal during play) stays in the public fold because the view
-    hides it; a legal move of that fold could still name it (a claim of the revealed slot),
-    so an open reader gets bare moves until the next deal. A kept value the rules turn up
-    during the hand (``shown``: Kabú's open cards) does not count: its engine's moves never
-    name it (Kabú's keeps offer the seat's dealt cards, never an open card), and the next
-    dealer and the showdown check stay concrete. ``kept`` is the answer before
-    ``events`` (they may be the newest stretch of the log); a deal starts the answer afresh.
+    log: list[Event]
+    """The log as that reader may fold it: each value still hidden in its unknown form."""
+    hidden: Mapping[int, tuple[Secret, ...]]
+    """Per seq, the private values still hidden."""
+    shown: Mapping[int, frozenset[Path]]
+    """Per seq, the private places that are public now: the listing shows them with their salts."""
+
+
+def standing_deals(events: Sequence[Event]) -> list[int]:
+    """Return the seqs of the ``hand_started`` events that stand (a voided deal is a misdeal)."""
+    voided = voided_seqs(events) if any(e.type == "void" for e in events) else frozenset()
+    return [e.seq for e in events if e.type == "hand_started" and e.seq not in voided]
+
+
+def ended_deals(events: Sequence[Event], last_in_play: bool) -> frozenset[int]:
+    """Return the seqs of the deals whose hand has ended: every standing deal but a last one in play.
+
+    A deal is refused while the hand before it is unfinished, so a standing later deal proves
+    a hand ended; the last one has ended when the head state scores it (``last_in_play`` false).
+    A voided deal never ends: what a misdeal hid stays hidden until the match is over.
     """
+    deals = standing_deals(events)
+    return frozenset(deals[:-1] if last_in_play else deals)
+
+
+def hand_in_play(engine: Engine, state: Any) -> bool:
+    """Tell whether the state has a hand in play: the rules' score still marks its last hand ``playing``."""
+    if state is None:
+        return False
+    hands = engine.score(state)["hands"]
+    return bool(hands) and hands[-1].get("status") == "playing"
+
+
+def _deal_of(deals: Sequence[int], seq: int) -> int | None:
+    """The deal whose hand was in play at event ``seq`` (the latest deal at or before it)."""
+    i = bisect.bisect_right(deals, seq) - 1
+    return deals[i] if i >= 0 else None
+
+
+def _secret_deal(event_type: str, data: Mapping[str, Any], seq: int, path: Path, deals: Sequence[int],
+                 types: Mapping[int, str]) -> int | None:
+    """Return the deal a private value belongs to: its event's, or the event a binding or an amend names."""
+    if event_type == "amend" and path and path[0] == "data":
+        target = data.get("target")
+        inner = data.get("data")
+        if isinstance(target, int) and isinstance(inner, Mapping) and target in types:
+            return _secret_deal(types[target], inner, target, path[1:], deals, types)
+    if event_type == "reveal" and len(path) >= 2 and path[0] == "cards":
+        bindings = data.get("cards")
+        binding = bindings[path[1]] if isinstance(bindings, list) and isinstance(path[1], int) and path[1] < len(bindings) else None
+        if isinstance(binding, Mapping) and isinstance(binding.get("seq"), int) and binding["seq"] < seq:
+            return _deal_of(deals, binding["seq"])
+    return _deal_of(deals, seq)
+
+
+def disclose(engine: Engine, events: Sequence[Event], ended: frozenset[int],
+             committed: Mapping[int, Sequence[Path]] | None = None) -> Disclosure:
+    """Return what an open reader may see of a log (from event 1) now.
+
+    ``ended`` are the deals whose hand has ended (:func:`ended_deals`); ``committed`` the
+    private places each format-2 row committed to when it was stored, which decide (a value
+    committed to stays private whatever the declarations say now). Each private value is
+    public when its hand has ended and its engine says the end of the hand shows it, or
+    when the rules showed it earlier (a declaration's ``shown``); else it stays hidden.
+    """
+    options = recorded_options(events)
     types = {e.seq: e.type for e in events}
-    for event in events:
+    deals = [e.seq for e in events if e.type == "hand_started"]
+    log: list[Event] = []
+    hidden: dict[int, tuple[Secret, ...]] = {}
+    shown: dict[int, frozenset[Path]] = {}
+    for i, event in enumerate(events):
+        found = event_secrets(engine, options[i], event.type, event.data, types) if event.type in engine.PRIVATE \
+            or event.type == "amend" else []
+        stored = committed.get(event.seq) if committed is not None else None
+        if stored is not None:
+            paths = {tuple(p) for p in stored}
+            found = [s for s in found if s.path in paths]
+            found += [Secret(p, frozenset(), "??") for p in paths - {s.path for s in found}]
+        if not found:
+            log.append(event)
+            continue
+        still: list[Secret] = []
+        public: set[Path] = set()
+        for secret in found:
+            deal = _secret_deal(event.type, event.data, event.seq, secret.path, deals, types)
+            if (secret.hand_end and deal in ended) or (
+                    secret.shown is not None and secret.shown(options[i], event.data, events[i + 1:])):
+                public.add(secret.path)
+            else:
+                still.append(secret)
+        if still:
+            hidden[event.seq] = tuple(still)
+            log.append(Event(event.seq, event.type, unknown_form(event.data, still)))
+        else:
+            log.append(event)
+        if public:
+            shown[event.seq] = frozenset(public)
+    return Disclosure(log, hidden, shown)
+
+
+def kept_in_play(disclosure: Disclosure) -> bool:
+    """Tell whether the hand in play holds a hidden value the open fold keeps (``unknown="keep"``).
+
+    A ``keep`` field (a Cabo reveal during play) stays in the fold because the view hides it;
+    a legal move of that fold could still name it (a claim of the revealed slot), so an open
+    reader gets bare moves until the hand ends.
+    """
+    for event in reversed(disclosure.log):
+        if any(s.unknown == "keep" for s in disclosure.hidden.get(event.seq, ())):
+            return True
         if event.type == "hand_started":
-            kept = False
-        found = event_secrets(engine, options, event.type, event.data, types)
-        if any(s.unknown == "keep" and s.shown is None for s in found):
-            kept = True
-    return kept
+            return False
+    return False
 
 
-def foldable_public_log(engine: Engine, events: Sequence[Event]) -> tuple[list[Event], frozenset[int], Any]:
-    """Return a public log the rules accept, the seqs of the events put back as recorded, and its last state.
+def foldable(engine: Engine, events: Sequence[Event], public: Sequence[Event]) -> tuple[list[Event], frozenset[int], list[Step]]:
+    """Return a disclosed log the rules accept, the seqs of the events put back as recorded, and its walk.
 
     The unknown form is weaker than what the record holds, and a few rule checks need the
     record's knowledge (La Cabra: a discard from a hand the table knows must be named; El
     Roby: a hand whose cards were all written needs no showdown, but its unknown form does).
-    When the walk refuses the public log at an event, that event is put back as recorded if
-    it carried private values; if it did not (or that was not enough), the private events of
-    the hand that just closed are (its cards were shown at its end), and the refused event
-    takes its public form again. A reader then gets the public view only (no seat view), and
-    the hands holding a put-back event are withheld from the audit (:func:`withheld`).
-    ``events`` is the log from event 1; an empty set means the public log folds as it is.
+    When the walk refuses the disclosed log at an event, that event is put back as recorded if
+    it carried hidden values; if it did not (or that was not enough), the hidden events of
+    the hand that just closed are, and the refused event takes its disclosed form again. A
+    reader then gets the public view only (no seat view), and the hands holding a put-back
+    event are withheld from the audit (:func:`withheld`). ``events`` is the log from event 1
+    and ``public`` its disclosed form (:attr:`Disclosure.log`); an empty set means the
+    disclosed log folds as it is.
 
-    One walk: a refusal re-walks from the start of the hand that just closed, never from
-    event 1 (a log with corrections is re-walked whole: a correction reads the log before it).
+    One walk, handed back whole (the reader folds nothing more): a refusal re-walks from the
+    start of the hand that just closed, never from event 1 (a log with corrections is
+    re-walked whole: a correction reads the log before it).
 
     Raises:
         RuleViolation: the log does not fold even as recorded (never for a stored log).
     """
-    public = public_log(engine, events)
     shown = list(public)
     back: set[int] = set()
     whole = any(e.type in CORRECTIONS for e in events)
-    states: list[Any] = []  # the state after each event of ``shown`` walked so far
+    steps: list[Step] = []  # the walk of ``shown`` so far
     for _ in range(2 * len(events) + 2):
         try:
             if whole:
-                states = []
-            start = len(states)
-            after = shown[start - 1].seq if start else 0
-            course: Course = "corrected" if whole else "recorded"
-            steps = walk(engine, shown, course) if whole else walk(engine, shown[start:], course, after=after,
-                                                                   state=states[-1] if states else None)
-            for step in steps:
-                states.append(step.state)
-            return shown, frozenset(events[i].seq for i in back), states[-1] if states else None
+                steps = []
+                walked = walk(engine, shown, "corrected")
+            else:
+                start = len(steps)
+                after = shown[start - 1].seq if start else 0
+                walked = walk(engine, shown[start:], "recorded", after=after, state=steps[-1].state if steps else None)
+            for step in walked:  # one by one: at a refusal, ``steps`` ends before the refused event
+                steps.append(step)
+            return shown, frozenset(events[i].seq for i in back), steps
         except RuleViolation as error:
-            index = next((i for i, e in enumerate(events) if e.seq == error.event), -1) if whole else len(states)
+            index = next((i for i, e in enumerate(events) if e.seq == error.event), -1) if whole else len(steps)
             if not 0 <= index < len(events) or events[index].seq != error.event:
                 raise
             if shown[index] is not events[index] and index not in back:
@@ -171,17 +273,24 @@ def foldable_public_log(engine: Engine, events: Sequence[Event]) -> tuple[list[E
                 shown[i] = events[i]
                 back.add(i)
             if index in back and public[index] is not events[index]:
-                shown[index] = public[index]  # the hand's facts may be enough for its public form
+                shown[index] = public[index]  # the hand's facts may be enough for its disclosed form
                 back.discard(index)
-            del states[begin:]
-    return list(events), frozenset(e.seq for e in events), _last_state(engine, events)
+            del steps[begin:]
+    return list(events), frozenset(e.seq for e in events), list(walk(engine, events))
 
 
-def _last_state(engine: Engine, events: Sequence[Event]) -> Any:
-    state = None
+def open_fold(engine: Engine, events: Sequence[Event]) -> tuple[Disclosure, tuple[list[Event], frozenset[int], list[Step]]]:
+    """Return what an open reader may see of a log held in memory, and its fold (:func:`foldable`).
+
+    The reader (:class:`api.service.reader.Reader`) does the same from the ledger, with the
+    state cache's head state and the commitments stored; this folds the log once more for the
+    head (for tests and tools that hold a log, not a match).
+    """
+    truth = None
     for step in walk(engine, events):
-        state = step.state
-    return state
+        truth = step.state
+    disclosure = disclose(engine, events, ended_deals(events, hand_in_play(engine, truth)))
+    return disclosure, foldable(engine, events, disclosure.log)
 
 
 WITHHELD = "scored from cards not yet shown to the table: its lines are shown when the match ends, or with the write token"
@@ -235,19 +344,6 @@ def _numbers(value: Any) -> bool:
     return isinstance(value, list) and all(_numbers(v) for v in value)
 
 
-def has_shown_conditions(engine: Engine) -> bool:
-    """Tell whether the engine declares a value the rules make public before the match ends."""
-    return any(d.shown is not None for declared in engine.PRIVATE.values() for d in declared)
-
-
-def shown_paths(engine: Engine, options: Mapping[str, Any], event: Event, later: Sequence[Event],
-                types: Mapping[int, str]) -> frozenset[Path]:
-    """Return where an event holds private values the rules have made public since (``later``
-    are the events recorded after it): an open listing shows those with their salts."""
-    return frozenset(s.path for s in event_secrets(engine, options, event.type, event.data, types)
-                     if s.shown is not None and s.shown(options, event.data, later))
-
-
 def envelope_shown(event: StoredEvent, shown: frozenset[Path]) -> dict[str, Any]:
     """Return the open envelope of a format-2 event some of whose private values are public now.
 
@@ -281,11 +377,24 @@ def envelope(event: StoredEvent, full: bool) -> dict[str, Any]:
     return out
 
 
-def hide_unsalted(event: StoredEvent, engine: Engine, options: Mapping[str, Any], types: Mapping[int, str]) -> dict[str, Any]:
-    """Return the public envelope of an event stored before commitments (format 1)."""
-    out = envelope(event, False)
+def listed(event: StoredEvent, disclosure: Disclosure | None) -> dict[str, Any]:
+    """Return a stored event as a reader sees it: everything (``disclosure`` None: the write key,
+    or the match is over), or as an open reader may see it now.
+
+    An open reader sees each value still hidden as its placeholder, with the commitment the
+    hash was computed over (format 2), and each committed value the rules have shown since
+    with its salt, so the listing verifies alone. A format-1 event has no commitment: its
+    hidden values read ``{"private": true}`` and its hash can only be checked by someone who
+    may see them (``tanteo verify --db``, or the listing once the match is over).
+    """
+    if disclosure is None:
+        return event.envelope()
+    if event.format >= 2:
+        shown = disclosure.shown.get(event.seq)
+        return envelope_shown(event, shown) if shown else envelope(event, False)
+    out = event.envelope()
     data: Any = out["data"]
-    for secret in event_secrets(engine, options, event.type, event.data, types):
+    for secret in disclosure.hidden.get(event.seq, ()):
         data = _put(data, secret.path, {"private": True})
     out["data"] = data
     return out
@@ -304,10 +413,6 @@ def _put(data: Any, path: Path, value: Any) -> Any:
     return copy_map
 
 
-def public_envelopes(engine: Engine, records: Sequence[StoredEvent], all_types: Mapping[int, str],
-                     options: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Return the open listing of stored events (format 2: commitments; format 1: bare placeholders)."""
-    return [envelope(r, False) if r.format >= 2 else hide_unsalted(r, engine, options, all_types) for r in records]
-
-
-__all__ = ["WITHHELD", "OptionsOf", "envelope", "envelope_shown", "foldable_public_log", "has_shown_conditions", "kept_in_hand", "shown_paths", "withheld", "withheld_hands", "event_secrets", "match_options", "private_paths", "public_envelopes", "public_log"]
+__all__ = ["WITHHELD", "Disclosure", "OptionsOf", "disclose", "ended_deals", "envelope", "event_secrets", "foldable",
+           "hand_in_play", "kept_in_play", "listed", "match_options", "open_fold", "private_paths", "recorded_options",
+           "standing_deals", "withheld", "withheld_hands"]

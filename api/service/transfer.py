@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from api.service.tokens import hash_token, new_token
+from api.service.tokens import AuthError, hash_token, new_token
 from engines import get_engine
 from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
 from ledger.records import StoredEvent, is_placeholder
@@ -108,29 +108,41 @@ class _Refused(Exception):
 # --------------------------------------------------------------------------- export
 
 
-def match_lines(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> Iterator[bytes]:
-    """Return a match's archive lines, one stored event each, as this reader may see them.
+ARCHIVE_NEEDS_KEY = ("the archive of this match holds cards the rules still hide, with the salts that prove "
+                     "them: exporting it needs the match's write key. Without it, export the text notation "
+                     "(format=text): it imports as a match in which those cards are unknown")
+"""Why an open reader's archive export of a match in play is refused (docs/HTTP.md, README)."""
 
-    ``full`` is the database owner's form (the command line's backup): every value with its
-    salt. Otherwise the listing of ``GET /matches/{id}/events`` for this reader: while the
-    match is in play and without its token, each private value as its placeholder and
-    commitment (the lines still verify, but cannot be imported: the rules need the values).
+
+def match_lines(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> Iterator[bytes]:
+    """Return a match's archive lines, one stored event each: the lossless archive.
+
+    ``full`` is the database owner's form (the command line's backup). Otherwise the archive
+    is a restore, so it must hold every value: with the write token, once the match is over,
+    or while nothing the match holds is still hidden (no card dealt, or every hand ended) the
+    open listing is that archive; a match in play that hides a card cannot be restored from
+    its open listing (the rules need the values it hides), so its archive needs the key. The
+    open, importable copy of such a match is its text notation (:func:`match_text`).
 
     Raises:
         MatchNotFound: no such match.
-        AuthError: a token that is not this match's.
+        AuthError: a token that is not this match's; ``auth.missing`` for an open reader of a
+            match in play (:data:`ARCHIVE_NEEDS_KEY`).
     """
-    return (archive_line(envelope) for envelope in _envelopes(service, match_id, token, full))
-
-
-def _envelopes(service: Service, match_id: str, token: str | None, full: bool) -> list[dict[str, Any]]:
     if full:
-        return [event.envelope() for event in service.ledger.read(match_id)]
-    return service.events(match_id, token=token)[0]
+        return (archive_line(event.envelope()) for event in service.ledger.read(match_id))
+    reader = service.reader(match_id, token)
+    if not reader.hides_nothing:
+        raise AuthError("auth.missing", ARCHIVE_NEEDS_KEY)
+    return (archive_line(envelope) for envelope in reader.listing(reader.stored))
 
 
 def all_lines(service: Service, *, full: bool = False, **filters: str | None) -> Iterator[bytes]:
-    """Return the archive lines of every match the filters keep (those of the list), oldest match first."""
+    """Return the archive lines of every match the filters keep (those of the list), oldest match first.
+
+    Without ``full`` (an open reader of the whole database), a match in play that still hides
+    a card is left out: its archive needs its write key (:data:`ARCHIVE_NEEDS_KEY`).
+    """
     ids: list[str] = []
     offset = 0
     while True:
@@ -140,7 +152,10 @@ def all_lines(service: Service, *, full: bool = False, **filters: str | None) ->
         if not rows or offset >= total:
             break
     for match_id in reversed(ids):
-        yield from match_lines(service, match_id, full=full)
+        try:
+            yield from match_lines(service, match_id, full=full)
+        except AuthError:
+            continue  # a match in play that hides a card: its archive needs its key
 
 
 def count_matches(service: Service) -> int:
@@ -597,16 +612,22 @@ def _say(error: Exception) -> str:
 def match_text(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> str:
     """Return a match in the portable text notation (``docs/NOTATION.md``), as this reader may see it.
 
-    A private value this reader may not see is written ``??``, as a scorer who did not see
-    the card would have recorded it.
+    A card this reader may not see is written ``??``, as a scorer who did not see the card
+    would have recorded it (:meth:`~api.service.reader.Reader.exported`): an open export of a
+    match in play imports as a new match in which those cards are unknown.
 
     Raises:
         MatchNotFound: no such match.
         AuthError: a token that is not this match's.
     """
-    envelopes = _envelopes(service, match_id, token, full)
-    return write_text(unseen(envelopes[0]["data"]), [(e["seq"], e["type"], unseen(e["data"])) for e in envelopes[1:]],
-                      envelopes[-1]["hash"])
+    if full:
+        stored = service.ledger.read(match_id)
+        events: list[tuple[int, str, Any]] = [(e.seq, e.type, e.data) for e in stored]
+        head = stored[-1].hash
+    else:
+        reader = service.reader(match_id, token)
+        events, head = reader.exported(), reader.stored[-1].hash
+    return write_text(events[0][2], events[1:], head)
 
 
 def unseen(value: Any) -> Any:

@@ -36,6 +36,8 @@ EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw
 
 # --------------------------------------------------------------------------- private fields
 
+# Every value below is shown at the end of its round: the rows are turned face up and every
+# other card lies face up on the discard pile (RULES.md §3.4).
 PRIVATE: Declarations = {
     # Dealt face down: nobody at the table has seen them (the scorer may have).
     "hand_started": (Private(("layouts", "*"), NOBODY),),

@@ -46,11 +46,22 @@ def _open_cards_turned_up(options: Mapping[str, Any], data: Mapping[str, Any], l
     return dealt > 0 and keeps >= dealt
 
 
+def _dealt_all_shown(options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
+    """Whether the end of the hand shows every dealt card: not under choose5/3, where each seat
+    keeps one card and gives the rest back unseen (RULES.md §2.2); the kept card is shown
+    through its ``keep``, the returned ones never, so they stay private until the match ends."""
+    return options.get("start") not in ("choose5", "choose3")
+
+
 PRIVATE: Declarations = {
-    "hand_started": (Private(("hands", "*"), OWNER), Private(("table",), NOBODY, "keep", _open_cards_wait,
+    # Shown at the end of the hand (the hands are shown before paying), but for the cards
+    # given back under choose5/3, which the rules never show.
+    "hand_started": (Private(("hands", "*"), OWNER, at_hand_end=_dealt_all_shown),
+                     Private(("table",), NOBODY, "keep", _open_cards_wait,
                                                                         _open_cards_turned_up)),
     "keep": (Private(("card",), ACTOR),),
-    "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand or a kept card still hides
+    # A card a hand or a kept card still hides; under choose5/3 it may name a card given back.
+    "reveal": (Private(("cards", "*", "card"), NOBODY, at_hand_end=_dealt_all_shown),),
     **{t: () for t in ("match_started", "take", "stand", "showdown", "hand_result", "buy_chips", "leave",
                        "time_up", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
 }

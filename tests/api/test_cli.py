@@ -176,19 +176,23 @@ def test_audit_lists_a_claim_about_a_voided_hand_as_orphaned(tmp_path: Path) -> 
 
 
 def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: Path) -> None:
-    """West's face-down discard is named by the scorer only: the open audit cannot score deal 1,
-    the scorer's can; a Cabo reveal during play is told as ?? without the token."""
+    """West's face-down discard is named by the scorer only: the open audit cannot score deal 1
+    while it is in play, and scores it as the scorer does once it has ended; a Cabo reveal
+    during play is told as ?? without the token."""
     from tests.api.test_cabo_api import vocabulary_log
 
     runner = CliRunner(env={"TANTEO_TOKEN": ""})
     db = tmp_path / "cli.db"
     deal = [dict(e) for e in DEAL_1]
     deal[4] = {"type": "discard", "data": {"seat": 3, "cards": ["6H", "7H", "8C", "9C"]}}
-    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "deal.jsonl", [{"type": "match_started", "data": START}, *deal]))
+    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "deal.jsonl", [{"type": "match_started", "data": START}, *deal[:5]]))
     open_audit = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
-    assert open_audit["hands"][0]["status"] == "incomplete"
+    assert open_audit["hands"][0]["status"] == "playing" and "6H" not in json.dumps(open_audit)
+    runner.invoke(main, ["record", match_id, str(write_jsonl(tmp_path / "rest.jsonl", deal[5:])), "--db", str(db), "--token", token])
+    open_audit = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
     full = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json", "--token", token]).output)
     assert full["hands"][0]["status"] == "scored" and full["hands"][0]["points"] == [4, 0]
+    assert open_audit["hands"][0] == full["hands"][0]
     wrong = runner.invoke(main, ["audit", match_id, "--db", str(db), "--token", "wrong"])
     assert wrong.exit_code == 1
 

@@ -118,10 +118,11 @@ def test_replay_steps_through_both_courses(scorer: Scorer) -> None:
     assert frames[19]["status"] == "amended" and frames[19]["data"]["cardPoints"] == [72, 48]
     recorded = scorer.get("/replay", course="recorded")["frames"]
     assert recorded[19]["data"]["cardPoints"] == [70, 50] and recorded[20]["status"] == "correction"
-    # the public view never shows West's hidden hand; South's view shows South's own
+    # the public view never shows a seat's hand; South's view shows South's own, to everyone
+    # once deal 1 has ended (its piles were counted in the open), and to the scorer before
     at_deal = scorer.get("/state", at=2)["state"]
     assert "7D" not in str(at_deal)
-    assert "7D" not in str(scorer.get("/state", at=2, seat=2)["state"])  # no token: only what is public
+    assert "7D" in str(scorer.get("/state", at=2, seat=2)["state"])
     assert "7D" in str(scorer.read("/state", at=2, seat=2)["state"])
     # stepping: after the tira (step 5) the trick is South's four diamonds
     assert "KD" in str(scorer.get("/state", at=5)["state"])

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from api.service.disclosure import foldable_public_log
+from api.service.disclosure import foldable, open_fold
 from engines import el_roby, get_engine
+from ledger import verify_listing
 from engines.base import Engine, Event
 from tests.api.test_private_reads import leaks, open_reads
 from tests.conftest import Scorer
@@ -52,19 +53,19 @@ def roby_in_hand_2(scorer: Scorer) -> None:
                   ev("draw", seat=2, **{"from": "stock", "card": "JS"}))
 
 
-def test_el_roby_hand_scored_without_a_showdown_is_withheld_and_the_next_hand_stays_hidden(scorer: Scorer) -> None:
+def test_el_roby_hand_scored_without_a_showdown_is_shown_once_it_ended_and_the_next_hand_stays_hidden(scorer: Scorer) -> None:
     roby_in_hand_2(scorer)
     private = ANA_2[:7]  # JS is both Ana's and Carlos's draw (two decks)
     for path, body in open_reads(scorer, 4).items():
         assert not leaks(body, private), f"{path} shows {leaks(body, private)}"
     hand_1 = scorer.get("/audit")["hands"][0]
-    assert hand_1["status"] == "scored" and hand_1["lines"] == [] and "with the write token" in hand_1["withheld"]
-    assert hand_1["points"] == [59, 0, 78, 72]  # what the table writes on its sheet stays
+    assert hand_1 == scorer.read("/audit")["hands"][0]  # hand 1 has ended: the open audit is the scorer's
+    assert hand_1["status"] == "scored" and hand_1["points"] == [59, 0, 78, 72] and "withheld" not in hand_1
+    assert "2♣ 2" in json.dumps(hand_1["lines"], ensure_ascii=False)
     sheet = scorer.client.get(f"/matches/{scorer.id}/sheet.csv").text.splitlines()
     assert sheet[1].split(",")[:6] == ["1", "scored", "59", "0", "78", "72"]
-    assert "2♣ 2" in json.dumps(scorer.read("/audit")["hands"][0]["lines"], ensure_ascii=False)
     texts = [f["text"] for f in scorer.get("/replay")["frames"]]
-    assert texts[2] == "draw (its hidden cards are shown when the match ends)"  # seq 3, put back: Bea's draw
+    assert texts[2] == "Bea draws from the stock"  # seq 3: hand 1's draw, not put back since the hand ended
     assert texts[8] == "Carlos draws from the stock"  # seq 9: hand 2's draw keeps its public form
 
 
@@ -79,37 +80,43 @@ def test_the_refused_deal_of_the_next_hand_keeps_its_public_form() -> None:
            Event(6, "meld", {"seat": 1, "id": 3, "cards": ["KC", "KD", "KS"]}),
            Event(7, "discard", {"seat": 1, "card": "QH"}),
            Event(8, "hand_started", {"dealer": 1, "hands": [ANA_2, [U] * 10, [U] * 10, [U] * 10], "discard": "2C"})]
-    shown, put_back, state = foldable_public_log(el_roby, log)
-    assert put_back == {2, 3}
+    _, (shown, put_back, steps) = open_fold(el_roby, log)
+    state = steps[-1].state
+    assert put_back == frozenset()  # hand 1 has ended: its cards are shown, nothing needs putting back
+    assert shown[1] is log[1] and shown[2] is log[2]
     assert shown[7].data["hands"][0] == [U] * 10
     assert el_roby.view(state, None)["hand"] == 2
 
 
-def test_a_la_cabra_reveal_in_play_stays_hidden_and_its_hand_needs_nothing_put_back(scorer: Scorer) -> None:
+def test_a_la_cabra_reveal_in_play_stays_hidden_until_the_deal_ends_then_everything_is_shown(scorer: Scorer) -> None:
     """West's hand is revealed to the scorer during the deal. Those cards are still in West's
-    hand, which the rules hide: an open read folds the reveal as binding nothing (it showed them
-    until the reveal was declared private), so the face-down discard West makes stays unnamed too,
-    the public log folds as it is, and the hand's lines (closed from the sheet) are shown."""
+    hand, which the rules hide: an open read folds the reveal as binding nothing, so the
+    face-down discard West makes stays unnamed too, and the disclosed log folds as it is. Once
+    the deal is closed from the sheet the piles are counted in the open: every card of the deal,
+    the reveal's included, is shown to everyone, and the open audit is the scorer's."""
     scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
     scorer.record(ev("hand_started", dealer=3, trump="QS",
                      hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]),
                   ev("reveal", cards=[{"seat": 3, "card": c} for c in ["7C", "8C", "9C", "10C"]]),
                   ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
-                  ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=["7C"]),
-                  ev("hand_result", cardPoints=[50, 70]),
-                  ev("score_claimed", hand=1, points=[2, 0]))
+                  ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=["7C"]))
     private = ["7D", "8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH", "7C", "8C", "9C", "10C"]
     for path, body in open_reads(scorer, 4).items():
         assert not leaks(body, private), f"{path} shows {leaks(body, private)}"
+    frames = scorer.get("/replay")["frames"]
+    assert [f["text"] for f in frames].count("discard (its hidden cards are shown when the hand ends)") == 0
+    scorer.record(ev("hand_result", cardPoints=[50, 70]), ev("score_claimed", hand=1, points=[2, 0]))
     audit = scorer.get("/audit")
     hand = audit["hands"][0]
+    assert hand == scorer.read("/audit")["hands"][0]
     assert hand["status"] == "scored" and hand["points"] == [2, 0] and "withheld" not in hand
     assert hand["lines"] and hand["result"]["cardPoints"] == [50, 70]
-    assert [c["agrees"] for c in audit["claims"]] == [True, True]  # the table's numbers still compare
-    frames = scorer.get("/replay")["frames"]
-    assert [f["text"] for f in frames].count("discard (its hidden cards are shown when the match ends)") == 0
-    full = json.dumps(scorer.read("/events"))
-    assert all(c in full for c in ("7C", "8C", "9C", "10C"))  # the scorer sees the reveal
+    assert [c["agrees"] for c in audit["claims"]] == [True, True]
+    shown = json.dumps(scorer.get("/events"))
+    assert all(c in shown for c in private), [c for c in private if c not in shown]
+    summary = scorer.get()
+    assert summary["status"] == "playing"
+    assert verify_listing(scorer.id, scorer.get("/events")["events"], summary["version"], summary["head"]).valid
 
 
 class Counting:
@@ -131,6 +138,10 @@ class Counting:
 def test_the_public_fold_walks_the_log_once_however_many_events_are_put_back(game: str, seed: int) -> None:
     events, _ = playout(game, seed)
     counting = Counting(get_engine(game))
-    shown, put_back, _state = foldable_public_log(counting, events)  # type: ignore[arg-type]
-    assert len(put_back) > 10  # these playouts need events of the record put back (hands the record knows)
-    assert counting.applied <= 2 * len(events)
+    disclosure, (_, put_back, _) = open_fold(get_engine(game), events)
+    for cut in range(2, len(events), max(1, len(events) // 40)):  # mid-hand too: the hand in play is hidden
+        prefix = events[:cut]
+        disclosure, _ = open_fold(get_engine(game), prefix)
+        counting = Counting(get_engine(game))
+        foldable(counting, prefix, disclosure.log)  # type: ignore[arg-type]
+        assert counting.applied <= 2 * len(prefix)

@@ -1,30 +1,43 @@
 """The summary of a match in play (``GET /matches/{id}``) is an open read like the others.
 
-Its standings come from the public log for a reader without the token, as the open audit's
-do: a La Cabra deal whose face-down discards only the scorer named is scored for the
-scorer and incomplete for everyone else until those cards are shown. And the token that
-opens private values is the stored one: a token rotated away by another process opens nothing.
+Its standings come from the disclosed log for a reader without the token, as the open audit's
+do: a La Cabra deal whose face-down discards only the scorer named is scored alike for the
+scorer and for everyone else once the deal has ended (the trick piles, face-down discards
+included, are counted in the open), and the listing then shows those cards with their salts.
+And the token that opens private values is the stored one: a token rotated away by another
+process opens nothing.
 """
 
 from __future__ import annotations
 
+import json
+
+from ledger import verify_listing
 from tests.api.test_la_cabra_series import DEAL_1, START
 from tests.conftest import Scorer
 
 WEST = ["6H", "7H", "8C", "9C"]  # West's face-down discard at seq 6, named by the scorer
 
 
-def test_open_standings_come_from_the_public_log(scorer: Scorer) -> None:
+def test_open_standings_are_the_true_ones_once_the_deal_has_ended(scorer: Scorer) -> None:
     scorer.start(START)
     deal = [dict(e) for e in DEAL_1]
     deal[4] = {"type": "discard", "data": {"seat": 3, "cards": WEST}}
-    scorer.record(*deal)
+    scorer.record(*deal[:4])
+    in_play = scorer.get("/events")["events"]
+    assert any('"private": true' in json.dumps(e["data"]) for e in in_play)  # the deal in play hides the hands
+    scorer.record(*deal[4:])
     assert scorer.read("/audit")["hands"][0]["status"] == "scored"
     assert [s["total"] for s in scorer.read()["standings"]] == [4, 0]  # the scorer's sheet
     summary, audit = scorer.get(), scorer.get("/audit")
-    assert audit["hands"][0]["status"] == "incomplete"  # West's discard is not public yet
-    assert summary["standings"] == audit["standings"] and [s["total"] for s in summary["standings"]] == [0, 0]
+    assert summary["status"] == "playing"
+    assert audit["hands"][0]["status"] == "scored" and audit["hands"][0] == scorer.read("/audit")["hands"][0]
+    assert summary["standings"] == audit["standings"] and [s["total"] for s in summary["standings"]] == [4, 0]
     assert summary["end"] == audit["end"] and summary["hands"] == len(audit["hands"])
+    listing = scorer.get("/events")["events"]
+    discard = next(e for e in listing if e["seq"] == 6)
+    assert discard["data"]["cards"] == WEST and discard["private"][0]["path"] == ["cards"]  # shown, with its salt
+    assert verify_listing(scorer.id, listing, summary["version"], summary["head"]).valid
     response = scorer.client.get(f"/matches/{scorer.id}")
     assert response.headers["Vary"] == "Authorization" and response.headers["ETag"] == f'"{summary["version"]}"'
     wrong = scorer.client.get(f"/matches/{scorer.id}", headers={"Authorization": "Bearer wrong"})

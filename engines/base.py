@@ -275,11 +275,12 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
 # --------------------------------------------------------------------------- the walk
 
 
-Status = Literal["played", "amended", "voided", "correction", "note", "claim", "dispute", "ruling"]
+Status = Literal["played", "amended", "voided", "correction", "note", "claim", "dispute", "ruling", "withheld"]
 """What a step did: ``played`` (the engine applied it), ``amended`` (applied with the data of
 the latest amend in force), ``voided`` (skipped), ``correction`` (a ``void`` or ``amend`` in
 force), ``note``, ``claim`` (a ``score_claimed``), ``dispute`` or ``ruling`` (none of these
-changes the state)."""
+changes the state). The walk never yields ``withheld``: the service's open fold gives it to the
+events of a hand in play that it cannot fold without cards the rules still hide."""
 
 _ASIDE: dict[str, Status] = {"void": "correction", "amend": "correction", "note": "note", "score_claimed": "claim",
                              "dispute": "dispute", "ruling": "ruling"}

@@ -90,6 +90,10 @@ def _side_text(event: Event) -> str:
     return event.type
 
 
+WITHHELD_WORDS = "a move of the hand in play that needs cards the rules still hide: shown when the hand ends"
+"""The words of a step an open reader's fold withholds (see :func:`api.service.disclosure.foldable`)."""
+
+
 def frames(engine: Engine, events: Sequence[Event], course: Course = "corrected", *,
            stop: int | None = None, after: int = 0, state: Any = None) -> list[Frame]:
     """Step through a log; one frame per stored event up to seq ``stop``, read from one walk of it.
@@ -117,6 +121,8 @@ def frames_of(engine: Engine, steps: Iterable[Step], course: Course = "corrected
             frame = Frame(event.seq, event.type, step.read.data, step.status, engine.narrate(before, step.read, step.state), step.state)
         elif step.status == "voided":
             frame = Frame(event.seq, event.type, event.data, "voided", f"voided: {event.type}", step.state)
+        elif step.status == "withheld":
+            frame = Frame(event.seq, event.type, event.data, "withheld", WITHHELD_WORDS, step.state)
         else:
             text = _side_text(event)
             if step.status == "correction" and course == "recorded":

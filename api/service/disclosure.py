@@ -25,7 +25,7 @@ import dataclasses
 import functools
 from typing import Any, Iterator, Mapping, Sequence
 
-from engines.base import CORRECTIONS, Engine, Event, RuleViolation, Step, voided_seqs, walk
+from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, voided_seqs, walk
 from engines.privacy import Secret, secrets_of, unknown_form
 from ledger.records import Path, StoredEvent, committed_data, public_data
 
@@ -220,63 +220,34 @@ def kept_in_play(disclosure: Disclosure) -> bool:
     return False
 
 
-def foldable(engine: Engine, events: Sequence[Event], public: Sequence[Event]) -> tuple[list[Event], frozenset[int], list[Step]]:
-    """Return a disclosed log the rules accept, the seqs of the events put back as recorded, and its walk.
+def foldable(engine: Engine, events: Sequence[Event], public: Sequence[Event],
+             course: Course = "corrected") -> tuple[list[Event], frozenset[int], list[Step]]:
+    """Return the disclosed log, the seqs of the events it cannot fold, and its one walk.
 
     The unknown form is weaker than what the record holds, and a few rule checks need the
-    record's knowledge (La Cabra: a discard from a hand the table knows must be named; El
-    Roby: a hand whose cards were all written needs no showdown, but its unknown form does).
-    When the walk refuses the disclosed log at an event, that event is put back as recorded if
-    it carried hidden values; if it did not (or that was not enough), the hidden events of
-    the hand that just closed are, and the refused event takes its disclosed form again. A
-    reader then gets the public view only (no seat view), and the hands holding a put-back
-    event are withheld from the audit (:func:`withheld`). ``events`` is the log from event 1
-    and ``public`` its disclosed form (:attr:`Disclosure.log`); an empty set means the
-    disclosed log folds as it is.
-
-    One walk, handed back whole (the reader folds nothing more): a refusal re-walks from the
-    start of the hand that just closed, never from event 1 (a log with corrections is
-    re-walked whole: a correction reads the log before it).
+    record's knowledge (La Cabra: a discard from a hand the table knows must be named, or,
+    after an amend of the options, face-up discards recorded face down). Since every hand
+    that has ended is shown, such a refusal can only come in the hand in play: the walk
+    stops before the refused event, and it and every event after it are *withheld* (each
+    gets a step of status ``withheld`` holding the last state folded) until the hand ends
+    and shows its cards. Nothing this reader may not see is ever folded, so every view of
+    the walk, a seat's included, is safe to show; an empty set means the log folds whole.
+    ``events`` is the log from event 1 and ``public`` its disclosed form (:attr:`Disclosure.log`).
 
     Raises:
-        RuleViolation: the log does not fold even as recorded (never for a stored log).
+        RuleViolation: the log refused at its first event (never for a stored log).
     """
-    shown = list(public)
-    back: set[int] = set()
-    whole = any(e.type in CORRECTIONS for e in events)
-    steps: list[Step] = []  # the walk of ``shown`` so far
-    for _ in range(2 * len(events) + 2):
-        try:
-            if whole:
-                steps = []
-                walked = walk(engine, shown, "corrected")
-            else:
-                start = len(steps)
-                after = shown[start - 1].seq if start else 0
-                walked = walk(engine, shown[start:], "recorded", after=after, state=steps[-1].state if steps else None)
-            for step in walked:  # one by one: at a refusal, ``steps`` ends before the refused event
-                steps.append(step)
-            return shown, frozenset(events[i].seq for i in back), steps
-        except RuleViolation as error:
-            index = next((i for i, e in enumerate(events) if e.seq == error.event), -1) if whole else len(steps)
-            if not 0 <= index < len(events) or events[index].seq != error.event:
-                raise
-            if shown[index] is not events[index] and index not in back:
-                shown[index] = events[index]
-                back.add(index)
-                continue
-            begin = max((i for i in range(index) if events[i].type == "hand_started"), default=0)
-            changed = [i for i in range(begin, index) if shown[i] is not events[i]]
-            if not changed:
-                raise
-            for i in changed:
-                shown[i] = events[i]
-                back.add(i)
-            if index in back and public[index] is not events[index]:
-                shown[index] = public[index]  # the hand's facts may be enough for its disclosed form
-                back.discard(index)
-            del steps[begin:]
-    return list(events), frozenset(e.seq for e in events), list(walk(engine, events))
+    steps: list[Step] = []
+    try:
+        for step in walk(engine, public, course):  # one by one: at a refusal, ``steps`` ends before it
+            steps.append(step)
+        return list(public), frozenset(), steps
+    except RuleViolation:
+        if not steps:
+            raise
+    state = steps[-1].state  # the corrected course: corrections after the refusal already read
+    rest = [Step(event, event, "withheld", state) for event in public[len(steps):]]
+    return list(public), frozenset(e.seq for e in public[len(steps):]), steps + rest
 
 
 def open_fold(engine: Engine, events: Sequence[Event]) -> tuple[Disclosure, tuple[list[Event], frozenset[int], list[Step]]]:

@@ -41,7 +41,7 @@ from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step
 from engines.privacy import cards_unknown
 from ledger import MatchRecord, StoredEvent
 from replays.audit import audit as build_audit, named, rules_report
-from replays.steps import COURSES, Frame, frames, frames_json, frames_of
+from replays.steps import COURSES, WITHHELD_WORDS, Frame, frames, frames_json, frames_of
 
 if TYPE_CHECKING:
     from api.service import Service
@@ -123,19 +123,20 @@ class Reader:
         return self.disclosure is None or not self.disclosure.hidden
 
     @property
-    def exact(self) -> bool:
-        """Whether this reader's fold holds no event put back as recorded (seat views allowed)."""
-        return not self._folded[1]
+    def withholds(self) -> bool:
+        """Whether this reader's fold stops before the end of the log (a hand in play it cannot fold)."""
+        return bool(self._folded[1])
 
     def steps(self) -> list[Step]:
         """The one walk (``corrected`` course) of the log as this reader may see it."""
         return self._folded[2]
 
     def _head(self) -> tuple[Any, bool, bool]:
-        """The state at the head as this reader may fold it, whether it is exact, and whether the
-        hand in play holds a hidden value the fold keeps; an open reader's is cached per version."""
+        """The state at the head as this reader may fold it, whether the fold withholds the end
+        of the log, and whether the hand in play holds a hidden value the fold keeps; an open
+        reader's is cached per version."""
         if self.full:
-            return self.service._state(self.id, self.engine)[0], True, False
+            return self.service._state(self.id, self.engine)[0], False, False
         key = f"{self.id}\x00open"
         version = self.record.version
         cached = self.service.cache.get(key)
@@ -144,7 +145,7 @@ class Reader:
             return state, exact, kept
         steps = self.steps()
         assert self.disclosure is not None
-        answer = (steps[-1].state if steps else None, self.exact, kept_in_play(self.disclosure))
+        answer = (steps[-1].state if steps else None, self.withholds, kept_in_play(self.disclosure))
         if len(self.stored) == version:
             self.service.cache.put(key, Folded(version, "", answer))
         return answer
@@ -201,11 +202,10 @@ class Reader:
             state, version = self.service._state(self.id, self.engine, at)
             view = self.engine.view(state, seat)
         elif at is None or at == version:
-            state, exact, _kept = self._head()
-            view = self.engine.view(state, seat if exact else None)
+            view = self.engine.view(self._head()[0], seat)
         else:  # the state the match had then, as the full reader's ``at`` reads it (the recorded course)
             state = next(s.state for s in reversed(self._walk("recorded")) if s.event.seq <= at)
-            view = self.engine.view(state, seat if self.exact else None)
+            view = self.engine.view(state, seat)
         step = at or version
         out: dict[str, Any] = {"id": self.id, "version": version, "at": step, "seat": seat, "disclosed": self.full,
                                "state": view}
@@ -264,13 +264,13 @@ class Reader:
         """Return what may be recorded next.
 
         The templates may carry what the record knows (a peek's value, a known slot's card),
-        so an open reader of a match in play gets the moves of the disclosed log; if that log
-        does not fold, or the hand in play holds a value the fold keeps (a Cabo reveal during
-        play), only each move's type and seat.
+        so an open reader of a match in play gets the moves of the disclosed log; if the hand
+        in play holds a value the fold keeps (a Cabo reveal during play), only each move's type
+        and seat; if the fold withholds the end of the log, none (its state is not the head's).
         """
-        state, exact, kept = self._head()
-        moves = self.engine.legal_moves(state)
-        if not self.full and (not exact or kept):
+        state, withholds, kept = self._head()
+        moves = [] if withholds else self.engine.legal_moves(state)
+        if not self.full and kept:
             bare: list[dict[str, Any]] = []
             for move in moves:
                 short = {"type": move["type"], "data": {k: v for k, v in move["data"].items() if k == "seat"}}
@@ -314,7 +314,8 @@ class Reader:
         if course == "corrected" or not any(e.type in CORRECTIONS for e in self.log):
             return self.steps()  # without corrections the two courses are one walk
         if "_recorded" not in self.__dict__:
-            self.__dict__["_recorded"] = list(walk(self.engine, self._folded[0], course))
+            self.__dict__["_recorded"] = (list(walk(self.engine, self.log, course)) if self.disclosure is None
+                                          else foldable(self.engine, self.log, self.disclosure.log, course)[2])
         return self.__dict__["_recorded"]  # type: ignore[no-any-return]
 
     def _frames_all(self, course: Course) -> list[Frame]:
@@ -326,11 +327,7 @@ class Reader:
 
     def _frames_made(self, course: Course) -> list[Frame]:
         out = frames_of(self.engine, self._walk(course), course)
-        if self.full:
-            return out
-        put_back = self._folded[1]
-        out = [dataclasses.replace(f, text=_withheld_text(f)) if f.seq in put_back else f for f in out]
-        return self._kept_told_unknown(out)
+        return out if self.full else self._kept_told_unknown(out)
 
     def _kept_told_unknown(self, steps: list[Frame]) -> list[Frame]:
         """Tell each step holding a value the open fold keeps (a Cabo reveal during play) with that
@@ -347,7 +344,7 @@ class Reader:
             try:
                 text = self.engine.narrate(steps[i - 1].state if i else None, told, frame.state)
             except (KeyError, ValueError, TypeError, IndexError, RuleViolation):
-                text = _withheld_text(frame)
+                text = WITHHELD_WORDS
             out[i] = dataclasses.replace(frame, text=text)
         return out
 
@@ -393,7 +390,7 @@ class Reader:
                     pass  # the filled-in log does not fold: show each step as it was known then
             out = frames_json(engine, steps, seat, start=start, stop=end)
         else:
-            out = frames_json(engine, all_frames, seat if self.exact else None, start=start, stop=end)
+            out = frames_json(engine, all_frames, seat, start=start, stop=end)
             shown = {e["seq"]: e["data"] for e in self.listing(self.stored)}
             standing = {}
             voided = voided_seqs(self.log)
@@ -522,8 +519,3 @@ def _place(places: Sequence[Position], hand: int | None, move: int | None, trick
         return locate(places, hand=hand, move=move, trick=trick)
     except AddressError as error:
         raise BadRequest(error.code, error.message) from None
-
-
-def _withheld_text(frame: Frame) -> str:
-    """The words of a step put back as recorded in an open replay: its type, not its hidden facts."""
-    return f"{frame.type.replace('_', ' ')} (its hidden cards are shown when the hand ends)"

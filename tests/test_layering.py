@@ -111,3 +111,39 @@ def test_the_layering_check_can_fail(tmp_path: Path) -> None:
     (tmp_path / "engines" / "bad.py").write_text("import random\nfrom flask import Flask\nfrom engines import cards\n"
                                                  "import psycopg.rows\nfrom sqlite_utils.db import Table\n")
     assert [m for _, m in imports("engines", tmp_path)] == ["random", "flask", "engines", "psycopg", "sqlite_utils"]
+
+
+DISCLOSURE_WRITING = {"OptionsOf", "private_paths"}
+"""What the writing side may take from api/service/disclosure.py: an event's private places, which
+the ledger commits to when it appends (no read is decided there)."""
+
+
+def _names_from(path: Path, module: str) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == module:
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.Import) and any(alias.name == module for alias in node.names):
+            found.add("*")
+    return found
+
+
+def test_one_reader_decides_what_a_reader_may_see() -> None:
+    """Only api/service/reader.py reads the disclosure code (the writing side takes the private
+    places it commits to), and nothing outside it and the disclosure module redacts a stored
+    event itself: every read of a match goes through the one Reader."""
+    bad = []
+    for package in ("api", "replays", "engines", "ledger", "schemas", "bench"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if relative in ("api/service/reader.py", "api/service/disclosure.py"):
+                continue
+            taken = _names_from(path, "api.service.disclosure")
+            if taken - DISCLOSURE_WRITING:
+                bad.append((relative, sorted(taken - DISCLOSURE_WRITING)))
+            text = path.read_text()
+            for redaction in ("public_data(", "committed_data(", "unknown_form(", ".envelope()"):
+                if redaction in text and not relative.startswith("ledger/") and relative != "engines/privacy.py":
+                    bad.append((relative, redaction))
+    assert bad == [], f"disclosure decided outside the one reader: {bad}"

@@ -63,7 +63,7 @@ class Reader:
         AuthError: a token that is not this match's (a reader who sends one means to use it).
     """
 
-    def __init__(self, service: Service, match_id: str, token: str | None = None) -> None:
+    def __init__(self, service: Service, match_id: str, token: str | None = None, *, owner: bool = False) -> None:
         self.service = service
         self.ledger = service.ledger
         self.id = match_id
@@ -74,8 +74,9 @@ class Reader:
             service.cache.keep_record(self.record)
         self.token = token
         self.engine: Engine = get_engine(self.record.game)
-        self.full = bool(token) or self.record.status == "over"
-        """Whether this reader sees every private value: with the write token, or once the match is over."""
+        self.full = owner or bool(token) or self.record.status == "over"
+        """Whether this reader sees every private value: with the write token, once the match is
+        over, or as the database's owner (``owner``: the command line's backup, which reads the file)."""
 
     # ---- the log, read once, and what this reader may see of it
 
@@ -204,7 +205,9 @@ class Reader:
         elif at is None or at == version:
             view = self.engine.view(self._head()[0], seat)
         else:  # the state the match had then, as the full reader's ``at`` reads it (the recorded course)
-            state = next(s.state for s in reversed(self._walk("recorded")) if s.event.seq <= at)
+            assert self.disclosure is not None  # only the events up to ``at`` are folded
+            steps = foldable(self.engine, self.log[:at], self.disclosure.log[:at], "recorded")[2]
+            state = steps[-1].state
             view = self.engine.view(state, seat)
         step = at or version
         out: dict[str, Any] = {"id": self.id, "version": version, "at": step, "seat": seat, "disclosed": self.full,

@@ -129,9 +129,7 @@ def match_lines(service: Service, match_id: str, *, token: str | None = None, fu
         AuthError: a token that is not this match's; ``auth.missing`` for an open reader of a
             match in play (:data:`ARCHIVE_NEEDS_KEY`).
     """
-    if full:
-        return (archive_line(event.envelope()) for event in service.ledger.read(match_id))
-    reader = service.reader(match_id, token)
+    reader = service.reader(match_id, token, owner=full)
     if not reader.hides_nothing:
         raise AuthError("auth.missing", ARCHIVE_NEEDS_KEY)
     return (archive_line(envelope) for envelope in reader.listing(reader.stored))
@@ -589,7 +587,7 @@ def _already_stored(service: Service, archived: ArchivedMatch) -> dict[str, Any]
         return None
     stored = service.ledger.read(archived.id)
     for event, line in zip(archived.events, archived.lines):
-        if event.seq > len(stored) or stored[event.seq - 1].envelope() != event.envelope():
+        if event.seq > len(stored) or stored[event.seq - 1] != event:  # every field, salts included
             raise _Refused(line, "import.exists_different",
                            f"match {archived.id} is already stored and its event {event.seq} differs from this line; "
                            "nothing of it was imported")
@@ -620,14 +618,9 @@ def match_text(service: Service, match_id: str, *, token: str | None = None, ful
         MatchNotFound: no such match.
         AuthError: a token that is not this match's.
     """
-    if full:
-        stored = service.ledger.read(match_id)
-        events: list[tuple[int, str, Any]] = [(e.seq, e.type, e.data) for e in stored]
-        head = stored[-1].hash
-    else:
-        reader = service.reader(match_id, token)
-        events, head = reader.exported(), reader.stored[-1].hash
-    return write_text(events[0][2], events[1:], head)
+    reader = service.reader(match_id, token, owner=full)
+    events = reader.exported()
+    return write_text(events[0][2], events[1:], reader.stored[-1].hash)
 
 
 def unseen(value: Any) -> Any:
@@ -827,14 +820,13 @@ def matches_csv(service: Service, **filters: str | None) -> str:
     while True:
         page, total = service.ledger.list_matches(**filters, limit=PAGE, offset=offset)
         for record in page:
-            start = service.ledger.read(record.id, upto=1)[0].data
             summary = service.match(record.id)
             standings = summary["standings"]
             names = [s.get("name") or _team_name(s) for s in standings]
             unit = "team" if standings and "team" in standings[0] else "seat"
             by_key = {s[unit]: name for s, name in zip(standings, names)}
             winners = [by_key.get(w, str(w)) for w in summary["end"].get("winners", [])]
-            rows.append([record.id, start.get("title", ""), start.get("date", ""), start.get("place", ""), record.game,
+            rows.append([record.id, summary["title"] or "", summary["date"] or "", summary["place"] or "", record.game,
                          "; ".join(record.players), summary["status"], "; ".join(winners),
                          "; ".join(f"{name} {s['total']}" for name, s in zip(names, standings)), record.version])
         offset += len(page)

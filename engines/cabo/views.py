@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import Any, Mapping, Sequence
 
 from engines.base import Event
-from engines.cabo.rules import OPTION_VALUES
+from engines.cabo.rules import AFTER_DRAW, OPTION_VALUES
 from engines.cabo.scoring import allowed_dealers
 from engines.cabo.state import (
     GAME,
@@ -36,13 +36,31 @@ EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw
 
 # --------------------------------------------------------------------------- private fields
 
+def _drawn_card_turned_up(options: Mapping[str, Any], data: Mapping[str, Any], later: Sequence[Event]) -> bool:
+    """Whether the drawn card went face up onto the discard pile at once (VOCABULARY §5.3).
+
+    It does unless the move that follows the draw keeps it face down: a successful replace
+    (one slot, or slots whose shown cards are equal), or a failed one under the ``keep``
+    penalty (appended as the last slot). A discard, a peek, a spy or a swap lays it face up.
+    """
+    penalty = options.get("wrongMultiPenalty") or ("keep" if options.get("edition") == 2 else "discard")
+    for event in later:
+        if event.type not in AFTER_DRAW:
+            continue
+        if event.type != "replace":
+            return True
+        cards = event.data.get("cards") or []
+        return len(set(cards)) > 1 and penalty != "keep"
+    return False
+
+
 # Every value below is shown at the end of its round: the rows are turned face up and every
 # other card lies face up on the discard pile (RULES.md §3.4).
 PRIVATE: Declarations = {
     # Dealt face down: nobody at the table has seen them (the scorer may have).
     "hand_started": (Private(("layouts", "*"), NOBODY),),
     "initial_peek": (Private(("cards",), ACTOR, "omit"),),
-    "draw": (Private(("card",), ACTOR, "omit"),),
+    "draw": (Private(("card",), ACTOR, "omit", shown=_drawn_card_turned_up),),
     "peek": (Private(("value",), ACTOR, "omit"),),
     "spy": (Private(("value",), ACTOR, "omit"),),
     # A reveal during play tells the record only; the view already shows a revealed card to

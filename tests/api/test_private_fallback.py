@@ -1,11 +1,10 @@
-"""When the rules refuse the public log: what an open read still hides, and what it costs.
+"""When the rules refuse the disclosed log: what an open read still hides, and what it costs.
 
-Some public logs do not fold (``api/service/disclosure.py``, ``foldable_public_log``): La Cabra
-wants a face-down discard from a hand the table knows named, El Roby wants a showdown for a
-hand whose cards the scorer wrote. The events the rules need are put back as recorded. Every
-open read of such a match is searched, raw bytes, for the private values of both games, and
-the audit withholds the lines of a hand scored from put-back events (shown with the token).
-The public fold is one walk of the log, re-walking only the hand a refusal reaches back to.
+Some disclosed logs do not fold (``api/service/disclosure.py``, ``foldable``): La Cabra wants a
+face-down discard named from a hand the table partly knows. Since a hand's end shows its cards,
+only the hand in play can be refused; the open fold then stops before the refusal and withholds
+the rest of that hand, so nothing hidden is ever folded. Every open read of such matches is
+searched, raw bytes, for the private values, and the disclosed fold is one walk of the log.
 """
 
 from __future__ import annotations

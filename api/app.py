@@ -159,6 +159,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         An unknown route or a wrong method (404/405) comes first, so ``PUT /games`` is a 405
         whatever its body; then a header too long to be anything real (431); a body over
         ``MAX_CONTENT_LENGTH`` (413, also enforced while reading a body without a length);
+        a NUL character anywhere in the address, the query or a header (400: no text Tanteo keeps
+        may hold one, :func:`api.web.refuse_nul_in_request`);
         and a write whose body is not declared JSON (415, not a confusing schema error) — a
         write with no body at all (``POST /matches/{id}/token``) has no media type to refuse.
         """
@@ -168,6 +170,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             if len(value) > web.MAX_HEADER:
                 raise RequestHeaderFieldsTooLarge(f"the {name} header is {len(value):,} characters long; "
                                                   f"a header may have at most {web.MAX_HEADER:,}")
+        web.refuse_nul_in_request()
         limit = app.config.get("MAX_CONTENT_LENGTH")
         if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
             limit = request.max_content_length = app.config.get("TANTEO_MAX_IMPORT", DEFAULT_MAX_IMPORT)

@@ -24,6 +24,7 @@ import orjson
 
 from ledger.records import StoredEvent, stored_event
 from schemas import SchemaError, validate_envelope
+from schemas.strict import first_nul, nul_message
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,8 @@ def read_archive(lines: Iterable[bytes | str], *, first: int = 1) -> tuple[list[
             envelope = None
         try:
             if type(envelope) is dict:
+                if (b"\\u0000" if isinstance(raw, bytes) else "\\u0000") in raw:  # type: ignore[operator]
+                    _refuse_nul(envelope)
                 event = _event(envelope, known_at)
             else:
                 text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
@@ -109,6 +112,19 @@ class _Refused(Exception):
     def __init__(self, code: str, message: str, column: int | None = None, match: str | None = None) -> None:
         super().__init__(message)
         self.code, self.message, self.column, self.match = code, message, column, match
+
+
+def _refuse_nul(envelope: dict[str, Any]) -> None:
+    """Refuse a line with a NUL character (U+0000) in any text: PostgreSQL cannot store one, and
+    an archive written on SQLite (before NUL was refused at entry) must not fail there half-way.
+
+    Raises:
+        _Refused: ``archive.nul_character``, naming where.
+    """
+    where = first_nul(envelope)
+    if where is not None:
+        match = envelope.get("match")
+        raise _Refused("archive.nul_character", nul_message(where), None, match if isinstance(match, str) else None)
 
 
 def _parsed(text: str) -> Any:

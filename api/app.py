@@ -37,6 +37,24 @@ of a whole match fits many times over."""
 DEFAULT_MAX_IMPORT = 256 * 1024 * 1024
 """The largest file ``POST /matches/import`` takes (``TANTEO_MAX_IMPORT``): a club's archive, not a batch."""
 
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "; ".join([
+        "default-src 'self'", "script-src 'self'", "style-src 'self'",
+        "img-src 'self' data:",  # Swagger UI draws its icons as data: SVGs in its stylesheet
+        "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent on every response, pages, API, errors and static files alike (:func:`create_app`'s
+``protect``). The pages load only the server's own scripts and stylesheets, with no inline
+script, handler or style attribute (``element.style`` set from a script is not one: the CSP
+governs markup, not the CSSOM), so a script that slipped into a page would not run. No page
+may be framed: the scoring page writes with the key stored in the browser, one click-jacking
+away from a forged entry (there is no embeddable read-only view). No referrer leaves: the
+write key travels after ``#``, which browsers never send, and nothing else of a match's
+address needs to reach another site either."""
+
 RAW_BODIES = frozenset({"/matches/import"})
 """Paths whose body is a file (an archive or text notation), not JSON: they check the media type themselves."""
 
@@ -151,6 +169,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from api import rule_pages
 
     app.register_blueprint(rule_pages.blp)  # /rules and /rules/<game>
+
+    @app.after_request
+    def protect(response: Response) -> Response:
+        """Add :data:`SECURITY_HEADERS` to every response, in this one place (a view may set its own)."""
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
 
     @app.before_request
     def refuse_early() -> None:

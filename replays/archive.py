@@ -15,6 +15,7 @@ other lines are read on. Pure functions, no Flask, no database.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from operator import itemgetter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ import orjson
 
 from ledger.records import StoredEvent, stored_event
 from schemas import SchemaError, validate_envelope
-from schemas.strict import first_nul, nul_message
+from schemas.strict import MATCH_ID_LENGTH, first_nul, is_issued_match_id, nul_message, shown
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ def read_archive(lines: Iterable[bytes | str], *, first: int = 1) -> tuple[list[
     """
     grouped: dict[str, tuple[list[StoredEvent], list[int]]] = {}
     errors: list[LineError] = []
+    latest: dict[str, tuple[str, int]] = {}  # each match's latest time so far, and its line
     known_at: set[str] = set()  # a batch shares its time: each distinct one is checked once
     loads = orjson.loads
     for number, raw in enumerate(lines, first):
@@ -99,6 +101,14 @@ def read_archive(lines: Iterable[bytes | str], *, first: int = 1) -> tuple[list[
             errors.append(LineError(number, refused.column, refused.code, refused.message,
                                     refused.match or _match_named(raw)))
             continue
+        before = latest.get(event.match)
+        if before is not None and event.at != before[0] and _earlier(event.at, before[0]):
+            errors.append(LineError(number, None, "archive.time_backwards",
+                                    f"this event was stored at {event.at}, before the one on line {before[1]} "
+                                    f"({before[0]}): a match's times only move forward, so these were changed after "
+                                    "it was recorded", event.match))
+            continue
+        latest[event.match] = (event.at, number)
         match = grouped.get(event.match)
         if match is None:
             match = grouped[event.match] = ([], [])
@@ -127,6 +137,18 @@ def _refuse_nul(envelope: dict[str, Any]) -> None:
         raise _Refused("archive.nul_character", nul_message(where), None, match if isinstance(match, str) else None)
 
 
+def _earlier(at: str, than: str) -> bool:
+    """Whether the stored time ``at`` comes before ``than``: as text when both are written as the
+    ledger writes them (``2026-11-21T17:03:05.123Z``, which sorts as it reads), else as instants
+    (the envelope schema also takes other RFC 3339 forms)."""
+    if len(at) == len(than) == 24 and at[-1] == than[-1] == "Z":
+        return at < than
+    try:
+        return datetime.fromisoformat(at.replace("Z", "+00:00")) < datetime.fromisoformat(than.replace("Z", "+00:00"))
+    except ValueError:  # a form fromisoformat cannot read: the schema took it, the chain check decides
+        return False
+
+
 def _parsed(text: str) -> Any:
     """Parse one line's text.
 
@@ -150,6 +172,10 @@ def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
     match = envelope.get("match")
     if not isinstance(match, str) or not match:
         raise _Refused("archive.bad_envelope", "the envelope has no match id ('match')", 1)
+    if not is_issued_match_id(match):
+        raise _Refused("archive.bad_match_id",
+                       f"the match id {shown(match)} is not one Tanteo issues ({MATCH_ID_LENGTH} letters, digits, "
+                       "'-' or '_', not starting with '-'): a restore keeps the ids the server gave", None, match)
     fields = _plain_fields(envelope, known_at)  # the common case is checked in one pass
     if fields is not None:
         private = envelope.get("private")

@@ -55,6 +55,16 @@ def whole_number(text: str, *, what: str, lowest: int = 0, highest: int = MAX_IN
     return int(text)
 
 
+MATCH_ID_LENGTH = 12
+_ID_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def is_issued_match_id(text: str) -> bool:
+    """Return whether ``text`` has the shape of a match id Tanteo issues (``new_match_id`` in
+    api/service: ``secrets.token_urlsafe(9)``, 12 URL-safe characters, never starting with '-')."""
+    return len(text) == MATCH_ID_LENGTH and _ID_CHARACTERS.issuperset(text) and not text.startswith("-")
+
+
 def refuse_nul(text: str, *, what: str) -> str:
     """Return ``text`` unchanged when it holds no NUL character.
 

@@ -22,6 +22,7 @@ from typing import Any, Mapping, Sequence
 
 from engines.base import Engine
 from replays.steps import Frame
+from schemas.strict import is_whole_number
 
 NOT_MOVES = frozenset({"match_started", "hand_started", "reveal"})
 """Played events that are not moves of a hand (the deal is move 0, a reveal binds cards)."""
@@ -146,6 +147,6 @@ def seat_by_name(players: Sequence[str], seat: int | str) -> int | str:
     folded = [i for i, name in enumerate(players) if name.casefold() == seat.casefold()]
     if len(folded) == 1:
         return folded[0]
-    if seat.lstrip("-").isdigit():
+    if is_whole_number(seat, signed=True) and len(seat) <= 20:  # ASCII digits: isdigit() also took "²"
         return int(seat)
     return seat

@@ -17,8 +17,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import flask_smorest
+import limits
 import orjson
 import flask_swagger_ui
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask import Blueprint, Flask, Response, g, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
@@ -36,6 +39,32 @@ of a whole match fits many times over."""
 
 DEFAULT_MAX_IMPORT = 256 * 1024 * 1024
 """The largest file ``POST /matches/import`` takes (``TANTEO_MAX_IMPORT``): a club's archive, not a batch."""
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "; ".join([
+        "default-src 'self'", "script-src 'self'", "style-src 'self'",
+        "img-src 'self' data:",  # Swagger UI draws its icons as data: SVGs in its stylesheet
+        "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent on every response, pages, API, errors and static files alike (:func:`create_app`'s
+``protect``). The pages load only the server's own scripts and stylesheets, with no inline
+script, handler or style attribute (``element.style`` set from a script is not one: the CSP
+governs markup, not the CSSOM), so a script that slipped into a page would not run. No page
+may be framed: the scoring page writes with the key stored in the browser, one click-jacking
+away from a forged entry (there is no embeddable read-only view). No referrer leaves: the
+write key travels after ``#``, which browsers never send, and nothing else of a match's
+address needs to reach another site either."""
+
+DEFAULT_CREATE_LIMIT = "120 per minute"
+"""How many anonymous writes (``POST /matches`` and ``POST /matches/import`` together) one client
+address may send (``TANTEO_CREATE_LIMIT``, config key or environment; ``off`` for none): a club
+starting twenty matches a minute is far inside it, a script starting thousands is not."""
+
+LIMITED = frozenset({("POST", "/matches"), ("POST", "/matches/import")})
+"""The requests no token guards, so the rate limit is all that slows a flood of them down."""
 
 RAW_BODIES = frozenset({"/matches/import"})
 """Paths whose body is a file (an archive or text notation), not JSON: they check the media type themselves."""
@@ -88,6 +117,23 @@ def cache_bytes(value: Any) -> int:
     return budget
 
 
+def create_limit(value: Any) -> str | None:
+    """Return the rate limit of anonymous creations as Flask-Limiter writes it, or None for ``off``.
+
+    Raises:
+        ValueError: not a rate such as "120 per minute" or "off" (said in words, for whoever set it).
+    """
+    text = str(value).strip()
+    if text.lower() in ("off", "0", "none", ""):
+        return None
+    try:
+        limits.parse(text)
+    except ValueError:
+        raise ValueError(f"TANTEO_CREATE_LIMIT is a rate such as '120 per minute' or '5/second', or 'off'; "
+                         f"not '{text}'") from None
+    return text
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
@@ -99,10 +145,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     way by itself), ``TANTEO_CACHE_BYTES`` (how many bytes of folded states the process keeps
     in memory, default 128 MiB, env ``TANTEO_CACHE_BYTES``; 0 keeps none) and ``TANTEO_CLOCK``
     (a function returning the current aware datetime: the service's clock, read by the
-    correction window and the stream's delay; for tests).
+    correction window and the stream's delay; for tests) and ``TANTEO_CREATE_LIMIT`` (how many
+    ``POST /matches`` and ``POST /matches/import`` one client address may send, default
+    "120 per minute", env ``TANTEO_CREATE_LIMIT``; ``off`` for no limit: 429 with Retry-After past it).
 
     Raises:
-        ValueError: ``TANTEO_CACHE_BYTES`` is not a whole number of bytes, 0 or more.
+        ValueError: ``TANTEO_CACHE_BYTES`` is not a whole number of bytes, 0 or more, or
+            ``TANTEO_CREATE_LIMIT`` is not a rate.
     """
     app = Flask(__name__)
     app.config.update(
@@ -117,6 +166,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         TANTEO_BUSY_TIMEOUT=BUSY_TIMEOUT_SECONDS,
         TANTEO_READ_ONLY=False,
         TANTEO_CACHE_BYTES=os.environ.get("TANTEO_CACHE_BYTES", DEFAULT_BUDGET),
+        TANTEO_CREATE_LIMIT=os.environ.get("TANTEO_CREATE_LIMIT", DEFAULT_CREATE_LIMIT),
     )
     app.config.update(config or {})
     app.json = OrjsonProvider(app)
@@ -152,6 +202,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(rule_pages.blp)  # /rules and /rules/<game>
 
+    @app.after_request
+    def protect(response: Response) -> Response:
+        """Add :data:`SECURITY_HEADERS` to every response, in this one place (a view may set its own)."""
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
     @app.before_request
     def refuse_early() -> None:
         """Refuse, in this order, before any view reads a byte of the body.
@@ -159,6 +216,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         An unknown route or a wrong method (404/405) comes first, so ``PUT /games`` is a 405
         whatever its body; then a header too long to be anything real (431); a body over
         ``MAX_CONTENT_LENGTH`` (413, also enforced while reading a body without a length);
+        a NUL character anywhere in the address, the query or a header (400: no text Tanteo keeps
+        may hold one, :func:`api.web.refuse_nul_in_request`);
         and a write whose body is not declared JSON (415, not a confusing schema error) — a
         write with no body at all (``POST /matches/{id}/token``) has no media type to refuse.
         """
@@ -168,6 +227,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             if len(value) > web.MAX_HEADER:
                 raise RequestHeaderFieldsTooLarge(f"the {name} header is {len(value):,} characters long; "
                                                   f"a header may have at most {web.MAX_HEADER:,}")
+        web.refuse_nul_in_request()
         limit = app.config.get("MAX_CONTENT_LENGTH")
         if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
             limit = request.max_content_length = app.config.get("TANTEO_MAX_IMPORT", DEFAULT_MAX_IMPORT)
@@ -177,6 +237,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body \
                 and request.path not in RAW_BODIES:
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
+
+    rate = create_limit(app.config["TANTEO_CREATE_LIMIT"])
+    if rate is not None:
+        # Flask-Limiter, in memory: one count per client address shared by the two anonymous writes
+        # (an application limit, exempt for every other request); checked after refuse_early, so
+        # a request refused there costs nothing. Each server process counts on its own.
+        app.extensions["tanteo.limiter"] = Limiter(
+            get_remote_address, app=app, storage_uri="memory://", strategy="fixed-window",
+            application_limits=[rate], application_limits_exempt_when=lambda: (request.method, request.path) not in LIMITED)
 
     return app
 

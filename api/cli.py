@@ -349,7 +349,9 @@ def _seat(value: str | None) -> int | str | None:
     """A seat number, a player's name (the service resolves it) or ``all``."""
     if value is None or value == "all":
         return value
-    return int(value) if value.isdigit() else value
+    from schemas.strict import is_whole_number
+
+    return int(value) if is_whole_number(value) and len(value) <= 20 else value
 
 
 @main.command()

@@ -11,9 +11,12 @@ errors). Nothing is written on any error: the service raises before the ledger c
 from __future__ import annotations
 
 import logging
+import math
+import time
 from typing import Any
 
 from flask import Flask, Response, current_app, json
+from flask_limiter.errors import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from api import rulebook
@@ -47,6 +50,7 @@ def event_in_batch(index: int) -> str:
 _TITLES = {
     400: "Bad request", 401: "Token required", 403: "Wrong token", 404: "Not found", 405: "Method not allowed",
     409: "Version conflict", 413: "Body too large", 415: "Unsupported media type", 422: "Refused by the rules",
+    429: "Too many requests",
     431: "Header too large", 500: "Internal error", 503: "Storage unavailable",
 }
 
@@ -125,11 +129,33 @@ def from_exception(error: Exception) -> Response:
             log.warning("storage unavailable (%s): %s", error.reason, error.detail)
             retry_after, detail = STORAGE[error.reason]
             return problem(503, f"storage.{error.reason}", detail, headers={"Retry-After": str(retry_after)})
+        case RateLimitExceeded():
+            return _rate_limited(error)
         case HTTPException():
             return _from_http(error)
     log.exception("unhandled error", exc_info=error)
     detail = repr(error) if current_app.debug else "the server failed; nothing was written"
     return problem(500, "server.error", detail)
+
+
+def _rate_limited(error: RateLimitExceeded) -> Response:
+    """A 429: this address sent more new matches and imports than ``TANTEO_CREATE_LIMIT`` allows,
+    with the seconds until its window opens again (Flask-Limiter's count, api/app.py)."""
+    rate = error.limit.limit
+    limiter = current_app.extensions.get("tanteo.limiter")
+    current = limiter.current_limit if limiter is not None else None
+    reset_at = current.reset_at if current is not None else time.time() + rate.get_expiry()
+    wait = max(1, math.ceil(reset_at - time.time()))
+    return problem(429, "rate.limited",
+                   f"this address has started or imported matches {rate.amount} times within "
+                   f"{_window(rate)}, the most the server takes; nothing was recorded: try again in {wait} s",
+                   headers={"Retry-After": str(wait)})
+
+
+def _window(rate: Any) -> str:
+    """Say a rate's window as people do: "a minute", "10 seconds"."""
+    unit = type(rate).__name__.removeprefix("RateLimitItemPer").lower()
+    return f"a {unit}" if rate.multiples == 1 else f"{rate.multiples} {unit}s"
 
 
 def _from_http(error: HTTPException) -> Response:

@@ -16,6 +16,7 @@ import segno
 from flask import Blueprint, Response, abort, render_template, request
 
 from api.app import current_service
+from api.web import load_json
 from engines import ENGINES, get_engine
 from ledger import MatchNotFound
 
@@ -99,7 +100,7 @@ def sheet(match_id: str) -> str:
 @bp.post("/qr")
 def qr() -> Response:
     """Draw a QR code for a text sent in the body (never in the URL, so a token stays out of logs)."""
-    body = request.get_json(silent=True) or {}
+    body = load_json(request.get_data()) if request.is_json else None  # the one strict loader: depth, size, NUL
     text = body.get("text") if isinstance(body, dict) else None
     if not isinstance(text, str) or not 0 < len(text) <= 600:
         abort(400, "send {\"text\": …} with 1 to 600 characters")

@@ -12,6 +12,7 @@ from flask import Blueprint, render_template
 from werkzeug.exceptions import NotFound
 
 from api import rulebook
+from api.web import quoted
 
 blp = Blueprint("rules", __name__)
 
@@ -29,5 +30,5 @@ def rules(game: str) -> Any:
     try:
         page = rulebook.page(game)
     except KeyError:
-        raise NotFound(f"there are no rules for {game}; /rules lists them") from None
+        raise NotFound(f"there are no rules for {quoted(game)}; /rules lists them") from None
     return render_template("rules.html", page=page, pages=None, common=None)

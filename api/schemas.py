@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, fields, validate
 
-from schemas import MAX_INTEGER
+from schemas import MAX_INTEGER, strict
 
 MAX_RECORDER = 100
 """The longest recorder name (the ``X-Recorder`` header or the body's ``by``)."""
@@ -133,6 +133,23 @@ class MatchList(Schema):
     perPage = fields.Integer()
 
 
+class WholeNumber(fields.Integer):
+    """A query-string integer, read as :mod:`schemas.strict` reads every whole number: ASCII
+    digits only (``int()`` alone took ``٣`` as 3, ``1_0`` as 10 and `` 7`` as 7), at most 20 of
+    them; the range is the field's ``validate``."""
+
+    default_error_messages = {"invalid": "Not a whole number: write it with the digits 0 to 9.",
+                              "too_large": "Too large a number."}
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, str):
+            if not strict.is_whole_number(value, signed=True):
+                raise self.make_error("invalid")
+            if len(value.lstrip("-")) > 20:
+                raise self.make_error("too_large")
+        return super()._validated(value)
+
+
 class MatchFilters(Schema):
     """Which matches a listing keeps: the list, its CSV and the archive of every match filter alike."""
 
@@ -150,15 +167,15 @@ def match_filters(query: dict[str, Any]) -> dict[str, Any]:
 
 
 class MatchListQuery(MatchFilters):
-    page = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
-    perPage = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    page = WholeNumber(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
+    perPage = WholeNumber(load_default=50, validate=validate.Range(min=1, max=500))
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_INTEGER))
-    from_ = fields.Integer(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
+    after = WholeNumber(load_default=0, validate=validate.Range(min=0, max=MAX_INTEGER))
+    from_ = WholeNumber(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
                            metadata={"description": "the first seq to return (the same as after = from - 1)"})
-    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=10000))
+    limit = WholeNumber(load_default=1000, validate=validate.Range(min=1, max=10000))
 
 
 class Envelope(Schema):
@@ -191,25 +208,23 @@ class SeatField(fields.Field):
             raise self.make_error("invalid")
         if value == "all":
             return "all"
-        try:
-            return int(value)
-        except ValueError:
-            return value
+        # a number only in ASCII digits: "²" passed isdigit() and then crashed int() (a 500)
+        return int(value) if strict.is_whole_number(value, signed=True) and len(value) <= 20 else value
 
     default_error_messages = {"invalid": "write a seat number (0, 1, …), a player's name or all"}
 
 
-_HAND = fields.Integer(validate=validate.Range(min=1, max=100000),
+_HAND = WholeNumber(validate=validate.Range(min=1, max=100000),
                        metadata={"description": "a hand, 1-based, voided hands not counted (with move or trick, or alone: its end)"})
-_MOVE = fields.Integer(validate=validate.Range(min=0, max=100000),
+_MOVE = WholeNumber(validate=validate.Range(min=0, max=100000),
                        metadata={"description": "the move within the hand (or trick), 1-based; 0 is the deal. "
                                                 "Claims, notes, reveals and corrections are not moves"})
-_TRICK = fields.Integer(validate=validate.Range(min=1, max=100000),
+_TRICK = WholeNumber(validate=validate.Range(min=1, max=100000),
                         metadata={"description": "the trick within the hand, 1-based (games with tricks: La Cabra)"})
 
 
 class StateQuery(Schema):
-    at = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the step (event seq); default the last"})
+    at = WholeNumber(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the step (event seq); default the last"})
     hand = _HAND
     move = _MOVE
     trick = _TRICK
@@ -234,13 +249,13 @@ class StateOut(Schema):
 class ReplayQuery(Schema):
     seat = SeatField()
     course = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "recorded"]))
-    start = fields.Integer(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
-    from_ = fields.Integer(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
+    start = WholeNumber(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
+    from_ = WholeNumber(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
                            metadata={"description": "the first step to return (the same as start)"})
-    stop = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER))
-    limit = fields.Integer(validate=validate.Range(min=1, max=10000),
+    stop = WholeNumber(validate=validate.Range(min=1, max=MAX_INTEGER))
+    limit = WholeNumber(validate=validate.Range(min=1, max=10000),
                            metadata={"description": "at most this many frames (default: all up to stop)"})
-    at = fields.Integer(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the same as stop"})
+    at = WholeNumber(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the same as stop"})
     hand = _HAND
     move = _MOVE
     trick = _TRICK

@@ -29,11 +29,12 @@ from typing import Any, Callable, Iterator
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from api.web import Blueprint, StreamsBusy
+from api.web import Blueprint, StreamsBusy, whole_number
 from marshmallow import Schema, fields, validate
 
 from api.app import current_service, own_service
-from api.schemas import Envelope
+from api.schemas import Envelope, WholeNumber
+from schemas import MAX_INTEGER
 from api.service import BadRequest, Service
 from api.service.desk import parse_at
 
@@ -71,7 +72,7 @@ announcement before reading the log anyway (``TANTEO_STREAM_WAIT``)."""
 
 
 class StreamQuery(Schema):
-    lastEventId = fields.Integer(validate=validate.Range(min=0), metadata={
+    lastEventId = WholeNumber(validate=validate.Range(min=0, max=MAX_INTEGER), metadata={
         "description": "resume after this seq (for clients that cannot send the Last-Event-ID header)"})
     delay = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600), metadata={
         "description": "broadcast delay: send each event only once it is this many seconds old"})
@@ -97,10 +98,7 @@ def resume_from(header: str | None, query: int | None) -> int:
         BadRequest: a header that is not a seq.
     """
     if header is not None and header.strip():
-        raw = header.strip()
-        if not raw.isdigit():
-            raise BadRequest("request.bad_last_event_id", f"Last-Event-ID must be the seq of an event, like 12; got {raw}")
-        return int(raw)
+        return whole_number(header, what="Last-Event-ID (the seq of an event, like 12)", code="request.bad_last_event_id")
     return query or 0
 
 

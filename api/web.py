@@ -23,7 +23,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from api.schemas import MAX_RECORDER
 from api.service import BadRequest
-from schemas import MAX_INTEGER
+from schemas import MAX_INTEGER, strict
 
 MAX_DEPTH = 32
 """How deeply arrays and objects may nest in a request body (the deepest real body, an amend
@@ -43,7 +43,6 @@ _ESCAPE = re.compile(r"\\.", re.DOTALL)
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_VERSION = re.compile(r"[0-9]{1,15}")
 
 
 class BodyError(BadRequest):
@@ -135,7 +134,42 @@ def load_json(data: bytes) -> Any:
             raise BodyError("request.invalid_text",
                             f"{where}: the text holds a lone UTF-16 surrogate (an escape such as \\udfff that "
                             "is half of a pair), which is not a character", where)
+    if "\\u0000" in text:  # JSON has no raw NUL in a string: only this escape writes one
+        where = strict.first_nul(value)
+        if where is not None:
+            raise BodyError("request.nul_character", strict.nul_message(where), where)
     return value
+
+
+def whole_number(text: str, *, what: str, code: str, lowest: int = 0, highest: int = MAX_INTEGER) -> int:
+    """Read a whole number a route takes from outside the body (a header, a path part): ASCII
+    digits within ``lowest`` to ``highest`` (:func:`schemas.strict.whole_number`).
+
+    Raises:
+        BadRequest: ``code``, saying what was expected.
+    """
+    try:
+        return strict.whole_number(text, what=what, lowest=lowest, highest=highest)
+    except strict.NotAccepted as refused:
+        raise BadRequest(code, refused.message) from None
+
+
+def refuse_nul_in_request() -> None:
+    """Refuse a request whose address, query or headers hold a NUL character (U+0000), for every
+    route at once: PostgreSQL cannot store or even compare one (a match id or a filter holding
+    one was a 500 there), and RFC 9110 calls such a header value invalid.
+
+    Raises:
+        BadRequest: ``request.nul_character``, naming where.
+    """
+    if strict.NUL in request.path:
+        raise BadRequest("request.nul_character", strict.nul_message("the address (a match id or a name in it)"))
+    for name, value in request.args.items(multi=True):
+        if strict.NUL in name or strict.NUL in value:
+            raise BadRequest("request.nul_character", strict.nul_message(f"the query parameter {quoted(name)}"))
+    for name, value in request.headers.items():
+        if strict.NUL in value:
+            raise BadRequest("request.nul_character", strict.nul_message(f"the {quoted(name)} header"))
 
 
 class ArgumentsParser(FlaskParser):
@@ -171,8 +205,7 @@ class ArgumentsParser(FlaskParser):
 def quoted(name: str) -> str:
     """Quote a name taken from the request (a query parameter, a match id, a game) for a message:
     at most 40 characters, control characters dropped, never as Python writes a string."""
-    clean = "".join(c for c in name if c.isprintable())
-    return f"'{clean[:40]}…'" if len(clean) > 40 else f"'{clean}'"
+    return strict.shown(name)
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -224,7 +257,7 @@ def expected_version(body_value: int | None) -> int | None:
     if header is None:
         return body_value
     raw = header.strip().removeprefix("W/").strip('"')
-    if not _VERSION.fullmatch(raw) or int(raw) > MAX_INTEGER:
+    if not strict.is_whole_number(raw) or len(raw) > len(str(MAX_INTEGER)) or int(raw) > MAX_INTEGER:
         raise BadRequest("request.bad_if_match", f'If-Match must be a version in quotes, like "3"; got {header[:40]}')
     version = int(raw)
     if body_value is not None and body_value != version:

@@ -15,6 +15,7 @@ other lines are read on. Pure functions, no Flask, no database.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from operator import itemgetter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ import orjson
 
 from ledger.records import StoredEvent, stored_event
 from schemas import SchemaError, validate_envelope
+from schemas.strict import MATCH_ID_LENGTH, first_nul, is_issued_match_id, nul_message, shown
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ def read_archive(lines: Iterable[bytes | str], *, first: int = 1) -> tuple[list[
     """
     grouped: dict[str, tuple[list[StoredEvent], list[int]]] = {}
     errors: list[LineError] = []
+    latest: dict[str, tuple[str, int]] = {}  # each match's latest time so far, and its line
     known_at: set[str] = set()  # a batch shares its time: each distinct one is checked once
     loads = orjson.loads
     for number, raw in enumerate(lines, first):
@@ -84,6 +87,8 @@ def read_archive(lines: Iterable[bytes | str], *, first: int = 1) -> tuple[list[
             envelope = None
         try:
             if type(envelope) is dict:
+                if (b"\\u0000" if isinstance(raw, bytes) else "\\u0000") in raw:  # type: ignore[operator]
+                    _refuse_nul(envelope)
                 event = _event(envelope, known_at)
             else:
                 text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
@@ -96,6 +101,14 @@ def read_archive(lines: Iterable[bytes | str], *, first: int = 1) -> tuple[list[
             errors.append(LineError(number, refused.column, refused.code, refused.message,
                                     refused.match or _match_named(raw)))
             continue
+        before = latest.get(event.match)
+        if before is not None and event.at != before[0] and _earlier(event.at, before[0]):
+            errors.append(LineError(number, None, "archive.time_backwards",
+                                    f"this event was stored at {event.at}, before the one on line {before[1]} "
+                                    f"({before[0]}): a match's times only move forward, so these were changed after "
+                                    "it was recorded", event.match))
+            continue
+        latest[event.match] = (event.at, number)
         match = grouped.get(event.match)
         if match is None:
             match = grouped[event.match] = ([], [])
@@ -109,6 +122,31 @@ class _Refused(Exception):
     def __init__(self, code: str, message: str, column: int | None = None, match: str | None = None) -> None:
         super().__init__(message)
         self.code, self.message, self.column, self.match = code, message, column, match
+
+
+def _refuse_nul(envelope: dict[str, Any]) -> None:
+    """Refuse a line with a NUL character (U+0000) in any text: PostgreSQL cannot store one, and
+    an archive written on SQLite (before NUL was refused at entry) must not fail there half-way.
+
+    Raises:
+        _Refused: ``archive.nul_character``, naming where.
+    """
+    where = first_nul(envelope)
+    if where is not None:
+        match = envelope.get("match")
+        raise _Refused("archive.nul_character", nul_message(where), None, match if isinstance(match, str) else None)
+
+
+def _earlier(at: str, than: str) -> bool:
+    """Whether the stored time ``at`` comes before ``than``: as text when both are written as the
+    ledger writes them (``2026-11-21T17:03:05.123Z``, which sorts as it reads), else as instants
+    (the envelope schema also takes other RFC 3339 forms)."""
+    if len(at) == len(than) == 24 and at[-1] == than[-1] == "Z":
+        return at < than
+    try:
+        return datetime.fromisoformat(at.replace("Z", "+00:00")) < datetime.fromisoformat(than.replace("Z", "+00:00"))
+    except ValueError:  # a form fromisoformat cannot read: the schema took it, the chain check decides
+        return False
 
 
 def _parsed(text: str) -> Any:
@@ -134,6 +172,10 @@ def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
     match = envelope.get("match")
     if not isinstance(match, str) or not match:
         raise _Refused("archive.bad_envelope", "the envelope has no match id ('match')", 1)
+    if not is_issued_match_id(match):
+        raise _Refused("archive.bad_match_id",
+                       f"the match id {shown(match)} is not one Tanteo issues ({MATCH_ID_LENGTH} letters, digits, "
+                       "'-' or '_', not starting with '-'): a restore keeps the ids the server gave", None, match)
     fields = _plain_fields(envelope, known_at)  # the common case is checked in one pass
     if fields is not None:
         private = envelope.get("private")

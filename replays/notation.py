@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from schemas import SchemaError, validate_event
+from schemas.strict import NUL, nul_message
 
 # --------------------------------------------------------------------------- decks
 
@@ -227,6 +228,19 @@ class _Token:
 _SPECIAL = set('[]()="{};')
 
 
+def _refuse_nul(text: str) -> None:
+    """Refuse a NUL character (U+0000) written as it is, anywhere in the text (its escape in a
+    string is refused by :func:`_tokens`): no text Tanteo keeps may hold one.
+
+    Raises:
+        _Syntax: at the NUL's line and column.
+    """
+    at = text.find(NUL)
+    if at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        raise _Syntax(text.count("\n", 0, at) + 1, at - line_start + 1, nul_message("this line"))
+
+
 def _tokens(text: str) -> Iterator[_Token]:
     line, column, i, n = 1, 1, 0, len(text)
     while i < n:
@@ -263,6 +277,8 @@ def _tokens(text: str) -> Iterator[_Token]:
                 value = json.loads(text[i:j + 1])
             except ValueError:
                 raise _Syntax(line, column, "this string has a bad escape (write \\\" for a quote, \\\\ for a backslash)") from None
+            if NUL in value:  # written as the escape \u0000: PostgreSQL cannot store it
+                raise _Syntax(line, column, nul_message("this string"))
             yield _Token("string", value, line, column)
             column += j + 1 - i
             i = j + 1
@@ -366,6 +382,7 @@ def read_text(text: str) -> list[TextMatch]:
     written where a string is expected, like Cabo's ``card=5``, are read as strings).
     """
     try:
+        _refuse_nul(text)
         tokens = list(_tokens(text))
     except _Syntax as broken:
         # an unclosed string or comment: read what comes before it, report it

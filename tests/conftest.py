@@ -19,6 +19,11 @@ from tests.plain_errors import plain_errors  # noqa: F401  (autouse: every error
 from tests.postgres_server import MISSING, PostgresServer, find_bindir
 
 
+os.environ.setdefault("TANTEO_CREATE_LIMIT", "100000 per minute")
+"""The suite and its fuzzers start thousands of matches from one address (127.0.0.1), and every
+``tanteo serve`` it starts inherits this: the limiter runs on every request, and never refuses.
+tests/api/test_rate_limit.py sets the limit it tests."""
+
 TEST_DB = os.environ.get("TANTEO_TEST_DB", "sqlite")
 """The backend of the API tests: ``sqlite`` (default) or ``postgres`` (``TANTEO_TEST_DB=postgres``
 runs every test that takes ``db_path``/``app`` against a throwaway PostgreSQL server)."""

@@ -50,6 +50,7 @@ def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
         page.on("request", lambda r: None if r.url.startswith(live.url) or r.url.startswith("data:") else outside.append(r.url))
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 500 else None)
+        watch_csp(page, errors)
         if on_response is not None:  # before the first request, so every response of the page is seen
             page.on("response", on_response)
         page.goto(live.url + path)
@@ -60,6 +61,19 @@ def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
         context.close()
     assert outside == [], f"requests left 127.0.0.1: {outside}"
     assert errors == [], f"script errors or server failures: {errors}"
+
+
+CSP_LISTENER = """document.addEventListener("securitypolicyviolation", (e) =>
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`));"""
+"""Said on the console by every page: a Content-Security-Policy violation (api/app.py) fails the test."""
+
+
+def watch_csp(page: Page, errors: list[str]) -> None:
+    """Add to ``errors`` every Content-Security-Policy violation the page raises (the event, and
+    Chromium's own console report of what it refused)."""
+    page.add_init_script(CSP_LISTENER)
+    page.on("console", lambda m: errors.append(m.text) if "CSP violation" in m.text
+            or "Content Security Policy" in m.text else None)
 
 
 def new_match(live: Server, body: dict[str, Any]) -> tuple[str, str]:

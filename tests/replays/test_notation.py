@@ -52,10 +52,10 @@ def test_strict_writing_quotes_only_what_would_read_back_otherwise() -> None:
 
 
 def test_archive_lines_name_their_place() -> None:
-    good = ('{"match":"m","seq":1,"type":"match_started","data":{},"at":"2026-11-21T17:03:05.123Z","by":"",'
+    good = ('{"match":"q3Xk9aB7_-Zp","seq":1,"type":"match_started","data":{},"at":"2026-11-21T17:03:05.123Z","by":"",'
             '"key":null,"prev":"' + "0" * 64 + '","hash":"' + "a" * 64 + '","format":2}')
-    matches, errors = read_archive([good, "", '{"match":"m","seq":"2"}', '{"match":"n","seq":1,', "[1]"])
-    assert [(m.id, m.lines) for m in matches] == [("m", (1,))]
+    matches, errors = read_archive([good, "", '{"match":"q3Xk9aB7_-Zp","seq":"2"}', '{"match":"n","seq":1,', "[1]"])
+    assert [(m.id, m.lines) for m in matches] == [("q3Xk9aB7_-Zp", (1,))]
     assert [(e.line, e.code, e.match) for e in errors] == [
-        (3, "archive.bad_envelope", "m"), (4, "archive.bad_json", "n"), (5, "archive.bad_envelope", None)]
+        (3, "archive.bad_envelope", "q3Xk9aB7_-Zp"), (4, "archive.bad_json", "n"), (5, "archive.bad_envelope", None)]
     assert errors[1].column == 22

@@ -18,7 +18,7 @@ from replays.archive import read_archive
 from schemas import SchemaError, validate_envelope
 
 AT = "2026-11-21T17:03:05.123Z"
-PLAIN: dict[str, Any] = {"match": "m", "seq": 2, "type": "discard", "data": {"seat": 1, "cards": ["7D"]}, "at": AT,
+PLAIN: dict[str, Any] = {"match": "q3Xk9aB7_-Zp", "seq": 2, "type": "discard", "data": {"seat": 1, "cards": ["7D"]}, "at": AT,
                          "by": "Ana", "key": None, "prev": "0" * 64, "hash": "a" * 64, "format": 2,
                          "private": [{"path": ["cards"], "salt": "0123456789abcdef" * 2, "commitment": "b" * 64}]}
 
@@ -71,7 +71,7 @@ def test_a_line_is_taken_exactly_when_the_envelope_schema_takes_it(envelope: dic
         assert event.format == envelope.get("format", 1)
         assert event.private == tuple((tuple(p["path"]), p["salt"]) for p in envelope.get("private") or ())
     else:
-        assert [(e.line, e.code, e.match) for e in errors] == [(1, "archive.bad_envelope", "m")]
+        assert [(e.line, e.code, e.match) for e in errors] == [(1, "archive.bad_envelope", "q3Xk9aB7_-Zp")]
 
 
 def test_a_time_is_checked_on_every_line_even_after_the_same_batch_was_taken() -> None:

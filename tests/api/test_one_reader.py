@@ -11,7 +11,8 @@ recorded event by event. After every event:
 * no card the rules still hide (the values the reader's disclosure holds back, less every
   card the open log shows anyway) appears in the raw bytes of any open read: the summary,
   the listing (the stream sends the same envelopes), the state and replay, the legal moves,
-  the audit, the text export, the spreadsheet, the match page and the printable sheet.
+  the audit, the text export, the spreadsheet, the match page, the printable sheet and the
+  live stream (the newest event, as a follower receives it when it is appended).
   Cabo's cards are digits, which a byte search cannot tell from a count: its hiding is held
   by ``tests/api/test_private_reads.py``'s differential test, and its scores here.
 """
@@ -28,7 +29,7 @@ from flask.testing import FlaskClient
 
 from api.app import create_app, own_service
 from engines.privacy import get_at
-from tests.api.test_private_reads import leaks
+from tests.api.test_private_reads import assert_open_text_imports, leaks
 from tests.transfer.playouts import GAMES, decorated
 
 SEEDS = (0, 1)
@@ -38,7 +39,8 @@ LIMIT = 70
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app({"TANTEO_DB": str(tmp_path / "reader.db"), "TESTING": True})
+    app = create_app({"TANTEO_DB": str(tmp_path / "reader.db"), "TESTING": True, "TANTEO_STREAM_SECONDS": 0.01,
+                      "TANTEO_STREAM_POLL": 0.005, "TANTEO_STREAM_HEARTBEAT": 0.005})
     yield app
     app.extensions["tanteo.ledgers"].close()
 
@@ -109,6 +111,10 @@ def open_bodies(client: FlaskClient, match_id: str) -> Iterator[tuple[str, bytes
         response = client.get(page)
         assert response.status_code == 200, page
         yield page, response.data
+    version = client.get(f"/matches/{match_id}").get_json()["version"]
+    response = client.get(f"/matches/{match_id}/stream", query_string={"lastEventId": version - 1})
+    assert response.status_code == 200 and f"id: {version}" in response.get_data(as_text=True)
+    yield "/stream (the newest event, as a follower gets it)", response.data
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -147,6 +153,9 @@ def test_the_open_reader_scores_every_finished_hand_truly_and_hides_the_rest(app
             for path, body in open_bodies(client, match_id):
                 assert not leaks(body, hidden), f"after {event['type']}: {path} shows {leaks(body, hidden)}"
     assert checked_hands >= 1, "the playout ended no hand: lengthen LIMIT"
+    summary = client.get(f"/matches/{match_id}").get_json()
+    if summary["status"] == "playing":  # the open text export is what a club publishes: it imports
+        assert_open_text_imports(client, client.get(f"/matches/{match_id}/export").data)
 
 
 def test_an_amend_of_the_options_never_shows_an_earlier_face_down_discard(app: Flask) -> None:

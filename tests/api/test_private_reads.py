@@ -60,12 +60,12 @@ def open_reads(scorer: Scorer, seats: int) -> dict[str, bytes]:
     return out
 
 
-def assert_open_text_imports(scorer: Scorer, text: bytes) -> None:
+def assert_open_text_imports(client: FlaskClient, text: bytes) -> None:
     """The open text export of a match in play is what a club publishes: it imports as a new
     match, its hidden cards unknown. Where the rules need a card the reader may not see to go
     on (a discard the record could name, open cards not yet turned up), the import keeps every
     event before it and says so in words."""
-    imported = scorer.client.post("/matches/import", data=text, content_type="text/plain")
+    imported = client.post("/matches/import", data=text, content_type="text/plain")
     assert imported.status_code == 201, imported.get_json()
     report = imported.get_json()
     assert len(report["imported"]) == 1 and report["imported"][0]["version"] >= 1
@@ -98,7 +98,7 @@ def assert_hidden_then_shown(scorer: Scorer, seats: int, private: list[str]) -> 
     for path, body in reads.items():
         assert not leaks(body, private), f"{path} shows {leaks(body, private)}"
     if scorer.get()["status"] == "playing":
-        assert_open_text_imports(scorer, reads["/export"])
+        assert_open_text_imports(scorer.client, reads["/export"])
     response = scorer.client.get(f"/matches/{scorer.id}/state", query_string={"seat": "all"})
     assert response.status_code == 401  # the omniscient view of a match in play needs the token
     for path in ("/events", "/state", "/replay", "/legal-moves", "/audit"):  # shared caches keep the two bodies apart

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from replays.archive import read_archive
 from replays.notation import normal_card, read_text, write_text, write_value
 
@@ -59,3 +61,13 @@ def test_archive_lines_name_their_place() -> None:
     assert [(e.line, e.code, e.match) for e in errors] == [
         (3, "archive.bad_envelope", "q3Xk9aB7_-Zp"), (4, "archive.bad_json", "n"), (5, "archive.bad_envelope", None)]
     assert errors[1].column == 22
+
+
+@pytest.mark.parametrize("deck", ["french", "spanish", "cabo"])
+def test_an_unseen_card_where_a_card_is_needed_is_refused_without_contradicting_itself(deck: str) -> None:
+    """'?? is not a card: write … or ?? for an unseen card' told the reader to write what it refused."""
+    from replays.notation import card_problem
+
+    said = card_problem("??", deck)
+    assert said is not None and "unseen card (??) cannot stand here" in said and "or ??" not in said
+    assert "or ?? for an unseen card" in (card_problem("1x", deck) or "")

@@ -59,6 +59,10 @@ Like notes they never change the game; an upheld ruling's correction is an ordin
 or ``amend`` recorded with it."""
 
 STATE_NEUTRAL = frozenset({"note", "score_claimed"}) | DESK
+
+COMMON_EVENTS = ("score_claimed", "void", "amend", "note", "dispute", "ruling")
+"""The events every game has after its own (VOCABULARY.md §4), in the order ``describe()`` lists
+them; none holds a private value. Each game lists its own events and then these."""
 """Event types that never change the game state (they feed the audit and the replay)."""
 
 MATCH_OPTIONS = frozenset({"correctionWindow"})

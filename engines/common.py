@@ -15,6 +15,7 @@ here keeps state between calls.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, TypeGuard, TypeVar, overload
 
 from engines.base import MATCH_OPTIONS, Event, RuleViolation
@@ -174,6 +175,49 @@ def check_options(raw: object, values: Mapping[str, Sequence[object]], game: str
         if not _allowed(v, allowed):
             raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(as_written, allowed))}, not {as_written(v)}")
     return dict(raw)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule variant of a game, declared once (as OpenSpiel declares a game's parameters).
+
+    Each game's ``options.py`` lists its ``OPTIONS``; the allowed values its rules check
+    (:func:`option_choices`), the defaults of its ``Options`` state (:func:`option_defaults`)
+    and what ``GET /games/{game}`` says of each (:func:`options_described`) are built from that
+    table, and ``tests/engines/test_options.py`` holds it against the ``match_started`` schema.
+    """
+
+    name: str
+    default: object
+    rule: str
+    """The link to the rule it changes (``/rules/<game>#option-<name>``)."""
+    text: str
+    """What it means, in a player's words."""
+    values: tuple[object, ...] = ()
+    """The values it takes (empty: an amount, checked by its own function)."""
+    described: Mapping[str, Any] = field(default_factory=dict)
+    """What ``describe()`` says beyond the values (an integer's bounds, another edition's default)."""
+
+
+def option_choices(table: Sequence[Option]) -> dict[str, tuple[object, ...]]:
+    """The allowed values of each option that is a choice (what :func:`check_options` checks)."""
+    return {o.name: o.values for o in table if o.values}
+
+
+def option_defaults(table: Sequence[Option]) -> dict[str, Any]:
+    """Each option's default (the ``Options`` state's field defaults)."""
+    return {o.name: o.default for o in table}
+
+
+def options_described(table: Sequence[Option]) -> dict[str, dict[str, Any]]:
+    """Each option as ``describe()`` lists it: a boolean or its values (or an integer's bounds), its default, rule and meaning."""
+    out: dict[str, dict[str, Any]] = {}
+    for o in table:
+        if "type" in o.described:
+            out[o.name] = {**o.described, "default": o.default, "rule": o.rule, "description": o.text}
+        else:
+            out[o.name] = {**option_entry(o.values, o.default, o.rule, o.text), **o.described}
+    return out
 
 
 def option_entry(values: Sequence[object], default: object, rule: str, description: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
+from engines.cabo.options import OPTION_VALUES
 from engines.base import Event, RuleViolation
 from engines.common import check_game, check_options, check_seat, dispatch, is_int, read_seat, as_written, seat_names, how_many
 from engines.cabo.scoring import allowed_dealers, settle, sheet_of
@@ -36,12 +37,6 @@ from engines.cabo.state import (
     slot_words,
 )
 
-OPTION_VALUES: dict[str, tuple[object, ...]] = {
-    "edition": (1, 2),
-    "swapAny": (False, True),
-    "lockCaller": (False, True),
-    "wrongMultiPenalty": ("discard", "keep"),
-}
 AFTER_DRAW = frozenset({"replace", "discard", "peek", "spy", "swap"})
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
+from engines.cabo.options import DEFAULTS
 from engines.history import EMPTY, History
 from engines.base import RuleViolation
 from engines.cards import CABO, CardError, parse
@@ -46,13 +47,13 @@ Token: TypeAlias = int
 class Options:
     """The match's rule variants (VOCABULARY.md §2, RULES.md §3)."""
 
-    edition: int = 1
+    edition: int = DEFAULTS["edition"]
     """1: the first edition (the seed); 2: the second-edition bundle (RULES.md §3.6 #1)."""
-    swapAny: bool = False
+    swapAny: bool = DEFAULTS["swapAny"]
     """A swap may exchange any two cards of two different seats, not only one of the actor's."""
-    lockCaller: bool = False
+    lockCaller: bool = DEFAULTS["lockCaller"]
     """The CABO caller's cards cannot be swapped during the final turns."""
-    wrongMultiPenalty: str = "discard"
+    wrongMultiPenalty: str = DEFAULTS["wrongMultiPenalty"]
     """``discard``: a failed multi-card claim discards the new card; ``keep``: it joins the row."""
 
     @property

@@ -12,8 +12,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping, Sequence
 
-from engines.base import Event
-from engines.cabo.rules import AFTER_DRAW, OPTION_VALUES
+from engines.base import COMMON_EVENTS, Event
+from engines.cabo.options import OPTIONS
+from engines.cabo.rules import AFTER_DRAW
 from engines.cabo.scoring import allowed_dealers
 from engines.cabo.state import (
     GAME,
@@ -27,11 +28,10 @@ from engines.cabo.state import (
     card_text,
     slot_words,
 )
-from engines.common import option_entry, seat_names, how_many
+from engines.common import options_described, seat_names, how_many
 from engines.privacy import ACTOR, NOBODY, Declarations, Private
 
-EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy",
-          "swap", "call_cabo", "showdown", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
+EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy", "swap", "call_cabo", "showdown", "reveal", "hand_result", *COMMON_EVENTS]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -66,8 +66,7 @@ PRIVATE: Declarations = {
     # A reveal during play tells the record only; the view already shows a revealed card to
     # nobody, so the fold keeps it and only the listing hides it until the match is over.
     "reveal": (Private(("cards", "*", "card"), NOBODY, "keep"),),
-    **{t: () for t in ("match_started", "take_discard", "replace", "discard", "swap", "call_cabo", "showdown",
-                       "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
+    **{t: () for t in ("match_started", "take_discard", "replace", "discard", "swap", "call_cabo", "showdown", "hand_result", *COMMON_EVENTS)},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
@@ -82,22 +81,7 @@ def describe() -> dict[str, Any]:
         "direction": "CW",
         "teams": None,
         "target": {"over": LIMIT},
-        "options": {
-            "edition": option_entry(OPTION_VALUES["edition"], 1, "/rules/cabo#option-edition",
-                                    "1: the first edition (the seed). 2: the second-edition bundle: 2-4 players, a taken "
-                                    "discard stays face up in the row, a caller who is not lowest scores sum + 10 and "
-                                    "everyone else their sum, the round also ends when the draw pile runs out, 100 → 50 "
-                                    "at most once per player, wrongMultiPenalty defaults to keep"),
-            "swapAny": option_entry(OPTION_VALUES["swapAny"], False, "/rules/cabo#option-swapany",
-                                    "a swap (11, 12) may exchange any two cards of two different players, "
-                                    "not only one of the actor's with another player's"),
-            "lockCaller": option_entry(OPTION_VALUES["lockCaller"], False, "/rules/cabo#option-lockcaller",
-                                       "the CABO caller's cards cannot be swapped during the final turns"),
-            "wrongMultiPenalty": {"values": list(OPTION_VALUES["wrongMultiPenalty"]), "default": "discard",
-                                  "defaultEdition2": "keep", "rule": "/rules/cabo#option-wrongmultipenalty",
-                                  "description": "a failed multi-card claim: the cards go back face down and the new card is "
-                                                 "discarded (discard), or the new card joins the row as its last slot (keep)"},
-        },
+        "options": options_described(OPTIONS),
         "events": list(EVENTS),
     }
 

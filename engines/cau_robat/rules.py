@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
+from engines.cau_robat.options import OPTION_VALUES
 from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card
 from engines.common import check_game, check_options, dispatch, is_int, read_all, read_seat, as_written, seat_names, set_item, how_many
@@ -44,19 +45,6 @@ from engines.cau_robat.state import (
     succ,
 )
 
-OPTION_VALUES: dict[str, tuple[object, ...]] = {
-    "players": ("3-5", "2-6"),
-    "dealerRotation": ("right", "left"),
-    "dupFix": ("replace", "redealAll"),
-    "requireAnnouncement": (False, True),
-    "runDirection": ("both", "up", "down"),
-    "directPileCapture": (False, True),
-    "pileOrder": ("deterministic", "recorded"),
-    "chainMode": ("deferred", "immediate"),
-    "anyoneMayCall": (False, True),
-    "lastPlayClears": (True, False),
-    "leftovers": ("nobody", "lastCapturer"),
-}
 TIES = ("share", "playOn")
 RULE_SCORE = "/rules/cau-robat#scoring-hand"
 RULE_END = "/rules/cau-robat#scoring-match"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, TypeAlias
 
+from engines.cau_robat.options import DEFAULTS
 from engines.history import EMPTY, History
 from engines.cards import SPANISH_40, Card
 from engines.common import card_reader, cards_by_text, quick_replace
@@ -70,27 +71,27 @@ def card_list(cards: Iterable[Card | None]) -> str:
 class Options:
     """The match's rule variants (VOCABULARY.md §2, RULES.md §1); every field has its default."""
 
-    players: str = "3-5"
+    players: str = DEFAULTS["players"]
     """``3-5``, or ``2-6`` to allow 2 and 6 players (§1.2)."""
-    dealerRotation: str = "right"
+    dealerRotation: str = DEFAULTS["dealerRotation"]
     """``right``: the deal passes to dealer+1 (ACW); ``left``: to dealer-1 (§1.2)."""
-    dupFix: str = "replace"
+    dupFix: str = DEFAULTS["dupFix"]
     """How duplicate ranks in the layout were fixed; informational, the table is the layout after the fix."""
-    requireAnnouncement: bool = False
+    requireAnnouncement: bool = DEFAULTS["requireAnnouncement"]
     """A same-rank play extends a chain only when announced (``call: true``) (§1.4.1)."""
-    runDirection: str = "both"
+    runDirection: str = DEFAULTS["runDirection"]
     """The run is walked ``both`` ways from the matched rank, or only ``up`` or ``down`` (§1.7 #5)."""
-    directPileCapture: bool = False
+    directPileCapture: bool = DEFAULTS["directPileCapture"]
     """A card matching another player's pile top takes that pile even with no table match (§1.7 #6)."""
-    pileOrder: str = "deterministic"
+    pileOrder: str = DEFAULTS["pileOrder"]
     """``deterministic`` stacking (§1.4.2), or ``recorded``: the recorder gives the order, own card on top."""
-    chainMode: str = "deferred"
+    chainMode: str = DEFAULTS["chainMode"]
     """``deferred``: the final caller resolves the chain; ``immediate``: each call captures at once (§1.4.3)."""
-    anyoneMayCall: bool = False
+    anyoneMayCall: bool = DEFAULTS["anyoneMayCall"]
     """Any seat not yet in an open chain may extend it, out of turn (§1.7 #12)."""
-    lastPlayClears: bool = True
+    lastPlayClears: bool = DEFAULTS["lastPlayClears"]
     """A capture made by the hand's last play earns the table-clearing payments (§1.7 #14)."""
-    leftovers: str = "nobody"
+    leftovers: str = DEFAULTS["leftovers"]
     """Cards left on the table at the end count for ``nobody`` or for the ``lastCapturer`` (§1.5)."""
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Event, RuleViolation
+from engines.base import COMMON_EVENTS, Event, RuleViolation
 from engines.cards import Card, texts
-from engines.cau_robat.rules import OPTION_VALUES, can_extend, derived_captures, hand_cards, next_dealer
+from engines.cau_robat.options import OPTIONS
+from engines.cau_robat.rules import can_extend, derived_captures, hand_cards, next_dealer
 from engines.cau_robat.state import (
     CALL_WORDS,
     CYCLE,
@@ -24,10 +25,10 @@ from engines.cau_robat.state import (
     read_card,
     sorted_cards,
 )
-from engines.common import option_entry, seat_names, withheld_reveal
+from engines.common import options_described, seat_names, withheld_reveal
 from engines.privacy import NOBODY, OWNER, Declarations, Private
 
-EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
+EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", *COMMON_EVENTS]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -36,41 +37,14 @@ EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", "sco
 PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand still hides
-    **{t: () for t in ("match_started", "play", "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
+    **{t: () for t in ("match_started", "play", "hand_result", *COMMON_EVENTS)},
 }
 """Which fields of each event type only some seats saw: hands are the only hidden cards."""
 
-_OPTION_TEXT: dict[str, tuple[str, str]] = {
-    "players": ("/rules/cau-robat#option-players", "3-5 players (the usual game), or 2-6 (4 table cards and 18 or 6 cards each)"),
-    "dealerRotation": ("/rules/cau-robat#option-dealerrotation", "the deal passes to the dealer's right, dealer+1, anticlockwise (right), "
-                                        "or to the dealer's left, dealer-1 (left, as the seed says)"),
-    "dupFix": ("/rules/cau-robat#option-dupfix", "how a layout with repeated ranks is fixed: the extra cards are replaced (replace) or the "
-                                "layout is dealt again (redealAll); informational: table is always the layout after the fix"),
-    "requireAnnouncement": ("/rules/cau-robat#option-requireannouncement", "a same-rank play extends a Cau chain only when announced (call: true); "
-                                               "unannounced it is an ordinary play that captures the card, without payments"),
-    "runDirection": ("/rules/cau-robat#option-rundirection", "the run is walked down and up from the matched rank (both), or only up, or only down"),
-    "directPileCapture": ("/rules/cau-robat#option-directpilecapture", "a card matching another player's pile top takes that pile (and its run) "
-                                              "even with no table match"),
-    "pileOrder": ("/rules/cau-robat#option-pileorder", "captured cards are stacked in the deterministic order of §1.4.2, or in the order the "
-                                     "recorder writes in captures (recorded), the capturing card on top"),
-    "chainMode": ("/rules/cau-robat#option-chainmode", "the chain is resolved by its final caller (deferred), or each call captures at once "
-                                     "and the next caller takes that capture back (immediate)"),
-    "anyoneMayCall": ("/rules/cau-robat#option-anyonemaycall", "any seat not yet in an open chain may extend it out of turn (the turn does not move)"),
-    "lastPlayClears": ("/rules/cau-robat#option-lastplayclears", "a capture by the hand's last play that empties the table earns the "
-                                            "table-clearing payments"),
-    "leftovers": ("/rules/cau-robat#option-leftovers", "cards left on the table at the end count for nobody, or for the last player who captured"),
-}
 
 
 def describe() -> dict[str, Any]:
     """Describe the game for ``GET /games/cau-robat``: players, deck, deal, options, events."""
-    options: dict[str, Any] = {}
-    defaults = {"players": "3-5", "dealerRotation": "right", "dupFix": "replace", "requireAnnouncement": False,
-                "runDirection": "both", "directPileCapture": False, "pileOrder": "deterministic", "chainMode": "deferred",
-                "anyoneMayCall": False, "lastPlayClears": True, "leftovers": "nobody"}
-    for key, values in OPTION_VALUES.items():
-        rule, text = _OPTION_TEXT[key]
-        options[key] = option_entry(values, defaults[key], rule, text)
     return {
         "game": GAME,
         "name": "Cau Robat",
@@ -89,7 +63,7 @@ def describe() -> dict[str, Any]:
         "ranks": [int(r) for r in CYCLE],
         "deal": {str(n): {"table": TABLE_SIZE[n], "hand": HAND_SIZE[n],
                           "batches": "3, 3, 1" if n == 5 else f"3 x {HAND_SIZE[n] // 3}"} for n in sorted(TABLE_SIZE)},
-        "options": options,
+        "options": options_described(OPTIONS),
         "events": list(EVENTS),
     }
 

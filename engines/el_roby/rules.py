@@ -10,6 +10,7 @@ from collections import Counter
 from itertools import chain
 from typing import Any, Mapping
 
+from engines.el_roby.options import OPTION_VALUES
 from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card, at_least
 from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, as_written, set_field, set_item, how_many
@@ -21,7 +22,6 @@ from engines.el_roby.state import (
     GAME,
     HAND_SIZE,
     LIMIT,
-    OPTION_VALUES,
     Hand,
     Meld,
     Options,

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, TypeAlias
 
+from engines.el_roby.options import DEFAULTS
 from engines.history import EMPTY, History
 from engines.cards import FRENCH_104, Card, pretty
 from engines.common import card_reader, cards_by_text, quick_replace
@@ -114,20 +115,6 @@ def missing_from(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:
 # --------------------------------------------------------------------------- options
 
 
-OPTION_VALUES: dict[str, tuple[object, ...]] = {
-    "players": ("4-8", "2-8"),
-    "dealerDrawOrder": ("value", "rank"),
-    "setsDistinctSuits": (False, True),
-    "aceWrap": (False, True),
-    "discardCheck": ("othersMelds", "allMelds"),
-    "elevenCardSource": ("stockOnly", "either"),
-    "noImmediateRediscard": (False, True),
-    "stockOut": ("reshuffle", "voidHand"),
-    "limitCheck": ("afterDiscard", "beforeDiscard"),
-    "limitScope": ("everyMeld", "firstExposure", "alsoLayoffs"),
-    "rebuyDenominator": ("remaining", "includeRebuyers"),
-    "rebuyRounding": ("up", "down"),
-}
 """The enumerated options and their values, default first; ``entry`` and ``stake`` are integers ≥ 0."""
 
 
@@ -135,33 +122,33 @@ OPTION_VALUES: dict[str, tuple[object, ...]] = {
 class Options:
     """The match's rule variants (VOCABULARY.md §2, RULES.md §4 ``roby.*``)."""
 
-    players: str = "4-8"
+    players: str = DEFAULTS["players"]
     """``4-8`` players, or ``2-8`` (2-3 as a variant)."""
-    entry: int = 0
+    entry: int = DEFAULTS["entry"]
     """Money each player pays into the pot before the game (E)."""
-    stake: int = 0
+    stake: int = DEFAULTS["stake"]
     """Money each opponent pays the Roby maker per hand (s)."""
-    dealerDrawOrder: str = "value"
+    dealerDrawOrder: str = DEFAULTS["dealerDrawOrder"]
     """How the first dealer is drawn (informational: the draw is not recorded)."""
-    setsDistinctSuits: bool = False
+    setsDistinctSuits: bool = DEFAULTS["setsDistinctSuits"]
     """Sets hold at most one card of each suit (so at most 4)."""
-    aceWrap: bool = False
+    aceWrap: bool = DEFAULTS["aceWrap"]
     """Runs may go round the corner (K-A-2)."""
-    discardCheck: str = "othersMelds"
+    discardCheck: str = DEFAULTS["discardCheck"]
     """A discard must not fit another player's meld (``othersMelds``) or any meld (``allMelds``)."""
-    elevenCardSource: str = "stockOnly"
+    elevenCardSource: str = DEFAULTS["elevenCardSource"]
     """The 11-card Roby needs a stock draw (``stockOnly``) or any draw (``either``)."""
-    noImmediateRediscard: bool = False
+    noImmediateRediscard: bool = DEFAULTS["noImmediateRediscard"]
     """The card taken from the discard pile may not be discarded in the same turn."""
-    stockOut: str = "reshuffle"
+    stockOut: str = DEFAULTS["stockOut"]
     """An empty stock is rebuilt from the discard pile (``reshuffle``) or voids the hand (``voidHand``)."""
-    limitCheck: str = "afterDiscard"
+    limitCheck: str = DEFAULTS["limitCheck"]
     """The 99-point test is on the hand kept after the discard, or before it."""
-    limitScope: str = "everyMeld"
+    limitScope: str = DEFAULTS["limitScope"]
     """The test applies to every turn with a new meld, to the turn of the first meld only, or also to lay-offs."""
-    rebuyDenominator: str = "remaining"
+    rebuyDenominator: str = DEFAULTS["rebuyDenominator"]
     """The re-buy price divides the pot by the players remaining, or by those plus the re-buyers."""
-    rebuyRounding: str = "up"
+    rebuyRounding: str = DEFAULTS["rebuyRounding"]
     """The re-buy price is rounded up or down to whole money units."""
 
     @property

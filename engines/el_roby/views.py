@@ -10,9 +10,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping
 
-from engines.base import Event
+from engines.el_roby.options import OPTIONS
+from engines.base import COMMON_EVENTS, Event
 from engines.cards import Card, texts
-from engines.common import option_entry, pretty_written, withheld_reveal
+from engines.common import options_described, pretty_written, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.el_roby.rules import fitting, is_over, limit_applies, limit_of, restricted
 from engines.el_roby.scoring import settle, standings_now
@@ -20,7 +21,6 @@ from engines.el_roby.search import can_empty, can_reach
 from engines.el_roby.state import (
     GAME,
     LIMIT,
-    OPTION_VALUES,
     Hand,
     Meld,
     State,
@@ -31,8 +31,7 @@ from engines.el_roby.state import (
     remove,
 )
 
-EVENTS = ["match_started", "hand_started", "draw", "meld", "lay_off", "discard", "showdown", "reveal", "hand_result",
-          "rebuy", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
+EVENTS = ["match_started", "hand_started", "draw", "meld", "lay_off", "discard", "showdown", "reveal", "hand_result", "rebuy", *COMMON_EVENTS]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -49,41 +48,14 @@ PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "draw": (Private(("card",), ACTOR, "omit", _from_stock),),
     "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand or an unseen draw still hides
-    **{t: () for t in ("match_started", "meld", "lay_off", "discard", "showdown", "hand_result", "rebuy",
-                       "score_claimed", "void", "amend", "note", "dispute", "ruling")},
+    **{t: () for t in ("match_started", "meld", "lay_off", "discard", "showdown", "hand_result", "rebuy", *COMMON_EVENTS)},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
-_DESCRIPTIONS: dict[str, tuple[str, str]] = {
-    "players": ("/rules/el-roby#option-players", "4 to 8 players (4-8), or 2 to 8 (2-8: two or three as a variant)"),
-    "entry": ("/rules/el-roby#option-entry", "money each player pays into the pot before the game (E)"),
-    "stake": ("/rules/el-roby#option-stake", "money each opponent pays the player who makes Roby, per hand (s)"),
-    "dealerDrawOrder": ("/rules/el-roby#option-dealerdraworder", "first dealer: the highest card value (value) or K > Q > J > 10 among tens (rank); "
-                                         "informational, the draw is not recorded"),
-    "setsDistinctSuits": ("/rules/el-roby#option-setsdistinctsuits", "sets hold at most one card of each suit (so 3 or 4 cards)"),
-    "aceWrap": ("/rules/el-roby#option-acewrap", "runs may go round the corner (K-A-2)"),
-    "discardCheck": ("/rules/el-roby#option-discardcheck", "a discard must not fit another player's meld (othersMelds) or any meld (allMelds)"),
-    "elevenCardSource": ("/rules/el-roby#option-elevencardsource", "the 11-card Roby by lay-offs needs a stock draw (stockOnly) or any draw (either)"),
-    "noImmediateRediscard": ("/rules/el-roby#option-noimmediaterediscard", "the card taken from the discard pile may not be discarded in the same turn"),
-    "stockOut": ("/rules/el-roby#option-stockout", "an empty stock is rebuilt from the discard pile but its top card (reshuffle), "
-                                  "or the hand is void after the turn that drew the last card (voidHand)"),
-    "limitCheck": ("/rules/el-roby#option-limitcheck", "the 99-point test is on the hand kept after the discard (afterDiscard) or before it"),
-    "limitScope": ("/rules/el-roby#option-limitscope", "the test applies to every turn with a new meld (everyMeld), only to the turn of the "
-                                      "player's first meld (firstExposure), or also to turns with lay-offs only (alsoLayoffs)"),
-    "rebuyDenominator": ("/rules/el-roby#option-rebuydenominator", "the re-buy price is the pot over the players remaining (remaining) or over those "
-                                          "plus the re-buyers of the hand (includeRebuyers)"),
-    "rebuyRounding": ("/rules/el-roby#option-rebuyrounding", "the re-buy price is rounded up or down to whole money units"),
-}
 
 
 def describe() -> dict[str, Any]:
     """Describe the game for ``GET /games/el-roby``: players, deck, options, events."""
-    options: dict[str, Any] = {}
-    for key, (rule, words) in _DESCRIPTIONS.items():
-        if key in ("entry", "stake"):
-            options[key] = {"type": "integer", "minimum": 0, "default": 0, "rule": rule, "description": words}
-        else:
-            options[key] = option_entry(OPTION_VALUES[key], OPTION_VALUES[key][0], rule, words)
     return {
         "game": GAME,
         "name": "El Roby",
@@ -92,7 +64,7 @@ def describe() -> dict[str, Any]:
         "direction": "ACW",
         "teams": None,
         "target": {"limit": LIMIT},
-        "options": options,
+        "options": options_described(OPTIONS),
         "events": list(EVENTS),
     }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
+from engines.kabu.options import OPTION_VALUES
 from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card, pretty
 from engines.common import check_game, check_options, dispatch, is_int, read_seat, as_written, set_item
@@ -33,16 +34,6 @@ from engines.kabu.state import (
     value_words,
 )
 
-OPTION_VALUES: dict[str, tuple[object, ...]] = {
-    "deck": ("french40", "full52", "spanish40"),
-    "maxPlayers": tuple(range(2, 11)),
-    "dealerMode": ("keep", "rotate", "croupier"),
-    "start": ("direct", "choose5", "choose3"),
-    "secondCardFrom": ("returned", "stock"),
-    "openSix": (False, True),
-    "solvency": ("gross", "net"),
-    "insolventCollects": (True, False),
-}
 END_VALUES = ("insolvency", "time")
 
 

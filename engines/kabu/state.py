@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal, NamedTuple, TypeAlias
 
+from engines.kabu.options import DEFAULTS
 from engines.history import EMPTY, History
 from engines.cards import FRENCH_40, FRENCH_52, SPANISH_40, Card, Deck, pretty
 from engines.common import CardReader, card_reader, quick_replace
@@ -84,20 +85,20 @@ def sorted_cards(cards: Iterable[Card]) -> list[Card]:
 class Options:
     """The match's rule variants (VOCABULARY.md §2, RULES.md §2; ``end`` comes from ``target``)."""
 
-    deck: str = "french40"
+    deck: str = DEFAULTS["deck"]
     """``french40`` (A-10), ``full52`` (J, Q, K worth 0) or ``spanish40``."""
-    maxPlayers: int = 6
-    dealerMode: str = "keep"
+    maxPlayers: int = DEFAULTS["maxPlayers"]
+    dealerMode: str = DEFAULTS["dealerMode"]
     """``keep`` (any seat deals), ``rotate`` (the deal passes to the next seat), ``croupier`` (a non-player deals)."""
-    start: str = "direct"
+    start: str = DEFAULTS["start"]
     """``direct`` (two cards), ``choose5`` / ``choose3`` (keep one, receive a new one)."""
-    secondCardFrom: str = "returned"
+    secondCardFrom: str = DEFAULTS["secondCardFrom"]
     """Where the new card of ``choose5/3`` comes from: the returned cards, or the stock."""
-    openSix: bool = False
+    openSix: bool = DEFAULTS["openSix"]
     """Six cards lie face up in the middle (*Kabú con descartes*)."""
-    solvency: str = "gross"
+    solvency: str = DEFAULTS["solvency"]
     """``gross``: insolvent when chips < what he owes; ``net``: when chips + what he is owed − what he owes < 0."""
-    insolventCollects: bool = True
+    insolventCollects: bool = DEFAULTS["insolventCollects"]
     """The insolvent player still collects what the others owe him."""
     end: str = "insolvency"
     """``insolvency`` (the game ends when a player cannot pay) or ``time`` (an agreed time; buy chips or leave)."""

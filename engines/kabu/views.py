@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engines.base import Event, voided_seqs
+from engines.base import COMMON_EVENTS, Event, voided_seqs
 from engines.cards import pretty, texts
-from engines.common import option_entry, pretty_written, seat_names, withheld_reveal
+from engines.common import options_described, pretty_written, seat_names, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
-from engines.kabu.rules import END_VALUES, OPTION_VALUES
+from engines.kabu.options import OPTIONS
+from engines.kabu.rules import END_VALUES
 from engines.kabu.scoring import end_words, winners
 from engines.kabu.state import DECK_NAMES, GAME, Hand, State, sorted_cards, start_chips
 
-EVENTS = ["match_started", "hand_started", "keep", "take", "stand", "showdown", "reveal", "hand_result",
-          "buy_chips", "leave", "time_up", "score_claimed", "void", "amend", "note", "dispute", "ruling"]
+EVENTS = ["match_started", "hand_started", "keep", "take", "stand", "showdown", "reveal", "hand_result", "buy_chips", "leave", "time_up", *COMMON_EVENTS]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -62,8 +62,7 @@ PRIVATE: Declarations = {
     "keep": (Private(("card",), ACTOR),),
     # A card a hand or a kept card still hides; under choose5/3 it may name a card given back.
     "reveal": (Private(("cards", "*", "card"), NOBODY, at_hand_end=_dealt_all_shown),),
-    **{t: () for t in ("match_started", "take", "stand", "showdown", "hand_result", "buy_chips", "leave",
-                       "time_up", "score_claimed", "void", "amend", "note", "dispute", "ruling")},
+    **{t: () for t in ("match_started", "take", "stand", "showdown", "hand_result", "buy_chips", "leave", "time_up", *COMMON_EVENTS)},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 ORDINAL = {2: "second", 3: "third", 4: "fourth"}
@@ -84,29 +83,7 @@ def describe() -> dict[str, Any]:
                            "description": "the game ends when a player cannot pay what he owes (insolvency), or at an "
                                           "agreed time, insolvent players buying chips or leaving (time)"}},
         "initial": {"chips": "one stack per player; default 10 + 15·N each (ten 1s, N 5s and N 10s)"},
-        "options": {
-            "deck": option_entry(OPTION_VALUES["deck"], "french40", "/rules/kabu#option-deck",
-                        "A-10 of a French pack (french40), the whole pack with J, Q, K worth 0 (full52), or the Spanish "
-                        "40 with sota 10, caballo 8, rey 9 (spanish40)"),
-            "maxPlayers": {"type": "integer", "minimum": 2, "maximum": 10, "default": 6, "rule": "/rules/kabu#option-maxplayers",
-                           "description": "the most players a match admits (2-6 recommended, up to 10)"},
-            "dealerMode": option_entry(OPTION_VALUES["dealerMode"], "keep", "/rules/kabu#option-dealermode",
-                              "one player deals as long as he likes (keep), the deal passes to the next seat (rotate), "
-                              "or a croupier who does not play deals and never pays or collects (croupier)"),
-            "start": option_entry(OPTION_VALUES["start"], "direct", "/rules/kabu#option-start",
-                         "two cards each (direct), or five (choose5) or three (choose3) of which each keeps one and "
-                         "receives a new card"),
-            "secondCardFrom": option_entry(OPTION_VALUES["secondCardFrom"], "returned", "/rules/kabu#option-secondcardfrom",
-                                  "choose5/3: the new card comes from the shuffled returned cards (returned) or from the "
-                                  "stock after they are shuffled into it (stock)"),
-            "openSix": option_entry(OPTION_VALUES["openSix"], False, "/rules/kabu#option-opensix",
-                           "six cards lie face up in the middle, belonging to nobody (Kabú con descartes)"),
-            "solvency": option_entry(OPTION_VALUES["solvency"], "gross", "/rules/kabu#option-solvency",
-                            "insolvent when the chips held are fewer than the gross amount owed (gross), or when chips "
-                            "plus what is paid to him minus what he owes fall below zero (net)"),
-            "insolventCollects": option_entry(OPTION_VALUES["insolventCollects"], True, "/rules/kabu#option-insolventcollects",
-                                     "the insolvent player still collects what the others owe him"),
-        },
+        "options": options_described(OPTIONS),
         "events": list(EVENTS),
     }
 

@@ -23,6 +23,7 @@ from engines.la_cabra.scoring import (
     returned_trump,
     took_tricks,
 )
+from engines.la_cabra.options import OPTION_VALUES
 from engines.la_cabra.state import (
     BY_TEXT,
     DECK,
@@ -57,12 +58,6 @@ from engines.la_cabra.state import (
     value,
 )
 
-OPTION_VALUES: dict[str, tuple[object, ...]] = {
-    "trumpCard": ("returned", "bottomFaceUp"),
-    "discardFaceUp": (False, True),
-    "tiraInterruptsTira": (False, True),
-    "eggs": ("none", "doubleNext"),
-}
 
 
 # --------------------------------------------------------------------------- small helpers

@@ -23,6 +23,7 @@ from typing import Iterable, NamedTuple, TypeAlias
 from engines.history import EMPTY, History
 from engines.cards import LA_CABRA, Card, pretty
 from engines.common import card_reader, cards_by_text, quick_replace
+from engines.la_cabra.options import DEFAULTS
 
 GAME = "la-cabra"
 DECK = LA_CABRA
@@ -167,13 +168,13 @@ def pair(a: int, b: int) -> tuple[int, int]:
 class Options:
     """The match's rule variants (VOCABULARY.md §2, RULES.md §5)."""
 
-    trumpCard: str = "returned"
+    trumpCard: str = DEFAULTS["trumpCard"]
     """``returned``: the shown card goes back into the stock; ``bottomFaceUp``: it is drawn last."""
-    discardFaceUp: bool = False
+    discardFaceUp: bool = DEFAULTS["discardFaceUp"]
     """Discards are played face up (so they must be written)."""
-    tiraInterruptsTira: bool = False
+    tiraInterruptsTira: bool = DEFAULTS["tiraInterruptsTira"]
     """A second tira may interrupt a trick that began with a tira."""
-    eggs: str = "none"
+    eggs: str = DEFAULTS["eggs"]
     """``none``: a 60-60 deal has no effect; ``doubleNext``: the next deal's loss points × 2."""
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping
 
-from engines.base import Event
+from engines.base import COMMON_EVENTS, Event
 from engines.cards import Card, texts
-from engines.common import and_list, pretty_written, seat_names, how_many, withheld_reveal
+from engines.common import and_list, options_described, pretty_written, seat_names, how_many, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
-from engines.la_cabra.rules import OPTION_VALUES
+from engines.la_cabra.options import OPTIONS
 from engines.la_cabra.scoring import returned_trump
 from engines.la_cabra.state import (
     DECK,
@@ -34,8 +34,7 @@ from engines.la_cabra.state import (
     team_of,
 )
 
-EVENTS = ["match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal", "hand_result",
-          "score_claimed", "void", "amend", "note", "dispute", "ruling"]
+EVENTS = ["match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal", "hand_result", *COMMON_EVENTS]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -51,8 +50,7 @@ PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "discard": (Private(("cards",), ACTOR, "??", _discarded_face_down),),
     "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand or a face-down discard still hides
-    **{t: () for t in ("match_started", "lead", "beat", "tira", "hand_result", "score_claimed", "void",
-                       "amend", "note", "dispute", "ruling")},
+    **{t: () for t in ("match_started", "lead", "beat", "tira", "hand_result", *COMMON_EVENTS)},
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
@@ -67,18 +65,7 @@ def describe() -> dict[str, Any]:
         "direction": "CW",
         "teams": [list(t) for t in TEAMS],
         "target": {"lossPoints": 12},
-        "options": {
-            "trumpCard": {"values": list(OPTION_VALUES["trumpCard"]), "default": "returned", "rule": "/rules/la-cabra#option-trumpcard",
-                          "description": "the card shown for trump goes back into the stock (returned) or lies face up "
-                                         "at the bottom of the stock and is drawn last (bottomFaceUp)"},
-            "discardFaceUp": {"type": "boolean", "default": False, "rule": "/rules/la-cabra#option-discardfaceup",
-                              "description": "discards are played face up (and must be written)"},
-            "tiraInterruptsTira": {"type": "boolean", "default": False, "rule": "/rules/la-cabra#option-tirainterruptstira",
-                                   "description": "a tira may interrupt a trick already restarted by a tira"},
-            "eggs": {"values": list(OPTION_VALUES["eggs"]), "default": "none", "rule": "/rules/la-cabra#option-eggs",
-                     "description": "a 60-60 deal has no effect (none) or doubles the next deal's loss points, "
-                                    "never compounded (doubleNext)"},
-        },
+        "options": options_described(OPTIONS),
         "events": list(EVENTS),
     }
 

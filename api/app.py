@@ -22,13 +22,13 @@ import orjson
 import flask_swagger_ui
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from flask import Blueprint, Flask, Response, g, request
+from flask import Blueprint, Flask, Response, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 
 from api import errors, openapi, web
 from api.schemas import Problem
-from api.service import Service, StateCache
+from api.service import StateCache
 from api.service.cache import DEFAULT_BUDGET
 from ledger import BUSY_TIMEOUT_SECONDS, PerThread, is_shared_database
 
@@ -248,29 +248,3 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             application_limits=[rate], application_limits_exempt_when=lambda: (request.method, request.path) not in LIMITED)
 
     return app
-
-
-def current_service() -> Service:
-    """Return this request's service: the worker thread's ledger and the app's shared cache.
-
-    Raises:
-        StorageUnavailable: the thread's ledger could not be opened (answered 503).
-    """
-    from flask import current_app
-
-    if "tanteo_service" not in g:
-        g.tanteo_service = own_service(current_app)
-    return g.tanteo_service  # type: ignore[no-any-return]
-
-
-def own_service(app: Flask) -> Service:
-    """Return a service on this worker thread's ledger and the app's shared cache and clock.
-
-    Outside a request too: a live stream's body runs after its view has returned, on the
-    same worker thread.
-
-    Raises:
-        StorageUnavailable: the thread's ledger could not be opened (answered 503).
-    """
-    ledger = app.extensions["tanteo.ledgers"].get()
-    return Service(ledger, app.extensions["tanteo.cache"], app.config.get("TANTEO_CLOCK"))

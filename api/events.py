@@ -9,7 +9,7 @@ from flask.views import MethodView
 from marshmallow import Schema, fields
 
 from api import openapi
-from api.app import current_service
+from api.context import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
 from api.service import BadRequest
 from api.web import (

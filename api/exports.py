@@ -14,7 +14,7 @@ from api.web import Blueprint, bearer_token
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import UnsupportedMediaType
 
-from api.app import current_service
+from api.context import current_service
 from api.schemas import MatchFilters, Problem, match_filters
 from api.service import transfer
 

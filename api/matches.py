@@ -8,7 +8,7 @@ from flask import url_for
 from flask.views import MethodView
 
 from api import openapi
-from api.app import current_service
+from api.context import current_service
 from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary, TokenRotated, match_filters
 from api.web import Blueprint, bearer_token, etag, read_headers, recorder
 

@@ -15,7 +15,7 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, abort, render_template, request
 
-from api.app import current_service
+from api.context import current_service
 from api.web import load_json
 from engines import ENGINES, get_engine
 from ledger import MatchNotFound

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from flask import current_app
 from flask.views import MethodView
 
-from api.app import current_service
+from api.context import current_service
 from api.schemas import AuditOut, LegalMovesOut, ReplayOut, ReplayQuery, StateOut, StateQuery
 from api.web import Blueprint, bearer_token, page_links, read_headers
 from engines.base import collector_paused

@@ -32,10 +32,10 @@ from flask.views import MethodView
 from api.web import Blueprint, StreamsBusy, whole_number
 from marshmallow import Schema, fields, validate
 
-from api.app import current_service, own_service
+from api.context import current_service, own_service
 from api.schemas import Envelope, WholeNumber
 from schemas import MAX_INTEGER
-from api.service import BadRequest, Service
+from api.service import Service
 from api.service.desk import parse_at
 
 blp = Blueprint("stream", __name__, description="Follow a match live (Server-Sent Events)")

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template
 
 from api import rulebook
-from api.app import current_service
+from api.context import current_service
 from engines import get_engine
 from ledger import MatchNotFound
 

@@ -48,6 +48,8 @@ from operator import attrgetter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Literal, Mapping, NamedTuple, Protocol, Sequence
 
+from engines.written import as_written
+
 Seat = int
 
 CORRECTIONS = frozenset({"void", "amend"})
@@ -104,8 +106,6 @@ class UnknownGame(LookupError):
     """A game id that no engine answers to."""
 
     def __init__(self, game: object) -> None:
-        from engines.common import as_written  # here, not at the top: engines.common imports this module
-
         super().__init__(f"unknown game {as_written(game)}")
         self.game = game
 

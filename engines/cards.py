@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
+from engines.written import as_written
+
 UNKNOWN = "??"
 """The text of a card the rules hide from the recorder."""
 
@@ -162,7 +164,6 @@ def parse(text: str, deck: Deck) -> Card | None:
         return None
     if isinstance(text, str) and any(re.fullmatch(p, text) for p in _ALL_PATTERNS):
         raise CardError("common.card_not_in_deck", f"{text} is not a card of the {deck.name} deck")
-    from engines.common import as_written  # here, not at the top: engines.common imports this module
 
     raise CardError("common.bad_card", f"{as_written(text)} is not a card (write e.g. 10H, AS, 7o or ??)")
 

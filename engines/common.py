@@ -14,11 +14,11 @@ here keeps state between calls.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, TypeGuard, TypeVar, overload
 
 from engines.base import MATCH_OPTIONS, Event, RuleViolation
+from engines.written import as_written as as_written  # the helpers every engine takes from here
 from engines.cards import UNKNOWN, Card, CardError, Deck, parse, parse_known, pretty
 
 S = TypeVar("S")
@@ -358,67 +358,6 @@ def withheld_reveal(bindings: Sequence[Any]) -> str | None:
     if bindings and all(isinstance(b, Mapping) and b.get("card") == UNKNOWN for b in bindings):
         return f"Revealed to the scorer: {how_many(len(bindings), 'card')} the rules still hide (shown when the match ends)"
     return None
-
-
-SHORT = 40
-"""The most characters of a value a message repeats: enough to recognise it, never a whole payload."""
-
-
-def as_written(value: object) -> str:
-    """Write a value someone recorded for a message that refuses it: as they wrote it, never as Python does.
-
-    A message names what it refuses (``'TH' is not a card``), and the one who reads it wrote
-    JSON or the text notation, not Python: text is quoted ``'TH'`` (``“it's”`` when it holds a
-    quote), ``null`` is ``null`` (the word the messages already use: "or null"), ``true`` and
-    ``false`` stay lower case, numbers are as written, and lists and objects are compact JSON
-    (``[3,2]``, ``{"seq":3}``) — as the schema check (:func:`schemas.show`) writes a value,
-    so a value reads the same whichever check refuses it. Control characters are dropped and
-    a value longer than :data:`SHORT` characters is cut there with ``…``.
-    """
-    if isinstance(value, str):
-        text = _printable(value)
-        text = text if len(text) <= SHORT and len(value) <= 4 * SHORT else text[:SHORT] + "…"
-        return f"'{text}'" if "'" not in text else f"\u201c{text}\u201d"
-    room = [SHORT]
-    text = json.dumps(_shortened(value, room), ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= SHORT and room[0] >= 0 else text[:SHORT] + "…"
-
-
-def _printable(text: str) -> str:
-    """``text`` without control characters, read no further than a message could show of it."""
-    return "".join(c for c in text[:4 * SHORT] if c.isprintable())
-
-
-def _shortened(value: object, room: list[int]) -> object:
-    """``value`` as plain JSON data with printable text, cut once ``room[0]`` values were written.
-
-    Every value writes at least one character, so the first :data:`SHORT` of them are all a
-    message shows: a huge or deeply nested payload costs no more than a small one. A cut
-    leaves ``room[0]`` below zero.
-    """
-    room[0] -= 1
-    if isinstance(value, str):
-        return _printable(value)
-    if value is None or isinstance(value, (bool, int, float)):
-        return value
-    if isinstance(value, Mapping):
-        out: dict[str, object] = {}
-        for key, item in value.items():
-            if room[0] <= 0:
-                room[0] = -1
-                break
-            out[_printable(str(key))] = _shortened(item, room)
-        return out
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items: list[object] = []
-        for item in value:
-            if room[0] <= 0:
-                room[0] = -1
-                break
-            items.append(_shortened(item, room))
-        return items
-    return _printable(str(value))
-
 
 
 def how_many(n: int, noun: str) -> str:

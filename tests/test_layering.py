@@ -147,3 +147,56 @@ def test_one_reader_decides_what_a_reader_may_see() -> None:
                 if redaction in text and not relative.startswith("ledger/") and relative != "engines/privacy.py":
                     bad.append((relative, redaction))
     assert bad == [], f"disclosure decided outside the one reader: {bad}"
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Each module of the packages and the modules of the packages it imports (anywhere in it,
+    functions included; not under ``if TYPE_CHECKING:``, which only the type checker reads)."""
+    packages = ("api", "engines", "ledger", "replays", "schemas", "bench")
+    paths = {}
+    for package in packages:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        typing_only = {id(n) for node in ast.walk(tree)
+                       if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+        base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        edges: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.Import):
+                edges |= {alias.name for alias in node.names if alias.name in paths}
+            elif isinstance(node, ast.ImportFrom):
+                module = ".".join(base[: len(base) - node.level + 1] + [node.module or ""]).strip(".") if node.level \
+                    else node.module or ""
+                for alias in node.names:
+                    target = f"{module}.{alias.name}"
+                    edges.add(target if target in paths else module)
+        graph[name] = {e for e in edges if e in paths and e != name}
+    return graph
+
+
+def test_the_import_graph_has_no_circle() -> None:
+    """A module never imports, directly or through others, a module that imports it (a package's
+    ``__init__`` importing its own modules is the package's face, not a circle)."""
+    graph = _module_graph()
+    circles: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        if name in path:
+            circles.append(path[path.index(name):] + [name])
+            return
+        if name in done:
+            return
+        for other in sorted(graph[name]):
+            visit(other, path + [name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+    assert circles == [], circles

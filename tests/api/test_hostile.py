@@ -377,7 +377,7 @@ def nul_archive(tmp_path: Path) -> tuple[bytes, bytes]:
     """An archive and a text export of a match whose first player's name holds a NUL, as a SQLite
     database written before NUL was refused could hold: recorded through the service, which
     never saw HTTP's check."""
-    from api.app import own_service
+    from api.context import own_service
 
     app = create_app({"TANTEO_DB": str(tmp_path / "old.db"), "TESTING": True})
     with app.app_context():

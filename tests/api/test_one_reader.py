@@ -27,7 +27,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from api.app import create_app, own_service
+from api.app import create_app
+from api.context import own_service
 from engines.privacy import get_at
 from tests.api.test_private_reads import assert_open_text_imports, leaks
 from tests.transfer.playouts import GAMES, decorated

@@ -118,7 +118,8 @@ def test_a_page_at_the_end_of_a_long_match_folds_only_from_the_snapshot_before_i
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_the_replay_body_is_the_schema_dump_of_the_service_answer(tmp_path: Path, game: str) -> None:
     """``GET /replay`` answers its frames without ReplayOut's dump (a copy of every frame): the bytes stay the dump's."""
-    from api.app import create_app, current_service
+    from api.app import create_app
+    from api.context import current_service
     from api.schemas import ReplayOut
 
     app = create_app({"TANTEO_DB": str(tmp_path / "http.db"), "TESTING": True})

@@ -15,7 +15,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from api.app import create_app, own_service
+from api.app import create_app
+from api.context import own_service
 from api.service import Service, StateCache, cache as cache_module
 from api.service.cache import DEFAULT_BUDGET, Folded, weigh
 from engines import la_cabra

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.common import SHORT, as_written
+from engines.written import SHORT, as_written
 from tests.plain import machine_text
 
 

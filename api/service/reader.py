@@ -20,7 +20,7 @@ import dataclasses
 import functools
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from api.addressing import AddressError, Position, hand_number, locate, positions, seat_by_name
+from replays.addressing import AddressError, Position, hand_number, locate, positions, seat_by_name
 from api.service import snapshots
 from api.service.cache import Folded
 from api.service.disclosure import (
@@ -188,7 +188,7 @@ class Reader:
 
         ``seat`` may be a player's name. Asked by hand, the answer says where it stands both
         ways: ``at`` (the log's seq) and ``hand``/``move``/``trick`` as players count
-        (api/addressing.py). With ``at``, also the hash of event ``at`` and a ``proof``: the
+        (replays/addressing.py). With ``at``, also the hash of event ``at`` and a ``proof``: the
         envelopes from ``at + 1`` to the head (as this reader may see them), so that a client
         holding only the current head recomputes the chain from event ``at`` to it.
         """
@@ -418,7 +418,7 @@ class Reader:
 
         A page costs what it shows, not the length of the log: the walk resumes from a stored
         state (the recorded course, which is the corrected one after the last correction),
-        and hands are numbered from the state at that deal (:func:`~api.addressing.hand_number`),
+        and hands are numbered from the state at that deal (:func:`~replays.addressing.hand_number`),
         moves and tricks counted from it. None when that cannot be told this way (a correction
         after the resume point changes the corrected course before it; a game whose view does
         not number its hands): the caller walks the whole log.

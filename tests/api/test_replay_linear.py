@@ -2,7 +2,7 @@
 
 ``GET /replay`` walks the log once (``replays.steps.frames``: the fold and each move in
 words), renders each frame's view (``frames_json``) and numbers hands and moves
-(``api.addressing.positions``). None of these may walk or copy the earlier hands for each
+(``replays.addressing.positions``). None of these may walk or copy the earlier hands for each
 frame: a 5,000-event match must cost ten times a 500-event one, not a hundred.
 
 The work is counted, never timed: Python lines executed (``sys.settrace``), as
@@ -23,7 +23,7 @@ from typing import Any, Callable
 import pytest
 from tests.engines.test_linear_folds import cut, lines_executed, padded
 
-from api.addressing import positions
+from replays.addressing import positions
 from engines import ENGINES, Engine
 from engines.base import CORRECTIONS, Event
 from replays.steps import frames, frames_json

@@ -18,7 +18,7 @@ import pytest
 from tests.api.test_service_walk import corrected_log
 from tests.api.test_snapshots import eggs_log, ended_log
 
-from api.addressing import hand_number, positions
+from replays.addressing import hand_number, positions
 from api.service import Service, StateCache
 from engines import ENGINES
 from engines.base import Event, events_from

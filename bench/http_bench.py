@@ -109,7 +109,7 @@ def start(command: list[str], port: int, probe: str) -> subprocess.Popen[bytes]:
             return process
         except OSError:
             if process.poll() is not None:
-                raise RuntimeError((process.stderr.read() if process.stderr else b"").decode())
+                raise RuntimeError((process.stderr.read() if process.stderr else b"").decode()) from None
             time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"{command} did not answer within 30 s")

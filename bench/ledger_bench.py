@@ -78,7 +78,7 @@ from engines.base import Event, events_from, replay, walk  # noqa: E402
 from ledger import SqliteLedger  # noqa: E402
 from ledger.records import NewEvent  # noqa: E402
 from schemas import validate_event  # noqa: E402
-from tests.engines.test_conformance import DRIVERS  # noqa: E402
+from tests.engines.drivers import DRIVERS  # noqa: E402
 
 Log = list[dict[str, Any]]
 

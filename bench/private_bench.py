@@ -31,7 +31,7 @@ from api.service import Service  # noqa: E402
 from engines import la_cabra  # noqa: E402
 from ledger import MemoryLedger  # noqa: E402
 from tests.engines.driver_la_cabra import Driver  # noqa: E402
-from tests.engines.test_conformance import run  # noqa: E402
+from tests.engines.drivers import run  # noqa: E402
 
 
 def timed(fn: Callable[[], Any], repeat: int = 3) -> float:

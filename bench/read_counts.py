@@ -28,7 +28,7 @@ from api.app import create_app  # noqa: E402
 from engines import ENGINES  # noqa: E402
 from engines.base import CORRECTIONS, STATE_NEUTRAL  # noqa: E402
 from ledger.sqlite import SqliteLedger  # noqa: E402
-from tests.engines.test_conformance import DRIVERS, run  # noqa: E402
+from tests.engines.drivers import DRIVERS, run  # noqa: E402
 
 READS = ("", "/events", "/state", "/state?at=5", "/legal-moves", "/replay", "/audit", "/export", "/sheet.csv")
 COUNTS = {"apply": 0, "rows": 0}

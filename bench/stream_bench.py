@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from api.stream import POLL_SECONDS  # noqa: E402
 from tests.server.conftest import Server  # noqa: E402  (the same child-process server the tests use)
-from tests.server.test_stream_server import Reader, record  # noqa: E402
+from tests.server.streams import Reader, record  # noqa: E402
 
 
 def main() -> None:

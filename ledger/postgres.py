@@ -496,7 +496,7 @@ class PostgresLedger(ImportOne):
         ):
             found[name] = (" ".join(definition.split()), enabled)
         bad = []
-        for name, (table, sql, message) in GUARDS.items():
+        for name, (table, sql, _message) in GUARDS.items():
             definition, enabled = found.get(name, ("", ""))
             # PostgreSQL reports the table schema-qualified and the argument as written.
             expected_tail = sql.split(f" ON {table} ", 1)[1]

@@ -200,3 +200,16 @@ def test_the_import_graph_has_no_circle() -> None:
     for name in sorted(graph):
         visit(name, [])
     assert circles == [], circles
+
+
+def test_no_test_module_is_imported_by_another() -> None:
+    """Helpers shared by tests live in helper modules (``tests/engines/drivers.py``,
+    ``tests/api/open_reads.py`` …): a test module is collected once, by pytest, and imports none."""
+    bad = []
+    for path in sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "bench").rglob("*.py")):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            bad += [(path.relative_to(ROOT).as_posix(), n) for n in names if n.split(".")[-1].startswith("test_")]
+    assert bad == []

@@ -254,7 +254,7 @@ class Writer:
         Raises:
             EventRefused: ``common.match_final`` at the batch's first dispute, ruling or correction.
         """
-        for index, event in enumerate(batch):
+        for index, event in enumerate(batch):  # noqa: B007 (index is read after the loop)
             if event.type in desk.WINDOWED:
                 break
         else:

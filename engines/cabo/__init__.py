@@ -106,10 +106,10 @@ from __future__ import annotations
 from engines.cabo.rules import apply, parse_options, start
 from engines.cabo.scoring import allowed_dealers, score
 from engines.cabo.state import GAME, Options, Round, State
+from engines.cabo.views import PRIVATE, describe, hindsight, legal_moves, narrate, view
+
 RULES_VERSION = 1
 """The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
-
-from engines.cabo.views import PRIVATE, describe, hindsight, legal_moves, narrate, view
 
 
 def is_over(state: State) -> bool:

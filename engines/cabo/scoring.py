@@ -172,7 +172,7 @@ def score(state: State) -> dict[str, Any]:
     p = state.players
     hands = []
     totals = state.initial
-    for i, rnd in enumerate(state.rounds):
+    for rnd in state.rounds:
         entry: dict[str, Any] = {"hand": rnd.number}
         if rnd.score is not None:
             rs = rnd.score

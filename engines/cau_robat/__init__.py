@@ -107,10 +107,10 @@ from __future__ import annotations
 from engines.cau_robat.rules import apply, parse_options, position, start
 from engines.cau_robat.scoring import score
 from engines.cau_robat.state import GAME, Hand, Options, State
+from engines.cau_robat.views import PRIVATE, describe, legal_moves, narrate, view
+
 RULES_VERSION = 1
 """The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
-
-from engines.cau_robat.views import PRIVATE, describe, legal_moves, narrate, view
 
 
 def is_over(state: State) -> bool:

@@ -120,10 +120,10 @@ from __future__ import annotations
 from engines.el_roby.rules import apply, is_over, parse_options, position, start
 from engines.el_roby.scoring import score
 from engines.el_roby.state import GAME, Hand, Meld, Options, State
+from engines.el_roby.views import PRIVATE, describe, legal_moves, narrate, view
+
 RULES_VERSION = 1
 """The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
-
-from engines.el_roby.views import PRIVATE, describe, legal_moves, narrate, view
 
 __all__ = ["GAME", "RULES_VERSION", "PRIVATE", "Hand", "Meld", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
            "position", "score", "start", "view"]

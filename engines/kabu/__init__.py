@@ -116,10 +116,10 @@ from __future__ import annotations
 from engines.kabu.rules import apply, deck_problem, parse_options, start
 from engines.kabu.scoring import score, settle
 from engines.kabu.state import GAME, Hand, Options, State, card_value, hand_value
+from engines.kabu.views import PRIVATE, describe, legal_moves, narrate, view
+
 RULES_VERSION = 1
 """The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
-
-from engines.kabu.views import PRIVATE, describe, legal_moves, narrate, view
 
 
 def is_over(state: State) -> bool:

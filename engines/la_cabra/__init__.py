@@ -122,10 +122,10 @@ from __future__ import annotations
 from engines.la_cabra.rules import apply, parse_options, start
 from engines.la_cabra.scoring import score
 from engines.la_cabra.state import GAME, Hand, Options, State
+from engines.la_cabra.views import PRIVATE, describe, legal_moves, narrate, view
+
 RULES_VERSION = 1
 """The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
-
-from engines.la_cabra.views import PRIVATE, describe, legal_moves, narrate, view
 
 
 def is_over(state: State) -> bool:

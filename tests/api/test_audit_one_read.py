@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tests.api.test_snapshots import eggs_log
+from tests.api.snapshot_logs import eggs_log
 
 from api.service import Service, StateCache
 from ledger import SqliteLedger

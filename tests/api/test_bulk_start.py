@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.api.test_service_walk import corrected_log
-from tests.engines.test_conformance import playout
+from tests.api.walk_logs import corrected_log
+from tests.engines.drivers import playout
 
 from api.service import EventRefused, Service, StateCache
 from engines import ENGINES

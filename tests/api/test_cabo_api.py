@@ -7,18 +7,17 @@ game to above 100 recorded move by move by a scorer who sees no hidden card.
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from typing import Any
 
 import pytest
 
 from engines import cabo
 from engines.base import Event
-from tests.conftest import VOCABULARY, Scorer
+from tests.conftest import Scorer
 from tests.engines.driver_cabo import CaboDriver, expected_round
-from tests.engines.test_conformance import run
+from tests.engines.drivers import run
+from tests.api.cabo_logs import vocabulary_log
 
 U = "??"
 HIDDEN4 = [[U] * 4 for _ in range(4)]
@@ -27,12 +26,6 @@ PLAYERS = ["Anna", "Ben", "Carl", "Dora"]
 
 def ev(type_: str, **data: Any) -> dict[str, Any]:
     return {"type": type_, "data": data}
-
-
-def vocabulary_log() -> list[dict[str, Any]]:
-    text = VOCABULARY.read_text(encoding="utf-8")
-    block = re.findall(r"```jsonl\n(.*?)```", text[text.index("**cabo** —"):], flags=re.S)[0]
-    return [json.loads(line) for line in block.strip().splitlines()]
 
 
 def refused(scorer: Scorer, event: dict[str, Any], code: str, status: int = 422) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from api.cli import main
 from tests.plain import machine_text
-from tests.api.test_la_cabra_series import DEAL_1, REST, REVEAL, START
+from tests.api.la_cabra_deals import DEAL_1, REST, REVEAL, START
 
 
 def write_jsonl(path: Path, events: list[dict]) -> Path:
@@ -179,7 +179,7 @@ def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: 
     """West's face-down discard is named by the scorer only: the open audit cannot score deal 1
     while it is in play, and scores it as the scorer does once it has ended; a Cabo reveal
     during play is told as ?? without the token."""
-    from tests.api.test_cabo_api import vocabulary_log
+    from tests.api.cabo_logs import vocabulary_log
 
     runner = CliRunner(env={"TANTEO_TOKEN": ""})
     db = tmp_path / "cli.db"

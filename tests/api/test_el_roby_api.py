@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from tests.conftest import Scorer
+from tests.api.el_roby_deals import DEAL, START
 
 # VOCABULARY.md §7, el-roby, verbatim.
 R1_LOG = """\
@@ -110,13 +111,6 @@ def test_refused_events_leave_the_log_unchanged(scorer: Scorer) -> None:
 
 # A hand recorded move by move (four players, nobody carried in): Ana (seat 0) deals, so Bea
 # plays first. Bea melds on her second turn; Carlos then may not discard a card that fits.
-DEAL = [
-    ["2C", "2D", "9H", "9S", "JC", "QD", "KS", "3H", "5D", "6S"],   # Ana
-    ["4H", "5H", "6H", "8C", "8D", "8S", "KC", "QH", "JS", "AC"],   # Bea: a run and a set
-    ["7H", "7C", "10D", "2S", "3S", "4C", "9D", "JD", "QC", "AS"],  # Carlos
-    ["3C", "5C", "6C", "10C", "KD", "KH", "2H", "4S", "8H", "AD"],  # Dani
-]
-START = {"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"], "options": {"entry": 5, "stake": 1}}
 
 
 def test_a_hand_move_by_move_with_refusals(scorer: Scorer) -> None:

@@ -14,7 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from tests.api.test_errors import DEAL, START, problem, snapshot, unchanged
+from tests.api.problems import DEAL, START, problem, snapshot, unchanged
 from ledger.records import hash_function
 from tests.conftest import Scorer
 

@@ -30,7 +30,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.context import own_service
 from engines.privacy import get_at
-from tests.api.test_private_reads import assert_open_text_imports, leaks
+from tests.api.open_reads import assert_open_text_imports, leaks
 from tests.transfer.playouts import GAMES, decorated
 
 SEEDS = (0, 1)

@@ -11,8 +11,8 @@ from typing import Any, Iterator
 
 import pytest
 from flask.testing import FlaskClient
-from tests.api.test_service_walk import corrected_log
-from tests.api.test_snapshots import eggs_log
+from tests.api.walk_logs import corrected_log
+from tests.api.snapshot_logs import eggs_log
 
 from engines import la_cabra
 from engines.base import Event
@@ -44,7 +44,7 @@ def follow(client: FlaskClient, url: str, key: str) -> Iterator[dict[str, Any]]:
 @pytest.mark.parametrize("course", ["corrected", "recorded"])
 @pytest.mark.parametrize("which", ["playout", "corrections"])
 def test_replay_pages_put_back_the_whole_replay(client: FlaskClient, course: str, which: str) -> None:
-    from tests.engines.test_conformance import playout
+    from tests.engines.drivers import playout
     log = ([{"type": e.type, "data": dict(e.data)} for e in playout("la-cabra", 2)[0]] if which == "playout"
            else corrected_log(0))
     match_id, _ = recorded(client, log)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.test_la_cabra_series import DEAL_1, REST, REVEAL, START
+from tests.api.la_cabra_deals import DEAL_1, REST, REVEAL, START
 from tests.conftest import Scorer
 
 

@@ -18,9 +18,9 @@ from api.service.disclosure import foldable, open_fold
 from engines import el_roby, get_engine
 from ledger import verify_listing
 from engines.base import Engine, Event
-from tests.api.test_private_reads import leaks, open_reads
+from tests.api.open_reads import leaks, open_reads
 from tests.conftest import Scorer
-from tests.engines.test_conformance import playout
+from tests.engines.drivers import playout
 
 U = "??"
 

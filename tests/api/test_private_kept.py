@@ -12,7 +12,7 @@ import json
 
 from flask.testing import FlaskClient
 
-from tests.api.test_private_reads import cabo_to_the_call, ev, leaks, normalised, open_reads
+from tests.api.open_reads import cabo_to_the_call, ev, leaks, normalised, open_reads
 from tests.conftest import Scorer
 
 

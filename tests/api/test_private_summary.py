@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from ledger import verify_listing
-from tests.api.test_la_cabra_series import DEAL_1, START
+from tests.api.la_cabra_deals import DEAL_1, START
 from tests.conftest import Scorer
 
 WEST = ["6H", "7H", "8C", "9C"]  # West's face-down discard at seq 6, named by the scorer

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import pytest
-from tests.engines.test_linear_folds import cut, lines_executed, padded
+from tests.engines.linear import cut, lines_executed, padded
 
 from replays.addressing import positions
 from engines import ENGINES, Engine

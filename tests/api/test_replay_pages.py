@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 import pytest
-from tests.api.test_service_walk import corrected_log
-from tests.api.test_snapshots import eggs_log, ended_log
+from tests.api.walk_logs import corrected_log
+from tests.api.snapshot_logs import eggs_log, ended_log
 
 from replays.addressing import hand_number, positions
 from api.service import Service, StateCache

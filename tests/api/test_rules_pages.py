@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from api import rulebook
 from engines import ENGINES
 from tests.conftest import Scorer
-from tests.engines.test_conformance import SEEDS, playout
+from tests.engines.drivers import SEEDS, playout
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(ENGINES)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.api.test_errors import problem, snapshot, unchanged
+from tests.api.problems import problem, snapshot, unchanged
 from tests.conftest import Scorer
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.test_errors import problem, snapshot, unchanged
+from tests.api.problems import problem, snapshot, unchanged
 from tests.conftest import Scorer
 
 U = "??"

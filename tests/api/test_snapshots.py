@@ -14,28 +14,15 @@ from typing import Any
 
 import pytest
 
-from api.service import Service, StateCache
+from api.service import AuthError, Service, StateCache
 from api.service.snapshots import rules_version
 from engines import la_cabra
-from engines.base import Event, events_from, replay
+from engines.base import events_from, replay
 from ledger import SqliteLedger
+from tests.api.snapshot_logs import eggs_log, ended_log
 
 EVERY = 100
 LENGTH = 1250
-
-
-def eggs_log(length: int) -> list[dict[str, Any]]:
-    """A long legal series: result-only 60-60 deals never end it; a note now and then."""
-    log: list[dict[str, Any]] = [{"type": "match_started", "data": {"game": "la-cabra", "players": ["N", "E", "S", "W"]}}]
-    dealer = 3
-    while len(log) < length:
-        if len(log) % 7 == 0:
-            log.append({"type": "note", "data": {"text": f"note {len(log) + 1}"}})
-            continue
-        log.append({"type": "hand_started", "data": {"dealer": dealer}})
-        log.append({"type": "hand_result", "data": {"cardPoints": [60, 60], "tricks": [4, 3], "lastTrick": dealer}})
-        dealer = (dealer + 1) % 4
-    return log[:length]
 
 
 def record(path: Path, log: list[dict[str, Any]], *, every: int = EVERY) -> tuple[str, str]:
@@ -90,7 +77,7 @@ def test_an_append_after_a_restart_folds_only_after_the_snapshot(tmp_path: Path,
     with SqliteLedger(path) as ledger:
         restarted = Service(ledger, StateCache(), snapshot_every=EVERY)
         applied[0] = 0
-        with pytest.raises(Exception):  # no token: refused before any fold
+        with pytest.raises(AuthError):  # no token: refused before any fold
             restarted.record(match_id, [{"type": "note", "data": {"text": "x"}}], token=None)
         assert applied[0] == 0
         result = restarted.record(match_id, [eggs_log(LENGTH + 1)[-1]], token=token)  # the log's next move
@@ -137,26 +124,6 @@ def test_a_correction_stores_a_snapshot(tmp_path: Path) -> None:
         result = service.record(created["id"], [{"type": "void", "data": {"target": note, "reason": "off the record"}}],
                                 token=created["token"])
     assert [seq for seq, _ in snapshot_rows(path, created["id"])] == [result.version]
-
-
-def ended_log(game: str, seed: int) -> list[dict[str, Any]]:
-    """A whole series played to its end with legal random moves (the conformance driver)."""
-    import random
-
-    from engines import ENGINES
-    from tests.engines.test_conformance import DRIVERS
-
-    engine, driver = ENGINES[game], DRIVERS[game](random.Random(seed))
-    data = driver.match_data()
-    events, state = [Event(1, "match_started", data)], engine.start(data)
-    while not engine.is_over(state):
-        kind, payload = driver.choose(state, engine.legal_moves(state))
-        event = Event(len(events) + 1, kind, payload)
-        after = engine.apply(state, event)
-        driver.observe(state, event, after)
-        events.append(event)
-        state = after
-    return [{"type": e.type, "data": dict(e.data)} for e in events]
 
 
 def test_the_end_of_a_match_stores_a_snapshot_and_a_cold_reader_folds_nothing(tmp_path: Path, applied: list[int]) -> None:

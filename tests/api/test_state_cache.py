@@ -22,7 +22,7 @@ from api.service.cache import DEFAULT_BUDGET, Folded, weigh
 from engines import la_cabra
 from engines.base import Event, events_from, replay
 from ledger import SqliteLedger
-from tests.api.test_snapshots import eggs_log
+from tests.api.snapshot_logs import eggs_log
 from tests.plain import machine_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ effect; a claim about the misdealt hand is listed by the audit as orphaned.
 from __future__ import annotations
 
 from tests.conftest import Scorer
-from tests.replays.test_audit import kabu_log_with_a_misdeal
+from tests.replays.logs import kabu_log_with_a_misdeal
 
 
 def test_voiding_a_hand_keeps_other_claims_and_notes_and_orphans_its_own_claims(scorer: Scorer) -> None:

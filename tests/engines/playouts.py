@@ -10,7 +10,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from tests.engines.test_conformance import DRIVERS
+from tests.engines.drivers import DRIVERS
 
 from engines import ENGINES
 from engines.base import Event

@@ -17,7 +17,7 @@ from engines import ENGINES, cabo
 from engines.base import Event, RuleViolation, replay
 from schemas import SchemaError, validate_event
 from tests.engines.driver_cabo import CaboDriver, expected_round
-from tests.engines.test_conformance import run
+from tests.engines.drivers import run
 
 PLAYERS = ["Anna", "Ben", "Carl", "Dora"]
 A, B, C, D = 0, 1, 2, 3

@@ -821,7 +821,7 @@ def test_schemas_refuse_bad_shapes_with_a_path(type_: str, data: Any, path: str)
 
 def test_the_vocabulary_log_validates() -> None:
     from schemas import validate_event
-    from tests.api.test_cau_robat_api import LOG
+    from tests.api.cau_robat_logs import LOG
 
     for event in LOG:
         validate_event("cau-robat", event["type"], event["data"])

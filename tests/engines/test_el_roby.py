@@ -771,7 +771,7 @@ def _hide(events: list[Event]) -> tuple[list[Event], el_roby.State]:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_hidden_recording_scores_identically(seed: int) -> None:
-    from tests.engines.test_conformance import playout
+    from tests.engines.drivers import playout
 
     events, known = playout("el-roby", seed)
     hidden_events, hidden = _hide(events)

@@ -924,7 +924,7 @@ def test_vocabulary_k1_log_folds_to_k1() -> None:
 @pytest.mark.parametrize("seed", range(10, 30))
 def test_more_random_playouts(seed: int) -> None:
     from tests.engines.driver_kabu import KabuDriver
-    from tests.engines.test_conformance import run
+    from tests.engines.drivers import run
 
     events, state = run(kabu, KabuDriver(random.Random(seed)))
     assert replay(kabu, events) == state and state.over

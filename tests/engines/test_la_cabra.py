@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from tests.engines.deals import HIDDEN, PLAYERS, E, Match, N, S, W, cards, hands, loss_points, play_out, shuffled
-from tests.engines.test_conformance import DRIVERS, run
+from tests.engines.drivers import DRIVERS, run
 
 from engines import la_cabra
 from engines.base import Event, RuleViolation, replay

@@ -12,36 +12,16 @@ loop over them makes the 2M fold cost about twice as much.
 
 from __future__ import annotations
 
-import sys
 import tracemalloc
-from types import FrameType
 from typing import Any, Callable
 
 import pytest
-from tests.engines.playouts import play
 
 from engines import ENGINES
 from engines.base import Event
-from engines.history import History
+from tests.engines.linear import cut, lines_executed, padded
 
-SEEDS = {"cabo": 0, "cau-robat": 0, "el-roby": 0, "kabu": 0, "la-cabra": 0}
 M = 10000
-
-
-def padded(state: Any, extra: int) -> Any:
-    """Return ``state`` with ``extra`` more earlier hands: copies of the first, in every per-hand history."""
-    fields = {f: getattr(state, f) for f in state._fields if isinstance(getattr(state, f), History)}
-    assert fields and all(len(h) for h in fields.values()), "the cut must come after a finished hand"
-    # built by appends, as a fold builds it (a list built in one go has no spare room, so the
-    # first append would reallocate it: a one-off, amortized over the next hands)
-    return state._replace(**{f: History() + ((h[0],) * extra + tuple(h)) for f, h in fields.items()})
-
-
-def cut(game: str) -> tuple[Any, list[Event]]:
-    """Return the state just before the match's last deal and the events from that deal on."""
-    events, states = play(game, SEEDS[game])
-    last = max(i for i, e in enumerate(events) if e.type == "hand_started")
-    return states[last - 1], list(events[last:])
 
 
 def fold(game: str, state: Any, events: list[Event]) -> Any:
@@ -64,25 +44,6 @@ def bytes_allocated(run: Callable[[Event], Any], events: list[Event]) -> int:
     finally:
         tracemalloc.stop()
     return total
-
-
-def lines_executed(run: Callable[[Event], Any], events: list[Event]) -> int:
-    """Count the Python lines executed while the events are applied."""
-    count = 0
-
-    def tracer(frame: FrameType, what: str, arg: Any) -> Any:
-        nonlocal count
-        if what == "line":
-            count += 1
-        return tracer
-
-    sys.settrace(tracer)
-    try:
-        for event in events:
-            run(event)
-    finally:
-        sys.settrace(None)
-    return count
 
 
 def costs(game: str, extra: int) -> tuple[int, int]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from tests.engines.test_conformance import DRIVERS, run
+from tests.engines.drivers import DRIVERS, run
 
 from engines import ENGINES
 from engines.base import Event, RuleViolation

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 import pytest
-from tests.engines.test_conformance import SEEDS, playout
+from tests.engines.drivers import SEEDS, playout
 
 from engines import ENGINES
 from engines.base import Event

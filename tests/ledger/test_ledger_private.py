@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from tests.ledger.ledger_helpers import start
-from tests.ledger.test_ledger_sqlite import drop_edit_restore, raw
+from tests.ledger.sqlite_helpers import drop_edit_restore, raw
 
 from ledger import (
     GENESIS,

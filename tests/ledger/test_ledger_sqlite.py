@@ -32,13 +32,9 @@ from ledger import (
 )
 from ledger.records import chain_hash_v2
 from ledger.sqlite import _MIGRATION_NAMES, TRIGGERS, WAL_CHECKPOINT_PAGES
+from tests.ledger.sqlite_helpers import drop_edit_restore, raw, statements
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def raw(path: Path) -> sqlite3.Connection:
-    """A plain connection to the file, as a person with the sqlite3 shell would have."""
-    return sqlite3.connect(path, isolation_level=None)
 
 
 def checkpoint_and_close(path: Path) -> None:
@@ -232,13 +228,6 @@ def test_a_batch_failing_in_the_database_half_way_is_rolled_back(db_path: Path) 
 # -- what an append costs the database ------------------------------------------------------
 
 
-def statements(book: SqliteLedger) -> list[str]:
-    """Collect the SQL the ledger's connection runs from now on (first word + table)."""
-    seen: list[str] = []
-    book._connection().set_trace_callback(lambda sql: seen.append(" ".join(sql.split()[:3])))
-    return seen
-
-
 def test_an_append_runs_five_statements_and_a_key_adds_one(db_path: Path) -> None:
     with SqliteLedger(db_path) as book:
         start(book)
@@ -416,19 +405,6 @@ def test_verify_file_does_not_write(db_path: Path) -> None:
     before = db_path.read_bytes()
     assert verify_file(db_path)[0].valid
     assert db_path.read_bytes() == before
-
-
-def drop_edit_restore(path: Path, *statements: str, params: tuple[object, ...] = ()) -> None:
-    """Edit the file the way a careful forger would: drop the guards, edit, put them back."""
-    conn = raw(path)
-    saved = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
-    for name in TRIGGERS:
-        conn.execute(f"DROP TRIGGER {name}")
-    for statement in statements:
-        conn.execute(statement, params if "?" in statement else ())
-    for (sql,) in saved:
-        conn.execute(sql)
-    conn.close()
 
 
 def test_an_edited_event_is_found_by_verify(db_path: Path) -> None:

@@ -63,7 +63,7 @@ MATCHES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
 
 def home_after_import(browser: Any, server: Server, out: Path) -> None:
     """The home page after importing a hand-written text with a mistake (the import report)."""
-    from tests.pages.test_import_export import CLUB_NIGHT
+    from tests.pages.club_night import CLUB_NIGHT
 
     for name, size in (("phone", {"width": 390, "height": 844}), ("desktop", {"width": 1280, "height": 900})):
         context = browser.new_context(viewport=size)

@@ -17,21 +17,11 @@ from zoneinfo import ZoneInfo
 from playwright.sync_api import Browser, Page, expect
 
 from tests.pages.conftest import PHONE, new_match, record
-from tests.pages.test_offline_sheet_a11y import serious
+from tests.pages.accessibility import serious
 from tests.server.conftest import Server
+from tests.pages.club_night import CLUB_NIGHT
 
 # a La Cabra evening written by hand: two deals, then a third dealt by the wrong player (line 9)
-CLUB_NIGHT = """[Game "la-cabra"]
-[Players "Marta" "Pere" "Núria" "Jordi"]
-[Title "Club night, imported"]
-; deal 1
-2. hand_started dealer=3
-3. hand_result cardPoints=[72 48] tricks=[5 2] lastTrick=0
-4. hand_started dealer=0
-5. hand_result cardPoints=[20 100] tricks=[1 6]
-6. hand_started dealer=3
-7. hand_result cardPoints=[60 60]
-"""
 BAD_LINE = 9
 
 

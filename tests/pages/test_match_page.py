@@ -9,7 +9,7 @@ from typing import Callable
 from playwright.sync_api import Page, expect
 
 from tests.pages.conftest import new_match, record
-from tests.pages.test_offline_sheet_a11y import serious
+from tests.pages.accessibility import serious
 from tests.pages.viewer_screenshots import WRONG_SHEET
 from tests.server.conftest import Server
 

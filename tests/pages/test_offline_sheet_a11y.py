@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from tests.pages.conftest import new_match, record
 from tests.server.conftest import Server
+from tests.pages.accessibility import serious
 
 CABRA = {"game": "la-cabra", "players": ["North", "East", "South", "West"]}
 DEAL_1 = [{"type": "hand_started", "data": {"dealer": 3}},
@@ -68,11 +68,6 @@ def test_the_printable_sheet_carries_the_chain_head(open_page: Callable[..., Pag
     assert href.endswith(f"/m/{match_id}")
     page.goto(href)  # the QR's page is the public audit, with the same head hash
     assert audit["chain"]["head"] in page.content()
-
-
-def serious(page: Page) -> list[str]:
-    violations = Axe().run(page).response["violations"]
-    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']]}" for v in violations if v["impact"] in ("serious", "critical")]
 
 
 def test_no_serious_accessibility_violation(open_page: Callable[..., Page], live: Server) -> None:

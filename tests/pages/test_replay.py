@@ -11,15 +11,7 @@ from playwright.sync_api import Page, expect
 from tests.pages.conftest import new_match, record
 from tests.pages.screenshots import MATCHES
 from tests.server.conftest import Server
-
-
-def shown(page: Page) -> dict[str, list[str]]:
-    """The table as the page draws it: each row's name and the cards in it."""
-    rows = {}
-    for row in page.locator("#table .seatrow").all():
-        name = row.locator(".name").inner_text()
-        rows[name] = row.locator("[data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
-    return rows
+from tests.pages.replay_helpers import shown
 
 
 def expected(state: dict[str, Any]) -> dict[str, list[str]]:

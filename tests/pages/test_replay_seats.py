@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from tests.pages.conftest import new_match, record
 from tests.pages.screenshots import MATCHES
-from tests.pages.test_replay import shown
+from tests.pages.replay_helpers import shown
 from tests.server.conftest import Server
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from playwright.sync_api import Page, Response, expect
 
-from tests.engines.test_conformance import playout
+from tests.engines.drivers import playout
 from tests.pages.conftest import new_match, record
 from tests.pages.screenshots import MATCHES
 from tests.server.conftest import Server

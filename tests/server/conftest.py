@@ -48,7 +48,7 @@ class Server:
                 return
             except (urllib.error.URLError, ConnectionError):
                 if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stderr.read().decode() if self.process.stderr else "server died")
+                    raise RuntimeError(self.process.stderr.read().decode() if self.process.stderr else "server died") from None
                 time.sleep(0.1)
         raise RuntimeError("server did not answer within 20 s")
 
@@ -81,3 +81,20 @@ def server(tmp_path: Path) -> Iterator[Server]:
     srv.start()
     yield srv
     srv.stop()
+
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's Chromium, once per module (the /docs browser tests)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("needs Debian's chromium: apt-get install -y --no-install-recommends chromium (.ci/run does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()

@@ -12,7 +12,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from tests.api.test_la_cabra_series import DEAL_1, START
+from tests.api.la_cabra_deals import DEAL_1, START
 from tests.server.conftest import Server
 
 from api.cli import WAITRESS_SETTINGS

@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
-import os
-from typing import Iterator
 
-import pytest
 
 from tests.pages.conftest import watch_csp
-from tests.server.conftest import CHROMIUM, Server
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("needs Debian's chromium: apt-get install -y --no-install-recommends chromium (.ci/run does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
+from tests.server.conftest import Server
 
 def test_docs_render_offline(browser: object, server: Server) -> None:
     page = browser.new_page()  # type: ignore[attr-defined]

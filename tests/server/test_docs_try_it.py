@@ -10,7 +10,6 @@ from typing import Any
 
 from api.openapi import EXAMPLES
 from tests.server.conftest import Server
-from tests.server.test_docs_browser import browser  # noqa: F401  (the shared Chromium fixture)
 
 
 def _operation(page: Any, path: str) -> Any:

@@ -172,7 +172,7 @@ def test_kill_9_of_one_server_under_load_loses_no_acknowledged_event(servers: li
 
 
 def test_a_live_stream_on_one_server_shows_what_is_recorded_through_the_other(servers: list[Server]) -> None:
-    from tests.server.test_stream_server import Reader
+    from tests.server.streams import Reader
 
     match_id, token = start_match(servers[0])
     reader = Reader(servers[1], match_id)

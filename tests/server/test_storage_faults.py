@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from tests.api.test_la_cabra_series import DEAL_1, START
+from tests.api.la_cabra_deals import DEAL_1, START
 from tests.conftest import Scorer
 from tests.ledger.faults import fill, free, lock_held, read_only_view, rows, small_disk, writes_fail_past
 from tests.server.conftest import Server

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.api.test_cabo_api import vocabulary_log
+from tests.api.cabo_logs import vocabulary_log
 from tests.server.conftest import Server
 
 ROOT = Path(__file__).resolve().parents[2]

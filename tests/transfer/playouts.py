@@ -13,7 +13,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from tests.engines.test_conformance import DRIVERS, run
+from tests.engines.drivers import DRIVERS, run
 
 from api.service import Service
 from engines import ENGINES

@@ -22,7 +22,7 @@ from api.app import create_app
 from api.service import Service, transfer
 from ledger import SqliteLedger
 from tests.plain import machine_text
-from tests.transfer.test_backup import fill
+from tests.transfer.backups import fill
 
 ROOT = Path(__file__).resolve().parents[2]
 

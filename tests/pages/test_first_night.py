@@ -1,0 +1,84 @@
+"""What a club met on its first night with the pages (issue 25): a blank correction window that froze
+every finished match, a Cau Robat score page broken by a hand from the sheet, and the links between
+the score page, the match page, the replay and the dispute desk."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.pages.conftest import new_match, record
+from tests.pages.screenshots import MATCHES
+from tests.server.conftest import Server
+
+CAU = {"game": "cau-robat", "players": ["A", "B", "C", "D"]}
+
+
+def errors_of(page: Page) -> list[str]:
+    """Collect the page's script errors from now on (the list fills as they happen)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def sheet_hand(page: Page, piles: tuple[int, int, int, int]) -> None:
+    for seat, count in zip("ABCD", piles):
+        page.get_by_label(f"{seat}'s pile (cards)").fill(str(count))
+    page.get_by_role("button", name="Check the result").click()
+
+
+def test_cau_robat_history_after_hands_from_the_sheet(open_page: Callable[..., Page], live: Server) -> None:
+    """A Cau Robat hand entered from the sheet keeps no cards in its piles: the table drawing threw on
+    every load (``p.cards.length``), leaving the history and the moves empty, and a queued hand's
+    "waiting" banner stayed after it was sent."""
+    match_id, token = new_match(live, CAU)
+    page = open_page(f"/m/{match_id}/score")
+    errors = errors_of(page)
+    page.goto(page.url + f"#token={token}")
+    page.reload()
+    expect(page.locator("#entry-title")).to_have_text("Enter hand 1 from the sheet")
+    sheet_hand(page, (12, 10, 10, 8))
+    expect(page.locator("#preview")).to_contain_text("Hand 1: A 12 · B 10 · C 10 · D 8")
+    page.get_by_role("button", name="Save the hand").click()
+    expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(1)
+    history = page.locator("#history li")
+    expect(history).to_have_count(3)  # match started, the deal, the result
+    expect(history.first).to_contain_text("hand result")
+    expect(history.first.get_by_role("button", name="Void entry 3")).to_be_visible()
+    expect(page.locator("#moves")).to_be_visible()
+    expect(page.locator("#table")).to_contain_text("A's pile: 12 cards")
+    expect(page.locator("#legal button").first).to_be_visible()
+    page.reload()  # every load after a sheet hand threw
+    expect(history).to_have_count(3)
+    assert errors == []
+
+    # offline: the hand waits, is sent once the connection is back, and its banner goes
+    page.context.set_offline(True)
+    expect(page.locator("#entry-title")).to_have_text("Enter hand 2 from the sheet")
+    sheet_hand(page, (11, 11, 9, 9))
+    expect(page.locator("#preview")).to_contain_text("cannot be reached")
+    page.get_by_role("button", name="Save the hand").click()
+    queue = page.locator("#queue")
+    expect(queue).to_contain_text("1 entry is waiting")
+    page.context.set_offline(False)
+    expect(queue).to_be_hidden(timeout=15000)
+    expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(2)
+    expect(history).to_have_count(5)
+    assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 5
+    assert errors == []
+
+
+@pytest.mark.parametrize("game", ["la-cabra", "cabo", "cau-robat", "el-roby"])
+def test_every_game_draws_its_table_after_a_hand_from_the_sheet(open_page: Callable[..., Page], live: Server, game: str) -> None:
+    start, events = MATCHES[game]
+    match_id, token = new_match(live, start)
+    record(live, match_id, token, *events[:2])  # the first hand, from the sheet
+    page = open_page(f"/m/{match_id}/score")
+    errors = errors_of(page)
+    page.goto(page.url + f"#token={token}")
+    page.reload()
+    expect(page.locator("#history li")).to_have_count(3)
+    expect(page.locator("#history li").first.get_by_role("button", name="Void entry 3")).to_be_visible()
+    assert errors == []

@@ -107,7 +107,9 @@ function renderOptions() {
     const label = spec.type === "boolean"
       ? el("label", { class: "inline", for: id }, control, name)
       : el("label", { for: id }, name, control);
-    box.append(el("div", { class: "option" }, label, el("p", { class: "note", text: `${spec.description} (default: ${spec.default}; ${spec.rule})` })));
+    const byDefault = spec.default == null ? "Leave it blank for no limit." : `Default: ${spec.default}.`;
+    box.append(el("div", { class: "option" }, label, el("p", { class: "note" }, `${spec.description} ${byDefault} `,
+      spec.rule ? el("a", { href: spec.rule, text: "The rule" }) : "")));
   }
 }
 
@@ -118,7 +120,11 @@ function optionsChosen() {
     const spec = game.options[name];
     let value;
     if (control.dataset.kind === "boolean") value = control.checked;
-    else if (control.dataset.kind === "number") value = Number(control.value);
+    else if (control.dataset.kind === "number") {
+      // a number left blank is the option's default: for the correction window, no limit (null), never 0
+      if (control.value.trim() === "") continue;
+      value = Number(control.value);
+    }
     else value = control.value;
     if (value !== spec.default) out[name] = value;
   }

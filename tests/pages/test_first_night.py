@@ -82,3 +82,37 @@ def test_every_game_draws_its_table_after_a_hand_from_the_sheet(open_page: Calla
     expect(page.locator("#history li")).to_have_count(3)
     expect(page.locator("#history li").first.get_by_role("button", name="Void entry 3")).to_be_visible()
     assert errors == []
+
+
+def test_a_blank_correction_window_means_no_limit(open_page: Callable[..., Page], live: Server) -> None:
+    """Left blank on New match, the correction window was sent as 0: the match was frozen the moment
+    its last hand was saved, and the wrong last hand could never be undone."""
+    page = open_page("/new")
+    page.get_by_label("Cau Robat").check()
+    window = page.get_by_label("correctionWindow")
+    expect(window).to_have_value("")
+    expect(page.locator(".option", has=window)).to_contain_text("Leave it blank for no limit.")
+    with page.expect_response(lambda r: r.url.endswith("/matches") and r.request.method == "POST") as created:
+        page.get_by_role("button", name="Create the match").click()
+    sent = created.value.request.post_data_json
+    assert "correctionWindow" not in sent["options"]
+    expect(page.locator("#created-title")).to_be_visible()
+    match_id, token = created.value.json()["id"], page.locator("#token").inner_text()
+    first = live.call("GET", f"/matches/{match_id}/events")[1]["events"][0]
+    assert first["data"].get("options", {}).get("correctionWindow") is None
+    for dealer in (0, 1, 2):  # A takes the most cards three times: the match is over
+        record(live, match_id, token, {"type": "hand_started", "data": {"dealer": dealer}},
+               {"type": "hand_result", "data": {"piles": [12, 10, 10, 8]}})
+    assert live.call("GET", f"/matches/{match_id}")[1]["status"] == "over"
+
+    score = open_page(f"/m/{match_id}/score")
+    score.goto(score.url + f"#token={token}")
+    score.reload()
+    expect(score.locator("#access")).to_contain_text("The match is over.")
+    score.get_by_role("button", name="Undo the last entry").click()
+    expect(score.locator("#correction .preview")).to_contain_text("If you save this")
+    score.get_by_role("button", name="Void it").click()
+    expect(score.locator("#correction")).to_be_hidden()
+    events = live.call("GET", f"/matches/{match_id}/events")[1]["events"]
+    assert events[-1]["type"] == "void" and events[-1]["data"]["target"] == 7
+    assert live.call("GET", f"/matches/{match_id}")[1]["status"] == "playing"

@@ -166,6 +166,27 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
             "ticks": [{"y": y(t), "label": t} for t in ticks], "start": x(0)}
 
 
+DISPUTE_STATES = {"open": "open, waiting for a ruling", "upheld": "upheld", "rejected": "rejected", "withdrawn": "withdrawn"}
+
+
+def dispute_rows(disputes: list[dict[str, Any]], players: list[str]) -> list[dict[str, Any]]:
+    """The audit's disputes in words (as the dispute desk says them): what is contested, whose
+    (a dispute names a player, also in a team game), where it stands, and the ruling."""
+    rows = []
+    for d in disputes:
+        what = FIELD_WORDS.get(d.get("field") or "", "score") if d.get("field") else "score"
+        seat = d.get("seat")
+        whose = f" of {players[seat]}" if isinstance(seat, int) and 0 <= seat < len(players) else ""
+        where = f"Hand {d['hand']}" if d.get("hand") else "The match result"
+        ruling = d.get("ruling") or None
+        rows.append({"seq": d.get("seq"), "hand": d.get("hand"), "state": d.get("state", "open"),
+                     "title": f"{where}, {what}{whose}", "stateWords": DISPUTE_STATES.get(d.get("state", ""), d.get("state", "")),
+                     "reason": d.get("reason", ""),
+                     "ruling": None if ruling is None else f"{ruling.get('decision', '').capitalize()}: {ruling.get('reason', '')}",
+                     "corrections": len(d.get("correction") or [])})
+    return rows
+
+
 @bp.get("/m/<match_id>")
 def match_page(match_id: str) -> str:
     """The match: its score sheet computed vs claimed, the first divergence, every point explained."""
@@ -198,6 +219,7 @@ def match_page(match_id: str) -> str:
                            hands=hands, claims=claims, others=others, game=get_engine(game).describe(),
                            sentence=divergence_sentence(first, columns, summary["players"]),
                            chart=totals_chart(audit["hands"], columns),
+                           disputes=dispute_rows(audit.get("disputes", []), summary["players"]),
                            end_href=rule_href(game, audit["end"].get("rule")))
 
 

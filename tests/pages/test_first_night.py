@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from tests.pages.conftest import new_match, record
 from tests.pages.screenshots import MATCHES
+from tests.pages.viewer_screenshots import WRONG_SHEET
 from tests.server.conftest import Server
 
 CAU = {"game": "cau-robat", "players": ["A", "B", "C", "D"]}
@@ -116,3 +117,38 @@ def test_a_blank_correction_window_means_no_limit(open_page: Callable[..., Page]
     events = live.call("GET", f"/matches/{match_id}/events")[1]["events"]
     assert events[-1]["type"] == "void" and events[-1]["data"]["target"] == 7
     assert live.call("GET", f"/matches/{match_id}")[1]["status"] == "playing"
+
+
+def test_the_score_page_leads_to_the_match_replay_and_desk_which_lists_disputes(open_page: Callable[..., Page], live: Server) -> None:
+    """The score page linked to nothing else, and the match page did not say a score was disputed."""
+    start, events = WRONG_SHEET
+    match_id, token = new_match(live, start)
+    record(live, match_id, token, *events)
+    ruled = len(events) + 2
+    record(live, match_id, token, {"type": "dispute", "data": {"hand": 1, "field": "points", "seat": 3, "reason": "Dora was not the lowest"}})
+    record(live, match_id, token, {"type": "ruling", "data": {"dispute": ruled, "decision": "rejected", "reason": "the photo shows Ben's 5"}})
+    record(live, match_id, token, {"type": "dispute", "data": {"hand": 2, "reason": "Anna's row was 1 3"}})
+
+    score = open_page(f"/m/{match_id}/score")
+    links = score.get_by_role("navigation", name="This match")
+    for name, path, heading in (("Score and audit", f"/m/{match_id}", "Cabo"), ("Replay", f"/m/{match_id}/replay", None),
+                                ("Dispute desk", f"/m/{match_id}/dispute", "Dispute desk")):
+        links.get_by_role("link", name=name, exact=True).focus()
+        score.keyboard.press("Enter")  # with the keyboard
+        score.wait_for_url(live.url + path)
+        if heading:
+            expect(score.get_by_role("heading", level=1)).to_have_text(heading)
+        score.go_back()
+
+    match = open_page(f"/m/{match_id}")
+    disputes = match.locator("#disputes li.dispute")
+    expect(disputes).to_have_count(2)
+    expect(disputes.nth(0)).to_contain_text("Hand 1, points of Dora — rejected")
+    expect(disputes.nth(0)).to_contain_text("“Dora was not the lowest”")
+    expect(disputes.nth(0).locator(".ruling")).to_have_text("Ruling: Rejected: the photo shows Ben's 5")
+    expect(disputes.nth(1)).to_contain_text("Hand 2, score — open, waiting for a ruling")
+    expect(match.get_by_role("link", name="Open the dispute desk")).to_have_attribute("href", f"/m/{match_id}/dispute")
+
+    quiet_id, _ = new_match(live, start)
+    quiet = open_page(f"/m/{quiet_id}")
+    expect(quiet.locator("#no-disputes")).to_have_text("No dispute has been opened on this match.")

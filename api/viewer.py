@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, request
 
 from api import rulebook
 from api.app import current_service
@@ -187,6 +187,28 @@ def dispute_rows(disputes: list[dict[str, Any]], players: list[str]) -> list[dic
     return rows
 
 
+def printed_head_sentence(match_id: str, head: str, audit: dict[str, Any]) -> dict[str, Any] | None:
+    """Say where the head hash of a printed sheet (its QR code: ``?head=``) stands in the record:
+    the current head, an earlier entry (so entries were recorded after printing), or nowhere."""
+    head = head.strip().lower()
+    if not head:
+        return None
+    current = audit["chain"]["head"]
+    if head == current:
+        return {"agrees": True, "text": f"The printed sheet you scanned ends where the record ends, at entry "
+                                        f"{audit['chain']['length']}: nothing was recorded after it was printed."}
+    if len(head) == len(current) and all(c in "0123456789abcdef" for c in head):
+        envelopes, version = current_service().events(match_id)
+        for envelope in envelopes:
+            if envelope.get("hash") == head:
+                later = version - envelope["seq"]
+                return {"agrees": True, "text": f"The printed sheet you scanned was printed when the record ended at entry "
+                                                f"{envelope['seq']}; {later} more entr{'y was' if later == 1 else 'ies were'} "
+                                                "recorded after it, shown here."}
+    return {"agrees": False, "text": "The head hash of the printed sheet you scanned is not in this record: "
+                                     "the sheet does not come from this record as it is kept here."}
+
+
 @bp.get("/m/<match_id>")
 def match_page(match_id: str) -> str:
     """The match: its score sheet computed vs claimed, the first divergence, every point explained."""
@@ -220,6 +242,7 @@ def match_page(match_id: str) -> str:
                            sentence=divergence_sentence(first, columns, summary["players"]),
                            chart=totals_chart(audit["hands"], columns),
                            disputes=dispute_rows(audit.get("disputes", []), summary["players"]),
+                           printed=printed_head_sentence(match_id, request.args.get("head", "")[:200], audit),
                            end_href=rule_href(game, audit["end"].get("rule")))
 
 

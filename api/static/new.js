@@ -1,5 +1,6 @@
 // New match: pick a game (GET /games), seat the players, options (GET /games/{game}), then POST /matches.
 import { call, get, keepToken, problemText } from "./api.js";
+import { qrSvg } from "./qr.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_NAMES = ["Anna", "Ben", "Carl", "Dora", "Eva", "Fran", "Gus", "Hugo", "Ines", "Joan"];
@@ -151,12 +152,16 @@ async function create(event) {
   const { id, token } = result.body;
   keepToken(id, token);
   localStorage.setItem(`tanteo:firstDealer:${id}`, String(dealer));
-  const scoring = `${location.origin}/m/${id}/score`;
+  // the configured public address (tanteo serve --public-url), else the address this browser used
+  const origin = $("created").dataset.publicUrl || location.origin;
+  const scoring = `${origin}/m/${id}/score`;
   $("token").textContent = token;
   $("start-scoring").href = `/m/${id}/score`;
-  const qr = await fetch("/qr", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ text: `${scoring}#token=${encodeURIComponent(token)}` }) });
-  $("handover-qr").innerHTML = await qr.text();
+  $("handover-qr").replaceChildren(qrSvg(`${scoring}#token=${encodeURIComponent(token)}`,
+    "QR code: open this match for scoring on another phone, with its write key"));
+  const local = !$("created").dataset.publicUrl && ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  $("handover-where").textContent = `The code opens ${scoring} on the other phone.` + (local
+    ? " That address works only on this machine: whoever runs the server can give it an address other phones reach (tanteo serve --public-url)." : "");
   $("new-match").hidden = true;
   $("created").hidden = false;
   $("created-title").focus();

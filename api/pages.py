@@ -30,9 +30,10 @@ STATUSES = ("playing", "over")
 
 
 def qr_svg(text: str, title: str) -> str:
-    """Return a QR code for ``text`` as inline SVG (segno, drawn here, no image fetched)."""
+    """Return a QR code for ``text`` as inline SVG (segno, drawn here, no image fetched); its size is
+    the stylesheet's (a viewBox, no width or height: a fixed size cut off the edge of longer codes)."""
     out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", xmldecl=False, svgns=True, scale=5, border=2,
+    segno.make(text, error="m").save(out, kind="svg", xmldecl=False, svgns=True, scale=5, border=2, omitsize=True,
                                      title=title, dark="#000", light="#fff", encoding="utf-8")
     return out.getvalue().decode("utf-8").replace("<svg ", '<svg role="img" ', 1)
 

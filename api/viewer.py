@@ -182,7 +182,7 @@ def dispute_rows(disputes: list[dict[str, Any]], players: list[str]) -> list[dic
         rows.append({"seq": d.get("seq"), "hand": d.get("hand"), "state": d.get("state", "open"),
                      "title": f"{where}, {what}{whose}", "stateWords": DISPUTE_STATES.get(d.get("state", ""), d.get("state", "")),
                      "reason": d.get("reason", ""),
-                     "ruling": None if ruling is None else f"{ruling.get('decision', '').capitalize()}: {ruling.get('reason', '')}",
+                     "ruling": None if ruling is None else f"{ruling.get('decision', '')} — {ruling.get('reason', '')}",
                      "corrections": len(d.get("correction") or [])})
     return rows
 

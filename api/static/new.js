@@ -108,8 +108,10 @@ function renderOptions() {
     const label = spec.type === "boolean"
       ? el("label", { class: "inline", for: id }, control, name)
       : el("label", { for: id }, name, control);
-    const byDefault = spec.default == null ? "Leave it blank for no limit." : `Default: ${spec.default}.`;
-    box.append(el("div", { class: "option" }, label, el("p", { class: "note" }, `${spec.description} ${byDefault} `,
+    const byDefault = spec.default == null ? "Leave it blank for no limit."
+      : spec.type === "boolean" ? (spec.default ? "Ticked unless you untick it." : "Not ticked unless you tick it.") : `Default: ${spec.default}.`;
+    const said = /[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`;
+    box.append(el("div", { class: "option" }, label, el("p", { class: "note" }, `${said} ${byDefault} `,
       spec.rule ? el("a", { href: spec.rule, text: "The rule" }) : "")));
   }
 }
@@ -160,8 +162,9 @@ async function create(event) {
   $("handover-qr").replaceChildren(qrSvg(`${scoring}#token=${encodeURIComponent(token)}`,
     "QR code: open this match for scoring on another phone, with its write key"));
   const local = !$("created").dataset.publicUrl && ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
-  $("handover-where").textContent = `The code opens ${scoring} on the other phone.` + (local
-    ? " That address works only on this machine: whoever runs the server can give it an address other phones reach (tanteo serve --public-url)." : "");
+  $("handover-where").replaceChildren(`The code opens ${scoring} on the other phone.`, ...(local
+    ? [" That address works only on this machine: whoever runs the server can give it an address other phones reach (",
+      el("code", { class: "nowrap", text: "tanteo serve --public-url" }), ")."] : []));
   $("new-match").hidden = true;
   $("created").hidden = false;
   $("created-title").focus();

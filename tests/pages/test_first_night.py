@@ -145,7 +145,7 @@ def test_the_score_page_leads_to_the_match_replay_and_desk_which_lists_disputes(
     expect(disputes).to_have_count(2)
     expect(disputes.nth(0)).to_contain_text("Hand 1, points of Dora — rejected")
     expect(disputes.nth(0)).to_contain_text("“Dora was not the lowest”")
-    expect(disputes.nth(0).locator(".ruling")).to_have_text("Ruling: Rejected: the photo shows Ben's 5")
+    expect(disputes.nth(0).locator(".ruling")).to_have_text("Ruling: rejected — the photo shows Ben's 5")
     expect(disputes.nth(1)).to_contain_text("Hand 2, score — open, waiting for a ruling")
     expect(match.get_by_role("link", name="Open the dispute desk")).to_have_attribute("href", f"/m/{match_id}/dispute")
 

@@ -15,6 +15,7 @@ import os
 import weakref
 from pathlib import Path
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
 import flask_smorest
 import limits
@@ -134,6 +135,32 @@ def create_limit(value: Any) -> str | None:
     return text
 
 
+def public_url(value: Any) -> str | None:
+    """Return the address other phones reach this server at (``TANTEO_PUBLIC_URL``), without its
+    final ``/``, or None when it is not set.
+
+    The hand-over QR code and the printed sheet's code and link are built on it, never on the
+    request's ``Host`` header: a forged header must not put another site on a printed sheet, and
+    the address a phone used (``127.0.0.1``) is no use to another phone.
+
+    Raises:
+        ValueError: not an ``http://`` or ``https://`` address of a host (said in words).
+    """
+    text = "" if value is None else str(value).strip()
+    if not text:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
+            or parts.username is not None or parts.password is not None or any(c.isspace() for c in text):
+        raise ValueError(f"TANTEO_PUBLIC_URL is the address other phones open this server at, such as "
+                         f"http://192.168.1.20:8000 or https://tanteo.example.org; not '{text[:80]}'")
+    try:
+        parts.port  # noqa: B018 (a port out of range raises here)
+    except ValueError:
+        raise ValueError(f"TANTEO_PUBLIC_URL has a port out of range: '{text[:80]}'") from None
+    return text.rstrip("/")
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
@@ -147,11 +174,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     (a function returning the current aware datetime: the service's clock, read by the
     correction window and the stream's delay; for tests) and ``TANTEO_CREATE_LIMIT`` (how many
     ``POST /matches`` and ``POST /matches/import`` one client address may send, default
-    "120 per minute", env ``TANTEO_CREATE_LIMIT``; ``off`` for no limit: 429 with Retry-After past it).
+    "120 per minute", env ``TANTEO_CREATE_LIMIT``; ``off`` for no limit: 429 with Retry-After past it)
+    and ``TANTEO_PUBLIC_URL`` (the address other phones reach this server at, env ``TANTEO_PUBLIC_URL``:
+    the origin of the hand-over QR code and of the printed sheet's link, :func:`public_url`).
 
     Raises:
-        ValueError: ``TANTEO_CACHE_BYTES`` is not a whole number of bytes, 0 or more, or
-            ``TANTEO_CREATE_LIMIT`` is not a rate.
+        ValueError: ``TANTEO_CACHE_BYTES`` is not a whole number of bytes, 0 or more,
+            ``TANTEO_CREATE_LIMIT`` is not a rate, or ``TANTEO_PUBLIC_URL`` is not an http(s) address.
     """
     app = Flask(__name__)
     app.config.update(
@@ -167,8 +196,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         TANTEO_READ_ONLY=False,
         TANTEO_CACHE_BYTES=os.environ.get("TANTEO_CACHE_BYTES", DEFAULT_BUDGET),
         TANTEO_CREATE_LIMIT=os.environ.get("TANTEO_CREATE_LIMIT", DEFAULT_CREATE_LIMIT),
+        TANTEO_PUBLIC_URL=os.environ.get("TANTEO_PUBLIC_URL"),
     )
     app.config.update(config or {})
+    app.config["TANTEO_PUBLIC_URL"] = public_url(app.config["TANTEO_PUBLIC_URL"])
     app.json = OrjsonProvider(app)
     db = str(app.config["TANTEO_DB"])
     if db != "memory:" and not db.startswith("sqlite:") and not is_shared_database(db):

@@ -203,22 +203,30 @@ def _share_malloc_heaps() -> None:
 @click.option("--read-only", is_flag=True, help="serve the database read-only (writes answer 503)")
 @click.option("--cache-mb", type=click.IntRange(min=0), default=None,
               help="MiB of folded match states kept in memory (default: TANTEO_CACHE_BYTES, or 128; 0 keeps none)")
+@click.option("--public-url", envvar="TANTEO_PUBLIC_URL", default=None, metavar="URL",
+              help="the address other phones open this server at (http://192.168.1.20:8000): the hand-over "
+                   "QR code and the printed sheet's code use it (default: TANTEO_PUBLIC_URL; none)")
 @DB_OPTION
 def serve(host: str, port: int, threads: int, connection_limit: int, channel_timeout: int, read_only: bool,
-          cache_mb: int | None, db: str) -> None:
+          cache_mb: int | None, public_url: str | None, db: str) -> None:
     """Serve the REST API with waitress (SQLite file created on first use)."""
     import signal
 
     from waitress import serve as waitress_serve
 
     from api.app import cache_bytes, create_app
+    from api.app import public_url as public_url_of
 
     settings = {**WAITRESS_SETTINGS, "threads": threads, "connection_limit": connection_limit,
                 "channel_timeout": channel_timeout}
     _raise_open_files_limit(connection_limit + 64)
     _share_malloc_heaps()
-    config: dict[str, Any] = {"TANTEO_DB": db, "TANTEO_READ_ONLY": read_only,
+    config: dict[str, Any] = {"TANTEO_DB": db, "TANTEO_READ_ONLY": read_only, "TANTEO_PUBLIC_URL": public_url,
                               "TANTEO_MAX_STREAMS": int(os.environ.get("TANTEO_MAX_STREAMS", max(1, threads // 2)))}
+    try:
+        public_url_of(public_url)
+    except ValueError as error:  # said before the server starts, not as a traceback
+        _fail(str(error).replace("TANTEO_PUBLIC_URL", "--public-url (or TANTEO_PUBLIC_URL)"))
     if cache_mb is not None:
         config["TANTEO_CACHE_BYTES"] = cache_mb * 1024 * 1024
     elif "TANTEO_CACHE_BYTES" in os.environ:
@@ -232,6 +240,8 @@ def serve(host: str, port: int, threads: int, connection_limit: int, channel_tim
     budget = app.extensions["tanteo.cache"].budget
     click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {_where(db)}, "
                f"state cache: {budget / 2**20:,.{0 if budget % 2**20 == 0 else 1}f} MiB)")
+    if app.config["TANTEO_PUBLIC_URL"]:
+        click.echo(f"Other phones open it at {app.config['TANTEO_PUBLIC_URL']}/ (hand-over and sheet QR codes)")
     try:
         waitress_serve(app, host=host, port=port, **settings)
     finally:

@@ -4,7 +4,12 @@ One template per page (``api/templates``) on a base layout; the interactive part
 ES modules (``api/static``) that call the public JSON API with the match's write token, as a
 script would. Nothing is loaded from outside the machine. The write token never reaches a
 URL the server sees: it lives in the browser's localStorage and travels between phones in
-a URL fragment (``#token=…``), which browsers do not send.
+a URL fragment (``#token=…``), which browsers do not send: the hand-over QR code that carries
+it is drawn in the browser (``api/static/qr.js``), never here.
+
+Addresses meant for another phone or for paper (the hand-over code, the printed sheet's link
+and code) are built on the configured public address (``tanteo serve --public-url``,
+``TANTEO_PUBLIC_URL``), never on the request's ``Host`` header, which any client may forge.
 """
 
 from __future__ import annotations
@@ -13,10 +18,9 @@ import io
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 
 from api.context import current_service
-from api.web import load_json
 from engines import ENGINES, get_engine
 from ledger import MatchNotFound
 
@@ -26,9 +30,10 @@ STATUSES = ("playing", "over")
 
 
 def qr_svg(text: str, title: str) -> str:
-    """Return a QR code for ``text`` as inline SVG (segno, drawn here, no image fetched)."""
+    """Return a QR code for ``text`` as inline SVG (segno, drawn here, no image fetched); its size is
+    the stylesheet's (a viewBox, no width or height: a fixed size cut off the edge of longer codes)."""
     out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", xmldecl=False, svgns=True, scale=5, border=2,
+    segno.make(text, error="m").save(out, kind="svg", xmldecl=False, svgns=True, scale=5, border=2, omitsize=True,
                                      title=title, dark="#000", light="#fff", encoding="utf-8")
     return out.getvalue().decode("utf-8").replace("<svg ", '<svg role="img" ', 1)
 
@@ -64,10 +69,15 @@ def home() -> str:
                                    "place": place or "", "tag": tag or ""})
 
 
+def configured_public_url() -> str | None:
+    """The address other phones reach this server at, as configured (``TANTEO_PUBLIC_URL``), or None."""
+    return current_app.config.get("TANTEO_PUBLIC_URL") or None
+
+
 @bp.get("/new")
 def new_match() -> str:
     """Pick the game, seat the players, choose options; the page posts to POST /matches."""
-    return render_template("new.html")
+    return render_template("new.html", public_url=configured_public_url())
 
 
 @bp.get("/m/<match_id>/score")
@@ -87,26 +97,17 @@ def sheet(match_id: str) -> str:
     """
     summary = _summary(match_id)
     audit = current_service().audit(match_id)
-    audit_url = request.host_url.rstrip("/") + f"/m/{match_id}"
+    public = configured_public_url()
+    audit_url = f"{public or ''}/m/{match_id}"
+    proof_url = f"{audit_url}?head={audit['chain']['head']}"  # the code proves the head printed beside it
     standings = audit["standings"]
     columns = [{"label": " + ".join(s["names"]) if "names" in s else s["name"]} for s in standings]
     winners = audit["end"].get("winners") or []
     return render_template("sheet.html", match=summary, opening=_about(summary), audit=audit, columns=columns,
                            winners=[columns[w]["label"] for w in winners if 0 <= w < len(columns)],
-                           game=get_engine(summary["game"]).describe(), audit_url=audit_url,
-                           qr=qr_svg(audit_url, "QR code: this match's public audit page"))
-
-
-@bp.post("/qr")
-def qr() -> Response:
-    """Draw a QR code for a text sent in the body (never in the URL, so a token stays out of logs)."""
-    body = load_json(request.get_data()) if request.is_json else None  # the one strict loader: depth, size, NUL
-    text = body.get("text") if isinstance(body, dict) else None
-    if not isinstance(text, str) or not 0 < len(text) <= 600:
-        abort(400, "send {\"text\": …} with 1 to 600 characters")
-    response = Response(qr_svg(text, "QR code: open this match for scoring on another phone"), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "no-store"
-    return response
+                           game=get_engine(summary["game"]).describe(), audit_url=audit_url, proof_url=proof_url,
+                           public_url=public,
+                           qr=qr_svg(proof_url, "QR code: this match's public audit page and the head hash printed here"))
 
 
 def _summary(match_id: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, request
 
 from api import rulebook
 from api.context import current_service
@@ -166,6 +166,49 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
             "ticks": [{"y": y(t), "label": t} for t in ticks], "start": x(0)}
 
 
+DISPUTE_STATES = {"open": "open, waiting for a ruling", "upheld": "upheld", "rejected": "rejected", "withdrawn": "withdrawn"}
+
+
+def dispute_rows(disputes: list[dict[str, Any]], players: list[str]) -> list[dict[str, Any]]:
+    """The audit's disputes in words (as the dispute desk says them): what is contested, whose
+    (a dispute names a player, also in a team game), where it stands, and the ruling."""
+    rows = []
+    for d in disputes:
+        what = FIELD_WORDS.get(d.get("field") or "", "score") if d.get("field") else "score"
+        seat = d.get("seat")
+        whose = f" of {players[seat]}" if isinstance(seat, int) and 0 <= seat < len(players) else ""
+        where = f"Hand {d['hand']}" if d.get("hand") else "The match result"
+        ruling = d.get("ruling") or None
+        rows.append({"seq": d.get("seq"), "hand": d.get("hand"), "state": d.get("state", "open"),
+                     "title": f"{where}, {what}{whose}", "stateWords": DISPUTE_STATES.get(d.get("state", ""), d.get("state", "")),
+                     "reason": d.get("reason", ""),
+                     "ruling": None if ruling is None else f"{ruling.get('decision', '')} — {ruling.get('reason', '')}",
+                     "corrections": len(d.get("correction") or [])})
+    return rows
+
+
+def printed_head_sentence(match_id: str, head: str, audit: dict[str, Any]) -> dict[str, Any] | None:
+    """Say where the head hash of a printed sheet (its QR code: ``?head=``) stands in the record:
+    the current head, an earlier entry (so entries were recorded after printing), or nowhere."""
+    head = head.strip().lower()
+    if not head:
+        return None
+    current = audit["chain"]["head"]
+    if head == current:
+        return {"agrees": True, "text": f"The printed sheet you scanned ends where the record ends, at entry "
+                                        f"{audit['chain']['length']}: nothing was recorded after it was printed."}
+    if len(head) == len(current) and all(c in "0123456789abcdef" for c in head):
+        envelopes, version = current_service().events(match_id)
+        for envelope in envelopes:
+            if envelope.get("hash") == head:
+                later = version - envelope["seq"]
+                return {"agrees": True, "text": f"The printed sheet you scanned was printed when the record ended at entry "
+                                                f"{envelope['seq']}; {later} more entr{'y was' if later == 1 else 'ies were'} "
+                                                "recorded after it, shown here."}
+    return {"agrees": False, "text": "The head hash of the printed sheet you scanned is not in this record: "
+                                     "the sheet does not come from this record as it is kept here."}
+
+
 @bp.get("/m/<match_id>")
 def match_page(match_id: str) -> str:
     """The match: its score sheet computed vs claimed, the first divergence, every point explained."""
@@ -198,6 +241,8 @@ def match_page(match_id: str) -> str:
                            hands=hands, claims=claims, others=others, game=get_engine(game).describe(),
                            sentence=divergence_sentence(first, columns, summary["players"]),
                            chart=totals_chart(audit["hands"], columns),
+                           disputes=dispute_rows(audit.get("disputes", []), summary["players"]),
+                           printed=printed_head_sentence(match_id, request.args.get("head", "")[:200], audit),
                            end_href=rule_href(game, audit["end"].get("rule")))
 
 

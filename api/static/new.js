@@ -1,5 +1,6 @@
 // New match: pick a game (GET /games), seat the players, options (GET /games/{game}), then POST /matches.
 import { call, get, keepToken, problemText } from "./api.js";
+import { qrSvg } from "./qr.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_NAMES = ["Anna", "Ben", "Carl", "Dora", "Eva", "Fran", "Gus", "Hugo", "Ines", "Joan"];
@@ -107,7 +108,11 @@ function renderOptions() {
     const label = spec.type === "boolean"
       ? el("label", { class: "inline", for: id }, control, name)
       : el("label", { for: id }, name, control);
-    box.append(el("div", { class: "option" }, label, el("p", { class: "note", text: `${spec.description} (default: ${spec.default}; ${spec.rule})` })));
+    const byDefault = spec.default == null ? "Leave it blank for no limit."
+      : spec.type === "boolean" ? (spec.default ? "Ticked unless you untick it." : "Not ticked unless you tick it.") : `Default: ${spec.default}.`;
+    const said = /[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`;
+    box.append(el("div", { class: "option" }, label, el("p", { class: "note" }, `${said} ${byDefault} `,
+      spec.rule ? el("a", { href: spec.rule, text: "The rule" }) : "")));
   }
 }
 
@@ -118,7 +123,11 @@ function optionsChosen() {
     const spec = game.options[name];
     let value;
     if (control.dataset.kind === "boolean") value = control.checked;
-    else if (control.dataset.kind === "number") value = Number(control.value);
+    else if (control.dataset.kind === "number") {
+      // a number left blank is the option's default: for the correction window, no limit (null), never 0
+      if (control.value.trim() === "") continue;
+      value = Number(control.value);
+    }
     else value = control.value;
     if (value !== spec.default) out[name] = value;
   }
@@ -145,12 +154,17 @@ async function create(event) {
   const { id, token } = result.body;
   keepToken(id, token);
   localStorage.setItem(`tanteo:firstDealer:${id}`, String(dealer));
-  const scoring = `${location.origin}/m/${id}/score`;
+  // the configured public address (tanteo serve --public-url), else the address this browser used
+  const origin = $("created").dataset.publicUrl || location.origin;
+  const scoring = `${origin}/m/${id}/score`;
   $("token").textContent = token;
   $("start-scoring").href = `/m/${id}/score`;
-  const qr = await fetch("/qr", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ text: `${scoring}#token=${encodeURIComponent(token)}` }) });
-  $("handover-qr").innerHTML = await qr.text();
+  $("handover-qr").replaceChildren(qrSvg(`${scoring}#token=${encodeURIComponent(token)}`,
+    "QR code: open this match for scoring on another phone, with its write key"));
+  const local = !$("created").dataset.publicUrl && ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
+  $("handover-where").replaceChildren(`The code opens ${scoring} on the other phone.`, ...(local
+    ? [" That address works only on this machine: whoever runs the server can give it an address other phones reach (",
+      el("code", { class: "nowrap", text: "tanteo serve --public-url" }), ")."] : []));
   $("new-match").hidden = true;
   $("created").hidden = false;
   $("created-title").focus();

@@ -63,11 +63,11 @@ function oneButtonEach(moves) {
 
 /** Draw everything; ``keepForms`` leaves the open forms as typed (only the facts around them change). */
 function render(keepForms = false) {
+  showQueue();  // first: what waits to be sent is said whatever the drawing below meets
   renderAccess();
   renderSheet();
   if (keepForms) renderTable(); else { renderEntry(); renderMoves(); }
   renderHistory();
-  showQueue();
 }
 
 /** Show a refusal in place; after a version conflict, bring the sheet up to date and keep what was typed. */
@@ -784,6 +784,7 @@ async function sendQueued() {
   flushing = true;
   try {
     const { sent, refused } = await flush(id);
+    showQueue();  // the sent entries leave the banner at once, before the sheet is read again
     if (refused.length) {
       const box = $("sheet-refusal");
       showRefusal(box, { body: { ...refused[0].problem, detail: `A queued entry (${refused[0].item.label}) was refused: ${problemText(refused[0].problem).message}` } });

@@ -12,6 +12,8 @@ function el(tag, attrs = {}, ...children) {
 const held = (h) => h.cards || Array.from({ length: h.size || 0 }, () => "??");
 const row = (name, cards, note) => el("div", { class: "seatrow" }, el("span", { class: "name", text: name }), cardsEl(cards),
   note ? el("span", { class: "note", text: ` ${note}` }) : null);
+/** A place whose cards the record counts but does not name ("A's pile: 12 cards"). */
+const count = (label, n) => el("p", { class: "note", text: `${label}: ${n ?? 0} card${n === 1 ? "" : "s"}` });
 const pile = (label, content) => el("span", { class: "pile" }, el("span", { text: label }), content);
 
 const DRAW = {
@@ -39,8 +41,12 @@ const DRAW = {
     return out;
   },
   "cau-robat"(v) {
-    const out = [row("Table", v.table || [])];
-    for (const p of v.piles || []) out.push(row(`${p.name}'s pile (${p.count})`, p.cards.length > 6 ? p.cards.slice(-3) : p.cards, p.cards.length > 6 ? "top three" : null));
+    // a hand entered from the sheet knows how many cards lie on the table and in each pile, not which
+    const out = [Array.isArray(v.table) || v.tableCount == null ? row("Table", v.table || []) : count("Table", v.tableCount)];
+    for (const p of v.piles || []) {
+      if (!Array.isArray(p.cards)) { out.push(count(`${p.name}'s pile`, p.count)); continue; }
+      out.push(row(`${p.name}'s pile (${p.count})`, p.cards.length > 6 ? p.cards.slice(-3) : p.cards, p.cards.length > 6 ? "top three" : null));
+    }
     for (const h of v.hands || []) out.push(row(h.name, held(h), h.seat === v.turn ? "to play" : null));
     if (v.chain) out.push(el("p", { class: "note", text: `Open chain of ${v.chain.rank}${v.chain.call ? `: ${v.chain.call}` : ""}` }));
     return out;

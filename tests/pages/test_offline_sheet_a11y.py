@@ -65,9 +65,10 @@ def test_the_printable_sheet_carries_the_chain_head(open_page: Callable[..., Pag
     assert totals == [str(s["total"]) for s in audit["standings"]] == ["4", "2"]
     assert page.locator(".qr svg path").count() >= 1
     href = page.locator(".proof a").get_attribute("href")
-    assert href.endswith(f"/m/{match_id}")
-    page.goto(href)  # the QR's page is the public audit, with the same head hash
+    assert href == f"/m/{match_id}?head={audit['chain']['head']}"  # no public address configured: the path
+    page.goto(live.url + href)  # the QR's page is the public audit, with the same head hash, and says so
     assert audit["chain"]["head"] in page.content()
+    expect(page.locator("#printed-head")).to_contain_text("ends where the record ends, at entry 5")
 
 
 def test_no_serious_accessibility_violation(open_page: Callable[..., Page], live: Server) -> None:

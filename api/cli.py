@@ -136,7 +136,7 @@ WAITRESS_SETTINGS: dict[str, Any] = {
     "backlog": 1024,
     "asyncore_use_poll": True,
 }
-"""How ``tanteo serve`` runs waitress, and why (README, "Serving"):
+"""How ``tanteo serve`` runs waitress, and why (docs/OPERATING.md, "Serving"):
 
 * ``threads`` 16: the workers that run requests, each with its own SQLite connection kept
   for the life of the process. Writes queue on SQLite's lock and folding holds the GIL, so

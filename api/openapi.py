@@ -5,7 +5,7 @@ re-declares an event payload (``schemas/`` is the contract), so this module adds
 contract itself: each game's ``match_started`` and event schemas, self-contained (every
 ``$ref`` inlined, descriptions kept), as OpenAPI 3.1 components (3.1 speaks JSON Schema
 2020-12, the dialect of ``schemas/``, so nothing is converted). It also holds the fixed
-response shapes of DESIGN.md (standings, end, hands with their lines, claims, chain), a
+response shapes of docs/DESIGN.md (standings, end, hands with their lines, claims, chain), a
 worked example per game for ``POST /matches`` and ``POST /matches/{id}/events`` (from
 VOCABULARY.md §7: record the first into a new match, then the second, and the deal is in
 the log), and :class:`ProblemJson`, which declares every error as ``application/problem+json``
@@ -171,7 +171,7 @@ RESPONSE_SHAPES: dict[str, dict[str, Any]] = {
                        "reason": {"type": ["string", "null"]}},
     },
 }
-"""The fixed response shapes of DESIGN.md, as schema components."""
+"""The fixed response shapes of docs/DESIGN.md, as schema components."""
 
 
 def match_start_schema() -> dict[str, Any]:

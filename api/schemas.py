@@ -190,7 +190,7 @@ class Envelope(Schema):
     format = fields.Integer(metadata={"description": "the chain format the hash was computed with (1 or 2)"})
     private = fields.List(fields.Dict(), metadata={
         "description": "format 2, when the values are shown: each private value's path in data, salt and "
-                       "commitment (README 'Chain formats')"})
+                       "commitment (docs/HTTP.md 'Chain formats')"})
 
 
 class EventPage(Schema):

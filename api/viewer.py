@@ -62,7 +62,7 @@ def rule_href(game: str, rule: str | None) -> str | None:
     """Where a score line's ``rule`` is explained: the rules page of its game, at that rule.
 
     A reference already written as ``/rules/{game}#anchor`` is used as it is; the older form
-    ``RULES.md §3.4`` (section 3, rule 4 of the project's rules) points at ``#s3.4`` there.
+    ``docs/RULES.md §3.4`` (section 3, rule 4 of the project's rules) points at ``#s3.4`` there.
     """
     if not rule:
         return None

@@ -1,6 +1,6 @@
 """What every engine shares: the event value, the rule error, the engine shape and the fold.
 
-An engine is a module (see ``engines/la_cabra.py``) with these names:
+An engine is a module (see ``engines/la_cabra/``) with these names:
 
 ``GAME``
     the stable game id (``"la-cabra"``).

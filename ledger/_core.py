@@ -708,7 +708,7 @@ def verify_listing(
     version: int | None = None,
     head: str | None = None,
 ) -> VerifyReport:
-    """Recompute a match's chain from envelopes as an HTTP listing shows them (README "Chain formats").
+    """Recompute a match's chain from envelopes as an HTTP listing shows them (docs/HTTP.md "Chain formats").
 
     Works with nothing but the listing: a format-2 event whose private values are hidden
     is hashed with their placeholders as shown; one whose values are shown lists each

@@ -31,7 +31,7 @@ where ``committed`` is ``data`` with the value at each private path replaced by 
 placeholder ``{"commitment": <hex>, "private": true}`` — exactly what an open listing shows
 while the value is hidden. Once the value is public, the listing shows the value and its
 salt, and anyone recomputes the commitment, puts the placeholder back and checks the hash.
-An event with no private value has ``committed == data``. README.md "Chain formats" is the
+An event with no private value has ``committed == data``. docs/HTTP.md "Chain formats" is the
 page a third party implements a verifier from.
 
 Event data must be JSON values (dicts with string keys, lists/tuples, str, int within 64
@@ -93,7 +93,7 @@ class NewEvent:
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """One event as stored: the envelope of DESIGN.md (``seq`` … ``hash``) plus its match.
+    """One event as stored: the envelope of docs/DESIGN.md (``seq`` … ``hash``) plus its match.
 
     ``at`` is the server's UTC time of the append (``2026-11-21T17:03:05.123Z``), ``by`` who
     recorded it, ``key`` the idempotency key of the batch it came in (or None), ``prev`` the

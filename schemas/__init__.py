@@ -1,7 +1,7 @@
 """JSON Schemas of the event contract, and the cached validators that check them.
 
 The ``*.json`` files beside this module are the durable, public event contract
-(``rules/VOCABULARY.md``); the engines check the rules, these files check the shapes.
+(``docs/VOCABULARY.md``); the engines check the rules, these files check the shapes.
 
 Layout (a new game only adds a folder)::
 

@@ -1,4 +1,4 @@
-"""Dependencies point one way (DESIGN.md): checked by parsing every module's imports."""
+"""Dependencies point one way (docs/DESIGN.md): checked by parsing every module's imports."""
 
 from __future__ import annotations
 

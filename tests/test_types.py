@@ -1,4 +1,4 @@
-"""The pure packages and the Flask-free service type-check under ``mypy --strict`` (STYLE.md §E),
+"""The pure packages and the Flask-free service type-check under ``mypy --strict`` (docs/DESIGN.md),
 as python-chess's CI does. ``api``'s HTTP modules are left out: flask-smorest's decorators are untyped."""
 
 from __future__ import annotations

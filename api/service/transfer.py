@@ -111,7 +111,7 @@ class _Refused(Exception):
 ARCHIVE_NEEDS_KEY = ("the archive of this match holds cards the rules still hide, with the salts that prove "
                      "them: exporting it needs the match's write key. Without it, export the text notation "
                      "(format=text): it imports as a match in which those cards are unknown")
-"""Why an open reader's archive export of a match in play is refused (docs/HTTP.md, README)."""
+"""Why an open reader's archive export of a match in play is refused (docs/HTTP.md, "What an open read shows")."""
 
 
 def match_lines(service: Service, match_id: str, *, token: str | None = None, full: bool = False) -> Iterator[bytes]:

@@ -1,4 +1,4 @@
-"""Cabo: the rule engine (RULES.md §3, VOCABULARY.md §5.3).
+"""Cabo: the rule engine (docs/RULES.md §3, VOCABULARY.md §5.3).
 
 Two to five players (edition 2: four), a 52-card deck of values 0-13 (two 0s, two 13s, four
 of each 1-12), four face-down cards per player in a row, one initial look at two of them,
@@ -27,7 +27,7 @@ Traceback (most recent call last):
 ...
 engines.base.RuleViolation: cabo.no_draw: Anna has not drawn a card: peek follows a draw (to use the discard pile, record take_discard)
 
-Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
+Readings of what docs/RULES.md and VOCABULARY.md leave open (each one is tested):
 
 * **Tokens.** Every physical card is a token; swaps and replacements move tokens, so a card
   keeps its identity unknown until something shows it. A shown or written value binds the

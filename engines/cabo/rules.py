@@ -1,4 +1,4 @@
-"""Cabo's rules: :func:`start` a match, :func:`apply` one event (RULES.md §3, VOCABULARY.md §5.3).
+"""Cabo's rules: :func:`start` a match, :func:`apply` one event (docs/RULES.md §3, VOCABULARY.md §5.3).
 
 Each handler reads the event, works on a private :class:`_Work` copy of the round's token
 tables (plain lists, built fresh for this event) and builds the new round only at the end;
@@ -449,7 +449,7 @@ def _on_draw(state: State, event: Event) -> State:
     if not w.draw:
         if len(w.discard) < 2:
             raise RuleViolation("cabo.no_cards", "the draw pile is empty and the discard pile has no card to reshuffle under its top")
-        # RULES.md §3.3: the top discard stays; the rest, all face up and so all known, is shuffled
+        # docs/RULES.md §3.3: the top discard stays; the rest, all face up and so all known, is shuffled
         # into a new draw pile. Its cards are new tokens: which of them comes up is unknown.
         back, top = w.discard[:-1], w.discard[-1]
         counts = [0] * 14
@@ -565,7 +565,7 @@ def _on_replace(state: State, event: Event) -> State:
 
 
 def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token, *, taken: bool) -> dict[str, Any]:
-    """Replace ``slots`` with ``new`` (RULES.md §3.3 "Replace"); return extra round changes.
+    """Replace ``slots`` with ``new`` (docs/RULES.md §3.3 "Replace"); return extra round changes.
 
     One slot, or several whose shown ``cards`` are equal: those cards go face up onto the
     discard pile, ``new`` takes the lowest named slot and the others close up. Unequal

@@ -1,4 +1,4 @@
-"""Cabo's scoring: a round's scores (RULES.md §3.4), the totals, the game's end (§3.5), the next start player.
+"""Cabo's scoring: a round's scores (docs/RULES.md §3.4), the totals, the game's end (§3.5), the next start player.
 
 A round is scored once it is over and every card left in the rows is known (a showdown,
 reveals, or a recording that knew them all along); until then it is ``incomplete`` and
@@ -25,7 +25,7 @@ def final_layouts(rnd: Round) -> tuple[tuple[int, ...], ...]:
 
 
 def kamikaze_of(layouts: tuple[tuple[int, ...], ...]) -> Seat | None:
-    """The seat whose row is exactly 12, 12, 13, 13 (RULES.md §3.4 step 1), if any."""
+    """The seat whose row is exactly 12, 12, 13, 13 (docs/RULES.md §3.4 step 1), if any."""
     return next((s for s, row in enumerate(layouts) if len(row) == ROW and tuple(sorted(row)) == KAMIKAZE), None)
 
 
@@ -35,7 +35,7 @@ def sheet_of(layouts: tuple[tuple[int, ...], ...], caller: Seat | None) -> Sheet
 
 
 def score_round(state: State, sheet: Sheet) -> RoundScore:
-    """Score one round from its sums, caller and kamikaze, after the totals so far (RULES.md §3.4).
+    """Score one round from its sums, caller and kamikaze, after the totals so far (docs/RULES.md §3.4).
 
     The rows, when the sheet has them, only spell each sum out in the lines: a round given
     by its sums alone scores exactly as the same round given by its rows.
@@ -136,7 +136,7 @@ def settle(state: State, rnd: Round) -> State:
 
 
 def allowed_dealers(state: State) -> list[Seat]:
-    """The seats that may start (and deal) the next round (RULES.md §3.2).
+    """The seats that may start (and deal) the next round (docs/RULES.md §3.2).
 
     First round (or the first after a paper sheet): anyone. Then the last round's winner;
     of several winners the one(s) with the lowest total; a remaining tie is drawn by lot,

@@ -32,7 +32,7 @@ DECK = CABO
 ROW = 4
 """Cards dealt to each seat."""
 LIMIT = 100
-"""The game ends when a total exceeds this (RULES.md §3.5); exactly this is reset to 50 (§3.4)."""
+"""The game ends when a total exceeds this (docs/RULES.md §3.5); exactly this is reset to 50 (§3.4)."""
 RESET_TO = 50
 KAMIKAZE = (12, 12, 13, 13)
 DECK_COUNTS: tuple[int, ...] = tuple(DECK.count(parse(str(v), DECK)) for v in range(14))  # type: ignore[arg-type]
@@ -45,10 +45,10 @@ Token: TypeAlias = int
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The match's rule variants (VOCABULARY.md §2, RULES.md §3)."""
+    """The match's rule variants (VOCABULARY.md §2, docs/RULES.md §3)."""
 
     edition: int = DEFAULTS["edition"]
-    """1: the first edition (the seed); 2: the second-edition bundle (RULES.md §3.6 #1)."""
+    """1: the first edition (the seed); 2: the second-edition bundle (docs/RULES.md §3.6 #1)."""
     swapAny: bool = DEFAULTS["swapAny"]
     """A swap may exchange any two cards of two different seats, not only one of the actor's."""
     lockCaller: bool = DEFAULTS["lockCaller"]
@@ -80,7 +80,7 @@ class Ref(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class RoundScore:
-    """A scored round: the facts of RULES.md §3.4 and the totals after it."""
+    """A scored round: the facts of docs/RULES.md §3.4 and the totals after it."""
 
     sums: tuple[int, ...]
     caller: Seat | None
@@ -221,7 +221,7 @@ class State(NamedTuple):
 
     @property
     def over(self) -> bool:
-        """Someone's total exceeds 100 (RULES.md §3.5)."""
+        """Someone's total exceeds 100 (docs/RULES.md §3.5)."""
         return max(self.totals) > LIMIT
 
     @property

@@ -55,7 +55,7 @@ def _drawn_card_turned_up(options: Mapping[str, Any], data: Mapping[str, Any], l
 
 
 # Every value below is shown at the end of its round: the rows are turned face up and every
-# other card lies face up on the discard pile (RULES.md §3.4).
+# other card lies face up on the discard pile (docs/RULES.md §3.4).
 PRIVATE: Declarations = {
     # Dealt face down: nobody at the table has seen them (the scorer may have).
     "hand_started": (Private(("layouts", "*"), NOBODY),),

@@ -1,4 +1,4 @@
-"""Cau Robat: the rule engine (RULES.md §1, VOCABULARY.md §5.1).
+"""Cau Robat: the rule engine (docs/RULES.md §1, VOCABULARY.md §5.1).
 
 A Catalan fishing game for 3-5 players (2-6 with the ``players`` option) with the Spanish
 40-card pack and the cyclic sequence 1-7, 10, 11, 12, back to 1. Four face-up table cards
@@ -33,7 +33,7 @@ Traceback (most recent call last):
 ...
 engines.base.RuleViolation: common.not_your_turn: it is B's turn, not C's
 
-Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
+Readings of what docs/RULES.md and VOCABULARY.md leave open (each one is tested):
 
 * **Only hands are hidden.** Every played card is written, so a hand's count never needs a
   reveal (no hand is ever ``incomplete``). A card not known in the seat's hand binds one of

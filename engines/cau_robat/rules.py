@@ -1,4 +1,4 @@
-"""Cau Robat's rules: :func:`start` a match, :func:`apply` one event, :func:`position` (RULES.md §1).
+"""Cau Robat's rules: :func:`start` a match, :func:`apply` one event, :func:`position` (docs/RULES.md §1).
 
 Every handler checks the whole event first and only then builds the new state, so a
 :class:`RuleViolation` leaves nothing half-changed. A play is worked out on a private
@@ -79,7 +79,7 @@ def parse_options(raw: object) -> Options:
 
 
 def _is_over(totals: Sequence[int], target: int, tie: str) -> tuple[Seat, ...] | None:
-    """Return the match winners when ``totals`` end the match (RULES.md §1.6), else None."""
+    """Return the match winners when ``totals`` end the match (docs/RULES.md §1.6), else None."""
     best = max(totals)
     if best < target:
         return None
@@ -134,7 +134,7 @@ def position(players: Sequence[str], *, table: Sequence[str], piles: Sequence[Se
              hands: Sequence[Sequence[str] | int] | None = None, turn: Seat = 0, dealer: Seat | None = None,
              chain: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
              target: Mapping[str, Any] | None = None) -> State:
-    """Build a mid-hand state from a position, for fixtures such as RULES.md §1.8's C1-C3.
+    """Build a mid-hand state from a position, for fixtures such as docs/RULES.md §1.8's C1-C3.
 
     This is the documented, test-facing way to start from a position that a log would take
     many moves to reach (or that no log reaches: C2's). The result is an ordinary state:

@@ -1,4 +1,4 @@
-"""Cau Robat's score sheet: cards per pile, hand winners (RULES.md §1.5), hand wins and the match end (§1.6).
+"""Cau Robat's score sheet: cards per pile, hand winners (docs/RULES.md §1.5), hand wins and the match end (§1.6).
 
 The hand column the table writes (``score_claimed.points``) is each seat's card count; the
 running ``totals`` are hand wins. A hand's ``lines`` give one point per hand winner, so they

@@ -1,4 +1,4 @@
-"""Cau Robat's values: options, the state of a match and the rank cycle of RULES.md §1.1.
+"""Cau Robat's values: options, the state of a match and the rank cycle of docs/RULES.md §1.1.
 
 Everything is immutable: tuples, frozensets and frozen records. ``apply`` builds a new
 state with ``_replace`` and never changes the old one. As in La Cabra, the records rebuilt
@@ -21,11 +21,11 @@ DECK = SPANISH_40
 DECK_SIZE = 40
 
 CYCLE = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
-"""The sequence order, cyclic: 7 and 10 are adjacent, and so are 12 and 1 (RULES.md §1.1)."""
+"""The sequence order, cyclic: 7 and 10 are adjacent, and so are 12 and 1 (docs/RULES.md §1.1)."""
 POS = {rank: i for i, rank in enumerate(CYCLE)}
 
 TABLE_SIZE = {2: 4, 3: 4, 4: 4, 5: 5, 6: 4}
-"""Face-up table cards by number of players (RULES.md §1.2)."""
+"""Face-up table cards by number of players (docs/RULES.md §1.2)."""
 HAND_SIZE = {n: (DECK_SIZE - t) // n for n, t in TABLE_SIZE.items()}
 """Cards per player: 18, 12, 9, 7, 6."""
 
@@ -69,7 +69,7 @@ def card_list(cards: Iterable[Card | None]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The match's rule variants (VOCABULARY.md §2, RULES.md §1); every field has its default."""
+    """The match's rule variants (VOCABULARY.md §2, docs/RULES.md §1); every field has its default."""
 
     players: str = DEFAULTS["players"]
     """``3-5``, or ``2-6`` to allow 2 and 6 players (§1.2)."""
@@ -100,7 +100,7 @@ class Options:
 
 @quick_replace
 class Payment(NamedTuple):
-    """One card paid from the top of one pile to the top of another (RULES.md §1.4.4)."""
+    """One card paid from the top of one pile to the top of another (docs/RULES.md §1.4.4)."""
 
     payer: Seat
     payee: Seat
@@ -164,7 +164,7 @@ class Outcome(NamedTuple):
 
 @quick_replace
 class Chain(NamedTuple):
-    """The pending Cau chain: its rank, participants and their cards (RULES.md §1.3)."""
+    """The pending Cau chain: its rank, participants and their cards (docs/RULES.md §1.3)."""
 
     rank: str
     seats: tuple[Seat, ...]

@@ -33,7 +33,7 @@ EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", *COM
 
 # --------------------------------------------------------------------------- private fields
 
-# The hands are shown at the end of the hand: every card is played and the piles counted (RULES.md §1).
+# The hands are shown at the end of the hand: every card is played and the piles counted (docs/RULES.md §1).
 PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand still hides

@@ -1,4 +1,4 @@
-"""El Roby (Spanish rummy, Fournier rules): the rule engine (RULES.md §4, VOCABULARY.md §5.4).
+"""El Roby (Spanish rummy, Fournier rules): the rule engine (docs/RULES.md §4, VOCABULARY.md §5.4).
 
 Two 52-card packs (104 cards, each card twice, written alike), 4 players by default (2-8
 with ``players``), ten cards each, a stock and a discard pile. A turn is a draw, any melds
@@ -9,7 +9,7 @@ earns a stake from each opponent. A money ledger follows entry, re-buys, stakes 
 
 The engine surface (see ``engines/base.py``): :func:`describe`, :func:`start`, :func:`apply`,
 :func:`legal_moves`, :func:`score`, :func:`view`, :func:`narrate`, :func:`is_over`; and for
-tests, :func:`position`, which builds a mid-hand position directly (RULES.md §4.8 R2 and R3
+tests, :func:`position`, which builds a mid-hand position directly (docs/RULES.md §4.8 R2 and R3
 start mid-hand; see its docstring).
 
 >>> from engines.base import Event
@@ -29,7 +29,7 @@ Traceback (most recent call last):
 ...
 engines.base.RuleViolation: el-roby.not_busted: Dani did not reach 100 in hand 1: only a player who just went over may re-buy
 
-Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
+Readings of what docs/RULES.md and VOCABULARY.md leave open (each one is tested):
 
 * **Hands are multisets.** Both copies of a card are written alike and are interchangeable;
   a card is refused (``common.card_duplicate`` / ``common.card_unavailable``) only when a

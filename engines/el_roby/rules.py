@@ -1,4 +1,4 @@
-"""El Roby's rules: :func:`start` a match, :func:`apply` one event (RULES.md §4, VOCABULARY.md §5.4).
+"""El Roby's rules: :func:`start` a match, :func:`apply` one event (docs/RULES.md §4, VOCABULARY.md §5.4).
 
 Every handler checks the whole event first and only then builds the new state, so a
 :class:`RuleViolation` leaves nothing half-changed (the old state is never touched anyway).
@@ -909,7 +909,7 @@ def position(players: list[str], *, hands: list[list[str] | None], melds: list[t
              discard: list[str] = (), turn: int, dealer: int | None = None, drew: str | None = None,  # type: ignore[assignment]
              scores: list[int | None] | None = None, options: Mapping[str, Any] | None = None,
              first_round_over: bool = True, number: int = 1) -> State:
-    """Build a mid-hand position directly (test-facing; RULES.md §4.8 R2, R3 start mid-hand).
+    """Build a mid-hand position directly (test-facing; docs/RULES.md §4.8 R2, R3 start mid-hand).
 
     ``hands`` per seat (None for a seat out of the game; ``"??"`` for cards the scorer did
     not see), ``melds`` as (owner, cards) in id

@@ -1,4 +1,4 @@
-"""El Roby's scoring: hand points (RULES.md §4.5), busts, re-buys, stakes and the pot (§4.6).
+"""El Roby's scoring: hand points (docs/RULES.md §4.5), busts, re-buys, stakes and the pot (§4.6).
 
 A scored hand is a :class:`~engines.el_roby.state.Record`; :func:`settle` turns it, with
 the re-buys decided after it, into the standings and money after the hand. The match's
@@ -61,7 +61,7 @@ def price_of(pot: int, denominator: int, options: Options) -> int:
 
 
 def settle(rec: Record, options: Options) -> Settlement:
-    """Settle a scored hand with the re-buys recorded after it (RULES.md §4.5, §4.6)."""
+    """Settle a scored hand with the re-buys recorded after it (docs/RULES.md §4.5, §4.6)."""
     n = len(rec.before)
     money = list(rec.money)
     if rec.void:

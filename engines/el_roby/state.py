@@ -1,4 +1,4 @@
-"""El Roby's values: the options, the state of a match, card values and meld shapes (RULES.md §4).
+"""El Roby's values: the options, the state of a match, card values and meld shapes (docs/RULES.md §4).
 
 Everything here is immutable: tuples, frozensets, ints and frozen values; ``apply`` builds a
 new state with ``_replace`` and never changes the old one. The deck is a multiset (two
@@ -35,7 +35,7 @@ RULE_MONEY = "/rules/el-roby#scoring-money"
 
 
 def value(card: Card) -> int:
-    """Return a card's points: ace 11, K Q J 10, the others their face value (RULES.md §4.1)."""
+    """Return a card's points: ace 11, K Q J 10, the others their face value (docs/RULES.md §4.1)."""
     if card.rank == "A":
         return 11
     if card.rank in ("J", "Q", "K"):
@@ -44,7 +44,7 @@ def value(card: Card) -> int:
 
 
 def points(cards: Iterable[Card]) -> int:
-    """Return the points of ``cards`` (every card counts, combinations included: RULES.md §4.5)."""
+    """Return the points of ``cards`` (every card counts, combinations included: docs/RULES.md §4.5)."""
     return sum(value(c) for c in cards)
 
 
@@ -120,7 +120,7 @@ def missing_from(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The match's rule variants (VOCABULARY.md §2, RULES.md §4 ``roby.*``)."""
+    """The match's rule variants (VOCABULARY.md §2, docs/RULES.md §4 ``roby.*``)."""
 
     players: str = DEFAULTS["players"]
     """``4-8`` players, or ``2-8`` (2-3 as a variant)."""

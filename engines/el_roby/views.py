@@ -43,7 +43,7 @@ def _from_stock(options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
 
 
 # Shown at the end of the hand: the players count the cards left in their hands, and a card
-# drawn unseen is in a hand, on a meld or on the discard pile by then (RULES.md §4).
+# drawn unseen is in a hand, on a meld or on the discard pile by then (docs/RULES.md §4).
 PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "draw": (Private(("card",), ACTOR, "omit", _from_stock),),

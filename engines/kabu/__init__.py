@@ -1,4 +1,4 @@
-"""Kabú: the rule engine (RULES.md §2, VOCABULARY.md §5.2).
+"""Kabú: the rule engine (docs/RULES.md §2, VOCABULARY.md §5.2).
 
 Two to ten players (``maxPlayers``, default 6), each on his own, a 40-card French pack A-10
 (or the whole pack with J, Q, K worth 0, or the Spanish 40). A hand is worth the last digit
@@ -29,7 +29,7 @@ engines.base.RuleViolation: kabu.stood: P1 stood with 2 cards and can never draw
 >>> sheet["hands"][0]["result"]["values"], sheet["hands"][0]["points"], sheet["hands"][0]["totals"]
 ([9, 7, 0, 7], [13, 5, -23, 5], [83, 75, 47, 75])
 
-Readings of what RULES.md §2 and VOCABULARY.md §5.2 leave open (each one is tested):
+Readings of what docs/RULES.md §2 and VOCABULARY.md §5.2 leave open (each one is tested):
 
 * **Deck sufficiency** (refused at ``match_started``, ``kabu.deck_too_small``): every player
   may end with four cards, so 4·N (+6 under ``openSix``) cards must exist; ``choose5/3``
@@ -59,7 +59,7 @@ Readings of what RULES.md §2 and VOCABULARY.md §5.2 leave open (each one is te
   after its last decision. ``kabu.stood`` for a seat that stood, ``kabu.max_cards`` for a
   fifth card, ``kabu.decisions_over`` / ``kabu.decisions_pending`` around the showdown.
   Whether the second card came from the returned cards or the stock is not checked at the
-  showdown (the showdown does not say which card was the second; RULES.md §2.2 says the
+  showdown (the showdown does not say which card was the second; docs/RULES.md §2.2 says the
   option matters for deck sufficiency only).
 * **Showdown** lists each seat's final cards in any order, ``null`` for seats out of the
   game; it must hold every card the record placed in that hand (``kabu.mismatch``) and no

@@ -1,4 +1,4 @@
-"""Kabú's rules: :func:`start` a match, :func:`apply` one event (RULES.md §2, VOCABULARY.md §5.2).
+"""Kabú's rules: :func:`start` a match, :func:`apply` one event (docs/RULES.md §2, VOCABULARY.md §5.2).
 
 Every handler checks the whole event first and only then builds the new state, so a
 :class:`RuleViolation` leaves nothing half-changed (the old state is never touched anyway).
@@ -99,7 +99,7 @@ def _max_players(key: str, v: object) -> str | None:
 
 
 def deck_problem(options: Options, n: int) -> str | None:
-    """Return why ``n`` players cannot play with this deck and these options (RULES.md §2.2), or None."""
+    """Return why ``n`` players cannot play with this deck and these options (docs/RULES.md §2.2), or None."""
     size = len(options.cards.cards)
     deck = DECK_NAMES[options.deck]
     six = OPEN_SIX if options.openSix else 0

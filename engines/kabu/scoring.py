@@ -1,4 +1,4 @@
-"""Kabú's settlement (RULES.md §2.4), insolvency and the end of the game (§2.5), and the score sheet.
+"""Kabú's settlement (docs/RULES.md §2.4), insolvency and the end of the game (§2.5), and the score sheet.
 
 Every pair of players in a hand settles by the difference of their values: the lower pays
 the higher ``v_i − v_j`` chips, so each player's net is ``N·v − S`` (S the sum of the
@@ -6,7 +6,7 @@ values). A player who cannot pay everything he owes is *insolvent* and pays nobo
 other transfers go through. Under ``solvency = net`` a player is insolvent when his chips,
 plus what is actually paid to him, minus what he owes, fall below zero; since a debtor who
 turns out insolvent pays nothing, the test is repeated until no one else fails it (the
-first round is exactly RULES.md's ``chips + owed to him − he owes < 0``).
+first round is exactly docs/RULES.md's ``chips + owed to him − he owes < 0``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ RULE_END = "/rules/kabu#scoring-match"
 
 
 def settle(values: Sequence[int | None], before: Sequence[int], options: Options) -> Settlement:
-    """Settle one hand: every pair pays the difference, insolvent players pay nobody (RULES.md §2.4, §2.5).
+    """Settle one hand: every pair pays the difference, insolvent players pay nobody (docs/RULES.md §2.4, §2.5).
 
     ``values`` has None for seats not in the hand.
     """

@@ -1,4 +1,4 @@
-"""Kabú's values: the options, the decks and card values, a hand, a settlement, a match (RULES.md §2).
+"""Kabú's values: the options, the decks and card values, a hand, a settlement, a match (docs/RULES.md §2).
 
 Everything here is immutable: tuples, frozensets, ints and frozen values. ``apply`` builds a
 new state with ``_replace`` and never changes the old one. As in La Cabra, the records
@@ -19,7 +19,7 @@ from engines.common import CardReader, card_reader, quick_replace
 GAME = "kabu"
 Seat: TypeAlias = int
 Phase: TypeAlias = Literal["keep", "third", "fourth", "showdown", "over"]
-"""Where a move-by-move hand stands (RULES.md §2.3): keeps (choose5/3), the third- and
+"""Where a move-by-move hand stands (docs/RULES.md §2.3): keeps (choose5/3), the third- and
 fourth-card decisions, waiting for the showdown, settled."""
 
 DECKS: dict[str, Deck] = {"french40": FRENCH_40, "full52": FRENCH_52, "spanish40": SPANISH_40}
@@ -28,7 +28,7 @@ DECK_NAMES = {"french40": "French A-10 (40 cards)", "full52": "French 52 (J, Q, 
 
 FRENCH_VALUES = {"A": 1, "J": 0, "Q": 0, "K": 0}
 SPANISH_VALUES = {"10": 10, "11": 8, "12": 9}
-"""Spanish ranks: ``10`` sota, ``11`` caballo, ``12`` rey (RULES.md §2.1)."""
+"""Spanish ranks: ``10`` sota, ``11`` caballo, ``12`` rey (docs/RULES.md §2.1)."""
 
 START_CARDS = {"direct": 2, "choose5": 5, "choose3": 3}
 MAX_CARDS = 4
@@ -36,7 +36,7 @@ OPEN_SIX = 6
 
 
 def card_value(card: Card) -> int:
-    """Return a card's point value (RULES.md §2.1): A 1, 2-10 face value, J Q K 0; Spanish sota 10, caballo 8, rey 9."""
+    """Return a card's point value (docs/RULES.md §2.1): A 1, 2-10 face value, J Q K 0; Spanish sota 10, caballo 8, rey 9."""
     if card.suit in ("o", "c", "e", "b"):
         return SPANISH_VALUES.get(card.rank) or int(card.rank)
     v = FRENCH_VALUES.get(card.rank)
@@ -83,7 +83,7 @@ def sorted_cards(cards: Iterable[Card]) -> list[Card]:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The match's rule variants (VOCABULARY.md §2, RULES.md §2; ``end`` comes from ``target``)."""
+    """The match's rule variants (VOCABULARY.md §2, docs/RULES.md §2; ``end`` comes from ``target``)."""
 
     deck: str = DEFAULTS["deck"]
     """``french40`` (A-10), ``full52`` (J, Q, K worth 0) or ``spanish40``."""

@@ -30,7 +30,7 @@ def _open_cards_wait(options: Mapping[str, Any], data: Mapping[str, Any]) -> boo
 
 
 def _open_cards_turned_up(options: Mapping[str, Any], data: Mapping[str, Any], later: Sequence[Event]) -> bool:
-    """The open cards are face up once every seat dealt in has kept its card (RULES.md §2.2).
+    """The open cards are face up once every seat dealt in has kept its card (docs/RULES.md §2.2).
 
     Read off the events after the deal, up to the next deal: a keep voided since does not count.
     """
@@ -48,7 +48,7 @@ def _open_cards_turned_up(options: Mapping[str, Any], data: Mapping[str, Any], l
 
 def _dealt_all_shown(options: Mapping[str, Any], data: Mapping[str, Any]) -> bool:
     """Whether the end of the hand shows every dealt card: not under choose5/3, where each seat
-    keeps one card and gives the rest back unseen (RULES.md §2.2); the kept card is shown
+    keeps one card and gives the rest back unseen (docs/RULES.md §2.2); the kept card is shown
     through its ``keep``, the returned ones never, so they stay private until the match ends."""
     return options.get("start") not in ("choose5", "choose3")
 

@@ -1,4 +1,4 @@
-"""La Cabra (Kozel / Burkozel): the rule engine (RULES.md §5, VOCABULARY.md §5.5).
+"""La Cabra (Kozel / Burkozel): the rule engine (docs/RULES.md §5, VOCABULARY.md §5.5).
 
 Four players, two teams of partners sitting opposite (seats 0+2 against 1+3), a 36-card
 French pack (6 to A; A 11, 10 10, K 4, Q 3, J 2: 120 card points), four cards in hand
@@ -26,7 +26,7 @@ Traceback (most recent call last):
 ...
 engines.base.RuleViolation: la-cabra.cannot_beat: South cannot beat 10♥ 6♠ with J♣ Q♣: J♣ Q♣ beat nothing (trump is ♠)
 
-Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
+Readings of what docs/RULES.md and VOCABULARY.md leave open (each one is tested):
 
 * **Unknown cards.** A hand is known cards plus a count of unknown ones. A face-up card
   (lead, beat, tira, written discard) is a known card of the hand or binds one of its
@@ -88,7 +88,7 @@ Readings of what RULES.md and VOCABULARY.md leave open (each one is tested):
   reveals or a table count (``hand_result``) settle it; a table count is accepted when some
   assignment of the unplaced cards to the face-down slots gives it, and later reveals must
   keep it possible (else ``la-cabra.mismatch`` with the seq of that ``hand_result``).
-* **Loss points** per RULES.md §5.4: 6 with no trick, 4 at 30 or fewer, 2 at 31-59, none at
+* **Loss points** per docs/RULES.md §5.4: 6 with no trick, 4 at 30 or fewer, 2 at 31-59, none at
   60-60 (eggs). Under ``eggs = doubleNext`` the deal after a 60-60 deal counts double, never
   more (a 60-60 deal after a 60-60 deal doubles the next one once). ``initial.doubleNext``
   doubles the first hand and needs that option. An incomplete hand adds nothing, and a hand

@@ -1,4 +1,4 @@
-"""La Cabra's rules: :func:`start` a match, :func:`apply` one event (RULES.md §5).
+"""La Cabra's rules: :func:`start` a match, :func:`apply` one event (docs/RULES.md §5).
 
 Every handler checks the whole event first and only then builds the new state, so a
 :class:`RuleViolation` leaves nothing half-changed (the old state is never touched anyway).
@@ -501,7 +501,7 @@ def _after_play(state: State, hand: Hand, changes: dict[str, Any], trick: Trick,
 
 
 def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, seq: int) -> Hand:
-    """Return ``hand`` with ``changes`` and the end of the trick: the winner's pile, the refill (RULES.md §5.3 steps 3-5).
+    """Return ``hand`` with ``changes`` and the end of the trick: the winner's pile, the refill (docs/RULES.md §5.3 steps 3-5).
 
     The fields the end of a trick sets go into the same single ``_replace`` as the play's own
     ``changes`` (which they override): the hand is rebuilt once per play, and only the fields

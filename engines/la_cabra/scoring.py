@@ -1,4 +1,4 @@
-"""La Cabra's scoring: card points of a deal, loss points (RULES.md §5.4), the series (§5.5).
+"""La Cabra's scoring: card points of a deal, loss points (docs/RULES.md §5.4), the series (§5.5).
 
 A finished hand's card points are *facts* (:class:`Facts`): exact when every card of the
 piles is known, or when all the unknown ones sit in one team's pile (the other team's count
@@ -84,7 +84,7 @@ def hidden_sums(hand: Hand, options: Options) -> int:
 
 
 def base_loss(pts: tuple[int, int], took_trick: tuple[bool | None, bool | None]) -> tuple[int, int] | None:
-    """The deal's loss points before any doubling (RULES.md §5.4): 6 with no trick, 4 at 30 or fewer, 2 at 31-59.
+    """The deal's loss points before any doubling (docs/RULES.md §5.4): 6 with no trick, 4 at 30 or fewer, 2 at 31-59.
 
     ``took_trick`` says per team whether it took a trick (None: unknown); it matters only
     for a loser with 0 card points, and None is returned when it is unknown there.
@@ -167,7 +167,7 @@ def compute_facts(hand: Hand, options: Options) -> Facts:
 
 
 def loss(hand: Hand, facts: Facts, multiplier: int | None) -> tuple[int, int] | None:
-    """Return the deal's loss points per team (RULES.md §5.4), None when not yet known."""
+    """Return the deal's loss points per team (docs/RULES.md §5.4), None when not yet known."""
     if facts.base is None or multiplier is None:
         return None
     return pair(facts.base[0] * multiplier, facts.base[1] * multiplier)

@@ -1,4 +1,4 @@
-"""La Cabra's values: the options, the state of a match, and the card arithmetic of RULES.md §5.
+"""La Cabra's values: the options, the state of a match, and the card arithmetic of docs/RULES.md §5.
 
 Everything here is immutable: tuples, frozensets, ints and frozen values. ``apply`` builds
 a new state (``state._replace(...)``) and never changes the old one.
@@ -34,7 +34,7 @@ LOSS_LIMIT = 12
 TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
 
 RANKS = ("6", "7", "8", "9", "J", "Q", "K", "10", "A")
-"""Rank order within a suit, low to high (RULES.md §5.1: the ten sits below the ace)."""
+"""Rank order within a suit, low to high (docs/RULES.md §5.1: the ten sits below the ace)."""
 ORDER = {rank: i for i, rank in enumerate(RANKS)}
 VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}
 SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -73,7 +73,7 @@ def beats(x: Card, y: Card, trump: str) -> bool:
 
 
 def can_beat(cards: tuple[Card, ...], winning: tuple[Card, ...], trump: str) -> bool:
-    """Tell whether ``cards`` beat ``winning`` one to one (RULES.md §5.3: try all pairings)."""
+    """Tell whether ``cards`` beat ``winning`` one to one (docs/RULES.md §5.3: try all pairings)."""
     if len(cards) != len(winning):
         return False
     if len(cards) == 1:  # most beats are of one card: its one pairing, without the generators
@@ -166,7 +166,7 @@ def pair(a: int, b: int) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """The match's rule variants (VOCABULARY.md §2, RULES.md §5)."""
+    """The match's rule variants (VOCABULARY.md §2, docs/RULES.md §5)."""
 
     trumpCard: str = DEFAULTS["trumpCard"]
     """``returned``: the shown card goes back into the stock; ``bottomFaceUp``: it is drawn last."""
@@ -247,7 +247,7 @@ class Facts:
     missing: tuple[Ref, ...]
     """The face-down cards the points still need."""
     base: tuple[int, int] | None = None
-    """The deal's loss points per team before the eggs multiplier (RULES.md §5.4), once known:
+    """The deal's loss points per team before the eggs multiplier (docs/RULES.md §5.4), once known:
     from the card points and tricks, or as the sheet wrote them (``lossPoints``)."""
 
     @property

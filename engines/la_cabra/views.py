@@ -45,7 +45,7 @@ def _discarded_face_down(options: Mapping[str, Any], data: Mapping[str, Any]) ->
     return not options.get("discardFaceUp", False)
 
 
-# Shown at the end of the deal: the trick piles, face-down discards included, are counted (RULES.md §5).
+# Shown at the end of the deal: the trick piles, face-down discards included, are counted (docs/RULES.md §5).
 PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "discard": (Private(("cards",), ACTOR, "??", _discarded_face_down),),

@@ -1,6 +1,6 @@
 """Cabo through the HTTP API, as a scorer at the table would record it.
 
-The VOCABULARY.md §7 log (CB1 result only, CB2 move by move), RULES.md §3.7 CB3 and CB4, a
+The VOCABULARY.md §7 log (CB1 result only, CB2 move by move), docs/RULES.md §3.7 CB3 and CB4, a
 wrong score claim found by the audit, refused moves that leave the log unchanged, and a whole
 game to above 100 recorded move by move by a scorer who sees no hidden card.
 """
@@ -175,7 +175,7 @@ def _whole_game() -> list[Event]:
 
 
 def _expected(events: list[Event], edition: int) -> list[dict[str, Any]]:
-    """Each round's points, totals and winners from its showdown and reveals (RULES.md §3.4, independently)."""
+    """Each round's points, totals and winners from its showdown and reveals (docs/RULES.md §3.4, independently)."""
     rounds: list[dict[str, Any]] = []
     for e in events:
         if e.type == "hand_started":

@@ -1,6 +1,6 @@
 """El Roby through the HTTP API, as a scorer at the table would record it.
 
-* VOCABULARY.md §7's el-roby log (RULES.md §4.8 R1, result only, with Bea's re-buy and the
+* VOCABULARY.md §7's el-roby log (docs/RULES.md §4.8 R1, result only, with Bea's re-buy and the
   next hand): scores, the re-buy, stakes, the pot won, and the money check +54, −32, −10,
   −12 (sum 0) — every ``score_claimed`` agrees in the audit.
 * A wrong claim is reported at the right hand, seat and field.

@@ -1,4 +1,4 @@
-"""One test per error status of DESIGN.md: each gets its status and code, and the log is unchanged."""
+"""One test per error status of docs/DESIGN.md: each gets its status and code, and the log is unchanged."""
 
 from __future__ import annotations
 

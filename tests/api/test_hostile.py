@@ -465,6 +465,6 @@ def test_an_archive_with_a_match_id_tanteo_never_issues_is_refused_by_line(dealt
     assert "is not one Tanteo issues" in body["errors"][0]["message"]
     no_repr({"detail": body["errors"][0]["message"]})
     unchanged(dealt, before)
-    # an id of the issued shape, its chain recomputed, is taken: what an import cannot tell (README)
+    # an id of the issued shape, its chain recomputed, is taken: what an import cannot tell (docs/HTTP.md)
     renamed = [{**e, "match": "Zz9_Zz9-Zz9_"} for e in envelopes]
     assert importing(dealt, rechained(renamed)).status_code == 201

@@ -1,4 +1,4 @@
-"""Kabú through the HTTP API, as a scorer at the table would record it (RULES.md §2.7 K1-K3).
+"""Kabú through the HTTP API, as a scorer at the table would record it (docs/RULES.md §2.7 K1-K3).
 
 K1 is VOCABULARY.md §7's log, move by move with every card hidden until the showdown; K2 is
 a result-only hand from a paper sheet that ends the game by insolvency; K3 are values with

@@ -1,6 +1,6 @@
 """A La Cabra series recorded through the HTTP API, as a scorer at the table would.
 
-Deal 1 is move by move: RULES.md §5.7 Z2's tira opens it, West's hand is unknown to the
+Deal 1 is move by move: docs/RULES.md §5.7 Z2's tira opens it, West's hand is unknown to the
 scorer and his face-down discard is revealed after the deal; deals 2-5 are result only
 (Z3's numbers), deal 2's result is amended, and the table's claim for deal 4 is wrong.
 

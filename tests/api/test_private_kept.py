@@ -39,7 +39,7 @@ def test_a_cabo_reveal_during_play_reaches_no_open_read(client: FlaskClient) -> 
 
 def test_kabu_open_cards_are_listed_once_the_last_keep_turns_them_up(scorer: Scorer) -> None:
     """Under choose5 the six open cards lie face down until every seat has kept a card
-    (RULES.md §2.2): the open listing hides them until then and shows them, with their salt,
+    (docs/RULES.md §2.2): the open listing hides them until then and shows them, with their salt,
     from the last keep on, as the state does; the chain still verifies from the listing."""
     from ledger import verify_listing
 

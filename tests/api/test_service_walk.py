@@ -56,7 +56,7 @@ def test_fold_frames_audit_and_cache_agree_with_the_walk(tmp_path: Path, seed: i
             s.read.data if s.status in ("played", "amended") else s.event.data for s in walked]
 
         # the audit: the standing claims with their standing data, each correction with whether it stands
-        report = service.audit(match_id, token=token)  # the scorer's audit: the open one withholds hands (README)
+        report = service.audit(match_id, token=token)  # the scorer's audit
         assert {(c["claimSeq"], c["claimed"]) for c in report["claims"]} == {(n + 6, 9)}
         assert [(c["seq"], c["inForce"]) for c in report["corrections"]] == [
             (s.event.seq, s.status != "voided") for s in walked if s.event.type in ("void", "amend")]

@@ -45,7 +45,7 @@ def compared(scorer: Scorer) -> dict[str, Any]:
             "chain": audit["chain"]["valid"]}
 
 
-# --------------------------------------------------------------------------- Cabo from the sums (RULES.md §3.7)
+# --------------------------------------------------------------------------- Cabo from the sums (docs/RULES.md §3.7)
 
 CABO = {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"], "initial": {"totals": [20, 93, 85, 40]}}
 CABO_ROUNDS = [  # (start player, final rows, caller, the table's claim)
@@ -86,7 +86,7 @@ def test_cabo_from_sums_scores_and_audits_as_from_rows(client: Any) -> None:
     assert audit["hands"][0]["result"]["layouts"] is None and audit["hands"][0]["result"]["sums"] == [10, 7, 15, 7]
 
 
-# --------------------------------------------------------------------------- La Cabra from card points, from loss points (RULES.md §5.7 Z3)
+# --------------------------------------------------------------------------- La Cabra from card points, from loss points (docs/RULES.md §5.7 Z3)
 
 CABRA = {"game": "la-cabra", "players": ["North", "East", "South", "West"], "options": {}}
 Z3 = [  # full form, card points alone, loss points alone

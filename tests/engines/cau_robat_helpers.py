@@ -1,6 +1,6 @@
 """Helpers for Cau Robat tests: a match recorder, seeded deals and an independent reference hand.
 
-:func:`reference_hand` plays a whole hand under the default rules of RULES.md §1.4 with
+:func:`reference_hand` plays a whole hand under the default rules of docs/RULES.md §1.4 with
 plain lists, written apart from the engine (no shared code), so that a deal played through
 the engine can be compared card for card with it.
 """

@@ -134,7 +134,7 @@ def play_out(m: Match, stock: list[str], pick: Callable[[list[dict[str, Any]]], 
 
 
 def loss_points(card_points: list[int], tricks: list[int], multiplier: int = 1) -> list[int]:
-    """RULES.md §5.4, written independently of the engine."""
+    """docs/RULES.md §5.4, written independently of the engine."""
     a, b = card_points
     if a == b == 60:
         return [0, 0]

@@ -30,7 +30,7 @@ VALUES = [v for v in range(14) for _ in range(2 if v in (0, 13) else 4)]
 
 
 def expected_round(edition: int, layouts: list[list[int]], caller: int | None) -> tuple[list[int], list[int]]:
-    """RULES.md §3.4 written independently of the engine: (scores, round winners)."""
+    """docs/RULES.md §3.4 written independently of the engine: (scores, round winners)."""
     n = len(layouts)
     sums = [sum(r) for r in layouts]
     for s in range(n):

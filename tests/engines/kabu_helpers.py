@@ -85,7 +85,7 @@ class Match:
 
 
 def k1(options: dict[str, Any] | None = None) -> Match:
-    """RULES.md §2.7 K1 up to the showdown: dealer P4 keeps the deck, P1 decides first."""
+    """docs/RULES.md §2.7 K1 up to the showdown: dealer P4 keeps the deck, P1 decides first."""
     m = Match(options=options)
     m.direct(3)
     m.decide(("stand", 0), ("take", 1), ("take", 2), ("stand", 3), ("stand", 1), ("take", 2))

@@ -1,4 +1,4 @@
-"""Cabo engine: every rule of RULES.md §3 and VOCABULARY.md §5.3, legal and illegal, and the unknown-card flows."""
+"""Cabo engine: every rule of docs/RULES.md §3 and VOCABULARY.md §5.3, legal and illegal, and the unknown-card flows."""
 
 from __future__ import annotations
 
@@ -577,7 +577,7 @@ def test_edition_two_round_ends_when_the_draw_pile_runs_out() -> None:
     assert h["result"]["caller"] is None and h["points"] == [0, 22] and h["result"]["winners"] == [0]
 
 
-# --------------------------------------------------------------------------- scoring (RULES.md §3.7)
+# --------------------------------------------------------------------------- scoring (docs/RULES.md §3.7)
 
 
 def test_cb1_caller_not_lowest_tie_and_exact_100() -> None:

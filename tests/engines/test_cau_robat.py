@@ -1,6 +1,6 @@
-"""Cau Robat engine: every rule of RULES.md §1 and VOCABULARY.md §5.1, legal and illegal.
+"""Cau Robat engine: every rule of docs/RULES.md §1 and VOCABULARY.md §5.1, legal and illegal.
 
-RULES.md §1.8's C1-C3 start mid-hand: they are built with :func:`engines.cau_robat.position`
+docs/RULES.md §1.8's C1-C3 start mid-hand: they are built with :func:`engines.cau_robat.position`
 and checked card for card, pile order included (suits chosen here; the examples give ranks).
 """
 

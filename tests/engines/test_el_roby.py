@@ -1,6 +1,6 @@
-"""El Roby engine: every rule of RULES.md §4 and VOCABULARY.md §5.4, legal and illegal.
+"""El Roby engine: every rule of docs/RULES.md §4 and VOCABULARY.md §5.4, legal and illegal.
 
-R2 and R3 (RULES.md §4.8) start mid-hand: they are built with the engine's test-facing
+R2 and R3 (docs/RULES.md §4.8) start mid-hand: they are built with the engine's test-facing
 position constructor (:func:`engines.el_roby.position`). R1 is in its own tests here and,
 through HTTP, in ``tests/api/test_el_roby_api.py``.
 """
@@ -272,7 +272,7 @@ def test_meld_variants_as_moves(options: dict[str, Any], meld: str, code: str | 
         assert cards(meld)[0][:-1] in e.message
 
 
-# R2 (RULES.md §4.8): Carlos has 72 (limit 27), first round over, after his stock draw.
+# R2 (docs/RULES.md §4.8): Carlos has 72 (limit 27), first round over, after his stock draw.
 R2_HAND = cards("8S 8H 8D 4C 5C 6C KD 2H 3S 9H JC")
 
 

@@ -1,4 +1,4 @@
-"""Kabú engine: every rule of RULES.md §2 and VOCABULARY.md §5.2, legal and illegal."""
+"""Kabú engine: every rule of docs/RULES.md §2 and VOCABULARY.md §5.2, legal and illegal."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def test_impossible_setups_are_refused_at_match_started(options: dict[str, Any],
         assert info.value.code == "kabu.deck_too_small" and "impossible set-up" in info.value.message
 
 
-# --------------------------------------------------------------------------- values (RULES.md §2.1, K3)
+# --------------------------------------------------------------------------- values (docs/RULES.md §2.1, K3)
 
 
 def _value(deck: Any, *texts: str) -> int:
@@ -151,7 +151,7 @@ def test_a_card_outside_the_chosen_deck_is_refused(deck: str, card: str) -> None
     m.refuse(code, "hand_result", hands=[[card, "AH" if deck != "spanish40" else "1o"], ["2H", "3H"] if deck != "spanish40" else ["2o", "3o"]])
 
 
-# --------------------------------------------------------------------------- K1 (RULES.md §2.7, VOCABULARY.md §7)
+# --------------------------------------------------------------------------- K1 (docs/RULES.md §2.7, VOCABULARY.md §7)
 
 
 def test_k1_move_by_move() -> None:
@@ -196,7 +196,7 @@ def test_net_is_n_v_minus_s_for_ten_players() -> None:
     assert len([ln for ln in hand["lines"] if "owes" in ln["reason"] or "both have" in ln["reason"]]) == 90
 
 
-# --------------------------------------------------------------------------- K2: insolvency (RULES.md §2.5)
+# --------------------------------------------------------------------------- K2: insolvency (docs/RULES.md §2.5)
 
 
 def k2(options: dict[str, Any] | None = None) -> Match:
@@ -230,7 +230,7 @@ def test_k2_is_insolvent_under_net_too() -> None:
 
 
 def test_gross_and_net_tests_differ_for_w() -> None:
-    # RULES.md §2.7: W holds 4, owes 6 (3 to A and 3 to C) and is owed 5 (2 by B, 3 by D):
+    # docs/RULES.md §2.7: W holds 4, owes 6 (3 to A and 3 to C) and is owed 5 (2 by B, 3 by D):
     # insolvent under the default gross test (4 < 6), solvent under net (4 + 5 − 6 = 3)
     players, values, initial = ["A", "C", "W", "B", "D"], [7, 7, 4, 2, 1], {"chips": [50, 50, 4, 50, 50]}
     gross = Match(players, initial=initial)
@@ -285,7 +285,7 @@ def test_exactly_enough_chips_is_solvent() -> None:
     assert m.last()["result"]["insolvent"] == [] and m.last()["totals"] == [0, 9] and not m.state.over
 
 
-# --------------------------------------------------------------------------- dealers (RULES.md §2.2)
+# --------------------------------------------------------------------------- dealers (docs/RULES.md §2.2)
 
 
 def test_keep_dealer_any_seat_any_hand() -> None:
@@ -473,7 +473,7 @@ def test_open_six_with_the_stock_may_show_a_returned_card_never_a_kept_one() -> 
     m.add("keep", seat=0, card="7C")
 
 
-# --------------------------------------------------------------------------- third and fourth cards (RULES.md §2.3)
+# --------------------------------------------------------------------------- third and fourth cards (docs/RULES.md §2.3)
 
 
 def test_decisions_in_deal_order() -> None:
@@ -682,7 +682,7 @@ def test_hand_result_without_a_hand() -> None:
     m.refuse("common.bad_reveal", "reveal", cards=[{"seat": 0, "card": "AH"}])
 
 
-# --------------------------------------------------------------------------- the timed game (RULES.md §2.5)
+# --------------------------------------------------------------------------- the timed game (docs/RULES.md §2.5)
 
 
 def timed(initial: list[int] | None = None, **options: Any) -> Match:

@@ -1,4 +1,4 @@
-"""La Cabra engine: every rule of RULES.md §5 and VOCABULARY.md §5.5, legal and illegal."""
+"""La Cabra engine: every rule of docs/RULES.md §5 and VOCABULARY.md §5.5, legal and illegal."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tests.engines.drivers import DRIVERS, run
 from engines import la_cabra
 from engines.base import Event, RuleViolation, replay
 
-# Z1 (RULES.md §5.7): trump ♠ (Q♠ shown), West deals so North leads.
+# Z1 (docs/RULES.md §5.7): trump ♠ (Q♠ shown), West deals so North leads.
 Z1 = hands("9H KH 6C 7C", "10H 6S 8C 9C", "AH 7S JC 10C", "6D QC 8S 9S")
 # Z2: only South holds four of one suit.
 Z2 = hands("6C 8H 9H 6D", "6S 8S 9S JH", "7D 8D KD AD", "6H 7H 8C 9C")
@@ -1126,7 +1126,7 @@ def test_z3_from_card_points_alone_and_from_loss_points_alone_scores_as_the_full
     if not options:
         assert [h["totals"] for h in full.score()["hands"]] == [[0, 2], [4, 2], [4, 2], [8, 2], [8, 8], [12, 8]]
         assert full.score()["end"]["over"] and full.score()["end"]["goat"] == 0
-    else:  # RULES.md §5.7: with doubleNext deal 4 gives NS 8 and ends the series
+    else:  # docs/RULES.md §5.7: with doubleNext deal 4 gives NS 8 and ends the series
         m = _series(Z3_LOSS[:4], options)
         assert m.score()["hands"][3]["points"] == [8, 0] and m.score()["end"]["over"]
         assert "doubled after the eggs of hand 3: 8" in m.score()["hands"][3]["lines"][-1]["reason"]

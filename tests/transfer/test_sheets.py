@@ -46,7 +46,7 @@ def test_sheet_and_match_list_as_csv(tmp_path: Path) -> None:
 
 
 def test_the_csv_list_and_the_archive_of_every_match_filter_as_the_list_does(tmp_path: Path) -> None:
-    """A league's spreadsheet and backup by its tag, place or date, as README says: 'filters as GET /matches'."""
+    """A league's spreadsheet and backup by its tag, place or date, as docs/HTTP.md says: 'filters as GET /matches'."""
     client = create_app({"TANTEO_DB": str(tmp_path / "s.db"), "TESTING": True}).test_client()
     players = ["North", "East", "South", "West"]
     league = client.post("/matches", json={"game": "la-cabra", "players": players, "tags": ["league-2026"],

@@ -8,6 +8,8 @@ recorded event by event. After every event:
   lines) and the claims about it are the write token's; once no hand is in play, so are the
   standings, in the summary and the audit;
 * in every view, the score lines of each seat or team add up to its change of total;
+* the open listing verifies alone (what ``tanteo verify --url`` checks), its values shown
+  since their hand ended listed with their salts;
 * no card the rules still hide (the values the reader's disclosure holds back, less every
   card the open log shows anyway) appears in the raw bytes of any open read: the summary,
   the listing (the stream sends the same envelopes), the state and replay, the legal moves,
@@ -30,6 +32,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from api.context import own_service
 from engines.privacy import get_at
+from ledger import verify_listing
 from tests.api.open_reads import assert_open_text_imports, leaks
 from tests.transfer.playouts import GAMES, decorated
 
@@ -147,6 +150,9 @@ def test_the_open_reader_scores_every_finished_hand_truly_and_hides_the_rest(app
             assert public["standings"] == full["standings"]
             summary = client.get(f"/matches/{match_id}").get_json()
             assert summary["standings"] == client.get(f"/matches/{match_id}", headers=key).get_json()["standings"]
+        listing = client.get(f"/matches/{match_id}/events").get_json()["events"]
+        summary = client.get(f"/matches/{match_id}").get_json()
+        assert verify_listing(match_id, listing, summary["version"], summary["head"]).valid  # tanteo verify --url's check
         if game == "cabo":
             continue
         hidden = still_hidden(app, match_id)

@@ -33,7 +33,9 @@ from api.app import create_app
 from api.context import own_service
 from engines.privacy import get_at
 from ledger import verify_listing
-from tests.api.open_reads import assert_open_text_imports, leaks
+from tests.api.cabo_logs import vocabulary_log
+from tests.api.open_reads import assert_open_text_imports, leaks, normalised, open_reads
+from tests.conftest import Scorer
 from tests.transfer.playouts import GAMES, decorated
 
 SEEDS = (0, 1)
@@ -191,3 +193,52 @@ def test_an_amend_of_the_options_never_shows_an_earlier_face_down_discard(app: F
         body = client.get(path).data
         assert not leaks(body, private), f"{path} shows {leaks(body, private)}"
     assert "7D" in json.dumps(client.get(f"/matches/{match_id}/events", headers=key).get_json())
+
+
+def cabo_failed_claim_then_amended(client: FlaskClient, drawn: str) -> Scorer:
+    """§7's Cabo log under ``wrongMultiPenalty: keep`` to Dora's failed claim (seq 17): the card
+    she drew (``drawn``, private) joins her row face down. Then the table agrees the penalty
+    was ``discard`` after all, which would have laid that card face up."""
+    log = vocabulary_log()
+    scorer = Scorer(client)
+    start = {**log[0]["data"], "options": {"wrongMultiPenalty": "keep"}}
+    scorer.start(start)
+    events = [dict(e) for e in log[1:17]]
+    events[14] = {"type": "draw", "data": {"seat": 3, "card": drawn}}  # seq 16
+    events[15] = {"type": "replace", "data": {"seat": 3, "slots": [1, 4], "cards": ["4", "2"]}}  # seq 17: fails
+    scorer.record(*events)
+    scorer.record({"type": "amend", "data": {"target": 1, "data": {**start, "options": {"wrongMultiPenalty": "discard"}},
+                                             "reason": "the penalty agreed was discard"}})
+    return scorer
+
+
+def test_a_cabo_card_drawn_face_down_stays_hidden_when_the_penalty_is_amended(client: FlaskClient) -> None:
+    """Cabo's values are digits, so the open reads of two such matches, differing only in the card
+    Dora drew, must be byte for byte the same (ids, times and hashes aside)."""
+    one, other = cabo_failed_claim_then_amended(client, "9"), cabo_failed_claim_then_amended(client, "13")
+    assert one.read("/state", seat="all")["state"] != other.read("/state", seat="all")["state"]  # the scorer tells them apart
+    a, b = open_reads(one, 4), open_reads(other, 4)
+    for path in a:
+        if path.startswith("/matches"):
+            continue  # the list holds both matches
+        assert normalised(a[path], one.id) == normalised(b[path], other.id), path
+
+
+def test_kabu_cards_given_back_stay_hidden_an_amend_of_start_is_refused(client: FlaskClient) -> None:
+    """Kabú's option that changes what is private is ``start``: under choose5 the cards given back
+    are never shown. A match dealt five cards each cannot be amended to two (the deal would
+    break), so no amend can make them public; after the hand, they are still hidden."""
+    from tests.api.open_reads import leaks
+
+    scorer = Scorer(client)
+    start = {"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5"}}
+    scorer.start(start)
+    given_back = ["8C", "9D", "10S"]
+    scorer.record({"type": "hand_started", "data": {"dealer": 0, "hands": [["7C", *given_back, "AS"], ["??"] * 5, ["??"] * 5]}},
+                  {"type": "keep", "data": {"seat": 1, "card": "??"}}, {"type": "keep", "data": {"seat": 2, "card": "??"}},
+                  {"type": "keep", "data": {"seat": 0, "card": "7C"}})
+    refused = scorer.post({"type": "amend", "data": {"target": 1, "data": {**start, "options": {"start": "direct"}},
+                                                     "reason": "we played two cards"}})
+    assert refused.status_code == 422 and refused.get_json()["code"] == "common.correction_breaks"
+    for path, body in open_reads(scorer, 3).items():
+        assert not leaks(body, given_back), f"{path} shows {leaks(body, given_back)}"

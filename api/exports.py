@@ -160,16 +160,21 @@ class ExportAll(MethodView):
 class Import(MethodView):
     @blp.response(201, ImportReport)
     @blp.alt_response(200, schema=ImportReport, description="every match of the file is already stored, identical")
-    @blp.alt_response(422, schema=ImportProblem, description="nothing was imported: a problem (code import.nothing_imported) "
-                      "that also carries imported, unchanged and errors (every error by line)")
+    @blp.alt_response(422, schema=ImportProblem, description="nothing was imported (code import.nothing_imported), or "
+                      "the import ran past the server's time budget (code import.time_limit, TANTEO_IMPORT_SECONDS) "
+                      "and stopped: a problem that also carries imported (with their new tokens), unchanged and "
+                      "errors (the first 100 by line; moreErrors counts the rest)")
     @blp.alt_response(415, schema="Problem", description="neither an archive nor text")
-    @blp.alt_response(503, schema=ImportProblem, description="the storage failed (storage.full, storage.busy, …): "
-                      "nothing was written, or, when the problem carries imported matches, those were stored before "
-                      "it, each whole, and their new tokens are said nowhere else; importing the file again "
+    @blp.alt_response(401, schema="Problem", description="the server has an import key (TANTEO_IMPORT_KEY) and none was sent")
+    @blp.alt_response(403, schema="Problem", description="a bearer token that is not the server's import key")
+    @blp.alt_response(503, schema=ImportProblem, description="another import is running (import.busy, with Retry-After: "
+                      "one import at a time per server process), or the storage failed (storage.full, storage.busy, "
+                      "…): nothing was written, or, when the problem carries imported matches, those were stored "
+                      "before it, each whole, and their new tokens are said nowhere else; importing the file again "
                       "reports them as unchanged and imports the rest")
     @blp.doc(requestBody={"required": True, "content": {
         NDJSON: {"schema": {"type": "string"}, "example": '{"match": "…", "seq": 1, "type": "match_started", …}\n'},
-        TEXT: {"schema": {"type": "string"}}}})
+        TEXT: {"schema": {"type": "string"}}}}, security=[{"bearer": []}, {}])
     def post(self) -> Any:
         """Import an archive (application/x-ndjson) or text notation (text/plain); each match on its own.
 

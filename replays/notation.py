@@ -449,20 +449,7 @@ def iter_text(text: str | Iterable[str]) -> Iterator[TextMatch]:
     if isinstance(text, str):
         text = text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
     broken: list[_Syntax] = []
-    last: TextMatch | None = None
-    for match in _matches(_streamed_tokens(text, broken), broken):
-        if last is not None:
-            yield last
-        last = match
-    for error in broken:
-        found = NotationError(error.line, error.column, "notation.syntax", error.message)
-        if last is None:
-            last = TextMatch(line=error.line, errors=[found], broken_at=0)
-        else:
-            last.errors.append(found)
-            last.broken_at = len(last.events) if last.broken_at is None else last.broken_at
-    if last is not None:
-        yield last
+    yield from _matches(_streamed_tokens(text, broken), broken)
 
 
 def _lines(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[list[_Token]]:
@@ -515,10 +502,10 @@ def _statements(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[lis
         yield pending
 
 
-def _matches(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[TextMatch]:
+def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMatch]:
     match: TextMatch | None = None
     in_events = False
-    for line in _statements(tokens, broken):
+    for line in _statements(tokens, unread):
         first = next(t for t in line if t.kind != "brace")
         is_tag = first.kind == "open" and line[line.index(first) + 1:][:1] != [] and \
             line[line.index(first) + 1].kind == "word" and line[line.index(first) + 1].text[:1].isupper()
@@ -549,6 +536,13 @@ def _matches(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[TextMa
         except _Syntax as broken:
             match.errors.append(NotationError(broken.line, broken.column, "notation.syntax", broken.message))
             match.broken_at = len(match.events)
+    for error in unread:  # the text ended at a line that could not be read: the last match takes it
+        found = NotationError(error.line, error.column, "notation.syntax", error.message)
+        if match is None:
+            match = TextMatch(line=error.line, errors=[found], broken_at=0)
+        else:
+            match.errors.append(found)
+            match.broken_at = len(match.events) if match.broken_at is None else match.broken_at
     if match is not None:
         yield match
 

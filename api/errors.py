@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException
 
 from api import rulebook
 from api.service import AuthError, BadRequest, EventRefused
-from api.service.transfer import ImportBusy, ImportStopped, NothingImported, OutOfTime
+from api.service.transfer import ImportBusy, ImportStopped, NothingImported, OutOfTime, TooLarge
 from engines.base import RuleViolation, UnknownGame
 from api.web import StreamsBusy, quoted
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
@@ -122,6 +122,8 @@ def from_exception(error: Exception) -> Response:
         case ImportStopped(cause=OutOfTime()):
             # the matches stored before it are said with their new tokens: nowhere else to find them
             return problem(422, "import.time_limit", error.message, title="Import stopped", **error.report)
+        case ImportStopped(cause=TooLarge()):
+            return problem(413, "import.too_large", error.message, title="Import stopped", **error.report)
         case ImportBusy():
             return problem(503, "import.busy", error.message, title="Another import is running",
                            headers={"Retry-After": str(IMPORT_RETRY_AFTER)})

@@ -15,7 +15,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from api.web import Blueprint, bearer_token, recorder
 from marshmallow import Schema, fields, validate
-from werkzeug.exceptions import UnsupportedMediaType
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from api.app import current_service
 from api.schemas import MatchFilters, Problem, match_filters
@@ -100,16 +100,26 @@ def _body() -> tuple[bytes, Callable[[int], bytes]]:
     stream = request.stream
     head = b""
     while len(head) < 8:
-        more = stream.read(8 - len(head))
+        more = stream.read(8 - len(head))  # a limit this small is refused before: RequestEntityTooLarge is a 413
         if not more:
             break
         head += more
     unread = [head]
+    limit = request.max_content_length
+    consumed = len(head)
 
     def read(size: int) -> bytes:
+        nonlocal consumed
         if unread:
             return unread.pop()
-        return stream.read(size)
+        if limit is not None:  # never ask past the limit: the lines up to it are imported
+            size = max(1, min(size, limit - consumed))
+        try:
+            chunk = stream.read(size)
+        except RequestEntityTooLarge:  # a body without a length, past the limit: said with what was stored
+            raise transfer.TooLarge(int(limit or 0)) from None
+        consumed += len(chunk)
+        return chunk  # type: ignore[no-any-return]
 
     return head, read
 

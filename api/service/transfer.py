@@ -107,14 +107,31 @@ class ImportBusy(Exception):
         super().__init__(self.message)
 
 
-class OutOfTime(Exception):
-    """An import that ran past its time budget (``TANTEO_IMPORT_SECONDS``): it stops between two
-    lines or two matches, with what it stored so far (:class:`ImportStopped`)."""
+class Cut(Exception):
+    """An import cut short by a bound of the server (time, size): it stops between two lines or
+    two matches, with what it stored so far (:class:`ImportStopped`); ``message`` says which."""
+
+    message: str
+
+
+class OutOfTime(Cut):
+    """An import that ran past its time budget (``TANTEO_IMPORT_SECONDS``)."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.message = (f"it had run for {seconds:g} seconds, the longest an import may take on this server; split "
                         "the file in smaller ones, or import it with 'tanteo import' on the server")
+        super().__init__(self.message)
+
+
+class TooLarge(Cut):
+    """A body sent without a length that grew past the largest file an import takes (``limit`` bytes),
+    found while it was read (a body with a length is refused before)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.message = (f"the file is larger than {limit:,} bytes, the most an import takes on this server; split it "
+                        "in smaller ones, or import it with 'tanteo import' on the server")
         super().__init__(self.message)
 
 
@@ -357,8 +374,8 @@ def _import_archive(service: Service, lines: list[bytes | str] | Iterator[bytes 
             flush()
     except _StopAsked:
         raise ImportStopped(report(), "stopped on request") from None
-    except OutOfTime as late:
-        raise ImportStopped(report(), late.message, late) from None
+    except Cut as cut:
+        raise ImportStopped(report(), cut.message, cut) from None
     except (StorageUnavailable, WorkersStopped) as error:
         if not imported:  # nothing stored: the error says it all
             raise
@@ -745,8 +762,8 @@ def import_text(service: Service, text: str | Iterable[str], *, by: str = "", st
             _import_written(service, written, by, imported, errors)
     except _StopAsked:
         raise ImportStopped(report(), "stopped on request", text=True) from None
-    except OutOfTime as late:
-        raise ImportStopped(report(), late.message, late, text=True) from None
+    except Cut as cut:
+        raise ImportStopped(report(), cut.message, cut, text=True) from None
     except StorageUnavailable as error:
         if not imported:  # nothing stored: the error says it all
             raise

@@ -185,3 +185,20 @@ def test_the_import_key_comes_from_the_environment_and_unset_imports_are_open(co
     assert open_app.config["TANTEO_IMPORT_KEY"] is None
     client = open_app.test_client()
     assert client.post("/matches/import", data=exported_text(client), content_type="text/plain").status_code == 201
+
+
+def test_a_body_without_a_length_past_the_limit_stops_with_what_was_stored(configured: Any) -> None:
+    """A chunked body has no length to refuse up front: the limit holds while it is read, and the
+    matches imported before it are said with their tokens (413 import.too_large)."""
+    import io
+
+    app = configured(TANTEO_MAX_IMPORT=4_000)
+    client = app.test_client()
+    text = exported_text(client)
+    body = text + b"2. note {one}\n" + text + b"2. note {two}\n" + b"; a comment line that goes on and on\n" * 400
+    response = client.post("/matches/import", input_stream=io.BytesIO(body), content_type="text/plain",
+                           headers={"Transfer-Encoding": "chunked"}, environ_base={"wsgi.input_terminated": True})
+    assert response.status_code == 413 and response.mimetype == "application/problem+json"
+    problem = response.get_json()
+    assert problem["code"] == "import.too_large" and "larger than 4,000 bytes" in problem["detail"]
+    assert len(problem["imported"]) == 1 and problem["imported"][0]["token"]  # the 2nd match was cut

@@ -716,8 +716,10 @@ def _print_import(report: Mapping[str, Any], as_json: bool) -> None:
         where = f"line {error['line']}" + (f", column {error['column']}" if error["column"] else "")
         of = f" (match {error['match']})" if error["match"] else ""
         click.echo(f"{where}{of}: {error['code']}: {error['message']}", err=True)
+    if report.get("moreErrors"):
+        click.echo(report["moreErrorsDetail"], err=True)
     click.echo(f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
-               f"{len(report['errors'])} errors")
+               f"{len(report['errors']) + report.get('moreErrors', 0)} errors")
 
 
 def _get_json(url: str) -> Any:

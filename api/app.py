@@ -12,6 +12,7 @@ problem+json in ``api/errors.py`` only.
 from __future__ import annotations
 
 import os
+import threading
 import weakref
 from pathlib import Path
 from typing import Any, Mapping
@@ -39,7 +40,14 @@ DEFAULT_MAX_BODY = 1024 * 1024
 of a whole match fits many times over."""
 
 DEFAULT_MAX_IMPORT = 256 * 1024 * 1024
-"""The largest file ``POST /matches/import`` takes (``TANTEO_MAX_IMPORT``): a club's archive, not a batch."""
+"""The largest file ``POST /matches/import`` takes (``TANTEO_MAX_IMPORT``): a club's archive, not a batch.
+It is read a line at a time (``api/exports.py``): what an import holds is its matches, not its bytes."""
+
+DEFAULT_IMPORT_SECONDS = 60.0
+"""How long one ``POST /matches/import`` may run (``TANTEO_IMPORT_SECONDS``, config key or
+environment): past it the import stops between two lines or two matches and says so (422
+``import.time_limit``, with the matches stored before it). A club's evening imports in a
+second or two; a restore larger than this belongs to ``tanteo import`` on the server."""
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "; ".join([
@@ -161,6 +169,22 @@ def public_url(value: Any) -> str | None:
     return text.rstrip("/")
 
 
+def import_seconds(value: Any) -> float:
+    """Read ``TANTEO_IMPORT_SECONDS``: a number of seconds above 0.
+
+    Raises:
+        ValueError: anything else, said in words.
+    """
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"TANTEO_IMPORT_SECONDS is how many seconds one import may run (for example 60), "
+                         f"not '{str(value)[:40]}'") from None
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"TANTEO_IMPORT_SECONDS is a number of seconds above 0, not '{str(value)[:40]}'")
+    return seconds
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
@@ -174,13 +198,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     (a function returning the current aware datetime: the service's clock, read by the
     correction window and the stream's delay; for tests) and ``TANTEO_CREATE_LIMIT`` (how many
     ``POST /matches`` and ``POST /matches/import`` one client address may send, default
-    "120 per minute", env ``TANTEO_CREATE_LIMIT``; ``off`` for no limit: 429 with Retry-After past it)
-    and ``TANTEO_PUBLIC_URL`` (the address other phones reach this server at, env ``TANTEO_PUBLIC_URL``:
-    the origin of the hand-over QR code and of the printed sheet's link, :func:`public_url`).
+    "120 per minute", env ``TANTEO_CREATE_LIMIT``; ``off`` for no limit: 429 with Retry-After past it),
+    ``TANTEO_PUBLIC_URL`` (the address other phones reach this server at, env ``TANTEO_PUBLIC_URL``:
+    the origin of the hand-over QR code and of the printed sheet's link, :func:`public_url`),
+    ``TANTEO_IMPORT_KEY`` (when set, ``POST /matches/import`` needs ``Authorization: Bearer <that
+    key>``; env ``TANTEO_IMPORT_KEY``; unset, imports are open, bounded) and ``TANTEO_IMPORT_SECONDS``
+    (how long one import may run, default 60; env ``TANTEO_IMPORT_SECONDS``).
 
     Raises:
         ValueError: ``TANTEO_CACHE_BYTES`` is not a whole number of bytes, 0 or more,
-            ``TANTEO_CREATE_LIMIT`` is not a rate, or ``TANTEO_PUBLIC_URL`` is not an http(s) address.
+            ``TANTEO_CREATE_LIMIT`` is not a rate, ``TANTEO_PUBLIC_URL`` is not an http(s) address,
+            or ``TANTEO_IMPORT_SECONDS`` is not a number of seconds above 0.
     """
     app = Flask(__name__)
     app.config.update(
@@ -197,9 +225,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         TANTEO_CACHE_BYTES=os.environ.get("TANTEO_CACHE_BYTES", DEFAULT_BUDGET),
         TANTEO_CREATE_LIMIT=os.environ.get("TANTEO_CREATE_LIMIT", DEFAULT_CREATE_LIMIT),
         TANTEO_PUBLIC_URL=os.environ.get("TANTEO_PUBLIC_URL"),
+        TANTEO_IMPORT_KEY=os.environ.get("TANTEO_IMPORT_KEY") or None,
+        TANTEO_IMPORT_SECONDS=os.environ.get("TANTEO_IMPORT_SECONDS", DEFAULT_IMPORT_SECONDS),
     )
     app.config.update(config or {})
     app.config["TANTEO_PUBLIC_URL"] = public_url(app.config["TANTEO_PUBLIC_URL"])
+    app.config["TANTEO_IMPORT_SECONDS"] = import_seconds(app.config["TANTEO_IMPORT_SECONDS"])
+    app.extensions["tanteo.import"] = threading.Lock()  # one import at a time in this process (api/exports.py)
     app.json = OrjsonProvider(app)
     db = str(app.config["TANTEO_DB"])
     if db != "memory:" and not db.startswith("sqlite:") and not is_shared_database(db):

@@ -632,6 +632,7 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
     import tqdm as progress_bars
 
     from api.service import transfer
+    from replays.lines import lines_of
 
     with open(file, "rb") as handle:
         raw = handle.read()
@@ -643,9 +644,11 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
         _fail(f"{file} is empty: there is nothing to import (was the backup written to another file?)")
     service = _service(db, create=True)
     if _is_text(file, raw):
-        with _stop_on_ctrl_c(None) as asked:
+        del raw  # read again a line at a time: a text import holds one match, not the file
+        with _stop_on_ctrl_c(None) as asked, open(file, "rb") as handle:
+            lines = (line.decode("utf-8", "replace") for line in lines_of(handle.read))
             try:
-                report = transfer.import_text(service, raw.decode("utf-8", "replace"), by=by, stop=asked)
+                report = transfer.import_text(service, lines, by=by, stop=asked)
             except transfer.ImportStopped as stopped:
                 _import_stopped(stopped, as_json)
     else:
@@ -723,8 +726,10 @@ def _print_import(report: Mapping[str, Any], as_json: bool) -> None:
         where = f"line {error['line']}" + (f", column {error['column']}" if error["column"] else "")
         of = f" (match {error['match']})" if error["match"] else ""
         click.echo(f"{where}{of}: {error['code']}: {error['message']}", err=True)
+    if report.get("moreErrors"):
+        click.echo(report["moreErrorsDetail"], err=True)
     click.echo(f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
-               f"{len(report['errors'])} errors")
+               f"{len(report['errors']) + report.get('moreErrors', 0)} errors")
 
 
 def _get_json(url: str) -> Any:

@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException
 
 from api import rulebook
 from api.service import AuthError, BadRequest, EventRefused
-from api.service.transfer import ImportStopped, NothingImported
+from api.service.transfer import ImportBusy, ImportStopped, NothingImported, OutOfTime, TooLarge
 from engines.base import RuleViolation, UnknownGame
 from api.web import StreamsBusy, quoted
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
@@ -67,6 +67,10 @@ STORAGE: dict[str, tuple[int, str]] = {
 """The 503 answers to :class:`StorageUnavailable`, by reason: the ``Retry-After`` hint and the
 message. Only an I/O error during a commit can leave a client unsure whether its write
 landed; the others roll back, so their messages say nothing was recorded."""
+
+
+IMPORT_RETRY_AFTER = 10
+"""Seconds to wait before sending an import again while another one runs (503 ``import.busy``)."""
 
 
 def _rule(code: str, game: str | None) -> dict[str, str]:
@@ -115,6 +119,14 @@ def from_exception(error: Exception) -> Response:
             return problem(409, "match.exists", str(error))
         case NothingImported():
             return problem(422, "import.nothing_imported", error.message, title="Nothing imported", **error.report)
+        case ImportStopped(cause=OutOfTime()):
+            # the matches stored before it are said with their new tokens: nowhere else to find them
+            return problem(422, "import.time_limit", error.message, title="Import stopped", **error.report)
+        case ImportStopped(cause=TooLarge()):
+            return problem(413, "import.too_large", error.message, title="Import stopped", **error.report)
+        case ImportBusy():
+            return problem(503, "import.busy", error.message, title="Another import is running",
+                           headers={"Retry-After": str(IMPORT_RETRY_AFTER)})
         case ImportStopped(cause=StorageUnavailable() as cause):
             # the matches stored before the fault are said with their new tokens: nowhere else to find them
             log.warning("import stopped, storage unavailable (%s): %s", cause.reason, cause.detail)

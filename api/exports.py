@@ -6,17 +6,21 @@ request's media type and stream the service's lines back.
 
 from __future__ import annotations
 
+import codecs
+import hmac
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask.views import MethodView
-from api.web import Blueprint, bearer_token
+from api.web import Blueprint, bearer_token, recorder
 from marshmallow import Schema, fields, validate
-from werkzeug.exceptions import UnsupportedMediaType
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from api.context import current_service
 from api.schemas import MatchFilters, Problem, match_filters
-from api.service import transfer
+from api.service import AuthError, transfer
+from replays.lines import lines_of
 
 blp = Blueprint("exports", __name__, description="Export a match or a database (archive, text notation, CSV) and import files")
 
@@ -51,17 +55,78 @@ class ImportErrorEntry(Schema):
     match = fields.String(allow_none=True)
 
 
+MORE_ERRORS = fields.Integer(metadata={"description": "how many more errors were found than the first 100 listed "
+                                                      "(present only when there were more)"})
+MORE_ERRORS_DETAIL = fields.String(metadata={"description": "the same, in words"})
+
+
 class ImportProblem(Problem):
-    """Nothing imported: the problem, with the whole report beside it."""
+    """Nothing imported, or the import stopped: the problem, with the whole report beside it."""
 
     imported = fields.List(fields.Nested(ImportedMatch))
     unchanged = fields.List(fields.Nested(ImportedMatch))
+    moreErrors = MORE_ERRORS
+    moreErrorsDetail = MORE_ERRORS_DETAIL
 
 
 class ImportReport(Schema):
     imported = fields.List(fields.Nested(ImportedMatch))
     unchanged = fields.List(fields.Nested(ImportedMatch), metadata={"description": "matches already stored, identical"})
-    errors = fields.List(fields.Nested(ImportErrorEntry))
+    errors = fields.List(fields.Nested(ImportErrorEntry), metadata={"description": "the first 100 errors in the file"})
+    moreErrors = MORE_ERRORS
+    moreErrorsDetail = MORE_ERRORS_DETAIL
+
+
+def _import_key() -> None:
+    """Refuse an import without the server's import key, when it has one (``TANTEO_IMPORT_KEY``).
+
+    Raises:
+        AuthError: ``auth.missing`` (401) without a bearer token, ``auth.wrong`` (403) with another one.
+    """
+    key = current_app.config.get("TANTEO_IMPORT_KEY")
+    if not key:
+        return
+    given = bearer_token()
+    if given is None:
+        raise AuthError("auth.missing", "importing on this server needs its import key: send "
+                                        "'Authorization: Bearer <import key>' (ask the server's operator for it)")
+    if not hmac.compare_digest(given.encode("utf-8", "replace"), str(key).encode("utf-8")):
+        raise AuthError("auth.wrong", "this is not the server's import key")
+
+
+def _body() -> tuple[bytes, Callable[[int], bytes]]:
+    """Return the body's first bytes (for :func:`transfer.compressed`) and a ``read`` for the whole
+    body from its start, read from the request's stream as it is consumed, never whole."""
+    stream = request.stream
+    head = b""
+    while len(head) < 8:
+        more = stream.read(8 - len(head))  # a limit this small is refused before: RequestEntityTooLarge is a 413
+        if not more:
+            break
+        head += more
+    unread = [head]
+    limit = request.max_content_length
+    consumed = len(head)
+
+    def read(size: int) -> bytes:
+        nonlocal consumed
+        if unread:
+            return unread.pop()
+        if limit is not None:  # never ask past the limit: the lines up to it are imported
+            size = max(1, min(size, limit - consumed))
+        try:
+            chunk = stream.read(size)
+        except RequestEntityTooLarge:  # a body without a length, past the limit: said with what was stored
+            raise transfer.TooLarge(int(limit or 0)) from None
+        consumed += len(chunk)
+        return chunk  # type: ignore[no-any-return]
+
+    return head, read
+
+
+def _text_lines(lines: Iterator[bytes], charset: str) -> Iterator[str]:
+    for line in lines:
+        yield line.decode(charset, "replace")
 
 
 def _stream(lines: Any, mimetype: str, filename: str) -> Response:
@@ -105,31 +170,58 @@ class ExportAll(MethodView):
 class Import(MethodView):
     @blp.response(201, ImportReport)
     @blp.alt_response(200, schema=ImportReport, description="every match of the file is already stored, identical")
-    @blp.alt_response(422, schema=ImportProblem, description="nothing was imported: a problem (code import.nothing_imported) "
-                      "that also carries imported, unchanged and errors (every error by line)")
+    @blp.alt_response(422, schema=ImportProblem, description="nothing was imported (code import.nothing_imported), or "
+                      "the import ran past the server's time budget (code import.time_limit, TANTEO_IMPORT_SECONDS) "
+                      "and stopped: a problem that also carries imported (with their new tokens), unchanged and "
+                      "errors (the first 100 by line; moreErrors counts the rest)")
     @blp.alt_response(415, schema="Problem", description="neither an archive nor text")
-    @blp.alt_response(503, schema=ImportProblem, description="the storage failed (storage.full, storage.busy, …): "
-                      "nothing was written, or, when the problem carries imported matches, those were stored before "
-                      "it, each whole, and their new tokens are said nowhere else; importing the file again "
+    @blp.alt_response(401, schema="Problem", description="the server has an import key (TANTEO_IMPORT_KEY) and none was sent")
+    @blp.alt_response(403, schema="Problem", description="a bearer token that is not the server's import key")
+    @blp.alt_response(503, schema=ImportProblem, description="another import is running (import.busy, with Retry-After: "
+                      "one import at a time per server process), or the storage failed (storage.full, storage.busy, "
+                      "…): nothing was written, or, when the problem carries imported matches, those were stored "
+                      "before it, each whole, and their new tokens are said nowhere else; importing the file again "
                       "reports them as unchanged and imports the rest")
     @blp.doc(requestBody={"required": True, "content": {
         NDJSON: {"schema": {"type": "string"}, "example": '{"match": "…", "seq": 1, "type": "match_started", …}\n'},
-        TEXT: {"schema": {"type": "string"}}}})
+        TEXT: {"schema": {"type": "string"}}}}, security=[{"bearer": []}, {}])
     def post(self) -> Any:
-        """Import an archive (application/x-ndjson) or text notation (text/plain); each match on its own."""
+        """Import an archive (application/x-ndjson) or text notation (text/plain); each match on its own.
+
+        The body is read a line at a time as the import goes (memory is what the matches hold,
+        not what the file weighs); the report lists the first 100 errors and counts the rest;
+        the import stops after ``TANTEO_IMPORT_SECONDS``; one import runs at a time in a server
+        process (another answers 503 ``import.busy``); with ``TANTEO_IMPORT_KEY`` set, the
+        import needs it as a bearer token.
+        """
+        _import_key()
         mimetype = request.mimetype
-        body = request.get_data()
-        packed = transfer.compressed(body)
-        if packed:
-            raise UnsupportedMediaType(f"the body is compressed ({packed[0]}): send the archive ({NDJSON}) "
-                                       f"or the text notation ({TEXT}) unpacked")
-        if mimetype in ARCHIVE_TYPES:
-            report = transfer.import_archive(current_service(), body.splitlines())
-        elif mimetype == TEXT:
-            text = body.decode(request.mimetype_params.get("charset", "utf-8"), "replace")
-            report = transfer.import_text(current_service(), text, by=request.headers.get("X-Recorder", ""))
-        else:
-            raise UnsupportedMediaType(f"send an archive as {NDJSON} or the text notation as {TEXT}")
+        by = recorder()
+        running = current_app.extensions["tanteo.import"]
+        if not running.acquire(blocking=False):
+            raise transfer.ImportBusy()
+        try:
+            head, read = _body()
+            packed = transfer.compressed(head)
+            if packed:
+                raise UnsupportedMediaType(f"the body is compressed ({packed[0]}): send the archive ({NDJSON}) "
+                                           f"or the text notation ({TEXT}) unpacked")
+            if mimetype not in ARCHIVE_TYPES and mimetype != TEXT:
+                raise UnsupportedMediaType(f"send an archive as {NDJSON} or the text notation as {TEXT}")
+            charset = request.mimetype_params.get("charset", "utf-8")
+            try:
+                codecs.lookup(charset)
+            except LookupError:
+                raise UnsupportedMediaType("the body's charset is not one this server reads: send the file as UTF-8 "
+                                           f"('Content-Type: {mimetype}; charset=utf-8')") from None
+            seconds = current_app.config["TANTEO_IMPORT_SECONDS"]
+            if mimetype in ARCHIVE_TYPES:
+                report = transfer.import_archive(current_service(), lines_of(read), seconds=seconds)
+            else:
+                report = transfer.import_text(current_service(), _text_lines(lines_of(read), charset), by=by,
+                                              seconds=seconds)
+        finally:
+            running.release()
         if not report["imported"] and report["errors"]:
             raise transfer.NothingImported(report)
         return report, 201 if report["imported"] else 200

@@ -25,6 +25,7 @@ import orjson
 
 from ledger.records import StoredEvent, stored_event
 from schemas import SchemaError, validate_envelope
+from replays.lines import MAX_LINE
 from schemas.strict import MATCH_ID_LENGTH, first_nul, is_issued_match_id, nul_message, shown
 
 
@@ -59,12 +60,19 @@ class ArchivedMatch:
         return self.lines[-1]
 
 
+def damaged_match(error: LineError) -> str | None:
+    """The match a refused line refuses whole (see :func:`read_archive`): only an id Tanteo issues
+    can be imported, so only such an id need be remembered."""
+    return error.match if error.match and is_issued_match_id(error.match) else None
+
+
 def archive_line(envelope: Mapping[str, Any]) -> bytes:
     """Return one archive line (with its newline) for an envelope as the ledger lists it."""
     return orjson.dumps(envelope) + b"\n"
 
 
-def read_archive(lines: Iterable[bytes | str], *, first: int = 1) -> tuple[list[ArchivedMatch], list[LineError]]:
+def read_archive(lines: Iterable[bytes | str], *, first: int = 1,
+                 errors: Any = None) -> tuple[list[ArchivedMatch], Any]:
     """Read an archive into its matches, in the order they first appear, and the lines refused.
 
     A refused line names the match it seems to come from when its text still shows a
@@ -73,14 +81,24 @@ def read_archive(lines: Iterable[bytes | str], *, first: int = 1) -> tuple[list[
 
     Each line is parsed once, as it came (bytes need no decoding first); a line that does
     not parse that way (blank, broken, not UTF-8) is read again as text, which says why.
-    ``first`` is the number of the first line (a piece of a longer file).
+    ``first`` is the number of the first line (a piece of a longer file). ``errors`` is where
+    refused lines go (a list by default; an import passes a :class:`replays.lines.ErrorLog`,
+    which keeps the first ones): it is returned beside the matches. ``lines`` is read once,
+    as it comes (a stream's lines, :func:`replays.lines.lines_of`): only the events of the
+    matches are kept, never a refused line. A line cut as too long is refused by its line.
     """
     grouped: dict[str, tuple[list[StoredEvent], list[int]]] = {}
-    errors: list[LineError] = []
+    if errors is None:
+        errors = []
     latest: dict[str, tuple[str, int]] = {}  # each match's latest time so far, and its line
     known_at: set[str] = set()  # a batch shares its time: each distinct one is checked once
     loads = orjson.loads
     for number, raw in enumerate(lines, first):
+        if len(raw) > MAX_LINE:
+            errors.append(LineError(number, None, "archive.line_too_long",
+                                    f"this line is longer than {MAX_LINE // (1024 * 1024)} MiB, far more than any "
+                                    "event's envelope: it was not read", None))
+            continue
         try:
             envelope = loads(raw)
         except orjson.JSONDecodeError:
@@ -158,7 +176,10 @@ def _parsed(text: str) -> Any:
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError as error:
-        raise _Refused("archive.bad_json", f"this line is not JSON: {error.msg}", error.colno) from None
+        why, column = error.msg, error.colno
+    # raised outside the handler: an error raised in it would keep the decoder's error, its
+    # traceback and this frame in a cycle, which the import (collector paused) never frees
+    raise _Refused("archive.bad_json", f"this line is not JSON: {why}", column)
 
 
 def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
@@ -183,7 +204,11 @@ def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
     try:  # the schema names what is wrong
         validate_envelope(envelope)
     except SchemaError as error:
-        raise _Refused("archive.bad_envelope", f"the envelope: {error.message}", None, match) from None
+        why: str | None = error.message
+    else:
+        why = None
+    if why is not None:  # raised outside the handler (see _parsed)
+        raise _Refused("archive.bad_envelope", f"the envelope: {why}", None, match)
     salts = tuple((tuple(item["path"]), item["salt"]) for item in envelope.get("private") or ())
     return stored_event(match, envelope["seq"], envelope["type"], envelope["data"], envelope["at"], envelope["by"],
                         envelope["key"], envelope["prev"], envelope["hash"], envelope.get("format", 1), salts)

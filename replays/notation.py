@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from schemas import SchemaError, validate_event
 from schemas.strict import NUL, nul_message
+from replays.lines import MAX_LINE
 
 # --------------------------------------------------------------------------- decks
 
@@ -217,8 +218,26 @@ class _Syntax(Exception):
         self.line, self.column, self.message = line, column, message
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Unclosed(_Syntax):
+    """A ``{`` comment not closed by the end of the text read so far (the next line may close it)."""
+
+
+MAX_TEXT_LINE = MAX_LINE // 4
+"""The longest line of the text notation, in characters (a line cut at ``MAX_LINE`` bytes is longer)."""
+
+MAX_SPAN_LINES = 1_000
+"""The most lines a ``{ comment }``, a list or object, or an event continued by ``name=`` lines
+may run over: past it, the text is taken as broken there (a reader keeps such a statement whole)."""
+
+MAX_TEXT_EVENTS = 50_000
+"""The most events one match of a text file may hold (a long evening is a few thousand): the
+events of a match are kept until its end is read, so a file of one endless match is refused there."""
+
+
+class _Token(NamedTuple):
+    """One token (a named tuple: immutable like the frozen dataclass it was, and made several
+    times faster, which a 20 MB import of junk lines counts in millions)."""
+
     kind: str  # word, string, open, close, lparen, rparen, eq, brace, newline, end
     text: str
     line: int
@@ -228,21 +247,8 @@ class _Token:
 _SPECIAL = set('[]()="{};')
 
 
-def _refuse_nul(text: str) -> None:
-    """Refuse a NUL character (U+0000) written as it is, anywhere in the text (its escape in a
-    string is refused by :func:`_tokens`): no text Tanteo keeps may hold one.
-
-    Raises:
-        _Syntax: at the NUL's line and column.
-    """
-    at = text.find(NUL)
-    if at >= 0:
-        line_start = text.rfind("\n", 0, at) + 1
-        raise _Syntax(text.count("\n", 0, at) + 1, at - line_start + 1, nul_message("this line"))
-
-
-def _tokens(text: str) -> Iterator[_Token]:
-    line, column, i, n = 1, 1, 0, len(text)
+def _tokens(text: str, line: int = 1, end: bool = True) -> Iterator[_Token]:
+    column, i, n = 1, 0, len(text)
     while i < n:
         ch = text[i]
         if ch == "\n":
@@ -257,7 +263,7 @@ def _tokens(text: str) -> Iterator[_Token]:
             start_line, start_col = line, column
             j = text.find("}", i + 1)
             if j < 0:
-                raise _Syntax(line, column, "this { comment is never closed with }")
+                raise _Unclosed(line, column, "this { comment is never closed with }")
             body = text[i + 1:j]
             yield _Token("brace", body, start_line, start_col)
             newlines = body.count("\n")
@@ -294,7 +300,55 @@ def _tokens(text: str) -> Iterator[_Token]:
             yield _Token("word", text[i:j], line, column)
             column += j - i
             i = j
-    yield _Token("end", "", line, column)
+    if end:
+        yield _Token("end", "", line, column)
+
+
+def _streamed_tokens(lines: Iterable[str], broken: list[_Syntax]) -> Iterator[_Token]:
+    """Tokenize lines as they come: each line (or the lines a ``{ comment }`` runs over) at once.
+
+    The first line that cannot be read ends the tokens there, as if the text ended before it
+    (what :func:`read_text` always did: read what comes before it, report it); its error is
+    put in ``broken``.
+    """
+    number = 0
+    held: list[str] = []  # the lines of a { comment } still open
+    first = 0
+    for text in lines:
+        number += 1
+        at = text.find(NUL)
+        if at >= 0:
+            broken.append(_Syntax(number, at + 1, nul_message("this line")))
+            held = []
+            break
+        if len(text) > MAX_TEXT_LINE:
+            broken.append(_Syntax(number, 1, f"this line is longer than {MAX_TEXT_LINE:,} characters, "
+                                             "far more than any event needs: it was not read"))
+            held = []
+            break
+        if not held:
+            first = number
+        held.append(text)
+        try:
+            tokens = list(_tokens("\n".join(held) + "\n", first, end=False))
+        except _Unclosed as unclosed:
+            if len(held) < MAX_SPAN_LINES:
+                continue  # the next line may close it
+            broken.append(unclosed)
+            held = []
+            break
+        except _Syntax as error:
+            broken.append(error)
+            held = []
+            break
+        held = []
+        yield from tokens
+    if held:  # the text ended inside a { comment }
+        try:
+            list(_tokens("\n".join(held) + "\n", first, end=False))
+        except _Syntax as error:
+            broken.append(error)
+    yield _Token("end", "", number + 1, 1)
 
 
 def _path(base: str, key: str | int) -> str:
@@ -374,35 +428,43 @@ def _shown(token: _Token) -> str:
     return {"newline": "the end of the line", "end": "the end of the file"}.get(token.kind, token.text)
 
 
-def read_text(text: str) -> list[TextMatch]:
+def read_text(text: str | Iterable[str]) -> list[TextMatch]:
     """Read a text file into its matches (lenient: see the module docstring).
 
     Errors are kept per match with their line and column; a match whose tags cannot be read
     has no ``start``. Each event's shape is checked against its JSON Schema here (numbers
     written where a string is expected, like Cabo's ``card=5``, are read as strings).
+    ``text`` is the whole text or its lines (without their line ends): see :func:`iter_text`.
     """
-    try:
-        _refuse_nul(text)
-        tokens = list(_tokens(text))
-    except _Syntax as broken:
-        # an unclosed string or comment: read what comes before it, report it
-        head = text.splitlines(keepends=True)[: broken.line - 1]
-        matches = read_text("".join(head)) if head else []
-        error = NotationError(broken.line, broken.column, "notation.syntax", broken.message)
-        if matches:
-            matches[-1].errors.append(error)
-            matches[-1].broken_at = len(matches[-1].events) if matches[-1].broken_at is None else matches[-1].broken_at
-        else:
-            matches = [TextMatch(line=broken.line, errors=[error], broken_at=0)]
-        return matches
-    return list(_matches(tokens))
+    return list(iter_text(text))
 
 
-def _lines(tokens: list[_Token]) -> Iterator[list[_Token]]:
-    """Split tokens into logical lines (a list or object may run over several lines)."""
+def iter_text(text: str | Iterable[str]) -> Iterator[TextMatch]:
+    """Yield the matches of a text file one by one, reading its lines only as far as each needs.
+
+    What a file costs to read is what its longest match holds (up to :data:`MAX_TEXT_EVENTS`
+    events), never its size: the lines are tokenized as they come and each match is handed
+    on once the next one starts. A line that cannot be read (an unclosed string or comment, a
+    NUL character, a line or a statement too long) ends the text there: the matches before it
+    are read, the last one takes the error.
+    """
+    if isinstance(text, str):
+        text = text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+    broken: list[_Syntax] = []
+    yield from _matches(_streamed_tokens(text, broken), broken)
+
+
+def _lines(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[list[_Token]]:
+    """Split tokens into logical lines (a list or object may run over several lines, up to
+    :data:`MAX_SPAN_LINES`: past it, ``broken`` takes the error and the tokens end there)."""
     current: list[_Token] = []
     depth = 0
     for token in tokens:
+        if depth and token.line - current[0].line >= MAX_SPAN_LINES:
+            opened = next(t for t in current if t.kind in ("open", "lparen"))
+            broken.append(_Syntax(opened.line, opened.column,
+                                  f"this {opened.text} is not closed within {MAX_SPAN_LINES:,} lines"))
+            return
         if token.kind in ("open", "lparen"):
             depth += 1
         elif token.kind in ("close", "rparen"):
@@ -419,15 +481,20 @@ def _lines(tokens: list[_Token]) -> Iterator[list[_Token]]:
         yield current
 
 
-def _statements(tokens: list[_Token]) -> Iterator[list[_Token]]:
-    """Join logical lines into statements: a line that starts with ``name=`` continues the event above."""
+def _statements(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[list[_Token]]:
+    """Join logical lines into statements: a line that starts with ``name=`` continues the event
+    above (up to :data:`MAX_SPAN_LINES` lines: past it, ``broken`` takes the error)."""
     pending: list[_Token] | None = None
-    for line in _lines(tokens):
+    for line in _lines(tokens, broken):
         if all(t.kind == "brace" for t in line):
             continue  # a comment on its own
         words = [t for t in line if t.kind != "brace"]
         continues = len(words) > 1 and words[0].kind == "word" and words[1].kind == "eq"
         if continues and pending is not None:
+            if line[0].line - pending[0].line >= MAX_SPAN_LINES:
+                broken.append(_Syntax(pending[0].line, pending[0].column,
+                                      f"this event is continued over more than {MAX_SPAN_LINES:,} lines"))
+                return
             pending.extend(line)
             continue
         if pending is not None:
@@ -437,10 +504,10 @@ def _statements(tokens: list[_Token]) -> Iterator[list[_Token]]:
         yield pending
 
 
-def _matches(tokens: list[_Token]) -> Iterator[TextMatch]:
+def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMatch]:
     match: TextMatch | None = None
     in_events = False
-    for line in _statements(tokens):
+    for line in _statements(tokens, unread):
         first = next(t for t in line if t.kind != "brace")
         is_tag = first.kind == "open" and line[line.index(first) + 1:][:1] != [] and \
             line[line.index(first) + 1].kind == "word" and line[line.index(first) + 1].text[:1].isupper()
@@ -460,11 +527,24 @@ def _matches(tokens: list[_Token]) -> Iterator[TextMatch]:
         in_events = True
         if match.broken_at is not None:
             continue
+        if len(match.events) >= MAX_TEXT_EVENTS:
+            match.errors.append(NotationError(first.line, first.column, "notation.too_many_events",
+                                              f"a match of a text file holds at most {MAX_TEXT_EVENTS:,} events: "
+                                              "this one was not read from here on (import it as an archive)"))
+            match.broken_at = len(match.events)
+            continue
         try:
             match.events.append(_event(line, deck_of(match.start)))
         except _Syntax as broken:
             match.errors.append(NotationError(broken.line, broken.column, "notation.syntax", broken.message))
             match.broken_at = len(match.events)
+    for error in unread:  # the text ended at a line that could not be read: the last match takes it
+        found = NotationError(error.line, error.column, "notation.syntax", error.message)
+        if match is None:
+            match = TextMatch(line=error.line, errors=[found], broken_at=0)
+        else:
+            match.errors.append(found)
+            match.broken_at = len(match.events) if match.broken_at is None else match.broken_at
     if match is not None:
         yield match
 

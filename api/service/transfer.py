@@ -26,6 +26,7 @@ import io
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -38,8 +39,9 @@ from engines import get_engine
 from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
 from ledger.records import StoredEvent, is_placeholder
 from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable
-from replays.archive import ArchivedMatch, LineError, archive_line, read_archive
-from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, read_text,
+from replays.archive import ArchivedMatch, LineError, archive_line, damaged_match, read_archive
+from replays.lines import MAX_ERRORS, ErrorLog, more_errors_said
+from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, iter_text,
                               value_at, write_text)
 from schemas import SchemaError, validate_event
 
@@ -62,7 +64,9 @@ class NothingImported(Exception):
         errors = report["errors"]
         first = errors[0] if errors else None
         where = f" (first: line {first['line']}: {first['message']})" if first else ""
-        super().__init__(f"nothing was imported: {len(errors)} error{'s' if len(errors) != 1 else ''}{where}")
+        count = len(errors) + report.get("moreErrors", 0)
+        more = f"; {report['moreErrorsDetail']}" if report.get("moreErrors") else ""
+        super().__init__(f"nothing was imported: {count:,} error{'s' if count != 1 else ''}{where}{more}")
         self.report = report
         self.message = str(self)
 
@@ -92,6 +96,76 @@ class ImportStopped(Exception):
         self.why = why
         self.cause = cause
         self.message = str(self)
+
+
+class ImportBusy(Exception):
+    """Another import is running in this server process (one at a time: answered 503 ``import.busy``)."""
+
+    def __init__(self) -> None:
+        self.message = ("another import is running on this server; one import runs at a time, so send this "
+                        "one again once it has finished")
+        super().__init__(self.message)
+
+
+class Cut(Exception):
+    """An import cut short by a bound of the server (time, size): it stops between two lines or
+    two matches, with what it stored so far (:class:`ImportStopped`); ``message`` says which."""
+
+    message: str
+
+
+class OutOfTime(Cut):
+    """An import that ran past its time budget (``TANTEO_IMPORT_SECONDS``)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.message = (f"it had run for {seconds:g} seconds, the longest an import may take on this server; split "
+                        "the file in smaller ones, or import it with 'tanteo import' on the server")
+        super().__init__(self.message)
+
+
+class TooLarge(Cut):
+    """A body sent without a length that grew past the largest file an import takes (``limit`` bytes),
+    found while it was read (a body with a length is refused before)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.message = (f"the file is larger than {limit:,} bytes, the most an import takes on this server; split it "
+                        "in smaller ones, or import it with 'tanteo import' on the server")
+        super().__init__(self.message)
+
+
+class Deadline:
+    """When an import must stop: ``seconds`` from now (None: never)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.at = None if seconds is None else time.monotonic() + seconds
+
+    def check(self) -> None:
+        """Raise :class:`OutOfTime` once the time is up."""
+        if self.at is not None and time.monotonic() > self.at:
+            raise OutOfTime(self.seconds or 0)
+
+    def lines(self, lines: Iterable[Any], every: int = 256) -> Iterator[Any]:
+        """Yield ``lines``, checking the time every ``every`` of them."""
+        if self.at is None:
+            yield from lines
+            return
+        for number, line in enumerate(lines):
+            if number % every == 0:
+                self.check()
+            yield line
+
+
+def _listed(report: dict[str, Any], errors: ErrorLog[Any], as_json: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+    """Put an import's errors in its report: the first :data:`MAX_ERRORS` in the file and, when
+    there were more, ``moreErrors`` (their count) and ``moreErrorsDetail`` (that count in words)."""
+    report["errors"] = [as_json(e) for e in errors.kept()]
+    if errors.more:
+        report["moreErrors"] = errors.more
+        report["moreErrorsDetail"] = more_errors_said(errors.more, errors.limit)
+    return report
 
 
 class _Refused(Exception):
@@ -201,23 +275,41 @@ def compressed(raw: bytes) -> tuple[str, str] | None:
 
 
 def import_archive(service: Service, lines: Iterable[bytes | str], *, progress: Any = None,
-                   workers: int | None = None, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+                   workers: int | None = None, stop: Callable[[], bool] | None = None,
+                   seconds: float | None = None) -> dict[str, Any]:
     """Import every match of an archive that is sound; report the rest by line.
 
     ``progress``, if given, is called with the number of events of each match handled.
     ``workers`` is how many processes check the schemas and rules: None for one per core but
     one when the archive has :data:`PARALLEL_FROM` events or more (else none), 0 for none.
     The report is the same either way. ``stop``, if given, is asked between matches whether
-    to stop there (the command line's Ctrl-C).
+    to stop there (the command line's Ctrl-C). ``seconds`` is the time budget: past it the
+    import stops (between two lines or two matches) as a stop does, saying so.
+
+    ``lines`` that are not a list (a request body's lines, :func:`replays.lines.lines_of`)
+    are read as they come, checked here (no workers): only the events of the matches are
+    kept until the end of the file (a match's lines may be spread over it: each is decided
+    whole), never a refused line. The report lists the first :data:`MAX_ERRORS` errors in
+    the file, and counts the rest (``moreErrors``).
 
     Raises:
-        ImportStopped: ``stop`` answered yes, or the storage or a worker failed, after some
-            matches were stored: it carries the report of those (their new tokens with them).
+        ImportStopped: ``stop`` answered yes, the time ran out, or the storage or a worker
+            failed, after some matches were stored or lines refused: it carries the report of
+            those (their new tokens with them).
         StorageUnavailable, WorkersStopped: the same before anything was stored.
     """
-    with collector_paused():  # the whole file is held decoded until its last match is stored
-        return _import_archive(service, lines if isinstance(lines, list) else list(lines), progress, workers,
-                               stop or (lambda: False))
+    if workers and not isinstance(lines, list):
+        lines = list(lines)
+    deadline = Deadline(seconds)
+    asked = stop or (lambda: False)
+
+    def stopping() -> bool:
+        deadline.check()
+        return asked()
+
+    with collector_paused():  # the matches are held decoded until the last one is stored
+        return _import_archive(service, lines if isinstance(lines, list) else deadline.lines(lines), progress, workers,
+                               stopping)
 
 
 _Checked = tuple[Any, ...]
@@ -226,13 +318,13 @@ match row takes), ``("shape", index, code, message)`` (an event breaks its schem
 before the chain is looked at) or ``("rules", index, code, message)`` (the fold refused it)."""
 
 
-def _import_archive(service: Service, lines: list[bytes | str], progress: Any, workers: int | None,
-                    stop: Callable[[], bool]) -> dict[str, Any]:
+def _import_archive(service: Service, lines: list[bytes | str] | Iterator[bytes | str], progress: Any,
+                    workers: int | None, stop: Callable[[], bool]) -> dict[str, Any]:
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
-    errors: list[LineError] = []
+    errors: ErrorLog[LineError] = ErrorLog(MAX_ERRORS, names=damaged_match)
     pending: list[tuple[ArchivedMatch, MatchImport, str]] = []
-    count = import_workers(workers, len(lines))
+    count = import_workers(workers, len(lines)) if isinstance(lines, list) else 0
 
     def handled(archived: ArchivedMatch) -> None:
         if progress is not None:
@@ -251,13 +343,13 @@ def _import_archive(service: Service, lines: list[bytes | str], progress: Any, w
         pending.clear()
 
     def report() -> dict[str, Any]:
-        errors.sort(key=lambda e: (e.line, e.column or 0))
         imported.sort(key=lambda entry: entry["lines"][0])  # in the file's order (workers may settle a match late)
         unchanged.sort(key=lambda entry: entry["lines"][0])
-        return {"imported": imported, "unchanged": unchanged, "errors": [e.json() for e in errors]}
+        return _listed({"imported": imported, "unchanged": unchanged}, errors, LineError.json)
 
     try:
-        settled = _settled_by_workers(service, lines, count, errors, stop) if count else _settled(service, lines, errors)
+        settled = (_settled_by_workers(service, lines, count, errors, stop) if count and isinstance(lines, list)
+                   else _settled(service, lines, errors))
         with contextlib.closing(settled):  # a stop lets the workers go at once
             for archived, decision in settled:
                 if stop():
@@ -282,6 +374,8 @@ def _import_archive(service: Service, lines: list[bytes | str], progress: Any, w
             flush()
     except _StopAsked:
         raise ImportStopped(report(), "stopped on request") from None
+    except Cut as cut:
+        raise ImportStopped(report(), cut.message, cut) from None
     except (StorageUnavailable, WorkersStopped) as error:
         if not imported:  # nothing stored: the error says it all
             raise
@@ -305,12 +399,11 @@ _Decision = tuple[Any, ...]
 ``("import", engine, checked)`` (``checked``: what a worker found, None when checked here)."""
 
 
-def _settled(service: Service, lines: list[bytes | str],
-             refused: list[LineError]) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
+def _settled(service: Service, lines: Iterable[bytes | str],
+             refused: ErrorLog[LineError]) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
     """Read the whole file, then decide each match in the order it first appears."""
-    matches, errors = read_archive(lines)
-    refused.extend(errors)
-    damaged = {e.match for e in errors if e.match}
+    matches, _ = read_archive(lines, errors=refused)
+    damaged = set(refused.named)
     for archived in matches:
         yield archived, _decision(service, archived, damaged)
 
@@ -437,7 +530,7 @@ PIECE_LINES = 4_000
 sent to the workers at once: they check while the rest of the file is read."""
 
 
-def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int, refused: list[LineError],
+def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int, refused: ErrorLog[LineError],
                         stop: Callable[[], bool]) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
     """Read the file piece by piece; send each match to ``workers`` processes for its schemas and
     rules as soon as a piece goes by without a line of it; once the whole file is read, yield
@@ -634,32 +727,43 @@ def unseen(value: Any) -> Any:
     return value
 
 
-def import_text(service: Service, text: str, *, by: str = "", stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+def import_text(service: Service, text: str | Iterable[str], *, by: str = "", stop: Callable[[], bool] | None = None,
+                seconds: float | None = None) -> dict[str, Any]:
     """Import every match of a text file, leniently: each keeps its valid prefix and stays open.
 
     Every error is reported by line and column: what cannot be read, what breaks an event's
-    schema, and the first event the rules refuse (the events before it are recorded).
+    schema, and the first event the rules refuse (the events before it are recorded). The
+    report lists the first :data:`MAX_ERRORS` in the file and counts the rest (``moreErrors``).
 
-    ``stop`` (the command line's Ctrl-C) is asked between two matches. A stop, or a storage
-    fault once a match was started, raises :class:`ImportStopped` with the matches started so
-    far and their write tokens, which exist nowhere else (a fault in the middle of a match
-    leaves it with the events recorded before it: its version says how many).
+    ``text`` is the whole text or its lines, read as they come (:func:`replays.notation.iter_text`):
+    a match is recorded once the next one starts, so what an import holds is one match.
+    ``stop`` (the command line's Ctrl-C) is asked between two matches; ``seconds`` is the time
+    budget, checked between lines and between matches. A stop, the time running out once
+    something was found, or a storage fault once a match was started, raises
+    :class:`ImportStopped` with the matches started so far and their write tokens, which exist
+    nowhere else (a fault in the middle of a match leaves it with the events recorded before
+    it: its version says how many).
     """
     imported: list[dict[str, Any]] = []
-    errors: list[dict[str, Any]] = []
+    errors: ErrorLog[dict[str, Any]] = ErrorLog(MAX_ERRORS)
+    deadline = Deadline(seconds)
+    lines = text.split("\n")[:-1] if isinstance(text, str) and text.endswith("\n") else \
+        text.split("\n") if isinstance(text, str) else text
 
     def report() -> dict[str, Any]:
-        errors.sort(key=lambda e: (e["line"], e["column"] or 0))
-        return {"imported": imported, "unchanged": [], "errors": errors}
+        return _listed({"imported": imported, "unchanged": []}, errors, dict)
 
     try:
-        for written in read_text(text):
+        for written in iter_text(deadline.lines(lines)):
+            deadline.check()
             if stop is not None and stop():
                 raise _StopAsked
             errors.extend(_text_error(e, None) for e in written.errors)
             _import_written(service, written, by, imported, errors)
     except _StopAsked:
         raise ImportStopped(report(), "stopped on request", text=True) from None
+    except Cut as cut:
+        raise ImportStopped(report(), cut.message, cut, text=True) from None
     except StorageUnavailable as error:
         if not imported:  # nothing stored: the error says it all
             raise
@@ -672,7 +776,7 @@ def _text_error(error: NotationError, match: str | None) -> dict[str, Any]:
 
 
 def _import_written(service: Service, written: TextMatch, by: str,
-                    imported: list[dict[str, Any]], errors: list[dict[str, Any]]) -> None:
+                    imported: list[dict[str, Any]], errors: ErrorLog[dict[str, Any]]) -> None:
     """Check and record one match read from text; append what happened to ``imported``/``errors``."""
     if written.broken_at == 0 or not written.start:
         return
@@ -722,7 +826,7 @@ def _import_written(service: Service, written: TextMatch, by: str,
     _say_what_was_left(written, entry["version"], errors)
 
 
-def _say_what_was_left(written: TextMatch, version: int, errors: list[dict[str, Any]]) -> None:
+def _say_what_was_left(written: TextMatch, version: int, errors: ErrorLog[dict[str, Any]]) -> None:
     """Say, at the error that ended a match's recorded prefix, that nothing after it was recorded.
 
     The rules are checked up to the first event they (or its shape) refuse: the state after
@@ -746,7 +850,7 @@ def _say_what_was_left(written: TextMatch, version: int, errors: list[dict[str, 
         ending["message"] += " — this line was not recorded"
 
 
-def _shaped(game: str, written: TextMatch, errors: list[dict[str, Any]]) -> tuple[list[Written], int]:
+def _shaped(game: str, written: TextMatch, errors: ErrorLog[dict[str, Any]]) -> tuple[list[Written], int]:
     """Read each event's values as its schema expects; report every shape error; return the events and
     how many of them form the valid prefix."""
     limit = len(written.events) if written.broken_at is None else written.broken_at

@@ -144,3 +144,13 @@ def test_a_compressed_or_empty_backup_is_said_in_one_sentence(tmp_path: Path) ->
     response = client.post("/matches/import", data=packed.read_bytes(), content_type="application/x-ndjson")
     assert response.status_code == 415 and response.mimetype == "application/problem+json"
     assert response.get_json()["detail"].startswith("the body is compressed (gzip): send the archive")
+
+
+def test_the_command_line_lists_the_first_100_errors_and_counts_the_rest(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.tnt"
+    junk.write_text('[Game "junk"]\n[Players "a" "b"]\n2. note {x}\n' * 250)
+    result = CliRunner().invoke(main, ["import", str(junk), "--db", str(tmp_path / "t.db")])
+    assert result.exit_code == 2
+    assert result.stderr.count(": game.unknown: ") + result.stderr.count(": schema.") == 100
+    assert "150 more errors were found and not listed" in result.stderr
+    assert result.stdout.strip().endswith("0 imported, 0 unchanged, 250 errors")

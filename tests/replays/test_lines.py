@@ -41,8 +41,9 @@ def test_a_line_too_long_is_cut_to_one_byte_past_the_limit_and_the_rest_skipped(
 def test_lines_of_never_holds_more_than_a_line_and_a_chunk() -> None:
     """An endless line of junk is read through in chunks: what is held stays about the limit."""
     held: list[int] = []
+    chunks = itertools.count()
 
-    def endless(size: int, chunks: Iterator[int] = itertools.count()) -> bytes:
+    def endless(size: int) -> bytes:
         return b"" if next(chunks) > 200 else b"z" * size  # 200 chunks of 64 KiB, no newline
 
     for line in lines_of(endless, limit=1000):

@@ -1,0 +1,55 @@
+// What players call the rules options (the API's keys stay in a "details" disclosure for the curious).
+// A key names the option in every game that has it; "game.key" where two games mean different things.
+
+export const OPTION_NAMES = {
+  "cau-robat.players": ["Number of players", "Play with 3 to 5 players, or allow 2 to 6."],
+  dealerRotation: ["Who deals next", "The deal passes to the dealer's right (the next player) or to the dealer's left."],
+  dupFix: ["Pairs on the table at the deal", "How the table was fixed when two cards of a rank came up: one card replaced, or everything dealt again."],
+  requireAnnouncement: ["Calls must be said aloud", "A Cau, Recau or Contracau counts only when the player says it."],
+  runDirection: ["Runs go", "After a match, the run of following ranks is taken up and down, only up, or only down."],
+  directPileCapture: ["Take a pile directly", "A card matching the top of another player's pile takes that pile, even with nothing matched on the table."],
+  pileOrder: ["Order of the cards in a pile", "Worked out from the plays, or written down card by card."],
+  chainMode: ["When a Cau is settled", "The last caller takes it all, or each call takes at once and the next caller takes it back."],
+  anyoneMayCall: ["Anyone may call", "Any player not yet in an open Cau may join it out of turn."],
+  lastPlayClears: ["The last card clears the table", "Clearing the table with the hand's last card earns the table-clearing payments."],
+  leftovers: ["Cards left on the table at the end", "They go to nobody, or to the last player who took cards."],
+  deck: ["Deck", "Which cards the game uses."],
+  maxPlayers: ["Most players at the table", "How many players may sit in."],
+  dealerMode: ["Who deals", "One player deals as long as they like, the deal passes on, or a croupier who does not play deals."],
+  start: ["How a hand starts", "Two cards each, or five or three each of which a player keeps one and gets a new card."],
+  secondCardFrom: ["Where the second card comes from", "From the cards given back, shuffled, or from the stock they are shuffled into."],
+  openSix: ["Six open cards", "Six cards lie face up in the middle, belonging to nobody (Kabú con descartes)."],
+  solvency: ["Who counts as broke", "Broke when a player holds fewer chips than they owe, or when chips plus winnings minus debts fall below zero."],
+  insolventCollects: ["A broke player still collects", "A player who cannot pay still takes what others owe them."],
+  edition: ["Edition of the rules", "The first edition, or the second edition's whole set of changes (2–4 players)."],
+  swapAny: ["Swap any two cards", "An 11 or 12 may swap any two cards of two players, not only one's own."],
+  lockCaller: ["The caller's cards are safe", "After CABO, nobody may swap with the player who called it."],
+  wrongMultiPenalty: ["A wrong multiple swap", "When the cards shown do not match: the new card is thrown away, or joins the row as an extra card."],
+  "el-roby.players": ["Number of players", "Play with 4 to 8 players, or allow 2 to 8."],
+  entry: ["Money each player puts in the pot", "Paid at the start; the last player in takes the pot."],
+  stake: ["Money for a Roby", "What each other player pays the one who goes out in one go."],
+  dealerDrawOrder: ["Drawing for the first deal", "The highest card deals first, by value or by K > Q > J > 10 among tens (not recorded)."],
+  setsDistinctSuits: ["Sets of different suits", "A set holds at most one card of each suit."],
+  aceWrap: ["Runs go round the ace", "A run may go round the corner (K-A-2)."],
+  discardCheck: ["Which melds a discard must not fit", "Other players' melds, or every meld on the table."],
+  elevenCardSource: ["The 11-card Roby", "Going out with 11 cards by laying off needs a draw from the stock, or from either pile."],
+  noImmediateRediscard: ["No throwing back the card just taken", "A card taken from the discard pile may not be thrown away in the same turn."],
+  stockOut: ["When the stock runs out", "The discards but the top card become a new stock, or the hand does not count."],
+  limitCheck: ["When the 99 limit is checked", "On the hand kept after the discard, or before it."],
+  limitScope: ["What the 99 limit applies to", "Every turn with a new meld, only the player's first meld, or turns with lay-offs too."],
+  rebuyDenominator: ["Dividing the pot for a re-buy", "By the players still in, or counting those who re-buy too."],
+  rebuyRounding: ["Rounding the re-buy price", "Up or down to whole money."],
+  trumpCard: ["The trump card after the deal", "It goes back into the stock, or lies face up under it and is drawn last."],
+  discardFaceUp: ["Discards face up", "Cards thrown away are shown (and must be written down)."],
+  tiraInterruptsTira: ["A tira may interrupt a tira", "Four of a suit may be thrown in again after another tira in the same trick."],
+  eggs: ["Eggs (60–60)", "A 60–60 deal counts for nothing, or doubles the next deal's loss points."],
+  correctionWindow: ["Time to correct after the end", "Minutes after the match ends in which scores may still be corrected or disputed. Leave it blank for no limit."],
+  "kabu.end": ["When the game ends", "When a player cannot pay, or at a time agreed beforehand (then broke players buy chips or leave)."],
+  "cau-robat.wins": ["Hands to win the game", "The number of hand wins that ends the game."],
+  "cau-robat.tie": ["Two players reach it together", "They share the game, or play on until one leads alone."],
+};
+
+/** [name, sentence] of an option, or null when the catalog does not know it. */
+export function optionWords(game, key) {
+  return OPTION_NAMES[`${game}.${key}`] || OPTION_NAMES[key] || null;
+}

@@ -322,7 +322,8 @@ function describePreview(result) {
   }
   box.append(el("p", {}, el("strong", { text: "Totals: " }), result.standings.map((s, i) => `${labels[i]} ${s.total}`).join(" · ")));
   const next = (result.next || []).filter((m) => m.type === "hand_started").map((m) => m.data.dealer).filter((d) => d != null);
-  if (result.end.over) box.append(el("p", { text: `The match would be over: ${(result.end.winners || []).map((w) => labels[w]).join(", ")} win.` }));
+  const winners = (result.end.winners || []).map((w) => labels[w]);
+  if (result.end.over) box.append(el("p", { text: `The match would be over: ${winners.length > 1 ? `${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]} win` : `${winners[0] || "nobody"} wins`}.` }));
   else if (next.length === 1) box.append(el("p", { text: `Next: ${seatName(next[0])} deals.` }));
   else if (next.length > 1) box.append(el("p", { text: `Next: ${next.map(seatName).join(" or ")} may deal.` }));
   return box;

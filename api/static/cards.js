@@ -40,7 +40,7 @@ export function cardFace(code) {
   const french = /^(A|[2-9]|10|J|Q|K)([CDHS])$/.exec(code);
   if (french) return french[1] + SUITS[french[2]];
   const spanish = /^(\d+)([ocbe])$/.exec(code);
-  if (spanish) return `${SPANISH_FACES[spanish[1]] || spanish[1]} ${SPANISH_SUITS[spanish[2]]}`;
+  if (spanish) return `${SPANISH_FIGURES[spanish[1]] || spanish[1]} de ${SPANISH_SUITS[spanish[2]]}`;  // in running text; a card drawn shows its suit
   return code;
 }
 
@@ -51,13 +51,13 @@ const SUIT_SHAPES = {
   c: [["path", { d: "M1 2h10c0 4-2 6-4 6.5V12h2.5v2h-7v-2H5V8.5C3 8 1 6 1 2z", fill: "currentColor" }]],
   e: [["path", { d: "M6 0.5l1.3 2V10h-2.6V2.5z", fill: "currentColor" }], ["rect", { x: 1.5, y: 10, width: 9, height: 1.6, fill: "currentColor" }],
     ["rect", { x: 5.2, y: 11.6, width: 1.6, height: 3.9, fill: "currentColor" }]],
-  b: [["path", { d: "M4.5 1.5c1-1.2 3.6-1 4 .8l-1.3 12.2c-.1 1.2-2.3 1.2-2.4 0z", fill: "currentColor" }],
-    ["circle", { cx: 4.5, cy: 5, r: 1, fill: "#fffbe8" }], ["circle", { cx: 7.3, cy: 8.5, r: 1, fill: "#fffbe8" }]],
+  b: [["path", { d: "M3.2 2.6C3.2.4 8.8.4 8.8 2.6L7.1 14.6c-.2 1.2-2 1.2-2.2 0z", fill: "currentColor" }],
+    ["circle", { cx: 3.3, cy: 6, r: 1.2, fill: "currentColor" }], ["circle", { cx: 8.4, cy: 8.6, r: 1.1, fill: "currentColor" }]],
 };
 
 function suitIcon(letter) {
   const svg = document.createElementNS(SVG, "svg");
-  for (const [k, v] of Object.entries({ viewBox: "0 0 12 16", width: 12, height: 16, class: "suit", "aria-hidden": "true", focusable: "false" })) svg.setAttribute(k, v);
+  for (const [k, v] of Object.entries({ viewBox: "0 0 12 16", width: 15, height: 20, class: "suit", "aria-hidden": "true", focusable: "false" })) svg.setAttribute(k, v);
   for (const [tag, attrs] of SUIT_SHAPES[letter]) {
     const shape = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs)) shape.setAttribute(k, v);

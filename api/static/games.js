@@ -56,7 +56,7 @@ export const FIELDS = {
   },
   kabu: {
     keep: [{ name: "card", kind: "card", label: "Card kept", unknown: true }],
-    buy_chips: [{ name: "seat", kind: "seat", label: "Who buys" }, { name: "from", kind: "seat", label: "Buys from" },
+    buy_chips: [{ name: "seat", kind: "seat", label: "Who buys" }, { name: "from", kind: "seat", label: "Buys from", other: true },
       { name: "chips", kind: "int", label: "Chips", min: 1 }],
     showdown: [{ name: "hands", kind: "rows", label: "Cards shown", max: 4 }],
   },

@@ -1,7 +1,7 @@
 // New match: pick a game (GET /games), seat the players, options (GET /games/{game}), then POST /matches.
 import { call, get, keepToken, problemText } from "./api.js";
 import { qrSvg } from "./qr.js";
-import { optionWords } from "./words.js";
+import { optionWords, valueWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_NAMES = ["Anna", "Ben", "Carl", "Dora", "Eva", "Fran", "Gus", "Hugo", "Ines", "Joan"];
@@ -117,7 +117,7 @@ function optionRow(name, spec, role) {
       control.checked = !!spec.default;
     } else if (spec.values) {
       control = el("select", { id, [`data-${role}`]: name, "data-kind": typeof spec.values[0] === "number" ? "number" : "string" });
-      for (const v of spec.values) control.append(el("option", { value: String(v), text: String(v) + (v === spec.default ? " (default)" : ""), selected: v === spec.default }));
+      for (const v of spec.values) control.append(el("option", { value: String(v), text: valueWords(name, v) + (v === spec.default ? " (usual)" : ""), selected: v === spec.default }));
     } else {
       control = el("input", { type: "number", id, [`data-${role}`]: name, "data-kind": "number", value: String(spec.default ?? ""), min: spec.minimum, max: spec.maximum });
     }
@@ -127,12 +127,12 @@ function optionRow(name, spec, role) {
       ? el("label", { class: "inline", for: id }, control, title)
       : el("label", { for: id }, title, control);
     const byDefault = spec.default == null ? ""
-      : spec.type === "boolean" ? (spec.default ? "Ticked unless you untick it." : "Not ticked unless you tick it.") : `Usually: ${spec.default}.`;
+      : spec.type === "boolean" ? (spec.default ? "Ticked unless you untick it." : "Not ticked unless you tick it.") : `Usually: ${valueWords(name, spec.default)}.`;
     const said = words ? words[1] : /[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`;
-    const engine = /[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`;
+    const engine = (/[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`).replace(/^./, (c) => c.toUpperCase());
     const details = el("details", { class: "option-details" }, el("summary", { text: "Details" }),
       el("p", { class: "note" }, "In the record: ", el("code", { text: `${role === "target" ? "target." : ""}${name}` }),
-        spec.values ? ` (${spec.values.map(String).join(", ")})` : "", `. ${engine.replace(/; null: no limit\.$/, "; blank: no limit.")}`));
+        spec.values ? ` (${spec.values.map(String).join(", ")})` : "", `: ${engine.replace(/; null: no limit\.$/, "; blank: no limit.")}`));
     return el("div", { class: "option" }, label, el("p", { class: "note" }, `${said}${byDefault ? ` ${byDefault}` : ""} `,
       spec.rule ? el("a", { href: spec.rule, text: "The rule" }) : ""), details);
 }

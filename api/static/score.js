@@ -445,7 +445,7 @@ function openDeal(move) {
   const leaderPick = gameId === "la-cabra" && move.data.leader == null
     ? segmented(leaderNeeded ? "Leads the first trick (the last deal's sheet did not say)" : "Leads the first trick (leave it: the player after the dealer)",
       seatOptions(), { clearable: true }) : null;
-  if (leaderPick) { leaderPick.node.dataset.field = "leader"; form.append(leaderPick.node); }
+  if (leaderPick) leaderPick.node.dataset.field = "leader";
   const makeSlot = (field, seat, index, known) => {
     const slot = { field, seat, index, code: known ? null : "??" };
     const b = cardButton(slot.code ?? "??", "");
@@ -475,6 +475,7 @@ function openDeal(move) {
     for (let i = 0; i < extra.count; i++) cards.append(makeSlot(extra.field, null, i, true));
     form.append(el("div", { class: "seatrow" }, el("span", { class: "name", text: extra.label }), cards));
   }
+  if (leaderPick) form.append(leaderPick.node);  // after the cards: the places come first to the keyboard
   const picker = el("div", { class: "picker", role: "group", "aria-label": "Pick the card for the selected place" });
   const drawPicker = () => keepingFocus(picker, redrawPicker);
   const redrawPicker = () => {
@@ -567,7 +568,7 @@ function control(f, move, known) {
     case "cards": return cardList(label, { max: f.max || 8, allowUnknown: !!f.unknown, initial: Array.isArray(known) ? known.filter(isCard) : [] });
     case "slot": return segmented(label, slotsOf(move.data.seat), { initial: one(known) });
     case "slots": return segmented(label, slotsOf(move.data.seat), { multiple: true, initial: Array.isArray(known) ? known : [] });
-    case "seat": return segmented(label, seatOptions(), { clearable: f.optional, initial: one(known) });
+    case "seat": return segmented(label, seatOptions().filter(([s]) => !f.other || s !== move.data.seat), { clearable: f.optional, initial: one(known) });
     case "seats": return segmented(label, seatOptions(), { multiple: true, initial: Array.isArray(known) ? known : [] });
     case "bool": return segmented(label, [[true, "yes"], [false, "no"]], { clearable: f.optional, initial: one(known) });
     case "choice": return segmented(label, f.values.map((v) => [v, v]), { initial: one(known) });
@@ -742,7 +743,7 @@ const FIELD_NAMES = { cardPoints: "card points", lossPoints: "loss points" };
 function spell(value) {
   if (typeof value === "string" && knownCodes().has(value)) return cardFace(value);  // A♦ as the pickers show it, not AD
   if (!Array.isArray(value)) return value === null ? "unseen" : String(value);
-  if (value.some(Array.isArray)) return value.map((part) => (Array.isArray(part) ? part.join(" ") || "none" : spell(part))).join(" / ");
+  if (value.some(Array.isArray)) return value.map((part) => (Array.isArray(part) ? part.map(spell).join(" ") || "none" : spell(part))).join(" / ");
   if (value.length === 2 && value.every((x) => typeof x === "number")) return value.join("–");
   return value.map(spell).join(value.every((x) => typeof x === "number") ? ", " : " ");
 }

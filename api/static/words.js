@@ -53,3 +53,38 @@ export const OPTION_NAMES = {
 export function optionWords(game, key) {
   return OPTION_NAMES[`${game}.${key}`] || OPTION_NAMES[key] || null;
 }
+
+/** What a player calls an option's value; the value itself stays the API's. */
+export const VALUE_NAMES = {
+  "players.3-5": "3 to 5", "players.2-6": "2 to 6", "players.4-8": "4 to 8", "players.2-8": "2 to 8",
+  "dealerRotation.right": "to the right", "dealerRotation.left": "to the left",
+  "dupFix.replace": "extra cards replaced", "dupFix.redealAll": "dealt again",
+  "runDirection.both": "up and down", "runDirection.up": "only up", "runDirection.down": "only down",
+  "pileOrder.deterministic": "worked out from the plays", "pileOrder.recorded": "written card by card",
+  "chainMode.deferred": "the last caller takes it all", "chainMode.immediate": "each call takes at once",
+  "leftovers.nobody": "nobody", "leftovers.lastCapturer": "the last player who took cards",
+  "deck.french40": "French, A to 10 (40 cards)", "deck.full52": "French, whole pack (52)", "deck.spanish40": "Spanish (40)",
+  "dealerMode.keep": "one dealer keeps the deal", "dealerMode.rotate": "the deal passes on", "dealerMode.croupier": "a croupier who does not play",
+  "start.direct": "two cards each", "start.choose5": "keep one of five", "start.choose3": "keep one of three",
+  "secondCardFrom.returned": "from the cards given back", "secondCardFrom.stock": "from the stock",
+  "solvency.gross": "fewer chips than owed", "solvency.net": "chips plus winnings minus debts below zero",
+  "edition.1": "first edition", "edition.2": "second edition",
+  "wrongMultiPenalty.discard": "the new card is thrown away", "wrongMultiPenalty.keep": "the new card joins the row",
+  "dealerDrawOrder.value": "by value", "dealerDrawOrder.rank": "by rank (K > Q > J > 10)",
+  "discardCheck.othersMelds": "other players' melds", "discardCheck.allMelds": "every meld",
+  "elevenCardSource.stockOnly": "only from the stock", "elevenCardSource.either": "from either pile",
+  "stockOut.reshuffle": "the discards make a new stock", "stockOut.voidHand": "the hand does not count",
+  "limitCheck.afterDiscard": "after the discard", "limitCheck.beforeDiscard": "before the discard",
+  "limitScope.everyMeld": "every new meld", "limitScope.firstExposure": "the first meld only", "limitScope.alsoLayoffs": "lay-offs too",
+  "rebuyDenominator.remaining": "the players still in", "rebuyDenominator.includeRebuyers": "those plus the re-buyers",
+  "rebuyRounding.up": "up", "rebuyRounding.down": "down",
+  "trumpCard.returned": "goes back into the stock", "trumpCard.bottomFaceUp": "face up under the stock, drawn last",
+  "eggs.none": "count for nothing", "eggs.doubleNext": "double the next deal",
+  "end.insolvency": "when a player cannot pay", "end.time": "at an agreed time",
+  "tie.share": "they share the game", "tie.playOn": "play on until one leads alone",
+};
+
+/** A value's words, or the value itself. */
+export function valueWords(key, value) {
+  return VALUE_NAMES[`${key}.${value}`] || String(value);
+}

@@ -145,7 +145,7 @@ def test_cau_robat_captures_asked_and_the_sheet_says_cards_and_hands_won(open_pa
     form.get_by_role("button", name="Record").click()
     expect(page.locator("#access")).to_contain_text("5 entries recorded")
     assert events(live, match_id, token)[-1]["data"] == {"seat": 0, "card": "5o", "captures": [{"seat": 0, "cards": ["5e", "5o"]}]}
-    expect(page.locator("#history li[data-seq='5']")).to_contain_text("card 5 oros")
+    expect(page.locator("#history li[data-seq='5']")).to_contain_text("card 5 de oros")
 
 
 def test_options_have_a_players_name_and_the_code_in_details(open_page: Callable[..., Page], live: Server) -> None:

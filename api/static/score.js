@@ -759,13 +759,13 @@ function describeEvent(e) {
     const was = S.events.find((x) => x.seq === d.target);
     return `correction of entry ${d.target} (${d.reason}): ${was ? describeEvent({ type: was.type, data: d.data }) : ""}`;
   }
-  for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
+  for (const k of ["dealer", "leader", "trump", "from", "chips", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
     const name = FIELD_NAMES[k] || k;
     if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??" || c === null)) { bits.push(`${name} unseen`); continue; }
     if (d[k] && typeof d[k] === "object" && !Array.isArray(d[k])) { bits.push(`${name} ${d[k].private ? "hidden" : JSON.stringify(d[k]).replaceAll('"', "")}`); continue; }
-    if (d[k] !== undefined && d[k] !== null) bits.push(`${name} ${["dealer", "caller", "out"].includes(k) ? seatName(d[k]) : spell(d[k])}`);
+    if (d[k] !== undefined && d[k] !== null) bits.push(`${name} ${["dealer", "leader", "caller", "out"].includes(k) || (k === "from" && e.type === "buy_chips") ? seatName(d[k]) : spell(d[k])}`);
   }
-  return `${who}${e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;
+  return `${who}${({ rebuy: "re-buy", time_up: "time is up" })[e.type] || e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;
 }
 
 function renderHistory() {

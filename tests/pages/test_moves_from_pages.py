@@ -160,3 +160,43 @@ def test_options_have_a_players_name_and_the_code_in_details(open_page: Callable
     expect(window.locator("details")).to_contain_text("blank: no limit")
     for code in ("trumpCard", "tiraInterruptsTira", "correctionWindow"):
         expect(page.locator("#option-list label", has_text=code)).to_have_count(0)
+
+
+def test_cau_robat_target_is_asked_on_new_match(open_page: Callable[..., Page], live: Server) -> None:
+    page = open_page("/new")
+    page.get_by_label("Cau Robat").check()
+    page.get_by_label("Hands to win the game").fill("2")
+    expect(page.get_by_label("Two players reach it together")).to_have_value("share")
+    with page.expect_response(lambda r: r.url.endswith("/matches") and r.request.method == "POST") as created:
+        page.get_by_role("button", name="Create the match").click()
+    assert created.value.request.post_data_json["target"] == {"wins": 2, "tie": "share"}
+    assert created.value.status == 201
+
+
+def test_a_rebuy_and_a_leader_by_keyboard(open_page: Callable[..., Page], live: Server) -> None:
+    match_id, token = new_match(live, {"game": "el-roby", "players": ["Ana", "Bea", "Carl", "Dani"],
+                                       "options": {"entry": 10}, "initial": {"scores": [90, 10, 20, 30]}})
+    record(live, match_id, token, _e("hand_started", dealer=0), _e("hand_result", out=1, hands=[40, 0, 5, 6]))
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    page.locator("#legal [data-move-type='rebuy']").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#move-form .rebuy-price")).to_contain_text("pays 14")
+    expect(page.get_by_role("button", name="Record the re-buy")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#access")).to_contain_text("4 entries recorded")
+
+    match_id, token = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
+    record(live, match_id, token, _e("hand_started", dealer=0), _e("hand_result", lossPoints=[0, 2]))
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    page.locator("#legal [data-move-type='hand_started']").focus()
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="put 6 of hearts there").focus()  # the picker waits on the one open place: the trump card
+    page.keyboard.press("Enter")
+    leader = page.locator("[data-field='leader']")
+    leader.get_by_role("button", name="West").focus()
+    page.keyboard.press("Space")
+    expect(leader.get_by_role("button", name="West")).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name="Record the deal").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#access")).to_contain_text("4 entries recorded")
+    assert events(live, match_id, token)[-1]["data"]["leader"] == 3

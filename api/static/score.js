@@ -759,8 +759,10 @@ function describeEvent(e) {
     const was = S.events.find((x) => x.seq === d.target);
     return `correction of entry ${d.target} (${d.reason}): ${was ? describeEvent({ type: was.type, data: d.data }) : ""}`;
   }
-  for (const k of ["dealer", "leader", "trump", "from", "chips", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
-    const name = FIELD_NAMES[k] || k;
+  for (const k of ["dealer", "leader", "trump", "from", "chips", "card", "slots", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
+    // a Cabo replace names the cards shown from the slots (thrown away when they match), not the card drawn
+    const name = k === "cards" && ["replace", "take_discard"].includes(e.type) ? "cards shown" : FIELD_NAMES[k] || k;
+    if (k === "slots" && Array.isArray(d.slots)) { bits.push(`slot${d.slots.length > 1 ? "s" : ""} ${d.slots.join(" + ")}`); continue; }
     if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??" || c === null)) { bits.push(`${name} unseen`); continue; }
     if (d[k] && typeof d[k] === "object" && !Array.isArray(d[k])) { bits.push(`${name} ${d[k].private ? "hidden" : JSON.stringify(d[k]).replaceAll('"', "")}`); continue; }
     if (d[k] !== undefined && d[k] !== null) bits.push(`${name} ${["dealer", "leader", "caller", "out"].includes(k) || (k === "from" && e.type === "buy_chips") ? seatName(d[k]) : spell(d[k])}`);

@@ -27,7 +27,7 @@ export const OPTION_NAMES = {
   wrongMultiPenalty: ["A wrong multiple swap", "When the cards shown do not match: the new card is thrown away, or joins the row as an extra card."],
   "el-roby.players": ["Number of players", "Play with 4 to 8 players, or allow 2 to 8."],
   entry: ["Money each player puts in the pot", "Paid at the start; the last player in takes the pot."],
-  stake: ["Money for a Roby", "What each other player pays the one who goes out in one go."],
+  stake: ["Money for a Roby", "What each other player pays the one who makes Roby (goes out), each hand."],
   dealerDrawOrder: ["Drawing for the first deal", "The highest card deals first, by value or by K > Q > J > 10 among tens (not recorded)."],
   setsDistinctSuits: ["Sets of different suits", "A set holds at most one card of each suit."],
   aceWrap: ["Runs go round the ace", "A run may go round the corner (K-A-2)."],

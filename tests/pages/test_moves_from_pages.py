@@ -200,3 +200,14 @@ def test_a_rebuy_and_a_leader_by_keyboard(open_page: Callable[..., Page], live: 
     page.keyboard.press("Enter")
     expect(page.locator("#access")).to_contain_text("4 entries recorded")
     assert events(live, match_id, token)[-1]["data"]["leader"] == 3
+
+
+def test_cabo_history_says_which_cards_were_shown_from_the_slots(open_page: Callable[..., Page], live: Server) -> None:
+    """'Anna: replace — cards 0' read as if she drew the 0; the 0 left slot 2, the drawn 6 went in."""
+    match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"]})
+    record(live, match_id, token, _e("hand_started", dealer=0, layouts=[["??"] * 4] * 4, discard="5"),
+           _e("draw", seat=0, card="6"), _e("replace", seat=0, slots=[2], cards=["0"]),
+           _e("draw", seat=1), _e("replace", seat=1, slots=[1, 3], cards=["4", "4"]))
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    expect(page.locator("#history li[data-seq='4']")).to_contain_text("Anna: replace — slot 2, cards shown 0")
+    expect(page.locator("#history li[data-seq='6']")).to_contain_text("Ben: replace — slots 1 + 3, cards shown 4 4")

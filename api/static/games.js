@@ -1,26 +1,29 @@
 // What each game asks the scorer: the fields of each move (what legal-moves leaves open),
 // the score-sheet form of a hand (the shortest entry the API accepts) and the deal's layout.
 // Names and shapes are VOCABULARY.md's; nothing here decides a rule — the API does.
+import { cardFace } from "./cards.js";
 
 const VERBS = {
   draw: "draws", discard: "discards", replace: "replaces", peek: "peeks (7/8)", spy: "spies (9/10)", swap: "swaps (11/12)",
   call_cabo: "calls CABO", take_discard: "takes the discard", initial_peek: "looks at two cards", showdown: "Showdown: cards shown",
   lead: "leads", beat: "beats", tira: "leads a tira (four of a suit, out of turn)", play: "plays", keep: "keeps a card", take: "takes a card", stand: "stands",
   meld: "melds", lay_off: "lays off", rebuy: "re-buys", reveal: "Reveal cards", note: "Note",
+  buy_chips: "buys chips", leave: "leaves the game", time_up: "Time is up: the match ends",
 };
 
 /** The button text of a legal move. */
 export function moveLabel(move, seatName) {
   const verb = VERBS[move.type] || move.type.replaceAll("_", " ");
   const d = move.data;
+  if (move.type === "buy_chips" && d.seat == null) return "A player buys chips";
   // concrete templates (several "replaces" with different slots) must read differently
   const details = [];
-  if (d.slots) details.push(`slot${d.slots.length > 1 ? "s" : ""} ${d.slots.join(" + ")}${d.cards ? ` showing ${d.cards.join(" ")}` : ""}`);
-  else if (d.cards && move.type !== "showdown") details.push(d.cards.join(" "));
-  if (d.card && move.type !== "draw") details.push(d.card);
+  if (d.slots) details.push(`slot${d.slots.length > 1 ? "s" : ""} ${d.slots.join(" + ")}${d.cards ? ` showing ${d.cards.map(cardFace).join(" ")}` : ""}`);
+  else if (d.cards && move.type !== "showdown") details.push(d.cards.map(cardFace).join(" "));
+  if (d.card && move.type !== "draw") details.push(cardFace(d.card));
   const tail = details.length ? ` (${details.join(", ")})` : "";
   // El Roby's two draws read differently: from the stock, or the discard (the card everyone sees)
-  if (move.type === "draw" && d.from) return `${seatName(d.seat)} ${d.from === "stock" ? "draws from the stock" : `takes the discard${d.card ? ` (${d.card})` : ""}`}`;
+  if (move.type === "draw" && d.from) return `${seatName(d.seat)} ${d.from === "stock" ? "draws from the stock" : `takes the discard${d.card ? ` (${cardFace(d.card)})` : ""}`}`;
   return (d.seat != null ? `${seatName(d.seat)} ${verb}` : verb) + tail;
 }
 
@@ -48,10 +51,13 @@ export const FIELDS = {
     tira: [{ name: "cards", kind: "cards", label: "The four cards", max: 4 }, { name: "rivals", kind: "seats", label: "Also claiming", optional: true }],
   },
   "cau-robat": {
-    play: [{ name: "card", kind: "card", label: "Card played" }, { name: "call", kind: "bool", label: "Called (Cau, Recau …)", optional: true }],
+    play: [{ name: "card", kind: "card", label: "Card played" }, { name: "call", kind: "bool", label: "Called (Cau, Recau …)", optional: true },
+      { name: "captures", kind: "captures", label: "Cards taken", optional: true }],
   },
   kabu: {
     keep: [{ name: "card", kind: "card", label: "Card kept", unknown: true }],
+    buy_chips: [{ name: "seat", kind: "seat", label: "Who buys" }, { name: "from", kind: "seat", label: "Buys from", other: true },
+      { name: "chips", kind: "int", label: "Chips", min: 1 }],
     showdown: [{ name: "hands", kind: "rows", label: "Cards shown", max: 4 }],
   },
   "el-roby": {

@@ -1,6 +1,7 @@
 // New match: pick a game (GET /games), seat the players, options (GET /games/{game}), then POST /matches.
 import { call, get, keepToken, problemText } from "./api.js";
 import { qrSvg } from "./qr.js";
+import { optionWords, valueWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_NAMES = ["Anna", "Ben", "Carl", "Dora", "Eva", "Fran", "Gus", "Hugo", "Ines", "Joan"];
@@ -84,6 +85,7 @@ function refreshSeating() {
     seat.style.top = `${50 + 42 * Math.sin(angle)}%`;
     diagram.append(seat);
   });
+  if (game.game === "kabu") renderChips();
   $("diagram-caption").textContent = `Play goes ${cw ? "clockwise" : "anticlockwise"}: ${list.map((n, i) => n || `seat ${i + 1}`).join(" → ")}. ` +
     `${list[dealer] || `Seat ${dealer + 1}`} deals first.`;
 }
@@ -93,27 +95,86 @@ function renderOptions() {
   box.replaceChildren();
   const options = Object.entries(game.options || {});
   if (!options.length) box.append(el("p", { class: "note", text: "This game has no options." }));
-  for (const [name, spec] of options) {
-    const id = `opt-${name}`;
+  // the match's end (Kabú: insolvency or an agreed time; Cau Robat: hand wins, ties): match_started.target
+  for (const [name, spec] of Object.entries(targetSpecs())) box.append(optionRow(name, spec, "target"));
+  for (const [name, spec] of options) box.append(optionRow(name, spec, "option"));
+  renderChips();
+}
+
+/** The target fields a player chooses (Kabú's ``end``, Cau Robat's ``wins`` and ``tie``); fixed targets are not asked. */
+function targetSpecs() {
+  if (game.targetOptions) return game.targetOptions;
+  const t = game.target || {};
+  return Object.fromEntries(Object.entries(t).filter(([, v]) => v && typeof v === "object" && "default" in v));
+}
+
+/** One option: a player's name and sentence; the API's key, values and the engine's wording in "details". */
+function optionRow(name, spec, role) {
+    const id = `${role === "target" ? "target" : "opt"}-${name}`;
     let control;
     if (spec.type === "boolean") {
-      control = el("input", { type: "checkbox", id, "data-option": name, "data-kind": "boolean" });
+      control = el("input", { type: "checkbox", id, [`data-${role}`]: name, "data-kind": "boolean" });
       control.checked = !!spec.default;
     } else if (spec.values) {
-      control = el("select", { id, "data-option": name, "data-kind": typeof spec.values[0] === "number" ? "number" : "string" });
-      for (const v of spec.values) control.append(el("option", { value: String(v), text: String(v) + (v === spec.default ? " (default)" : ""), selected: v === spec.default }));
+      control = el("select", { id, [`data-${role}`]: name, "data-kind": typeof spec.values[0] === "number" ? "number" : "string" });
+      for (const v of spec.values) control.append(el("option", { value: String(v), text: valueWords(name, v) + (v === spec.default ? " (usual)" : ""), selected: v === spec.default }));
     } else {
-      control = el("input", { type: "number", id, "data-option": name, "data-kind": "number", value: String(spec.default ?? ""), min: spec.minimum, max: spec.maximum });
+      control = el("input", { type: "number", id, [`data-${role}`]: name, "data-kind": "number", value: String(spec.default ?? ""), min: spec.minimum, max: spec.maximum });
     }
+    const words = optionWords(game.game, name);
+    const title = words ? words[0] : name;
     const label = spec.type === "boolean"
-      ? el("label", { class: "inline", for: id }, control, name)
-      : el("label", { for: id }, name, control);
-    const byDefault = spec.default == null ? "Leave it blank for no limit."
-      : spec.type === "boolean" ? (spec.default ? "Ticked unless you untick it." : "Not ticked unless you tick it.") : `Default: ${spec.default}.`;
-    const said = /[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`;
-    box.append(el("div", { class: "option" }, label, el("p", { class: "note" }, `${said} ${byDefault} `,
-      spec.rule ? el("a", { href: spec.rule, text: "The rule" }) : "")));
+      ? el("label", { class: "inline", for: id }, control, title)
+      : el("label", { for: id }, title, control);
+    const byDefault = spec.default == null ? ""
+      : spec.type === "boolean" ? (spec.default ? "Ticked unless you untick it." : "Not ticked unless you tick it.") : `Usually: ${valueWords(name, spec.default)}.`;
+    const said = words ? words[1] : /[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`;
+    const engine = (/[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`).replace(/^./, (c) => c.toUpperCase());
+    const details = el("details", { class: "option-details" }, el("summary", { text: "Details" }),
+      el("p", { class: "note" }, "In the record: ", el("code", { text: `${role === "target" ? "target." : ""}${name}` }),
+        spec.values ? ` (${spec.values.map(String).join(", ")})` : "", `: ${engine.replace(/; null: no limit\.$/, "; blank: no limit.")}`));
+    return el("div", { class: "option" }, label, el("p", { class: "note" }, `${said}${byDefault ? ` ${byDefault}` : ""} `,
+      spec.rule ? el("a", { href: spec.rule, text: "The rule" }) : ""), details);
+}
+
+/** Kabú: each player's chips at the start (match_started.initial.chips); 10 + 15 per player each unless the table says otherwise. */
+function renderChips() {
+  const box = $("chips");
+  const kabu = game && game.game === "kabu";
+  box.hidden = !kabu;
+  if (!kabu) { box.querySelector("#chip-list").replaceChildren(); return; }
+  const list = names();
+  const usual = 10 + 15 * list.length;
+  const typed = [...box.querySelectorAll("input[data-chips]")].map((i) => (i.dataset.edited ? i.value : null));
+  $("chips-help").textContent = `Each player's chips when the game starts. Usually ${usual} each with ${list.length} players (ten 1s and ${list.length} 5s and 10s); change them for a game carried on from paper.`;
+  box.querySelector("#chip-list").replaceChildren(...list.map((n, i) => {
+    const input = el("input", { type: "number", id: `chips-${i}`, min: 0, inputmode: "numeric", "data-chips": String(i), value: typed[i] ?? String(usual) });
+    if (typed[i] != null) input.dataset.edited = "1";
+    input.addEventListener("input", () => { input.dataset.edited = "1"; });
+    return el("label", { for: `chips-${i}` }, `${n || `Seat ${i + 1}`}: chips`, input);
+  }));
+}
+
+function chipsChosen() {
+  if (!game || game.game !== "kabu") return null;
+  const usual = 10 + 15 * names().length;
+  const chips = [...$("chips").querySelectorAll("input[data-chips]")].map((i) => (i.value.trim() === "" ? usual : Number(i.value)));
+  return chips.every((c) => c === usual) ? null : chips;
+}
+
+function targetChosen() {
+  const out = {};
+  for (const control of $("option-list").querySelectorAll("[data-target]")) {
+    const name = control.dataset.target;
+    const spec = targetSpecs()[name];
+    const value = control.dataset.kind === "boolean" ? control.checked : control.dataset.kind === "number"
+      ? (control.value.trim() === "" ? spec.default : Number(control.value)) : control.value;
+    if (value !== spec.default) out[name] = value;
   }
+  if (!Object.keys(out).length) return null;
+  // a target given in part takes the other fields' defaults
+  for (const [name, spec] of Object.entries(targetSpecs())) if (!(name in out)) out[name] = spec.default;
+  return out;
 }
 
 function optionsChosen() {
@@ -137,6 +198,10 @@ function optionsChosen() {
 async function create(event) {
   event.preventDefault();
   const body = { game: game.game, players: names(), options: optionsChosen() };
+  const target = targetChosen();
+  if (target) body.target = target;
+  const chips = chipsChosen();
+  if (chips) body.initial = { chips };
   for (const f of metaFields) {
     const value = $(f).value.trim();
     if (!value) continue;

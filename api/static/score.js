@@ -2,7 +2,7 @@
 // is saved), move by move with card pickers and the legal moves as buttons, undo and
 // corrections, and a queue for entries made while the connection is down.
 import { adoptFragmentToken, append, call, download, dryRun, flush, get, problemText, queued, tokenFor, keepToken } from "./api.js";
-import { cardButton, cardEl, cardName, cardsEl, deck, placedCounts } from "./cards.js";
+import { cardButton, cardFace, cardName, cardsEl, deck, paintCard, placedCounts } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
 import { el, keepingFocus } from "./dom.js";
@@ -123,8 +123,8 @@ function renderSheet() {
     labels.forEach((_, i) => {
       const pts = h.points ? h.points[i] : null;
       const tot = h.totals ? h.totals[i] : null;
-      const cell = el("td", {}, el("span", { class: "pts", text: pts == null ? "—" : String(pts) }),
-        tot == null ? null : el("span", { class: "tot", text: `= ${tot}` }));
+      const cell = el("td", {}, el("span", { class: "pts", text: pts == null ? "—" : cellWords(pts, "pts") }),
+        ...rebuyMark(h, i), tot == null ? null : el("span", { class: "tot", text: cellWords(tot, "tot") }));
       const against = S.audit.claims.filter((c) => c.hand === h.hand && c.agrees === false && c[unit] === i);
       if (against.length) {
         cell.classList.add("disagrees");
@@ -141,6 +141,23 @@ function renderSheet() {
   table.replaceChildren(table.querySelector("caption"), head, body, foot);
   const end = S.summary.end;
   $("end").textContent = end.over ? `Match over. Winners: ${(end.winners || []).map((w) => labels[w]).join(", ")}. ${end.reason || ""}` : "";
+}
+
+/** A sheet cell's number in words where the bare "12 = 1" would mix two things: Cau Robat's hand
+ * column counts the cards in a pile and its total the hands won. */
+function cellWords(n, part) {
+  if (gameId !== "cau-robat") return part === "tot" ? `= ${n}` : String(n);
+  return part === "pts" ? `${n} card${n === 1 ? "" : "s"}` : `${n} hand${n === 1 ? "" : "s"} won`;
+}
+
+/** El Roby: a seat that went over 99 in this hand, re-bought (and its price) or out; the total
+ * beside it is the re-entry score, not the sum. */
+function rebuyMark(h, seat) {
+  const r = h.result;
+  if (gameId !== "el-roby" || !r || !(r.busted || []).includes(seat)) return [];
+  const text = (r.rebuys || []).includes(seat) ? `over 99: re-bought for ${r.price}, back in at ${r.reentry}`
+    : S.legal.some((m) => m.type === "rebuy" && m.data.seat === seat) ? "over 99: may re-buy" : "over 99: out";
+  return [el("span", { class: "rebuy", "data-rebuy": seat, text })];
 }
 
 // ------------------------------------------------------------------ shared form controls
@@ -305,7 +322,8 @@ function describePreview(result) {
   }
   box.append(el("p", {}, el("strong", { text: "Totals: " }), result.standings.map((s, i) => `${labels[i]} ${s.total}`).join(" · ")));
   const next = (result.next || []).filter((m) => m.type === "hand_started").map((m) => m.data.dealer).filter((d) => d != null);
-  if (result.end.over) box.append(el("p", { text: `The match would be over: ${(result.end.winners || []).map((w) => labels[w]).join(", ")} win.` }));
+  const winners = (result.end.winners || []).map((w) => labels[w]);
+  if (result.end.over) box.append(el("p", { text: `The match would be over: ${winners.length > 1 ? `${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]} win` : `${winners[0] || "nobody"} wins`}.` }));
   else if (next.length === 1) box.append(el("p", { text: `Next: ${seatName(next[0])} deals.` }));
   else if (next.length > 1) box.append(el("p", { text: `Next: ${next.map(seatName).join(" or ")} may deal.` }));
   return box;
@@ -364,7 +382,7 @@ function renderMoves() {
   $("next-label").textContent = `${turnInfo}What happens next at the table?`;
   if (SHEET[gameId] && handInPlay() && S.view && S.view.resultOnly === false && !closeRequested) {
     $("close-area").append(el("p", { class: "note" }, "The table played on faster than you could write? ",
-      el("button", { type: "button", class: "button", onclick: () => { closeRequested = true; renderEntry(); $("entry-title").focus(); } },
+      el("button", { type: "button", class: "button", "data-move-type": "hand_result", onclick: () => { closeRequested = true; renderEntry(); $("entry-title").focus(); } },
         "Close this hand from the sheet")));
   }
   for (const move of S.legal) {
@@ -372,15 +390,44 @@ function renderMoves() {
     if (move.type === "hand_started") {
       if (!DEAL[gameId]) continue;
       const label = move.data.dealer != null ? `Deal cards: ${seatName(move.data.dealer)} deals` : "Deal cards";
-      legal.append(el("button", { type: "button", class: "button", onclick: () => openDeal(move) }, label));
+      legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openDeal(move) }, label));
       continue;
     }
     if (move.type === "reveal") {
-      legal.append(el("button", { type: "button", class: "button", onclick: () => openReveal() }, "Reveal cards seen"));
+      legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openReveal() }, "Reveal cards seen"));
       continue;
     }
-    legal.append(el("button", { type: "button", class: "button", onclick: () => openMove(move) }, moveLabel(move, seatName)));
+    if (move.type === "rebuy") {
+      legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openRebuy(move) }, moveLabel(move, seatName)));
+      continue;
+    }
+    legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openMove(move) }, moveLabel(move, seatName)));
   }
+}
+
+/** What a move's button is for, to find it by (a test walks the legal moves and looks for each). */
+function moveAttrs(move) {
+  const seat = move.data && move.data.seat;
+  return { "data-move-type": move.type, "data-seat": seat == null ? null : String(seat) };
+}
+
+/** El Roby: a re-buy says its price before it is recorded (the dry run's own line: with
+ * ``includeRebuyers`` the price depends on who else re-buys). */
+async function openRebuy(move) {
+  const form = $("move-form");
+  clearRefusal($("move-refusal"));
+  const events = [{ type: "rebuy", data: { seat: move.data.seat } }];
+  const result = await dryRun(id, events);
+  if (!result.ok) { showRefusal($("move-refusal"), result); return; }
+  const hand = result.body.hands[result.body.hands.length - 1] || {};
+  const line = (hand.lines || []).find((l) => l.seat === move.data.seat && /re-buy/.test(l.reason));
+  const save = el("button", { type: "button", class: "button primary", text: "Record the re-buy" });
+  save.addEventListener("click", () => post(events, $("move-refusal"), moveLabel(move, seatName)));
+  form.replaceChildren(el("h3", { text: moveLabel(move, seatName) }),
+    el("p", { class: "rebuy-price", text: line ? line.reason : `${seatName(move.data.seat)} re-buys.` }),
+    el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+  form.hidden = false;
+  save.focus();
 }
 
 function openDeal(move) {
@@ -392,13 +439,19 @@ function openDeal(move) {
   const dealerPick = move.data.dealer == null
     ? segmented("Who dealt", seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
   if (dealerPick) form.append(dealerPick.node);
+  // La Cabra: who leads is derived from the last trick; after a deal from the sheet that did not say
+  // who won it, the API needs it named (VOCABULARY §5.5); in the first deal it may differ (a series from paper)
+  const leaderNeeded = gameId === "la-cabra" && move.data.leader == null && countHands() > 0;
+  const leaderPick = gameId === "la-cabra" && move.data.leader == null
+    ? segmented(leaderNeeded ? "Leads the first trick (the last deal's sheet did not say)" : "Leads the first trick (leave it: the player after the dealer)",
+      seatOptions(), { clearable: true }) : null;
+  if (leaderPick) leaderPick.node.dataset.field = "leader";
   const makeSlot = (field, seat, index, known) => {
     const slot = { field, seat, index, code: known ? null : "??" };
     const b = cardButton(slot.code ?? "??", "");
     const relabel = () => {
       const t = slot.code == null ? "not chosen" : cardName(slot.code);
-      b.textContent = slot.code == null ? "…" : (slot.code === "??" ? "??" : cardEl(slot.code).textContent);
-      b.className = "card" + (slot.code === "??" ? " unknown" : slot.code && /[DH]$/.test(slot.code) ? " red" : "");
+      if (slot.code == null) { b.className = "card"; b.textContent = "…"; } else paintCard(b, slot.code);
       b.setAttribute("aria-label", `${seat == null ? spec.extraLabel(field) : seatName(seat)} card ${index + 1}: ${t}`);
       b.setAttribute("aria-pressed", String(selected === slot));
     };
@@ -422,6 +475,7 @@ function openDeal(move) {
     for (let i = 0; i < extra.count; i++) cards.append(makeSlot(extra.field, null, i, true));
     form.append(el("div", { class: "seatrow" }, el("span", { class: "name", text: extra.label }), cards));
   }
+  if (leaderPick) form.append(leaderPick.node);  // after the cards: the places come first to the keyboard
   const picker = el("div", { class: "picker", role: "group", "aria-label": "Pick the card for the selected place" });
   const drawPicker = () => keepingFocus(picker, redrawPicker);
   const redrawPicker = () => {
@@ -467,6 +521,8 @@ function openDeal(move) {
       data[extra.field] = extra.single ? codesOf[0] : codesOf;
     }
     if (gameId === "la-cabra" && data.leader != null && countHands() > 0) delete data.leader;
+    if (leaderPick && leaderPick.value() != null) data.leader = leaderPick.value();
+    if (leaderNeeded && data.leader == null) { showRefusal(refusal, { body: { detail: "Pick who leads the first trick first." } }); return; }
     await post([{ type: "hand_started", data }], refusal, "the deal");
   });
   form.append(refusal, el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => area.replaceChildren() })));
@@ -512,11 +568,12 @@ function control(f, move, known) {
     case "cards": return cardList(label, { max: f.max || 8, allowUnknown: !!f.unknown, initial: Array.isArray(known) ? known.filter(isCard) : [] });
     case "slot": return segmented(label, slotsOf(move.data.seat), { initial: one(known) });
     case "slots": return segmented(label, slotsOf(move.data.seat), { multiple: true, initial: Array.isArray(known) ? known : [] });
-    case "seat": return segmented(label, seatOptions(), { clearable: f.optional, initial: one(known) });
+    case "seat": return segmented(label, seatOptions().filter(([s]) => !f.other || s !== move.data.seat), { clearable: f.optional, initial: one(known) });
     case "seats": return segmented(label, seatOptions(), { multiple: true, initial: Array.isArray(known) ? known : [] });
     case "bool": return segmented(label, [[true, "yes"], [false, "no"]], { clearable: f.optional, initial: one(known) });
     case "choice": return segmented(label, f.values.map((v) => [v, v]), { initial: one(known) });
-    case "int": return numberField(label, { idName: `f-${f.name}`, initial: known == null ? "" : String(known) });
+    case "int": return numberField(label, { idName: `f-${f.name}`, min: f.min ?? 0, initial: known == null ? "" : String(known) });
+    case "captures": return capturesControl(label, Array.isArray(known) ? known : []);
     case "pos": {
       const own = f.own ? move.data.seat : null;
       const at = known && typeof known === "object" ? known : {};
@@ -539,6 +596,24 @@ function control(f, move, known) {
     }
     default: return numberField(label, { idName: `f-${f.name}` });
   }
+}
+
+/** Cau Robat's optional ``captures``: each capture the play causes, in order (a pending chain's
+ * resolution first, then the player's own), as the pile it lands on and its cards bottom → top. */
+function capturesControl(label, initial) {
+  const rows = [];
+  const list = el("div");
+  const add = (at = {}) => {
+    const pile = segmented(`Capture ${rows.length + 1}: whose pile`, seatOptions(), { initial: at.seat != null ? [at.seat] : [] });
+    const cards = cardList(`Capture ${rows.length + 1}: cards, bottom to top`, { max: 40, allowUnknown: false, initial: at.cards || [] });
+    rows.push({ pile, cards });
+    list.append(el("div", { class: "capture" }, pile.node, cards.node));
+  };
+  initial.forEach(add);
+  const more = el("button", { type: "button", class: "button", "data-add-capture": "", text: "Add a capture", onclick: () => { add(); } });
+  const node = el("fieldset", { class: "captures" }, el("legend", { text: label }),
+    el("p", { class: "note", text: "Optional: what the table saw taken, checked against the rules. Leave it empty if nobody wrote it." }), list, more);
+  return { node, value: () => rows.map((r) => ({ seat: r.pile.value(), cards: r.cards.value() })).filter((c) => c.seat != null && c.cards.length) };
 }
 
 /** How many cards a seat holds, as the table shows it (null when the view does not say). */
@@ -666,8 +741,9 @@ const FIELD_NAMES = { cardPoints: "card points", lossPoints: "loss points" };
 
 /** A value as a sheet prints it: two numbers as "72–48", a list of cards "9H KH", a hand per seat "9H KH / ?? ??". */
 function spell(value) {
+  if (typeof value === "string" && knownCodes().has(value)) return cardFace(value);  // A♦ as the pickers show it, not AD
   if (!Array.isArray(value)) return value === null ? "unseen" : String(value);
-  if (value.some(Array.isArray)) return value.map((part) => (Array.isArray(part) ? part.join(" ") || "none" : spell(part))).join(" / ");
+  if (value.some(Array.isArray)) return value.map((part) => (Array.isArray(part) ? part.map(spell).join(" ") || "none" : spell(part))).join(" / ");
   if (value.length === 2 && value.every((x) => typeof x === "number")) return value.join("–");
   return value.map(spell).join(value.every((x) => typeof x === "number") ? ", " : " ");
 }
@@ -683,13 +759,15 @@ function describeEvent(e) {
     const was = S.events.find((x) => x.seq === d.target);
     return `correction of entry ${d.target} (${d.reason}): ${was ? describeEvent({ type: was.type, data: d.data }) : ""}`;
   }
-  for (const k of ["dealer", "card", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
-    const name = FIELD_NAMES[k] || k;
+  for (const k of ["dealer", "leader", "trump", "from", "chips", "card", "slots", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
+    // a Cabo replace names the cards shown from the slots (thrown away when they match), not the card drawn
+    const name = k === "cards" && ["replace", "take_discard"].includes(e.type) ? "cards shown" : FIELD_NAMES[k] || k;
+    if (k === "slots" && Array.isArray(d.slots)) { bits.push(`slot${d.slots.length > 1 ? "s" : ""} ${d.slots.join(" + ")}`); continue; }
     if (Array.isArray(d[k]) && d[k].flat(2).length && d[k].flat(2).every((c) => c === "??" || c === null)) { bits.push(`${name} unseen`); continue; }
     if (d[k] && typeof d[k] === "object" && !Array.isArray(d[k])) { bits.push(`${name} ${d[k].private ? "hidden" : JSON.stringify(d[k]).replaceAll('"', "")}`); continue; }
-    if (d[k] !== undefined && d[k] !== null) bits.push(`${name} ${["dealer", "caller", "out"].includes(k) ? seatName(d[k]) : spell(d[k])}`);
+    if (d[k] !== undefined && d[k] !== null) bits.push(`${name} ${["dealer", "leader", "caller", "out"].includes(k) || (k === "from" && e.type === "buy_chips") ? seatName(d[k]) : spell(d[k])}`);
   }
-  return `${who}${e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;
+  return `${who}${({ rebuy: "re-buy", time_up: "time is up" })[e.type] || e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;
 }
 
 function renderHistory() {

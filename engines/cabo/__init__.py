@@ -19,7 +19,7 @@ The engine surface (see ``engines/base.py``): :func:`describe`, :func:`start`,
 >>> claim = Event(5, "replace", {"seat": 1, "slots": [1, 3], "cards": ["9", "9"]})
 >>> after = cabo.apply(s, claim)
 >>> cabo.narrate(s, claim, after)
-'Ben puts the drawn card in slots 1 and 3 (9 9): they match, 2 cards to the discard pile and the row closes up'
+'Ben puts the drawn card in slots 1 and 3 and shows 9 9: they match, 2 cards to the discard pile and the row closes up'
 >>> cabo.view(after, 0)["rows"][1]["cards"], cabo.view(after, 0)["discardPile"]
 (['??', '??', '??'], ['5', '9', '9'])
 >>> cabo.apply(after, Event(6, "peek", {"seat": 0, "card": "5", "slot": 1}))

@@ -303,7 +303,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             return f"{name} looks at {slot_words(d.get('slots', []))}"
         case "take_discard":
             top = card_text(prev.values[prev.discard[-1]]) if prev is not None and prev.discard else "?"
-            words = f"{name} takes the {top} from the discard pile" + _claim_words(d, before, after)
+            words = f"{name} takes the {top} from the discard pile into" + _claim_words(d, before, after)
         case "draw":
             words = f"{name} draws a card"
             if prev is not None and not prev.draw and rnd is not None:
@@ -372,9 +372,10 @@ def narrate(before: State | None, event: Event, after: State) -> str:
 def _claim_words(d: Mapping[str, Any], before: State | None, after: State) -> str:
     slots = d.get("slots", [])
     cards = d.get("cards", [])
-    words = f" {slot_words(slots)} ({' '.join(map(str, cards))})"
+    # the cards named are the ones shown from the slots (thrown away when the claim holds), never the new card
     if len(slots) == 1:
-        return words
+        return f" {slot_words(slots)} and throws away the {' '.join(map(str, cards))} that was there"
+    words = f" {slot_words(slots)} and shows {' '.join(map(str, cards))}"
     if len(set(cards)) == 1:
         return words + f": they match, {len(slots)} cards to the discard pile and the row closes up"
     keep = after.options.wrongMultiPenalty == "keep"

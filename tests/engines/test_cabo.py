@@ -235,7 +235,7 @@ def test_take_the_discard_and_replace_one_card() -> None:
     m.refuse("take_discard", "cabo.bad_slot", seat=B, slots=[5], cards=["1"])
     m.refuse("take_discard", "cabo.bad_claim", seat=B, slots=[1, 2], cards=["1"])
     m.refuse("take_discard", "cabo.bad_claim", seat=B, slots=[1], cards=["1"], drawn="3")
-    assert "Anna takes the 2 from the discard pile slot 3 (10)" in m.texts[-1]
+    assert "Anna takes the 2 from the discard pile into slot 3 and throws away the 10 that was there" in m.texts[-1]
 
 
 def test_take_the_discard_edition_two_stays_face_up() -> None:
@@ -772,7 +772,7 @@ def test_narration_never_tells_private_values() -> None:
     m.add("draw", seat=B, card="6")
     m.add("replace", seat=B, slots=[1], cards=["0"])
     assert m.texts[-4] == "Anna draws a card" and m.texts[-2] == "Ben draws a card"
-    assert "13" not in m.texts[-3] and m.texts[-1] == "Ben puts the drawn card in slot 1 (0)"
+    assert "13" not in m.texts[-3] and m.texts[-1] == "Ben puts the drawn card in slot 1 and throws away the 0 that was there"
 
 
 def test_legal_moves_templates_apply() -> None:
@@ -1110,3 +1110,17 @@ def test_a_kamikaze_needs_four_cards_in_the_row() -> None:
     assert m.rnd.over and m.rnd.score is None
     err = m.refuse("hand_result", "cabo.result_conflict", sums=[10, 50, 10, 10], caller=C, kamikaze=B)
     assert err.message == "Ben's row holds 3 cards, so it cannot be the kamikaze 12 12 13 13"
+
+
+def test_a_replace_names_the_card_thrown_away_not_the_card_drawn() -> None:
+    """The replay read 'Ben puts the drawn card in slot 1 (0)': the 0 is the card that left the row,
+    while the drawn card (a 6, private) went face down into it (issue 25)."""
+    m = Match()
+    m.deal(A)
+    m.add("draw", seat=A, card="6")
+    m.add("replace", seat=A, slots=[2], cards=["0"])
+    assert m.texts[-1] == "Anna puts the drawn card in slot 2 and throws away the 0 that was there"
+    assert "6" not in m.texts[-1]
+    m.add("draw", seat=B)
+    m.add("replace", seat=B, slots=[1, 3], cards=["4", "4"])
+    assert m.texts[-1].startswith("Ben puts the drawn card in slots 1 and 3 and shows 4 4: they match")

@@ -90,7 +90,7 @@ def test_a_blank_correction_window_means_no_limit(open_page: Callable[..., Page]
     its last hand was saved, and the wrong last hand could never be undone."""
     page = open_page("/new")
     page.get_by_label("Cau Robat").check()
-    window = page.get_by_label("correctionWindow")
+    window = page.get_by_label("Time to correct after the end")
     expect(window).to_have_value("")
     expect(page.locator(".option", has=window)).to_contain_text("Leave it blank for no limit.")
     with page.expect_response(lambda r: r.url.endswith("/matches") and r.request.method == "POST") as created:

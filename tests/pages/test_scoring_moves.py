@@ -29,14 +29,14 @@ def test_a_move_typed_wrong_is_corrected_with_its_own_form(open_page: Callable[.
     page = open_page(f"/m/{match_id}/score#token={token}")
     page.get_by_role("button", name="Correct entry 5").click()
     box = page.locator("#correction")
-    expect(box.get_by_role("heading")).to_have_text("Correct entry 5: South: beat — cards AH 7S")
+    expect(box.get_by_role("heading")).to_have_text("Correct entry 5: South: beat — cards A♥ 7♠")
     box.get_by_role("button", name="Cards played: 7 of spades, press to remove").click()
     box.get_by_role("button", name="Cards played: add 8 of spades").click()
     box.get_by_role("button", name="Show what changes").click()
     expect(box.locator(".preview")).to_contain_text("If you save this")
     box.get_by_role("button", name="Save the correction").click()
     expect(page.locator("#access")).to_contain_text("7 entries recorded")
-    expect(page.locator("#history li[data-seq='7']")).to_contain_text("correction of entry 5 (entered by mistake): South: beat — cards AH 8S")
+    expect(page.locator("#history li[data-seq='7']")).to_contain_text("correction of entry 5 (entered by mistake): South: beat — cards A♥ 8♠")
     expect(page.locator("#table .seatrow", has_text="South beats").get_by_role("img")).to_have_text(["A♥", "8♠"])
     last = events(live, match_id, token)[-1]
     assert last["type"] == "amend" and last["data"]["target"] == 5
@@ -49,8 +49,8 @@ def test_el_roby_draws_say_where_the_card_comes_from(open_page: Callable[..., Pa
     record(live, match_id, token, _e("hand_started", dealer=0, hands=[["??"] * 10] * 4, discard="5H"))
     page = open_page(f"/m/{match_id}/score#token={token}")
     legal = page.locator("#legal")
-    expect(legal.get_by_role("button")).to_have_text(["Bea draws from the stock", "Bea takes the discard (5H)"])
-    legal.get_by_role("button", name="Bea takes the discard (5H)").click()  # the card is known: one tap
+    expect(legal.get_by_role("button")).to_have_text(["Bea draws from the stock", "Bea takes the discard (5♥)"])
+    legal.get_by_role("button", name="Bea takes the discard (5♥)").click()  # the card is known: one tap
     expect(page.locator("#access")).to_contain_text("3 entries recorded")
     assert events(live, match_id, token)[-1]["data"] == {"seat": 1, "from": "discard", "card": "5H"}
 

@@ -19,7 +19,7 @@ def test_a_cau_robat_hand_closed_from_the_sheet(open_page: Callable[..., Page], 
     expect(page.locator("#entry")).to_be_hidden()  # following the moves comes first; closing is on request
     page.get_by_role("button", name="Close this hand from the sheet").click()
     expect(page.locator("#entry-title")).to_have_text("Close this hand from the sheet")
-    expect(page.locator("#legal").get_by_role("button", name="A plays (5o)")).to_have_count(0)  # already played
+    expect(page.locator("#legal").get_by_role("button", name="A plays (5 de oros)")).to_have_count(0)  # already played
     for seat, count in zip("ABCD", (2, 2, 2, 2)):
         page.get_by_label(f"{seat}'s pile (cards)").fill(str(count))
     page.get_by_role("button", name="Check the result").click()

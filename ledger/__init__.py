@@ -22,7 +22,7 @@ import re
 import threading
 from pathlib import Path
 
-from .base import Check, Ledger, MatchImport, Snapshot
+from .base import Check, Current, Ledger, MatchImport, Snapshot
 from .errors import (
     ChainBroken,
     ConcurrencyConflict,
@@ -58,6 +58,7 @@ __all__ = [
     "AppendResult",
     "ChainBroken",
     "Check",
+    "Current",
     "ConcurrencyConflict",
     "IdempotencyConflict",
     "Ledger",

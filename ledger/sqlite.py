@@ -217,6 +217,16 @@ def m003_match_meta(db: Database) -> None:
 
 
 
+_SNAPSHOT_FIELDS = """
+            match_id  TEXT NOT NULL REFERENCES matches (id),
+            seq       INTEGER NOT NULL,
+            head      TEXT NOT NULL,
+            rules     TEXT NOT NULL,
+            state     TEXT NOT NULL,
+            digest    TEXT NOT NULL,"""
+"""The snapshot columns of m004 and m005 (the text of each CREATE TABLE as it was first written)."""
+
+
 @_migration
 def m004_snapshots(db: Database) -> None:
     """Create the snapshots table: the service's stored states, a cache beside the log.
@@ -225,14 +235,8 @@ def m004_snapshots(db: Database) -> None:
     service checks each row against the log and its rules version before using it.
     """
     db.execute(
-        """
-        CREATE TABLE snapshots (
-            match_id  TEXT NOT NULL REFERENCES matches (id),
-            seq       INTEGER NOT NULL,
-            head      TEXT NOT NULL,
-            rules     TEXT NOT NULL,
-            state     TEXT NOT NULL,
-            digest    TEXT NOT NULL,
+        f"""
+        CREATE TABLE snapshots ({_SNAPSHOT_FIELDS}
             PRIMARY KEY (match_id, seq)
         ) STRICT, WITHOUT ROWID
         """
@@ -251,15 +255,9 @@ def m005_snapshots_by_rowid(db: Database) -> None:
     """
     db.execute("ALTER TABLE snapshots RENAME TO snapshots_old")
     db.execute(
-        """
+        f"""
         CREATE TABLE snapshots (
-            id        INTEGER PRIMARY KEY,
-            match_id  TEXT NOT NULL REFERENCES matches (id),
-            seq       INTEGER NOT NULL,
-            head      TEXT NOT NULL,
-            rules     TEXT NOT NULL,
-            state     TEXT NOT NULL,
-            digest    TEXT NOT NULL,
+            id        INTEGER PRIMARY KEY,{_SNAPSHOT_FIELDS}
             UNIQUE (match_id, seq)
         ) STRICT
         """

@@ -16,7 +16,9 @@ Why it is built this way:
   that is inside a write transaction keeps its connection for every ledger call it makes
   meanwhile (a ``check`` that reads the log back sees the transaction it runs in, and
   never waits for a second connection from a pool the other writers hold).
-* **One write transaction** (:meth:`PostgresLedger._write`): ``READ COMMITTED`` plus
+* **The write procedure is not here**: :class:`ledger.base.Ledger` runs it, the same for
+  every backend; this module gives it PostgreSQL's transaction and statements (:class:`_Write`).
+* **One write transaction** (:meth:`PostgresLedger._transaction`): ``READ COMMITTED`` plus
   ``SELECT … FOR UPDATE`` on the match row, so two writers of one match queue on that row
   and the second one reads the version the first one committed (the expected-version check
   is exact); writers of different matches do not wait for each other until the insert.
@@ -513,7 +515,6 @@ class PostgresLedger(SqlLedger):
             conn.execute(f"SELECT pg_advisory_unlock({FEED_LOCK})")
             rows = conn.execute(_SQL.feed, (after_id, last, limit)).fetchall()
         return [(int(row[0]), event_from_row(row[1:])) for row in rows]
-
 
     # -- waiting for appends (any server's) ----------------------------------------------
 

@@ -14,7 +14,9 @@ Why it is built this way (see ``/work/shared/research/DEPENDENCIES.md`` §2):
   request never pays for opening a connection, nor for the WAL checkpoint the last close
   of a file does. ``check_same_thread`` is off only so that shutdown may close every
   thread's connection from the main thread.
-* **One write transaction** (:meth:`SqliteLedger._writing`): every write runs inside it,
+* **The write procedure is not here**: :class:`ledger.base.Ledger` runs it, the same for
+  every backend; this module gives it SQLite's transaction and statements (:class:`_Write`).
+* **One write transaction** (:class:`_Write`): every write runs inside it,
   ``BEGIN IMMEDIATE`` … ``COMMIT`` or ``ROLLBACK``, and it is the one place where a
   ``sqlite3`` error becomes a ledger error: a broken uniqueness becomes
   :class:`ConcurrencyConflict` / :class:`MatchExists` / :class:`IdempotencyConflict`, a full
@@ -57,21 +59,19 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import itertools
 import os
 import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
 from sqlite_utils import Database, Migrations
 
-from ._core import Row
+from ._core import event_from_row
 from ._sql import SqlLedger, SqlStore, Statements, json_text, meta_text
 from .base import Head, Snapshot, Store
 from .errors import (
@@ -82,7 +82,6 @@ from .errors import (
     StorageUnavailable,
 )
 from .records import MatchRecord, StoredEvent
-from ._core import event_from_row
 
 
 BUSY_TIMEOUT_SECONDS = 10.0
@@ -363,10 +362,6 @@ class SqliteLedger(SqlLedger):
         self.busy_timeout = float(busy_timeout)
         in_memory = self.path == ":memory:"
         self._queue = _Queue() if in_memory else _file_queue(self.path)
-        self._checking: Sequence[Any] | None = None
-        """While an append's check runs: the match row that append read in its transaction.
-        A check asking :meth:`get_match` for that match gets it without another statement
-        (it is the current row: the write lock is held and the append has not written yet)."""
         self._mode = (level, read_only)
         """Appends are committed together only by connections opened alike (durability, read-only)."""
         self._conn: sqlite3.Connection | None = None
@@ -460,7 +455,7 @@ class SqliteLedger(SqlLedger):
         conn = self._connection()
         if self._migrations_applied() == len(_MIGRATION_NAMES):
             return  # the common case: one cheap query per open
-        with self._writing():
+        with self._transaction():
             # Inside our transaction sqlite-utils uses savepoints, so the whole upgrade
             # commits at once and a second process waiting on the lock then finds it done.
             _MIGRATIONS.apply(Database(conn, execute_plugins=False, recursive_triggers=False))
@@ -521,8 +516,6 @@ class SqliteLedger(SqlLedger):
     def _transaction(self, match_id: str = "") -> _Write:
         """The write transaction every other write runs in, alone (see :class:`_Write`)."""
         return _Write(self, match_id, None)
-
-    _writing = _transaction
 
     def _reading(self) -> _Reading:
         return _Reading(self)

@@ -624,7 +624,6 @@ class _Write(SqlStore):
             self.feed_locked = True
 
 
-
 class _Announcements:
     """One listening connection and the newest version it heard of per match."""
 

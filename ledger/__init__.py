@@ -17,12 +17,14 @@ psycopg) and :class:`MemoryLedger` (tests and tools).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
 from pathlib import Path
+from typing import Any
 
-from .base import Check, Ledger, MatchImport, Snapshot
+from .base import Check, Current, Ledger, MatchImport, Snapshot
 from .errors import (
     ChainBroken,
     ConcurrencyConflict,
@@ -33,19 +35,8 @@ from .errors import (
     StorageUnavailable,
 )
 from .memory import MemoryLedger
-from .records import (
-    CHAIN_FORMAT,
-    GENESIS,
-    AppendResult,
-    MatchRecord,
-    NewEvent,
-    StoredEvent,
-    VerifyReport,
-    canonical_json,
-    chain_hash,
-    chain_hash_v2,
-    commitment,
-)
+from .records import (CHAIN_FORMAT, GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport,
+                      canonical_json, chain_hash, chain_hash_v2, commitment)
 from ._core import verify_listing
 from .sqlite import BUSY_TIMEOUT_SECONDS, SqliteLedger
 
@@ -58,6 +49,7 @@ __all__ = [
     "AppendResult",
     "ChainBroken",
     "Check",
+    "Current",
     "ConcurrencyConflict",
     "IdempotencyConflict",
     "Ledger",
@@ -151,18 +143,10 @@ class PerThread:
     was unavailable) tries again on its next use.
     """
 
-    def __init__(
-        self,
-        url_or_path: str | os.PathLike[str],
-        *,
-        synchronous: str = "FULL",
-        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
-        read_only: bool = False,
-    ) -> None:
+    def __init__(self, url_or_path: str | os.PathLike[str], **options: Any) -> None:
+        """Keep where the ledger is and how to open it: ``options`` are :func:`open_ledger`'s."""
         self.url = url_or_path
-        self.synchronous = synchronous
-        self.busy_timeout = busy_timeout
-        self.read_only = read_only
+        self._open = functools.partial(open_ledger, url_or_path, **options)
         self._local = threading.local()
         self._lock = threading.Lock()
         self._opened: list[Ledger] = []
@@ -181,12 +165,11 @@ class PerThread:
         if is_shared_database(self.url):
             with self._lock:
                 if self._shared is None:
-                    self._shared = open_ledger(self.url, busy_timeout=self.busy_timeout, read_only=self.read_only)
+                    self._shared = self._open()
                 return self._shared
         ledger: Ledger | None = getattr(self._local, "ledger", None)
         if ledger is None:
-            ledger = open_ledger(self.url, synchronous=self.synchronous, busy_timeout=self.busy_timeout,
-                                 read_only=self.read_only)
+            ledger = self._open()
             with self._lock:
                 self._opened.append(ledger)
             self._local.ledger = ledger

@@ -9,11 +9,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from .base import MatchImport
 from .errors import ChainBroken
 from .records import (
     CHAIN_FORMAT,
@@ -39,6 +38,12 @@ Row = tuple[str, int, str, str, str, str, "str | None", str, str, int, "str | No
 """A stored event row: match_id, seq, type, data (canonical JSON text), at, by, key, prev,
 hash, fmt, private (format 2: JSON ``[[path, salt], …]`` or None) — the column order of the
 SQLite ``events`` table."""
+
+if TYPE_CHECKING:
+    from .base import MatchImport
+
+KeyRow = tuple[str, str, int, int, str]
+"""An idempotency row of a match: key, body hash, first seq, last seq, when it was stored."""
 
 Secrets = tuple[tuple[Path, str], ...]
 """An event's private places with their salts."""
@@ -547,6 +552,10 @@ DEFAULT_STATUS = "playing"
 
 def check_append_args(match_id: object, by: object, expected_version: object, key: object) -> None:
     """Refuse malformed append arguments before a transaction starts."""
+    if (type(match_id) is str and match_id != "" and type(by) is str
+            and (expected_version is None or (type(expected_version) is int and expected_version >= 0))
+            and (key is None or (type(key) is str and key != ""))):
+        return  # the common case in one expression (the append hot path)
     check_text("match_id", match_id)
     check_recorder(by)
     if expected_version is not None and (
@@ -664,7 +673,7 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
                               first_bad=first_bad, reason=reason)
 
 
-def ready_import(item: MatchImport) -> tuple[MatchImport, tuple[str, ...], list[Row], list[tuple[str, str, int, int, str]]]:
+def ready_import(item: MatchImport) -> tuple[MatchImport, tuple[str, ...], list[Row], list[KeyRow]]:
     """Check an import's arguments and chain before any lock is taken; return what to insert:
     the item, its players, its rows and its idempotency rows (every backend imports these).
 
@@ -682,7 +691,7 @@ def ready_import(item: MatchImport) -> tuple[MatchImport, tuple[str, ...], list[
     return item, names, rows, imported_keys(item.events)
 
 
-def imported_keys(events: Sequence[StoredEvent]) -> list[tuple[str, str, int, int, str]]:
+def imported_keys(events: Sequence[StoredEvent]) -> list[KeyRow]:
     """Rebuild the idempotency rows of imported events: per key, (key, body hash, first, last seq, at).
 
     A key is used once per match, by one batch, so the events that carry it are that batch;

@@ -15,11 +15,13 @@ class LedgerError(Exception):
     """Base of every error the ledger raises on purpose (a damaged file, a bad URL …)."""
 
 
-class MatchNotFound(LedgerError):
-    """No match with this id exists in the ledger."""
+class _OneMatch(LedgerError):
+    """An error about one match id, said by ``message`` (its ``{}`` is the id)."""
+
+    message = "match {!r}"
 
     def __init__(self, match_id: str) -> None:
-        super().__init__(f"match {match_id!r} not found")
+        super().__init__(self.message.format(match_id))
         self.match_id = match_id
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -28,15 +30,16 @@ class MatchNotFound(LedgerError):
         return (type(self), (self.match_id,))
 
 
-class MatchExists(LedgerError):
+class MatchNotFound(_OneMatch):
+    """No match with this id exists in the ledger."""
+
+    message = "match {!r} not found"
+
+
+class MatchExists(_OneMatch):
     """A match with this id already exists; match ids are never reused."""
 
-    def __init__(self, match_id: str) -> None:
-        super().__init__(f"match {match_id!r} already exists")
-        self.match_id = match_id
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.match_id,))
+    message = "match {!r} already exists"
 
 
 class ConcurrencyConflict(LedgerError):

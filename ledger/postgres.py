@@ -16,7 +16,9 @@ Why it is built this way:
   that is inside a write transaction keeps its connection for every ledger call it makes
   meanwhile (a ``check`` that reads the log back sees the transaction it runs in, and
   never waits for a second connection from a pool the other writers hold).
-* **One write transaction** (:meth:`PostgresLedger._write`): ``READ COMMITTED`` plus
+* **The write procedure is not here**: :class:`ledger.base.Ledger` runs it, the same for
+  every backend; this module gives it PostgreSQL's transaction and statements (:class:`_Write`).
+* **One write transaction** (:meth:`PostgresLedger._transaction`): ``READ COMMITTED`` plus
   ``SELECT … FOR UPDATE`` on the match row, so two writers of one match queue on that row
   and the second one reads the version the first one committed (the expected-version check
   is exact); writers of different matches do not wait for each other until the insert.
@@ -52,55 +54,24 @@ Tables (schema versions 1 and 2), in the first schema of the connection's ``sear
 from __future__ import annotations
 
 import contextlib
-import itertools
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from types import TracebackType
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from ._core import (
-    DEFAULT_STATUS,
-    Row,
-    body_hash,
-    chain_batch,
-    check_append_args,
-    check_count,
-    check_page,
-    check_players,
-    check_recorder,
-    check_text,
-    check_window,
-    event_from_row,
-    meta_update,
-    prepare,
-    ready_import,
-    status_update,
-    verify_chain,
-)
-from .base import Check, ImportOne, MatchImport, Snapshot
+from ._core import Row, event_from_row
+from ._sql import MATCH_COLUMNS, SqlLedger, SqlStore, Statements, json_text, meta_text
+from .base import Head, Snapshot, Store
 from .errors import (
     ConcurrencyConflict,
-    IdempotencyConflict,
     LedgerError,
-    MatchExists,
-    MatchNotFound,
     StorageUnavailable,
 )
-from .records import (
-    GENESIS,
-    AppendResult,
-    MatchRecord,
-    NewEvent,
-    StoredEvent,
-    VerifyReport,
-    append_result,
-    canonical_json,
-    utc_now,
-)
+from .records import MatchRecord, StoredEvent, VerifyReport
+
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 """The spellings of a PostgreSQL location that :func:`ledger.open_ledger` recognizes."""
@@ -246,50 +217,37 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
 
 # -- SQL -----------------------------------------------------------------------------------
 
-_EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash, fmt, private'
-_MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head, meta"
-_VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt, private'
-_SQL_LOCK_HEAD = "SELECT version, head, status FROM matches WHERE id = %s FOR UPDATE"
+_SQL = Statements(
+    "%s",
+    tag="meta -> 'tags' @> jsonb_build_array(?::text)",
+    place="place_key = ?",
+    date="meta ->> 'date' = ? AND jsonb_typeof(meta -> 'date') = 'string'",
+    player="players @> jsonb_build_array(?::text)",
+    newest="ord",
+)
+"""The statements SQLite and PostgreSQL share (:mod:`ledger._sql`); PostgreSQL's own follow."""
+
+_SQL_LOCK_HEAD = f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s FOR UPDATE"  # the whole row: the check is given it
 _SQL_KEY = 'SELECT body_hash, first_seq, last_seq FROM idempotency WHERE match_id = %s AND "key" = %s'
 _SQL_FEED_LOCK = f"SELECT pg_advisory_xact_lock_shared({FEED_LOCK})"
 _SQL_ANNOUNCE = (  # one round trip: several statements, bound on the client (psycopg.ClientCursor)
     "BEGIN; SET LOCAL synchronous_commit = off; "
     f"SELECT pg_notify('{ANNOUNCE_CHANNEL}', current_schema() || ' ' || %s); COMMIT"
 )
-_SQL_EVENT_PUT = (
-    f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-)
-_SQL_IDEM_PUT = (
-    'INSERT INTO idempotency (match_id, "key", body_hash, first_seq, last_seq, created_at) '
-    "VALUES (%s, %s, %s, %s, %s, %s)"
-)
 _SQL_MATCH_PUT = (
     "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head, meta, place_key) "
     "VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s::jsonb, %s) ON CONFLICT (id) DO NOTHING RETURNING 1"
 )
 _SQL_MATCH_META = "UPDATE matches SET meta = %s::jsonb, place_key = %s WHERE id = %s"
-_SQL_MATCH_TOKEN = "UPDATE matches SET token_hash = %s WHERE id = %s AND token_hash = %s"
-_SQL_MATCH_MOVE = "UPDATE matches SET version = %s, head = %s WHERE id = %s"
-_SQL_MATCH_MOVE_STATUS = "UPDATE matches SET version = %s, head = %s, status = %s WHERE id = %s"
-_SQL_READ = (
-    f"SELECT {_EVENT_COLUMNS} FROM events "
-    "WHERE match_id = %s AND seq > %s AND seq <= %s ORDER BY seq LIMIT %s"
-)
-_SQL_MATCH_EXISTS = "SELECT 1 FROM matches WHERE id = %s"
 _SQL_SNAPSHOT_PUT = (
     "INSERT INTO snapshots (match_id, seq, head, rules, state, digest) VALUES (%s, %s, %s, %s, %s, %s) "
     "ON CONFLICT (match_id, seq) DO UPDATE SET head = EXCLUDED.head, rules = EXCLUDED.rules, "
     "state = EXCLUDED.state, digest = EXCLUDED.digest"
 )
-_SQL_SNAPSHOT_GET = (
-    "SELECT match_id, seq, head, rules, state, digest FROM snapshots "
-    "WHERE match_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1"
-)
-_SQL_MATCH_VERSION = "SELECT version FROM matches WHERE id = %s"
-_SQL_MAX_SEQ = "SELECT coalesce(max(seq), 0) FROM events WHERE match_id = %s"
-_SQL_GET_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = %s"
-_SQL_FEED = f"SELECT id, {_EVENT_COLUMNS} FROM events WHERE id > %s AND id <= %s ORDER BY id LIMIT %s"
 _SQL_LAST_ID = "SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('events', 'id')::regclass), 0)"
+
+_R = TypeVar("_R")
+
 
 _NO_UPPER_BOUND = 2**31 - 1  # seq is an integer column
 
@@ -299,7 +257,7 @@ def is_postgres_url(text: str) -> bool:
     return text.strip().startswith(URL_SCHEMES)
 
 
-class PostgresLedger(ImportOne):
+class PostgresLedger(SqlLedger):
     """A :class:`~ledger.base.Ledger` in a PostgreSQL database, safe to share between threads.
 
     Several objects, in one process or many, may work on the same database: writes of one
@@ -419,7 +377,7 @@ class PostgresLedger(ImportOne):
             raise translated from error
 
     @contextlib.contextmanager
-    def _write(self) -> Iterator[_Write]:
+    def _transaction(self, match_id: str = "") -> Iterator[_Write]:
         """Run the body in one transaction on this thread's connection; commit or roll back.
 
         After the commit, the versions the body put in ``announce`` are announced to every
@@ -515,363 +473,48 @@ class PostgresLedger(ImportOne):
                 "the database was changed outside Tanteo and cannot be trusted (restore a backup)"
             )
 
-    # -- writes ----------------------------------------------------------------------------
+    # -- the backend's part of the procedure (see :class:`ledger.base.Ledger`) ---------------
 
-    def create_match(
-        self,
-        match_id: str,
-        *,
-        game: str,
-        players: Sequence[str],
-        token_hash: str,
-        first: NewEvent,
-        by: str,
-        check: Check | None = None,
-        meta: Mapping[str, Any] | None = None,
-        more: Sequence[NewEvent] = (),
-    ) -> AppendResult:
-        """Create a match row and its first event (seq 1) in one transaction.
+    _SQL = _SQL
+    _NO_UPPER_BOUND = _NO_UPPER_BOUND
+    _NO_LIMIT = None
 
-        ``more``: the events after it (seq 2 on), in the same transaction (see the Protocol).
-
-        ``meta`` is what people call the match by (a JSON object the ledger only stores).
-
-        Raises:
-            MatchExists: the id is taken (also when another server takes it at the same time).
-        """
-        check_text("match_id", match_id)
-        check_text("game", game)
-        check_text("token_hash", token_hash)
-        check_recorder(by)
-        names = check_players(players)
-        prepared = prepare([first, *more])
-        meta_json, place_key = _meta_columns(dict(meta or {}))
-        with self._write() as write:
-            cur = write.cur
-            if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is not None:
-                raise MatchExists(match_id)
-            at = utc_now()
-            events, rows = chain_batch(match_id, 0, GENESIS, prepared, at=at, by=by, key=None)
-            changes = check(0, events) if check is not None else None
-            status, changed = status_update(changes), meta_update(changes)
-            if changed is not None:
-                meta_json, place_key = _meta_columns(dict(changed))
-            last = events[-1]
-            cur.execute(_SQL_FEED_LOCK)
-            # A racing creator of the same id commits first: the insert then finds its row.
-            created = cur.execute(
-                _SQL_MATCH_PUT,
-                (match_id, game, token_hash, at, _json_list(names), status or DEFAULT_STATUS,
-                 last.seq, last.hash, meta_json, place_key),
-            ).fetchone()
-            if created is None:
-                raise MatchExists(match_id)
-            cur.executemany(_SQL_EVENT_PUT, rows)
-            write.announce.append((match_id, last.seq))
-        return AppendResult(last.seq, last.hash, events, replayed=False)
-
-    def append(
-        self,
-        match_id: str,
-        events: Sequence[NewEvent],
-        *,
-        by: str,
-        expected_version: int | None = None,
-        key: str | None = None,
-        check: Check | None = None,
-    ) -> AppendResult:
-        """Append a batch at the end of the match's log in one transaction.
-
-        Order inside it, as in the SQLite ledger: lock the match row (``FOR UPDATE``: the
-        next writer of this match waits here, then reads what this one committed), the
-        idempotency look-up (a retry with the same key and body returns the first result
-        and writes nothing), the expected version, chaining, the caller's ``check``, the
-        inserts, the match row. All or nothing.
-
-        Raises:
-            ValueError: ``events`` is empty.
-            IdempotencyConflict: ``key`` was used on this match for different events.
-            MatchNotFound: no such match.
-            ConcurrencyConflict: the match is not at ``expected_version`` (or another
-                writer's event already holds a seq this batch needs).
-        """
-        check_append_args(match_id, by, expected_version, key)
-        prepared = prepare(events)
-        digest = body_hash(prepared) if key is not None else None
+    def _run(self, match_id: str, key: str | None, work: Callable[[Store], _R]) -> _R:
+        """Run an append or a new match in one transaction (the match row locked by its head)."""
         try:
-            with self._write() as write:
-                cur = write.cur
-                row = cur.execute(_SQL_LOCK_HEAD, (match_id,)).fetchone()
-                if row is None:
-                    raise MatchNotFound(match_id)
-                version, head, stored_status = row
-                if key is not None:
-                    # A statement of its own, after the lock: it reads what the writer we
-                    # waited for committed (a join would read the key as of before the wait).
-                    seen = cur.execute(_SQL_KEY, (match_id, key)).fetchone()
-                    if seen is not None:
-                        return self._replay(cur, match_id, key, digest, seen)
-                if expected_version is not None and expected_version != version:
-                    raise ConcurrencyConflict(expected_version, version, match_id=match_id)
-                built, rows = chain_batch(match_id, version, head, prepared, at=utc_now(), by=by, key=key)
-                changes = check(version, built) if check is not None else None
-                status = status_update(changes)
-                meta = meta_update(changes)
-                last = built[-1]
-                cur.execute(_SQL_FEED_LOCK)
-                cur.executemany(_SQL_EVENT_PUT, rows)
-                if meta is not None:
-                    cur.execute(_SQL_MATCH_META, (*_meta_columns(meta), match_id))
-                if key is not None:
-                    cur.execute(_SQL_IDEM_PUT, (match_id, key, digest, built[0].seq, last.seq, last.at))
-                if status is None or status == stored_status:
-                    cur.execute(_SQL_MATCH_MOVE, (last.seq, last.hash, match_id))
-                else:
-                    cur.execute(_SQL_MATCH_MOVE_STATUS, (last.seq, last.hash, status, match_id))
-                write.announce.append((match_id, last.seq))
+            with self._transaction() as write:
+                return work(write)
         except _SeqTaken as taken:
             # Rows were written behind the match row's back (another program): a lost race.
-            raise ConcurrencyConflict(version, self._max_seq(match_id), match_id=match_id) from taken.__cause__
-        return append_result(last.seq, last.hash, built, False)
+            raise ConcurrencyConflict(write.base, self._max_seq(match_id), match_id=match_id) from taken.__cause__
 
-    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
-        """Recreate several matches in one write transaction, a savepoint each (see the Protocol).
+    def _reading(self) -> contextlib.AbstractContextManager[psycopg.Connection[Any]]:
+        return self._connection()
 
-        A refused match (its chain, a taken id, its check) rolls back to its savepoint and
-        the others go on; a storage error aborts them all.
-        """
-        ready: list[tuple[MatchImport, tuple[str, ...], list[Row], list[Any]] | Exception] = []
-        for item in items:
-            try:
-                ready.append(ready_import(item))
-            except (LedgerError, ValueError, TypeError) as error:
-                ready.append(error)
-        results: list[AppendResult | Exception] = []
-        with self._write() as write:
-            cur = write.cur
-            for entry in ready:
-                if isinstance(entry, Exception):
-                    results.append(entry)
-                    continue
-                item, names, rows, keys = entry
-                built = tuple(item.events)
-                last = built[-1]
-                try:
-                    with cur.connection.transaction():  # a savepoint: this match alone on refusal
-                        if cur.execute(_SQL_MATCH_EXISTS, (item.match_id,)).fetchone() is not None:
-                            raise MatchExists(item.match_id)
-                        changes = item.check(0, built) if item.check is not None else None
-                        status, meta = status_update(changes), meta_update(changes)
-                        cur.execute(_SQL_FEED_LOCK)
-                        created = cur.execute(
-                            _SQL_MATCH_PUT,
-                            (item.match_id, item.game, item.token_hash, built[0].at, _json_list(names),
-                             status or DEFAULT_STATUS, last.seq, last.hash, *_meta_columns(meta or {})),
-                        ).fetchone()
-                        if created is None:  # another server imported it meanwhile
-                            raise MatchExists(item.match_id)
-                        cur.executemany(_SQL_EVENT_PUT, rows)
-                        if keys:
-                            cur.executemany(_SQL_IDEM_PUT, [(item.match_id, *key) for key in keys])
-                except psycopg.Error:
-                    raise  # the storage failed: the whole transaction goes (translated in _connection)
-                except Exception as error:  # noqa: BLE001 - this match is refused, the others go on
-                    results.append(error)
-                    continue
-                results.append(append_result(last.seq, last.hash, built, False))
-                write.announce.append((item.match_id, last.seq))
-        return results
+    def _consistent(self, raw: bool = False, place: bool = False) -> contextlib.AbstractContextManager[Any]:
+        return self._snapshot()
 
-    def replace_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
-        """Store a new write-token hash if the match still has ``old_hash``; say whether it did.
-
-        Compare-and-set in one statement, so two rotations racing with the same old token
-        (on one server or two) cannot both win.
-
-        Raises:
-            MatchNotFound: no such match.
-            StorageUnavailable: as for any write; nothing was written.
-        """
-        check_text("token_hash", new_hash)
-        with self._write() as write:
-            if write.cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is None:
-                raise MatchNotFound(match_id)
-            return write.cur.execute(_SQL_MATCH_TOKEN, (new_hash, match_id, old_hash)).rowcount == 1
+    def _all_events(self, cur: Any) -> Iterable[Sequence[Any]]:
+        """Every event row through a server-side cursor: the events of every match never sit in memory at once."""
+        with cur.connection.cursor(name="tanteo_verify") as events:  # in the snapshot transaction
+            events.itersize = VERIFY_BATCH
+            yield from events.execute(_SQL.verify_all)
 
     def _max_seq(self, match_id: str) -> int:
         with self._connection() as conn:
-            (current,) = conn.execute(_SQL_MAX_SEQ, (match_id,)).fetchone() or (0,)
+            (current,) = conn.execute(_SQL.max_seq, (match_id,)).fetchone() or (0,)
         return int(current)
 
-    @staticmethod
-    def _replay(
-        cur: psycopg.Cursor[Any], match_id: str, key: str, digest: str | None, seen: Sequence[Any]
-    ) -> AppendResult:
-        stored_digest, first_seq, last_seq = seen
-        if stored_digest != digest:
-            raise IdempotencyConflict(key, match_id=match_id)
-        rows = cur.execute(_SQL_READ, (match_id, first_seq - 1, last_seq, None)).fetchall()
-        replayed = tuple(event_from_row(row) for row in rows)
-        return append_result(last_seq, replayed[-1].hash, replayed, True)
-
-    # -- reads -----------------------------------------------------------------------------
-
-    def read(
-        self, match_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
-    ) -> list[StoredEvent]:
-        """Return the match's events with ``after < seq <= upto`` (at most ``limit``), by seq.
-
-        Raises:
-            MatchNotFound: no such match.
-        """
-        check_window(after, upto, limit)
-        upper = _NO_UPPER_BOUND if upto is None else min(upto, _NO_UPPER_BOUND)
-        after = min(after, _NO_UPPER_BOUND)
-        with self._connection() as conn:
-            rows = conn.execute(_SQL_READ, (match_id, after, upper, limit)).fetchall()
-            if not rows and conn.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is None:
-                raise MatchNotFound(match_id)
-        return [event_from_row(row) for row in rows]
-
-    def version(self, match_id: str) -> int:
-        """Return the seq of the match's last event.
-
-        Raises:
-            MatchNotFound: no such match.
-        """
-        with self._connection() as conn:
-            row = conn.execute(_SQL_MATCH_VERSION, (match_id,)).fetchone()
-        if row is None:
-            raise MatchNotFound(match_id)
-        return int(row[0])
-
-    def get_match(self, match_id: str) -> MatchRecord:
-        """Return the match's row.
-
-        Raises:
-            MatchNotFound: no such match.
-        """
-        with self._connection() as conn:
-            row = conn.execute(_SQL_GET_MATCH, (match_id,)).fetchone()
-        if row is None:
-            raise MatchNotFound(match_id)
-        return _match_record(row)
-
-    def list_matches(
-        self,
-        *,
-        game: str | None = None,
-        player: str | None = None,
-        status: str | None = None,
-        limit: int = 50,
-        offset: int = 0,
-        tag: str | None = None,
-        place: str | None = None,
-        date: str | None = None,
-    ) -> tuple[list[MatchRecord], int]:
-        """Return one page of matches (newest first) and the total matching the filters.
-
-        ``player`` matches one of the match's player names exactly; ``tag`` one of its
-        ``meta.tags`` exactly; ``place`` its ``meta.place`` ignoring case (Python's
-        casefold, as SQLite's); ``date`` its ``meta.date``.
-        """
-        check_page(limit, offset)
-        where: list[str] = []
-        params: list[Any] = []
-        if tag is not None:
-            where.append("meta -> 'tags' @> jsonb_build_array(%s::text)")
-            params.append(tag)
-        if place is not None:
-            where.append("place_key = %s")
-            params.append(place.casefold())
-        if date is not None:
-            where.append("meta ->> 'date' = %s AND jsonb_typeof(meta -> 'date') = 'string'")
-            params.append(date)
-        if game is not None:
-            where.append("game = %s")
-            params.append(game)
-        if status is not None:
-            where.append("status = %s")
-            params.append(status)
-        if player is not None:
-            where.append("players @> jsonb_build_array(%s::text)")
-            params.append(player)
-        clause = f" WHERE {' AND '.join(where)}" if where else ""
-        with self._snapshot() as cur:  # the page and the count agree
-            (total,) = cur.execute(f"SELECT count(*) FROM matches{clause}", params).fetchone() or (0,)
-            rows = cur.execute(
-                f"SELECT {_MATCH_COLUMNS} FROM matches{clause} "
-                "ORDER BY created_at DESC, ord DESC LIMIT %s OFFSET %s",
-                (*params, limit, offset),
-            ).fetchall()
-        return [_match_record(row) for row in rows], int(total)
-
-    def feed(self, after_id: int = 0, limit: int = 1000) -> list[tuple[int, StoredEvent]]:
-        """Return ``(id, event)`` for every match's events in storage order, ids after ``after_id``.
-
-        Only ids whose writers have all finished are returned (see the module docstring), so
-        a consumer that remembers the last id it saw never misses an event.
-        """
-        check_count("after_id", after_id)
-        check_count("limit", limit)
+    def _feed(self, after_id: int, limit: int) -> list[tuple[int, StoredEvent]]:
+        """Only ids whose writers have all finished are returned (see the module docstring), so
+        a consumer that remembers the last id it saw never misses an event."""
         with self._connection() as conn:
             (last,) = conn.execute(_SQL_LAST_ID).fetchone() or (0,)
             # Session-level lock and unlock: an instant, even inside a transaction.
             conn.execute(f"SELECT pg_advisory_lock({FEED_LOCK})")
             conn.execute(f"SELECT pg_advisory_unlock({FEED_LOCK})")
-            rows = conn.execute(_SQL_FEED, (after_id, last, limit)).fetchall()
+            rows = conn.execute(_SQL.feed, (after_id, last, limit)).fetchall()
         return [(int(row[0]), event_from_row(row[1:])) for row in rows]
-
-    def verify(self, match_id: str | None = None) -> list[VerifyReport]:
-        """Recompute chains from the stored rows: one match, or every match (by id).
-
-        Reads on one snapshot, so a concurrent append is not mistaken for damage. Events
-        whose match row is missing are reported too.
-
-        Raises:
-            MatchNotFound: ``match_id`` names neither a match row nor any event.
-        """
-        with self._snapshot() as cur:
-            if match_id is not None:
-                return [_verify_one(cur, match_id)]
-            return _verify_all(cur)
-
-    def read_verified(self, match_id: str) -> tuple[VerifyReport, list[StoredEvent]]:
-        """Return the match's chain report and its events, from one read of the rows (see the SQLite ledger).
-
-        Raises:
-            MatchNotFound: ``match_id`` names neither a match row nor any event.
-        """
-        events: list[StoredEvent] = []
-        with self._snapshot() as cur:
-            report = _verify_one(cur, match_id, events)
-        return report, events
-
-
-    # -- lifecycle -------------------------------------------------------------------------
-
-    # -- snapshots -------------------------------------------------------------------------
-
-    def put_snapshot(self, snapshot: Snapshot) -> None:
-        """Store (or replace) a match's snapshot at its seq, in its own small transaction.
-
-        Raises:
-            MatchNotFound: no such match.
-        """
-        with self._write() as write:
-            if write.cur.execute(_SQL_MATCH_EXISTS, (snapshot.match_id,)).fetchone() is None:
-                raise MatchNotFound(snapshot.match_id)
-            write.cur.execute(_SQL_SNAPSHOT_PUT, (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules,
-                                                  snapshot.state, snapshot.digest))
-
-    def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:
-        """Return the match's newest snapshot with ``seq <= upto`` (None: there is none)."""
-        upper = _NO_UPPER_BOUND if upto is None else min(upto, _NO_UPPER_BOUND)
-        with self._connection() as conn:
-            row = conn.execute(_SQL_SNAPSHOT_GET, (match_id, upper)).fetchone()
-        if row is None:
-            return None
-        return Snapshot(row[0], int(row[1]), row[2], row[3], row[4], row[5])
 
     # -- waiting for appends (any server's) ----------------------------------------------
 
@@ -909,16 +552,6 @@ class PostgresLedger(ImportOne):
                 if self._announcements is not None:
                     self._announcements.close()
 
-    def __enter__(self) -> PostgresLedger:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def verify_database(url: str) -> list[VerifyReport]:
@@ -927,14 +560,68 @@ def verify_database(url: str) -> list[VerifyReport]:
         return ledger.verify()
 
 
-class _Write:
-    """The write transaction's cursor, and the match versions to announce once it commits."""
+class _Write(SqlStore):
+    """The write transaction's cursor (the store of :class:`ledger.base.Store`), and the match
+    versions to announce once it commits."""
 
-    __slots__ = ("cur", "announce")
+    __slots__ = ("announce", "feed_locked")
+
+    sql = _SQL
+    no_limit = None
+    failures: tuple[type[BaseException], ...] = (psycopg.Error,)
 
     def __init__(self, cur: psycopg.Cursor[Any]) -> None:
-        self.cur = cur
+        super().__init__(cur)
         self.announce: list[tuple[str, int]] = []
+        self.feed_locked = False
+
+    def head(self, match_id: str, key: str | None) -> Head | None:
+        """Lock the match row (``FOR UPDATE``: the next writer of this match waits here, then
+        reads what this one committed), then look the key up."""
+        row = self.cur.execute(_SQL_LOCK_HEAD, (match_id,)).fetchone()
+        if row is None:
+            return None
+        self.row = row
+        # A statement of its own, after the lock: it reads what the writer we waited for
+        # committed (a join would read the key as of before the wait).
+        seen = None if key is None else self.cur.execute(_SQL_KEY, (match_id, key)).fetchone()
+        return int(row[6]), row[7], row[5], seen
+
+    def insert_match(self, match: MatchRecord) -> bool:
+        """Insert a match row; a racing creator of the same id commits first, and the insert then finds its row."""
+        self._lock_feed(again=True)
+        created = self.cur.execute(_SQL_MATCH_PUT, (match.id, match.game, match.token_hash, match.created_at,
+                                                    json_text(list(match.players)), match.status, match.version,
+                                                    match.head, *_meta_columns(match.meta))).fetchone()
+        if created is not None:
+            self.announce.append((match.id, match.version))
+        return created is not None
+
+    def insert_events(self, rows: list[Row]) -> None:
+        self._lock_feed()
+        self.cur.executemany(_SQL.event_put, rows)
+
+    def set_meta(self, match_id: str, meta: Mapping[str, Any]) -> None:
+        self.cur.execute(_SQL_MATCH_META, (*_meta_columns(meta), match_id))
+
+    def move(self, match_id: str, version: int, head: str, status: str | None) -> None:
+        super().move(match_id, version, head, status)
+        self.announce.append((match_id, version))
+
+    def put_snapshot(self, snapshot: Snapshot) -> None:
+        self.cur.execute(_SQL_SNAPSHOT_PUT, (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules,
+                                             snapshot.state, snapshot.digest))
+
+    def savepoint(self) -> psycopg.Transaction:
+        savepoint: psycopg.Transaction = self.cur.connection.transaction()
+        return savepoint
+
+    def _lock_feed(self, again: bool = False) -> None:
+        """Hold the feed lock shared from the first insert to the commit (see the module docstring);
+        ``again`` inside each savepoint of an import, which may have let it go."""
+        if again or not self.feed_locked:
+            self.cur.execute(_SQL_FEED_LOCK)
+            self.feed_locked = True
 
 
 class _Announcements:
@@ -1033,58 +720,10 @@ def _schema_version(conn: psycopg.Connection[Any]) -> int | None:
     return None if row is None or row[0] is None else int(row[0])
 
 
-def _verify_one(cur: psycopg.Cursor[Any], match_id: str, into: list[StoredEvent] | None = None) -> VerifyReport:
-    row = cur.execute("SELECT version, head FROM matches WHERE id = %s", (match_id,)).fetchone()
-    events = cur.execute(
-        f"SELECT {_VERIFY_COLUMNS} FROM events WHERE match_id = %s ORDER BY seq", (match_id,)
-    ).fetchall()
-    if row is None and not events:
-        raise MatchNotFound(match_id)
-    version, head = (None, None) if row is None else (int(row[0]), str(row[1]))
-    return verify_chain(match_id, events, version, head, into)
-
-
-def _verify_all(cur: psycopg.Cursor[Any]) -> list[VerifyReport]:
-    heads: dict[str, tuple[int, str]] = {
-        mid: (int(version), head) for mid, version, head in cur.execute("SELECT id, version, head FROM matches")
-    }
-    reports: list[VerifyReport] = []
-    with cur.connection.cursor(name="tanteo_verify") as events:  # in the snapshot transaction
-        events.itersize = VERIFY_BATCH
-        rows: Iterable[Sequence[Any]] = events.execute(
-            f"SELECT match_id, {_VERIFY_COLUMNS} FROM events ORDER BY match_id, seq"
-        )
-        for mid, group in itertools.groupby(rows, key=lambda row: row[0]):
-            version, head = heads.pop(mid, (None, None))
-            reports.append(verify_chain(mid, (row[1:] for row in group), version, head))
-    for mid, (version, head) in heads.items():  # match rows without a single event
-        reports.append(verify_chain(mid, (), version, head))
-    reports.sort(key=lambda report: report.match)
-    return reports
-
-
 def _meta_columns(meta: Mapping[str, Any]) -> tuple[str, str | None]:
     """Return a match's meta as stored: its JSON text and its casefolded place (None: no place)."""
     place = meta.get("place")
-    return canonical_json(dict(meta)).decode("utf-8"), place.casefold() if isinstance(place, str) else None
-
-
-def _json_list(names: tuple[str, ...]) -> str:
-    return canonical_json(list(names)).decode("utf-8")
-
-
-def _match_record(row: Sequence[Any]) -> MatchRecord:
-    return MatchRecord(
-        id=row[0],
-        game=row[1],
-        token_hash=row[2],
-        created_at=row[3],
-        players=tuple(row[4]),
-        status=row[5],
-        version=int(row[6]),
-        head=row[7],
-        meta=dict(row[8]) if len(row) > 8 and row[8] else {},
-    )
+    return meta_text(meta), place.casefold() if isinstance(place, str) else None
 
 
 def safe_url(url: str) -> str:

@@ -255,25 +255,21 @@ def chain_hash(
     at: str,
     by: str,
     key: str | None,
+    fmt: int = 1,
 ) -> str:
-    """Return the format-1 chain hash of one event (hex sha256), linking it to ``prev``."""
+    """Return the chain hash of one event (hex sha256) in format ``fmt``, linking it to ``prev``.
+
+    Format 2 hashes the committed data (see above) and names its format in the envelope.
+    """
     body = {"match": match, "seq": seq, "type": type, "data": data, "at": at, "by": by, "key": key}
+    if fmt != 1:
+        body["format"] = fmt
     return hashlib.sha256(prev.encode("ascii") + canonical_json(body)).hexdigest()
 
 
-def chain_hash_v2(
-    prev: str,
-    match: str,
-    seq: int,
-    type: str,  # noqa: A002 - the envelope's field name
-    data: Any,
-    at: str,
-    by: str,
-    key: str | None,
-) -> str:
+def chain_hash_v2(prev: str, match: str, seq: int, type: str, data: Any, at: str, by: str, key: str | None) -> str:  # noqa: A002
     """Return the format-2 chain hash of one event; ``data`` is the committed data (see above)."""
-    body = {"match": match, "seq": seq, "type": type, "data": data, "at": at, "by": by, "key": key, "format": 2}
-    return hashlib.sha256(prev.encode("ascii") + canonical_json(body)).hexdigest()
+    return chain_hash(prev, match, seq, type, data, at, by, key, 2)
 
 
 HashFunction = Callable[..., str]

@@ -14,7 +14,9 @@ Why it is built this way (see ``/work/shared/research/DEPENDENCIES.md`` §2):
   request never pays for opening a connection, nor for the WAL checkpoint the last close
   of a file does. ``check_same_thread`` is off only so that shutdown may close every
   thread's connection from the main thread.
-* **One write transaction** (:meth:`SqliteLedger._writing`): every write runs inside it,
+* **The write procedure is not here**: :class:`ledger.base.Ledger` runs it, the same for
+  every backend; this module gives it SQLite's transaction and statements (:class:`_Write`).
+* **One write transaction** (:class:`_Write`): every write runs inside it,
   ``BEGIN IMMEDIATE`` … ``COMMIT`` or ``ROLLBACK``, and it is the one place where a
   ``sqlite3`` error becomes a ledger error: a broken uniqueness becomes
   :class:`ConcurrencyConflict` / :class:`MatchExists` / :class:`IdempotencyConflict`, a full
@@ -57,60 +59,30 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import functools
-import itertools
 import os
 import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, TypeVar
 
-from orjson import loads
 from sqlite_utils import Database, Migrations
 
-from ._core import (
-    DEFAULT_STATUS,
-    Row,
-    body_hash,
-    chain_batch,
-    check_append_args,
-    check_count,
-    check_page,
-    check_players,
-    check_recorder,
-    check_text,
-    check_window,
-    event_from_row,
-    prepare,
-    ready_import,
-    meta_update,
-    status_update,
-    verify_chain,
-)
-from .base import Check, ImportOne, MatchImport, Snapshot
+from ._core import event_from_row
+from ._sql import SqlLedger, SqlStore, Statements, json_text, meta_text
+from .base import Head, Snapshot, Store
 from .errors import (
     ConcurrencyConflict,
     IdempotencyConflict,
     LedgerError,
     MatchExists,
-    MatchNotFound,
     StorageUnavailable,
 )
-from .records import (
-    GENESIS,
-    AppendResult,
-    MatchRecord,
-    NewEvent,
-    StoredEvent,
-    VerifyReport,
-    append_result,
-    canonical_json,
-    utc_now,
-)
+from .records import MatchRecord, StoredEvent
+
 
 BUSY_TIMEOUT_SECONDS = 10.0
 """How long a writer waits for another writer's transaction before giving up (the default;
@@ -244,6 +216,16 @@ def m003_match_meta(db: Database) -> None:
 
 
 
+_SNAPSHOT_FIELDS = """
+            match_id  TEXT NOT NULL REFERENCES matches (id),
+            seq       INTEGER NOT NULL,
+            head      TEXT NOT NULL,
+            rules     TEXT NOT NULL,
+            state     TEXT NOT NULL,
+            digest    TEXT NOT NULL,"""
+"""The snapshot columns of m004 and m005 (the text of each CREATE TABLE as it was first written)."""
+
+
 @_migration
 def m004_snapshots(db: Database) -> None:
     """Create the snapshots table: the service's stored states, a cache beside the log.
@@ -252,14 +234,8 @@ def m004_snapshots(db: Database) -> None:
     service checks each row against the log and its rules version before using it.
     """
     db.execute(
-        """
-        CREATE TABLE snapshots (
-            match_id  TEXT NOT NULL REFERENCES matches (id),
-            seq       INTEGER NOT NULL,
-            head      TEXT NOT NULL,
-            rules     TEXT NOT NULL,
-            state     TEXT NOT NULL,
-            digest    TEXT NOT NULL,
+        f"""
+        CREATE TABLE snapshots ({_SNAPSHOT_FIELDS}
             PRIMARY KEY (match_id, seq)
         ) STRICT, WITHOUT ROWID
         """
@@ -278,15 +254,9 @@ def m005_snapshots_by_rowid(db: Database) -> None:
     """
     db.execute("ALTER TABLE snapshots RENAME TO snapshots_old")
     db.execute(
-        """
+        f"""
         CREATE TABLE snapshots (
-            id        INTEGER PRIMARY KEY,
-            match_id  TEXT NOT NULL REFERENCES matches (id),
-            seq       INTEGER NOT NULL,
-            head      TEXT NOT NULL,
-            rules     TEXT NOT NULL,
-            state     TEXT NOT NULL,
-            digest    TEXT NOT NULL,
+            id        INTEGER PRIMARY KEY,{_SNAPSHOT_FIELDS}
             UNIQUE (match_id, seq)
         ) STRICT
         """
@@ -298,76 +268,60 @@ def m005_snapshots_by_rowid(db: Database) -> None:
     db.execute("DROP TABLE snapshots_old")
 
 
+_SQL = Statements(
+    "?",
+    tag="EXISTS (SELECT 1 FROM json_each(matches.meta, '$.tags') WHERE json_each.value = ?)",
+    place="tanteo_casefold(json_extract(meta, '$.place')) = ?",  # lower() folds ASCII only: "GRÀCIA" finds "Gràcia"
+    date="json_extract(meta, '$.date') = ?",
+    player="EXISTS (SELECT 1 FROM json_each(matches.players) WHERE json_each.value = ?)",
+    newest="rowid",
+)
+"""The statements SQLite and PostgreSQL share (:mod:`ledger._sql`), prepared once per connection
+by the ``sqlite3`` statement cache; SQLite's own follow."""
+
+_SQL_SNAPSHOT_GET = _SQL.snapshot_get
 _SQL_SNAPSHOT_PUT = (
     "INSERT OR REPLACE INTO snapshots (match_id, seq, head, rules, state, digest) VALUES (?, ?, ?, ?, ?, ?)"
 )
-_SQL_SNAPSHOT_GET = (
-    "SELECT match_id, seq, head, rules, state, digest FROM snapshots "
-    "WHERE match_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
-)
-
-# -- hot-path SQL (prepared once per connection by the sqlite3 statement cache) -------------
-
-_EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash, fmt, private'
-_SQL_MATCH_HEAD = "SELECT version, head FROM matches WHERE id = ?"
-_SQL_MATCH_EXISTS = "SELECT 1 FROM matches WHERE id = ?"
-_SQL_MATCH_VERSION = "SELECT version FROM matches WHERE id = ?"
-_SQL_MAX_SEQ = "SELECT coalesce(max(seq), 0) FROM events WHERE match_id = ?"
-_MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head, meta"
-_SQL_APPEND_HEAD = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"  # the whole row: the check may ask for it
+_SQL_APPEND_HEAD = _SQL.get_match  # the whole row: the check is given it
 _SQL_APPEND_HEAD_KEYED = (  # the head and the key's first use, in one look-up
     "SELECT m.id, m.game, m.token_hash, m.created_at, m.players, m.status, m.version, m.head, m.meta, "
     "i.body_hash, i.first_seq, i.last_seq FROM matches AS m "
     'LEFT JOIN idempotency AS i ON i.match_id = m.id AND i."key" = ? WHERE m.id = ?'
-)
-_SQL_IDEM_PUT = (
-    'INSERT INTO idempotency (match_id, "key", body_hash, first_seq, last_seq, created_at) '
-    "VALUES (?, ?, ?, ?, ?, ?)"
-)
-_SQL_EVENT_PUT = (
-    f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _SQL_MATCH_PUT = (
     "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head, meta) "
     "VALUES (?, ?, ?, ?, json(?), ?, ?, ?, json(?))"
 )
 _SQL_MATCH_META = "UPDATE matches SET meta = json(?) WHERE id = ?"
-_SQL_MATCH_TOKEN = "UPDATE matches SET token_hash = ? WHERE id = ? AND token_hash = ?"
-_SQL_MATCH_MOVE = "UPDATE matches SET version = ?, head = ? WHERE id = ?"
-_SQL_MATCH_MOVE_STATUS = "UPDATE matches SET version = ?, head = ?, status = ? WHERE id = ?"
-_SQL_READ = (
-    f"SELECT {_EVENT_COLUMNS} FROM events "
-    "WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
-)
-_SQL_FEED = f"SELECT id, {_EVENT_COLUMNS} FROM events WHERE id > ? ORDER BY id LIMIT ?"
-_SQL_GET_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
-_VERIFY_COLUMNS = 'seq, type, data, at, "by", "key", prev, hash, fmt, private'
 
 _NO_UPPER_BOUND = 2**63 - 1
 
-
-_P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
-def _reading(method: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Let a read's storage faults (an I/O error, a file that vanished) surface as
-    :class:`StorageUnavailable`, translated by the same :func:`storage_error` as writes."""
+class _Reading:
+    """Lend the connection to a read, its storage faults (an I/O error, a file that vanished)
+    raised as :class:`StorageUnavailable`, translated by the same :func:`storage_error` as writes."""
 
-    @functools.wraps(method)
-    def read(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        try:
-            return method(*args, **kwargs)
-        except sqlite3.Error as error:
-            translated = storage_error(error)
-            if translated is None:
-                raise
-            raise translated from error
+    __slots__ = ("ledger",)
 
-    return read
+    def __init__(self, ledger: SqliteLedger) -> None:
+        self.ledger = ledger
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self.ledger._connection()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if isinstance(exc, sqlite3.Error):
+            translated = storage_error(exc)
+            if translated is not None:
+                raise translated from exc
 
 
-class SqliteLedger(ImportOne):
+
+class SqliteLedger(SqlLedger):
     """A :class:`~ledger.base.Ledger` in one SQLite file.
 
     Open one per thread (or per request) and close it when done; several objects on the same
@@ -408,10 +362,6 @@ class SqliteLedger(ImportOne):
         self.busy_timeout = float(busy_timeout)
         in_memory = self.path == ":memory:"
         self._queue = _Queue() if in_memory else _file_queue(self.path)
-        self._checking: Sequence[Any] | None = None
-        """While an append's check runs: the match row that append read in its transaction.
-        A check asking :meth:`get_match` for that match gets it without another statement
-        (it is the current row: the write lock is held and the append has not written yet)."""
         self._mode = (level, read_only)
         """Appends are committed together only by connections opened alike (durability, read-only)."""
         self._conn: sqlite3.Connection | None = None
@@ -505,7 +455,7 @@ class SqliteLedger(ImportOne):
         conn = self._connection()
         if self._migrations_applied() == len(_MIGRATION_NAMES):
             return  # the common case: one cheap query per open
-        with self._writing():
+        with self._transaction():
             # Inside our transaction sqlite-utils uses savepoints, so the whole upgrade
             # commits at once and a second process waiting on the lock then finds it done.
             _MIGRATIONS.apply(Database(conn, execute_plugins=False, recursive_triggers=False))
@@ -545,398 +495,53 @@ class SqliteLedger(ImportOne):
                 "the file was changed outside Tanteo and cannot be trusted (restore a backup)"
             )
 
-    # -- writes ----------------------------------------------------------------------------
+    # -- the backend's part of the procedure (see :class:`ledger.base.Ledger`) ---------------
 
-    def create_match(
-        self,
-        match_id: str,
-        *,
-        game: str,
-        players: Sequence[str],
-        token_hash: str,
-        first: NewEvent,
-        by: str,
-        check: Check | None = None,
-        meta: Mapping[str, Any] | None = None,
-        more: Sequence[NewEvent] = (),
-    ) -> AppendResult:
-        """Create a match row and its first event (seq 1) in one transaction.
+    _SQL = _SQL
+    _NO_UPPER_BOUND = _NO_UPPER_BOUND
+    _NO_LIMIT = -1
 
-        ``more``: the events after it (seq 2 on), in the same transaction (see the Protocol).
-
-        ``meta`` is what people call the match by (a JSON object the ledger only stores).
-
-        Raises:
-            MatchExists: the id is taken.
-        """
-        check_text("match_id", match_id)
-        check_text("game", game)
-        check_text("token_hash", token_hash)
-        check_recorder(by)
-        names = check_players(players)
-        prepared = prepare([first, *more])
-
-        def create(write: _Write) -> AppendResult:
-            cur = write.cur
-            if cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is not None:
-                raise MatchExists(match_id)
-            at = utc_now()
-            events, rows = chain_batch(match_id, 0, GENESIS, prepared, at=at, by=by, key=None)
-            changes = check(0, events) if check is not None else None
-            status, kept_meta = status_update(changes), meta_update(changes) or meta
-            last = events[-1]
-            cur.execute(
-                _SQL_MATCH_PUT,
-                (match_id, game, token_hash, at, _json_list(names), status or DEFAULT_STATUS,
-                 last.seq, last.hash, canonical_json(dict(kept_meta or {})).decode("utf-8")),
-            )
-            _insert_events(cur, rows)
-            return AppendResult(last.seq, last.hash, events, replayed=False)
-
-        return self._writing(match_id).run(create)  # type: ignore[no-any-return]
-
-    def append(
-        self,
-        match_id: str,
-        events: Sequence[NewEvent],
-        *,
-        by: str,
-        expected_version: int | None = None,
-        key: str | None = None,
-        check: Check | None = None,
-    ) -> AppendResult:
-        """Append a batch at the end of the match's log in one ``BEGIN IMMEDIATE`` transaction
-        (shared with appends to other matches arriving at the same time, a savepoint each:
-        see :class:`_Write`).
-
-        Order inside the transaction: idempotency look-up (a retry with the same key and
-        body returns the first result and writes nothing), the match, the expected version,
-        chaining, the caller's ``check``, the inserts, the match row. All or nothing.
+    def _run(self, match_id: str, key: str | None, work: Callable[[Store], _R]) -> _R:
+        """Run an append or a new match in a ``BEGIN IMMEDIATE`` transaction, shared with the
+        appends to other matches arriving at the same time, a savepoint each (see :class:`_Write`).
 
         Five statements for a batch without a key (``BEGIN IMMEDIATE``, the head, the
         inserts, the match row, ``COMMIT``), one more with a key: the key is looked up with
         the head (an idempotency row only exists for an existing match, so the order of
         the refusals is unchanged) and stored after the inserts. The head is the whole match
-        row, so that a ``check`` asking :meth:`get_match` for it (the service re-reads the
-        token) costs no statement.
-
-        Raises:
-            ValueError: ``events`` is empty.
-            IdempotencyConflict: ``key`` was used on this match for different events.
-            MatchNotFound: no such match.
-            ConcurrencyConflict: the match is not at ``expected_version`` (or another
-                writer's event already holds a seq this batch needs).
-            StorageUnavailable: the disk is full, the file is read-only, another writer
-                held the lock past the busy timeout, or an I/O error; nothing was written.
+        row, so that the check is given it at no further statement.
         """
-        if not _plain_append_args(match_id, by, expected_version, key):
-            check_append_args(match_id, by, expected_version, key)  # raises on bad values
-        prepared = prepare(events)
-        digest = body_hash(prepared) if key is not None else None
+        return _Write(self, match_id, key).run(work)  # type: ignore[no-any-return]
 
-        def append(write: _Write) -> AppendResult:
-            cur = write.cur
-            if key is None:
-                row = cur.execute(_SQL_APPEND_HEAD, (match_id,)).fetchone()
-            else:
-                row = cur.execute(_SQL_APPEND_HEAD_KEYED, (key, match_id)).fetchone()
-            if row is None:
-                raise MatchNotFound(match_id)
-            stored_status, version, head = row[5:8]
-            if key is not None and row[9] is not None:
-                return self._replay(cur, match_id, key, digest, row[9:])  # writes nothing
-            if expected_version is not None and expected_version != version:
-                raise ConcurrencyConflict(expected_version, version, match_id=match_id)
-            write.base = version
-            built, rows = chain_batch(
-                match_id, version, head, prepared, at=utc_now(), by=by, key=key
-            )
-            if check is not None:
-                self._checking = row  # what get_match(match_id) returns meanwhile: read in this transaction
-                try:
-                    changes = check(version, built)
-                finally:
-                    self._checking = None
-            else:
-                changes = None
-            status = status_update(changes)
-            meta = meta_update(changes)
-            _insert_events(cur, rows)
-            if meta is not None:
-                cur.execute(_SQL_MATCH_META, (canonical_json(meta).decode("utf-8"), match_id))
-            last = built[-1]
-            if key is not None:
-                cur.execute(_SQL_IDEM_PUT, (match_id, key, digest, built[0].seq, last.seq, last.at))
-            # An unchanged status is not written: SQLite would rewrite its index entry all
-            # the same, one more page per commit (the service sends a status every time).
-            if status is None or status == stored_status:
-                cur.execute(_SQL_MATCH_MOVE, (last.seq, last.hash, match_id))
-            else:
-                cur.execute(_SQL_MATCH_MOVE_STATUS, (last.seq, last.hash, status, match_id))
-            return append_result(last.seq, last.hash, built, False)
+    def _transaction(self, match_id: str = "") -> _Write:
+        """The write transaction every other write runs in, alone (see :class:`_Write`)."""
+        return _Write(self, match_id, None)
 
-        return self._writing(match_id, key).run(append)  # type: ignore[no-any-return]
+    def _reading(self) -> _Reading:
+        return _Reading(self)
 
-    def import_matches(self, items: Sequence[MatchImport]) -> list[AppendResult | Exception]:
-        """Recreate several matches in one write transaction, a savepoint each (see the Protocol)."""
-        ready: list[tuple[MatchImport, tuple[str, ...], list[Row], list[Any]] | Exception] = []
-        for item in items:
+    @contextlib.contextmanager
+    def _consistent(self, raw: bool = False, place: bool = False) -> Iterator[sqlite3.Connection]:
+        """Several reads on one snapshot (a read transaction, unless the write transaction is
+        open: a check may call back into the ledger); ``raw`` reads text as bytes, so that a
+        damaged file is reported rather than crashing the verifier."""
+        with self._reading() as conn:
+            if place:
+                conn.create_function("tanteo_casefold", 1, _casefold, deterministic=True)
+            saved_factory = conn.text_factory
+            if raw:
+                conn.text_factory = bytes
             try:
-                ready.append(ready_import(item))
-            except (LedgerError, ValueError, TypeError) as error:
-                ready.append(error)
-        results: list[AppendResult | Exception] = []
-        with self._writing() as write:
-            cur = write.cur
-            for entry in ready:
-                if isinstance(entry, Exception):
-                    results.append(entry)
-                    continue
-                item, names, rows, keys = entry
-                cur.execute("SAVEPOINT tanteo_import")
-                try:
-                    if cur.execute(_SQL_MATCH_EXISTS, (item.match_id,)).fetchone() is not None:
-                        raise MatchExists(item.match_id)
-                    built = tuple(item.events)
-                    changes = item.check(0, built) if item.check is not None else None
-                    status, meta = status_update(changes), meta_update(changes)
-                    last = built[-1]
-                    cur.execute(
-                        _SQL_MATCH_PUT,
-                        (item.match_id, item.game, item.token_hash, built[0].at, _json_list(names),
-                         status or DEFAULT_STATUS, last.seq, last.hash, canonical_json(meta or {}).decode("utf-8")),
-                    )
-                    _insert_events(cur, rows)
-                    if keys:
-                        cur.executemany(_SQL_IDEM_PUT, [(item.match_id, *key) for key in keys])
-                except sqlite3.Error:
-                    raise  # the storage failed: the whole transaction goes (translated by _Write)
-                except Exception as error:  # noqa: BLE001 - this match is refused, the others go on
-                    cur.execute("ROLLBACK TO tanteo_import")
-                    cur.execute("RELEASE tanteo_import")
-                    results.append(error)
-                    continue
-                cur.execute("RELEASE tanteo_import")
-                results.append(append_result(last.seq, last.hash, built, False))
-        return results
+                with _snapshot(conn):
+                    yield conn
+            finally:
+                conn.text_factory = saved_factory
 
-    def _writing(self, match_id: str = "", key: str | None = None) -> _Write:
-        """The write transaction every write runs in (see :class:`_Write`)."""
-        return _Write(self, match_id, key)
-
-    @staticmethod
-    def _replay(
-        cur: sqlite3.Cursor, match_id: str, key: str, digest: str | None, seen: Sequence[Any]
-    ) -> AppendResult:
-        stored_digest, first_seq, last_seq = seen
-        if stored_digest != digest:
-            raise IdempotencyConflict(key, match_id=match_id)
-        rows = cur.execute(_SQL_READ, (match_id, first_seq - 1, last_seq, -1)).fetchall()
-        events = tuple(event_from_row(row) for row in rows)
-        return append_result(last_seq, events[-1].hash, events, True)
-
-    # -- reads -----------------------------------------------------------------------------
-
-    def replace_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
-        """Store a new write-token hash if the match still has ``old_hash``; say whether it did.
-
-        Compare-and-set in one statement, so two rotations racing with the same old token
-        cannot both win.
-
-        Raises:
-            MatchNotFound: no such match.
-            StorageUnavailable: as for any write; nothing was written.
-        """
-        check_text("token_hash", new_hash)
-        with self._writing(match_id) as write:
-            if write.cur.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is None:
-                raise MatchNotFound(match_id)
-            changed = write.cur.execute(_SQL_MATCH_TOKEN, (new_hash, match_id, old_hash)).rowcount == 1
-        return changed
-
-    @_reading
-    def read(
-        self, match_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
-    ) -> list[StoredEvent]:
-        """Return the match's events with ``after < seq <= upto`` (at most ``limit``), by seq.
-
-        Raises:
-            MatchNotFound: no such match.
-        """
-        check_window(after, upto, limit)
-        conn = self._connection()
-        params = (match_id, after, _NO_UPPER_BOUND if upto is None else upto, -1 if limit is None else limit)
-        rows = conn.execute(_SQL_READ, params).fetchall()
-        if not rows and conn.execute(_SQL_MATCH_EXISTS, (match_id,)).fetchone() is None:
-            raise MatchNotFound(match_id)
-        return [event_from_row(row) for row in rows]
-
-    @_reading
-    def version(self, match_id: str) -> int:
-        """Return the seq of the match's last event.
-
-        Raises:
-            MatchNotFound: no such match.
-        """
-        row = self._connection().execute(_SQL_MATCH_VERSION, (match_id,)).fetchone()
-        if row is None:
-            raise MatchNotFound(match_id)
-        return int(row[0])
-
-    @_reading
-    def get_match(self, match_id: str) -> MatchRecord:
-        """Return the match's row.
-
-        Raises:
-            MatchNotFound: no such match.
-        """
-        row = self._checking
-        if row is None or row[0] != match_id:
-            row = self._connection().execute(_SQL_GET_MATCH, (match_id,)).fetchone()
-            if row is None:
-                raise MatchNotFound(match_id)
-        return _match_record(row)
-
-    @_reading
-    def list_matches(
-        self,
-        *,
-        game: str | None = None,
-        player: str | None = None,
-        status: str | None = None,
-        limit: int = 50,
-        offset: int = 0,
-        tag: str | None = None,
-        place: str | None = None,
-        date: str | None = None,
-    ) -> tuple[list[MatchRecord], int]:
-        """Return one page of matches (newest first) and the total matching the filters.
-
-        ``player`` matches one of the match's player names exactly; ``tag`` one of its
-        ``meta.tags`` exactly; ``place`` its ``meta.place`` ignoring case; ``date`` its
-        ``meta.date``.
-        """
-        check_page(limit, offset)
-        where: list[str] = []
-        params: list[Any] = []
-        if tag is not None:
-            where.append("EXISTS (SELECT 1 FROM json_each(matches.meta, '$.tags') WHERE json_each.value = ?)")
-            params.append(tag)
-        if place is not None:  # SQLite's lower() folds ASCII only: "GRÀCIA" must find "Gràcia"
-            where.append("tanteo_casefold(json_extract(meta, '$.place')) = ?")
-            params.append(place.casefold())
-        if date is not None:
-            where.append("json_extract(meta, '$.date') = ?")
-            params.append(date)
-        if game is not None:
-            where.append("game = ?")
-            params.append(game)
-        if status is not None:
-            where.append("status = ?")
-            params.append(status)
-        if player is not None:
-            where.append("EXISTS (SELECT 1 FROM json_each(matches.players) WHERE json_each.value = ?)")
-            params.append(player)
-        clause = f" WHERE {' AND '.join(where)}" if where else ""
-        conn = self._connection()
-        if place is not None:
-            conn.create_function("tanteo_casefold", 1, _casefold, deterministic=True)
-        with _snapshot(conn):  # the page and the count agree
-            (total,) = conn.execute(f"SELECT count(*) FROM matches{clause}", params).fetchone()
-            rows = conn.execute(
-                f"SELECT {_MATCH_COLUMNS} FROM matches{clause} "
-                "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
-                (*params, limit, offset),
-            ).fetchall()
-        return [_match_record(row) for row in rows], int(total)
-
-    @_reading
-    def feed(self, after_id: int = 0, limit: int = 1000) -> list[tuple[int, StoredEvent]]:
-        """Return ``(id, event)`` for every match's events in storage order, ids after ``after_id``.
-
-        Writes are serialized, so ids grow in commit order: a consumer that remembers the
-        last id it saw never misses an event.
-        """
-        check_count("after_id", after_id)
-        check_count("limit", limit)
-        rows = self._connection().execute(_SQL_FEED, (after_id, limit)).fetchall()
+    def _feed(self, after_id: int, limit: int) -> list[tuple[int, StoredEvent]]:
+        """Writes are serialized, so ids grow in commit order."""
+        with self._reading() as conn:
+            rows = conn.execute(_SQL.feed, (after_id, _NO_UPPER_BOUND, limit)).fetchall()
         return [(row[0], event_from_row(row[1:])) for row in rows]
-
-    @_reading
-    def verify(self, match_id: str | None = None) -> list[VerifyReport]:
-        """Recompute chains from the stored rows: one match, or every match (by id).
-
-        Reads raw bytes, inside one read transaction, so that a damaged file is reported
-        rather than crashing the verifier and a concurrent append is not mistaken for damage.
-        Events whose match row is missing are reported too.
-
-        Raises:
-            MatchNotFound: ``match_id`` names neither a match row nor any event.
-        """
-        conn = self._connection()
-        saved_factory = conn.text_factory
-        conn.text_factory = bytes
-        try:
-            with _snapshot(conn):
-                if match_id is not None:
-                    return [self._verify_one(conn, match_id)]
-                return self._verify_all(conn)
-        finally:
-            conn.text_factory = saved_factory
-
-    @_reading
-    def read_verified(self, match_id: str) -> tuple[VerifyReport, list[StoredEvent]]:
-        """Return the match's chain report and its events, from one read of the rows.
-
-        What a replay that must trust its log needs: each row is read once (raw bytes, in
-        one read transaction, as :meth:`verify` reads), hashed from its stored bytes and
-        decoded once. The events stop before the first bad row (all of them when valid).
-
-        Raises:
-            MatchNotFound: ``match_id`` names neither a match row nor any event.
-        """
-        conn = self._connection()
-        saved_factory = conn.text_factory
-        conn.text_factory = bytes
-        events: list[StoredEvent] = []
-        try:
-            with _snapshot(conn):
-                report = self._verify_one(conn, match_id, events)
-        finally:
-            conn.text_factory = saved_factory
-        return report, events
-
-    @staticmethod
-    def _verify_one(conn: sqlite3.Connection, match_id: str, into: list[StoredEvent] | None = None) -> VerifyReport:
-        row = conn.execute(_SQL_MATCH_HEAD, (match_id,)).fetchone()
-        events = conn.execute(
-            f"SELECT {_VERIFY_COLUMNS} FROM events WHERE match_id = ? ORDER BY seq", (match_id,)
-        ).fetchall()
-        if row is None and not events:
-            raise MatchNotFound(match_id)
-        version, head = (None, None) if row is None else (row[0], _text(row[1]))
-        return verify_chain(match_id, events, version, head, into)
-
-    @staticmethod
-    def _verify_all(conn: sqlite3.Connection) -> list[VerifyReport]:
-        heads: dict[str, tuple[int, str]] = {
-            _text(mid): (version, _text(head))
-            for mid, version, head in conn.execute("SELECT id, version, head FROM matches")
-        }
-        reports: list[VerifyReport] = []
-        cursor: Iterable[Sequence[Any]] = conn.execute(
-            f"SELECT match_id, {_VERIFY_COLUMNS} FROM events ORDER BY match_id, seq"
-        )
-        for raw_id, group in itertools.groupby(cursor, key=lambda row: row[0]):
-            mid = _text(raw_id)
-            version, head = heads.pop(mid, (None, None))
-            reports.append(verify_chain(mid, (row[1:] for row in group), version, head))
-        for mid, (version, head) in heads.items():  # match rows without a single event
-            reports.append(verify_chain(mid, (), version, head))
-        reports.sort(key=lambda report: report.match)
-        return reports
-
-    # -- snapshots -------------------------------------------------------------------------
 
     def put_snapshot(self, snapshot: Snapshot) -> None:
         """Store (or replace) a match's snapshot at its seq, in its own small transaction.
@@ -953,23 +558,10 @@ class SqliteLedger(ImportOne):
         (level,) = conn.execute("PRAGMA synchronous").fetchone()
         conn.execute("PRAGMA synchronous = NORMAL")
         try:
-            with self._writing(snapshot.match_id) as write:
-                cur = write.cur
-                if cur.execute(_SQL_MATCH_EXISTS, (snapshot.match_id,)).fetchone() is None:
-                    raise MatchNotFound(snapshot.match_id)
-                cur.execute(_SQL_SNAPSHOT_PUT, (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules,
-                                                snapshot.state, snapshot.digest))
+            super().put_snapshot(snapshot)
         finally:
             conn.execute(f"PRAGMA synchronous = {int(level)}")
 
-    @_reading
-    def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:
-        """Return the match's newest snapshot with ``seq <= upto`` (None: there is none)."""
-        row = self._connection().execute(
-            _SQL_SNAPSHOT_GET, (match_id, _NO_UPPER_BOUND if upto is None else upto)).fetchone()
-        if row is None:
-            return None
-        return Snapshot(row[0], int(row[1]), _text(row[2]), _text(row[3]), _text(row[4]), _text(row[5]))
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -983,17 +575,6 @@ class SqliteLedger(ImportOne):
             self._conn.close()
             self._conn = None
 
-    def __enter__(self) -> SqliteLedger:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
             raise LedgerError("the ledger is closed")
@@ -1003,16 +584,6 @@ class SqliteLedger(ImportOne):
         if self._conn is None:
             raise LedgerError("the ledger is closed")
         return self._cur
-
-
-def _plain_append_args(match_id: object, by: object, expected_version: object, key: object) -> bool:
-    """The common case of :func:`check_append_args` in one expression (the append hot path)."""
-    return (
-        type(match_id) is str and match_id != ""
-        and type(by) is str
-        and (expected_version is None or (type(expected_version) is int and expected_version >= 0))
-        and (key is None or (type(key) is str and key != ""))
-    )
 
 
 class _Queue:
@@ -1046,21 +617,13 @@ def _file_queue(path: str) -> _Queue:
         return queue
 
 
-def _insert_events(cur: sqlite3.Cursor, rows: list[Row]) -> None:
-    """Insert chained rows (a duplicate (match_id, seq) is turned into a conflict by :class:`_Write`)."""
-    if len(rows) == 1:
-        cur.execute(_SQL_EVENT_PUT, rows[0])
-    else:
-        cur.executemany(_SQL_EVENT_PUT, rows)
-
-
-_Work = Callable[["_Write"], Any]
+_Work = Callable[[Store], Any]
 
 GROUP_MOST = 64
 """The most appends one group commit takes (it bounds how long the leader's own write waits)."""
 
 
-class _Write:
+class _Write(SqlStore):
     """One write transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` on any error.
 
     Every write of :class:`SqliteLedger` runs inside one, and this is the one place where a
@@ -1097,23 +660,64 @@ class _Write:
     transaction per append: :mod:`ledger.postgres`.)
     """
 
-    __slots__ = ("base", "cur", "done", "error", "key", "match_id", "mode", "queue", "queued", "result", "timeout",
-                 "work")
+    __slots__ = ("done", "error", "key", "match_id", "mode", "queue", "queued", "result", "timeout", "work")
+
+    sql = _SQL
+    no_limit = -1
+    failures: tuple[type[BaseException], ...] = (sqlite3.Error,)
 
     def __init__(self, ledger: SqliteLedger, match_id: str, key: str | None) -> None:
-        self.cur = ledger._cursor()
+        super().__init__(ledger._cursor())
         self.queue = ledger._queue
         self.mode = ledger._mode
         self.timeout = ledger.busy_timeout
         self.match_id = match_id
         self.key = key
-        self.base = 0
-        """The version the batch is chained on, for the conflict a duplicate seq reports."""
         self.done = False
         self.queued = False
         """In the queue's ``pending``, waiting for a leader to take it."""
         self.result: Any = None
         self.error: BaseException | None = None
+
+    # -- the store (see :class:`ledger.base.Store`): SQLite's own statements ----------------
+
+    def head(self, match_id: str, key: str | None) -> Head | None:
+        if key is None:
+            row = self.cur.execute(_SQL_APPEND_HEAD, (match_id,)).fetchone()
+        else:
+            row = self.cur.execute(_SQL_APPEND_HEAD_KEYED, (key, match_id)).fetchone()
+        if row is None:
+            return None
+        self.row = row
+        return row[6], row[7], row[5], (row[9:] if key is not None and row[9] is not None else None)
+
+    def insert_match(self, match: MatchRecord) -> bool:
+        """Insert a match row (a taken id is a uniqueness error: :class:`MatchExists`, by :meth:`_translate`)."""
+        self.cur.execute(_SQL_MATCH_PUT, (match.id, match.game, match.token_hash, match.created_at,
+                                          json_text(list(match.players)), match.status, match.version, match.head,
+                                          meta_text(match.meta)))
+        return True
+
+    def set_meta(self, match_id: str, meta: Mapping[str, Any]) -> None:
+        self.cur.execute(_SQL_MATCH_META, (meta_text(meta), match_id))
+
+    def put_snapshot(self, snapshot: Snapshot) -> None:
+        self.cur.execute(_SQL_SNAPSHOT_PUT, (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules,
+                                             snapshot.state, snapshot.digest))
+
+    @contextlib.contextmanager
+    def savepoint(self) -> Iterator[None]:
+        cur = self.cur
+        cur.execute("SAVEPOINT tanteo_import")
+        try:
+            yield
+        except sqlite3.Error:
+            raise  # the storage failed: the whole transaction goes (translated on leaving it)
+        except Exception:
+            cur.execute("ROLLBACK TO tanteo_import")
+            cur.execute("RELEASE tanteo_import")
+            raise
+        cur.execute("RELEASE tanteo_import")
 
     # -- alone (with) ----------------------------------------------------------------------
 
@@ -1314,7 +918,7 @@ class _Write:
         if isinstance(error, sqlite3.IntegrityError):
             message = str(error)
             if "events.match_id, events.seq" in message:
-                (current,) = self.cur.execute(_SQL_MAX_SEQ, (self.match_id,)).fetchone()
+                (current,) = self.cur.execute(_SQL.max_seq, (self.match_id,)).fetchone()
                 return ConcurrencyConflict(self.base, current, match_id=self.match_id)
             if "matches.id" in message:
                 return MatchExists(self.match_id)
@@ -1390,21 +994,3 @@ def _snapshot(conn: sqlite3.Connection) -> Iterator[None]:
 
 def _casefold(value: object) -> str | None:
     return value.casefold() if isinstance(value, str) else None
-
-
-def _json_list(names: tuple[str, ...]) -> str:
-    return canonical_json(list(names)).decode("utf-8")
-
-
-def _text(value: object) -> str:
-    """Decode a value read with ``text_factory=bytes`` (damaged bytes become U+FFFD)."""
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return str(value)
-
-
-def _match_record(row: Sequence[Any]) -> MatchRecord:
-    """Decode a match row (the columns of :data:`_MATCH_COLUMNS`, in order; positional: it is
-    read inside every append's check)."""
-    return MatchRecord(row[0], row[1], row[2], row[3], tuple(loads(row[4])), row[5], int(row[6]), row[7],
-                       loads(row[8]) if len(row) > 8 and row[8] else {})

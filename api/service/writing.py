@@ -36,7 +36,7 @@ from engines.base import (
     events_from,
     walk,
 )
-from ledger import GENESIS, AppendResult, ConcurrencyConflict, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
+from ledger import GENESIS, AppendResult, ConcurrencyConflict, Current, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
 from schemas import SchemaError, validate_event
 
 __all__ = ["EventRefused", "Writer", "checked_steps", "match_meta", "new_match_id"]
@@ -215,10 +215,11 @@ class Writer:
         presented = hash_token(token or "")
         corrected = any(e.type in CORRECTIONS for e in batch)  # an amend of match_started may rename or retag it
 
-        def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
+        def check(current: Current, stored: Sequence[StoredEvent]) -> dict[str, Any]:
             # Runs inside the write transaction, in whichever writer's thread commits it
             # (group commit): it uses nothing of the thread, only this call's own objects.
-            if not hmac.compare_digest(self.ledger.get_match(match_id).token_hash, presented):
+            # ``current.match`` is the match row as this transaction read it (a token replaced meanwhile shows).
+            if current.match is None or not hmac.compare_digest(current.match.token_hash, presented):
                 raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
             self._check_window(match_id, engine, entry, batch)

@@ -17,8 +17,8 @@ import pytest
 from tests.ledger.ledger_helpers import plays, start
 
 import ledger._core as core
+import ledger.base as base
 import ledger.postgres as pg
-import ledger.sqlite as lite
 from ledger import (
     GENESIS,
     ConcurrencyConflict,
@@ -123,8 +123,7 @@ def test_a_defanged_guard_is_refused_at_open(postgres_url: str, damage: str) -> 
 def test_the_same_events_hash_to_the_same_bytes_as_in_sqlite(
     postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for module in (pg, lite):
-        monkeypatch.setattr(module, "utc_now", lambda: "2026-11-23T20:00:00.000Z")
+    monkeypatch.setattr(base, "utc_now", lambda: "2026-11-23T20:00:00.000Z")  # the one clock of every backend's appends
     monkeypatch.setattr(core.secrets, "token_bytes", lambda n: bytes(range(n)))  # the same salts on both
     batches = [plays("AS", "10H"), [NewEvent("note", {"text": "ñandú — «vale» 🂡", "n": [1, {"b": 2, "a": None}]})],
                [NewEvent("peek", {"seat": 1, "value": "7D"}, private=(("value",),))]]

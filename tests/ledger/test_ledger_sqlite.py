@@ -23,6 +23,7 @@ from tests.ledger.ledger_helpers import plays, start
 
 from ledger import (
     ConcurrencyConflict,
+    Current,
     IdempotencyConflict,
     LedgerError,
     NewEvent,
@@ -246,10 +247,10 @@ def test_an_append_runs_five_statements_and_a_key_adds_one(db_path: Path) -> Non
         assert again.replayed and [s.split()[0] for s in seen] == ["BEGIN", "SELECT", "SELECT", "COMMIT"]
 
 
-def test_a_check_reading_its_match_costs_no_statement_and_sees_the_current_row(db_path: Path) -> None:
-    """The service's check re-reads the match (a token replaced meanwhile by another connection
-    must be seen): get_match of the append's own match is served from the row the append read
-    in its transaction; another match is read as usual."""
+def test_a_check_is_given_its_match_row_at_no_statement_and_sees_the_current_row(db_path: Path) -> None:
+    """The service's check needs the match row (a token replaced meanwhile by another connection
+    must be seen): it is given the row the append read in its transaction, at no statement of
+    its own, and never calls back into the ledger for it; another match is read as usual."""
     with SqliteLedger(db_path) as book, SqliteLedger(db_path) as other:
         start(book)
         start(book, "m2")
@@ -257,8 +258,8 @@ def test_a_check_reading_its_match_costs_no_statement_and_sees_the_current_row(d
         assert other.replace_token("m1", before.token_hash, "rotated")
         rows: list[Any] = []
 
-        def check(version: int, events: object) -> None:
-            rows.append(book.get_match("m1"))
+        def check(version: Current, events: object) -> None:
+            rows.append(version.match)
 
         seen = statements(book)
         book.append("m1", plays("7D"), by="s", check=check)
@@ -266,9 +267,13 @@ def test_a_check_reading_its_match_costs_no_statement_and_sees_the_current_row(d
                         "UPDATE matches SET", "COMMIT"]
         assert rows == [dataclasses.replace(before, token_hash="rotated")]  # as it is before this append writes
         seen.clear()
-        book.append("m1", plays("8C"), by="s", check=lambda version, events: rows.append(book.get_match("m2")))
-        assert rows[1].id == "m2" and seen[2] == "SELECT id, game,"  # another match: read as usual
-        assert book.get_match("m1").version == 3  # after the append: read as usual
+        book.append("m1", plays("8C"), by="s", key="k", check=check)  # looked up with the key: the same row
+        assert rows[1] == dataclasses.replace(before, token_hash="rotated", version=2, head=rows[1].head)
+        assert len(seen) == 6 and seen[1].startswith("SELECT m.id")
+        seen.clear()
+        book.append("m1", plays("9C"), by="s", check=lambda version, events: rows.append(book.get_match("m2")))
+        assert rows[2].id == "m2" and seen[2] == "SELECT id, game,"  # another match: read as usual
+        assert book.get_match("m1").version == 4  # after the append: read as usual
 
 
 def test_the_status_is_written_only_when_the_check_changes_it(db_path: Path) -> None:

@@ -1,4 +1,14 @@
-// Building page elements: one small helper the pages share.
+// Building page elements: the small helpers the pages share (one el, one $, one seat namer).
+
+// $("id"): the page's element with that id.
+export const $ = (id) => document.getElementById(id);
+
+// seatNamer(players): a function from a seat number to its player's name ("seat 3" when unnamed);
+// ``players`` is the list, or a function returning the current list (it may change as the match loads).
+export function seatNamer(players) {
+  const list = typeof players === "function" ? players : () => players;
+  return (s) => list()[s] ?? `seat ${s + 1}`;
+}
 
 // el("button", {text: "Save", onclick: save, disabled: true}, child…): attributes by name, "text" as
 // the text, "on…" as listeners; false or null leaves an attribute out, true sets it empty.

@@ -2,20 +2,12 @@
 // happened in plain words: the matches imported (their write keys kept in this browser, as for a
 // match created here), the ones already here, and every problem of the file by line and column.
 import { get, keepToken, problemText, upload } from "./api.js";
+import { $, el } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const ARCHIVE = "application/x-ndjson";
 const TEXT = "text/plain; charset=utf-8";
 const NAMED = 20;  // matches named by title and players; a bigger backup lists the rest by id
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v; else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children.filter((c) => c != null));
-  return node;
-}
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 

@@ -1,23 +1,15 @@
 // New match: pick a game (GET /games), seat the players, options (GET /games/{game}), then POST /matches.
 import { call, get, keepToken, problemText } from "./api.js";
+import { $, el } from "./dom.js";
 import { qrSvg } from "./qr.js";
 import { optionWords, valueWords } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
 const DEFAULT_NAMES = ["Anna", "Ben", "Carl", "Dora", "Eva", "Fran", "Gus", "Hugo", "Ines", "Joan"];
 let games = [];
 let game = null;      // GET /games/{game}
 const metaFields = ["title", "date", "place", "tags"];  // match_started's optional names for the match
 let dealer = 0;
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v; else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children);
-  return node;
-}
 
 function range(info) {
   const p = info.players;

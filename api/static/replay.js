@@ -6,9 +6,8 @@
 import { adoptFragmentToken, call, keepToken, tokenFor } from "./api.js";
 import { drawTable } from "./table.js";
 import { follow } from "./follow.js";
-import { el } from "./dom.js";
+import { $, el, seatNamer } from "./dom.js";
 
-const $ = (name) => document.getElementById(name);
 const root = $("replay");
 const id = root.dataset.match;
 const game = root.dataset.game;
@@ -21,7 +20,7 @@ const S = {
   seat: params.get("seat") || "", course: params.get("course") === "recorded" ? "recorded" : "corrected",
   wanted: Number.parseInt(params.get("at") || "", 10),
 };
-const seatName = (s) => players[s] ?? `seat ${s + 1}`;
+const seatName = seatNamer(players);
 const perspective = () => (S.seat === "" ? "the public" : S.seat === "all" ? "everyone" : seatName(Number(S.seat)));
 
 // ------------------------------------------------------------------ loading

@@ -134,9 +134,9 @@ function renderSheet() {
     });
     // the status in a span of its own: the cell also holds the button that opens the sheet's row
     row.append(el("td", { class: "status-cell" }, el("span", { class: "status", text: handStatus(h) }),
-      tokenFor(id) && h.status !== "void" ? claimButton(h) : null));
+      tokenFor(id) && ["scored", "incomplete"].includes(h.status) ? claimButton(h) : null));
     body.append(row);
-    if (claimOpen === h.hand && h.status !== "void") body.append(claimRow(h, labels, unit));
+    if (claimOpen === h.hand && ["scored", "incomplete"].includes(h.status)) body.append(claimRow(h, labels, unit));
   }
   if (!S.audit.hands.length) body.append(el("tr", {}, el("td", { colspan: labels.length + 2, text: "No hand yet." })));
   const foot = el("tfoot", {}, el("tr", {}, el("th", { scope: "row", text: "Total" }),
@@ -646,7 +646,7 @@ function openMove(move) {
   const missing = fields.filter((f) => move.data[f.name] === undefined || hasUnknown(move.data[f.name]));
   const form = $("move-form");
   clearRefusal($("move-refusal"));
-  if (!missing.length) { form.hidden = true; post([{ type: move.type, data: { ...move.data } }], $("move-refusal"), moveLabel(move, seatName)); return; }
+  if (!missing.length) { form.hidden = true; hold(move); return; }
   form.replaceChildren(el("h3", { text: moveLabel(move, seatName) }));
   // a template's half-known value (cards with "??") is asked afresh; only known rows are filled in
   const controls = missing.map((f) => [f, control(f, move, f.kind === "rows" ? move.data[f.name] : undefined)]);
@@ -662,6 +662,60 @@ function openMove(move) {
   form.hidden = false;
   form.querySelector("button").focus();
 }
+
+// A move with nothing to ask (stand, take, call CABO, a discard the record already knows, re-buy) is
+// held for a few seconds with Undo beside it, then saved; it is not previewed first. At a table the
+// next move comes within seconds: a preview would double the taps of every such move to catch the
+// rare slip, which the scorer sees at once (the wrong name on the button just pressed). Saving at once
+// and voiding the slip would leave "entered by mistake" in the log and the audit for something never
+// played. So the tap shows what will be saved, Undo takes it back before anything is written, and
+// "Save now" (or the time running out, or the page being left) writes it.
+const HOLD_SECONDS = 5;
+let held = null;  // {events, label, timer, tick, button}: the one-tap move waiting to be saved
+
+function hold(move) {
+  const label = moveLabel(move, seatName);
+  const box = $("held");
+  let left = HOLD_SECONDS;
+  const count = el("span", { class: "note", "aria-hidden": "true", text: `saving in ${left} s` });
+  const undo = el("button", { type: "button", class: "button primary", text: "Undo", onclick: () => takeBack() });
+  box.replaceChildren(el("p", {}, el("strong", { text: label }), " ", count),
+    el("p", { class: "actions" }, undo, el("button", { type: "button", class: "button", text: "Save now", onclick: () => saveHeld() })));
+  box.hidden = false;
+  $("next-label").textContent = $("next-label").textContent.replace(/^Not saved: .*?\. /, "");
+  $("legal").hidden = true;  // the next moves follow from this one: they are drawn again once it is saved
+  held = { events: [{ type: move.type, data: { ...move.data } }], label,
+    timer: setTimeout(saveHeld, HOLD_SECONDS * 1000),
+    tick: setInterval(() => { left -= 1; count.textContent = `saving in ${Math.max(left, 0)} s`; }, 1000) };
+  undo.focus();
+}
+
+function stopHold() {
+  if (!held) return null;
+  const was = held;
+  clearTimeout(was.timer); clearInterval(was.tick);
+  held = null;
+  $("held").hidden = true; $("held").replaceChildren();
+  $("legal").hidden = false;
+  return was;
+}
+
+/** Undo: nothing was written; the keyboard goes back to the move's button. */
+function takeBack() {
+  const was = stopHold();
+  if (!was) return;
+  $("next-label").textContent = `Not saved: ${was.label}. What happens next at the table?`;
+  const again = [...$("legal").querySelectorAll("button")].find((b) => b.textContent === was.label);
+  (again || $("legal").querySelector("button") || $("moves-title")).focus();
+}
+
+async function saveHeld() {
+  const was = stopHold();
+  if (was) await post(was.events, $("move-refusal"), was.label);
+}
+$("held").addEventListener("keydown", (event) => { if (event.key === "Escape") { event.preventDefault(); takeBack(); } });
+// a phone put away (or the page left) while a move waits: it is saved, not lost
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") saveHeld(); });
 
 /** The control of one field of a move; ``known`` is the value the template (or, in a correction, the
  * entry being corrected) already holds, shown as chosen. */

@@ -2,8 +2,8 @@
 // the dispute desk corrects an entry with the same fields as the score page's "Correct…", never with
 // JSON. The controls are the score page's (score.js), made free of its page state: everything they
 // need (players, the deck's options, the table at the moment corrected) comes in ``kit``'s context.
-// score.js keeps its own copies for now, while its move controls are being extended; it can take
-// these once that lands.
+// score.js keeps its own copies (they were being extended by the move controls of issue 25 item 6
+// while this was written); a kind added there is added here too, until score.js takes these.
 import { cardButton, cardName, deck, placedCounts } from "./cards.js";
 import { el, keepingFocus } from "./dom.js";
 
@@ -88,11 +88,12 @@ export function kit({ players, game, options = {}, view = null, prefix = "" }) {
       case "cards": return cardList(label, { max: f.max || 8, allowUnknown: !!f.unknown, initial: Array.isArray(known) ? known.filter(isCard) : [] });
       case "slot": return segmented(label, slotsOf(move.data.seat), { initial: one(known) });
       case "slots": return segmented(label, slotsOf(move.data.seat), { multiple: true, initial: Array.isArray(known) ? known : [] });
-      case "seat": return segmented(label, seatOptions(), { clearable: f.optional, initial: one(known) });
+      case "seat": return segmented(label, seatOptions().filter(([s]) => !f.other || s !== move.data.seat), { clearable: f.optional, initial: one(known) });
       case "seats": return segmented(label, seatOptions(), { multiple: true, initial: Array.isArray(known) ? known : [] });
       case "bool": return segmented(label, [[true, "yes"], [false, "no"]], { clearable: f.optional, initial: one(known) });
       case "choice": return segmented(label, f.values.map((v) => [v, v]), { initial: one(known) });
-      case "int": return numberField(label, { idName: `f-${f.name}`, initial: known == null ? "" : String(known) });
+      case "int": return numberField(label, { idName: `f-${f.name}`, min: f.min ?? 0, initial: known == null ? "" : String(known) });
+      case "captures": return captures(label, Array.isArray(known) ? known : []);
       case "pos": {
         const own = f.own ? move.data.seat : null;
         const at = known && typeof known === "object" ? known : {};
@@ -114,6 +115,23 @@ export function kit({ players, game, options = {}, view = null, prefix = "" }) {
       }
       default: return numberField(label, { idName: `f-${f.name}` });
     }
+  }
+
+  /** Cau Robat's optional captures: whose pile and the cards taken, as many as the table saw. */
+  function captures(label, initial) {
+    const rows = [];
+    const list = el("div");
+    const add = (at = {}) => {
+      const pile = segmented(`Capture ${rows.length + 1}: whose pile`, seatOptions(), { initial: at.seat != null ? [at.seat] : [] });
+      const cards = cardList(`Capture ${rows.length + 1}: cards, bottom to top`, { max: 40, allowUnknown: false, initial: at.cards || [] });
+      rows.push({ pile, cards });
+      list.append(el("div", { class: "capture" }, pile.node, cards.node));
+    };
+    initial.forEach(add);
+    const more = el("button", { type: "button", class: "button", "data-add-capture": "", text: "Add a capture", onclick: () => { add(); } });
+    const node = el("fieldset", { class: "captures" }, el("legend", { text: label }),
+      el("p", { class: "note", text: "Optional: what the table saw taken, checked against the rules. Leave it empty if nobody wrote it." }), list, more);
+    return { node, value: () => rows.map((r) => ({ seat: r.pile.value(), cards: r.cards.value() })).filter((c) => c.seat != null && c.cards.length) };
   }
 
   /** The context games.js SHEET forms take (the score page's ctx()). */

@@ -1,24 +1,32 @@
 // The dispute desk: open a dispute on a hand with the hand's explanation and the table's claim
-// beside it; record a ruling, an upheld one with its correction (a void or an amend of an
-// event of the record) in the same batch, checked by a dry run first. Everything goes
-// through the JSON API with this browser's write token (VOCABULARY §4: dispute, ruling).
+// beside it; record a ruling, an upheld one with the corrections it needs (each entry voided or
+// rewritten with the score page's own form for it, never JSON) in the same batch, the whole chain
+// checked by a dry run and shown hand by hand before it is recorded. Everything goes through the
+// JSON API with this browser's write token (VOCABULARY §4: dispute, ruling).
 import { adoptFragmentToken, call, dryRun, get, keepToken, newKey, problemText, tokenFor } from "./api.js";
 import { el } from "./dom.js";
+import { FIELDS, SHEET, moveLabel } from "./games.js";
+import { fieldProblem, kit, moveData } from "./forms.js";
 
 const $ = (name) => document.getElementById(name);
 const root = $("desk");
 const id = root.dataset.match;
 const players = JSON.parse(root.dataset.players);
+const game = root.dataset.game;
 adoptFragmentToken(id);
-const S = { audit: null, events: [], summary: null };
+const S = { audit: null, events: [], summary: null, info: null };
 const seatName = (s) => players[s] ?? `seat ${s + 1}`;
 const FIELD_WORDS = { points: "points", totals: "running total" };
 
 const columnLabel = (i) => { const s = S.audit.standings[i]; return s ? (s.names ? s.names.join(" + ") : s.name) : `column ${i + 1}`; };
 
 async function refresh() {
-  const [summary, audit, events] = await Promise.all([get(`/matches/${id}`), get(`/matches/${id}/audit`), get(`/matches/${id}/events?limit=10000`)]);
-  S.summary = summary.body; S.audit = audit.body; S.events = events.body.events;
+  const token = tokenFor(id);
+  const [summary, audit, events, info] = await Promise.all([get(`/matches/${id}`), get(`/matches/${id}/audit`),
+    call("GET", `/matches/${id}/events?limit=10000`, undefined, { token }), S.info ? { body: S.info } : get(`/games/${game}`)]);
+  // with the key, the entries as recorded (a correction's form starts from the cards the scorer saw)
+  const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);
+  S.summary = summary.body; S.audit = audit.body; S.events = log.body.events; S.info = info.body;
   renderAccess();
   renderHands();
   renderWhy();
@@ -102,14 +110,165 @@ function renderDisputes() {
   }));
 }
 
-/** The events a correction may concern: those of the disputed hand (from its deal to the next deal). */
-function eventsOfHand(handNo) {
+// ------------------------------------------------------------------ rulings and their corrections
+
+/** The entries whose data a later correction replaced, with the data in force (the latest amend). */
+function inForce(e) {
+  const amend = S.audit.corrections.filter((c) => c.type === "amend" && c.inForce && c.target === e.seq).pop();
+  const event = amend && S.events.find((x) => x.seq === amend.seq);
+  return event ? { ...e, data: event.data.data } : e;
+}
+const voidedSeqs = () => new Set(S.audit.corrections.filter((c) => c.type === "void" && c.inForce).map((c) => c.target));
+const NOT_CORRECTED = ["match_started", "note", "score_claimed", "dispute", "ruling", "void", "amend"];
+
+/** The entries a ruling may correct: from the disputed hand's deal to the end of the record, since a
+ * correction of one hand may need one of a later hand too (El Roby: who went over 99). */
+function entriesFrom(handNo) {
   const out = [];
+  const voided = voidedSeqs();
   let hand = 0;
   for (const e of S.events) {
-    if (e.type === "hand_started") hand += 1;
-    if (hand === handNo && !["note", "score_claimed", "dispute", "ruling", "void", "amend"].includes(e.type)) out.push(e);
+    if (e.type === "hand_started" && !voided.has(e.seq)) hand += 1;
+    if (hand >= handNo && !NOT_CORRECTED.includes(e.type) && !voided.has(e.seq)) out.push({ event: inForce(e), hand });
   }
+  return out;
+}
+
+function entryWords({ event: e, hand }) {
+  if (e.type === "hand_result") return `hand ${hand} result`;
+  if (e.type === "hand_started") return `hand ${hand} deal`;
+  if (e.type === "reveal") return `cards shown in hand ${hand}`;
+  return moveLabel({ type: e.type, data: e.data }, seatName);
+}
+
+/** Whether a player's form can rewrite the entry (the score page's "Correct…"); the others can be voided. */
+const canAmend = (e) => e.type === "hand_result" ? !!SHEET[game] : ((FIELDS[game] || {})[e.type] || []).length > 0;
+const matchOptions = () => (S.events[0] && S.events[0].data.options) || {};
+
+/** The table as the entry found it: the slots a Cabo form offers, the cards already placed. */
+async function viewBefore(seq) {
+  const token = tokenFor(id);
+  const result = await call("GET", `/matches/${id}/state?at=${seq - 1}${token ? "&seat=all" : ""}`, undefined, { token });
+  return result.ok ? result.body.state : null;
+}
+
+/** One correction of a ruling: the entry, void or correct it, and the entry's own form to correct it. */
+function correctionBlock(dispute, number, initialSeq, onchange, onremove) {
+  const pre = `r${dispute.seq}-${number}-`;
+  const targets = entriesFrom(dispute.hand);
+  const target = el("select", { id: `${pre}target` }, ...targets.map((t) => el("option", { value: String(t.event.seq), text: `Entry ${t.event.seq}: ${entryWords(t)}` })));
+  if (initialSeq != null) target.value = String(initialSeq);
+  // short enough for a phone's select: the form below says what is asked
+  const kind = el("select", { id: `${pre}kind` }, el("option", { value: "amend", text: "Correct it" }), el("option", { value: "void", text: "Void it" }));
+  const why = el("input", { id: `${pre}why`, type: "text", maxlength: "300" });
+  const area = el("div", { class: "fix-fields" });
+  const legend = el("legend", { text: `Correction ${number}` });
+  const box = el("fieldset", { class: "fix", "data-fix": number }, legend,
+    el("label", { for: `${pre}target` }, "Entry to correct", target), el("label", { for: `${pre}kind` }, "What to do with it", kind), area,
+    el("label", { for: `${pre}why` }, "Why the entry was wrong (if not the ruling's reason)", why));
+  if (onremove) box.append(el("p", { class: "actions" }, el("button", { type: "button", class: "button", text: `Remove correction ${number}`, onclick: onremove })));
+  let build = null;
+  let drawing = 0;
+  const chosen = () => targets.find((t) => String(t.event.seq) === target.value);
+  const draw = async () => {
+    const mine = ++drawing;
+    const t = chosen();
+    build = null;
+    area.replaceChildren();
+    if (!t) { onchange(); return; }
+    const e = t.event;
+    kind.querySelector("option[value=amend]").disabled = !canAmend(e);
+    if (!canAmend(e)) kind.value = "void";
+    if (kind.value !== "amend") { onchange(); return; }
+    const view = await viewBefore(e.seq);
+    if (mine !== drawing) return;  // another entry was chosen meanwhile
+    const forms = kit({ players, game, options: matchOptions(), view, prefix: pre });
+    if (e.type === "hand_result") {
+      // Every player's points can be written: the correction may bring a player back into the game (or
+      // put one out), which today's standings would not show. Blank means out of the game.
+      const standings = S.audit.standings.map((s) => ({ ...s, status: "playing" }));
+      const c = forms.sheetContext({ standings, teams: S.info.teams, info: S.info });
+      const fields = SHEET[game].fields(c, onchange, e.data);
+      area.append(el("p", { class: "note", text: "What the entry should say:" }), ...fields.map((f) => f.node));
+      if (game === "el-roby") area.append(el("p", { class: "note", text: "Leave a player's points blank if they were out of the game in this hand." }));
+      build = () => SHEET[game].build(fields.map((f) => f.value()), c);
+    } else {
+      const controls = FIELDS[game][e.type].map((f) => [f, forms.control(f, e, e.data[f.name])]);
+      area.append(el("p", { class: "note", text: "What the entry should say:" }), ...controls.map(([, c]) => c.node));
+      build = () => moveData(e.data, controls);
+    }
+    onchange();
+  };
+  target.addEventListener("change", draw);
+  kind.addEventListener("change", draw);
+  for (const name of ["click", "input"]) area.addEventListener(name, (event) => { if (event.target.closest("button, input")) onchange(); });
+  why.addEventListener("input", onchange);
+  draw();
+  return {
+    node: box, target,
+    focus: () => target.focus(),
+    /** {kind, target, data?, why} or {error} */
+    value() {
+      const t = chosen();
+      if (!t) return { error: "Choose the entry to correct." };
+      if (kind.value === "void") return { kind: "void", target: t.event.seq, why: why.value.trim() };
+      if (!build) return { error: "The form is still loading: try again." };
+      const problem = fieldProblem(area);
+      if (problem) return { error: problem };
+      try { return { kind: "amend", target: t.event.seq, data: build(), why: why.value.trim() }; } catch (error) { return { error: error.message }; }
+    },
+  };
+}
+
+/** The events of a ruling's corrections. Alone, or when each fits the record by itself, they go in
+ * the order of their entries. A chain whose later corrections only fit once the first is made (El
+ * Roby: hand 1 corrected brings Bea back, so hand 2's result must give her points) is refused that
+ * way, because the API checks each correction against the record as it stands then. So the later
+ * entries are set aside (voided) first, the first entry corrected, the later ones corrected, and
+ * then put back (their set-aside voided): every step is legal, the log says what was done, and the
+ * record ends as the ruling wants it. ``version`` is the record's version before the batch: the
+ * set-aside voids are named by the seqs they will take, so the batch is sent with If-Match. */
+function correctionEvents(fixes, why, version, { chained }) {
+  const event = (f) => f.kind === "void" ? { type: "void", data: { target: f.target, reason: f.why || why } }
+    : { type: "amend", data: { target: f.target, data: f.data, reason: f.why || why } };
+  const sorted = [...fixes].sort((a, b) => a.target - b.target);
+  if (!chained || sorted.length < 2) return sorted.map(event);
+  const [first, ...later] = sorted;
+  const events = [];
+  const aside = new Map();
+  let seq = version + 1;  // the ruling
+  for (const f of later) {
+    seq += 1;
+    if (f.kind === "void") { events.push(event(f)); continue; }
+    events.push({ type: "void", data: { target: f.target, reason: `set aside while entry ${first.target} is corrected` } });
+    aside.set(f.target, seq);
+  }
+  events.push(event(first));
+  for (const f of later) if (f.kind === "amend") events.push(event(f));
+  for (const f of later) if (f.kind === "amend") events.push({ type: "void", data: { target: aside.get(f.target), reason: `entry ${f.target} put back, corrected` } });
+  return events;
+}
+
+/** What a previewed ruling changes, hand by hand, in a player's words. */
+function changes(before, after) {
+  const out = el("div", { class: "box" });
+  const cell = (v) => v == null ? "—" : String(v);
+  let any = false;
+  for (const h of after.hands) {
+    const was = before.hands.find((x) => x.hand === h.hand) || {};
+    const moved = (h.points || []).map((p, i) => [i, (was.points || [])[i], p]).filter(([, a, b]) => a !== b);
+    if (!moved.length && was.status === h.status) continue;
+    any = true;
+    const what = moved.length ? moved.map(([i, a, b]) => `${columnLabel(i)} ${cell(a)} → ${cell(b)}`).join(", ") : h.status;
+    out.append(el("p", { "data-preview-hand": h.hand }, el("strong", { text: `Hand ${h.hand}: ` }), what));
+  }
+  if (!any) out.append(el("p", { text: "No hand's score changes." }));
+  const place = { playing: "in the game", out: "out of the game", winner: "the winner" };
+  for (const s of after.standings) {
+    const was = before.standings.find((x) => (x.team ?? x.seat) === (s.team ?? s.seat));
+    if (was && was.status !== s.status) out.append(el("p", { text: `${s.name}: ${place[was.status] || was.status} → ${place[s.status] || s.status}.` }));
+  }
+  out.append(el("p", {}, el("strong", { text: "Totals: " }), after.standings.map((s, i) => `${columnLabel(i)} ${s.total}`).join(", ")));
   return out;
 }
 
@@ -120,65 +279,86 @@ function rulingForm(dispute) {
     el("label", { class: "inline" }, el("input", { type: "radio", name: `decision-${n}`, value: "upheld" }), "Upheld: the record is corrected"),
     el("label", { class: "inline" }, el("input", { type: "radio", name: `decision-${n}`, value: "rejected", checked: true }), "Rejected: the record stands"));
   const reason = el("textarea", { id: `r-reason-${n}`, rows: "2", maxlength: "500" });
-  const targets = eventsOfHand(dispute.hand);
-  const target = el("select", { id: `r-target-${n}` }, ...targets.map((e) => el("option", { value: String(e.seq), text: `Entry ${e.seq}: ${e.type.replaceAll("_", " ")}` })));
-  // short enough for a phone's select: the field below says what an amend asks for
-  const kind = el("select", { id: `r-kind-${n}` }, el("option", { value: "amend", text: "Amend it" }), el("option", { value: "void", text: "Void it" }));
-  const data = el("textarea", { id: `r-data-${n}`, rows: "6", spellcheck: "false", class: "json" });
-  const fixReason = el("input", { id: `r-fix-${n}`, type: "text", maxlength: "300" });
-  const fill = () => { const e = S.events.find((x) => String(x.seq) === target.value); data.value = e ? JSON.stringify(e.data, null, 1) : ""; };
-  // a dispute is about a hand's score: its result line is what a ruling most often corrects
-  const result = targets.find((e) => e.type === "hand_result");
-  if (result) target.value = String(result.seq);
-  target.addEventListener("change", fill);
-  kind.addEventListener("change", () => { dataLabel.hidden = kind.value !== "amend"; });
-  fill();
-  const dataLabel = el("label", { for: `r-data-${n}` }, "What the entry should say (its data, as JSON)", data);
-  const correction = el("fieldset", { class: "correction-box", hidden: true }, el("legend", { text: "The correction this ruling carries" }),
-    el("label", { for: `r-target-${n}` }, "Entry to correct", target), el("label", { for: `r-kind-${n}` }, "How", kind),
-    dataLabel, el("label", { for: `r-fix-${n}` }, "Why the entry was wrong", fixReason));
-  decision.addEventListener("change", () => { correction.hidden = form.querySelector(`input[name=decision-${n}]:checked`).value !== "upheld"; });
   const preview = el("div", { class: "preview", role: "status", "aria-live": "polite" });
   const refusal = el("div", { class: "refusal", role: "alert", hidden: true });
+  let previewed = null;  // the batch last shown, so Record records only what was previewed
+  const stale = () => { previewed = null; preview.replaceChildren(); };
+  const fixes = [];
+  const list = el("div", { class: "fixes" });
+  const renumber = () => fixes.forEach((f, i) => { f.node.querySelector("legend").textContent = `Correction ${i + 1}`; });
+  const addFix = (seq) => {
+    const number = fixes.length + 1;
+    let fix = null;
+    fix = correctionBlock(dispute, number, seq, stale, number > 1 ? () => { fixes.splice(fixes.indexOf(fix), 1); fix.node.remove(); renumber(); stale(); addButton.focus(); } : null);
+    fixes.push(fix);
+    list.append(fix.node);
+    stale();
+    return fix;
+  };
+  // a dispute is about a hand's score: its result line is what a ruling most often corrects
+  const result = entriesFrom(dispute.hand).find((t) => t.event.type === "hand_result" && t.hand === dispute.hand);
+  addFix(result ? result.event.seq : null);
+  const addButton = el("button", { type: "button", class: "button", text: "Add a correction of another entry", onclick: () => addFix(null).focus() });
+  const correction = el("fieldset", { class: "correction-box", hidden: true }, el("legend", { text: "The corrections this ruling carries" }),
+    el("p", { class: "note", text: "A correction that changes a later hand may need that hand corrected too: add it here, and the ruling is checked as a whole." }),
+    list, el("p", { class: "actions" }, addButton));
+  decision.addEventListener("change", () => { correction.hidden = form.querySelector(`input[name=decision-${n}]:checked`).value !== "upheld"; stale(); });
+  reason.addEventListener("input", stale);
 
-  const batch = () => {
+  const batch = (chained) => {
     const chosen = form.querySelector(`input[name=decision-${n}]:checked`).value;
+    const why = reason.value.trim() || (chosen === "upheld" ? "ruling upheld" : chosen);
     const events = [{ type: "ruling", data: { dispute: n, decision: chosen, reason: reason.value.trim() || chosen } }];
-    if (chosen === "upheld") {
-      const why = fixReason.value.trim() || reason.value.trim() || "ruling upheld";
-      if (kind.value === "void") events.push({ type: "void", data: { target: Number(target.value), reason: why } });
-      else {
-        let parsed;
-        try { parsed = JSON.parse(data.value); } catch (error) { return { error: "The entry's data is not valid JSON: check the brackets and quotes." }; }
-        events.push({ type: "amend", data: { target: Number(target.value), data: parsed, reason: why } });
-      }
-    }
-    return { events };
+    if (chosen !== "upheld") return { events };
+    const values = fixes.map((f) => f.value());
+    const bad = values.findIndex((v) => v.error);
+    if (bad >= 0) return { error: fixes.length > 1 ? `Correction ${bad + 1}: ${values[bad].error}` : values[bad].error };
+    const targets = values.map((v) => v.target);
+    if (new Set(targets).size !== targets.length) return { error: "Two corrections name the same entry: keep one." };
+    return { events: [...events, ...correctionEvents(values, why, S.summary.version, { chained })] };
   };
   const say = (box, result) => {
     box.hidden = false;
-    const { message, code } = problemText(result.body);
-    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : "");
+    const body = result.body || {};
+    const { message, code } = problemText(body);
+    box.replaceChildren();
+    const broken = body.code === "common.correction_breaks" && body.seq != null ? entriesFrom(dispute.hand).find((t) => t.event.seq === body.seq) : null;
+    if (broken) {
+      const why = String(message).split(" illegal: ").pop();
+      box.append(el("span", { text: `With this correction, entry ${broken.event.seq} (${entryWords(broken)}) no longer fits: ${why}.` }));
+      if (!fixes.some((f) => f.target.value === String(broken.event.seq))) {
+        box.append(el("p", { class: "actions" }, el("button", { type: "button", class: "button", text: `Correct entry ${broken.event.seq} too`,
+          onclick: () => { box.hidden = true; addFix(broken.event.seq).focus(); } })));
+      }
+    } else box.append(el("span", { text: result.offline ? "The server cannot be reached." : message }));
+    if (code) box.append(el("span", { class: "code", text: `rule: ${code}` }));
   };
+  /** Dry-run the ruling: as it stands, else (a chain) with the later entries set aside; show what changes. */
   const check = async () => {
     refusal.hidden = true;
-    const built = batch();
-    if (built.error) { refusal.hidden = false; refusal.textContent = built.error; return; }
-    const result = await dryRun(id, built.events);
-    if (!result.ok) { say(refusal, result); preview.replaceChildren(); return; }
-    const hand = (result.body.hands || []).find((h) => h.hand === dispute.hand);
-    preview.replaceChildren(el("div", { class: "box" }, hand && hand.points
-      ? `With this ruling, hand ${dispute.hand} scores ${hand.points.map((p, i) => `${columnLabel(i)} ${p ?? "—"}`).join(", ")}.`
-      : `With this ruling, hand ${dispute.hand}'s score does not change.`));
+    preview.replaceChildren();
+    let built = batch(false);
+    if (built.error) { refusal.hidden = false; refusal.textContent = built.error; return null; }
+    let result = await dryRun(id, built.events);
+    const corrections = built.events.length - 1;
+    if (!result.ok && corrections > 1 && result.body && result.body.code === "common.correction_breaks") {
+      built = batch(true);
+      result = await dryRun(id, built.events);
+    }
+    if (!result.ok) { say(refusal, result); return null; }
+    previewed = JSON.stringify(built.events);
+    preview.replaceChildren(el("p", { text: "With this ruling:" }), changes(S.audit, result.body));
+    return built.events;
   };
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    // only what was previewed is recorded: a ruling not yet checked is checked (and shown) first
+    const events = previewed;
+    if (!events) { await check(); return; }
     refusal.hidden = true;
-    const built = batch();
-    if (built.error) { refusal.hidden = false; refusal.textContent = built.error; return; }
-    const result = await sendOnce(form, built.events);
+    const result = await sendOnce(form, JSON.parse(events), S.summary.version);
     if (!result) return;
-    if (!result.ok) { say(refusal, result); return; }
+    if (!result.ok) { stale(); say(refusal, result); if (result.status === 409) await refresh(); return; }
     await refresh();
     focusDispute(n);
   });
@@ -197,12 +377,12 @@ function focusDispute(seq) {
 
 /** Send a form's events once: its submit button waits for the answer, so a double tap does not open a
  * second dispute (each send has its own Idempotency-Key) nor rule twice. Null when a send is on its way. */
-async function sendOnce(form, events) {
+async function sendOnce(form, events, ifMatch) {
   const submit = form.querySelector("button[type=submit]");
   if (submit.disabled) return null;
   submit.disabled = true;
   try {
-    return await call("POST", `/matches/${id}/events`, { events }, { token: tokenFor(id), key: newKey() });
+    return await call("POST", `/matches/${id}/events`, { events }, { token: tokenFor(id), key: newKey(), ifMatch });
   } finally {
     submit.disabled = false;
   }

@@ -128,12 +128,15 @@ function renderSheet() {
       const against = S.audit.claims.filter((c) => c.hand === h.hand && c.agrees === false && c[unit] === i);
       if (against.length) {
         cell.classList.add("disagrees");
-        for (const c of against) cell.append(el("span", { class: "flag", text: `table wrote ${c.field} ${c.claimed}` }));
+        for (const c of against) cell.append(el("span", { class: "flag", text: `sheet: ${c.claimed}${c.field === "totals" ? " total" : ""}` }));
       }
       row.append(cell);
     });
-    row.append(el("td", { class: "status", text: handStatus(h) }));
+    // the status in a span of its own: the cell also holds the button that opens the sheet's row
+    row.append(el("td", { class: "status-cell" }, el("span", { class: "status", text: handStatus(h) }),
+      tokenFor(id) && ["scored", "incomplete"].includes(h.status) ? claimButton(h) : null));
     body.append(row);
+    if (claimOpen === h.hand && ["scored", "incomplete"].includes(h.status)) body.append(claimRow(h, labels, unit));
   }
   if (!S.audit.hands.length) body.append(el("tr", {}, el("td", { colspan: labels.length + 2, text: "No hand yet." })));
   const foot = el("tfoot", {}, el("tr", {}, el("th", { scope: "row", text: "Total" }),
@@ -158,6 +161,110 @@ function rebuyMark(h, seat) {
   const text = (r.rebuys || []).includes(seat) ? `over 99: re-bought for ${r.price}, back in at ${r.reentry}`
     : S.legal.some((m) => m.type === "rebuy" && m.data.seat === seat) ? "over 99: may re-buy" : "over 99: out";
   return [el("span", { class: "rebuy", "data-rebuy": seat, text })];
+}
+
+// ------------------------------------------------------------------ what the table wrote
+
+// The paper sheet's row, typed cell by cell under the computed one (a score_claimed: it never changes
+// the game, it feeds the audit). Each cell says at once whether it agrees with the record, before
+// anything is saved; a row typed again replaces the hand's earlier claim (an amend), so the audit
+// compares the sheet as it now reads, not two versions of it.
+let claimOpen = null;  // the hand whose "the table wrote" row is open
+
+const CLAIM_FIELDS = [["points", "hand"], ["totals", "total"]];
+
+function claimButton(h) {
+  const written = S.audit.claims.some((c) => c.hand === h.hand);
+  return el("button", { type: "button", class: "button claim-open", "aria-expanded": String(claimOpen === h.hand),
+    "aria-label": `${written ? "Change" : "Type"} what the table wrote for hand ${h.hand}`,
+    text: "Table wrote…",
+    onclick: () => { claimOpen = claimOpen === h.hand ? null : h.hand; renderSheet(); focusClaim(h.hand); } });
+}
+
+function focusClaim(hand) {
+  const first = document.querySelector(`tr.claim-row[data-claim-hand="${hand}"] input`);
+  if (first) first.focus(); else { const b = document.querySelector(`tr[data-hand="${hand}"] .claim-open`); if (b) b.focus(); }
+}
+
+/** The row of inputs under hand ``h``: in each column the hand's points and the running total the
+ * sheet shows, each marked at once as agreeing with the record or not. */
+function claimRow(h, labels, unit) {
+  const standing = S.audit.claims.filter((c) => c.hand === h.hand);
+  const prior = (field, i) => { const c = standing.filter((x) => x.field === field && x[unit] === i).pop(); return c ? String(c.claimed) : ""; };
+  const row = el("tr", { class: "claim-row", "data-claim-hand": h.hand });
+  row.append(el("th", { scope: "row", class: "claim-head", text: "Sheet" }));
+  const inputs = [];
+  const negative = gameId === "kabu";  // chips lost are written with a minus: the numeric keypad has none
+  labels.forEach((label, i) => {
+    const cell = el("td", { class: "claim-cell" });
+    for (const [field, word] of CLAIM_FIELDS) {
+      if (field === "totals" && !h.totals) continue;
+      const input = el("input", { type: "number", step: "1", inputmode: negative ? null : "numeric", class: "claim-input",
+        value: prior(field, i), "aria-label": `${label}, hand ${h.hand}: ${field === "points" ? "the hand's points" : "the running total"} on the sheet` });
+      const mark = el("span", { class: "claim-mark", "aria-hidden": "true" });
+      inputs.push({ field, col: i, label, input, mark, computed: (h[field] || [])[i] ?? null });
+      cell.append(el("span", { class: "claim-field" }, el("span", { class: "claim-word", "aria-hidden": "true", text: word }), input, mark));
+    }
+    row.append(cell);
+  });
+  const verdict = el("p", { class: "claim-verdict", role: "status", "aria-live": "polite" });
+  const refusal = el("div", { class: "refusal", role: "alert", hidden: true });
+  const save = el("button", { type: "button", class: "button primary", text: "Save row" });
+  const cancel = el("button", { type: "button", class: "button", text: "Cancel" });
+  row.append(el("td", { class: "status-cell claim-actions" }, verdict, el("p", { class: "actions" }, save, cancel), refusal));
+  const typed = (x) => x.input.value.trim() === "" ? null : Number(x.input.value);
+  const compare = () => {
+    const differs = [];
+    for (const x of inputs) {
+      const value = typed(x);
+      x.input.classList.toggle("agrees", value != null && x.computed != null && value === x.computed);
+      x.input.classList.toggle("differs", value != null && x.computed != null && value !== x.computed);
+      x.mark.textContent = value == null || x.computed == null ? "" : value === x.computed ? "✓" : `record ${x.computed}`;
+      if (value != null && x.computed != null && value !== x.computed) differs.push(x);
+    }
+    const any = inputs.some((x) => typed(x) != null);
+    if (!any) verdict.textContent = "Type the numbers as the sheet shows them; leave a cell blank if nothing is written.";
+    else if (h.status !== "scored") verdict.textContent = "The record cannot score this hand yet: the audit compares it once it can.";
+    else if (!differs.length) verdict.textContent = "✓ The sheet agrees with the record.";
+    else {
+      const d = differs[0];
+      verdict.textContent = `Differs: ${d.label}'s ${d.field === "points" ? "points" : "total"} — the sheet says ${typed(d)}, the record ${d.computed}`
+        + (differs.length > 1 ? ` (and ${differs.length - 1} more)` : "") + ".";
+    }
+  };
+  row.addEventListener("input", compare);
+  const close = () => { claimOpen = null; renderSheet(); focusClaim(h.hand); };
+  const send = async () => {
+    clearRefusal(refusal);
+    if (inputs.some((x) => x.input.value.trim() !== "" && !Number.isInteger(Number(x.input.value)))) {
+      showRefusal(refusal, { body: { detail: "Write whole numbers, as on the sheet." } }); return;
+    }
+    const data = { hand: h.hand };
+    for (const [field] of CLAIM_FIELDS) {
+      const values = labels.map((_, i) => { const x = inputs.find((y) => y.field === field && y.col === i); return x ? typed(x) : null; });
+      if (values.some((v) => v != null)) data[field] = values;
+    }
+    if (!data.points && !data.totals) { showRefusal(refusal, { body: { detail: "Type at least one number from the sheet." } }); return; }
+    const earlier = [...new Set(standing.map((c) => c.claimSeq))].pop();
+    const events = earlier == null ? [{ type: "score_claimed", data }]
+      : [{ type: "amend", data: { target: earlier, data, reason: "the sheet's row typed again" } }];
+    save.disabled = true;
+    const result = await append(id, events, `what the table wrote for hand ${h.hand}`, { ifMatch: S.version });
+    save.disabled = false;
+    if (result.queued) { claimOpen = null; showQueue(); renderSheet(); return; }
+    if (!result.ok) { await refused(refusal, result); return; }
+    claimOpen = null;
+    await refresh({ keepForms: true });
+    focusClaim(h.hand);
+  };
+  save.addEventListener("click", send);
+  cancel.addEventListener("click", close);
+  row.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { event.preventDefault(); close(); }
+    else if (event.key === "Enter" && event.target.tagName === "INPUT") { event.preventDefault(); send(); }
+  });
+  compare();
+  return row;
 }
 
 // ------------------------------------------------------------------ shared form controls
@@ -539,7 +646,7 @@ function openMove(move) {
   const missing = fields.filter((f) => move.data[f.name] === undefined || hasUnknown(move.data[f.name]));
   const form = $("move-form");
   clearRefusal($("move-refusal"));
-  if (!missing.length) { form.hidden = true; post([{ type: move.type, data: { ...move.data } }], $("move-refusal"), moveLabel(move, seatName)); return; }
+  if (!missing.length) { form.hidden = true; hold(move); return; }
   form.replaceChildren(el("h3", { text: moveLabel(move, seatName) }));
   // a template's half-known value (cards with "??") is asked afresh; only known rows are filled in
   const controls = missing.map((f) => [f, control(f, move, f.kind === "rows" ? move.data[f.name] : undefined)]);
@@ -555,6 +662,60 @@ function openMove(move) {
   form.hidden = false;
   form.querySelector("button").focus();
 }
+
+// A move with nothing to ask (stand, take, call CABO, a discard the record already knows, re-buy) is
+// held for a few seconds with Undo beside it, then saved; it is not previewed first. At a table the
+// next move comes within seconds: a preview would double the taps of every such move to catch the
+// rare slip, which the scorer sees at once (the wrong name on the button just pressed). Saving at once
+// and voiding the slip would leave "entered by mistake" in the log and the audit for something never
+// played. So the tap shows what will be saved, Undo takes it back before anything is written, and
+// "Save now" (or the time running out, or the page being left) writes it.
+const HOLD_SECONDS = 5;
+let held = null;  // {events, label, timer, tick, button}: the one-tap move waiting to be saved
+
+function hold(move) {
+  const label = moveLabel(move, seatName);
+  const box = $("held");
+  let left = HOLD_SECONDS;
+  const count = el("span", { class: "note", "aria-hidden": "true", text: `saving in ${left} s` });
+  const undo = el("button", { type: "button", class: "button primary", text: "Undo", onclick: () => takeBack() });
+  box.replaceChildren(el("p", {}, el("strong", { text: label }), " ", count),
+    el("p", { class: "actions" }, undo, el("button", { type: "button", class: "button", text: "Save now", onclick: () => saveHeld() })));
+  box.hidden = false;
+  $("next-label").textContent = $("next-label").textContent.replace(/^Not saved: .*?\. /, "");
+  $("legal").hidden = true;  // the next moves follow from this one: they are drawn again once it is saved
+  held = { events: [{ type: move.type, data: { ...move.data } }], label,
+    timer: setTimeout(saveHeld, HOLD_SECONDS * 1000),
+    tick: setInterval(() => { left -= 1; count.textContent = `saving in ${Math.max(left, 0)} s`; }, 1000) };
+  undo.focus();
+}
+
+function stopHold() {
+  if (!held) return null;
+  const was = held;
+  clearTimeout(was.timer); clearInterval(was.tick);
+  held = null;
+  $("held").hidden = true; $("held").replaceChildren();
+  $("legal").hidden = false;
+  return was;
+}
+
+/** Undo: nothing was written; the keyboard goes back to the move's button. */
+function takeBack() {
+  const was = stopHold();
+  if (!was) return;
+  $("next-label").textContent = `Not saved: ${was.label}. What happens next at the table?`;
+  const again = [...$("legal").querySelectorAll("button")].find((b) => b.textContent === was.label);
+  (again || $("legal").querySelector("button") || $("moves-title")).focus();
+}
+
+async function saveHeld() {
+  const was = stopHold();
+  if (was) await post(was.events, $("move-refusal"), was.label);
+}
+$("held").addEventListener("keydown", (event) => { if (event.key === "Escape") { event.preventDefault(); takeBack(); } });
+// a phone put away (or the page left) while a move waits: it is saved, not lost
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") saveHeld(); });
 
 /** The control of one field of a move; ``known`` is the value the template (or, in a correction, the
  * entry being corrected) already holds, shown as chosen. */
@@ -753,6 +914,7 @@ function describeEvent(e) {
   const who = d.seat != null ? `${seatName(d.seat)}: ` : "";
   const bits = [];
   if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
+  if (e.type === "score_claimed") return `the table wrote${d.hand != null ? ` for hand ${d.hand}` : ""}: ${claimWords(d)}`;
   if (e.type === "void") return `void of entry ${d.target} (${d.reason})`;
   if (e.type === "amend") {
     // what the entry now says, so the history shows the correction and not only that there was one
@@ -768,6 +930,17 @@ function describeEvent(e) {
     if (d[k] !== undefined && d[k] !== null) bits.push(`${name} ${["dealer", "leader", "caller", "out"].includes(k) || (k === "from" && e.type === "buy_chips") ? seatName(d[k]) : spell(d[k])}`);
   }
   return `${who}${({ rebuy: "re-buy", time_up: "time is up" })[e.type] || e.type.replaceAll("_", " ")}${bits.length ? " — " + bits.join(", ") : ""}`;
+}
+
+/** A sheet's row in words: "Anna 15 (total 15), Ben total 5" — blank cells left out. */
+function claimWords(d) {
+  const labels = columnLabels();
+  const cells = labels.map((l, i) => {
+    const p = (d.points || [])[i], t = (d.totals || [])[i];
+    if (p == null && t == null) return null;
+    return `${l} ${p != null ? p : ""}${p != null && t != null ? ` (total ${t})` : t != null ? `total ${t}` : ""}`;
+  }).filter(Boolean);
+  return cells.join(", ") || "no number";
 }
 
 function renderHistory() {

@@ -58,6 +58,7 @@ def test_a_cabo_round_move_by_move(open_page: Callable[..., Page], live: Server)
     record(page, 6, live, match_id)
 
     move(page, "Carl calls CABO")
+    page.locator("#held").get_by_role("button", name="Save now").click()  # a one-tap move is held with Undo
     wait_version(page, 7, live, match_id)
     version = 7
     for seat, card in (("Dora", "13"), ("Anna", "12"), ("Ben", "6")):

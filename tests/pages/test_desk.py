@@ -3,7 +3,6 @@ with an amend that re-scores the hand on the page; after the correction window, 
 
 from __future__ import annotations
 
-import json
 from typing import Callable
 
 from playwright.sync_api import Page, expect
@@ -36,12 +35,14 @@ def test_a_dispute_upheld_with_an_amend_rescores_the_hand(open_page: Callable[..
     ruling = page.get_by_role("form", name=f"Ruling on the dispute of entry {seq}")
     ruling.get_by_label("Upheld").check()
     ruling.get_by_label("Reason for the ruling").fill("the players agree Ben's third card was a 4")
-    ruling.get_by_label("Entry to correct").select_option(label="Entry 3: hand result")
-    data = json.loads(ruling.get_by_label("What the entry should say").input_value())
-    data["layouts"][1] = ["0", "2", "4"]  # Ben 6, alone the lowest: Dora scores her 7
-    ruling.get_by_label("What the entry should say").fill(json.dumps(data))
+    ruling.get_by_label("Entry to correct").select_option(label="Entry 3: hand 1 result")
+    # the score page's own form for a hand from the sheet: no JSON, players by name
+    for name, total in (("Anna", "10"), ("Ben", "6"), ("Carl", "15"), ("Dora", "7")):  # Ben 6, alone the lowest
+        ruling.get_by_label(f"{name}'s card total").fill(total)
+    expect(ruling.get_by_role("group", name="Called CABO").get_by_role("button", name="Anna")).to_have_attribute("aria-pressed", "true")
     ruling.get_by_role("button", name="Check the ruling").click()
-    expect(ruling.locator(".preview")).to_contain_text("hand 1 scores Anna 15, Ben 0, Carl 15, Dora 7")
+    expect(ruling.locator(".preview [data-preview-hand='1']")).to_have_text("Hand 1: Dora 0 → 7")
+    expect(ruling.locator(".preview")).to_contain_text("Totals: Anna 33, Ben 7, Carl 55, Dora 21")
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == len(events) + 2  # the check wrote nothing
     ruling.get_by_role("button", name="Record the ruling").click()
 
@@ -101,10 +102,10 @@ def test_a_double_tap_opens_one_dispute_and_the_ruling_form_reads_on_a_phone(ope
     ruling = page.get_by_role("form", name=f"Ruling on the dispute of entry {dispute.get_attribute('data-seq')}")
     ruling.get_by_label("Upheld").check()
     # the entry offered first is the hand's result line, the one a scoring dispute is about
-    assert ruling.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text") == "Entry 3: hand result"
-    assert '"layouts"' in ruling.get_by_label("What the entry should say").input_value()
+    assert ruling.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text") == "Entry 3: hand 1 result"
+    expect(ruling.get_by_label("Ben's card total")).to_be_visible()  # the entry's own form, not its JSON
     dispute_form = page.locator("#dispute-form")
-    for form, name in ((ruling, "Entry to correct"), (ruling, "How"), (dispute_form, "What is contested"), (dispute_form, "Whose")):
+    for form, name in ((ruling, "Entry to correct"), (ruling, "What to do with it"), (dispute_form, "What is contested"), (dispute_form, "Whose")):
         select = form.get_by_label(name)
         texts = select.locator("option").all_inner_texts()
         assert not [t for t in texts if "_" in t], texts

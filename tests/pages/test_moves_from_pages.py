@@ -65,8 +65,10 @@ def test_kabu_starting_chips_end_time_buying_and_leaving(open_page: Callable[...
     leave = legal.locator("[data-move-type='leave'][data-seat='3']")
     expect(leave).to_have_text("Dora leaves the game")
     leave.click()
+    page.locator("#held").get_by_role("button", name="Save now").click()  # one tap, held with Undo until saved
     expect(page.locator("#access")).to_contain_text("6 entries recorded")
     legal.locator("[data-move-type='time_up']").click()
+    page.locator("#held").get_by_role("button", name="Save now").click()
     expect(page.locator("#access")).to_contain_text("The match is over")
     assert [e["type"] for e in events(live, match_id, token)[-2:]] == ["leave", "time_up"]
 

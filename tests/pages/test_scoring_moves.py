@@ -51,6 +51,7 @@ def test_el_roby_draws_say_where_the_card_comes_from(open_page: Callable[..., Pa
     legal = page.locator("#legal")
     expect(legal.get_by_role("button")).to_have_text(["Bea draws from the stock", "Bea takes the discard (5♥)"])
     legal.get_by_role("button", name="Bea takes the discard (5♥)").click()  # the card is known: one tap
+    page.locator("#held").get_by_role("button", name="Save now").click()  # one tap, held with Undo until saved
     expect(page.locator("#access")).to_contain_text("3 entries recorded")
     assert events(live, match_id, token)[-1]["data"] == {"seat": 1, "from": "discard", "card": "5H"}
 
@@ -65,6 +66,7 @@ def test_a_cabo_draw_recorded_as_a_three_offers_only_what_a_three_allows(open_pa
     legal = page.locator("#legal")
     expect(legal.get_by_role("button")).to_have_text(["Anna replaces", "Anna discards (3)"])
     legal.get_by_role("button", name="Anna discards (3)").click()
+    page.locator("#held").get_by_role("button", name="Save now").click()  # one tap, held with Undo until saved
     expect(page.locator("#access")).to_contain_text("4 entries recorded")
     last = events(live, match_id, token)[-1]
     assert (last["type"], last["data"]) == ("discard", {"seat": 0, "card": "3"})

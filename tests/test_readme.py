@@ -13,9 +13,8 @@ import subprocess
 from pathlib import Path
 from typing import Iterator
 
-import pytest
 
-from tests.server.conftest import Server
+from tests.server.conftest import Server, server  # noqa: F401, F811 (the real tanteo serve of the server tests)
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -41,15 +40,7 @@ def test_the_quick_start_is_two_commands_and_ci_runs_the_second() -> None:
     assert install in ci and run in ci, "CI runs the README's test command"
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "readme.db")
-    running.start()
-    yield running
-    running.stop()
-
-
-def test_the_recorded_hand_runs_as_written(server: Server) -> None:
+def test_the_recorded_hand_runs_as_written(server: Server) -> None:  # noqa: F811 (the fixture imported above)
     script = next(b for b in blocks(README) if "BASE=http://127.0.0.1:8000" in b)
     script = script.replace("BASE=http://127.0.0.1:8000", f"BASE={server.url}")
     out = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60, check=True)

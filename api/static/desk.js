@@ -4,18 +4,17 @@
 // checked by a dry run and shown hand by hand before it is recorded. Everything goes through the
 // JSON API with this browser's write token (VOCABULARY §4: dispute, ruling).
 import { adoptFragmentToken, call, dryRun, get, keepToken, newKey, problemText, tokenFor } from "./api.js";
-import { el } from "./dom.js";
+import { $, el, seatNamer } from "./dom.js";
 import { FIELDS, SHEET, moveLabel } from "./games.js";
 import { fieldProblem, kit, moveData } from "./forms.js";
 
-const $ = (name) => document.getElementById(name);
 const root = $("desk");
 const id = root.dataset.match;
 const players = JSON.parse(root.dataset.players);
 const game = root.dataset.game;
 adoptFragmentToken(id);
 const S = { audit: null, events: [], summary: null, info: null };
-const seatName = (s) => players[s] ?? `seat ${s + 1}`;
+const seatName = seatNamer(players);
 const FIELD_WORDS = { points: "points", totals: "running total" };
 
 const columnLabel = (i) => { const s = S.audit.standings[i]; return s ? (s.names ? s.names.join(" + ") : s.name) : `column ${i + 1}`; };

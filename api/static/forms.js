@@ -5,13 +5,13 @@
 // score.js keeps its own copies (they were being extended by the move controls of issue 25 item 6
 // while this was written); a kind added there is added here too, until score.js takes these.
 import { cardButton, cardName, deck, placedCounts } from "./cards.js";
-import { el, keepingFocus } from "./dom.js";
+import { el, keepingFocus, seatNamer } from "./dom.js";
 
 /** The form controls for one match: {players, game, options, view, prefix}. ``view`` is the table as
  * the corrected entry found it (slots to choose from, cards already placed); ``prefix`` keeps ids apart
  * when a page holds several forms. */
 export function kit({ players, game, options = {}, view = null, prefix = "" }) {
-  const seatName = (s) => players[s] ?? `seat ${s + 1}`;
+  const seatName = seatNamer(players);
   const seatOptions = () => players.map((n, s) => [s, n]);
   const knownCodes = () => new Set(deck(game, options).map((d) => d.code));
   const matchOptions = () => options;

@@ -5,9 +5,8 @@ import { adoptFragmentToken, append, call, download, dryRun, flush, get, problem
 import { cardButton, cardFace, cardName, cardsEl, deck, paintCard, placedCounts } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
-import { el, keepingFocus } from "./dom.js";
+import { $, el, keepingFocus, seatNamer } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const root = $("scorer");
 const id = root.dataset.match;
 const gameId = root.dataset.game;
@@ -17,7 +16,7 @@ const S = { summary: null, audit: null, info: null, legal: [], view: null, event
 let previewed = null;   // the events whose dry run last succeeded (JSON), so Save only saves what was shown
 
 const players = () => S.summary.players;
-const seatName = (s) => players()[s] ?? `seat ${s + 1}`;
+const seatName = seatNamer(players);
 const teams = () => S.info.teams;
 const columnLabels = () => S.summary.standings.map((s) => s.names ? s.names.join(" + ") : s.name);
 

@@ -1,13 +1,8 @@
 // The table as cards, per game, from GET /matches/{id}/state (the scorer's view).
 // Drawing only: every card goes through cards.js, the one place cards are drawn.
 import { cardEl, cardsEl } from "./cards.js";
+import { el } from "./dom.js";
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) { if (k === "text") node.textContent = v; else if (v != null) node.setAttribute(k, v); }
-  node.append(...children.filter((c) => c != null));
-  return node;
-}
 /** A hand's cards; a hand the view shows by its size only is drawn face down. */
 const held = (h) => h.cards || Array.from({ length: h.size || 0 }, () => "??");
 const row = (name, cards, note) => el("div", { class: "seatrow" }, el("span", { class: "name", text: name }), cardsEl(cards),

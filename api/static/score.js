@@ -6,6 +6,7 @@ import { cardButton, cardFace, cardName, cardsEl, deck, paintCard, placedCounts 
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
 import { $, el, keepingFocus, seatNamer } from "./dom.js";
+import { kit } from "./forms.js";
 
 const root = $("scorer");
 const id = root.dataset.match;
@@ -716,64 +717,9 @@ $("held").addEventListener("keydown", (event) => { if (event.key === "Escape") {
 // a phone put away (or the page left) while a move waits: it is saved, not lost
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") saveHeld(); });
 
-/** The control of one field of a move; ``known`` is the value the template (or, in a correction, the
- * entry being corrected) already holds, shown as chosen. */
+/** One field's control on this page: the shared per-game forms (forms.js), over the table as it stands. */
 function control(f, move, known) {
-  const label = f.label + (f.optional ? " (if known)" : "");
-  const slotsOf = (seat) => { const row = (S.view.rows || [])[seat]; return Array.from({ length: row ? row.cards.length : 4 }, (_, i) => [i + 1, String(i + 1)]); };
-  const isCard = (c) => typeof c === "string";
-  const one = (v) => (v === undefined || v === null || (typeof v === "object" && !Array.isArray(v)) ? [] : [v]);
-  switch (f.kind) {
-    case "card": return cardList(label, { single: true, only: f.only, allowUnknown: !!f.unknown, initial: one(known).filter(isCard) });
-    case "cards": return cardList(label, { max: f.max || 8, allowUnknown: !!f.unknown, initial: Array.isArray(known) ? known.filter(isCard) : [] });
-    case "slot": return segmented(label, slotsOf(move.data.seat), { initial: one(known) });
-    case "slots": return segmented(label, slotsOf(move.data.seat), { multiple: true, initial: Array.isArray(known) ? known : [] });
-    case "seat": return segmented(label, seatOptions().filter(([s]) => !f.other || s !== move.data.seat), { clearable: f.optional, initial: one(known) });
-    case "seats": return segmented(label, seatOptions(), { multiple: true, initial: Array.isArray(known) ? known : [] });
-    case "bool": return segmented(label, [[true, "yes"], [false, "no"]], { clearable: f.optional, initial: one(known) });
-    case "choice": return segmented(label, f.values.map((v) => [v, v]), { initial: one(known) });
-    case "int": return numberField(label, { idName: `f-${f.name}`, min: f.min ?? 0, initial: known == null ? "" : String(known) });
-    case "captures": return capturesControl(label, Array.isArray(known) ? known : []);
-    case "pos": {
-      const own = f.own ? move.data.seat : null;
-      const at = known && typeof known === "object" ? known : {};
-      const seat = own == null ? segmented(`${label}: player`, seatOptions().filter(([s]) => f.other ? s !== move.data.seat : true),
-        { onchange: () => redraw(), initial: one(at.seat) }) : null;
-      const box = el("div");
-      const slotFor = (s) => segmented(`${label}: slot${own == null && s != null ? ` of ${seatName(s)}` : ""}`, slotsOf(s ?? 0),
-        { initial: s != null && s === at.seat ? one(at.slot) : [] });
-      let slot = slotFor(own ?? (seat ? seat.value() : null));
-      const redraw = () => { const next = slotFor(seat.value()); slot.node.replaceWith(next.node); slot = next; };
-      if (seat) box.append(seat.node);
-      box.append(slot.node);
-      return { node: box, value: () => ({ seat: own ?? seat.value(), slot: slot.value() }) };
-    }
-    case "rows": {
-      // rows the record already knows in full are filled in; the others are written by the scorer
-      const start = (s) => Array.isArray(known) && Array.isArray(known[s]) && !known[s].includes("??") ? known[s] : [];
-      const lists = players().map((n, s) => cardList(`${n}'s cards`, { max: f.max || 12, allowUnknown: !!f.unknown, initial: start(s) }));
-      return { node: el("div", {}, ...lists.map((l) => l.node)), value: () => lists.map((l) => l.value()) };
-    }
-    default: return numberField(label, { idName: `f-${f.name}` });
-  }
-}
-
-/** Cau Robat's optional ``captures``: each capture the play causes, in order (a pending chain's
- * resolution first, then the player's own), as the pile it lands on and its cards bottom → top. */
-function capturesControl(label, initial) {
-  const rows = [];
-  const list = el("div");
-  const add = (at = {}) => {
-    const pile = segmented(`Capture ${rows.length + 1}: whose pile`, seatOptions(), { initial: at.seat != null ? [at.seat] : [] });
-    const cards = cardList(`Capture ${rows.length + 1}: cards, bottom to top`, { max: 40, allowUnknown: false, initial: at.cards || [] });
-    rows.push({ pile, cards });
-    list.append(el("div", { class: "capture" }, pile.node, cards.node));
-  };
-  initial.forEach(add);
-  const more = el("button", { type: "button", class: "button", "data-add-capture": "", text: "Add a capture", onclick: () => { add(); } });
-  const node = el("fieldset", { class: "captures" }, el("legend", { text: label }),
-    el("p", { class: "note", text: "Optional: what the table saw taken, checked against the rules. Leave it empty if nobody wrote it." }), list, more);
-  return { node, value: () => rows.map((r) => ({ seat: r.pile.value(), cards: r.cards.value() })).filter((c) => c.seat != null && c.cards.length) };
+  return kit({ players: players(), game: gameId, options: matchOptions(), view: S.view }).control(f, move, known);
 }
 
 /** How many cards a seat holds, as the table shows it (null when the view does not say). */

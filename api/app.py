@@ -50,10 +50,18 @@ environment): past it the import stops between two lines or two matches and says
 second or two; a restore larger than this belongs to ``tanteo import`` on the server."""
 
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "; ".join([
-        "default-src 'self'", "script-src 'self'", "style-src 'self'",
-        "img-src 'self' data:",  # Swagger UI draws its icons as data: SVGs in its stylesheet
-        "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]),
+    "Content-Security-Policy": "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data:",  # Swagger UI draws its icons as data: SVGs in its stylesheet
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    ),
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -119,8 +127,9 @@ def cache_bytes(value: Any) -> int:
     try:
         budget = int(str(value).strip())
     except ValueError:
-        raise ValueError(f"TANTEO_CACHE_BYTES is a number of bytes (for example 134217728 for 128 MiB), "
-                         f"not '{value}'") from None
+        raise ValueError(
+            f"TANTEO_CACHE_BYTES is a number of bytes (for example 134217728 for 128 MiB), not '{value}'"
+        ) from None
     if budget < 0:
         raise ValueError(f"TANTEO_CACHE_BYTES is a number of bytes, 0 or more, not {budget}")
     return budget
@@ -138,8 +147,9 @@ def create_limit(value: Any) -> str | None:
     try:
         limits.parse(text)
     except ValueError:
-        raise ValueError(f"TANTEO_CREATE_LIMIT is a rate such as '120 per minute' or '5/second', or 'off'; "
-                         f"not '{text}'") from None
+        raise ValueError(
+            f"TANTEO_CREATE_LIMIT is a rate such as '120 per minute' or '5/second', or 'off'; not '{text}'"
+        ) from None
     return text
 
 
@@ -158,10 +168,19 @@ def public_url(value: Any) -> str | None:
     if not text:
         return None
     parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
-            or parts.username is not None or parts.password is not None or any(c.isspace() for c in text):
-        raise ValueError(f"TANTEO_PUBLIC_URL is the address other phones open this server at, such as "
-                         f"http://192.168.1.20:8000 or https://tanteo.example.org; not '{text[:80]}'")
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or parts.username is not None
+        or parts.password is not None
+        or any(c.isspace() for c in text)
+    ):
+        raise ValueError(
+            f"TANTEO_PUBLIC_URL is the address other phones open this server at, such as "
+            f"http://192.168.1.20:8000 or https://tanteo.example.org; not '{text[:80]}'"
+        )
     try:
         parts.port  # noqa: B018 (a port out of range raises here)
     except ValueError:
@@ -178,8 +197,9 @@ def import_seconds(value: Any) -> float:
     try:
         seconds = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"TANTEO_IMPORT_SECONDS is how many seconds one import may run (for example 60), "
-                         f"not '{str(value)[:40]}'") from None
+        raise ValueError(
+            f"TANTEO_IMPORT_SECONDS is how many seconds one import may run (for example 60), not '{str(value)[:40]}'"
+        ) from None
     if not 0 < seconds < float("inf"):
         raise ValueError(f"TANTEO_IMPORT_SECONDS is a number of seconds above 0, not '{str(value)[:40]}'")
     return seconds
@@ -214,10 +234,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(
         TANTEO_DB=os.environ.get("TANTEO_DB", DEFAULT_DB),
         MAX_CONTENT_LENGTH=int(os.environ.get("TANTEO_MAX_BODY", DEFAULT_MAX_BODY)),
-        API_TITLE="Tanteo", API_VERSION="1",
+        API_TITLE="Tanteo",
+        API_VERSION="1",
         OPENAPI_VERSION="3.1.0",  # JSON Schema 2020-12, the dialect of schemas/: embedded as they are
-        OPENAPI_URL_PREFIX="/", OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="/docs", OPENAPI_SWAGGER_UI_URL="/docs/assets/",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from outside
         JSON_SORT_KEYS=False,
         TANTEO_BUSY_TIMEOUT=BUSY_TIMEOUT_SECONDS,
@@ -237,21 +260,34 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if db != "memory:" and not db.startswith("sqlite:") and not is_shared_database(db):
         db = str(Path(db).expanduser())
     app.extensions["tanteo.cache"] = StateCache(cache_bytes(app.config["TANTEO_CACHE_BYTES"]))
-    ledgers = PerThread(db, busy_timeout=float(app.config["TANTEO_BUSY_TIMEOUT"]),
-                        read_only=bool(app.config["TANTEO_READ_ONLY"]))
+    ledgers = PerThread(
+        db, busy_timeout=float(app.config["TANTEO_BUSY_TIMEOUT"]), read_only=bool(app.config["TANTEO_READ_ONLY"])
+    )
     app.extensions["tanteo.ledgers"] = ledgers
     weakref.finalize(app, ledgers.close)  # at garbage collection or at exit, whichever first
 
     swagger_assets = Path(flask_swagger_ui.__file__).parent / "dist"
-    app.register_blueprint(Blueprint("docs_assets", __name__, static_folder=str(swagger_assets), static_url_path="/docs/assets"))
+    app.register_blueprint(
+        Blueprint("docs_assets", __name__, static_folder=str(swagger_assets), static_url_path="/docs/assets")
+    )
 
-    api = Api(app, spec_kwargs={"extra_plugins": [openapi.ProblemJson()], "info": {"description": (
-        "Record card games played with physical cards, replay them move by move and audit every score. "
-        "Errors are application/problem+json. To record a deal from this page: POST /matches with a game's "
-        "example, copy the token into Authorize, then POST /matches/{match_id}/events with the same game's example.")}})
+    api = Api(
+        app,
+        spec_kwargs={
+            "extra_plugins": [openapi.ProblemJson()],
+            "info": {
+                "description": (
+                    "Record card games played with physical cards, replay them move by move and audit every score. "
+                    "Errors are application/problem+json. To record a deal from this page: POST /matches with a game's "
+                    "example, copy the token into Authorize, then POST /matches/{match_id}/events with the same game's example."
+                )
+            },
+        },
+    )
     openapi.register(api.spec)
-    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
-                                                   "description": "the write token returned by POST /matches"})
+    api.spec.components.security_scheme(
+        "bearer", {"type": "http", "scheme": "bearer", "description": "the write token returned by POST /matches"}
+    )
     from api import events, exports, games, matches, replays, stream
 
     for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp, stream.blp):
@@ -288,8 +324,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             raise request.routing_exception
         for name, value in request.headers.items():
             if len(value) > web.MAX_HEADER:
-                raise RequestHeaderFieldsTooLarge(f"the {name} header is {len(value):,} characters long; "
-                                                  f"a header may have at most {web.MAX_HEADER:,}")
+                raise RequestHeaderFieldsTooLarge(
+                    f"the {name} header is {len(value):,} characters long; a header may have at most {web.MAX_HEADER:,}"
+                )
         web.refuse_nul_in_request()
         limit = app.config.get("MAX_CONTENT_LENGTH")
         if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
@@ -297,8 +334,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if limit is not None and (request.content_length or 0) > limit:
             raise RequestEntityTooLarge(f"the body is {request.content_length:,} bytes; at most {limit:,} are accepted")
         has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json and has_body \
-                and request.path not in RAW_BODIES:
+        if (
+            request.method in ("POST", "PUT", "PATCH")
+            and not request.is_json
+            and has_body
+            and request.path not in RAW_BODIES
+        ):
             raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
 
     rate = create_limit(app.config["TANTEO_CREATE_LIMIT"])
@@ -307,7 +348,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # (an application limit, exempt for every other request); checked after refuse_early, so
         # a request refused there costs nothing. Each server process counts on its own.
         app.extensions["tanteo.limiter"] = Limiter(
-            get_remote_address, app=app, storage_uri="memory://", strategy="fixed-window",
-            application_limits=[rate], application_limits_exempt_when=lambda: (request.method, request.path) not in LIMITED)
+            get_remote_address,
+            app=app,
+            storage_uri="memory://",
+            strategy="fixed-window",
+            application_limits=[rate],
+            application_limits_exempt_when=lambda: (request.method, request.path) not in LIMITED,
+        )
 
     return app

@@ -17,8 +17,13 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import click
 
-DB_OPTION = click.option("--db", envvar="TANTEO_DB", default="tanteo.db", show_default=True,
-                         help="SQLite file or postgresql:// URL (also TANTEO_DB)")
+DB_OPTION = click.option(
+    "--db",
+    envvar="TANTEO_DB",
+    default="tanteo.db",
+    show_default=True,
+    help="SQLite file or postgresql:// URL (also TANTEO_DB)",
+)
 
 
 def _service(db: str, *, create: bool = False) -> Any:
@@ -36,8 +41,10 @@ def _service(db: str, *, create: bool = False) -> Any:
     except ValueError as error:
         _fail(str(error))
     if not create and path is not None and not os.path.exists(path):
-        _fail(f"there is no database at {_where(db)}: nothing has been recorded there; "
-              "name the file with --db (or TANTEO_DB), or run this in the folder that holds it")
+        _fail(
+            f"there is no database at {_where(db)}: nothing has been recorded there; "
+            "name the file with --db (or TANTEO_DB), or run this in the folder that holds it"
+        )
     ledger = open_ledger(db)
     if context is not None:  # closed when the command ends (a PostgreSQL pool's connections with it)
         context.call_on_close(ledger.close)
@@ -89,13 +96,16 @@ def _storage_words(error: Any, where: str) -> str:
     """Say a storage fault to the person at the command line: which database, what happened, what to do."""
     return {
         "read_only": f"{where} cannot be written (a read-only file, folder or disk), so nothing was written; "
-                     "reading it still works (verify, audit, replay, export): to write, fix its permissions "
-                     "or copy it where you may write",
+        "reading it still works (verify, audit, replay, export): to write, fix its permissions "
+        "or copy it where you may write",
         "busy": f"{where} was kept busy by another writer (a 'tanteo serve' or another command) for too long, "
-                "so nothing was written; try again in a moment",
+        "so nothing was written; try again in a moment",
         "full": f"the disk holding {where} is full, so nothing was written; free some space and try again",
-    }.get(error.reason, f"could not open, read or write {where} ({error.detail or 'an input/output error'}): "
-                        "is it a database file (not a folder) on a working disk? Run 'tanteo verify' to see what it holds")
+    }.get(
+        error.reason,
+        f"could not open, read or write {where} ({error.detail or 'an input/output error'}): "
+        "is it a database file (not a folder) on a working disk? Run 'tanteo verify' to see what it holds",
+    )
 
 
 class _Commands(click.Group):
@@ -194,21 +204,54 @@ def _share_malloc_heaps() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--threads", default=WAITRESS_SETTINGS["threads"], show_default=True, type=int,
-              help="worker threads (each keeps one database connection; each open live stream holds one)")
-@click.option("--connection-limit", default=WAITRESS_SETTINGS["connection_limit"], show_default=True, type=int,
-              help="open connections accepted at once, idle ones included")
-@click.option("--channel-timeout", default=WAITRESS_SETTINGS["channel_timeout"], show_default=True, type=int,
-              help="seconds before a connection that sends nothing is closed")
+@click.option(
+    "--threads",
+    default=WAITRESS_SETTINGS["threads"],
+    show_default=True,
+    type=int,
+    help="worker threads (each keeps one database connection; each open live stream holds one)",
+)
+@click.option(
+    "--connection-limit",
+    default=WAITRESS_SETTINGS["connection_limit"],
+    show_default=True,
+    type=int,
+    help="open connections accepted at once, idle ones included",
+)
+@click.option(
+    "--channel-timeout",
+    default=WAITRESS_SETTINGS["channel_timeout"],
+    show_default=True,
+    type=int,
+    help="seconds before a connection that sends nothing is closed",
+)
 @click.option("--read-only", is_flag=True, help="serve the database read-only (writes answer 503)")
-@click.option("--cache-mb", type=click.IntRange(min=0), default=None,
-              help="MiB of folded match states kept in memory (default: TANTEO_CACHE_BYTES, or 128; 0 keeps none)")
-@click.option("--public-url", envvar="TANTEO_PUBLIC_URL", default=None, metavar="URL",
-              help="the address other phones open this server at (http://192.168.1.20:8000): the hand-over "
-                   "QR code and the printed sheet's code use it (default: TANTEO_PUBLIC_URL; none)")
+@click.option(
+    "--cache-mb",
+    type=click.IntRange(min=0),
+    default=None,
+    help="MiB of folded match states kept in memory (default: TANTEO_CACHE_BYTES, or 128; 0 keeps none)",
+)
+@click.option(
+    "--public-url",
+    envvar="TANTEO_PUBLIC_URL",
+    default=None,
+    metavar="URL",
+    help="the address other phones open this server at (http://192.168.1.20:8000): the hand-over "
+    "QR code and the printed sheet's code use it (default: TANTEO_PUBLIC_URL; none)",
+)
 @DB_OPTION
-def serve(host: str, port: int, threads: int, connection_limit: int, channel_timeout: int, read_only: bool,
-          cache_mb: int | None, public_url: str | None, db: str) -> None:
+def serve(
+    host: str,
+    port: int,
+    threads: int,
+    connection_limit: int,
+    channel_timeout: int,
+    read_only: bool,
+    cache_mb: int | None,
+    public_url: str | None,
+    db: str,
+) -> None:
     """Serve the REST API with waitress (SQLite file created on first use)."""
     import signal
 
@@ -217,12 +260,20 @@ def serve(host: str, port: int, threads: int, connection_limit: int, channel_tim
     from api.app import cache_bytes, create_app
     from api.app import public_url as public_url_of
 
-    settings = {**WAITRESS_SETTINGS, "threads": threads, "connection_limit": connection_limit,
-                "channel_timeout": channel_timeout}
+    settings = {
+        **WAITRESS_SETTINGS,
+        "threads": threads,
+        "connection_limit": connection_limit,
+        "channel_timeout": channel_timeout,
+    }
     _raise_open_files_limit(connection_limit + 64)
     _share_malloc_heaps()
-    config: dict[str, Any] = {"TANTEO_DB": db, "TANTEO_READ_ONLY": read_only, "TANTEO_PUBLIC_URL": public_url,
-                              "TANTEO_MAX_STREAMS": int(os.environ.get("TANTEO_MAX_STREAMS", max(1, threads // 2)))}
+    config: dict[str, Any] = {
+        "TANTEO_DB": db,
+        "TANTEO_READ_ONLY": read_only,
+        "TANTEO_PUBLIC_URL": public_url,
+        "TANTEO_MAX_STREAMS": int(os.environ.get("TANTEO_MAX_STREAMS", max(1, threads // 2))),
+    }
     try:
         public_url_of(public_url)
     except ValueError as error:  # said before the server starts, not as a traceback
@@ -238,8 +289,10 @@ def serve(host: str, port: int, threads: int, connection_limit: int, channel_tim
     # SIGTERM ends waitress' loop like Ctrl-C does, so the ledgers are closed below.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
     budget = app.extensions["tanteo.cache"].budget
-    click.echo(f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {_where(db)}, "
-               f"state cache: {budget / 2**20:,.{0 if budget % 2**20 == 0 else 1}f} MiB)")
+    click.echo(
+        f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {_where(db)}, "
+        f"state cache: {budget / 2**20:,.{0 if budget % 2**20 == 0 else 1}f} MiB)"
+    )
     if app.config["TANTEO_PUBLIC_URL"]:
         click.echo(f"Other phones open it at {app.config['TANTEO_PUBLIC_URL']}/ (hand-over and sheet QR codes)")
     try:
@@ -332,12 +385,14 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
         _fail("recording needs the match's write token: --token or TANTEO_TOKEN")
     done = _recorded_prefix(service, match, keys) if lines and not started else 0
     if done:
-        click.echo(f"lines {lines[0][0]} to {lines[done - 1][0]} are recorded already (same content): "
-                   f"resuming at {'line ' + str(lines[done][0]) if done < len(lines) else 'the end'}")
+        click.echo(
+            f"lines {lines[0][0]} to {lines[done - 1][0]} are recorded already (same content): "
+            f"resuming at {'line ' + str(lines[done][0]) if done < len(lines) else 'the end'}"
+        )
     written = 0
     with tqdm(total=len(lines) - done, unit="event", disable=None, file=sys.stderr) as bar:
         for start in range(done, len(lines), batch):
-            chunk = lines[start:start + batch]
+            chunk = lines[start : start + batch]
             try:
                 service.record(match, [e for _, e in chunk], token=token, by=by, key=keys[start + len(chunk) - 1])
             except EventRefused as refused:
@@ -345,9 +400,11 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
                 if good:
                     service.record(match, [e for _, e in good], token=token, by=by, key=keys[start + len(good) - 1])
                 written += len(good)
-                _fail(f"line {chunk[refused.index][0]} refused: {_explain(refused)} "
-                      f"({written} events before it were recorded; fix the line and run "
-                      f"'tanteo record {match} {file} --token …': the lines already recorded are skipped)")
+                _fail(
+                    f"line {chunk[refused.index][0]} refused: {_explain(refused)} "
+                    f"({written} events before it were recorded; fix the line and run "
+                    f"'tanteo record {match} {file} --token …': the lines already recorded are skipped)"
+                )
             except Exception as error:  # noqa: BLE001
                 _fail(f"line {chunk[0][0]}: {_explain(error)} ({written} events recorded)")
             written += len(chunk)
@@ -372,23 +429,40 @@ def _seat(value: str | None) -> int | str | None:
 @click.option("--move", type=int, help="with --hand: stop after this move of the hand (0 is the deal)")
 @click.option("--trick", type=int, help="with --hand: stop at the end of this trick (La Cabra)")
 @click.option("--course", type=click.Choice(["corrected", "recorded"]), default="corrected", show_default=True)
-@click.option("--token", envvar="TANTEO_TOKEN",
-              help="the match's write token: the full view of a match in play (needed for --seat all)")
+@click.option(
+    "--token",
+    envvar="TANTEO_TOKEN",
+    help="the match's write token: the full view of a match in play (needed for --seat all)",
+)
 @click.option("--state", "show_state", is_flag=True, help="print the state after the last step shown")
 @DB_OPTION
-def replay(match: str, seat: str | None, at: int | None, hand: int | None, move: int | None, trick: int | None,
-           course: str, token: str | None, show_state: bool, db: str) -> None:
+def replay(
+    match: str,
+    seat: str | None,
+    at: int | None,
+    hand: int | None,
+    move: int | None,
+    trick: int | None,
+    course: str,
+    token: str | None,
+    show_state: bool,
+    db: str,
+) -> None:
     """Print a match step by step, in words: the event's number, hand.move, and what happened."""
     service = _service(db)
     try:
-        out = service.replay(match, seat=_seat(seat), course=course, stop=at, token=token, hand=hand, move=move,
-                             trick=trick)
+        out = service.replay(
+            match, seat=_seat(seat), course=course, stop=at, token=token, hand=hand, move=move, trick=trick
+        )
     except Exception as error:  # noqa: BLE001
         _fail(_explain(error))
     for frame in out["frames"]:
         mark = {"voided": " [voided]", "amended": " [amended]"}.get(frame["status"], "")
-        where = "" if frame.get("hand") is None else str(frame["hand"]) + (
-            f".{frame['move']}" if frame.get("move") is not None else "")  # a claim or note: its hand only
+        where = (
+            ""
+            if frame.get("hand") is None
+            else str(frame["hand"]) + (f".{frame['move']}" if frame.get("move") is not None else "")
+        )  # a claim or note: its hand only
         click.echo(f"{frame['seq']:>5}  {where:<7} {frame['text']}{mark}")
     if show_state and out["frames"]:
         click.echo(json.dumps(out["frames"][-1]["state"], indent=2, ensure_ascii=False))
@@ -431,9 +505,14 @@ def audit_table(report: Mapping[str, Any]) -> list[str]:
 @main.command()
 @click.argument("match")
 @click.option("--json", "as_json", is_flag=True, help="print the audit as JSON, for machines")
-@click.option("--lines", "all_lines", is_flag=True, help="print every hand's score lines, not only the diverging hand's")
-@click.option("--token", envvar="TANTEO_TOKEN",
-              help="the match's write token: a match in play scored from every private fact, not the public view")
+@click.option(
+    "--lines", "all_lines", is_flag=True, help="print every hand's score lines, not only the diverging hand's"
+)
+@click.option(
+    "--token",
+    envvar="TANTEO_TOKEN",
+    help="the match's write token: a match in play scored from every private fact, not the public view",
+)
 @DB_OPTION
 def audit(match: str, as_json: bool, all_lines: bool, token: str | None, db: str) -> None:
     """Rescore every hand from the log and compare the table's claims.
@@ -451,8 +530,10 @@ def audit(match: str, as_json: bool, all_lines: bool, token: str | None, db: str
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
     chain = report["chain"]
-    click.echo(f"chain: {'valid' if chain['valid'] else 'BROKEN at event ' + str(chain['firstBad'])}, "
-               f"{chain['length']} events, head {(chain['head'] or '')[:16]}")
+    click.echo(
+        f"chain: {'valid' if chain['valid'] else 'BROKEN at event ' + str(chain['firstBad'])}, "
+        f"{chain['length']} events, head {(chain['head'] or '')[:16]}"
+    )
     for note in report.get("rules", {}).get("notes", []):
         click.echo(f"rules: {note}")
     click.echo("")
@@ -479,8 +560,10 @@ def audit(match: str, as_json: bool, all_lines: bool, token: str | None, db: str
         click.echo(f"end: {end.get('reason', '')}")
     for correction in report["corrections"]:
         state = "" if correction.get("inForce", True) else " (undone)"
-        click.echo(f"correction at event {correction['seq']}: {correction['type']} of event {correction['target']}{state}: "
-                   f"{correction['reason']}")
+        click.echo(
+            f"correction at event {correction['seq']}: {correction['type']} of event {correction['target']}{state}: "
+            f"{correction['reason']}"
+        )
     for dispute in report.get("disputes", []):
         line = f"dispute {dispute['seq']} on hand {dispute['hand']}: {dispute['state']}"
         if dispute["ruling"]:
@@ -511,8 +594,13 @@ def rotate_token(match: str, token: str | None, db: str) -> None:
 @main.command()
 @click.argument("match", required=False)
 @DB_OPTION
-@click.option("--url", "base", default=None, metavar="BASE",
-              help="check MATCH from a server's open listing (BASE/matches/MATCH/events) instead of the file")
+@click.option(
+    "--url",
+    "base",
+    default=None,
+    metavar="BASE",
+    help="check MATCH from a server's open listing (BASE/matches/MATCH/events) instead of the file",
+)
 def verify(match: str | None, db: str, base: str | None) -> None:
     """Check hash chains: offline from the database file or PostgreSQL URL, or with --url from a server's open listing.
 
@@ -555,8 +643,12 @@ def verify(match: str | None, db: str, base: str | None) -> None:
 @click.argument("match", required=False)
 @click.argument("file", required=False, type=click.Path(dir_okay=False, writable=True))
 @click.option("--all", "everything", is_flag=True, help="every match of the database (a backup archive)")
-@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), help="text notation or JSON Lines archive "
-              "(default: jsonl with --all or a .jsonl file, else text)")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "jsonl"]),
+    help="text notation or JSON Lines archive (default: jsonl with --all or a .jsonl file, else text)",
+)
 @DB_OPTION
 def export_(match: str | None, file: str | None, everything: bool, fmt: str | None, db: str) -> None:
     """Export MATCH (or --all) to FILE, or to standard output; the owner of the file gets every value.
@@ -586,7 +678,7 @@ def export_(match: str | None, file: str | None, everything: bool, fmt: str | No
                 last = None
                 for line in transfer.all_lines(service, full=True):
                     out.write(line)
-                    mid = line[line.index(b'"match":') + 9:].split(b'"', 1)[0]
+                    mid = line[line.index(b'"match":') + 9 :].split(b'"', 1)[0]
                     if mid != last:
                         bar.update(1)
                         last = mid
@@ -618,10 +710,16 @@ def _is_text(file: str, raw: bytes) -> bool:
 
 @main.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="print the report as JSON (the shape POST /matches/import returns)")
+@click.option(
+    "--json", "as_json", is_flag=True, help="print the report as JSON (the shape POST /matches/import returns)"
+)
 @click.option("--by", default="", help="who records (text imports)")
-@click.option("--workers", type=click.IntRange(min=0), default=None,
-              help="processes that check an archive's rules (default: one per core but one, for 10,000 events or more; 0: none)")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=0),
+    default=None,
+    help="processes that check an archive's rules (default: one per core but one, for 10,000 events or more; 0: none)",
+)
 @DB_OPTION
 def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> None:
     """Import a JSON Lines archive (or a .tnt text file): every sound match, each error by line.
@@ -638,8 +736,10 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
         raw = handle.read()
     packed = transfer.compressed(raw)
     if packed:
-        _fail(f"{file} is compressed ({packed[0]}): unpack it first ({packed[1]} {file}), "
-              "then import the archive or text file it holds")
+        _fail(
+            f"{file} is compressed ({packed[0]}): unpack it first ({packed[1]} {file}), "
+            "then import the archive or text file it holds"
+        )
     if not raw.strip():
         _fail(f"{file} is empty: there is nothing to import (was the backup written to another file?)")
     service = _service(db, create=True)
@@ -657,8 +757,12 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
         workers = transfer.import_workers(workers, len(lines))
         if workers:
             click.echo(f"checking the rules in {workers} worker process{'es' if workers > 1 else ''}", err=True)
-        with progress_bars.tqdm(total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr) as bar, \
-                _stop_on_ctrl_c(bar) as asked:
+        with (
+            progress_bars.tqdm(
+                total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr
+            ) as bar,
+            _stop_on_ctrl_c(bar) as asked,
+        ):
             try:
                 report = transfer.import_archive(service, lines, progress=bar.update, workers=workers, stop=asked)
             except transfer.WorkersStopped as stopped:  # before anything was stored
@@ -702,8 +806,11 @@ def _stop_on_ctrl_c(bar: Any) -> Iterator[Any]:
         asked.append(True)
         if bar is not None:
             bar.clear()
-        click.echo("\nstopping after the match being written (Ctrl-C again to stop at once: "
-                   "the tokens of the matches imported so far would not be shown)", err=True)
+        click.echo(
+            "\nstopping after the match being written (Ctrl-C again to stop at once: "
+            "the tokens of the matches imported so far would not be shown)",
+            err=True,
+        )
 
     previous = signal.signal(signal.SIGINT, ask)
     try:
@@ -718,8 +825,10 @@ def _print_import(report: Mapping[str, Any], as_json: bool) -> None:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
     for item in report["imported"]:
-        click.echo(f"imported {item['id']} (lines {item['lines'][0]}-{item['lines'][1]}): version {item['version']}, "
-                   f"head {item['head'][:16]}, token {item['token']}")
+        click.echo(
+            f"imported {item['id']} (lines {item['lines'][0]}-{item['lines'][1]}): version {item['version']}, "
+            f"head {item['head'][:16]}, token {item['token']}"
+        )
     for item in report["unchanged"]:
         click.echo(f"unchanged {item['id']}: already stored, identical (version {item['version']})")
     for error in report["errors"]:
@@ -728,8 +837,10 @@ def _print_import(report: Mapping[str, Any], as_json: bool) -> None:
         click.echo(f"{where}{of}: {error['code']}: {error['message']}", err=True)
     if report.get("moreErrors"):
         click.echo(report["moreErrorsDetail"], err=True)
-    click.echo(f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
-               f"{len(report['errors']) + report.get('moreErrors', 0)} errors")
+    click.echo(
+        f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
+        f"{len(report['errors']) + report.get('moreErrors', 0)} errors"
+    )
 
 
 def _get_json(url: str) -> Any:
@@ -738,7 +849,9 @@ def _get_json(url: str) -> Any:
     import urllib.request
 
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/json"}), timeout=30) as reply:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, headers={"Accept": "application/json"}), timeout=30
+        ) as reply:
             return json.loads(reply.read())
     except urllib.error.HTTPError as error:
         try:
@@ -768,12 +881,21 @@ def _verify_url(base: str, match: str) -> None:
         after = page["next"]
     report = verify_listing(match, envelopes, summary.get("version"), summary.get("head"))
     if report.valid:
-        hidden = sum(1 for e in envelopes if "private" not in e and '"private":true' in json.dumps(e["data"], separators=(",", ":")))
-        click.echo(f"{match}: valid, {report.length} events, head {report.head}"
-                   + (f" ({hidden} with private values checked by commitment)" if hidden else ""))
+        hidden = sum(
+            1
+            for e in envelopes
+            if "private" not in e and '"private":true' in json.dumps(e["data"], separators=(",", ":"))
+        )
+        click.echo(
+            f"{match}: valid, {report.length} events, head {report.head}"
+            + (f" ({hidden} with private values checked by commitment)" if hidden else "")
+        )
         return
-    click.echo(f"{match}: BROKEN at event {report.first_bad}: {report.reason}" if report.first_bad
-               else f"{match}: BROKEN: {report.reason}")
+    click.echo(
+        f"{match}: BROKEN at event {report.first_bad}: {report.reason}"
+        if report.first_bad
+        else f"{match}: BROKEN: {report.reason}"
+    )
     click.echo(f"head {report.head}")
     sys.exit(2)  # a broken chain, as offline: 1 is for a check that could not be made
 

@@ -31,11 +31,24 @@ PROBLEM = "application/problem+json"
 log = logging.getLogger(__name__)
 
 
-def problem(status: int, code: str, detail: str, *, title: str | None = None, headers: dict[str, str] | None = None,
-            **extra: Any) -> Response:
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    title: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
     """Build one problem+json response."""
-    body = {"type": f"tag:tanteo,2026:problem/{code}", "title": title or _TITLES.get(status, "Error"),
-            "status": status, "detail": detail, "code": code, **extra}
+    body = {
+        "type": f"tag:tanteo,2026:problem/{code}",
+        "title": title or _TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
     response = current_app.response_class(json.dumps(body), status=status, mimetype=PROBLEM)
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -48,21 +61,39 @@ def event_in_batch(index: int) -> str:
 
 
 _TITLES = {
-    400: "Bad request", 401: "Token required", 403: "Wrong token", 404: "Not found", 405: "Method not allowed",
-    409: "Version conflict", 413: "Body too large", 415: "Unsupported media type", 422: "Refused by the rules",
+    400: "Bad request",
+    401: "Token required",
+    403: "Wrong token",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Version conflict",
+    413: "Body too large",
+    415: "Unsupported media type",
+    422: "Refused by the rules",
     429: "Too many requests",
-    431: "Header too large", 500: "Internal error", 503: "Storage unavailable",
+    431: "Header too large",
+    500: "Internal error",
+    503: "Storage unavailable",
 }
 
 STORAGE: dict[str, tuple[int, str]] = {
     # reason: (Retry-After seconds, what a person is told)
-    "busy": (1, "the match database was busy with other writes for too long, so nothing was recorded; "
-                "send the same request again in a moment"),
+    "busy": (
+        1,
+        "the match database was busy with other writes for too long, so nothing was recorded; "
+        "send the same request again in a moment",
+    ),
     "full": (60, "the server's disk is full, so nothing was recorded; try again once its operator has freed space"),
-    "read_only": (300, "the match database is read-only at the moment, so nothing can be recorded; "
-                       "reading matches still works, try recording again later"),
-    "io": (30, "the server could not read or write its storage; if you were recording, reload the match to see "
-               "whether your events arrived before sending them again (an Idempotency-Key makes a retry safe)"),
+    "read_only": (
+        300,
+        "the match database is read-only at the moment, so nothing can be recorded; "
+        "reading matches still works, try recording again later",
+    ),
+    "io": (
+        30,
+        "the server could not read or write its storage; if you were recording, reload the match to see "
+        "whether your events arrived before sending them again (an Idempotency-Key makes a retry safe)",
+    ),
 }
 """The 503 answers to :class:`StorageUnavailable`, by reason: the ``Retry-After`` hint and the
 message. Only an I/O error during a commit can leave a client unsure whether its write
@@ -87,15 +118,31 @@ def from_exception(error: Exception) -> Response:
     """Map one exception to its problem response (the only place that knows these statuses)."""
     match error:
         case EventRefused(error=SchemaError() as schema, index=index):
-            return problem(400, schema.code, f"{event_in_batch(index)}: {schema.message}", title="Schema violation",
-                           index=index, message=schema.message, path=_schema_path(f"$.events[{index}].data", schema.path),
-                           errors=[{**e, "path": _schema_path(f"$.events[{index}].data", e["path"])} for e in schema.errors])
+            return problem(
+                400,
+                schema.code,
+                f"{event_in_batch(index)}: {schema.message}",
+                title="Schema violation",
+                index=index,
+                message=schema.message,
+                path=_schema_path(f"$.events[{index}].data", schema.path),
+                errors=[{**e, "path": _schema_path(f"$.events[{index}].data", e["path"])} for e in schema.errors],
+            )
         case EventRefused(error=RuleViolation() as rule, index=index):
             extra: dict[str, Any] = {"seq": rule.seq} if rule.seq is not None else {}
-            return problem(422, rule.code, f"{event_in_batch(index)}: {rule.message}", index=index, message=rule.message,
-                           **extra, **_rule(rule.code, error.game))
+            return problem(
+                422,
+                rule.code,
+                f"{event_in_batch(index)}: {rule.message}",
+                index=index,
+                message=rule.message,
+                **extra,
+                **_rule(rule.code, error.game),
+            )
         case SchemaError():
-            return problem(400, error.code, error.message, title="Schema violation", path=error.path, errors=error.errors)
+            return problem(
+                400, error.code, error.message, title="Schema violation", path=error.path, errors=error.errors
+            )
         case RuleViolation():
             seq: dict[str, Any] = {"seq": error.seq} if error.seq is not None else {}
             return problem(422, error.code, error.message, **seq, **_rule(error.code, None))
@@ -108,10 +155,14 @@ def from_exception(error: Exception) -> Response:
         case UnknownGame():
             return problem(404, "game.unknown", f"there is no game {quoted(str(error.game))}; GET /games lists them")
         case ConcurrencyConflict():
-            return problem(409, "version.conflict",
-                           f"you expected version {error.expected} but the match is at version {error.current}: "
-                           "reload it and record your events again", currentVersion=error.current,
-                           headers={"ETag": f'"{error.current}"'})
+            return problem(
+                409,
+                "version.conflict",
+                f"you expected version {error.expected} but the match is at version {error.current}: "
+                "reload it and record your events again",
+                currentVersion=error.current,
+                headers={"ETag": f'"{error.current}"'},
+            )
         case IdempotencyConflict():
             # draft-ietf-httpapi-idempotency-key-header: a key reused with another body is 422
             return problem(422, "idempotency.key_reused", str(error), title="Idempotency key reused")
@@ -125,13 +176,23 @@ def from_exception(error: Exception) -> Response:
         case ImportStopped(cause=TooLarge()):
             return problem(413, "import.too_large", error.message, title="Import stopped", **error.report)
         case ImportBusy():
-            return problem(503, "import.busy", error.message, title="Another import is running",
-                           headers={"Retry-After": str(IMPORT_RETRY_AFTER)})
+            return problem(
+                503,
+                "import.busy",
+                error.message,
+                title="Another import is running",
+                headers={"Retry-After": str(IMPORT_RETRY_AFTER)},
+            )
         case ImportStopped(cause=StorageUnavailable() as cause):
             # the matches stored before the fault are said with their new tokens: nowhere else to find them
             log.warning("import stopped, storage unavailable (%s): %s", cause.reason, cause.detail)
-            return problem(503, f"storage.{cause.reason}", error.message, headers={"Retry-After": str(STORAGE[cause.reason][0])},
-                           **error.report)
+            return problem(
+                503,
+                f"storage.{cause.reason}",
+                error.message,
+                headers={"Retry-After": str(STORAGE[cause.reason][0])},
+                **error.report,
+            )
         case BadRequest():
             where = getattr(error, "path", None)  # the body parser's errors say where (api/web.py)
             return problem(400, error.code, error.message, **({"path": where} if where else {}))
@@ -158,10 +219,13 @@ def _rate_limited(error: RateLimitExceeded) -> Response:
     current = limiter.current_limit if limiter is not None else None
     reset_at = current.reset_at if current is not None else time.time() + rate.get_expiry()
     wait = max(1, math.ceil(reset_at - time.time()))
-    return problem(429, "rate.limited",
-                   f"this address has started or imported matches {rate.amount} times within "
-                   f"{_window(rate)}, the most the server takes; nothing was recorded: try again in {wait} s",
-                   headers={"Retry-After": str(wait)})
+    return problem(
+        429,
+        "rate.limited",
+        f"this address has started or imported matches {rate.amount} times within "
+        f"{_window(rate)}, the most the server takes; nothing was recorded: try again in {wait} s",
+        headers={"Retry-After": str(wait)},
+    )
 
 
 def _window(rate: Any) -> str:
@@ -183,10 +247,22 @@ def _from_http(error: HTTPException) -> Response:
         if any("Invalid JSON body" in m["message"] for m in flat):
             return problem(400, "request.malformed_json", "the request body is not valid JSON", title="Malformed JSON")
         first = flat[0] if flat else {"path": "$", "message": "invalid request"}
-        return problem(400, "request.invalid", f"{first['path']}: {first['message']}", title="Invalid request",
-                       path=first["path"], errors=flat, headers=headers)
-    code = {404: "route.not_found", 405: "method.not_allowed", 413: "request.too_large", 415: "request.media_type",
-            431: "request.header_too_large"}.get(status, f"http.{status}")
+        return problem(
+            400,
+            "request.invalid",
+            f"{first['path']}: {first['message']}",
+            title="Invalid request",
+            path=first["path"],
+            errors=flat,
+            headers=headers,
+        )
+    code = {
+        404: "route.not_found",
+        405: "method.not_allowed",
+        413: "request.too_large",
+        415: "request.media_type",
+        431: "request.header_too_large",
+    }.get(status, f"http.{status}")
     return problem(status, code, error.description or error.name, title=error.name, headers=headers)
 
 

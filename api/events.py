@@ -50,23 +50,46 @@ class Events(MethodView):
     @blp.alt_response(422, schema="Problem", description="an event the rules refuse (rule code, index in the batch)")
     @blp.alt_response(413, schema="Problem", description="the body is over the size limit (1 MiB by default)")
     @blp.doc(requestBody=openapi.events_request())
-    @blp.doc(security=[{"bearer": []}], parameters=[
-        {"in": "header", "name": "If-Match", "schema": {"type": "string", "pattern": '^(W/)?"[1-9][0-9]{0,8}"$'},
-         "description": 'expected version, e.g. "3"'},
-        {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": MAX_IDEMPOTENCY_KEY},
-         "description": "a retry with the same key and body returns the first result and writes nothing"},
-        {"in": "query", "name": "dryRun", "schema": {"type": "boolean", "default": False},
-         "description": "run every check and answer 200 with the would-be result (version, changed hands with "
-                        "their points, standings, end, next legal moves); nothing is written"}])
+    @blp.doc(
+        security=[{"bearer": []}],
+        parameters=[
+            {
+                "in": "header",
+                "name": "If-Match",
+                "schema": {"type": "string", "pattern": '^(W/)?"[1-9][0-9]{0,8}"$'},
+                "description": 'expected version, e.g. "3"',
+            },
+            {
+                "in": "header",
+                "name": "Idempotency-Key",
+                "schema": {"type": "string", "maxLength": MAX_IDEMPOTENCY_KEY},
+                "description": "a retry with the same key and body returns the first result and writes nothing",
+            },
+            {
+                "in": "query",
+                "name": "dryRun",
+                "schema": {"type": "boolean", "default": False},
+                "description": "run every check and answer 200 with the would-be result (version, changed hands with "
+                "their points, standings, end, next legal moves); nothing is written",
+            },
+        ],
+    )
     @blp.alt_response(200, schema=DryRunOut, description="dryRun=true: what the append would give; nothing written")
     def post(self, body: dict[str, Any], match_id: str) -> Any:
         """Append events, all or nothing, after checking each against the rules (or only check them: dryRun)."""
         if _dry_run():
-            preview = current_service().preview(match_id, body["events"], token=bearer_token(),
-                                                expected_version=expected_version(body.get("expectedVersion")))
+            preview = current_service().preview(
+                match_id,
+                body["events"],
+                token=bearer_token(),
+                expected_version=expected_version(body.get("expectedVersion")),
+            )
             return jsonify(preview)
         result = current_service().record(
-            match_id, body["events"], token=bearer_token(), by=body.get("by") or recorder(),
+            match_id,
+            body["events"],
+            token=bearer_token(),
+            by=body.get("by") or recorder(),
             expected_version=expected_version(body.get("expectedVersion")),
             key=idempotency_key(),
         )

@@ -22,7 +22,9 @@ from api.schemas import MatchFilters, Problem, match_filters
 from api.service import AuthError, transfer
 from replays.lines import lines_of
 
-blp = Blueprint("exports", __name__, description="Export a match or a database (archive, text notation, CSV) and import files")
+blp = Blueprint(
+    "exports", __name__, description="Export a match or a database (archive, text notation, CSV) and import files"
+)
 
 NDJSON = "application/x-ndjson"
 ARCHIVE_TYPES = frozenset({NDJSON, "application/jsonl", "application/json-lines", "application/x-jsonlines"})
@@ -30,13 +32,19 @@ TEXT = "text/plain"
 
 
 class ExportQuery(Schema):
-    format = fields.String(load_default="text", validate=validate.OneOf(["text", "jsonl"]),
-                           metadata={"description": "text: the portable notation (docs/NOTATION.md); jsonl: the lossless archive"})
+    format = fields.String(
+        load_default="text",
+        validate=validate.OneOf(["text", "jsonl"]),
+        metadata={"description": "text: the portable notation (docs/NOTATION.md); jsonl: the lossless archive"},
+    )
 
 
 class ExportAllQuery(MatchFilters):
-    format = fields.String(load_default="jsonl", validate=validate.OneOf(["jsonl"]),
-                           metadata={"description": "jsonl: the lossless archive, one event per line, match after match"})
+    format = fields.String(
+        load_default="jsonl",
+        validate=validate.OneOf(["jsonl"]),
+        metadata={"description": "jsonl: the lossless archive, one event per line, match after match"},
+    )
 
 
 class ImportedMatch(Schema):
@@ -55,8 +63,11 @@ class ImportErrorEntry(Schema):
     match = fields.String(allow_none=True)
 
 
-MORE_ERRORS = fields.Integer(metadata={"description": "how many more errors were found than the first 100 listed "
-                                                      "(present only when there were more)"})
+MORE_ERRORS = fields.Integer(
+    metadata={
+        "description": "how many more errors were found than the first 100 listed (present only when there were more)"
+    }
+)
 MORE_ERRORS_DETAIL = fields.String(metadata={"description": "the same, in words"})
 
 
@@ -88,8 +99,11 @@ def _import_key() -> None:
         return
     given = bearer_token()
     if given is None:
-        raise AuthError("auth.missing", "importing on this server needs its import key: send "
-                                        "'Authorization: Bearer <import key>' (ask the server's operator for it)")
+        raise AuthError(
+            "auth.missing",
+            "importing on this server needs its import key: send "
+            "'Authorization: Bearer <import key>' (ask the server's operator for it)",
+        )
     if not hmac.compare_digest(given.encode("utf-8", "replace"), str(key).encode("utf-8")):
         raise AuthError("auth.wrong", "this is not the server's import key")
 
@@ -130,8 +144,7 @@ def _text_lines(lines: Iterator[bytes], charset: str) -> Iterator[str]:
 
 
 def _stream(lines: Any, mimetype: str, filename: str) -> Response:
-    return Response(lines, mimetype=mimetype,
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return Response(lines, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 @blp.route("/matches/<match_id>/export")
@@ -139,9 +152,15 @@ class Export(MethodView):
     @blp.arguments(ExportQuery, location="query", error_status_code=400)
     @blp.alt_response(404, schema="Problem", description="no such match")
     @blp.alt_response(403, schema="Problem", description="a token that is not this match's")
-    @blp.doc(responses={"200": {"description": "the match as text (text/plain) or as the archive (application/x-ndjson)",
-                                "content": {TEXT: {"schema": {"type": "string"}}, NDJSON: {"schema": {"type": "string"}}}}},
-             security=[{"bearer": []}, {}])
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "the match as text (text/plain) or as the archive (application/x-ndjson)",
+                "content": {TEXT: {"schema": {"type": "string"}}, NDJSON: {"schema": {"type": "string"}}},
+            }
+        },
+        security=[{"bearer": []}, {}],
+    )
     def get(self, query: dict[str, Any], match_id: str) -> Response:
         """Export one match: the portable text notation (default) or the lossless archive."""
         service = current_service()
@@ -156,8 +175,14 @@ class Export(MethodView):
 @blp.route("/matches/export")
 class ExportAll(MethodView):
     @blp.arguments(ExportAllQuery, location="query", error_status_code=400)
-    @blp.doc(responses={"200": {"description": "every match the filters keep, as one archive",
-                                "content": {NDJSON: {"schema": {"type": "string"}}}}})
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "every match the filters keep, as one archive",
+                "content": {NDJSON: {"schema": {"type": "string"}}},
+            }
+        }
+    )
     def get(self, query: dict[str, Any]) -> Response:
         """Export every match (filtered as the list) as one archive."""
         query.pop("format")
@@ -170,21 +195,41 @@ class ExportAll(MethodView):
 class Import(MethodView):
     @blp.response(201, ImportReport)
     @blp.alt_response(200, schema=ImportReport, description="every match of the file is already stored, identical")
-    @blp.alt_response(422, schema=ImportProblem, description="nothing was imported (code import.nothing_imported), or "
-                      "the import ran past the server's time budget (code import.time_limit, TANTEO_IMPORT_SECONDS) "
-                      "and stopped: a problem that also carries imported (with their new tokens), unchanged and "
-                      "errors (the first 100 by line; moreErrors counts the rest)")
+    @blp.alt_response(
+        422,
+        schema=ImportProblem,
+        description="nothing was imported (code import.nothing_imported), or "
+        "the import ran past the server's time budget (code import.time_limit, TANTEO_IMPORT_SECONDS) "
+        "and stopped: a problem that also carries imported (with their new tokens), unchanged and "
+        "errors (the first 100 by line; moreErrors counts the rest)",
+    )
     @blp.alt_response(415, schema="Problem", description="neither an archive nor text")
-    @blp.alt_response(401, schema="Problem", description="the server has an import key (TANTEO_IMPORT_KEY) and none was sent")
+    @blp.alt_response(
+        401, schema="Problem", description="the server has an import key (TANTEO_IMPORT_KEY) and none was sent"
+    )
     @blp.alt_response(403, schema="Problem", description="a bearer token that is not the server's import key")
-    @blp.alt_response(503, schema=ImportProblem, description="another import is running (import.busy, with Retry-After: "
-                      "one import at a time per server process), or the storage failed (storage.full, storage.busy, "
-                      "…): nothing was written, or, when the problem carries imported matches, those were stored "
-                      "before it, each whole, and their new tokens are said nowhere else; importing the file again "
-                      "reports them as unchanged and imports the rest")
-    @blp.doc(requestBody={"required": True, "content": {
-        NDJSON: {"schema": {"type": "string"}, "example": '{"match": "…", "seq": 1, "type": "match_started", …}\n'},
-        TEXT: {"schema": {"type": "string"}}}}, security=[{"bearer": []}, {}])
+    @blp.alt_response(
+        503,
+        schema=ImportProblem,
+        description="another import is running (import.busy, with Retry-After: "
+        "one import at a time per server process), or the storage failed (storage.full, storage.busy, "
+        "…): nothing was written, or, when the problem carries imported matches, those were stored "
+        "before it, each whole, and their new tokens are said nowhere else; importing the file again "
+        "reports them as unchanged and imports the rest",
+    )
+    @blp.doc(
+        requestBody={
+            "required": True,
+            "content": {
+                NDJSON: {
+                    "schema": {"type": "string"},
+                    "example": '{"match": "…", "seq": 1, "type": "match_started", …}\n',
+                },
+                TEXT: {"schema": {"type": "string"}},
+            },
+        },
+        security=[{"bearer": []}, {}],
+    )
     def post(self) -> Any:
         """Import an archive (application/x-ndjson) or text notation (text/plain); each match on its own.
 
@@ -204,22 +249,27 @@ class Import(MethodView):
             head, read = _body()
             packed = transfer.compressed(head)
             if packed:
-                raise UnsupportedMediaType(f"the body is compressed ({packed[0]}): send the archive ({NDJSON}) "
-                                           f"or the text notation ({TEXT}) unpacked")
+                raise UnsupportedMediaType(
+                    f"the body is compressed ({packed[0]}): send the archive ({NDJSON}) "
+                    f"or the text notation ({TEXT}) unpacked"
+                )
             if mimetype not in ARCHIVE_TYPES and mimetype != TEXT:
                 raise UnsupportedMediaType(f"send an archive as {NDJSON} or the text notation as {TEXT}")
             charset = request.mimetype_params.get("charset", "utf-8")
             try:
                 codecs.lookup(charset)
             except LookupError:
-                raise UnsupportedMediaType("the body's charset is not one this server reads: send the file as UTF-8 "
-                                           f"('Content-Type: {mimetype}; charset=utf-8')") from None
+                raise UnsupportedMediaType(
+                    "the body's charset is not one this server reads: send the file as UTF-8 "
+                    f"('Content-Type: {mimetype}; charset=utf-8')"
+                ) from None
             seconds = current_app.config["TANTEO_IMPORT_SECONDS"]
             if mimetype in ARCHIVE_TYPES:
                 report = transfer.import_archive(current_service(), lines_of(read), seconds=seconds)
             else:
-                report = transfer.import_text(current_service(), _text_lines(lines_of(read), charset), by=by,
-                                              seconds=seconds)
+                report = transfer.import_text(
+                    current_service(), _text_lines(lines_of(read), charset), by=by, seconds=seconds
+                )
         finally:
             running.release()
         if not report["imported"] and report["errors"]:
@@ -234,8 +284,14 @@ CSV = "text/csv"
 @blp.route("/matches/<match_id>/sheet.csv")
 class SheetCsv(MethodView):
     @blp.alt_response(404, schema="Problem", description="no such match")
-    @blp.doc(responses={"200": {"description": "hands × players (or teams) and the totals",
-                                "content": {"text/csv": {"schema": {"type": "string"}}}}})
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "hands × players (or teams) and the totals",
+                "content": {"text/csv": {"schema": {"type": "string"}}},
+            }
+        }
+    )
     def get(self, match_id: str) -> Response:
         """The score sheet as a spreadsheet: one row per hand, one column per player, then the totals."""
         return _stream(iter([transfer.sheet_csv(current_service(), match_id).encode("utf-8")]), CSV, f"{match_id}.csv")
@@ -244,7 +300,11 @@ class SheetCsv(MethodView):
 @blp.route("/matches.csv")
 class MatchesCsv(MethodView):
     @blp.arguments(MatchFilters, location="query", error_status_code=400)
-    @blp.doc(responses={"200": {"description": "one row per match", "content": {"text/csv": {"schema": {"type": "string"}}}}})
+    @blp.doc(
+        responses={"200": {"description": "one row per match", "content": {"text/csv": {"schema": {"type": "string"}}}}}
+    )
     def get(self, query: dict[str, Any]) -> Response:
         """Every match (filtered as the list) as a spreadsheet: title, date, place, game, players, winners, totals."""
-        return _stream(iter([transfer.matches_csv(current_service(), **match_filters(query)).encode("utf-8")]), CSV, "matches.csv")
+        return _stream(
+            iter([transfer.matches_csv(current_service(), **match_filters(query)).encode("utf-8")]), CSV, "matches.csv"
+        )

@@ -20,12 +20,22 @@ def _game(game: str) -> dict[str, Any]:
     info = dict(engine.describe())
     info["rulesVersion"] = engine.RULES_VERSION  # what a new match records in match_started.rulesVersion
     # The option every game shares and no engine reads (the service applies it: it needs the clock).
-    info["options"] = {**info.get("options", {}), "correctionWindow": {
-        "type": "integer", "minimum": 0, "nullable": True, "default": None, "rule": f"/rules/{game}#option-correctionwindow",
-        "description": "minutes after the match ends during which disputes and corrections are accepted "
-                       "(afterwards common.match_final); null: no limit"}}
-    info["schemas"] = {t: url_for("games.SchemaDocument", path=schemas.schema_id(game, t), _external=False)
-                       for t in schemas.event_types(game)}
+    info["options"] = {
+        **info.get("options", {}),
+        "correctionWindow": {
+            "type": "integer",
+            "minimum": 0,
+            "nullable": True,
+            "default": None,
+            "rule": f"/rules/{game}#option-correctionwindow",
+            "description": "minutes after the match ends during which disputes and corrections are accepted "
+            "(afterwards common.match_final); null: no limit",
+        },
+    }
+    info["schemas"] = {
+        t: url_for("games.SchemaDocument", path=schemas.schema_id(game, t), _external=False)
+        for t in schemas.event_types(game)
+    }
     return info
 
 

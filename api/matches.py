@@ -9,7 +9,15 @@ from flask.views import MethodView
 
 from api import openapi
 from api.context import current_service
-from api.schemas import MatchCreated, MatchList, MatchListQuery, MatchStartBody, MatchSummary, TokenRotated, match_filters
+from api.schemas import (
+    MatchCreated,
+    MatchList,
+    MatchListQuery,
+    MatchStartBody,
+    MatchSummary,
+    TokenRotated,
+    match_filters,
+)
 from api.web import Blueprint, bearer_token, etag, read_headers, recorder
 
 blp = Blueprint("matches", __name__, description="Start, list and summarise matches")
@@ -17,8 +25,11 @@ blp = Blueprint("matches", __name__, description="Start, list and summarise matc
 
 @blp.route("/matches")
 class Matches(MethodView):
-    @blp.arguments(MatchStartBody(), error_status_code=400,
-                   description="the match_started data (VOCABULARY.md §2), checked by the game's JSON Schema")
+    @blp.arguments(
+        MatchStartBody(),
+        error_status_code=400,
+        description="the match_started data (VOCABULARY.md §2), checked by the game's JSON Schema",
+    )
     @blp.response(201, MatchCreated)
     @blp.alt_response(400, schema="Problem", description="malformed JSON or schema violation")
     @blp.alt_response(422, schema="Problem", description="options or players break the game's rules")
@@ -34,7 +45,9 @@ class Matches(MethodView):
     def get(self, query: dict[str, Any]) -> Any:
         """List matches, newest first, filtered by game, player, status, tag, place and date."""
         page, per_page = query.pop("page"), query.pop("perPage")
-        items, total = current_service().list_matches(limit=per_page, offset=(page - 1) * per_page, **match_filters(query))
+        items, total = current_service().list_matches(
+            limit=per_page, offset=(page - 1) * per_page, **match_filters(query)
+        )
         return {"items": items, "total": total, "page": page, "perPage": per_page}
 
 

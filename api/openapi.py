@@ -45,14 +45,20 @@ EXAMPLES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
     "kabu": (
         {"game": "kabu", "players": ["P1", "P2", "P3", "P4"], "options": {}},
         [
-            {"type": "hand_started", "data": {"dealer": 3, "hands": [["??", "??"], ["??", "??"], ["??", "??"], ["??", "??"]]}},
+            {
+                "type": "hand_started",
+                "data": {"dealer": 3, "hands": [["??", "??"], ["??", "??"], ["??", "??"], ["??", "??"]]},
+            },
             {"type": "stand", "data": {"seat": 0}},
             {"type": "take", "data": {"seat": 1}},
             {"type": "take", "data": {"seat": 2}},
             {"type": "stand", "data": {"seat": 3}},
             {"type": "stand", "data": {"seat": 1}},
             {"type": "take", "data": {"seat": 2}},
-            {"type": "showdown", "data": {"hands": [["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]]}},
+            {
+                "type": "showdown",
+                "data": {"hands": [["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]]},
+            },
             {"type": "score_claimed", "data": {"hand": 1, "points": [13, 5, -23, 5], "totals": [83, 75, 47, 75]}},
         ],
     ),
@@ -60,20 +66,40 @@ EXAMPLES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
         {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"], "initial": {"totals": [20, 93, 85, 40]}},
         [
             {"type": "hand_started", "data": {"dealer": 0}},
-            {"type": "hand_result", "data": {"layouts": [["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]],
-                                             "caller": 0}},
+            {
+                "type": "hand_result",
+                "data": {
+                    "layouts": [["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]],
+                    "caller": 0,
+                },
+            },
             {"type": "score_claimed", "data": {"hand": 1, "points": [15, 0, 15, 0], "totals": [35, 93, 50, 40]}},
         ],
     ),
     "el-roby": (
-        {"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"], "options": {"entry": 10, "stake": 2},
-         "initial": {"scores": [40, 70, 75, 97]}},
+        {
+            "game": "el-roby",
+            "players": ["Ana", "Bea", "Carlos", "Dani"],
+            "options": {"entry": 10, "stake": 2},
+            "initial": {"scores": [40, 70, 75, 97]},
+        },
         [
             {"type": "hand_started", "data": {"dealer": 3}},
-            {"type": "hand_result", "data": {"out": 0, "hands": [[], ["AS", "KH", "7D", "7C"], ["5H", "6H", "7H", "QS"], ["2C"]]}},
+            {
+                "type": "hand_result",
+                "data": {"out": 0, "hands": [[], ["AS", "KH", "7D", "7C"], ["5H", "6H", "7H", "QS"], ["2C"]]},
+            },
             {"type": "rebuy", "data": {"seat": 1}},
-            {"type": "score_claimed", "data": {"hand": 1, "points": [0, 35, 28, 2], "totals": [40, 99, None, 99],
-                                               "money": [-6, -32, -10, -12], "pot": 60}},
+            {
+                "type": "score_claimed",
+                "data": {
+                    "hand": 1,
+                    "points": [0, 35, 28, 2],
+                    "totals": [40, 99, None, 99],
+                    "money": [-6, -32, -10, -12],
+                    "pot": 60,
+                },
+            },
         ],
     ),
     "la-cabra": (
@@ -82,13 +108,27 @@ EXAMPLES: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
             {"type": "hand_started", "data": {"dealer": 3}},
             {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
             {"type": "score_claimed", "data": {"hand": 1, "points": [0, 2], "totals": [0, 2]}},
-            {"type": "hand_started", "data": {"dealer": 0, "trump": "QS", "hands": [["??", "??", "??", "??"], ["??", "??", "??", "??"],
-                                                                                   ["??", "??", "??", "??"], ["??", "??", "??", "??"]]}},
+            {
+                "type": "hand_started",
+                "data": {
+                    "dealer": 0,
+                    "trump": "QS",
+                    "hands": [
+                        ["??", "??", "??", "??"],
+                        ["??", "??", "??", "??"],
+                        ["??", "??", "??", "??"],
+                        ["??", "??", "??", "??"],
+                    ],
+                },
+            },
             {"type": "lead", "data": {"seat": 0, "cards": ["9H", "KH"]}},
             {"type": "beat", "data": {"seat": 1, "cards": ["10H", "6S"]}},
             {"type": "beat", "data": {"seat": 2, "cards": ["AH", "7S"]}},
             {"type": "discard", "data": {"seat": 3, "cards": ["??", "??"]}},
-            {"type": "reveal", "data": {"cards": [{"seq": 9, "index": 0, "card": "6D"}, {"seq": 9, "index": 1, "card": "QC"}]}},
+            {
+                "type": "reveal",
+                "data": {"cards": [{"seq": 9, "index": 0, "card": "6D"}, {"seq": 9, "index": 1, "card": "QC"}]},
+            },
         ],
     ),
 }
@@ -121,54 +161,81 @@ _SEAT_OR_TEAM = {
 
 RESPONSE_SHAPES: dict[str, dict[str, Any]] = {
     "ScoreLine": {
-        "type": "object", "description": "One reason for points (VOCABULARY.md §6).",
+        "type": "object",
+        "description": "One reason for points (VOCABULARY.md §6).",
         "required": ["reason", "rule"],
-        "properties": {**_SEAT_OR_TEAM,
-                       "points": {"type": ["integer", "null"], "description": "added to that standing's total"},
-                       "money": {"type": "integer", "description": "el-roby: money beside or instead of points"},
-                       "reason": {"type": "string", "description": "a sentence naming the cards and numbers"},
-                       "rule": {"type": "string", "description": "the rule it applies: /rules/{game}#{anchor}"}},
+        "properties": {
+            **_SEAT_OR_TEAM,
+            "points": {"type": ["integer", "null"], "description": "added to that standing's total"},
+            "money": {"type": "integer", "description": "el-roby: money beside or instead of points"},
+            "reason": {"type": "string", "description": "a sentence naming the cards and numbers"},
+            "rule": {"type": "string", "description": "the rule it applies: /rules/{game}#{anchor}"},
+        },
     },
     "Hand": {
-        "type": "object", "description": "A hand, rescored from the log (VOCABULARY.md §6).",
+        "type": "object",
+        "description": "A hand, rescored from the log (VOCABULARY.md §6).",
         "required": ["hand", "status", "lines"],
-        "properties": {"hand": {"type": "integer", "minimum": 1},
-                       "status": {"enum": ["playing", "scored", "incomplete", "void"]},
-                       "result": {"type": ["object", "null"], "description": "the game's facts per hand (VOCABULARY.md §6 table)"},
-                       "lines": {"type": "array", "items": ref("ScoreLine")},
-                       "missing": {"type": "array", "description": "incomplete: the reveal references of the cards it needs"}},
+        "properties": {
+            "hand": {"type": "integer", "minimum": 1},
+            "status": {"enum": ["playing", "scored", "incomplete", "void"]},
+            "result": {"type": ["object", "null"], "description": "the game's facts per hand (VOCABULARY.md §6 table)"},
+            "lines": {"type": "array", "items": ref("ScoreLine")},
+            "missing": {"type": "array", "description": "incomplete: the reveal references of the cards it needs"},
+        },
     },
     "Standing": {
-        "type": "object", "description": "One seat's (la-cabra: one team's) standing (VOCABULARY.md §6).",
+        "type": "object",
+        "description": "One seat's (la-cabra: one team's) standing (VOCABULARY.md §6).",
         "required": ["total", "status"],
-        "properties": {**_SEAT_OR_TEAM,
-                       "name": {"type": "string"}, "names": {"type": "array", "items": {"type": "string"}},
-                       "seats": {"type": "array", "items": {"type": "integer"}},
-                       "total": {"type": "integer", "description": "in the game's unit: hand wins, chips, points, loss points"},
-                       "status": {"enum": ["playing", "out", "winner"]},
-                       "money": {"type": "integer"}, "pot": {"type": "integer"}},
+        "properties": {
+            **_SEAT_OR_TEAM,
+            "name": {"type": "string"},
+            "names": {"type": "array", "items": {"type": "string"}},
+            "seats": {"type": "array", "items": {"type": "integer"}},
+            "total": {"type": "integer", "description": "in the game's unit: hand wins, chips, points, loss points"},
+            "status": {"enum": ["playing", "out", "winner"]},
+            "money": {"type": "integer"},
+            "pot": {"type": "integer"},
+        },
     },
     "End": {
-        "type": "object", "description": "Whether the match is over, who won and why.",
+        "type": "object",
+        "description": "Whether the match is over, who won and why.",
         "required": ["over"],
-        "properties": {"over": {"type": "boolean"}, "winners": {"type": "array", "items": {"type": "integer"}},
-                       "reason": {"type": "string"}, "rule": {"type": "string"}},
+        "properties": {
+            "over": {"type": "boolean"},
+            "winners": {"type": "array", "items": {"type": "integer"}},
+            "reason": {"type": "string"},
+            "rule": {"type": "string"},
+        },
     },
     "Claim": {
-        "type": "object", "description": "One claimed value (score_claimed) beside the computed one.",
+        "type": "object",
+        "description": "One claimed value (score_claimed) beside the computed one.",
         "required": ["hand", "field", "claimed", "computed", "agrees"],
-        "properties": {**_SEAT_OR_TEAM,
-                       "hand": {"type": ["integer", "null"]}, "field": {"type": "string"},
-                       "claimed": _ANY, "computed": _ANY, "agrees": {"type": "boolean"},
-                       "claimSeq": {"type": "integer", "description": "the score_claimed event"},
-                       "why": {"type": "string"}},
+        "properties": {
+            **_SEAT_OR_TEAM,
+            "hand": {"type": ["integer", "null"]},
+            "field": {"type": "string"},
+            "claimed": _ANY,
+            "computed": _ANY,
+            "agrees": {"type": "boolean"},
+            "claimSeq": {"type": "integer", "description": "the score_claimed event"},
+            "why": {"type": "string"},
+        },
     },
     "Chain": {
-        "type": "object", "description": "The hash chain, verified.",
+        "type": "object",
+        "description": "The hash chain, verified.",
         "required": ["valid", "length", "head"],
-        "properties": {"valid": {"type": "boolean"}, "length": {"type": "integer", "minimum": 0},
-                       "head": {"type": ["string", "null"]}, "firstBad": {"type": ["integer", "null"]},
-                       "reason": {"type": ["string", "null"]}},
+        "properties": {
+            "valid": {"type": "boolean"},
+            "length": {"type": "integer", "minimum": 0},
+            "head": {"type": ["string", "null"]},
+            "firstBad": {"type": ["integer", "null"]},
+            "reason": {"type": ["string", "null"]},
+        },
     },
 }
 """The fixed response shapes of docs/DESIGN.md, as schema components."""
@@ -176,20 +243,32 @@ RESPONSE_SHAPES: dict[str, dict[str, Any]] = {
 
 def match_start_schema() -> dict[str, Any]:
     """The body of ``POST /matches``: one game's ``match_started`` data."""
-    return {"description": "The match_started data (VOCABULARY.md §2); `game` chooses the schema.",
-            "oneOf": [ref(f"{game}.match_started") for game in schemas.games()]}
+    return {
+        "description": "The match_started data (VOCABULARY.md §2); `game` chooses the schema.",
+        "oneOf": [ref(f"{game}.match_started") for game in schemas.games()],
+    }
 
 
 def append_schema() -> dict[str, Any]:
     """The body of ``POST /matches/{id}/events``."""
     return {
-        "type": "object", "required": ["events"], "additionalProperties": False,
+        "type": "object",
+        "required": ["events"],
+        "additionalProperties": False,
         "properties": {
-            "events": {"type": "array", "minItems": 1, "maxItems": 10000,
-                       "description": "appended all or nothing; each must be an event of the match's game",
-                       "items": {"anyOf": [ref(f"{game}.event") for game in schemas.games()]}},
-            "expectedVersion": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_INTEGER,
-                                "description": "the version you last saw (or If-Match)"},
+            "events": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 10000,
+                "description": "appended all or nothing; each must be an event of the match's game",
+                "items": {"anyOf": [ref(f"{game}.event") for game in schemas.games()]},
+            },
+            "expectedVersion": {
+                "type": ["integer", "null"],
+                "minimum": 1,
+                "maximum": MAX_INTEGER,
+                "description": "the version you last saw (or If-Match)",
+            },
             "by": {"type": "string", "maxLength": MAX_RECORDER, "description": "who records (or X-Recorder)"},
         },
     }
@@ -206,9 +285,15 @@ def _contract() -> tuple[tuple[str, dict[str, Any]], ...]:
             if name not in components:
                 components[name] = schemas.self_contained(game, event_type)
             if event_type != schemas.MATCH_STARTED:
-                branches.append({"type": "object", "title": event_type, "required": ["type", "data"],
-                                 "additionalProperties": False,
-                                 "properties": {"type": {"const": event_type}, "data": ref(name)}})
+                branches.append(
+                    {
+                        "type": "object",
+                        "title": event_type,
+                        "required": ["type", "data"],
+                        "additionalProperties": False,
+                        "properties": {"type": {"const": event_type}, "data": ref(name)},
+                    }
+                )
         components[f"{game}.event"] = {"description": f"An event of a {game} match.", "oneOf": branches}
     components["MatchStart"] = match_start_schema()
     components["AppendRequest"] = append_schema()
@@ -224,18 +309,37 @@ def register(spec: APISpec) -> None:
 
 def match_request() -> dict[str, Any]:
     """The ``requestBody`` of ``POST /matches``, one example per game."""
-    return {"content": {"application/json": {"schema": ref("MatchStart"), "examples": {
-        game: {"summary": f"{game}: {', '.join(start['players'])}", "value": start}
-        for game, (start, _) in EXAMPLES.items()}}}}
+    return {
+        "content": {
+            "application/json": {
+                "schema": ref("MatchStart"),
+                "examples": {
+                    game: {"summary": f"{game}: {', '.join(start['players'])}", "value": start}
+                    for game, (start, _) in EXAMPLES.items()
+                },
+            }
+        }
+    }
 
 
 def events_request() -> dict[str, Any]:
     """The ``requestBody`` of ``POST /matches/{id}/events``, one example per game (after its start example)."""
-    return {"content": {"application/json": {"schema": ref("AppendRequest"), "examples": {
-        game: {"summary": f"{game}: {_SUMMARIES[game]}",
-               "description": f"Start a match with the {game} example of POST /matches, then send these "
-                              "with its token.", "value": {"events": events}}
-        for game, (_, events) in EXAMPLES.items()}}}}
+    return {
+        "content": {
+            "application/json": {
+                "schema": ref("AppendRequest"),
+                "examples": {
+                    game: {
+                        "summary": f"{game}: {_SUMMARIES[game]}",
+                        "description": f"Start a match with the {game} example of POST /matches, then send these "
+                        "with its token.",
+                        "value": {"events": events},
+                    }
+                    for game, (_, events) in EXAMPLES.items()
+                },
+            }
+        }
+    }
 
 
 def _as_problem(response: dict[str, Any]) -> None:
@@ -254,8 +358,9 @@ class ProblemJson(BasePlugin):
             _as_problem(response)
         return response
 
-    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
-                         **kwargs: Any) -> None:
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
         for operation in (operations or {}).values():
             responses = operation.setdefault("responses", {})
             for status, answer in _ANSWERED_BY_EVERY.items():
@@ -269,8 +374,8 @@ class ProblemJson(BasePlugin):
 _ANSWERED_BY_EVERY = {
     "404": "no match has this id (code match.not_found)",
     "503": "the database could not be used for a moment (storage.busy, storage.full, storage.read_only, "
-           "storage.io) or, for a live stream, every stream of this server is open (stream.busy): nothing "
-           "was written; try again after the Retry-After header's seconds",
+    "storage.io) or, for a live stream, every stream of this server is open (stream.busy): nothing "
+    "was written; try again after the Retry-After header's seconds",
 }
 """Errors an operation answers whatever it does: an unknown match (every path naming one) and a
 storage fault (every path that reads or writes the database); declared once here rather than

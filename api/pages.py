@@ -33,8 +33,19 @@ def qr_svg(text: str, title: str) -> str:
     """Return a QR code for ``text`` as inline SVG (segno, drawn here, no image fetched); its size is
     the stylesheet's (a viewBox, no width or height: a fixed size cut off the edge of longer codes)."""
     out = io.BytesIO()
-    segno.make(text, error="m").save(out, kind="svg", xmldecl=False, svgns=True, scale=5, border=2, omitsize=True,
-                                     title=title, dark="#000", light="#fff", encoding="utf-8")
+    segno.make(text, error="m").save(
+        out,
+        kind="svg",
+        xmldecl=False,
+        svgns=True,
+        scale=5,
+        border=2,
+        omitsize=True,
+        title=title,
+        dark="#000",
+        light="#fff",
+        encoding="utf-8",
+    )
     return out.getvalue().decode("utf-8").replace("<svg ", '<svg role="img" ', 1)
 
 
@@ -60,13 +71,32 @@ def home() -> str:
         game = None
     if status not in STATUSES:
         status = None
-    items, total = current_service().list_matches(game=game, player=player, status=status, place=place, tag=tag, limit=50)
-    rows = [{**item, "name": get_engine(item["game"]).describe()["name"], "lastChange": _last_change(item["id"], item["version"])}
-            for item in items]
+    items, total = current_service().list_matches(
+        game=game, player=player, status=status, place=place, tag=tag, limit=50
+    )
+    rows = [
+        {
+            **item,
+            "name": get_engine(item["game"]).describe()["name"],
+            "lastChange": _last_change(item["id"], item["version"]),
+        }
+        for item in items
+    ]
     games = [(g, get_engine(g).describe()["name"]) for g in ENGINES]
-    return render_template("home.html", rows=rows, total=total, games=games, statuses=STATUSES,
-                           chosen={"game": game or "", "player": player or "", "status": status or "",
-                                   "place": place or "", "tag": tag or ""})
+    return render_template(
+        "home.html",
+        rows=rows,
+        total=total,
+        games=games,
+        statuses=STATUSES,
+        chosen={
+            "game": game or "",
+            "player": player or "",
+            "status": status or "",
+            "place": place or "",
+            "tag": tag or "",
+        },
+    )
 
 
 def configured_public_url() -> str | None:
@@ -84,8 +114,9 @@ def new_match() -> str:
 def score(match_id: str) -> str:
     """The scorer: the score sheet, a hand from the sheet, move by move, corrections, offline queue."""
     summary = _summary(match_id)
-    return render_template("score.html", match=summary, opening=_about(summary),
-                           game=get_engine(summary["game"]).describe())
+    return render_template(
+        "score.html", match=summary, opening=_about(summary), game=get_engine(summary["game"]).describe()
+    )
 
 
 @bp.get("/m/<match_id>/sheet")
@@ -103,11 +134,19 @@ def sheet(match_id: str) -> str:
     standings = audit["standings"]
     columns = [{"label": " + ".join(s["names"]) if "names" in s else s["name"]} for s in standings]
     winners = audit["end"].get("winners") or []
-    return render_template("sheet.html", match=summary, opening=_about(summary), audit=audit, columns=columns,
-                           winners=[columns[w]["label"] for w in winners if 0 <= w < len(columns)],
-                           game=get_engine(summary["game"]).describe(), audit_url=audit_url, proof_url=proof_url,
-                           public_url=public,
-                           qr=qr_svg(proof_url, "QR code: this match's public audit page and the head hash printed here"))
+    return render_template(
+        "sheet.html",
+        match=summary,
+        opening=_about(summary),
+        audit=audit,
+        columns=columns,
+        winners=[columns[w]["label"] for w in winners if 0 <= w < len(columns)],
+        game=get_engine(summary["game"]).describe(),
+        audit_url=audit_url,
+        proof_url=proof_url,
+        public_url=public,
+        qr=qr_svg(proof_url, "QR code: this match's public audit page and the head hash printed here"),
+    )
 
 
 def _summary(match_id: str) -> dict[str, Any]:

@@ -25,8 +25,15 @@ class State(MethodView):
     @blp.response(200, StateOut)
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The state after event `at`, or at `hand`/`move`/`trick`, as `seat` (a number or a name) sees it."""
-        out = current_service().state(match_id, at=query.get("at"), seat=query.get("seat"), token=bearer_token(),
-                                      hand=query.get("hand"), move=query.get("move"), trick=query.get("trick"))
+        out = current_service().state(
+            match_id,
+            at=query.get("at"),
+            seat=query.get("seat"),
+            token=bearer_token(),
+            hand=query.get("hand"),
+            move=query.get("move"),
+            trick=query.get("trick"),
+        )
         return out, 200, read_headers(out["version"])
 
 
@@ -50,10 +57,18 @@ class Replay(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Every step: the move in words, the state after it and what changed."""
         stop = query.get("stop") if query.get("at") is None else query["at"]
-        out = current_service().replay(match_id, seat=query.get("seat"), course=query["course"],
-                                       start=query.get("from_", query["start"]), stop=stop, limit=query.get("limit"),
-                                       token=bearer_token(), hand=query.get("hand"), move=query.get("move"),
-                                       trick=query.get("trick"))
+        out = current_service().replay(
+            match_id,
+            seat=query.get("seat"),
+            course=query["course"],
+            start=query.get("from_", query["start"]),
+            stop=stop,
+            limit=query.get("limit"),
+            token=bearer_token(),
+            hand=query.get("hand"),
+            move=query.get("move"),
+            trick=query.get("trick"),
+        )
         headers = read_headers(out["version"])
         out["links"] = page_links(headers, **{"from": out["next"]})
         # The frames are JSON-ready dicts: answered as they are, not through ReplayOut's dump,

@@ -24,8 +24,11 @@ def _shape(name: str) -> dict[str, object]:
 
 def _list_of(name: str, description: str = "") -> fields.List:
     """A list of passed-through objects, documented as the fixed shape ``name``."""
-    return fields.List(fields.Dict(metadata={"allOf": [_shape(name)]}), required=True,
-                       metadata={"description": description} if description else {})
+    return fields.List(
+        fields.Dict(metadata={"allOf": [_shape(name)]}),
+        required=True,
+        metadata={"description": description} if description else {},
+    )
 
 
 class Problem(Schema):
@@ -39,7 +42,9 @@ class Problem(Schema):
     path = fields.String(metadata={"description": "JSON path of the offending value in the request"})
     index = fields.Integer(metadata={"description": "index of the refused event in the batch"})
     seq = fields.Integer(metadata={"description": "the earlier event a rule names"})
-    rule = fields.String(metadata={"description": "a rule violation: the link to the rule it breaks, /rules/{game}#{anchor}"})
+    rule = fields.String(
+        metadata={"description": "a rule violation: the link to the rule it breaks, /rules/{game}#{anchor}"}
+    )
     currentVersion = fields.Integer()
     errors = fields.List(fields.Dict())
 
@@ -55,8 +60,13 @@ class EventIn(Schema):
     class Meta:
         unknown = RAISE
 
-    type = fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z_]*$", error="an event type is lowercase words joined by _, like play or call_cabo"),
-                         metadata={"description": "event type in the game's vocabulary"})
+    type = fields.String(
+        required=True,
+        validate=validate.Regexp(
+            r"^[a-z][a-z_]*$", error="an event type is lowercase words joined by _, like play or call_cabo"
+        ),
+        metadata={"description": "event type in the game's vocabulary"},
+    )
     data = fields.Dict(required=True, metadata={"description": "payload, checked by the game's JSON Schema"})
 
 
@@ -65,15 +75,20 @@ class AppendBody(Schema):
         unknown = RAISE
 
     events = fields.List(fields.Nested(EventIn), required=True, validate=validate.Length(min=1, max=10000))
-    expectedVersion = fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1, max=MAX_INTEGER),
-                                     metadata={"description": "the version you last saw (or If-Match)"})
+    expectedVersion = fields.Integer(
+        strict=True,
+        allow_none=True,
+        validate=validate.Range(min=1, max=MAX_INTEGER),
+        metadata={"description": "the version you last saw (or If-Match)"},
+    )
     by = fields.String(validate=validate.Length(max=MAX_RECORDER), metadata={"description": "who records"})
 
 
 class MatchCreated(Schema):
     id = fields.String(required=True)
-    token = fields.String(required=True,
-                          metadata={"description": "write token: send it as 'Authorization: Bearer <token>'"})
+    token = fields.String(
+        required=True, metadata={"description": "write token: send it as 'Authorization: Bearer <token>'"}
+    )
     version = fields.Integer(required=True)
     head = fields.String()
 
@@ -138,8 +153,10 @@ class WholeNumber(fields.Integer):
     digits only (``int()`` alone took ``٣`` as 3, ``1_0`` as 10 and `` 7`` as 7), at most 20 of
     them; the range is the field's ``validate``."""
 
-    default_error_messages = {"invalid": "Not a whole number: write it with the digits 0 to 9.",
-                              "too_large": "Too large a number."}
+    default_error_messages = {
+        "invalid": "Not a whole number: write it with the digits 0 to 9.",
+        "too_large": "Too large a number.",
+    }
 
     def _validated(self, value: Any) -> int:
         if isinstance(value, str):
@@ -157,7 +174,9 @@ class MatchFilters(Schema):
     player = fields.String(validate=validate.Length(max=40))
     status = fields.String(validate=validate.OneOf(["playing", "over"]))
     tag = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "one of the match's tags"})
-    place = fields.String(validate=validate.Length(min=1, max=200), metadata={"description": "the match's place, ignoring case"})
+    place = fields.String(
+        validate=validate.Length(min=1, max=200), metadata={"description": "the match's place, ignoring case"}
+    )
     date = fields.Date(metadata={"description": "the day the match was played"})
 
 
@@ -173,8 +192,11 @@ class MatchListQuery(MatchFilters):
 
 class EventsQuery(Schema):
     after = WholeNumber(load_default=0, validate=validate.Range(min=0, max=MAX_INTEGER))
-    from_ = WholeNumber(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
-                           metadata={"description": "the first seq to return (the same as after = from - 1)"})
+    from_ = WholeNumber(
+        data_key="from",
+        validate=validate.Range(min=1, max=MAX_INTEGER),
+        metadata={"description": "the first seq to return (the same as after = from - 1)"},
+    )
     limit = WholeNumber(load_default=1000, validate=validate.Range(min=1, max=10000))
 
 
@@ -188,16 +210,22 @@ class Envelope(Schema):
     prev = fields.String()
     hash = fields.String()
     format = fields.Integer(metadata={"description": "the chain format the hash was computed with (1 or 2)"})
-    private = fields.List(fields.Dict(), metadata={
-        "description": "format 2, when the values are shown: each private value's path in data, salt and "
-                       "commitment (docs/HTTP.md 'Chain formats')"})
+    private = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "format 2, when the values are shown: each private value's path in data, salt and "
+            "commitment (docs/HTTP.md 'Chain formats')"
+        },
+    )
 
 
 class EventPage(Schema):
     events = fields.List(fields.Nested(Envelope))
     version = fields.Integer()
     next = fields.Integer(allow_none=True, metadata={"description": "the `after` for the next page, or null"})
-    links = fields.Dict(metadata={"description": "`next`: the URL of the next page, or null (also sent as a Link header)"})
+    links = fields.Dict(
+        metadata={"description": "`next`: the URL of the next page, or null (also sent as a Link header)"}
+    )
 
 
 class SeatField(fields.Field):
@@ -214,21 +242,34 @@ class SeatField(fields.Field):
     default_error_messages = {"invalid": "write a seat number (0, 1, …), a player's name or all"}
 
 
-_HAND = WholeNumber(validate=validate.Range(min=1, max=100000),
-                       metadata={"description": "a hand, 1-based, voided hands not counted (with move or trick, or alone: its end)"})
-_MOVE = WholeNumber(validate=validate.Range(min=0, max=100000),
-                       metadata={"description": "the move within the hand (or trick), 1-based; 0 is the deal. "
-                                                "Claims, notes, reveals and corrections are not moves"})
-_TRICK = WholeNumber(validate=validate.Range(min=1, max=100000),
-                        metadata={"description": "the trick within the hand, 1-based (games with tricks: La Cabra)"})
+_HAND = WholeNumber(
+    validate=validate.Range(min=1, max=100000),
+    metadata={"description": "a hand, 1-based, voided hands not counted (with move or trick, or alone: its end)"},
+)
+_MOVE = WholeNumber(
+    validate=validate.Range(min=0, max=100000),
+    metadata={
+        "description": "the move within the hand (or trick), 1-based; 0 is the deal. "
+        "Claims, notes, reveals and corrections are not moves"
+    },
+)
+_TRICK = WholeNumber(
+    validate=validate.Range(min=1, max=100000),
+    metadata={"description": "the trick within the hand, 1-based (games with tricks: La Cabra)"},
+)
 
 
 class StateQuery(Schema):
-    at = WholeNumber(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the step (event seq); default the last"})
+    at = WholeNumber(
+        validate=validate.Range(min=1, max=MAX_INTEGER),
+        metadata={"description": "the step (event seq); default the last"},
+    )
     hand = _HAND
     move = _MOVE
     trick = _TRICK
-    seat = SeatField(metadata={"description": "seat number, player's name, or 'all' (needs the token until the match is over)"})
+    seat = SeatField(
+        metadata={"description": "seat number, player's name, or 'all' (needs the token until the match is over)"}
+    )
 
 
 class StateOut(Schema):
@@ -239,22 +280,33 @@ class StateOut(Schema):
     move = fields.Integer(allow_none=True)
     trick = fields.Integer(allow_none=True)
     seat = fields.Raw(allow_none=True)
-    disclosed = fields.Boolean(metadata={"description": "whether private facts are shown (write token, or the match is over)"})
+    disclosed = fields.Boolean(
+        metadata={"description": "whether private facts are shown (write token, or the match is over)"}
+    )
     state = fields.Dict()
     hash = fields.String(metadata={"description": "with `at`: the hash of event `at`"})
-    proof = fields.Dict(metadata={"description": "with `at`: the envelopes from `at`+1 to the head, to recompute the "
-                                                 "chain from `hash` to `head`"})
+    proof = fields.Dict(
+        metadata={
+            "description": "with `at`: the envelopes from `at`+1 to the head, to recompute the "
+            "chain from `hash` to `head`"
+        }
+    )
 
 
 class ReplayQuery(Schema):
     seat = SeatField()
     course = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "recorded"]))
     start = WholeNumber(load_default=1, validate=validate.Range(min=1, max=MAX_INTEGER))
-    from_ = WholeNumber(data_key="from", validate=validate.Range(min=1, max=MAX_INTEGER),
-                           metadata={"description": "the first step to return (the same as start)"})
+    from_ = WholeNumber(
+        data_key="from",
+        validate=validate.Range(min=1, max=MAX_INTEGER),
+        metadata={"description": "the first step to return (the same as start)"},
+    )
     stop = WholeNumber(validate=validate.Range(min=1, max=MAX_INTEGER))
-    limit = WholeNumber(validate=validate.Range(min=1, max=10000),
-                           metadata={"description": "at most this many frames (default: all up to stop)"})
+    limit = WholeNumber(
+        validate=validate.Range(min=1, max=10000),
+        metadata={"description": "at most this many frames (default: all up to stop)"},
+    )
     at = WholeNumber(validate=validate.Range(min=1, max=MAX_INTEGER), metadata={"description": "the same as stop"})
     hand = _HAND
     move = _MOVE
@@ -269,7 +321,9 @@ class ReplayOut(Schema):
     disclosed = fields.Boolean()
     frames = fields.List(fields.Dict())
     next = fields.Integer(allow_none=True, metadata={"description": "the `from` of the next page, or null"})
-    links = fields.Dict(metadata={"description": "`next`: the URL of the next page, or null (also sent as a Link header)"})
+    links = fields.Dict(
+        metadata={"description": "`next`: the URL of the next page, or null (also sent as a Link header)"}
+    )
 
 
 class LegalMovesOut(Schema):
@@ -280,19 +334,34 @@ class LegalMovesOut(Schema):
 
 
 class AuditOut(Schema):
-    rules = fields.Dict(metadata={"description": "the rules version recorded and the current one, "
-                                                 "with the hands another version scores otherwise"})
+    rules = fields.Dict(
+        metadata={
+            "description": "the rules version recorded and the current one, "
+            "with the hands another version scores otherwise"
+        }
+    )
     id = fields.String()
     version = fields.Integer()
     hands = _list_of("Hand")
     standings = _list_of("Standing")
     end = fields.Dict(required=True, metadata={"allOf": [_shape("End")]})
     claims = _list_of("Claim", "one entry per claimed value compared")
-    orphaned = fields.List(fields.Dict(), metadata={"description": "claims about a hand whose deal was voided: nothing to compare them with"})
-    firstDivergence = fields.Dict(required=True, allow_none=True, metadata={
-        "anyOf": [_shape("Claim"), {"type": "null"}], "description": "the first disagreeing claim, or null"})
+    orphaned = fields.List(
+        fields.Dict(),
+        metadata={"description": "claims about a hand whose deal was voided: nothing to compare them with"},
+    )
+    firstDivergence = fields.Dict(
+        required=True,
+        allow_none=True,
+        metadata={"anyOf": [_shape("Claim"), {"type": "null"}], "description": "the first disagreeing claim, or null"},
+    )
     corrections = fields.List(fields.Dict(), required=True)
-    disputes = fields.List(fields.Dict(), required=True, metadata={
-        "description": "every dispute with its state (open, upheld, rejected, withdrawn), its ruling and the correction "
-                       "an upheld ruling carried"})
+    disputes = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={
+            "description": "every dispute with its state (open, upheld, rejected, withdrawn), its ruling and the correction "
+            "an upheld ruling carried"
+        },
+    )
     chain = fields.Dict(required=True, metadata={"allOf": [_shape("Chain")]})

@@ -67,15 +67,22 @@ class _Slots:
     def give_back(self) -> None:
         with self.lock:
             self.open -= 1
+
+
 """With a ledger that announces appends (PostgreSQL): the longest a quiet stream waits for an
 announcement before reading the log anyway (``TANTEO_STREAM_WAIT``)."""
 
 
 class StreamQuery(Schema):
-    lastEventId = WholeNumber(validate=validate.Range(min=0, max=MAX_INTEGER), metadata={
-        "description": "resume after this seq (for clients that cannot send the Last-Event-ID header)"})
-    delay = fields.Float(load_default=0.0, validate=validate.Range(min=0, max=3600), metadata={
-        "description": "broadcast delay: send each event only once it is this many seconds old"})
+    lastEventId = WholeNumber(
+        validate=validate.Range(min=0, max=MAX_INTEGER),
+        metadata={"description": "resume after this seq (for clients that cannot send the Last-Event-ID header)"},
+    )
+    delay = fields.Float(
+        load_default=0.0,
+        validate=validate.Range(min=0, max=3600),
+        metadata={"description": "broadcast delay: send each event only once it is this many seconds old"},
+    )
 
 
 def public_events(service: Service, match_id: str, after: int) -> list[dict[str, Any]]:
@@ -98,7 +105,9 @@ def resume_from(header: str | None, query: int | None) -> int:
         BadRequest: a header that is not a seq.
     """
     if header is not None and header.strip():
-        return whole_number(header, what="Last-Event-ID (the seq of an event, like 12)", code="request.bad_last_event_id")
+        return whole_number(
+            header, what="Last-Event-ID (the seq of an event, like 12)", code="request.bad_last_event_id"
+        )
     return query or 0
 
 
@@ -111,9 +120,19 @@ def frame(envelope: dict[str, Any]) -> str:
     return f"id: {envelope['seq']}\ndata: {json.dumps(shown, ensure_ascii=False, separators=(',', ':'))}\n\n"
 
 
-def sse(read: Callable[[int], list[dict[str, Any]]], after: int, *, delay: float, now: Callable[[], datetime],
-        poll: float, heartbeat: float, max_seconds: float, first: list[dict[str, Any]] | None = None,
-        wait: Callable[[int, float], object] | None = None, wait_at_most: float = WAIT_SECONDS) -> Iterator[str]:
+def sse(
+    read: Callable[[int], list[dict[str, Any]]],
+    after: int,
+    *,
+    delay: float,
+    now: Callable[[], datetime],
+    poll: float,
+    heartbeat: float,
+    max_seconds: float,
+    first: list[dict[str, Any]] | None = None,
+    wait: Callable[[int, float], object] | None = None,
+    wait_at_most: float = WAIT_SECONDS,
+) -> Iterator[str]:
     """Yield the SSE text of a stream: every event after ``after`` as it is stored, heartbeats when quiet.
 
     ``read(after)`` returns the envelopes after a seq; ``first`` is an answer already read.
@@ -151,13 +170,25 @@ def sse(read: Callable[[int], list[dict[str, Any]]], after: int, *, delay: float
 # The header is declared on the route, not with ``blp.doc(parameters=…)`` on the method: a manual
 # ``parameters`` list replaces the one flask-smorest builds from StreamQuery, and the document
 # lost ``lastEventId`` and ``delay``.
-@blp.route("/matches/<match_id>/stream", parameters=[
-    {"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
-     "description": "resume after this seq (browsers send it when they reconnect)"}])
+@blp.route(
+    "/matches/<match_id>/stream",
+    parameters=[
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "schema": {"type": "string"},
+            "description": "resume after this seq (browsers send it when they reconnect)",
+        }
+    ],
+)
 class Stream(MethodView):
     @blp.arguments(StreamQuery, location="query", error_status_code=400)
-    @blp.response(200, description="text/event-stream: one event per stored event (id = seq, data = the public "
-                                   "envelope), comment lines as heartbeats", content_type="text/event-stream")
+    @blp.response(
+        200,
+        description="text/event-stream: one event per stored event (id = seq, data = the public "
+        "envelope), comment lines as heartbeats",
+        content_type="text/event-stream",
+    )
     @blp.alt_response(400, schema="Problem", description="a Last-Event-ID or query that is no seq or delay")
     @blp.alt_response(404, schema="Problem")
     def get(self, query: dict[str, Any], match_id: str) -> Any:
@@ -180,11 +211,19 @@ class Stream(MethodView):
             # PostgreSQL wakes the stream when any server appends (LISTEN/NOTIFY); others poll.
             woken = getattr(service.ledger, "wait_for_append", None)
             wait = None if woken is None else (lambda seq, seconds: woken(match_id, seq, seconds))
-            yield from sse(lambda seq: public_events(service, match_id, seq), after, delay=query["delay"],
-                           now=service.clock, poll=float(config.get("TANTEO_STREAM_POLL", POLL_SECONDS)),
-                           heartbeat=float(config.get("TANTEO_STREAM_HEARTBEAT", HEARTBEAT_SECONDS)),
-                           max_seconds=float(config.get("TANTEO_STREAM_SECONDS", MAX_SECONDS)), first=first,
-                           wait=wait, wait_at_most=float(config.get("TANTEO_STREAM_WAIT", WAIT_SECONDS)))
+            yield from sse(
+                lambda seq: public_events(service, match_id, seq),
+                after,
+                delay=query["delay"],
+                now=service.clock,
+                poll=float(config.get("TANTEO_STREAM_POLL", POLL_SECONDS)),
+                heartbeat=float(config.get("TANTEO_STREAM_HEARTBEAT", HEARTBEAT_SECONDS)),
+                max_seconds=float(config.get("TANTEO_STREAM_SECONDS", MAX_SECONDS)),
+                first=first,
+                wait=wait,
+                wait_at_most=float(config.get("TANTEO_STREAM_WAIT", WAIT_SECONDS)),
+            )
 
-        return Response(body(), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return Response(
+            body(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        )

@@ -38,8 +38,9 @@ def _opening(match_id: str) -> dict[str, Any]:
 def replay(match_id: str) -> str:
     """Step through a match; the page reads ``at``, ``seat`` and ``course`` from its URL."""
     summary = _summary(match_id)
-    return render_template("replay.html", match=summary, opening=_opening(match_id),
-                           game=get_engine(summary["game"]).describe())
+    return render_template(
+        "replay.html", match=summary, opening=_opening(match_id), game=get_engine(summary["game"]).describe()
+    )
 
 
 def rule_title(game: str, href: str | None) -> str | None:
@@ -54,8 +55,15 @@ def rule_title(game: str, href: str | None) -> str | None:
     return next((title for _, title, a in toc if a == anchor), None)
 
 
-FIELD_WORDS = {"points": "points", "totals": "running total", "cardPoints": "card points", "money": "money",
-               "tricks": "tricks", "scores": "score", "chips": "chips"}
+FIELD_WORDS = {
+    "points": "points",
+    "totals": "running total",
+    "cardPoints": "card points",
+    "money": "money",
+    "tricks": "tricks",
+    "scores": "score",
+    "chips": "chips",
+}
 
 
 def rule_href(game: str, rule: str | None) -> str | None:
@@ -75,8 +83,10 @@ def rule_href(game: str, rule: str | None) -> str | None:
 
 def _columns(standings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One column per seat or team, as the score sheet is written."""
-    return [{"label": " + ".join(s["names"]) if "names" in s else s["name"], "seat": s.get("seat"), "team": s.get("team")}
-            for s in standings]
+    return [
+        {"label": " + ".join(s["names"]) if "names" in s else s["name"], "seat": s.get("seat"), "team": s.get("team")}
+        for s in standings
+    ]
 
 
 def _column_of(entry: dict[str, Any], columns: list[dict[str, Any]]) -> int | None:
@@ -108,8 +118,10 @@ def divergence_sentence(first: dict[str, Any] | None, columns: list[dict[str, An
         who = "the match"
     field = FIELD_WORDS.get(first.get("field", ""), first.get("field", "score"))
     where = f"hand {first['hand']}" if first.get("hand") else "the match result"
-    return (f"The first disagreement is in {where}: the table wrote {first['claimed']} {field} for {who}, "
-            f"the record gives {first['computed']}.")
+    return (
+        f"The first disagreement is in {where}: the table wrote {first['claimed']} {field} for {who}, "
+        f"the record gives {first['computed']}."
+    )
 
 
 LABEL_PX = 22
@@ -132,8 +144,17 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
     low, high = min(0, *values), max(0, *values)
     if high == low:
         high = low + 1
-    lasts = [next((h["totals"][c] for h in reversed(rows) if c < len(h["totals"])
-                   and isinstance(h["totals"][c], (int, float))), 0) for c in range(len(columns))]
+    lasts = [
+        next(
+            (
+                h["totals"][c]
+                for h in reversed(rows)
+                if c < len(h["totals"]) and isinstance(h["totals"][c], (int, float))
+            ),
+            0,
+        )
+        for c in range(len(columns))
+    ]
     # the end labels ("Marta + Núria 124") sit right of the plot: the margin fits the longest
     longest = max(len(f"{column['label']} {last}") for column, last in zip(columns, lasts))
     right = max(170, 16 + round(LABEL_PX * LABEL_EM * longest))
@@ -149,9 +170,16 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
             value = h["totals"][c] if c < len(h["totals"]) else None
             if isinstance(value, (int, float)):
                 points.append((x(i), y(value)))
-        series.append({"label": column["label"], "color": PALETTE[c % len(PALETTE)], "dash": DASHES[c % len(DASHES)],
-                       "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points), "last": lasts[c],
-                       "end": points[-1]})
+        series.append(
+            {
+                "label": column["label"],
+                "color": PALETTE[c % len(PALETTE)],
+                "dash": DASHES[c % len(DASHES)],
+                "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+                "last": lasts[c],
+                "end": points[-1],
+            }
+        )
     # end labels must not sit on top of each other
     placed: list[float] = []
     for s in sorted(series, key=lambda s: s["end"][1]):
@@ -161,12 +189,26 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
         placed.append(ly)
         s["labelY"] = ly
     ticks = sorted({low, 0, high} | ({round((low + high) / 2)} if high - low > 4 else set()))
-    return {"width": width, "height": height, "left": left, "right": width - right, "top": top, "bottom": height - bottom,
-            "series": series, "hands": [{"x": x(i), "label": str(h["hand"])} for i, h in enumerate(rows, start=1)],
-            "ticks": [{"y": y(t), "label": t} for t in ticks], "start": x(0)}
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "series": series,
+        "hands": [{"x": x(i), "label": str(h["hand"])} for i, h in enumerate(rows, start=1)],
+        "ticks": [{"y": y(t), "label": t} for t in ticks],
+        "start": x(0),
+    }
 
 
-DISPUTE_STATES = {"open": "open, waiting for a ruling", "upheld": "upheld", "rejected": "rejected", "withdrawn": "withdrawn"}
+DISPUTE_STATES = {
+    "open": "open, waiting for a ruling",
+    "upheld": "upheld",
+    "rejected": "rejected",
+    "withdrawn": "withdrawn",
+}
 
 
 def dispute_rows(disputes: list[dict[str, Any]], players: list[str]) -> list[dict[str, Any]]:
@@ -179,11 +221,18 @@ def dispute_rows(disputes: list[dict[str, Any]], players: list[str]) -> list[dic
         whose = f" of {players[seat]}" if isinstance(seat, int) and 0 <= seat < len(players) else ""
         where = f"Hand {d['hand']}" if d.get("hand") else "The match result"
         ruling = d.get("ruling") or None
-        rows.append({"seq": d.get("seq"), "hand": d.get("hand"), "state": d.get("state", "open"),
-                     "title": f"{where}, {what}{whose}", "stateWords": DISPUTE_STATES.get(d.get("state", ""), d.get("state", "")),
-                     "reason": d.get("reason", ""),
-                     "ruling": None if ruling is None else f"{ruling.get('decision', '')} — {ruling.get('reason', '')}",
-                     "corrections": len(d.get("correction") or [])})
+        rows.append(
+            {
+                "seq": d.get("seq"),
+                "hand": d.get("hand"),
+                "state": d.get("state", "open"),
+                "title": f"{where}, {what}{whose}",
+                "stateWords": DISPUTE_STATES.get(d.get("state", ""), d.get("state", "")),
+                "reason": d.get("reason", ""),
+                "ruling": None if ruling is None else f"{ruling.get('decision', '')} — {ruling.get('reason', '')}",
+                "corrections": len(d.get("correction") or []),
+            }
+        )
     return rows
 
 
@@ -195,18 +244,27 @@ def printed_head_sentence(match_id: str, head: str, audit: dict[str, Any]) -> di
         return None
     current = audit["chain"]["head"]
     if head == current:
-        return {"agrees": True, "text": f"The printed sheet you scanned ends where the record ends, at entry "
-                                        f"{audit['chain']['length']}: nothing was recorded after it was printed."}
+        return {
+            "agrees": True,
+            "text": f"The printed sheet you scanned ends where the record ends, at entry "
+            f"{audit['chain']['length']}: nothing was recorded after it was printed.",
+        }
     if len(head) == len(current) and all(c in "0123456789abcdef" for c in head):
         envelopes, version = current_service().events(match_id)
         for envelope in envelopes:
             if envelope.get("hash") == head:
                 later = version - envelope["seq"]
-                return {"agrees": True, "text": f"The printed sheet you scanned was printed when the record ended at entry "
-                                                f"{envelope['seq']}; {later} more entr{'y was' if later == 1 else 'ies were'} "
-                                                "recorded after it, shown here."}
-    return {"agrees": False, "text": "The head hash of the printed sheet you scanned is not in this record: "
-                                     "the sheet does not come from this record as it is kept here."}
+                return {
+                    "agrees": True,
+                    "text": f"The printed sheet you scanned was printed when the record ended at entry "
+                    f"{envelope['seq']}; {later} more entr{'y was' if later == 1 else 'ies were'} "
+                    "recorded after it, shown here.",
+                }
+    return {
+        "agrees": False,
+        "text": "The head hash of the printed sheet you scanned is not in this record: "
+        "the sheet does not come from this record as it is kept here.",
+    }
 
 
 @bp.get("/m/<match_id>")
@@ -221,9 +279,12 @@ def match_page(match_id: str) -> str:
     first = audit.get("firstDivergence")
     for claim in audit.get("claims", []):
         column = _column_of(claim, columns)
-        claim = {**claim, "first": first is not None and claim == first,
-                 "who": columns[column]["label"] if column is not None else "the match",
-                 "fieldWords": FIELD_WORDS.get(claim.get("field", ""), claim.get("field", ""))}
+        claim = {
+            **claim,
+            "first": first is not None and claim == first,
+            "who": columns[column]["label"] if column is not None else "the match",
+            "fieldWords": FIELD_WORDS.get(claim.get("field", ""), claim.get("field", "")),
+        }
         if claim.get("hand") and claim.get("field") in ("points", "totals") and column is not None:
             claims[(claim["hand"], claim["field"], column)] = claim
         else:
@@ -234,21 +295,37 @@ def match_page(match_id: str) -> str:
         for line in h.get("lines", []):
             column = _column_of(line, columns)
             href = rule_href(game, line.get("rule"))
-            lines.append({**line, "who": columns[column]["label"] if column is not None else "", "href": href,
-                          "ruleTitle": rule_title(game, href)})
+            lines.append(
+                {
+                    **line,
+                    "who": columns[column]["label"] if column is not None else "",
+                    "href": href,
+                    "ruleTitle": rule_title(game, href),
+                }
+            )
         hands.append({**h, "lines": lines})
-    return render_template("match.html", match=summary, opening=_opening(match_id), audit=audit, columns=columns,
-                           hands=hands, claims=claims, others=others, game=get_engine(game).describe(),
-                           sentence=divergence_sentence(first, columns, summary["players"]),
-                           chart=totals_chart(audit["hands"], columns),
-                           disputes=dispute_rows(audit.get("disputes", []), summary["players"]),
-                           printed=printed_head_sentence(match_id, request.args.get("head", "")[:200], audit),
-                           end_href=rule_href(game, audit["end"].get("rule")))
+    return render_template(
+        "match.html",
+        match=summary,
+        opening=_opening(match_id),
+        audit=audit,
+        columns=columns,
+        hands=hands,
+        claims=claims,
+        others=others,
+        game=get_engine(game).describe(),
+        sentence=divergence_sentence(first, columns, summary["players"]),
+        chart=totals_chart(audit["hands"], columns),
+        disputes=dispute_rows(audit.get("disputes", []), summary["players"]),
+        printed=printed_head_sentence(match_id, request.args.get("head", "")[:200], audit),
+        end_href=rule_href(game, audit["end"].get("rule")),
+    )
 
 
 @bp.get("/m/<match_id>/dispute")
 def desk(match_id: str) -> str:
     """The dispute desk: open a dispute on a hand, with its explanation beside the claim; record the ruling."""
     summary = _summary(match_id)
-    return render_template("desk.html", match=summary, opening=_opening(match_id),
-                           game=get_engine(summary["game"]).describe())
+    return render_template(
+        "desk.html", match=summary, opening=_opening(match_id), game=get_engine(summary["game"]).describe()
+    )

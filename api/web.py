@@ -65,9 +65,11 @@ def _too_deep(text: str) -> bool:
 
 def _integer(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise BadRequest("request.number_too_large",
-                         f"the body holds a number with {len(text.lstrip('-'))} digits; "
-                         f"no field accepts more than {MAX_INTEGER:,} (send a smaller number)")
+        raise BadRequest(
+            "request.number_too_large",
+            f"the body holds a number with {len(text.lstrip('-'))} digits; "
+            f"no field accepts more than {MAX_INTEGER:,} (send a smaller number)",
+        )
     return int(text)
 
 
@@ -116,24 +118,31 @@ def load_json(data: bytes) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise BadRequest("request.invalid_text",
-                         f"the body is not UTF-8 text (byte {error.start} cannot start a character)") from None
+        raise BadRequest(
+            "request.invalid_text", f"the body is not UTF-8 text (byte {error.start} cannot start a character)"
+        ) from None
     if _too_deep(text):
         raise BadRequest("request.too_deep", f"the body nests arrays and objects more than {MAX_DEPTH} levels deep")
     try:
         value = json.loads(text, parse_int=_integer, parse_float=_float, parse_constant=_constant)
     except json.JSONDecodeError as error:
-        raise BadRequest("request.malformed_json",
-                         f"the request body is not valid JSON: {error.msg.lower()} at line {error.lineno}, "
-                         f"column {error.colno}") from None
+        raise BadRequest(
+            "request.malformed_json",
+            f"the request body is not valid JSON: {error.msg.lower()} at line {error.lineno}, column {error.colno}",
+        ) from None
     except RecursionError:  # a fallback: _too_deep already refuses anything this deep
-        raise BadRequest("request.too_deep", f"the body nests arrays and objects more than {MAX_DEPTH} levels deep") from None
+        raise BadRequest(
+            "request.too_deep", f"the body nests arrays and objects more than {MAX_DEPTH} levels deep"
+        ) from None
     if _SURROGATE_ESCAPE.search(text):
         where = _lone_surrogate(value)
         if where is not None:
-            raise BodyError("request.invalid_text",
-                            f"{where}: the text holds a lone UTF-16 surrogate (an escape such as \\udfff that "
-                            "is half of a pair), which is not a character", where)
+            raise BodyError(
+                "request.invalid_text",
+                f"{where}: the text holds a lone UTF-16 surrogate (an escape such as \\udfff that "
+                "is half of a pair), which is not a character",
+                where,
+            )
     if "\\u0000" in text:  # JSON has no raw NUL in a string: only this escape writes one
         where = strict.first_nul(value)
         if where is not None:
@@ -187,8 +196,10 @@ class ArgumentsParser(FlaskParser):
             unknown = sorted(name for name in location_data if name not in known)
             if unknown:
                 said = ", ".join(quoted(name) for name in unknown[:3]) + (", …" if len(unknown) > 3 else "")
-                raise BadRequest("request.unknown_parameter",
-                                 f"this route reads no query parameter {said}; it reads {', '.join(sorted(known))}")
+                raise BadRequest(
+                    "request.unknown_parameter",
+                    f"this route reads no query parameter {said}; it reads {', '.join(sorted(known))}",
+                )
         return location_data
 
     def _raw_load_json(self, req: Request) -> Any:
@@ -229,8 +240,10 @@ def recorder() -> str:
     """
     name = request.headers.get("X-Recorder", "")
     if len(name) > MAX_RECORDER:
-        raise BadRequest("request.recorder_too_long",
-                         f"X-Recorder is {len(name)} characters long; a recorder's name has at most {MAX_RECORDER}")
+        raise BadRequest(
+            "request.recorder_too_long",
+            f"X-Recorder is {len(name)} characters long; a recorder's name has at most {MAX_RECORDER}",
+        )
     return name
 
 
@@ -242,8 +255,10 @@ def idempotency_key() -> str | None:
     """
     key = request.headers.get("Idempotency-Key") or None
     if key is not None and len(key) > MAX_IDEMPOTENCY_KEY:
-        raise BadRequest("request.idempotency_key_too_long",
-                         f"Idempotency-Key is {len(key)} characters long; at most {MAX_IDEMPOTENCY_KEY} are allowed")
+        raise BadRequest(
+            "request.idempotency_key_too_long",
+            f"Idempotency-Key is {len(key)} characters long; at most {MAX_IDEMPOTENCY_KEY} are allowed",
+        )
     return key
 
 
@@ -291,6 +306,8 @@ class StreamsBusy(Exception):
     """Every stream this process may hold is open: a 503 with Retry-After, never a stalled server."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(f"{limit} live streams are open on this server, its most; the page keeps working "
-                         "and follows the match again in a few seconds")
+        super().__init__(
+            f"{limit} live streams are open on this server, its most; the page keeps working "
+            "and follows the match again in a few seconds"
+        )
         self.message = str(self)

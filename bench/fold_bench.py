@@ -98,9 +98,14 @@ def main() -> None:
         f.flush()
         for r in range(args.rounds):
             for tree in trees if r % 2 == 0 else trees[::-1]:
-                done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", f.name],
-                                      cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-                                      capture_output=True, text=True, check=True)
+                done = subprocess.run(
+                    [sys.executable, str(Path(__file__).resolve()), "--worker", f.name],
+                    cwd=tree,
+                    env={**os.environ, "PYTHONPATH": str(tree)},
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
                 runs[tree].append(json.loads(done.stdout))
 
     def per_event(tree: Path, key: str, n: int) -> float:

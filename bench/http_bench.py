@@ -115,7 +115,9 @@ def start(command: list[str], port: int, probe: str) -> subprocess.Popen[bytes]:
     raise RuntimeError(f"{command} did not answer within 30 s")
 
 
-def call(conn: http.client.HTTPConnection, method: str, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, Any]:
+def call(
+    conn: http.client.HTTPConnection, method: str, path: str, body: bytes, headers: dict[str, str]
+) -> tuple[int, Any]:
     conn.request(method, path, body=body, headers={"Content-Type": "application/json", **headers})
     response = conn.getresponse()
     return response.status, json.loads(response.read())
@@ -140,8 +142,9 @@ def workloads(port: int, clients: int, needed: int) -> list[list[Request]]:
             assert status == 201, created
             for version, event in enumerate(log[1:], start=1):
                 body = json.dumps({"events": [event], "expectedVersion": version}).encode()
-                requests.append((f"/matches/{created['id']}/events", body,
-                                 {"Authorization": f"Bearer {created['token']}"}))
+                requests.append(
+                    (f"/matches/{created['id']}/events", body, {"Authorization": f"Bearer {created['token']}"})
+                )
         out.append(requests[:needed])
     conn.close()
     return out
@@ -149,8 +152,9 @@ def workloads(port: int, clients: int, needed: int) -> list[list[Request]]:
 
 def baseline_workloads(tanteo: list[list[Request]]) -> list[list[Request]]:
     """The same bodies and headers, each client on its own key."""
-    return [[(f"/insert/client{n}", body, headers) for _, body, headers in requests]
-            for n, requests in enumerate(tanteo)]
+    return [
+        [(f"/insert/client{n}", body, headers) for _, body, headers in requests] for n, requests in enumerate(tanteo)
+    ]
 
 
 class Clients:
@@ -171,8 +175,9 @@ class Clients:
             thread.start()
 
     def _client(self, n: int) -> None:
-        connections = {name: http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                       for name, port in self.ports.items()}
+        connections = {
+            name: http.client.HTTPConnection("127.0.0.1", port, timeout=60) for name, port in self.ports.items()
+        }
         while True:
             self.start.wait()
             if self.stopping:
@@ -206,15 +211,23 @@ class Clients:
             thread.join(timeout=10)
 
 
-def measure(label: str, ports: dict[str, int], tanteo: list[list[Request]], base: list[list[Request]],
-            rounds: int, per_round: int) -> dict[str, Any]:
+def measure(
+    label: str,
+    ports: dict[str, int],
+    tanteo: list[list[Request]],
+    base: list[list[Request]],
+    rounds: int,
+    per_round: int,
+) -> dict[str, Any]:
     clients = Clients(ports, len(tanteo))
     ratios: list[float] = []
     times: dict[str, list[float]] = {"tanteo": [], "baseline": []}
     try:
         for r in range(rounds + 1):  # round 0 warms both up and is not counted
-            batches = {"tanteo": [requests[r * per_round:(r + 1) * per_round] for requests in tanteo],
-                       "baseline": [requests[r * per_round:(r + 1) * per_round] for requests in base]}
+            batches = {
+                "tanteo": [requests[r * per_round : (r + 1) * per_round] for requests in tanteo],
+                "baseline": [requests[r * per_round : (r + 1) * per_round] for requests in base],
+            }
             order = ("tanteo", "baseline") if r % 2 == 0 else ("baseline", "tanteo")
             elapsed = {name: clients.round(name, batches[name]) for name in order}
             if r == 0:
@@ -226,7 +239,9 @@ def measure(label: str, ports: dict[str, int], tanteo: list[list[Request]], base
         clients.close()
     return {
         "label": label,
-        "median": statistics.median(ratios), "min": min(ratios), "max": max(ratios),
+        "median": statistics.median(ratios),
+        "min": min(ratios),
+        "max": max(ratios),
         "tanteo_ms": 1000 * statistics.median(times["tanteo"]),
         "baseline_ms": 1000 * statistics.median(times["baseline"]),
     }
@@ -247,13 +262,40 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="tanteo-http-bench-") as tmp:
         try:
             tanteo_port, base_port = free_port(), free_port()
-            processes.append(start([sys.executable, "-m", "api.cli", "serve", "--port", str(tanteo_port),
-                                    "--db", os.path.join(tmp, "tanteo.db")], tanteo_port, "/games"))
-            processes.append(start([sys.executable, str(Path(__file__).resolve()), "--serve-baseline",
-                                    str(base_port), os.path.join(tmp, "baseline.db")], base_port, "/ready"))
+            processes.append(
+                start(
+                    [
+                        sys.executable,
+                        "-m",
+                        "api.cli",
+                        "serve",
+                        "--port",
+                        str(tanteo_port),
+                        "--db",
+                        os.path.join(tmp, "tanteo.db"),
+                    ],
+                    tanteo_port,
+                    "/games",
+                )
+            )
+            processes.append(
+                start(
+                    [
+                        sys.executable,
+                        str(Path(__file__).resolve()),
+                        "--serve-baseline",
+                        str(base_port),
+                        os.path.join(tmp, "baseline.db"),
+                    ],
+                    base_port,
+                    "/ready",
+                )
+            )
             needed = (args.rounds + 1) * args.per_round
-            print(f"generating {1 + args.clients} clients × {needed} La Cabra events and creating their matches …",
-                  file=sys.stderr)
+            print(
+                f"generating {1 + args.clients} clients × {needed} La Cabra events and creating their matches …",
+                file=sys.stderr,
+            )
             tanteo = workloads(tanteo_port, 1 + args.clients, needed)
             base = baseline_workloads(tanteo)
             ports = {"tanteo": tanteo_port, "baseline": base_port}
@@ -268,13 +310,17 @@ def main() -> None:
                     process.wait(timeout=15)
                 except subprocess.TimeoutExpired:
                     process.kill()
-    print(f"\nappend through tanteo serve vs one INSERT in Flask; waitress, WAL, synchronous=FULL, files in "
-          f"{tempfile.gettempdir()}; {args.rounds} alternating rounds × {args.per_round} appends per client\n")
+    print(
+        f"\nappend through tanteo serve vs one INSERT in Flask; waitress, WAL, synchronous=FULL, files in "
+        f"{tempfile.gettempdir()}; {args.rounds} alternating rounds × {args.per_round} appends per client\n"
+    )
     print("| workload | tanteo ms/append | baseline ms/insert | ratio (median) | min–max | target |")
     print("|---|---|---|---|---|---|")
     for r in results:
-        print(f"| {r['label']} | {r['tanteo_ms']:.2f} | {r['baseline_ms']:.2f} | {r['median']:.2f} | "
-              f"{r['min']:.2f}–{r['max']:.2f} | ≥ 0.7 |")
+        print(
+            f"| {r['label']} | {r['tanteo_ms']:.2f} | {r['baseline_ms']:.2f} | {r['median']:.2f} | "
+            f"{r['min']:.2f}–{r['max']:.2f} | ≥ 0.7 |"
+        )
 
 
 if __name__ == "__main__":

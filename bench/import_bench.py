@@ -62,7 +62,7 @@ def build_archive(path: Path, total: int) -> tuple[list[bytes], int, int]:
         for log in logs:
             created = service.start_match(log[0]["data"])
             for start in range(1, len(log), 1000):
-                service.record(created["id"], log[start:start + 1000], token=created["token"])
+                service.record(created["id"], log[start : start + 1000], token=created["token"])
         lines = list(transfer.all_lines(service, full=True))
     return lines, len(logs), len(lines)
 
@@ -83,7 +83,7 @@ def ours(path: Path, lines: list[bytes], matches: int, workers: int) -> float:
 def baseline(path: Path, lines: list[bytes]) -> float:
     by_match: dict[str, list[bytes]] = {}
     for line in lines:  # grouping by match is bookkeeping, not timed
-        key = line[line.index(b'"match":') + 9:].split(b'"', 1)[0].decode()
+        key = line[line.index(b'"match":') + 9 :].split(b'"', 1)[0].decode()
         by_match.setdefault(key, []).append(line)
     groups = [[line.decode() for line in group] for group in by_match.values()]
     elapsed, _app = ledger_bench.es_bulk(path, groups, [])
@@ -99,15 +99,19 @@ def main() -> None:
         d = Path(tmp)
         t0 = time.perf_counter()
         lines, matches, events = build_archive(d / "source.db", args.events)
-        print(f"archive: {matches} matches, {events:,} events, {sum(map(len, lines)) / 1e6:.1f} MB, "
-              f"built in {time.perf_counter() - t0:.0f} s")
+        print(
+            f"archive: {matches} matches, {events:,} events, {sum(map(len, lines)) / 1e6:.1f} MB, "
+            f"built in {time.perf_counter() - t0:.0f} s"
+        )
         workers = transfer.import_workers(None, events)
-        print(f"ours checks the rules in {workers or 'no'} worker process{'es' if workers != 1 else ''} "
-              f"({len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()} cores)")
+        print(
+            f"ours checks the rules in {workers or 'no'} worker process{'es' if workers != 1 else ''} "
+            f"({len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()} cores)"
+        )
         ratios, ratios_one, ours_rates, one_rates, base_rates = [], [], [], [], []
         for n in range(args.rounds):
             sides = ("ours", "one", "base")
-            order = sides[n % 3:] + sides[:n % 3]  # each side goes first, second and third in turn
+            order = sides[n % 3 :] + sides[: n % 3]  # each side goes first, second and third in turn
             times = {}
             for side in order:
                 if side == "ours":
@@ -121,14 +125,20 @@ def main() -> None:
             base_rates.append(events / times["base"])
             ratios.append(times["base"] / times["ours"])
             ratios_one.append(times["base"] / times["one"])
-            print(f"round {n + 1}: ours {ours_rates[-1]:,.0f} events/s, one process {one_rates[-1]:,.0f}, "
-                  f"eventsourcing {base_rates[-1]:,.0f} events/s; ratio {ratios[-1]:.2f} (one process {ratios_one[-1]:.2f})",
-                  flush=True)
-        print(f"import of {events:,} events: ours {statistics.median(ours_rates):,.0f} events/s (median), "
-              f"eventsourcing unvalidated save {statistics.median(base_rates):,.0f} events/s (median); "
-              f"median of ratios {statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) (target ≥ 1.0)")
-        print(f"one process (workers=0, info): {statistics.median(one_rates):,.0f} events/s; "
-              f"median of ratios {statistics.median(ratios_one):.2f} ({min(ratios_one):.2f}–{max(ratios_one):.2f})")
+            print(
+                f"round {n + 1}: ours {ours_rates[-1]:,.0f} events/s, one process {one_rates[-1]:,.0f}, "
+                f"eventsourcing {base_rates[-1]:,.0f} events/s; ratio {ratios[-1]:.2f} (one process {ratios_one[-1]:.2f})",
+                flush=True,
+            )
+        print(
+            f"import of {events:,} events: ours {statistics.median(ours_rates):,.0f} events/s (median), "
+            f"eventsourcing unvalidated save {statistics.median(base_rates):,.0f} events/s (median); "
+            f"median of ratios {statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) (target ≥ 1.0)"
+        )
+        print(
+            f"one process (workers=0, info): {statistics.median(one_rates):,.0f} events/s; "
+            f"median of ratios {statistics.median(ratios_one):.2f} ({min(ratios_one):.2f}–{max(ratios_one):.2f})"
+        )
 
 
 if __name__ == "__main__":

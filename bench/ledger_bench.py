@@ -173,7 +173,9 @@ def raw_per_event(path: Path, logs: list[Log], synchronous: str = "FULL") -> flo
     for m, log in enumerate(logs):
         for seq, event in enumerate(log, 1):
             conn.execute("BEGIN IMMEDIATE")
-            conn.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (f"m{m}", seq, event["type"], json.dumps(event["data"])))
+            conn.execute(
+                "INSERT INTO events VALUES (?, ?, ?, ?)", (f"m{m}", seq, event["type"], json.dumps(event["data"]))
+            )
             conn.execute("COMMIT")
     elapsed = time.perf_counter() - start
     conn.close()
@@ -200,15 +202,23 @@ def ledger_only(ledger: SqliteLedger, logs: list[Log], prefix: str, rules: bool)
         engine = get_engine(game)
         match_id = f"{prefix}{m}"
         state = engine.start(log[0]["data"]) if rules else None
-        ledger.create_match(match_id, game=game, players=list(log[0]["data"]["players"]), token_hash="-",
-                            first=NewEvent(log[0]["type"], dict(log[0]["data"]), ()), by="")
+        ledger.create_match(
+            match_id,
+            game=game,
+            players=list(log[0]["data"]["players"]),
+            token_hash="-",
+            first=NewEvent(log[0]["type"], dict(log[0]["data"]), ()),
+            by="",
+        )
         for seq, event in enumerate(log[1:], 2):
             folded: list[Any] = []
 
             def check(version: int, built: Any, event: dict[str, Any] = event, seq: int = seq) -> None:
                 if rules:
                     validate_event(game, event["type"], event["data"])
-                    step = next(walk(engine, [Event(seq, event["type"], event["data"])], "recorded", after=seq - 1, state=state))
+                    step = next(
+                        walk(engine, [Event(seq, event["type"], event["data"])], "recorded", after=seq - 1, state=state)
+                    )
                     folded.append(step.state)
 
             ledger.append(match_id, [NewEvent(event["type"], dict(event["data"]), ())], by="", check=check)
@@ -366,7 +376,7 @@ def recorded_match(path: Path, log: Log) -> tuple[str, str]:
         service = Service(ledger, StateCache())
         created = service.start_match(log[0]["data"])
         for start in range(1, len(log), 100):
-            service.record(created["id"], log[start:start + 100], token=created["token"])
+            service.record(created["id"], log[start : start + 100], token=created["token"])
         return str(created["id"]), str(created["token"])
 
 
@@ -381,6 +391,7 @@ def cold_state(path: Path, match: tuple[str, str], repeat: int) -> float:
 
 def fold_time(events: list[Event]) -> float:
     from engines import la_cabra
+
     return timed(lambda: replay(la_cabra, events))
 
 
@@ -402,8 +413,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: the whole run in under 3 minutes")
     parser.add_argument("--rounds", type=int, default=None)
-    parser.add_argument("--only", choices=("a", "a4", "bc", "d"), action="append",
-                        help="run only these rows (repeatable): a, a4 (a'), bc ((b), (c), (c') and the padded (c) rows), d (the scaling table)")
+    parser.add_argument(
+        "--only",
+        choices=("a", "a4", "bc", "d"),
+        action="append",
+        help="run only these rows (repeatable): a, a4 (a'), bc ((b), (c), (c') and the padded (c) rows), d (the scaling table)",
+    )
     args = parser.parse_args()
     only = set(args.only or ("a", "a4", "bc", "d"))
     quick = args.quick
@@ -415,8 +430,11 @@ def main() -> None:
     lines = [[json.dumps(e) for e in log] for log in logs]
     few = archive(1, seed0=100) if quick else archive(2, seed0=100)
     n_few = sum(len(log) for log in few)
-    print(f"archive: {len(logs)} whole series of 5 games, {total:,} events; (a) on {len(few)} series, {n_few:,} events; "
-          f"{rounds} rounds; built in {time.perf_counter() - t0:.1f} s", flush=True)
+    print(
+        f"archive: {len(logs)} whole series of 5 games, {total:,} events; (a) on {len(few)} series, {n_few:,} events; "
+        f"{rounds} rounds; built in {time.perf_counter() - t0:.1f} s",
+        flush=True,
+    )
     rows: list[list[str]] = []
     tmp = tempfile.mkdtemp(prefix="tanteo-bench-")
     d = Path(tmp)
@@ -441,54 +459,114 @@ def main() -> None:
     if scale:
         print()
         print_table(scale, ["scaling", "long", "short", "ratio: median (min–max)", "target"])
-    print(f"\n(a)-(c): ratio = our events/s ÷ the baseline's, per round; (d): long time ÷ short time, per round. "
-          f"{rounds} interleaved rounds; total {time.perf_counter() - t0:.0f} s. Files in {tmp} (deleted).")
+    print(
+        f"\n(a)-(c): ratio = our events/s ÷ the baseline's, per round; (d): long time ÷ short time, per round. "
+        f"{rounds} interleaved rounds; total {time.perf_counter() - t0:.0f} s. Files in {tmp} (deleted)."
+    )
     import shutil
+
     shutil.rmtree(tmp, ignore_errors=True)
 
 
 def a_row(rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path], few: list[Log], n_few: int) -> None:
-    pairs = interleaved(rounds, lambda r: ours_per_event(fresh("a", r), few), lambda r: raw_per_event(fresh("raw", r), few))
+    pairs = interleaved(
+        rounds, lambda r: ours_per_event(fresh("a", r), few), lambda r: raw_per_event(fresh("raw", r), few)
+    )
     ratio = [b / a for a, b in pairs]
-    rows.append(["(a) append 1 event/txn FULL, ours vs raw sqlite3", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
-                 f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary(ratio), "≥ 0.9"])
+    rows.append(
+        [
+            "(a) append 1 event/txn FULL, ours vs raw sqlite3",
+            f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
+            f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s",
+            summary(ratio),
+            "≥ 0.9",
+        ]
+    )
     # What bounds (a): the same appends with no fsync at all, on both sides, is the CPU each
     # append costs; at FULL both add about the same wait for the disk (information only).
-    pairs = interleaved(max(3, rounds // 3), lambda r: ours_per_event(fresh("a-off", r), few, "OFF"),
-                        lambda r: raw_per_event(fresh("raw-off", r), few, "OFF"))
-    rows.append(["(a) CPU only: the same at synchronous=OFF (info)", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
-                 f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary([b / a for a, b in pairs]), "—"])
+    pairs = interleaved(
+        max(3, rounds // 3),
+        lambda r: ours_per_event(fresh("a-off", r), few, "OFF"),
+        lambda r: raw_per_event(fresh("raw-off", r), few, "OFF"),
+    )
+    rows.append(
+        [
+            "(a) CPU only: the same at synchronous=OFF (info)",
+            f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
+            f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s",
+            summary([b / a for a, b in pairs]),
+            "—",
+        ]
+    )
     # What bounds (a) from below: the ledger alone (no check at all), and the ledger with only
     # each event's schema and its fold by the rules, at FULL, against raw sqlite3 at FULL. No
     # validated append with these engines can pass the second (information only).
     for rules, what in ((False, "the ledger alone, no check"), (True, "the ledger + schema + rules' fold only")):
-        pairs = interleaved(max(3, rounds // 3), lambda r: ledger_per_event(fresh(f"a-ledger{int(rules)}", r), few, rules),
-                            lambda r: raw_per_event(fresh(f"raw-ledger{int(rules)}", r), few))
-        rows.append([f"(a) bound: {what}, FULL (info)", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
-                     f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary([b / a for a, b in pairs]), "—"])
+        pairs = interleaved(
+            max(3, rounds // 3),
+            lambda r: ledger_per_event(fresh(f"a-ledger{int(rules)}", r), few, rules),
+            lambda r: raw_per_event(fresh(f"raw-ledger{int(rules)}", r), few),
+        )
+        rows.append(
+            [
+                f"(a) bound: {what}, FULL (info)",
+                f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
+                f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s",
+                summary([b / a for a, b in pairs]),
+                "—",
+            ]
+        )
     print("  (a) done", flush=True)
 
 
 def a4_row(rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path], few: list[Log], n_few: int) -> None:
     """(a') 4 concurrent writers vs the raw single writer."""
-    pairs = interleaved(rounds, lambda r: ours_concurrent(fresh("a4", r), few, 4) / 4, lambda r: raw_per_event(fresh("raw4", r), few))
+    pairs = interleaved(
+        rounds, lambda r: ours_concurrent(fresh("a4", r), few, 4) / 4, lambda r: raw_per_event(fresh("raw4", r), few)
+    )
     ratio = [b / a for a, b in pairs]  # ours: seconds per n_few events of the 4 writers' 4 × n_few
-    rows.append(["(a') 4 writers, ours vs raw single writer", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
-                 f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary(ratio), "≥ 1.8"])
+    rows.append(
+        [
+            "(a') 4 writers, ours vs raw single writer",
+            f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
+            f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s",
+            summary(ratio),
+            "≥ 1.8",
+        ]
+    )
     # What bounds (a'): four writers with no fsync at all (the GIL serialises their Python
     # work) against the raw single writer at FULL; below 1.8 the target is out of reach here.
-    pairs = interleaved(max(3, rounds // 3), lambda r: ours_concurrent(fresh("a4-off", r), few, 4, "OFF") / 4,
-                        lambda r: raw_per_event(fresh("raw4-off", r), few))
-    rows.append(["(a') ceiling: 4 writers at synchronous=OFF vs raw at FULL (info)",
-                 f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
-                 f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary([b / a for a, b in pairs]), "—"])
+    pairs = interleaved(
+        max(3, rounds // 3),
+        lambda r: ours_concurrent(fresh("a4-off", r), few, 4, "OFF") / 4,
+        lambda r: raw_per_event(fresh("raw4-off", r), few),
+    )
+    rows.append(
+        [
+            "(a') ceiling: 4 writers at synchronous=OFF vs raw at FULL (info)",
+            f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
+            f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s",
+            summary([b / a for a, b in pairs]),
+            "—",
+        ]
+    )
     # and the same four threads appending straight to the ledger, group commit and all, with no
     # check and with only the schema and the rules' fold (information only)
     for rules, what in ((False, "the ledger alone, no check"), (True, "the ledger + schema + rules' fold only")):
-        pairs = interleaved(max(3, rounds // 3), lambda r: ledger_concurrent(fresh(f"a4-ledger{int(rules)}", r), few, 4, rules) / 4,
-                            lambda r: raw_per_event(fresh(f"raw4-ledger{int(rules)}", r), few))
-        rows.append([f"(a') bound: 4 writers, {what}, FULL (info)", f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
-                     f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s", summary([b / a for a, b in pairs]), "—"])
+        pairs = interleaved(
+            max(3, rounds // 3),
+            lambda r: ledger_concurrent(fresh(f"a4-ledger{int(rules)}", r), few, 4, rules) / 4,
+            lambda r: raw_per_event(fresh(f"raw4-ledger{int(rules)}", r), few),
+        )
+        rows.append(
+            [
+                f"(a') bound: 4 writers, {what}, FULL (info)",
+                f"{n_few / statistics.median(a for a, _ in pairs):,.0f}/s",
+                f"{n_few / statistics.median(b for _, b in pairs):,.0f}/s",
+                summary([b / a for a, b in pairs]),
+                "—",
+            ]
+        )
     print("  (a') done", flush=True)
 
 
@@ -498,15 +576,26 @@ def import_row(rows: list[list[str]], rounds: int, d: Path, events: int) -> None
 
     lines, matches, total = import_bench.build_archive(d / "b-source.db", events)
     workers = transfer.import_workers(None, total)
-    pairs = interleaved(rounds, lambda r: import_bench.ours(d / f"b-import-{r}.db", lines, matches, workers),
-                        lambda r: import_bench.baseline(d / f"b-es-{r}.db", lines))
-    rows.append([f"(b) bulk import ({total:,} events, {workers} worker{'s' if workers != 1 else ''}) vs eventsourcing save",
-                 f"{total / statistics.median(a for a, _ in pairs):,.0f}/s",
-                 f"{total / statistics.median(b for _, b in pairs):,.0f}/s", summary([b / a for a, b in pairs]), "≥ 1.0"])
+    pairs = interleaved(
+        rounds,
+        lambda r: import_bench.ours(d / f"b-import-{r}.db", lines, matches, workers),
+        lambda r: import_bench.baseline(d / f"b-es-{r}.db", lines),
+    )
+    rows.append(
+        [
+            f"(b) bulk import ({total:,} events, {workers} worker{'s' if workers != 1 else ''}) vs eventsourcing save",
+            f"{total / statistics.median(a for a, _ in pairs):,.0f}/s",
+            f"{total / statistics.median(b for _, b in pairs):,.0f}/s",
+            summary([b / a for a, b in pairs]),
+            "≥ 1.0",
+        ]
+    )
     print("  (b) done", flush=True)
 
 
-def bc_rows(rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path], lines: list[list[str]], total: int) -> None:
+def bc_rows(
+    rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path], lines: list[list[str]], total: int
+) -> None:
     """(b') bulk record vs eventsourcing save, and (c), (c') replay + verify vs read-and-fold on what (b') stored."""
     b_pairs, c_pairs, c2_pairs = [], [], []
     for r in range(rounds):
@@ -527,14 +616,22 @@ def bc_rows(rows: list[list[str]], rounds: int, fresh: Callable[[str, int], Path
         b_pairs.append((ours_b, base_b))
         c_pairs.append((ours_c, base_c))
         c2_pairs.append((ours_c2, base_c))
-    for label, pairs, target in (("(b') bulk record, five games (start_match with events) vs eventsourcing save", b_pairs, "(info)"),
-                                 ("(c) cold replay + verify vs eventsourcing read-and-fold", c_pairs, "≥ 3"),
-                                 ("(c') replay + verify, full refold from event 1 (no snapshots)", c2_pairs, "(info)")):
+    for label, pairs, target in (
+        ("(b') bulk record, five games (start_match with events) vs eventsourcing save", b_pairs, "(info)"),
+        ("(c) cold replay + verify vs eventsourcing read-and-fold", c_pairs, "≥ 3"),
+        ("(c') replay + verify, full refold from event 1 (no snapshots)", c2_pairs, "(info)"),
+    ):
         ratio = [b / a for a, b in pairs]
-        rows.append([label, f"{total / statistics.median(a for a, _ in pairs):,.0f}/s",
-                     f"{total / statistics.median(b for _, b in pairs):,.0f}/s", summary(ratio), target])
+        rows.append(
+            [
+                label,
+                f"{total / statistics.median(a for a, _ in pairs):,.0f}/s",
+                f"{total / statistics.median(b for _, b in pairs):,.0f}/s",
+                summary(ratio),
+                target,
+            ]
+        )
     print("  (b), (c) done", flush=True)
-
 
 
 def padded_rows(rows: list[list[str]], quick: bool, d: Path) -> None:
@@ -547,12 +644,21 @@ def padded_rows(rows: list[list[str]], quick: bool, d: Path) -> None:
     pad_es: list[Any] = []
     ours_bulk(d / "pad.db", pad_lines, pad_ids)
     _, pad_app = es_bulk(d / "pad-es.db", pad_lines, pad_es)
-    for label, ours, target in ((f"(c) cold replay + verify, padded {len(pad_logs)} × 500 events", ours_replay_verify, "≥ 5"),
-                                (f"(c') full refold, padded {len(pad_logs)} × 500 events", ours_refold_verify, "(info)")):
+    for label, ours, target in (
+        (f"(c) cold replay + verify, padded {len(pad_logs)} × 500 events", ours_replay_verify, "≥ 5"),
+        (f"(c') full refold, padded {len(pad_logs)} × 500 events", ours_refold_verify, "(info)"),
+    ):
         pairs = interleaved(pad_rounds, lambda r: ours(d / "pad.db", pad_ids), lambda r: es_read_fold(pad_app, pad_es))
         ratio = [b / a for a, b in pairs]
-        rows.append([label, f"{pad_total / statistics.median(a for a, _ in pairs):,.0f}/s",
-                     f"{pad_total / statistics.median(b for _, b in pairs):,.0f}/s", summary(ratio), target])
+        rows.append(
+            [
+                label,
+                f"{pad_total / statistics.median(a for a, _ in pairs):,.0f}/s",
+                f"{pad_total / statistics.median(b for _, b in pairs):,.0f}/s",
+                summary(ratio),
+                target,
+            ]
+        )
     print("  (c) padded done", flush=True)
 
 
@@ -561,18 +667,34 @@ def d_rows(scale: list[list[str]], rounds: int, d: Path) -> None:
     long_log, short_log = eggs_match(10_000), eggs_match(100)
     long_id, short_id = recorded_match(d / "d.db", long_log), recorded_match(d / "d.db", short_log)
     repeat = 5
-    pairs = interleaved(rounds, lambda r: cold_state(d / "d.db", long_id, repeat), lambda r: cold_state(d / "d.db", short_id, repeat))
+    pairs = interleaved(
+        rounds, lambda r: cold_state(d / "d.db", long_id, repeat), lambda r: cold_state(d / "d.db", short_id, repeat)
+    )
     ratio = [a / b for a, b in pairs]
-    scale.append(["(d) cold state at the head (scorer), 10k-event vs 100-event match", f"{statistics.median(a for a, _ in pairs) * 1e3:.2f} ms",
-              f"{statistics.median(b for _, b in pairs) * 1e3:.2f} ms", summary(ratio), "≤ 5"])
+    scale.append(
+        [
+            "(d) cold state at the head (scorer), 10k-event vs 100-event match",
+            f"{statistics.median(a for a, _ in pairs) * 1e3:.2f} ms",
+            f"{statistics.median(b for _, b in pairs) * 1e3:.2f} ms",
+            summary(ratio),
+            "≤ 5",
+        ]
+    )
 
     # linearity: folding 20k events vs 10k
     twenty = [Event(i, e["type"], e["data"]) for i, e in enumerate(eggs_match(20_000), 1)]
     ten = twenty[:10_000]
     pairs = interleaved(rounds, lambda r: fold_time(twenty), lambda r: fold_time(ten))
     ratio = [a / b for a, b in pairs]
-    scale.append(["fold 20k events vs 10k (linearity)", f"{statistics.median(a for a, _ in pairs) * 1e3:.0f} ms",
-                  f"{statistics.median(b for _, b in pairs) * 1e3:.0f} ms", summary(ratio), "≤ 2.2"])
+    scale.append(
+        [
+            "fold 20k events vs 10k (linearity)",
+            f"{statistics.median(a for a, _ in pairs) * 1e3:.0f} ms",
+            f"{statistics.median(b for _, b in pairs) * 1e3:.0f} ms",
+            summary(ratio),
+            "≤ 2.2",
+        ]
+    )
 
     # GET /replay through the app: 5,000 vs 500 events, whole and one page
     app = create_app({"TANTEO_DB": str(d / "http.db"), "TESTING": True})
@@ -582,8 +704,11 @@ def d_rows(scale: list[list[str]], rounds: int, d: Path) -> None:
         log = eggs_match(n)
         created = client.post("/matches", json=log[0]["data"]).get_json()
         for start in range(1, n, 500):
-            client.post(f"/matches/{created['id']}/events", json={"events": log[start:start + 500]},
-                        headers={"Authorization": f"Bearer {created['token']}"})
+            client.post(
+                f"/matches/{created['id']}/events",
+                json={"events": log[start : start + 500]},
+                headers={"Authorization": f"Bearer {created['token']}"},
+            )
         ids[n] = created["id"]
         tokens[n] = created["token"]
     sizes: dict[int, int] = {}
@@ -592,17 +717,34 @@ def d_rows(scale: list[list[str]], rounds: int, d: Path) -> None:
         seconds, sizes[n] = http_get(client, url, 1, tokens[n])
         return seconds
 
-    pairs = interleaved(rounds, lambda r: get(5000, f"/matches/{ids[5000]}/replay"), lambda r: get(500, f"/matches/{ids[500]}/replay"))
+    pairs = interleaved(
+        rounds, lambda r: get(5000, f"/matches/{ids[5000]}/replay"), lambda r: get(500, f"/matches/{ids[500]}/replay")
+    )
     ratio = [a / b for a, b in pairs]
-    scale.append(["GET /replay whole, 5,000 vs 500 events",
-                  f"{statistics.median(a for a, _ in pairs) * 1e3:.0f} ms, {sizes[5000] / 1e6:.1f} MB",
-                  f"{statistics.median(b for _, b in pairs) * 1e3:.1f} ms, {sizes[500] / 1e6:.2f} MB", summary(ratio), "≤ 10"])
-    pairs = interleaved(rounds, lambda r: get(5000, f"/matches/{ids[5000]}/replay?from=4901&limit=100"),
-                        lambda r: get(500, f"/matches/{ids[500]}/replay?from=1&limit=100"))
+    scale.append(
+        [
+            "GET /replay whole, 5,000 vs 500 events",
+            f"{statistics.median(a for a, _ in pairs) * 1e3:.0f} ms, {sizes[5000] / 1e6:.1f} MB",
+            f"{statistics.median(b for _, b in pairs) * 1e3:.1f} ms, {sizes[500] / 1e6:.2f} MB",
+            summary(ratio),
+            "≤ 10",
+        ]
+    )
+    pairs = interleaved(
+        rounds,
+        lambda r: get(5000, f"/matches/{ids[5000]}/replay?from=4901&limit=100"),
+        lambda r: get(500, f"/matches/{ids[500]}/replay?from=1&limit=100"),
+    )
     ratio = [a / b for a, b in pairs]
-    scale.append(["GET /replay one 100-frame page: last of 5,000 vs first of 500",
-                  f"{statistics.median(a for a, _ in pairs) * 1e3:.1f} ms", f"{statistics.median(b for _, b in pairs) * 1e3:.1f} ms",
-                  summary(ratio), "(paged)"])
+    scale.append(
+        [
+            "GET /replay one 100-frame page: last of 5,000 vs first of 500",
+            f"{statistics.median(a for a, _ in pairs) * 1e3:.1f} ms",
+            f"{statistics.median(b for _, b in pairs) * 1e3:.1f} ms",
+            summary(ratio),
+            "(paged)",
+        ]
+    )
     print("  (d) done", flush=True)
 
 

@@ -85,12 +85,15 @@ def build(path: Path, matches: int, events: int) -> list[tuple[str, str]]:
             made.append((str(created["id"]), str(created["token"])))
             if (n + 1) % 50 == 0 or n + 1 == matches:
                 spent = time.perf_counter() - start
-                print(f"  built {n + 1:,}/{matches:,} matches ({(n + 1) * events:,} events) in {spent:.0f} s",
-                      flush=True)
+                print(
+                    f"  built {n + 1:,}/{matches:,} matches ({(n + 1) * events:,} events) in {spent:.0f} s", flush=True
+                )
     spent = time.perf_counter() - start
     tokens.write_text(json.dumps(made))
-    print(f"database: {path}: {matches:,} matches × {events:,} events built in {spent:.0f} s "
-          f"({spent / matches:.2f} s per match; {path.stat().st_size / 2**30:.1f} GiB)")
+    print(
+        f"database: {path}: {matches:,} matches × {events:,} events built in {spent:.0f} s "
+        f"({spent / matches:.2f} s per match; {path.stat().st_size / 2**30:.1f} GiB)"
+    )
     return made
 
 
@@ -123,7 +126,10 @@ def serve_and_read(db: Path, matches: list[tuple[str, str]], cache_mb: int, even
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--db", str(db), "--port", str(port), "--cache-mb", str(cache_mb)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     try:
         assert process.stdout is not None
         banner = process.stdout.readline().decode().strip()
@@ -162,8 +168,10 @@ def report(label: str, budget_mib: int | None, seen: dict[str, Any], count: int)
     print(f"  idle server:            VmRSS {mib(idle)}")
     for n, (seconds, mem) in enumerate(seen["after"], 1):
         grown = (mem["VmRSS"] - idle) / count
-        print(f"  after read pass {n}:     VmRSS {mib(mem['VmRSS'])}, VmHWM {mib(mem['VmHWM'])}  "
-              f"({count:,} states in {seconds:.1f} s; {grown / 1024:,.0f} KiB of RSS per match read)")
+        print(
+            f"  after read pass {n}:     VmRSS {mib(mem['VmRSS'])}, VmHWM {mib(mem['VmHWM'])}  "
+            f"({count:,} states in {seconds:.1f} s; {grown / 1024:,.0f} KiB of RSS per match read)"
+        )
     if budget_mib is not None:
         peak = max(mem["VmHWM"] for _, mem in seen["after"])
         verdict = "met" if peak <= TARGET_MIB * 2**20 else "NOT met"
@@ -174,14 +182,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--events", type=int, default=10_000, help="events per match")
-    parser.add_argument("--quick", action="store_true",
-                        help="50 matches and a 16 MiB budget, so that it still evicts (well under 3 minutes)")
-    parser.add_argument("--cache-mb", type=int, default=None,
-                        help=f"the server's budget (tanteo serve --cache-mb; default {DEFAULT_BUDGET // 2**20})")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="50 matches and a 16 MiB budget, so that it still evicts (well under 3 minutes)",
+    )
+    parser.add_argument(
+        "--cache-mb",
+        type=int,
+        default=None,
+        help=f"the server's budget (tanteo serve --cache-mb; default {DEFAULT_BUDGET // 2**20})",
+    )
     parser.add_argument("--passes", type=int, default=2, help="times every match is read")
     parser.add_argument("--no-baseline", action="store_true", help="skip the never-evicting server")
-    parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "tanteo-memory-bench",
-                        help="where the built database is kept for reruns")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "tanteo-memory-bench",
+        help="where the built database is kept for reruns",
+    )
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
     if args.quick:
@@ -193,8 +212,10 @@ def main() -> None:
         db.with_suffix(".tokens.json").unlink(missing_ok=True)
     matches = build(db, args.matches, args.events)
 
-    print(f"\nserver memory after reading {len(matches):,} matches of {args.events:,} events "
-          f"({args.passes} passes, GET /matches/{{id}}/state with the token)")
+    print(
+        f"\nserver memory after reading {len(matches):,} matches of {args.events:,} events "
+        f"({args.passes} passes, GET /matches/{{id}}/state with the token)"
+    )
     ours = serve_and_read(db, matches, args.cache_mb, args.events, args.passes)
     report(f"budget {args.cache_mb} MiB", args.cache_mb, ours, len(matches))
     if not args.no_baseline:

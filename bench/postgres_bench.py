@@ -108,9 +108,11 @@ def cold_state(open_ledger_: Opener, log: Log, repeat: int) -> float:
         service = Service(ledger, StateCache())
         created = service.start_match(log[0]["data"])
         for start in range(1, len(log), 500):
-            service.record(created["id"], log[start:start + 500], token=created["token"])
-        return timed(lambda: [Service(ledger, StateCache()).state(created["id"], at=len(log))
-                              for _ in range(repeat)]) / repeat
+            service.record(created["id"], log[start : start + 500], token=created["token"])
+        return (
+            timed(lambda: [Service(ledger, StateCache()).state(created["id"], at=len(log)) for _ in range(repeat)])
+            / repeat
+        )
 
 
 def main() -> None:
@@ -155,7 +157,8 @@ def main() -> None:
                             got.setdefault("a", []).append(n_few / timed(lambda: per_event(opener("a"), few)))
                         elif figure == "a8":
                             got.setdefault("a8", []).append(
-                                n_eight / timed(lambda: concurrent(opener("a8"), eight, side == "postgres")))
+                                n_eight / timed(lambda: concurrent(opener("a8"), eight, side == "postgres"))
+                            )
                         elif figure == "b":
                             ids: list[str] = []
                             got.setdefault("b", []).append(total / timed(lambda: bulk(opener("b"), logs, ids)))
@@ -174,12 +177,21 @@ def main() -> None:
         "c": "(c) replay + verify (events/s)",
         "d": "(d) cold state at step 10,000 (requests/s)",
     }
-    rows = [[labels[k], f"{results['sqlite'][k]:,.1f}", f"{results['postgres'][k]:,.1f}",
-             f"{results['postgres'][k] / results['sqlite'][k]:.2f}"] for k in labels]
+    rows = [
+        [
+            labels[k],
+            f"{results['sqlite'][k]:,.1f}",
+            f"{results['postgres'][k]:,.1f}",
+            f"{results['postgres'][k] / results['sqlite'][k]:.2f}",
+        ]
+        for k in labels
+    ]
     head = ["figure", "SQLite", "PostgreSQL", "PG/SQLite"]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    print(f"{args.matches} matches × {args.events} events; (a) {n_few} events, (a8) {n_eight}; "
-          f"median of {args.rounds} alternating rounds")
+    print(
+        f"{args.matches} matches × {args.events} events; (a) {n_few} events, (a8) {n_eight}; "
+        f"median of {args.rounds} alternating rounds"
+    )
     for r in [head, ["-" * w for w in widths], *rows]:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
 

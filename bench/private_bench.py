@@ -59,7 +59,8 @@ def main() -> None:
         made = []
         if strip:  # the baseline: no private place named, so no commitment to compute
             service._with_private = lambda match_id, engine, events: [  # type: ignore[method-assign]
-                __import__("ledger").NewEvent(e["type"], dict(e["data"])) for e in events]
+                __import__("ledger").NewEvent(e["type"], dict(e["data"])) for e in events
+            ]
         for log in logs:
             created = service.start_match(log[0]["data"])
             for event in log[1:]:
@@ -70,23 +71,31 @@ def main() -> None:
     record(Service(MemoryLedger()), False)  # warm up: schema catalogue, imports
     plain = timed(lambda: record(Service(MemoryLedger()), True))
     committed = timed(lambda: record(Service(MemoryLedger()), False))
-    print(f"(a) append, per event: committed {committed / count * 1e6:.0f} µs vs plain {plain / count * 1e6:.0f} µs "
-          f"= {committed / plain:.2f}x")
+    print(
+        f"(a) append, per event: committed {committed / count * 1e6:.0f} µs vs plain {plain / count * 1e6:.0f} µs "
+        f"= {committed / plain:.2f}x"
+    )
 
     service = Service(MemoryLedger())
     made = record(service, False)
     public = timed(lambda: [service.state(m) for m, _ in made])
     scorer = timed(lambda: [service.state(m, token=t) for m, t in made])
-    print(f"(b) state of each match at its head: open {public / len(made) * 1e3:.2f} ms vs with the token "
-          f"{scorer / len(made) * 1e3:.2f} ms = {public / scorer:.1f}x")
+    print(
+        f"(b) state of each match at its head: open {public / len(made) * 1e3:.2f} ms vs with the token "
+        f"{scorer / len(made) * 1e3:.2f} ms = {public / scorer:.1f}x"
+    )
     cold_public = timed(lambda: [Service(service.ledger).state(m) for m, _ in made], 1)
     cold_scorer = timed(lambda: [Service(service.ledger).state(m, token=t) for m, t in made], 1)
-    print(f"    first read in a new process: open {cold_public / len(made) * 1e3:.2f} ms vs with the token "
-          f"{cold_scorer / len(made) * 1e3:.2f} ms = {cold_public / cold_scorer:.1f}x")
+    print(
+        f"    first read in a new process: open {cold_public / len(made) * 1e3:.2f} ms vs with the token "
+        f"{cold_scorer / len(made) * 1e3:.2f} ms = {cold_public / cold_scorer:.1f}x"
+    )
     listed = timed(lambda: [service.events(m) for m, _ in made])
     full = timed(lambda: [service.events(m, token=t) for m, t in made])
-    print(f"(c) whole listing: open {listed / len(made) * 1e3:.2f} ms vs with the token {full / len(made) * 1e3:.2f} ms "
-          f"= {listed / full:.2f}x")
+    print(
+        f"(c) whole listing: open {listed / len(made) * 1e3:.2f} ms vs with the token {full / len(made) * 1e3:.2f} ms "
+        f"= {listed / full:.2f}x"
+    )
 
 
 if __name__ == "__main__":

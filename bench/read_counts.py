@@ -38,6 +38,7 @@ def counted(function: Callable[..., Any], key: str) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         COUNTS[key] += 1
         return function(*args, **kwargs)
+
     return wrapper
 
 

@@ -50,10 +50,12 @@ def main() -> None:
             done = threading.Barrier(len(readers) + 1)
             seen: list[float] = []
             for reader in readers:
+
                 def wait(r: Reader = reader) -> None:
                     r.next()
                     seen.append(time.perf_counter() - started)
                     done.wait()
+
                 threading.Thread(target=wait, daemon=True).start()
             done.wait(timeout=30)
             latencies.extend(seen)
@@ -68,10 +70,20 @@ def main() -> None:
     finally:
         server.stop()
     median = statistics.median(latencies)
-    print(json.dumps({"appends": args.appends, "readers": args.readers, "poll_s": POLL_SECONDS,
-                      "median_latency_s": round(median, 3), "max_latency_s": round(max(latencies), 3),
-                      "median_over_poll": round(median / POLL_SECONDS, 2),
-                      "resume_catch_up_s": round(catch_up, 3)}, indent=2))
+    print(
+        json.dumps(
+            {
+                "appends": args.appends,
+                "readers": args.readers,
+                "poll_s": POLL_SECONDS,
+                "median_latency_s": round(median, 3),
+                "max_latency_s": round(max(latencies), 3),
+                "median_over_poll": round(median / POLL_SECONDS, 2),
+                "resume_catch_up_s": round(catch_up, 3),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -12,7 +12,13 @@ from engines import cabo
 from engines import el_roby
 from engines.base import Engine, Event, RuleViolation, UnknownGame
 
-ENGINES: dict[str, Engine] = {la_cabra.GAME: la_cabra, cau_robat.GAME: cau_robat, cabo.GAME: cabo, kabu.GAME: kabu, el_roby.GAME: el_roby}
+ENGINES: dict[str, Engine] = {
+    la_cabra.GAME: la_cabra,
+    cau_robat.GAME: cau_robat,
+    cabo.GAME: cabo,
+    kabu.GAME: kabu,
+    el_roby.GAME: el_roby,
+}
 
 
 PAST_ENGINES: dict[tuple[str, int], Engine] = {}

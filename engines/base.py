@@ -202,7 +202,9 @@ def _of_hand(event: Event, hand: VoidedHand) -> bool:
         return False
     if event.type == "reveal":
         bindings = event.data.get("cards") or []
-        outside = [b for b in bindings if isinstance(b, Mapping) and "seq" in b and not hand.seq <= int(b["seq"]) < hand.until]
+        outside = [
+            b for b in bindings if isinstance(b, Mapping) and "seq" in b and not hand.seq <= int(b["seq"]) < hand.until
+        ]
         return len(outside) != len(bindings) or not bindings
     return True
 
@@ -214,7 +216,9 @@ def voided_hands(steps: Sequence[Step]) -> list[VoidedHand]:
     voids are the ones the walk settled (:func:`voided_seqs`), not settled a second time.
     """
     voided = {s.event.seq for s in steps if s.status == "voided"}
-    voids = [(int(s.event.data["target"]), s.event.seq) for s in steps if s.event.type == "void" and s.status == "correction"]
+    voids = [
+        (int(s.event.data["target"]), s.event.seq) for s in steps if s.event.type == "void" and s.status == "correction"
+    ]
     return _hand_voids([s.event for s in steps], voided, voids)
 
 
@@ -246,8 +250,13 @@ def voided_seqs(events: Sequence[Event]) -> frozenset[int]:
 def corrections(steps: Iterable[Step]) -> list[Correction]:
     """List every ``void`` and ``amend`` of a walk with its reason and whether it stands."""
     return [
-        Correction(s.event.seq, s.event.type, int(s.event.data["target"]), str(s.event.data.get("reason", "")),
-                   s.status != "voided")
+        Correction(
+            s.event.seq,
+            s.event.type,
+            int(s.event.data["target"]),
+            str(s.event.data.get("reason", "")),
+            s.status != "voided",
+        )
         for s in steps
         if s.event.type in CORRECTIONS
     ]
@@ -268,10 +277,14 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
         raise RuleViolation("common.bad_target", f"event {target} does not exist before event {correction.seq}")
     aimed = by_seq[target]
     if correction.type == "void" and aimed.type == "match_started":
-        raise RuleViolation("common.bad_target", "match_started cannot be voided; amend it or start a new match", seq=target)
+        raise RuleViolation(
+            "common.bad_target", "match_started cannot be voided; amend it or start a new match", seq=target
+        )
     if correction.type == "amend":
         if aimed.type in CORRECTIONS or aimed.type == "note" or aimed.type in DESK:
-            raise RuleViolation("common.amend_type", f"event {target} is a {aimed.type}; void it instead of amending it", seq=target)
+            raise RuleViolation(
+                "common.amend_type", f"event {target} is a {aimed.type}; void it instead of amending it", seq=target
+            )
         if aimed.type == "match_started" and correction.data["data"].get("game") != aimed.data.get("game"):
             raise RuleViolation("common.amend_game", "an amend of match_started cannot change the game", seq=target)
 
@@ -286,8 +299,14 @@ force), ``note``, ``claim`` (a ``score_claimed``), ``dispute`` or ``ruling`` (no
 changes the state). The walk never yields ``withheld``: the service's open fold gives it to the
 events of a hand in play that it cannot fold without cards the rules still hide."""
 
-_ASIDE: dict[str, Status] = {"void": "correction", "amend": "correction", "note": "note", "score_claimed": "claim",
-                             "dispute": "dispute", "ruling": "ruling"}
+_ASIDE: dict[str, Status] = {
+    "void": "correction",
+    "amend": "correction",
+    "note": "note",
+    "score_claimed": "claim",
+    "dispute": "dispute",
+    "ruling": "ruling",
+}
 """The status of each event type the engine never sees (CORRECTIONS and STATE_NEUTRAL)."""
 
 Course = Literal["corrected", "recorded"]
@@ -329,8 +348,9 @@ class Step(NamedTuple):
     in the ``corrected`` course)."""
 
 
-def walk(engine: Engine, events: Sequence[Event], course: Course = "corrected", *,
-         after: int = 0, state: Any = None) -> Iterator[Step]:
+def walk(
+    engine: Engine, events: Sequence[Event], course: Course = "corrected", *, after: int = 0, state: Any = None
+) -> Iterator[Step]:
     """Walk a stored log once, yielding each event with its status and the state after it.
 
     This is the one walk of the log: the fold (:func:`replay`), the replay frames, the

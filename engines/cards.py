@@ -210,8 +210,22 @@ def _suited(name: str, pattern: str, ranks: Iterable[str], suits: Iterable[str],
 
 
 LA_CABRA = _suited("French 36 (6-A)", FRENCH_PATTERN, ("6", "7", "8", "9", "10", "J", "Q", "K", "A"), FRENCH_SUITS)
-FRENCH_40 = _suited("French 40 (A-10)", FRENCH_PATTERN, ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10"), FRENCH_SUITS)
-FRENCH_52 = _suited("French 52", FRENCH_PATTERN, ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), FRENCH_SUITS)
-FRENCH_104 = _suited("French 104 (2 x 52)", FRENCH_PATTERN, ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), FRENCH_SUITS, copies=2)
-SPANISH_40 = _suited("Spanish 40", SPANISH_PATTERN, ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12"), SPANISH_SUITS)
-CABO = Deck("Cabo 52 (0-13)", CABO_PATTERN, tuple(Card(str(v)) for v in range(14) for _ in range(2 if v in (0, 13) else 4)))
+FRENCH_40 = _suited(
+    "French 40 (A-10)", FRENCH_PATTERN, ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10"), FRENCH_SUITS
+)
+FRENCH_52 = _suited(
+    "French 52", FRENCH_PATTERN, ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"), FRENCH_SUITS
+)
+FRENCH_104 = _suited(
+    "French 104 (2 x 52)",
+    FRENCH_PATTERN,
+    ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
+    FRENCH_SUITS,
+    copies=2,
+)
+SPANISH_40 = _suited(
+    "Spanish 40", SPANISH_PATTERN, ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12"), SPANISH_SUITS
+)
+CABO = Deck(
+    "Cabo 52 (0-13)", CABO_PATTERN, tuple(Card(str(v)) for v in range(14) for _ in range(2 if v in (0, 13) else 4))
+)

@@ -189,8 +189,12 @@ def _dump_float(value: float) -> JSON:
 
 
 _DUMPS: dict[type, Callable[[Any], JSON]] = {
-    tuple: _dump_tuple, Card: _dump_card, frozenset: _dump_frozenset, dict: _dump_dict,
-    History: _dump_history, float: _dump_float,
+    tuple: _dump_tuple,
+    Card: _dump_card,
+    frozenset: _dump_frozenset,
+    dict: _dump_dict,
+    History: _dump_history,
+    float: _dump_float,
 }
 """How each kind of value is dumped, by its exact type (named tuples and dataclasses are added
 the first time one is met): one dict look-up per value instead of a chain of tests."""
@@ -205,6 +209,7 @@ def _dumper(kind: type) -> Callable[[Any], JSON]:
     """
     name = kind.__name__
     if issubclass(kind, tuple) and hasattr(kind, "_fields"):
+
         def dump(value: Any) -> JSON:
             return {"@": name, "v": [_dump(v) for v in value]}
     elif dataclasses.is_dataclass(kind):
@@ -223,8 +228,11 @@ def _dumper(kind: type) -> Callable[[Any], JSON]:
 def _classes(package: str) -> dict[str, type]:
     """Every NamedTuple and dataclass defined in a game's package, by bare name."""
     found: dict[str, type] = {}
-    modules: list[ModuleType] = [m for name, m in list(sys.modules.items())
-                                 if m is not None and (name == package or name.startswith(package + "."))]
+    modules: list[ModuleType] = [
+        m
+        for name, m in list(sys.modules.items())
+        if m is not None and (name == package or name.startswith(package + "."))
+    ]
     for module in modules:
         for value in vars(module).values():
             if not isinstance(value, type) or value.__module__ != module.__name__:
@@ -262,7 +270,7 @@ def load_state(engine: Engine | ModuleType, data: JSON, *, parse: Parse = json.l
         if kind is not dict:
             return value  # None, bool, int, str, float
         if len(value) == 1:
-            (tag, inner), = value.items()
+            ((tag, inner),) = value.items()
             if tag == "fc":
                 return frozenset([by_text[text] for text in inner])
             if tag == "tc":

@@ -135,8 +135,9 @@ def _allowed(v: object, allowed: Sequence[object]) -> bool:
     return False
 
 
-def check_options(raw: object, values: Mapping[str, Sequence[object]], game: str, *,
-                  checks: Mapping[str, OptionCheck] | None = None) -> dict[str, Any]:
+def check_options(
+    raw: object, values: Mapping[str, Sequence[object]], game: str, *, checks: Mapping[str, OptionCheck] | None = None
+) -> dict[str, Any]:
     """Check the ``options`` of ``match_started`` and return them as a dict (``{}`` for None).
 
     Every engine reads options the same way: a key must be one of ``values`` and its value
@@ -173,7 +174,10 @@ def check_options(raw: object, values: Mapping[str, Sequence[object]], game: str
             raise RuleViolation("common.bad_option", f"{game} has no option {as_written(key)} (options: {known})")
         allowed = values[key]
         if not _allowed(v, allowed):
-            raise RuleViolation("common.bad_option", f"option {key} must be one of {', '.join(map(as_written, allowed))}, not {as_written(v)}")
+            raise RuleViolation(
+                "common.bad_option",
+                f"option {key} must be one of {', '.join(map(as_written, allowed))}, not {as_written(v)}",
+            )
     return dict(raw)
 
 
@@ -279,7 +283,7 @@ def card_reader(deck: Deck, example: str) -> CardReader:
         except CardError as e:
             raise RuleViolation(e.code, e.message) from None
 
-    read_card.__doc__ = f"Parse one card of the {deck.name} deck; ``\"??\"`` (None) only where ``hidden_ok``."
+    read_card.__doc__ = f'Parse one card of the {deck.name} deck; ``"??"`` (None) only where ``hidden_ok``.'
     read_card.by_text = cards  # type: ignore[attr-defined]  # for read_all: a list in one pass
     return read_card
 
@@ -303,13 +307,16 @@ def read_all(texts: Iterable[object], read: CardReader, *, hidden_ok: bool = Fal
 
 
 @overload
-def read_cards(data: Mapping[str, Any], read: CardReader, *, key: str = ..., hidden_ok: Literal[False] = ...,
-               unique: bool = ...) -> list[Card]: ...
+def read_cards(
+    data: Mapping[str, Any], read: CardReader, *, key: str = ..., hidden_ok: Literal[False] = ..., unique: bool = ...
+) -> list[Card]: ...
 @overload
-def read_cards(data: Mapping[str, Any], read: CardReader, *, key: str = ..., hidden_ok: bool,
-               unique: bool = ...) -> list[Card | None]: ...
-def read_cards(data: Mapping[str, Any], read: CardReader, *, key: str = "cards", hidden_ok: bool = False,
-               unique: bool = False) -> list[Card] | list[Card | None]:
+def read_cards(
+    data: Mapping[str, Any], read: CardReader, *, key: str = ..., hidden_ok: bool, unique: bool = ...
+) -> list[Card | None]: ...
+def read_cards(
+    data: Mapping[str, Any], read: CardReader, *, key: str = "cards", hidden_ok: bool = False, unique: bool = False
+) -> list[Card] | list[Card | None]:
     """Read the non-empty list of cards an event writes in ``data[key]``.
 
     Args:

@@ -52,8 +52,9 @@ class History(Sequence[T], Generic[T]):
         else:
             self._set([], 0, _NOTHING)
 
-    def _set(self, shared: list[T], k: int, last: T, decode: Callable[[Any], T] | None = None,
-             memo: list[Any] | None = None) -> None:
+    def _set(
+        self, shared: list[T], k: int, last: T, decode: Callable[[Any], T] | None = None, memo: list[Any] | None = None
+    ) -> None:
         self._shared = shared
         self._k = k
         self._last = last

@@ -79,8 +79,14 @@ class Secret:
     """Whether the end of its hand shows the value (the declaration's ``at_hand_end``, read)."""
 
 
-def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_type: str,
-               data: Mapping[str, Any], *, target_type: str | None = None) -> list[Secret]:
+def secrets_of(
+    declarations: Declarations,
+    options: Mapping[str, Any],
+    event_type: str,
+    data: Mapping[str, Any],
+    *,
+    target_type: str | None = None,
+) -> list[Secret]:
     """Return the private values present in one event's data, in declaration order.
 
     An ``amend`` carries its target's new payload under ``data``: pass the target's type as
@@ -90,8 +96,10 @@ def secrets_of(declarations: Declarations, options: Mapping[str, Any], event_typ
         inner = data.get("data")
         if not isinstance(inner, Mapping):
             return []
-        return [Secret(("data", *s.path), s.seats, s.unknown, None, s.hand_end)  # shown when its target's hand ends
-                for s in secrets_of(declarations, options, target_type, inner)]
+        return [
+            Secret(("data", *s.path), s.seats, s.unknown, None, s.hand_end)  # shown when its target's hand ends
+            for s in secrets_of(declarations, options, target_type, inner)
+        ]
     out: list[Secret] = []
     for decl in declarations.get(event_type, ()):
         if decl.when is not None and not decl.when(options, data):
@@ -121,7 +129,9 @@ def _seats(seat: int) -> frozenset[int]:
     return frozenset({seat})
 
 
-def _expand(data: Any, pattern: tuple[str, ...], done: Path = (), owner: int | None = None) -> list[tuple[Path, int | None]]:
+def _expand(
+    data: Any, pattern: tuple[str, ...], done: Path = (), owner: int | None = None
+) -> list[tuple[Path, int | None]]:
     """Return the concrete paths a pattern matches in ``data`` (absent fields match nothing)."""
     if not pattern:
         return [(done, owner)]

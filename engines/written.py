@@ -36,7 +36,7 @@ def as_written(value: object) -> str:
 
 def _printable(text: str) -> str:
     """``text`` without control characters, read no further than a message could show of it."""
-    return "".join(c for c in text[:4 * SHORT] if c.isprintable())
+    return "".join(c for c in text[: 4 * SHORT] if c.isprintable())
 
 
 def _shortened(value: object, room: list[int]) -> object:

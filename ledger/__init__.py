@@ -35,8 +35,19 @@ from .errors import (
     StorageUnavailable,
 )
 from .memory import MemoryLedger
-from .records import (CHAIN_FORMAT, GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport,
-                      canonical_json, chain_hash, chain_hash_v2, commitment)
+from .records import (
+    CHAIN_FORMAT,
+    GENESIS,
+    AppendResult,
+    MatchRecord,
+    NewEvent,
+    StoredEvent,
+    VerifyReport,
+    canonical_json,
+    chain_hash,
+    chain_hash_v2,
+    commitment,
+)
 from ._core import verify_listing
 from .sqlite import BUSY_TIMEOUT_SECONDS, SqliteLedger
 
@@ -75,8 +86,7 @@ __all__ = [
 ]
 
 SUPPORTED_FORMS = (
-    "a file path, 'sqlite:///relative/path', 'sqlite:////absolute/path', "
-    "'postgresql://user@host/dbname' or 'memory:'"
+    "a file path, 'sqlite:///relative/path', 'sqlite:////absolute/path', 'postgresql://user@host/dbname' or 'memory:'"
 )
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

@@ -100,10 +100,11 @@ def prepare(events: Sequence[NewEvent]) -> Prepared:
         if encoded is None:
             encoded = type_json[etype] = _dumps(etype)
         if found:
-            salted = tuple((path, salts[cut + i * width:cut + (i + 1) * width]) for i, path in enumerate(found))
+            salted = tuple((path, salts[cut + i * width : cut + (i + 1) * width]) for i, path in enumerate(found))
             cut += len(found) * width
-            committed = (_spliced_commitments(data, event.data, salted) if _apart(salted) else None) \
-                or canonical_json(committed_data(event.data, salted))
+            committed = (_spliced_commitments(data, event.data, salted) if _apart(salted) else None) or canonical_json(
+                committed_data(event.data, salted)
+            )
             append((etype, encoded, data.decode("utf-8"), data, salted, committed))
         else:
             append((etype, encoded, data.decode("utf-8"), data, (), data))
@@ -221,8 +222,21 @@ def chain_batch(
         seq += 1
         digest = spliced_hash(prev, prefix, committed, middle, seq, type_json)
         events.append(stored_event(match_id, seq, etype, _loads(data), at, by, key, prev, digest, CHAIN_FORMAT, salted))
-        rows.append((match_id, seq, etype, text, at, by, key, prev, digest, CHAIN_FORMAT,
-                     private_text(salted) if salted else None))
+        rows.append(
+            (
+                match_id,
+                seq,
+                etype,
+                text,
+                at,
+                by,
+                key,
+                prev,
+                digest,
+                CHAIN_FORMAT,
+                private_text(salted) if salted else None,
+            )
+        )
         prev = digest
     return tuple(events), rows
 
@@ -230,8 +244,19 @@ def chain_batch(
 def event_from_row(row: Sequence[Any]) -> StoredEvent:
     """Decode a stored row (see :data:`Row`) into a StoredEvent with its own data dict."""
     if len(row) > 9:
-        return stored_event(row[0], row[1], row[2], _loads(row[3]), row[4], row[5], row[6], row[7], row[8],
-                            row[9], private_from_text(row[10]) if row[10] is not None else ())
+        return stored_event(
+            row[0],
+            row[1],
+            row[2],
+            _loads(row[3]),
+            row[4],
+            row[5],
+            row[6],
+            row[7],
+            row[8],
+            row[9],
+            private_from_text(row[10]) if row[10] is not None else (),
+        )
     return stored_event(row[0], row[1], row[2], _loads(row[3]), row[4], row[5], row[6], row[7], row[8])
 
 
@@ -247,9 +272,7 @@ def status_update(result: object) -> str | None:
         raise ValueError(f"a check must return None or a dict of match fields, got {result!r}")
     unknown = set(result) - UPDATABLE_FIELDS
     if unknown:
-        raise ValueError(
-            f"a check may only update {sorted(UPDATABLE_FIELDS)}, got {sorted(map(str, unknown))}"
-        )
+        raise ValueError(f"a check may only update {sorted(UPDATABLE_FIELDS)}, got {sorted(map(str, unknown))}")
     status = result.get("status")
     if status is not None and (not isinstance(status, str) or not status):
         raise ValueError(f"match status must be a non-empty string, got {status!r}")
@@ -332,12 +355,21 @@ def verify_chain(
             middle = middles.get((row[5], row[8]))
             kind = types.get(row[1])
             prev, data = row[6], row[2]
-            if (prefix is not None and middle is not None and kind is not None and type(data) is bytes
-                    and prev == expected_prev_bytes):
+            if (
+                prefix is not None
+                and middle is not None
+                and kind is not None
+                and type(data) is bytes
+                and prev == expected_prev_bytes
+            ):
                 committed = data if row[9] is None else _quick_commitments(data, row[9]) if row[8] == 2 else None
-                if (committed is not None
-                        and _sha256(b"".join((prev, prefix[0], committed, middle[0], b"%d" % length, b',"type":',
-                                              kind[0], b"}"))).hexdigest() == last_hash):
+                if (
+                    committed is not None
+                    and _sha256(
+                        b"".join((prev, prefix[0], committed, middle[0], b"%d" % length, b',"type":', kind[0], b"}"))
+                    ).hexdigest()
+                    == last_hash
+                ):
                     expected_prev, expected_prev_bytes = last_hash, stored_hash
                     continue
         problem = pieces.check(length, expected_prev, last_hash, row, into)
@@ -383,8 +415,14 @@ class _Pieces:
         self.middles: dict[tuple[Any, int], tuple[bytes, str | None]] = {}
         self.types: dict[Any, tuple[bytes, str]] = {}
 
-    def check(self, expected_seq: int, expected_prev: str, stored_hash: str, row: Sequence[Any],
-              into: list[StoredEvent] | None) -> str | None:
+    def check(
+        self,
+        expected_seq: int,
+        expected_prev: str,
+        stored_hash: str,
+        row: Sequence[Any],
+        into: list[StoredEvent] | None,
+    ) -> str | None:
         """Return why the row is bad (in :func:`_check_row`'s words), or None; with ``into``, keep its event."""
         if len(row) == 10:
             seq, etype, data, at, by, key, prev, _, fmt, private = row
@@ -411,8 +449,12 @@ class _Pieces:
                 data = data.encode("utf-8")
         except (UnicodeError, TypeError, AttributeError):
             return _check_row(self.match_id, expected_seq, expected_prev, row)
-        if (seq != expected_seq or type(data) is not bytes or prev_bytes != expected_prev.encode("ascii")
-                or (private is not None and fmt != 2)):
+        if (
+            seq != expected_seq
+            or type(data) is not bytes
+            or prev_bytes != expected_prev.encode("ascii")
+            or (private is not None and fmt != 2)
+        ):
             return _check_row(self.match_id, expected_seq, expected_prev, row)
         decoded: Any = None
         salted: Secrets = ()
@@ -421,22 +463,39 @@ class _Pieces:
             try:
                 decoded = _loads(data)
                 salted = private_from_text(private)
-                committed = _spliced_commitments(data, decoded, salted) or canonical_json(committed_data(decoded, salted))
+                committed = _spliced_commitments(data, decoded, salted) or canonical_json(
+                    committed_data(decoded, salted)
+                )
             except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError, UnicodeDecodeError):
                 return _check_row(self.match_id, expected_seq, expected_prev, row)
-        digest = _sha256(b"".join((prev_bytes, prefix[0], committed, middle[0], b"%d" % seq, b',"type":',
-                                   kind[0], b"}"))).hexdigest()
+        digest = _sha256(
+            b"".join((prev_bytes, prefix[0], committed, middle[0], b"%d" % seq, b',"type":', kind[0], b"}"))
+        ).hexdigest()
         if digest != stored_hash:
             return _check_row(self.match_id, expected_seq, expected_prev, row) or (
-                f"seq {seq}: hash does not match the event's contents (the event was altered)")
+                f"seq {seq}: hash does not match the event's contents (the event was altered)"
+            )
         if into is not None:
             try:
                 if decoded is None:
                     decoded = _loads(data)
             except orjson.JSONDecodeError:
                 return f"seq {seq}: data is not valid JSON (the event was altered)"
-            into.append(stored_event(self.match_id, seq, kind[1], decoded, prefix[1], prefix[2], middle[1],
-                                     expected_prev, stored_hash, fmt, salted))
+            into.append(
+                stored_event(
+                    self.match_id,
+                    seq,
+                    kind[1],
+                    decoded,
+                    prefix[1],
+                    prefix[2],
+                    middle[1],
+                    expected_prev,
+                    stored_hash,
+                    fmt,
+                    salted,
+                )
+            )
         return None
 
 
@@ -478,7 +537,7 @@ def _apart(salted: Secrets) -> bool:
     if len(salted) < 2:
         return True
     paths = [path for path, _ in salted]
-    return not any(a != b and a == b[:len(a)] for a in paths for b in paths)
+    return not any(a != b and a == b[: len(a)] for a in paths for b in paths)
 
 
 def _as_text(value: Any) -> str:
@@ -494,9 +553,7 @@ def _as_text(value: Any) -> str:
     raise TypeError
 
 
-def _check_row(
-    match_id: str, expected_seq: int, expected_prev: str, row: Sequence[Any]
-) -> str | None:
+def _check_row(match_id: str, expected_seq: int, expected_prev: str, row: Sequence[Any]) -> str | None:
     """Return why the row stored at position ``expected_seq`` is bad, or None if it is sound."""
     seq = row[0]
     if seq != expected_seq:
@@ -516,9 +573,7 @@ def _check_row(
     if prev != expected_prev:
         what = "GENESIS" if seq == 1 else f"the hash of seq {seq - 1}"
         return f"seq {seq}: prev is not {what} (the chain is broken here)"
-    if set(map(type, (etype, data, at, by, prev, stored_hash))) != {str} or not (
-        key is None or type(key) is str
-    ):
+    if set(map(type, (etype, data, at, by, prev, stored_hash))) != {str} or not (key is None or type(key) is str):
         return f"seq {seq}: a stored field has the wrong type"
     try:
         decoded = _loads(data)
@@ -552,9 +607,13 @@ DEFAULT_STATUS = "playing"
 
 def check_append_args(match_id: object, by: object, expected_version: object, key: object) -> None:
     """Refuse malformed append arguments before a transaction starts."""
-    if (type(match_id) is str and match_id != "" and type(by) is str
-            and (expected_version is None or (type(expected_version) is int and expected_version >= 0))
-            and (key is None or (type(key) is str and key != ""))):
+    if (
+        type(match_id) is str
+        and match_id != ""
+        and type(by) is str
+        and (expected_version is None or (type(expected_version) is int and expected_version >= 0))
+        and (key is None or (type(key) is str and key != ""))
+    ):
         return  # the common case in one expression (the append hot path)
     check_text("match_id", match_id)
     check_recorder(by)
@@ -622,7 +681,7 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
     expected_prev = GENESIS
     other_format = False
     at = by = key = fmt = None  # the envelope of the previous event, and its prefix and middle:
-    prefix = middle = b""       # a batch shares them, so they are encoded once per batch
+    prefix = middle = b""  # a batch shares them, so they are encoded once per batch
     type_json: dict[str, bytes] = {}
     sha256, join = _sha256, b"".join
     for position, event in enumerate(events, 1):
@@ -636,8 +695,21 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
             middle = envelope_middle(key, match_id, fmt) if fmt in (1, 2) else b""
         data = canonical_json(event.data)
         seq, etype, prev, digest = event.seq, event.type, event.prev, event.hash
-        append((match_id, seq, etype, data.decode("utf-8"), at, by, key, prev, digest, fmt,
-                private_text(salted) if salted else None))
+        append(
+            (
+                match_id,
+                seq,
+                etype,
+                data.decode("utf-8"),
+                at,
+                by,
+                key,
+                prev,
+                digest,
+                fmt,
+                private_text(salted) if salted else None,
+            )
+        )
         if first_bad is not None or other_format:
             continue
         if fmt != 1 and fmt != 2:
@@ -646,8 +718,9 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
         committed = data
         if salted:
             try:
-                committed = (_spliced_commitments(data, event.data, salted) if _apart(salted) else None) \
-                    or canonical_json(committed_data(event.data, salted))
+                committed = (
+                    _spliced_commitments(data, event.data, salted) if _apart(salted) else None
+                ) or canonical_json(committed_data(event.data, salted))
             except (KeyError, IndexError, TypeError, ValueError):
                 first_bad, reason = position, f"seq {position}: its private salts do not fit its data"
                 continue
@@ -655,22 +728,35 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
         if encoded is None:
             encoded = type_json[etype] = _dumps(etype)
         if seq != position:
-            first_bad, reason = position, (f"seq {position} is missing (the next event is seq {seq})"
-                                           if isinstance(seq, int) and seq > position
-                                           else f"seq {position} is out of order or twice (found {seq})")
+            first_bad, reason = (
+                position,
+                (
+                    f"seq {position} is missing (the next event is seq {seq})"
+                    if isinstance(seq, int) and seq > position
+                    else f"seq {position} is out of order or twice (found {seq})"
+                ),
+            )
         elif prev != expected_prev:
             what = "GENESIS" if position == 1 else f"the hash of seq {position - 1}"
             first_bad, reason = position, f"seq {position}: prev is not {what} (the chain is broken here)"
         elif fmt == 1 and salted:
             first_bad, reason = position, f"seq {position}: a format-1 event has private salts (the event was altered)"
-        elif sha256(join((prev.encode("ascii"), prefix, committed, middle, b"%d" % position, b',"type":', encoded,
-                          b"}"))).hexdigest() != digest:  # spliced_hash, inline: this runs for every imported event
-            first_bad, reason = position, f"seq {position}: hash does not match the event's contents (the event was altered)"
+        elif (
+            sha256(
+                join((prev.encode("ascii"), prefix, committed, middle, b"%d" % position, b',"type":', encoded, b"}"))
+            ).hexdigest()
+            != digest
+        ):  # spliced_hash, inline: this runs for every imported event
+            first_bad, reason = (
+                position,
+                f"seq {position}: hash does not match the event's contents (the event was altered)",
+            )
         expected_prev = digest
     if other_format:
         return rows, verify_chain(match_id, [row[1:] for row in rows], len(rows), rows[-1][8])
-    return rows, VerifyReport(match=match_id, valid=first_bad is None, length=len(rows), head=rows[-1][8],
-                              first_bad=first_bad, reason=reason)
+    return rows, VerifyReport(
+        match=match_id, valid=first_bad is None, length=len(rows), head=rows[-1][8], first_bad=first_bad, reason=reason
+    )
 
 
 def ready_import(item: MatchImport) -> tuple[MatchImport, tuple[str, ...], list[Row], list[KeyRow]]:
@@ -746,11 +832,15 @@ def verify_listing(
         if length == 0:
             first_bad, reason = 1, "the listing has no events (seq 1 is missing)"
         elif version is not None and version != length:
-            first_bad, reason = min(version, length) + 1, f"the match says version {version} but the listing has {length} events"
+            first_bad, reason = (
+                min(version, length) + 1,
+                f"the match says version {version} but the listing has {length} events",
+            )
         elif head is not None and head != last_hash:
             reason = f"the match's head {head} is not the hash of seq {length}"
-    return VerifyReport(match=match_id, valid=reason is None, length=length, head=last_hash,
-                        first_bad=first_bad, reason=reason)
+    return VerifyReport(
+        match=match_id, valid=reason is None, length=length, head=last_hash, first_bad=first_bad, reason=reason
+    )
 
 
 def _check_envelope(match_id: str, expected_seq: int, expected_prev: str, envelope: Mapping[str, Any]) -> str | None:
@@ -765,14 +855,21 @@ def _check_envelope(match_id: str, expected_seq: int, expected_prev: str, envelo
         return f"seq {seq}: prev is not {what} (the chain is broken here)"
     fmt = envelope.get("format", 1)
     etype, at, by, key, data = (envelope.get(k) for k in ("type", "at", "by", "key", "data"))
-    if not (isinstance(etype, str) and isinstance(at, str) and isinstance(by, str) and isinstance(data, dict)
-            and (key is None or isinstance(key, str))):
+    if not (
+        isinstance(etype, str)
+        and isinstance(at, str)
+        and isinstance(by, str)
+        and isinstance(data, dict)
+        and (key is None or isinstance(key, str))
+    ):
         return f"seq {seq}: a listed field has the wrong type"
     try:
         if fmt == 1:
             if _has_placeholder(data):
-                return (f"seq {seq}: a format-1 event with hidden values has no commitment; it can be checked "
-                        "once its values are shown (after the match, or with the write token)")
+                return (
+                    f"seq {seq}: a format-1 event with hidden values has no commitment; it can be checked "
+                    "once its values are shown (after the match, or with the write token)"
+                )
             digest = chain_hash(expected_prev, match_id, seq, etype, data, at, by, key)
         elif fmt == 2:
             committed: Any = data

@@ -42,16 +42,20 @@ class Statements:
         self.get_match = sql(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?")
         self.max_seq = sql("SELECT coalesce(max(seq), 0) FROM events WHERE match_id = ?")
         self.event_put = sql(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        self.idem_put = sql('INSERT INTO idempotency (match_id, "key", body_hash, first_seq, last_seq, created_at) '
-                            "VALUES (?, ?, ?, ?, ?, ?)")
+        self.idem_put = sql(
+            'INSERT INTO idempotency (match_id, "key", body_hash, first_seq, last_seq, created_at) '
+            "VALUES (?, ?, ?, ?, ?, ?)"
+        )
         self.match_token = sql("UPDATE matches SET token_hash = ? WHERE id = ? AND token_hash = ?")
         self.match_move = sql("UPDATE matches SET version = ?, head = ? WHERE id = ?")
         self.match_move_status = sql("UPDATE matches SET version = ?, head = ?, status = ? WHERE id = ?")
-        self.read = sql(f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = ? AND seq > ? AND seq <= ? "
-                        "ORDER BY seq LIMIT ?")
+        self.read = sql(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
+        )
         self.feed = sql(f"SELECT id, {EVENT_COLUMNS} FROM events WHERE id > ? AND id <= ? ORDER BY id LIMIT ?")
-        self.snapshot_get = sql(f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots "
-                                "WHERE match_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1")
+        self.snapshot_get = sql(
+            f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE match_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
+        )
         self.verify_one = sql(f"SELECT {VERIFY_COLUMNS} FROM events WHERE match_id = ? ORDER BY seq")
         self.verify_heads = "SELECT id, version, head FROM matches"
         self.verify_all = f"SELECT match_id, {VERIFY_COLUMNS} FROM events ORDER BY match_id, seq"
@@ -64,9 +68,17 @@ def match_record(row: Sequence[Any]) -> MatchRecord:
     """Decode a match row (:data:`MATCH_COLUMNS`, in order): JSON columns come as text from
     SQLite, decoded from PostgreSQL's jsonb."""
     players, meta = row[4], row[8] if len(row) > 8 else None
-    return MatchRecord(row[0], row[1], row[2], row[3],
-                       tuple(loads(players) if isinstance(players, (str, bytes)) else players), row[5], int(row[6]),
-                       row[7], (loads(meta) if isinstance(meta, (str, bytes)) else dict(meta)) if meta else {})
+    return MatchRecord(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        tuple(loads(players) if isinstance(players, (str, bytes)) else players),
+        row[5],
+        int(row[6]),
+        row[7],
+        (loads(meta) if isinstance(meta, (str, bytes)) else dict(meta)) if meta else {},
+    )
 
 
 def json_text(value: Any) -> str:
@@ -152,8 +164,12 @@ class SqlLedger(Ledger):
     def _read(self, match_id: str, after: int, upto: int | None, limit: int | None) -> list[StoredEvent]:
         """Raises: MatchNotFound: no such match."""
         bound = self._NO_UPPER_BOUND
-        params = (match_id, min(after, bound), bound if upto is None else min(upto, bound),
-                  self._NO_LIMIT if limit is None else limit)
+        params = (
+            match_id,
+            min(after, bound),
+            bound if upto is None else min(upto, bound),
+            self._NO_LIMIT if limit is None else limit,
+        )
         with self._reading() as conn:
             rows = conn.execute(self._SQL.read, params).fetchall()
             if not rows and conn.execute(self._SQL.match_exists, (match_id,)).fetchone() is None:
@@ -200,8 +216,9 @@ class SqlLedger(Ledger):
         params = [value for _, value in found]
         with self._consistent(place=place is not None) as cur:  # the page and the count agree
             (total,) = cur.execute(f"SELECT count(*) FROM matches{clause}", params).fetchone() or (0,)
-            rows = cur.execute(f"SELECT {MATCH_COLUMNS} FROM matches{clause}{self._SQL.page}",
-                               (*params, limit, offset)).fetchall()
+            rows = cur.execute(
+                f"SELECT {MATCH_COLUMNS} FROM matches{clause}{self._SQL.page}", (*params, limit, offset)
+            ).fetchall()
         return [match_record(row) for row in rows], int(total)
 
     def verify(self, match_id: str | None = None) -> list[VerifyReport]:
@@ -217,7 +234,9 @@ class SqlLedger(Ledger):
         with self._consistent(raw=True) as cur:
             if match_id is not None:
                 return [self._verify_one(cur, match_id)]
-            heads = {text(mid): (int(version), text(head)) for mid, version, head in cur.execute(self._SQL.verify_heads)}
+            heads = {
+                text(mid): (int(version), text(head)) for mid, version, head in cur.execute(self._SQL.verify_heads)
+            }
             return verify_all(heads, self._all_events(cur))
 
     def read_verified(self, match_id: str) -> tuple[VerifyReport, list[StoredEvent]]:

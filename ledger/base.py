@@ -215,8 +215,17 @@ class Ledger(ABC):
             changes = check(NEW_MATCH, events) if check is not None else None
             status, changed = status_update(changes), meta_update(changes)
             last = events[-1]
-            row = MatchRecord(match_id, game, token_hash, at, names, status or DEFAULT_STATUS, last.seq, last.hash,
-                              dict(changed if changed is not None else meta or {}))
+            row = MatchRecord(
+                match_id,
+                game,
+                token_hash,
+                at,
+                names,
+                status or DEFAULT_STATUS,
+                last.seq,
+                last.hash,
+                dict(changed if changed is not None else meta or {}),
+            )
             if not store.insert_match(row):
                 raise MatchExists(match_id)
             store.insert_events(rows)
@@ -469,8 +478,17 @@ def _import_one(
     changes = item.check(NEW_MATCH, built) if item.check is not None else None
     status, meta = status_update(changes), meta_update(changes)
     last = built[-1]
-    row = MatchRecord(item.match_id, item.game, item.token_hash, built[0].at, names, status or DEFAULT_STATUS,
-                      last.seq, last.hash, meta or {})
+    row = MatchRecord(
+        item.match_id,
+        item.game,
+        item.token_hash,
+        built[0].at,
+        names,
+        status or DEFAULT_STATUS,
+        last.seq,
+        last.hash,
+        meta or {},
+    )
     if not store.insert_match(row):  # another server imported it meanwhile
         raise MatchExists(item.match_id)
     store.insert_events(rows)

@@ -43,8 +43,13 @@ class _Tables:
 
     failures: tuple[type[BaseException], ...] = ()
 
-    def __init__(self, matches: dict[str, _Match], feed: list[Row], keys: dict[tuple[str, str], tuple[str, int, int]],
-                 snapshots: dict[str, dict[int, Snapshot]]) -> None:
+    def __init__(
+        self,
+        matches: dict[str, _Match],
+        feed: list[Row],
+        keys: dict[tuple[str, str], tuple[str, int, int]],
+        snapshots: dict[str, dict[int, Snapshot]],
+    ) -> None:
         self.matches, self.feed, self.keys, self.snapshots = matches, feed, keys, snapshots
         self.found: _Match | None = None
         self.base = 0
@@ -61,7 +66,7 @@ class _Tables:
         return self.found.record()
 
     def events(self, match_id: str, first: int, last: int) -> tuple[StoredEvent, ...]:
-        return tuple(event_from_row(row) for row in self.matches[match_id].rows[first - 1:last])
+        return tuple(event_from_row(row) for row in self.matches[match_id].rows[first - 1 : last])
 
     def exists(self, match_id: str) -> bool:
         return match_id in self.matches
@@ -191,8 +196,10 @@ class MemoryLedger(Ledger):
                 matches = [self._get(match_id)]
             else:
                 matches = sorted(self._matches.values(), key=lambda match: match.row.id)
-            return [verify_chain(match.row.id, [row[1:] for row in match.rows], match.row.version, match.row.head)
-                    for match in matches]
+            return [
+                verify_chain(match.row.id, [row[1:] for row in match.rows], match.row.version, match.row.head)
+                for match in matches
+            ]
 
     def read_verified(self, match_id: str) -> tuple[VerifyReport, list[StoredEvent]]:
         """Return the match's chain report and its events, from one pass over the stored rows.
@@ -204,8 +211,9 @@ class MemoryLedger(Ledger):
         with self._lock:
             self._ensure_open()
             match = self._get(match_id)
-            report = verify_chain(match.row.id, [row[1:] for row in match.rows], match.row.version, match.row.head,
-                                  events)
+            report = verify_chain(
+                match.row.id, [row[1:] for row in match.rows], match.row.version, match.row.head, events
+            )
         return report, events
 
     def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:

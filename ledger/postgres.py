@@ -176,12 +176,17 @@ GUARDS: dict[str, tuple[str, str, str]] = dict(
         _guard("events_no_truncate", "TRUNCATE", "events", "events table is append-only", each="STATEMENT"),
         _guard("idempotency_no_update", "UPDATE", "idempotency", "idempotency table is append-only"),
         _guard("idempotency_no_delete", "DELETE", "idempotency", "idempotency table is append-only"),
-        _guard("idempotency_no_truncate", "TRUNCATE", "idempotency", "idempotency table is append-only",
-               each="STATEMENT"),
+        _guard(
+            "idempotency_no_truncate", "TRUNCATE", "idempotency", "idempotency table is append-only", each="STATEMENT"
+        ),
         _guard("matches_no_delete", "DELETE", "matches", "matches are never deleted"),
         _guard("matches_no_truncate", "TRUNCATE", "matches", "matches are never deleted", each="STATEMENT"),
-        _guard("matches_fixed_identity", "UPDATE OF id, game, created_at, players", "matches",
-               "a match keeps its id, game, creation time and players"),
+        _guard(
+            "matches_fixed_identity",
+            "UPDATE OF id, game, created_at, players",
+            "matches",
+            "a match keeps its id, game, creation time and players",
+        ),
     ]
 )
 """The guard triggers by name: (table, the statement that creates it, its message).
@@ -195,12 +200,20 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # What people call a match by (title, date, place, tags), as SQLite's m003_match_meta;
     # place_key is meta.place casefolded by Python on write, so that the place filter folds
     # case as SQLite's does whatever the database's locale.
-    (3, ("ALTER TABLE matches ADD COLUMN meta jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(meta) = 'object')",
-         "ALTER TABLE matches ADD COLUMN place_key text",
-         "CREATE INDEX matches_place ON matches (place_key)")),
+    (
+        3,
+        (
+            "ALTER TABLE matches ADD COLUMN meta jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(meta) = 'object')",
+            "ALTER TABLE matches ADD COLUMN place_key text",
+            "CREATE INDEX matches_place ON matches (place_key)",
+        ),
+    ),
     # The service's stored states, a cache beside the log (SQLite's m004_snapshots): not
     # append-only (a stale one is rebuilt in place) and not chained (the service checks it).
-    (4, ("""
+    (
+        4,
+        (
+            """
     CREATE TABLE snapshots (
         match_id  text NOT NULL REFERENCES matches (id),
         seq       integer NOT NULL,
@@ -210,7 +223,9 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         digest    text NOT NULL,
         PRIMARY KEY (match_id, seq)
     )
-    """,)),
+    """,
+        ),
+    ),
 )
 """Schema versions in order: (version, its statements). Each runs once, recorded in
 ``tanteo_schema``; a new version appends here and never edits an older one."""
@@ -411,8 +426,9 @@ class PostgresLedger(SqlLedger):
                     yield cur
             finally:
                 if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    conn.execute("COMMIT" if conn.info.transaction_status
-                                 == psycopg.pq.TransactionStatus.INTRANS else "ROLLBACK")
+                    conn.execute(
+                        "COMMIT" if conn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS else "ROLLBACK"
+                    )
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -553,7 +569,6 @@ class PostgresLedger(SqlLedger):
                     self._announcements.close()
 
 
-
 def verify_database(url: str) -> list[VerifyReport]:
     """Verify every chain in a PostgreSQL ledger without creating or changing anything."""
     with PostgresLedger(url, pool_size=1, migrate=False) as ledger:
@@ -590,9 +605,20 @@ class _Write(SqlStore):
     def insert_match(self, match: MatchRecord) -> bool:
         """Insert a match row; a racing creator of the same id commits first, and the insert then finds its row."""
         self._lock_feed(again=True)
-        created = self.cur.execute(_SQL_MATCH_PUT, (match.id, match.game, match.token_hash, match.created_at,
-                                                    json_text(list(match.players)), match.status, match.version,
-                                                    match.head, *_meta_columns(match.meta))).fetchone()
+        created = self.cur.execute(
+            _SQL_MATCH_PUT,
+            (
+                match.id,
+                match.game,
+                match.token_hash,
+                match.created_at,
+                json_text(list(match.players)),
+                match.status,
+                match.version,
+                match.head,
+                *_meta_columns(match.meta),
+            ),
+        ).fetchone()
         if created is not None:
             self.announce.append((match.id, match.version))
         return created is not None
@@ -609,8 +635,10 @@ class _Write(SqlStore):
         self.announce.append((match_id, version))
 
     def put_snapshot(self, snapshot: Snapshot) -> None:
-        self.cur.execute(_SQL_SNAPSHOT_PUT, (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules,
-                                             snapshot.state, snapshot.digest))
+        self.cur.execute(
+            _SQL_SNAPSHOT_PUT,
+            (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules, snapshot.state, snapshot.digest),
+        )
 
     def savepoint(self) -> psycopg.Transaction:
         savepoint: psycopg.Transaction = self.cur.connection.transaction()

@@ -86,9 +86,7 @@ class NewEvent:
         if not isinstance(self.type, str) or not self.type:
             raise ValueError(f"event type must be a non-empty string, got {self.type!r}")
         if not isinstance(self.data, dict):
-            raise TypeError(
-                f"event data must be a dict, got {type(self.data).__name__} for {self.type!r}"
-            )
+            raise TypeError(f"event data must be a dict, got {type(self.data).__name__} for {self.type!r}")
 
 
 @dataclass(frozen=True)
@@ -165,15 +163,24 @@ def stored_event(
     """
     event = _new_object(StoredEvent)
     event.__dict__.update(
-        {"match": match, "seq": seq, "type": type, "data": data, "at": at, "by": by,
-         "key": key, "prev": prev, "hash": hash, "format": format, "private": private}
+        {
+            "match": match,
+            "seq": seq,
+            "type": type,
+            "data": data,
+            "at": at,
+            "by": by,
+            "key": key,
+            "prev": prev,
+            "hash": hash,
+            "format": format,
+            "private": private,
+        }
     )
     return event
 
 
-def append_result(
-    version: int, head: str, events: tuple[StoredEvent, ...], replayed: bool
-) -> AppendResult:
+def append_result(version: int, head: str, events: tuple[StoredEvent, ...], replayed: bool) -> AppendResult:
     """Build an AppendResult without the frozen ``__init__`` (package-internal, hot path)."""
     result = _new_object(AppendResult)
     result.__dict__.update({"version": version, "head": head, "events": events, "replayed": replayed})

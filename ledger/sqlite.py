@@ -159,10 +159,7 @@ _TABLES_V1 = (
 
 
 def _refuse(name: str, when: str, table: str, message: str) -> tuple[str, str]:
-    sql = (
-        f"CREATE TRIGGER {name} BEFORE {when} ON {table} "
-        f"BEGIN SELECT RAISE(ABORT, '{message}'); END"
-    )
+    sql = f"CREATE TRIGGER {name} BEFORE {when} ON {table} BEGIN SELECT RAISE(ABORT, '{message}'); END"
     return name, sql
 
 
@@ -213,7 +210,6 @@ def m002_private(db: Database) -> None:
 def m003_match_meta(db: Database) -> None:
     """Give matches a ``meta`` JSON object (title, date, place, tags) to list and filter by."""
     db.execute("ALTER TABLE matches ADD COLUMN meta TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(meta))")
-
 
 
 _SNAPSHOT_FIELDS = """
@@ -312,13 +308,13 @@ class _Reading:
     def __enter__(self) -> sqlite3.Connection:
         return self.ledger._connection()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if isinstance(exc, sqlite3.Error):
             translated = storage_error(exc)
             if translated is not None:
                 raise translated from exc
-
 
 
 class SqliteLedger(SqlLedger):
@@ -352,9 +348,7 @@ class SqliteLedger(SqlLedger):
         """
         level = str(synchronous).upper()
         if level not in SYNCHRONOUS_LEVELS:
-            raise ValueError(
-                f"synchronous must be one of {sorted(SYNCHRONOUS_LEVELS)}, got {synchronous!r}"
-            )
+            raise ValueError(f"synchronous must be one of {sorted(SYNCHRONOUS_LEVELS)}, got {synchronous!r}")
         self.path = os.fspath(path)
         self.read_only = read_only
         self.immutable = False
@@ -374,7 +368,9 @@ class SqliteLedger(SqlLedger):
                 try:
                     Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 except OSError as error:
-                    raise StorageUnavailable(_os_reason(error), f"cannot create the directory of {self.path}") from error
+                    raise StorageUnavailable(
+                        _os_reason(error), f"cannot create the directory of {self.path}"
+                    ) from error
             self._open(self.path, False, level, in_memory)
 
     def _open(self, target: str, uri: bool, level: str, in_memory: bool) -> None:
@@ -462,9 +458,11 @@ class SqliteLedger(SqlLedger):
 
     def _migrations_applied(self) -> int:
         try:
-            (count,) = self._connection().execute(
-                "SELECT count(*) FROM _sqlite_migrations WHERE migration_set = ?", (MIGRATION_SET,)
-            ).fetchone()
+            (count,) = (
+                self._connection()
+                .execute("SELECT count(*) FROM _sqlite_migrations WHERE migration_set = ?", (MIGRATION_SET,))
+                .fetchone()
+            )
         except sqlite3.OperationalError as error:
             if storage_error(error) is not None:
                 raise
@@ -474,9 +472,7 @@ class SqliteLedger(SqlLedger):
     def _check_schema(self) -> None:
         """Refuse to work on a file whose tables or guard triggers are not what we created."""
         conn = self._connection()
-        tables = {
-            name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         missing_tables = {"matches", "events", "idempotency"} - tables
         if missing_tables:
             raise LedgerError(
@@ -561,7 +557,6 @@ class SqliteLedger(SqlLedger):
             super().put_snapshot(snapshot)
         finally:
             conn.execute(f"PRAGMA synchronous = {int(level)}")
-
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -693,17 +688,30 @@ class _Write(SqlStore):
 
     def insert_match(self, match: MatchRecord) -> bool:
         """Insert a match row (a taken id is a uniqueness error: :class:`MatchExists`, by :meth:`_translate`)."""
-        self.cur.execute(_SQL_MATCH_PUT, (match.id, match.game, match.token_hash, match.created_at,
-                                          json_text(list(match.players)), match.status, match.version, match.head,
-                                          meta_text(match.meta)))
+        self.cur.execute(
+            _SQL_MATCH_PUT,
+            (
+                match.id,
+                match.game,
+                match.token_hash,
+                match.created_at,
+                json_text(list(match.players)),
+                match.status,
+                match.version,
+                match.head,
+                meta_text(match.meta),
+            ),
+        )
         return True
 
     def set_meta(self, match_id: str, meta: Mapping[str, Any]) -> None:
         self.cur.execute(_SQL_MATCH_META, (meta_text(meta), match_id))
 
     def put_snapshot(self, snapshot: Snapshot) -> None:
-        self.cur.execute(_SQL_SNAPSHOT_PUT, (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules,
-                                             snapshot.state, snapshot.digest))
+        self.cur.execute(
+            _SQL_SNAPSHOT_PUT,
+            (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules, snapshot.state, snapshot.digest),
+        )
 
     @contextlib.contextmanager
     def savepoint(self) -> Iterator[None]:

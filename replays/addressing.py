@@ -47,8 +47,13 @@ class Position:
     trick: int | None = None
 
 
-def positions(engine: Engine, frames: Sequence[Frame], *, hands_before: int | None = None,
-              views: Mapping[int, Mapping[str, Any]] | None = None) -> list[Position]:
+def positions(
+    engine: Engine,
+    frames: Sequence[Frame],
+    *,
+    hands_before: int | None = None,
+    views: Mapping[int, Mapping[str, Any]] | None = None,
+) -> list[Position]:
     """Return each frame's hand and move numbers (and trick, where the game has tricks).
 
     Events that are not moves (claims, notes, corrections, reveals, voided events) carry the
@@ -124,7 +129,9 @@ def locate(positions_: Sequence[Position], *, hand: int, move: int | None = None
         if move is None:
             return in_trick[-1].seq
         if not 1 <= move <= len(in_trick):
-            raise AddressError(f"trick {trick} of hand {hand} has no move {move}: it has {_count(len(in_trick), 'move')}")
+            raise AddressError(
+                f"trick {trick} of hand {hand} has no move {move}: it has {_count(len(in_trick), 'move')}"
+            )
         return in_trick[move - 1].seq
     if move is None:
         return moves[-1].seq

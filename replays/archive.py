@@ -40,8 +40,13 @@ class LineError:
     match: str | None = None
 
     def json(self) -> dict[str, Any]:
-        return {"line": self.line, "column": self.column, "code": self.code, "message": self.message,
-                "match": self.match}
+        return {
+            "line": self.line,
+            "column": self.column,
+            "code": self.code,
+            "message": self.message,
+            "match": self.match,
+        }
 
 
 @dataclass(frozen=True)
@@ -71,8 +76,9 @@ def archive_line(envelope: Mapping[str, Any]) -> bytes:
     return orjson.dumps(envelope) + b"\n"
 
 
-def read_archive(lines: Iterable[bytes | str], *, first: int = 1,
-                 errors: Any = None) -> tuple[list[ArchivedMatch], Any]:
+def read_archive(
+    lines: Iterable[bytes | str], *, first: int = 1, errors: Any = None
+) -> tuple[list[ArchivedMatch], Any]:
     """Read an archive into its matches, in the order they first appear, and the lines refused.
 
     A refused line names the match it seems to come from when its text still shows a
@@ -95,9 +101,16 @@ def read_archive(lines: Iterable[bytes | str], *, first: int = 1,
     loads = orjson.loads
     for number, raw in enumerate(lines, first):
         if len(raw) > MAX_LINE:
-            errors.append(LineError(number, None, "archive.line_too_long",
-                                    f"this line is longer than {MAX_LINE // (1024 * 1024)} MiB, far more than any "
-                                    "event's envelope: it was not read", None))
+            errors.append(
+                LineError(
+                    number,
+                    None,
+                    "archive.line_too_long",
+                    f"this line is longer than {MAX_LINE // (1024 * 1024)} MiB, far more than any "
+                    "event's envelope: it was not read",
+                    None,
+                )
+            )
             continue
         try:
             envelope = loads(raw)
@@ -116,15 +129,23 @@ def read_archive(lines: Iterable[bytes | str], *, first: int = 1,
         except _Refused as refused:
             if isinstance(raw, bytes):
                 raw = raw.decode("utf-8", "replace")
-            errors.append(LineError(number, refused.column, refused.code, refused.message,
-                                    refused.match or _match_named(raw)))
+            errors.append(
+                LineError(number, refused.column, refused.code, refused.message, refused.match or _match_named(raw))
+            )
             continue
         before = latest.get(event.match)
         if before is not None and event.at != before[0] and _earlier(event.at, before[0]):
-            errors.append(LineError(number, None, "archive.time_backwards",
-                                    f"this event was stored at {event.at}, before the one on line {before[1]} "
-                                    f"({before[0]}): a match's times only move forward, so these were changed after "
-                                    "it was recorded", event.match))
+            errors.append(
+                LineError(
+                    number,
+                    None,
+                    "archive.time_backwards",
+                    f"this event was stored at {event.at}, before the one on line {before[1]} "
+                    f"({before[0]}): a match's times only move forward, so these were changed after "
+                    "it was recorded",
+                    event.match,
+                )
+            )
             continue
         latest[event.match] = (event.at, number)
         match = grouped.get(event.match)
@@ -194,13 +215,19 @@ def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
     if not isinstance(match, str) or not match:
         raise _Refused("archive.bad_envelope", "the envelope has no match id ('match')", 1)
     if not is_issued_match_id(match):
-        raise _Refused("archive.bad_match_id",
-                       f"the match id {shown(match)} is not one Tanteo issues ({MATCH_ID_LENGTH} letters, digits, "
-                       "'-' or '_', not starting with '-'): a restore keeps the ids the server gave", None, match)
+        raise _Refused(
+            "archive.bad_match_id",
+            f"the match id {shown(match)} is not one Tanteo issues ({MATCH_ID_LENGTH} letters, digits, "
+            "'-' or '_', not starting with '-'): a restore keeps the ids the server gave",
+            None,
+            match,
+        )
     fields = _plain_fields(envelope, known_at)  # the common case is checked in one pass
     if fields is not None:
         private = envelope.get("private")
-        return stored_event(match, *fields, tuple((tuple(item["path"]), item["salt"]) for item in private) if private else ())
+        return stored_event(
+            match, *fields, tuple((tuple(item["path"]), item["salt"]) for item in private) if private else ()
+        )
     try:  # the schema names what is wrong
         validate_envelope(envelope)
     except SchemaError as error:
@@ -210,8 +237,19 @@ def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
     if why is not None:  # raised outside the handler (see _parsed)
         raise _Refused("archive.bad_envelope", f"the envelope: {why}", None, match)
     salts = tuple((tuple(item["path"]), item["salt"]) for item in envelope.get("private") or ())
-    return stored_event(match, envelope["seq"], envelope["type"], envelope["data"], envelope["at"], envelope["by"],
-                        envelope["key"], envelope["prev"], envelope["hash"], envelope.get("format", 1), salts)
+    return stored_event(
+        match,
+        envelope["seq"],
+        envelope["type"],
+        envelope["data"],
+        envelope["at"],
+        envelope["by"],
+        envelope["key"],
+        envelope["prev"],
+        envelope["hash"],
+        envelope.get("format", 1),
+        salts,
+    )
 
 
 _AT = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)\.\d{3}Z")
@@ -245,11 +283,16 @@ def _plain_fields(envelope: dict[str, Any], known_at: set[str]) -> Fields | None
     size = len(envelope)  # the ten keys above and ``match`` are there: exactly these, or ``private`` too
     if not (
         (size == 10 or (size == 11 and "private" in envelope and _plain_salts(envelope["private"])))
-        and type(seq) is int and seq >= 1
-        and type(etype) is str and type(data) is dict and type(by) is str
+        and type(seq) is int
+        and seq >= 1
+        and type(etype) is str
+        and type(data) is dict
+        and type(by) is str
         and (key is None or type(key) is str)
-        and type(prev) is str and type(digest) is str
-        and (fmt == 1 or fmt == 2) and type(fmt) is int
+        and type(prev) is str
+        and type(digest) is str
+        and (fmt == 1 or fmt == 2)
+        and type(fmt) is int
         and type(at) is str
     ):
         return None
@@ -280,8 +323,14 @@ def _plain_salts(items: Any) -> bool:
         for step in path:
             if not ((type(step) is str and len(step) <= 64) or (type(step) is int and 0 <= step <= 1000)):
                 return False
-        if not (type(salt) is str and len(salt) == 32 and not salt.strip(_HEX)
-                and type(digest) is str and len(digest) == 64 and not digest.strip(_HEX)):
+        if not (
+            type(salt) is str
+            and len(salt) == 32
+            and not salt.strip(_HEX)
+            and type(digest) is str
+            and len(digest) == 64
+            and not digest.strip(_HEX)
+        ):
             return False
     return True
 
@@ -291,7 +340,7 @@ def _match_named(text: str) -> str | None:
     at = text.find('"match"')
     if at < 0:
         return None
-    rest = text[at + len('"match"'):].lstrip()
+    rest = text[at + len('"match"') :].lstrip()
     if not rest.startswith(":"):
         return None
     rest = rest[1:].lstrip()

@@ -67,8 +67,13 @@ def _with_name(entry: Mapping[str, Any], names: Mapping[tuple[str, int], str]) -
     return dict(entry)
 
 
-def audit(score: Mapping[str, Any], steps: Sequence[Step], chain: Mapping[str, Any],
-          players: Sequence[str] = (), batches: Mapping[int, str] | None = None) -> dict[str, Any]:
+def audit(
+    score: Mapping[str, Any],
+    steps: Sequence[Step],
+    chain: Mapping[str, Any],
+    players: Sequence[str] = (),
+    batches: Mapping[int, str] | None = None,
+) -> dict[str, Any]:
     """Build the audit of a match from its score sheet, the walk of its log and its chain report.
 
     ``batches`` maps each seq to the ``at`` stamp of its append (see :func:`disputes`).
@@ -126,12 +131,23 @@ def _orphan(claim: Event, hand: VoidedHand, reason: str) -> dict[str, Any]:
     if reason:
         why += f" ({reason})"
     why += ": what the table wrote for it has no hand to be compared with"
-    return {"claimSeq": claim.seq, "hand": hand.number, "handSeq": hand.seq, "voidSeq": hand.void,
-            "claimed": {k: v for k, v in claim.data.items() if k != "hand"}, "why": why}
+    return {
+        "claimSeq": claim.seq,
+        "hand": hand.number,
+        "handSeq": hand.seq,
+        "voidSeq": hand.void,
+        "claimed": {k: v for k, v in claim.data.items() if k != "hand"},
+        "why": why,
+    }
 
 
-def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mapping[str, Any], unit: str,
-             names: Mapping[tuple[str, int], str]) -> list[dict[str, Any]]:
+def _compare(
+    event: Event,
+    hands: Mapping[int, Mapping[str, Any]],
+    score: Mapping[str, Any],
+    unit: str,
+    names: Mapping[tuple[str, int], str],
+) -> list[dict[str, Any]]:
     data = event.data
     number = data.get("hand")
     hand = hands.get(number) if number is not None else None
@@ -148,12 +164,27 @@ def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mappin
         for i, value in enumerate(values):
             if value is None:
                 continue
-            have = computed[i] if isinstance(computed, list) and i < len(computed) else (computed if not isinstance(computed, list) else None)
+            have = (
+                computed[i]
+                if isinstance(computed, list) and i < len(computed)
+                else (computed if not isinstance(computed, list) else None)
+            )
             agrees = None if have is None and why.startswith("incomplete") else (have == value)
             if have is None and not why.startswith("incomplete"):
                 agrees = False
-            out.append(_entry(event.seq, number, field, i if isinstance(claimed, list) else None, unit, value, have, agrees,
-                              why if agrees is not True else ""))
+            out.append(
+                _entry(
+                    event.seq,
+                    number,
+                    field,
+                    i if isinstance(claimed, list) else None,
+                    unit,
+                    value,
+                    have,
+                    agrees,
+                    why if agrees is not True else "",
+                )
+            )
     for entry in out:
         if isinstance(entry.get(unit), int) and (unit, entry[unit]) in names:
             entry["name"] = names[(unit, entry[unit])]
@@ -162,7 +193,9 @@ def _compare(event: Event, hands: Mapping[int, Mapping[str, Any]], score: Mappin
     return out
 
 
-def _computed(field: str, number: int | None, hand: Mapping[str, Any] | None, score: Mapping[str, Any]) -> tuple[Any, str]:
+def _computed(
+    field: str, number: int | None, hand: Mapping[str, Any] | None, score: Mapping[str, Any]
+) -> tuple[Any, str]:
     """Return the computed value for a claim field and, if it has none, why."""
     if field == "winners":
         end = score["end"]
@@ -186,8 +219,17 @@ def _computed(field: str, number: int | None, hand: Mapping[str, Any] | None, sc
     return None, f"the score sheet has no {field} for hand {number}"
 
 
-def _entry(seq: int, hand: int | None, field: str, index: int | None, unit: str, claimed: Any, computed: Any,
-           agrees: bool | None, why: str) -> dict[str, Any]:
+def _entry(
+    seq: int,
+    hand: int | None,
+    field: str,
+    index: int | None,
+    unit: str,
+    claimed: Any,
+    computed: Any,
+    agrees: bool | None,
+    why: str,
+) -> dict[str, Any]:
     entry: dict[str, Any] = {"claimSeq": seq, "hand": hand, "field": field}
     if index is not None:
         entry[unit] = index
@@ -222,7 +264,13 @@ def disputes(steps: Sequence[Step], batches: Mapping[int, str]) -> list[dict[str
     for i, event in enumerate(events):
         if event.type != "dispute":
             continue
-        entry: dict[str, Any] = {"seq": event.seq, **dict(event.data), "state": "open", "ruling": None, "correction": []}
+        entry: dict[str, Any] = {
+            "seq": event.seq,
+            **dict(event.data),
+            "state": "open",
+            "ruling": None,
+            "correction": [],
+        }
         if event.seq in voided:
             entry["state"] = "withdrawn"
         for j in range(i + 1, len(events)):
@@ -235,8 +283,15 @@ def disputes(steps: Sequence[Step], batches: Mapping[int, str]) -> list[dict[str
                 fix = events[k]
                 if fix.type not in CORRECTIONS or batches.get(fix.seq) != batches.get(ruling.seq):
                     break
-                entry["correction"].append({"seq": fix.seq, "type": fix.type, "target": int(fix.data["target"]),
-                                            "reason": str(fix.data.get("reason", "")), "inForce": fix.seq not in voided})
+                entry["correction"].append(
+                    {
+                        "seq": fix.seq,
+                        "type": fix.type,
+                        "target": int(fix.data["target"]),
+                        "reason": str(fix.data.get("reason", "")),
+                        "inForce": fix.seq not in voided,
+                    }
+                )
             break
         out.append(entry)
     return out
@@ -253,8 +308,9 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def rules_report(game: str, recorded: int | None, current: int, sheet: Mapping[str, Any],
-                 past: Mapping[str, Any] | None) -> dict[str, Any]:
+def rules_report(
+    game: str, recorded: int | None, current: int, sheet: Mapping[str, Any], past: Mapping[str, Any] | None
+) -> dict[str, Any]:
     """Say which rules version scored the match, and which hands another version scores otherwise.
 
     ``recorded`` is the version ``match_started`` holds (None: recorded before versions were
@@ -262,8 +318,14 @@ def rules_report(game: str, recorded: int | None, current: int, sheet: Mapping[s
     None when that engine is no longer shipped. ``differences`` lists each hand whose points
     (or result) differ between the two; ``notes`` say it in words.
     """
-    out: dict[str, Any] = {"game": game, "recorded": recorded, "current": current,
-                           "available": past is not None, "differences": [], "notes": []}
+    out: dict[str, Any] = {
+        "game": game,
+        "recorded": recorded,
+        "current": current,
+        "available": past is not None,
+        "differences": [],
+        "notes": [],
+    }
     if recorded is None:
         out["notes"].append(f"recorded before rules versions were kept; scored with {game} rules version {current}")
         return out
@@ -271,8 +333,10 @@ def rules_report(game: str, recorded: int | None, current: int, sheet: Mapping[s
         out["notes"].append(f"recorded and scored with {game} rules version {current}")
         return out
     if past is None:
-        out["notes"].append(f"recorded with {game} rules version {recorded}, scored with version {current}; "
-                            f"version {recorded} is no longer available here, so no hand could be rescored with it")
+        out["notes"].append(
+            f"recorded with {game} rules version {recorded}, scored with version {current}; "
+            f"version {recorded} is no longer available here, so no hand could be rescored with it"
+        )
         return out
     then = {h["hand"]: h for h in past["hands"]}
     for hand in sheet["hands"]:
@@ -281,10 +345,16 @@ def rules_report(game: str, recorded: int | None, current: int, sheet: Mapping[s
             continue
         for field in ("points", "result"):
             if old.get(field) != hand.get(field):
-                out["differences"].append({"hand": hand["hand"], "field": field, "recorded": old.get(field),
-                                           "current": hand.get(field)})
+                out["differences"].append(
+                    {"hand": hand["hand"], "field": field, "recorded": old.get(field), "current": hand.get(field)}
+                )
     count = len({d["hand"] for d in out["differences"]})
-    summary = "no hand differs" if not count else (
-        "hands " + ", ".join(str(h) for h in sorted({d["hand"] for d in out["differences"]})) + " score differently")
+    summary = (
+        "no hand differs"
+        if not count
+        else (
+            "hands " + ", ".join(str(h) for h in sorted({d["hand"] for d in out["differences"]})) + " score differently"
+        )
+    )
     out["notes"].append(f"recorded with {game} rules version {recorded}, scored with version {current}: {summary}")
     return out

@@ -53,7 +53,7 @@ def lines_of(read: Callable[[int], bytes], limit: int = MAX_LINE) -> Iterator[by
             continue
         pending += chunk[start:]
         if len(pending) > limit:
-            yield pending[:limit + 1]
+            yield pending[: limit + 1]
             pending, skipping = b"", True
     if pending and not skipping:
         yield _cut(pending, limit)
@@ -62,7 +62,7 @@ def lines_of(read: Callable[[int], bytes], limit: int = MAX_LINE) -> Iterator[by
 def _cut(line: bytes, limit: int) -> bytes:
     if line.endswith(b"\r"):
         line = line[:-1]
-    return line if len(line) <= limit else line[:limit + 1]
+    return line if len(line) <= limit else line[: limit + 1]
 
 
 def is_too_long(line: bytes | str, limit: int = MAX_LINE) -> bool:
@@ -83,8 +83,12 @@ class ErrorLog(Generic[T]):
     errors not kept: a damaged line refuses its whole match, listed or not.
     """
 
-    def __init__(self, limit: int = MAX_ERRORS, place: Callable[[T], tuple[int, int]] | None = None,
-                 names: Callable[[T], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        limit: int = MAX_ERRORS,
+        place: Callable[[T], tuple[int, int]] | None = None,
+        names: Callable[[T], str | None] | None = None,
+    ) -> None:
         self.limit = limit
         self.place = place or _place
         self.names = names
@@ -136,5 +140,7 @@ def _place(error: Any) -> tuple[int, int]:
 
 def more_errors_said(more: int, limit: int = MAX_ERRORS) -> str:
     """Say, for a report, that ``more`` errors were found beyond the ``limit`` listed."""
-    return (f"{more:,} more error{'s were' if more != 1 else ' was'} found and not listed: a report lists the "
-            f"first {limit} in the file; correct those and import the file again to see the next ones")
+    return (
+        f"{more:,} more error{'s were' if more != 1 else ' was'} found and not listed: a report lists the "
+        f"first {limit} in the file; correct those and import the file again to see the next ones"
+    )

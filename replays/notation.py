@@ -78,10 +78,14 @@ def card_problem(value: Any, deck: str) -> str | None:
     if deck == "cabo":
         return f"{value} is not a Cabo card: write its value, 0 to 13 (or ?? for an unseen card)"
     if deck == "spanish":
-        return (f"{value} is not a card: write the rank (1 to 7, 10, 11 or 12) and the suit (o oros, c copas, "
-                "e espadas, b bastos), like 7o or 12b, or ?? for an unseen card")
-    return (f"{value} is not a card: write the rank (A, 2 to 10, J, Q or K) and the suit (C, D, H or S), "
-            "like 10H or QS, or ?? for an unseen card")
+        return (
+            f"{value} is not a card: write the rank (1 to 7, 10, 11 or 12) and the suit (o oros, c copas, "
+            "e espadas, b bastos), like 7o or 12b, or ?? for an unseen card"
+        )
+    return (
+        f"{value} is not a card: write the rank (A, 2 to 10, J, Q or K) and the suit (C, D, H or S), "
+        "like 10H or QS, or ?? for an unseen card"
+    )
 
 
 # --------------------------------------------------------------------------- writing
@@ -160,7 +164,14 @@ def write_text(start: Mapping[str, Any], events: Sequence[tuple[int, str, Mappin
 
 def _event_line(kind: str, data: Mapping[str, Any], deck: str) -> str:
     text = data.get("text") if kind == "note" else None
-    if isinstance(text, str) and text and text == text.strip() and "}" not in text and "{" not in text and "\n" not in text:
+    if (
+        isinstance(text, str)
+        and text
+        and text == text.strip()
+        and "}" not in text
+        and "{" not in text
+        and "\n" not in text
+    ):
         rest = [_field(k, v, deck) for k, v in _ordered(data) if k != "text"]
         return " ".join([kind, *rest, "{" + text + "}"])
     return " ".join([kind, *(_field(k, v, deck) for k, v in _ordered(data))])
@@ -264,7 +275,7 @@ def _tokens(text: str, line: int = 1, end: bool = True) -> Iterator[_Token]:
             j = text.find("}", i + 1)
             if j < 0:
                 raise _Unclosed(line, column, "this { comment is never closed with }")
-            body = text[i + 1:j]
+            body = text[i + 1 : j]
             yield _Token("brace", body, start_line, start_col)
             newlines = body.count("\n")
             if newlines:
@@ -280,9 +291,11 @@ def _tokens(text: str, line: int = 1, end: bool = True) -> Iterator[_Token]:
             if j >= n or text[j] != '"':
                 raise _Syntax(line, column, 'this string is never closed with "')
             try:
-                value = json.loads(text[i:j + 1])
+                value = json.loads(text[i : j + 1])
             except ValueError:
-                raise _Syntax(line, column, "this string has a bad escape (write \\\" for a quote, \\\\ for a backslash)") from None
+                raise _Syntax(
+                    line, column, 'this string has a bad escape (write \\" for a quote, \\\\ for a backslash)'
+                ) from None
             if NUL in value:  # written as the escape \u0000: PostgreSQL cannot store it
                 raise _Syntax(line, column, nul_message("this string"))
             yield _Token("string", value, line, column)
@@ -322,8 +335,14 @@ def _streamed_tokens(lines: Iterable[str], broken: list[_Syntax]) -> Iterator[_T
             held = []
             break
         if len(text) > MAX_TEXT_LINE:
-            broken.append(_Syntax(number, 1, f"this line is longer than {MAX_TEXT_LINE:,} characters, "
-                                             "far more than any event needs: it was not read"))
+            broken.append(
+                _Syntax(
+                    number,
+                    1,
+                    f"this line is longer than {MAX_TEXT_LINE:,} characters, "
+                    "far more than any event needs: it was not read",
+                )
+            )
             held = []
             break
         if not held:
@@ -462,8 +481,9 @@ def _lines(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[list[_To
     for token in tokens:
         if depth and token.line - current[0].line >= MAX_SPAN_LINES:
             opened = next(t for t in current if t.kind in ("open", "lparen"))
-            broken.append(_Syntax(opened.line, opened.column,
-                                  f"this {opened.text} is not closed within {MAX_SPAN_LINES:,} lines"))
+            broken.append(
+                _Syntax(opened.line, opened.column, f"this {opened.text} is not closed within {MAX_SPAN_LINES:,} lines")
+            )
             return
         if token.kind in ("open", "lparen"):
             depth += 1
@@ -492,8 +512,13 @@ def _statements(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[lis
         continues = len(words) > 1 and words[0].kind == "word" and words[1].kind == "eq"
         if continues and pending is not None:
             if line[0].line - pending[0].line >= MAX_SPAN_LINES:
-                broken.append(_Syntax(pending[0].line, pending[0].column,
-                                      f"this event is continued over more than {MAX_SPAN_LINES:,} lines"))
+                broken.append(
+                    _Syntax(
+                        pending[0].line,
+                        pending[0].column,
+                        f"this event is continued over more than {MAX_SPAN_LINES:,} lines",
+                    )
+                )
                 return
             pending.extend(line)
             continue
@@ -509,16 +534,26 @@ def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMa
     in_events = False
     for line in _statements(tokens, unread):
         first = next(t for t in line if t.kind != "brace")
-        is_tag = first.kind == "open" and line[line.index(first) + 1:][:1] != [] and \
-            line[line.index(first) + 1].kind == "word" and line[line.index(first) + 1].text[:1].isupper()
+        is_tag = (
+            first.kind == "open"
+            and line[line.index(first) + 1 :][:1] != []
+            and line[line.index(first) + 1].kind == "word"
+            and line[line.index(first) + 1].text[:1].isupper()
+        )
         if is_tag and (match is None or in_events):
             if match is not None:
                 yield match
             match, in_events = TextMatch(line=first.line), False
         if match is None:
             match = TextMatch(line=first.line)
-            match.errors.append(NotationError(first.line, first.column, "notation.no_tags",
-                                              'a match starts with its tags: [Game "…"] and [Players "…" "…"]'))
+            match.errors.append(
+                NotationError(
+                    first.line,
+                    first.column,
+                    "notation.no_tags",
+                    'a match starts with its tags: [Game "…"] and [Players "…" "…"]',
+                )
+            )
             match.broken_at = 0
         match.last_line = max(t.line for t in line)
         if is_tag:
@@ -528,9 +563,15 @@ def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMa
         if match.broken_at is not None:
             continue
         if len(match.events) >= MAX_TEXT_EVENTS:
-            match.errors.append(NotationError(first.line, first.column, "notation.too_many_events",
-                                              f"a match of a text file holds at most {MAX_TEXT_EVENTS:,} events: "
-                                              "this one was not read from here on (import it as an archive)"))
+            match.errors.append(
+                NotationError(
+                    first.line,
+                    first.column,
+                    "notation.too_many_events",
+                    f"a match of a text file holds at most {MAX_TEXT_EVENTS:,} events: "
+                    "this one was not read from here on (import it as an archive)",
+                )
+            )
             match.broken_at = len(match.events)
             continue
         try:
@@ -554,7 +595,9 @@ def _tag(match: TextMatch, line: list[_Token]) -> None:
     key = name[:1].lower() + name[1:]
     tokens = [t for t in line[2:] if t.kind != "brace"]
     if not tokens or tokens[-1].kind != "close":
-        match.errors.append(NotationError(line[0].line, line[0].column, "notation.syntax", f"the tag [{name} …] is not closed with ]"))
+        match.errors.append(
+            NotationError(line[0].line, line[0].column, "notation.syntax", f"the tag [{name} …] is not closed with ]")
+        )
         match.broken_at = 0 if match.broken_at is None else match.broken_at
         return
     body = tokens[:-1]
@@ -576,7 +619,9 @@ def _tag(match: TextMatch, line: list[_Token]) -> None:
         match.broken_at = 0
         return
     if key in match.start:
-        match.errors.append(NotationError(line[0].line, line[0].column, "notation.duplicate_tag", f"the tag [{name}] is given twice"))
+        match.errors.append(
+            NotationError(line[0].line, line[0].column, "notation.duplicate_tag", f"the tag [{name}] is given twice")
+        )
         match.broken_at = 0
     match.start[key] = value
     match.start_columns.update(reader.columns)
@@ -595,7 +640,9 @@ def _event(line: list[_Token], deck: str) -> Written:
         number = int(head.text[:-1])
         head = reader.peek()
     if head.kind != "word" or not re.fullmatch(r"[a-z][a-z0-9_]*", head.text.lower()):
-        raise _Syntax(head.line, head.column, f"an event type (play, hand_started …) was expected here, not {_shown(head)}")
+        raise _Syntax(
+            head.line, head.column, f"an event type (play, hand_started …) was expected here, not {_shown(head)}"
+        )
     reader.take()
     kind = head.text.lower()
     data: dict[str, Any] = {}

@@ -34,7 +34,9 @@ class Frame:
     state: Any
     """The engine state after this step (not JSON: :meth:`to_json` turns it into a view)."""
 
-    def to_json(self, engine: Engine, seat: int | str | None, previous_view: Mapping[str, Any] | None) -> dict[str, Any]:
+    def to_json(
+        self, engine: Engine, seat: int | str | None, previous_view: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
         """Return the frame as the API shows it: the view after it and what changed.
 
         A flat list of the view equal to the previous frame's (the players, the totals
@@ -56,8 +58,15 @@ class Frame:
                 elif old is not v and _flat(v) and _flat(old):
                     view[k] = old  # same key, new value object: no resize, the iteration stays valid
             changed.sort()
-        return {"seq": self.seq, "type": self.type, "data": _data(self.data), "status": self.status,
-                "text": self.text, "state": view, "changed": changed}
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "data": _data(self.data),
+            "status": self.status,
+            "text": self.text,
+            "state": view,
+            "changed": changed,
+        }
 
 
 def _flat(value: Any) -> bool:
@@ -79,7 +88,9 @@ def _side_text(event: Event) -> str:
         where = f" on event {d['target']}" if d.get("target") else ""
         return f"note{where}: {d.get('text', '')}"
     if event.type == "dispute":
-        what = " of ".join(str(x) for x in (d.get("field"), f"seat {d['seat']}" if d.get("seat") is not None else None) if x)
+        what = " of ".join(
+            str(x) for x in (d.get("field"), f"seat {d['seat']}" if d.get("seat") is not None else None) if x
+        )
         return f"dispute about hand {d['hand']}{' (' + what + ')' if what else ''}: {d.get('reason', '')}"
     if event.type == "ruling":
         return f"ruling on the dispute at event {d['dispute']}: {d.get('decision')}, {d.get('reason', '')}"
@@ -94,8 +105,15 @@ WITHHELD_WORDS = "a move of the hand in play that needs cards the rules still hi
 """The words of a step an open reader's fold withholds (see :func:`api.service.disclosure.foldable`)."""
 
 
-def frames(engine: Engine, events: Sequence[Event], course: Course = "corrected", *,
-           stop: int | None = None, after: int = 0, state: Any = None) -> list[Frame]:
+def frames(
+    engine: Engine,
+    events: Sequence[Event],
+    course: Course = "corrected",
+    *,
+    stop: int | None = None,
+    after: int = 0,
+    state: Any = None,
+) -> list[Frame]:
     """Step through a log; one frame per stored event up to seq ``stop``, read from one walk of it.
 
     ``after`` and ``state`` (``recorded`` course) resume from the state after event ``after``
@@ -109,8 +127,9 @@ def frames(engine: Engine, events: Sequence[Event], course: Course = "corrected"
     return frames_of(engine, steps, course, stop=stop, before=state)
 
 
-def frames_of(engine: Engine, steps: Iterable[Step], course: Course = "corrected", *, stop: int | None = None,
-              before: Any = None) -> list[Frame]:
+def frames_of(
+    engine: Engine, steps: Iterable[Step], course: Course = "corrected", *, stop: int | None = None, before: Any = None
+) -> list[Frame]:
     """Turn a walk already made into frames (the reader folds a log once and reads it many ways)."""
     out: list[Frame] = []
     for step in steps:
@@ -118,7 +137,14 @@ def frames_of(engine: Engine, steps: Iterable[Step], course: Course = "corrected
         if stop is not None and event.seq > stop:
             break
         if step.status in ("played", "amended"):
-            frame = Frame(event.seq, event.type, step.read.data, step.status, engine.narrate(before, step.read, step.state), step.state)
+            frame = Frame(
+                event.seq,
+                event.type,
+                step.read.data,
+                step.status,
+                engine.narrate(before, step.read, step.state),
+                step.state,
+            )
         elif step.status == "voided":
             frame = Frame(event.seq, event.type, event.data, "voided", f"voided: {event.type}", step.state)
         elif step.status == "withheld":
@@ -133,8 +159,16 @@ def frames_of(engine: Engine, steps: Iterable[Step], course: Course = "corrected
     return out
 
 
-def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None, *, start: int = 1, stop: int | None = None,
-                before: Any = None, views: dict[int, Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+def frames_json(
+    engine: Engine,
+    frames_: Sequence[Frame],
+    seat: int | str | None,
+    *,
+    start: int = 1,
+    stop: int | None = None,
+    before: Any = None,
+    views: dict[int, Mapping[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
     """Render frames ``start..stop`` (seqs, inclusive) for a seat, each with what changed.
 
     ``before`` is the state before the first of ``frames_`` when they do not start at event 1
@@ -158,8 +192,15 @@ def frames_json(engine: Engine, frames_: Sequence[Frame], seat: int | str | None
             previous_state, previous = frame.state, None
             continue
         if frame.state is previous_state and previous is not None:
-            rendered = {"seq": frame.seq, "type": frame.type, "data": _data(frame.data), "status": frame.status,
-                        "text": frame.text, "state": previous, "changed": nothing}
+            rendered = {
+                "seq": frame.seq,
+                "type": frame.type,
+                "data": _data(frame.data),
+                "status": frame.status,
+                "text": frame.text,
+                "state": previous,
+                "changed": nothing,
+            }
         else:
             rendered = frame.to_json(engine, seat, previous)
             rendered["changed"] = changes.setdefault(tuple(rendered["changed"]), rendered["changed"])

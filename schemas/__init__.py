@@ -181,8 +181,11 @@ def games() -> list[str]:
 def _check_game(game: object, path: str = "$") -> str:
     if not isinstance(game, str) or game == COMMON or game not in _catalogue().types:
         known = ", ".join(games())
-        message = (f"game is required: write one of {known}" if game is None
-                   else f"{show(game)} is not a game Tanteo knows: write one of {known}")
+        message = (
+            f"game is required: write one of {known}"
+            if game is None
+            else f"{show(game)} is not a game Tanteo knows: write one of {known}"
+        )
         raise SchemaError("schema.unknown_game", message, path, [{"path": path, "message": message}])
     return game
 
@@ -350,14 +353,26 @@ _ANNOTATIONS = frozenset(
 )
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
 _SCHEMA_VALUES = frozenset(
-    {"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
-     "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
+    {
+        "items",
+        "additionalProperties",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contentSchema",
+    }
 )
 _SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 
 
-def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str], root: bool = False,
-            annotations: bool = False) -> Any:
+def _inline(
+    schema: Any, base: str, registry: Registry[Any], seen: frozenset[str], root: bool = False, annotations: bool = False
+) -> Any:
     """Return a copy of ``schema`` with every ``$ref`` replaced by its target, annotations dropped.
 
     A ``$ref`` with no other keywords becomes its target; beside other keywords it becomes
@@ -370,10 +385,16 @@ def _inline(schema: Any, base: str, registry: Registry[Any], seen: frozenset[str
         base = urljoin(base, schema["$id"])
     out: Schema = {}
     for key, value in schema.items():
-        if (key in _ANNOTATIONS and not annotations) or key in ("$ref", "$defs") or (not root and key in ("$id", "$schema")):
+        if (
+            (key in _ANNOTATIONS and not annotations)
+            or key in ("$ref", "$defs")
+            or (not root and key in ("$id", "$schema"))
+        ):
             continue
         if key in _SCHEMA_MAPS:
-            out[key] = {name: _inline(sub, base, registry, seen, annotations=annotations) for name, sub in value.items()}
+            out[key] = {
+                name: _inline(sub, base, registry, seen, annotations=annotations) for name, sub in value.items()
+            }
         elif key in _SCHEMA_VALUES:
             out[key] = _inline(value, base, registry, seen, annotations=annotations)
         elif key in _SCHEMA_LISTS:
@@ -464,7 +485,10 @@ def validate_event(game: str | None, type: str, data: object) -> None:
         if type == MATCH_STARTED:
             if game is None:
                 if not isinstance(data, dict):
-                    raise _invalid([ValidationError("not an object", validator="type", validator_value="object", instance=data)], "data")
+                    raise _invalid(
+                        [ValidationError("not an object", validator="type", validator_value="object", instance=data)],
+                        "data",
+                    )
                 game = data.get("game")
             _check_game(game, "$.game")
         validator = _validator(_check_game(game), type)
@@ -529,11 +553,9 @@ def _entries(errors: Iterable[ValidationError], game: str | None) -> Iterator[tu
 
 _CARD_FORMS: dict[str, str] = {
     "^(A|[2-9]|10|J|Q|K)[CDHS]$": "is not a card: write rank then suit, like 10H or QS",
-    "^((A|[2-9]|10|J|Q|K)[CDHS]|\\?\\?)$":
-        "is not a card: write rank then suit, like 10H or QS (?? for a card the rules hide)",
+    "^((A|[2-9]|10|J|Q|K)[CDHS]|\\?\\?)$": "is not a card: write rank then suit, like 10H or QS (?? for a card the rules hide)",
     "^([1-7]|1[0-2])[ocbe]$": "is not a Spanish card: write rank then suit, like 7o or 12b",
-    "^(([1-7]|1[0-2])[ocbe]|\\?\\?)$":
-        "is not a Spanish card: write rank then suit, like 7o or 12b (?? for a card the rules hide)",
+    "^(([1-7]|1[0-2])[ocbe]|\\?\\?)$": "is not a Spanish card: write rank then suit, like 7o or 12b (?? for a card the rules hide)",
     "^([0-9]|1[0-3])$": "is not a Cabo card: write its value 0 to 13, like 7",
     "^(([0-9]|1[0-3])|\\?\\?)$": "is not a Cabo card: write its value 0 to 13, like 7 (?? for a card the rules hide)",
     "^[0-9a-f]{64}$": "is not a hash: 64 lowercase hexadecimal digits",
@@ -542,8 +564,13 @@ _CARD_FORMS: dict[str, str] = {
 """The form each schema pattern stands for, said with an example."""
 
 _TYPE_WORDS = {
-    "integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
-    "array": "a list", "object": "an object of named fields", "null": "null",
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "text",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "an object of named fields",
+    "null": "null",
 }
 
 _FORMAT_WORDS = {
@@ -645,8 +672,12 @@ def say(error: ValidationError, game: str | None = None) -> str:
         low, high = schema.get("minimum"), schema.get("maximum")
         if low is not None and high is not None:
             return f"{who} must be {_number(low)} to {_number(high)}, not {_number(value)}"
-        words = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
-                 "exclusiveMaximum": "less than"}[keyword]
+        words = {
+            "minimum": "at least",
+            "maximum": "at most",
+            "exclusiveMinimum": "more than",
+            "exclusiveMaximum": "less than",
+        }[keyword]
         return f"{who} must be {words} {_number(expected)}, not {_number(value)}"
     if keyword in ("minItems", "maxItems"):
         low, high = schema.get("minItems"), schema.get("maxItems")

@@ -50,10 +50,34 @@ _TYPES: dict[str, Check] = {
 }
 
 _HANDLED = frozenset(
-    {"type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
-     "uniqueItems", "pattern", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
-     "exclusiveMaximum", "const", "enum", "dependentRequired", "allOf", "anyOf", "oneOf", "not",
-     "if", "format", "minProperties", "maxProperties"}
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "pattern",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "const",
+        "enum",
+        "dependentRequired",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "format",
+        "minProperties",
+        "maxProperties",
+    }
 )
 
 
@@ -228,8 +252,10 @@ def _object_checks(node: dict[str, Any], build: Callable[[Any], Check]) -> list[
     dependent = {k: tuple(v) for k, v in node.get("dependentRequired", {}).items()}
     if dependent:
         checks.append(
-            lambda x: not isinstance(x, dict)
-            or all(n not in x or all(m in x for m in needs) for n, needs in dependent.items())
+            lambda x: (
+                not isinstance(x, dict)
+                or all(n not in x or all(m in x for m in needs) for n, needs in dependent.items())
+            )
         )
     if "minProperties" in node:
         low = node["minProperties"]

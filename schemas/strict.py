@@ -47,11 +47,15 @@ def whole_number(text: str, *, what: str, lowest: int = 0, highest: int = MAX_IN
     """
     text = text.strip()
     if not is_whole_number(text, signed=lowest < 0):
-        raise NotAccepted(f"{what} must be a whole number from {lowest:,} to {highest:,}, written with the digits "
-                          f"0 to 9; got {shown(text)}")
+        raise NotAccepted(
+            f"{what} must be a whole number from {lowest:,} to {highest:,}, written with the digits "
+            f"0 to 9; got {shown(text)}"
+        )
     if len(text.lstrip("-")) > len(str(highest)) or not lowest <= int(text) <= highest:
-        raise NotAccepted(f"{what} must be a whole number from {lowest:,} to {highest:,}; got a number "
-                          f"{'of ' + format(len(text), ',') + ' digits' if len(text) > 20 else text}")
+        raise NotAccepted(
+            f"{what} must be a whole number from {lowest:,} to {highest:,}; got a number "
+            f"{'of ' + format(len(text), ',') + ' digits' if len(text) > 20 else text}"
+        )
     return int(text)
 
 
@@ -78,8 +82,10 @@ def refuse_nul(text: str, *, what: str) -> str:
 
 def nul_message(what: str) -> str:
     """The refusal of a NUL character in ``what``, in words."""
-    return (f"{what} holds a NUL character (U+0000, an invisible control character); "
-            "no name, text or id Tanteo keeps may hold one: remove it and send it again")
+    return (
+        f"{what} holds a NUL character (U+0000, an invisible control character); "
+        "no name, text or id Tanteo keeps may hold one: remove it and send it again"
+    )
 
 
 def first_nul(value: Any, path: str = "$") -> str | None:

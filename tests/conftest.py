@@ -42,6 +42,7 @@ def postgres_server() -> Iterator[PostgresServer]:
     finally:
         server.stop()
 
+
 VOCABULARY = Path(__file__).resolve().parents[1] / "docs" / "VOCABULARY.md"
 """The project's copy of the notation reference: the tests read it here, never outside the repository."""
 
@@ -117,8 +118,9 @@ class Scorer:
 
     def read(self, path: str = "", **params: Any) -> Any:
         """Read as the scorer: with the write token, so private facts are shown while in play."""
-        response = self.client.get(f"/matches/{self.id}{path}", query_string=params,
-                                   headers={"Authorization": f"Bearer {self.token}"})
+        response = self.client.get(
+            f"/matches/{self.id}{path}", query_string=params, headers={"Authorization": f"Bearer {self.token}"}
+        )
         assert response.status_code == 200, response.get_json()
         return response.get_json()
 

@@ -57,9 +57,11 @@ class PostgresServer:
                 owner = pwd.getpwnam("postgres")  # created by the Debian package
             except KeyError:
                 shutil.rmtree(self.root, ignore_errors=True)
-                raise RuntimeError("the tests run as root, and PostgreSQL refuses to: they run it as the "
-                                   "'postgres' user, which is missing; install the Debian package "
-                                   "'postgresql' (it creates the user) or run the tests as another user") from None
+                raise RuntimeError(
+                    "the tests run as root, and PostgreSQL refuses to: they run it as the "
+                    "'postgres' user, which is missing; install the Debian package "
+                    "'postgresql' (it creates the user) or run the tests as another user"
+                ) from None
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
             self._as_owner = ["runuser", "-u", "postgres", "--"]
         self.admin_url = f"postgresql://tanteo@/postgres?host={quote(str(self.root), safe='')}"
@@ -74,13 +76,35 @@ class PostgresServer:
     def start(self, *, durable: bool = False) -> None:
         """Create and start the server; ``durable`` keeps PostgreSQL's default fsync and
         synchronous commit (the benchmark wants them, the tests do not)."""
-        self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", "tanteo", "-A", "trust",
-                  "-E", "UTF8", "--no-locale", "--no-sync")
+        self._run(
+            str(self.bindir / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "tanteo",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--no-locale",
+            "--no-sync",
+        )
         options = f"-k {self.root} -c listen_addresses='' -c max_connections=400 -c shared_buffers=32MB"
         if not durable:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"),
-                  "-w", "-t", "60", "-o", options, "start")
+        self._run(
+            str(self.bindir / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.root / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            options,
+            "start",
+        )
 
     def new_url(self, prefix: str = "t") -> str:
         """Create an empty schema and return a URL whose connections work in it alone."""

@@ -27,13 +27,16 @@ def imports(package: str, root: Path = ROOT) -> list[tuple[Path, str]]:
 
 
 def test_engines_import_only_the_standard_library_and_themselves() -> None:
-    bad = [(p.name, m) for p, m in imports("engines")
-           if m != "engines" and (m not in STDLIB or m in FORBIDDEN_IN_ENGINES)]
+    bad = [
+        (p.name, m) for p, m in imports("engines") if m != "engines" and (m not in STDLIB or m in FORBIDDEN_IN_ENGINES)
+    ]
     assert bad == []
 
 
 def test_ledger_knows_no_game_and_no_http() -> None:
-    bad = [(p.name, m) for p, m in imports("ledger") if m in {"engines", "api", "flask", "schemas", "replays", "werkzeug"}]
+    bad = [
+        (p.name, m) for p, m in imports("ledger") if m in {"engines", "api", "flask", "schemas", "replays", "werkzeug"}
+    ]
     assert bad == []
 
 
@@ -44,9 +47,14 @@ POSTGRES_DRIVERS = {"psycopg", "psycopg_pool"}  # the PostgreSQL backend's alone
 def test_ledger_imports_only_the_standard_library_and_its_drivers() -> None:
     """The ledger knows no game: the standard library, sqlite_utils and orjson (and, in
     postgres.py alone, psycopg and its pool)."""
-    bad = [(p.name, m) for p, m in imports("ledger")
-           if m not in STDLIB and m != "ledger" and m not in LEDGER_DRIVERS
-           and not (p.name == "postgres.py" and m in POSTGRES_DRIVERS)]
+    bad = [
+        (p.name, m)
+        for p, m in imports("ledger")
+        if m not in STDLIB
+        and m != "ledger"
+        and m not in LEDGER_DRIVERS
+        and not (p.name == "postgres.py" and m in POSTGRES_DRIVERS)
+    ]
     assert bad == []
 
 
@@ -72,7 +80,9 @@ def test_only_the_ledger_touches_the_database(package: str) -> None:
 
 @pytest.mark.parametrize("package", ["engines", "ledger", "schemas", "replays"])
 def test_only_api_imports_flask(package: str) -> None:
-    assert [(p.name, m) for p, m in imports(package) if m in {"flask", "flask_smorest", "werkzeug", "marshmallow"}] == []
+    assert [
+        (p.name, m) for p, m in imports(package) if m in {"flask", "flask_smorest", "werkzeug", "marshmallow"}
+    ] == []
 
 
 HTTP_MODULES = ("flask", "flask_smorest", "werkzeug", "marshmallow")
@@ -80,22 +90,27 @@ HTTP_MODULES = ("flask", "flask_smorest", "werkzeug", "marshmallow")
 
 def http_modules_loaded_by(statement: str, *args: str) -> list[str]:
     """Run ``statement`` in a fresh interpreter; return the HTTP packages it loaded."""
-    probe = (f"import sys\n{statement}\n"
-             f"print(' '.join(sorted({{m.split('.')[0] for m in sys.modules}} & set({HTTP_MODULES!r}))))")
+    probe = (
+        f"import sys\n{statement}\n"
+        f"print(' '.join(sorted({{m.split('.')[0] for m in sys.modules}} & set({HTTP_MODULES!r}))))"
+    )
     done = subprocess.run([sys.executable, "-c", probe, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout.split()
 
 
-@pytest.mark.parametrize("statement", [
-    "import api.service",
-    "from api.service import Service, StateCache, AuthError, EventRefused, BadRequest, hash_token",
-    # the command line's non-serve path: the service run straight on a database file
-    "from click.testing import CliRunner\nfrom api.cli import main\nfrom ledger import SqliteLedger\n"
-    "SqliteLedger(sys.argv[1]).close()  # a database with no match in it\n"
-    "result = CliRunner().invoke(main, ['audit', 'nobody', '--db', sys.argv[1]])\n"
-    "assert result.exit_code == 1 and 'nobody' in result.output, result.output",
-])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "import api.service",
+        "from api.service import Service, StateCache, AuthError, EventRefused, BadRequest, hash_token",
+        # the command line's non-serve path: the service run straight on a database file
+        "from click.testing import CliRunner\nfrom api.cli import main\nfrom ledger import SqliteLedger\n"
+        "SqliteLedger(sys.argv[1]).close()  # a database with no match in it\n"
+        "result = CliRunner().invoke(main, ['audit', 'nobody', '--db', sys.argv[1]])\n"
+        "assert result.exit_code == 1 and 'nobody' in result.output, result.output",
+    ],
+)
 def test_the_service_and_the_command_line_load_no_http_code(statement: str, tmp_path: Path) -> None:
     assert http_modules_loaded_by(statement, str(tmp_path / "t.db")) == []
 
@@ -108,8 +123,10 @@ def test_the_http_check_can_fail() -> None:
 def test_the_layering_check_can_fail(tmp_path: Path) -> None:
     """The parser sees forbidden imports when there are some."""
     (tmp_path / "engines").mkdir()
-    (tmp_path / "engines" / "bad.py").write_text("import random\nfrom flask import Flask\nfrom engines import cards\n"
-                                                 "import psycopg.rows\nfrom sqlite_utils.db import Table\n")
+    (tmp_path / "engines" / "bad.py").write_text(
+        "import random\nfrom flask import Flask\nfrom engines import cards\n"
+        "import psycopg.rows\nfrom sqlite_utils.db import Table\n"
+    )
     assert [m for _, m in imports("engines", tmp_path)] == ["random", "flask", "engines", "psycopg", "sqlite_utils"]
 
 
@@ -161,8 +178,12 @@ def _module_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
         tree = ast.parse(path.read_text(), filename=str(path))
-        typing_only = {id(n) for node in ast.walk(tree)
-                       if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+        typing_only = {
+            id(n)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for n in ast.walk(node)
+        }
         base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
         edges: set[str] = set()
         for node in ast.walk(tree):
@@ -171,8 +192,11 @@ def _module_graph() -> dict[str, set[str]]:
             if isinstance(node, ast.Import):
                 edges |= {alias.name for alias in node.names if alias.name in paths}
             elif isinstance(node, ast.ImportFrom):
-                module = ".".join(base[: len(base) - node.level + 1] + [node.module or ""]).strip(".") if node.level \
+                module = (
+                    ".".join(base[: len(base) - node.level + 1] + [node.module or ""]).strip(".")
+                    if node.level
                     else node.module or ""
+                )
                 for alias in node.names:
                     target = f"{module}.{alias.name}"
                     edges.add(target if target in paths else module)
@@ -189,7 +213,7 @@ def test_the_import_graph_has_no_circle() -> None:
 
     def visit(name: str, path: list[str]) -> None:
         if name in path:
-            circles.append(path[path.index(name):] + [name])
+            circles.append(path[path.index(name) :] + [name])
             return
         if name in done:
             return
@@ -209,7 +233,12 @@ def test_no_test_module_is_imported_by_another() -> None:
     for path in sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "bench").rglob("*.py")):
         tree = ast.parse(path.read_text(), filename=str(path))
         for node in ast.walk(tree):
-            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
-                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
             bad += [(path.relative_to(ROOT).as_posix(), n) for n in names if n.split(".")[-1].startswith("test_")]
     assert bad == []

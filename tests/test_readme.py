@@ -43,7 +43,9 @@ def test_the_quick_start_is_two_commands_and_ci_runs_the_second() -> None:
 def test_the_recorded_hand_runs_as_written(server: Server) -> None:  # noqa: F811 (the fixture imported above)
     script = next(b for b in blocks(README) if "BASE=http://127.0.0.1:8000" in b)
     script = script.replace("BASE=http://127.0.0.1:8000", f"BASE={server.url}")
-    out = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
     decoder, text, answers = json.JSONDecoder(), out.stdout.strip(), []
     while text:  # the append's answer, then the audit, each one JSON value
         value, end = decoder.raw_decode(text)
@@ -52,7 +54,12 @@ def test_the_recorded_hand_runs_as_written(server: Server) -> None:  # noqa: F81
     assert answers[0]["version"] == 4
     audit = answers[-1]
     divergence = audit["firstDivergence"]
-    assert (divergence["hand"], divergence["claimed"], divergence["computed"], divergence["name"]) == (1, 1, 2, "Jordi–Pau")
+    assert (divergence["hand"], divergence["claimed"], divergence["computed"], divergence["name"]) == (
+        1,
+        1,
+        2,
+        "Jordi–Pau",
+    )
     assert "48 card points" in divergence["why"]
 
 
@@ -61,8 +68,12 @@ CITING = ("api", "engines", "ledger", "replays", "schemas", "tests", "bench", "d
 
 
 def cited_paths() -> Iterator[tuple[Path, str]]:
-    files = [ROOT / "README.md"] + [p for d in CITING for p in sorted((ROOT / d).rglob("*"))
-                                    if p.suffix in (".py", ".md", ".json", ".js", ".html") and p.is_file()]
+    files = [ROOT / "README.md"] + [
+        p
+        for d in CITING
+        for p in sorted((ROOT / d).rglob("*"))
+        if p.suffix in (".py", ".md", ".json", ".js", ".html") and p.is_file()
+    ]
     for path in files:
         if path.name in ("qrcode-generator.js", "test_readme.py"):  # vendored as it is; this file names what it allows
             continue
@@ -74,10 +85,17 @@ def cited_paths() -> Iterator[tuple[Path, str]]:
 def test_every_path_the_docs_and_the_code_cite_exists() -> None:
     """Relative to the repository, to the citing file's folder, or to schemas/ (where a schema
     names another by its own relative path)."""
-    missing = sorted({(str(path.relative_to(ROOT)), cited) for path, cited in cited_paths()
-                      if not any((base / cited).exists() for base in (ROOT, path.parent, ROOT / "schemas"))})
+    missing = sorted(
+        {
+            (str(path.relative_to(ROOT)), cited)
+            for path, cited in cited_paths()
+            if not any((base / cited).exists() for base in (ROOT, path.parent, ROOT / "schemas"))
+        }
+    )
     references = ("docs/DESIGN.md", "docs/RULES.md", "docs/VOCABULARY.md")
     assert all((ROOT / r).exists() for r in references)
-    elsewhere = {("docs/RULES.md", "server/lib/views/shared/rules.html"),  # another project's file, named as a source
-                 ("tests/schemas/test_schemas.py", "la-cabra/lead.json")}  # a schema name the loader must refuse
+    elsewhere = {
+        ("docs/RULES.md", "server/lib/views/shared/rules.html"),  # another project's file, named as a source
+        ("tests/schemas/test_schemas.py", "la-cabra/lead.json"),
+    }  # a schema name the loader must refuse
     assert set(missing) == elsewhere, missing

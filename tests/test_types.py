@@ -12,6 +12,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_engines_ledger_schemas_replays_and_the_service_pass_mypy_strict(tmp_path: Path) -> None:
     from mypy import api
 
-    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"),
-                                *(str(ROOT / p) for p in ("engines", "ledger", "schemas", "replays", "api/service"))])
+    out, err, status = api.run(
+        [
+            "--strict",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            *(str(ROOT / p) for p in ("engines", "ledger", "schemas", "replays", "api/service")),
+        ]
+    )
     assert status == 0, out + err

@@ -27,15 +27,32 @@ from api.service.writing import EventRefused, Writer, checked_steps, match_meta,
 from engines.base import Engine, collector_paused
 from ledger import Ledger, MatchRecord
 
-__all__ = ["CHECKPOINT_EVERY", "AuthError", "BadRequest", "EventRefused", "Reader", "Service", "StateCache",
-           "checked_steps", "hash_token", "match_meta", "new_match_id"]
+__all__ = [
+    "CHECKPOINT_EVERY",
+    "AuthError",
+    "BadRequest",
+    "EventRefused",
+    "Reader",
+    "Service",
+    "StateCache",
+    "checked_steps",
+    "hash_token",
+    "match_meta",
+    "new_match_id",
+]
 
 
 class Service(Writer):
     """Matches as the API and the CLI see them: start, record, read, replay, audit."""
 
-    def __init__(self, ledger: Ledger, cache: StateCache | None = None, clock: Clock | None = None, *,
-                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
+    def __init__(
+        self,
+        ledger: Ledger,
+        cache: StateCache | None = None,
+        clock: Clock | None = None,
+        *,
+        snapshot_every: int = SNAPSHOT_EVERY,
+    ) -> None:
         self.ledger = ledger
         self.cache = cache if cache is not None else StateCache()
         self.clock: Clock = clock or utc_now
@@ -108,29 +125,69 @@ class Service(Writer):
         """Summarise a match: players, status, version, standings and end (VOCABULARY §6)."""
         return self.reader(match_id, token).match()
 
-    def list_matches(self, *, game: str | None = None, player: str | None = None, status: str | None = None,
-                     limit: int = 50, offset: int = 0, tag: str | None = None, place: str | None = None,
-                     date: str | None = None) -> tuple[list[dict[str, Any]], int]:
+    def list_matches(
+        self,
+        *,
+        game: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        tag: str | None = None,
+        place: str | None = None,
+        date: str | None = None,
+    ) -> tuple[list[dict[str, Any]], int]:
         """List matches, newest first, with the total count for pagination; filter by tag, place or date too."""
-        rows, total = self.ledger.list_matches(game=game, player=player, status=status, limit=limit, offset=offset,
-                                               tag=tag, place=place, date=date)
-        return [{"id": r.id, "game": r.game, "players": list(r.players), "status": r.status, **meta_fields(r.meta),
-                 "version": r.version, "createdAt": r.created_at} for r in rows], total
+        rows, total = self.ledger.list_matches(
+            game=game, player=player, status=status, limit=limit, offset=offset, tag=tag, place=place, date=date
+        )
+        return [
+            {
+                "id": r.id,
+                "game": r.game,
+                "players": list(r.players),
+                "status": r.status,
+                **meta_fields(r.meta),
+                "version": r.version,
+                "createdAt": r.created_at,
+            }
+            for r in rows
+        ], total
 
-    def events(self, match_id: str, *, after: int = 0, limit: int | None = None,
-               token: str | None = None) -> tuple[list[dict[str, Any]], int]:
+    def events(
+        self, match_id: str, *, after: int = 0, limit: int | None = None, token: str | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
         """Return stored envelopes after ``after`` as this reader may see them, and the match's version."""
         return self.reader(match_id, token).events(after=after, limit=limit)
 
-    def state(self, match_id: str, *, at: int | None = None, seat: int | str | None = None,
-              token: str | None = None, hand: int | None = None, move: int | None = None,
-              trick: int | None = None) -> dict[str, Any]:
+    def state(
+        self,
+        match_id: str,
+        *,
+        at: int | None = None,
+        seat: int | str | None = None,
+        token: str | None = None,
+        hand: int | None = None,
+        move: int | None = None,
+        trick: int | None = None,
+    ) -> dict[str, Any]:
         """Return the state after event ``at`` (or hand/move/trick) as ``seat`` sees it (:meth:`Reader.state`)."""
         return self.reader(match_id, token).state(at=at, seat=seat, hand=hand, move=move, trick=trick)
 
-    def replay(self, match_id: str, *, seat: int | str | None = None, course: str = "corrected",
-               start: int = 1, stop: int | None = None, limit: int | None = None, token: str | None = None,
-               hand: int | None = None, move: int | None = None, trick: int | None = None) -> dict[str, Any]:
+    def replay(
+        self,
+        match_id: str,
+        *,
+        seat: int | str | None = None,
+        course: str = "corrected",
+        start: int = 1,
+        stop: int | None = None,
+        limit: int | None = None,
+        token: str | None = None,
+        hand: int | None = None,
+        move: int | None = None,
+        trick: int | None = None,
+    ) -> dict[str, Any]:
         """Return the frames of a match (:meth:`Reader.replay`), built with the cyclic garbage collector paused.
 
         A replay holds a state and a view per frame alive at once: every automatic
@@ -138,8 +195,9 @@ class Service(Writer):
         a 500-event one instead of 10 (see :func:`engines.base.collector_paused`).
         """
         with collector_paused():
-            return self.reader(match_id, token).replay(seat=seat, course=course, start=start, stop=stop, limit=limit,
-                                                       hand=hand, move=move, trick=trick)
+            return self.reader(match_id, token).replay(
+                seat=seat, course=course, start=start, stop=stop, limit=limit, hand=hand, move=move, trick=trick
+            )
 
     def legal_moves(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
         """Return what may be recorded next (:meth:`Reader.legal_moves`)."""

@@ -85,7 +85,9 @@ def folded(steps: Iterable[Step], version: int, head: str, on: Folded | None = N
             if checkpoints is None:
                 checkpoints = dict(kept)
             checkpoints[step.event.seq] = state
-    return Folded(version, head, state, kept if checkpoints is None else checkpoints, on.stored if on is not None else 0)
+    return Folded(
+        version, head, state, kept if checkpoints is None else checkpoints, on.stored if on is not None else 0
+    )
 
 
 def log_on(ledger: Ledger, match_id: str, after: int, newer: list[Event]) -> list[Event]:
@@ -96,7 +98,9 @@ def log_on(ledger: Ledger, match_id: str, after: int, newer: list[Event]) -> lis
     return newer
 
 
-def walk_on(ledger: Ledger, match_id: str, engine: Engine, after: int, state: Any, newer: list[Event]) -> Iterable[Step]:
+def walk_on(
+    ledger: Ledger, match_id: str, engine: Engine, after: int, state: Any, newer: list[Event]
+) -> Iterable[Step]:
     """Walk the recorded course on from the state after event ``after`` over ``newer``."""
     return walk(engine, log_on(ledger, match_id, after, newer), "recorded", after=after, state=state)
 
@@ -328,8 +332,11 @@ class StateCache:
             if not records:
                 raise MatchNotFound(match_id)  # the log is shorter than its match row says: never on a sound file
             newer = events_from(records)
-            steps = (walk(engine, newer, "recorded") if fresh is None
-                     else walk_on(ledger, match_id, engine, after, fresh.state, newer))
+            steps = (
+                walk(engine, newer, "recorded")
+                if fresh is None
+                else walk_on(ledger, match_id, engine, after, fresh.state, newer)
+            )
             fresh = folded(steps, records[-1].seq, records[-1].hash, fresh)
             after = fresh.version
         assert fresh is not None  # version >= 1: at least match_started was folded

@@ -75,13 +75,16 @@ def check_window(minutes: int | None, ended_at: str | None, now: datetime) -> No
     closes = parse_at(ended_at) + timedelta(minutes=minutes)
     if now > closes:
         stamp = closes.strftime("%Y-%m-%d %H:%M UTC")
-        raise RuleViolation("common.match_final",
-                            f"the match is final: disputes and corrections were accepted for {minutes} minute(s) "
-                            f"after it ended, until {stamp}")
+        raise RuleViolation(
+            "common.match_final",
+            f"the match is final: disputes and corrections were accepted for {minutes} minute(s) "
+            f"after it ended, until {stamp}",
+        )
 
 
-def check_desk(event: Event, batch: Sequence[Event], log: Sequence[Event], state: Any, engine: Engine,
-               players: int) -> None:
+def check_desk(
+    event: Event, batch: Sequence[Event], log: Sequence[Event], state: Any, engine: Engine, players: int
+) -> None:
     """Check a ``dispute`` or ``ruling`` of a batch against the log before it (``state``: the state before it).
 
     ``batch`` is the whole batch (to find an upheld ruling's correction); ``log`` holds every
@@ -111,15 +114,24 @@ def check_desk(event: Event, batch: Sequence[Event], log: Sequence[Event], state
         raise RuleViolation("common.unknown_dispute", f"event {target} is not a dispute of this match", seq=target)
     voided = voided_seqs(before)  # a voided ruling no longer settles its dispute; a voided dispute is withdrawn
     if target in voided:
-        raise RuleViolation("common.unknown_dispute", f"the dispute at event {target} was withdrawn (voided): "
-                            "there is nothing to rule on", seq=target)
-    earlier = next((e for e in before if e.type == "ruling" and int(e.data["dispute"]) == target and e.seq not in voided), None)
+        raise RuleViolation(
+            "common.unknown_dispute",
+            f"the dispute at event {target} was withdrawn (voided): there is nothing to rule on",
+            seq=target,
+        )
+    earlier = next(
+        (e for e in before if e.type == "ruling" and int(e.data["dispute"]) == target and e.seq not in voided), None
+    )
     if earlier is not None:
-        raise RuleViolation("common.already_ruled",
-                            f"the dispute at event {target} was already {earlier.data['decision']} at event {earlier.seq}",
-                            seq=earlier.seq)
+        raise RuleViolation(
+            "common.already_ruled",
+            f"the dispute at event {target} was already {earlier.data['decision']} at event {earlier.seq}",
+            seq=earlier.seq,
+        )
     if data["decision"] == "upheld":
         position = next(i for i, e in enumerate(batch) if e.seq == event.seq)
         if position + 1 >= len(batch) or batch[position + 1].type not in CORRECTIONS:
-            raise RuleViolation("common.ruling_needs_correction",
-                                "an upheld ruling carries its correction: send the void or amend right after it, in the same batch")
+            raise RuleViolation(
+                "common.ruling_needs_correction",
+                "an upheld ruling carries its correction: send the void or amend right after it, in the same batch",
+            )

@@ -69,8 +69,9 @@ def match_options(events: Sequence[Event]) -> Mapping[str, Any]:
     return options if isinstance(options, Mapping) else {}
 
 
-def event_secrets(engine: Engine, options: Mapping[str, Any], event_type: str, data: Mapping[str, Any],
-                  types: Mapping[int, str]) -> list[Secret]:
+def event_secrets(
+    engine: Engine, options: Mapping[str, Any], event_type: str, data: Mapping[str, Any], types: Mapping[int, str]
+) -> list[Secret]:
     """Return the private values of one event; ``types`` gives an amend's target type by seq."""
     target_type = None
     if event_type == "amend":
@@ -79,8 +80,9 @@ def event_secrets(engine: Engine, options: Mapping[str, Any], event_type: str, d
     return secrets_of(engine.PRIVATE, options, event_type, data, target_type=target_type)
 
 
-def private_paths(engine: Engine, options: Mapping[str, Any], event_type: str, data: Mapping[str, Any],
-                  types: Mapping[int, str]) -> tuple[Path, ...]:
+def private_paths(
+    engine: Engine, options: Mapping[str, Any], event_type: str, data: Mapping[str, Any], types: Mapping[int, str]
+) -> tuple[Path, ...]:
     """Return where an event to append holds private values (what the ledger commits to)."""
     return tuple(s.path for s in event_secrets(engine, options, event_type, data, types))
 
@@ -143,8 +145,9 @@ def _deal_of(deals: Sequence[int], seq: int) -> int | None:
     return deals[i] if i >= 0 else None
 
 
-def _secret_deal(event_type: str, data: Mapping[str, Any], seq: int, path: Path, deals: Sequence[int],
-                 types: Mapping[int, str]) -> int | None:
+def _secret_deal(
+    event_type: str, data: Mapping[str, Any], seq: int, path: Path, deals: Sequence[int], types: Mapping[int, str]
+) -> int | None:
     """Return the deal a private value belongs to: its event's, or the event a binding or an amend names."""
     if event_type == "amend" and path and path[0] == "data":
         target = data.get("target")
@@ -153,14 +156,22 @@ def _secret_deal(event_type: str, data: Mapping[str, Any], seq: int, path: Path,
             return _secret_deal(types[target], inner, target, path[1:], deals, types)
     if event_type == "reveal" and len(path) >= 2 and path[0] == "cards":
         bindings = data.get("cards")
-        binding = bindings[path[1]] if isinstance(bindings, list) and isinstance(path[1], int) and path[1] < len(bindings) else None
+        binding = (
+            bindings[path[1]]
+            if isinstance(bindings, list) and isinstance(path[1], int) and path[1] < len(bindings)
+            else None
+        )
         if isinstance(binding, Mapping) and isinstance(binding.get("seq"), int) and binding["seq"] < seq:
             return _deal_of(deals, binding["seq"])
     return _deal_of(deals, seq)
 
 
-def disclose(engine: Engine, events: Sequence[Event], ended: frozenset[int],
-             committed: Mapping[int, Sequence[Path]] | None = None) -> Disclosure:
+def disclose(
+    engine: Engine,
+    events: Sequence[Event],
+    ended: frozenset[int],
+    committed: Mapping[int, Sequence[Path]] | None = None,
+) -> Disclosure:
     """Return what an open reader may see of a log (from event 1) now.
 
     ``ended`` are the deals whose hand has ended (:func:`ended_deals`); ``committed`` the
@@ -176,8 +187,11 @@ def disclose(engine: Engine, events: Sequence[Event], ended: frozenset[int],
     hidden: dict[int, tuple[Secret, ...]] = {}
     shown: dict[int, frozenset[Path]] = {}
     for i, event in enumerate(events):
-        found = event_secrets(engine, options[i], event.type, event.data, types) if event.type in engine.PRIVATE \
-            or event.type == "amend" else []
+        found = (
+            event_secrets(engine, options[i], event.type, event.data, types)
+            if event.type in engine.PRIVATE or event.type == "amend"
+            else []
+        )
         stored = committed.get(event.seq) if committed is not None else None
         if stored is not None:
             paths = {tuple(p) for p in stored}
@@ -191,7 +205,8 @@ def disclose(engine: Engine, events: Sequence[Event], ended: frozenset[int],
         for secret in found:
             deal = _secret_deal(event.type, event.data, event.seq, secret.path, deals, types)
             if (secret.hand_end and deal in ended) or (
-                    secret.shown is not None and secret.shown(options[i], event.data, events[i + 1:])):
+                secret.shown is not None and secret.shown(options[i], event.data, events[i + 1 :])
+            ):
                 public.add(secret.path)
             else:
                 still.append(secret)
@@ -220,8 +235,9 @@ def kept_in_play(disclosure: Disclosure) -> bool:
     return False
 
 
-def foldable(engine: Engine, events: Sequence[Event], public: Sequence[Event],
-             course: Course = "corrected") -> tuple[list[Event], frozenset[int], list[Step]]:
+def foldable(
+    engine: Engine, events: Sequence[Event], public: Sequence[Event], course: Course = "corrected"
+) -> tuple[list[Event], frozenset[int], list[Step]]:
     """Return the disclosed log, the seqs of the events it cannot fold, and its one walk.
 
     The unknown form is weaker than what the record holds, and a few rule checks need the
@@ -246,11 +262,13 @@ def foldable(engine: Engine, events: Sequence[Event], public: Sequence[Event],
         if not steps:
             raise
     state = steps[-1].state  # the corrected course: corrections after the refusal already read
-    rest = [Step(event, event, "withheld", state) for event in public[len(steps):]]
-    return list(public), frozenset(e.seq for e in public[len(steps):]), steps + rest
+    rest = [Step(event, event, "withheld", state) for event in public[len(steps) :]]
+    return list(public), frozenset(e.seq for e in public[len(steps) :]), steps + rest
 
 
-def open_fold(engine: Engine, events: Sequence[Event]) -> tuple[Disclosure, tuple[list[Event], frozenset[int], list[Step]]]:
+def open_fold(
+    engine: Engine, events: Sequence[Event]
+) -> tuple[Disclosure, tuple[list[Event], frozenset[int], list[Step]]]:
     """Return what an open reader may see of a log held in memory, and its fold (:func:`foldable`).
 
     The reader (:class:`api.service.reader.Reader`) does the same from the ledger, with the
@@ -264,7 +282,9 @@ def open_fold(engine: Engine, events: Sequence[Event]) -> tuple[Disclosure, tupl
     return disclosure, foldable(engine, events, disclosure.log)
 
 
-WITHHELD = "scored from cards not yet shown to the table: its lines are shown when the match ends, or with the write token"
+WITHHELD = (
+    "scored from cards not yet shown to the table: its lines are shown when the match ends, or with the write token"
+)
 """Why an open read gives a hand without its lines (see :func:`withheld`)."""
 
 
@@ -384,6 +404,23 @@ def _put(data: Any, path: Path, value: Any) -> Any:
     return copy_map
 
 
-__all__ = ["WITHHELD", "Disclosure", "OptionsOf", "disclose", "ended_deals", "envelope", "event_secrets", "foldable",
-           "hand_in_play", "kept_in_play", "listed", "match_options", "open_fold", "private_paths", "recorded_options",
-           "standing_deals", "withheld", "withheld_hands"]
+__all__ = [
+    "WITHHELD",
+    "Disclosure",
+    "OptionsOf",
+    "disclose",
+    "ended_deals",
+    "envelope",
+    "event_secrets",
+    "foldable",
+    "hand_in_play",
+    "kept_in_play",
+    "listed",
+    "match_options",
+    "open_fold",
+    "private_paths",
+    "recorded_options",
+    "standing_deals",
+    "withheld",
+    "withheld_hands",
+]

@@ -51,8 +51,12 @@ __all__ = ["Reader"]
 
 def meta_fields(meta: Mapping[str, Any]) -> dict[str, Any]:
     """Every metadata field for a listing, null (tags: empty) when not given."""
-    return {"title": meta.get("title"), "date": meta.get("date"), "place": meta.get("place"),
-            "tags": list(meta.get("tags") or [])}
+    return {
+        "title": meta.get("title"),
+        "date": meta.get("date"),
+        "place": meta.get("place"),
+        "tags": list(meta.get("tags") or []),
+    }
 
 
 class Reader:
@@ -67,7 +71,9 @@ class Reader:
         self.service = service
         self.ledger = service.ledger
         self.id = match_id
-        self.record: MatchRecord = self.ledger.get_match(match_id)  # the stored row: its token may have been rotated elsewhere
+        self.record: MatchRecord = self.ledger.get_match(
+            match_id
+        )  # the stored row: its token may have been rotated elsewhere
         """The match row, read once for the whole read."""
         if token:
             authorize(self.record, token)
@@ -163,9 +169,17 @@ class Reader:
         state = self._head()[0]
         sheet = named(self.engine.score(state), record.players)
         return {
-            "id": record.id, "game": record.game, "players": list(record.players), "status": record.status,
-            **meta_fields(record.meta), "createdAt": record.created_at, "version": record.version, "head": record.head,
-            "hands": len(sheet["hands"]), "standings": sheet["standings"], "end": sheet["end"],
+            "id": record.id,
+            "game": record.game,
+            "players": list(record.players),
+            "status": record.status,
+            **meta_fields(record.meta),
+            "createdAt": record.created_at,
+            "version": record.version,
+            "head": record.head,
+            "hands": len(sheet["hands"]),
+            "standings": sheet["standings"],
+            "end": sheet["end"],
         }
 
     def listing(self, records: Sequence[StoredEvent]) -> list[dict[str, Any]]:
@@ -176,14 +190,24 @@ class Reader:
 
     def events(self, *, after: int = 0, limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
         """Return the envelopes after ``after`` (at most ``limit``) and the match's version."""
-        records = self.ledger.read(self.id, after=after, limit=limit) if "stored" not in self.__dict__ \
-            else self.stored[after: None if limit is None else after + limit]
+        records = (
+            self.ledger.read(self.id, after=after, limit=limit)
+            if "stored" not in self.__dict__
+            else self.stored[after : None if limit is None else after + limit]
+        )
         return self.listing(records), self.record.version
 
     # ---- the state at a step
 
-    def state(self, *, at: int | None = None, seat: int | str | None = None, hand: int | None = None,
-              move: int | None = None, trick: int | None = None) -> dict[str, Any]:
+    def state(
+        self,
+        *,
+        at: int | None = None,
+        seat: int | str | None = None,
+        hand: int | None = None,
+        move: int | None = None,
+        trick: int | None = None,
+    ) -> dict[str, Any]:
         """Return the state after event ``at`` (or hand/move/trick) as ``seat`` sees it (None: the public view).
 
         ``seat`` may be a player's name. Asked by hand, the answer says where it stands both
@@ -210,15 +234,26 @@ class Reader:
             state = steps[-1].state
             view = self.engine.view(state, seat)
         step = at or version
-        out: dict[str, Any] = {"id": self.id, "version": version, "at": step, "seat": seat, "disclosed": self.full,
-                               "state": view}
+        out: dict[str, Any] = {
+            "id": self.id,
+            "version": version,
+            "at": step,
+            "seat": seat,
+            "disclosed": self.full,
+            "state": view,
+        }
         if place is not None:  # only when asked so: counting hands walks the whole log
             out.update(hand=place.hand, move=place.move, trick=place.trick)
         if at is not None:
-            later = self.stored[step - 1:] if "stored" in self.__dict__ else self.ledger.read(self.id, after=step - 1)
+            later = self.stored[step - 1 :] if "stored" in self.__dict__ else self.ledger.read(self.id, after=step - 1)
             out["hash"] = later[0].hash
-            out["proof"] = {"from": step, "hash": later[0].hash, "head": later[-1].hash, "version": later[-1].seq,
-                            "events": self.listing(later[1:])}
+            out["proof"] = {
+                "from": step,
+                "hash": later[0].hash,
+                "head": later[-1].hash,
+                "version": later[-1].seq,
+                "events": self.listing(later[1:]),
+            }
         return out
 
     def _locate(self, at: int | None, hand: int | None, move: int | None, trick: int | None) -> tuple[int, Position]:
@@ -228,8 +263,10 @@ class Reader:
             BadRequest: ``at`` given too, move or trick without a hand, or no such position.
         """
         if at is not None:
-            raise BadRequest("request.bad_position", "say where either by at (the event's number in the log) "
-                                                     "or by hand and move, not both")
+            raise BadRequest(
+                "request.bad_position",
+                "say where either by at (the event's number in the log) or by hand and move, not both",
+            )
         places = self.positions()
         seq = _place(places, hand, move, trick)
         return seq, next(p for p in places if p.seq == seq)
@@ -257,8 +294,10 @@ class Reader:
         players = self.record.players
         seat = seat_by_name(players, seat)
         if not (isinstance(seat, int) and 0 <= seat < len(players)):
-            raise BadRequest("request.bad_seat", f"seat must be a seat number 0 to {len(players) - 1}, "
-                                                 f"a player's name ({', '.join(players)}) or all")
+            raise BadRequest(
+                "request.bad_seat",
+                f"seat must be a seat number 0 to {len(players) - 1}, a player's name ({', '.join(players)}) or all",
+            )
         return seat
 
     # ---- legal moves
@@ -299,15 +338,28 @@ class Reader:
         shown, put_back, steps = self._folded
         hidden = withheld_hands(steps, put_back)
         sheet = withheld(engine.score(steps[-1].state), hidden)
-        chain = {"valid": report.valid, "length": report.length, "head": report.head,
-                 "firstBad": report.first_bad, "reason": report.reason}
+        chain = {
+            "valid": report.valid,
+            "length": report.length,
+            "head": report.head,
+            "firstBad": report.first_bad,
+            "reason": report.reason,
+        }
         batches = {e.seq: e.at for e in stored}
         recorded = self.log[0].data.get("rulesVersion") if self.log else None
         past = engine_version(record.game, recorded) if recorded is not None else engine
-        past_sheet = sheet if past is engine else (withheld(past.score(replay(past, shown)), hidden) if past is not None else None)
+        past_sheet = (
+            sheet
+            if past is engine
+            else (withheld(past.score(replay(past, shown)), hidden) if past is not None else None)
+        )
         rules = rules_report(engine.GAME, recorded, engine.RULES_VERSION, sheet, past_sheet)
-        return {"id": self.id, "version": len(self.log), **build_audit(sheet, steps, chain, record.players, batches),
-                "rules": rules}
+        return {
+            "id": self.id,
+            "version": len(self.log),
+            **build_audit(sheet, steps, chain, record.players, batches),
+            "rules": rules,
+        }
 
     # ---- the replay
 
@@ -317,8 +369,11 @@ class Reader:
         if course == "corrected" or not any(e.type in CORRECTIONS for e in self.log):
             return self.steps()  # without corrections the two courses are one walk
         if "_recorded" not in self.__dict__:
-            self.__dict__["_recorded"] = (list(walk(self.engine, self.log, course)) if self.disclosure is None
-                                          else foldable(self.engine, self.log, self.disclosure.log, course)[2])
+            self.__dict__["_recorded"] = (
+                list(walk(self.engine, self.log, course))
+                if self.disclosure is None
+                else foldable(self.engine, self.log, self.disclosure.log, course)[2]
+            )
         return self.__dict__["_recorded"]  # type: ignore[no-any-return]
 
     def _frames_all(self, course: Course) -> list[Frame]:
@@ -351,9 +406,18 @@ class Reader:
             out[i] = dataclasses.replace(frame, text=text)
         return out
 
-    def replay(self, *, seat: int | str | None = None, course: str = "corrected", start: int = 1,
-               stop: int | None = None, limit: int | None = None, hand: int | None = None,
-               move: int | None = None, trick: int | None = None) -> dict[str, Any]:
+    def replay(
+        self,
+        *,
+        seat: int | str | None = None,
+        course: str = "corrected",
+        start: int = 1,
+        stop: int | None = None,
+        limit: int | None = None,
+        hand: int | None = None,
+        move: int | None = None,
+        trick: int | None = None,
+    ) -> dict[str, Any]:
         """Return the frames of the match: each step's move in words, the state after it and what changed.
 
         Frames ``start`` to ``stop``, at most ``limit`` of them (a page); ``next`` is the
@@ -367,7 +431,13 @@ class Reader:
         engine = self.engine
         seat = self.seat(seat)
         hindsight = getattr(engine, "hindsight", None)  # optional: engines whose cards keep an identity
-        if self.full and hand is None and move is None and trick is None and not (seat == "all" and hindsight is not None):
+        if (
+            self.full
+            and hand is None
+            and move is None
+            and trick is None
+            and not (seat == "all" and hindsight is not None)
+        ):
             page = self._page(course, seat, start, stop, limit)
             if page is not None:
                 return page
@@ -375,8 +445,10 @@ class Reader:
         places = positions(engine, all_frames if course == "corrected" else self._frames_all("corrected"))
         if hand is not None or move is not None or trick is not None:
             if stop is not None:
-                raise BadRequest("request.bad_position", "say where to stop either by stop (the event's number) "
-                                                         "or by hand and move, not both")
+                raise BadRequest(
+                    "request.bad_position",
+                    "say where to stop either by stop (the event's number) or by hand and move, not both",
+                )
             stop = _place(places, hand, move, trick)
             start = max(start, min(p.seq for p in places if p.hand == hand))
         version = len(self.log)
@@ -406,13 +478,26 @@ class Reader:
         where = {p.seq: p for p in places}
         for frame in out:
             place = where.get(frame["seq"])
-            frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
-                          "trick": place.trick if place else None})
-        return {"id": self.id, "version": version, "course": course, "seat": seat, "disclosed": self.full,
-                "frames": out, "next": end + 1 if end < version and (stop is None or end < stop) else None}
+            frame.update(
+                {
+                    "hand": place.hand if place else None,
+                    "move": place.move if place else None,
+                    "trick": place.trick if place else None,
+                }
+            )
+        return {
+            "id": self.id,
+            "version": version,
+            "course": course,
+            "seat": seat,
+            "disclosed": self.full,
+            "frames": out,
+            "next": end + 1 if end < version and (stop is None or end < stop) else None,
+        }
 
-    def _page(self, course: Course, seat: int | str | None, start: int, stop: int | None,
-              limit: int | None) -> dict[str, Any] | None:
+    def _page(
+        self, course: Course, seat: int | str | None, start: int, stop: int | None, limit: int | None
+    ) -> dict[str, Any] | None:
         """Return the frames ``start..stop`` (at most ``limit``) for a reader who sees everything,
         folding only from the newest checkpoint or stored snapshot before the deal of ``start``'s hand.
 
@@ -439,8 +524,11 @@ class Reader:
             if deal is not None or base == 0:
                 break
             upto = base - 1  # the hand in play began before this state: resume from an earlier one
-        steps = (frames(engine, log, "recorded", after=base, state=state, stop=end) if base
-                 else frames(engine, log, course, stop=end))
+        steps = (
+            frames(engine, log, "recorded", after=base, state=state, stop=end)
+            if base
+            else frames(engine, log, course, stop=end)
+        )
         counted = steps
         hands_before = None
         if deal is not None:
@@ -450,15 +538,34 @@ class Reader:
                 return None
             hands_before = None if number is None else number - 1
         views: dict[int, Any] | None = {} if seat is None else None  # the public views, shared with the numbering
-        out = frames_json(engine, steps, seat, start=first, stop=end, before=state if base and base == first - 1 else None,
-                          views=views)
+        out = frames_json(
+            engine,
+            steps,
+            seat,
+            start=first,
+            stop=end,
+            before=state if base and base == first - 1 else None,
+            views=views,
+        )
         where = {p.seq: p for p in positions(engine, counted, hands_before=hands_before, views=views)}
         for frame in out:
             place = where.get(frame["seq"])
-            frame.update({"hand": place.hand if place else None, "move": place.move if place else None,
-                          "trick": place.trick if place else None})
-        return {"id": match_id, "version": version, "course": course, "seat": seat, "disclosed": True, "frames": out,
-                "next": end + 1 if end < version and (stop is None or end < stop) else None}
+            frame.update(
+                {
+                    "hand": place.hand if place else None,
+                    "move": place.move if place else None,
+                    "trick": place.trick if place else None,
+                }
+            )
+        return {
+            "id": match_id,
+            "version": version,
+            "course": course,
+            "seat": seat,
+            "disclosed": True,
+            "frames": out,
+            "next": end + 1 if end < version and (stop is None or end < stop) else None,
+        }
 
     def _resume_point(self, upto: int) -> tuple[int, Any]:
         """Return the newest known state at or before event ``upto``: a checkpoint of the memory

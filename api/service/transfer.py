@@ -41,8 +41,18 @@ from ledger.records import StoredEvent, is_placeholder
 from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable
 from replays.archive import ArchivedMatch, LineError, archive_line, damaged_match, read_archive
 from replays.lines import MAX_ERRORS, ErrorLog, more_errors_said
-from replays.notation import (NotationError, TextMatch, Written, card_problem, coerce, column_of, deck_of, iter_text,
-                              value_at, write_text)
+from replays.notation import (
+    NotationError,
+    TextMatch,
+    Written,
+    card_problem,
+    coerce,
+    column_of,
+    deck_of,
+    iter_text,
+    value_at,
+    write_text,
+)
 from schemas import SchemaError, validate_event
 
 if TYPE_CHECKING:
@@ -53,6 +63,7 @@ def match_meta(data: Any) -> dict[str, Any]:
     from api.service import match_meta as meta_of
 
     return meta_of(data)
+
 
 PAGE = 200
 
@@ -83,14 +94,26 @@ class ImportStopped(Exception):
     def __init__(self, report: dict[str, Any], why: str, cause: Exception | None = None, *, text: bool = False) -> None:
         count = len(report["imported"])
         if text:  # a text file has no match ids: importing it again would start every match again
-            stored = (f"{count} match{'es were' if count != 1 else ' was'} imported before it (listed with their "
-                      "new write tokens; the last one holds the events up to its version); a text file names no "
-                      "match, so importing it again would import these again too: import only the matches after "
-                      "them") if count else "nothing was imported; importing the same file again starts it over"
+            stored = (
+                (
+                    f"{count} match{'es were' if count != 1 else ' was'} imported before it (listed with their "
+                    "new write tokens; the last one holds the events up to its version); a text file names no "
+                    "match, so importing it again would import these again too: import only the matches after "
+                    "them"
+                )
+                if count
+                else "nothing was imported; importing the same file again starts it over"
+            )
         else:
-            stored = (f"{count} match{'es were' if count != 1 else ' was'} imported before it, each whole (listed with "
-                      "their new write tokens); importing the same file again imports the rest and reports those as "
-                      "unchanged") if count else "nothing was imported; importing the same file again starts it over"
+            stored = (
+                (
+                    f"{count} match{'es were' if count != 1 else ' was'} imported before it, each whole (listed with "
+                    "their new write tokens); importing the same file again imports the rest and reports those as "
+                    "unchanged"
+                )
+                if count
+                else "nothing was imported; importing the same file again starts it over"
+            )
         super().__init__(f"the import stopped before the end of the file ({why}); {stored}")
         self.report = report
         self.why = why
@@ -102,8 +125,10 @@ class ImportBusy(Exception):
     """Another import is running in this server process (one at a time: answered 503 ``import.busy``)."""
 
     def __init__(self) -> None:
-        self.message = ("another import is running on this server; one import runs at a time, so send this "
-                        "one again once it has finished")
+        self.message = (
+            "another import is running on this server; one import runs at a time, so send this "
+            "one again once it has finished"
+        )
         super().__init__(self.message)
 
 
@@ -119,8 +144,10 @@ class OutOfTime(Cut):
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.message = (f"it had run for {seconds:g} seconds, the longest an import may take on this server; split "
-                        "the file in smaller ones, or import it with 'tanteo import' on the server")
+        self.message = (
+            f"it had run for {seconds:g} seconds, the longest an import may take on this server; split "
+            "the file in smaller ones, or import it with 'tanteo import' on the server"
+        )
         super().__init__(self.message)
 
 
@@ -130,8 +157,10 @@ class TooLarge(Cut):
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.message = (f"the file is larger than {limit:,} bytes, the most an import takes on this server; split it "
-                        "in smaller ones, or import it with 'tanteo import' on the server")
+        self.message = (
+            f"the file is larger than {limit:,} bytes, the most an import takes on this server; split it "
+            "in smaller ones, or import it with 'tanteo import' on the server"
+        )
         super().__init__(self.message)
 
 
@@ -182,9 +211,11 @@ class _Refused(Exception):
 # --------------------------------------------------------------------------- export
 
 
-ARCHIVE_NEEDS_KEY = ("the archive of this match holds cards the rules still hide, with the salts that prove "
-                     "them: exporting it needs the match's write key. Without it, export the text notation "
-                     "(format=text): it imports as a match in which those cards are unknown")
+ARCHIVE_NEEDS_KEY = (
+    "the archive of this match holds cards the rules still hide, with the salts that prove "
+    "them: exporting it needs the match's write key. Without it, export the text notation "
+    "(format=text): it imports as a match in which those cards are unknown"
+)
 """Why an open reader's archive export of a match in play is refused (docs/HTTP.md, "What an open read shows")."""
 
 
@@ -260,8 +291,13 @@ WORKERS_CHUNK_EVENTS = 4_000
 while the workers check the next (a commit per 4,000 events costs a few per cent)."""
 
 
-COMPRESSED = {b"\x1f\x8b": ("gzip", "gunzip -k"), b"PK\x03\x04": ("zip", "unzip"), b"BZh": ("bzip2", "bunzip2 -k"),
-              b"\xfd7zXZ\x00": ("xz", "unxz -k"), b"(\xb5/\xfd": ("zstd", "unzstd")}
+COMPRESSED = {
+    b"\x1f\x8b": ("gzip", "gunzip -k"),
+    b"PK\x03\x04": ("zip", "unzip"),
+    b"BZh": ("bzip2", "bunzip2 -k"),
+    b"\xfd7zXZ\x00": ("xz", "unxz -k"),
+    b"(\xb5/\xfd": ("zstd", "unzstd"),
+}
 """The first bytes of a compressed file, its kind and the command that unpacks it."""
 
 
@@ -274,9 +310,15 @@ def compressed(raw: bytes) -> tuple[str, str] | None:
     return next((found for magic, found in COMPRESSED.items() if raw.startswith(magic)), None)
 
 
-def import_archive(service: Service, lines: Iterable[bytes | str], *, progress: Any = None,
-                   workers: int | None = None, stop: Callable[[], bool] | None = None,
-                   seconds: float | None = None) -> dict[str, Any]:
+def import_archive(
+    service: Service,
+    lines: Iterable[bytes | str],
+    *,
+    progress: Any = None,
+    workers: int | None = None,
+    stop: Callable[[], bool] | None = None,
+    seconds: float | None = None,
+) -> dict[str, Any]:
     """Import every match of an archive that is sound; report the rest by line.
 
     ``progress``, if given, is called with the number of events of each match handled.
@@ -308,8 +350,9 @@ def import_archive(service: Service, lines: Iterable[bytes | str], *, progress: 
         return asked()
 
     with collector_paused():  # the matches are held decoded until the last one is stored
-        return _import_archive(service, lines if isinstance(lines, list) else deadline.lines(lines), progress, workers,
-                               stopping)
+        return _import_archive(
+            service, lines if isinstance(lines, list) else deadline.lines(lines), progress, workers, stopping
+        )
 
 
 _Checked = tuple[Any, ...]
@@ -318,8 +361,13 @@ match row takes), ``("shape", index, code, message)`` (an event breaks its schem
 before the chain is looked at) or ``("rules", index, code, message)`` (the fold refused it)."""
 
 
-def _import_archive(service: Service, lines: list[bytes | str] | Iterator[bytes | str], progress: Any,
-                    workers: int | None, stop: Callable[[], bool]) -> dict[str, Any]:
+def _import_archive(
+    service: Service,
+    lines: list[bytes | str] | Iterator[bytes | str],
+    progress: Any,
+    workers: int | None,
+    stop: Callable[[], bool],
+) -> dict[str, Any]:
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
     errors: ErrorLog[LineError] = ErrorLog(MAX_ERRORS, names=damaged_match)
@@ -348,8 +396,11 @@ def _import_archive(service: Service, lines: list[bytes | str] | Iterator[bytes 
         return _listed({"imported": imported, "unchanged": unchanged}, errors, LineError.json)
 
     try:
-        settled = (_settled_by_workers(service, lines, count, errors, stop) if count and isinstance(lines, list)
-                   else _settled(service, lines, errors))
+        settled = (
+            _settled_by_workers(service, lines, count, errors, stop)
+            if count and isinstance(lines, list)
+            else _settled(service, lines, errors)
+        )
         with contextlib.closing(settled):  # a stop lets the workers go at once
             for archived, decision in settled:
                 if stop():
@@ -388,8 +439,12 @@ class _StopAsked(Exception):
     """The import was asked to stop (``stop`` said so) before the end of the file."""
 
 
-_STOPPED_BY = {"busy": "the database was busy with other writes for too long", "full": "the disk is full",
-               "read_only": "the database cannot be written", "io": "the database could not be read or written"}
+_STOPPED_BY = {
+    "busy": "the database was busy with other writes for too long",
+    "full": "the disk is full",
+    "read_only": "the database cannot be written",
+    "io": "the database could not be read or written",
+}
 """What stopped an import half-way, by :class:`StorageUnavailable` reason, for :class:`ImportStopped`."""
 
 
@@ -399,8 +454,9 @@ _Decision = tuple[Any, ...]
 ``("import", engine, checked)`` (``checked``: what a worker found, None when checked here)."""
 
 
-def _settled(service: Service, lines: Iterable[bytes | str],
-             refused: ErrorLog[LineError]) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
+def _settled(
+    service: Service, lines: Iterable[bytes | str], refused: ErrorLog[LineError]
+) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
     """Read the whole file, then decide each match in the order it first appears."""
     matches, _ = read_archive(lines, errors=refused)
     damaged = set(refused.named)
@@ -430,8 +486,11 @@ def _opening(service: Service, archived: ArchivedMatch) -> Engine | dict[str, An
     """
     first = archived.events[0]
     if first.seq != 1 or first.type != "match_started":
-        raise _Refused(archived.lines[0], "import.no_start",
-                       f"match {archived.id} does not start with its match_started event (seq 1) on this line")
+        raise _Refused(
+            archived.lines[0],
+            "import.no_start",
+            f"match {archived.id} does not start with its match_started event (seq 1) on this line",
+        )
     try:
         validate_event(None, "match_started", first.data)
         engine = get_engine(first.data["game"])
@@ -482,10 +541,15 @@ def _shape_problem(engine: Engine, events: Sequence[Any]) -> tuple[int, str, str
             validate_event(engine.GAME, event.type, event.data)
         except SchemaError as error:
             if unseen(event.data) != event.data:  # a placeholder never fits a schema: looked for only then
-                return index, "import.public_form", (
-                    f"event {event.seq} holds a private value as its commitment only: this is the public form "
-                    "of a match in play; export it with the match's write token (or after the match) to "
-                    "import it")
+                return (
+                    index,
+                    "import.public_form",
+                    (
+                        f"event {event.seq} holds a private value as its commitment only: this is the public form "
+                        "of a match in play; export it with the match's write token (or after the match) to "
+                        "import it"
+                    ),
+                )
             return index, error.code, f"event {event.seq} ({event.type}): {error.message}"
     return None
 
@@ -530,8 +594,9 @@ PIECE_LINES = 4_000
 sent to the workers at once: they check while the rest of the file is read."""
 
 
-def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int, refused: ErrorLog[LineError],
-                        stop: Callable[[], bool]) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
+def _settled_by_workers(
+    service: Service, lines: list[bytes | str], workers: int, refused: ErrorLog[LineError], stop: Callable[[], bool]
+) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
     """Read the file piece by piece; send each match to ``workers`` processes for its schemas and
     rules as soon as a piece goes by without a line of it; once the whole file is read, yield
     each match's decision with what its worker found.
@@ -578,7 +643,7 @@ def _settled_by_workers(service: Service, lines: list[bytes | str], workers: int
         for start in range(0, len(lines), PIECE_LINES):
             if stop():
                 raise _StopAsked
-            matches, errors = read_archive(lines[start:start + PIECE_LINES], first=start + 1)
+            matches, errors = read_archive(lines[start : start + PIECE_LINES], first=start + 1)
             refused.extend(errors)
             named = {e.match for e in errors if e.match}
             damaged |= named
@@ -613,9 +678,11 @@ class WorkersStopped(Exception):
     """A worker process checking an import stopped before it answered (killed, out of memory)."""
 
     def __init__(self) -> None:
-        super().__init__("a worker process checking the rules stopped before it answered (was the machine out of "
-                         "memory?); the matches stored before it stay stored, and importing the file again reports them "
-                         "as unchanged; --workers 0 checks everything in one process")
+        super().__init__(
+            "a worker process checking the rules stopped before it answered (was the machine out of "
+            "memory?); the matches stored before it stay stored, and importing the file again reports them "
+            "as unchanged; --workers 0 checks everything in one process"
+        )
         self.message = str(self)
 
 
@@ -650,15 +717,22 @@ def _imported(archived: ArchivedMatch, result: Any, token: str) -> dict[str, Any
 
     events = archived.events
     if isinstance(result, ChainBroken):
-        raise _Refused(archived.line_of(result.first_bad), "import.chain_broken",
-                       f"match {archived.id}: the hash chain does not verify: {result.reason}")
+        raise _Refused(
+            archived.line_of(result.first_bad),
+            "import.chain_broken",
+            f"match {archived.id}: the hash chain does not verify: {result.reason}",
+        )
     if isinstance(result, EventRefused):
         event = events[result.index]
-        raise _Refused(archived.lines[result.index], result.error.code,
-                       f"event {event.seq} ({event.type}): {result.error.message}")
+        raise _Refused(
+            archived.lines[result.index], result.error.code, f"event {event.seq} ({event.type}): {result.error.message}"
+        )
     if isinstance(result, MatchExists):  # stored by another writer since we looked
-        raise _Refused(archived.lines[0], "import.exists",
-                       f"match {archived.id} was stored by someone else while this file was imported")
+        raise _Refused(
+            archived.lines[0],
+            "import.exists",
+            f"match {archived.id} was stored by someone else while this file was imported",
+        )
     if isinstance(result, Exception):
         raise result
     # Not kept in the state cache: a restore brings back many matches at once, and weighing
@@ -681,13 +755,19 @@ def _already_stored(service: Service, archived: ArchivedMatch) -> dict[str, Any]
     stored = service.ledger.read(archived.id)
     for event, line in zip(archived.events, archived.lines):
         if event.seq > len(stored) or stored[event.seq - 1] != event:  # every field, salts included
-            raise _Refused(line, "import.exists_different",
-                           f"match {archived.id} is already stored and its event {event.seq} differs from this line; "
-                           "nothing of it was imported")
+            raise _Refused(
+                line,
+                "import.exists_different",
+                f"match {archived.id} is already stored and its event {event.seq} differs from this line; "
+                "nothing of it was imported",
+            )
     if len(stored) != len(archived.events):
-        raise _Refused(archived.lines[-1], "import.exists_different",
-                       f"match {archived.id} is already stored with {len(stored)} events, this file has "
-                       f"{len(archived.events)}; nothing of it was imported")
+        raise _Refused(
+            archived.lines[-1],
+            "import.exists_different",
+            f"match {archived.id} is already stored with {len(stored)} events, this file has "
+            f"{len(archived.events)}; nothing of it was imported",
+        )
     return {"id": record.id, "version": record.version, "head": record.head}
 
 
@@ -727,8 +807,14 @@ def unseen(value: Any) -> Any:
     return value
 
 
-def import_text(service: Service, text: str | Iterable[str], *, by: str = "", stop: Callable[[], bool] | None = None,
-                seconds: float | None = None) -> dict[str, Any]:
+def import_text(
+    service: Service,
+    text: str | Iterable[str],
+    *,
+    by: str = "",
+    stop: Callable[[], bool] | None = None,
+    seconds: float | None = None,
+) -> dict[str, Any]:
     """Import every match of a text file, leniently: each keeps its valid prefix and stays open.
 
     Every error is reported by line and column: what cannot be read, what breaks an event's
@@ -747,8 +833,13 @@ def import_text(service: Service, text: str | Iterable[str], *, by: str = "", st
     imported: list[dict[str, Any]] = []
     errors: ErrorLog[dict[str, Any]] = ErrorLog(MAX_ERRORS)
     deadline = Deadline(seconds)
-    lines = text.split("\n")[:-1] if isinstance(text, str) and text.endswith("\n") else \
-        text.split("\n") if isinstance(text, str) else text
+    lines = (
+        text.split("\n")[:-1]
+        if isinstance(text, str) and text.endswith("\n")
+        else text.split("\n")
+        if isinstance(text, str)
+        else text
+    )
 
     def report() -> dict[str, Any]:
         return _listed({"imported": imported, "unchanged": []}, errors, dict)
@@ -775,8 +866,9 @@ def _text_error(error: NotationError, match: str | None) -> dict[str, Any]:
     return {"line": error.line, "column": error.column, "code": error.code, "message": error.message, "match": match}
 
 
-def _import_written(service: Service, written: TextMatch, by: str,
-                    imported: list[dict[str, Any]], errors: ErrorLog[dict[str, Any]]) -> None:
+def _import_written(
+    service: Service, written: TextMatch, by: str, imported: list[dict[str, Any]], errors: ErrorLog[dict[str, Any]]
+) -> None:
     """Check and record one match read from text; append what happened to ``imported``/``errors``."""
     if written.broken_at == 0 or not written.start:
         return
@@ -791,16 +883,28 @@ def _import_written(service: Service, written: TextMatch, by: str,
         errors.append({"line": line, "column": column, "code": error.code, "message": error.message, "match": None})
         return
     except (RuleViolation, UnknownGame) as error:
-        errors.append({"line": written.line, "column": 1, "code": getattr(error, "code", "game.unknown"),
-                       "message": _say(error), "match": None})
+        errors.append(
+            {
+                "line": written.line,
+                "column": 1,
+                "code": getattr(error, "code", "game.unknown"),
+                "message": _say(error),
+                "match": None,
+            }
+        )
         return
     events, stop = _shaped(engine.GAME, written, errors)
     created = service.start_match(start, by=by)
     match_id = created["id"]
     # listed at once, and kept up to date chunk by chunk: a storage fault later in this match
     # still reports its token, with the version it reached
-    entry = {"id": match_id, "token": created["token"], "version": created["version"], "head": created["head"],
-             "lines": [written.line, written.last_line]}
+    entry = {
+        "id": match_id,
+        "token": created["token"],
+        "version": created["version"],
+        "head": created["head"],
+        "lines": [written.line, written.last_line],
+    }
     imported.append(entry)
     for problem in errors:
         if problem["match"] is None and written.line <= problem["line"] <= written.last_line:
@@ -809,19 +913,31 @@ def _import_written(service: Service, written: TextMatch, by: str,
     from api.service import EventRefused
 
     for first in range(0, len(good), 200):
-        chunk = good[first:first + 200]
+        chunk = good[first : first + 200]
         try:
-            done = service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk], token=created["token"], by=by)
+            done = service.record(
+                match_id, [{"type": w.type, "data": w.data} for w in chunk], token=created["token"], by=by
+            )
             entry.update(version=done.version, head=done.head)
         except EventRefused as refused:
             bad = chunk[refused.index]
             if refused.index:
-                done = service.record(match_id, [{"type": w.type, "data": w.data} for w in chunk[:refused.index]],
-                                      token=created["token"], by=by)
+                done = service.record(
+                    match_id,
+                    [{"type": w.type, "data": w.data} for w in chunk[: refused.index]],
+                    token=created["token"],
+                    by=by,
+                )
                 entry.update(version=done.version, head=done.head)
             inner = refused.error
-            column = column_of(getattr(inner, "path", "$") or "$", bad.columns, bad.column) if isinstance(inner, SchemaError) else bad.column
-            errors.append({"line": bad.line, "column": column, "code": inner.code, "message": inner.message, "match": match_id})
+            column = (
+                column_of(getattr(inner, "path", "$") or "$", bad.columns, bad.column)
+                if isinstance(inner, SchemaError)
+                else bad.column
+            )
+            errors.append(
+                {"line": bad.line, "column": column, "code": inner.code, "message": inner.message, "match": match_id}
+            )
             break
     _say_what_was_left(written, entry["version"], errors)
 
@@ -833,7 +949,7 @@ def _say_what_was_left(written: TextMatch, version: int, errors: ErrorLog[dict[s
     a refused move is unknown, so the later lines are read and their shapes checked (each
     shape error is reported) but no rule can judge them.
     """
-    left = written.events[version - 1:]  # event seq version + 1 on (written.events starts at seq 2)
+    left = written.events[version - 1 :]  # event seq version + 1 on (written.events starts at seq 2)
     if not left:
         return
     first = left[0].line
@@ -842,10 +958,15 @@ def _say_what_was_left(written: TextMatch, version: int, errors: ErrorLog[dict[s
         return
     later = [w.line for w in left[1:]]
     if later:
-        checked = (f"line {later[0]} was checked for its shape only" if later[0] == later[-1]
-                   else f"lines {later[0]} to {later[-1]} were checked for their shape only")
-        ending["message"] += (f" — nothing from this line on was recorded; {checked} "
-                              "(the rules judge a move only after every move before it)")
+        checked = (
+            f"line {later[0]} was checked for its shape only"
+            if later[0] == later[-1]
+            else f"lines {later[0]} to {later[-1]} were checked for their shape only"
+        )
+        ending["message"] += (
+            f" — nothing from this line on was recorded; {checked} "
+            "(the rules judge a move only after every move before it)"
+        )
     else:
         ending["message"] += " — this line was not recorded"
 
@@ -860,16 +981,30 @@ def _shaped(game: str, written: TextMatch, errors: ErrorLog[dict[str, Any]]) -> 
         seq = index + 2
         types[seq] = event.type
         if event.number is not None and event.number != seq:
-            errors.append({"line": event.line, "column": event.column - len(str(event.number)) - 2, "code": "notation.bad_number",
-                           "message": f"this line is numbered {event.number} but it is event {seq} of the match "
-                                      "(number every event from 2 on, or leave the numbers out)", "match": None})
+            errors.append(
+                {
+                    "line": event.line,
+                    "column": event.column - len(str(event.number)) - 2,
+                    "code": "notation.bad_number",
+                    "message": f"this line is numbered {event.number} but it is event {seq} of the match "
+                    "(number every event from 2 on, or leave the numbers out)",
+                    "match": None,
+                }
+            )
             stop = min(stop, index)
         event.data = coerce(game, event.type, event.data, event.bare)
         if event.type == "amend" and isinstance(event.data.get("data"), dict):
             target = types.get(event.data.get("target"))  # type: ignore[arg-type]
             if target is not None:
-                inner = {"$" + p[len("$.data"):]: w for p, w in event.bare.items() if p.startswith("$.data.") or p.startswith("$.data[")}
-                event.data = {**event.data, "data": coerce(game if target != "match_started" else None, target, event.data["data"], inner)}
+                inner = {
+                    "$" + p[len("$.data") :]: w
+                    for p, w in event.bare.items()
+                    if p.startswith("$.data.") or p.startswith("$.data[")
+                }
+                event.data = {
+                    **event.data,
+                    "data": coerce(game if target != "match_started" else None, target, event.data["data"], inner),
+                }
         try:
             validate_event(game, event.type, event.data)
         except SchemaError as error:
@@ -877,8 +1012,15 @@ def _shaped(game: str, written: TextMatch, errors: ErrorLog[dict[str, Any]]) -> 
             bad_card = card_problem(value_at(event.data, error.path), deck_of(written.start))
             if bad_card is not None and any(w in error.message for w in ("card", "accepted forms", "does not match")):
                 code, message = "notation.bad_card", bad_card
-            errors.append({"line": event.line, "column": column_of(error.path, event.columns, event.column),
-                           "code": code, "message": message, "match": None})
+            errors.append(
+                {
+                    "line": event.line,
+                    "column": column_of(error.path, event.columns, event.column),
+                    "code": code,
+                    "message": message,
+                    "match": None,
+                }
+            )
             stop = min(stop, index)
     return written.events, stop
 
@@ -919,7 +1061,9 @@ def sheet_csv(service: Service, match_id: str) -> str:
 
 def matches_csv(service: Service, **filters: str | None) -> str:
     """Return one CSV row per match the filters keep (those of the list): title, date, place, game, players, winners, final totals."""
-    rows: list[list[Any]] = [["id", "title", "date", "place", "game", "players", "status", "winners", "totals", "version"]]
+    rows: list[list[Any]] = [
+        ["id", "title", "date", "place", "game", "players", "status", "winners", "totals", "version"]
+    ]
     offset = 0
     while True:
         page, total = service.ledger.list_matches(**filters, limit=PAGE, offset=offset)
@@ -930,9 +1074,20 @@ def matches_csv(service: Service, **filters: str | None) -> str:
             unit = "team" if standings and "team" in standings[0] else "seat"
             by_key = {s[unit]: name for s, name in zip(standings, names)}
             winners = [by_key.get(w, str(w)) for w in summary["end"].get("winners", [])]
-            rows.append([record.id, summary["title"] or "", summary["date"] or "", summary["place"] or "", record.game,
-                         "; ".join(record.players), summary["status"], "; ".join(winners),
-                         "; ".join(f"{name} {s['total']}" for name, s in zip(names, standings)), record.version])
+            rows.append(
+                [
+                    record.id,
+                    summary["title"] or "",
+                    summary["date"] or "",
+                    summary["place"] or "",
+                    record.game,
+                    "; ".join(record.players),
+                    summary["status"],
+                    "; ".join(winners),
+                    "; ".join(f"{name} {s['total']}" for name, s in zip(names, standings)),
+                    record.version,
+                ]
+            )
         offset += len(page)
         if not page or offset >= total:
             break

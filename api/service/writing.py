@@ -36,7 +36,17 @@ from engines.base import (
     events_from,
     walk,
 )
-from ledger import GENESIS, AppendResult, ConcurrencyConflict, Current, Ledger, LedgerError, MatchRecord, NewEvent, StoredEvent
+from ledger import (
+    GENESIS,
+    AppendResult,
+    ConcurrencyConflict,
+    Current,
+    Ledger,
+    LedgerError,
+    MatchRecord,
+    NewEvent,
+    StoredEvent,
+)
 from schemas import SchemaError, validate_event
 
 __all__ = ["EventRefused", "Writer", "checked_steps", "match_meta", "new_match_id"]
@@ -81,9 +91,11 @@ def _rules_version(engine: Engine, asked: Any) -> int:
     if asked is None:
         return int(engine.RULES_VERSION)
     if asked > engine.RULES_VERSION:
-        raise RuleViolation("common.rules_version",
-                            f"this server scores {engine.GAME} with rules version {engine.RULES_VERSION}; "
-                            f"version {asked} is newer than that")
+        raise RuleViolation(
+            "common.rules_version",
+            f"this server scores {engine.GAME} with rules version {engine.RULES_VERSION}; "
+            f"version {asked} is newer than that",
+        )
     return int(asked)
 
 
@@ -91,8 +103,10 @@ def _keep_rules_version(recorded: Event, corrected: Event) -> None:
     """Refuse an amend of ``match_started`` that changes the rules version the match was recorded with."""
     before, after = recorded.data.get("rulesVersion"), corrected.data.get("rulesVersion")
     if after is not None and after != before:
-        raise RuleViolation("common.rules_version",
-                            f"a match keeps the rules version it was recorded with ({before}); an amend cannot change it")
+        raise RuleViolation(
+            "common.rules_version",
+            f"a match keeps the rules version it was recorded with ({before}); an amend cannot change it",
+        )
 
 
 def _validate_amended(game: str, type_: str, data: Any) -> None:
@@ -104,10 +118,16 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
     try:
         validate_event(game, type_, data)
     except SchemaError as error:
+
         def inner(path: str) -> str:
             return "$.data" + path[1:]
-        raise SchemaError(error.code, f"the amended {type_}: {error.message}", inner(error.path),
-                          [{**e, "path": inner(e["path"])} for e in error.errors]) from None
+
+        raise SchemaError(
+            error.code,
+            f"the amended {type_}: {error.message}",
+            inner(error.path),
+            [{**e, "path": inner(e["path"])} for e in error.errors],
+        ) from None
 
 
 class Writer:
@@ -125,8 +145,9 @@ class Writer:
     def authorize(self, record: MatchRecord, token: str | None) -> None:
         raise NotImplementedError
 
-    def start_match(self, data: Mapping[str, Any], *, by: str = "",
-                    events: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    def start_match(
+        self, data: Mapping[str, Any], *, by: str = "", events: Sequence[Mapping[str, Any]] = ()
+    ) -> dict[str, Any]:
         """Start a match from its ``match_started`` data; return its id, write token and version.
 
         ``events``, if given, are recorded after it in the same transaction (a match recorded
@@ -146,29 +167,40 @@ class Writer:
         first = NewEvent("match_started", dict(data))
         if not events:
             result = self.ledger.create_match(
-                match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
-                first=first, by=by, meta=match_meta(data),
+                match_id,
+                game=data["game"],
+                players=list(data["players"]),
+                token_hash=hash_token(token),
+                first=first,
+                by=by,
+                meta=match_meta(data),
             )
             self.cache.put(match_id, Folded(result.version, result.head, state, {1: state}))
             return {"id": match_id, "token": token, "version": result.version, "head": result.head}
         with collector_paused():  # a whole match is checked and stored in one go
             _check_shapes(engine.GAME, events)
             options = OptionsOf(state.options)
-            types = {1: "match_started", **{i: e["type"] for i, e in enumerate(events, 2)}} \
-                if any(e["type"] == "amend" for e in events) else {}  # an amend's private places are its target's
+            types = (
+                {1: "match_started", **{i: e["type"] for i, e in enumerate(events, 2)}}
+                if any(e["type"] == "amend" for e in events)
+                else {}
+            )  # an amend's private places are its target's
             declared = engine.PRIVATE  # most types declare no private field: only the others are looked into
             more = []
             for e in events:  # the data is not copied: the ledger encodes it at once and keeps its own
                 kind, payload = e["type"], e["data"]
-                paths = private_paths(engine, options, kind, payload, types) if kind in declared or kind == "amend" else ()
+                paths = (
+                    private_paths(engine, options, kind, payload, types) if kind in declared or kind == "amend" else ()
+                )
                 more.append(NewEvent(kind, payload if type(payload) is dict else dict(payload), paths))
             players = len(data["players"])
             outcome: dict[str, Folded] = {}
 
             def check(current: int, stored: Sequence[StoredEvent]) -> dict[str, Any]:
                 try:
-                    outcome["entry"] = self._fold_batch(match_id, engine, engine.GAME, Folded(0, GENESIS, None, {}),
-                                                        stored, players)
+                    outcome["entry"] = self._fold_batch(
+                        match_id, engine, engine.GAME, Folded(0, GENESIS, None, {}), stored, players
+                    )
                 except EventRefused as refused:
                     refused.index -= 1  # stored[0] is match_started: the index is in ``events``
                     refused.game = engine.GAME
@@ -180,14 +212,23 @@ class Writer:
                     try:
                         _keep_rules_version(log[0], read)
                     except RuleViolation as error:
-                        index = next(i for i, e in enumerate(events) if e["type"] == "amend" and e["data"].get("target") == 1)
+                        index = next(
+                            i for i, e in enumerate(events) if e["type"] == "amend" and e["data"].get("target") == 1
+                        )
                         raise EventRefused(index, error) from None
                     changes["meta"] = match_meta(read.data)
                 return changes
 
             result = self.ledger.create_match(
-                match_id, game=data["game"], players=list(data["players"]), token_hash=hash_token(token),
-                first=first, by=by, meta=match_meta(data), more=more, check=check,
+                match_id,
+                game=data["game"],
+                players=list(data["players"]),
+                token_hash=hash_token(token),
+                first=first,
+                by=by,
+                meta=match_meta(data),
+                more=more,
+                check=check,
             )
             ended = engine.is_over(outcome["entry"].state)  # recorded whole: its final state is kept at once
             entry = self._keep_snapshot(match_id, engine, outcome["entry"], force=ended)
@@ -198,8 +239,16 @@ class Writer:
                 self.cache.put(match_id, entry)
         return {"id": match_id, "token": token, "version": result.version, "head": result.head}
 
-    def record(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None, by: str = "",
-               expected_version: int | None = None, key: str | None = None) -> AppendResult:
+    def record(
+        self,
+        match_id: str,
+        events: Sequence[Mapping[str, Any]],
+        *,
+        token: str | None,
+        by: str = "",
+        expected_version: int | None = None,
+        key: str | None = None,
+    ) -> AppendResult:
         """Append a batch of events after checking every one; all or nothing.
 
         Raises:
@@ -233,7 +282,9 @@ class Writer:
                 try:
                     _keep_rules_version(log[0], first)
                 except RuleViolation as error:
-                    index = next((i for i, e in enumerate(stored) if e.type == "amend" and e.data.get("target") == 1), 0)
+                    index = next(
+                        (i for i, e in enumerate(stored) if e.type == "amend" and e.data.get("target") == 1), 0
+                    )
                     raise EventRefused(index, error) from None
                 changes["meta"] = match_meta(first.data)
             return changes
@@ -248,8 +299,9 @@ class Writer:
             self.cache.put(match_id, self._keep_snapshot(match_id, engine, outcome["entry"], force=due))
         return result
 
-    def _check_window(self, match_id: str, engine: Engine, entry: Folded,
-                      batch: Sequence[NewEvent | StoredEvent]) -> None:
+    def _check_window(
+        self, match_id: str, engine: Engine, entry: Folded, batch: Sequence[NewEvent | StoredEvent]
+    ) -> None:
         """Refuse disputes and corrections to a finished match once its correction window has passed.
 
         Raises:
@@ -272,8 +324,14 @@ class Writer:
         except RuleViolation as error:
             raise EventRefused(index, error) from None
 
-    def preview(self, match_id: str, events: Sequence[Mapping[str, Any]], *, token: str | None,
-                expected_version: int | None = None) -> dict[str, Any]:
+    def preview(
+        self,
+        match_id: str,
+        events: Sequence[Mapping[str, Any]],
+        *,
+        token: str | None,
+        expected_version: int | None = None,
+    ) -> dict[str, Any]:
         """Run every check of :meth:`record` and return the would-be result; write nothing.
 
         The batch is folded onto the head state exactly as an append folds it (the same
@@ -291,8 +349,10 @@ class Writer:
             raise ConcurrencyConflict(expected_version, version, match_id=match_id)
         entry = self.cache.at_head(self.ledger, match_id, engine, version)
         _check_shapes(record.game, events)
-        stored = [StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
-                  for index, event in enumerate(events)]
+        stored = [
+            StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
+            for index, event in enumerate(events)
+        ]
         before = engine.score(entry.state)
         try:
             self._check_window(match_id, engine, entry, stored)
@@ -303,8 +363,14 @@ class Writer:
         after = engine.score(after_state)
         earlier = {h["hand"]: h for h in before["hands"]}
         changed = [h for h in after["hands"] if earlier.get(h["hand"]) != h]
-        return {"dryRun": True, "version": version + len(stored), "hands": changed, "standings": after["standings"],
-                "end": after["end"], "next": engine.legal_moves(after_state)}
+        return {
+            "dryRun": True,
+            "version": version + len(stored),
+            "hands": changed,
+            "standings": after["standings"],
+            "end": after["end"],
+            "next": engine.legal_moves(after_state),
+        }
 
     def _keep_snapshot(self, match_id: str, engine: Engine, entry: Folded, *, force: bool = False) -> Folded:
         """Store the entry's head state as a snapshot when it is due (or ``force``: a correction, the end).
@@ -341,11 +407,14 @@ class Writer:
                 types[target] = stored[0].type
             elif 0 <= (index := target - self.ledger.version(match_id) - 1) < len(events):
                 types[target] = events[index]["type"]  # an amend of an event of this very batch
-        return [NewEvent(e["type"], dict(e["data"]), private_paths(engine, options, e["type"], e["data"], types))
-                for e in events]
+        return [
+            NewEvent(e["type"], dict(e["data"]), private_paths(engine, options, e["type"], e["data"], types))
+            for e in events
+        ]
 
-    def _fold_batch(self, match_id: str, engine: Engine, game: str, entry: Folded,
-                    stored: Sequence[StoredEvent], players: int) -> Folded:
+    def _fold_batch(
+        self, match_id: str, engine: Engine, game: str, entry: Folded, stored: Sequence[StoredEvent], players: int
+    ) -> Folded:
         """Fold a built batch onto the head state; return the new cache entry (not yet shared).
 
         Raises:
@@ -355,8 +424,12 @@ class Writer:
         log = log_on(self.ledger, match_id, entry.version, batch)
         if log[0].seq != 1 and any(e.type == "ruling" for e in batch):  # a ruling looks its dispute up
             log = events_from(self.ledger.read(match_id, upto=entry.version)) + batch
-        return folded(checked_steps(engine, game, log, batch, entry.version, entry.state, players),
-                      stored[-1].seq, stored[-1].hash, entry)
+        return folded(
+            checked_steps(engine, game, log, batch, entry.version, entry.state, players),
+            stored[-1].seq,
+            stored[-1].hash,
+            entry,
+        )
 
     def rotate_token(self, match_id: str, token: str | None) -> dict[str, Any]:
         """Replace a match's write token: the current one is needed, and stops working.
@@ -393,8 +466,9 @@ def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
             raise refused from None
 
 
-def checked_steps(engine: Engine, game: str, log: Sequence[Event], batch: Sequence[Event], after: int, state: Any,
-                  players: int) -> Iterator[Step]:
+def checked_steps(
+    engine: Engine, game: str, log: Sequence[Event], batch: Sequence[Event], after: int, state: Any, players: int
+) -> Iterator[Step]:
     """Walk ``batch`` onto ``state`` (the state after event ``after``), checking each event as an
     append does: what it refers to, the desk's rules for disputes and claims, then the rules.
 
@@ -428,7 +502,9 @@ def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:
         SchemaError: an amend whose new payload does not fit its target's type.
     """
     if event.type == "note" and event.data.get("target") is not None and int(event.data["target"]) >= event.seq:
-        raise RuleViolation("common.bad_target", f"a note can only be attached to an earlier event, not {event.data['target']}")
+        raise RuleViolation(
+            "common.bad_target", f"a note can only be attached to an earlier event, not {event.data['target']}"
+        )
     if event.type in CORRECTIONS:
         check_correction(log[: event.seq - 1], event)
         if event.type == "amend":

@@ -117,5 +117,22 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "RULES_VERSION", "PRIVATE", "Options", "Round", "State", "allowed_dealers", "apply", "describe", "hindsight", "is_over", "legal_moves", "narrate",
-           "parse_options", "score", "start", "view"]
+__all__ = [
+    "GAME",
+    "RULES_VERSION",
+    "PRIVATE",
+    "Options",
+    "Round",
+    "State",
+    "allowed_dealers",
+    "apply",
+    "describe",
+    "hindsight",
+    "is_over",
+    "legal_moves",
+    "narrate",
+    "parse_options",
+    "score",
+    "start",
+    "view",
+]

@@ -13,7 +13,17 @@ from typing import Any, Mapping, Sequence
 
 from engines.cabo.options import OPTION_VALUES
 from engines.base import Event, RuleViolation
-from engines.common import check_game, check_options, check_seat, dispatch, is_int, read_seat, as_written, seat_names, how_many
+from engines.common import (
+    check_game,
+    check_options,
+    check_seat,
+    dispatch,
+    is_int,
+    read_seat,
+    as_written,
+    seat_names,
+    how_many,
+)
 from engines.cabo.scoring import allowed_dealers, settle, sheet_of
 from engines.cabo.state import (
     DECK_COUNTS,
@@ -74,16 +84,22 @@ def start(data: Mapping[str, Any]) -> State:
         raise RuleViolation("cabo.players", "every player needs a different, non-empty name")
     target = data.get("target")
     if target is not None and dict(target) != {"over": LIMIT}:
-        raise RuleViolation("common.bad_target", "Cabo always ends when a total goes over 100: target must be {\"over\": 100}")
+        raise RuleViolation(
+            "common.bad_target", 'Cabo always ends when a total goes over 100: target must be {"over": 100}'
+        )
     n = len(players)
     totals: tuple[int, ...] = (0,) * n
     initial = data.get("initial")
     if initial is not None:
         raw = initial.get("totals") if isinstance(initial, Mapping) else None
         if not isinstance(raw, (list, tuple)) or len(raw) != n or not all(is_int(t) and 0 <= t <= LIMIT for t in raw):
-            raise RuleViolation("common.bad_initial", f"initial totals are {n} numbers from 0 to 100, one per player in seat order")
+            raise RuleViolation(
+                "common.bad_initial", f"initial totals are {n} numbers from 0 to 100, one per player in seat order"
+            )
         if options.edition == 1 and LIMIT in raw:
-            raise RuleViolation("common.bad_initial", "a total of exactly 100 is reduced to 50 at once (first edition): write 50")
+            raise RuleViolation(
+                "common.bad_initial", "a total of exactly 100 is reduced to 50 at once (first edition): write 50"
+            )
         totals = tuple(int(t) for t in raw)
     return State(players=tuple(players), options=options, initial=totals, carried=initial is not None)
 
@@ -105,9 +121,38 @@ def apply(state: State, event: Event) -> State:
 
 EMPTY_TOKENS: frozenset[Token] = frozenset()
 _ROUND_INDEX = {name: i for i, name in enumerate(Round._fields)}
-(_VALUES, _ORIGIN, _SOURCE, _DRAWN_AT, _SEEN, _PUBLIC, _FACE_UP, _POOLS, _POOL_SEQ, _LAYOUTS, _DRAW, _DISCARD, _PENDING) = (
-    _ROUND_INDEX[name] for name in ("values", "origin", "source", "drawn_at", "seen", "public", "face_up", "pools", "pool_seq",
-                                    "layouts", "draw", "discard", "pending"))
+(
+    _VALUES,
+    _ORIGIN,
+    _SOURCE,
+    _DRAWN_AT,
+    _SEEN,
+    _PUBLIC,
+    _FACE_UP,
+    _POOLS,
+    _POOL_SEQ,
+    _LAYOUTS,
+    _DRAW,
+    _DISCARD,
+    _PENDING,
+) = (
+    _ROUND_INDEX[name]
+    for name in (
+        "values",
+        "origin",
+        "source",
+        "drawn_at",
+        "seen",
+        "public",
+        "face_up",
+        "pools",
+        "pool_seq",
+        "layouts",
+        "draw",
+        "discard",
+        "pending",
+    )
+)
 
 
 class _Work:
@@ -199,7 +244,10 @@ class _Work:
     def slot(self, seat: Seat, k: object, field: str = "slot") -> Token:
         row = self.layouts[seat]
         if not is_int(k) or not 1 <= k <= len(row):
-            raise RuleViolation("cabo.bad_slot", f"{field}: {self.players[seat]} has {how_many(len(row), 'card')}, slots 1 to {len(row)}; there is no slot {as_written(k)}")
+            raise RuleViolation(
+                "cabo.bad_slot",
+                f"{field}: {self.players[seat]} has {how_many(len(row), 'card')}, slots 1 to {len(row)}; there is no slot {as_written(k)}",
+            )
         return row[int(k) - 1]
 
     def seat(self, v: object, field: str = "seat") -> Seat:
@@ -207,7 +255,9 @@ class _Work:
 
     # ---- knowledge
 
-    def bind(self, t: Token, v: int | None, what: str, *, seats: frozenset[Seat] = frozenset(), public: bool = False) -> None:
+    def bind(
+        self, t: Token, v: int | None, what: str, *, seats: frozenset[Seat] = frozenset(), public: bool = False
+    ) -> None:
         """Record that token ``t`` is worth ``v`` (None: still unknown) and who saw it.
 
         Raises:
@@ -221,26 +271,45 @@ class _Work:
             if cur is not None and cur != v:
                 src = self.source[t]
                 if src and src != self.seq:
-                    raise RuleViolation("common.card_unavailable", (
-                        f"{what} cannot be {plural(v)}: event {src} recorded that card as {plural(cur)}"), seq=src)
-                raise RuleViolation("common.card_unavailable", f"{what} cannot be {plural(v)}: the record already knows it is {plural(cur)}")
+                    raise RuleViolation(
+                        "common.card_unavailable",
+                        (f"{what} cannot be {plural(v)}: event {src} recorded that card as {plural(cur)}"),
+                        seq=src,
+                    )
+                raise RuleViolation(
+                    "common.card_unavailable",
+                    f"{what} cannot be {plural(v)}: the record already knows it is {plural(cur)}",
+                )
             if cur is None:
                 o = self.origin[t]
                 cap = self.pools[o][v]
                 # the tokens of this value from the same pile: only listed when the value's
                 # count over all piles could reach the cap (one C-level count otherwise)
-                same = [i for i, x in enumerate(self.values) if x == v and self.origin[i] == o] if self.values.count(v) >= cap else []
+                same = (
+                    [i for i, x in enumerate(self.values) if x == v and self.origin[i] == o]
+                    if self.values.count(v) >= cap
+                    else []
+                )
                 if len(same) >= cap:
                     if o == 0:
                         places = "; ".join(self.where(i) for i in same) or "nowhere"
-                        raise RuleViolation("common.card_duplicate", (
-                            f"{what} cannot be {plural(v)}: the deck holds {how_many(cap, 'card')} of value {v} and the record already "
-                            f"places {len(same)}: {places}"))
+                        raise RuleViolation(
+                            "common.card_duplicate",
+                            (
+                                f"{what} cannot be {plural(v)}: the deck holds {how_many(cap, 'card')} of value {v} and the record already "
+                                f"places {len(same)}: {places}"
+                            ),
+                        )
                     drawn = self.drawn_at[t]
-                    raise RuleViolation("common.card_unavailable", (
-                        f"{what} cannot be {plural(v)}: it was drawn at event {drawn} from the pile reshuffled at event "
-                        f"{self.pool_seq[o]}, which held {how_many(cap, 'card')} of value {v}" + (", all of them placed elsewhere" if cap else "")),
-                        seq=drawn or None)
+                    raise RuleViolation(
+                        "common.card_unavailable",
+                        (
+                            f"{what} cannot be {plural(v)}: it was drawn at event {drawn} from the pile reshuffled at event "
+                            f"{self.pool_seq[o]}, which held {how_many(cap, 'card')} of value {v}"
+                            + (", all of them placed elsewhere" if cap else "")
+                        ),
+                        seq=drawn or None,
+                    )
                 self.own("values")[t] = v
                 self.own("source")[t] = self.seq
         if seats:
@@ -273,11 +342,17 @@ def _round_of(state: State, *, moves: bool = True) -> Round:
     if state.over and moves:
         raise RuleViolation("common.match_over", "the game is over: a total went over 100")
     if rnd.closed_seq:
-        raise RuleViolation("cabo.round_over", (
-            f"round {rnd.number} was closed from the score sheet at event {rnd.closed_seq}: "
-            "nothing more can be recorded in it"))
+        raise RuleViolation(
+            "cabo.round_over",
+            (
+                f"round {rnd.number} was closed from the score sheet at event {rnd.closed_seq}: "
+                "nothing more can be recorded in it"
+            ),
+        )
     if rnd.result_only:
-        raise RuleViolation("common.no_deal", f"round {rnd.number} is recorded by its result only: moves cannot be recorded in it")
+        raise RuleViolation(
+            "common.no_deal", f"round {rnd.number} is recorded by its result only: moves cannot be recorded in it"
+        )
     return rnd
 
 
@@ -298,18 +373,30 @@ def _actor(state: State, data: Mapping[str, Any], kind: str) -> tuple[Round, Sea
     if kind in AFTER_DRAW:
         if rnd.pending is None:
             if seat == rnd.turn:
-                raise RuleViolation("cabo.no_draw", (
-                    f"{name} has not drawn a card: {kind} follows a draw (to use the discard pile, record take_discard)"))
+                raise RuleViolation(
+                    "cabo.no_draw",
+                    (
+                        f"{name} has not drawn a card: {kind} follows a draw (to use the discard pile, record take_discard)"
+                    ),
+                )
             raise RuleViolation("common.not_your_turn", f"it is {p[rnd.turn]}'s turn, not {name}'s")
         if seat != rnd.turn:
-            raise RuleViolation("common.not_your_turn", f"{p[rnd.turn]} drew at event {rnd.pending_seq} and is playing, not {name}")
+            raise RuleViolation(
+                "common.not_your_turn", f"{p[rnd.turn]} drew at event {rnd.pending_seq} and is playing, not {name}"
+            )
         return rnd, seat
     if rnd.pending is not None:
         if seat == rnd.turn:
-            raise RuleViolation("cabo.finish_turn", (
-                f"{name} drew a card at event {rnd.pending_seq}: record what he or she does with it "
-                "(replace, discard, peek, spy or swap) first"))
-        raise RuleViolation("common.not_your_turn", f"{p[rnd.turn]} drew at event {rnd.pending_seq} and is playing, not {name}")
+            raise RuleViolation(
+                "cabo.finish_turn",
+                (
+                    f"{name} drew a card at event {rnd.pending_seq}: record what he or she does with it "
+                    "(replace, discard, peek, spy or swap) first"
+                ),
+            )
+        raise RuleViolation(
+            "common.not_your_turn", f"{p[rnd.turn]} drew at event {rnd.pending_seq} and is playing, not {name}"
+        )
     if seat != rnd.turn:
         extra = f"; {p[rnd.caller]} called CABO" if rnd.caller is not None else ""
         raise RuleViolation("common.not_your_turn", f"it is {p[rnd.turn]}'s turn, not {name}'s{extra}")
@@ -326,8 +413,16 @@ def _end_turn(state: State, rnd: Round, seat: Seat, w: _Work, **changes: Any) ->
         over = final_left == 0
     deck_out = state.options.edition == 2 and not w.draw
     w.pending = None
-    return w.build(turn=(seat + 1) % n, started=True, final_left=final_left, over=over or deck_out,
-                   deck_out=deck_out and not over, pending_seq=0, moves=rnd.moves + 1, **changes)
+    return w.build(
+        turn=(seat + 1) % n,
+        started=True,
+        final_left=final_left,
+        over=over or deck_out,
+        deck_out=deck_out and not over,
+        pending_seq=0,
+        moves=rnd.moves + 1,
+        **changes,
+    )
 
 
 def _with_round(state: State, rnd: Round) -> State:
@@ -362,43 +457,71 @@ def _on_hand_started(state: State, event: Event) -> State:
             what = "its hand_result" if cur.result_only else "its last turns"
             raise RuleViolation("common.hand_in_progress", f"round {cur.number} is not finished (waiting for {what})")
         missing = ", ".join(f"{p[s]}'s slot {k}" for s, k in cur.missing())
-        raise RuleViolation("common.hand_in_progress", (
-            f"round {cur.number} is over but not scored: the showdown (or a reveal) must give {missing}"))
+        raise RuleViolation(
+            "common.hand_in_progress",
+            (f"round {cur.number} is over but not scored: the showdown (or a reveal) must give {missing}"),
+        )
     dealer = read_seat(d, n, "dealer")
     allowed = allowed_dealers(state)
     if dealer not in allowed:
         last = state.scores[-1]
-        why = (f"{seat_names(p, list(last.winners))} won round {len(state.scores)}" if len(last.winners) == 1 else
-               f"{seat_names(p, list(last.winners))} won round {len(state.scores)} and {seat_names(p, allowed)} "
-               f"{'has' if len(allowed) == 1 else 'have'} the lowest total among them")
-        raise RuleViolation("cabo.wrong_dealer", f"{why}, so {seat_names(p, allowed)} starts and deals, not {p[dealer]}")
+        why = (
+            f"{seat_names(p, list(last.winners))} won round {len(state.scores)}"
+            if len(last.winners) == 1
+            else f"{seat_names(p, list(last.winners))} won round {len(state.scores)} and {seat_names(p, allowed)} "
+            f"{'has' if len(allowed) == 1 else 'have'} the lowest total among them"
+        )
+        raise RuleViolation(
+            "cabo.wrong_dealer", f"{why}, so {seat_names(p, allowed)} starts and deals, not {p[dealer]}"
+        )
     layouts, top = d.get("layouts"), d.get("discard")
     number = 1 if cur is None else cur.number + 1
     past = state.past if cur is None else state.past + (cur,)
     if layouts is None and top is None:
         return state._replace(past=past, current=Round(number, event.seq, dealer, True, n))
     if layouts is None or top is None:
-        raise RuleViolation("cabo.bad_deal", "a dealt round needs both layouts and discard (or neither, for a result-only round)")
-    if not isinstance(layouts, (list, tuple)) or len(layouts) != n or any(
-            not isinstance(row, (list, tuple)) or len(row) != ROW for row in layouts):
+        raise RuleViolation(
+            "cabo.bad_deal", "a dealt round needs both layouts and discard (or neither, for a result-only round)"
+        )
+    if (
+        not isinstance(layouts, (list, tuple))
+        or len(layouts) != n
+        or any(not isinstance(row, (list, tuple)) or len(row) != ROW for row in layouts)
+    ):
         raise RuleViolation("cabo.bad_deal", f"the deal is {n} rows of 4 face-down cards, in seat order")
-    values: list[int | None] = [read_value(c, f"layouts[{s}][{k}]") for s, row in enumerate(layouts) for k, c in enumerate(row)]
+    values: list[int | None] = [
+        read_value(c, f"layouts[{s}][{k}]") for s, row in enumerate(layouts) for k, c in enumerate(row)
+    ]
     values.append(read_known(top, "discard"))
     for v in range(14):
         count = values.count(v)
         if count > DECK_COUNTS[v]:
-            raise RuleViolation("common.card_duplicate", f"the deck holds {how_many(DECK_COUNTS[v], 'card')} of value {v}, but the deal shows {count}")
+            raise RuleViolation(
+                "common.card_duplicate",
+                f"the deck holds {how_many(DECK_COUNTS[v], 'card')} of value {v}, but the deal shows {count}",
+            )
     total = sum(DECK_COUNTS)
     rest = total - len(values)
     tokens = values + [None] * rest
     discard_token = ROW * n
     rnd = Round(
-        number, event.seq, dealer, False, n,
-        values=tuple(tokens), origin=(0,) * total, source=tuple(event.seq if v is not None else 0 for v in tokens),
-        drawn_at=(0,) * total, seen=(frozenset(),) * total, public=frozenset({discard_token}),
-        pools=(DECK_COUNTS,), pool_seq=(0,),
+        number,
+        event.seq,
+        dealer,
+        False,
+        n,
+        values=tuple(tokens),
+        origin=(0,) * total,
+        source=tuple(event.seq if v is not None else 0 for v in tokens),
+        drawn_at=(0,) * total,
+        seen=(frozenset(),) * total,
+        public=frozenset({discard_token}),
+        pools=(DECK_COUNTS,),
+        pool_seq=(0,),
         layouts=tuple(tuple(range(ROW * s, ROW * s + ROW)) for s in range(n)),
-        draw=tuple(range(discard_token + 1, total)), discard=(discard_token,), turn=dealer,
+        draw=tuple(range(discard_token + 1, total)),
+        discard=(discard_token,),
+        turn=dealer,
     )
     return state._replace(past=past, current=rnd)
 
@@ -410,13 +533,19 @@ def _on_initial_peek(state: State, event: Event) -> State:
     seat = w.seat(d.get("seat"))
     name = state.players[seat]
     if rnd.started or rnd.over:
-        raise RuleViolation("cabo.look_closed", (
-            f"the initial look comes before {state.players[rnd.dealer]}'s first turn; from then on {name} may look only through actions"))
+        raise RuleViolation(
+            "cabo.look_closed",
+            (
+                f"the initial look comes before {state.players[rnd.dealer]}'s first turn; from then on {name} may look only through actions"
+            ),
+        )
     if seat in rnd.peeked:
         raise RuleViolation("cabo.look_twice", f"{name} has already had the initial look at two cards (once only)")
     slots = _slots(w, seat, d.get("slots"))
     if len(slots) != 2:
-        raise RuleViolation("cabo.bad_slots", f"the initial look is at exactly two of {name}'s own cards, not {len(slots)}")
+        raise RuleViolation(
+            "cabo.bad_slots", f"the initial look is at exactly two of {name}'s own cards, not {len(slots)}"
+        )
     cards = d.get("cards")
     if cards is not None and (not isinstance(cards, (list, tuple)) or len(cards) != 2):
         raise RuleViolation("cabo.bad_claim", "cards gives the two values seen, in the order of slots")
@@ -424,8 +553,13 @@ def _on_initial_peek(state: State, event: Event) -> State:
     for i, t in enumerate(tokens):
         v = read_value(cards[i], f"cards[{i}]") if cards is not None else None
         w.bind(t, v, f"{name}'s slot {slots[i]}", seats=frozenset({seat}))
-    return state._replace(current=w.build(peeked=rnd.peeked | {seat}, refs=rnd.refs + (Ref(event.seq, "initial_peek", seat, tokens),),
-                                          moves=rnd.moves + 1))
+    return state._replace(
+        current=w.build(
+            peeked=rnd.peeked | {seat},
+            refs=rnd.refs + (Ref(event.seq, "initial_peek", seat, tokens),),
+            moves=rnd.moves + 1,
+        )
+    )
 
 
 # --------------------------------------------------------------------------- turns
@@ -448,7 +582,9 @@ def _on_draw(state: State, event: Event) -> State:
     w = _Work(state, rnd, event.seq)
     if not w.draw:
         if len(w.discard) < 2:
-            raise RuleViolation("cabo.no_cards", "the draw pile is empty and the discard pile has no card to reshuffle under its top")
+            raise RuleViolation(
+                "cabo.no_cards", "the draw pile is empty and the discard pile has no card to reshuffle under its top"
+            )
         # docs/RULES.md §3.3: the top discard stays; the rest, all face up and so all known, is shuffled
         # into a new draw pile. Its cards are new tokens: which of them comes up is unknown.
         back, top = w.discard[:-1], w.discard[-1]
@@ -464,9 +600,16 @@ def _on_draw(state: State, event: Event) -> State:
     t = w.draw.pop(0)
     w.own("drawn_at")[t] = event.seq
     card = d.get("card")
-    w.bind(t, read_value(card) if card is not None else None, f"the card {state.players[seat]} drew", seats=frozenset({seat}))
+    w.bind(
+        t,
+        read_value(card) if card is not None else None,
+        f"the card {state.players[seat]} drew",
+        seats=frozenset({seat}),
+    )
     w.pending = t
-    new = w.build(pending_seq=event.seq, started=True, refs=rnd.refs + (Ref(event.seq, "draw", seat, (t,)),), moves=rnd.moves + 1)
+    new = w.build(
+        pending_seq=event.seq, started=True, refs=rnd.refs + (Ref(event.seq, "draw", seat, (t,)),), moves=rnd.moves + 1
+    )
     return state._replace(current=new)
 
 
@@ -487,12 +630,16 @@ def _on_discard(state: State, event: Event) -> State:
     return _with_round(state, _end_turn(state, rnd, seat, w))
 
 
-def _action_card(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], kind: str, allowed: tuple[int, int]) -> Token:
+def _action_card(
+    state: State, w: _Work, seat: Seat, d: Mapping[str, Any], kind: str, allowed: tuple[int, int]
+) -> Token:
     t, v = _drawn_card(state, w, seat, d)
     if v not in allowed:
         what = {7: "peek", 8: "peek", 9: "spy", 10: "spy", 11: "swap", 12: "swap"}.get(v)
         has = f"{plural(v)} is a {what} card" if what else f"{plural(v)} has no action"
-        raise RuleViolation("cabo.wrong_action", f"{kind} needs a {allowed[0]} or {allowed[1]} drawn from the draw pile: {has}")
+        raise RuleViolation(
+            "cabo.wrong_action", f"{kind} needs a {allowed[0]} or {allowed[1]} drawn from the draw pile: {has}"
+        )
     w.discard.append(t)
     return t
 
@@ -504,8 +651,12 @@ def _on_peek(state: State, event: Event) -> State:
     _action_card(state, w, seat, d, "a peek", PEEK)
     target = w.slot(seat, d.get("slot"))
     value = d.get("value")
-    w.bind(target, read_value(value, "value") if value is not None else None, f"{state.players[seat]}'s slot {d['slot']}",
-           seats=frozenset({seat}))
+    w.bind(
+        target,
+        read_value(value, "value") if value is not None else None,
+        f"{state.players[seat]}'s slot {d['slot']}",
+        seats=frozenset({seat}),
+    )
     refs = rnd.refs + (Ref(event.seq, "peek", seat, (target,)),)
     return _with_round(state, _end_turn(state, rnd, seat, w, refs=refs))
 
@@ -525,10 +676,16 @@ def _on_spy(state: State, event: Event) -> State:
     _action_card(state, w, seat, d, "a spy", SPY)
     s, k, target = _slot_ref(w, d.get("target"), "target")
     if s == seat:
-        raise RuleViolation("cabo.spy_own", "a spy looks at another player's card; to look at one's own, a peek (7 or 8) is needed")
+        raise RuleViolation(
+            "cabo.spy_own", "a spy looks at another player's card; to look at one's own, a peek (7 or 8) is needed"
+        )
     value = d.get("value")
-    w.bind(target, read_value(value, "value") if value is not None else None, f"{state.players[s]}'s slot {k}",
-           seats=frozenset({seat}))
+    w.bind(
+        target,
+        read_value(value, "value") if value is not None else None,
+        f"{state.players[s]}'s slot {k}",
+        seats=frozenset({seat}),
+    )
     refs = rnd.refs + (Ref(event.seq, "spy", seat, (target,)),)
     return _with_round(state, _end_turn(state, rnd, seat, w, refs=refs))
 
@@ -545,11 +702,17 @@ def _on_swap(state: State, event: Event) -> State:
         whose = "one's own two cards" if s1 == seat else f"two of {p[s1]}'s cards"
         raise RuleViolation("cabo.swap_own", f"a swap exchanges cards of two different players, not {whose}")
     if not state.options.swapAny and s1 != seat:
-        raise RuleViolation("cabo.swap_scope", (
-            f"{p[seat]} swaps one of his or her own cards (first) with another player's (second); "
-            "swapping two other players' cards needs the option swapAny"))
+        raise RuleViolation(
+            "cabo.swap_scope",
+            (
+                f"{p[seat]} swaps one of his or her own cards (first) with another player's (second); "
+                "swapping two other players' cards needs the option swapAny"
+            ),
+        )
     if state.options.lockCaller and rnd.caller in (s1, s2):
-        raise RuleViolation("cabo.caller_locked", f"{p[rnd.caller]} called CABO: the caller's cards cannot be swapped (lockCaller)")
+        raise RuleViolation(
+            "cabo.caller_locked", f"{p[rnd.caller]} called CABO: the caller's cards cannot be swapped (lockCaller)"
+        )
     w.row(s1)[k1 - 1], w.row(s2)[k2 - 1] = t2, t1
     return _with_round(state, _end_turn(state, rnd, seat, w))
 
@@ -583,19 +746,29 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
         raise RuleViolation("cabo.bad_slots", f"a claim names at most 4 slots, not {len(slots)}")
     cards = d.get("cards")
     if not isinstance(cards, (list, tuple)) or len(cards) != len(slots):
-        raise RuleViolation("cabo.bad_claim", f"cards gives the value shown from each of the {how_many(len(slots), 'named slot')}, in order")
+        raise RuleViolation(
+            "cabo.bad_claim",
+            f"cards gives the value shown from each of the {how_many(len(slots), 'named slot')}, in order",
+        )
     shown = [read_known(c, f"cards[{i}]") for i, c in enumerate(cards)]
     tokens = [w.slot(seat, k) for k in slots]
     for k, t, v in zip(slots, tokens, shown):
         w.bind(t, v, f"{name}'s slot {k}", public=True)
     drawn = d.get("drawn")
     if drawn is not None and taken:
-        raise RuleViolation("cabo.bad_claim", "drawn is the value of a card drawn from the draw pile; a taken discard is known")
+        raise RuleViolation(
+            "cabo.bad_claim", "drawn is the value of a card drawn from the draw pile; a taken discard is known"
+        )
     success = len(set(shown)) == 1
     face_up_row = state.options.edition == 2 and taken
     if success:
         if drawn is not None:
-            w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", seats=frozenset({seat}))
+            w.bind(
+                new,
+                read_known(drawn, "drawn"),
+                f"the card {name} drew at event {w.r.pending_seq}",
+                seats=frozenset({seat}),
+            )
         row = w.row(seat)
         low = min(slots)
         gone = {k for k in slots if k != low}
@@ -609,7 +782,12 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
         return {}
     if state.options.wrongMultiPenalty == "keep":
         if drawn is not None:
-            w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", seats=frozenset({seat}))
+            w.bind(
+                new,
+                read_known(drawn, "drawn"),
+                f"the card {name} drew at event {w.r.pending_seq}",
+                seats=frozenset({seat}),
+            )
         w.row(seat).append(new)
         w.own("seen")[new] = w.seen[new] | {seat}
         if face_up_row:
@@ -618,9 +796,13 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
     if drawn is not None:
         w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", public=True)
     elif w.values[new] is None:
-        raise RuleViolation("cabo.drawn_required", (
-            f"{name}'s claim fails ({' '.join(map(str, shown))} are not equal), so the drawn card goes face up onto the "
-            "discard pile: write its value in drawn"))
+        raise RuleViolation(
+            "cabo.drawn_required",
+            (
+                f"{name}'s claim fails ({' '.join(map(str, shown))} are not equal), so the drawn card goes face up onto the "
+                "discard pile: write its value in drawn"
+            ),
+        )
     w.public.add(new)
     w.discard.append(new)
     return {}
@@ -632,14 +814,25 @@ def _on_call(state: State, event: Event) -> State:
     if rnd.caller is not None and not rnd.over:
         seat = d.get("seat")
         who = state.players[seat] if is_int(seat) and 0 <= seat < rnd.seats else "nobody else"
-        raise RuleViolation("cabo.second_call", (
-            f"only one player may call CABO in a round: {state.players[rnd.caller]} already called it at event "
-            f"{rnd.caller_seq}, so {who} cannot"), seq=rnd.caller_seq)
+        raise RuleViolation(
+            "cabo.second_call",
+            (
+                f"only one player may call CABO in a round: {state.players[rnd.caller]} already called it at event "
+                f"{rnd.caller_seq}, so {who} cannot"
+            ),
+            seq=rnd.caller_seq,
+        )
     rnd, seat = _actor(state, d, "call_cabo")
     w = _Work(state, rnd, event.seq)
     w.pending = None
-    new = w.build(turn=(seat + 1) % rnd.seats, started=True, caller=seat, caller_seq=event.seq, final_left=rnd.seats - 1,
-                  moves=rnd.moves + 1)
+    new = w.build(
+        turn=(seat + 1) % rnd.seats,
+        started=True,
+        caller=seat,
+        caller_seq=event.seq,
+        final_left=rnd.seats - 1,
+        moves=rnd.moves + 1,
+    )
     return state._replace(current=new)
 
 
@@ -664,7 +857,9 @@ def _bind_rows(state: State, w: _Work, layouts: object, field: str, *, hidden_ok
 def _on_showdown(state: State, event: Event) -> State:
     rnd = _round_of(state, moves=False)
     if not rnd.over:
-        raise RuleViolation("cabo.round_not_over", f"round {rnd.number} is still being played: the showdown comes after the last turn")
+        raise RuleViolation(
+            "cabo.round_not_over", f"round {rnd.number} is still being played: the showdown comes after the last turn"
+        )
     w = _Work(state, rnd, event.seq)
     _bind_rows(state, w, event.data.get("layouts"), "layouts", hidden_ok=True)
     return _with_round(state, w.build(showdown_seq=event.seq))
@@ -676,11 +871,17 @@ def _on_reveal(state: State, event: Event) -> State:
         raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
     rnd = state.current
     if rnd is None or rnd.result_only:
-        raise RuleViolation("common.bad_reveal", "no round is being recorded move by move: there is no face-down card to reveal")
+        raise RuleViolation(
+            "common.bad_reveal", "no round is being recorded move by move: there is no face-down card to reveal"
+        )
     if rnd.closed_seq:
-        raise RuleViolation("common.bad_reveal", (
-            f"round {rnd.number} was closed from the score sheet at event {rnd.closed_seq}: it is scored from the sheet, "
-            "not from its cards"))
+        raise RuleViolation(
+            "common.bad_reveal",
+            (
+                f"round {rnd.number} was closed from the score sheet at event {rnd.closed_seq}: it is scored from the sheet, "
+                "not from its cards"
+            ),
+        )
     w = _Work(state, rnd, event.seq)
     p = state.players
     for b in bindings:
@@ -694,19 +895,30 @@ def _on_reveal(state: State, event: Event) -> State:
         elif "seq" in b:
             ref = next((r for r in rnd.refs if r.seq == b["seq"]), None)
             if ref is None:
-                raise RuleViolation("common.bad_reveal", (
-                    f"event {b['seq']} is not a draw, look, peek or spy of round {rnd.number}: name a card by {{seat, slot}}"))
+                raise RuleViolation(
+                    "common.bad_reveal",
+                    (
+                        f"event {b['seq']} is not a draw, look, peek or spy of round {rnd.number}: name a card by {{seat, slot}}"
+                    ),
+                )
             index = b.get("index")
             if ref.kind == "initial_peek":
                 if not is_int(index) or not 0 <= index < len(ref.tokens):
-                    raise RuleViolation("common.bad_reveal", f"event {ref.seq} is an initial look at two cards: give index 0 or 1")
+                    raise RuleViolation(
+                        "common.bad_reveal", f"event {ref.seq} is an initial look at two cards: give index 0 or 1"
+                    )
             elif index not in (None, 0):
                 raise RuleViolation("common.bad_reveal", f"event {ref.seq} concerns one card: omit index")
             t = ref.tokens[int(index or 0)]
-            what = {"draw": f"the card {p[ref.seat]} drew at event {ref.seq}"}.get(ref.kind, f"the card {p[ref.seat]} looked at in event {ref.seq}")
+            what = {"draw": f"the card {p[ref.seat]} drew at event {ref.seq}"}.get(
+                ref.kind, f"the card {p[ref.seat]} looked at in event {ref.seq}"
+            )
             w.bind(t, v, what, seats=frozenset({ref.seat}), public=rnd.over and any(t in row for row in w.layouts))
         else:
-            raise RuleViolation("common.bad_reveal", "a Cabo binding is {seat, slot, card} or {seq, card} (with index for an initial look)")
+            raise RuleViolation(
+                "common.bad_reveal",
+                "a Cabo binding is {seat, slot, card} or {seq, card} (with index for an initial look)",
+            )
     return _with_round(state, w.build())
 
 
@@ -720,18 +932,28 @@ def _parse_layouts(state: State, raw: object) -> tuple[tuple[int, ...], ...]:
     for s, row in enumerate(raw):
         if not isinstance(row, (list, tuple)) or not 1 <= len(row) <= most:
             size = len(row) if isinstance(row, (list, tuple)) else 0
-            raise RuleViolation("cabo.bad_result", (
-                f"{p[s]}'s row has {how_many(size, 'card')}: a row keeps 1 to {how_many(most, 'card')}"
-                + (" (more only under wrongMultiPenalty = keep)" if most == ROW else "")))
+            raise RuleViolation(
+                "cabo.bad_result",
+                (
+                    f"{p[s]}'s row has {how_many(size, 'card')}: a row keeps 1 to {how_many(most, 'card')}"
+                    + (" (more only under wrongMultiPenalty = keep)" if most == ROW else "")
+                ),
+            )
         rows.append(tuple(read_known(c, f"layouts[{s}][{k}]") for k, c in enumerate(row)))
     flat = [v for row in rows for v in row]
     if len(flat) > sum(DECK_COUNTS) - 1:
-        raise RuleViolation("cabo.bad_result", f"the rows hold {len(flat)} cards; at least one card lies on the discard pile")
+        raise RuleViolation(
+            "cabo.bad_result", f"the rows hold {len(flat)} cards; at least one card lies on the discard pile"
+        )
     for v in range(14):
         if flat.count(v) > DECK_COUNTS[v]:
             where = seat_names(p, [s for s in range(n) if v in rows[s]])
-            raise RuleViolation("common.card_duplicate", (
-                f"the deck holds {how_many(DECK_COUNTS[v], 'card')} of value {v}, but the rows show {flat.count(v)} ({where})"))
+            raise RuleViolation(
+                "common.card_duplicate",
+                (
+                    f"the deck holds {how_many(DECK_COUNTS[v], 'card')} of value {v}, but the rows show {flat.count(v)} ({where})"
+                ),
+            )
     return tuple(rows)
 
 
@@ -741,7 +963,9 @@ def _parse_caller(state: State, raw: object) -> Seat | None:
             raise RuleViolation("cabo.bad_result", "a first-edition round ends only after a CABO call: give the caller")
         return None
     if not is_int(raw) or not 0 <= raw < state.seats:
-        raise RuleViolation("common.bad_seat", f"caller must be a seat from 0 to {state.seats - 1} or null, not {as_written(raw)}")
+        raise RuleViolation(
+            "common.bad_seat", f"caller must be a seat from 0 to {state.seats - 1} or null, not {as_written(raw)}"
+        )
     return int(raw)
 
 
@@ -758,7 +982,9 @@ def _parse_sheet(state: State, d: Mapping[str, Any], caller: Seat | None) -> She
             raise RuleViolation("cabo.bad_result", "kamikaze goes with sums; with layouts it is read from the rows")
         return sheet_of(_parse_layouts(state, d.get("layouts")), caller)
     if "sums" not in d:
-        raise RuleViolation("cabo.bad_result", "a round's result gives each row (layouts) or each player's sum as on the sheet (sums)")
+        raise RuleViolation(
+            "cabo.bad_result", "a round's result gives each row (layouts) or each player's sum as on the sheet (sums)"
+        )
     return _parse_sums(state, d.get("sums"), d.get("kamikaze"), caller)
 
 
@@ -784,25 +1010,39 @@ def _parse_sums(state: State, raw: object, kamikaze_raw: object, caller: Seat | 
     for s, v in enumerate(sums):
         if not 0 <= v <= top:
             spelled = " + ".join(map(str, values[:most])) + f" = {top}" if most == ROW else str(top)
-            raise RuleViolation("cabo.bad_result", (
-                f"{p[s]}'s sum {v} is impossible: a row of 1 to {most} cards adds up to 0 at least and {spelled} at most"))
+            raise RuleViolation(
+                "cabo.bad_result",
+                (
+                    f"{p[s]}'s sum {v} is impossible: a row of 1 to {most} cards adds up to 0 at least and {spelled} at most"
+                ),
+            )
     kamikaze: Seat | None = None
     if kamikaze_raw is not None:
         if not is_int(kamikaze_raw) or not 0 <= kamikaze_raw < n:
-            raise RuleViolation("common.bad_seat", f"kamikaze must be a seat from 0 to {n - 1} or null, not {as_written(kamikaze_raw)}")
+            raise RuleViolation(
+                "common.bad_seat", f"kamikaze must be a seat from 0 to {n - 1} or null, not {as_written(kamikaze_raw)}"
+            )
         kamikaze = int(kamikaze_raw)
         if sums[kamikaze] != sum(KAMIKAZE):
-            raise RuleViolation("cabo.bad_result", (
-                f"a kamikaze shows 12 12 13 13, which adds up to 50: {p[kamikaze]}'s sum is {sums[kamikaze]}"))
+            raise RuleViolation(
+                "cabo.bad_result",
+                (f"a kamikaze shows 12 12 13 13, which adds up to 50: {p[kamikaze]}'s sum is {sums[kamikaze]}"),
+            )
     if most == ROW:
         for s, v in enumerate(sums):
             if v == sum(KAMIKAZE) and s != kamikaze:
-                raise RuleViolation("cabo.bad_result", (
-                    f"{p[s]}'s 50 in at most 4 cards can only be 12 12 13 13, a kamikaze: write kamikaze: {s}"))
+                raise RuleViolation(
+                    "cabo.bad_result",
+                    (f"{p[s]}'s 50 in at most 4 cards can only be 12 12 13 13, a kamikaze: write kamikaze: {s}"),
+                )
     if not _deck_gives(sums, kamikaze, most):
-        raise RuleViolation("cabo.bad_result", (
-            f"no deal gives these sums together ({', '.join(f'{p[s]} {v}' for s, v in enumerate(sums))}): the deck holds "
-            f"two 0s, two 13s and four of each 1-12, and each row keeps 1 to {most} cards"))
+        raise RuleViolation(
+            "cabo.bad_result",
+            (
+                f"no deal gives these sums together ({', '.join(f'{p[s]} {v}' for s, v in enumerate(sums))}): the deck holds "
+                f"two 0s, two 13s and four of each 1-12, and each row keeps 1 to {most} cards"
+            ),
+        )
     return Sheet(sums, caller, kamikaze, None)
 
 
@@ -826,7 +1066,9 @@ def _deck_gives(sums: tuple[int, ...], kamikaze: Seat | None, most: int) -> bool
     every row needs: a card each, so at most two seats (the two 0s) can add up to 0.
     """
     if most > ROW:
-        return sum(1 for v in sums if v == 0) <= DECK_COUNTS[0] and sum(sums) <= sum(v * c for v, c in enumerate(DECK_COUNTS))
+        return sum(1 for v in sums if v == 0) <= DECK_COUNTS[0] and sum(sums) <= sum(
+            v * c for v, c in enumerate(DECK_COUNTS)
+        )
 
     # the largest sums first: they need the scarce high cards, so dead ends show up early
     order = sorted(range(len(sums)), key=lambda s: (s != kamikaze, -sums[s]))
@@ -876,7 +1118,7 @@ def _sheet_problem(state: State, rnd: Round, sheet: Sheet) -> str | None:
         row = rnd.row_values(s)
         known = [v for v in row if v is not None]
         unknown = len(row) - len(known)
-        low, high = sum(known) + sum(pool[:unknown]), sum(known) + sum(pool[len(pool) - unknown:])
+        low, high = sum(known) + sum(pool[:unknown]), sum(known) + sum(pool[len(pool) - unknown :])
         has = f"{how_many(len(row), 'card')}" + (f", known {' + '.join(map(str, known))}" if known else "")
         if unknown:
             has += f" and {unknown} unknown"
@@ -902,7 +1144,9 @@ def _same_result(state: State, old: Sheet, new: Sheet, source: str) -> None:
         raise RuleViolation("cabo.mismatch", f"layouts: {source} other rows")
     if new.sums != old.sums:
         diff = next(s for s in range(len(p)) if new.sums[s] != old.sums[s])
-        raise RuleViolation("cabo.mismatch", f"sums: {source} {p[diff]}'s sum as {old.sums[diff]}, not {new.sums[diff]}")
+        raise RuleViolation(
+            "cabo.mismatch", f"sums: {source} {p[diff]}'s sum as {old.sums[diff]}, not {new.sums[diff]}"
+        )
     if new.kamikaze != old.kamikaze:
         said = f"{p[old.kamikaze]}'s kamikaze" if old.kamikaze is not None else "no kamikaze"
         raise RuleViolation("cabo.mismatch", f"kamikaze: {source} {said}")
@@ -914,7 +1158,9 @@ def _on_hand_result(state: State, event: Event) -> State:
     if rnd is None:
         raise RuleViolation("common.no_hand", "no round has been dealt yet (hand_started first)")
     if "caller" not in d:
-        raise RuleViolation("cabo.bad_result", "a round's result gives the caller (null only after an edition-2 deck-out)")
+        raise RuleViolation(
+            "cabo.bad_result", "a round's result gives the caller (null only after an edition-2 deck-out)"
+        )
     caller = _parse_caller(state, d.get("caller"))
     p = state.players
     if rnd.result_only or rnd.closed_seq:
@@ -928,7 +1174,9 @@ def _on_hand_result(state: State, event: Event) -> State:
     if rnd.score is not None and "sums" in d:
         # a cross-check of a scored round in the score-sheet form
         rs = rnd.score
-        _same_result(state, Sheet(rs.sums, rs.caller, rs.kamikaze, rs.layouts), _parse_sheet(state, d, caller), "the moves give")
+        _same_result(
+            state, Sheet(rs.sums, rs.caller, rs.kamikaze, rs.layouts), _parse_sheet(state, d, caller), "the moves give"
+        )
         return state
     if rnd.score is None and ("sums" in d or not rnd.over):
         # closing from the sheet: the moves stay, the facts must be reachable from where they stop
@@ -936,11 +1184,15 @@ def _on_hand_result(state: State, event: Event) -> State:
         problem = _sheet_problem(state, rnd, sheet)
         if problem:
             raise RuleViolation("cabo.result_conflict", problem)
-        closed = rnd._replace(facts=sheet, caller=caller, claim_seq=event.seq, closed_seq=event.seq, over=True, final_left=0)
+        closed = rnd._replace(
+            facts=sheet, caller=caller, claim_seq=event.seq, closed_seq=event.seq, over=True, final_left=0
+        )
         return settle(state, closed)
     if caller != rnd.caller:
         said = p[caller] if caller is not None else "nobody"
-        did = f"{p[rnd.caller]} called CABO at event {rnd.caller_seq}" if rnd.caller is not None else "nobody called CABO"
+        did = (
+            f"{p[rnd.caller]} called CABO at event {rnd.caller_seq}" if rnd.caller is not None else "nobody called CABO"
+        )
         raise RuleViolation("cabo.mismatch", f"caller: {did}, not {said}")
     w = _Work(state, rnd, event.seq)
     _bind_rows(state, w, d.get("layouts"), "layouts", hidden_ok=False)
@@ -950,9 +1202,18 @@ def _on_hand_result(state: State, event: Event) -> State:
 
 
 _HANDLERS = {
-    "hand_started": _on_hand_started, "initial_peek": _on_initial_peek, "take_discard": _on_take_discard,
-    "draw": _on_draw, "replace": _on_replace, "discard": _on_discard, "peek": _on_peek, "spy": _on_spy,
-    "swap": _on_swap, "call_cabo": _on_call, "showdown": _on_showdown, "reveal": _on_reveal,
+    "hand_started": _on_hand_started,
+    "initial_peek": _on_initial_peek,
+    "take_discard": _on_take_discard,
+    "draw": _on_draw,
+    "replace": _on_replace,
+    "discard": _on_discard,
+    "peek": _on_peek,
+    "spy": _on_spy,
+    "swap": _on_swap,
+    "call_cabo": _on_call,
+    "showdown": _on_showdown,
+    "reveal": _on_reveal,
     "hand_result": _on_hand_result,
 }
 """The handler of each event type :func:`apply` accepts."""

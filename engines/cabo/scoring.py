@@ -60,7 +60,9 @@ def score_round(state: State, sheet: Sheet) -> RoundScore:
                 shown = f"cards {' '.join(map(str, layouts[s]))}" if layouts is not None else "sum 50"
                 lines.append((s, 0, f"{shown}: kamikaze (12, 12, 13, 13), 0 points"))
             else:
-                extra = " (the CABO caller too, without the + " + str(options.caller_penalty) + ")" if s == caller else ""
+                extra = (
+                    " (the CABO caller too, without the + " + str(options.caller_penalty) + ")" if s == caller else ""
+                )
                 lines.append((s, 50, f"sum {_spell(s)}; {p[kamikaze]} shows 12 12 13 13 (kamikaze): 50{extra}"))
     else:
         m = min(sums)
@@ -70,11 +72,21 @@ def score_round(state: State, sheet: Sheet) -> RoundScore:
             scores = tuple(0 if s == caller else sums[s] for s in range(n))
             for s in range(n):
                 if s == caller:
-                    tie = f", tied with {seat_names(p, [x for x in low if x != s])}: the caller wins the tie" if len(low) > 1 else ""
+                    tie = (
+                        f", tied with {seat_names(p, [x for x in low if x != s])}: the caller wins the tie"
+                        if len(low) > 1
+                        else ""
+                    )
                     lines.append((s, 0, f"sum {_spell(s)}; called CABO and is lowest{tie}: 0"))
                 elif sums[s] == m:
-                    lines.append((s, sums[s], f"sum {_spell(s)}; tied lowest with the CABO caller {p[caller]}, "
-                                              f"who wins the tie: scores the sum {sums[s]}"))
+                    lines.append(
+                        (
+                            s,
+                            sums[s],
+                            f"sum {_spell(s)}; tied lowest with the CABO caller {p[caller]}, "
+                            f"who wins the tie: scores the sum {sums[s]}",
+                        )
+                    )
                 else:
                     lines.append((s, sums[s], f"sum {_spell(s)}"))
         elif caller is not None:
@@ -87,13 +99,24 @@ def score_round(state: State, sheet: Sheet) -> RoundScore:
                 scores = tuple(sums[s] + penalty if s == caller else sums[s] for s in range(n))
             for s in range(n):
                 if s == caller:
-                    lines.append((s, scores[s], f"sum {_spell(s)}; called CABO but {who} is lowest: "
-                                                f"{sums[s]} + {penalty} = {scores[s]}"))
+                    lines.append(
+                        (
+                            s,
+                            scores[s],
+                            f"sum {_spell(s)}; called CABO but {who} is lowest: {sums[s]} + {penalty} = {scores[s]}",
+                        )
+                    )
                 elif s in low and options.edition == 1:
                     lines.append((s, 0, f"sum {_spell(s)}, lowest: 0"))
                 elif s in low:
-                    lines.append((s, scores[s], f"sum {_spell(s)}, lowest, but the caller was not: everyone "
-                                                f"but the caller scores the sum (edition 2)"))
+                    lines.append(
+                        (
+                            s,
+                            scores[s],
+                            f"sum {_spell(s)}, lowest, but the caller was not: everyone "
+                            f"but the caller scores the sum (edition 2)",
+                        )
+                    )
                 else:
                     lines.append((s, scores[s], f"sum {_spell(s)}"))
         else:
@@ -120,8 +143,18 @@ def score_round(state: State, sheet: Sheet) -> RoundScore:
             lines.append((s, 0, "total exactly 100 again: no second reset in the second edition"))
         totals.append(t)
     order = sorted(range(len(lines)), key=lambda i: lines[i][0])
-    return RoundScore(sums, caller, kamikaze, scores, winners, tuple(resets), tuple(totals), frozenset(used),
-                      tuple(lines[i] for i in order), layouts)
+    return RoundScore(
+        sums,
+        caller,
+        kamikaze,
+        scores,
+        winners,
+        tuple(resets),
+        tuple(totals),
+        frozenset(used),
+        tuple(lines[i] for i in order),
+        layouts,
+    )
 
 
 def settle(state: State, rnd: Round) -> State:
@@ -153,14 +186,23 @@ def allowed_dealers(state: State) -> list[Seat]:
 
 
 def _result(rs: RoundScore) -> dict[str, Any]:
-    return {"sums": list(rs.sums), "caller": rs.caller, "kamikaze": rs.kamikaze, "scores": list(rs.scores),
-            "winners": list(rs.winners), "resets": list(rs.resets),
-            "layouts": None if rs.layouts is None else [list(map(str, r)) for r in rs.layouts]}
+    return {
+        "sums": list(rs.sums),
+        "caller": rs.caller,
+        "kamikaze": rs.kamikaze,
+        "scores": list(rs.scores),
+        "winners": list(rs.winners),
+        "resets": list(rs.resets),
+        "layouts": None if rs.layouts is None else [list(map(str, r)) for r in rs.layouts],
+    }
 
 
 def _dealt(rnd: Round) -> list[list[str]]:
     """The deal as the record knows it now: identities found later are filled in (back-fill)."""
-    return [["??" if rnd.values[t] is None else str(rnd.values[t]) for t in range(ROW * s, ROW * s + ROW)] for s in range(rnd.seats)]
+    return [
+        ["??" if rnd.values[t] is None else str(rnd.values[t]) for t in range(ROW * s, ROW * s + ROW)]
+        for s in range(rnd.seats)
+    ]
 
 
 def score(state: State) -> dict[str, Any]:
@@ -189,15 +231,28 @@ def score(state: State) -> dict[str, Any]:
         else:
             missing = rnd.missing()
             entry["status"] = "incomplete" if rnd.over else "playing"
-            result: dict[str, Any] = {"sums": None, "caller": rnd.caller, "kamikaze": None, "scores": None, "winners": None, "resets": None}
+            result: dict[str, Any] = {
+                "sums": None,
+                "caller": rnd.caller,
+                "kamikaze": None,
+                "scores": None,
+                "winners": None,
+                "resets": None,
+            }
             entry["result"] = result
             entry["lines"] = []
             if rnd.over:
                 entry["missing"] = [{"seat": s, "slot": k} for s, k in missing]
                 where = "; ".join(f"{p[s]}'s slot {k}" for s, k in missing)
-                entry["lines"] = [{"seat": s, "points": 0, "rule": RULE_ROUND,
-                                   "reason": f"the round is over but its score needs cards never revealed ({where}): incomplete, nothing added"}
-                                  for s in sorted({s for s, _ in missing})]
+                entry["lines"] = [
+                    {
+                        "seat": s,
+                        "points": 0,
+                        "rule": RULE_ROUND,
+                        "reason": f"the round is over but its score needs cards never revealed ({where}): incomplete, nothing added",
+                    }
+                    for s in sorted({s for s, _ in missing})
+                ]
             entry["points"] = None
             entry["totals"] = list(totals)
         hands.append(entry)
@@ -208,9 +263,22 @@ def score(state: State) -> dict[str, Any]:
         best = min(final)
         winners = [s for s in range(state.seats) if final[s] == best]
         above = [s for s in range(state.seats) if final[s] > LIMIT]
-        end = {"over": True, "winners": winners, "rule": RULE_END, "reason": (
-            f"{seat_names(p, above)} went over 100 ({', '.join(str(final[s]) for s in above)}): the game is over; "
-            f"{seat_names(p, winners)} win{'s' if len(winners) == 1 else ''} with {best}, the lowest total")}
-    standings = [{"seat": s, "name": p[s], "total": final[s],
-                  "status": "playing" if not state.over else ("winner" if s in winners else "out")} for s in range(state.seats)]
+        end = {
+            "over": True,
+            "winners": winners,
+            "rule": RULE_END,
+            "reason": (
+                f"{seat_names(p, above)} went over 100 ({', '.join(str(final[s]) for s in above)}): the game is over; "
+                f"{seat_names(p, winners)} win{'s' if len(winners) == 1 else ''} with {best}, the lowest total"
+            ),
+        }
+    standings = [
+        {
+            "seat": s,
+            "name": p[s],
+            "total": final[s],
+            "status": "playing" if not state.over else ("winner" if s in winners else "out"),
+        }
+        for s in range(state.seats)
+    ]
     return {"hands": hands, "standings": standings, "end": end}

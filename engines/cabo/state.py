@@ -239,7 +239,9 @@ def read_value(text: object, field: str = "card") -> int | None:
         RuleViolation: ``common.bad_card`` or ``common.card_not_in_deck``.
     """
     if not isinstance(text, str):
-        raise RuleViolation("common.bad_card", f"{field}: {as_written(text)} is not a Cabo card (write its value, \"0\" to \"13\")")
+        raise RuleViolation(
+            "common.bad_card", f'{field}: {as_written(text)} is not a Cabo card (write its value, "0" to "13")'
+        )
     try:
         card = parse(text, DECK)
     except CardError as e:

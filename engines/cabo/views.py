@@ -31,10 +31,27 @@ from engines.cabo.state import (
 from engines.common import options_described, seat_names, how_many
 from engines.privacy import ACTOR, NOBODY, Declarations, Private
 
-EVENTS = ["match_started", "hand_started", "initial_peek", "take_discard", "draw", "replace", "discard", "peek", "spy", "swap", "call_cabo", "showdown", "reveal", "hand_result", *COMMON_EVENTS]
+EVENTS = [
+    "match_started",
+    "hand_started",
+    "initial_peek",
+    "take_discard",
+    "draw",
+    "replace",
+    "discard",
+    "peek",
+    "spy",
+    "swap",
+    "call_cabo",
+    "showdown",
+    "reveal",
+    "hand_result",
+    *COMMON_EVENTS,
+]
 
 
 # --------------------------------------------------------------------------- private fields
+
 
 def _drawn_card_turned_up(options: Mapping[str, Any], data: Mapping[str, Any], later: Sequence[Event]) -> bool:
     """Whether the drawn card went face up onto the discard pile at once (VOCABULARY §5.3).
@@ -66,7 +83,20 @@ PRIVATE: Declarations = {
     # A reveal during play tells the record only; the view already shows a revealed card to
     # nobody, so the fold keeps it and only the listing hides it until the match is over.
     "reveal": (Private(("cards", "*", "card"), NOBODY, "keep"),),
-    **{t: () for t in ("match_started", "take_discard", "replace", "discard", "swap", "call_cabo", "showdown", "hand_result", *COMMON_EVENTS)},
+    **{
+        t: ()
+        for t in (
+            "match_started",
+            "take_discard",
+            "replace",
+            "discard",
+            "swap",
+            "call_cabo",
+            "showdown",
+            "hand_result",
+            *COMMON_EVENTS,
+        )
+    },
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 
@@ -147,7 +177,14 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
             for s in range(rnd.seats):
                 if s != seat:
                     for k, t in enumerate(rnd.layouts[s], start=1):
-                        moves.append({"type": "spy", "data": _with_value({"seat": seat, "card": card, "target": {"seat": s, "slot": k}}, rnd, t)})
+                        moves.append(
+                            {
+                                "type": "spy",
+                                "data": _with_value(
+                                    {"seat": seat, "card": card, "target": {"seat": s, "slot": k}}, rnd, t
+                                ),
+                            }
+                        )
         if v in SWAP:
             locked = {rnd.caller} if state.options.lockCaller and rnd.caller is not None else set()
             firsts = [seat] if not state.options.swapAny else [s for s in range(rnd.seats)]
@@ -157,12 +194,23 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
                         continue
                     for k1 in range(1, len(rnd.layouts[s1]) + 1):
                         for k2 in range(1, len(rnd.layouts[s2]) + 1):
-                            moves.append({"type": "swap", "data": {"seat": seat, "card": card, "first": {"seat": s1, "slot": k1},
-                                                                   "second": {"seat": s2, "slot": k2}}})
+                            moves.append(
+                                {
+                                    "type": "swap",
+                                    "data": {
+                                        "seat": seat,
+                                        "card": card,
+                                        "first": {"seat": s1, "slot": k1},
+                                        "second": {"seat": s2, "slot": k2},
+                                    },
+                                }
+                            )
         return moves + [_close(rnd)]
     if rnd.discard:
         claims = _claims(rnd, seat, fail_ok=True)
-        moves += [{"type": "take_discard", "data": c} for c in claims] or [{"type": "take_discard", "data": {"seat": seat}}]
+        moves += [{"type": "take_discard", "data": c} for c in claims] or [
+            {"type": "take_discard", "data": {"seat": seat}}
+        ]
     if rnd.draw or len(rnd.discard) > 1:
         moves.append({"type": "draw", "data": {"seat": seat}})
     if rnd.caller is None:
@@ -207,34 +255,60 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     n = state.seats
     if not (seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n)):
         raise ValueError(f"seat must be None, 'all' or 0-{n - 1}, not {seat!r}")
-    out: dict[str, Any] = {"game": GAME, "players": list(state.players), "viewer": seat, "round": 0,
-                           "totals": list(state.totals), "over": state.over}
+    out: dict[str, Any] = {
+        "game": GAME,
+        "players": list(state.players),
+        "viewer": seat,
+        "round": 0,
+        "totals": list(state.totals),
+        "over": state.over,
+    }
     rnd = state.current
     if rnd is None:
         out["nextStart"] = allowed_dealers(state)
         return out
-    out.update({"round": rnd.number, "dealer": rnd.dealer, "resultOnly": rnd.result_only, "roundOver": rnd.over,
-                "scored": rnd.score is not None, "caller": rnd.caller})
+    out.update(
+        {
+            "round": rnd.number,
+            "dealer": rnd.dealer,
+            "resultOnly": rnd.result_only,
+            "roundOver": rnd.over,
+            "scored": rnd.score is not None,
+            "caller": rnd.caller,
+        }
+    )
     if rnd.score is not None and not state.over:
         out["nextStart"] = allowed_dealers(state)
     if rnd.result_only:
         if rnd.facts is not None:
             out["sums"] = list(rnd.facts.sums)
             if rnd.facts.layouts is not None:
-                out["rows"] = [{"seat": s, "name": state.players[s], "cards": [str(v) for v in rnd.facts.layouts[s]]} for s in range(n)]
+                out["rows"] = [
+                    {"seat": s, "name": state.players[s], "cards": [str(v) for v in rnd.facts.layouts[s]]}
+                    for s in range(n)
+                ]
         return out
     if rnd.closed_seq:
         out["closedFromSheet"] = {"afterMove": rnd.moves, "seq": rnd.closed_seq}
-    out.update({
-        "turn": None if rnd.over else rnd.turn,
-        "finalTurnsLeft": rnd.final_left if rnd.caller is not None and not rnd.over else None,
-        "initialLooks": sorted(rnd.peeked),
-        "drawPile": len(rnd.draw),
-        "discardPile": [card_text(rnd.values[t]) for t in rnd.discard],
-        "deckOut": rnd.deck_out,
-    })
-    out["rows"] = [{"seat": s, "name": state.players[s], "cards": [_card(rnd, t, seat) for t in rnd.layouts[s]],
-                    "faceUp": [k for k, t in enumerate(rnd.layouts[s], start=1) if t in rnd.face_up]} for s in range(n)]
+    out.update(
+        {
+            "turn": None if rnd.over else rnd.turn,
+            "finalTurnsLeft": rnd.final_left if rnd.caller is not None and not rnd.over else None,
+            "initialLooks": sorted(rnd.peeked),
+            "drawPile": len(rnd.draw),
+            "discardPile": [card_text(rnd.values[t]) for t in rnd.discard],
+            "deckOut": rnd.deck_out,
+        }
+    )
+    out["rows"] = [
+        {
+            "seat": s,
+            "name": state.players[s],
+            "cards": [_card(rnd, t, seat) for t in rnd.layouts[s]],
+            "faceUp": [k for k, t in enumerate(rnd.layouts[s], start=1) if t in rnd.face_up],
+        }
+        for s in range(n)
+    ]
     if rnd.pending is not None:
         out["drawn"] = {"seat": rnd.turn, "seq": rnd.pending_seq, "card": _card(rnd, rnd.pending, seat)}
     else:
@@ -262,8 +336,10 @@ def hindsight(events: Sequence[Event], final: State) -> list[Event]:
             current = rounds.get(event.seq)
             layouts = data.get("layouts")
             if current is not None and isinstance(layouts, list) and current.values:
-                filled = [[c if c != "??" else card_text(current.values[4 * s + k]) for k, c in enumerate(row)]
-                          for s, row in enumerate(layouts)]
+                filled = [
+                    [c if c != "??" else card_text(current.values[4 * s + k]) for k, c in enumerate(row)]
+                    for s, row in enumerate(layouts)
+                ]
                 data = {**data, "layouts": filled}
         elif event.type == "draw" and current is not None and "card" not in data:
             token = next((t for t, at in enumerate(current.drawn_at) if at == event.seq), None)
@@ -291,14 +367,18 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     match event.type:
         case "match_started":
             o = after.options
-            return (f"Cabo (edition {o.edition}): {seat_names(p, list(range(len(p))))}; lowest total wins, the game ends when "
-                    "a total goes over 100")
+            return (
+                f"Cabo (edition {o.edition}): {seat_names(p, list(range(len(p))))}; lowest total wins, the game ends when "
+                "a total goes over 100"
+            )
         case "hand_started":
             assert rnd is not None
             if rnd.result_only:
                 return f"Round {rnd.number}: {p[rnd.dealer]} starts; the round is recorded by its result only"
-            return (f"Round {rnd.number}: {p[rnd.dealer]} deals four face-down cards to each player and turns up "
-                    f"{card_text(rnd.values[rnd.discard[0]])}; {p[rnd.dealer]} starts")
+            return (
+                f"Round {rnd.number}: {p[rnd.dealer]} deals four face-down cards to each player and turns up "
+                f"{card_text(rnd.values[rnd.discard[0]])}; {p[rnd.dealer]} starts"
+            )
         case "initial_peek":
             return f"{name} looks at {slot_words(d.get('slots', []))}"
         case "take_discard":
@@ -307,7 +387,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "draw":
             words = f"{name} draws a card"
             if prev is not None and not prev.draw and rnd is not None:
-                words = f"The draw pile is empty: the discard pile is reshuffled under its top card; {name} draws a card"
+                words = (
+                    f"The draw pile is empty: the discard pile is reshuffled under its top card; {name} draws a card"
+                )
             return words
         case "replace":
             words = f"{name} puts the drawn card in" + _claim_words(d, before, after)
@@ -321,8 +403,10 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             words = f"{name} discards {d.get('card')} and spies on {who}'s slot {t.get('slot')}"
         case "swap":
             a, b = d.get("first", {}), d.get("second", {})
-            words = (f"{name} discards {d.get('card')} and swaps {p[a['seat']]}'s slot {a.get('slot')} with "
-                     f"{p[b['seat']]}'s slot {b.get('slot')}")
+            words = (
+                f"{name} discards {d.get('card')} and swaps {p[a['seat']]}'s slot {a.get('slot')} with "
+                f"{p[b['seat']]}'s slot {b.get('slot')}"
+            )
         case "call_cabo":
             return f"{name} calls CABO: every other player has one more turn"
         case "showdown":
@@ -333,7 +417,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 if "slot" in b:
                     parts.append(f"{p[b['seat']]}'s slot {b['slot']} is {b.get('card')}")
                 else:
-                    parts.append(f"the card of event {b.get('seq')}{' #' + str(b['index']) if 'index' in b else ''} is {b.get('card')}")
+                    parts.append(
+                        f"the card of event {b.get('seq')}{' #' + str(b['index']) if 'index' in b else ''} is {b.get('card')}"
+                    )
             words = "Revealed: " + "; ".join(parts)
         case "hand_result":
             number = rnd.number if rnd else "?"
@@ -355,7 +441,11 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     if rnd is not None and prev is not None and rnd.number == prev.number:
         if rnd.over and not prev.over and not rnd.closed_seq:
             words += "; the round is over" + (" (the draw pile ran out)" if rnd.deck_out else "")
-        elif rnd.caller is not None and prev.caller is not None and event.type in ("take_discard", "replace", "discard", "peek", "spy", "swap"):
+        elif (
+            rnd.caller is not None
+            and prev.caller is not None
+            and event.type in ("take_discard", "replace", "discard", "peek", "spy", "swap")
+        ):
             words += f"; {how_many(rnd.final_left, 'final turn')} left"
         if rnd.score is not None and prev.score is None:
             rs = rnd.score
@@ -363,7 +453,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             words += "; totals " + ", ".join(f"{p[s]} {rs.totals[s]}" for s in range(len(p)))
             if after.over:
                 words += "; the game is over"
-    elif rnd is not None and rnd.score is not None and (prev is None or prev.number != rnd.number or prev.score is None):
+    elif (
+        rnd is not None and rnd.score is not None and (prev is None or prev.number != rnd.number or prev.score is None)
+    ):
         rs = rnd.score
         words += "; scores " + ", ".join(f"{p[s]} {rs.scores[s]}" for s in range(len(p)))
     return words
@@ -379,5 +471,8 @@ def _claim_words(d: Mapping[str, Any], before: State | None, after: State) -> st
     if len(set(cards)) == 1:
         return words + f": they match, {len(slots)} cards to the discard pile and the row closes up"
     keep = after.options.wrongMultiPenalty == "keep"
-    return words + (": they do not match and stay, known to all; the new card joins the row as its last slot" if keep
-                    else ": they do not match and stay, known to all; the new card goes face up onto the discard pile")
+    return words + (
+        ": they do not match and stay, known to all; the new card joins the row as its last slot"
+        if keep
+        else ": they do not match and stay, known to all; the new card goes face up onto the discard pile"
+    )

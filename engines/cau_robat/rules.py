@@ -17,7 +17,18 @@ from typing import Any, Mapping, Sequence
 from engines.cau_robat.options import OPTION_VALUES
 from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card
-from engines.common import check_game, check_options, dispatch, is_int, read_all, read_seat, as_written, seat_names, set_item, how_many
+from engines.common import (
+    check_game,
+    check_options,
+    dispatch,
+    is_int,
+    read_all,
+    read_seat,
+    as_written,
+    seat_names,
+    set_item,
+    how_many,
+)
 from engines.cau_robat.state import (
     CALL_WORDS,
     CALLS,
@@ -103,17 +114,19 @@ def start(data: Mapping[str, Any]) -> State:
     lo, hi = (3, 5) if options.players == "3-5" else (2, 6)
     if not isinstance(players, (list, tuple)) or not lo <= len(players) <= hi:
         n = len(players) if isinstance(players, (list, tuple)) else 0
-        more = " (2 and 6 need the option players = \"2-6\")" if options.players == "3-5" and n in (2, 6) else ""
+        more = ' (2 and 6 need the option players = "2-6")' if options.players == "3-5" and n in (2, 6) else ""
         raise RuleViolation("cau-robat.players", f"Cau Robat is played by {lo} to {hi} players, not {n}{more}")
     if not all(isinstance(p, str) and p.strip() for p in players) or len(set(players)) != len(players):
         raise RuleViolation("cau-robat.players", "the players need different, non-empty names")
     target = data.get("target") or {}
     if not isinstance(target, Mapping) or set(target) - {"wins", "tie"}:
-        raise RuleViolation("common.bad_target", "Cau Robat's target is {\"wins\": n, \"tie\": \"share\" or \"playOn\"}")
+        raise RuleViolation("common.bad_target", 'Cau Robat\'s target is {"wins": n, "tie": "share" or "playOn"}')
     wins = target.get("wins", 3)
     tie = target.get("tie", "share")
     if not is_int(wins) or wins < 1:
-        raise RuleViolation("common.bad_target", f"the target is a number of hand wins, 1 or more, not {as_written(wins)}")
+        raise RuleViolation(
+            "common.bad_target", f"the target is a number of hand wins, 1 or more, not {as_written(wins)}"
+        )
     if tie not in TIES:
         raise RuleViolation("common.bad_target", f"target tie must be 'share' or 'playOn', not {as_written(tie)}")
     n = len(players)
@@ -121,19 +134,40 @@ def start(data: Mapping[str, Any]) -> State:
     raw = data.get("initial")
     if raw is not None:
         got = raw.get("wins") if isinstance(raw, Mapping) else None
-        if set(raw) - {"wins"} or not isinstance(got, (list, tuple)) or len(got) != n or not all(is_int(v) and v >= 0 for v in got):
+        if (
+            set(raw) - {"wins"}
+            or not isinstance(got, (list, tuple))
+            or len(got) != n
+            or not all(is_int(v) and v >= 0 for v in got)
+        ):
             raise RuleViolation("common.bad_initial", f"initial wins are {n} numbers (0 or more), one per player")
         initial = tuple(int(v) for v in got)
         if _is_over(initial, wins, tie) is not None:
-            raise RuleViolation("common.bad_initial", f"with these initial wins the match is already over (target {wins})")
-    return State(players=tuple(players), options=options, target=int(wins), tie=str(tie), initial=initial,
-                 carried=raw is not None)
+            raise RuleViolation(
+                "common.bad_initial", f"with these initial wins the match is already over (target {wins})"
+            )
+    return State(
+        players=tuple(players),
+        options=options,
+        target=int(wins),
+        tie=str(tie),
+        initial=initial,
+        carried=raw is not None,
+    )
 
 
-def position(players: Sequence[str], *, table: Sequence[str], piles: Sequence[Sequence[str]],
-             hands: Sequence[Sequence[str] | int] | None = None, turn: Seat = 0, dealer: Seat | None = None,
-             chain: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
-             target: Mapping[str, Any] | None = None) -> State:
+def position(
+    players: Sequence[str],
+    *,
+    table: Sequence[str],
+    piles: Sequence[Sequence[str]],
+    hands: Sequence[Sequence[str] | int] | None = None,
+    turn: Seat = 0,
+    dealer: Seat | None = None,
+    chain: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    target: Mapping[str, Any] | None = None,
+) -> State:
     """Build a mid-hand state from a position, for fixtures such as docs/RULES.md §1.8's C1-C3.
 
     This is the documented, test-facing way to start from a position that a log would take
@@ -208,15 +242,26 @@ def position(players: Sequence[str], *, table: Sequence[str], piles: Sequence[Se
     if dup:
         raise RuleViolation("cau-robat.bad_position", f"{card_list(sorted_cards(dup))} placed twice")
     if len(placed) + sum(unknown) != DECK_SIZE:
-        raise RuleViolation("cau-robat.bad_position", (
-            f"the position holds {len(placed) + sum(unknown)} cards; the hands, table and piles make up the 40-card deck"))
+        raise RuleViolation(
+            "cau-robat.bad_position",
+            (
+                f"the position holds {len(placed) + sum(unknown)} cards; the hands, table and piles make up the 40-card deck"
+            ),
+        )
     if not 0 <= turn < n:
         raise RuleViolation("common.bad_seat", f"turn must be a seat from 0 to {n - 1}")
     hand = Hand(
-        number=1, seq=0, dealer=(turn - 1) % n if dealer is None else dealer, dealt=True,
-        known=tuple(known_hands), unknown=tuple(unknown),
-        table=table_cards + (chain_value.cards if chain_value else ()), piles=pile_cards, chain=chain_value,
-        turn=turn, located=frozenset(placed),
+        number=1,
+        seq=0,
+        dealer=(turn - 1) % n if dealer is None else dealer,
+        dealt=True,
+        known=tuple(known_hands),
+        unknown=tuple(unknown),
+        table=table_cards + (chain_value.cards if chain_value else ()),
+        piles=pile_cards,
+        chain=chain_value,
+        turn=turn,
+        located=frozenset(placed),
     )
     return state._replace(current=hand)
 
@@ -242,7 +287,9 @@ def next_dealer(state: State, hand: Hand) -> Seat:
 def _on_hand_started(state: State, event: Event) -> State:
     d = event.data
     if state.over:
-        raise RuleViolation("common.match_over", f"the match is over: {seat_names(state.players, state.winners)} won it")
+        raise RuleViolation(
+            "common.match_over", f"the match is over: {seat_names(state.players, state.winners)} won it"
+        )
     cur = state.current
     if cur is not None and not cur.over:
         what = "its hand_result" if cur.is_result_only else "its last plays"
@@ -251,22 +298,34 @@ def _on_hand_started(state: State, event: Event) -> State:
     if cur is not None and dealer != next_dealer(state, cur):
         nxt = next_dealer(state, cur)
         side = "right (ACW)" if state.options.dealerRotation == "right" else "left"
-        raise RuleViolation("cau-robat.wrong_dealer", (
-            f"the deal passes to the dealer's {side}: {state.players[cur.dealer]} dealt hand {cur.number}, "
-            f"so {state.players[nxt]} deals now, not {state.players[dealer]}"))
+        raise RuleViolation(
+            "cau-robat.wrong_dealer",
+            (
+                f"the deal passes to the dealer's {side}: {state.players[cur.dealer]} dealt hand {cur.number}, "
+                f"so {state.players[nxt]} deals now, not {state.players[dealer]}"
+            ),
+        )
     number = 1 if cur is None else cur.number + 1
     past = state.past if cur is None else state.past + (cur,)
     table_data, hands_data = d.get("table"), d.get("hands")
     if table_data is None and hands_data is None:
         return state._replace(past=past, current=Hand(number, event.seq, dealer, dealt=False))
     if table_data is None or hands_data is None:
-        raise RuleViolation("cau-robat.bad_deal", "a dealt hand needs both table and hands (or neither, for a result-only hand)")
+        raise RuleViolation(
+            "cau-robat.bad_deal", "a dealt hand needs both table and hands (or neither, for a result-only hand)"
+        )
     n = state.n
     size, per = TABLE_SIZE[n], HAND_SIZE[n]
     if not isinstance(table_data, (list, tuple)) or len(table_data) != size:
-        raise RuleViolation("cau-robat.bad_deal", f"with {n} players the dealer turns {size} cards face up, not {len(table_data) if isinstance(table_data, (list, tuple)) else 0}")
-    if not isinstance(hands_data, (list, tuple)) or len(hands_data) != n or any(
-            not isinstance(h, (list, tuple)) or len(h) != per for h in hands_data):
+        raise RuleViolation(
+            "cau-robat.bad_deal",
+            f"with {n} players the dealer turns {size} cards face up, not {len(table_data) if isinstance(table_data, (list, tuple)) else 0}",
+        )
+    if (
+        not isinstance(hands_data, (list, tuple))
+        or len(hands_data) != n
+        or any(not isinstance(h, (list, tuple)) or len(h) != per for h in hands_data)
+    ):
         raise RuleViolation("cau-robat.bad_deal", f"the deal is {n} hands of {per} cards each, in seat order")
     where: dict[Card, str] = {}
     table: list[Card] = []
@@ -280,9 +339,13 @@ def _on_hand_started(state: State, event: Event) -> State:
     ranks = Counter(c.rank for c in table)
     twice = sorted(r for r, k in ranks.items() if k > 1)
     if twice:
-        raise RuleViolation("cau-robat.table_ranks", (
-            f"the face-up cards repeat rank {', '.join(twice)}: fix the layout first (the extra card goes back "
-            f"and is replaced) and record the table as it stands after the fix"))
+        raise RuleViolation(
+            "cau-robat.table_ranks",
+            (
+                f"the face-up cards repeat rank {', '.join(twice)}: fix the layout first (the extra card goes back "
+                f"and is replaced) and record the table as it stands after the fix"
+            ),
+        )
     known: list[frozenset[Card]] = []
     unknown: list[int] = []
     for s, cards in enumerate(hands_data):
@@ -294,14 +357,26 @@ def _on_hand_started(state: State, event: Event) -> State:
                 hidden += 1
                 continue
             if c in where:
-                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is dealt to {state.players[s]} but is also {where[c]}")
+                raise RuleViolation(
+                    "common.card_duplicate", f"{c.pretty()} is dealt to {state.players[s]} but is also {where[c]}"
+                )
             where[c] = f"in {state.players[s]}'s hand"
             mine.add(c)
         known.append(frozenset(mine))
         unknown.append(hidden)
     empty: tuple[tuple[Card, ...], ...] = ((),) * n
-    hand = Hand(number, event.seq, dealer, dealt=True, known=tuple(known), unknown=tuple(unknown), table=tuple(table),
-                piles=empty, turn=(dealer + 1) % n, located=frozenset(where))
+    hand = Hand(
+        number,
+        event.seq,
+        dealer,
+        dealt=True,
+        known=tuple(known),
+        unknown=tuple(unknown),
+        table=tuple(table),
+        piles=empty,
+        turn=(dealer + 1) % n,
+        located=frozenset(where),
+    )
     return state._replace(past=past, current=hand)
 
 
@@ -313,12 +388,16 @@ def _deal(state: State) -> Hand:
             (a result-only hand), ``cau-robat.hand_over``.
     """
     if state.over:
-        raise RuleViolation("common.match_over", f"the match is over: {seat_names(state.players, state.winners)} won it")
+        raise RuleViolation(
+            "common.match_over", f"the match is over: {seat_names(state.players, state.winners)} won it"
+        )
     hand = state.current
     if hand is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     if hand.is_result_only:
-        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: plays cannot be recorded in it")
+        raise RuleViolation(
+            "common.no_deal", f"hand {hand.number} is recorded by its result only: plays cannot be recorded in it"
+        )
     if hand.over:
         raise RuleViolation("cau-robat.hand_over", f"hand {hand.number} is over: every card has been played")
     return hand
@@ -352,8 +431,10 @@ def _take(state: State, hand: Hand, seat: Seat, card: Card) -> tuple[frozenset[C
             msg += f" (all four {card.rank}s are already accounted for)"
         raise RuleViolation("common.card_unavailable", msg)
     if unknown == 0:
-        raise RuleViolation("common.card_unavailable", (
-            f"{name}'s hand is known ({card_list(sorted_cards(mine))}): it holds no {card.pretty()}"))
+        raise RuleViolation(
+            "common.card_unavailable",
+            (f"{name}'s hand is known ({card_list(sorted_cards(mine))}): it holds no {card.pretty()}"),
+        )
     return mine, unknown - 1
 
 
@@ -411,10 +492,20 @@ class _Table:
     def linked(self, x: Seat, rank: str) -> bool:
         """§1.4.2: a table card of ``rank``, or another player's pile topped with it."""
         return any(c.rank == rank for c in self.table) or any(
-            self.piles[y] and self.piles[y][-1].rank == rank for y in self.others(x))
+            self.piles[y] and self.piles[y][-1].rank == rank for y in self.others(x)
+        )
 
-    def capture(self, x: Seat, rank: str, base: Sequence[Card], top: Card, *, call: str | None = None,
-                chain: tuple[Seat, ...] = (), taken_back: tuple[Card, ...] = ()) -> Capture:
+    def capture(
+        self,
+        x: Seat,
+        rank: str,
+        base: Sequence[Card],
+        top: Card,
+        *,
+        call: str | None = None,
+        chain: tuple[Seat, ...] = (),
+        taken_back: tuple[Card, ...] = (),
+    ) -> Capture:
         """§1.4.2: ``x`` takes ``base`` and the run around ``rank``; ``top`` goes on top.
 
         ``base`` (the level-0 cards) and ``top`` are already off the table and the piles.
@@ -463,17 +554,23 @@ class _Table:
         i = len(self.captures)
         name = self.state.players[x]
         if i >= len(self.recorded):
-            raise RuleViolation("cau-robat.captures_required", (
-                f"with pileOrder = recorded every capture needs its order: capture {i + 1} of this play is {name}'s "
-                f"{card_list(derived)}; write it in captures"))
+            raise RuleViolation(
+                "cau-robat.captures_required",
+                (
+                    f"with pileOrder = recorded every capture needs its order: capture {i + 1} of this play is {name}'s "
+                    f"{card_list(derived)}; write it in captures"
+                ),
+            )
         given = self.recorded[i]
         problem = _capture_difference(self.state, i, x, derived, given)
         if problem:
             raise RuleViolation("cau-robat.mismatch", f"captures: {problem}")
         order = tuple(read_all(given["cards"], read_card))
         if order[-1] != derived[-1]:
-            raise RuleViolation("cau-robat.pile_order", (
-                f"the capturing card {derived[-1].pretty()} goes on top of {name}'s pile, not {order[-1].pretty()}"))  # type: ignore[union-attr]
+            raise RuleViolation(
+                "cau-robat.pile_order",
+                f"the capturing card {derived[-1].pretty()} goes on top of {name}'s pile, not {order[-1].pretty()}",  # type: ignore[union-attr]
+            )
         return order  # type: ignore[return-value]
 
     def settle(self, cap: Capture, payments: list[Payment]) -> None:
@@ -540,7 +637,8 @@ class _Table:
         """§1.4.1 step 3; return whether the card stayed on the table."""
         matched = [c for c in self.table if c.rank == card.rank]
         direct = self.opts.directPileCapture and any(
-            self.piles[y] and self.piles[y][-1].rank == card.rank for y in self.others(seat))
+            self.piles[y] and self.piles[y][-1].rank == card.rank for y in self.others(seat)
+        )
         if matched or direct:
             for c in matched:
                 self.table.remove(c)
@@ -555,7 +653,11 @@ class _Table:
 def _capture_difference(state: State, i: int, seat: Seat, derived: tuple[Card, ...], given: Any) -> str | None:
     """Compare a stated capture with the derived one; say what differs, or None."""
     name = state.players[seat]
-    if not isinstance(given, Mapping) or not is_int(given.get("seat")) or not isinstance(given.get("cards"), (list, tuple)):
+    if (
+        not isinstance(given, Mapping)
+        or not is_int(given.get("seat"))
+        or not isinstance(given.get("cards"), (list, tuple))
+    ):
         return f"capture {i + 1} must be {{seat, cards}}"
     cards = [c for c in read_all(given["cards"], read_card) if c is not None]
     if given["seat"] != seat:
@@ -593,14 +695,21 @@ def _on_play(state: State, event: Event) -> State:
     else:
         extends = possible
         if announce is not None and bool(announce) != extends:
-            why = _no_call_reason(state, hand, seat, card) if announce else (
-                f"{name}'s {card.pretty()} extends the open chain of {hand.chain.rank}s" if hand.chain else "")
+            why = (
+                _no_call_reason(state, hand, seat, card)
+                if announce
+                else (f"{name}'s {card.pretty()} extends the open chain of {hand.chain.rank}s" if hand.chain else "")
+            )
             raise RuleViolation("cau-robat.mismatch", f"call: {why}")
     out_of_turn = seat != hand.turn
     if out_of_turn:
         turn_name = state.players[hand.turn]
         if not (opts.anyoneMayCall and extends):
-            extra = " (with anyoneMayCall only a card that extends the open chain may be played out of turn)" if opts.anyoneMayCall else ""
+            extra = (
+                " (with anyoneMayCall only a card that extends the open chain may be played out of turn)"
+                if opts.anyoneMayCall
+                else ""
+            )
             raise RuleViolation("common.not_your_turn", f"it is {turn_name}'s turn, not {name}'s{extra}")
     mine, unknown = _take(state, hand, seat, card)
     known = set_item(hand.known, seat, mine)
@@ -609,8 +718,15 @@ def _on_play(state: State, event: Event) -> State:
     stated = d.get("captures")
     if opts.pileOrder == "recorded" and stated is not None and not isinstance(stated, (list, tuple)):
         raise RuleViolation("cau-robat.mismatch", "captures: a list of {seat, cards}")
-    work = _Table(state, hand, event.seq, final, list(stated) if opts.pileOrder == "recorded" and stated is not None else (
-        [] if opts.pileOrder == "recorded" else None))
+    work = _Table(
+        state,
+        hand,
+        event.seq,
+        final,
+        list(stated)
+        if opts.pileOrder == "recorded" and stated is not None
+        else ([] if opts.pileOrder == "recorded" else None),
+    )
     extended: str | None = None
     closed: Seat | None = None
     trailed = False
@@ -637,8 +753,10 @@ def _on_play(state: State, event: Event) -> State:
             raise RuleViolation("cau-robat.mismatch", "captures: a list of {seat, cards}")
         if len(stated) != len(derived):
             said = "; ".join(f"{state.players[s]} takes {card_list(cs)}" for s, cs in derived) or "nothing is captured"
-            raise RuleViolation("cau-robat.mismatch", (
-                f"captures: this play causes {how_many(len(derived), 'capture')}, not {len(stated)}: {said}"))
+            raise RuleViolation(
+                "cau-robat.mismatch",
+                (f"captures: this play causes {how_many(len(derived), 'capture')}, not {len(stated)}: {said}"),
+            )
         for i, (s, cs) in enumerate(derived):
             problem = _capture_difference(state, i, s, cs, stated[i])
             if problem:
@@ -675,8 +793,21 @@ def _on_play(state: State, event: Event) -> State:
 
 
 (_KNOWN, _UNKNOWN, _TABLE, _PILES, _CHAIN, _TURN, _LOCATED, _LAST_CAPTURER, _CALLS, _PLAYS, _LAST) = (
-    Hand._fields.index(name) for name in ("known", "unknown", "table", "piles", "chain", "turn", "located", "last_capturer",
-                                         "calls", "plays", "last"))
+    Hand._fields.index(name)
+    for name in (
+        "known",
+        "unknown",
+        "table",
+        "piles",
+        "chain",
+        "turn",
+        "located",
+        "last_capturer",
+        "calls",
+        "plays",
+        "last",
+    )
+)
 
 
 def derived_captures(state: State, data: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -744,8 +875,12 @@ def _on_reveal(state: State, event: Event) -> State:
     known, unknown, located = list(hand.known), list(hand.unknown), set(hand.located)
     for b in bindings:
         if not isinstance(b, Mapping) or "seat" not in b or "seq" in b or "slot" in b:
-            raise RuleViolation("common.bad_reveal", (
-                "in Cau Robat only hands are hidden: a binding is {seat, card} (every played card is written face up)"))
+            raise RuleViolation(
+                "common.bad_reveal",
+                (
+                    "in Cau Robat only hands are hidden: a binding is {seat, card} (every played card is written face up)"
+                ),
+            )
         if b.get("card") == UNKNOWN:
             continue  # withheld from this reader (an open read of a match in play): binds nothing
         seat = read_seat(b, state.n)
@@ -755,7 +890,10 @@ def _on_reveal(state: State, event: Event) -> State:
         if unknown[seat] == 0:
             raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card")
         if card in located:
-            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card) if card in hand.located else 'revealed twice'}")
+            raise RuleViolation(
+                "common.card_duplicate",
+                f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card) if card in hand.located else 'revealed twice'}",
+            )
         known[seat] = known[seat] | {card}
         unknown[seat] -= 1
         located.add(card)
@@ -779,10 +917,17 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
     if "table" not in d:  # the score sheet form: the cards not in a pile were left on the table
         total = sum(int(p) for p in piles)
         if not DECK_SIZE - len(CYCLE) <= total <= DECK_SIZE:
-            raise RuleViolation("cau-robat.bad_result", (
-                f"the piles ({' + '.join(map(str, piles))}) make {total}: "
-                + ("more than the 40 cards of the deck" if total > DECK_SIZE else
-                   f"the other {DECK_SIZE - total} cannot all be left on the table (at most 10, one per rank)")))
+            raise RuleViolation(
+                "cau-robat.bad_result",
+                (
+                    f"the piles ({' + '.join(map(str, piles))}) make {total}: "
+                    + (
+                        "more than the 40 cards of the deck"
+                        if total > DECK_SIZE
+                        else f"the other {DECK_SIZE - total} cannot all be left on the table (at most 10, one per rank)"
+                    )
+                ),
+            )
     raw = d.get("table", DECK_SIZE - sum(int(p) for p in piles))
     cards: tuple[Card, ...] | None = None
     if isinstance(raw, (list, tuple)):
@@ -790,26 +935,41 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
         if len(set(cards)) != len(cards):
             raise RuleViolation("cau-robat.bad_result", "a table card is listed twice")
         if len({c.rank for c in cards}) != len(cards):
-            raise RuleViolation("cau-robat.bad_result", "the cards left on the table have different ranks (a match is always captured)")
+            raise RuleViolation(
+                "cau-robat.bad_result", "the cards left on the table have different ranks (a match is always captured)"
+            )
         table = len(cards)
     elif is_int(raw) and raw >= 0:
         table = int(raw)
     else:
         raise RuleViolation("cau-robat.bad_result", "table is a count of cards or the list of cards left")
     if table > len(CYCLE):
-        raise RuleViolation("cau-robat.bad_result", f"at most 10 cards (one per rank) can be left on the table, not {table}")
+        raise RuleViolation(
+            "cau-robat.bad_result", f"at most 10 cards (one per rank) can be left on the table, not {table}"
+        )
     total = sum(piles) + table
     if total != DECK_SIZE:
-        raise RuleViolation("cau-robat.bad_result", (
-            f"the piles ({' + '.join(map(str, piles))}) and the {how_many(table, 'table card')} make {total}, not the 40 cards of the deck"))
+        raise RuleViolation(
+            "cau-robat.bad_result",
+            (
+                f"the piles ({' + '.join(map(str, piles))}) and the {how_many(table, 'table card')} make {total}, not the 40 cards of the deck"
+            ),
+        )
     last = d.get("lastCapturer")
     if last is not None:
         last = read_seat(d, state.n, "lastCapturer")
         if piles[last] < 2:
-            raise RuleViolation("cau-robat.bad_result", (
-                f"lastCapturer: {state.players[last]} captured last, so the pile holds at least 2 cards, not {piles[last]}"))
+            raise RuleViolation(
+                "cau-robat.bad_result",
+                (
+                    f"lastCapturer: {state.players[last]} captured last, so the pile holds at least 2 cards, not {piles[last]}"
+                ),
+            )
     elif state.options.leftovers == "lastCapturer" and table:
-        raise RuleViolation("cau-robat.bad_result", "with leftovers = lastCapturer, say who captured last (lastCapturer): the table cards are theirs")
+        raise RuleViolation(
+            "cau-robat.bad_result",
+            "with leftovers = lastCapturer, say who captured last (lastCapturer): the table cards are theirs",
+        )
     return Facts(tuple(int(p) for p in piles), table, cards, last, seq)
 
 
@@ -820,10 +980,17 @@ def _facts_differ(state: State, have: Facts, claim: Facts, source: str) -> tuple
         return "piles", f"{source} gives {', '.join(diff)}"
     if have.table != claim.table:
         return "table", f"{source} leaves {how_many(have.table, 'card')} on the table, not {claim.table}"
-    if have.table_cards is not None and claim.table_cards is not None and set(have.table_cards) != set(claim.table_cards):
+    if (
+        have.table_cards is not None
+        and claim.table_cards is not None
+        and set(have.table_cards) != set(claim.table_cards)
+    ):
         return "table", f"{source} leaves {card_list(sorted_cards(have.table_cards))} on the table"
     if have.last_capturer is not None and claim.last_capturer is not None and have.last_capturer != claim.last_capturer:
-        return "lastCapturer", f"{source}: {state.players[have.last_capturer]} captured last, not {state.players[claim.last_capturer]}"
+        return (
+            "lastCapturer",
+            f"{source}: {state.players[have.last_capturer]} captured last, not {state.players[claim.last_capturer]}",
+        )
     return None
 
 
@@ -843,30 +1010,53 @@ def _check_reachable(state: State, hand: Hand, claim: Facts) -> None:
     names = state.players
     now = [len(p) for p in hand.piles]
     if sum(claim.piles) < sum(now):
-        raise RuleViolation("cau-robat.result_conflict", (
-            f"the piles already hold {sum(now)} cards and cards never leave them; the sheet gives {sum(claim.piles)}"))
+        raise RuleViolation(
+            "cau-robat.result_conflict",
+            (f"the piles already hold {sum(now)} cards and cards never leave them; the sheet gives {sum(claim.piles)}"),
+        )
     if claim.table_cards is not None:
         for c in claim.table_cards:
             for s, pile in enumerate(hand.piles):
                 if c in pile:
-                    raise RuleViolation("cau-robat.result_conflict", (
-                        f"{c.pretty()} is already in {names[s]}'s pile and cards never leave the piles; the sheet leaves it on the table"))
+                    raise RuleViolation(
+                        "cau-robat.result_conflict",
+                        (
+                            f"{c.pretty()} is already in {names[s]}'s pile and cards never leave the piles; the sheet leaves it on the table"
+                        ),
+                    )
     chain = hand.chain.seats if hand.chain is not None else ()
     for s in range(state.n):
         others_play = any(hand.size(t) for t in range(state.n) if t != s)
         pays_chain = s in chain[:-1]
         if claim.piles[s] < now[s] and not others_play and not pays_chain:
-            raise RuleViolation("cau-robat.result_conflict", (
-                f"{names[s]} already captured {now[s]} cards and nobody else has a card left to take any of them; "
-                f"the sheet says {claim.piles[s]}"))
+            raise RuleViolation(
+                "cau-robat.result_conflict",
+                (
+                    f"{names[s]} already captured {now[s]} cards and nobody else has a card left to take any of them; "
+                    f"the sheet says {claim.piles[s]}"
+                ),
+            )
         takes = hand.size(s) > 0 or (len(chain) > 1 and chain[-1] == s)
         if claim.piles[s] > now[s] and not takes:
-            raise RuleViolation("cau-robat.result_conflict", (
-                f"{names[s]} has no card left to play and holds {now[s]} cards in the pile: it cannot grow to {claim.piles[s]}"))
+            raise RuleViolation(
+                "cau-robat.result_conflict",
+                (
+                    f"{names[s]} has no card left to play and holds {now[s]} cards in the pile: it cannot grow to {claim.piles[s]}"
+                ),
+            )
     last = claim.last_capturer
-    if last is not None and last != hand.last_capturer and not hand.size(last) and not (len(chain) > 1 and chain[-1] == last):
-        raise RuleViolation("cau-robat.result_conflict", (
-            f"{names[last]} has no card left to play and did not capture last so far; the sheet says {names[last]} captured last"))
+    if (
+        last is not None
+        and last != hand.last_capturer
+        and not hand.size(last)
+        and not (len(chain) > 1 and chain[-1] == last)
+    ):
+        raise RuleViolation(
+            "cau-robat.result_conflict",
+            (
+                f"{names[last]} has no card left to play and did not capture last so far; the sheet says {names[last]} captured last"
+            ),
+        )
 
 
 def _on_hand_result(state: State, event: Event) -> State:
@@ -900,4 +1090,15 @@ _HANDLERS = {"hand_started": _on_hand_started, "play": _on_play, "reveal": _on_r
 """The handler of each event type :func:`apply` accepts."""
 
 
-__all__ = ["CALL_WORDS", "OPTION_VALUES", "apply", "can_extend", "derived_captures", "hand_cards", "next_dealer", "parse_options", "position", "start"]
+__all__ = [
+    "CALL_WORDS",
+    "OPTION_VALUES",
+    "apply",
+    "can_extend",
+    "derived_captures",
+    "hand_cards",
+    "next_dealer",
+    "parse_options",
+    "position",
+    "start",
+]

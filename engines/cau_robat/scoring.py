@@ -22,9 +22,15 @@ def _calls(hand: Hand) -> list[dict[str, Any]]:
 def _result(state: State, hand: Hand, hs: HandScore | None) -> dict[str, Any]:
     facts = hand.facts
     if facts is None:
-        return {"cards": None, "piles": [len(p) for p in hand.piles] if hand.dealt else None,
-                "table": len(hand.table) if hand.dealt else None, "tableTo": None,
-                "lastCapturer": hand.last_capturer, "winners": None, "calls": _calls(hand)}
+        return {
+            "cards": None,
+            "piles": [len(p) for p in hand.piles] if hand.dealt else None,
+            "table": len(hand.table) if hand.dealt else None,
+            "tableTo": None,
+            "lastCapturer": hand.last_capturer,
+            "winners": None,
+            "calls": _calls(hand),
+        }
     assert hs is not None
     return {
         "cards": list(hs.cards),
@@ -49,7 +55,11 @@ def _lines(state: State, hand: Hand, hs: HandScore) -> list[dict[str, Any]]:
             took += f" (the {hand.facts.table} card{'s' if hand.facts.table != 1 else ''} left on the table count for nobody)"
         if s in hs.winners:
             others = [w for w in hs.winners if w != s]
-            why = f"{took}, the most" + (f" (tied with {seat_names(state.players, others)})" if others else "") + ": hand won"
+            why = (
+                f"{took}, the most"
+                + (f" (tied with {seat_names(state.players, others)})" if others else "")
+                + ": hand won"
+            )
             lines.append({"seat": s, "points": 1, "reason": why, "rule": RULE_SCORE})
         else:
             why = f"{took}; {seat_names(state.players, hs.winners)} took the most ({best}): no win"
@@ -68,13 +78,29 @@ def score(state: State) -> dict[str, Any]:
     for i, hand in enumerate(state.hands):
         if i < len(state.scores):
             hs = state.scores[i]
-            out.append({"hand": hand.number, "status": "scored", "result": _result(state, hand, hs),
-                        "lines": _lines(state, hand, hs), "points": list(hs.cards), "totals": list(hs.totals)})
+            out.append(
+                {
+                    "hand": hand.number,
+                    "status": "scored",
+                    "result": _result(state, hand, hs),
+                    "lines": _lines(state, hand, hs),
+                    "points": list(hs.cards),
+                    "totals": list(hs.totals),
+                }
+            )
             if hand.sheet_close is not None and hand.facts is not None:
                 out[-1]["closedFromSheet"] = {"afterMove": hand.sheet_close, "seq": hand.facts.seq}
         else:
-            out.append({"hand": hand.number, "status": "playing", "result": _result(state, hand, None), "lines": [],
-                        "points": None, "totals": list(state.totals)})
+            out.append(
+                {
+                    "hand": hand.number,
+                    "status": "playing",
+                    "result": _result(state, hand, None),
+                    "lines": [],
+                    "points": None,
+                    "totals": list(state.totals),
+                }
+            )
     totals = state.totals
     standings = []
     for s, name in enumerate(state.players):

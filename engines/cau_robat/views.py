@@ -42,7 +42,6 @@ PRIVATE: Declarations = {
 """Which fields of each event type only some seats saw: hands are the only hidden cards."""
 
 
-
 def describe() -> dict[str, Any]:
     """Describe the game for ``GET /games/cau-robat``: players, deck, deal, options, events."""
     return {
@@ -54,15 +53,30 @@ def describe() -> dict[str, Any]:
         "teams": None,
         "target": {"wins": 3, "tie": "share"},
         "targetOptions": {
-            "wins": {"type": "integer", "minimum": 1, "default": 3, "rule": "/rules/cau-robat#option-wins",
-                     "description": "the number of hand wins that ends the game"},
-            "tie": {"values": ["share", "playOn"], "default": "share", "rule": "/rules/cau-robat#option-tie",
-                    "description": "several players reaching it in the same hand share the game (share), or hands go on "
-                                   "until one leads alone (playOn)"},
+            "wins": {
+                "type": "integer",
+                "minimum": 1,
+                "default": 3,
+                "rule": "/rules/cau-robat#option-wins",
+                "description": "the number of hand wins that ends the game",
+            },
+            "tie": {
+                "values": ["share", "playOn"],
+                "default": "share",
+                "rule": "/rules/cau-robat#option-tie",
+                "description": "several players reaching it in the same hand share the game (share), or hands go on "
+                "until one leads alone (playOn)",
+            },
         },
         "ranks": [int(r) for r in CYCLE],
-        "deal": {str(n): {"table": TABLE_SIZE[n], "hand": HAND_SIZE[n],
-                          "batches": "3, 3, 1" if n == 5 else f"3 x {HAND_SIZE[n] // 3}"} for n in sorted(TABLE_SIZE)},
+        "deal": {
+            str(n): {
+                "table": TABLE_SIZE[n],
+                "hand": HAND_SIZE[n],
+                "batches": "3, 3, 1" if n == 5 else f"3 x {HAND_SIZE[n] // 3}",
+            }
+            for n in sorted(TABLE_SIZE)
+        },
         "options": options_described(OPTIONS),
         "events": list(EVENTS),
     }
@@ -93,7 +107,10 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
         facts: dict[str, Any] = {"piles": list(hand.facts.piles), "table": hand.facts.table}
         if hand.facts.last_capturer is not None:
             facts["lastCapturer"] = hand.facts.last_capturer
-        return [{"type": "hand_started", "data": {"dealer": next_dealer(state, hand)}}, {"type": "hand_result", "data": facts}]
+        return [
+            {"type": "hand_started", "data": {"dealer": next_dealer(state, hand)}},
+            {"type": "hand_result", "data": facts},
+        ]
     moves: list[dict[str, Any]] = []
     opts = state.options
     turn = hand.turn
@@ -113,7 +130,9 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
                     data["call"] = True
                 moves.append({"type": "play", "data": data})
             if hand.unknown[s] and free:
-                moves.append({"type": "play", "data": {"seat": s, "call": True} if opts.requireAnnouncement else {"seat": s}})
+                moves.append(
+                    {"type": "play", "data": {"seat": s, "call": True} if opts.requireAnnouncement else {"seat": s}}
+                )
     if opts.pileOrder == "recorded":  # every capture must be written: give the derived order
         for move in moves:
             if "card" in move["data"]:
@@ -152,7 +171,9 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     Raises:
         ValueError: ``seat`` is not None, ``"all"`` or a seat number.
     """
-    if not (seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n)):
+    if not (
+        seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n)
+    ):
         raise ValueError(f"seat must be None, 'all' or 0-{state.n - 1}, not {seat!r}")
     out: dict[str, Any] = {
         "game": GAME,
@@ -166,8 +187,15 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     hand = state.current
     if hand is None:
         return out
-    out.update({"hand": hand.number, "dealer": hand.dealer, "resultOnly": hand.is_result_only, "handOver": hand.over,
-                "turn": None if hand.over or hand.is_result_only else hand.turn})
+    out.update(
+        {
+            "hand": hand.number,
+            "dealer": hand.dealer,
+            "resultOnly": hand.is_result_only,
+            "handOver": hand.over,
+            "turn": None if hand.over or hand.is_result_only else hand.turn,
+        }
+    )
     if hand.is_result_only:
         if hand.facts is not None:
             out["piles"] = [{"seat": s, "name": state.players[s], "count": c} for s, c in enumerate(hand.facts.piles)]
@@ -175,8 +203,10 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
         return out
     out["table"] = texts(hand.table)
     out["chain"] = _chain_view(hand)
-    out["piles"] = [{"seat": s, "name": state.players[s], "cards": texts(p), "count": len(p), "top": str(p[-1]) if p else None}
-                    for s, p in enumerate(hand.piles)]
+    out["piles"] = [
+        {"seat": s, "name": state.players[s], "cards": texts(p), "count": len(p), "top": str(p[-1]) if p else None}
+        for s, p in enumerate(hand.piles)
+    ]
     hands = []
     for s in range(state.n):
         entry: dict[str, Any] = {"seat": s, "name": state.players[s], "size": hand.size(s)}
@@ -261,8 +291,10 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     hand = after.current
     match event.type:
         case "match_started":
-            return (f"Cau Robat: {seat_names(players, range(len(players)))}, anticlockwise; "
-                    f"first to {after.target} hand win{'s' if after.target > 1 else ''}")
+            return (
+                f"Cau Robat: {seat_names(players, range(len(players)))}, anticlockwise; "
+                f"first to {after.target} hand win{'s' if after.target > 1 else ''}"
+            )
         case "hand_started":
             assert hand is not None
             if hand.is_result_only:
@@ -291,17 +323,24 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             for b in d.get("cards", []):
                 card = _pretty(b.get("card"))
                 seat = b.get("seat")
-                parts.append(f"{players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else '?'} holds {card}")
+                parts.append(
+                    f"{players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else '?'} holds {card}"
+                )
             return "Revealed: " + "; ".join(parts)
         case "hand_result":
             assert hand is not None
             if before is not None and before.current is not None and before.current.facts is None:
                 facts = hand.facts
                 assert facts is not None
-                head = (f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}"
-                        if hand.sheet_close is not None else f"Hand {hand.number} result")
-                return (f"{head}: {', '.join(f'{players[s]} {c}' for s, c in enumerate(facts.piles))} cards, "
-                        f"{facts.table} left on the table; " + _hand_end(after).split("; ", 1)[1])
+                head = (
+                    f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}"
+                    if hand.sheet_close is not None
+                    else f"Hand {hand.number} result"
+                )
+                return (
+                    f"{head}: {', '.join(f'{players[s]} {c}' for s, c in enumerate(facts.piles))} cards, "
+                    f"{facts.table} left on the table; " + _hand_end(after).split("; ", 1)[1]
+                )
             return f"The table's result for hand {hand.number} agrees with the record"
         case _:
             return event.type

@@ -125,5 +125,22 @@ from engines.el_roby.views import PRIVATE, describe, legal_moves, narrate, view
 RULES_VERSION = 1
 """The version of these rules as scored here; raised whenever a change could score a recorded hand differently."""
 
-__all__ = ["GAME", "RULES_VERSION", "PRIVATE", "Hand", "Meld", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
-           "position", "score", "start", "view"]
+__all__ = [
+    "GAME",
+    "RULES_VERSION",
+    "PRIVATE",
+    "Hand",
+    "Meld",
+    "Options",
+    "State",
+    "apply",
+    "describe",
+    "is_over",
+    "legal_moves",
+    "narrate",
+    "parse_options",
+    "position",
+    "score",
+    "start",
+    "view",
+]

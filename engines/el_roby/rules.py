@@ -13,7 +13,18 @@ from typing import Any, Mapping
 from engines.el_roby.options import OPTION_VALUES
 from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card, at_least
-from engines.common import check_game, check_options, dispatch, is_int, read_cards, read_seat, as_written, set_field, set_item, how_many
+from engines.common import (
+    check_game,
+    check_options,
+    dispatch,
+    is_int,
+    read_cards,
+    read_seat,
+    as_written,
+    set_field,
+    set_item,
+    how_many,
+)
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty
 from engines.el_roby.state import (
@@ -88,14 +99,18 @@ def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, ver
         if len(new) > hand.unknown[seat]:
             held = spell(mine) or "no known card"
             extra = f" and {how_many(hand.unknown[seat], 'unknown card')}" if hand.unknown[seat] else ""
-            raise RuleViolation("common.card_unavailable", f"{name} cannot {verb} {spell(cards)}: {name} holds {held}{extra}")
+            raise RuleViolation(
+                "common.card_unavailable", f"{name} cannot {verb} {spell(cards)}: {name} holds {held}{extra}"
+            )
         placed = placed_cards(hand)
         taken: Counter[Card] = Counter()
         for c in new:
             taken[c] += 1
             if at_least(placed, c, DECK.count(c) - taken[c] + 1):  # placed + taken > copies in the deck
-                raise RuleViolation("common.card_unavailable", (
-                    f"{name} cannot {verb} {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"))
+                raise RuleViolation(
+                    "common.card_unavailable",
+                    (f"{name} cannot {verb} {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"),
+                )
     keep = remove(mine + tuple(new), cards)
     shown = hand.shown[seat]
     for c in cards:
@@ -173,13 +188,16 @@ def start(data: Mapping[str, Any]) -> State:
     low = options.min_players
     if not isinstance(players, (list, tuple)) or not low <= len(players) <= MAX_PLAYERS:
         got = len(players) if isinstance(players, (list, tuple)) else 0
-        hint = "" if low == 2 else " (2 or 3 need the option players = \"2-8\")"
+        hint = "" if low == 2 else ' (2 or 3 need the option players = "2-8")'
         raise RuleViolation("el-roby.players", f"El Roby is played by {low} to {MAX_PLAYERS} players{hint}; got {got}")
     if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
         raise RuleViolation("el-roby.players", "the players need different, non-empty names")
     target = data.get("target")
     if target is not None and dict(target) != {"limit": LIMIT}:
-        raise RuleViolation("common.bad_target", "El Roby's limit is fixed: a player who reaches 100 is out; target must be {\"limit\": 99}")
+        raise RuleViolation(
+            "common.bad_target",
+            'El Roby\'s limit is fixed: a player who reaches 100 is out; target must be {"limit": 99}',
+        )
     n = len(players)
     scores: tuple[int | None, ...] = (0,) * n
     money = (-options.entry,) * n
@@ -189,10 +207,15 @@ def start(data: Mapping[str, Any]) -> State:
         if not isinstance(initial, Mapping):
             raise RuleViolation("common.bad_initial", "initial is an object: scores, pot, money")
         raw_scores = initial.get("scores", list(scores))
-        if not isinstance(raw_scores, (list, tuple)) or len(raw_scores) != n or not all(
-                v is None or (is_int(v) and 0 <= v <= LIMIT) for v in raw_scores):
-            raise RuleViolation("common.bad_initial", (
-                f"initial scores are {n} numbers from 0 to 99 (null for a player already out of the game)"))
+        if (
+            not isinstance(raw_scores, (list, tuple))
+            or len(raw_scores) != n
+            or not all(v is None or (is_int(v) and 0 <= v <= LIMIT) for v in raw_scores)
+        ):
+            raise RuleViolation(
+                "common.bad_initial",
+                (f"initial scores are {n} numbers from 0 to 99 (null for a player already out of the game)"),
+            )
         if sum(v is not None for v in raw_scores) < 2:
             raise RuleViolation("common.bad_initial", "at least two players must still be in the game (99 or less)")
         scores = tuple(raw_scores)
@@ -209,11 +232,23 @@ def start(data: Mapping[str, Any]) -> State:
         elif raw_money is not None:
             pot = -sum(money)
         if sum(money) + pot != 0:
-            raise RuleViolation("common.bad_initial", (
-                f"money and pot must balance (every unit in the pot came from a player): "
-                f"money sums to {sum(money)} and the pot holds {pot}"))
-    return State(players=tuple(players), options=options, scores=scores, money=money, pot=pot,
-                 initial_money=money, initial_pot=pot, carried=initial is not None)
+            raise RuleViolation(
+                "common.bad_initial",
+                (
+                    f"money and pot must balance (every unit in the pot came from a player): "
+                    f"money sums to {sum(money)} and the pot holds {pot}"
+                ),
+            )
+    return State(
+        players=tuple(players),
+        options=options,
+        scores=scores,
+        money=money,
+        pot=pot,
+        initial_money=money,
+        initial_pot=pot,
+        carried=initial is not None,
+    )
 
 
 # --------------------------------------------------------------------------- apply
@@ -252,7 +287,9 @@ def _finalize(state: State) -> State:
     rec = state.records[-1]
     st = settle(rec, state.options)
     scores = tuple(None if (s in st.eliminated or st.totals[s] is None) else st.totals[s] for s in range(state.n))
-    return state._replace(scores=scores, money=st.money, pot=st.pot, records=state.records[:-1] + (rec._replace(final=True),))
+    return state._replace(
+        scores=scores, money=st.money, pot=st.pot, records=state.records[:-1] + (rec._replace(final=True),)
+    )
 
 
 def _on_hand_started(state: State, event: Event) -> State:
@@ -276,19 +313,27 @@ def _on_hand_started(state: State, event: Event) -> State:
     if new.last_dealer is not None:
         nxt = next(s for k in range(1, new.n + 1) if (s := (new.last_dealer + k) % new.n) in seats)
         if dealer != nxt:
-            raise RuleViolation("el-roby.wrong_dealer", (
-                f"the deal passes to the next player still in the game: {new.players[new.last_dealer]} dealt last, "
-                f"so {new.players[nxt]} deals now, not {new.players[dealer]}"))
+            raise RuleViolation(
+                "el-roby.wrong_dealer",
+                (
+                    f"the deal passes to the next player still in the game: {new.players[new.last_dealer]} dealt last, "
+                    f"so {new.players[nxt]} deals now, not {new.players[dealer]}"
+                ),
+            )
     number = new.hands_played + 1
     hands_data, discard_data = d.get("hands"), d.get("discard")
     if hands_data is None and discard_data is None:
         hand = Hand(number, event.seq, dealer, seats, True)
         return new._replace(current=hand, hands_played=number, last_dealer=dealer)
     if hands_data is None or discard_data is None:
-        raise RuleViolation("el-roby.bad_deal", "a dealt hand needs both hands and discard (or neither, for a result-only hand)")
+        raise RuleViolation(
+            "el-roby.bad_deal", "a dealt hand needs both hands and discard (or neither, for a result-only hand)"
+        )
     n = new.n
     if not isinstance(hands_data, (list, tuple)) or len(hands_data) != n:
-        raise RuleViolation("el-roby.bad_deal", f"hands lists the {n} seats in order (null for players out of the game)")
+        raise RuleViolation(
+            "el-roby.bad_deal", f"hands lists the {n} seats in order (null for players out of the game)"
+        )
     known: list[tuple[Card, ...]] = []
     unknown: list[int] = []
     count: Counter[Card] = Counter()
@@ -311,15 +356,29 @@ def _on_hand_started(state: State, event: Event) -> State:
                 continue
             count[c] += 1
             if count[c] > DECK.count(c):
-                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is dealt three times: the two packs hold it twice")
+                raise RuleViolation(
+                    "common.card_duplicate", f"{c.pretty()} is dealt three times: the two packs hold it twice"
+                )
             mine.append(c)
         known.append(sorted_cards(mine))
         unknown.append(HAND_SIZE - len(mine))
     stock = DECK_SIZE - HAND_SIZE * len(seats) - 1
     empty: tuple[tuple[Card, ...], ...] = ((),) * n
     first = next(s for k in range(1, n + 1) if (s := (dealer + k) % n) in seats)
-    hand = Hand(number, event.seq, dealer, seats, False, known=tuple(known), unknown=tuple(unknown), shown=empty, stock=stock,
-                pile=(top,), turn=first, bound=((),) * n)
+    hand = Hand(
+        number,
+        event.seq,
+        dealer,
+        seats,
+        False,
+        known=tuple(known),
+        unknown=tuple(unknown),
+        shown=empty,
+        stock=stock,
+        pile=(top,),
+        turn=first,
+        bound=((),) * n,
+    )
     return new._replace(current=hand, hands_played=number, last_dealer=dealer)
 
 
@@ -337,15 +396,21 @@ def _playing(state: State, data: Mapping[str, Any], phase: str | None = None) ->
     if hand is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     if hand.result_only:
-        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it")
+        raise RuleViolation(
+            "common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it"
+        )
     if hand.over:
         why = f"{state.players[hand.out]} went out" if hand.out is not None else "the stock ran out (void hand)"
         raise RuleViolation("el-roby.hand_over", f"hand {hand.number} is over: {why}")
     seat = read_seat(data, state.n)
     if seat != hand.turn:
-        raise RuleViolation("common.not_your_turn", f"it is {state.players[hand.turn]}'s turn, not {state.players[seat]}'s")
+        raise RuleViolation(
+            "common.not_your_turn", f"it is {state.players[hand.turn]}'s turn, not {state.players[seat]}'s"
+        )
     if phase == "play" and hand.phase != "play":
-        raise RuleViolation("el-roby.draw_first", f"{state.players[seat]} must first draw (from the stock or the discard pile)")
+        raise RuleViolation(
+            "el-roby.draw_first", f"{state.players[seat]} must first draw (from the stock or the discard pile)"
+        )
     if phase == "draw" and hand.phase != "draw":
         raise RuleViolation("el-roby.already_drew", f"{state.players[seat]} has already drawn this turn")
     return hand, seat
@@ -363,8 +428,12 @@ def _on_draw(state: State, event: Event) -> State:
         card = read_card(d["card"]) if d.get("card") is not None else None
         if card is not None:
             if at_least(placed_cards(hand), card, DECK.count(card)):
-                raise RuleViolation("common.card_unavailable", (
-                    f"{name} cannot draw {card.pretty()} from the stock: both copies are placed ({_where(state, hand, card)})"))
+                raise RuleViolation(
+                    "common.card_unavailable",
+                    (
+                        f"{name} cannot draw {card.pretty()} from the stock: both copies are placed ({_where(state, hand, card)})"
+                    ),
+                )
             fields["known"] = set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,)))
         else:
             fields["unknown"] = set_item(hand.unknown, seat, hand.unknown[seat] + 1)
@@ -378,9 +447,16 @@ def _on_draw(state: State, event: Event) -> State:
         if d.get("card") is not None:
             card = read_card(d["card"])
             if card != top:
-                raise RuleViolation("el-roby.mismatch", f"card: the top of the discard pile is {top.pretty()}, not {card.pretty()}")  # type: ignore[union-attr]
-        fields.update(pile=hand.pile[:-1], took=top, known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (top,))),
-                      shown=set_item(hand.shown, seat, hand.shown[seat] + (top,)))
+                raise RuleViolation(
+                    "el-roby.mismatch",
+                    f"card: the top of the discard pile is {top.pretty()}, not {card.pretty()}",  # type: ignore[union-attr]
+                )
+        fields.update(
+            pile=hand.pile[:-1],
+            took=top,
+            known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (top,))),
+            shown=set_item(hand.shown, seat, hand.shown[seat] + (top,)),
+        )
     else:
         raise RuleViolation("el-roby.bad_source", f"from is 'stock' or 'discard', not {as_written(source)}")
     return state._replace(current=hand._replace(**fields))
@@ -392,9 +468,13 @@ def _check_first_round(state: State, hand: Hand, seat: Seat) -> None:
         return
     melds = tuple(m.cards for m in hand.melds)
     if not can_empty(hand.known[seat], melds, state.options, new_melds=True, leave=1):
-        raise RuleViolation("el-roby.first_round", (
-            f"{state.players[seat]} is on the first round: melding is allowed only to go out at once, and "
-            f"{spell(hand.known[seat])} cannot all be melded or laid off this turn"))
+        raise RuleViolation(
+            "el-roby.first_round",
+            (
+                f"{state.players[seat]} is on the first round: melding is allowed only to go out at once, and "
+                f"{spell(hand.known[seat])} cannot all be melded or laid off this turn"
+            ),
+        )
 
 
 def _on_meld(state: State, event: Event) -> State:
@@ -402,20 +482,29 @@ def _on_meld(state: State, event: Event) -> State:
     hand, seat = _playing(state, d, "play")
     name = state.players[seat]
     if hand.eleven:
-        raise RuleViolation("el-roby.eleven_card", (
-            f"{name} laid off without a meld of their own: the 11-card Roby goes out by lay-offs alone, no meld"))
+        raise RuleViolation(
+            "el-roby.eleven_card",
+            (f"{name} laid off without a meld of their own: the 11-card Roby goes out by lay-offs alone, no meld"),
+        )
     ident = d.get("id")
     if ident is not None and ident != len(hand.melds) + 1:
         raise RuleViolation("el-roby.mismatch", f"id: this is meld {len(hand.melds) + 1} of the hand, not {ident}")
     cards = read_cards(d, read_card)
     shape = classify(cards, state.options)
     if shape is None:
-        raise RuleViolation("el-roby.bad_meld", f"{spell(cards)} is neither a set nor a run{_meld_hint(cards, state.options)}")
+        raise RuleViolation(
+            "el-roby.bad_meld", f"{spell(cards)} is neither a set nor a run{_meld_hint(cards, state.options)}"
+        )
     fields = _bind(state, hand, seat, cards, event.seq, "meld")
     meld = Meld(len(hand.melds) + 1, seat, shape[0], shape[1])
-    after = hand._replace(**fields, melds=hand.melds + (meld,), own=hand.own | {seat}, melded=True,
-                          first_meld=hand.first_meld or seat not in hand.own,
-                          first_round_meld=hand.first_round_meld or hand.first_round)
+    after = hand._replace(
+        **fields,
+        melds=hand.melds + (meld,),
+        own=hand.own | {seat},
+        melded=True,
+        first_meld=hand.first_meld or seat not in hand.own,
+        first_round_meld=hand.first_round_meld or hand.first_round,
+    )
     if after.first_round:
         _check_first_round(state, after, seat)
     return _after_exposure(state, after, seat)
@@ -431,7 +520,9 @@ def _meld_hint(cards: list[Card], options: Options) -> str:
         return ": a run is one suit, a set one rank"
     if len(ranks) < len(cards):
         return ": a run cannot hold a rank twice"
-    return ": the ranks are not in sequence" + ("" if options.aceWrap else " (the ace goes below the 2 or above the king, not round the corner)")
+    return ": the ranks are not in sequence" + (
+        "" if options.aceWrap else " (the ace goes below the 2 or above the king, not round the corner)"
+    )
 
 
 def _after_exposure(state: State, hand: Hand, seat: Seat) -> State:
@@ -448,29 +539,46 @@ def _on_lay_off(state: State, event: Event) -> State:
     ident = d.get("meld")
     meld = next((m for m in hand.melds if m.id == ident), None)
     if meld is None:
-        raise RuleViolation("el-roby.unknown_meld", f"there is no meld {as_written(ident)} on the table (melds 1 to {len(hand.melds)})")
+        raise RuleViolation(
+            "el-roby.unknown_meld", f"there is no meld {as_written(ident)} on the table (melds 1 to {len(hand.melds)})"
+        )
     cards = read_cards(d, read_card)
     shape = classify(meld.cards + tuple(cards), state.options)
     if shape is None or shape[0] != meld.kind:
-        raise RuleViolation("el-roby.bad_lay_off", (
-            f"{spell(cards)} cannot go on {meld_words(state, meld)}: {spell(meld.cards + tuple(cards))} is not a valid "
-            f"{meld.kind}{_meld_hint(list(meld.cards) + cards, state.options)}"))
+        raise RuleViolation(
+            "el-roby.bad_lay_off",
+            (
+                f"{spell(cards)} cannot go on {meld_words(state, meld)}: {spell(meld.cards + tuple(cards))} is not a valid "
+                f"{meld.kind}{_meld_hint(list(meld.cards) + cards, state.options)}"
+            ),
+        )
     eleven = hand.eleven
     if seat not in hand.own:
         if state.options.elevenCardSource == "stockOnly" and hand.source != "stock":
-            raise RuleViolation("el-roby.eleven_card_source", (
-                f"{name} has no meld of their own: a lay-off needs one, and the 11-card Roby exception needs a card "
-                f"drawn from the stock, not from the discard pile"))
+            raise RuleViolation(
+                "el-roby.eleven_card_source",
+                (
+                    f"{name} has no meld of their own: a lay-off needs one, and the 11-card Roby exception needs a card "
+                    f"drawn from the stock, not from the discard pile"
+                ),
+            )
         eleven = True
     fields = _bind(state, hand, seat, cards, event.seq, "lay off")
     grown = meld._replace(cards=shape[1])
     melds = tuple(grown if m.id == meld.id else m for m in hand.melds)
     after = hand._replace(**fields, melds=melds, laid=True, eleven=eleven)
-    if eleven and not after.unknown[seat] and not can_empty(after.known[seat], tuple(m.cards for m in melds), state.options,
-                                                            new_melds=False):
-        raise RuleViolation("el-roby.needs_meld", (
-            f"{name} has no meld of their own: laying off is allowed only for the 11-card Roby, every card laid off this "
-            f"turn, and {spell(after.known[seat])} cannot all be laid off"))
+    if (
+        eleven
+        and not after.unknown[seat]
+        and not can_empty(after.known[seat], tuple(m.cards for m in melds), state.options, new_melds=False)
+    ):
+        raise RuleViolation(
+            "el-roby.needs_meld",
+            (
+                f"{name} has no meld of their own: laying off is allowed only for the 11-card Roby, every card laid off this "
+                f"turn, and {spell(after.known[seat])} cannot all be laid off"
+            ),
+        )
     if after.first_round_meld and after.size(seat):
         _check_first_round(state, after, seat)
     return _after_exposure(state, after, seat)
@@ -482,39 +590,60 @@ def _on_discard(state: State, event: Event) -> State:
     name = state.players[seat]
     opts = state.options
     if hand.eleven:
-        raise RuleViolation("el-roby.eleven_card", (
-            f"{name} laid off without a meld of their own (the 11-card Roby): every card must be laid off, no discard"))
+        raise RuleViolation(
+            "el-roby.eleven_card",
+            (
+                f"{name} laid off without a meld of their own (the 11-card Roby): every card must be laid off, no discard"
+            ),
+        )
     card = read_card(d.get("card"))
     assert card is not None
     fields = _bind(state, hand, seat, [card], event.seq, "discard")
     after_known, after_unknown = fields["known"][seat], fields["unknown"][seat]
     holding = sorted_cards(after_known + (card,))  # the known hand before discarding
     if opts.noImmediateRediscard and hand.took == card and holding.count(card) == 1 and not after_unknown:
-        raise RuleViolation("el-roby.rediscard", f"{name} took {card.pretty()} from the discard pile this turn and cannot discard it again")
+        raise RuleViolation(
+            "el-roby.rediscard",
+            f"{name} took {card.pretty()} from the discard pile this turn and cannot discard it again",
+        )
     scope = restricted(hand, seat, opts)
     hit = fitting(card, scope, opts)
     forced = d.get("forced") is True
     pending: tuple[Pending, ...] = ()
     if forced:
         if seat in hand.own:
-            raise RuleViolation("el-roby.not_forced", (
-                f"{name} has a meld of their own and can lay off the cards that fit: the forced discard is for a player who cannot"))
+            raise RuleViolation(
+                "el-roby.not_forced",
+                (
+                    f"{name} has a meld of their own and can lay off the cards that fit: the forced discard is for a player who cannot"
+                ),
+            )
         if hit is None:
-            raise RuleViolation("el-roby.not_forced", f"{card.pretty()} fits no meld: the discard needs no exception (drop forced)")
+            raise RuleViolation(
+                "el-roby.not_forced", f"{card.pretty()} fits no meld: the discard needs no exception (drop forced)"
+            )
         loose = next((c for c in holding if fitting(c, scope, opts) is None), None)
         if loose is not None:
-            raise RuleViolation("el-roby.not_forced", f"{name} holds {loose.pretty()}, which fits no meld: discard that instead")
+            raise RuleViolation(
+                "el-roby.not_forced", f"{name} holds {loose.pretty()}, which fits no meld: discard that instead"
+            )
         if after_unknown:
             pending += (Pending(event.seq, seat, "forced", holding, after_unknown, 0, scope),)
     elif hit is not None:
         who = "another player's" if opts.discardCheck == "othersMelds" else "a"
-        raise RuleViolation("el-roby.discard_fits", (
-            f"{name} cannot discard {card.pretty()}: it fits {who} meld, {meld_words(state, hit)}"))
+        raise RuleViolation(
+            "el-roby.discard_fits",
+            (f"{name} cannot discard {card.pretty()}: it fits {who} meld, {meld_words(state, hit)}"),
+        )
     after = hand._replace(**fields, pile=hand.pile + (card,))
     left = after.size(seat)
     if hand.first_round_meld and left:
-        raise RuleViolation("el-roby.first_round", (
-            f"{name} melded on the first round, which is allowed only to go out at once: {how_many(left, 'card')} would stay in hand"))
+        raise RuleViolation(
+            "el-roby.first_round",
+            (
+                f"{name} melded on the first round, which is allowed only to go out at once: {how_many(left, 'card')} would stay in hand"
+            ),
+        )
     if left and limit_applies(hand, opts):
         kept_known = after_known if opts.limitCheck == "afterDiscard" else holding
         kept_unknown = after_unknown
@@ -522,10 +651,16 @@ def _on_discard(state: State, event: Event) -> State:
         low = points(kept_known) + 2 * kept_unknown
         when = "after the discard" if opts.limitCheck == "afterDiscard" else "before the discard"
         if low > limit:
-            shown = spell(sorted_cards(kept_known)) + (f" and {how_many(kept_unknown, 'hidden card')}" if kept_unknown else "")
-            raise RuleViolation("el-roby.limit", (
-                f"{name} exposed this turn, so the cards kept {when} may be worth at most 99 − {state.scores[seat]} = {limit}: "
-                f"{shown} {'are' if not kept_unknown else 'are at least'} worth {low}"))
+            shown = spell(sorted_cards(kept_known)) + (
+                f" and {how_many(kept_unknown, 'hidden card')}" if kept_unknown else ""
+            )
+            raise RuleViolation(
+                "el-roby.limit",
+                (
+                    f"{name} exposed this turn, so the cards kept {when} may be worth at most 99 − {state.scores[seat]} = {limit}: "
+                    f"{shown} {'are' if not kept_unknown else 'are at least'} worth {low}"
+                ),
+            )
         if kept_unknown:
             pending += (Pending(event.seq, seat, "limit", sorted_cards(kept_known), kept_unknown, limit, ()),)
     after = after._replace(pending=after.pending + pending)
@@ -545,15 +680,41 @@ def _next_turn(state: State, hand: Hand) -> Hand:
     if stock == 0 and len(pile) > 1:
         stock, pile = len(pile) - 1, pile[-1:]
     fields = list(hand)  # thirteen fields written by index: every turn ends here
-    fields[_NEW_TURN] = (hand.next_seat(hand.turn), "draw", hand.turns + 1, None, None, False, False, False, False, False, False)
+    fields[_NEW_TURN] = (
+        hand.next_seat(hand.turn),
+        "draw",
+        hand.turns + 1,
+        None,
+        None,
+        False,
+        False,
+        False,
+        False,
+        False,
+        False,
+    )
     fields[_STOCK] = stock
     fields[_PILE] = pile
     return tuple.__new__(Hand, fields)
 
 
-_TURN_FIELDS = ("turn", "phase", "turns", "source", "took", "melded", "laid", "first_meld", "first_round_meld", "eleven", "drew_last")
+_TURN_FIELDS = (
+    "turn",
+    "phase",
+    "turns",
+    "source",
+    "took",
+    "melded",
+    "laid",
+    "first_meld",
+    "first_round_meld",
+    "eleven",
+    "drew_last",
+)
 _TURN_AT = Hand._fields.index("turn")
-assert Hand._fields[_TURN_AT:_TURN_AT + len(_TURN_FIELDS)] == _TURN_FIELDS, "_next_turn writes these fields as one slice"
+assert Hand._fields[_TURN_AT : _TURN_AT + len(_TURN_FIELDS)] == _TURN_FIELDS, (
+    "_next_turn writes these fields as one slice"
+)
 _NEW_TURN = slice(_TURN_AT, _TURN_AT + len(_TURN_FIELDS))
 """The fields a new turn sets, next to each other in :class:`Hand` (checked above)."""
 _STOCK, _PILE = Hand._fields.index("stock"), Hand._fields.index("pile")
@@ -600,17 +761,27 @@ def _resolve(state: State, hand: Hand) -> None:
         later = [c for q, c in hand.bound[p.seat] if q > p.seq]
         name = state.players[p.seat]
         if p.kind == "limit":
-            low = points(p.known) + sum(sorted(value(c) for c in later)[:p.unknown])
+            low = points(p.known) + sum(sorted(value(c) for c in later)[: p.unknown])
             if low > p.limit:
-                raise RuleViolation("el-roby.limit", (
-                    f"the cards now known show that {name} kept at least {low} points at the end of the turn of event {p.seq}, "
-                    f"more than the limit of {p.limit} for a turn with a new meld"), seq=p.seq)
+                raise RuleViolation(
+                    "el-roby.limit",
+                    (
+                        f"the cards now known show that {name} kept at least {low} points at the end of the turn of event {p.seq}, "
+                        f"more than the limit of {p.limit} for a turn with a new meld"
+                    ),
+                    seq=p.seq,
+                )
         else:
             fit = sum(1 for c in later if fitting(c, p.melds, state.options) is not None)
             if fit < p.unknown:
-                raise RuleViolation("el-roby.not_forced", (
-                    f"the cards now known show that {name} held a card fitting no meld at event {p.seq}: "
-                    "the forced discard was not forced"), seq=p.seq)
+                raise RuleViolation(
+                    "el-roby.not_forced",
+                    (
+                        f"the cards now known show that {name} held a card fitting no meld at event {p.seq}: "
+                        "the forced discard was not forced"
+                    ),
+                    seq=p.seq,
+                )
 
 
 def _points_of(entry: object) -> int:
@@ -629,10 +800,22 @@ def _record(state: State, hand: Hand) -> State:
         cards: tuple[object, ...] = (None,) * n
     else:
         assert hand.final is not None
-        pts = tuple(None if s not in hand.seats else 0 if s == hand.out else _points_of(hand.final[s]) for s in range(n))
+        pts = tuple(
+            None if s not in hand.seats else 0 if s == hand.out else _points_of(hand.final[s]) for s in range(n)
+        )
         cards = hand.final
-    rec = Record(hand.number, hand.seq, hand.out, hand.void, state.scores, pts, state.money, state.pot, cards,
-                 sheet_close=None if hand.sheet_close is None or hand.checked is None else (hand.sheet_close, hand.checked))
+    rec = Record(
+        hand.number,
+        hand.seq,
+        hand.out,
+        hand.void,
+        state.scores,
+        pts,
+        state.money,
+        state.pot,
+        cards,
+        sheet_close=None if hand.sheet_close is None or hand.checked is None else (hand.sheet_close, hand.checked),
+    )
     return state._replace(records=state.records + (rec,))
 
 
@@ -667,19 +850,27 @@ def _read_hands(state: State, hand: Hand, raw: object, *, totals_ok: bool, out: 
             if not totals_ok:
                 raise RuleViolation("el-roby.bad_result", "a showdown shows the cards, not their total")
             if not 2 <= entry <= 108:
-                raise RuleViolation("el-roby.bad_result", f"{name}'s 1 to 10 cards are worth 2 to 108 points, not {entry}")
+                raise RuleViolation(
+                    "el-roby.bad_result", f"{name}'s 1 to 10 cards are worth 2 to 108 points, not {entry}"
+                )
             out_list.append(int(entry))
             continue
         if not isinstance(entry, (list, tuple)):
-            raise RuleViolation("el-roby.bad_result", f"{name}'s hand is a list of cards" + (" or a point total" if totals_ok else ""))
+            raise RuleViolation(
+                "el-roby.bad_result", f"{name}'s hand is a list of cards" + (" or a point total" if totals_ok else "")
+            )
         cards = [read_card(t) for t in entry]
         if out is not None and not 1 <= len(cards) <= HAND_SIZE:
-            raise RuleViolation("el-roby.bad_result", f"{name} did not go out, so they hold 1 to 10 cards, not {len(cards)}")
+            raise RuleViolation(
+                "el-roby.bad_result", f"{name} did not go out, so they hold 1 to 10 cards, not {len(cards)}"
+            )
         for c in cards:
             assert c is not None
             count[c] += 1
             if count[c] > DECK.count(c):
-                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is listed three times: the two packs hold it twice")
+                raise RuleViolation(
+                    "common.card_duplicate", f"{c.pretty()} is listed three times: the two packs hold it twice"
+                )
         out_list.append(sorted_cards(c for c in cards if c is not None))
     return out_list
 
@@ -703,31 +894,45 @@ def _show(state: State, hand: Hand, facts: list[object], seq: int, *, field: str
         if isinstance(entry, int):
             if unknown[s] == 0:
                 if entry != points(known[s]):
-                    raise RuleViolation("el-roby.mismatch", (
-                        f"{field}: {name} holds {spell(known[s])} = {points(known[s])} points, not {entry}"))
+                    raise RuleViolation(
+                        "el-roby.mismatch",
+                        (f"{field}: {name} holds {spell(known[s])} = {points(known[s])} points, not {entry}"),
+                    )
                 continue
             pool = sorted(value(c) for c in DECK.distinct() for _ in range(DECK.count(c) - placed[c] - taken[c]))
-            low = points(known[s]) + sum(pool[:unknown[s]])
-            high = points(known[s]) + sum(pool[len(pool) - unknown[s]:])
+            low = points(known[s]) + sum(pool[: unknown[s]])
+            high = points(known[s]) + sum(pool[len(pool) - unknown[s] :])
             if not low <= entry <= high:
-                raise RuleViolation("el-roby.mismatch", (
-                    f"{field}: {name} holds {spell(known[s]) or 'no known card'} and {how_many(unknown[s], 'hidden card')}: "
-                    f"{low} to {high} points, not {entry}"))
+                raise RuleViolation(
+                    "el-roby.mismatch",
+                    (
+                        f"{field}: {name} holds {spell(known[s]) or 'no known card'} and {how_many(unknown[s], 'hidden card')}: "
+                        f"{low} to {high} points, not {entry}"
+                    ),
+                )
             counted[s] = entry
             continue
         assert isinstance(entry, tuple)
         lacking = missing_from(entry, known[s])
         if lacking:
-            raise RuleViolation("el-roby.mismatch", f"{field}: {name} still holds {spell(lacking)}, which the list leaves out")
+            raise RuleViolation(
+                "el-roby.mismatch", f"{field}: {name} still holds {spell(lacking)}, which the list leaves out"
+            )
         if len(entry) != len(known[s]) + unknown[s]:
-            raise RuleViolation("el-roby.mismatch", (
-                f"{field}: {name} holds {how_many(len(known[s]) + unknown[s], 'card')}, not {len(entry)}"))
+            raise RuleViolation(
+                "el-roby.mismatch",
+                (f"{field}: {name} holds {how_many(len(known[s]) + unknown[s], 'card')}, not {len(entry)}"),
+            )
         new = missing_from(known[s], entry)
         for c in new:
             taken[c] += 1
             if placed[c] + taken[c] > DECK.count(c):
-                raise RuleViolation("common.card_duplicate", (
-                    f"{field}: {name} cannot hold {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"))
+                raise RuleViolation(
+                    "common.card_duplicate",
+                    (
+                        f"{field}: {name} cannot hold {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"
+                    ),
+                )
         if new:
             known[s] = sorted_cards(entry)
             unknown[s] = 0
@@ -742,7 +947,10 @@ def _on_showdown(state: State, event: Event) -> State:
     if hand.result_only:
         raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: no showdown")
     if not hand.over:
-        raise RuleViolation("el-roby.hand_not_over", f"hand {hand.number} is still being played: the showdown comes after a player goes out")
+        raise RuleViolation(
+            "el-roby.hand_not_over",
+            f"hand {hand.number} is still being played: the showdown comes after a player goes out",
+        )
     if hand.void:
         raise RuleViolation("el-roby.hand_not_over", f"hand {hand.number} is void (the stock ran out): nothing to show")
     facts = _read_hands(state, hand, event.data.get("hands"), totals_ok=False, out=hand.out)
@@ -780,22 +988,32 @@ def _check_reachable(state: State, hand: Hand, out: Seat | None, facts: list[obj
             held += " and must still discard"
         if isinstance(entry, int):
             if entry > 11 * most:
-                raise RuleViolation("el-roby.result_conflict", (
-                    f"{held}: at most {most} card{'s' if most != 1 else ''} at the end, worth at most {11 * most} points; "
-                    f"the sheet says {entry}"))
+                raise RuleViolation(
+                    "el-roby.result_conflict",
+                    (
+                        f"{held}: at most {most} card{'s' if most != 1 else ''} at the end, worth at most {11 * most} points; "
+                        f"the sheet says {entry}"
+                    ),
+                )
             continue
         assert isinstance(entry, tuple)
         if len(entry) > most:
-            raise RuleViolation("el-roby.result_conflict", (
-                f"{held}, and no turn adds a card: at most {most} at the end; the sheet lists {len(entry)}"))
+            raise RuleViolation(
+                "el-roby.result_conflict",
+                (f"{held}, and no turn adds a card: at most {most} at the end; the sheet lists {len(entry)}"),
+            )
         listed.update(entry)
         for c in set(entry):
             if melded[c] + listed[c] > DECK.count(c):
                 where = sorted({m.id for m in hand.melds if c in m.cards})
                 melds = " and ".join(str(i) for i in where)
-                raise RuleViolation("el-roby.result_conflict", (
-                    f"{c.pretty()} is melded ({'meld' if len(where) == 1 else 'melds'} {melds}) and the two packs hold it twice; "
-                    f"the sheet puts {'another' if melded[c] == 1 else 'one'} in {name}'s hand"))
+                raise RuleViolation(
+                    "el-roby.result_conflict",
+                    (
+                        f"{c.pretty()} is melded ({'meld' if len(where) == 1 else 'melds'} {melds}) and the two packs hold it twice; "
+                        f"the sheet puts {'another' if melded[c] == 1 else 'one'} in {name}'s hand"
+                    ),
+                )
 
 
 def _on_hand_result(state: State, event: Event) -> State:
@@ -807,20 +1025,38 @@ def _on_hand_result(state: State, event: Event) -> State:
     if out is not None:
         out = read_seat(d, state.n, "out")
         if out not in hand.seats:
-            raise RuleViolation("el-roby.bad_result", f"{state.players[out]} is out of the game and cannot have gone out")
+            raise RuleViolation(
+                "el-roby.bad_result", f"{state.players[out]} is out of the game and cannot have gone out"
+            )
     elif state.options.stockOut != "voidHand":
-        raise RuleViolation("el-roby.bad_result", "out is the seat that made Roby (null only for a void hand under stockOut = voidHand)")
+        raise RuleViolation(
+            "el-roby.bad_result", "out is the seat that made Roby (null only for a void hand under stockOut = voidHand)"
+        )
     if not hand.result_only and not hand.over:
-        facts = None if out is None and d.get("hands") is None else _read_hands(state, hand, d.get("hands"), totals_ok=True, out=out)
+        facts = (
+            None
+            if out is None and d.get("hands") is None
+            else _read_hands(state, hand, d.get("hands"), totals_ok=True, out=out)
+        )
         _check_reachable(state, hand, out, facts)
-        done = hand._replace(over=True, out=out, void=out is None, final=None if facts is None else tuple(facts), checked=event.seq,
-                             sheet_close=hand.moves)
+        done = hand._replace(
+            over=True,
+            out=out,
+            void=out is None,
+            final=None if facts is None else tuple(facts),
+            checked=event.seq,
+            sheet_close=hand.moves,
+        )
         return _record(state._replace(current=done), done)
     if not hand.result_only:
         if (out is None) != hand.void or (out is not None and out != hand.out):
             said = "a void hand" if hand.void else f"{state.players[hand.out]} went out"  # type: ignore[index]
             raise RuleViolation("el-roby.mismatch", f"out: the moves say {said}")
-    facts = None if out is None and d.get("hands") is None else _read_hands(state, hand, d.get("hands"), totals_ok=True, out=out)
+    facts = (
+        None
+        if out is None and d.get("hands") is None
+        else _read_hands(state, hand, d.get("hands"), totals_ok=True, out=out)
+    )
     if not hand.result_only:
         if facts is None:
             return state
@@ -858,7 +1094,9 @@ def _on_reveal(state: State, event: Event) -> State:
             seq = b.get("seq")
             entry = next(((q, s) for q, s in hand.draws if q == seq), None)
             if entry is None:
-                raise RuleViolation("common.bad_reveal", f"event {seq} is not an unseen stock draw of this hand still to reveal")
+                raise RuleViolation(
+                    "common.bad_reveal", f"event {seq} is not an unseen stock draw of this hand still to reveal"
+                )
             seat = entry[1]
             if "seat" in b and b["seat"] != seat:
                 raise RuleViolation("common.bad_reveal", f"event {seq} was {state.players[seat]}'s draw")
@@ -867,15 +1105,23 @@ def _on_reveal(state: State, event: Event) -> State:
             seat = read_seat(b, state.n)
             draws = hand.draws
         else:
-            raise RuleViolation("common.bad_reveal", "a binding is {seat, card} (a hand card) or {seq, card} (an unseen stock draw)")
+            raise RuleViolation(
+                "common.bad_reveal", "a binding is {seat, card} (a hand card) or {seq, card} (an unseen stock draw)"
+            )
         name = state.players[seat]
         if seat not in hand.seats or hand.unknown[seat] == 0:
             raise RuleViolation("common.bad_reveal", f"{name} holds no hidden card")
         if at_least(placed_cards(hand), card, DECK.count(card)):
-            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: both copies are placed ({_where(state, hand, card)})")
-        hand = hand._replace(known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,))),
-                             unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
-                             bound=set_item(hand.bound, seat, hand.bound[seat] + ((event.seq, card),)), draws=draws)
+            raise RuleViolation(
+                "common.card_duplicate",
+                f"{name} cannot hold {card.pretty()}: both copies are placed ({_where(state, hand, card)})",
+            )
+        hand = hand._replace(
+            known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,))),
+            unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
+            bound=set_item(hand.bound, seat, hand.bound[seat] + ((event.seq, card),)),
+            draws=draws,
+        )
     if hand.over:
         return _maybe_score(state, hand, event.seq)
     return state._replace(current=hand)
@@ -888,15 +1134,22 @@ def _on_rebuy(state: State, event: Event) -> State:
     if hand is not None and not hand.scored:
         raise RuleViolation("common.hand_in_progress", f"hand {hand.number} is not scored yet: re-buys come after it")
     if not state.records or state.records[-1].final or state.records[-1].number != (hand.number if hand else -1):
-        raise RuleViolation("el-roby.not_busted", f"{name} did not reach 100 in the last hand: there is nothing to re-buy")
+        raise RuleViolation(
+            "el-roby.not_busted", f"{name} did not reach 100 in the last hand: there is nothing to re-buy"
+        )
     rec = state.records[-1]
     st = settle(rec, state.options)
     if len(st.remaining) < 2:
         alone = state.players[st.remaining[0]] if st.remaining else "nobody"
-        raise RuleViolation("el-roby.rebuy_closed", (
-            f"only {alone} is left at 99 or less: a re-buy needs at least two players remaining, so {alone} wins"))
+        raise RuleViolation(
+            "el-roby.rebuy_closed",
+            (f"only {alone} is left at 99 or less: a re-buy needs at least two players remaining, so {alone} wins"),
+        )
     if seat not in st.busted:
-        raise RuleViolation("el-roby.not_busted", f"{name} did not reach 100 in hand {rec.number}: only a player who just went over may re-buy")
+        raise RuleViolation(
+            "el-roby.not_busted",
+            f"{name} did not reach 100 in hand {rec.number}: only a player who just went over may re-buy",
+        )
     if seat in rec.rebuys:
         raise RuleViolation("el-roby.rebuy_twice", f"{name} has already re-bought after hand {rec.number}")
     return state._replace(records=state.records[:-1] + (rec._replace(rebuys=rec.rebuys + (seat,)),))
@@ -905,10 +1158,20 @@ def _on_rebuy(state: State, event: Event) -> State:
 # --------------------------------------------------------------------------- positions for tests
 
 
-def position(players: list[str], *, hands: list[list[str] | None], melds: list[tuple[int, list[str]]] = (),  # type: ignore[assignment]
-             discard: list[str] = (), turn: int, dealer: int | None = None, drew: str | None = None,  # type: ignore[assignment]
-             scores: list[int | None] | None = None, options: Mapping[str, Any] | None = None,
-             first_round_over: bool = True, number: int = 1) -> State:
+def position(
+    players: list[str],
+    *,
+    hands: list[list[str] | None],
+    melds: list[tuple[int, list[str]]] = (),  # type: ignore[assignment]
+    discard: list[str] = (),  # type: ignore[assignment]
+    turn: int,
+    dealer: int | None = None,
+    drew: str | None = None,
+    scores: list[int | None] | None = None,
+    options: Mapping[str, Any] | None = None,
+    first_round_over: bool = True,
+    number: int = 1,
+) -> State:
     """Build a mid-hand position directly (test-facing; docs/RULES.md §4.8 R2, R3 start mid-hand).
 
     ``hands`` per seat (None for a seat out of the game; ``"??"`` for cards the scorer did
@@ -955,14 +1218,38 @@ def position(players: list[str], *, hands: list[list[str] | None], melds: list[t
     if stock < 0:
         raise RuleViolation("el-roby.bad_deal", "more than 104 cards placed")
     empty: tuple[tuple[Card, ...], ...] = ((),) * n
-    hand = Hand(number, 2, dealer if dealer is not None else (turn - 1) % n, seats, False, known=tuple(known), unknown=tuple(unknown),
-                shown=empty, stock=stock, pile=pile, melds=tuple(built), own=frozenset(own), turn=turn,
-                phase="draw" if drew is None else "play", turns=len(seats) + 1 if first_round_over else 0, source=drew,
-                took=None, bound=((),) * n)
+    hand = Hand(
+        number,
+        2,
+        dealer if dealer is not None else (turn - 1) % n,
+        seats,
+        False,
+        known=tuple(known),
+        unknown=tuple(unknown),
+        shown=empty,
+        stock=stock,
+        pile=pile,
+        melds=tuple(built),
+        own=frozenset(own),
+        turn=turn,
+        phase="draw" if drew is None else "play",
+        turns=len(seats) + 1 if first_round_over else 0,
+        source=drew,
+        took=None,
+        bound=((),) * n,
+    )
     return state._replace(current=hand, hands_played=number, last_dealer=hand.dealer)
 
 
-_HANDLERS = {"hand_started": _on_hand_started, "draw": _on_draw, "meld": _on_meld, "lay_off": _on_lay_off,
-             "discard": _on_discard, "showdown": _on_showdown, "reveal": _on_reveal, "hand_result": _on_hand_result,
-             "rebuy": _on_rebuy}
+_HANDLERS = {
+    "hand_started": _on_hand_started,
+    "draw": _on_draw,
+    "meld": _on_meld,
+    "lay_off": _on_lay_off,
+    "discard": _on_discard,
+    "showdown": _on_showdown,
+    "reveal": _on_reveal,
+    "hand_result": _on_hand_result,
+    "rebuy": _on_rebuy,
+}
 """The handler of each event type :func:`apply` accepts."""

@@ -65,8 +65,21 @@ def settle(rec: Record, options: Options) -> Settlement:
     n = len(rec.before)
     money = list(rec.money)
     if rec.void:
-        return Settlement(rec.before, (), tuple(s for s in range(n) if rec.before[s] is not None), None, None, (), (0,) * n,
-                          rec.before, rec.money, rec.pot, None, (), 0)
+        return Settlement(
+            rec.before,
+            (),
+            tuple(s for s in range(n) if rec.before[s] is not None),
+            None,
+            None,
+            (),
+            (0,) * n,
+            rec.before,
+            rec.money,
+            rec.pot,
+            None,
+            (),
+            0,
+        )
     raw = tuple(None if b is None else b + (rec.points[s] or 0) for s, b in enumerate(rec.before))
     busted = tuple(s for s in range(n) if rec.points[s] is not None and raw[s] is not None and raw[s] > LIMIT)  # type: ignore[operator]
     remaining = tuple(s for s in range(n) if raw[s] is not None and raw[s] <= LIMIT)  # type: ignore[operator]
@@ -103,8 +116,21 @@ def settle(rec: Record, options: Options) -> Settlement:
         money[winner] += pot
         pot = 0
     eliminated = tuple(s for s in busted if s not in rebuys)
-    return Settlement(raw, busted, remaining, price, reentry, rebuys, tuple(stakes), tuple(totals), tuple(money), pot, winner,
-                      eliminated, pot_won)
+    return Settlement(
+        raw,
+        busted,
+        remaining,
+        price,
+        reentry,
+        rebuys,
+        tuple(stakes),
+        tuple(totals),
+        tuple(money),
+        pot,
+        winner,
+        eliminated,
+        pot_won,
+    )
 
 
 def standings_now(state: State) -> tuple[tuple[int | None, ...], tuple[int, ...], int, Seat | None, tuple[Seat, ...]]:
@@ -147,7 +173,13 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
     if rec.void:
         for s in range(n):
             if rec.before[s] is not None:
-                line(s, 0, 0, "the stock ran out: the hand is void, nobody scores (stockOut = voidHand)", "/rules/el-roby#stock-out")
+                line(
+                    s,
+                    0,
+                    0,
+                    "the stock ran out: the hand is void, nobody scores (stockOut = voidHand)",
+                    "/rules/el-roby#stock-out",
+                )
     else:
         assert rec.out is not None
         for s in range(n):
@@ -165,31 +197,55 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
         for s in st.rebuys:
             raw_s = st.raw[s]
             assert st.reentry is not None and st.price is not None and raw_s is not None
-            line(s, st.reentry - raw_s, -st.price, (
-                f"{names[s]} re-buys: pays {st.price} into the pot ({rec.pot} ÷ "
-                f"{len(st.remaining) + (len(st.rebuys) if state.options.rebuyDenominator == 'includeRebuyers' else 0)}, "
-                f"rounded {state.options.rebuyRounding}) and re-enters at {st.reentry}, the highest score still in"), RULE_MONEY)
+            line(
+                s,
+                st.reentry - raw_s,
+                -st.price,
+                (
+                    f"{names[s]} re-buys: pays {st.price} into the pot ({rec.pot} ÷ "
+                    f"{len(st.remaining) + (len(st.rebuys) if state.options.rebuyDenominator == 'includeRebuyers' else 0)}, "
+                    f"rounded {state.options.rebuyRounding}) and re-enters at {st.reentry}, the highest score still in"
+                ),
+                RULE_MONEY,
+            )
         for s in st.eliminated:
             if st.winner is not None:
                 why = f"{names[s]} is out of the game: only {names[st.winner]} is left at 99 or less, so no re-buy is possible"
             else:
-                why = f"{names[s]} did not re-buy: out of the game" + ("" if rec.final else " unless a re-buy is recorded before the next hand")
+                why = f"{names[s]} did not re-buy: out of the game" + (
+                    "" if rec.final else " unless a re-buy is recorded before the next hand"
+                )
             line(s, 0, 0, why, RULE_MONEY)
         maker = rec.out
         if state.options.stake:
             payers = [s for s in range(n) if st.stakes[s] < 0]
             for s in payers:
-                line(s, 0, st.stakes[s], f"{names[s]} pays {names[maker]} the stake of {state.options.stake} for the Roby", RULE_MONEY)
+                line(
+                    s,
+                    0,
+                    st.stakes[s],
+                    f"{names[s]} pays {names[maker]} the stake of {state.options.stake} for the Roby",
+                    RULE_MONEY,
+                )
             skipped = [s for s in st.eliminated]
             if payers or skipped:
                 words = f"{names[maker]} collects {st.stakes[maker]} in stakes"
                 if skipped:
                     verb = "pays" if len(skipped) == 1 else "pay"
-                    words += f" ({', '.join(names[s] for s in skipped)} went over 99 without a re-buy and {verb} nothing)"
+                    words += (
+                        f" ({', '.join(names[s] for s in skipped)} went over 99 without a re-buy and {verb} nothing)"
+                    )
                 line(maker, 0, st.stakes[maker], words, RULE_MONEY)
         if st.winner is not None:
-            line(st.winner, 0, st.pot_won, (
-                f"{names[st.winner]} is the last player at 99 or less and wins the match: takes the pot of {st.pot_won}"), RULE_MONEY)
+            line(
+                st.winner,
+                0,
+                st.pot_won,
+                (
+                    f"{names[st.winner]} is the last player at 99 or less and wins the match: takes the pot of {st.pot_won}"
+                ),
+                RULE_MONEY,
+            )
     result = {
         "out": rec.out,
         "void": rec.void,
@@ -204,8 +260,14 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
         "pot": st.pot,
     }
     totals = [None if rec.before[s] is None else st.totals[s] for s in range(n)]
-    entry = {"hand": rec.number, "status": "scored", "result": result, "lines": lines, "points": list(rec.points),
-             "totals": totals}
+    entry = {
+        "hand": rec.number,
+        "status": "scored",
+        "result": result,
+        "lines": lines,
+        "points": list(rec.points),
+        "totals": totals,
+    }
     if rec.sheet_close is not None:
         entry["closedFromSheet"] = {"afterMove": rec.sheet_close[0], "seq": rec.sheet_close[1]}
     return entry
@@ -230,17 +292,42 @@ def score(state: State) -> dict[str, Any]:
         assert hand is not None
         scores, money, pot, _, _ = standings_now(state)
         entry: dict[str, Any] = {
-            "hand": number, "status": "playing", "lines": [], "points": None, "totals": list(scores),
-            "result": {"out": hand.out, "void": False, "points": None, "busted": [], "rebuys": [], "price": None, "reentry": None,
-                       "stakes": [0] * state.n, "eliminated": [], "money": list(money), "pot": pot},
+            "hand": number,
+            "status": "playing",
+            "lines": [],
+            "points": None,
+            "totals": list(scores),
+            "result": {
+                "out": hand.out,
+                "void": False,
+                "points": None,
+                "busted": [],
+                "rebuys": [],
+                "price": None,
+                "reentry": None,
+                "stakes": [0] * state.n,
+                "eliminated": [],
+                "money": list(money),
+                "pot": pot,
+            },
         }
         if hand.over and not hand.result_only:
             missing = [{"seat": s} for s in hand.seats if s != hand.out for _ in range(hand.unknown[s])]
             entry["status"] = "incomplete"
             entry["missing"] = missing
-            entry["lines"] = [{"seat": s, "points": 0, "money": 0, "rule": RULE_SCORE, "reason": (
-                f"{state.players[s]} holds {how_many(hand.unknown[s], 'card')} never shown: the hand needs its showdown")}
-                for s in hand.seats if hand.unknown[s] and s != hand.out]
+            entry["lines"] = [
+                {
+                    "seat": s,
+                    "points": 0,
+                    "money": 0,
+                    "rule": RULE_SCORE,
+                    "reason": (
+                        f"{state.players[s]} holds {how_many(hand.unknown[s], 'card')} never shown: the hand needs its showdown"
+                    ),
+                }
+                for s in hand.seats
+                if hand.unknown[s] and s != hand.out
+            ]
         out.append(entry)
     scores, money, pot, win, deciding = standings_now(state)
     standings = []
@@ -253,14 +340,32 @@ def score(state: State) -> dict[str, Any]:
             status = "winner" if s == win else "out"
         last = scores[s]
         if last is None:
-            last = next((b + (r.points[s] or 0) for r in reversed(state.records) if (b := r.before[s]) is not None), None)
-        standings.append({"seat": s, "name": state.players[s], "total": last, "status": status, "money": money[s], "pot": pot,
-                          "deciding": s in deciding, "ledger": ledgers[s]})
+            last = next(
+                (b + (r.points[s] or 0) for r in reversed(state.records) if (b := r.before[s]) is not None), None
+            )
+        standings.append(
+            {
+                "seat": s,
+                "name": state.players[s],
+                "total": last,
+                "status": status,
+                "money": money[s],
+                "pot": pot,
+                "deciding": s in deciding,
+                "ledger": ledgers[s],
+            }
+        )
     end: dict[str, Any] = {"over": False}
     if win is not None:
-        end = {"over": True, "winners": [win], "rule": RULE_MONEY, "reason": (
-            f"{state.players[win]} is the last player at 99 or less after hand {state.records[-1].number} and wins the match "
-            f"and the pot")}
+        end = {
+            "over": True,
+            "winners": [win],
+            "rule": RULE_MONEY,
+            "reason": (
+                f"{state.players[win]} is the last player at 99 or less after hand {state.records[-1].number} and wins the match "
+                f"and the pot"
+            ),
+        }
     return {"hands": out, "standings": standings, "end": end}
 
 

@@ -18,8 +18,9 @@ from engines.el_roby.state import Options, classify, sort_key
 BUDGET = 20000
 
 
-def can_empty(hand: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...], options: Options, *, new_melds: bool,
-              leave: int = 0) -> bool:
+def can_empty(
+    hand: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...], options: Options, *, new_melds: bool, leave: int = 0
+) -> bool:
     """Tell whether ``hand`` can be brought down to ``leave`` cards or fewer.
 
     ``melds`` are the cards of the melds on the table; lay-offs go on any of them (and on
@@ -38,8 +39,14 @@ def _each_could_fit(hand: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...])
     return all(c.rank in ranks or c.suit in suits for c in hand)
 
 
-def can_reach(hand: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...], options: Options,
-              goal: Callable[[tuple[Card, ...], tuple[tuple[Card, ...], ...]], bool], *, new_melds: bool = True) -> bool:
+def can_reach(
+    hand: tuple[Card, ...],
+    melds: tuple[tuple[Card, ...], ...],
+    options: Options,
+    goal: Callable[[tuple[Card, ...], tuple[tuple[Card, ...], ...]], bool],
+    *,
+    new_melds: bool = True,
+) -> bool:
     """Tell whether some melds and lay-offs from ``hand`` reach a position where ``goal(rest, melds)`` holds.
 
     ``goal`` is tried on ``hand`` itself first. Past ``BUDGET`` positions: True.
@@ -61,7 +68,7 @@ def can_reach(hand: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...], optio
         for i, c in enumerate(rest):
             if i and rest[i - 1] == c:
                 continue
-            left = rest[:i] + rest[i + 1:]
+            left = rest[:i] + rest[i + 1 :]
             for j, m in enumerate(ms):
                 if classify(m + (c,), options) is not None:
                     grown = list(ms)

@@ -31,7 +31,19 @@ from engines.el_roby.state import (
     remove,
 )
 
-EVENTS = ["match_started", "hand_started", "draw", "meld", "lay_off", "discard", "showdown", "reveal", "hand_result", "rebuy", *COMMON_EVENTS]
+EVENTS = [
+    "match_started",
+    "hand_started",
+    "draw",
+    "meld",
+    "lay_off",
+    "discard",
+    "showdown",
+    "reveal",
+    "hand_result",
+    "rebuy",
+    *COMMON_EVENTS,
+]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -48,10 +60,12 @@ PRIVATE: Declarations = {
     "hand_started": (Private(("hands", "*"), OWNER),),
     "draw": (Private(("card",), ACTOR, "omit", _from_stock),),
     "reveal": (Private(("cards", "*", "card"), NOBODY),),  # a card a hand or an unseen draw still hides
-    **{t: () for t in ("match_started", "meld", "lay_off", "discard", "showdown", "hand_result", "rebuy", *COMMON_EVENTS)},
+    **{
+        t: ()
+        for t in ("match_started", "meld", "lay_off", "discard", "showdown", "hand_result", "rebuy", *COMMON_EVENTS)
+    },
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
-
 
 
 def describe() -> dict[str, Any]:
@@ -76,15 +90,29 @@ def _distinct(cards: tuple[Card, ...]) -> list[Card]:
     return list(dict.fromkeys(cards))
 
 
-def _discard_ok(state: State, hand: Hand, seat: int, card: Card, *, melds: tuple[Meld, ...] | None = None,
-                laid: bool | None = None, melded: bool | None = None, first_meld: bool | None = None,
-                mine: tuple[Card, ...] | None = None, forced: bool = False) -> bool:
+def _discard_ok(
+    state: State,
+    hand: Hand,
+    seat: int,
+    card: Card,
+    *,
+    melds: tuple[Meld, ...] | None = None,
+    laid: bool | None = None,
+    melded: bool | None = None,
+    first_meld: bool | None = None,
+    mine: tuple[Card, ...] | None = None,
+    forced: bool = False,
+) -> bool:
     """Tell whether discarding ``card`` would be legal (the known hand's rules of ``_on_discard``)."""
     opts = state.options
     melds = hand.melds if melds is None else melds
     mine = hand.known[seat] if mine is None else mine
-    h = hand._replace(melds=melds, laid=hand.laid if laid is None else laid, melded=hand.melded if melded is None else melded,
-                      first_meld=hand.first_meld if first_meld is None else first_meld)
+    h = hand._replace(
+        melds=melds,
+        laid=hand.laid if laid is None else laid,
+        melded=hand.melded if melded is None else melded,
+        first_meld=hand.first_meld if first_meld is None else first_meld,
+    )
     if opts.noImmediateRediscard and hand.took == card and mine.count(card) == 1:
         return False
     scope = restricted(h, seat, opts)
@@ -103,7 +131,9 @@ def _discard_ok(state: State, hand: Hand, seat: int, card: Card, *, melds: tuple
     return True
 
 
-def _finishable(state: State, hand: Hand, seat: int, rest: tuple[Card, ...], melds: tuple[Meld, ...], **flags: Any) -> bool:
+def _finishable(
+    state: State, hand: Hand, seat: int, rest: tuple[Card, ...], melds: tuple[Meld, ...], **flags: Any
+) -> bool:
     """After an exposure leaving ``rest``: the turn can still end, at once or after more melds and lay-offs.
 
     Ends: an empty hand, or a legal discard (the 99-point test and the fit rule of
@@ -119,11 +149,22 @@ def _finishable(state: State, hand: Hand, seat: int, rest: tuple[Card, ...], mel
     def goal(left: tuple[Card, ...], ms: tuple[tuple[Card, ...], ...]) -> bool:
         if not left:
             return True
-        now = tuple(Meld(i, owners.get(m, seat), "set" if len({c.rank for c in m}) == 1 else "run", m) for i, m in enumerate(ms))
+        now = tuple(
+            Meld(i, owners.get(m, seat), "set" if len({c.rank for c in m}) == 1 else "run", m) for i, m in enumerate(ms)
+        )
         grown = len(ms) > len(melds) or any(m not in owners for m in ms)
-        return any(_discard_ok(state, hand, seat, c, melds=now, mine=left, **(more if len(ms) > len(melds) else dict(flags, laid=True)
-                                                                              if grown else flags))
-                   for c in _distinct(left))
+        return any(
+            _discard_ok(
+                state,
+                hand,
+                seat,
+                c,
+                melds=now,
+                mine=left,
+                **(more if len(ms) > len(melds) else dict(flags, laid=True) if grown else flags),
+            )
+            for c in _distinct(left)
+        )
 
     return can_reach(rest, tuple(m.cards for m in melds), state.options, goal)
 
@@ -134,8 +175,12 @@ def _play_moves(state: State, hand: Hand, seat: int) -> list[dict[str, Any]]:
     mine = hand.known[seat]
     table = tuple(m.cards for m in hand.melds)
     moves: list[dict[str, Any]] = []
-    eleven_ok = (seat not in hand.own and hand.melds and not hand.melded
-                 and (hand.source == "stock" or opts.elevenCardSource == "either"))
+    eleven_ok = (
+        seat not in hand.own
+        and hand.melds
+        and not hand.melded
+        and (hand.source == "stock" or opts.elevenCardSource == "either")
+    )
     if hand.eleven or eleven_ok:
         if can_empty(mine, table, opts, new_melds=False):
             for c in _distinct(mine):
@@ -160,8 +205,15 @@ def _play_moves(state: State, hand: Hand, seat: int) -> list[dict[str, Any]]:
         if hand.first_round:
             if not can_empty(rest, table + (shape[1],), opts, new_melds=True, leave=1):
                 continue
-        elif not _finishable(state, hand._replace(own=hand.own | {seat}), seat, rest, new, melded=True,
-                             first_meld=hand.first_meld or seat not in hand.own):
+        elif not _finishable(
+            state,
+            hand._replace(own=hand.own | {seat}),
+            seat,
+            rest,
+            new,
+            melded=True,
+            first_meld=hand.first_meld or seat not in hand.own,
+        ):
             continue
         moves.append({"type": "meld", "data": {"seat": seat, "id": next_id, "cards": [str(c) for c in shape[1]]}})
     if seat in hand.own:
@@ -229,8 +281,11 @@ def _turn_moves(state: State, hand: Hand) -> list[dict[str, Any]]:
             moves.append({"type": "draw", "data": {"seat": seat, "from": "discard", "card": str(hand.pile[-1])}})
         return moves
     if hand.unknown[seat]:
-        return [{"type": "meld", "data": {"seat": seat, "id": len(hand.melds) + 1}}, {"type": "lay_off", "data": {"seat": seat}},
-                {"type": "discard", "data": {"seat": seat}}]
+        return [
+            {"type": "meld", "data": {"seat": seat, "id": len(hand.melds) + 1}},
+            {"type": "lay_off", "data": {"seat": seat}},
+            {"type": "discard", "data": {"seat": seat}},
+        ]
     return _play_moves(state, hand, seat)
 
 
@@ -251,7 +306,9 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     Raises:
         ValueError: ``seat`` is not None, ``"all"`` or a seat number.
     """
-    if not (seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n)):
+    if not (
+        seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n)
+    ):
         raise ValueError(f"seat must be None, 'all' or 0-{state.n - 1}, not {seat!r}")
     scores, money, pot, win, deciding = standings_now(state)
     out: dict[str, Any] = {
@@ -269,18 +326,41 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     hand = state.current
     if hand is None:
         return out
-    out.update({"hand": hand.number, "dealer": hand.dealer, "seats": list(hand.seats), "resultOnly": hand.result_only,
-                "handOver": hand.over, "out": hand.out, "void": hand.void})
+    out.update(
+        {
+            "hand": hand.number,
+            "dealer": hand.dealer,
+            "seats": list(hand.seats),
+            "resultOnly": hand.result_only,
+            "handOver": hand.over,
+            "out": hand.out,
+            "void": hand.void,
+        }
+    )
     if hand.result_only:
         return out
-    out.update({"turn": None if hand.over else hand.turn, "phase": None if hand.over else hand.phase,
-                "firstRound": hand.first_round, "limits": [limit_of(state, s) if s in hand.seats else None for s in range(state.n)],
-                "stock": hand.stock, "discardPile": texts(hand.pile), "melds": [_meld_view(m) for m in hand.melds]})
+    out.update(
+        {
+            "turn": None if hand.over else hand.turn,
+            "phase": None if hand.over else hand.phase,
+            "firstRound": hand.first_round,
+            "limits": [limit_of(state, s) if s in hand.seats else None for s in range(state.n)],
+            "stock": hand.stock,
+            "discardPile": texts(hand.pile),
+            "melds": [_meld_view(m) for m in hand.melds],
+        }
+    )
     everything = seat == "all" or (hand.over and hand.final is not None)
     seats = []
     for s in range(state.n):
-        entry: dict[str, Any] = {"seat": s, "name": state.players[s], "in": s in hand.seats, "size": hand.size(s) if s in hand.seats else 0,
-                                 "shown": texts(hand.shown[s]) if s in hand.seats else [], "hasMeld": s in hand.own}
+        entry: dict[str, Any] = {
+            "seat": s,
+            "name": state.players[s],
+            "in": s in hand.seats,
+            "size": hand.size(s) if s in hand.seats else 0,
+            "shown": texts(hand.shown[s]) if s in hand.seats else [],
+            "hasMeld": s in hand.own,
+        }
         if everything and s in hand.seats:
             entry["cards"] = texts(hand.known[s]) + ["??"] * hand.unknown[s]
         seats.append(entry)
@@ -329,8 +409,10 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     match event.type:
         case "match_started":
             opts = after.options
-            return (f"El Roby: {', '.join(players)}; a player who reaches 100 is out; entry {opts.entry}, stake {opts.stake}, "
-                    f"pot {after.pot}")
+            return (
+                f"El Roby: {', '.join(players)}; a player who reaches 100 is out; entry {opts.entry}, stake {opts.stake}, "
+                f"pot {after.pot}"
+            )
         case "hand_started":
             assert hand is not None
             words = f"Hand {hand.number}: {players[hand.dealer]} deals"
@@ -351,23 +433,36 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "lay_off":
             words = f"{name} lays off {pretty_written(d.get('cards', []), read_card)} on meld {d.get('meld')}"
         case "discard":
-            words = f"{name} discards {pretty_written([d.get('card')], read_card)}" + (" (forced: every card fits a meld)" if d.get("forced") else "")
+            words = f"{name} discards {pretty_written([d.get('card')], read_card)}" + (
+                " (forced: every card fits a meld)" if d.get("forced") else ""
+            )
             if hand is not None and not hand.over and before is not None and before.current is not None:
                 if hand.stock > before.current.stock:
                     words += f"; the discard pile is turned over into a new stock of {hand.stock}"
         case "showdown":
-            words = "Showdown: " + "; ".join(f"{players[s]} {pretty_written(h, read_card)}" for s, h in enumerate(d.get("hands", [])) if h)
+            words = "Showdown: " + "; ".join(
+                f"{players[s]} {pretty_written(h, read_card)}" for s, h in enumerate(d.get("hands", [])) if h
+            )
         case "reveal":
             withheld = withheld_reveal(d.get("cards", []))
             if withheld:
                 return withheld
-            parts = [f"{players[b['seat']]} holds {pretty_written([b.get('card')], read_card)}" if "seat" in b else
-                     f"the card drawn at event {b.get('seq')} is {pretty_written([b.get('card')], read_card)}" for b in d.get("cards", [])]
+            parts = [
+                f"{players[b['seat']]} holds {pretty_written([b.get('card')], read_card)}"
+                if "seat" in b
+                else f"the card drawn at event {b.get('seq')} is {pretty_written([b.get('card')], read_card)}"
+                for b in d.get("cards", [])
+            ]
             words = "Revealed: " + "; ".join(parts)
         case "hand_result":
             assert hand is not None
             head = f"Hand {hand.number} result"
-            if before is not None and before.current is not None and not before.current.result_only and not before.current.over:
+            if (
+                before is not None
+                and before.current is not None
+                and not before.current.result_only
+                and not before.current.over
+            ):
                 head = f"Hand {hand.number} closed from the score sheet after move {before.current.moves}"
             if d.get("out") is None:
                 words = f"{head}: void (the stock ran out)"
@@ -378,8 +473,14 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             return f"{name} re-buys for {st.price} and re-enters at {st.reentry}; the pot holds {st.pot}"
         case _:
             return event.type
-    if (event.type != "hand_result" and hand is not None and before is not None and before.current is not None and hand.over
-            and not before.current.over):
+    if (
+        event.type != "hand_result"
+        and hand is not None
+        and before is not None
+        and before.current is not None
+        and hand.over
+        and not before.current.over
+    ):
         if hand.void:
             words += "; the stock is exhausted: the hand is void"
         else:

@@ -127,5 +127,24 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "RULES_VERSION", "PRIVATE", "Hand", "Options", "State", "apply", "card_value", "deck_problem", "describe", "hand_value", "is_over",
-           "legal_moves", "narrate", "parse_options", "score", "settle", "start", "view"]
+__all__ = [
+    "GAME",
+    "RULES_VERSION",
+    "PRIVATE",
+    "Hand",
+    "Options",
+    "State",
+    "apply",
+    "card_value",
+    "deck_problem",
+    "describe",
+    "hand_value",
+    "is_over",
+    "legal_moves",
+    "narrate",
+    "parse_options",
+    "score",
+    "settle",
+    "start",
+    "view",
+]

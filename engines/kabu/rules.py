@@ -74,9 +74,14 @@ def _check_keep(state: State, hand: Hand, seat: Seat) -> None:
     if any(possible_keep(hand, state.options, seat, c) for c in hand.known[seat]):
         return
     name = state.players[seat]
-    raise RuleViolation("common.card_unavailable", (
-        f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}) at event {seq}, "
-        f"but none of {pretty(sorted_cards(hand.known[seat]))} can be that card"), seq=seq)
+    raise RuleViolation(
+        "common.card_unavailable",
+        (
+            f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}) at event {seq}, "
+            f"but none of {pretty(sorted_cards(hand.known[seat]))} can be that card"
+        ),
+        seq=seq,
+    )
 
 
 # --------------------------------------------------------------------------- start
@@ -110,8 +115,10 @@ def deck_problem(options: Options, n: int) -> str | None:
     if options.choose and k * n > size:
         return f"{n} players receiving {k} cards each need {k * n} cards; the {deck} deck has {size}"
     if options.choose and six and options.secondCardFrom == "returned" and k * n + six > size:
-        return (f"{n} players receiving {k} cards each, then six open cards from the rest, need {k * n + six} cards; "
-                f"the {deck} deck has {size}")
+        return (
+            f"{n} players receiving {k} cards each, then six open cards from the rest, need {k * n + six} cards; "
+            f"the {deck} deck has {size}"
+        )
     return None
 
 
@@ -126,7 +133,11 @@ def start(data: Mapping[str, Any]) -> State:
     target = data.get("target")
     end = "insolvency"
     if target is not None:
-        if not isinstance(target, Mapping) or set(target) - {"end"} or target.get("end", "insolvency") not in END_VALUES:
+        if (
+            not isinstance(target, Mapping)
+            or set(target) - {"end"}
+            or target.get("end", "insolvency") not in END_VALUES
+        ):
             raise RuleViolation("common.bad_target", 'Kabú\'s target is {"end": "insolvency"} or {"end": "time"}')
         end = str(target.get("end", "insolvency"))
     raw = data.get("options")
@@ -137,8 +148,10 @@ def start(data: Mapping[str, Any]) -> State:
         raise RuleViolation("kabu.players", "players must be a list of non-empty names")
     n = len(players)
     if not 2 <= n <= options.maxPlayers:
-        raise RuleViolation("kabu.players", (
-            f"Kabú is played by 2 to {options.maxPlayers} players (option maxPlayers, at most 10); got {n}"))
+        raise RuleViolation(
+            "kabu.players",
+            (f"Kabú is played by 2 to {options.maxPlayers} players (option maxPlayers, at most 10); got {n}"),
+        )
     if len(set(players)) != n:
         raise RuleViolation("kabu.players", "every player needs a different name")
     problem = deck_problem(options, n)
@@ -149,10 +162,18 @@ def start(data: Mapping[str, Any]) -> State:
     if initial is not None:
         got = initial.get("chips") if isinstance(initial, Mapping) else None
         if not isinstance(got, (list, tuple)) or len(got) != n or not all(is_int(v) and v >= 0 for v in got):
-            raise RuleViolation("common.bad_initial", f"initial chips must be {n} whole numbers of chips (0 or more), one per player")
+            raise RuleViolation(
+                "common.bad_initial", f"initial chips must be {n} whole numbers of chips (0 or more), one per player"
+            )
         chips = tuple(int(v) for v in got)
-    return State(players=tuple(players), options=options, initial=chips, carried=initial is not None, chips=chips,
-                 active=(True,) * n)
+    return State(
+        players=tuple(players),
+        options=options,
+        initial=chips,
+        carried=initial is not None,
+        chips=chips,
+        active=(True,) * n,
+    )
 
 
 # --------------------------------------------------------------------------- apply
@@ -183,8 +204,14 @@ def _order(state: State, dealer: Seat | None) -> tuple[Seat, ...]:
 
 
 def _blank(n: int) -> dict[str, Any]:
-    return {"dealt": ((),) * n, "known": (frozenset(),) * n, "unknown": (0,) * n, "kept": (None,) * n,
-            "kept_card": (None,) * n, "draws": ((None, None),) * n}
+    return {
+        "dealt": ((),) * n,
+        "known": (frozenset(),) * n,
+        "unknown": (0,) * n,
+        "kept": (None,) * n,
+        "kept_card": (None,) * n,
+        "draws": ((None, None),) * n,
+    }
 
 
 def _archived(hand: Hand) -> Hand:
@@ -192,7 +219,9 @@ def _archived(hand: Hand) -> Hand:
 
     Every later state carries every earlier hand, so a long match stays cheap to keep, copy and compare.
     """
-    return hand._replace(dealt=(), known=(), unknown=(), kept=(), kept_card=(), draws=(), dealt_known=frozenset(), located=frozenset())
+    return hand._replace(
+        dealt=(), known=(), unknown=(), kept=(), kept_card=(), draws=(), dealt_known=frozenset(), located=frozenset()
+    )
 
 
 def _on_hand_started(state: State, event: Event) -> State:
@@ -201,40 +230,59 @@ def _on_hand_started(state: State, event: Event) -> State:
         raise RuleViolation("common.match_over", _over_words(state))
     cur = state.current
     if cur is not None and not cur.over:
-        what = "its hand_result" if cur.result_only else ("its showdown" if cur.phase == "showdown" else "its decisions and showdown")
+        what = (
+            "its hand_result"
+            if cur.result_only
+            else ("its showdown" if cur.phase == "showdown" else "its decisions and showdown")
+        )
         raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
     if state.pending:
         who = ", ".join(state.players[s] for s in sorted(state.pending))
-        raise RuleViolation("kabu.insolvent", (
-            f"{who} could not pay at hand {cur.number if cur else 0}: buy chips from another player (buy_chips) "
-            "or leave the game before the next hand"))
+        raise RuleViolation(
+            "kabu.insolvent",
+            (
+                f"{who} could not pay at hand {cur.number if cur else 0}: buy chips from another player (buy_chips) "
+                "or leave the game before the next hand"
+            ),
+        )
     options = state.options
     n = len(state.players)
     dealer_raw = d.get("dealer")
     dealer: Seat | None
     if options.dealerMode == "croupier":
         if dealer_raw is not None:
-            raise RuleViolation("kabu.wrong_dealer", "a croupier who does not play deals every hand: dealer must be null")
+            raise RuleViolation(
+                "kabu.wrong_dealer", "a croupier who does not play deals every hand: dealer must be null"
+            )
         dealer = None
     else:
         if dealer_raw is None:
-            raise RuleViolation("kabu.wrong_dealer", "a player deals (dealerMode is not croupier): name the dealer's seat")
+            raise RuleViolation(
+                "kabu.wrong_dealer", "a player deals (dealerMode is not croupier): name the dealer's seat"
+            )
         dealer = read_seat(d, len(state.players), "dealer")
         if not state.active[dealer]:
             raise RuleViolation("kabu.wrong_dealer", f"{state.players[dealer]} has left the game and cannot deal")
         if options.dealerMode == "rotate" and cur is not None and cur.dealer is not None:
             nxt = next(s for s in ((cur.dealer + i) % n for i in range(1, n + 1)) if state.active[s])
             if dealer != nxt:
-                raise RuleViolation("kabu.wrong_dealer", (
-                    f"the deal rotates: {state.players[cur.dealer]} dealt hand {cur.number}, so {state.players[nxt]} "
-                    f"deals now, not {state.players[dealer]}"))
+                raise RuleViolation(
+                    "kabu.wrong_dealer",
+                    (
+                        f"the deal rotates: {state.players[cur.dealer]} dealt hand {cur.number}, so {state.players[nxt]} "
+                        f"deals now, not {state.players[dealer]}"
+                    ),
+                )
     order = _order(state, dealer)
     number = 1 if cur is None else cur.number + 1
     past = state.past if cur is None else state.past + (_archived(cur),)
     hands_data, table_data = d.get("hands"), d.get("table")
     if hands_data is None:
         if table_data is not None:
-            raise RuleViolation("kabu.bad_deal", "a hand recorded by its result only has no deal: give hands with the open cards, or neither")
+            raise RuleViolation(
+                "kabu.bad_deal",
+                "a hand recorded by its result only has no deal: give hands with the open cards, or neither",
+            )
         hand = Hand(number, event.seq, dealer, order, True, phase="showdown", **_blank(n))
         return state._replace(past=past, current=hand)
     deck = options.cards
@@ -251,24 +299,35 @@ def _on_hand_started(state: State, event: Event) -> State:
             dealt.append(())
             continue
         if not isinstance(cards, (list, tuple)) or len(cards) != k:
-            raise RuleViolation("kabu.bad_deal", (
-                f"each player receives {k} cards (start = {options.start}); {state.players[s]} has "
-                f"{len(cards) if isinstance(cards, (list, tuple)) else 'none'}"))
+            raise RuleViolation(
+                "kabu.bad_deal",
+                (
+                    f"each player receives {k} cards (start = {options.start}); {state.players[s]} has "
+                    f"{len(cards) if isinstance(cards, (list, tuple)) else 'none'}"
+                ),
+            )
         mine: list[Card | None] = []
         for text in cards:
             c = read_card(text, deck, hidden_ok=True)
             if c is not None:
                 if c in where:
                     other = where[c]
-                    raise RuleViolation("common.card_duplicate", (
-                        f"{c.pretty()} is dealt to {state.players[other]}" + (" twice" if other == s else f" and to {state.players[s]}")))
+                    raise RuleViolation(
+                        "common.card_duplicate",
+                        (
+                            f"{c.pretty()} is dealt to {state.players[other]}"
+                            + (" twice" if other == s else f" and to {state.players[s]}")
+                        ),
+                    )
                 where[c] = s
             mine.append(c)
         dealt.append(tuple(mine))
     table: tuple[Card, ...] = ()
     if options.openSix:
         if not isinstance(table_data, (list, tuple)) or len(table_data) != OPEN_SIX:
-            raise RuleViolation("kabu.bad_deal", "with openSix the six open cards are written in table (they are face up)")
+            raise RuleViolation(
+                "kabu.bad_deal", "with openSix the six open cards are written in table (they are face up)"
+            )
         seen: set[Card] = set()
         for text in table_data:
             c = read_card(text, deck)
@@ -277,12 +336,19 @@ def _on_hand_started(state: State, event: Event) -> State:
                 raise RuleViolation("common.card_duplicate", f"{c.pretty()} is written twice among the open cards")
             seen.add(c)
             if c in where and not (options.choose and options.secondCardFrom == "stock"):
-                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is dealt to {state.players[where[c]]} and lies face up on the table")
+                raise RuleViolation(
+                    "common.card_duplicate",
+                    f"{c.pretty()} is dealt to {state.players[where[c]]} and lies face up on the table",
+                )
         table = tuple(read_card(t, deck) for t in table_data)  # type: ignore[misc]
         for s in range(n):
             if dealt[s] and None not in dealt[s] and all(c in seen for c in dealt[s]):
-                raise RuleViolation("common.card_duplicate", (
-                    f"every card dealt to {state.players[s]} lies face up on the table, but the card kept never goes back"))
+                raise RuleViolation(
+                    "common.card_duplicate",
+                    (
+                        f"every card dealt to {state.players[s]} lies face up on the table, but the card kept never goes back"
+                    ),
+                )
     elif table_data is not None:
         raise RuleViolation("kabu.bad_deal", "this match has no open cards (openSix is off): leave table out")
     known = tuple(frozenset(c for c in dealt[s] if c is not None) for s in range(n))
@@ -290,9 +356,23 @@ def _on_hand_started(state: State, event: Event) -> State:
     located = frozenset(where)
     if not (options.choose and options.secondCardFrom == "stock"):
         located |= frozenset(table)
-    hand = Hand(number, event.seq, dealer, order, False, phase="keep" if options.choose else "third", dealt=tuple(dealt),
-                known=known, unknown=unknown, kept=(None,) * n, kept_card=(None,) * n, draws=((None, None),) * n,
-                table=table, dealt_known=frozenset(where), located=located)
+    hand = Hand(
+        number,
+        event.seq,
+        dealer,
+        order,
+        False,
+        phase="keep" if options.choose else "third",
+        dealt=tuple(dealt),
+        known=known,
+        unknown=unknown,
+        kept=(None,) * n,
+        kept_card=(None,) * n,
+        draws=((None, None),) * n,
+        table=table,
+        dealt_known=frozenset(where),
+        located=located,
+    )
     return state._replace(past=past, current=hand)
 
 
@@ -309,7 +389,9 @@ def _deal(state: State) -> Hand:
     if hand is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     if hand.result_only:
-        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it")
+        raise RuleViolation(
+            "common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it"
+        )
     if hand.over:
         raise RuleViolation("kabu.hand_over", f"hand {hand.number} is settled; the next hand starts with hand_started")
     return hand
@@ -336,33 +418,46 @@ def _on_keep(state: State, event: Event) -> State:
     turn = hand.turn()
     if seat != turn:
         assert turn is not None
-        raise RuleViolation("common.not_your_turn", f"the keeps go in deal order: {state.players[turn]} keeps first, not {name}")
+        raise RuleViolation(
+            "common.not_your_turn", f"the keeps go in deal order: {state.players[turn]} keeps first, not {name}"
+        )
     card = read_card(event.data.get("card"), options.cards, hidden_ok=True)
     mine = hand.dealt[seat]
     dealt, dealt_known = hand.dealt, hand.dealt_known
     if card is None:
         if None not in mine:
-            raise RuleViolation("kabu.name_keep", (
-                f"the record knows {name}'s {len(mine)} cards ({pretty(mine)}): name the card kept, not ??"))
+            raise RuleViolation(
+                "kabu.name_keep",
+                (f"the record knows {name}'s {len(mine)} cards ({pretty(mine)}): name the card kept, not ??"),
+            )
         known: frozenset[Card] = frozenset()
         unknown = 1
     else:
         if options.openSix and card in hand.table:
-            raise RuleViolation("common.card_unavailable", f"{name} cannot keep {card.pretty()}: it lies face up on the table")
+            raise RuleViolation(
+                "common.card_unavailable", f"{name} cannot keep {card.pretty()}: it lies face up on the table"
+            )
         if card not in mine:
             if None not in mine:
-                raise RuleViolation("common.card_unavailable", f"{name} was dealt {pretty(mine)}: {card.pretty()} is not among them")
+                raise RuleViolation(
+                    "common.card_unavailable", f"{name} was dealt {pretty(mine)}: {card.pretty()} is not among them"
+                )
             if card in dealt_known:
-                raise RuleViolation("common.card_unavailable", f"{name} cannot keep {card.pretty()}: it is {_where(state, hand, card)}")
+                raise RuleViolation(
+                    "common.card_unavailable", f"{name} cannot keep {card.pretty()}: it is {_where(state, hand, card)}"
+                )
             i = mine.index(None)
-            dealt = set_item(dealt, seat, mine[:i] + (card,) + mine[i + 1:])
+            dealt = set_item(dealt, seat, mine[:i] + (card,) + mine[i + 1 :])
             dealt_known = dealt_known | {card}
         known, unknown = frozenset({card}), 0
     returned = frozenset(c for c in mine if c is not None) - known
     new = hand._replace(
-        dealt=dealt, dealt_known=dealt_known,
-        known=set_item(hand.known, seat, known), unknown=set_item(hand.unknown, seat, unknown),
-        kept=set_item(hand.kept, seat, event.seq), kept_card=set_item(hand.kept_card, seat, card),
+        dealt=dealt,
+        dealt_known=dealt_known,
+        known=set_item(hand.known, seat, known),
+        unknown=set_item(hand.unknown, seat, unknown),
+        kept=set_item(hand.kept, seat, event.seq),
+        kept_card=set_item(hand.kept_card, seat, card),
         located=(hand.located - returned) | known,
     )
     if new.turn() is None:  # the last keep: everyone receives a second, unknown card
@@ -389,7 +484,9 @@ def _on_decision(state: State, event: Event) -> State:
             raise RuleViolation("kabu.stood", f"{name} stood with {hand.size(seat)} cards and can never draw again")
         raise RuleViolation("kabu.stood", f"{name} stood already and is not asked again")
     if kind == "take" and hand.size(seat) >= MAX_CARDS:
-        raise RuleViolation("kabu.max_cards", f"{name} holds {hand.size(seat)} cards: the fourth card is the last, there is no fifth")
+        raise RuleViolation(
+            "kabu.max_cards", f"{name} holds {hand.size(seat)} cards: the fourth card is the last, there is no fifth"
+        )
     if hand.phase == "showdown":
         raise RuleViolation("kabu.decisions_over", "every player has decided: the showdown comes next")
     turn = hand.turn()
@@ -427,7 +524,9 @@ def _final_cards(state: State, raw: object, field: str, *, counts: Hand | None) 
         cards = raw[s]
         if s not in hand.order:
             if cards is not None:
-                raise RuleViolation("kabu.bad_result", f"{state.players[s]} is not in hand {hand.number}: write null for that seat")
+                raise RuleViolation(
+                    "kabu.bad_result", f"{state.players[s]} is not in hand {hand.number}: write null for that seat"
+                )
             out.append(None)
             continue
         if not isinstance(cards, (list, tuple)):
@@ -445,8 +544,13 @@ def _final_cards(state: State, raw: object, field: str, *, counts: Hand | None) 
             assert c is not None
             if c in where:
                 other = where[c]
-                raise RuleViolation("common.card_duplicate", (
-                    f"{c.pretty()} is shown by {state.players[other]}" + (" twice" if other == s else f" and by {state.players[s]}")))
+                raise RuleViolation(
+                    "common.card_duplicate",
+                    (
+                        f"{c.pretty()} is shown by {state.players[other]}"
+                        + (" twice" if other == s else f" and by {state.players[s]}")
+                    ),
+                )
             where[c] = s
             mine.append(c)
         out.append(tuple(mine))
@@ -471,27 +575,43 @@ def _on_showdown(state: State, event: Event) -> State:
         turn = hand.turn()
         assert turn is not None
         what = "kept a card" if hand.phase == "keep" else f"decided on a {hand.phase} card"
-        raise RuleViolation("kabu.decisions_pending", f"{state.players[turn]} has not {what} yet: the showdown comes after every decision")
+        raise RuleViolation(
+            "kabu.decisions_pending",
+            f"{state.players[turn]} has not {what} yet: the showdown comes after every decision",
+        )
     final = _final_cards(state, event.data.get("hands"), "hands", counts=hand)
     for s in hand.order:
         cards = final[s]
         assert cards is not None
         for c in cards:
             if c in hand.table:
-                raise RuleViolation("common.card_duplicate", f"{c.pretty()} lies face up on the table: {state.players[s]} cannot hold it")
+                raise RuleViolation(
+                    "common.card_duplicate",
+                    f"{c.pretty()} lies face up on the table: {state.players[s]} cannot hold it",
+                )
             if c not in hand.known[s] and c in hand.located:
-                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is {_where(state, hand, c)}, not in {state.players[s]}'s")
+                raise RuleViolation(
+                    "common.card_duplicate", f"{c.pretty()} is {_where(state, hand, c)}, not in {state.players[s]}'s"
+                )
         lost = hand.known[s] - set(cards)
         if lost:
-            raise RuleViolation("kabu.mismatch", (
-                f"hands: the record puts {pretty(sorted_cards(lost))} in {state.players[s]}'s hand, "
-                f"but {state.players[s]} shows {pretty(cards)}"))
-    bound = hand._replace(known=tuple(frozenset(final[s]) if s in hand.order else hand.known[s] for s in range(len(state.players))),  # type: ignore[arg-type]
-                          unknown=(0,) * len(state.players))
+            raise RuleViolation(
+                "kabu.mismatch",
+                (
+                    f"hands: the record puts {pretty(sorted_cards(lost))} in {state.players[s]}'s hand, "
+                    f"but {state.players[s]} shows {pretty(cards)}"
+                ),
+            )
+    bound = hand._replace(
+        known=tuple(frozenset(final[s]) if s in hand.order else hand.known[s] for s in range(len(state.players))),  # type: ignore[arg-type]
+        unknown=(0,) * len(state.players),
+    )
     for s in hand.order:
         _check_keep(state, bound, s)
     values = tuple(hand_value(final[s]) if final[s] is not None else None for s in range(len(state.players)))  # type: ignore[arg-type]
-    bound = bound._replace(final=final, located=frozenset(c for cards in final if cards for c in cards) | frozenset(hand.table))
+    bound = bound._replace(
+        final=final, located=frozenset(c for cards in final if cards for c in cards) | frozenset(hand.table)
+    )
     return _settle(state, bound, values, event.seq)
 
 
@@ -511,21 +631,36 @@ def _bind(state: State, hand: Hand, seat: Seat, card: Card) -> Hand:
         if None not in mine:
             raise RuleViolation("common.bad_reveal", f"the record knows all of {name}'s cards already ({pretty(mine)})")
         if card in hand.dealt_known:
-            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
+            raise RuleViolation(
+                "common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}"
+            )
         if card in hand.table and options.secondCardFrom == "returned":
-            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it lies face up on the table")
+            raise RuleViolation(
+                "common.card_duplicate", f"{name} cannot hold {card.pretty()}: it lies face up on the table"
+            )
         i = mine.index(None)
-        return hand._replace(dealt=set_item(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1:]), dealt_known=hand.dealt_known | {card},
-                             known=set_item(hand.known, seat, hand.known[seat] | {card}), unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
-                             located=hand.located | {card})
+        return hand._replace(
+            dealt=set_item(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1 :]),
+            dealt_known=hand.dealt_known | {card},
+            known=set_item(hand.known, seat, hand.known[seat] | {card}),
+            unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
+            located=hand.located | {card},
+        )
     if hand.unknown[seat] == 0:
-        raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card (hand: {pretty(sorted_cards(hand.known[seat]))})")
+        raise RuleViolation(
+            "common.bad_reveal", f"{name} holds no unknown card (hand: {pretty(sorted_cards(hand.known[seat]))})"
+        )
     if card in hand.known[seat]:
         raise RuleViolation("common.bad_reveal", f"the record already knows {name} holds {card.pretty()}")
     if card in hand.located:
-        raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
-    new = hand._replace(known=set_item(hand.known, seat, hand.known[seat] | {card}), unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
-                        located=hand.located | {card})
+        raise RuleViolation(
+            "common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}"
+        )
+    new = hand._replace(
+        known=set_item(hand.known, seat, hand.known[seat] | {card}),
+        unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
+        located=hand.located | {card},
+    )
     _check_keep(state, new, seat)
     return new
 
@@ -539,22 +674,39 @@ def _reveal_keep(state: State, hand: Hand, binding: Mapping[str, Any], card: Car
         raise RuleViolation("common.bad_reveal", f"event {seq} is not a keep of hand {hand.number}")
     name = state.players[seat]
     if hand.kept_card[seat] is not None:
-        raise RuleViolation("common.bad_reveal", f"the card {name} kept at event {seq} is known already: {hand.kept_card[seat].pretty()}")  # type: ignore[union-attr]
+        raise RuleViolation(
+            "common.bad_reveal",
+            f"the card {name} kept at event {seq} is known already: {hand.kept_card[seat].pretty()}",  # type: ignore[union-attr]
+        )
     if not possible_keep(hand, state.options, seat, card):
-        raise RuleViolation("common.card_unavailable", (
-            f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}): "
-            f"{card.pretty()} cannot be it ({_where(state, hand, card)})"))
+        raise RuleViolation(
+            "common.card_unavailable",
+            (
+                f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}): "
+                f"{card.pretty()} cannot be it ({_where(state, hand, card)})"
+            ),
+        )
     if card not in hand.known[seat]:
         if card in hand.located:
-            raise RuleViolation("common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}")
+            raise RuleViolation(
+                "common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}"
+            )
         if hand.unknown[seat] == 0:
-            raise RuleViolation("common.card_unavailable", f"{name}'s hand is known ({pretty(sorted_cards(hand.known[seat]))}): it holds no {card.pretty()}")
-        hand = hand._replace(known=set_item(hand.known, seat, hand.known[seat] | {card}), unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
-                             located=hand.located | {card})
+            raise RuleViolation(
+                "common.card_unavailable",
+                f"{name}'s hand is known ({pretty(sorted_cards(hand.known[seat]))}): it holds no {card.pretty()}",
+            )
+        hand = hand._replace(
+            known=set_item(hand.known, seat, hand.known[seat] | {card}),
+            unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
+            located=hand.located | {card},
+        )
     mine = hand.dealt[seat]
     if card not in mine:
         i = mine.index(None)
-        hand = hand._replace(dealt=set_item(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1:]), dealt_known=hand.dealt_known | {card})
+        hand = hand._replace(
+            dealt=set_item(hand.dealt, seat, mine[:i] + (card,) + mine[i + 1 :]), dealt_known=hand.dealt_known | {card}
+        )
     return hand._replace(kept_card=set_item(hand.kept_card, seat, card))
 
 
@@ -563,7 +715,9 @@ def _on_reveal(state: State, event: Event) -> State:
     if not isinstance(bindings, (list, tuple)) or not bindings:
         raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
     if state.current is None or state.current.result_only or state.current.over:
-        raise RuleViolation("common.bad_reveal", "no hand is being played: every card of a settled hand was shown at its showdown")
+        raise RuleViolation(
+            "common.bad_reveal", "no hand is being played: every card of a settled hand was shown at its showdown"
+        )
     hand = state.current
     for b in bindings:
         if not isinstance(b, Mapping):
@@ -573,21 +727,27 @@ def _on_reveal(state: State, event: Event) -> State:
         card = read_card(b.get("card"), state.options.cards)
         assert card is not None
         if "slot" in b:
-            raise RuleViolation("common.bad_reveal", "slots are Cabo's: Kabú reveals {seat, card} or {seq, card} (a keep)")
+            raise RuleViolation(
+                "common.bad_reveal", "slots are Cabo's: Kabú reveals {seat, card} or {seq, card} (a keep)"
+            )
         if "seq" in b and "seat" not in b:
             hand = _reveal_keep(state, hand, b, card)
         elif "seat" in b and "seq" not in b:
             seat = _hand_seat(state, hand, b)
             hand = _bind(state, hand, seat, card)
         else:
-            raise RuleViolation("common.bad_reveal", "a binding is {seat, card} (a hand card) or {seq, card} (a kept card)")
+            raise RuleViolation(
+                "common.bad_reveal", "a binding is {seat, card} (a hand card) or {seq, card} (a kept card)"
+            )
     return state._replace(current=hand)
 
 
 # --------------------------------------------------------------------------- hand_result
 
 
-def _parse_result(state: State, d: Mapping[str, Any]) -> tuple[tuple[tuple[Card, ...] | None, ...] | None, tuple[int | None, ...]]:
+def _parse_result(
+    state: State, d: Mapping[str, Any]
+) -> tuple[tuple[tuple[Card, ...] | None, ...] | None, tuple[int | None, ...]]:
     """Check a ``hand_result``'s facts on their own: counts, the deck, values 0-9.
 
     Raises:
@@ -613,16 +773,23 @@ def _parse_result(state: State, d: Mapping[str, Any]) -> tuple[tuple[tuple[Card,
             v = raw[s]
             if s not in hand.order:
                 if v is not None:
-                    raise RuleViolation("kabu.bad_result", f"{state.players[s]} is not in hand {hand.number}: write null for that seat")
+                    raise RuleViolation(
+                        "kabu.bad_result", f"{state.players[s]} is not in hand {hand.number}: write null for that seat"
+                    )
                 vals.append(None)
                 continue
             if not is_int(v) or not 0 <= v <= 9:
-                raise RuleViolation("kabu.bad_result", f"a hand's value is a digit from 0 to 9; {state.players[s]}'s is {as_written(v)}")
+                raise RuleViolation(
+                    "kabu.bad_result", f"a hand's value is a digit from 0 to 9; {state.players[s]}'s is {as_written(v)}"
+                )
             vals.append(int(v))
         if final is not None:
             for s in hand.order:
                 if vals[s] != values[s]:
-                    raise RuleViolation("kabu.mismatch", f"values: {state.players[s]}'s cards {pretty(final[s] or ())} are worth {values[s]}, not {vals[s]}")
+                    raise RuleViolation(
+                        "kabu.mismatch",
+                        f"values: {state.players[s]}'s cards {pretty(final[s] or ())} are worth {values[s]}, not {vals[s]}",
+                    )
         values = tuple(vals)
     return final, values
 
@@ -652,8 +819,9 @@ def _reachable_values(pool: list[int], fixed_sum: int, counts: range) -> set[int
     return {(fixed_sum + x) % 10 for k in counts for x in sums[k]}
 
 
-def _check_reachable(state: State, hand: Hand, final: tuple[tuple[Card, ...] | None, ...] | None,
-                     values: tuple[int | None, ...]) -> None:
+def _check_reachable(
+    state: State, hand: Hand, final: tuple[tuple[Card, ...] | None, ...] | None, values: tuple[int | None, ...]
+) -> None:
     """Closing a hand from the sheet: the facts must be reachable from the moves recorded so far.
 
     Each seat ends with 2 cards plus the ones it asked for (a seat still to decide may end with
@@ -678,32 +846,57 @@ def _check_reachable(state: State, hand: Hand, final: tuple[tuple[Card, ...] | N
                 took = hand.takes(s)
                 asked = {0: "", 1: " (asked for a third card)", 2: " (asked for a third and a fourth card)"}[took]
                 need = f"{low}" if low == high else f"{low} to {high}"
-                raise RuleViolation("kabu.result_conflict", (
-                    f"{name} ends the hand with {need} cards{asked}; the sheet shows {len(shown)}"))
+                raise RuleViolation(
+                    "kabu.result_conflict",
+                    (f"{name} ends the hand with {need} cards{asked}; the sheet shows {len(shown)}"),
+                )
             lacking = mine - set(shown)
             if lacking:
-                raise RuleViolation("kabu.result_conflict", (
-                    f"the record puts {pretty(sorted_cards(lacking))} in {name}'s hand; the sheet shows {pretty(shown)}"))
+                raise RuleViolation(
+                    "kabu.result_conflict",
+                    (
+                        f"the record puts {pretty(sorted_cards(lacking))} in {name}'s hand; the sheet shows {pretty(shown)}"
+                    ),
+                )
             for c in shown:
                 if c in hand.table:
-                    raise RuleViolation("kabu.result_conflict", f"{c.pretty()} lies face up on the table: the sheet cannot put it in {name}'s hand")
+                    raise RuleViolation(
+                        "kabu.result_conflict",
+                        f"{c.pretty()} lies face up on the table: the sheet cannot put it in {name}'s hand",
+                    )
                 if placed.get(c, s) != s:
-                    raise RuleViolation("kabu.result_conflict", (
-                        f"the record puts {c.pretty()} in {state.players[placed[c]]}'s hand; the sheet puts it in {name}'s"))
+                    raise RuleViolation(
+                        "kabu.result_conflict",
+                        (
+                            f"the record puts {c.pretty()} in {state.players[placed[c]]}'s hand; the sheet puts it in {name}'s"
+                        ),
+                    )
             keeping = options.choose and (hand.kept[s] is None or hand.kept_card[s] is None)
             if keeping and not any(possible_keep(hand, options, s, c) for c in shown):
-                raise RuleViolation("kabu.result_conflict", (
-                    f"{name} keeps one of the cards first dealt ({pretty(hand.dealt[s])}); none of {pretty(shown)} can be it"))
+                raise RuleViolation(
+                    "kabu.result_conflict",
+                    (
+                        f"{name} keeps one of the cards first dealt ({pretty(hand.dealt[s])}); none of {pretty(shown)} can be it"
+                    ),
+                )
             continue
         pool = [card_value(c) for c in options.cards.cards if c not in placed and c not in hand.table]
-        can = _reachable_values(pool, sum(card_value(c) for c in mine), range(max(low - len(mine), 0), high - len(mine) + 1))
+        can = _reachable_values(
+            pool, sum(card_value(c) for c in mine), range(max(low - len(mine), 0), high - len(mine) + 1)
+        )
         if values[s] not in can:
             if low == high == len(mine):
                 held = value_words(sorted_cards(mine))
-                raise RuleViolation("kabu.result_conflict", f"{name} holds {held}, value {hand_value(mine)}; the sheet says {values[s]}")
-            raise RuleViolation("kabu.result_conflict", (
-                f"{name} holds {pretty(sorted_cards(mine)) if mine else 'no known card'} and ends with {low}"
-                f"{'' if low == high else f' to {high}'} cards: no cards left make the value {values[s]}"))
+                raise RuleViolation(
+                    "kabu.result_conflict", f"{name} holds {held}, value {hand_value(mine)}; the sheet says {values[s]}"
+                )
+            raise RuleViolation(
+                "kabu.result_conflict",
+                (
+                    f"{name} holds {pretty(sorted_cards(mine)) if mine else 'no known card'} and ends with {low}"
+                    f"{'' if low == high else f' to {high}'} cards: no cards left make the value {values[s]}"
+                ),
+            )
 
 
 def _on_hand_result(state: State, event: Event) -> State:
@@ -722,11 +915,18 @@ def _on_hand_result(state: State, event: Event) -> State:
     # a cross-check of the hand just settled: every fact it states must agree
     for s in cur.order:
         if values[s] != cur.values[s]:  # type: ignore[index]
-            raise RuleViolation("kabu.mismatch", f"values: hand {cur.number} gave {state.players[s]} {cur.values[s]}, not {values[s]}")  # type: ignore[index]
+            raise RuleViolation(
+                "kabu.mismatch",
+                f"values: hand {cur.number} gave {state.players[s]} {cur.values[s]}, not {values[s]}",  # type: ignore[index]
+            )
         if final is not None and cur.final is not None and set(final[s] or ()) != set(cur.final[s] or ()):
-            raise RuleViolation("kabu.mismatch", (
-                f"hands: {state.players[s]} showed {pretty(cur.final[s] or ())} at event {cur.closing_seq}, "
-                f"not {pretty(final[s] or ())}"))
+            raise RuleViolation(
+                "kabu.mismatch",
+                (
+                    f"hands: {state.players[s]} showed {pretty(cur.final[s] or ())} at event {cur.closing_seq}, "
+                    f"not {pretty(final[s] or ())}"
+                ),
+            )
     if final is not None and cur.final is None:
         return state._replace(current=cur._replace(final=final))
     return state
@@ -737,7 +937,9 @@ def _on_hand_result(state: State, event: Event) -> State:
 
 def _between_hands(state: State, what: str, *, need_hand: bool = True) -> None:
     if state.options.end != "time":
-        raise RuleViolation("kabu.time_only", f"{what} belongs to the timed game (target end = time); this game ends by insolvency")
+        raise RuleViolation(
+            "kabu.time_only", f"{what} belongs to the timed game (target end = time); this game ends by insolvency"
+        )
     if state.over:
         raise RuleViolation("common.match_over", _over_words(state))
     cur = state.current
@@ -746,7 +948,9 @@ def _between_hands(state: State, what: str, *, need_hand: bool = True) -> None:
             raise RuleViolation("common.no_hand", f"{what} comes between hands, after a hand is settled")
         return
     if not cur.over:
-        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not settled yet: {what} comes between hands")
+        raise RuleViolation(
+            "common.hand_in_progress", f"hand {cur.number} is not settled yet: {what} comes between hands"
+        )
 
 
 def _add_adjust(state: State, adjust: Adjust) -> History[tuple[Adjust, ...]]:
@@ -764,16 +968,24 @@ def _on_buy_chips(state: State, event: Event) -> State:
         if not state.active[s]:
             raise RuleViolation("kabu.bad_buy", f"{state.players[s]} has left the game")
     if source in state.pending:
-        raise RuleViolation("kabu.bad_buy", f"{state.players[source]} could not pay at the last hand and has no chips to sell")
+        raise RuleViolation(
+            "kabu.bad_buy", f"{state.players[source]} could not pay at the last hand and has no chips to sell"
+        )
     if not is_int(chips) or chips < 1:
         raise RuleViolation("kabu.bad_buy", f"chips is a whole number of chips, 1 or more, not {as_written(chips)}")
     if chips > state.chips[source]:
-        raise RuleViolation("kabu.not_enough_chips", f"{state.players[source]} holds {state.chips[source]} chips and cannot sell {chips}")
+        raise RuleViolation(
+            "kabu.not_enough_chips",
+            f"{state.players[source]} holds {state.chips[source]} chips and cannot sell {chips}",
+        )
     stacks = list(state.chips)
     stacks[seat] += chips
     stacks[source] -= chips
-    return state._replace(chips=tuple(stacks), pending=state.pending - {seat},
-                          adjusts=_add_adjust(state, Adjust(event.seq, "buy", seat, source, int(chips))))
+    return state._replace(
+        chips=tuple(stacks),
+        pending=state.pending - {seat},
+        adjusts=_add_adjust(state, Adjust(event.seq, "buy", seat, source, int(chips))),
+    )
 
 
 def _on_leave(state: State, event: Event) -> State:
@@ -782,7 +994,9 @@ def _on_leave(state: State, event: Event) -> State:
     if not state.active[seat]:
         raise RuleViolation("kabu.bad_leave", f"{state.players[seat]} has left the game already")
     active = set_item(state.active, seat, False)
-    new = state._replace(active=active, pending=state.pending - {seat}, adjusts=_add_adjust(state, Adjust(event.seq, "leave", seat)))
+    new = state._replace(
+        active=active, pending=state.pending - {seat}, adjusts=_add_adjust(state, Adjust(event.seq, "leave", seat))
+    )
     if sum(active) < 2:
         new = new._replace(over=True, end_seq=event.seq, end_kind="alone")
     return new
@@ -793,7 +1007,16 @@ def _on_time_up(state: State, event: Event) -> State:
     return state._replace(over=True, end_seq=event.seq, end_kind="time")
 
 
-_HANDLERS = {"hand_started": _on_hand_started, "keep": _on_keep, "take": _on_decision, "stand": _on_decision,
-             "showdown": _on_showdown, "reveal": _on_reveal, "hand_result": _on_hand_result, "buy_chips": _on_buy_chips,
-             "leave": _on_leave, "time_up": _on_time_up}
+_HANDLERS = {
+    "hand_started": _on_hand_started,
+    "keep": _on_keep,
+    "take": _on_decision,
+    "stand": _on_decision,
+    "showdown": _on_showdown,
+    "reveal": _on_reveal,
+    "hand_result": _on_hand_result,
+    "buy_chips": _on_buy_chips,
+    "leave": _on_leave,
+    "time_up": _on_time_up,
+}
 """The handler of each event type :func:`apply` accepts."""

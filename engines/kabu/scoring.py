@@ -64,8 +64,9 @@ def settle(values: Sequence[int | None], before: Sequence[int], options: Options
             net[p.payee] += p.chips  # type: ignore[operator]
             net[p.payer] -= p.chips  # type: ignore[operator]
     after = tuple(before[s] + (net[s] or 0) for s in range(n))
-    return Settlement(tuple(values), tuple(before), tuple(owes), tuple(owed), payments,
-                      frozenset(insolvent), tuple(net), after)
+    return Settlement(
+        tuple(values), tuple(before), tuple(owes), tuple(owed), payments, frozenset(insolvent), tuple(net), after
+    )
 
 
 def winners(state: State) -> list[Seat]:
@@ -86,9 +87,13 @@ def insolvency_words(state: State, st: Settlement, seat: Seat) -> str:
     """Why a seat is insolvent, as the option says: ``holds 5 chips but owes 8 in all``."""
     name = state.players[seat]
     if state.options.solvency == "gross":
-        return f"{name} holds {how_many(st.before[seat], 'chip')} but owes {st.owes[seat]} in all: insolvent, pays nobody"
-    return (f"{name} holds {how_many(st.before[seat], 'chip')}, owes {st.owes[seat]} and would be paid {st.owed[seat]}; "
-            f"what reaches him leaves him short: insolvent (net test), pays nobody")
+        return (
+            f"{name} holds {how_many(st.before[seat], 'chip')} but owes {st.owes[seat]} in all: insolvent, pays nobody"
+        )
+    return (
+        f"{name} holds {how_many(st.before[seat], 'chip')}, owes {st.owes[seat]} and would be paid {st.owed[seat]}; "
+        f"what reaches him leaves him short: insolvent (net test), pays nobody"
+    )
 
 
 def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjust]) -> list[dict[str, Any]]:
@@ -103,29 +108,69 @@ def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjus
         v = int(st.values[s])  # type: ignore[arg-type]
         cards = hand.final[s] if hand.final is not None else None
         if cards is not None:
-            lines.append({"seat": s, "points": 0, "rule": RULE_VALUES, "reason": f"{name} shows {value_words(cards)}: value {v}, the last digit"})
+            lines.append(
+                {
+                    "seat": s,
+                    "points": 0,
+                    "rule": RULE_VALUES,
+                    "reason": f"{name} shows {value_words(cards)}: value {v}, the last digit",
+                }
+            )
         else:
-            lines.append({"seat": s, "points": 0, "rule": RULE_VALUES, "reason": f"{name}'s value is {v}, as the table wrote it"})
+            lines.append(
+                {"seat": s, "points": 0, "rule": RULE_VALUES, "reason": f"{name}'s value is {v}, as the table wrote it"}
+            )
         for t in seats:
             if t == s:
                 continue
             other = state.players[t]
             w = int(st.values[t])  # type: ignore[arg-type]
             if v == w:
-                lines.append({"seat": s, "points": 0, "rule": RULE_SETTLE, "reason": f"{name} and {other} both have {v}: no payment"})
+                lines.append(
+                    {
+                        "seat": s,
+                        "points": 0,
+                        "rule": RULE_SETTLE,
+                        "reason": f"{name} and {other} both have {v}: no payment",
+                    }
+                )
                 continue
             payer, payee = (t, s) if v > w else (s, t)
             p = paid[(payer, payee)]
-            words = (f"{state.players[payer]} ({st.values[payer]}) owes {state.players[payee]} ({st.values[payee]}) "
-                     f"{p.chips} = {st.values[payee]} − {st.values[payer]}")
+            words = (
+                f"{state.players[payer]} ({st.values[payer]}) owes {state.players[payee]} ({st.values[payee]}) "
+                f"{p.chips} = {st.values[payee]} − {st.values[payer]}"
+            )
             if p.paid:
-                lines.append({"seat": s, "points": p.chips if payee == s else -p.chips, "rule": RULE_SETTLE, "reason": words + ": paid"})
+                lines.append(
+                    {
+                        "seat": s,
+                        "points": p.chips if payee == s else -p.chips,
+                        "rule": RULE_SETTLE,
+                        "reason": words + ": paid",
+                    }
+                )
             elif payer in st.insolvent:
-                lines.append({"seat": s, "points": 0, "rule": RULE_END,
-                              "reason": words + f": not paid, {state.players[payer]} is insolvent and pays nobody"})
+                lines.append(
+                    {
+                        "seat": s,
+                        "points": 0,
+                        "rule": RULE_END,
+                        "reason": words + f": not paid, {state.players[payer]} is insolvent and pays nobody",
+                    }
+                )
             else:
-                lines.append({"seat": s, "points": 0, "rule": RULE_END, "reason": words + (
-                    f": not paid, {state.players[payee]} is insolvent and collects nothing (insolventCollects is off)")})
+                lines.append(
+                    {
+                        "seat": s,
+                        "points": 0,
+                        "rule": RULE_END,
+                        "reason": words
+                        + (
+                            f": not paid, {state.players[payee]} is insolvent and collects nothing (insolventCollects is off)"
+                        ),
+                    }
+                )
         if s in st.insolvent:
             lines.append({"seat": s, "points": 0, "rule": RULE_END, "reason": insolvency_words(state, st, s)})
         formula = n * v - total
@@ -136,9 +181,12 @@ def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjus
         else:
             lost_in = sum(p.chips for p in st.payments if p.payee == s and not p.paid)
             kept = sum(p.chips for p in st.payments if p.payer == s and not p.paid)
-            parts = ([f"{lost_in} owed to {name} not paid"] if lost_in else []) + ([f"{kept} {name} owed not paid"] if kept else [])
-            words += (f": N·v − S = {n} × {v} − {total} = {_signed(formula)} had every debt been paid; "
-                      + " and ".join(parts))
+            parts = ([f"{lost_in} owed to {name} not paid"] if lost_in else []) + (
+                [f"{kept} {name} owed not paid"] if kept else []
+            )
+            words += f": N·v − S = {n} × {v} − {total} = {_signed(formula)} had every debt been paid; " + " and ".join(
+                parts
+            )
         words += f"; chips {st.before[s]} → {st.after[s]}"
         lines.append({"seat": s, "points": 0, "rule": RULE_SETTLE, "reason": words})
     for a in adjusts:
@@ -163,7 +211,9 @@ def hand_result(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adju
         "insolvent": sorted(st.insolvent),
         "payments": [{"from": p.payer, "to": p.payee, "chips": p.chips, "paid": p.paid} for p in st.payments],
         "chipsBefore": list(st.before),
-        "buys": [{"seat": a.seat, "from": a.source, "chips": a.chips, "seq": a.seq} for a in adjusts if a.kind == "buy"],
+        "buys": [
+            {"seat": a.seat, "from": a.source, "chips": a.chips, "seq": a.seq} for a in adjusts if a.kind == "buy"
+        ],
         "left": [a.seat for a in adjusts if a.kind == "leave"],
     }
 
@@ -186,8 +236,11 @@ def end_words(state: State) -> str:
     """Say why and how the match ended."""
     won = winners(state)
     best = state.chips[won[0]]
-    who = (f"{state.players[won[0]]} has the most chips ({best}) and wins" if len(won) == 1
-           else f"{seat_names(state.players, won)} share the win with {best} chips each")
+    who = (
+        f"{state.players[won[0]]} has the most chips ({best}) and wins"
+        if len(won) == 1
+        else f"{seat_names(state.players, won)} share the win with {best} chips each"
+    )
     if state.end_kind == "insolvency":
         st = state.settled[-1]
         number = len(state.settled)
@@ -210,22 +263,37 @@ def score(state: State) -> dict[str, Any]:
     for i, hand in enumerate(state.hands):
         if i < len(state.settled):
             st, adjusts = state.settled[i], state.adjusts[i]
-            hands_out.append({
-                "hand": hand.number,
-                "status": "scored",
-                "result": hand_result(state, hand, st, adjusts),
-                "lines": hand_lines(state, hand, st, adjusts),
-                "points": list(st.net),
-                "totals": _totals_after(st, adjusts),
-            })
+            hands_out.append(
+                {
+                    "hand": hand.number,
+                    "status": "scored",
+                    "result": hand_result(state, hand, st, adjusts),
+                    "lines": hand_lines(state, hand, st, adjusts),
+                    "points": list(st.net),
+                    "totals": _totals_after(st, adjusts),
+                }
+            )
             if hand.sheet_close is not None:
                 hands_out[-1]["closedFromSheet"] = {"afterMove": hand.sheet_close, "seq": hand.closing_seq}
             continue
         entry: dict[str, Any] = {
-            "hand": hand.number, "status": "playing",
-            "result": {"hands": None, "values": None, "owes": None, "owedTo": None, "net": None, "insolvent": [],
-                       "payments": [], "chipsBefore": list(state.chips), "buys": [], "left": []},
-            "lines": [], "points": None, "totals": list(state.chips),
+            "hand": hand.number,
+            "status": "playing",
+            "result": {
+                "hands": None,
+                "values": None,
+                "owes": None,
+                "owedTo": None,
+                "net": None,
+                "insolvent": [],
+                "payments": [],
+                "chipsBefore": list(state.chips),
+                "buys": [],
+                "left": [],
+            },
+            "lines": [],
+            "points": None,
+            "totals": list(state.chips),
         }
         if not hand.result_only and hand.phase == "showdown" and any(hand.unknown):
             entry["status"] = "incomplete"

@@ -23,8 +23,11 @@ Phase: TypeAlias = Literal["keep", "third", "fourth", "showdown", "over"]
 fourth-card decisions, waiting for the showdown, settled."""
 
 DECKS: dict[str, Deck] = {"french40": FRENCH_40, "full52": FRENCH_52, "spanish40": SPANISH_40}
-DECK_NAMES = {"french40": "French A-10 (40 cards)", "full52": "French 52 (J, Q, K worth 0)",
-              "spanish40": "Spanish 40 (sota 10, caballo 8, rey 9)"}
+DECK_NAMES = {
+    "french40": "French A-10 (40 cards)",
+    "full52": "French 52 (J, Q, K worth 0)",
+    "spanish40": "Spanish 40 (sota 10, caballo 8, rey 9)",
+}
 
 FRENCH_VALUES = {"A": 1, "J": 0, "Q": 0, "K": 0}
 SPANISH_VALUES = {"10": 10, "11": 8, "12": 9}

@@ -18,7 +18,20 @@ from engines.kabu.rules import END_VALUES
 from engines.kabu.scoring import end_words, winners
 from engines.kabu.state import DECK_NAMES, GAME, Hand, State, sorted_cards, start_chips
 
-EVENTS = ["match_started", "hand_started", "keep", "take", "stand", "showdown", "reveal", "hand_result", "buy_chips", "leave", "time_up", *COMMON_EVENTS]
+EVENTS = [
+    "match_started",
+    "hand_started",
+    "keep",
+    "take",
+    "stand",
+    "showdown",
+    "reveal",
+    "hand_result",
+    "buy_chips",
+    "leave",
+    "time_up",
+    *COMMON_EVENTS,
+]
 
 
 # --------------------------------------------------------------------------- private fields
@@ -56,13 +69,27 @@ def _dealt_all_shown(options: Mapping[str, Any], data: Mapping[str, Any]) -> boo
 PRIVATE: Declarations = {
     # Shown at the end of the hand (the hands are shown before paying), but for the cards
     # given back under choose5/3, which the rules never show.
-    "hand_started": (Private(("hands", "*"), OWNER, at_hand_end=_dealt_all_shown),
-                     Private(("table",), NOBODY, "keep", _open_cards_wait,
-                                                                        _open_cards_turned_up)),
+    "hand_started": (
+        Private(("hands", "*"), OWNER, at_hand_end=_dealt_all_shown),
+        Private(("table",), NOBODY, "keep", _open_cards_wait, _open_cards_turned_up),
+    ),
     "keep": (Private(("card",), ACTOR),),
     # A card a hand or a kept card still hides; under choose5/3 it may name a card given back.
     "reveal": (Private(("cards", "*", "card"), NOBODY, at_hand_end=_dealt_all_shown),),
-    **{t: () for t in ("match_started", "take", "stand", "showdown", "hand_result", "buy_chips", "leave", "time_up", *COMMON_EVENTS)},
+    **{
+        t: ()
+        for t in (
+            "match_started",
+            "take",
+            "stand",
+            "showdown",
+            "hand_result",
+            "buy_chips",
+            "leave",
+            "time_up",
+            *COMMON_EVENTS,
+        )
+    },
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
 ORDINAL = {2: "second", 3: "third", 4: "fourth"}
@@ -79,9 +106,15 @@ def describe() -> dict[str, Any]:
         "players": {"min": 2, "max": 10, "defaultMax": 6},
         "direction": "ACW",
         "teams": None,
-        "target": {"end": {"values": list(END_VALUES), "default": "insolvency", "rule": "/rules/kabu#option-end",
-                           "description": "the game ends when a player cannot pay what he owes (insolvency), or at an "
-                                          "agreed time, insolvent players buying chips or leaving (time)"}},
+        "target": {
+            "end": {
+                "values": list(END_VALUES),
+                "default": "insolvency",
+                "rule": "/rules/kabu#option-end",
+                "description": "the game ends when a player cannot pay what he owes (insolvency), or at an "
+                "agreed time, insolvent players buying chips or leaving (time)",
+            }
+        },
         "initial": {"chips": "one stack per player; default 10 + 15·N each (ten 1s, N 5s and N 10s)"},
         "options": options_described(OPTIONS),
         "events": list(EVENTS),
@@ -146,7 +179,9 @@ def _hand_moves(state: State, hand: Hand) -> list[dict[str, Any]]:
         assert turn is not None
         mine = hand.dealt[turn]
         barred = set(hand.table) if state.options.openSix else set()
-        moves = [{"type": "keep", "data": {"seat": turn, "card": str(c)}} for c in mine if c is not None and c not in barred]
+        moves = [
+            {"type": "keep", "data": {"seat": turn, "card": str(c)}} for c in mine if c is not None and c not in barred
+        ]
         if None in mine:
             moves.append({"type": "keep", "data": {"seat": turn, "card": "??"}})
         return moves
@@ -198,14 +233,16 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     if hand is None:
         return out
     everything = seat == "all"
-    out.update({
-        "hand": hand.number,
-        "dealer": hand.dealer,
-        "order": list(hand.order),
-        "resultOnly": hand.result_only,
-        "phase": "over" if hand.over else ("result" if hand.result_only else hand.phase),
-        "turn": hand.turn(),
-    })
+    out.update(
+        {
+            "hand": hand.number,
+            "dealer": hand.dealer,
+            "order": list(hand.order),
+            "resultOnly": hand.result_only,
+            "phase": "over" if hand.over else ("result" if hand.result_only else hand.phase),
+            "turn": hand.turn(),
+        }
+    )
     if hand.result_only:
         if hand.over:
             out["values"] = list(hand.values or ())
@@ -247,8 +284,12 @@ def _settlement_words(state: State) -> str:
     assert hand is not None
     seats = [s for s in state.seats if st.values[s] is not None]
     words = "; ".join(
-        f"{state.players[s]} {pretty(hand.final[s] or ()) + ' ' if hand.final is not None else ''}({st.values[s]})" for s in seats)
-    words += "; net " + ", ".join(f"{state.players[s]} {st.net[s]:+d}" if st.net[s] else f"{state.players[s]} 0" for s in seats)
+        f"{state.players[s]} {pretty(hand.final[s] or ()) + ' ' if hand.final is not None else ''}({st.values[s]})"
+        for s in seats
+    )
+    words += "; net " + ", ".join(
+        f"{state.players[s]} {st.net[s]:+d}" if st.net[s] else f"{state.players[s]} 0" for s in seats
+    )
     words += "; chips " + ", ".join(str(st.after[s]) for s in seats)
     if st.insolvent:
         who = seat_names(state.players, sorted(st.insolvent))
@@ -275,10 +316,16 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     match event.type:
         case "match_started":
             n = len(players)
-            how = ("the game ends when a player cannot pay what he owes" if after.options.end == "insolvency"
-                   else "play until the agreed time")
-            stacks = (f"{after.chips[0]} chips each (ten 1s, {n} 5s and {n} 10s)" if not after.carried and after.chips[0] == start_chips(n)
-                      else "chips " + ", ".join(map(str, after.chips)))
+            how = (
+                "the game ends when a player cannot pay what he owes"
+                if after.options.end == "insolvency"
+                else "play until the agreed time"
+            )
+            stacks = (
+                f"{after.chips[0]} chips each (ten 1s, {n} 5s and {n} 10s)"
+                if not after.carried and after.chips[0] == start_chips(n)
+                else "chips " + ", ".join(map(str, after.chips))
+            )
             return f"Kabú: {seat_names(players, range(n))}; {stacks}; {DECK_NAMES[after.options.deck]}; {how}"
         case "hand_started":
             assert hand is not None
@@ -338,20 +385,27 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                     parts.append(f"the card kept at event {b['seq']} is {text}")
                 else:
                     who = b.get("seat")
-                    parts.append(f"{players[who] if isinstance(who, int) and 0 <= who < len(players) else '?'} holds {text}")
+                    parts.append(
+                        f"{players[who] if isinstance(who, int) and 0 <= who < len(players) else '?'} holds {text}"
+                    )
             return "Revealed: " + "; ".join(parts)
         case "hand_result":
             assert hand is not None
             if prev is not None and not prev.over:
                 if hand.sheet_close is not None:
-                    return f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}: " + _settlement_words(after)
+                    return (
+                        f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}: "
+                        + _settlement_words(after)
+                    )
                 return f"Hand {hand.number} result: " + _settlement_words(after)
             return f"The table's result for hand {hand.number} agrees with the record"
         case "buy_chips":
             src = d.get("from")
             other = players[src] if isinstance(src, int) and 0 <= src < len(players) else "?"
-            return (f"{name} buys {d.get('chips')} chips from {other} (chips move, not winnings): "
-                    f"{name} {after.chips[seat]}, {other} {after.chips[src]}")  # type: ignore[index]
+            return (
+                f"{name} buys {d.get('chips')} chips from {other} (chips move, not winnings): "
+                f"{name} {after.chips[seat]}, {other} {after.chips[src]}"  # type: ignore[index]
+            )
         case "leave":
             words = f"{name} leaves the game with {after.chips[seat]} chips"  # type: ignore[index]
             if after.over:

@@ -133,5 +133,20 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-__all__ = ["GAME", "RULES_VERSION", "PRIVATE", "Hand", "Options", "State", "apply", "describe", "is_over", "legal_moves", "narrate", "parse_options",
-           "score", "start", "view"]
+__all__ = [
+    "GAME",
+    "RULES_VERSION",
+    "PRIVATE",
+    "Hand",
+    "Options",
+    "State",
+    "apply",
+    "describe",
+    "is_over",
+    "legal_moves",
+    "narrate",
+    "parse_options",
+    "score",
+    "start",
+    "view",
+]

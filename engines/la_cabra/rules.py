@@ -59,7 +59,6 @@ from engines.la_cabra.state import (
 )
 
 
-
 # --------------------------------------------------------------------------- small helpers
 
 
@@ -168,20 +167,31 @@ def _take_checked(state: State, hand: Hand, seat: Seat, cards: list[Card], hidde
     name = state.players[seat]
     mine, unknown = hand.known[seat], hand.unknown[seat]
     if len(cards) + hidden > len(mine) + unknown:
-        raise RuleViolation("la-cabra.hand_size", f"{name} holds {how_many(len(mine) + unknown, 'card')} and cannot play {len(cards) + hidden}")
+        raise RuleViolation(
+            "la-cabra.hand_size",
+            f"{name} holds {how_many(len(mine) + unknown, 'card')} and cannot play {len(cards) + hidden}",
+        )
     bind = [c for c in cards if c not in mine]
     for c in bind:
         if c in hand.located:
-            raise RuleViolation("common.card_unavailable", f"{name} cannot play {c.pretty()}: it is {_where(state, hand, c)}")
+            raise RuleViolation(
+                "common.card_unavailable", f"{name} cannot play {c.pretty()}: it is {_where(state, hand, c)}"
+            )
         if _trump_barred(state, hand, c):
-            raise RuleViolation("common.card_unavailable", (
-                f"{name} cannot play {c.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
+            raise RuleViolation(
+                "common.card_unavailable",
+                (
+                    f"{name} cannot play {c.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"
+                ),
+            )
     if len(bind) > unknown:
         if unknown == 0:
             msg = f"{name}'s hand is known ({card_list(sorted_cards(mine))}): it holds no {card_list(bind)}"
         else:
-            msg = (f"{name} holds {card_list(sorted_cards(mine))} and {how_many(unknown, 'unknown card')}: "
-                   f"{card_list(bind)} cannot all be among them")
+            msg = (
+                f"{name} holds {card_list(sorted_cards(mine))} and {how_many(unknown, 'unknown card')}: "
+                f"{card_list(bind)} cannot all be among them"
+            )
         raise RuleViolation("common.card_unavailable", msg)
     if len(bind) + hidden > unknown:
         known_words = card_list(sorted_cards(mine - set(cards)))
@@ -234,21 +244,28 @@ def start(data: Mapping[str, Any]) -> State:
         raise RuleViolation("la-cabra.teams", "partners sit opposite: teams must be [[0, 2], [1, 3]]")
     target = data.get("target")
     if target is not None and dict(target) != {"lossPoints": LOSS_LIMIT}:
-        raise RuleViolation("common.bad_target", "La Cabra's series always ends at 12 loss points: target must be {\"lossPoints\": 12}")
+        raise RuleViolation(
+            "common.bad_target", 'La Cabra\'s series always ends at 12 loss points: target must be {"lossPoints": 12}'
+        )
     options = parse_options(data.get("options"))
     initial = data.get("initial")
     loss, double = (0, 0), False
     if initial is not None:
         lp = initial.get("lossPoints", [0, 0])
         if not isinstance(lp, (list, tuple)) or len(lp) != 2 or not all(is_int(v) and 0 <= v < LOSS_LIMIT for v in lp):
-            raise RuleViolation("common.bad_initial", "initial lossPoints must be two numbers from 0 to 11 (a team with 12 has already lost)")
+            raise RuleViolation(
+                "common.bad_initial",
+                "initial lossPoints must be two numbers from 0 to 11 (a team with 12 has already lost)",
+            )
         double = initial.get("doubleNext", False)
         if not isinstance(double, bool):
             raise RuleViolation("common.bad_initial", "initial doubleNext must be true or false")
         if double and options.eggs != "doubleNext":
             raise RuleViolation("common.bad_initial", "initial doubleNext needs the option eggs = doubleNext")
         loss = (int(lp[0]), int(lp[1]))
-    return State(players=tuple(players), options=options, initial=loss, initial_double=double, carried=initial is not None)
+    return State(
+        players=tuple(players), options=options, initial=loss, initial_double=double, carried=initial is not None
+    )
 
 
 # --------------------------------------------------------------------------- apply
@@ -298,13 +315,19 @@ def _on_hand_started(state: State, event: Event) -> State:
     dealer = _seat(d, "dealer")
     if cur is not None and dealer != (cur.dealer + 1) % SEATS:
         nxt = (cur.dealer + 1) % SEATS
-        raise RuleViolation("la-cabra.wrong_dealer", (
-            f"the deal passes clockwise: {state.players[cur.dealer]} dealt hand {cur.number}, "
-            f"so {state.players[nxt]} deals now, not {state.players[dealer]}"))
+        raise RuleViolation(
+            "la-cabra.wrong_dealer",
+            (
+                f"the deal passes clockwise: {state.players[cur.dealer]} dealt hand {cur.number}, "
+                f"so {state.players[nxt]} deals now, not {state.players[dealer]}"
+            ),
+        )
     hands_data, trump_data = d.get("hands"), d.get("trump")
     result_only = hands_data is None and trump_data is None
     if (hands_data is None) != (trump_data is None):
-        raise RuleViolation("la-cabra.bad_deal", "a dealt hand needs both hands and trump (or neither, for a result-only hand)")
+        raise RuleViolation(
+            "la-cabra.bad_deal", "a dealt hand needs both hands and trump (or neither, for a result-only hand)"
+        )
     if cur is None:
         derived: Seat | None = (dealer + 1) % SEATS
     else:
@@ -313,13 +336,21 @@ def _on_hand_started(state: State, event: Event) -> State:
     if d.get("leader") is not None:
         leader = _seat(d, "leader")
         if cur is not None and derived is not None and leader != derived:
-            raise RuleViolation("la-cabra.mismatch", (
-                f"leader: {state.players[derived]} won the last trick of hand {cur.number} and leads, not {state.players[leader]}"))
+            raise RuleViolation(
+                "la-cabra.mismatch",
+                (
+                    f"leader: {state.players[derived]} won the last trick of hand {cur.number} and leads, not {state.players[leader]}"
+                ),
+            )
     elif derived is not None or result_only:
         leader = derived
     else:
-        raise RuleViolation("la-cabra.leader_required", (
-            f"hand {cur.number if cur else 0} was recorded without lastTrick: say who leads (leader), the winner of its last trick"))
+        raise RuleViolation(
+            "la-cabra.leader_required",
+            (
+                f"hand {cur.number if cur else 0} was recorded without lastTrick: say who leads (leader), the winner of its last trick"
+            ),
+        )
     number = 1 if cur is None else cur.number + 1
     past = state.past if cur is None else state.past + (cur,)
     if result_only:
@@ -327,15 +358,30 @@ def _on_hand_started(state: State, event: Event) -> State:
         return state._replace(past=past, current=hand)
     trump = read_card(trump_data)
     assert trump is not None and leader is not None
-    if not isinstance(hands_data, (list, tuple)) or len(hands_data) != SEATS or any(
-            not isinstance(h, (list, tuple)) or len(h) != HAND_SIZE for h in hands_data):
+    if (
+        not isinstance(hands_data, (list, tuple))
+        or len(hands_data) != SEATS
+        or any(not isinstance(h, (list, tuple)) or len(h) != HAND_SIZE for h in hands_data)
+    ):
         raise RuleViolation("la-cabra.bad_deal", "the deal is 4 hands of 4 cards each, in seat order")
     known, unknown, located = _plain_deal(hands_data, trump) or _read_deal(state, hands_data, trump)
     if state.options.trumpCard == "bottomFaceUp":
         located |= {trump}
     empty: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
-    hand = Hand(number, event.seq, dealer, leader, trump, known=known, unknown=unknown, shown=empty, downs=empty,
-                stock=STOCK_SIZE, to_lead=leader, located=located)
+    hand = Hand(
+        number,
+        event.seq,
+        dealer,
+        leader,
+        trump,
+        known=known,
+        unknown=unknown,
+        shown=empty,
+        downs=empty,
+        stock=STOCK_SIZE,
+        to_lead=leader,
+        located=located,
+    )
     return state._replace(past=past, current=hand)
 
 
@@ -360,11 +406,18 @@ def _read_deal(state: State, hands_data: Sequence[Sequence[Any]], trump: Card) -
             if c is None:
                 continue
             if c == trump:
-                raise RuleViolation("common.card_duplicate", (
-                    f"{c.pretty()} is the trump card shown from the stock; it cannot be dealt to {state.players[s]}"))
+                raise RuleViolation(
+                    "common.card_duplicate",
+                    (f"{c.pretty()} is the trump card shown from the stock; it cannot be dealt to {state.players[s]}"),
+                )
             if c in where:
-                raise RuleViolation("common.card_duplicate", (
-                    f"{c.pretty()} is dealt to {state.players[where[c]]}" + (" twice" if where[c] == s else f" and to {state.players[s]}")))
+                raise RuleViolation(
+                    "common.card_duplicate",
+                    (
+                        f"{c.pretty()} is dealt to {state.players[where[c]]}"
+                        + (" twice" if where[c] == s else f" and to {state.players[s]}")
+                    ),
+                )
             where[c] = s
             mine.add(c)
         known.append(frozenset(mine))
@@ -386,7 +439,11 @@ def _plain_deal(hands_data: Sequence[Sequence[Any]], trump: Card) -> Deal | None
     where = dict.fromkeys([c for mine in seats for c in mine])  # as _read_deal's, so the sets iterate alike
     if len(where) != sum(map(len, seats)) or trump in where:  # a card written twice, or the trump card dealt
         return None
-    return tuple([frozenset(mine) for mine in seats]), tuple([HAND_SIZE - len(mine) for mine in seats]), frozenset(where)
+    return (
+        tuple([frozenset(mine) for mine in seats]),
+        tuple([HAND_SIZE - len(mine) for mine in seats]),
+        frozenset(where),
+    )
 
 
 def _deal(state: State) -> Hand:
@@ -404,10 +461,16 @@ def _deal(state: State) -> Hand:
     if hand is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     if hand.is_result_only:
-        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it")
+        raise RuleViolation(
+            "common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it"
+        )
     if hand.closed:
-        raise RuleViolation("la-cabra.deal_over", (
-            f"hand {hand.number} was closed from the score sheet at event {hand.closed}: nothing more can be recorded in it"))
+        raise RuleViolation(
+            "la-cabra.deal_over",
+            (
+                f"hand {hand.number} was closed from the score sheet at event {hand.closed}: nothing more can be recorded in it"
+            ),
+        )
     if hand.over:
         raise RuleViolation("la-cabra.deal_over", f"hand {hand.number} is over: every card has been played")
     return hand
@@ -418,9 +481,14 @@ def _check_turn(state: State, hand: Hand, seat: Seat, kind: str) -> None:
     turn = hand.to_lead if trick is None else (trick.leader + len(trick.plays)) % SEATS  # Trick.turn, without a call
     if seat != turn:
         what = "lead" if trick is None else "play"
-        raise RuleViolation("common.not_your_turn", f"it is {state.players[turn]}'s turn to {what}, not {state.players[seat]}'s")
+        raise RuleViolation(
+            "common.not_your_turn", f"it is {state.players[turn]}'s turn to {what}, not {state.players[seat]}'s"
+        )
     if kind == "lead" and trick is not None:
-        raise RuleViolation("la-cabra.wrong_move", f"{state.players[seat]} answers the lead with {how_many(trick.k, 'card')}: beat or discard")
+        raise RuleViolation(
+            "la-cabra.wrong_move",
+            f"{state.players[seat]} answers the lead with {how_many(trick.k, 'card')}: beat or discard",
+        )
     if kind != "lead" and trick is None:
         raise RuleViolation("la-cabra.wrong_move", f"{state.players[seat]} leads this trick: record a lead (or a tira)")
 
@@ -451,7 +519,10 @@ def _on_beat(state: State, event: Event) -> State:
     cards = _face_up(event.data)
     name = state.players[seat]
     if len(cards) != trick.k:
-        raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {how_many(trick.k, 'card')} to this trick, not {len(cards)}")
+        raise RuleViolation(
+            "la-cabra.wrong_count",
+            f"{name} must play exactly {how_many(trick.k, 'card')} to this trick, not {len(cards)}",
+        )
     changes = _take(state, hand, seat, cards)
     trump = hand.trump.suit or ""
     if not can_beat(tuple(cards), trick.winning, trump):
@@ -460,8 +531,12 @@ def _on_beat(state: State, event: Event) -> State:
             why = f"{card_list(useless)} beat{'s' if len(useless) == 1 else ''} nothing"
         else:
             why = "each card must beat a different one of them, and no pairing does"
-        raise RuleViolation("la-cabra.cannot_beat", (
-            f"{name} cannot beat {card_list(trick.winning)} with {card_list(cards)}: {why} (trump is {suit_sign(hand.trump)})"))
+        raise RuleViolation(
+            "la-cabra.cannot_beat",
+            (
+                f"{name} cannot beat {card_list(trick.winning)} with {card_list(cards)}: {why} (trump is {suit_sign(hand.trump)})"
+            ),
+        )
     play = _record(Play, (event.seq, seat, "beat", tuple(cards), True))
     trick = _record(Trick, (trick.leader, trick.origin, trick.k, trick.plays + (play,), seat, tuple(cards), trick.tira))
     return _after_play(state, hand, changes, trick, event.seq)
@@ -479,17 +554,24 @@ def _on_discard(state: State, event: Event) -> State:
         cards = _cards(event.data, hidden_ok=not face_up)
     except RuleViolation as e:
         if e.code == "common.card_hidden":
-            raise RuleViolation("common.card_hidden", "discards are face up in this match (discardFaceUp): write the cards") from None
+            raise RuleViolation(
+                "common.card_hidden", "discards are face up in this match (discardFaceUp): write the cards"
+            ) from None
         raise
     name = state.players[seat]
     if len(cards) != trick.k:
-        raise RuleViolation("la-cabra.wrong_count", f"{name} must play exactly {how_many(trick.k, 'card')} to this trick, not {len(cards)}")
+        raise RuleViolation(
+            "la-cabra.wrong_count",
+            f"{name} must play exactly {how_many(trick.k, 'card')} to this trick, not {len(cards)}",
+        )
     shown: list[Card] = cards if face_up else _known(cards)  # type: ignore[assignment]  # face up, "??" was refused
     changes = _take(state, hand, seat, shown, len(cards) - len(shown))
     if not face_up and shown:
         changes["downs"] = set_item(hand.downs, seat, hand.downs[seat] | frozenset(shown))
     play = _record(Play, (event.seq, seat, "discard", tuple(cards), face_up))
-    trick = _record(Trick, (trick.leader, trick.origin, trick.k, trick.plays + (play,), trick.winner, trick.winning, trick.tira))
+    trick = _record(
+        Trick, (trick.leader, trick.origin, trick.k, trick.plays + (play,), trick.winner, trick.winning, trick.tira)
+    )
     return _after_play(state, hand, changes, trick, event.seq)
 
 
@@ -517,8 +599,15 @@ def _end_trick(state: State, hand: Hand, changes: dict[str, Any], trick: Trick, 
         piles = (known0 | frozenset(shown_cards), known1), (count0 + len(cards), count1), (tricks0 + 1, tricks1)
     else:
         piles = (known0, known1 | frozenset(shown_cards)), (count0, count1 + len(cards)), (tricks0, tricks1 + 1)
-    changes.update(trick=None, to_lead=winner, last_winner=winner, played=hand.played + (_record(TrickDone, (winner, trick.plays)),),
-                   pile_known=piles[0], pile_count=piles[1], tricks=piles[2])
+    changes.update(
+        trick=None,
+        to_lead=winner,
+        last_winner=winner,
+        played=hand.played + (_record(TrickDone, (winner, trick.plays)),),
+        pile_known=piles[0],
+        pile_count=piles[1],
+        tricks=piles[2],
+    )
     if len(shown_cards) < len(cards):  # face-down cards go to the pile by reference
         refs = tuple([(p.seq, i) for p in trick.plays for i, c in enumerate(p.cards) if c is None])
         changes["pile_hidden"] = set_item(hand.pile_hidden, team, hand.pile_hidden[team] + refs)
@@ -556,30 +645,44 @@ def _on_tira(state: State, event: Event) -> State:
     if trick is None:
         origin = hand.to_lead
         if seat == origin:
-            raise RuleViolation("la-cabra.tira_leader", f"{name} is to lead: lead the four cards instead of declaring a tira")
+            raise RuleViolation(
+                "la-cabra.tira_leader", f"{name} is to lead: lead the four cards instead of declaring a tira"
+            )
     else:
         origin = trick.origin
         played = {p.seat for p in trick.plays}
         if seat in played:
-            raise RuleViolation("la-cabra.tira_played", f"{name} has already played to this trick and cannot declare a tira in it")
+            raise RuleViolation(
+                "la-cabra.tira_played", f"{name} has already played to this trick and cannot declare a tira in it"
+            )
         if trick.tira is not None and not state.options.tiraInterruptsTira:
-            raise RuleViolation("la-cabra.tira_again", (
-                f"{state.players[trick.leader]}'s tira (event {trick.tira}) cannot be interrupted by another tira"))
+            raise RuleViolation(
+                "la-cabra.tira_again",
+                (f"{state.players[trick.leader]}'s tira (event {trick.tira}) cannot be interrupted by another tira"),
+            )
     rivals_raw = d.get("rivals") or []
     rivals: list[Seat] = []
     for r in rivals_raw:
         if not is_int(r) or not 0 <= r < SEATS or r == seat or r in rivals:
-            raise RuleViolation("la-cabra.bad_rivals", f"rivals must be other seats (0 to 3), each once: {as_written(list(rivals_raw))}")
+            raise RuleViolation(
+                "la-cabra.bad_rivals", f"rivals must be other seats (0 to 3), each once: {as_written(list(rivals_raw))}"
+            )
         if r in played:
-            raise RuleViolation("la-cabra.bad_rivals", f"{state.players[r]} has already played to this trick and cannot claim a tira")
+            raise RuleViolation(
+                "la-cabra.bad_rivals", f"{state.players[r]} has already played to this trick and cannot claim a tira"
+            )
         rivals.append(int(r))
     if rivals:
         order = [(origin + i) % SEATS for i in range(SEATS)]
         first = min([seat, *rivals], key=order.index)
         if first != seat:
-            raise RuleViolation("la-cabra.tira_priority", (
-                f"{state.players[first]} claimed a tira at the same moment and sits nearer clockwise to {state.players[origin]}, "
-                f"who led this trick first: the tira is {state.players[first]}'s, not {name}'s"))
+            raise RuleViolation(
+                "la-cabra.tira_priority",
+                (
+                    f"{state.players[first]} claimed a tira at the same moment and sits nearer clockwise to {state.players[origin]}, "
+                    f"who led this trick first: the tira is {state.players[first]}'s, not {name}'s"
+                ),
+            )
     # the tira seat has not played to this trick, so the cards going back never touch its hand
     changes = _take(state, hand, seat, cards)
     if trick is not None:
@@ -595,7 +698,9 @@ def _on_tira(state: State, event: Event) -> State:
                 downs[p.seat] -= back
             if None in p.cards:
                 withdrawn += ((p.seq, event.seq),)
-        changes.update(known=tuple(known), unknown=tuple(unknown), shown=tuple(shown), downs=tuple(downs), withdrawn=withdrawn)
+        changes.update(
+            known=tuple(known), unknown=tuple(unknown), shown=tuple(shown), downs=tuple(downs), withdrawn=withdrawn
+        )
     play = Play(event.seq, seat, "tira", tuple(cards), True)
     changes["trick"] = Trick(seat, origin, HAND_SIZE, (play,), seat, tuple(cards), event.seq)
     return state._replace(current=hand._replace(**changes))
@@ -635,7 +740,9 @@ def _fill(play: Play, index: int, card: Card) -> Play:
 
 def _bind_slot(hand: Hand, play: Play, index: int, card: Card) -> Hand:
     filled = _fill(play, index, card)
-    hand = hand._replace(located=hand.located | {card}, downs=set_item(hand.downs, play.seat, hand.downs[play.seat] | {card}))
+    hand = hand._replace(
+        located=hand.located | {card}, downs=set_item(hand.downs, play.seat, hand.downs[play.seat] | {card})
+    )
     if hand.trick is not None and play in hand.trick.plays:
         plays = tuple(filled if p == play else p for p in hand.trick.plays)
         return hand._replace(trick=hand.trick._replace(plays=plays))
@@ -657,29 +764,45 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
     if not is_int(seq):
         raise RuleViolation("common.bad_reveal", f"seq must be an event number, not {as_written(seq)}")
     if index is None:
-        raise RuleViolation("common.bad_reveal", "a La Cabra face-down card is one of a discard's cards: give its index")
+        raise RuleViolation(
+            "common.bad_reveal", "a La Cabra face-down card is one of a discard's cards: give its index"
+        )
     i = _hand_index(state, seq)
     hand = _hand_now(state, changed, i) if i is not None else None
     play = _find_play(hand, seq) if hand is not None and not hand.is_result_only else None
     if hand is None or play is None:
         took = [t for s, t in (hand.withdrawn if hand else ()) if s == seq]
         if took:
-            raise RuleViolation("common.bad_reveal", (
-                f"the cards of event {seq} went back to their owner's hand with the tira of event {took[-1]}: "
-                "reveal them as hand cards ({seat, card}) if needed"))
+            raise RuleViolation(
+                "common.bad_reveal",
+                (
+                    f"the cards of event {seq} went back to their owner's hand with the tira of event {took[-1]}: "
+                    "reveal them as hand cards ({seat, card}) if needed"
+                ),
+            )
         raise RuleViolation("common.bad_reveal", f"event {seq} is not a move with face-down cards still on record")
     assert i is not None
     if not is_int(index) or not 0 <= index < len(play.cards):
-        raise RuleViolation("common.bad_reveal", f"event {seq} has {how_many(len(play.cards), 'card')}: index {as_written(index)} does not exist")
+        raise RuleViolation(
+            "common.bad_reveal",
+            f"event {seq} has {how_many(len(play.cards), 'card')}: index {as_written(index)} does not exist",
+        )
     old = play.cards[index]
     if old is not None:
         raise RuleViolation("common.bad_reveal", f"card {index} of event {seq} is already known: {old.pretty()}")
     if card in hand.located:
-        raise RuleViolation("common.card_duplicate", f"{card.pretty()} cannot be card {index} of event {seq}: it is {_where(state, hand, card)}")
+        raise RuleViolation(
+            "common.card_duplicate",
+            f"{card.pretty()} cannot be card {index} of event {seq}: it is {_where(state, hand, card)}",
+        )
     if _trump_barred(state, hand, card, before=seq):
-        raise RuleViolation("common.card_unavailable", (
-            f"{card.pretty()} was shown as trump and put back into the stock; nobody had drawn yet when "
-            f"{state.players[play.seat]} discarded at event {seq}"))
+        raise RuleViolation(
+            "common.card_unavailable",
+            (
+                f"{card.pretty()} was shown as trump and put back into the stock; nobody had drawn yet when "
+                f"{state.players[play.seat]} discarded at event {seq}"
+            ),
+        )
     changed[i] = _bind_slot(hand, play, index, card)
 
 
@@ -704,25 +827,36 @@ class _HandCards:
         return self.hand._replace(known=tuple(self.known), unknown=tuple(self.unknown), located=frozenset(self.located))
 
 
-def _reveal_hand_card(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card,
-                      pending: _HandCards | None) -> _HandCards:
+def _reveal_hand_card(
+    state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card, pending: _HandCards | None
+) -> _HandCards:
     """Check and add one hand card to ``pending`` (started from the current hand if None); return it."""
     seat = _seat(b)
     if pending is None:
         i = len(state.past)  # the current hand
         hand = _hand_now(state, changed, i) if state.current is not None else None
         if hand is None or hand.is_result_only or hand.over:
-            raise RuleViolation("common.bad_reveal", f"no hand is being played: {state.players[seat]} holds no cards to reveal")
+            raise RuleViolation(
+                "common.bad_reveal", f"no hand is being played: {state.players[seat]} holds no cards to reveal"
+            )
         pending = _HandCards(hand, state.options)
     if pending.unknown[seat] == 0:
-        raise RuleViolation("common.bad_reveal", (
-            f"{state.players[seat]} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})"))
+        raise RuleViolation(
+            "common.bad_reveal",
+            (f"{state.players[seat]} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})"),
+        )
     if card in pending.located:
-        raise RuleViolation("common.card_duplicate", (
-            f"{state.players[seat]} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}"))
+        raise RuleViolation(
+            "common.card_duplicate",
+            (f"{state.players[seat]} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}"),
+        )
     if pending.barred is not None and pending.barred == card:
-        raise RuleViolation("common.card_unavailable", (
-            f"{state.players[seat]} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"))
+        raise RuleViolation(
+            "common.card_unavailable",
+            (
+                f"{state.players[seat]} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"
+            ),
+        )
     pending.known[seat] = pending.known[seat] | {card}
     pending.unknown[seat] -= 1
     pending.located.add(card)
@@ -748,7 +882,9 @@ def _on_reveal(state: State, event: Event) -> State:
             card = read_card(text)  # which says what is wrong with the text
         assert card is not None
         if "slot" in b:
-            raise RuleViolation("common.bad_reveal", "slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}")
+            raise RuleViolation(
+                "common.bad_reveal", "slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}"
+            )
         if "seq" in b and "seat" not in b:
             if cards is not None:
                 changed[len(state.past)] = cards.result()
@@ -757,7 +893,9 @@ def _on_reveal(state: State, event: Event) -> State:
         elif "seat" in b and "seq" not in b:
             cards = _reveal_hand_card(state, changed, b, card, cards)
         else:
-            raise RuleViolation("common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)")
+            raise RuleViolation(
+                "common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)"
+            )
     if cards is not None:
         changed[len(state.past)] = cards.result()
     if not changed:
@@ -769,16 +907,25 @@ def _on_reveal(state: State, event: Event) -> State:
             assert hand.claim is not None
             conflict = _close_problem(state, hand, hand.claim)
             if conflict:
-                raise RuleViolation("la-cabra.mismatch", (
-                    f"this reveal contradicts the score sheet that closed hand {hand.number} (event {hand.closed}): {conflict}"),
-                    seq=hand.closed)
+                raise RuleViolation(
+                    "la-cabra.mismatch",
+                    (
+                        f"this reveal contradicts the score sheet that closed hand {hand.number} (event {hand.closed}): {conflict}"
+                    ),
+                    seq=hand.closed,
+                )
             continue
         if hand.over:
             if hand.claim is not None:
                 problem = _claim_problem(state, hand, hand.claim)
                 if problem:
-                    raise RuleViolation("la-cabra.mismatch", (
-                        f"this reveal contradicts the hand_result of event {hand.claim.seq}: {problem[0]}: {problem[1]}"), seq=hand.claim.seq)
+                    raise RuleViolation(
+                        "la-cabra.mismatch",
+                        (
+                            f"this reveal contradicts the hand_result of event {hand.claim.seq}: {problem[0]}: {problem[1]}"
+                        ),
+                        seq=hand.claim.seq,
+                    )
             changed[i] = hand._replace(facts=compute_facts(hand, state.options))
     n_past = len(state.past)
     past = state.past
@@ -795,8 +942,6 @@ def _on_reveal(state: State, event: Event) -> State:
 
 
 # --------------------------------------------------------------------------- hand_result
-
-
 
 
 def _pair(v: object, field: str) -> tuple[int, int]:
@@ -828,8 +973,9 @@ def _tricks_words(names: Sequence[str], empty: int, blank: int) -> str:
     return f"{names[0]} {counts[0]} and {names[1]} {counts[1]}"
 
 
-def _parse_result(state: State, d: Mapping[str, Any], seq: int,
-                  took: tuple[bool | None, bool | None] = (None, None)) -> Claim:
+def _parse_result(
+    state: State, d: Mapping[str, Any], seq: int, took: tuple[bool | None, bool | None] = (None, None)
+) -> Claim:
     """Check a ``hand_result``'s facts for consistency on their own (VOCABULARY.md §5.5).
 
     The full form gives ``cardPoints`` or ``cards`` with ``tricks``; the score-sheet forms
@@ -847,7 +993,9 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int,
         tricks = _pair(d.get("tricks"), "tricks")
         total = sum(tricks)
         if not 3 <= total <= 9:
-            raise RuleViolation("la-cabra.bad_result", f"a deal has 3 to 9 tricks (36 cards, 4 to 16 per trick), not {total}")
+            raise RuleViolation(
+                "la-cabra.bad_result", f"a deal has 3 to 9 tricks (36 cards, 4 to 16 per trick), not {total}"
+            )
     cards: tuple[frozenset[Card], frozenset[Card]] | None = None
     pts: tuple[int, int] | None = None
     loss: tuple[int, int] | None = None
@@ -855,7 +1003,9 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int,
     if not given:
         raise RuleViolation("la-cabra.bad_result", "a hand result gives cardPoints, cards or lossPoints")
     if "lossPoints" in given and len(given) > 1:
-        raise RuleViolation("la-cabra.bad_result", "lossPoints stands alone: give the loss points or the card points, not both")
+        raise RuleViolation(
+            "la-cabra.bad_result", "lossPoints stands alone: give the loss points or the card points, not both"
+        )
     if d.get("cards") is not None:
         raw = d["cards"]
         if not isinstance(raw, (list, tuple)) or len(raw) != 2 or not all(isinstance(x, (list, tuple)) for x in raw):
@@ -869,18 +1019,27 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int,
             seen.add(c)
         missing = [c for c in DECK.distinct() if c not in seen]
         if missing:
-            raise RuleViolation("la-cabra.bad_result", f"the two lists must hold the 36 cards exactly; missing: {card_list(sorted_cards(missing))}")
+            raise RuleViolation(
+                "la-cabra.bad_result",
+                f"the two lists must hold the 36 cards exactly; missing: {card_list(sorted_cards(missing))}",
+            )
         for t in (0, 1):
             n = len(lists[t])
             if n % 4:
-                raise RuleViolation("la-cabra.bad_result", f"{names[t]}'s list has {n} cards: every trick holds a multiple of 4 cards")
+                raise RuleViolation(
+                    "la-cabra.bad_result", f"{names[t]}'s list has {n} cards: every trick holds a multiple of 4 cards"
+                )
             if tricks is None:
                 continue
             if tricks[t] == 0 and n:
                 raise RuleViolation("la-cabra.bad_result", f"{names[t]} took no trick but lists {n} cards")
             if not tricks[t] <= n // 4 <= 4 * tricks[t]:
-                raise RuleViolation("la-cabra.bad_result", (
-                    f"{names[t]} took {how_many(tricks[t], 'trick')}: {4 * tricks[t]} to {16 * tricks[t]} cards, not {n}"))
+                raise RuleViolation(
+                    "la-cabra.bad_result",
+                    (
+                        f"{names[t]} took {how_many(tricks[t], 'trick')}: {4 * tricks[t]} to {16 * tricks[t]} cards, not {n}"
+                    ),
+                )
         cards = (frozenset(c for c in lists[0] if c), frozenset(c for c in lists[1] if c))
     if d.get("cardPoints") is not None:
         pts = _pair(d["cardPoints"], "cardPoints")
@@ -890,51 +1049,83 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int,
             if not deck_totals() >> pts[t] & 1:
                 raise RuleViolation("la-cabra.bad_result", f"no set of cards is worth {pts[t]} points ({names[t]})")
             if tricks is not None and tricks[t] == 0 and pts[t]:
-                raise RuleViolation("la-cabra.bad_result", f"{names[t]} took no trick, so it has no card points (not {pts[t]})")
+                raise RuleViolation(
+                    "la-cabra.bad_result", f"{names[t]} took no trick, so it has no card points (not {pts[t]})"
+                )
         if cards is not None:
             counted = points(cards[0]), points(cards[1])
             if counted != pts:
-                raise RuleViolation("la-cabra.bad_result", f"cardPoints say {pts[0]}–{pts[1]} but the listed cards are worth {counted[0]}–{counted[1]}")
+                raise RuleViolation(
+                    "la-cabra.bad_result",
+                    f"cardPoints say {pts[0]}–{pts[1]} but the listed cards are worth {counted[0]}–{counted[1]}",
+                )
         elif not _split_fits(pts[0], tricks):
             if tricks is None:
-                raise RuleViolation("la-cabra.bad_result", f"no deal gives {names[0]} {pts[0]} card points and {names[1]} {pts[1]}")
+                raise RuleViolation(
+                    "la-cabra.bad_result", f"no deal gives {names[0]} {pts[0]} card points and {names[1]} {pts[1]}"
+                )
             lo, hi = max(tricks[0], 9 - 4 * tricks[1]), min(4 * tricks[0], 9 - tricks[1])
-            raise RuleViolation("la-cabra.bad_result", (
-                f"with {how_many(tricks[0], 'trick')} to {tricks[1]}, {names[0]} holds {4 * lo} to {4 * hi} cards, "
-                f"which cannot be worth {pts[0]} points"))
+            raise RuleViolation(
+                "la-cabra.bad_result",
+                (
+                    f"with {how_many(tricks[0], 'trick')} to {tricks[1]}, {names[0]} holds {4 * lo} to {4 * hi} cards, "
+                    f"which cannot be worth {pts[0]} points"
+                ),
+            )
         if tricks is None and cards is None:
             for t in (0, 1):
                 if pts[t] == 0 and took[t] is None:
-                    raise RuleViolation("la-cabra.bad_result", (
-                        f"{names[t]} has 0 card points: say whether they took only blank tricks (4 loss points) or no "
-                        f"trick at all (6) by giving both teams' tricks, for example {_tricks_words(names, t, 1)}, or "
-                        f"{_tricks_words(names, t, 0)}"))
+                    raise RuleViolation(
+                        "la-cabra.bad_result",
+                        (
+                            f"{names[t]} has 0 card points: say whether they took only blank tricks (4 loss points) or no "
+                            f"trick at all (6) by giving both teams' tricks, for example {_tricks_words(names, t, 1)}, or "
+                            f"{_tricks_words(names, t, 0)}"
+                        ),
+                    )
     if d.get("lossPoints") is not None:
         loss = _pair(d["lossPoints"], "lossPoints")
         low, high = min(loss), max(loss)
         if low != 0 or high not in (0, 2, 4, 6):
             if low == 0 and high in (8, 12):
-                raise RuleViolation("la-cabra.bad_result", (
-                    f"lossPoints are the deal's own 2, 4 or 6; the doubling after eggs is counted by the engine: "
-                    f"write {high // 2} for a doubled {high}"))
-            raise RuleViolation("la-cabra.bad_result", (
-                f"lossPoints: the losing team gets 2, 4 or 6 and the winners 0 (0 and 0 for 60–60), not {loss[0]} and {loss[1]}"))
+                raise RuleViolation(
+                    "la-cabra.bad_result",
+                    (
+                        f"lossPoints are the deal's own 2, 4 or 6; the doubling after eggs is counted by the engine: "
+                        f"write {high // 2} for a doubled {high}"
+                    ),
+                )
+            raise RuleViolation(
+                "la-cabra.bad_result",
+                (
+                    f"lossPoints: the losing team gets 2, 4 or 6 and the winners 0 (0 and 0 for 60–60), not {loss[0]} and {loss[1]}"
+                ),
+            )
         if tricks is not None:
             for t in (0, 1):
                 if loss[t] == 6 and tricks[t]:
-                    raise RuleViolation("la-cabra.bad_result", (
-                        f"6 loss points mean {names[t]} took no trick, but tricks gives them {tricks[t]}"))
+                    raise RuleViolation(
+                        "la-cabra.bad_result",
+                        (f"6 loss points mean {names[t]} took no trick, but tricks gives them {tricks[t]}"),
+                    )
                 if tricks[t] == 0 and loss[t] != 6:
-                    raise RuleViolation("la-cabra.bad_result", (
-                        f"{names[t]} took no trick: that loses with 6 loss points, not {loss[t]}"))
+                    raise RuleViolation(
+                        "la-cabra.bad_result",
+                        (f"{names[t]} took no trick: that loses with 6 loss points, not {loss[t]}"),
+                    )
     last = d.get("lastTrick")
     if last is not None:
         last = _seat(d, "lastTrick")
         t = team_of(last)
-        none = (tricks is not None and tricks[t] == 0) or (cards is not None and not cards[t]) or (loss is not None and loss[t] == 6)
+        none = (
+            (tricks is not None and tricks[t] == 0)
+            or (cards is not None and not cards[t])
+            or (loss is not None and loss[t] == 6)
+        )
         if none:
-            raise RuleViolation("la-cabra.bad_result", (
-                f"lastTrick: {state.players[last]}'s team {names[t]} took no trick"))
+            raise RuleViolation(
+                "la-cabra.bad_result", (f"lastTrick: {state.players[last]}'s team {names[t]} took no trick")
+            )
     return Claim(seq, pts, cards, tricks, last, loss)
 
 
@@ -986,8 +1177,10 @@ def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
             return f"{rest} cards are left to play {so_far}, so at least {how_many(-(-rest // 16), 'more trick')}; the sheet's tricks give {more}"
         if claim.last_trick is not None and claim.tricks[team_of(claim.last_trick)] == cur[team_of(claim.last_trick)]:
             t = team_of(claim.last_trick)
-            return (f"the last trick is still to be played {so_far}, but the sheet gives {names[t]} no more trick, "
-                    f"so {state.players[claim.last_trick]} cannot win it")
+            return (
+                f"the last trick is still to be played {so_far}, but the sheet gives {names[t]} no more trick, "
+                f"so {state.players[claim.last_trick]} cannot win it"
+            )
     if claim.cards is not None:
         for t in (0, 1):
             stray = hand.pile_known[t] - claim.cards[t]
@@ -1011,7 +1204,9 @@ def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
     if claim.loss == (0, 0):
         if union >> 60 & 1:
             return None
-        return f"the sheet's 60–60 cannot be reached {so_far}: {names[0]} can end with {feasible_words(union)} card points"
+        return (
+            f"the sheet's 60–60 cannot be reached {so_far}: {names[0]} can end with {feasible_words(union)} card points"
+        )
     loser = 0 if claim.loss[0] else 1
     lp = claim.loss[loser]
     if lp == 6:
@@ -1029,16 +1224,20 @@ def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
                 return None
             reach |= 1 << p
     need = "31 to 59 card points" if lp == 2 else "30 or fewer card points and a trick"
-    return (f"from the position {so_far}, {names[loser]} can end with {feasible_words(reach)} card points; the sheet's "
-            f"{lp} loss points need {need}")
+    return (
+        f"from the position {so_far}, {names[loser]} can end with {feasible_words(reach)} card points; the sheet's "
+        f"{lp} loss points need {need}"
+    )
 
 
 def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | None:
     """Return (field, why) when a move-by-move hand's derived facts contradict ``claim``."""
     names = [team_name(state.players, t) for t in (0, 1)]
     if claim.tricks is not None and claim.tricks != hand.tricks:
-        return "tricks", (f"the moves give {names[0]} {how_many(hand.tricks[0], 'trick')} and {names[1]} {hand.tricks[1]}, "
-                          f"not {claim.tricks[0]} and {claim.tricks[1]}")
+        return "tricks", (
+            f"the moves give {names[0]} {how_many(hand.tricks[0], 'trick')} and {names[1]} {hand.tricks[1]}, "
+            f"not {claim.tricks[0]} and {claim.tricks[1]}"
+        )
     if claim.last_trick is not None and claim.last_trick != hand.last_winner:
         won = state.players[hand.last_winner] if hand.last_winner is not None else "nobody"
         return "lastTrick", f"{won} won the last trick, not {state.players[claim.last_trick]}"
@@ -1046,33 +1245,47 @@ def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | 
         for t in (0, 1):
             stray = hand.pile_known[t] - claim.cards[t]
             if stray:
-                return "cards", f"{card_list(sorted_cards(stray))} went to {names[t]}'s trick pile, not to {names[1 - t]}'s"
+                return (
+                    "cards",
+                    f"{card_list(sorted_cards(stray))} went to {names[t]}'s trick pile, not to {names[1 - t]}'s",
+                )
         for t in (0, 1):
             if len(claim.cards[t]) != hand.pile_count[t]:
                 return "cards", f"{names[t]}'s trick pile holds {hand.pile_count[t]} cards, not {len(claim.cards[t])}"
         trump = returned_trump(hand, state.options)
         for t in (0, 1):
             if trump is not None and trump in claim.cards[t] and not has_late_slot(hand, t):
-                return "cards", (f"{trump.pretty()} was put back into the stock and every face-down card of {names[t]}'s pile "
-                                 "was discarded before anyone drew: it cannot be among them")
+                return "cards", (
+                    f"{trump.pretty()} was put back into the stock and every face-down card of {names[t]}'s pile "
+                    "was discarded before anyone drew: it cannot be among them"
+                )
     pts = claim_points(claim)
     facts = compute_facts(hand._replace(claim=None), state.options)
     if pts is not None:
         if facts.points is not None and facts.points != pts:
-            return "cardPoints", (f"the cards give {names[0]} {facts.points[0]} and {names[1]} {facts.points[1]}, "
-                                  f"not {pts[0]} and {pts[1]}")
+            return "cardPoints", (
+                f"the cards give {names[0]} {facts.points[0]} and {names[1]} {facts.points[1]}, "
+                f"not {pts[0]} and {pts[1]}"
+            )
         if facts.points is None and not facts.sums >> pts[0] & 1:
-            return "cardPoints", (f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
-                                  f"not {pts[0]}")
+            return "cardPoints", (
+                f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
+                f"not {pts[0]}"
+            )
     if claim.loss is not None:
         took = took_tricks(hand)
         options = {p0 for p0 in bits(facts.sums) if base_loss((p0, 120 - p0), took) == claim.loss}
         if not options:
             said = f"{claim.loss[0]} and {claim.loss[1]}"
             if facts.base is not None:
-                return "lossPoints", f"the cards give {names[0]} {facts.base[0]} and {names[1]} {facts.base[1]} loss points, not {said}"
-            return "lossPoints", (f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
-                                  f"which cannot give {said} loss points")
+                return (
+                    "lossPoints",
+                    f"the cards give {names[0]} {facts.base[0]} and {names[1]} {facts.base[1]} loss points, not {said}",
+                )
+            return "lossPoints", (
+                f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
+                f"which cannot give {said} loss points"
+            )
     return None
 
 
@@ -1123,9 +1336,15 @@ def _claims_differ(state: State, hand: Hand, old: Claim, new: Claim) -> tuple[st
     """Compare a cross-check with the hand_result recorded before it."""
     names = [team_name(state.players, t) for t in (0, 1)]
     if old.tricks is not None and new.tricks is not None and old.tricks != new.tricks:
-        return "tricks", f"event {old.seq} gave {old.tricks[0]} and {old.tricks[1]} tricks, not {new.tricks[0]} and {new.tricks[1]}"
+        return (
+            "tricks",
+            f"event {old.seq} gave {old.tricks[0]} and {old.tricks[1]} tricks, not {new.tricks[0]} and {new.tricks[1]}",
+        )
     if old.last_trick is not None and new.last_trick is not None and old.last_trick != new.last_trick:
-        return "lastTrick", f"event {old.seq} said {state.players[old.last_trick]} won the last trick, not {state.players[new.last_trick]}"
+        return (
+            "lastTrick",
+            f"event {old.seq} said {state.players[old.last_trick]} won the last trick, not {state.players[new.last_trick]}",
+        )
     a, b = claim_points(old), claim_points(new)
     if a is not None and b is not None and a != b:
         return "cardPoints", f"event {old.seq} gave {names[0]} {a[0]} and {names[1]} {a[1]}, not {b[0]} and {b[1]}"
@@ -1136,6 +1355,8 @@ def _claims_differ(state: State, hand: Hand, old: Claim, new: Claim) -> tuple[st
         was = compute_facts(hand._replace(claim=old), state.options).base
         now = compute_facts(hand._replace(claim=new), state.options).base
         if was is not None and now is not None and was != now:
-            return "lossPoints", (f"event {old.seq} gives {names[0]} {was[0]} and {names[1]} {was[1]} loss points, "
-                                  f"not {now[0]} and {now[1]}")
+            return "lossPoints", (
+                f"event {old.seq} gives {names[0]} {was[0]} and {names[1]} {was[1]} loss points, "
+                f"not {now[0]} and {now[1]}"
+            )
     return None

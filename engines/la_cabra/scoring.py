@@ -197,7 +197,9 @@ def rescore(state: State, start: int) -> State:
             hand after which more hands were dealt (a reveal or result deciding an earlier
             hand late); ``seq`` names the hand that could not have been dealt.
     """
-    kept = state.scores if start >= len(state.scores) else state.scores[:start]  # the usual: a hand ends after every scored one
+    kept = (
+        state.scores if start >= len(state.scores) else state.scores[:start]
+    )  # the usual: a hand ends after every scored one
     totals = kept[-1].totals if kept else state.initial
     count = len(state.past) + (state.current is not None)
     rescored: list[HandScore] = []
@@ -288,13 +290,28 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
     if detail_cards is not None:
         for t in (0, 1):
             hidden = 0 if hand.from_sheet else len(hand.pile_hidden[t])
-            lines.append({"team": t, "points": 0, "reason": f"{names[t]}'s tricks: {_pile_words(detail_cards[t], hidden)}", "rule": "/rules/la-cabra#card-points"})
+            lines.append(
+                {
+                    "team": t,
+                    "points": 0,
+                    "reason": f"{names[t]}'s tricks: {_pile_words(detail_cards[t], hidden)}",
+                    "rule": "/rules/la-cabra#card-points",
+                }
+            )
     if facts.base is None:
         known = [points(hand.pile_known[t]) for t in (0, 1)]
         for t in (0, 1):
-            lines.append({"team": t, "points": 0, "rule": RULE_POINTS, "reason": (
-                f"{names[t]} has {known[t]} known card points in {how_many(hand.tricks[t], 'trick')}; the deal needs the face-down cards "
-                f"never revealed ({_refs_words(facts.missing)}): incomplete, nothing added until they are revealed")})
+            lines.append(
+                {
+                    "team": t,
+                    "points": 0,
+                    "rule": RULE_POINTS,
+                    "reason": (
+                        f"{names[t]} has {known[t]} known card points in {how_many(hand.tricks[t], 'trick')}; the deal needs the face-down cards "
+                        f"never revealed ({_refs_words(facts.missing)}): incomplete, nothing added until they are revealed"
+                    ),
+                }
+            )
         return "incomplete", result, lines, _refs(facts.missing)
     how = " as the table counted" if facts.counted else ""
     if facts.counted:
@@ -329,9 +346,17 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
     if hs.points is None:
         prev = state.hands[i - 1]
         missing = prev.facts.missing if prev.facts is not None else ()
-        lines.append({"team": loser, "points": 0, "rule": RULE_POINTS, "reason": (
-            f"{lost}, doubled if hand {prev.number} was 60–60, which needs its face-down cards ({_refs_words(missing)}): "
-            f"incomplete, nothing added until they are revealed")})
+        lines.append(
+            {
+                "team": loser,
+                "points": 0,
+                "rule": RULE_POINTS,
+                "reason": (
+                    f"{lost}, doubled if hand {prev.number} was 60–60, which needs its face-down cards ({_refs_words(missing)}): "
+                    f"incomplete, nothing added until they are revealed"
+                ),
+            }
+        )
         return "incomplete", result, lines, _refs(missing)
     got = hs.points[loser]
     if hs.multiplier == 2:
@@ -365,7 +390,13 @@ def score(state: State) -> dict[str, Any]:
             entry = {
                 "hand": hand.number,
                 "status": "playing",
-                "result": {"cardPoints": None, "tricks": list(hand.tricks), "lossPoints": None, "eggs": None, "multiplier": mult},
+                "result": {
+                    "cardPoints": None,
+                    "tricks": list(hand.tricks),
+                    "lossPoints": None,
+                    "eggs": None,
+                    "multiplier": mult,
+                },
                 "lines": [],
                 "points": None,
                 "totals": list(state.totals),
@@ -381,7 +412,15 @@ def score(state: State) -> dict[str, Any]:
     standings = []
     for t, seats in enumerate(TEAMS):
         status = "playing" if goat is None else ("out" if t == goat else "winner")
-        standings.append({"team": t, "seats": list(seats), "names": [state.players[s] for s in seats], "total": totals[t], "status": status})
+        standings.append(
+            {
+                "team": t,
+                "seats": list(seats),
+                "names": [state.players[s] for s in seats],
+                "total": totals[t],
+                "status": status,
+            }
+        )
     end: dict[str, Any] = {"over": False}
     if goat is not None and state.end is not None:
         name = team_name(state.players, goat)
@@ -389,8 +428,10 @@ def score(state: State) -> dict[str, Any]:
             "over": True,
             "winners": [1 - goat],
             "goat": goat,
-            "reason": (f"{name} reached {totals[goat]} loss points (12 or more) after hand {hands[state.end].number}: "
-                       f"{name} are the goats and lose the series, {team_name(state.players, 1 - goat)} win"),
+            "reason": (
+                f"{name} reached {totals[goat]} loss points (12 or more) after hand {hands[state.end].number}: "
+                f"{name} are the goats and lose the series, {team_name(state.players, 1 - goat)} win"
+            ),
             "rule": RULE_SERIES,
         }
     return {"hands": hands_out, "standings": standings, "end": end}

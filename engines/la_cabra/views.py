@@ -176,7 +176,9 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     Raises:
         ValueError: ``seat`` is not None, ``"all"`` or a seat number.
     """
-    if not (seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS)):
+    if not (
+        seat is None or seat == "all" or (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS)
+    ):
         raise ValueError(f"seat must be None, 'all' or 0-3, not {seat!r}")
     out: dict[str, Any] = {
         "game": GAME,
@@ -189,14 +191,16 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     hand = state.current
     if hand is None:
         return out
-    out.update({
-        "hand": hand.number,
-        "dealer": hand.dealer,
-        "leader": hand.leader,
-        "resultOnly": hand.is_result_only,
-        "dealOver": hand.over,
-        "turn": hand.turn(),
-    })
+    out.update(
+        {
+            "hand": hand.number,
+            "dealer": hand.dealer,
+            "leader": hand.leader,
+            "resultOnly": hand.is_result_only,
+            "dealOver": hand.over,
+            "turn": hand.turn(),
+        }
+    )
     if hand.closed:
         out["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed}
     if hand.is_result_only or hand.trump is None:
@@ -207,21 +211,30 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     out["stock"] = hand.stock
     hands = []
     for s in range(SEATS):
-        entry: dict[str, Any] = {"seat": s, "name": state.players[s], "size": hand.size(s), "shown": texts(sorted_cards(hand.shown[s]))}
+        entry: dict[str, Any] = {
+            "seat": s,
+            "name": state.players[s],
+            "size": hand.size(s),
+            "shown": texts(sorted_cards(hand.shown[s])),
+        }
         if everything:
             entry["cards"] = texts(sorted_cards(hand.known[s])) + ["??"] * hand.unknown[s]
         hands.append(entry)
     out["hands"] = hands
     trick = hand.trick
-    out["trick"] = None if trick is None else {
-        "leader": trick.leader,
-        "originalLeader": trick.origin,
-        "k": trick.k,
-        "tira": trick.tira is not None,
-        "winner": trick.winner,
-        "winning": texts(trick.winning),
-        "plays": [_play_view(p, seat) for p in trick.plays],
-    }
+    out["trick"] = (
+        None
+        if trick is None
+        else {
+            "leader": trick.leader,
+            "originalLeader": trick.origin,
+            "k": trick.k,
+            "tira": trick.tira is not None,
+            "winner": trick.winner,
+            "winning": texts(trick.winning),
+            "plays": [_play_view(p, seat) for p in trick.plays],
+        }
+    )
     last = hand.played[-1] if hand.played else None
     if last is None:
         out["lastTrick"] = None
@@ -236,11 +249,21 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
     piles = []
     for t in (0, 1):
         up = [c for done in hand.played if team_of(done.winner) == t for p in done.plays if p.face_up for c in p.cards]
-        pile: dict[str, Any] = {"team": t, "seats": list(TEAMS[t]), "cards": hand.pile_count[t], "tricks": hand.tricks[t],
-                                "faceUp": texts(sorted_cards(c for c in up if c is not None))}
+        pile: dict[str, Any] = {
+            "team": t,
+            "seats": list(TEAMS[t]),
+            "cards": hand.pile_count[t],
+            "tricks": hand.tricks[t],
+            "faceUp": texts(sorted_cards(c for c in up if c is not None)),
+        }
         if everything:
-            pile.update({"known": texts(sorted_cards(hand.pile_known[t])), "knownPoints": points(hand.pile_known[t]),
-                         "missing": [{"seq": s, "index": i} for s, i in hand.pile_hidden[t]]})
+            pile.update(
+                {
+                    "known": texts(sorted_cards(hand.pile_known[t])),
+                    "knownPoints": points(hand.pile_known[t]),
+                    "missing": [{"seq": s, "index": i} for s, i in hand.pile_hidden[t]],
+                }
+            )
         piles.append(pile)
     out["piles"] = piles
     if isinstance(seat, int):
@@ -267,7 +290,9 @@ def _trick_end(state: State, before: Hand, after: Hand) -> str:
         order = [(done.winner + i) % SEATS for i in range(SEATS)]
         words += f"; {seat_names(state.players, order)} draw {each} card{'s' if each > 1 else ''} each (stock {before.stock} → {after.stock})"
         if after.stock == 0 and state.options.trumpCard == "bottomFaceUp" and after.trump is not None:
-            words += f", {state.players[(done.winner + drawn - 1) % SEATS]} taking the face-up {after.trump.pretty()} last"
+            words += (
+                f", {state.players[(done.winner + drawn - 1) % SEATS]} taking the face-up {after.trump.pretty()} last"
+            )
     if not after.over:
         words += f"; {winner} leads next"
     return words
@@ -318,27 +343,42 @@ def narrate(before: State | None, event: Event, after: State) -> str:
 
     match event.type:
         case "match_started":
-            return (f"La Cabra: {players[0]} and {players[2]} against {players[1]} and {players[3]}; "
-                    "the team that reaches 12 loss points loses the series")
+            return (
+                f"La Cabra: {players[0]} and {players[2]} against {players[1]} and {players[3]}; "
+                "the team that reaches 12 loss points loses the series"
+            )
         case "hand_started":
             assert hand is not None
             if hand.is_result_only or hand.trump is None:
                 return f"Hand {hand.number}: {players[hand.dealer]} deals; the hand is recorded by its result only"
-            where = "face up at the bottom of the stock" if after.options.trumpCard == "bottomFaceUp" else "put back into the stock"
+            where = (
+                "face up at the bottom of the stock"
+                if after.options.trumpCard == "bottomFaceUp"
+                else "put back into the stock"
+            )
             assert hand.leader is not None
-            return (f"Hand {hand.number}: {players[hand.dealer]} deals; trump {suit_sign(hand.trump)} "
-                    f"({hand.trump.pretty()} shown, {where}); {players[hand.leader]} leads")
+            return (
+                f"Hand {hand.number}: {players[hand.dealer]} deals; trump {suit_sign(hand.trump)} "
+                f"({hand.trump.pretty()} shown, {where}); {players[hand.leader]} leads"
+            )
         case "lead":
             words = f"{name} leads {shown()}"
         case "beat":
             words = f"{name} beats with {shown()}"
         case "discard":
             n = len(d.get("cards", []))
-            words = f"{name} discards {shown()} face up" if after.options.discardFaceUp else f"{name} discards {n} card{'s' if n > 1 else ''} face down"
+            words = (
+                f"{name} discards {shown()} face up"
+                if after.options.discardFaceUp
+                else f"{name} discards {n} card{'s' if n > 1 else ''} face down"
+            )
         case "tira":
             words = f"{name} declares a tira: {shown()}"
             if prev is not None and prev.trick is not None:
-                back = [f"{players[p.seat]}'s {card_list(p.cards) if p.face_up else _face_down(len(p.cards))}" for p in prev.trick.plays]
+                back = [
+                    f"{players[p.seat]}'s {card_list(p.cards) if p.face_up else _face_down(len(p.cards))}"
+                    for p in prev.trick.plays
+                ]
                 words += f"; {and_list(back)} go{'es' if len(back) == 1 else ''} back"
         case "reveal":
             withheld = withheld_reveal(d.get("cards", []))

@@ -9,5 +9,5 @@ from tests.conftest import VOCABULARY
 
 def vocabulary_log() -> list[dict[str, Any]]:
     text = VOCABULARY.read_text(encoding="utf-8")
-    block = re.findall(r"```jsonl\n(.*?)```", text[text.index("**cabo** —"):], flags=re.S)[0]
+    block = re.findall(r"```jsonl\n(.*?)```", text[text.index("**cabo** —") :], flags=re.S)[0]
     return [json.loads(line) for line in block.strip().splitlines()]

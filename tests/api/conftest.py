@@ -15,7 +15,8 @@ from engines import la_cabra
 from engines.base import Event
 
 BACKENDS = {"sqlite": ("sqlite",), "postgres": ("postgres",)}.get(
-    os.environ.get("TANTEO_TEST_DB", ""), ("sqlite", "postgres"))
+    os.environ.get("TANTEO_TEST_DB", ""), ("sqlite", "postgres")
+)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -20,8 +20,19 @@ def ev(type_: str, **data: Any) -> dict[str, Any]:
 def open_reads(scorer: Scorer, seats: int) -> dict[str, bytes]:
     """Every open read of the match, without the token: path → body."""
     version = scorer.get()["version"]
-    paths = ["", "/events", "/events?after=1&limit=2", "/legal-moves", "/audit", "/replay", "/replay?course=recorded",
-             "/state", "/export", "/export?format=jsonl", "/sheet.csv"]
+    paths = [
+        "",
+        "/events",
+        "/events?after=1&limit=2",
+        "/legal-moves",
+        "/audit",
+        "/replay",
+        "/replay?course=recorded",
+        "/state",
+        "/export",
+        "/export?format=jsonl",
+        "/sheet.csv",
+    ]
     for seat in range(seats):
         paths += [f"/replay?seat={seat}", f"/replay?seat={seat}&course=recorded", f"/state?seat={seat}"]
     for at in range(1, version + 1):
@@ -38,7 +49,12 @@ def open_reads(scorer: Scorer, seats: int) -> dict[str, bytes]:
             assert response.status_code == 200, (path, response.get_json())
         out[path] = response.data
     game = json.loads(out[""])["game"]
-    for listing in ("/matches", f"/matches?game={game}&status=playing", "/matches.csv", "/matches/export"):  # every match
+    for listing in (
+        "/matches",
+        f"/matches?game={game}&status=playing",
+        "/matches.csv",
+        "/matches/export",
+    ):  # every match
         response = scorer.client.get(listing)
         assert response.status_code == 200, listing
         assert scorer.id in response.text or (listing == "/matches/export" and playing), listing

@@ -9,8 +9,19 @@ from tests.conftest import Scorer, stored_rows
 START = {"game": "la-cabra", "players": ["North", "East", "South", "West"], "options": {}}
 
 
-DEAL = {"type": "hand_started", "data": {"dealer": 3, "trump": "QS", "hands": [
-    ["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], ["??", "??", "??", "??"]]}}
+DEAL = {
+    "type": "hand_started",
+    "data": {
+        "dealer": 3,
+        "trump": "QS",
+        "hands": [
+            ["6C", "8H", "9H", "6D"],
+            ["6S", "8S", "9S", "JH"],
+            ["7D", "8D", "KD", "AD"],
+            ["??", "??", "??", "??"],
+        ],
+    },
+}
 
 
 def stored(db: Path | str | None) -> list[tuple[Any, ...]]:

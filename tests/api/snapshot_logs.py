@@ -7,7 +7,9 @@ from engines.base import Event
 
 def eggs_log(length: int) -> list[dict[str, Any]]:
     """A long legal series: result-only 60-60 deals never end it; a note now and then."""
-    log: list[dict[str, Any]] = [{"type": "match_started", "data": {"game": "la-cabra", "players": ["N", "E", "S", "W"]}}]
+    log: list[dict[str, Any]] = [
+        {"type": "match_started", "data": {"game": "la-cabra", "players": ["N", "E", "S", "W"]}}
+    ]
     dealer = 3
     while len(log) < length:
         if len(log) % 7 == 0:

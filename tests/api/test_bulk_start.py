@@ -25,8 +25,12 @@ def stored_like(service: Service, match_id: str) -> tuple[Any, ...]:
     """What two ways of recording a match must agree on (times, ids and salts aside)."""
     events = service.ledger.read(match_id)
     record = service.ledger.get_match(match_id)
-    return ([(e.seq, e.type, e.data, e.format, [p for p, _ in e.private]) for e in events],
-            record.status, record.meta, record.version)
+    return (
+        [(e.seq, e.type, e.data, e.format, [p for p, _ in e.private]) for e in events],
+        record.status,
+        record.meta,
+        record.version,
+    )
 
 
 def both_ways(tmp_path: Path, log: list[dict[str, Any]]) -> tuple[Service, dict[str, Any], dict[str, Any]]:
@@ -54,8 +58,10 @@ def test_a_whole_match_in_one_go_stores_what_start_then_record_stores(tmp_path: 
     assert service.ledger.snapshot(whole["id"]).seq == len(log)
     in_play = service.start_match(log[0]["data"], events=log[1:-1])
     assert service.cache.get(in_play["id"]).state == replay(engine, events_from(service.ledger.read(in_play["id"])))
-    assert service.state(whole["id"], token=whole["token"]) == {**service.state(created["id"], token=created["token"]),
-                                                               "id": whole["id"]}
+    assert service.state(whole["id"], token=whole["token"]) == {
+        **service.state(created["id"], token=created["token"]),
+        "id": whole["id"],
+    }
 
 
 def test_corrections_in_the_batch_rename_the_match_as_an_append_does(tmp_path: Path) -> None:
@@ -73,7 +79,7 @@ def test_a_refused_event_stores_nothing_and_names_its_index(tmp_path: Path) -> N
     log = [{"type": e.type, "data": dict(e.data)} for e in events]
     service = Service(open_ledger(str(tmp_path / "t.db")), StateCache())
     lead = next(i for i, e in enumerate(log) if e["type"] == "lead")
-    illegal = [*log[1:lead + 1], log[lead], *log[lead + 1:]]  # the same lead twice: out of turn
+    illegal = [*log[1 : lead + 1], log[lead], *log[lead + 1 :]]  # the same lead twice: out of turn
     with pytest.raises(EventRefused) as refused:
         service.start_match(log[0]["data"], events=illegal)
     assert refused.value.index == lead and refused.value.game == "la-cabra"

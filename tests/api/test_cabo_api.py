@@ -44,7 +44,17 @@ def test_games_describe_cabo(client: Any) -> None:
     game = next(g for g in games if g["game"] == "cabo")
     assert game["players"]["min"] == 2 and game["players"]["max"] == 5
     assert game["options"]["edition"]["default"] == 1 and game["options"]["wrongMultiPenalty"]["default"] == "discard"
-    assert set(game["schemas"]) >= {"draw", "replace", "peek", "spy", "swap", "call_cabo", "showdown", "reveal", "hand_result"}
+    assert set(game["schemas"]) >= {
+        "draw",
+        "replace",
+        "peek",
+        "spy",
+        "swap",
+        "call_cabo",
+        "showdown",
+        "reveal",
+        "hand_result",
+    }
     assert client.get(game["schemas"]["swap"]).get_json()["$id"].endswith("cabo/swap.v1.json")
     assert client.get("/games/cabo").get_json()["options"]["lockCaller"]["default"] is False
 
@@ -69,7 +79,9 @@ def test_vocabulary_log_cb1_and_cb2(scorer: Scorer) -> None:
     assert audit["hands"][0]["result"]["resets"] == [2] and audit["hands"][1]["result"]["winners"] == [1]
     assert audit["hands"][1]["result"]["dealt"][3] == ["4", "7", "1", "2"]
     assert audit["firstDivergence"] is None and all(c["agrees"] for c in audit["claims"])
-    assert all(line["rule"] == "/rules/cabo#scoring-round" and line["reason"] for h in audit["hands"] for line in h["lines"])
+    assert all(
+        line["rule"] == "/rules/cabo#scoring-round" and line["reason"] for h in audit["hands"] for line in h["lines"]
+    )
     assert scorer.get("/legal-moves")["moves"][0] == {"type": "hand_started", "data": {"dealer": 1}}
     # views: after Dora's peek (seq 9) she alone sees her slot 3; after the showdown everyone sees it all
     assert scorer.read("/state", at=9, seat=3)["state"]["rows"][3]["cards"] == [U, U, "1", U]
@@ -84,7 +96,7 @@ def test_vocabulary_log_cb1_and_cb2(scorer: Scorer) -> None:
 def test_wrong_claim_is_reported_at_its_round(scorer: Scorer) -> None:
     log = vocabulary_log()
     scorer.start(log[0]["data"])
-    bad = ev("score_claimed", hand=2, points=[9, 5, 5, 14], totals=[44, 98, 55, 54])   # Ben scored his sum: wrong
+    bad = ev("score_claimed", hand=2, points=[9, 5, 5, 14], totals=[44, 98, 55, 54])  # Ben scored his sum: wrong
     scorer.record(*log[1:-1], bad)
     audit = scorer.get("/audit")
     first = audit["firstDivergence"]
@@ -94,9 +106,15 @@ def test_wrong_claim_is_reported_at_its_round(scorer: Scorer) -> None:
 
 def test_cb3_kamikaze_ends_the_game(scorer: Scorer) -> None:
     scorer.start({"game": "cabo", "players": PLAYERS, "initial": {"totals": [44, 93, 55, 54]}})
-    scorer.record(ev("hand_started", dealer=1),
-                  ev("hand_result", layouts=[["5", "6", "7", "8"], ["9", "9", "9"], ["12", "13", "12", "13"], ["0", "1", "2"]], caller=3),
-                  ev("score_claimed", hand=1, points=[50, 50, 0, 50], totals=[94, 143, 55, 104], winners=[2]))
+    scorer.record(
+        ev("hand_started", dealer=1),
+        ev(
+            "hand_result",
+            layouts=[["5", "6", "7", "8"], ["9", "9", "9"], ["12", "13", "12", "13"], ["0", "1", "2"]],
+            caller=3,
+        ),
+        ev("score_claimed", hand=1, points=[50, 50, 0, 50], totals=[94, 143, 55, 104], winners=[2]),
+    )
     summary = scorer.get()
     assert summary["status"] == "over" and summary["end"]["winners"] == [2]
     assert [s["total"] for s in summary["standings"]] == [94, 143, 55, 104]
@@ -105,22 +123,35 @@ def test_cb3_kamikaze_ends_the_game(scorer: Scorer) -> None:
     refused(scorer, ev("hand_started", dealer=2), "common.match_over")
 
 
-@pytest.mark.parametrize("options, claim, row, top", [
-    ({}, [1, 3], ["2", "4", "11"], "9"),
-    ({}, [1, 4], ["9", "4", "9", "11"], "2"),
-    ({"wrongMultiPenalty": "keep"}, [1, 4], ["9", "4", "9", "11", "2"], "5"),
-])
-def test_cb4_multi_card_replacement(scorer: Scorer, options: dict[str, Any], claim: list[int], row: list[str], top: str) -> None:
+@pytest.mark.parametrize(
+    "options, claim, row, top",
+    [
+        ({}, [1, 3], ["2", "4", "11"], "9"),
+        ({}, [1, 4], ["9", "4", "9", "11"], "2"),
+        ({"wrongMultiPenalty": "keep"}, [1, 4], ["9", "4", "9", "11", "2"], "5"),
+    ],
+)
+def test_cb4_multi_card_replacement(
+    scorer: Scorer, options: dict[str, Any], claim: list[int], row: list[str], top: str
+) -> None:
     scorer.start({"game": "cabo", "players": PLAYERS, "options": options})
-    scorer.record(ev("hand_started", dealer=1, layouts=HIDDEN4, discard="5"),
-                  ev("initial_peek", seat=1, slots=[1, 3], cards=["9", "9"]),
-                  ev("draw", seat=1, card="2"))
+    scorer.record(
+        ev("hand_started", dealer=1, layouts=HIDDEN4, discard="5"),
+        ev("initial_peek", seat=1, slots=[1, 3], cards=["9", "9"]),
+        ev("draw", seat=1, card="2"),
+    )
     shown = {1: "9", 3: "9", 4: "11"}
     scorer.record(ev("replace", seat=1, slots=claim, cards=[shown[k] for k in claim]))
-    scorer.record(ev("reveal", cards=[{"seat": 1, "slot": 2, "card": "4"}] + (
-        [{"seat": 1, "slot": 4, "card": "11"}] if len(row) > 3 else [{"seat": 1, "slot": 3, "card": "11"}])))
-    response = scorer.client.get(f"/matches/{scorer.id}/state", query_string={"seat": "all"},
-                                 headers={"Authorization": f"Bearer {scorer.token}"})
+    scorer.record(
+        ev(
+            "reveal",
+            cards=[{"seat": 1, "slot": 2, "card": "4"}]
+            + ([{"seat": 1, "slot": 4, "card": "11"}] if len(row) > 3 else [{"seat": 1, "slot": 3, "card": "11"}]),
+        )
+    )
+    response = scorer.client.get(
+        f"/matches/{scorer.id}/state", query_string={"seat": "all"}, headers={"Authorization": f"Bearer {scorer.token}"}
+    )
     assert response.status_code == 200, response.get_json()
     state = response.get_json()["state"]
     assert state["rows"][1]["cards"] == row and state["discardPile"][-1] == top
@@ -128,10 +159,13 @@ def test_cb4_multi_card_replacement(scorer: Scorer, options: dict[str, Any], cla
 
 def test_refused_moves_leave_the_log_unchanged(scorer: Scorer) -> None:
     scorer.start({"game": "cabo", "players": PLAYERS})
-    scorer.record(ev("hand_started", dealer=0, layouts=HIDDEN4, discard="13"),
-                  ev("draw", seat=0))
+    scorer.record(ev("hand_started", dealer=0, layouts=HIDDEN4, discard="13"), ev("draw", seat=0))
     refused(scorer, ev("peek", seat=0, card="5", slot=1), "cabo.wrong_action")
-    body = refused(scorer, ev("swap", seat=0, card="11", first={"seat": 0, "slot": 1}, second={"seat": 0, "slot": 2}), "cabo.swap_own")
+    body = refused(
+        scorer,
+        ev("swap", seat=0, card="11", first={"seat": 0, "slot": 1}, second={"seat": 0, "slot": 2}),
+        "cabo.swap_own",
+    )
     assert "own two cards" in body["detail"]
     refused(scorer, ev("spy", seat=0, card="9", target={"seat": 0, "slot": 1}), "cabo.spy_own")
     refused(scorer, ev("draw", seat=1), "common.not_your_turn")
@@ -140,8 +174,11 @@ def test_refused_moves_leave_the_log_unchanged(scorer: Scorer) -> None:
     assert "Ben already called it at event 5" in body["detail"] and body.get("seq") == 5
     for seat in (2, 3, 0):
         scorer.record(ev("draw", seat=seat), ev("discard", seat=seat, card="4" if seat != 0 else "6"))
-    body = refused(scorer, ev("showdown", layouts=[["13", "1", "2", "3"], ["13", "1", "2", "3"], ["1", "2", "3", "5"], ["5"] * 4]),
-                   "common.card_duplicate")
+    body = refused(
+        scorer,
+        ev("showdown", layouts=[["13", "1", "2", "3"], ["13", "1", "2", "3"], ["1", "2", "3", "5"], ["5"] * 4]),
+        "common.card_duplicate",
+    )
     assert "13" in body["detail"]
     refused(scorer, ev("replace", seat=0, slots=[1, 1], cards=["1", "1"]), "schema.invalid", status=400)
     assert scorer.get("/audit")["hands"][0]["status"] == "incomplete"
@@ -149,13 +186,20 @@ def test_refused_moves_leave_the_log_unchanged(scorer: Scorer) -> None:
 
 def test_a_peek_contradicted_by_the_showdown_names_the_peek(scorer: Scorer) -> None:
     scorer.start({"game": "cabo", "players": ["Anna", "Ben"]})
-    scorer.record(ev("hand_started", dealer=0, layouts=[[U] * 4, [U] * 4], discard="9"),
-                  ev("draw", seat=0, card="8"), ev("peek", seat=0, card="8", slot=2, value="3"),
-                  ev("call_cabo", seat=1), ev("draw", seat=0), ev("discard", seat=0, card="1"))
-    body = refused(scorer, ev("showdown", layouts=[["0", "2", "3", "4"], ["5", "6", "7", "10"]]), "common.card_unavailable")
+    scorer.record(
+        ev("hand_started", dealer=0, layouts=[[U] * 4, [U] * 4], discard="9"),
+        ev("draw", seat=0, card="8"),
+        ev("peek", seat=0, card="8", slot=2, value="3"),
+        ev("call_cabo", seat=1),
+        ev("draw", seat=0),
+        ev("discard", seat=0, card="1"),
+    )
+    body = refused(
+        scorer, ev("showdown", layouts=[["0", "2", "3", "4"], ["5", "6", "7", "10"]]), "common.card_unavailable"
+    )
     assert body.get("seq") == 4 and "event 4" in body["detail"]
     scorer.record(ev("showdown", layouts=[["0", "3", "2", "4"], ["5", "6", "7", "10"]]))
-    assert scorer.get("/audit")["hands"][0]["points"] == [0, 33]   # Anna 9 lowest; Ben 28 + 5
+    assert scorer.get("/audit")["hands"][0]["points"] == [0, 33]  # Anna 9 lowest; Ben 28 + 5
 
 
 # --------------------------------------------------------------------------- a whole game, unknown cards
@@ -168,8 +212,13 @@ def _whole_game() -> list[Event]:
         events, _ = run(cabo, driver)
         starts = [e for e in events if e.type == "hand_started"]
         shown = sum(1 for e in events if e.type == "showdown")  # fewer than rounds: one was closed from the sheet
-        if driver.n >= 3 and len(starts) >= 3 and all("layouts" in e.data for e in starts) and "initial" not in events[0].data \
-                and shown == len(starts):
+        if (
+            driver.n >= 3
+            and len(starts) >= 3
+            and all("layouts" in e.data for e in starts)
+            and "initial" not in events[0].data
+            and shown == len(starts)
+        ):
             return events
     raise AssertionError("no seed gives a whole move-by-move game")
 
@@ -224,8 +273,15 @@ def test_whole_game_with_unknown_cards_audits(scorer: Scorer) -> None:
     scorer.record(*batch)
     exp = expected[-1]
     final = min(exp["totals"])
-    scorer.record(ev("score_claimed", hand=round_no, points=exp["points"], totals=exp["totals"],
-                     winners=[s for s, t in enumerate(exp["totals"]) if t == final]))
+    scorer.record(
+        ev(
+            "score_claimed",
+            hand=round_no,
+            points=exp["points"],
+            totals=exp["totals"],
+            winners=[s for s, t in enumerate(exp["totals"]) if t == final],
+        )
+    )
     audit = scorer.get("/audit")
     assert [h["status"] for h in audit["hands"]] == ["scored"] * len(expected)
     assert [h["totals"] for h in audit["hands"]] == [x["totals"] for x in expected]

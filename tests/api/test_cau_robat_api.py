@@ -46,9 +46,18 @@ def test_vocabulary_log_through_the_api(scorer: Scorer) -> None:
         scorer.record(event)
     state = scorer.get("/state")["state"]
     piles = {p["name"]: p["cards"] for p in state["piles"]}
-    assert piles == {"A": [], "B": ["3c"], "C": ["1o", "1c", "7o", "7c", "6c", "5e", "5o", "10c", "11b", "11o", "12o", "7e", "3o"],
-                     "D": []}
-    assert sorted(state["table"]) == ["2e", "4b"] and state["chain"] == {"rank": 4, "seats": [3], "call": None, "cards": ["4b"]}
+    assert piles == {
+        "A": [],
+        "B": ["3c"],
+        "C": ["1o", "1c", "7o", "7c", "6c", "5e", "5o", "10c", "11b", "11o", "12o", "7e", "3o"],
+        "D": [],
+    }
+    assert sorted(state["table"]) == ["2e", "4b"] and state["chain"] == {
+        "rank": 4,
+        "seats": [3],
+        "call": None,
+        "cards": ["4b"],
+    }
     assert state["calls"] == [{"rank": 7, "seats": [0, 1, 2], "call": "recau"}]
     assert "hands" in state and all("cards" not in h for h in state["hands"])
     summary = scorer.get()
@@ -60,7 +69,9 @@ def test_vocabulary_log_through_the_api(scorer: Scorer) -> None:
     first = audit["hands"][0]
     assert first["result"]["winners"] == [1, 2] and first["points"] == [8, 12, 12, 6]
     frames = scorer.get("/replay")["frames"]
-    assert frames[16]["text"].startswith("D plays 4 bastos: C's Recau on 7s takes 7-7-6-10-12 and A's pile on 5 and D's pile on 11")
+    assert frames[16]["text"].startswith(
+        "D plays 4 bastos: C's Recau on 7s takes 7-7-6-10-12 and A's pile on 5 and D's pile on 11"
+    )
     assert "B pays 3" in frames[16]["text"]
     assert frames[14]["text"] == "B plays 7 copas: Cau" and frames[15]["text"] == "C plays 7 espadas: Recau"
     # a seat sees its own hand and nobody else's (shown with the token while in play; without it, only what is public)
@@ -82,15 +93,24 @@ def test_wrong_claim_is_found_at_its_hand(scorer: Scorer) -> None:
 
 def test_refused_events_leave_the_log_unchanged(scorer: Scorer) -> None:
     scorer.start(LOG[0]["data"])
-    refused(scorer, ev("hand_started", dealer=0, table=["1o", "1c", "5e", "11b"], hands=LOG[4]["data"]["hands"]), 422,
-            "cau-robat.table_ranks")
+    refused(
+        scorer,
+        ev("hand_started", dealer=0, table=["1o", "1c", "5e", "11b"], hands=LOG[4]["data"]["hands"]),
+        422,
+        "cau-robat.table_ranks",
+    )
     scorer.record(*LOG[1:5])
     refused(scorer, ev("play", seat=1, card="6c"), 422, "common.not_your_turn")
-    body = refused(scorer, ev("play", seat=0, card="8o"), 400, "schema.invalid")        # not a card of the Spanish deck
+    body = refused(scorer, ev("play", seat=0, card="8o"), 400, "schema.invalid")  # not a card of the Spanish deck
     assert body["path"] == "$.events[0].data.card"
-    refused(scorer, ev("play", seat=0, card="6c"), 422, "common.card_unavailable")       # B's card
-    refused(scorer, ev("play", seat=0, card="1o"), 422, "common.card_unavailable")       # on the table
-    refused(scorer, ev("play", seat=0, card="5o", captures=[{"seat": 0, "cards": ["5e", "1o", "5o"]}]), 422, "cau-robat.mismatch")
+    refused(scorer, ev("play", seat=0, card="6c"), 422, "common.card_unavailable")  # B's card
+    refused(scorer, ev("play", seat=0, card="1o"), 422, "common.card_unavailable")  # on the table
+    refused(
+        scorer,
+        ev("play", seat=0, card="5o", captures=[{"seat": 0, "cards": ["5e", "1o", "5o"]}]),
+        422,
+        "cau-robat.mismatch",
+    )
     refused(scorer, ev("play", seat=0, card="5o", call=True), 422, "cau-robat.mismatch")
     refused(scorer, ev("play", seat=4, card="5o"), 422, "common.bad_seat")
     refused(scorer, ev("hand_started", dealer=0), 422, "common.hand_in_progress")
@@ -147,7 +167,11 @@ def test_games_lists_cau_robat_with_its_options(client: Any) -> None:
     games = client.get("/games").get_json()["games"]
     cau = next(g for g in games if g["game"] == "cau-robat")
     assert cau["options"]["pileOrder"] == {**cau["options"]["pileOrder"], "default": "deterministic"}
-    assert len(cau["options"]) == 12 and "correctionWindow" in cau["options"] and cau["target"] == {"wins": 3, "tie": "share"}
+    assert (
+        len(cau["options"]) == 12
+        and "correctionWindow" in cau["options"]
+        and cau["target"] == {"wins": 3, "tie": "share"}
+    )
     schema = client.get(cau["schemas"]["play"]).get_json()
     assert schema["$id"].endswith("cau-robat/play.v1.json")
     assert client.get("/games/cau-robat").get_json()["direction"] == "ACW"

@@ -54,7 +54,9 @@ def test_record_replay_audit_verify(tmp_path: Path, db_path: Path | str) -> None
     as_json = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
     assert [s["total"] for s in as_json["standings"]] == [12, 8]
 
-    by_hand = runner.invoke(main, ["replay", match_id, "--db", str(db), "--hand", "1", "--move", "3", "--seat", "South"])
+    by_hand = runner.invoke(
+        main, ["replay", match_id, "--db", str(db), "--hand", "1", "--move", "3", "--seat", "South"]
+    )
     assert by_hand.exit_code == 0, by_hand.output
     steps = by_hand.output.strip().splitlines()
     assert [line.split()[:2] for line in steps] == [["2", "1.0"], ["3", "1.1"], ["4", "1.2"], ["5", "1.3"]]
@@ -68,10 +70,24 @@ def test_record_replay_audit_verify(tmp_path: Path, db_path: Path | str) -> None
 def test_record_stops_at_the_first_refused_line_and_keeps_the_rest(tmp_path: Path, db_path: Path | str) -> None:
     runner = CliRunner()
     db = db_path
-    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "start.jsonl", [{"type": "match_started", "data": START}]))
+    match_id, token, _ = record_new(
+        runner, db, write_jsonl(tmp_path / "start.jsonl", [{"type": "match_started", "data": START}])
+    )
     bad = [*DEAL_1[:3], {"type": "beat", "data": {"seat": 3, "cards": ["7S"]}}, *DEAL_1[3:]]
-    result = runner.invoke(main, ["record", match_id, str(write_jsonl(tmp_path / "bad.jsonl", bad)),
-                                  "--db", str(db), "--token", token, "--batch", "2"])
+    result = runner.invoke(
+        main,
+        [
+            "record",
+            match_id,
+            str(write_jsonl(tmp_path / "bad.jsonl", bad)),
+            "--db",
+            str(db),
+            "--token",
+            token,
+            "--batch",
+            "2",
+        ],
+    )
     assert result.exit_code == 1
     assert "line 4 refused" in result.output and "common.not_your_turn" in result.output
     assert "3 events before it were recorded" in result.output
@@ -82,16 +98,22 @@ def test_record_stops_at_the_first_refused_line_and_keeps_the_rest(tmp_path: Pat
 def test_record_needs_the_token(tmp_path: Path) -> None:
     runner = CliRunner()
     db = tmp_path / "cli.db"
-    match_id, _, _ = record_new(runner, db, write_jsonl(tmp_path / "start.jsonl", [{"type": "match_started", "data": START}]))
-    result = runner.invoke(main, ["record", match_id, str(write_jsonl(tmp_path / "d.jsonl", DEAL_1[:1])),
-                                  "--db", str(db), "--token", "wrong"])
+    match_id, _, _ = record_new(
+        runner, db, write_jsonl(tmp_path / "start.jsonl", [{"type": "match_started", "data": START}])
+    )
+    result = runner.invoke(
+        main,
+        ["record", match_id, str(write_jsonl(tmp_path / "d.jsonl", DEAL_1[:1])), "--db", str(db), "--token", "wrong"],
+    )
     assert result.exit_code == 1 and "auth.wrong" in result.output
 
 
 def test_verify_catches_a_changed_row_and_refuses_a_missing_file(tmp_path: Path) -> None:
     runner = CliRunner()
     db = tmp_path / "cli.db"
-    match_id, _, _ = record_new(runner, db, write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}, *DEAL_1[:3]]))
+    match_id, _, _ = record_new(
+        runner, db, write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}, *DEAL_1[:3]])
+    )
     with sqlite3.connect(db) as conn:  # someone edits a stored move behind the ledger's back
         triggers = list(conn.execute("SELECT name, sql FROM sqlite_master WHERE type='trigger' AND tbl_name='events'"))
         for name, _ in triggers:
@@ -113,8 +135,14 @@ def test_commands_that_read_say_when_there_is_no_database_and_make_none(tmp_path
     runner = CliRunner()
     nothing = tmp_path / "typo.db"
     start = write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}])
-    for command in (["audit", "X"], ["replay", "X"], ["export", "X"], ["export", "--all"], ["rotate-token", "X"],
-                    ["record", "X", str(start), "--token", "t"]):
+    for command in (
+        ["audit", "X"],
+        ["replay", "X"],
+        ["export", "X"],
+        ["export", "--all"],
+        ["rotate-token", "X"],
+        ["record", "X", str(start), "--token", "t"],
+    ):
         result = runner.invoke(main, [*command, "--db", str(nothing)])
         assert result.exit_code == 1, (command, result.output)
         assert f"there is no database at {nothing}" in result.output, (command, result.output)
@@ -140,7 +168,9 @@ def test_record_run_again_after_a_fixed_line_leaves_one_copy_of_every_event(tmp_
     assert log["version"] == 31 and log["chain"]["valid"]
     third = runner.invoke(main, ["record", match_id, str(fixed), "--db", str(db), "--token", token])
     assert third.exit_code == 0 and "recorded 0 events" in third.output and "version 31" in third.output
-    other = write_jsonl(tmp_path / "other.jsonl", [{"type": "match_started", "data": {**START, "players": ["A", "B", "C", "D"]}}])
+    other = write_jsonl(
+        tmp_path / "other.jsonl", [{"type": "match_started", "data": {**START, "players": ["A", "B", "C", "D"]}}]
+    )
     refused = runner.invoke(main, ["record", match_id, str(other), "--db", str(db), "--token", token])
     assert refused.exit_code == 1 and "starts another match" in refused.output
 
@@ -148,7 +178,9 @@ def test_record_run_again_after_a_fixed_line_leaves_one_copy_of_every_event(tmp_
 def test_rotate_token_prints_a_new_token_and_retires_the_old(tmp_path: Path) -> None:
     runner = CliRunner()
     db = tmp_path / "cli.db"
-    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}]))
+    match_id, token, _ = record_new(
+        runner, db, write_jsonl(tmp_path / "s.jsonl", [{"type": "match_started", "data": START}])
+    )
     rotated = runner.invoke(main, ["rotate-token", match_id, "--db", str(db), "--token", token])
     assert rotated.exit_code == 0, rotated.output
     new = re.search(r"\(token (\S+)\)", rotated.output)
@@ -165,14 +197,19 @@ def test_rotate_token_prints_a_new_token_and_retires_the_old(tmp_path: Path) -> 
 def test_audit_lists_a_claim_about_a_voided_hand_as_orphaned(tmp_path: Path) -> None:
     runner = CliRunner()
     db = tmp_path / "cli.db"
-    log = [{"type": "match_started", "data": START}, {"type": "hand_started", "data": {"dealer": 3}},
-           {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
-           {"type": "score_claimed", "data": {"hand": 1, "points": [0, 2]}},
-           {"type": "void", "data": {"target": 2, "reason": "misdeal"}}]
+    log = [
+        {"type": "match_started", "data": START},
+        {"type": "hand_started", "data": {"dealer": 3}},
+        {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
+        {"type": "score_claimed", "data": {"hand": 1, "points": [0, 2]}},
+        {"type": "void", "data": {"target": 2, "reason": "misdeal"}},
+    ]
     match_id, _, output = record_new(runner, db, write_jsonl(tmp_path / "v.jsonl", log))
     assert "recorded 4 events" in output, output
     audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
-    assert "orphaned claim at event 4: hand 1 (dealt at event 2) was voided at event 5 (misdeal)" in audit.output, audit.output
+    assert "orphaned claim at event 4: hand 1 (dealt at event 2) was voided at event 5 (misdeal)" in audit.output, (
+        audit.output
+    )
 
 
 def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: Path) -> None:
@@ -185,10 +222,15 @@ def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: 
     db = tmp_path / "cli.db"
     deal = [dict(e) for e in DEAL_1]
     deal[4] = {"type": "discard", "data": {"seat": 3, "cards": ["6H", "7H", "8C", "9C"]}}
-    match_id, token, _ = record_new(runner, db, write_jsonl(tmp_path / "deal.jsonl", [{"type": "match_started", "data": START}, *deal[:5]]))
+    match_id, token, _ = record_new(
+        runner, db, write_jsonl(tmp_path / "deal.jsonl", [{"type": "match_started", "data": START}, *deal[:5]])
+    )
     open_audit = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
     assert open_audit["hands"][0]["status"] == "playing" and "6H" not in json.dumps(open_audit)
-    runner.invoke(main, ["record", match_id, str(write_jsonl(tmp_path / "rest.jsonl", deal[5:])), "--db", str(db), "--token", token])
+    runner.invoke(
+        main,
+        ["record", match_id, str(write_jsonl(tmp_path / "rest.jsonl", deal[5:])), "--db", str(db), "--token", token],
+    )
     open_audit = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json"]).output)
     full = json.loads(runner.invoke(main, ["audit", match_id, "--db", str(db), "--json", "--token", token]).output)
     assert full["hands"][0]["status"] == "scored" and full["hands"][0]["points"] == [4, 0]
@@ -198,7 +240,12 @@ def test_audit_and_replay_with_the_token_show_a_match_in_play_in_full(tmp_path: 
 
     log = [*vocabulary_log()[:20], {"type": "reveal", "data": {"cards": [{"seat": 2, "slot": 3, "card": "10"}]}}]
     cabo, cabo_token, _ = record_new(runner, db, write_jsonl(tmp_path / "cabo.jsonl", log))
-    assert runner.invoke(main, ["replay", cabo, "--db", str(db)]).output.strip().splitlines()[-1].endswith("Carl's slot 3 is ??")
+    assert (
+        runner.invoke(main, ["replay", cabo, "--db", str(db)])
+        .output.strip()
+        .splitlines()[-1]
+        .endswith("Carl's slot 3 is ??")
+    )
     shown = runner.invoke(main, ["replay", cabo, "--db", str(db), "--token", cabo_token])
     assert shown.output.strip().splitlines()[-1].endswith("Carl's slot 3 is 10")
 
@@ -218,7 +265,11 @@ def test_a_database_that_cannot_be_used_is_said_in_words_not_as_a_traceback(tmp_
 
     def said(args: list[str]) -> str:
         result = runner.invoke(main, args)
-        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), (args, result.output, result.exception)
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), (
+            args,
+            result.output,
+            result.exception,
+        )
         assert result.output.startswith("error: ") and "Traceback" not in result.output, result.output
         assert not machine_text(result.output)
         return result.output
@@ -233,4 +284,6 @@ def test_a_database_that_cannot_be_used_is_said_in_words_not_as_a_traceback(tmp_
     message = said(["audit", match_id, "--db", str(tmp_path)])
     assert "not a folder" in message
     assert "not a usable" in said(["audit", match_id, "--db", str(archive)])
-    assert "No such file or directory" in said(["export", match_id, str(tmp_path / "nowhere" / "m.tnt"), "--db", str(db)])
+    assert "No such file or directory" in said(
+        ["export", match_id, str(tmp_path / "nowhere" / "m.tnt"), "--db", str(db)]
+    )

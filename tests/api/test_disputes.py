@@ -26,8 +26,6 @@ def ev(type_: str, **data: Any) -> dict[str, Any]:
     return {"type": type_, "data": data}
 
 
-
-
 @pytest.fixture
 def app(db_path: Path, clock: Clock) -> Iterator[Flask]:
     yield create_app({"TANTEO_DB": str(db_path), "TESTING": True, "TANTEO_CLOCK": clock})
@@ -35,11 +33,16 @@ def app(db_path: Path, clock: Clock) -> Iterator[Flask]:
 
 def cb1(scorer: Scorer, **options: Any) -> None:
     scorer.start({**CB1, "options": options} if options else CB1)
-    scorer.record(ev("hand_started", dealer=0), ev("hand_result", layouts=LAYOUTS, caller=0),
-                  ev("score_claimed", hand=1, points=[15, 0, 15, 0]))
+    scorer.record(
+        ev("hand_started", dealer=0),
+        ev("hand_result", layouts=LAYOUTS, caller=0),
+        ev("score_claimed", hand=1, points=[15, 0, 15, 0]),
+    )
 
 
-def refused(scorer: Scorer, code: str, *events: dict[str, Any], status: int = 422, index: int | None = None) -> dict[str, Any]:
+def refused(
+    scorer: Scorer, code: str, *events: dict[str, Any], status: int = 422, index: int | None = None
+) -> dict[str, Any]:
     before = scorer.raw_log()
     response = scorer.post(*events)
     body = response.get_json()
@@ -56,17 +59,36 @@ def test_an_upheld_ruling_carries_its_amend_and_the_hand_is_rescored(scorer: Sco
     assert scorer.get("/audit")["hands"][0]["result"]["scores"] == [15, 0, 15, 0]
     scorer.record(ev("dispute", hand=1, field="points", seat=0, reason="Ben called CABO, not Anna"))
     dispute = scorer.get("/audit")["disputes"]
-    assert dispute == [{"seq": 5, "hand": 1, "field": "points", "seat": 0, "reason": "Ben called CABO, not Anna",
-                        "state": "open", "ruling": None, "correction": []}]
-    scorer.record(ev("ruling", dispute=5, decision="upheld", reason="the table agrees Ben called"),
-                  ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called CABO"))
+    assert dispute == [
+        {
+            "seq": 5,
+            "hand": 1,
+            "field": "points",
+            "seat": 0,
+            "reason": "Ben called CABO, not Anna",
+            "state": "open",
+            "ruling": None,
+            "correction": [],
+        }
+    ]
+    scorer.record(
+        ev("ruling", dispute=5, decision="upheld", reason="the table agrees Ben called"),
+        ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called CABO"),
+    )
     audit = scorer.get("/audit")
     assert audit["hands"][0]["result"]["caller"] == 1
-    assert audit["hands"][0]["result"]["scores"] == [10, 0, 15, 7]  # Ben, tied lowest, called: 0; everyone else their sum
+    assert audit["hands"][0]["result"]["scores"] == [
+        10,
+        0,
+        15,
+        7,
+    ]  # Ben, tied lowest, called: 0; everyone else their sum
     [entry] = audit["disputes"]
     assert entry["state"] == "upheld"
     assert entry["ruling"] == {"seq": 6, "decision": "upheld", "reason": "the table agrees Ben called"}
-    assert entry["correction"] == [{"seq": 7, "type": "amend", "target": 3, "reason": "Ben called CABO", "inForce": True}]
+    assert entry["correction"] == [
+        {"seq": 7, "type": "amend", "target": 3, "reason": "Ben called CABO", "inForce": True}
+    ]
     assert audit["firstDivergence"]["seat"] == 0 and audit["firstDivergence"]["claimed"] == 15
     frames = scorer.get("/replay")["frames"]
     assert [f["status"] for f in frames[4:6]] == ["dispute", "ruling"]
@@ -92,18 +114,27 @@ def test_refused_disputes_and_rulings(scorer: Scorer) -> None:
     scorer.record(ev("dispute", hand=1, reason="Ben called"))
     body = refused(scorer, "common.ruling_needs_correction", ev("ruling", dispute=5, decision="upheld", reason="yes"))
     assert "same batch" in body["detail"]
-    refused(scorer, "common.ruling_needs_correction",
-            ev("ruling", dispute=5, decision="upheld", reason="yes"), ev("note", text="a note is no correction"))
+    refused(
+        scorer,
+        "common.ruling_needs_correction",
+        ev("ruling", dispute=5, decision="upheld", reason="yes"),
+        ev("note", text="a note is no correction"),
+    )
     refused(scorer, "common.amend_type", ev("amend", target=5, data={"hand": 1, "reason": "x"}, reason="reworded"))
     scorer.record(ev("ruling", dispute=5, decision="rejected", reason="no"))
-    refused(scorer, "common.already_ruled",
-            ev("ruling", dispute=5, decision="upheld", reason="on second thought"),
-            ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called"))
+    refused(
+        scorer,
+        "common.already_ruled",
+        ev("ruling", dispute=5, decision="upheld", reason="on second thought"),
+        ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called"),
+    )
     # voiding the ruling reopens the dispute, which may then be ruled again
     scorer.record(ev("void", target=6, reason="ruled by the wrong person"))
     assert scorer.get("/audit")["disputes"][0]["state"] == "open"
-    scorer.record(ev("ruling", dispute=5, decision="upheld", reason="the umpire agrees"),
-                  ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called"))
+    scorer.record(
+        ev("ruling", dispute=5, decision="upheld", reason="the umpire agrees"),
+        ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called"),
+    )
     assert scorer.get("/audit")["disputes"][0]["state"] == "upheld"
 
 
@@ -117,15 +148,24 @@ def test_a_withdrawn_dispute_cannot_be_ruled(scorer: Scorer) -> None:
 
 def test_a_ruling_in_the_same_batch_as_its_dispute(scorer: Scorer) -> None:
     cb1(scorer)
-    scorer.record(ev("dispute", hand=1, reason="Ben called"), ev("ruling", dispute=5, decision="upheld", reason="agreed"),
-                  ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called"))
+    scorer.record(
+        ev("dispute", hand=1, reason="Ben called"),
+        ev("ruling", dispute=5, decision="upheld", reason="agreed"),
+        ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called"),
+    )
     assert scorer.get("/audit")["disputes"][0]["state"] == "upheld"
 
 
 def finished(scorer: Scorer, minutes: int) -> None:
     """Two players, Anna at 95: her sum of 10 takes her to 105 and ends the match."""
-    scorer.start({"game": "cabo", "players": ["Anna", "Ben"], "initial": {"totals": [95, 0]},
-                  "options": {"correctionWindow": minutes}})
+    scorer.start(
+        {
+            "game": "cabo",
+            "players": ["Anna", "Ben"],
+            "initial": {"totals": [95, 0]},
+            "options": {"correctionWindow": minutes},
+        }
+    )
     scorer.record(ev("hand_started", dealer=0), ev("hand_result", layouts=[["5", "5"], ["1"]], caller=1))
     assert scorer.get()["status"] == "over"
 
@@ -135,16 +175,22 @@ def test_corrections_within_the_window_are_accepted_and_refused_after_it(scorer:
     clock.offset = timedelta(minutes=29)
     scorer.record(ev("dispute", hand=1, reason="Anna's row was 5 4"))
     clock.offset = timedelta(minutes=31)
-    body = refused(scorer, "common.match_final",
-                   ev("ruling", dispute=4, decision="upheld", reason="it was 5 4"),
-                   ev("amend", target=3, data={"layouts": [["5", "4"], ["1"]], "caller": 1}, reason="5 4"), index=0)
+    body = refused(
+        scorer,
+        "common.match_final",
+        ev("ruling", dispute=4, decision="upheld", reason="it was 5 4"),
+        ev("amend", target=3, data={"layouts": [["5", "4"], ["1"]], "caller": 1}, reason="5 4"),
+        index=0,
+    )
     assert "30 minute(s)" in body["detail"]
     refused(scorer, "common.match_final", ev("note", text="late"), ev("void", target=3, reason="late"), index=1)
     refused(scorer, "common.match_final", ev("dispute", hand=1, reason="too late"))
     scorer.record(ev("note", text="notes are always welcome"))
     clock.offset = timedelta(minutes=29)  # the clock decides, nothing else
-    scorer.record(ev("ruling", dispute=4, decision="upheld", reason="it was 5 4"),
-                  ev("amend", target=3, data={"layouts": [["5", "4"], ["1"]], "caller": 1}, reason="5 4"))
+    scorer.record(
+        ev("ruling", dispute=4, decision="upheld", reason="it was 5 4"),
+        ev("amend", target=3, data={"layouts": [["5", "4"], ["1"]], "caller": 1}, reason="5 4"),
+    )
 
 
 def test_a_zero_window_closes_at_once_and_no_window_never_closes(scorer: Scorer, clock: Clock) -> None:
@@ -165,8 +211,13 @@ def test_the_window_only_starts_when_the_match_ends(scorer: Scorer, clock: Clock
 
 
 def test_the_window_is_an_option_of_every_game(client: FlaskClient) -> None:
-    for game, players in (("cau-robat", ["A", "B", "C"]), ("kabu", ["A", "B"]), ("el-roby", ["A", "B", "C", "D"]),
-                          ("la-cabra", ["N", "E", "S", "W"]), ("cabo", ["A", "B"])):
+    for game, players in (
+        ("cau-robat", ["A", "B", "C"]),
+        ("kabu", ["A", "B"]),
+        ("el-roby", ["A", "B", "C", "D"]),
+        ("la-cabra", ["N", "E", "S", "W"]),
+        ("cabo", ["A", "B"]),
+    ):
         ok = client.post("/matches", json={"game": game, "players": players, "options": {"correctionWindow": 60}})
         assert ok.status_code == 201, ok.get_json()
         bad = client.post("/matches", json={"game": game, "players": players, "options": {"correctionWindow": -1}})
@@ -183,7 +234,7 @@ def test_the_vocabulary_examples_of_the_desk_validate() -> None:
     from tests.conftest import VOCABULARY
 
     text = VOCABULARY.read_text(encoding="utf-8")
-    section = text[text.index("**The dispute desk.**"):]
+    section = text[text.index("**The dispute desk.**") :]
     block = re.findall(r"```json\n(.*?)```", section, flags=re.S)[0]
     events = [json.loads(line) for line in block.strip().splitlines()]
     assert {e["type"] for e in events} == {"dispute", "ruling", "amend"}
@@ -198,24 +249,35 @@ def test_the_command_line_audit_lists_disputes(scorer: Scorer, db_path: Path) ->
     from api.cli import main
 
     cb1(scorer)
-    scorer.record(ev("dispute", hand=1, reason="Ben called"), ev("ruling", dispute=5, decision="upheld", reason="agreed"),
-                  ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called"),
-                  ev("dispute", hand=1, seat=2, reason="Carl's 15"))
+    scorer.record(
+        ev("dispute", hand=1, reason="Ben called"),
+        ev("ruling", dispute=5, decision="upheld", reason="agreed"),
+        ev("amend", target=3, data={"layouts": LAYOUTS, "caller": 1}, reason="Ben called"),
+        ev("dispute", hand=1, seat=2, reason="Carl's 15"),
+    )
     output = CliRunner().invoke(main, ["audit", scorer.id, "--db", str(db_path)]).output
-    assert "dispute 5 on hand 1: upheld at event 6 (agreed), corrected by amend of 3 at event 7; claim: Ben called" in output
+    assert (
+        "dispute 5 on hand 1: upheld at event 6 (agreed), corrected by amend of 3 at event 7; claim: Ben called"
+        in output
+    )
     assert "dispute 8 on hand 1: open; claim: Carl's 15" in output
 
 
 def test_a_dry_run_checks_the_window_and_the_desk_as_an_append_does(scorer: Scorer, clock: Clock) -> None:
     finished(scorer, 30)
     clock.offset = timedelta(minutes=31)
-    late = scorer.client.post(f"/matches/{scorer.id}/events?dryRun=true", json={"events": [ev("void", target=3, reason="late")]},
-                              headers={"Authorization": f"Bearer {scorer.token}"})
+    late = scorer.client.post(
+        f"/matches/{scorer.id}/events?dryRun=true",
+        json={"events": [ev("void", target=3, reason="late")]},
+        headers={"Authorization": f"Bearer {scorer.token}"},
+    )
     assert late.status_code == 422 and late.get_json()["code"] == "common.match_final"
     assert late.get_json()["rule"] == "/rules/cabo#option-correctionwindow"
     clock.offset = timedelta(minutes=1)
-    bare = scorer.client.post(f"/matches/{scorer.id}/events?dryRun=true",
-                              json={"events": [ev("dispute", hand=1, reason="x"), ev("ruling", dispute=4, decision="upheld", reason="y")]},
-                              headers={"Authorization": f"Bearer {scorer.token}"})
+    bare = scorer.client.post(
+        f"/matches/{scorer.id}/events?dryRun=true",
+        json={"events": [ev("dispute", hand=1, reason="x"), ev("ruling", dispute=4, decision="upheld", reason="y")]},
+        headers={"Authorization": f"Bearer {scorer.token}"},
+    )
     assert bare.status_code == 422 and bare.get_json()["code"] == "common.ruling_needs_correction"
     assert scorer.get()["version"] == 3  # nothing written

@@ -74,7 +74,9 @@ def test_r1_log_passes_with_the_money_check(scorer: Scorer) -> None:
     assert hand1["result"]["rebuys"] == [1] and hand1["result"]["eliminated"] == [2]
     assert hand1["result"]["stakes"] == [4, -2, 0, -2]
     assert hand2["result"]["price"] is None and hand2["result"]["stakes"] == [0, 0, 0, 0]
-    assert all(line["rule"].startswith("/rules/el-roby#") and line["reason"] for h in audit["hands"] for line in h["lines"])
+    assert all(
+        line["rule"].startswith("/rules/el-roby#") and line["reason"] for h in audit["hands"] for line in h["lines"]
+    )
     for h in audit["hands"]:
         for seat in range(4):
             pts = sum(line["points"] for line in h["lines"] if line["seat"] == seat)
@@ -93,7 +95,13 @@ def test_a_wrong_money_claim_is_reported_at_its_hand(scorer: Scorer) -> None:
     scorer.record(ev("score_claimed", hand=1, points=[0, 35, 28, 2], money=[-6, -30, -10, -12], pot=60))
     audit = scorer.get("/audit")
     first = audit["firstDivergence"]
-    assert (first["hand"], first["field"], first["seat"], first["claimed"], first["computed"]) == (1, "money", 1, -30, -32)
+    assert (first["hand"], first["field"], first["seat"], first["claimed"], first["computed"]) == (
+        1,
+        "money",
+        1,
+        -30,
+        -32,
+    )
     assert "re-buys" in first["why"] and "stake" in first["why"]
 
 
@@ -129,7 +137,9 @@ def test_a_hand_move_by_move_with_refusals(scorer: Scorer) -> None:
     scorer.record(ev("draw", seat=1, **{"from": "stock", "card": "2D"}))
     refused(scorer, ev("meld", seat=1, id=2, cards=["4H", "5H", "6H"]), "el-roby.mismatch")  # meld id 1
     refused(scorer, ev("meld", seat=1, id=1, cards=["4H", "5H", "8C"]), "el-roby.bad_meld")
-    scorer.record(ev("meld", seat=1, id=1, cards=["4H", "5H", "6H"]), ev("meld", seat=1, id=2, cards=["8C", "8D", "8S"]))
+    scorer.record(
+        ev("meld", seat=1, id=1, cards=["4H", "5H", "6H"]), ev("meld", seat=1, id=2, cards=["8C", "8D", "8S"])
+    )
     scorer.record(ev("discard", seat=1, card="QH"))
     # Carlos: 7♥ fits Bea's run 4♥ 5♥ 6♥, and he has no meld to lay it off on
     scorer.record(ev("draw", seat=2, **{"from": "stock", "card": "KH"}))
@@ -152,6 +162,15 @@ def test_games_lists_el_roby_with_its_options_and_schemas(client: Any) -> None:
     roby = games["el-roby"]
     assert roby["options"]["limitCheck"]["default"] == "afterDiscard" and roby["options"]["stake"]["default"] == 0
     assert roby["players"]["min"] == 4 and roby["target"] == {"limit": 99}
-    assert set(roby["schemas"]) >= {"draw", "meld", "lay_off", "discard", "showdown", "rebuy", "hand_result", "score_claimed"}
+    assert set(roby["schemas"]) >= {
+        "draw",
+        "meld",
+        "lay_off",
+        "discard",
+        "showdown",
+        "rebuy",
+        "hand_result",
+        "score_claimed",
+    }
     assert client.get(roby["schemas"]["lay_off"]).get_json()["$id"].endswith("el-roby/lay_off.v1.json")
     assert client.get("/games/el-roby").get_json()["name"] == "El Roby"

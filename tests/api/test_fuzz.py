@@ -43,7 +43,9 @@ EXAMPLES_PER_OPERATION = 30
 
 _FOLDER = tempfile.TemporaryDirectory(prefix="tanteo-fuzz-")  # removed when the interpreter exits
 DB = Path(_FOLDER.name) / "fuzz.db"
-APP = create_app({"TANTEO_DB": str(DB), "TESTING": True, "TANTEO_STREAM_SECONDS": 0})  # a live stream answers what it has and ends
+APP = create_app(
+    {"TANTEO_DB": str(DB), "TESTING": True, "TANTEO_STREAM_SECONDS": 0}
+)  # a live stream answers what it has and ends
 CONFIG = SchemathesisConfig.from_dict({"seed": 20261123, "generation": {"deterministic": True, "database": "none"}})
 
 
@@ -61,11 +63,24 @@ def _document() -> dict[str, Any]:
 
 
 # POST /matches/import takes files: archive lines that are (or are not quite) envelopes, and text.
-schemathesis.openapi.media_type("application/x-ndjson", st.lists(st.one_of(
-    st.just(b'{"match":"m","seq":1,"type":"match_started","data":{},"at":"x","by":"","key":null,"prev":null,"hash":"0"}'),
-    st.binary(max_size=80)), max_size=4).map(b"\n".join))
-schemathesis.openapi.media_type("text/plain", st.one_of(
-    st.just(b'[Game "la-cabra"]\n[Players "N" "E" "S" "W"]\n2. hand_started dealer=0\n'), st.binary(max_size=120)))
+schemathesis.openapi.media_type(
+    "application/x-ndjson",
+    st.lists(
+        st.one_of(
+            st.just(
+                b'{"match":"m","seq":1,"type":"match_started","data":{},"at":"x","by":"","key":null,"prev":null,"hash":"0"}'
+            ),
+            st.binary(max_size=80),
+        ),
+        max_size=4,
+    ).map(b"\n".join),
+)
+schemathesis.openapi.media_type(
+    "text/plain",
+    st.one_of(
+        st.just(b'[Game "la-cabra"]\n[Players "N" "E" "S" "W"]\n2. hand_started dealer=0\n'), st.binary(max_size=120)
+    ),
+)
 
 # Loaded at import: schemathesis' lazy fixture loader does not work with this pytest (9.2).
 schema = schemathesis.openapi.from_dict(_document(), config=CONFIG)
@@ -73,7 +88,9 @@ schema.app, schema.location = APP, "/openapi.json"  # in-process calls through t
 _turn = itertools.count()
 
 
-BACKENDS = {"sqlite": ("sqlite",), "postgres": ("postgres",)}.get(os.environ.get("TANTEO_TEST_DB", ""), ("sqlite", "postgres"))
+BACKENDS = {"sqlite": ("sqlite",), "postgres": ("postgres",)}.get(
+    os.environ.get("TANTEO_TEST_DB", ""), ("sqlite", "postgres")
+)
 
 
 @dataclass(frozen=True)
@@ -99,13 +116,22 @@ def target(request: pytest.FixtureRequest) -> Any:
     client = app.test_client()
     start, events = EXAMPLES["la-cabra"]
     created = client.post("/matches", json=start).get_json()
-    response = client.post(f"/matches/{created['id']}/events", json={"events": events[:4]},
-                           headers={"Authorization": f"Bearer {created['token']}"})
+    response = client.post(
+        f"/matches/{created['id']}/events",
+        json={"events": events[:4]},
+        headers={"Authorization": f"Bearer {created['token']}"},
+    )
     assert response.status_code == 201
     if isinstance(db, str):  # one connection for the whole fuzz: a new one per case cost a third of its time
         with psycopg.connect(db, autocommit=True) as reader:
-            yield Target(created["id"], created["token"], app, lambda: [tuple(row) for row in reader.execute(
-                "SELECT match_id, seq, hash, prev FROM events ORDER BY id")])
+            yield Target(
+                created["id"],
+                created["token"],
+                app,
+                lambda: [
+                    tuple(row) for row in reader.execute("SELECT match_id, seq, hash, prev FROM events ORDER BY id")
+                ],
+            )
             assert len(stored_rows(db)) > 5, "the fuzzer's writes never reached this backend"  # the start and the deal
         app.extensions["tanteo.ledgers"].close()
     else:
@@ -114,8 +140,14 @@ def target(request: pytest.FixtureRequest) -> Any:
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES_PER_OPERATION, derandomize=True, deadline=None, database=None,
-          phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES_PER_OPERATION,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
 def test_every_operation_holds_under_fuzzing(case: Any, target: Target) -> None:
     turn = next(_turn)
     if "match_id" in (case.path_parameters or {}) and turn % 4:
@@ -127,8 +159,16 @@ def test_every_operation_holds_under_fuzzing(case: Any, target: Target) -> None:
     case.headers = {**(case.headers or {}), "Authorization": f"Bearer {target.token}"}
     before = target.rows()
     response = case.call(app=target.app)
-    case.validate_response(response, checks=[not_a_server_error, status_code_conformance, content_type_conformance,
-                                             response_schema_conformance, negative_data_rejection])
+    case.validate_response(
+        response,
+        checks=[
+            not_a_server_error,
+            status_code_conformance,
+            content_type_conformance,
+            response_schema_conformance,
+            negative_data_rejection,
+        ],
+    )
     after = target.rows()
     if response.status_code >= 400:
         assert after == before, "an error wrote something"

@@ -20,10 +20,13 @@ from ledger import NewEvent, SqliteLedger
 def hands(count: int) -> list[dict[str, Any]]:
     """A La Cabra log: match_started, then ``count`` result-only 60-60 deals (they never end a series)."""
     log: list[dict[str, Any]] = [
-        {"type": "match_started", "data": {"game": "la-cabra", "players": ["North", "East", "South", "West"]}}]
+        {"type": "match_started", "data": {"game": "la-cabra", "players": ["North", "East", "South", "West"]}}
+    ]
     for dealer in range(count):
         log.append({"type": "hand_started", "data": {"dealer": (dealer + 3) % 4}})
-        log.append({"type": "hand_result", "data": {"cardPoints": [60, 60], "tricks": [4, 3], "lastTrick": (dealer + 3) % 4}})
+        log.append(
+            {"type": "hand_result", "data": {"cardPoints": [60, 60], "tricks": [4, 3], "lastTrick": (dealer + 3) % 4}}
+        )
     return log
 
 
@@ -38,8 +41,14 @@ def test_service_records_that_arrive_together_share_a_commit_and_a_refusal_stays
         created = [service.start_match(log[0]["data"]) for service in services]
         for service, match in zip(services, created):
             service.record(match["id"], log[1:3], token=match["token"])
-        books[0].create_match("held", game="la-cabra", players=["A", "B", "C", "D"], token_hash="x",
-                              first=NewEvent("match_started", {"game": "la-cabra"}), by="")
+        books[0].create_match(
+            "held",
+            game="la-cabra",
+            players=["A", "B", "C", "D"],
+            token_hash="x",
+            first=NewEvent("match_started", {"game": "la-cabra"}),
+            by="",
+        )
         for book in books:
             book._connection().set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
         inside, go = threading.Event(), threading.Event()
@@ -86,5 +95,7 @@ def test_service_records_that_arrive_together_share_a_commit_and_a_refusal_stays
         assert [e.type for e in book.read(created[0]["id"])] == [e["type"] for e in log[:5]]
         assert all(report.valid for report in book.verify())
         for match in created:  # the state the writers cached is the state folded afresh from the log
-            assert reader.state(match["id"], token=match["token"])["state"] == \
-                Service(book, cache).state(match["id"], token=match["token"])["state"]
+            assert (
+                reader.state(match["id"], token=match["token"])["state"]
+                == Service(book, cache).state(match["id"], token=match["token"])["state"]
+            )

@@ -27,8 +27,11 @@ def exported_text(client: Any) -> bytes:
 
 def exported_archive(client: Any) -> bytes:
     created = client.post("/matches", json=START).get_json()
-    return client.get(f"/matches/{created['id']}/export", query_string={"format": "jsonl"},
-                      headers={"Authorization": f"Bearer {created['token']}"}).data  # type: ignore[no-any-return]
+    return client.get(
+        f"/matches/{created['id']}/export",
+        query_string={"format": "jsonl"},
+        headers={"Authorization": f"Bearer {created['token']}"},
+    ).data  # type: ignore[no-any-return]
 
 
 @pytest.fixture
@@ -82,8 +85,9 @@ def test_a_report_without_more_errors_has_no_more_errors_field(client: Any) -> N
     assert body["errors"] == [] and "moreErrors" not in body and len(body["imported"]) == 1
 
 
-def test_past_the_time_budget_the_import_stops_and_says_what_it_stored(configured: Any,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_past_the_time_budget_the_import_stops_and_says_what_it_stored(
+    configured: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = configured(TANTEO_IMPORT_SECONDS=0.5)
     client = app.test_client()
     text = exported_text(client)
@@ -104,7 +108,9 @@ def test_past_the_time_budget_the_import_stops_and_says_what_it_stored(configure
     assert response.status_code == 422 and response.get_json()["code"] == "import.time_limit"
 
 
-def test_the_time_budget_is_60_seconds_and_set_by_the_environment(configured: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_time_budget_is_60_seconds_and_set_by_the_environment(
+    configured: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert configured().config["TANTEO_IMPORT_SECONDS"] == DEFAULT_IMPORT_SECONDS == 60
     monkeypatch.setenv("TANTEO_IMPORT_SECONDS", "7.5")
     assert configured().config["TANTEO_IMPORT_SECONDS"] == 7.5
@@ -142,8 +148,11 @@ def test_two_imports_at_once_from_two_threads_one_is_busy(client: Any, monkeypat
 
     monkeypatch.setattr(transfer, "import_text", slow)
     first: list[Any] = []
-    worker = threading.Thread(target=lambda: first.append(
-        client.application.test_client().post("/matches/import", data=text, content_type="text/plain")))
+    worker = threading.Thread(
+        target=lambda: first.append(
+            client.application.test_client().post("/matches/import", data=text, content_type="text/plain")
+        )
+    )
     worker.start()
     assert inside.wait(10)
     second = client.post("/matches/import", data=text, content_type="text/plain")
@@ -167,17 +176,21 @@ def test_with_an_import_key_an_import_needs_it(configured: Any) -> None:
     missing = client.post("/matches/import", data=text, content_type="text/plain")
     assert missing.status_code == 401 and missing.get_json()["code"] == "auth.missing"
     assert "import key" in missing.get_json()["detail"] and missing.headers["WWW-Authenticate"].startswith("Bearer")
-    wrong = client.post("/matches/import", data=text, content_type="text/plain", headers={"Authorization": "Bearer nope"})
+    wrong = client.post(
+        "/matches/import", data=text, content_type="text/plain", headers={"Authorization": "Bearer nope"}
+    )
     assert wrong.status_code == 403 and wrong.get_json()["code"] == "auth.wrong"
     assert wrong.get_json()["detail"] == "this is not the server's import key"
-    right = client.post("/matches/import", data=text, content_type="text/plain",
-                        headers={"Authorization": "Bearer club-secret-2026"})
+    right = client.post(
+        "/matches/import", data=text, content_type="text/plain", headers={"Authorization": "Bearer club-secret-2026"}
+    )
     assert right.status_code == 201
     assert client.get("/matches").get_json()["total"] == 2  # the export's match and the one imported with the key
 
 
-def test_the_import_key_comes_from_the_environment_and_unset_imports_are_open(configured: Any,
-                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_import_key_comes_from_the_environment_and_unset_imports_are_open(
+    configured: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TANTEO_IMPORT_KEY", "from-env")
     assert configured().config["TANTEO_IMPORT_KEY"] == "from-env"
     monkeypatch.setenv("TANTEO_IMPORT_KEY", "")
@@ -196,8 +209,13 @@ def test_a_body_without_a_length_past_the_limit_stops_with_what_was_stored(confi
     client = app.test_client()
     text = exported_text(client)
     body = text + b"2. note {one}\n" + text + b"2. note {two}\n" + b"; a comment line that goes on and on\n" * 400
-    response = client.post("/matches/import", input_stream=io.BytesIO(body), content_type="text/plain",
-                           headers={"Transfer-Encoding": "chunked"}, environ_base={"wsgi.input_terminated": True})
+    response = client.post(
+        "/matches/import",
+        input_stream=io.BytesIO(body),
+        content_type="text/plain",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_base={"wsgi.input_terminated": True},
+    )
     assert response.status_code == 413 and response.mimetype == "application/problem+json"
     problem = response.get_json()
     assert problem["code"] == "import.too_large" and "larger than 4,000 bytes" in problem["detail"]

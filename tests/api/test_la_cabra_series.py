@@ -54,7 +54,9 @@ def test_series_records_replays_and_audits(scorer: Scorer) -> None:
     assert [h["points"] for h in audit["hands"]] == [[4, 0], [0, 2], [4, 0], [0, 6], [4, 0]]
     assert audit["hands"][0]["result"]["cardPoints"] == [17, 103]
     assert audit["hands"][1]["result"]["cardPoints"] == [72, 48]  # the amended count
-    assert all(line["reason"] and line["rule"].startswith("/rules/la-cabra#") for h in audit["hands"] for line in h["lines"])
+    assert all(
+        line["reason"] and line["rule"].startswith("/rules/la-cabra#") for h in audit["hands"] for line in h["lines"]
+    )
     first = audit["firstDivergence"]
     assert (first["hand"], first["field"], first["team"], first["claimed"], first["computed"]) == (4, "points", 1, 4, 6)
     assert first["why"]

@@ -15,8 +15,19 @@ from tests.plain_errors import check_response
 from tests.conftest import Scorer
 
 START = {"game": "la-cabra", "players": ["Núria", "Østen", "Šárka", "West"], "options": {}}
-DEAL = {"type": "hand_started", "data": {"dealer": 3, "trump": "QS", "hands": [
-    ["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], ["??", "??", "??", "??"]]}}
+DEAL = {
+    "type": "hand_started",
+    "data": {
+        "dealer": 3,
+        "trump": "QS",
+        "hands": [
+            ["6C", "8H", "9H", "6D"],
+            ["6S", "8S", "9S", "JH"],
+            ["7D", "8D", "KD", "AD"],
+            ["??", "??", "??", "??"],
+        ],
+    },
+}
 
 
 def refused(response: Any, status: int) -> dict[str, Any]:
@@ -37,13 +48,23 @@ def test_a_rule_refusal_counts_the_batch_from_one(scorer: Scorer) -> None:
     assert body["detail"].startswith("the 2nd event of the batch: ") and body["index"] == 1
 
 
-@pytest.mark.parametrize(("data", "path", "detail"), [
-    ({**START, "options": {"eggs": True}}, "$.options.eggs", "eggs must be none or doubleNext, not true"),
-    ({**START, "players": ["N", "E", "S"]}, "$.players", "La Cabra needs 4 players; 3 given"),
-    ({**START, "players": ["N", "E", "S", "N"]}, "$.players", "players must all differ: 'N' appears more than once"),
-    ({"game": "kabu", "players": ["A", "B"], "options": {"maxPlayers": "six"}}, "$.options.maxPlayers",
-     "maxPlayers must be a whole number, not 'six'"),
-])
+@pytest.mark.parametrize(
+    ("data", "path", "detail"),
+    [
+        ({**START, "options": {"eggs": True}}, "$.options.eggs", "eggs must be none or doubleNext, not true"),
+        ({**START, "players": ["N", "E", "S"]}, "$.players", "La Cabra needs 4 players; 3 given"),
+        (
+            {**START, "players": ["N", "E", "S", "N"]},
+            "$.players",
+            "players must all differ: 'N' appears more than once",
+        ),
+        (
+            {"game": "kabu", "players": ["A", "B"], "options": {"maxPlayers": "six"}},
+            "$.options.maxPlayers",
+            "maxPlayers must be a whole number, not 'six'",
+        ),
+    ],
+)
 def test_match_started_errors_say_the_rule(scorer: Scorer, data: dict[str, Any], path: str, detail: str) -> None:
     body = refused(scorer.client.post("/matches", json=data), 400)
     assert (body["path"], body["detail"]) == (path, detail)
@@ -58,12 +79,19 @@ def test_json_is_sent_as_utf8_text_without_escapes(scorer: Scorer) -> None:
 
 
 def test_the_error_check_refuses_patterns_reprs_and_escapes(app: Flask) -> None:
-    for body in ('{"detail": "\'TH\' does not match \'^(A|[2-9])$\'"}', '{"detail": "True is not one of [\'none\']"}',
-                 '{"detail": "N\\u00faria"}', '{"detail": "Anna\'s is None"}', '{"detail": "{\'seq\': 3} is not a binding"}',
-                 '{"detail": "\'a\\\\nb\' is not a card"}'):
+    for body in (
+        "{\"detail\": \"'TH' does not match '^(A|[2-9])$'\"}",
+        '{"detail": "True is not one of [\'none\']"}',
+        '{"detail": "N\\u00faria"}',
+        '{"detail": "Anna\'s is None"}',
+        '{"detail": "{\'seq\': 3} is not a binding"}',
+        '{"detail": "\'a\\\\nb\' is not a card"}',
+    ):
         with pytest.raises(AssertionError):
             check_response(app.response_class(body, status=400, mimetype="application/problem+json"))
-    check_response(app.response_class('{"detail": "Núria: \'TH\' is not a card"}', status=400, mimetype="application/problem+json"))
+    check_response(
+        app.response_class('{"detail": "Núria: \'TH\' is not a card"}', status=400, mimetype="application/problem+json")
+    )
 
 
 def test_a_match_without_a_game_or_with_an_unknown_one_is_told_which_exist(scorer: Scorer) -> None:
@@ -81,17 +109,23 @@ def test_an_event_type_that_is_not_a_word_is_said_in_words(scorer: Scorer) -> No
 
 
 KABU = {"game": "kabu", "players": ["Anna", "Ben", "Clara"]}
-KABU_VALUES = [{"type": "hand_started", "data": {"dealer": 0}},
-               {"type": "hand_result", "data": {"values": [None, 2, 1]}}]  # null for a seat in the hand
+KABU_VALUES = [
+    {"type": "hand_started", "data": {"dealer": 0}},
+    {"type": "hand_result", "data": {"values": [None, 2, 1]}},
+]  # null for a seat in the hand
 TIRA = {"type": "tira", "data": {"seat": 2, "cards": ["7D", "8D", "KD", "AD"], "rivals": [3, 2]}}
 
 
-@pytest.mark.parametrize(("start", "events", "code", "detail"), [
-    (KABU, KABU_VALUES, "kabu.bad_result", "a hand's value is a digit from 0 to 9; Anna's is null"),
-    (START, [DEAL, TIRA], "la-cabra.bad_rivals", "rivals must be other seats (0 to 3), each once: [3,2]"),
-])
+@pytest.mark.parametrize(
+    ("start", "events", "code", "detail"),
+    [
+        (KABU, KABU_VALUES, "kabu.bad_result", "a hand's value is a digit from 0 to 9; Anna's is null"),
+        (START, [DEAL, TIRA], "la-cabra.bad_rivals", "rivals must be other seats (0 to 3), each once: [3,2]"),
+    ],
+)
 def test_a_value_the_schema_lets_through_and_the_rules_refuse_is_written_as_json(
-        scorer: Scorer, start: dict[str, Any], events: list[dict[str, Any]], code: str, detail: str) -> None:
+    scorer: Scorer, start: dict[str, Any], events: list[dict[str, Any]], code: str, detail: str
+) -> None:
     """The schema allows these values (null in a list of values, a list of seats) and the rules
     refuse them: the message repeats the value as it was sent, never as Python writes it."""
     scorer.start(start)
@@ -101,11 +135,15 @@ def test_a_value_the_schema_lets_through_and_the_rules_refuse_is_written_as_json
 
 def test_an_option_value_the_schema_lets_through_is_written_as_sent(scorer: Scorer) -> None:
     """1.0 equals 1 for the schema's enum, but an edition is a whole number for the rules."""
-    body = refused(scorer.client.post("/matches", json={"game": "cabo", "players": ["A", "B"], "options": {"edition": 1.0}}), 422)
+    body = refused(
+        scorer.client.post("/matches", json={"game": "cabo", "players": ["A", "B"], "options": {"edition": 1.0}}), 422
+    )
     assert (body["code"], body["detail"]) == ("common.bad_option", "option edition must be one of 1, 2, not 1.0")
 
 
-KABU_TEXT = '[Game "kabu"]\n[Players "Anna" "Ben" "Clara"]\n\n2. hand_started dealer=0\n3. hand_result values=[null 2 1]\n'
+KABU_TEXT = (
+    '[Game "kabu"]\n[Players "Anna" "Ben" "Clara"]\n\n2. hand_started dealer=0\n3. hand_result values=[null 2 1]\n'
+)
 
 
 def test_a_text_import_refusal_writes_null_as_the_text_did(scorer: Scorer, tmp_path: Path) -> None:

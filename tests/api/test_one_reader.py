@@ -45,8 +45,15 @@ LIMIT = 70
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app({"TANTEO_DB": str(tmp_path / "reader.db"), "TESTING": True, "TANTEO_STREAM_SECONDS": 0.01,
-                      "TANTEO_STREAM_POLL": 0.005, "TANTEO_STREAM_HEARTBEAT": 0.005})
+    app = create_app(
+        {
+            "TANTEO_DB": str(tmp_path / "reader.db"),
+            "TESTING": True,
+            "TANTEO_STREAM_SECONDS": 0.01,
+            "TANTEO_STREAM_POLL": 0.005,
+            "TANTEO_STREAM_HEARTBEAT": 0.005,
+        }
+    )
     yield app
     app.extensions["tanteo.ledgers"].close()
 
@@ -66,7 +73,11 @@ def assert_lines_add_up(audit: dict[str, Any]) -> None:
             for key, (old, new) in enumerate(zip(before, totals)):
                 if not (isinstance(old, int) and isinstance(new, int)):
                     continue
-                lines = [line["points"] for line in hand["lines"] if line.get(unit) == key and isinstance(line.get("points"), int)]
+                lines = [
+                    line["points"]
+                    for line in hand["lines"]
+                    if line.get(unit) == key and isinstance(line.get("points"), int)
+                ]
                 assert sum(lines) == new - old, (hand["hand"], key, lines, old, new)
         if isinstance(totals, list) and hand["status"] != "void":
             before = totals
@@ -104,8 +115,17 @@ def still_hidden(app: Flask, match_id: str) -> list[str]:
     return sorted(hidden - public)
 
 
-OPEN_READS = ("", "/events", "/state", "/replay", "/replay?course=recorded", "/legal-moves", "/audit", "/export",
-              "/sheet.csv")
+OPEN_READS = (
+    "",
+    "/events",
+    "/state",
+    "/replay",
+    "/replay?course=recorded",
+    "/legal-moves",
+    "/audit",
+    "/export",
+    "/sheet.csv",
+)
 
 
 def open_bodies(client: FlaskClient, match_id: str) -> Iterator[tuple[str, bytes]]:
@@ -141,8 +161,9 @@ def test_the_open_reader_scores_every_finished_hand_truly_and_hides_the_rest(app
         over, seen = ended(full), ended(public)
         assert set(seen) == set(over), (event, sorted(seen), sorted(over))
         for number, hand in over.items():  # a hand left incomplete may miss more cards in the open (never shown)
-            assert {k: v for k, v in seen[number].items() if k != "missing"} == \
-                {k: v for k, v in hand.items() if k != "missing"}, (number, event)
+            assert {k: v for k, v in seen[number].items() if k != "missing"} == {
+                k: v for k, v in hand.items() if k != "missing"
+            }, (number, event)
         checked_hands = max(checked_hands, len(over))
         claims = {(c["hand"], c["field"], c.get("seat", c.get("team"))): c for c in full["claims"]}
         for claim in public["claims"]:
@@ -154,7 +175,9 @@ def test_the_open_reader_scores_every_finished_hand_truly_and_hides_the_rest(app
             assert summary["standings"] == client.get(f"/matches/{match_id}", headers=key).get_json()["standings"]
         listing = client.get(f"/matches/{match_id}/events").get_json()["events"]
         summary = client.get(f"/matches/{match_id}").get_json()
-        assert verify_listing(match_id, listing, summary["version"], summary["head"]).valid  # tanteo verify --url's check
+        assert verify_listing(
+            match_id, listing, summary["version"], summary["head"]
+        ).valid  # tanteo verify --url's check
         if game == "cabo":
             continue
         hidden = still_hidden(app, match_id)
@@ -172,17 +195,30 @@ def test_an_amend_of_the_options_never_shows_an_earlier_face_down_discard(app: F
     mid-deal (``discardFaceUp: true``). The discards were private when recorded: they stay
     hidden in every open read until the deal ends."""
     client = app.test_client()
-    start = {"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}}
+    start = {
+        "game": "la-cabra",
+        "players": ["North", "East", "South", "West"],
+        "teams": [[0, 2], [1, 3]],
+        "options": {},
+    }
     created = client.post("/matches", json=start).get_json()
     match_id, key = created["id"], {"Authorization": f"Bearer {created['token']}"}
     hands = [["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], ["7C", "8C", "9C", "10C"]]
-    events = [{"type": "hand_started", "data": {"dealer": 3, "trump": "QS", "hands": hands}},
-              {"type": "lead", "data": {"seat": 0, "cards": ["6C"]}},
-              {"type": "beat", "data": {"seat": 1, "cards": ["6S"]}},
-              {"type": "discard", "data": {"seat": 2, "cards": ["7D"]}},
-              {"type": "discard", "data": {"seat": 3, "cards": ["7C"]}},
-              {"type": "amend", "data": {"target": 1, "data": {**start, "options": {"discardFaceUp": True}},
-                                         "reason": "house rule agreed at the table"}}]
+    events = [
+        {"type": "hand_started", "data": {"dealer": 3, "trump": "QS", "hands": hands}},
+        {"type": "lead", "data": {"seat": 0, "cards": ["6C"]}},
+        {"type": "beat", "data": {"seat": 1, "cards": ["6S"]}},
+        {"type": "discard", "data": {"seat": 2, "cards": ["7D"]}},
+        {"type": "discard", "data": {"seat": 3, "cards": ["7C"]}},
+        {
+            "type": "amend",
+            "data": {
+                "target": 1,
+                "data": {**start, "options": {"discardFaceUp": True}},
+                "reason": "house rule agreed at the table",
+            },
+        },
+    ]
     response = client.post(f"/matches/{match_id}/events", json={"events": events}, headers=key)
     assert response.status_code == 201, response.get_json()
     private = ["8H", "9H", "6D", "8S", "9S", "JH", "7D", "8D", "KD", "AD", "7C", "8C", "9C", "10C"]
@@ -207,8 +243,16 @@ def cabo_failed_claim_then_amended(client: FlaskClient, drawn: str) -> Scorer:
     events[14] = {"type": "draw", "data": {"seat": 3, "card": drawn}}  # seq 16
     events[15] = {"type": "replace", "data": {"seat": 3, "slots": [1, 4], "cards": ["4", "2"]}}  # seq 17: fails
     scorer.record(*events)
-    scorer.record({"type": "amend", "data": {"target": 1, "data": {**start, "options": {"wrongMultiPenalty": "discard"}},
-                                             "reason": "the penalty agreed was discard"}})
+    scorer.record(
+        {
+            "type": "amend",
+            "data": {
+                "target": 1,
+                "data": {**start, "options": {"wrongMultiPenalty": "discard"}},
+                "reason": "the penalty agreed was discard",
+            },
+        }
+    )
     return scorer
 
 
@@ -216,7 +260,9 @@ def test_a_cabo_card_drawn_face_down_stays_hidden_when_the_penalty_is_amended(cl
     """Cabo's values are digits, so the open reads of two such matches, differing only in the card
     Dora drew, must be byte for byte the same (ids, times and hashes aside)."""
     one, other = cabo_failed_claim_then_amended(client, "9"), cabo_failed_claim_then_amended(client, "13")
-    assert one.read("/state", seat="all")["state"] != other.read("/state", seat="all")["state"]  # the scorer tells them apart
+    assert (
+        one.read("/state", seat="all")["state"] != other.read("/state", seat="all")["state"]
+    )  # the scorer tells them apart
     a, b = open_reads(one, 4), open_reads(other, 4)
     for path in a:
         if path.startswith("/matches"):
@@ -234,11 +280,18 @@ def test_kabu_cards_given_back_stay_hidden_an_amend_of_start_is_refused(client: 
     start = {"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5"}}
     scorer.start(start)
     given_back = ["8C", "9D", "10S"]
-    scorer.record({"type": "hand_started", "data": {"dealer": 0, "hands": [["7C", *given_back, "AS"], ["??"] * 5, ["??"] * 5]}},
-                  {"type": "keep", "data": {"seat": 1, "card": "??"}}, {"type": "keep", "data": {"seat": 2, "card": "??"}},
-                  {"type": "keep", "data": {"seat": 0, "card": "7C"}})
-    refused = scorer.post({"type": "amend", "data": {"target": 1, "data": {**start, "options": {"start": "direct"}},
-                                                     "reason": "we played two cards"}})
+    scorer.record(
+        {"type": "hand_started", "data": {"dealer": 0, "hands": [["7C", *given_back, "AS"], ["??"] * 5, ["??"] * 5]}},
+        {"type": "keep", "data": {"seat": 1, "card": "??"}},
+        {"type": "keep", "data": {"seat": 2, "card": "??"}},
+        {"type": "keep", "data": {"seat": 0, "card": "7C"}},
+    )
+    refused = scorer.post(
+        {
+            "type": "amend",
+            "data": {"target": 1, "data": {**start, "options": {"start": "direct"}}, "reason": "we played two cards"},
+        }
+    )
     assert refused.status_code == 422 and refused.get_json()["code"] == "common.correction_breaks"
     for path, body in open_reads(scorer, 3).items():
         assert not leaks(body, given_back), f"{path} shows {leaks(body, given_back)}"

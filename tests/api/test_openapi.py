@@ -44,16 +44,21 @@ def test_request_bodies_are_the_event_contract(document: dict[str, Any]) -> None
     schemas_ = document["components"]["schemas"]
     assert body(document, "/matches")["schema"] == {"$ref": "#/components/schemas/MatchStart"}
     assert body(document, "/matches/{match_id}/events")["schema"] == {"$ref": "#/components/schemas/AppendRequest"}
-    assert {"la-cabra.match_started", "kabu.match_started", "la-cabra.lead", "common.note", "cabo.call_cabo"} <= set(schemas_)
+    assert {"la-cabra.match_started", "kabu.match_started", "la-cabra.lead", "common.note", "cabo.call_cabo"} <= set(
+        schemas_
+    )
     refused = validator(document, "MatchStart")
     assert not refused.is_valid({"game": "kabu", "players": ["A", "B"], "initial": {"chips": [2**64, 1]}})
     assert not refused.is_valid({"game": "la-cabra", "players": ["N" * 41, "E", "S", "W"]})
-    assert not validator(document, "AppendRequest").is_valid({"events": [{"type": "note", "data": {"text": "x", "target": 0}}]})
+    assert not validator(document, "AppendRequest").is_valid(
+        {"events": [{"type": "note", "data": {"text": "x", "target": 0}}]}
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_each_example_fits_its_schema_and_the_api_records_it(game: str, document: dict[str, Any],
-                                                              client: FlaskClient) -> None:
+def test_each_example_fits_its_schema_and_the_api_records_it(
+    game: str, document: dict[str, Any], client: FlaskClient
+) -> None:
     start = body(document, "/matches")["examples"][game]["value"]
     append = body(document, "/matches/{match_id}/events")["examples"][game]["value"]
     assert start == EXAMPLES[game][0] and append["events"] == EXAMPLES[game][1]
@@ -107,7 +112,8 @@ def test_docs_page_is_served(client: FlaskClient) -> None:
 
 
 def test_every_route_naming_a_match_declares_its_404_and_every_database_route_its_503(
-        document: dict[str, Any], client: FlaskClient) -> None:
+    document: dict[str, Any], client: FlaskClient
+) -> None:
     """A script writer's generated client learns every answer it can get: an unknown match, a storage fault."""
     for path, item in document["paths"].items():
         for method, operation in item.items():

@@ -22,8 +22,11 @@ from replays.steps import frames, frames_json
 def recorded(client: FlaskClient, log: list[dict[str, Any]]) -> tuple[str, str]:
     created = client.post("/matches", json=log[0]["data"]).get_json()
     for start in range(1, len(log), 40):
-        r = client.post(f"/matches/{created['id']}/events", json={"events": log[start:start + 40]},
-                        headers={"Authorization": f"Bearer {created['token']}"})
+        r = client.post(
+            f"/matches/{created['id']}/events",
+            json={"events": log[start : start + 40]},
+            headers={"Authorization": f"Bearer {created['token']}"},
+        )
         assert r.status_code == 201, r.get_json()
     return created["id"], created["token"]
 
@@ -45,8 +48,12 @@ def follow(client: FlaskClient, url: str, key: str) -> Iterator[dict[str, Any]]:
 @pytest.mark.parametrize("which", ["playout", "corrections"])
 def test_replay_pages_put_back_the_whole_replay(client: FlaskClient, course: str, which: str) -> None:
     from tests.engines.drivers import playout
-    log = ([{"type": e.type, "data": dict(e.data)} for e in playout("la-cabra", 2)[0]] if which == "playout"
-           else corrected_log(0))
+
+    log = (
+        [{"type": e.type, "data": dict(e.data)} for e in playout("la-cabra", 2)[0]]
+        if which == "playout"
+        else corrected_log(0)
+    )
     match_id, _ = recorded(client, log)
     whole = client.get(f"/matches/{match_id}/replay?course={course}&seat=1").get_json()
     assert whole["next"] is None and whole["links"] == {"next": None} and len(whole["frames"]) == len(log)
@@ -81,7 +88,9 @@ def test_a_frame_whose_state_did_not_change_reuses_the_view(monkeypatch: pytest.
     shown = frames_json(la_cabra, steps, 0)
     notes = sum(1 for e in log if e.type == "note")
     assert views[0] == len(log) - notes  # one view per state, none for the notes
-    assert all(f["changed"] == [] and f["state"] == shown[i - 1]["state"] for i, f in enumerate(shown) if f["type"] == "note")
+    assert all(
+        f["changed"] == [] and f["state"] == shown[i - 1]["state"] for i, f in enumerate(shown) if f["type"] == "note"
+    )
     views[0] = 0
     page = frames_json(la_cabra, steps, 0, start=200, stop=220)
     assert page == shown[199:220] and views[0] <= 22  # frames before the page get no view

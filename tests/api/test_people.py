@@ -28,11 +28,11 @@ def test_state_by_hand_and_move_counts_moves_not_log_lines(series: Scorer) -> No
     state = series.get("/state", hand=1, move=3)
     assert (state["at"], state["hand"], state["move"], state["trick"]) == (5, 1, 3, 1)
     assert state["state"] == series.get("/state", at=5)["state"]
-    assert series.get("/state", hand=1, move=0)["at"] == 2          # move 0 is the deal
+    assert series.get("/state", hand=1, move=0)["at"] == 2  # move 0 is the deal
     # hand 2 is result only: its hand_result (seq 20) is move 1; the amend and the claim after it are not moves
     assert series.get("/state", hand=2, move=1)["at"] == 20
-    assert series.get("/state", hand=2)["at"] == 20                 # a hand alone: where it ended
-    assert "hand" not in series.get("/state", at=5)                 # asked by seq: answered by seq
+    assert series.get("/state", hand=2)["at"] == 20  # a hand alone: where it ended
+    assert "hand" not in series.get("/state", at=5)  # asked by seq: answered by seq
 
 
 def test_state_by_trick(series: Scorer) -> None:
@@ -83,8 +83,16 @@ def test_standings_and_audit_carry_names_beside_numbers(series: Scorer) -> None:
 
 def test_seat_games_name_each_seat(scorer: Scorer) -> None:
     scorer.start({"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"], "initial": {"totals": [20, 93, 85, 40]}})
-    scorer.record({"type": "hand_started", "data": {"dealer": 0}},
-                  {"type": "hand_result", "data": {"layouts": [["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]], "caller": 0}})
+    scorer.record(
+        {"type": "hand_started", "data": {"dealer": 0}},
+        {
+            "type": "hand_result",
+            "data": {
+                "layouts": [["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]],
+                "caller": 0,
+            },
+        },
+    )
     hand = scorer.get("/audit")["hands"][0]
     assert {(ln["seat"], ln["name"]) for ln in hand["lines"]} >= {(0, "Anna"), (3, "Dora")}
     assert [s["name"] for s in scorer.get()["standings"]] == ["Anna", "Ben", "Carl", "Dora"]
@@ -118,11 +126,20 @@ def test_metadata_is_listed_shown_filtered_and_amendable(scorer: Scorer) -> None
     # an amend of match_started renames and retags the match in the listing (scorer holds the last match)
     scorer.start({**START, **META})
     stored = scorer.client.get(f"/matches/{scorer.id}/events").get_json()["events"][0]["data"]
-    scorer.record({"type": "amend", "data": {"target": 1, "data": {**stored, "title": "Semifinal", "tags": ["copa"]},
-                                              "reason": "it was the semifinal"}})
+    scorer.record(
+        {
+            "type": "amend",
+            "data": {
+                "target": 1,
+                "data": {**stored, "title": "Semifinal", "tags": ["copa"]},
+                "reason": "it was the semifinal",
+            },
+        }
+    )
     assert scorer.get()["title"] == "Semifinal" and ids(tag="copa") == [scorer.id] and ids(tag="lliga") == [first]
-    refused = scorer.post({"type": "amend", "data": {"target": 1, "data": {**stored, "rulesVersion": 2},
-                                                      "reason": "newer rules"}})
+    refused = scorer.post(
+        {"type": "amend", "data": {"target": 1, "data": {**stored, "rulesVersion": 2}, "reason": "newer rules"}}
+    )
     assert refused.status_code == 422 and refused.get_json()["code"] == "common.rules_version"
     assert refused.get_json()["index"] == 0
 
@@ -160,8 +177,9 @@ def test_a_token_rotated_by_another_process_is_honoured_by_a_warm_cache(app: Any
     with open_ledger(app.config["TANTEO_DB"]) as ledger:  # another process: its own service and cache
         new = Service(ledger).rotate_token(scorer.id, scorer.token)["token"]
     assert scorer.post(DEAL_1[1]).status_code == 403  # the old token stops working here too
-    omniscient = scorer.client.get(f"/matches/{scorer.id}/state", query_string={"seat": "all"},
-                                   headers={"Authorization": f"Bearer {scorer.token}"})
+    omniscient = scorer.client.get(
+        f"/matches/{scorer.id}/state", query_string={"seat": "all"}, headers={"Authorization": f"Bearer {scorer.token}"}
+    )
     assert omniscient.status_code == 403  # nor does it open every hidden card of the match in play
     scorer.token = new
     scorer.record(DEAL_1[1])
@@ -179,7 +197,8 @@ def test_the_audit_names_the_rules_version(series: Scorer) -> None:
 
 
 def test_the_audit_rescores_with_the_recorded_rules_version_or_names_the_difference(
-        series: Scorer, monkeypatch: pytest.MonkeyPatch) -> None:
+    series: Scorer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import types
 
     import engines
@@ -188,17 +207,25 @@ def test_the_audit_rescores_with_the_recorded_rules_version_or_names_the_differe
     monkeypatch.setattr(la_cabra, "RULES_VERSION", 2)  # this server has moved on to version 2 …
     rules = series.get("/audit")["rules"]
     assert (rules["recorded"], rules["current"], rules["available"]) == (1, 2, False)
-    assert rules["notes"] == ["recorded with la-cabra rules version 1, scored with version 2; version 1 is no "
-                              "longer available here, so no hand could be rescored with it"]
+    assert rules["notes"] == [
+        "recorded with la-cabra rules version 1, scored with version 2; version 1 is no "
+        "longer available here, so no hand could be rescored with it"
+    ]
 
     def old_score(state: Any) -> dict[str, Any]:  # … and still ships version 1, which scored hand 3 otherwise
         sheet = la_cabra.score(state)
         sheet["hands"][2] = {**sheet["hands"][2], "points": [2, 0]}
         return sheet
 
-    version_1 = types.SimpleNamespace(**{name: getattr(la_cabra, name) for name in dir(la_cabra) if not name.startswith("__")})
+    version_1 = types.SimpleNamespace(
+        **{name: getattr(la_cabra, name) for name in dir(la_cabra) if not name.startswith("__")}
+    )
     version_1.score, version_1.RULES_VERSION = old_score, 1
     monkeypatch.setitem(engines.PAST_ENGINES, ("la-cabra", 1), version_1)
     rules = series.get("/audit")["rules"]
-    assert rules["available"] and rules["differences"] == [{"hand": 3, "field": "points", "recorded": [2, 0], "current": [4, 0]}]
-    assert rules["notes"] == ["recorded with la-cabra rules version 1, scored with version 2: hands 3 score differently"]
+    assert rules["available"] and rules["differences"] == [
+        {"hand": 3, "field": "points", "recorded": [2, 0], "current": [4, 0]}
+    ]
+    assert rules["notes"] == [
+        "recorded with la-cabra rules version 1, scored with version 2: hands 3 score differently"
+    ]

@@ -45,8 +45,10 @@ def test_a_database_going_away_mid_write_is_503_io_and_the_next_request_works(po
 
     def drop_the_waiting_writer() -> None:
         with psycopg.connect(postgres_url, autocommit=True) as admin:
-            while not admin.execute("SELECT pg_terminate_backend(pid) FROM pg_locks "
-                                    "WHERE NOT granted AND locktype IN ('tuple', 'transactionid')").fetchall():
+            while not admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_locks "
+                "WHERE NOT granted AND locktype IN ('tuple', 'transactionid')"
+            ).fetchall():
                 threading.Event().wait(0.01)
 
     dropper = threading.Thread(target=drop_the_waiting_writer)
@@ -81,8 +83,12 @@ def test_a_stream_on_one_server_is_woken_by_an_append_through_another(postgres_u
     only the announcement of the append made through the other server can bring the event
     within the 15 s the test waits."""
     writer = create_app({"TANTEO_DB": postgres_url, "TESTING": True}).test_client()
-    slow = {"TANTEO_STREAM_POLL": 20, "TANTEO_STREAM_WAIT": 20, "TANTEO_STREAM_HEARTBEAT": 20,
-            "TANTEO_STREAM_SECONDS": 20}
+    slow = {
+        "TANTEO_STREAM_POLL": 20,
+        "TANTEO_STREAM_WAIT": 20,
+        "TANTEO_STREAM_HEARTBEAT": 20,
+        "TANTEO_STREAM_SECONDS": 20,
+    }
     reader = create_app({"TANTEO_DB": postgres_url, "TESTING": True, **slow}).test_client()
     match_id, auth = started(writer)
     response = reader.get(f"/matches/{match_id}/stream", buffered=False)

@@ -42,17 +42,23 @@ ANA_2 = ["9C", "3D", "4D", "6D", "7D", "10S", "JS", "2C", "2D", "9H"]
 
 def roby_in_hand_2(scorer: Scorer) -> None:
     scorer.start({"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"], "options": {"entry": 5, "stake": 1}})
-    scorer.record(ev("hand_started", dealer=0, hands=ROBY_DEAL, discard="10H"),
-                  ev("draw", seat=1, **{"from": "stock", "card": "QH"}),
-                  ev("meld", seat=1, id=1, cards=["4H", "5H", "6H", "7H"]),
-                  ev("meld", seat=1, id=2, cards=["8C", "8D", "8S"]),
-                  ev("meld", seat=1, id=3, cards=["KC", "KD", "KS"]),
-                  ev("discard", seat=1, card="QH"))
-    scorer.record(ev("hand_started", dealer=1, hands=[ANA_2, [U] * 10, [U] * 10, [U] * 10], discard="2C"),
-                  ev("draw", seat=2, **{"from": "stock", "card": "JS"}))
+    scorer.record(
+        ev("hand_started", dealer=0, hands=ROBY_DEAL, discard="10H"),
+        ev("draw", seat=1, **{"from": "stock", "card": "QH"}),
+        ev("meld", seat=1, id=1, cards=["4H", "5H", "6H", "7H"]),
+        ev("meld", seat=1, id=2, cards=["8C", "8D", "8S"]),
+        ev("meld", seat=1, id=3, cards=["KC", "KD", "KS"]),
+        ev("discard", seat=1, card="QH"),
+    )
+    scorer.record(
+        ev("hand_started", dealer=1, hands=[ANA_2, [U] * 10, [U] * 10, [U] * 10], discard="2C"),
+        ev("draw", seat=2, **{"from": "stock", "card": "JS"}),
+    )
 
 
-def test_el_roby_hand_scored_without_a_showdown_is_shown_once_it_ended_and_the_next_hand_stays_hidden(scorer: Scorer) -> None:
+def test_el_roby_hand_scored_without_a_showdown_is_shown_once_it_ended_and_the_next_hand_stays_hidden(
+    scorer: Scorer,
+) -> None:
     roby_in_hand_2(scorer)
     private = ANA_2[:7]  # JS is both Ana's and Carlos's draw (two decks)
     for path, body in open_reads(scorer, 4).items():
@@ -71,14 +77,16 @@ def test_el_roby_hand_scored_without_a_showdown_is_shown_once_it_ended_and_the_n
 def test_the_refused_deal_of_the_next_hand_keeps_its_public_form() -> None:
     """The deal of hand 2 is refused (hand 1 waits for its showdown) but needs nothing of its own
     put back: hand 1's events are, and hand 2's dealt cards stay unknown to the open fold."""
-    log = [Event(1, "match_started", {"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"], "options": {}}),
-           Event(2, "hand_started", {"dealer": 0, "hands": ROBY_DEAL, "discard": "10H"}),
-           Event(3, "draw", {"seat": 1, "from": "stock", "card": "QH"}),
-           Event(4, "meld", {"seat": 1, "id": 1, "cards": ["4H", "5H", "6H", "7H"]}),
-           Event(5, "meld", {"seat": 1, "id": 2, "cards": ["8C", "8D", "8S"]}),
-           Event(6, "meld", {"seat": 1, "id": 3, "cards": ["KC", "KD", "KS"]}),
-           Event(7, "discard", {"seat": 1, "card": "QH"}),
-           Event(8, "hand_started", {"dealer": 1, "hands": [ANA_2, [U] * 10, [U] * 10, [U] * 10], "discard": "2C"})]
+    log = [
+        Event(1, "match_started", {"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"], "options": {}}),
+        Event(2, "hand_started", {"dealer": 0, "hands": ROBY_DEAL, "discard": "10H"}),
+        Event(3, "draw", {"seat": 1, "from": "stock", "card": "QH"}),
+        Event(4, "meld", {"seat": 1, "id": 1, "cards": ["4H", "5H", "6H", "7H"]}),
+        Event(5, "meld", {"seat": 1, "id": 2, "cards": ["8C", "8D", "8S"]}),
+        Event(6, "meld", {"seat": 1, "id": 3, "cards": ["KC", "KD", "KS"]}),
+        Event(7, "discard", {"seat": 1, "card": "QH"}),
+        Event(8, "hand_started", {"dealer": 1, "hands": [ANA_2, [U] * 10, [U] * 10, [U] * 10], "discard": "2C"}),
+    ]
     _, (shown, put_back, steps) = open_fold(el_roby, log)
     state = steps[-1].state
     assert put_back == frozenset()  # hand 1 has ended: its cards are shown, nothing needs putting back
@@ -93,12 +101,22 @@ def test_a_la_cabra_reveal_in_play_stays_hidden_until_the_deal_ends_then_everyth
     face-down discard West makes stays unnamed too, and the disclosed log folds as it is. Once
     the deal is closed from the sheet the piles are counted in the open: every card of the deal,
     the reveal's included, is shown to everyone, and the open audit is the scorer's."""
-    scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
-    scorer.record(ev("hand_started", dealer=3, trump="QS",
-                     hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]),
-                  ev("reveal", cards=[{"seat": 3, "card": c} for c in ["7C", "8C", "9C", "10C"]]),
-                  ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
-                  ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=["7C"]))
+    scorer.start(
+        {"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}}
+    )
+    scorer.record(
+        ev(
+            "hand_started",
+            dealer=3,
+            trump="QS",
+            hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]],
+        ),
+        ev("reveal", cards=[{"seat": 3, "card": c} for c in ["7C", "8C", "9C", "10C"]]),
+        ev("lead", seat=0, cards=["6C"]),
+        ev("beat", seat=1, cards=["6S"]),
+        ev("discard", seat=2, cards=["7D"]),
+        ev("discard", seat=3, cards=["7C"]),
+    )
     private = ["7D", "8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH", "7C", "8C", "9C", "10C"]
     for path, body in open_reads(scorer, 4).items():
         assert not leaks(body, private), f"{path} shows {leaks(body, private)}"

@@ -32,7 +32,9 @@ def test_a_cabo_reveal_during_play_reaches_no_open_read(client: FlaskClient) -> 
     moves = ten.get("/legal-moves")["moves"]
     assert {"type": "take_discard", "data": {"seat": 2}} in moves and all("cards" not in m["data"] for m in moves)
     # the scorer is offered the claim of the revealed 10 on the discarded 10
-    assert {"type": "take_discard", "data": {"seat": 2, "slots": [3], "cards": ["10"]}} in ten.read("/legal-moves")["moves"]
+    assert {"type": "take_discard", "data": {"seat": 2, "slots": [3], "cards": ["10"]}} in ten.read("/legal-moves")[
+        "moves"
+    ]
     assert ten.get("/replay")["frames"][-1]["text"] == "Revealed: Carl's slot 3 is ??"
     assert ten.read("/replay")["frames"][-1]["text"] == "Revealed: Carl's slot 3 is 10"
 
@@ -45,8 +47,11 @@ def test_kabu_open_cards_are_listed_once_the_last_keep_turns_them_up(scorer: Sco
 
     scorer.start({"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}})
     six = ["AH", "2H", "3H", "4H", "5H", "6H"]
-    scorer.record(ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", "??", "??"], ["??"] * 5, ["??"] * 5], table=six),
-                  ev("keep", seat=1, card="??"), ev("keep", seat=2, card="??"))
+    scorer.record(
+        ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", "??", "??"], ["??"] * 5, ["??"] * 5], table=six),
+        ev("keep", seat=1, card="??"),
+        ev("keep", seat=2, card="??"),
+    )
 
     def listed() -> dict[str, object]:
         listing = scorer.get("/events")["events"]

@@ -31,10 +31,17 @@ U = "??"
 
 def test_cau_robat_hands_stay_hidden(scorer: Scorer) -> None:
     scorer.start({"game": "cau-robat", "players": ["A", "B", "C", "D"], "options": {}})
-    hands = [["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"], ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
-             ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"], ["11o", "10c", "4b", "3b", "4e", "5b", "6b", "11e", "12b"]]
-    scorer.record(ev("hand_started", dealer=3, table=["1o", "3c", "5e", "11b"], hands=hands),
-                  ev("play", seat=0, card="5o"), ev("play", seat=1, card="6c"))
+    hands = [
+        ["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"],
+        ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
+        ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"],
+        ["11o", "10c", "4b", "3b", "4e", "5b", "6b", "11e", "12b"],
+    ]
+    scorer.record(
+        ev("hand_started", dealer=3, table=["1o", "3c", "5e", "11b"], hands=hands),
+        ev("play", seat=0, card="5o"),
+        ev("play", seat=1, card="6c"),
+    )
     private = [c for hand in hands for c in hand if c not in ("5o", "6c")]
     assert_hidden_then_shown(scorer, 4, private)
 
@@ -42,9 +49,14 @@ def test_cau_robat_hands_stay_hidden(scorer: Scorer) -> None:
 def test_kabu_kept_and_dealt_cards_stay_hidden(scorer: Scorer) -> None:
     scorer.start({"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}})
     six = ["AH", "2H", "3H", "4H", "5H", "6H"]
-    scorer.record(ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5], table=six),
-                  ev("keep", seat=1, card=U), ev("keep", seat=2, card=U), ev("keep", seat=0, card="7C"),
-                  ev("stand", seat=1), ev("take", seat=2))
+    scorer.record(
+        ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5], table=six),
+        ev("keep", seat=1, card=U),
+        ev("keep", seat=2, card=U),
+        ev("keep", seat=0, card="7C"),
+        ev("stand", seat=1),
+        ev("take", seat=2),
+    )
     assert_hidden_then_shown(scorer, 3, ["7C", "8C", "9D"])
 
 
@@ -52,9 +64,13 @@ def test_el_roby_hands_and_stock_draws_stay_hidden(scorer: Scorer) -> None:
     from tests.api.el_roby_deals import DEAL, START
 
     scorer.start(START)
-    scorer.record(ev("hand_started", dealer=0, hands=DEAL, discard="10H"),
-                  ev("draw", seat=1, **{"from": "stock", "card": "9C"}), ev("discard", seat=1, card="KC"),
-                  ev("draw", seat=2, **{"from": "stock", "card": "5S"}), ev("discard", seat=2, card="AS"))
+    scorer.record(
+        ev("hand_started", dealer=0, hands=DEAL, discard="10H"),
+        ev("draw", seat=1, **{"from": "stock", "card": "9C"}),
+        ev("discard", seat=1, card="KC"),
+        ev("draw", seat=2, **{"from": "stock", "card": "5S"}),
+        ev("discard", seat=2, card="AS"),
+    )
     shown = {"10H", "KC", "AS"}
     private = sorted({c for hand in DEAL for c in hand} - shown) + ["9C", "5S"]
     assert "9C" not in {c for hand in DEAL for c in hand}
@@ -62,12 +78,22 @@ def test_el_roby_hands_and_stock_draws_stay_hidden(scorer: Scorer) -> None:
 
 
 def test_la_cabra_hands_and_face_down_discards_stay_hidden(scorer: Scorer) -> None:
-    scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
-    scorer.record(ev("hand_started", dealer=3, trump="QS",
-                     hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]),
-                  ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
-                  ev("tira", seat=2, cards=["7D", "8D", "KD", "AD"]), ev("discard", seat=3, cards=[U, U, U, U]),
-                  ev("discard", seat=0, cards=["6C", "8H", "9H", "6D"]))   # face down, named by the recorder
+    scorer.start(
+        {"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}}
+    )
+    scorer.record(
+        ev(
+            "hand_started",
+            dealer=3,
+            trump="QS",
+            hands=[["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]],
+        ),
+        ev("lead", seat=0, cards=["6C"]),
+        ev("beat", seat=1, cards=["6S"]),
+        ev("tira", seat=2, cards=["7D", "8D", "KD", "AD"]),
+        ev("discard", seat=3, cards=[U, U, U, U]),
+        ev("discard", seat=0, cards=["6C", "8H", "9H", "6D"]),
+    )  # face down, named by the recorder
     assert_hidden_then_shown(scorer, 4, ["8H", "9H", "6D", "8S", "9S", "JH"])
 
 
@@ -81,7 +107,9 @@ def test_cabo_open_reads_do_not_depend_on_peeks_spies_or_looks(client: FlaskClie
     a, b = open_reads(real, 4), open_reads(other, 4)
     for path in a:
         if path.startswith("/matches"):  # the list holds both matches, newest first
-            assert normalised(normalised(a[path], real.id), other.id) == normalised(normalised(b[path], real.id), other.id)
+            assert normalised(normalised(a[path], real.id), other.id) == normalised(
+                normalised(b[path], real.id), other.id
+            )
             continue
         assert normalised(a[path], real.id) == normalised(b[path], other.id), path
     listing = {e["seq"]: e["data"] for e in real.get("/events")["events"]}
@@ -89,7 +117,12 @@ def test_cabo_open_reads_do_not_depend_on_peeks_spies_or_looks(client: FlaskClie
         assert listing[seq][field]["private"] is True and len(listing[seq][field]["commitment"]) == 64
     assert listing[5]["layouts"][0] == {"private": True, "commitment": listing[5]["layouts"][0]["commitment"]}
     shown = {e["seq"]: e["data"] for e in real.read("/events")["events"]}
-    assert (shown[6]["cards"], shown[7]["cards"], shown[9]["value"], shown[19]["value"]) == (["9", "9"], ["11", "1"], "1", "7")
+    assert (shown[6]["cards"], shown[7]["cards"], shown[9]["value"], shown[19]["value"]) == (
+        ["9", "9"],
+        ["11", "1"],
+        "1",
+        "7",
+    )
     # with the token, each seat's view has its own look; without it, only what is public
     assert real.read("/state", at=9, seat=3)["state"]["rows"][3]["cards"] == [U, U, "1", U]
     assert real.get("/state", at=9, seat=3)["state"]["rows"][3]["cards"] == [U, U, U, U]
@@ -98,8 +131,12 @@ def test_cabo_open_reads_do_not_depend_on_peeks_spies_or_looks(client: FlaskClie
     for query in ({"seat": "all"},):
         for path in ("/state", "/replay"):
             assert client.get(f"/matches/{real.id}{path}", query_string=query).status_code == 401
-            assert client.get(f"/matches/{real.id}{path}", query_string=query,
-                              headers={"Authorization": "Bearer wrong"}).status_code == 403
+            assert (
+                client.get(
+                    f"/matches/{real.id}{path}", query_string=query, headers={"Authorization": "Bearer wrong"}
+                ).status_code
+                == 403
+            )
             assert real.read(path, **query)["seat"] == "all"
 
 
@@ -113,7 +150,9 @@ def finished_cabo(client: FlaskClient) -> Scorer:
     return scorer
 
 
-def test_after_a_cabo_match_everything_is_shown_and_the_omniscient_replay_knows_the_showdown(client: FlaskClient) -> None:
+def test_after_a_cabo_match_everything_is_shown_and_the_omniscient_replay_knows_the_showdown(
+    client: FlaskClient,
+) -> None:
     scorer = finished_cabo(client)
     listing = scorer.get("/events")["events"]
     peek = next(e for e in listing if e["type"] == "peek")
@@ -122,12 +161,20 @@ def test_after_a_cabo_match_everything_is_shown_and_the_omniscient_replay_knows_
     assert verify_listing(scorer.id, listing, summary["version"], summary["head"]).valid
     frames = scorer.get("/replay", seat="all")["frames"]
     deal = next(f for f in frames if f["type"] == "hand_started" and f["seq"] > 3)
-    assert [r["cards"] for r in deal["state"]["rows"]] == [["2", "3", "4", "12"], ["9", "3", "9", "0"],
-                                                           ["11", "1", "2", "1"], ["4", "7", "1", "2"]]
+    assert [r["cards"] for r in deal["state"]["rows"]] == [
+        ["2", "3", "4", "12"],
+        ["9", "3", "9", "0"],
+        ["11", "1", "2", "1"],
+        ["4", "7", "1", "2"],
+    ]
     assert deal["data"]["layouts"][0] == [U] * 4  # the step's data is what was recorded
     before_showdown = frames[-2]
-    assert [r["cards"] for r in before_showdown["state"]["rows"]] == [["2", "3", "4", "0"], ["2", "3", "0"],
-                                                                      ["1", "1", "2", "1"], ["4", "7", "1", "2"]]
+    assert [r["cards"] for r in before_showdown["state"]["rows"]] == [
+        ["2", "3", "4", "0"],
+        ["2", "3", "0"],
+        ["1", "1", "2", "1"],
+        ["4", "7", "1", "2"],
+    ]
     assert scorer.get("/state", seat=3, at=9)["state"]["rows"][3]["cards"] == [U, U, "1", U]
 
 
@@ -149,8 +196,9 @@ def test_a_seat_view_at_a_step_comes_with_a_proof_to_the_head(client: FlaskClien
                 node = node[step]
             node[last] = {"private": True, "commitment": item["commitment"]}
         assert envelope["prev"] == prev
-        prev = chain_hash_v2(prev, scorer.id, envelope["seq"], envelope["type"], data, envelope["at"], envelope["by"],
-                             envelope["key"])
+        prev = chain_hash_v2(
+            prev, scorer.id, envelope["seq"], envelope["type"], data, envelope["at"], envelope["by"], envelope["key"]
+        )
         assert prev == envelope["hash"]
     assert prev == head
     # during play the same proof is open: commitments only
@@ -168,7 +216,9 @@ def test_a_changed_byte_in_a_served_value_or_salt_is_caught(client: FlaskClient,
     if field == "value":
         peek["data"]["value"] = "2"
     else:
-        peek["private"][0]["salt"] = ("0" if peek["private"][0]["salt"][0] != "0" else "1") + peek["private"][0]["salt"][1:]
+        peek["private"][0]["salt"] = ("0" if peek["private"][0]["salt"][0] != "0" else "1") + peek["private"][0][
+            "salt"
+        ][1:]
     report = verify_listing(scorer.id, listing)
     assert not report.valid and report.first_bad == peek["seq"]
 
@@ -185,19 +235,27 @@ def test_a_match_stored_with_chain_format_1_is_still_hidden_and_still_verifies(t
     path = tmp_path / "old.db"
     with SqliteLedger(path):
         pass
-    rows = [("match_started", {"game": "cabo", "players": ["Anna", "Ben"]}),
-            ("hand_started", {"dealer": 0, "layouts": [[U] * 4, [U] * 4], "discard": "5"}),
-            ("draw", {"seat": 0}),
-            ("peek", {"seat": 0, "card": "8", "slot": 2, "value": "13"})]
+    rows = [
+        ("match_started", {"game": "cabo", "players": ["Anna", "Ben"]}),
+        ("hand_started", {"dealer": 0, "layouts": [[U] * 4, [U] * 4], "discard": "5"}),
+        ("draw", {"seat": 0}),
+        ("peek", {"seat": 0, "card": "8", "slot": 2, "value": "13"}),
+    ]
     at, prev = "2026-01-01T00:00:00.000Z", GENESIS
     conn = sqlite3.connect(path, isolation_level=None)
     for seq, (etype, data) in enumerate(rows, start=1):
         digest = chain_hash(prev, "old", seq, etype, data, at, "", None)
-        conn.execute('INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
-                     "VALUES ('old', ?, ?, ?, ?, '', NULL, ?, ?, 1)", (seq, etype, canonical_json(data).decode(), at, prev, digest))
+        conn.execute(
+            'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
+            "VALUES ('old', ?, ?, ?, ?, '', NULL, ?, ?, 1)",
+            (seq, etype, canonical_json(data).decode(), at, prev, digest),
+        )
         prev = digest
-    conn.execute("INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
-                 "VALUES ('old', 'cabo', ?, ?, '[\"Anna\",\"Ben\"]', 'playing', 4, ?)", (hash_token("secret"), at, prev))
+    conn.execute(
+        "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
+        "VALUES ('old', 'cabo', ?, ?, '[\"Anna\",\"Ben\"]', 'playing', 4, ?)",
+        (hash_token("secret"), at, prev),
+    )
     conn.close()
     client = create_app({"TANTEO_DB": str(path), "TESTING": True}).test_client()
     listing = client.get("/matches/old/events").get_json()["events"]
@@ -230,31 +288,60 @@ def _reveal_in_play(scorer: Scorer, game: str) -> tuple[int, list[str]]:
     """A match of ``game`` in play where the scorer reveals cards a hand still hides; its seats
     and the private cards (the dealt hands the scorer knows, and the revealed ones)."""
     if game == "la-cabra":
-        scorer.start({"game": "la-cabra", "players": ["North", "East", "South", "West"], "teams": [[0, 2], [1, 3]], "options": {}})
+        scorer.start(
+            {
+                "game": "la-cabra",
+                "players": ["North", "East", "South", "West"],
+                "teams": [[0, 2], [1, 3]],
+                "options": {},
+            }
+        )
         hands = [["6C", "8H", "9H", "6D"], ["6S", "8S", "9S", "JH"], ["7D", "8D", "KD", "AD"], [U, U, U, U]]
-        scorer.record(ev("hand_started", dealer=3, trump="QS", hands=hands),
-                      ev("reveal", cards=[{"seat": 3, "card": c} for c in ["8C", "9C", "10C"]]),
-                      ev("lead", seat=0, cards=["6C"]), ev("beat", seat=1, cards=["6S"]),
-                      ev("discard", seat=2, cards=["7D"]), ev("discard", seat=3, cards=[U]),
-                      ev("reveal", cards=[{"seq": 7, "index": 0, "card": "7C"}]))  # West's face-down discard
+        scorer.record(
+            ev("hand_started", dealer=3, trump="QS", hands=hands),
+            ev("reveal", cards=[{"seat": 3, "card": c} for c in ["8C", "9C", "10C"]]),
+            ev("lead", seat=0, cards=["6C"]),
+            ev("beat", seat=1, cards=["6S"]),
+            ev("discard", seat=2, cards=["7D"]),
+            ev("discard", seat=3, cards=[U]),
+            ev("reveal", cards=[{"seq": 7, "index": 0, "card": "7C"}]),
+        )  # West's face-down discard
         return 4, ["8D", "KD", "AD", "8H", "9H", "6D", "8S", "9S", "JH", "8C", "9C", "10C", "7C"]
     if game == "cau-robat":
         scorer.start({"game": "cau-robat", "players": ["A", "B", "C", "D"], "options": {}})
-        hands = [["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"], ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
-                 ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"], [U] * 9]
-        scorer.record(ev("hand_started", dealer=3, table=["1o", "3c", "5e", "11b"], hands=hands),
-                      ev("play", seat=0, card="5o"), ev("reveal", cards=[{"seat": 3, "card": "11o"}, {"seat": 3, "card": "12b"}]))
+        hands = [
+            ["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"],
+            ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
+            ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"],
+            [U] * 9,
+        ]
+        scorer.record(
+            ev("hand_started", dealer=3, table=["1o", "3c", "5e", "11b"], hands=hands),
+            ev("play", seat=0, card="5o"),
+            ev("reveal", cards=[{"seat": 3, "card": "11o"}, {"seat": 3, "card": "12b"}]),
+        )
         return 4, ["12o", "7o", "7b", "2o", "4o", "6o", "10o", "11o", "12b"]
     if game == "el-roby":
         from tests.api.el_roby_deals import DEAL, START
 
         scorer.start(START)
-        scorer.record(ev("hand_started", dealer=0, hands=[*DEAL[:3], [U] * 10], discard="10H"),
-                      ev("draw", seat=1, **{"from": "stock"}), ev("reveal", cards=[{"seq": 3, "card": "9C"}, {"seat": 3, "card": "5C"}]))
+        scorer.record(
+            ev("hand_started", dealer=0, hands=[*DEAL[:3], [U] * 10], discard="10H"),
+            ev("draw", seat=1, **{"from": "stock"}),
+            ev("reveal", cards=[{"seq": 3, "card": "9C"}, {"seat": 3, "card": "5C"}]),
+        )
         return 4, ["9C", "5C", "QD", "JC", "KC", "QH"]
     scorer.start({"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}})
-    scorer.record(ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5], table=["AH", "2H", "3H", "4H", "5H", "6H"]),
-                  ev("keep", seat=1, card=U), ev("reveal", cards=[{"seq": 3, "card": "10S"}, {"seat": 2, "card": "7D"}]))
+    scorer.record(
+        ev(
+            "hand_started",
+            dealer=0,
+            hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5],
+            table=["AH", "2H", "3H", "4H", "5H", "6H"],
+        ),
+        ev("keep", seat=1, card=U),
+        ev("reveal", cards=[{"seq": 3, "card": "10S"}, {"seat": 2, "card": "7D"}]),
+    )
     return 3, ["7C", "8C", "9D", "10S", "7D"]
 
 
@@ -268,9 +355,8 @@ def test_a_reveal_in_play_stays_hidden_until_the_match_ends(scorer: Scorer, game
     seats, private = _reveal_in_play(scorer, game)
     assert_hidden_then_shown(scorer, seats, private)
     revealed = next(e for e in scorer.get("/events")["events"] if e["type"] == "reveal")
-    assert not any(isinstance(binding.get("card"), str) and binding["card"] != "??"
-                   for binding in revealed["data"]["cards"]), revealed  # each card a placeholder in the open listing
+    assert not any(
+        isinstance(binding.get("card"), str) and binding["card"] != "??" for binding in revealed["data"]["cards"]
+    ), revealed  # each card a placeholder in the open listing
     said = [f["text"] for f in scorer.get("/replay")["frames"] if f["type"] == "reveal"]
     assert said and all(t.startswith("Revealed to the scorer: ") and "??" not in t for t in said), said
-
-

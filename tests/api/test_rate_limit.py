@@ -28,8 +28,10 @@ def test_past_the_limit_creation_and_import_are_429_with_retry_after(limited: Fl
     assert [r.status_code for r in created] == [201, 201]
     archive = client.get(f"/matches/{created[0].get_json()['id']}/export", query_string={"format": "text"}).data
     assert client.post("/matches/import", data=archive, content_type="text/plain").status_code == 201  # the 3rd
-    for response in (client.post("/matches", json=START),
-                     client.post("/matches/import", data=archive, content_type="text/plain")):
+    for response in (
+        client.post("/matches", json=START),
+        client.post("/matches/import", data=archive, content_type="text/plain"),
+    ):
         assert response.status_code == 429 and response.mimetype == "application/problem+json"
         body = response.get_json()
         assert body["code"] == "rate.limited" and body["status"] == 429
@@ -41,9 +43,14 @@ def test_past_the_limit_creation_and_import_are_429_with_retry_after(limited: Fl
     token = created[0].get_json()["token"]
     for _ in range(5):
         assert client.get("/matches").status_code == 200
-        assert client.post(f"/matches/{created[0].get_json()['id']}/events",
-                           json={"events": [{"type": "note", "data": {"text": "x"}}]},
-                           headers={"Authorization": f"Bearer {token}"}).status_code == 201
+        assert (
+            client.post(
+                f"/matches/{created[0].get_json()['id']}/events",
+                json={"events": [{"type": "note", "data": {"text": "x"}}]},
+                headers={"Authorization": f"Bearer {token}"},
+            ).status_code
+            == 201
+        )
     assert client.post("/matches", json=START, environ_base={"REMOTE_ADDR": "192.0.2.7"}).status_code == 201
 
 

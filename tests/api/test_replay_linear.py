@@ -95,7 +95,11 @@ def test_a_replay_shares_what_did_not_change_between_frames() -> None:
     assert result["state"]["lossPoints"] is deal["state"]["lossPoints"]
     assert "players" not in result["changed"] and "dealOver" in result["changed"]
     assert out[4]["type"] == "hand_result" and out[4]["changed"] is result["changed"]  # equal lists are one list
-    assert out[7]["type"] == out[14]["type"] == "note" and out[7]["changed"] == [] and out[7]["changed"] is out[14]["changed"]
+    assert (
+        out[7]["type"] == out[14]["type"] == "note"
+        and out[7]["changed"] == []
+        and out[7]["changed"] is out[14]["changed"]
+    )
     fresh = [engine.view(f.state, None) for f in steps]
     assert [f["state"] for f in out] == fresh
 
@@ -110,7 +114,9 @@ def test_only_values_written_alike_are_shared() -> None:
 
     before = {"flags": [1, 0], "seats": {"a": 1, "b": 2}, "names": ["Ana", "Bo"], "totals": [3, 4]}
     after = {"flags": [True, False], "seats": {"b": 2, "a": 1}, "names": ["Ana", "Bo"], "totals": [3, 4]}
-    engine = SimpleNamespace(view=lambda state, seat: dict(after))  # a view with those values, as an engine would build it
+    engine = SimpleNamespace(
+        view=lambda state, seat: dict(after)
+    )  # a view with those values, as an engine would build it
     out = Frame(2, "note", {}, "played", "", object()).to_json(engine, None, before)  # type: ignore[arg-type]
     assert out["changed"] == []  # equal values: nothing changed, as before
     assert out["state"]["names"] is before["names"] and out["state"]["totals"] is before["totals"]

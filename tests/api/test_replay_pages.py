@@ -40,11 +40,13 @@ class WholeWalk(Service):
         return None
 
 
-def recorded(ledger: SqliteLedger, log: list[dict[str, Any]], *, every: int = EVERY, batch: int = 10) -> tuple[str, str]:
+def recorded(
+    ledger: SqliteLedger, log: list[dict[str, Any]], *, every: int = EVERY, batch: int = 10
+) -> tuple[str, str]:
     service = Service(ledger, StateCache(), snapshot_every=every)
     created = service.start_match(log[0]["data"])
     for start in range(1, len(log), batch):
-        service.record(created["id"], log[start:start + batch], token=created["token"])
+        service.record(created["id"], log[start : start + batch], token=created["token"])
     return str(created["id"]), str(created["token"])
 
 
@@ -68,16 +70,32 @@ def test_pages_from_a_stored_state_equal_the_whole_walk(tmp_path: Path, game: st
         reference = WholeWalk(ledger, StateCache(), snapshot_every=EVERY)
         for course in ("corrected", "recorded"):
             for seat in (None, 1, "all"):
-                for start, limit in ((1, 5), (2, 1), (EVERY + 1, 7), (n // 2, 30), (n - 3, 10), (n, None), (n // 3, None)):
+                for start, limit in (
+                    (1, 5),
+                    (2, 1),
+                    (EVERY + 1, 7),
+                    (n // 2, 30),
+                    (n - 3, 10),
+                    (n, None),
+                    (n // 3, None),
+                ):
                     cold = Service(ledger, StateCache(), snapshot_every=EVERY)  # a new process: stored snapshots only
                     ask = {"course": course, "seat": seat, "start": start, "limit": limit, "token": token}
-                    assert same(cold.replay(match_id, **ask), reference.replay(match_id, **ask)), (course, seat, start, limit)
+                    assert same(cold.replay(match_id, **ask), reference.replay(match_id, **ask)), (
+                        course,
+                        seat,
+                        start,
+                        limit,
+                    )
         warm = Service(ledger, StateCache(), snapshot_every=EVERY)
         warm.state(match_id, token=token)  # the memory cache's checkpoints serve too
         ask = {"start": n - 20, "limit": 15, "token": token, "seat": 0}
         assert same(warm.replay(match_id, **ask), reference.replay(match_id, **ask))
         assert same(warm.replay(match_id, token=token), reference.replay(match_id, token=token))
-        assert same(warm.replay(match_id, start=5, stop=9, token=token), reference.replay(match_id, start=5, stop=9, token=token))
+        assert same(
+            warm.replay(match_id, start=5, stop=9, token=token),
+            reference.replay(match_id, start=5, stop=9, token=token),
+        )
 
 
 @pytest.mark.parametrize("course", ["corrected", "recorded"])
@@ -90,15 +108,23 @@ def test_pages_of_a_corrected_log_equal_the_whole_walk(tmp_path: Path, course: s
         n = len(log)
         for start in range(1, n + 1, 3):
             ask = {"course": course, "start": start, "limit": 4, "token": token, "seat": 2}
-            assert same(Service(ledger, StateCache(), snapshot_every=4).replay(match_id, **ask), reference.replay(match_id, **ask))
+            assert same(
+                Service(ledger, StateCache(), snapshot_every=4).replay(match_id, **ask),
+                reference.replay(match_id, **ask),
+            )
         extra = [{"type": "note", "data": {"text": f"after {i}"}} for i in range(6)]
         Service(ledger, StateCache(), snapshot_every=4).record(match_id, extra, token=token)
         for start in (n - 2, n + 1, n + 4):
             ask = {"course": course, "start": start, "limit": 3, "token": token}
-            assert same(Service(ledger, StateCache(), snapshot_every=4).replay(match_id, **ask), reference.replay(match_id, **ask))
+            assert same(
+                Service(ledger, StateCache(), snapshot_every=4).replay(match_id, **ask),
+                reference.replay(match_id, **ask),
+            )
 
 
-def test_a_page_at_the_end_of_a_long_match_folds_only_from_the_snapshot_before_it(tmp_path: Path, applied: list[int]) -> None:
+def test_a_page_at_the_end_of_a_long_match_folds_only_from_the_snapshot_before_it(
+    tmp_path: Path, applied: list[int]
+) -> None:
     length, every, page = 2000, 100, 50
     log = eggs_log(length)
     with SqliteLedger(tmp_path / "long.db") as ledger:
@@ -109,7 +135,8 @@ def test_a_page_at_the_end_of_a_long_match_folds_only_from_the_snapshot_before_i
         assert [f["seq"] for f in out["frames"]] == list(range(length - page + 1, length + 1))
         assert applied[0] <= every + 30 + page  # snapshots are due every 100 events, recorded 30 at a time
         whole = WholeWalk(ledger, StateCache(), snapshot_every=every).replay(
-            match_id, start=length - page + 1, limit=page, token=token)
+            match_id, start=length - page + 1, limit=page, token=token
+        )
         assert same(out, whole)
         assert out["frames"][-1]["hand"] == sum(1 for e in log if e["type"] == "hand_started")
         assert events_from(ledger.read(match_id))[-1].seq == length
@@ -128,9 +155,18 @@ def test_the_replay_body_is_the_schema_dump_of_the_service_answer(tmp_path: Path
     created = client.post("/matches", json=log[0]["data"]).get_json()
     auth = {"Authorization": f"Bearer {created['token']}"}
     for start in range(1, len(log), 100):
-        assert client.post(f"/matches/{created['id']}/events", json={"events": log[start:start + 100]}, headers=auth).status_code == 201
-    asked = [("", {}, {}), ("", auth, {"token": created["token"]}), ("?seat=0", auth, {"token": created["token"], "seat": 0}),
-             ("?from=4&limit=5", auth, {"token": created["token"], "start": 4, "limit": 5})]
+        assert (
+            client.post(
+                f"/matches/{created['id']}/events", json={"events": log[start : start + 100]}, headers=auth
+            ).status_code
+            == 201
+        )
+    asked = [
+        ("", {}, {}),
+        ("", auth, {"token": created["token"]}),
+        ("?seat=0", auth, {"token": created["token"], "seat": 0}),
+        ("?from=4&limit=5", auth, {"token": created["token"], "start": 4, "limit": 5}),
+    ]
     for query, headers, kwargs in asked:
         got = client.get(f"/matches/{created['id']}/replay{query}", headers=headers)
         assert got.status_code == 200 and got.content_type == "application/json"

@@ -79,7 +79,7 @@ def test_every_rule_code_the_source_can_raise_has_its_rule(served: dict[str, set
     missing = []
     for code in sorted(codes):
         game = code.split(".")[0]
-        for page in ([game] if game != "common" else [*GAMES, "common"]):
+        for page in [game] if game != "common" else [*GAMES, "common"]:
             link = rulebook.rule_link(code, page)
             if link is None or not resolves(link, served) or not link.startswith(f"/rules/{page}#"):
                 missing.append(f"{code} on /rules/{page}")
@@ -90,7 +90,11 @@ def test_every_rules_link_written_in_the_source_resolves(served: dict[str, set[s
     links = {m.group(0) for path in source_files() for m in LINK.finditer(path.read_text(encoding="utf-8"))}
     assert len(links) > 40
     assert [link for link in sorted(links) if not resolves(link, served)] == []
-    leftovers = [str(p.relative_to(ROOT)) for p in source_files() if re.search(r'"rule": "RULES|= "RULES\.md', p.read_text(encoding="utf-8"))]
+    leftovers = [
+        str(p.relative_to(ROOT))
+        for p in source_files()
+        if re.search(r'"rule": "RULES|= "RULES\.md', p.read_text(encoding="utf-8"))
+    ]
     assert leftovers == []
 
 
@@ -116,10 +120,14 @@ def test_every_rule_of_get_games_resolves(client: FlaskClient, served: dict[str,
             assert option["rule"] == f"/rules/{game['game']}#option-{key.lower()}"
 
 
-def test_a_refusal_links_to_the_rule_it_applies(scorer: Scorer, client: FlaskClient, served: dict[str, set[str]]) -> None:
+def test_a_refusal_links_to_the_rule_it_applies(
+    scorer: Scorer, client: FlaskClient, served: dict[str, set[str]]
+) -> None:
     scorer.start({"game": "cabo", "players": ["Anna", "Ben"]})
-    scorer.record({"type": "hand_started", "data": {"dealer": 0, "layouts": [["??"] * 4] * 2, "discard": "5"}},
-                  {"type": "call_cabo", "data": {"seat": 0}})
+    scorer.record(
+        {"type": "hand_started", "data": {"dealer": 0, "layouts": [["??"] * 4] * 2, "discard": "5"}},
+        {"type": "call_cabo", "data": {"seat": 0}},
+    )
     second = scorer.post({"type": "call_cabo", "data": {"seat": 1}}).get_json()
     assert second["code"] == "cabo.second_call" and second["rule"] == "/rules/cabo#calling-cabo"
     turn = scorer.post({"type": "draw", "data": {"seat": 0}}).get_json()

@@ -45,22 +45,30 @@ def test_every_route_answers_with_the_headers(app: Flask, scorer: Scorer) -> Non
     for rule in app.url_map.iter_rules():
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             good = rule.build({**ARGUMENTS, "match_id": scorer.id}, append_unknown=False)[1]
-            bad = rule.build({**ARGUMENTS, "match_id": "nope", "game": "nope", "filename": "nope.js",
-                              "path": "nope"}, append_unknown=False)[1]
+            bad = rule.build(
+                {**ARGUMENTS, "match_id": "nope", "game": "nope", "filename": "nope.js", "path": "nope"},
+                append_unknown=False,
+            )[1]
             for path in {good, bad, f"{good}?unknownParameter=1", f"{good}?x=%00"}:
                 response = client.open(path, method=method, json={} if method == "POST" else None)
                 protected(response, f"{method} {path}")
                 response.close()
                 seen += 1
     assert seen > 100
-    for response in (client.get("/no/such/page"), client.put("/games"), client.get("/matches", headers={"X": "y" * 9000}),
-                     client.post("/matches", data="{", content_type="application/json"),
-                     client.post("/matches", data="x", content_type="text/plain")):
+    for response in (
+        client.get("/no/such/page"),
+        client.put("/games"),
+        client.get("/matches", headers={"X": "y" * 9000}),
+        client.post("/matches", data="{", content_type="application/json"),
+        client.post("/matches", data="x", content_type="text/plain"),
+    ):
         assert response.status_code >= 400
         protected(response, f"{response.status_code}")
 
 
-def test_an_unexpected_failure_carries_them_too(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_failure_carries_them_too(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from api import games
 
     def broken(*_: Any, **__: Any) -> Any:

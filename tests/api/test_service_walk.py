@@ -30,7 +30,7 @@ def test_fold_frames_audit_and_cache_agree_with_the_walk(tmp_path: Path, seed: i
         created = service.start_match(log[0]["data"])
         match_id, token = created["id"], created["token"]
         for start in range(1, len(log), 7):  # batches that mix moves and corrections
-            service.record(match_id, log[start:start + 7], token=token)
+            service.record(match_id, log[start : start + 7], token=token)
         events = events_from(ledger.read(match_id))
         walked = list(walk(la_cabra, events))
         recorded = list(walk(la_cabra, events, "recorded"))
@@ -39,10 +39,21 @@ def test_fold_frames_audit_and_cache_agree_with_the_walk(tmp_path: Path, seed: i
         statuses = {s.event.seq: s.status for s in walked}
         assert statuses[1] == "amended" and walked[0].read.data["players"][0] == "Nora"
         assert [statuses[seq] for seq in range(n - 1, n + 11)] == [
-            "voided", "voided", "correction", "played", "played", "played", "voided", "claim",
-            "voided", "correction", "correction", "correction"]
+            "voided",
+            "voided",
+            "correction",
+            "played",
+            "played",
+            "played",
+            "voided",
+            "claim",
+            "voided",
+            "correction",
+            "correction",
+            "correction",
+        ]
         assert walked[n + 5].read.data == {"hand": 1, "points": [9, 9]}  # its amend was voided
-        assert all(s.status == "played" for s in walked[1: n - 3])
+        assert all(s.status == "played" for s in walked[1 : n - 3])
 
         # the fold: the last state of either course
         assert replay(la_cabra, events) == walked[-1].state == recorded[-1].state
@@ -53,13 +64,15 @@ def test_fold_frames_audit_and_cache_agree_with_the_walk(tmp_path: Path, seed: i
             shown = frames(la_cabra, events, course)  # type: ignore[arg-type]
             assert [(f.seq, f.status, f.state) for f in shown] == [(s.event.seq, s.status, s.state) for s in steps]
         assert [f.data for f in frames(la_cabra, events)] == [
-            s.read.data if s.status in ("played", "amended") else s.event.data for s in walked]
+            s.read.data if s.status in ("played", "amended") else s.event.data for s in walked
+        ]
 
         # the audit: the standing claims with their standing data, each correction with whether it stands
         report = service.audit(match_id, token=token)  # the scorer's audit
         assert {(c["claimSeq"], c["claimed"]) for c in report["claims"]} == {(n + 6, 9)}
         assert [(c["seq"], c["inForce"]) for c in report["corrections"]] == [
-            (s.event.seq, s.status != "voided") for s in walked if s.event.type in ("void", "amend")]
+            (s.event.seq, s.status != "voided") for s in walked if s.event.type in ("void", "amend")
+        ]
         players = events[0].data["players"]  # the audit also names seats and teams (replays.audit.named)
         assert report["hands"] == named(la_cabra.score(walked[-1].state), players)["hands"]
 
@@ -83,6 +96,7 @@ def test_fold_frames_audit_and_cache_agree_with_the_walk(tmp_path: Path, seed: i
         # checkpoints are the caught-up cache's from there on
         assert all(caught_up.checkpoints[seq] == state for seq, state in folded_cold.checkpoints.items())
 
+
 def test_a_correction_that_breaks_a_later_event_is_refused_naming_it(tmp_path: Path) -> None:
     log = corrected_log(0)
     with open_ledger(str(tmp_path / "walk.db")) as ledger:
@@ -91,8 +105,11 @@ def test_a_correction_that_breaks_a_later_event_is_refused_naming_it(tmp_path: P
         service.record(created["id"], log[1:], token=created["token"])
         n = len(log) - 10
         with pytest.raises(EventRefused) as refused:  # restoring the voided deal leaves two deals open
-            service.record(created["id"], [{"type": "void", "data": {"target": n + 1, "reason": "no misdeal"}}],
-                           token=created["token"])
+            service.record(
+                created["id"],
+                [{"type": "void", "data": {"target": n + 1, "reason": "no misdeal"}}],
+                token=created["token"],
+            )
         assert refused.value.error.code == "common.correction_breaks"
         assert refused.value.error.seq == n + 2  # type: ignore[union-attr]
         assert ledger.version(created["id"]) == len(log)

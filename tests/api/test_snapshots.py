@@ -31,7 +31,7 @@ def record(path: Path, log: list[dict[str, Any]], *, every: int = EVERY) -> tupl
         service = Service(ledger, StateCache(), snapshot_every=every)
         created = service.start_match(log[0]["data"])
         for start in range(1, len(log), 30):
-            service.record(created["id"], log[start:start + 30], token=created["token"])
+            service.record(created["id"], log[start : start + 30], token=created["token"])
         return str(created["id"]), str(created["token"])
 
 
@@ -66,7 +66,9 @@ def test_a_new_process_reads_the_head_from_the_snapshot(tmp_path: Path, applied:
         applied[0] = 0
         middle = cold.state(match_id, at=newest - 5, token=token)  # before the newest snapshot: from an older one
         assert applied[0] < EVERY + 30  # the batches are 30 events: snapshots are at most that far past due
-        assert middle["state"] == la_cabra.view(replay(la_cabra, events_from(ledger.read(match_id, upto=newest - 5))), None)
+        assert middle["state"] == la_cabra.view(
+            replay(la_cabra, events_from(ledger.read(match_id, upto=newest - 5))), None
+        )
 
 
 def test_an_append_after_a_restart_folds_only_after_the_snapshot(tmp_path: Path, applied: list[int]) -> None:
@@ -83,14 +85,19 @@ def test_an_append_after_a_restart_folds_only_after_the_snapshot(tmp_path: Path,
         result = restarted.record(match_id, [eggs_log(LENGTH + 1)[-1]], token=token)  # the log's next move
         assert result.version == LENGTH + 1
         nexts = eggs_log(LENGTH + 1)[-1]["type"] != "note"
-        assert applied[0] == sum(1 for e in log[newest:] if e["type"] != "note") + nexts  # the events after it, then the new one
+        assert (
+            applied[0] == sum(1 for e in log[newest:] if e["type"] != "note") + nexts
+        )  # the events after it, then the new one
 
 
-@pytest.mark.parametrize("column, value", [
-    ("state", "replace(state, '60', '61')"),  # an edited state: the digest no longer matches
-    ("head", "(CASE WHEN head LIKE '0%' THEN '1' ELSE '0' END) || substr(head, 2)"),  # a snapshot of another log
-    ("rules", "'la-cabra:older-rules'"),        # written by an engine with other rules
-])
+@pytest.mark.parametrize(
+    "column, value",
+    [
+        ("state", "replace(state, '60', '61')"),  # an edited state: the digest no longer matches
+        ("head", "(CASE WHEN head LIKE '0%' THEN '1' ELSE '0' END) || substr(head, 2)"),  # a snapshot of another log
+        ("rules", "'la-cabra:older-rules'"),  # written by an engine with other rules
+    ],
+)
 def test_a_bad_snapshot_is_ignored_and_rebuilt(tmp_path: Path, applied: list[int], column: str, value: str) -> None:
     path = tmp_path / "s.db"
     log = eggs_log(LENGTH)
@@ -121,12 +128,17 @@ def test_a_correction_stores_a_snapshot(tmp_path: Path) -> None:
         created = service.start_match(log[0]["data"])
         service.record(created["id"], log[1:], token=created["token"])
         assert snapshot_rows(path, created["id"]) == []  # not due yet
-        result = service.record(created["id"], [{"type": "void", "data": {"target": note, "reason": "off the record"}}],
-                                token=created["token"])
+        result = service.record(
+            created["id"],
+            [{"type": "void", "data": {"target": note, "reason": "off the record"}}],
+            token=created["token"],
+        )
     assert [seq for seq, _ in snapshot_rows(path, created["id"])] == [result.version]
 
 
-def test_the_end_of_a_match_stores_a_snapshot_and_a_cold_reader_folds_nothing(tmp_path: Path, applied: list[int]) -> None:
+def test_the_end_of_a_match_stores_a_snapshot_and_a_cold_reader_folds_nothing(
+    tmp_path: Path, applied: list[int]
+) -> None:
     path = tmp_path / "s.db"
     log = ended_log("la-cabra", 3)
     with SqliteLedger(path) as ledger:

@@ -40,7 +40,7 @@ def recorded(ledger: SqliteLedger, length: int, *, every: int = 100, batch: int 
     log = eggs_log(length)
     created = service.start_match(log[0]["data"])
     for start in range(1, len(log), batch):
-        service.record(created["id"], log[start:start + batch], token=created["token"])
+        service.record(created["id"], log[start : start + batch], token=created["token"])
     return str(created["id"]), str(created["token"])
 
 
@@ -139,8 +139,9 @@ def test_a_budget_of_zero_keeps_nothing_and_reads_still_work(ledger: SqliteLedge
         StateCache(-1)
 
 
-def test_a_state_read_again_after_eviction_folds_from_the_stored_snapshot(ledger: SqliteLedger,
-                                                                          applied: list[int]) -> None:
+def test_a_state_read_again_after_eviction_folds_from_the_stored_snapshot(
+    ledger: SqliteLedger, applied: list[int]
+) -> None:
     long, token = recorded(ledger, 1250, every=100)
     other, other_token = recorded(ledger, 1000, every=100)
     log = events_from(ledger.read(long))
@@ -181,7 +182,7 @@ def test_appends_do_not_weigh_the_whole_entry_each_time(ledger: SqliteLedger, we
     log = eggs_log(1001)
     created = service.start_match(log[0]["data"])
     for start in range(1, len(log), 5):  # 200 appends of 5 events
-        service.record(created["id"], log[start:start + 5], token=created["token"])
+        service.record(created["id"], log[start : start + 5], token=created["token"])
     assert weighed[0] < 15, f"weighed {weighed[0]} times for 200 appends: again only as the match grows by half"
     kept = service.cache.get(created["id"])
     assert kept is not None and kept.version == 1001
@@ -189,13 +190,14 @@ def test_appends_do_not_weigh_the_whole_entry_each_time(ledger: SqliteLedger, we
     assert 0.5 * measured <= service.cache.weight <= 2 * measured, "between weighings the weight is extrapolated"
 
 
-def test_appends_to_a_match_too_heavy_to_keep_do_not_weigh_it_each_time(ledger: SqliteLedger,
-                                                                       weighed: list[int]) -> None:
+def test_appends_to_a_match_too_heavy_to_keep_do_not_weigh_it_each_time(
+    ledger: SqliteLedger, weighed: list[int]
+) -> None:
     service = Service(ledger, StateCache(20_000), snapshot_every=100)  # less than any La Cabra state weighs
     log = eggs_log(801)
     created = service.start_match(log[0]["data"])
     for start in range(1, len(log), 4):  # 200 appends of 4 events
-        service.record(created["id"], log[start:start + 4], token=created["token"])
+        service.record(created["id"], log[start : start + 4], token=created["token"])
     assert len(service.cache) == 0
     assert weighed[0] < 40, f"weighed {weighed[0]} times for 200 appends: its last weight is remembered"
     assert service.state(created["id"], token=created["token"])["version"] == 801
@@ -228,8 +230,9 @@ def test_many_threads_keep_the_total_within_the_budget(ledger: SqliteLedger) -> 
 # --------------------------------------------------------------------------- configuration
 
 
-def test_the_budget_comes_from_the_app_config_and_the_environment(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_budget_comes_from_the_app_config_and_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("TANTEO_CACHE_BYTES", raising=False)
     app = create_app({"TANTEO_DB": str(tmp_path / "a.db"), "TANTEO_CACHE_BYTES": 5_000_000})
     with app.app_context():
@@ -248,8 +251,22 @@ def test_serve_takes_the_budget_in_mib_and_says_it(tmp_path: Path) -> None:
 
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--db", str(tmp_path / "s.db"),
-         "--cache-mb", "7"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        [
+            sys.executable,
+            "-m",
+            "api.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(tmp_path / "s.db"),
+            "--cache-mb",
+            "7",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     try:
         assert process.stdout is not None
         banner = process.stdout.readline().decode()
@@ -260,9 +277,13 @@ def test_serve_takes_the_budget_in_mib_and_says_it(tmp_path: Path) -> None:
 
 
 def test_serve_refuses_a_budget_that_is_not_a_number(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "s.db")],
-                          env={"PATH": "/usr/bin:/bin", "TANTEO_CACHE_BYTES": "lots"}, capture_output=True,
-                          cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "s.db")],
+        env={"PATH": "/usr/bin:/bin", "TANTEO_CACHE_BYTES": "lots"},
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert done.returncode == 1
     assert "TANTEO_CACHE_BYTES is a number of bytes" in done.stderr.decode()
     assert "Traceback" not in done.stderr.decode()

@@ -22,12 +22,18 @@ from tests.conftest import Clock, Scorer
 K1 = {"game": "kabu", "players": ["P1", "P2", "P3", "P4"]}
 
 
-
-
 @pytest.fixture
 def app(db_path: Path, clock: Clock) -> Iterator[Flask]:
-    yield create_app({"TANTEO_DB": str(db_path), "TESTING": True, "TANTEO_CLOCK": clock,
-                      "TANTEO_STREAM_SECONDS": 0.3, "TANTEO_STREAM_POLL": 0.05, "TANTEO_STREAM_HEARTBEAT": 0.1})
+    yield create_app(
+        {
+            "TANTEO_DB": str(db_path),
+            "TESTING": True,
+            "TANTEO_CLOCK": clock,
+            "TANTEO_STREAM_SECONDS": 0.3,
+            "TANTEO_STREAM_POLL": 0.05,
+            "TANTEO_STREAM_HEARTBEAT": 0.1,
+        }
+    )
 
 
 def parse(body: str) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
@@ -46,7 +52,9 @@ def parse(body: str) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
     return events, comments
 
 
-def stream(client: FlaskClient, match_id: str, headers: dict[str, str] | None = None, **query: Any) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
+def stream(
+    client: FlaskClient, match_id: str, headers: dict[str, str] | None = None, **query: Any
+) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
     response = client.get(f"/matches/{match_id}/stream", query_string=query, headers=headers or {})
     assert response.status_code == 200, response.data
     assert response.mimetype == "text/event-stream"
@@ -55,8 +63,11 @@ def stream(client: FlaskClient, match_id: str, headers: dict[str, str] | None = 
 
 def started(scorer: Scorer) -> None:
     scorer.start(K1)
-    scorer.record({"type": "hand_started", "data": {"dealer": 3, "hands": [["??", "??"]] * 4}},
-                  {"type": "stand", "data": {"seat": 0}}, {"type": "take", "data": {"seat": 1}})
+    scorer.record(
+        {"type": "hand_started", "data": {"dealer": 3, "hands": [["??", "??"]] * 4}},
+        {"type": "stand", "data": {"seat": 0}},
+        {"type": "take", "data": {"seat": 1}},
+    )
 
 
 def test_one_event_per_stored_event_with_its_seq_and_public_envelope(client: FlaskClient, scorer: Scorer) -> None:
@@ -72,11 +83,15 @@ def test_last_event_id_resumes_without_losing_or_repeating(client: FlaskClient, 
     started(scorer)
     assert [s for s, _ in stream(client, scorer.id, headers={"Last-Event-ID": "2"})[0]] == [3, 4]
     assert [s for s, _ in stream(client, scorer.id, lastEventId=3)[0]] == [4]
-    assert [s for s, _ in stream(client, scorer.id, headers={"Last-Event-ID": "3"}, lastEventId=1)[0]] == [4]  # the header wins
+    assert [s for s, _ in stream(client, scorer.id, headers={"Last-Event-ID": "3"}, lastEventId=1)[0]] == [
+        4
+    ]  # the header wins
     assert stream(client, scorer.id, headers={"Last-Event-ID": "4"})[0] == []
 
 
-def test_a_broadcast_delay_holds_events_until_they_are_old_enough(client: FlaskClient, scorer: Scorer, clock: Clock) -> None:
+def test_a_broadcast_delay_holds_events_until_they_are_old_enough(
+    client: FlaskClient, scorer: Scorer, clock: Clock
+) -> None:
     started(scorer)
     assert stream(client, scorer.id, delay=60)[0] == []
     clock.offset = timedelta(seconds=61)
@@ -94,18 +109,22 @@ def test_refused_stream_requests(client: FlaskClient, scorer: Scorer) -> None:
 
 def test_the_stream_shows_private_values_only_as_an_open_reader_sees_them(client: FlaskClient, scorer: Scorer) -> None:
     scorer.start({"game": "cabo", "players": ["Anna", "Ben"]})
-    scorer.record({"type": "hand_started", "data": {"dealer": 0, "layouts": [["??"] * 4] * 2, "discard": "5"}},
-                  {"type": "initial_peek", "data": {"seat": 0, "slots": [1, 2], "cards": ["9", "3"]}})
+    scorer.record(
+        {"type": "hand_started", "data": {"dealer": 0, "layouts": [["??"] * 4] * 2, "discard": "5"}},
+        {"type": "initial_peek", "data": {"seat": 0, "slots": [1, 2], "cards": ["9", "3"]}},
+    )
     [(seq, peek)] = stream(client, scorer.id, lastEventId=2)[0]
-    scorer_view = client.get(f"/matches/{scorer.id}/events", query_string={"after": 2},
-                             headers={"Authorization": f"Bearer {scorer.token}"}).get_json()["events"][0]
+    scorer_view = client.get(
+        f"/matches/{scorer.id}/events", query_string={"after": 2}, headers={"Authorization": f"Bearer {scorer.token}"}
+    ).get_json()["events"][0]
     open_view = client.get(f"/matches/{scorer.id}/events", query_string={"after": 2}).get_json()["events"][0]
     assert scorer_view["data"]["cards"] == ["9", "3"]  # the token sees Anna's look
     assert seq == 3 and peek == open_view and peek["data"]["cards"] != ["9", "3"]  # the stream never does
 
 
 def test_streams_past_the_cap_are_told_to_come_back_and_a_closed_stream_frees_its_slot(
-        app: Flask, client: FlaskClient, scorer: Scorer) -> None:
+    app: Flask, client: FlaskClient, scorer: Scorer
+) -> None:
     """Each open stream holds a worker thread: past ``TANTEO_MAX_STREAMS`` a follower gets 503, not a stalled server."""
     started(scorer)
     app.config["TANTEO_MAX_STREAMS"] = 2

@@ -25,9 +25,14 @@ TABLE = {2: 4, 3: 4, 4: 4, 5: 5, 6: 4}
 class Match:
     """Record events one by one like the service does: refused events write nothing."""
 
-    def __init__(self, players: Sequence[str] = PLAYERS, options: dict[str, Any] | None = None,
-                 target: dict[str, Any] | None = None, initial: dict[str, Any] | None = None,
-                 state: cau_robat.State | None = None) -> None:
+    def __init__(
+        self,
+        players: Sequence[str] = PLAYERS,
+        options: dict[str, Any] | None = None,
+        target: dict[str, Any] | None = None,
+        initial: dict[str, Any] | None = None,
+        state: cau_robat.State | None = None,
+    ) -> None:
         data: dict[str, Any] = {"game": "cau-robat", "players": list(players), "options": options or {}}
         if target is not None:
             data["target"] = target
@@ -93,15 +98,16 @@ def deal(rng: random.Random, n: int) -> tuple[list[str], list[list[str]]]:
         else:
             table.append(card)
     per = len(deck) // n
-    return table, [deck[i * per:(i + 1) * per] for i in range(n)]
+    return table, [deck[i * per : (i + 1) * per] for i in range(n)]
 
 
 def _rank(card: str) -> str:
     return card[:-1]
 
 
-def reference_hand(n: int, dealer: int, table: list[str], hands: list[list[str]], rng: random.Random
-                   ) -> tuple[list[tuple[int, str]], list[list[str]], list[str]]:
+def reference_hand(
+    n: int, dealer: int, table: list[str], hands: list[list[str]], rng: random.Random
+) -> tuple[list[tuple[int, str]], list[list[str]], list[str]]:
     """Play a hand with random cards under the default rules; return the plays, piles and table left."""
     piles: list[list[str]] = [[] for _ in range(n)]
     tbl = list(table)

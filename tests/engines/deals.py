@@ -31,8 +31,12 @@ HIDDEN = [["??"] * 4 for _ in range(4)]
 class Match:
     """Record events one by one like the service does: refused events write nothing."""
 
-    def __init__(self, options: dict[str, Any] | None = None, initial: dict[str, Any] | None = None,
-                 players: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        options: dict[str, Any] | None = None,
+        initial: dict[str, Any] | None = None,
+        players: list[str] | None = None,
+    ) -> None:
         data: dict[str, Any] = {"game": "la-cabra", "players": players or PLAYERS, "options": options or {}}
         if initial is not None:
             data["initial"] = initial
@@ -74,8 +78,14 @@ class Match:
             data["leader"] = leader
         return self.add("hand_started", **data)
 
-    def result(self, dealer: int, points: list[int] | None = None, tricks: list[int] | None = None,
-               last: int | None = None, **extra: Any) -> la_cabra.State:
+    def result(
+        self,
+        dealer: int,
+        points: list[int] | None = None,
+        tricks: list[int] | None = None,
+        last: int | None = None,
+        **extra: Any,
+    ) -> la_cabra.State:
         """A result-only hand: ``hand_started {dealer}`` then ``hand_result``."""
         self.add("hand_started", dealer=dealer)
         data: dict[str, Any] = dict(extra)
@@ -99,7 +109,7 @@ def shuffled(rng: random.Random, bottom: bool = False) -> tuple[list[list[str]],
     """Deal a shuffled deck: four hands, the trump card shown, the stock in drawing order."""
     deck = [str(c) for c in LA_CABRA.cards]
     rng.shuffle(deck)
-    dealt = [deck[4 * i:4 * i + 4] for i in range(4)]
+    dealt = [deck[4 * i : 4 * i + 4] for i in range(4)]
     stock = deck[16:]
     trump = stock[-1] if bottom else rng.choice(stock)
     return dealt, trump, stock
@@ -109,8 +119,12 @@ def first(moves: list[dict[str, Any]]) -> dict[str, Any]:
     return moves[0]
 
 
-def play_out(m: Match, stock: list[str], pick: Callable[[list[dict[str, Any]]], dict[str, Any]] = first,
-             until: Callable[[la_cabra.State], bool] | None = None) -> None:
+def play_out(
+    m: Match,
+    stock: list[str],
+    pick: Callable[[list[dict[str, Any]]], dict[str, Any]] = first,
+    until: Callable[[la_cabra.State], bool] | None = None,
+) -> None:
     """Play the current deal with legal moves until it ends (or ``until``), revealing the drawn cards.
 
     ``stock`` is the true stock in drawing order; it is consumed as cards are drawn.

@@ -101,9 +101,19 @@ class CaboDriver:
     @staticmethod
     def is_complete(move: dict[str, Any]) -> bool:
         kind, data = move["type"], move["data"]
-        need = {"hand_started": "dealer", "hand_result": "layouts", "initial_peek": "slots", "take_discard": "slots",
-                "replace": "slots", "discard": "card", "peek": "card", "spy": "card", "swap": "card", "showdown": "layouts",
-                "reveal": "cards"}.get(kind)
+        need = {
+            "hand_started": "dealer",
+            "hand_result": "layouts",
+            "initial_peek": "slots",
+            "take_discard": "slots",
+            "replace": "slots",
+            "discard": "card",
+            "peek": "card",
+            "spy": "card",
+            "swap": "card",
+            "showdown": "layouts",
+            "reveal": "cards",
+        }.get(kind)
         return need is None or need in data
 
     def choose(self, state: State, moves: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
@@ -284,7 +294,12 @@ class CaboDriver:
                 a, b = rng.choice(pairs)
                 ka, kb = rng.randrange(len(self.rows[a])) + 1, rng.randrange(len(self.rows[b])) + 1
                 self.rows[a][ka - 1], self.rows[b][kb - 1] = self.rows[b][kb - 1], self.rows[a][ka - 1]
-                return "swap", {"seat": seat, "card": str(v), "first": {"seat": a, "slot": ka}, "second": {"seat": b, "slot": kb}}
+                return "swap", {
+                    "seat": seat,
+                    "card": str(v),
+                    "first": {"seat": a, "slot": ka},
+                    "second": {"seat": b, "slot": kb},
+                }
         return "discard", {"seat": seat, "card": str(v)}
 
     def _claim(self, seat: int, new: int, *, taken: bool) -> dict[str, Any]:
@@ -343,8 +358,12 @@ class CaboDriver:
             layouts[s][k] = "??"
             self.pending.append(("reveal", {"cards": [{"seat": s, "slot": k + 1, "card": card}]}))
         if self.rec.random() < 0.1:
-            self.pending.append(("hand_result", {"layouts": [[str(self.value[t]) for t in row] for row in self.rows],
-                                                 "caller": rnd.caller}))
+            self.pending.append(
+                (
+                    "hand_result",
+                    {"layouts": [[str(self.value[t]) for t in row] for row in self.rows], "caller": rnd.caller},
+                )
+            )
         return "showdown", {"layouts": layouts}
 
     # ---- invariants
@@ -370,9 +389,13 @@ class CaboDriver:
                 assert entry is sheet["hands"][-1]
                 continue
             r = entry["result"]
-            layouts = self.truth[entry["hand"]] if r["layouts"] is None else [[int(c) for c in row] for row in r["layouts"]]
+            layouts = (
+                self.truth[entry["hand"]] if r["layouts"] is None else [[int(c) for c in row] for row in r["layouts"]]
+            )
             assert r["sums"] == [sum(row) for row in layouts]
-            assert r["kamikaze"] == next((s for s, row in enumerate(layouts) if sorted(row) == [12, 12, 13, 13] and len(row) == 4), None)
+            assert r["kamikaze"] == next(
+                (s for s, row in enumerate(layouts) if sorted(row) == [12, 12, 13, 13] and len(row) == 4), None
+            )
             assert ("closedFromSheet" in entry) == (entry["hand"] in self.closed)
             scores, winners = expected_round(self.edition, layouts, r["caller"])
             assert entry["points"] == r["scores"] == scores and r["winners"] == winners

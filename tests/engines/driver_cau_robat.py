@@ -48,8 +48,12 @@ class CauRobatDriver:
 
     def match_data(self) -> dict[str, Any]:
         rng = self.rng
-        return {"game": GAME, "players": [f"P{i}" for i in range(self.n)], "options": self.options,
-                "target": {"wins": rng.randint(1, 3), "tie": rng.choice(["share", "playOn"])}}
+        return {
+            "game": GAME,
+            "players": [f"P{i}" for i in range(self.n)],
+            "options": self.options,
+            "target": {"wins": rng.randint(1, 3), "tie": rng.choice(["share", "playOn"])},
+        }
 
     @staticmethod
     def is_complete(move: dict[str, Any]) -> bool:
@@ -95,7 +99,9 @@ class CauRobatDriver:
             return "hand_started", data
         playable = []
         for move in moves:
-            if move["type"] == "hand_result":  # closing the hand from the sheet: tests/engines/test_sheet_close_playouts.py
+            if (
+                move["type"] == "hand_result"
+            ):  # closing the hand from the sheet: tests/engines/test_sheet_close_playouts.py
                 continue
             if self.is_complete(move):
                 playable.append(move)

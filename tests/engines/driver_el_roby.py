@@ -129,11 +129,17 @@ class ElRobyDriver:
             if rebuys and self.rebuys < 2 and rng.random() < 0.4:
                 self.rebuys += 1
                 return "rebuy", rng.choice(rebuys)["data"]
-            if (hand is not None and not hand.result_only and not hand.void and hand.number not in self.cross_checked
-                    and rng.random() < 0.3):
+            if (
+                hand is not None
+                and not hand.result_only
+                and not hand.void
+                and hand.number not in self.cross_checked
+                and rng.random() < 0.3
+            ):
                 self.cross_checked.add(hand.number)
-                return "showdown", {"hands": [None if s not in hand.seats else [str(c) for c in hand.known[s]]
-                                              for s in range(state.n)]}
+                return "showdown", {
+                    "hands": [None if s not in hand.seats else [str(c) for c in hand.known[s]] for s in range(state.n)]
+                }
             data = dict(next(m for m in moves if m["type"] == "hand_started")["data"])
             return self._deal(state, data)
         if kinds == {"hand_started"} or (hand is None):
@@ -145,7 +151,11 @@ class ElRobyDriver:
         if draws:
             top = next((m for m in draws if m["data"]["from"] == "discard"), None)
             mine = [str(c) for c in hand.known[hand.turn]]
-            pick = top if top is not None and (_useful(top["data"]["card"], mine) >= 2 and rng.random() < 0.5) else draws[0]
+            pick = (
+                top
+                if top is not None and (_useful(top["data"]["card"], mine) >= 2 and rng.random() < 0.5)
+                else draws[0]
+            )
             data = dict(pick["data"])
             if data["from"] == "stock":
                 data["card"] = self.stock.pop(0)
@@ -162,8 +172,10 @@ class ElRobyDriver:
             return move["type"], move["data"]
         if rng.random() < 0.9:
             mine = [str(c) for c in hand.known[hand.turn]]
-            best = min(discards, key=lambda m: (_useful(m["data"]["card"], mine),
-                                                -value(el_roby.state.read_card(m["data"]["card"]))))  # type: ignore[arg-type]
+            best = min(
+                discards,
+                key=lambda m: (_useful(m["data"]["card"], mine), -value(el_roby.state.read_card(m["data"]["card"]))),
+            )  # type: ignore[arg-type]
             return "discard", best["data"]
         return "discard", rng.choice(discards)["data"]
 
@@ -254,8 +266,11 @@ class ElRobyDriver:
         for seat in self.seats:
             mine = engine.view(state, seat)
             json.dumps(mine)
-            seen = Counter(t for t in strings(mine, frozenset({"players", "name", "discardPile", "melds"}))
-                           if t in el_roby.state.CARDS)
+            seen = Counter(
+                t
+                for t in strings(mine, frozenset({"players", "name", "discardPile", "melds"}))
+                if t in el_roby.state.CARDS
+            )
             seen.update(str(c) for c in hand.pile)
             for m in hand.melds:
                 seen.update(str(c) for c in m.cards)

@@ -60,8 +60,12 @@ class KabuDriver:
     # ---- the match
 
     def match_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"game": "kabu", "players": [f"P{i + 1}" for i in range(self.n)], "options": self.options,
-                                "target": {"end": self.end}}
+        data: dict[str, Any] = {
+            "game": "kabu",
+            "players": [f"P{i + 1}" for i in range(self.n)],
+            "options": self.options,
+            "target": {"end": self.end},
+        }
         # small stacks, so that somebody soon cannot pay (the default stacks are tested elsewhere)
         self.initial = [self.rng.randint(3 * self.n, 10 + 8 * self.n) for _ in range(self.n)]
         data["initial"] = {"chips": self.initial}
@@ -90,7 +94,9 @@ class KabuDriver:
         deck = [str(c) for c in DECKS[opts.deck].cards]
         rng.shuffle(deck)
         n = self.n
-        order = [s for s in (range(n) if dealer is None else ((dealer + i) % n for i in range(1, n + 1))) if state.active[s]]
+        order = [
+            s for s in (range(n) if dealer is None else ((dealer + i) % n for i in range(1, n + 1))) if state.active[s]
+        ]
         k = opts.start_cards
         table: list[str] = []
         if opts.openSix and not opts.choose:
@@ -115,7 +121,9 @@ class KabuDriver:
         self.stock = deck
         self.order = order
         known = rng.choice([0.0, 0.5, 1.0])
-        self.written = [[c if rng.random() < known else "??" for c in self.true[s]] if s in order else [] for s in range(n)]
+        self.written = [
+            [c if rng.random() < known else "??" for c in self.true[s]] if s in order else [] for s in range(n)
+        ]
         data: dict[str, Any] = {"dealer": dealer, "hands": [self.written[s] if s in order else None for s in range(n)]}
         if opts.openSix:
             data["table"] = table
@@ -143,7 +151,9 @@ class KabuDriver:
             k = self.rng.randint(2, 4)
             hands.append(deck[:k])
             deck = deck[k:]
-        values = [None if h is None else hand_value([kabu.rules.read_card(c, state.options.cards) for c in h]) for h in hands]  # type: ignore[misc]
+        values = [
+            None if h is None else hand_value([kabu.rules.read_card(c, state.options.cards) for c in h]) for h in hands
+        ]  # type: ignore[misc]
         roll = self.rng.random()
         if roll < 0.4:
             return {"values": values}
@@ -242,7 +252,9 @@ class KabuDriver:
             true = set(self.true[s])
             if hand.phase == "keep" and hand.kept[s] is not None:
                 true = {self.keeps[s]}  # what a seat that kept still holds
-            unknown = sorted(c for c in true if kabu.rules.read_card(c, DECKS[self.options["deck"]]) not in hand.known[s])
+            unknown = sorted(
+                c for c in true if kabu.rules.read_card(c, DECKS[self.options["deck"]]) not in hand.known[s]
+            )
             if hand.unknown[s] and unknown:
                 options.append((s, unknown))
         if options:
@@ -267,12 +279,16 @@ class KabuDriver:
                 truth = {kabu.rules.read_card(c, deck) for c in cards}
                 assert hand.known[s] <= truth, (s, hand.known[s], truth)
                 assert hand.size(s) == len(truth)
-                unkept = hand.phase == "keep" and hand.kept[s] is None  # a dealt card may go back and be laid out (stock)
+                unkept = (
+                    hand.phase == "keep" and hand.kept[s] is None
+                )  # a dealt card may go back and be laid out (stock)
                 assert not hand.known[s] & (seen - set(hand.table) if unkept else seen)
                 seen |= hand.known[s]
             # the cards in play and the stock the table holds make up the deck
             if hand.phase != "keep":
-                in_play = sum(len(self.true[s]) for s in hand.order) + len(hand.table) + len(self.stock) + len(self.returned)
+                in_play = (
+                    sum(len(self.true[s]) for s in hand.order) + len(hand.table) + len(self.stock) + len(self.returned)
+                )
                 assert in_play == len(deck.cards)
         # the score sheet is rebuilt from every hand: check it when a hand, a buy or the end changed it
         mark = (len(state.settled), len(state.adjusts[-1]) if state.adjusts else 0, state.over, len(state.hands))

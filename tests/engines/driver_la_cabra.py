@@ -47,10 +47,16 @@ class LaCabraDriver:
         """Per hand number, the card points and tricks behind a sheet that need not say them."""
 
     def match_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"game": "la-cabra", "players": ["North", "East", "South", "West"], "options": self.options}
+        data: dict[str, Any] = {
+            "game": "la-cabra",
+            "players": ["North", "East", "South", "West"],
+            "options": self.options,
+        }
         if self.rng.random() < 0.3:
-            data["initial"] = {"lossPoints": [self.rng.randrange(9), self.rng.randrange(9)],
-                               "doubleNext": self.options["eggs"] == "doubleNext" and self.rng.random() < 0.5}
+            data["initial"] = {
+                "lossPoints": [self.rng.randrange(9), self.rng.randrange(9)],
+                "doubleNext": self.options["eggs"] == "doubleNext" and self.rng.random() < 0.5,
+            }
         return data
 
     @staticmethod
@@ -88,8 +94,9 @@ class LaCabraDriver:
         self.result_truth = (pts, tricks)
         return self.sheet(piles, pts, tricks, last, [False, False])
 
-    def sheet(self, piles: list[list[str]], pts: list[int], tricks: list[int], last: int,
-              took: list[bool]) -> dict[str, Any]:
+    def sheet(
+        self, piles: list[list[str]], pts: list[int], tricks: list[int], last: int, took: list[bool]
+    ) -> dict[str, Any]:
         """Write a deal's facts in one of the forms a table uses (``took``: teams the record shows with a trick)."""
         rng = self.rng
         form = rng.choice(["cards", "full", "cardPoints", "lossPoints"])
@@ -151,7 +158,7 @@ class LaCabraDriver:
             rng.shuffle(deck)
             self.stock = deck[16:]
             trump = self.stock[-1] if self.options["trumpCard"] == "bottomFaceUp" else rng.choice(self.stock)
-            data.update(hands=[deck[4 * i:4 * i + 4] for i in range(4)], trump=trump)
+            data.update(hands=[deck[4 * i : 4 * i + 4] for i in range(4)], trump=trump)
             return "hand_started", data
         if kinds == {"hand_result"}:
             assert hand is not None
@@ -191,7 +198,9 @@ class LaCabraDriver:
             held = sum(hand.size(s) for s in range(4))
             assert held + hand.stock + trick_cards + sum(hand.pile_count) == 36
             free = sum(1 for c in LA_CABRA.distinct() if c not in hand.located)
-            hidden = sum(hand.unknown) + sum(1 for p in (hand.trick.plays if hand.trick else ()) for c in p.cards if c is None)
+            hidden = sum(hand.unknown) + sum(
+                1 for p in (hand.trick.plays if hand.trick else ()) for c in p.cards if c is None
+            )
             bottom = 1 if self.options["trumpCard"] == "bottomFaceUp" and hand.stock else 0
             assert free == hidden + len(hand.pile_hidden[0]) + len(hand.pile_hidden[1]) + hand.stock - bottom
             assert len({hand.size(s) for s in range(4)}) == 1 or hand.trick is not None

@@ -21,8 +21,13 @@ def cards(text: str) -> list[str]:
 class Match:
     """Record events one by one like the service does: refused events change nothing."""
 
-    def __init__(self, options: dict[str, Any] | None = None, initial: dict[str, Any] | None = None,
-                 players: list[str] | None = None, state: el_roby.State | None = None) -> None:
+    def __init__(
+        self,
+        options: dict[str, Any] | None = None,
+        initial: dict[str, Any] | None = None,
+        players: list[str] | None = None,
+        state: el_roby.State | None = None,
+    ) -> None:
         data: dict[str, Any] = {"game": "el-roby", "players": players or PLAYERS, "options": options or {}}
         if initial is not None:
             data["initial"] = initial

@@ -17,8 +17,13 @@ K1_SHOWDOWN = [["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C
 class Match:
     """Record events one by one: a refused event writes nothing and leaves the state as it was."""
 
-    def __init__(self, players: list[str] | None = None, options: dict[str, Any] | None = None,
-                 target: dict[str, Any] | None = None, initial: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        players: list[str] | None = None,
+        options: dict[str, Any] | None = None,
+        target: dict[str, Any] | None = None,
+        initial: dict[str, Any] | None = None,
+    ) -> None:
         data: dict[str, Any] = {"game": "kabu", "players": players or P4, "options": options or {}}
         if target is not None:
             data["target"] = target

@@ -6,8 +6,18 @@ from typing import Any
 
 import pytest
 
-from engines.base import (Event, RuleViolation, Step, check_correction, corrections, events_from, replay, voided_hands,
-                          voided_seqs, walk)
+from engines.base import (
+    Event,
+    RuleViolation,
+    Step,
+    check_correction,
+    corrections,
+    events_from,
+    replay,
+    voided_hands,
+    voided_seqs,
+    walk,
+)
 
 
 class Moves:
@@ -42,7 +52,9 @@ START = ("match_started", {"game": "x"})
 
 
 def test_void_skips_its_target_and_a_voided_void_restores_it() -> None:
-    events = log(START, ("lead", {"n": 1}), ("void", {"target": 2, "reason": "r"}), ("void", {"target": 3, "reason": "undo"}))
+    events = log(
+        START, ("lead", {"n": 1}), ("void", {"target": 2, "reason": "r"}), ("void", {"target": 3, "reason": "undo"})
+    )
     assert voided_seqs(events) == {3}
     assert [s.status for s in steps(events)] == ["played", "played", "voided", "correction"]
     assert shown(replay(Moves, events)) == [1, 2]  # type: ignore[arg-type]
@@ -52,8 +64,15 @@ def test_void_skips_its_target_and_a_voided_void_restores_it() -> None:
 
 
 def test_voided_deal_takes_its_hand_up_to_the_void_or_the_next_deal() -> None:
-    events = log(START, ("hand_started", {}), ("lead", {}), ("beat", {}), ("void", {"target": 2, "reason": "misdeal"}),
-                 ("hand_started", {}), ("lead", {}))
+    events = log(
+        START,
+        ("hand_started", {}),
+        ("lead", {}),
+        ("beat", {}),
+        ("void", {"target": 2, "reason": "misdeal"}),
+        ("hand_started", {}),
+        ("lead", {}),
+    )
     assert voided_seqs(events) == {2, 3, 4}
     walked = steps(events)
     assert [s.status for s in walked] == ["played", "voided", "voided", "voided", "correction", "played", "played"]
@@ -64,9 +83,15 @@ def test_voided_deal_takes_its_hand_up_to_the_void_or_the_next_deal() -> None:
 
 
 def test_latest_standing_amend_wins_and_notes_and_claims_never_reach_the_engine() -> None:
-    events = log(START, ("hand_result", {"v": 1}), ("amend", {"target": 2, "data": {"v": 2}, "reason": "a"}),
-                 ("amend", {"target": 2, "data": {"v": 3}, "reason": "b"}), ("void", {"target": 4, "reason": "no"}),
-                 ("note", {"text": "hi"}), ("score_claimed", {"points": [1]}))
+    events = log(
+        START,
+        ("hand_result", {"v": 1}),
+        ("amend", {"target": 2, "data": {"v": 2}, "reason": "a"}),
+        ("amend", {"target": 2, "data": {"v": 3}, "reason": "b"}),
+        ("void", {"target": 4, "reason": "no"}),
+        ("note", {"text": "hi"}),
+        ("score_claimed", {"points": [1]}),
+    )
     walked = steps(events)
     assert replay(Moves, events) == ((1, {"game": "x"}), (2, {"v": 2}))  # type: ignore[arg-type]
     assert [s.status for s in walked] == ["played", "amended", "correction", "voided", "correction", "note", "claim"]
@@ -74,12 +99,15 @@ def test_latest_standing_amend_wins_and_notes_and_claims_never_reach_the_engine(
     assert [(c.seq, c.in_force) for c in corrections(walked)] == [(3, True), (4, False), (5, True)]
 
 
-@pytest.mark.parametrize("correction, code", [
-    (("void", {"target": 9, "reason": "x"}), "common.bad_target"),
-    (("void", {"target": 1, "reason": "x"}), "common.bad_target"),
-    (("amend", {"target": 3, "data": {}, "reason": "x"}), "common.amend_type"),
-    (("amend", {"target": 1, "data": {"game": "y"}, "reason": "x"}), "common.amend_game"),
-])
+@pytest.mark.parametrize(
+    "correction, code",
+    [
+        (("void", {"target": 9, "reason": "x"}), "common.bad_target"),
+        (("void", {"target": 1, "reason": "x"}), "common.bad_target"),
+        (("amend", {"target": 3, "data": {}, "reason": "x"}), "common.amend_type"),
+        (("amend", {"target": 1, "data": {"game": "y"}, "reason": "x"}), "common.amend_game"),
+    ],
+)
 def test_correction_targets_are_checked(correction: tuple[str, dict[str, Any]], code: str) -> None:
     events = log(START, ("lead", {}), ("note", {"text": "n"}), correction)
     with pytest.raises(RuleViolation) as refused:
@@ -124,32 +152,58 @@ def test_replay_names_the_event_that_broke_and_skips_neutral_events() -> None:
 
 
 def test_an_amended_claim_is_read_with_its_new_data_and_a_voided_one_is_voided() -> None:
-    events = log(START, ("score_claimed", {"points": [1]}), ("score_claimed", {"points": [2]}),
-                 ("amend", {"target": 2, "data": {"points": [3]}, "reason": "typo"}), ("void", {"target": 3, "reason": "x"}))
+    events = log(
+        START,
+        ("score_claimed", {"points": [1]}),
+        ("score_claimed", {"points": [2]}),
+        ("amend", {"target": 2, "data": {"points": [3]}, "reason": "typo"}),
+        ("void", {"target": 3, "reason": "x"}),
+    )
     walked = steps(events)
-    assert [(s.status, dict(s.read.data)) for s in walked[1:3]] == [("claim", {"points": [3]}), ("voided", {"points": [2]})]
+    assert [(s.status, dict(s.read.data)) for s in walked[1:3]] == [
+        ("claim", {"points": [3]}),
+        ("voided", {"points": [2]}),
+    ]
     assert all(s.state == walked[0].state for s in walked)  # claims and corrections never move the game
 
 
 def test_voiding_an_amend_restores_the_stored_data() -> None:
-    events = log(START, ("lead", {"c": "7H"}), ("amend", {"target": 2, "data": {"c": "8H"}, "reason": "a"}),
-                 ("void", {"target": 3, "reason": "it was 7H"}))
+    events = log(
+        START,
+        ("lead", {"c": "7H"}),
+        ("amend", {"target": 2, "data": {"c": "8H"}, "reason": "a"}),
+        ("void", {"target": 3, "reason": "it was 7H"}),
+    )
     walked = steps(events)
     assert [s.status for s in walked] == ["played", "played", "voided", "correction"]
     assert walked[-1].state == ((1, {"game": "x"}), (2, {"c": "7H"}))
 
 
 def test_the_recorded_course_counts_a_move_until_its_void_arrives() -> None:
-    events = log(START, ("lead", {"c": 1}), ("beat", {"c": 2}), ("note", {"text": "hm"}),
-                 ("void", {"target": 3, "reason": "no beat"}), ("beat", {"c": 3}),
-                 ("amend", {"target": 2, "data": {"c": 9}, "reason": "it was 9"}))
+    events = log(
+        START,
+        ("lead", {"c": 1}),
+        ("beat", {"c": 2}),
+        ("note", {"text": "hm"}),
+        ("void", {"target": 3, "reason": "no beat"}),
+        ("beat", {"c": 3}),
+        ("amend", {"target": 2, "data": {"c": 9}, "reason": "it was 9"}),
+    )
     recorded = steps(events, "recorded")
     assert [s.status for s in recorded] == ["played", "played", "played", "note", "correction", "played", "correction"]
     assert [shown(s.state) for s in recorded] == [[1], [1, 2], [1, 2, 3], [1, 2, 3], [1, 2], [1, 2, 6], [1, 2, 6]]
     assert recorded[-1].state[1] == (2, {"c": 9})
     assert all(s.read is s.event for s in recorded)  # the recorded course shows events as stored
     corrected = steps(events)
-    assert [s.status for s in corrected] == ["played", "amended", "voided", "note", "correction", "played", "correction"]
+    assert [s.status for s in corrected] == [
+        "played",
+        "amended",
+        "voided",
+        "note",
+        "correction",
+        "played",
+        "correction",
+    ]
     assert recorded[-1].state == corrected[-1].state == replay(Moves, events)  # type: ignore[arg-type]
 
 
@@ -183,29 +237,62 @@ def test_stored_rows_become_events_with_their_seq_type_and_data() -> None:
 
 
 def test_voided_deal_keeps_the_notes_claims_and_outside_reveals_recorded_while_it_was_open() -> None:
-    events = log(START, ("hand_started", {}), ("hand_result", {}),
-                 ("hand_started", {}), ("lead", {}), ("score_claimed", {"hand": 1, "points": [2, 0]}),
-                 ("note", {"text": "Dora misdealt"}), ("reveal", {"cards": [{"seq": 3, "index": 0, "card": "6D"}]}),
-                 ("reveal", {"cards": [{"seat": 1, "card": "7D"}]}), ("score_claimed", {"hand": 2, "points": [0, 2]}),
-                 ("void", {"target": 4, "reason": "misdeal"}), ("hand_started", {}))
+    events = log(
+        START,
+        ("hand_started", {}),
+        ("hand_result", {}),
+        ("hand_started", {}),
+        ("lead", {}),
+        ("score_claimed", {"hand": 1, "points": [2, 0]}),
+        ("note", {"text": "Dora misdealt"}),
+        ("reveal", {"cards": [{"seq": 3, "index": 0, "card": "6D"}]}),
+        ("reveal", {"cards": [{"seat": 1, "card": "7D"}]}),
+        ("score_claimed", {"hand": 2, "points": [0, 2]}),
+        ("void", {"target": 4, "reason": "misdeal"}),
+        ("hand_started", {}),
+    )
     # the deal, its move and the reveal of one of its seats go; the claims, the note and the reveal of hand 1's card stay
     assert voided_seqs(events) == {4, 5, 9}
     walked = steps(events)
-    assert [s.status for s in walked] == ["played", "played", "played", "voided", "voided", "claim", "note", "played",
-                                          "voided", "claim", "correction", "played"]
+    assert [s.status for s in walked] == [
+        "played",
+        "played",
+        "played",
+        "voided",
+        "voided",
+        "claim",
+        "note",
+        "played",
+        "voided",
+        "claim",
+        "correction",
+        "played",
+    ]
     assert shown(walked[-1].state) == [1, 2, 3, 8, 12]
     (hand,) = voided_hands(walked)
     assert (hand.seq, hand.void, hand.until, hand.number) == (4, 11, 11, 2)
 
 
 def test_a_voided_void_of_a_deal_restores_the_whole_hand() -> None:
-    events = log(START, ("hand_started", {}), ("lead", {}), ("void", {"target": 2, "reason": "misdeal"}),
-                 ("void", {"target": 4, "reason": "it was dealt right"}))
+    events = log(
+        START,
+        ("hand_started", {}),
+        ("lead", {}),
+        ("void", {"target": 2, "reason": "misdeal"}),
+        ("void", {"target": 4, "reason": "it was dealt right"}),
+    )
     assert voided_seqs(events) == {4}
     assert voided_hands(steps(events)) == []
 
 
 def test_voided_hands_are_numbered_as_they_were_while_open() -> None:
-    events = log(START, ("hand_started", {}), ("void", {"target": 2, "reason": "misdeal"}), ("hand_started", {}),
-                 ("hand_result", {}), ("hand_started", {}), ("void", {"target": 6, "reason": "misdeal"}))
+    events = log(
+        START,
+        ("hand_started", {}),
+        ("void", {"target": 2, "reason": "misdeal"}),
+        ("hand_started", {}),
+        ("hand_result", {}),
+        ("hand_started", {}),
+        ("void", {"target": 6, "reason": "misdeal"}),
+    )
     assert [(h.seq, h.number) for h in voided_hands(steps(events))] == [(2, 1), (6, 2)]

@@ -36,7 +36,11 @@ def test_repr_str_ordering_and_fields_are_those_of_the_plain_dataclass() -> None
     card = Card("10", "H")
     assert repr(card) == "Card(rank='10', suit='H')" and str(card) == "10H"
     assert repr(Card("7")) == "Card(rank='7', suit=None)" and str(Card("7")) == "7"
-    assert sorted([Card("A", "S"), Card("10", "H"), Card("10", "C")]) == [Card("10", "C"), Card("10", "H"), Card("A", "S")]
+    assert sorted([Card("A", "S"), Card("10", "H"), Card("10", "C")]) == [
+        Card("10", "C"),
+        Card("10", "H"),
+        Card("A", "S"),
+    ]
     assert Card("10", "C") < Card("10", "H") <= Card("10", "H") and Card("A", "S") > Card("10", "H")
     assert Card.__match_args__ == ("rank", "suit")
     match card:

@@ -35,27 +35,46 @@ def unknowns(known: list[str], total: int) -> list[str]:
 
 def c1(**options: Any) -> Match:
     """C1: table {3 4 6 7 10 11}; piles A [12 2], B [12 12 5], C [1 1], D []; A to play an 11."""
-    return Match.at(PLAYERS, table=["3o", "4o", "6o", "7o", "10o", "11o"],
-                    piles=[["12o", "2o"], ["12c", "12e", "5o"], ["1o", "1c"], []],
-                    hands=[unknowns(["11c"], 9), 6, 6, 6], options=options)
+    return Match.at(
+        PLAYERS,
+        table=["3o", "4o", "6o", "7o", "10o", "11o"],
+        piles=[["12o", "2o"], ["12c", "12e", "5o"], ["1o", "1c"], []],
+        hands=[unknowns(["11c"], 9), 6, 6, 6],
+        options=options,
+    )
 
 
 def test_c1_run_through_another_pile_own_pile_breaks_it_table_clear() -> None:
     m = c1()
     m.play(A, "11c")
-    assert m.piles() == [["12o", "2o", "11o", "10o", "7o", "6o", "12c", "12e", "5o", "4o", "3o", "11c", "1c"], [], ["1o"], []]
+    assert m.piles() == [
+        ["12o", "2o", "11o", "10o", "7o", "6o", "12c", "12e", "5o", "4o", "3o", "11c", "1c"],
+        [],
+        ["1o"],
+        [],
+    ]
     assert m.table() == [] and m.hand.turn == B
     cap = m.hand.last.captures[0]
-    assert cap.cleared and [(p.payer, str(p.card) if p.card else None) for p in cap.payments] == [(B, None), (C, "1c"), (D, None)]
-    assert m.texts[-1] == ("A plays 11 copas: 11 takes 11-10-7-6-4-3 and B's pile on 5; clears the table; "
-                           "C pays 1, B and D have nothing to pay")
+    assert cap.cleared and [(p.payer, str(p.card) if p.card else None) for p in cap.payments] == [
+        (B, None),
+        (C, "1c"),
+        (D, None),
+    ]
+    assert m.texts[-1] == (
+        "A plays 11 copas: 11 takes 11-10-7-6-4-3 and B's pile on 5; clears the table; "
+        "C pays 1, B and D have nothing to pay"
+    )
     assert sum(len(p) for p in m.hand.piles) + sum(m.hand.size(s) for s in range(4)) + len(m.hand.table) == 40
 
 
 def c2(**options: Any) -> Match:
-    return Match.at(PLAYERS, table=["2o", "6o", "10o", "11o"],
-                    piles=[["12o", "12c"], ["3o", "3c"], ["1o", "1c"], ["5o", "5c"]],
-                    hands=[unknowns(["7o"], 7), unknowns(["7c"], 7), unknowns(["7e"], 7), unknowns(["4o"], 7)], options=options)
+    return Match.at(
+        PLAYERS,
+        table=["2o", "6o", "10o", "11o"],
+        piles=[["12o", "12c"], ["3o", "3c"], ["1o", "1c"], ["5o", "5c"]],
+        hands=[unknowns(["7o"], 7), unknowns(["7c"], 7), unknowns(["7e"], 7), unknowns(["4o"], 7)],
+        options=options,
+    )
 
 
 def test_c2_cau_recau_deferred_resolution_two_piles_stolen() -> None:
@@ -67,20 +86,31 @@ def test_c2_cau_recau_deferred_resolution_two_piles_stolen() -> None:
     m.play(C, "7e")
     assert cau_robat.view(m.state)["chain"]["call"] == "recau" and m.piles()[C] == ["1o", "1c"]
     m.play(D, "4o", captures=[{"seat": C, "cards": ["7o", "7c", "6o", "5o", "5c", "10o", "11o", "12o", "12c", "7e"]}])
-    assert m.piles() == [[], ["3o"], ["1o", "1c", "7o", "7c", "6o", "5o", "5c", "10o", "11o", "12o", "12c", "7e", "3c"], []]
+    assert m.piles() == [
+        [],
+        ["3o"],
+        ["1o", "1c", "7o", "7c", "6o", "5o", "5c", "10o", "11o", "12o", "12c", "7e", "3c"],
+        [],
+    ]
     assert m.table() == ["2o", "4o"]
     assert cau_robat.view(m.state)["chain"] == {"rank": 4, "seats": [3], "call": None, "cards": ["4o"]}
     cap = m.hand.last.captures[0]
     assert cap.call == "recau" and not cap.cleared
     assert [(p.payer, p.card and str(p.card)) for p in cap.payments] == [(A, None), (B, "3c")]
     assert [len(p) for p in m.hand.piles] == [0, 1, 13, 0]
-    assert "C's Recau on 7s takes" in m.texts[-1] and "B pays 3" in m.texts[-1] and "4 stays on the table" in m.texts[-1]
+    assert (
+        "C's Recau on 7s takes" in m.texts[-1] and "B pays 3" in m.texts[-1] and "4 stays on the table" in m.texts[-1]
+    )
 
 
 def c3(**options: Any) -> Match:
-    return Match.at(PLAYERS, table=[], piles=[["3o", "11o"], ["4o", "2o"], ["7o", "6o"], ["10o"]],
-                    hands=[unknowns(["12o"], 9), unknowns(["12c"], 8), unknowns(["12e"], 8), unknowns(["12b"], 8)],
-                    options=options)
+    return Match.at(
+        PLAYERS,
+        table=[],
+        piles=[["3o", "11o"], ["4o", "2o"], ["7o", "6o"], ["10o"]],
+        hands=[unknowns(["12o"], 9), unknowns(["12c"], 8), unknowns(["12e"], 8), unknowns(["12b"], 8)],
+        options=options,
+    )
 
 
 def test_c3_contracau_chain_payments_then_clearing_payments() -> None:
@@ -93,7 +123,13 @@ def test_c3_contracau_chain_payments_then_clearing_payments() -> None:
     assert m.table() == [] and m.hand.chain is None
     cap = m.hand.last.captures[0]
     assert [(p.payer, p.card and str(p.card), p.why) for p in cap.payments] == [
-        (A, None, "contracau"), (B, "2o", "contracau"), (C, "6o", "contracau"), (A, None, "clear"), (B, "4o", "clear"), (C, "7o", "clear")]
+        (A, None, "contracau"),
+        (B, "2o", "contracau"),
+        (C, "6o", "contracau"),
+        (A, None, "clear"),
+        (B, "4o", "clear"),
+        (C, "7o", "clear"),
+    ]
     assert m.hand.calls[0].call == "contracau" and m.hand.turn == A
     assert "Contracau" in m.texts[-1]
 
@@ -109,8 +145,12 @@ def test_c3_end_of_hand_count_ties_all_win() -> None:
     assert all(ln["rule"] == "/rules/cau-robat#scoring-hand" and ln["reason"] for ln in hand["lines"])
 
 
-VOCAB_DEAL = [["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"], ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
-              ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"], ["11o", "10c", "4b", "3b", "4e", "5b", "6b", "11e", "12b"]]
+VOCAB_DEAL = [
+    ["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"],
+    ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
+    ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"],
+    ["11o", "10c", "4b", "3b", "4e", "5b", "6b", "11e", "12b"],
+]
 VOCAB_PLAYS = [(A, "5o"), (B, "6c"), (C, "1c"), (D, "11o"), (A, "12o"), (B, "3o"), (C, "2e"), (D, "10c")]
 
 
@@ -131,7 +171,12 @@ def test_vocabulary_example_log() -> None:
     m.play(B, "7c", call=True)
     m.play(C, "7e", call=True)
     m.play(D, "4b", captures=[{"seat": 2, "cards": ["7o", "7c", "6c", "5e", "5o", "10c", "11b", "11o", "12o", "7e"]}])
-    assert m.piles() == [[], ["3c"], ["1o", "1c", "7o", "7c", "6c", "5e", "5o", "10c", "11b", "11o", "12o", "7e", "3o"], []]
+    assert m.piles() == [
+        [],
+        ["3c"],
+        ["1o", "1c", "7o", "7c", "6c", "5e", "5o", "10c", "11b", "11o", "12o", "7e", "3o"],
+        [],
+    ]
     assert m.table() == ["2e", "4b"] and m.hand.chain.seats == (D,)
     assert m.score()["hands"][0]["totals"] == [0, 1, 1, 0]
 
@@ -146,44 +191,85 @@ def test_describe_lists_every_option_with_default_and_rule() -> None:
     assert d["ranks"] == [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
     assert d["deal"]["5"] == {"table": 5, "hand": 7, "batches": "3, 3, 1"} and d["deal"]["4"]["hand"] == 9
     defaults = {k: v["default"] for k, v in d["options"].items()}
-    assert defaults == {"players": "3-5", "dealerRotation": "right", "dupFix": "replace", "requireAnnouncement": False,
-                        "runDirection": "both", "directPileCapture": False, "pileOrder": "deterministic",
-                        "chainMode": "deferred", "anyoneMayCall": False, "lastPlayClears": True, "leftovers": "nobody"}
+    assert defaults == {
+        "players": "3-5",
+        "dealerRotation": "right",
+        "dupFix": "replace",
+        "requireAnnouncement": False,
+        "runDirection": "both",
+        "directPileCapture": False,
+        "pileOrder": "deterministic",
+        "chainMode": "deferred",
+        "anyoneMayCall": False,
+        "lastPlayClears": True,
+        "leftovers": "nobody",
+    }
     assert all(o["rule"].startswith("/rules/cau-robat#option-") and o["description"] for o in d["options"].values())
     assert d["options"]["runDirection"]["values"] == ["both", "up", "down"]
-    assert set(d["events"]) == {"match_started", "hand_started", "play", "reveal", "hand_result", "score_claimed",
-                                "void", "amend", "note", "dispute", "ruling"}
+    assert set(d["events"]) == {
+        "match_started",
+        "hand_started",
+        "play",
+        "reveal",
+        "hand_result",
+        "score_claimed",
+        "void",
+        "amend",
+        "note",
+        "dispute",
+        "ruling",
+    }
     json.dumps(d)
 
 
 def test_start_defaults_and_every_non_default_option() -> None:
     s = cau_robat.start({"game": "cau-robat", "players": PLAYERS})
     assert s.options == cau_robat.Options() and s.target == 3 and s.tie == "share" and s.totals == (0, 0, 0, 0)
-    opts = {"players": "2-6", "dealerRotation": "left", "dupFix": "redealAll", "requireAnnouncement": True,
-            "runDirection": "up", "directPileCapture": True, "pileOrder": "recorded", "chainMode": "immediate",
-            "anyoneMayCall": True, "lastPlayClears": False, "leftovers": "lastCapturer"}
-    s = cau_robat.start({"game": "cau-robat", "players": ["A", "B"], "options": opts, "target": {"wins": 5, "tie": "playOn"},
-                         "initial": {"wins": [2, 4]}})
+    opts = {
+        "players": "2-6",
+        "dealerRotation": "left",
+        "dupFix": "redealAll",
+        "requireAnnouncement": True,
+        "runDirection": "up",
+        "directPileCapture": True,
+        "pileOrder": "recorded",
+        "chainMode": "immediate",
+        "anyoneMayCall": True,
+        "lastPlayClears": False,
+        "leftovers": "lastCapturer",
+    }
+    s = cau_robat.start(
+        {
+            "game": "cau-robat",
+            "players": ["A", "B"],
+            "options": opts,
+            "target": {"wins": 5, "tie": "playOn"},
+            "initial": {"wins": [2, 4]},
+        }
+    )
     assert s.options == cau_robat.Options(**opts) and (s.target, s.tie, s.totals) == (5, "playOn", (2, 4))
 
 
-@pytest.mark.parametrize("data, code", [
-    ({"players": ["A", "B"]}, "cau-robat.players"),
-    ({"players": ["A", "B", "C", "D", "E", "F"]}, "cau-robat.players"),
-    ({"players": ["A"], "options": {"players": "2-6"}}, "cau-robat.players"),
-    ({"players": list("ABCDEFG"), "options": {"players": "2-6"}}, "cau-robat.players"),
-    ({"players": ["A", "B", "A"]}, "cau-robat.players"),
-    ({"target": {"wins": 0}}, "common.bad_target"),
-    ({"target": {"wins": 3, "tie": "split"}}, "common.bad_target"),
-    ({"target": {"lossPoints": 12}}, "common.bad_target"),
-    ({"options": {"pileOrder": "random"}}, "common.bad_option"),
-    ({"options": {"anyoneMayCall": "yes"}}, "common.bad_option"),
-    ({"options": {"trumpCard": "returned"}}, "common.bad_option"),
-    ({"initial": {"wins": [0, 0]}}, "common.bad_initial"),
-    ({"initial": {"wins": [0, 3, 0, 0]}}, "common.bad_initial"),
-    ({"initial": {"wins": [0, -1, 0, 0]}}, "common.bad_initial"),
-    ({"game": "la-cabra"}, "common.wrong_game"),
-])
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        ({"players": ["A", "B"]}, "cau-robat.players"),
+        ({"players": ["A", "B", "C", "D", "E", "F"]}, "cau-robat.players"),
+        ({"players": ["A"], "options": {"players": "2-6"}}, "cau-robat.players"),
+        ({"players": list("ABCDEFG"), "options": {"players": "2-6"}}, "cau-robat.players"),
+        ({"players": ["A", "B", "A"]}, "cau-robat.players"),
+        ({"target": {"wins": 0}}, "common.bad_target"),
+        ({"target": {"wins": 3, "tie": "split"}}, "common.bad_target"),
+        ({"target": {"lossPoints": 12}}, "common.bad_target"),
+        ({"options": {"pileOrder": "random"}}, "common.bad_option"),
+        ({"options": {"anyoneMayCall": "yes"}}, "common.bad_option"),
+        ({"options": {"trumpCard": "returned"}}, "common.bad_option"),
+        ({"initial": {"wins": [0, 0]}}, "common.bad_initial"),
+        ({"initial": {"wins": [0, 3, 0, 0]}}, "common.bad_initial"),
+        ({"initial": {"wins": [0, -1, 0, 0]}}, "common.bad_initial"),
+        ({"game": "la-cabra"}, "common.wrong_game"),
+    ],
+)
 def test_start_refuses(data: dict[str, Any], code: str) -> None:
     with pytest.raises(RuleViolation) as info:
         cau_robat.start({"game": "cau-robat", "players": PLAYERS, **data})
@@ -219,7 +305,9 @@ def test_deal_counts_table_ranks_and_deck() -> None:
     dup = [t[0], t[1], t[2], next(c for h in hands for c in h if c[:-1] == t[0][:-1])]
     m.refuse("hand_started", "cau-robat.table_ranks", dealer=0, table=dup, hands=hidden())
     for fix in ("replace", "redealAll"):  # informational: the fixed layout is what is recorded
-        Match(options={"dupFix": fix}).refuse("hand_started", "cau-robat.table_ranks", dealer=0, table=dup, hands=hidden())
+        Match(options={"dupFix": fix}).refuse(
+            "hand_started", "cau-robat.table_ranks", dealer=0, table=dup, hands=hidden()
+        )
         Match(options={"dupFix": fix}).add("hand_started", dealer=0, table=t, hands=hands)
     twice = [list(h) for h in hands]
     twice[1][0] = hands[0][0]
@@ -285,8 +373,8 @@ def test_turns_go_anticlockwise_from_the_dealers_right() -> None:
 
 def test_cards_must_be_in_the_hand() -> None:
     m, t, hands = dealt()
-    m.refuse("play", "common.card_unavailable", seat=A, card=hands[B][0])   # known to be B's
-    m.refuse("play", "common.card_unavailable", seat=A, card=t[0])         # on the table
+    m.refuse("play", "common.card_unavailable", seat=A, card=hands[B][0])  # known to be B's
+    m.refuse("play", "common.card_unavailable", seat=A, card=t[0])  # on the table
     m.refuse("play", "common.card_not_in_deck", seat=A, card="KS")
     m.refuse("play", "common.bad_card", seat=A, card="9o")
     m.refuse("play", "common.card_hidden", seat=A, card=U)
@@ -369,8 +457,10 @@ def test_a_card_matching_only_a_pile_top_stays_unless_direct_pile_capture() -> N
     assert m.table() == ["1o", "5e"] and m.piles()[A] == ["3c", "5o"]
 
 
-@pytest.mark.parametrize("direction, taken", [("both", ["7o", "6o", "10o", "11o", "7c"]), ("up", ["7o", "10o", "11o", "7c"]),
-                                              ("down", ["7o", "6o", "7c"])])
+@pytest.mark.parametrize(
+    "direction, taken",
+    [("both", ["7o", "6o", "10o", "11o", "7c"]), ("up", ["7o", "10o", "11o", "7c"]), ("down", ["7o", "6o", "7c"])],
+)
 def test_run_direction(direction: str, taken: list[str]) -> None:
     m = pos(["6o", "7o", "10o", "11o", "3o"], [[], [], [], []], {A: ["7c"]}, runDirection=direction)
     m.play(A, "7c")
@@ -439,8 +529,12 @@ def test_cau_payment_from_a_non_empty_pile() -> None:
 
 def test_three_players_chain_stops_at_recau_and_the_starter_cannot_reenter() -> None:
     players = ["A", "B", "C"]
-    m = Match.at(players, table=["1o"], piles=[[], [], []], hands=[unknowns(["7o", "7b"], 13), unknowns(["7c"], 13),
-                                                                      unknowns(["7e"], 13)])
+    m = Match.at(
+        players,
+        table=["1o"],
+        piles=[[], [], []],
+        hands=[unknowns(["7o", "7b"], 13), unknowns(["7c"], 13), unknowns(["7e"], 13)],
+    )
     m.play(A, "7o")
     m.play(B, "7c")
     m.play(C, "7e")
@@ -478,7 +572,12 @@ def test_require_announcement() -> None:
 
 
 def test_immediate_chain_mode() -> None:
-    m = pos(["1o", "6o"], [["3c", "4c"], ["2b"], [], []], {A: ["7o"], B: ["7c"], C: ["7e"], D: ["2e"]}, chainMode="immediate")
+    m = pos(
+        ["1o", "6o"],
+        [["3c", "4c"], ["2b"], [], []],
+        {A: ["7o"], B: ["7c"], C: ["7e"], D: ["2e"]},
+        chainMode="immediate",
+    )
     m.play(A, "7o")
     m.play(B, "7c")  # Cau captures at once: A's 7 with the run (6), and A pays 1
     assert m.piles()[B] == ["2b", "7o", "6o", "7c", "4c"] and m.piles()[A] == ["3c"]
@@ -513,8 +612,13 @@ def everything_else(*keep: str, top: str) -> list[str]:
 
 def test_any_one_may_call_skips_an_empty_hand() -> None:
     rest = everything_else("1o", "7o", "2o", "3o", "4o", "7c", top="1c")
-    m = Match.at(["A", "B", "C"], table=["1o"], piles=[rest, [], []], hands=[["7o", "2o"], ["3o", "4o"], ["7c"]],
-                 options={"anyoneMayCall": True})
+    m = Match.at(
+        ["A", "B", "C"],
+        table=["1o"],
+        piles=[rest, [], []],
+        hands=[["7o", "2o"], ["3o", "4o"], ["7c"]],
+        options={"anyoneMayCall": True},
+    )
     m.play(A, "7o")
     m.play(C, "7c")  # out of turn, C's last card
     assert m.hand.turn == B and m.hand.size(C) == 0
@@ -529,12 +633,18 @@ def test_any_one_may_call_skips_an_empty_hand() -> None:
 @pytest.mark.parametrize("clears", [True, False])
 def test_last_play_clears(clears: bool) -> None:
     rest = everything_else("5o", "5c", "12c", "2c", top="1o")
-    m = Match.at(["A", "B", "C"], table=["5o"], piles=[rest[:10], ["12c", "2c"], rest[10:]], hands=[["5c"], [], []],
-                 options={"lastPlayClears": clears})
+    m = Match.at(
+        ["A", "B", "C"],
+        table=["5o"],
+        piles=[rest[:10], ["12c", "2c"], rest[10:]],
+        hands=[["5c"], [], []],
+        options={"lastPlayClears": clears},
+    )
     m.play(A, "5c")
     assert m.hand.over and m.table() == []
     assert m.piles()[A][-3:] == (["5c", "2c", "1o"] if clears else [rest[9], "5o", "5c"])
     assert ("nobody pays" in m.texts[-1]) is (not clears)
+
 
 # --------------------------------------------------------------------------- stated captures and pile order
 
@@ -542,7 +652,9 @@ def test_last_play_clears(clears: bool) -> None:
 def test_stated_captures_are_checked() -> None:
     m = c1()
     right = ["11o", "10o", "7o", "6o", "12c", "12e", "5o", "4o", "3o", "11c"]
-    err = m.refuse("play", "cau-robat.mismatch", seat=A, card="11c", captures=[{"seat": A, "cards": right[:-2] + ["11c"]}])
+    err = m.refuse(
+        "play", "cau-robat.mismatch", seat=A, card="11c", captures=[{"seat": A, "cards": right[:-2] + ["11c"]}]
+    )
     assert "missing 3 oros" in err.message
     err = m.refuse("play", "cau-robat.mismatch", seat=A, card="11c", captures=[{"seat": A, "cards": [*right, "1c"]}])
     assert "not taken: 1 copas" in err.message
@@ -613,14 +725,17 @@ def test_whole_hidden_hand_scores_like_the_known_one() -> None:
 # --------------------------------------------------------------------------- results, leftovers, the match
 
 
-@pytest.mark.parametrize("data, words", [
-    ({"piles": [8, 12, 12, 6], "table": 3}, "41"),
-    ({"piles": [8, 12, 12], "table": 8}, "4 card counts"),
-    ({"piles": [0, 0, 0, 29], "table": 11}, "at most 10"),
-    ({"piles": [8, 12, 12, 6], "table": ["1o", "1c"]}, "different ranks"),
-    ({"piles": [8, 12, 12, 6], "table": ["1o", "1o"]}, "twice"),
-    ({"piles": [1, 12, 12, 13], "table": 2, "lastCapturer": 0}, "at least 2"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ({"piles": [8, 12, 12, 6], "table": 3}, "41"),
+        ({"piles": [8, 12, 12], "table": 8}, "4 card counts"),
+        ({"piles": [0, 0, 0, 29], "table": 11}, "at most 10"),
+        ({"piles": [8, 12, 12, 6], "table": ["1o", "1c"]}, "different ranks"),
+        ({"piles": [8, 12, 12, 6], "table": ["1o", "1o"]}, "twice"),
+        ({"piles": [1, 12, 12, 13], "table": 2, "lastCapturer": 0}, "at least 2"),
+    ],
+)
 def test_result_only_checks(data: dict[str, Any], words: str) -> None:
     m = Match()
     m.add("hand_started", dealer=0)
@@ -692,7 +807,11 @@ def test_match_to_the_target_share() -> None:
     assert not m.state.over
     result(m, 2, [15, 15, 6, 4])  # A and B reach 2 in the same hand: they share
     sheet = m.score()
-    assert sheet["end"]["over"] and sheet["end"]["winners"] == [0, 1] and sheet["end"]["rule"] == "/rules/cau-robat#scoring-match"
+    assert (
+        sheet["end"]["over"]
+        and sheet["end"]["winners"] == [0, 1]
+        and sheet["end"]["rule"] == "/rules/cau-robat#scoring-match"
+    )
     assert [s["status"] for s in sheet["standings"]] == ["winner", "winner", "out", "out"]
     assert cau_robat.is_over(m.state) and cau_robat.legal_moves(m.state) == []
     m.refuse("hand_started", "common.match_over", dealer=3)
@@ -756,11 +875,28 @@ def test_apply_never_changes_its_input_and_replay_rebuilds() -> None:
 
 SCHEMA_VALID: list[tuple[str, Any]] = [
     ("match_started", {"game": "cau-robat", "players": ["A", "B", "C", "D"], "target": {"wins": 3}, "options": {}}),
-    ("match_started", {"game": "cau-robat", "players": ["A", "B"], "target": {"wins": 2, "tie": "playOn"},
-                       "options": {"players": "2-6", "dealerRotation": "left", "dupFix": "redealAll", "requireAnnouncement": True,
-                                   "runDirection": "down", "directPileCapture": True, "pileOrder": "recorded",
-                                   "chainMode": "immediate", "anyoneMayCall": True, "lastPlayClears": False,
-                                   "leftovers": "lastCapturer"}, "initial": {"wins": [1, 0]}}),
+    (
+        "match_started",
+        {
+            "game": "cau-robat",
+            "players": ["A", "B"],
+            "target": {"wins": 2, "tie": "playOn"},
+            "options": {
+                "players": "2-6",
+                "dealerRotation": "left",
+                "dupFix": "redealAll",
+                "requireAnnouncement": True,
+                "runDirection": "down",
+                "directPileCapture": True,
+                "pileOrder": "recorded",
+                "chainMode": "immediate",
+                "anyoneMayCall": True,
+                "lastPlayClears": False,
+                "leftovers": "lastCapturer",
+            },
+            "initial": {"wins": [1, 0]},
+        },
+    ),
     ("hand_started", {"dealer": 2}),
     ("hand_started", {"dealer": 3, "table": ["1o", "3c", "5e", "11b"], "hands": VOCAB_DEAL}),
     ("hand_started", {"dealer": 4, "table": ["1o", "3c", "5e", "11b", "7o"], "hands": hidden(5, 7)}),
@@ -770,7 +906,14 @@ SCHEMA_VALID: list[tuple[str, Any]] = [
     ("score_claimed", {"winners": [1, 2], "totals": [3, 3, None, 0]}),
     ("play", {"seat": 0, "card": "5o"}),
     ("play", {"seat": 1, "card": "7c", "call": True}),
-    ("play", {"seat": 3, "card": "4b", "captures": [{"seat": 2, "cards": ["7o", "7c", "6c", "5e", "5o", "10c", "11b", "11o", "12o", "7e"]}]}),
+    (
+        "play",
+        {
+            "seat": 3,
+            "card": "4b",
+            "captures": [{"seat": 2, "cards": ["7o", "7c", "6c", "5e", "5o", "10c", "11b", "11o", "12o", "7e"]}],
+        },
+    ),
     ("reveal", {"cards": [{"seat": 2, "card": "7e"}]}),
     ("void", {"target": 4, "reason": "claim written for the wrong hand"}),
     ("note", {"text": "Cau!", "target": 15}),
@@ -797,9 +940,17 @@ SCHEMA_BAD: list[tuple[str, Any, str]] = [
     ("reveal", {"cards": [{"seat": 1, "card": "??"}]}, "$.cards[0].card"),
     ("score_claimed", {"hand": 1}, "$"),
     ("score_claimed", {"points": [8]}, "$.points"),
-    ("match_started", {"game": "cau-robat", "players": ["A", "B", "C"], "options": {"chainMode": "now"}}, "$.options.chainMode"),
+    (
+        "match_started",
+        {"game": "cau-robat", "players": ["A", "B", "C"], "options": {"chainMode": "now"}},
+        "$.options.chainMode",
+    ),
     ("match_started", {"game": "cau-robat", "players": ["A", "B", "C"], "target": {"wins": 0}}, "$.target.wins"),
-    ("match_started", {"game": "cau-robat", "players": ["A", "B", "C"], "initial": {"lossPoints": [0, 0]}}, "$.initial.lossPoints"),
+    (
+        "match_started",
+        {"game": "cau-robat", "players": ["A", "B", "C"], "initial": {"lossPoints": [0, 0]}},
+        "$.initial.lossPoints",
+    ),
 ]
 
 
@@ -833,7 +984,9 @@ def test_the_vocabulary_log_validates() -> None:
 def test_variants_refuse_a_capture_stated_under_the_other_reading() -> None:
     # runDirection = up: the 6 below is not taken
     m = pos(["6o", "7o", "10o"], [[], [], [], []], {A: ["7c"]}, runDirection="up")
-    err = m.refuse("play", "cau-robat.mismatch", seat=A, card="7c", captures=[{"seat": A, "cards": ["7o", "6o", "10o", "7c"]}])
+    err = m.refuse(
+        "play", "cau-robat.mismatch", seat=A, card="7c", captures=[{"seat": A, "cards": ["7o", "6o", "10o", "7c"]}]
+    )
     assert "not taken: 6 oros" in err.message
     # default: a pile top alone is not matched
     m = pos(["1o"], [[], ["3c", "5o"], [], []], {A: ["5e"]})
@@ -855,8 +1008,13 @@ def test_variants_refuse_a_capture_stated_under_the_other_reading() -> None:
 
 def test_last_play_clears_false_cross_checked() -> None:
     rest = everything_else("5o", "5c", "12c", "2c", top="1o")
-    m = Match.at(["A", "B", "C"], table=["5o"], piles=[rest[:10], ["12c", "2c"], rest[10:]], hands=[["5c"], [], []],
-                 options={"lastPlayClears": False})
+    m = Match.at(
+        ["A", "B", "C"],
+        table=["5o"],
+        piles=[rest[:10], ["12c", "2c"], rest[10:]],
+        hands=[["5c"], [], []],
+        options={"lastPlayClears": False},
+    )
     m.play(A, "5c")
     m.refuse("hand_result", "cau-robat.mismatch", piles=[14, 0, 26], table=0)  # as if B and C had paid
     m.add("hand_result", piles=[12, 2, 26], table=0)
@@ -892,7 +1050,9 @@ def test_a_hand_in_play_closed_from_the_sheet_scores_from_the_facts() -> None:
     assert hand["status"] == "scored" and hand["points"] == counts and hand["result"]["table"] == len(left)
     assert hand["closedFromSheet"] == {"afterMove": 20, "seq": 23}
     assert m.texts[-1].startswith("Hand 1 closed from the score sheet after move 20: ")
-    m.refuse("play", "cau-robat.hand_over", seat=plays[20][0], card=plays[20][1])  # the rest of the plays are not recorded any more
+    m.refuse(
+        "play", "cau-robat.hand_over", seat=plays[20][0], card=plays[20][1]
+    )  # the rest of the plays are not recorded any more
     m.add("hand_started", dealer=0)
 
 
@@ -921,8 +1081,13 @@ def test_closing_from_the_sheet_refuses_facts_the_plays_rule_out() -> None:
     err = m.refuse("hand_result", "cau-robat.result_conflict", piles=[8, 10, 12, 8], table=2)
     assert err.message == "A has no card left to play and holds 6 cards in the pile: it cannot grow to 8"
     pile_card = next(c for c in m.hand.piles[A] if c.rank not in ("10", "5"))
-    err = m.refuse("hand_result", "cau-robat.result_conflict", piles=[5, 10, 12, 10], table=["10c", "5o", str(pile_card)])
-    assert err.message == f"{pile_card.pretty()} is already in A's pile and cards never leave the piles; the sheet leaves it on the table"
+    err = m.refuse(
+        "hand_result", "cau-robat.result_conflict", piles=[5, 10, 12, 10], table=["10c", "5o", str(pile_card)]
+    )
+    assert (
+        err.message
+        == f"{pile_card.pretty()} is already in A's pile and cards never leave the piles; the sheet leaves it on the table"
+    )
     err = m.refuse("hand_result", "cau-robat.result_conflict", piles=[6, 10, 12, 9], table=3, lastCapturer=B)
     assert err.message == "B has no card left to play and did not capture last so far; the sheet says B captured last"
     m.add("hand_result", piles=[6, 10, 12, 9], table=3)  # D's 12 captures nothing
@@ -933,8 +1098,17 @@ def test_a_pile_shrinks_only_when_someone_else_can_take_from_it() -> None:
     # B is the chain's last caller (A, B played 7s): D's last play resolves it, A pays B; D's own pile cannot shrink
     deck = [str(c) for c in SPANISH_40.cards if str(c) not in ("7o", "7c", "12b", "10c")]
     piles = [deck[:6], deck[6:16], deck[16:28], deck[28:36]]
-    m = Match.at(PLAYERS, table=["10c"], piles=piles, hands=[[], [], [], ["12b"]], turn=D,
-                 chain={"seats": [A, B], "cards": ["7o", "7c"]})
+    m = Match.at(
+        PLAYERS,
+        table=["10c"],
+        piles=piles,
+        hands=[[], [], [], ["12b"]],
+        turn=D,
+        chain={"seats": [A, B], "cards": ["7o", "7c"]},
+    )
     err = m.refuse("hand_result", "cau-robat.result_conflict", piles=[6, 13, 12, 7], table=2)
-    assert err.message == "D already captured 8 cards and nobody else has a card left to take any of them; the sheet says 7"
+    assert (
+        err.message
+        == "D already captured 8 cards and nobody else has a card left to take any of them; the sheet says 7"
+    )
     m.add("hand_result", piles=[5, 13, 12, 8], table=2)  # A paid B one card for the Cau

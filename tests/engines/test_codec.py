@@ -38,7 +38,7 @@ def test_every_state_of_a_playout_round_trips(game: str, seed: int) -> None:
             assert engine.view(back, "all") == engine.view(state, "all")
     middle = len(states) // 2
     state = trip(engine, states[middle])
-    for event in events[middle + 1:]:
+    for event in events[middle + 1 :]:
         state = engine.apply(state, event)  # a loaded state folds on exactly like the original
     assert state == states[-1]
     assert engine.score(state) == engine.score(states[-1])
@@ -62,6 +62,7 @@ def test_data_naming_a_value_the_game_does_not_have_is_refused() -> None:
 
 def test_wide_ints_survive_any_json_reader() -> None:
     import orjson
+
     wide = (1 << 120) | 5
     data = dump_state((wide, -wide, 7))
     assert load_state(la_cabra, orjson.loads(orjson.dumps(data))) == (wide, -wide, 7)
@@ -69,6 +70,7 @@ def test_wide_ints_survive_any_json_reader() -> None:
 
 def test_a_loaded_history_decodes_earlier_items_only_when_read() -> None:
     import orjson
+
     events, states = play("la-cabra", 0)
     state = states[-1]
     data = orjson.loads(orjson.dumps(dump_state(state)))
@@ -92,6 +94,7 @@ def test_a_history_of_strings_is_stored_whole() -> None:
 def test_deck_cards_are_written_as_text_and_read_back_as_the_decks_own_objects() -> None:
     import orjson
     from engines.cards import SPANISH_40
+
     ace, seven = la_cabra.state.DECK._by_text["AS"], SPANISH_40.cards[6]
     state = ((ace, seven), frozenset({ace, seven}), ace, (ace, 3, "AS"))
     data = dump_state(state)
@@ -142,7 +145,9 @@ def test_history_items_are_written_and_read_with_the_callers_json_functions() ->
     loaded = load_state(la_cabra, data, parse=lambda text: parsed.append(text) or json.loads(text))
     assert items[-1] in parsed and items[0] not in parsed  # each history's last item at once, the others when read
     assert loaded.past[0] == state.past[0] and parsed[-1] == items[0]
-    assert dump_state(state)["v"][past]["hj"][:-1] == items[:-1]  # earlier items' texts are reused (the last is held apart)
+    assert (
+        dump_state(state)["v"][past]["hj"][:-1] == items[:-1]
+    )  # earlier items' texts are reused (the last is held apart)
 
 
 def _fresh_fold(game: str, seed: int) -> list[object]:

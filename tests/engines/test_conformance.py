@@ -66,8 +66,12 @@ def hide(events: list[Event]) -> tuple[list[Event], la_cabra.State]:
         nonlocal state
         event = Event(len(out) + 1, kind, data)
         if kind in ("lead", "beat", "discard", "tira"):
-            templates = [m for m in engine.legal_moves(state) if m["type"] == kind and m["data"]["seat"] == data["seat"]]
-            assert any("cards" not in m["data"] or sorted(m["data"]["cards"]) == sorted(data["cards"]) for m in templates), (kind, data)
+            templates = [
+                m for m in engine.legal_moves(state) if m["type"] == kind and m["data"]["seat"] == data["seat"]
+            ]
+            assert any(
+                "cards" not in m["data"] or sorted(m["data"]["cards"]) == sorted(data["cards"]) for m in templates
+            ), (kind, data)
         if kind == "tira" and state.current is not None and state.current.trick is not None:
             # a tira gives the trick's cards back to their owners: its face-down discards are no longer slots to reveal
             back = {p.seq for p in state.current.trick.plays}

@@ -44,9 +44,21 @@ def test_describe_lists_every_option_with_its_default() -> None:
     opts = d["options"]
     defaults = {k: v["default"] for k, v in opts.items()}
     assert defaults == {
-        "players": "4-8", "entry": 0, "stake": 0, "dealerDrawOrder": "value", "setsDistinctSuits": False, "aceWrap": False,
-        "discardCheck": "othersMelds", "elevenCardSource": "stockOnly", "noImmediateRediscard": False, "stockOut": "reshuffle",
-        "limitCheck": "afterDiscard", "limitScope": "everyMeld", "rebuyDenominator": "remaining", "rebuyRounding": "up"}
+        "players": "4-8",
+        "entry": 0,
+        "stake": 0,
+        "dealerDrawOrder": "value",
+        "setsDistinctSuits": False,
+        "aceWrap": False,
+        "discardCheck": "othersMelds",
+        "elevenCardSource": "stockOnly",
+        "noImmediateRediscard": False,
+        "stockOut": "reshuffle",
+        "limitCheck": "afterDiscard",
+        "limitScope": "everyMeld",
+        "rebuyDenominator": "remaining",
+        "rebuyRounding": "up",
+    }
     assert opts["limitScope"]["values"] == ["everyMeld", "firstExposure", "alsoLayoffs"]
     assert all(o["rule"].startswith("/rules/el-roby#option-") and o["description"] for o in opts.values())
     assert set(d["events"]) == set(schemas.event_types("el-roby"))
@@ -65,35 +77,58 @@ def test_start_defaults_money_and_pot() -> None:
 
 
 def test_start_non_default_options_and_initial() -> None:
-    opts = {"players": "2-8", "entry": 5, "stake": 1, "dealerDrawOrder": "rank", "setsDistinctSuits": True, "aceWrap": True,
-            "discardCheck": "allMelds", "elevenCardSource": "either", "noImmediateRediscard": True, "stockOut": "voidHand",
-            "limitCheck": "beforeDiscard", "limitScope": "alsoLayoffs", "rebuyDenominator": "includeRebuyers",
-            "rebuyRounding": "down"}
-    s = el_roby.start({"game": "el-roby", "players": ["A", "B"], "options": opts,
-                       "initial": {"scores": [10, 20], "money": [-8, -2], "pot": 10}})
+    opts = {
+        "players": "2-8",
+        "entry": 5,
+        "stake": 1,
+        "dealerDrawOrder": "rank",
+        "setsDistinctSuits": True,
+        "aceWrap": True,
+        "discardCheck": "allMelds",
+        "elevenCardSource": "either",
+        "noImmediateRediscard": True,
+        "stockOut": "voidHand",
+        "limitCheck": "beforeDiscard",
+        "limitScope": "alsoLayoffs",
+        "rebuyDenominator": "includeRebuyers",
+        "rebuyRounding": "down",
+    }
+    s = el_roby.start(
+        {
+            "game": "el-roby",
+            "players": ["A", "B"],
+            "options": opts,
+            "initial": {"scores": [10, 20], "money": [-8, -2], "pot": 10},
+        }
+    )
     assert s.options == Options(**opts)
     assert s.scores == (10, 20) and s.money == (-8, -2) and s.pot == 10 and s.carried
-    s = el_roby.start({"game": "el-roby", "players": PLAYERS, "initial": {"scores": [1, None, 3, 4], "money": [-5, -5, -5, -5]}})
+    s = el_roby.start(
+        {"game": "el-roby", "players": PLAYERS, "initial": {"scores": [1, None, 3, 4], "money": [-5, -5, -5, -5]}}
+    )
     assert s.pot == 20 and s.scores[1] is None
 
 
-@pytest.mark.parametrize("data, code", [
-    ({"players": ["A", "B", "C"]}, "el-roby.players"),
-    ({"players": [f"P{i}" for i in range(9)]}, "el-roby.players"),
-    ({"players": ["A", "B", "A", "D"]}, "el-roby.players"),
-    ({"players": ["A"], "options": {"players": "2-8"}}, "el-roby.players"),
-    ({"target": {"limit": 100}}, "common.bad_target"),
-    ({"options": {"wrap": True}}, "common.bad_option"),
-    ({"options": {"limitScope": "never"}}, "common.bad_option"),
-    ({"options": {"entry": -1}}, "common.bad_option"),
-    ({"options": {"stake": True}}, "common.bad_option"),
-    ({"options": {"aceWrap": "yes"}}, "common.bad_option"),
-    ({"initial": {"scores": [100, 0, 0, 0]}}, "common.bad_initial"),
-    ({"initial": {"scores": [0, 0, 0]}}, "common.bad_initial"),
-    ({"initial": {"scores": [0, None, None, None]}}, "common.bad_initial"),
-    ({"initial": {"money": [-10, -10, -10, -10], "pot": 30}}, "common.bad_initial"),
-    ({"game": "cabo"}, "common.wrong_game"),
-])
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        ({"players": ["A", "B", "C"]}, "el-roby.players"),
+        ({"players": [f"P{i}" for i in range(9)]}, "el-roby.players"),
+        ({"players": ["A", "B", "A", "D"]}, "el-roby.players"),
+        ({"players": ["A"], "options": {"players": "2-8"}}, "el-roby.players"),
+        ({"target": {"limit": 100}}, "common.bad_target"),
+        ({"options": {"wrap": True}}, "common.bad_option"),
+        ({"options": {"limitScope": "never"}}, "common.bad_option"),
+        ({"options": {"entry": -1}}, "common.bad_option"),
+        ({"options": {"stake": True}}, "common.bad_option"),
+        ({"options": {"aceWrap": "yes"}}, "common.bad_option"),
+        ({"initial": {"scores": [100, 0, 0, 0]}}, "common.bad_initial"),
+        ({"initial": {"scores": [0, 0, 0]}}, "common.bad_initial"),
+        ({"initial": {"scores": [0, None, None, None]}}, "common.bad_initial"),
+        ({"initial": {"money": [-10, -10, -10, -10], "pot": 30}}, "common.bad_initial"),
+        ({"game": "cabo"}, "common.wrong_game"),
+    ],
+)
 def test_start_refuses(data: dict[str, Any], code: str) -> None:
     with pytest.raises(RuleViolation) as info:
         el_roby.start({"game": "el-roby", "players": PLAYERS, **data})
@@ -187,11 +222,17 @@ def test_draw_from_stock_or_discard() -> None:
 
 
 def test_pile_and_stock_empty() -> None:
-    m = Match.at(hands=[cards(f"2{s} 3{s} 4{s} 5{s} 6{s} 7{s} 8{s} 9{s} 10{s} J{s}") for s in "CDHS"], discard=[], turn=ANA)
+    m = Match.at(
+        hands=[cards(f"2{s} 3{s} 4{s} 5{s} 6{s} 7{s} 8{s} 9{s} 10{s} J{s}") for s in "CDHS"], discard=[], turn=ANA
+    )
     m.refuse("draw", "el-roby.pile_empty", seat=ANA, **{"from": "discard"})
     # every card placed: 40 in hands, the rest in big sets, one discard
-    hands = [cards("AC AC AD AD AH AH AS AS 2C 2C"), cards("2D 2D 2H 2H 2S 2S 3C 3C 3D 3D"),
-             cards("3H 3H 3S 3S 4C 4C 4D 4D 4H 4H"), cards("4S 4S 5C 5C 5D 5D 5H 5H 5S 5S")]
+    hands = [
+        cards("AC AC AD AD AH AH AS AS 2C 2C"),
+        cards("2D 2D 2H 2H 2S 2S 3C 3C 3D 3D"),
+        cards("3H 3H 3S 3S 4C 4C 4D 4D 4H 4H"),
+        cards("4S 4S 5C 5C 5D 5D 5H 5H 5S 5S"),
+    ]
     melds = [(BEA, [f"{r}{s}" for s in "CDHS" for _ in (0, 1)]) for r in ("7", "8", "9", "10", "J", "Q", "K")]
     melds.append((BEA, cards("6C 6C 6D 6D 6H 6H 6S")))
     m = Match.at(hands=hands, melds=melds, discard=["6S"], turn=ANA)
@@ -202,8 +243,12 @@ def test_pile_and_stock_empty() -> None:
 
 def low_stock(options: dict[str, Any] | None = None) -> Match:
     """A position with one card left in the stock and a long discard pile."""
-    hands = [cards("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C"), cards("AD 2D 3D 4D 5D 6D 7D 8D 9D 10D"),
-             cards("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H"), cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S")]
+    hands = [
+        cards("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C"),
+        cards("AD 2D 3D 4D 5D 6D 7D 8D 9D 10D"),
+        cards("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H"),
+        cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S"),
+    ]
     pile = [str(c) for c in el_roby.state.DECK.cards]
     for h in hands:
         for c in h:
@@ -232,38 +277,48 @@ def test_stock_out_reshuffle_and_void_hand() -> None:
 # --------------------------------------------------------------------------- melds
 
 
-@pytest.mark.parametrize("text, options, ok", [
-    ("7H 7H 7S", {}, True),
-    ("7H 7H 7S", {"setsDistinctSuits": True}, False),
-    ("7H 7D 7S 7C", {"setsDistinctSuits": True}, True),
-    ("7H 7D 7S 7C 7H", {"setsDistinctSuits": True}, False),
-    ("7H 7H 7D 7D 7S 7S 7C 7C", {}, True),
-    ("AH 2H 3H", {}, True),
-    ("QH KH AH", {}, True),
-    ("KH AH 2H", {}, False),
-    ("KH AH 2H", {"aceWrap": True}, True),
-    ("QH KH AH 2H 3H", {"aceWrap": True}, True),
-    ("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", {}, True),
-    ("4H 5H 7H", {}, False),
-    ("4H 5H 6D", {}, False),
-    ("4H 5H", {}, False),
-    ("4H 5H 5H 6H", {}, False),
-])
+@pytest.mark.parametrize(
+    "text, options, ok",
+    [
+        ("7H 7H 7S", {}, True),
+        ("7H 7H 7S", {"setsDistinctSuits": True}, False),
+        ("7H 7D 7S 7C", {"setsDistinctSuits": True}, True),
+        ("7H 7D 7S 7C 7H", {"setsDistinctSuits": True}, False),
+        ("7H 7H 7D 7D 7S 7S 7C 7C", {}, True),
+        ("AH 2H 3H", {}, True),
+        ("QH KH AH", {}, True),
+        ("KH AH 2H", {}, False),
+        ("KH AH 2H", {"aceWrap": True}, True),
+        ("QH KH AH 2H 3H", {"aceWrap": True}, True),
+        ("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", {}, True),
+        ("4H 5H 7H", {}, False),
+        ("4H 5H 6D", {}, False),
+        ("4H 5H", {}, False),
+        ("4H 5H 5H 6H", {}, False),
+    ],
+)
 def test_sets_and_runs(text: str, options: dict[str, Any], ok: bool) -> None:
     shape = classify([read_card(c) for c in cards(text)], Options(**options))  # type: ignore[misc]
     assert (shape is not None) == ok
 
 
-@pytest.mark.parametrize("options, meld, code", [
-    ({}, "7H 7H 7S", None),
-    ({"setsDistinctSuits": True}, "7H 7H 7S", "el-roby.bad_meld"),
-    ({"setsDistinctSuits": True}, "7H 7D 7S", None),
-    ({}, "KH AH 2H", "el-roby.bad_meld"),
-    ({"aceWrap": True}, "KH AH 2H", None),
-])
+@pytest.mark.parametrize(
+    "options, meld, code",
+    [
+        ({}, "7H 7H 7S", None),
+        ({"setsDistinctSuits": True}, "7H 7H 7S", "el-roby.bad_meld"),
+        ({"setsDistinctSuits": True}, "7H 7D 7S", None),
+        ({}, "KH AH 2H", "el-roby.bad_meld"),
+        ({"aceWrap": True}, "KH AH 2H", None),
+    ],
+)
 def test_meld_variants_as_moves(options: dict[str, Any], meld: str, code: str | None) -> None:
-    m = Match.at(hands=[cards("2C 3C"), cards("4D 5D"), cards("7H 7H 7S 7D KH AH 2H 9C"), cards("AD KC")], turn=CARLOS,
-                 drew="stock", options=options)
+    m = Match.at(
+        hands=[cards("2C 3C"), cards("4D 5D"), cards("7H 7H 7S 7D KH AH 2H 9C"), cards("AD KC")],
+        turn=CARLOS,
+        drew="stock",
+        options=options,
+    )
     if code is None:
         m.add("meld", seat=CARLOS, id=1, cards=cards(meld))
         assert m.hand.melds[0].owner == CARLOS
@@ -277,8 +332,13 @@ R2_HAND = cards("8S 8H 8D 4C 5C 6C KD 2H 3S 9H JC")
 
 
 def r2(options: dict[str, Any] | None = None, hand: list[str] = R2_HAND) -> Match:
-    return Match.at(hands=[cards("2C 3C"), cards("4D 5D"), hand, cards("AD KC")], turn=CARLOS, drew="stock",
-                    scores=[10, 20, 72, 30], options=options)
+    return Match.at(
+        hands=[cards("2C 3C"), cards("4D 5D"), hand, cards("AD KC")],
+        turn=CARLOS,
+        drew="stock",
+        scores=[10, 20, 72, 30],
+        options=options,
+    )
 
 
 def test_r2_two_melds_then_discard_is_legal() -> None:
@@ -309,8 +369,13 @@ def test_r2_only_the_eights_is_illegal_under_every_reading(check: str) -> None:
 def test_limit_scope_first_exposure_and_lay_offs() -> None:
     hand = cards("4C 5C 6C KD QH JS 10S 9S")
     melds = [(CARLOS, cards("8S 8H 8D"))]  # Carlos melded on an earlier turn
-    base = dict(hands=[cards("2C 3C"), cards("4D 5D"), hand, cards("AD KC")], melds=melds, turn=CARLOS, drew="stock",
-                scores=[10, 20, 72, 30])
+    base = dict(
+        hands=[cards("2C 3C"), cards("4D 5D"), hand, cards("AD KC")],
+        melds=melds,
+        turn=CARLOS,
+        drew="stock",
+        scores=[10, 20, 72, 30],
+    )
     m = Match.at(**base)
     m.add("meld", seat=CARLOS, id=2, cards=cards("4C 5C 6C"))
     m.refuse("discard", "el-roby.limit", seat=CARLOS, card="KD")  # everyMeld: 39 > 27
@@ -369,14 +434,25 @@ def test_first_round_meld_with_hidden_cards_is_checked_at_the_discard() -> None:
 
 # --------------------------------------------------------------------------- lay-offs and the 11-card Roby
 
-R3_MELDS = [(ANA, cards("4H 5H 6H")), (ANA, cards("9C 10C JC")), (ANA, cards("10D JD QD")),
-            (BEA, cards("KS KD KH")), (BEA, cards("5S 6S 7S"))]
+R3_MELDS = [
+    (ANA, cards("4H 5H 6H")),
+    (ANA, cards("9C 10C JC")),
+    (ANA, cards("10D JD QD")),
+    (BEA, cards("KS KD KH")),
+    (BEA, cards("5S 6S 7S")),
+]
 R3_DANI = cards("2H 3H 7H 7C 8C QC KC 3S 4S 8S 9D")
 
 
 def r3(drew: str = "stock", options: dict[str, Any] | None = None) -> Match:
-    return Match.at(hands=[cards("2C 9H"), cards("AC 2D 3D 4D"), cards("5C 5D 6D 7D 8D 9S 10S JS QS AS"), R3_DANI],
-                    melds=R3_MELDS, turn=DANI, drew=drew, scores=[20, 30, 40, 50], options=options)
+    return Match.at(
+        hands=[cards("2C 9H"), cards("AC 2D 3D 4D"), cards("5C 5D 6D 7D 8D 9S 10S JS QS AS"), R3_DANI],
+        melds=R3_MELDS,
+        turn=DANI,
+        drew=drew,
+        scores=[20, 30, 40, 50],
+        options=options,
+    )
 
 
 def test_r3_eleven_card_roby_by_lay_offs() -> None:
@@ -414,8 +490,12 @@ def test_lay_off_before_melding_is_refused() -> None:
 
 
 def test_lay_off_on_any_meld_once_one_has_a_meld() -> None:
-    m = Match.at(hands=[cards("2C 9S"), cards("AC 2D"), cards("7H 8H 9H 7S KD 3C"), cards("QD JC")], melds=R3_MELDS,
-                 turn=CARLOS, drew="stock")
+    m = Match.at(
+        hands=[cards("2C 9S"), cards("AC 2D"), cards("7H 8H 9H 7S KD 3C"), cards("QD JC")],
+        melds=R3_MELDS,
+        turn=CARLOS,
+        drew="stock",
+    )
     m.refuse("lay_off", "el-roby.unknown_meld", seat=CARLOS, meld=9, cards=["7S"])
     m.refuse("lay_off", "el-roby.bad_lay_off", seat=CARLOS, meld=5, cards=["KD"])
     m.add("meld", seat=CARLOS, id=6, cards=cards("7H 8H 9H"))
@@ -431,8 +511,13 @@ def test_lay_off_on_any_meld_once_one_has_a_meld() -> None:
 
 def fits_position(options: dict[str, Any] | None = None, hand: str = "7H QS 2C 3D") -> Match:
     """Bea owns 4♥ 5♥ 6♥; Carlos owns 9♣ 10♣ J♣ and holds ``hand`` after his stock draw."""
-    return Match.at(hands=[cards("AC AD"), cards("2S 3S"), cards("8C " + hand), cards("KC KD")],
-                    melds=[(BEA, cards("4H 5H 6H")), (CARLOS, cards("9C 10C JC"))], turn=CARLOS, drew="stock", options=options)
+    return Match.at(
+        hands=[cards("AC AD"), cards("2S 3S"), cards("8C " + hand), cards("KC KD")],
+        melds=[(BEA, cards("4H 5H 6H")), (CARLOS, cards("9C 10C JC"))],
+        turn=CARLOS,
+        drew="stock",
+        options=options,
+    )
 
 
 def test_discard_must_not_fit_another_players_meld() -> None:
@@ -447,14 +532,22 @@ def test_discard_must_not_fit_another_players_meld() -> None:
 
 def test_forced_discard_exception() -> None:
     # Dani has no meld; every card she holds fits a meld on the table
-    m = Match.at(hands=[cards("AC AD"), cards("2S 3S"), cards("KC KD"), cards("7H 3H 8C QC")],
-                 melds=[(BEA, cards("4H 5H 6H")), (CARLOS, cards("9C 10C JC"))], turn=DANI, drew="stock")
+    m = Match.at(
+        hands=[cards("AC AD"), cards("2S 3S"), cards("KC KD"), cards("7H 3H 8C QC")],
+        melds=[(BEA, cards("4H 5H 6H")), (CARLOS, cards("9C 10C JC"))],
+        turn=DANI,
+        drew="stock",
+    )
     m.refuse("discard", "el-roby.discard_fits", seat=DANI, card="7H")
     m.add("discard", seat=DANI, card="7H", forced=True)
     assert "forced" in m.texts[-1]
     # not forced when a card fits nothing, or when the player has a meld of his own
-    m = Match.at(hands=[cards("AC AD"), cards("2S 3S"), cards("KC KD"), cards("7H 3H 8C QS")],
-                 melds=[(BEA, cards("4H 5H 6H")), (CARLOS, cards("9C 10C JC"))], turn=DANI, drew="stock")
+    m = Match.at(
+        hands=[cards("AC AD"), cards("2S 3S"), cards("KC KD"), cards("7H 3H 8C QS")],
+        melds=[(BEA, cards("4H 5H 6H")), (CARLOS, cards("9C 10C JC"))],
+        turn=DANI,
+        drew="stock",
+    )
     m.refuse("discard", "el-roby.not_forced", seat=DANI, card="7H", forced=True)
     m.refuse("discard", "el-roby.not_forced", seat=DANI, card="QS", forced=True)
     m = fits_position(hand="7H 3H QC")
@@ -472,13 +565,21 @@ def test_no_immediate_rediscard_option() -> None:
 
 
 def test_going_out_with_and_without_a_final_discard() -> None:
-    m = Match.at(hands=[cards("2C 9S"), cards("AC 2D"), cards("7H 8H 9H 5C"), cards("QD JC")], melds=R3_MELDS,
-                 turn=CARLOS, drew="stock")
+    m = Match.at(
+        hands=[cards("2C 9S"), cards("AC 2D"), cards("7H 8H 9H 5C"), cards("QD JC")],
+        melds=R3_MELDS,
+        turn=CARLOS,
+        drew="stock",
+    )
     m.add("meld", seat=CARLOS, id=6, cards=cards("7H 8H 9H"))
     m.add("discard", seat=CARLOS, card="5C")
     assert m.hand.out == CARLOS and m.hand_score()["status"] == "scored"
-    m = Match.at(hands=[cards("2C 9S"), cards("AC 2D"), cards("7H 8H 9H 8S"), cards("QD JC")], melds=R3_MELDS,
-                 turn=CARLOS, drew="stock")
+    m = Match.at(
+        hands=[cards("2C 9S"), cards("AC 2D"), cards("7H 8H 9H 8S"), cards("QD JC")],
+        melds=R3_MELDS,
+        turn=CARLOS,
+        drew="stock",
+    )
     m.add("meld", seat=CARLOS, id=6, cards=cards("7H 8H 9H"))
     m.add("lay_off", seat=CARLOS, meld=5, cards=["8S"])
     assert m.hand.out == CARLOS
@@ -491,8 +592,13 @@ def test_going_out_with_and_without_a_final_discard() -> None:
 
 def hidden_r2(options: dict[str, Any] | None = None) -> Match:
     """R2 with Carlos's hand unseen by the scorer (he drew from the stock unseen)."""
-    return Match.at(hands=[cards("2C 3C"), cards("4D 5D"), ["??"] * 11, cards("AD KC")], turn=CARLOS, drew="stock",
-                    scores=[10, 20, 72, 30], options=options)
+    return Match.at(
+        hands=[cards("2C 3C"), cards("4D 5D"), ["??"] * 11, cards("AD KC")],
+        turn=CARLOS,
+        drew="stock",
+        scores=[10, 20, 72, 30],
+        options=options,
+    )
 
 
 def test_hidden_hand_binds_and_scores_after_the_showdown() -> None:
@@ -530,8 +636,12 @@ def test_deferred_limit_check_refuses_the_showdown_naming_the_move() -> None:
     assert e.seq == discard_seq
     # hidden cards can make the limit plainly impossible at once: at 90 the limit is 9, and
     # seven hidden cards are worth at least 14
-    m = Match.at(hands=[cards("2C 3C"), cards("4D 5D"), ["??"] * 11, cards("AD KC")], turn=CARLOS, drew="stock",
-                 scores=[10, 20, 90, 30])
+    m = Match.at(
+        hands=[cards("2C 3C"), cards("4D 5D"), ["??"] * 11, cards("AD KC")],
+        turn=CARLOS,
+        drew="stock",
+        scores=[10, 20, 90, 30],
+    )
     m.add("meld", seat=CARLOS, id=1, cards=cards("8S 8H 8D"))
     e = m.refuse("discard", "el-roby.limit", seat=CARLOS, card="KD")
     assert "at least worth 14" in e.message
@@ -583,7 +693,12 @@ def test_r1_scores_rebuy_stakes_and_pot() -> None:
     assert entry["totals"] == [40, 99, 103, 99]
     assert entry["result"]["money"] == [-6, -32, -10, -12] and entry["result"]["pot"] == 60
     standings = m.score()["standings"]
-    assert [s["status"] for s in standings] == ["playing"] * 4 and [s["deciding"] for s in standings] == [False, False, True, False]
+    assert [s["status"] for s in standings] == ["playing"] * 4 and [s["deciding"] for s in standings] == [
+        False,
+        False,
+        True,
+        False,
+    ]
     m.add("hand_started", dealer=ANA)
     assert "Carlos out of the game" in m.texts[-1]
     assert m.score()["standings"][2]["status"] == "out" and m.hand.seats == (0, 1, 3)
@@ -614,7 +729,12 @@ def test_result_only_checks() -> None:
     m.refuse("showdown", "common.no_deal", hands=[[], ["2C"], ["2C"], ["2C"]])
     m.refuse("hand_result", "el-roby.bad_result", out=ANA, hands=[["2C"], ["2C"], ["2C"], ["2C"]])
     m.refuse("hand_result", "el-roby.bad_result", out=ANA, hands=[[], [], ["2C"], ["2C"]])
-    m.refuse("hand_result", "el-roby.bad_result", out=ANA, hands=[[], cards("2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC"), ["2D"], ["2S"]])
+    m.refuse(
+        "hand_result",
+        "el-roby.bad_result",
+        out=ANA,
+        hands=[[], cards("2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC"), ["2D"], ["2S"]],
+    )
     m.refuse("hand_result", "el-roby.bad_result", out=ANA, hands=[[], 1, ["2D"], ["2S"]])
     m.refuse("hand_result", "el-roby.bad_result", out=ANA, hands=[[], None, ["2D"], ["2S"]])
     m.refuse("hand_result", "common.card_duplicate", out=ANA, hands=[[], ["7H", "7H"], ["7H"], ["2S"]])
@@ -641,8 +761,11 @@ def busts(options: dict[str, Any], scores: list[int], hands: list[Any]) -> Match
 def test_rebuy_price_rounding_and_denominator() -> None:
     hands = [[], cards("KC KD"), cards("2C"), cards("3C"), cards("KH KS")]
     five = ["Ana", "Bea", "Carlos", "Dani", "Eva"]
-    for options, price in [({"entry": 10}, 17), ({"entry": 10, "rebuyRounding": "down"}, 16),
-                           ({"entry": 10, "rebuyDenominator": "includeRebuyers"}, 10)]:
+    for options, price in [
+        ({"entry": 10}, 17),
+        ({"entry": 10, "rebuyRounding": "down"}, 16),
+        ({"entry": 10, "rebuyDenominator": "includeRebuyers"}, 10),
+    ]:
         m = Match(options=options, initial={"scores": [10, 90, 20, 30, 85]}, players=five)
         m.add("hand_started", dealer=3)
         m.add("hand_result", out=ANA, hands=hands)
@@ -719,12 +842,19 @@ def test_legal_moves_follow_the_turn() -> None:
     assert all(mv["data"]["seat"] == CARLOS for mv in moves)
     m = r3()
     lays = [mv for mv in el_roby.legal_moves(m.state) if mv["type"] == "lay_off"]
-    assert lays and not [mv for mv in el_roby.legal_moves(m.state) if mv["type"] == "discard" and "forced" not in mv["data"]] == []
+    assert (
+        lays
+        and not [mv for mv in el_roby.legal_moves(m.state) if mv["type"] == "discard" and "forced" not in mv["data"]]
+        == []
+    )
     for mv in el_roby.legal_moves(m.state)[:-1]:
         el_roby.apply(m.state, Event(m.seq, mv["type"], mv["data"]))
     m = r1()
-    assert el_roby.legal_moves(m.state) == [{"type": "hand_started", "data": {"dealer": ANA}}, {"type": "rebuy", "data": {"seat": 1}},
-                                            {"type": "rebuy", "data": {"seat": 2}}]
+    assert el_roby.legal_moves(m.state) == [
+        {"type": "hand_started", "data": {"dealer": ANA}},
+        {"type": "rebuy", "data": {"seat": 1}},
+        {"type": "rebuy", "data": {"seat": 2}},
+    ]
 
 
 def test_search_looks_ahead_within_the_turn() -> None:
@@ -760,8 +890,15 @@ def _hide(events: list[Event]) -> tuple[list[Event], el_roby.State]:
         known = el_roby.apply(known, event)
         hand = known.current
         nxt = events[i + 1] if i + 1 < len(events) else None
-        if (hand is not None and not hand.result_only and hand.over and not hand.void and state.current is not None
-                and not state.current.scored and (nxt is None or nxt.type != "showdown")):
+        if (
+            hand is not None
+            and not hand.result_only
+            and hand.over
+            and not hand.void
+            and state.current is not None
+            and not state.current.scored
+            and (nxt is None or nxt.type != "showdown")
+        ):
             show = [None if s not in hand.seats else [str(c) for c in hand.known[s]] for s in range(known.n)]
             e = Event(len(out) + 1, "showdown", {"hands": show})
             state = el_roby.apply(state, e)
@@ -788,8 +925,8 @@ def _vocabulary() -> str:
 
 def test_vocabulary_examples_validate() -> None:
     text = _vocabulary()
-    section = text[text.index("### 5.4 el-roby"):text.index("### 5.5 la-cabra")]
-    log = text[text.index("**el-roby** —"):text.index("**la-cabra** —", text.index("**el-roby** —"))]
+    section = text[text.index("### 5.4 el-roby") : text.index("### 5.5 la-cabra")]
+    log = text[text.index("**el-roby** —") : text.index("**la-cabra** —", text.index("**el-roby** —"))]
     found = 0
     for block in re.findall(r"```jsonl?\n(.*?)```", section + log, flags=re.S):
         for line in block.splitlines():
@@ -804,24 +941,31 @@ def test_vocabulary_examples_validate() -> None:
                 validate_event("el-roby", rel.split("/")[1].split(".v")[0], example)
 
 
-@pytest.mark.parametrize("type, data, path", [
-    ("draw", {"seat": 0, "from": "deck"}, "$.from"),
-    ("draw", {"seat": 8, "from": "stock"}, "$.seat"),
-    ("draw", {"seat": 0, "from": "stock", "card": "??"}, "$.card"),
-    ("meld", {"seat": 0, "id": 1, "cards": ["7H", "8H"]}, "$.cards"),
-    ("meld", {"seat": 0, "id": 0, "cards": ["7H", "8H", "9H"]}, "$.id"),
-    ("meld", {"seat": 0, "id": 1, "cards": ["7H", "8H", "9X"]}, "$.cards[2]"),
-    ("lay_off", {"seat": 0, "meld": 1, "cards": []}, "$.cards"),
-    ("discard", {"seat": 0, "card": "7H", "forced": "yes"}, "$.forced"),
-    ("discard", {"seat": 0, "cards": ["7H"]}, "$.card"),
-    ("hand_started", {"dealer": 0, "hands": [["??"] * 10] * 4}, "$.discard"),
-    ("hand_started", {"dealer": 0, "hands": [["??"] * 9] * 4, "discard": "7H"}, "$.hands[0]"),
-    ("hand_result", {"out": 0}, "$.hands"),
-    ("hand_result", {"out": 0, "hands": [[], 109, None, None]}, "$.hands[1]"),
-    ("rebuy", {"seat": 1, "price": 20}, "$.price"),
-    ("score_claimed", {"hand": 1, "pot": -1}, "$.pot"),
-    ("match_started", {"game": "el-roby", "players": ["A", "B"], "options": {"stockOut": "never"}}, "$.options.stockOut"),
-])
+@pytest.mark.parametrize(
+    "type, data, path",
+    [
+        ("draw", {"seat": 0, "from": "deck"}, "$.from"),
+        ("draw", {"seat": 8, "from": "stock"}, "$.seat"),
+        ("draw", {"seat": 0, "from": "stock", "card": "??"}, "$.card"),
+        ("meld", {"seat": 0, "id": 1, "cards": ["7H", "8H"]}, "$.cards"),
+        ("meld", {"seat": 0, "id": 0, "cards": ["7H", "8H", "9H"]}, "$.id"),
+        ("meld", {"seat": 0, "id": 1, "cards": ["7H", "8H", "9X"]}, "$.cards[2]"),
+        ("lay_off", {"seat": 0, "meld": 1, "cards": []}, "$.cards"),
+        ("discard", {"seat": 0, "card": "7H", "forced": "yes"}, "$.forced"),
+        ("discard", {"seat": 0, "cards": ["7H"]}, "$.card"),
+        ("hand_started", {"dealer": 0, "hands": [["??"] * 10] * 4}, "$.discard"),
+        ("hand_started", {"dealer": 0, "hands": [["??"] * 9] * 4, "discard": "7H"}, "$.hands[0]"),
+        ("hand_result", {"out": 0}, "$.hands"),
+        ("hand_result", {"out": 0, "hands": [[], 109, None, None]}, "$.hands[1]"),
+        ("rebuy", {"seat": 1, "price": 20}, "$.price"),
+        ("score_claimed", {"hand": 1, "pot": -1}, "$.pot"),
+        (
+            "match_started",
+            {"game": "el-roby", "players": ["A", "B"], "options": {"stockOut": "never"}},
+            "$.options.stockOut",
+        ),
+    ],
+)
 def test_bad_payloads_fail_at_their_path(type: str, data: dict[str, Any], path: str) -> None:
     with pytest.raises(SchemaError) as caught:
         validate_event("el-roby", type, data)
@@ -858,8 +1002,16 @@ def test_a_hand_in_play_closed_from_the_sheet_scores_from_the_facts() -> None:
 def test_closing_from_the_sheet_refuses_more_cards_than_a_seat_can_end_with() -> None:
     m = r2()  # Carlos has drawn: 11 cards, and must still discard
     m.add("meld", seat=CARLOS, id=1, cards=cards("8S 8H 8D"))
-    e = m.refuse("hand_result", "el-roby.result_conflict", out=ANA, hands=[[], cards("4D 5D"), cards("4C 5C 6C KD 2H 3S 9H JC"), cards("AD KC")])
-    assert e.message == "Carlos holds 8 cards and must still discard, and no turn adds a card: at most 7 at the end; the sheet lists 8"
+    e = m.refuse(
+        "hand_result",
+        "el-roby.result_conflict",
+        out=ANA,
+        hands=[[], cards("4D 5D"), cards("4C 5C 6C KD 2H 3S 9H JC"), cards("AD KC")],
+    )
+    assert (
+        e.message
+        == "Carlos holds 8 cards and must still discard, and no turn adds a card: at most 7 at the end; the sheet lists 8"
+    )
     e = m.refuse("hand_result", "el-roby.result_conflict", out=CARLOS, hands=[cards("2C 3C"), 23, [], cards("AD KC")])
     assert e.message == "Bea holds 2 cards: at most 2 cards at the end, worth at most 22 points; the sheet says 23"
     m.add("hand_result", out=CARLOS, hands=[cards("2C 3C"), 22, [], cards("AD KC")])
@@ -867,8 +1019,11 @@ def test_closing_from_the_sheet_refuses_more_cards_than_a_seat_can_end_with() ->
 
 
 def test_closing_from_the_sheet_refuses_a_card_whose_copies_are_melded() -> None:
-    m = Match.at(hands=[cards("2C 9H"), cards("AC 2D 3D 4D"), cards("5C 5D 6D 7D 8D 9S"), cards("QC KC")],
-                 melds=[(ANA, cards("7H 7H 7S")), (BEA, cards("5S 6S 7S"))], turn=DANI)
+    m = Match.at(
+        hands=[cards("2C 9H"), cards("AC 2D 3D 4D"), cards("5C 5D 6D 7D 8D 9S"), cards("QC KC")],
+        melds=[(ANA, cards("7H 7H 7S")), (BEA, cards("5S 6S 7S"))],
+        turn=DANI,
+    )
     e = m.refuse("hand_result", "el-roby.result_conflict", out=DANI, hands=[cards("2C 7H"), 15, 40, []])
     assert e.message == "7♥ is melded (meld 1) and the two packs hold it twice; the sheet puts one in Ana's hand"
     e = m.refuse("hand_result", "el-roby.result_conflict", out=DANI, hands=[cards("2C 9H"), cards("7S 2D"), 40, []])

@@ -20,7 +20,17 @@ from engines.cards import FRENCH_104, LA_CABRA, Card, at_least, parse, text
 from engines.common import card_reader, quick_replace, read_all, read_cards, read_seat, set_field
 from engines.history import History
 from engines.la_cabra.scoring import rescore
-from engines.la_cabra.rules import _cards, _check_turn, _end_trick, _HandCards, _plain_deal, _read_deal, _take, _take_checked, _trump_barred
+from engines.la_cabra.rules import (
+    _cards,
+    _check_turn,
+    _end_trick,
+    _HandCards,
+    _plain_deal,
+    _read_deal,
+    _take,
+    _take_checked,
+    _trump_barred,
+)
 from engines.common import set_item
 from engines.la_cabra.state import BY_TEXT, VALUES, beats, can_beat, Play, Trick, TrickDone, points, sum_masks, team_of
 
@@ -43,8 +53,12 @@ def test_read_all_falls_back_to_the_reader_for_what_is_not_a_card_of_the_deck() 
     read = card_reader(LA_CABRA, "10H, AS or ??")
     assert read_all(["AS", "10H"], read) == [parse("AS", LA_CABRA), parse("10H", LA_CABRA)]
     assert read_all(["AS", "??"], read, hidden_ok=True) == [parse("AS", LA_CABRA), None]
-    for texts, code in ((["AS", "??"], "common.card_hidden"), (["2S"], "common.card_not_in_deck"), ([["AS"]], "common.bad_card"),
-                        ([7], "common.bad_card")):
+    for texts, code in (
+        (["AS", "??"], "common.card_hidden"),
+        (["2S"], "common.card_not_in_deck"),
+        ([["AS"]], "common.bad_card"),
+        ([7], "common.bad_card"),
+    ):
         with pytest.raises(RuleViolation) as refused:
             read_all(texts, read)
         assert refused.value.code == code
@@ -99,7 +113,11 @@ def _la_cabra_plays() -> list[tuple[Any, Event]]:
     out = []
     for seed in range(6):
         events, states = play("la-cabra", seed)
-        out += [(state, event) for state, event in zip(states, events[1:]) if event.type in ("lead", "beat", "discard", "tira")]
+        out += [
+            (state, event)
+            for state, event in zip(states, events[1:])
+            if event.type in ("lead", "beat", "discard", "tira")
+        ]
     return out
 
 
@@ -110,7 +128,9 @@ def test_la_cabra_take_of_cards_known_in_the_hand_is_the_checked_take() -> None:
         hand, seat = state.current, event.data["seat"]
         cards = [BY_TEXT[t] for t in event.data["cards"] if t != "??"]
         hidden = len(event.data["cards"]) - len(cards)
-        assert hand._replace(**_take(state, hand, seat, cards, hidden)) == hand._replace(**_take_checked(state, hand, seat, cards, hidden))
+        assert hand._replace(**_take(state, hand, seat, cards, hidden)) == hand._replace(
+            **_take_checked(state, hand, seat, cards, hidden)
+        )
         shortcut += not hidden and frozenset(cards) <= hand.known[seat]
     assert shortcut > 500
 
@@ -122,7 +142,10 @@ def test_la_cabra_take_steps_aside_for_unknown_cards_and_cards_held_elsewhere() 
     taken = _take(state, hand, N, [BY_TEXT["9H"], BY_TEXT["8D"]])  # 8♦ binds an unknown card of North
     assert taken == _take_checked(state, hand, N, [BY_TEXT["9H"], BY_TEXT["8D"]])
     assert taken["unknown"][N] == 1 and BY_TEXT["8D"] in taken["located"]
-    assert _take(state, hand, N, [BY_TEXT["9H"]]) == {"moves": 1, "known": (frozenset([BY_TEXT["KH"]]), *hand.known[1:])}
+    assert _take(state, hand, N, [BY_TEXT["9H"]]) == {
+        "moves": 1,
+        "known": (frozenset([BY_TEXT["KH"]]), *hand.known[1:]),
+    }
     assert _take(state, hand, N, [BY_TEXT["9H"]], 1)["unknown"][N] == 1  # and a face-down one
     for cards, code in ((["AH"], "common.card_unavailable"), (["9H", "9H", "KH", "KH", "9H"], "la-cabra.hand_size")):
         picked = [BY_TEXT[t] for t in cards]
@@ -145,22 +168,33 @@ def test_la_cabra_trick_end_piles_face_down_cards_and_only_them() -> None:
     m.add("lead", seat=N, cards=["KH"])
     for seat, card in ((E, "10H"), (S, "AH"), (W, "QC")):
         m.add("discard" if seat == W else "beat", seat=seat, cards=[card])
-    assert m.hand.pile_hidden == (((4, 0), (6, 0)), ()) and m.hand.pile_count == (8, 0) and m.hand.unknown == (2, 2, 2, 2)
+    assert (
+        m.hand.pile_hidden == (((4, 0), (6, 0)), ()) and m.hand.pile_count == (8, 0) and m.hand.unknown == (2, 2, 2, 2)
+    )
 
 
 def test_la_cabra_plain_deal_is_the_card_by_card_reading() -> None:
     """A deal read in a few set operations gives what reading it card by card gives, or steps aside."""
     state = Match().state
-    deals = [(event.data["hands"], BY_TEXT[event.data["trump"]]) for seed in range(6) for event in play("la-cabra", seed)[0]
-             if event.type == "hand_started" and "hands" in event.data]
+    deals = [
+        (event.data["hands"], BY_TEXT[event.data["trump"]])
+        for seed in range(6)
+        for event in play("la-cabra", seed)[0]
+        if event.type == "hand_started" and "hands" in event.data
+    ]
     deals.append((hands("9H ?? ?? ??", "?? ?? ?? ??", "AH ?? KS ??", "?? ?? ?? ??"), BY_TEXT["QS"]))
     assert len(deals) > 20
     for dealt, trump in deals:
         assert _plain_deal(dealt, trump) == _read_deal(state, dealt, trump)
     z1 = hands("9H KH 6C 7C", "10H 6S 8C 9C", "AH 7S JC 10C", "6D QC 8S 9S")
-    for seat, i, written, code in ((1, 2, "9H", "common.card_duplicate"), (0, 1, "9H", "common.card_duplicate"),
-                                (2, 3, "QS", "common.card_duplicate"), (3, 0, "2S", "common.card_not_in_deck"),
-                                (3, 0, None, "common.bad_card"), (3, 0, ["6D"], "common.bad_card")):
+    for seat, i, written, code in (
+        (1, 2, "9H", "common.card_duplicate"),
+        (0, 1, "9H", "common.card_duplicate"),
+        (2, 3, "QS", "common.card_duplicate"),
+        (3, 0, "2S", "common.card_not_in_deck"),
+        (3, 0, None, "common.bad_card"),
+        (3, 0, ["6D"], "common.bad_card"),
+    ):
         wrong = [list(h) for h in z1]
         wrong[seat][i] = written
         assert _plain_deal(wrong, BY_TEXT["QS"]) is None
@@ -211,11 +245,25 @@ def _end_trick_long(state: Any, hand: Any, changes: dict[str, Any], trick: Any, 
         unknown = set_item(unknown, last, unknown[last] - 1)
     refill_seq = hand.refill_seq if hand.refill_seq is not None or not drawn else seq
     over = stock == 0 and held + each == 0
-    return hand._replace(**{
-        **changes, "trick": None, "to_lead": winner, "pile_known": pile_known, "pile_hidden": pile_hidden,
-        "pile_count": pile_count, "tricks": tricks, "played": hand.played + (TrickDone(winner, trick.plays),),
-        "last_winner": winner, "known": known, "unknown": unknown, "shown": shown, "stock": stock,
-        "refill_seq": refill_seq, "over": over})
+    return hand._replace(
+        **{
+            **changes,
+            "trick": None,
+            "to_lead": winner,
+            "pile_known": pile_known,
+            "pile_hidden": pile_hidden,
+            "pile_count": pile_count,
+            "tricks": tricks,
+            "played": hand.played + (TrickDone(winner, trick.plays),),
+            "last_winner": winner,
+            "known": known,
+            "unknown": unknown,
+            "shown": shown,
+            "stock": stock,
+            "refill_seq": refill_seq,
+            "over": over,
+        }
+    )
 
 
 def _fourth_plays() -> list[tuple[Any, Any, Any, int, list[Card | None]]]:
@@ -225,7 +273,10 @@ def _fourth_plays() -> list[tuple[Any, Any, Any, int, list[Card | None]]]:
     for seat, kind, cards in ((N, "lead", ["9H"]), (E, "discard", ["??"]), (S, "discard", ["JC"])):
         m.add(kind, seat=seat, cards=cards)
     log = [(m.state, Event(m.seq, "discard", {"seat": W, "cards": ["??"]}))] + [
-        (state, event) for state, event in _la_cabra_plays() if event.type != "lead" and len(state.current.trick.plays) == 3]
+        (state, event)
+        for state, event in _la_cabra_plays()
+        if event.type != "lead" and len(state.current.trick.plays) == 3
+    ]
     out = []
     for state, event in log:
         hand, seat = state.current, event.data["seat"]
@@ -265,13 +316,22 @@ def test_la_cabra_plays_and_tricks_built_from_their_fields_are_the_records_their
                 continue
             assert type(trick) is Trick and len(trick) == len(Trick._fields) and Trick(*trick) == trick
             first = trick.plays[0]
-            assert (trick.leader, trick.k, trick.tira) == (first.seat, len(first.cards), first.seq if first.kind == "tira" else None)
+            assert (trick.leader, trick.k, trick.tira) == (
+                first.seat,
+                len(first.cards),
+                first.seq if first.kind == "tira" else None,
+            )
             winning = [p for p in trick.plays if p.kind != "discard"][-1]
             assert (trick.winner, trick.winning) == (winning.seat, winning.cards)
             for p in trick.plays:
                 event = events[p.seq - 1]
                 assert type(p) is Play and len(p) == len(Play._fields) and Play(*p) == p
-                assert (p.seq, p.seat, p.kind, p.face_up) == (event.seq, event.data["seat"], event.type, event.type != "discard" or state.options.discardFaceUp)
+                assert (p.seq, p.seat, p.kind, p.face_up) == (
+                    event.seq,
+                    event.data["seat"],
+                    event.type,
+                    event.type != "discard" or state.options.discardFaceUp,
+                )
                 assert [text(c) for c in p.cards] == event.data["cards"]
                 seen += 1
     assert seen > 100
@@ -289,8 +349,13 @@ def test_la_cabra_points_are_the_sum_of_the_rank_values() -> None:
     def long_way(cards: Any) -> int:
         return sum(VALUES.get(c.rank, 0) for c in cards if c is not None)
 
-    piles = [pile for seed in range(3) for state in play("la-cabra", seed)[1] if state.current is not None
-             for pile in state.current.pile_known]
+    piles = [
+        pile
+        for seed in range(3)
+        for state in play("la-cabra", seed)[1]
+        if state.current is not None
+        for pile in state.current.pile_known
+    ]
     assert sum(map(len, piles)) > 1000
     for cards in [*piles, LA_CABRA.cards, [None, BY_TEXT["AS"], None], [Card("A"), Card("K", "X"), Card("7", "H")], []]:
         assert points(cards) == long_way(cards)
@@ -314,7 +379,16 @@ def test_la_cabra_rescore_keeps_the_scores_whole_when_it_starts_after_them() -> 
 
 def test_la_cabra_cards_of_a_move_read_by_look_up_are_the_checked_reading() -> None:
     read = card_reader(LA_CABRA, "10H, AS or ??")
-    texts: list[list[Any]] = [[str(c)] for c in LA_CABRA.cards] + [["AS", "KS"], ["AS", "AS"], ["??"], ["AS", "??"], ["2S"], [7], [["AS"]], []]
+    texts: list[list[Any]] = [[str(c)] for c in LA_CABRA.cards] + [
+        ["AS", "KS"],
+        ["AS", "AS"],
+        ["??"],
+        ["AS", "??"],
+        ["2S"],
+        [7],
+        [["AS"]],
+        [],
+    ]
     for cards in texts:
         for hidden_ok in (False, True):
             try:
@@ -332,7 +406,9 @@ def test_la_cabra_a_one_card_beat_is_its_one_pairing() -> None:
     from itertools import permutations
 
     def long_way(cards: tuple[Card, ...], winning: tuple[Card, ...], trump: str) -> bool:
-        return len(cards) == len(winning) and any(all(beats(x, y, trump) for x, y in zip(order, winning)) for order in permutations(cards))
+        return len(cards) == len(winning) and any(
+            all(beats(x, y, trump) for x, y in zip(order, winning)) for order in permutations(cards)
+        )
 
     deck = LA_CABRA.distinct()
     wins = 0

@@ -25,8 +25,9 @@ def series(hands: int) -> list[Event]:
     events = [Event(1, "match_started", {"game": "la-cabra", "players": PLAYERS})]
     for h in range(hands):
         events.append(Event(len(events) + 1, "hand_started", {"dealer": (3 + h) % 4}))
-        events.append(Event(len(events) + 1, "hand_result",
-                            {"cardPoints": [60, 60], "tricks": [4, 3], "lastTrick": (3 + h) % 4}))
+        events.append(
+            Event(len(events) + 1, "hand_result", {"cardPoints": [60, 60], "tricks": [4, 3], "lastTrick": (3 + h) % 4})
+        )
     return events
 
 

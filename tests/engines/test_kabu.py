@@ -24,7 +24,16 @@ def test_registered_and_described() -> None:
     d = kabu.describe()
     assert d["name"] == "Kabú" and d["direction"] == "ACW" and d["players"] == {"min": 2, "max": 10, "defaultMax": 6}
     opts = d["options"]
-    assert set(opts) == {"deck", "maxPlayers", "dealerMode", "start", "secondCardFrom", "openSix", "solvency", "insolventCollects"}
+    assert set(opts) == {
+        "deck",
+        "maxPlayers",
+        "dealerMode",
+        "start",
+        "secondCardFrom",
+        "openSix",
+        "solvency",
+        "insolventCollects",
+    }
     assert opts["deck"]["values"] == ["french40", "full52", "spanish40"] and opts["deck"]["default"] == "french40"
     assert opts["maxPlayers"]["default"] == 6 and opts["maxPlayers"]["maximum"] == 10
     assert opts["dealerMode"] == {**opts["dealerMode"], "values": ["keep", "rotate", "croupier"], "default": "keep"}
@@ -33,77 +42,122 @@ def test_registered_and_described() -> None:
     assert opts["solvency"]["default"] == "gross" and opts["insolventCollects"]["default"] is True
     assert all(o["rule"].startswith("/rules/kabu#option-") and o["description"] for o in opts.values())
     assert d["target"]["end"]["values"] == ["insolvency", "time"] and d["target"]["end"]["default"] == "insolvency"
-    assert set(d["events"]) >= {"hand_started", "keep", "take", "stand", "showdown", "reveal", "hand_result", "buy_chips",
-                                "leave", "time_up", "score_claimed", "void", "amend", "note"}
+    assert set(d["events"]) >= {
+        "hand_started",
+        "keep",
+        "take",
+        "stand",
+        "showdown",
+        "reveal",
+        "hand_result",
+        "buy_chips",
+        "leave",
+        "time_up",
+        "score_claimed",
+        "void",
+        "amend",
+        "note",
+    }
     json.dumps(d)
 
 
 def test_start_defaults() -> None:
     s = kabu.start({"game": "kabu", "players": P4})
     assert s.options == kabu.Options()
-    assert (s.options.deck, s.options.maxPlayers, s.options.dealerMode, s.options.start, s.options.secondCardFrom,
-            s.options.openSix, s.options.solvency, s.options.insolventCollects, s.options.end) == (
-        "french40", 6, "keep", "direct", "returned", False, "gross", True, "insolvency")
+    assert (
+        s.options.deck,
+        s.options.maxPlayers,
+        s.options.dealerMode,
+        s.options.start,
+        s.options.secondCardFrom,
+        s.options.openSix,
+        s.options.solvency,
+        s.options.insolventCollects,
+        s.options.end,
+    ) == ("french40", 6, "keep", "direct", "returned", False, "gross", True, "insolvency")
     assert s.chips == (70, 70, 70, 70) and not s.over
     assert kabu.score(s)["standings"][2] == {"seat": 2, "name": "P3", "total": 70, "status": "playing"}
 
 
-@pytest.mark.parametrize("n, chips", [(2, 40), (3, 55), (4, 70), (5, 85), (6, 100), (7, 115), (8, 130), (9, 145), (10, 160)])
+@pytest.mark.parametrize(
+    "n, chips", [(2, 40), (3, 55), (4, 70), (5, 85), (6, 100), (7, 115), (8, 130), (9, 145), (10, 160)]
+)
 def test_starting_stacks_are_ten_ones_and_n_fives_and_tens(n: int, chips: int) -> None:
     s = kabu.start({"game": "kabu", "players": [f"p{i}" for i in range(n)], "options": {"maxPlayers": 10}})
     assert s.chips == (chips,) * n == (10 * 1 + n * 5 + n * 10,) * n
 
 
 def test_start_non_default_options() -> None:
-    opts = {"deck": "spanish40", "maxPlayers": 8, "dealerMode": "croupier", "start": "choose3", "secondCardFrom": "stock",
-            "openSix": True, "solvency": "net", "insolventCollects": False}
-    s = kabu.start({"game": "kabu", "players": P4, "options": opts, "target": {"end": "time"},
-                    "initial": {"chips": [10, 0, 25, 70]}})
+    opts = {
+        "deck": "spanish40",
+        "maxPlayers": 8,
+        "dealerMode": "croupier",
+        "start": "choose3",
+        "secondCardFrom": "stock",
+        "openSix": True,
+        "solvency": "net",
+        "insolventCollects": False,
+    }
+    s = kabu.start(
+        {
+            "game": "kabu",
+            "players": P4,
+            "options": opts,
+            "target": {"end": "time"},
+            "initial": {"chips": [10, 0, 25, 70]},
+        }
+    )
     assert s.options == kabu.Options(**opts, end="time")
     assert s.chips == (10, 0, 25, 70) and s.carried
 
 
-@pytest.mark.parametrize("data, code", [
-    ({"players": ["A"]}, "kabu.players"),
-    ({"players": [f"p{i}" for i in range(7)]}, "kabu.players"),              # default maxPlayers 6
-    ({"players": [f"p{i}" for i in range(4)], "options": {"maxPlayers": 3}}, "kabu.players"),
-    ({"players": ["A", "B", "A"]}, "kabu.players"),
-    ({"players": ["A", ""]}, "kabu.players"),
-    ({"target": {"end": "never"}}, "common.bad_target"),
-    ({"target": {"wins": 3}}, "common.bad_target"),
-    ({"options": {"decks": "french40"}}, "common.bad_option"),
-    ({"options": {"deck": "french36"}}, "common.bad_option"),
-    ({"options": {"maxPlayers": 11}}, "common.bad_option"),
-    ({"options": {"maxPlayers": True}}, "common.bad_option"),
-    ({"options": {"dealerMode": "left"}}, "common.bad_option"),
-    ({"options": {"start": "choose4"}}, "common.bad_option"),
-    ({"options": {"secondCardFrom": "table"}}, "common.bad_option"),
-    ({"options": {"openSix": "yes"}}, "common.bad_option"),
-    ({"options": {"solvency": "both"}}, "common.bad_option"),
-    ({"options": {"insolventCollects": 1}}, "common.bad_option"),
-    ({"initial": {"chips": [70, 70, 70]}}, "common.bad_initial"),
-    ({"initial": {"chips": [70, 70, 70, -1]}}, "common.bad_initial"),
-    ({"initial": {}}, "common.bad_initial"),
-    ({"game": "cabo"}, "common.wrong_game"),
-])
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        ({"players": ["A"]}, "kabu.players"),
+        ({"players": [f"p{i}" for i in range(7)]}, "kabu.players"),  # default maxPlayers 6
+        ({"players": [f"p{i}" for i in range(4)], "options": {"maxPlayers": 3}}, "kabu.players"),
+        ({"players": ["A", "B", "A"]}, "kabu.players"),
+        ({"players": ["A", ""]}, "kabu.players"),
+        ({"target": {"end": "never"}}, "common.bad_target"),
+        ({"target": {"wins": 3}}, "common.bad_target"),
+        ({"options": {"decks": "french40"}}, "common.bad_option"),
+        ({"options": {"deck": "french36"}}, "common.bad_option"),
+        ({"options": {"maxPlayers": 11}}, "common.bad_option"),
+        ({"options": {"maxPlayers": True}}, "common.bad_option"),
+        ({"options": {"dealerMode": "left"}}, "common.bad_option"),
+        ({"options": {"start": "choose4"}}, "common.bad_option"),
+        ({"options": {"secondCardFrom": "table"}}, "common.bad_option"),
+        ({"options": {"openSix": "yes"}}, "common.bad_option"),
+        ({"options": {"solvency": "both"}}, "common.bad_option"),
+        ({"options": {"insolventCollects": 1}}, "common.bad_option"),
+        ({"initial": {"chips": [70, 70, 70]}}, "common.bad_initial"),
+        ({"initial": {"chips": [70, 70, 70, -1]}}, "common.bad_initial"),
+        ({"initial": {}}, "common.bad_initial"),
+        ({"game": "cabo"}, "common.wrong_game"),
+    ],
+)
 def test_start_refuses(data: dict[str, Any], code: str) -> None:
     with pytest.raises(RuleViolation) as info:
         kabu.start({"game": "kabu", "players": P4, **data})
     assert info.value.code == code
 
 
-@pytest.mark.parametrize("options, most", [
-    ({}, 10),                                                       # direct: 4N ≤ 40
-    ({"openSix": True}, 8),                                         # 4N + 6 ≤ 40
-    ({"start": "choose5"}, 8),                                      # 5N ≤ 40
-    ({"start": "choose5", "openSix": True}, 6),                     # 5N + 6 ≤ 40 (returned)
-    ({"start": "choose5", "openSix": True, "secondCardFrom": "stock"}, 8),  # 4N + 6 ≤ 40, 5N ≤ 40
-    ({"start": "choose3"}, 10),                                     # 3N plus the draws: 4N ≤ 40
-    ({"start": "choose3", "openSix": True}, 8),
-    ({"deck": "spanish40", "openSix": True}, 8),
-    ({"deck": "full52", "openSix": True}, 10),                      # 46 ≤ 52
-    ({"deck": "full52", "start": "choose5", "openSix": True}, 9),   # 5·9 + 6 = 51 ≤ 52
-])
+@pytest.mark.parametrize(
+    "options, most",
+    [
+        ({}, 10),  # direct: 4N ≤ 40
+        ({"openSix": True}, 8),  # 4N + 6 ≤ 40
+        ({"start": "choose5"}, 8),  # 5N ≤ 40
+        ({"start": "choose5", "openSix": True}, 6),  # 5N + 6 ≤ 40 (returned)
+        ({"start": "choose5", "openSix": True, "secondCardFrom": "stock"}, 8),  # 4N + 6 ≤ 40, 5N ≤ 40
+        ({"start": "choose3"}, 10),  # 3N plus the draws: 4N ≤ 40
+        ({"start": "choose3", "openSix": True}, 8),
+        ({"deck": "spanish40", "openSix": True}, 8),
+        ({"deck": "full52", "openSix": True}, 10),  # 46 ≤ 52
+        ({"deck": "full52", "start": "choose5", "openSix": True}, 9),  # 5·9 + 6 = 51 ≤ 52
+    ],
+)
 def test_impossible_setups_are_refused_at_match_started(options: dict[str, Any], most: int) -> None:
     opts = {**options, "maxPlayers": 10}
     kabu.start({"game": "kabu", "players": [f"p{i}" for i in range(most)], "options": opts})
@@ -121,19 +175,25 @@ def _value(deck: Any, *texts: str) -> int:
 
 
 def test_k3_values_with_every_deck() -> None:
-    assert _value(SPANISH_40, "12o", "11c") == 7          # rey + caballo = 9 + 8 = 17 → 7
-    assert _value(SPANISH_40, "12o", "11c", "10e") == 7   # + sota (10) = 27 → 7
-    assert _value(FRENCH_40, "8H", "9C", "3D") == 0       # 20 → 0, the worst
-    assert _value(FRENCH_52, "KS", "9D") == 9             # K is 0
-    assert _value(FRENCH_40, "5H", "2C") == 7 and _value(FRENCH_40, "5H", "8C") == 3   # the seed's examples
+    assert _value(SPANISH_40, "12o", "11c") == 7  # rey + caballo = 9 + 8 = 17 → 7
+    assert _value(SPANISH_40, "12o", "11c", "10e") == 7  # + sota (10) = 27 → 7
+    assert _value(FRENCH_40, "8H", "9C", "3D") == 0  # 20 → 0, the worst
+    assert _value(FRENCH_52, "KS", "9D") == 9  # K is 0
+    assert _value(FRENCH_40, "5H", "2C") == 7 and _value(FRENCH_40, "5H", "8C") == 3  # the seed's examples
     assert [kabu.card_value(c) for c in FRENCH_52.cards[:13]] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 0, 0]
     assert [kabu.card_value(c) for c in SPANISH_40.cards[:10]] == [1, 2, 3, 4, 5, 6, 7, 10, 8, 9]
 
 
-@pytest.mark.parametrize("deck, cards, value", [
-    ("spanish40", ["12o", "11c"], 7), ("spanish40", ["12o", "11c", "10e"], 7), ("french40", ["8H", "9C", "3D"], 0),
-    ("full52", ["KS", "9D"], 9), ("full52", ["JS", "QD", "KH", "AC"], 1),
-])
+@pytest.mark.parametrize(
+    "deck, cards, value",
+    [
+        ("spanish40", ["12o", "11c"], 7),
+        ("spanish40", ["12o", "11c", "10e"], 7),
+        ("french40", ["8H", "9C", "3D"], 0),
+        ("full52", ["KS", "9D"], 9),
+        ("full52", ["JS", "QD", "KH", "AC"], 1),
+    ],
+)
 def test_k3_values_through_a_result(deck: str, cards: list[str], value: int) -> None:
     m = Match(["A", "B"], options={"deck": deck})
     other = {"spanish40": ["1o", "1c"], "french40": ["AH", "AS"], "full52": ["AH", "AS"]}[deck]
@@ -141,14 +201,19 @@ def test_k3_values_through_a_result(deck: str, cards: list[str], value: int) -> 
     assert m.last()["result"]["values"] == [value, 2]
 
 
-@pytest.mark.parametrize("deck, card", [("french40", "JH"), ("french40", "7o"), ("full52", "12b"), ("spanish40", "AS"),
-                                         ("spanish40", "8o")])
+@pytest.mark.parametrize(
+    "deck, card", [("french40", "JH"), ("french40", "7o"), ("full52", "12b"), ("spanish40", "AS"), ("spanish40", "8o")]
+)
 def test_a_card_outside_the_chosen_deck_is_refused(deck: str, card: str) -> None:
     m = Match(["A", "B"], options={"deck": deck})
     code = "common.bad_card" if card == "8o" else "common.card_not_in_deck"
     m.refuse(code, "hand_started", dealer=0, hands=[[card, U], [U, U]])
     m.add("hand_started", dealer=0)
-    m.refuse(code, "hand_result", hands=[[card, "AH" if deck != "spanish40" else "1o"], ["2H", "3H"] if deck != "spanish40" else ["2o", "3o"]])
+    m.refuse(
+        code,
+        "hand_result",
+        hands=[[card, "AH" if deck != "spanish40" else "1o"], ["2H", "3H"] if deck != "spanish40" else ["2o", "3o"]],
+    )
 
 
 # --------------------------------------------------------------------------- K1 (docs/RULES.md §2.7, VOCABULARY.md §7)
@@ -165,7 +230,7 @@ def test_k1_move_by_move() -> None:
     assert r["values"] == [9, 7, 0, 7] and r["net"] == [13, 5, -23, 5] and r["insolvent"] == []
     assert hand["points"] == [13, 5, -23, 5] and hand["totals"] == [83, 75, 47, 75] and sum(hand["totals"]) == 280
     pay = {(p["from"], p["to"]): p["chips"] for p in r["payments"]}
-    assert pay == {(1, 0): 2, (2, 0): 9, (3, 0): 2, (2, 1): 7, (2, 3): 7}   # P2-P4 tie: no payment
+    assert pay == {(1, 0): 2, (2, 0): 9, (3, 0): 2, (2, 1): 7, (2, 3): 7}  # P2-P4 tie: no payment
     assert r["owes"] == [0, 2, 23, 2] and r["owedTo"] == [13, 7, 0, 7] and r["chipsBefore"] == [70] * 4
     for seat in range(4):
         assert sum(line["points"] for line in hand["lines"] if line["seat"] == seat) == hand["points"][seat]
@@ -179,7 +244,9 @@ def test_k1_move_by_move() -> None:
     assert m.sheet()["end"] == {"over": False}
     assert m.texts[-1].startswith("Showdown: P1 5♥ 4♠ (9); P2 7♦ 8♣ 2♥ (7)")
     assert m.texts[2] == "P2 asks for a third card"
-    assert m.texts[4] == "P4 stands with two cards; the dealer serves P2 and P3 a third card; P2 decides on a fourth card"
+    assert (
+        m.texts[4] == "P4 stands with two cards; the dealer serves P2 and P3 a third card; P2 decides on a fourth card"
+    )
     assert m.texts[6] == "P3 asks for a fourth card; the dealer serves P3 a fourth card: showdown next"
     assert replay(kabu, m.events) == m.state
 
@@ -192,7 +259,7 @@ def test_net_is_n_v_minus_s_for_ten_players() -> None:
     hand = m.last()
     total = sum(values)
     assert hand["points"] == [10 * v - total for v in values] and sum(hand["points"]) == 0
-    assert len(hand["result"]["payments"]) == 44   # 45 pairs, one tie
+    assert len(hand["result"]["payments"]) == 44  # 45 pairs, one tie
     assert len([ln for ln in hand["lines"] if "owes" in ln["reason"] or "both have" in ln["reason"]]) == 90
 
 
@@ -214,8 +281,14 @@ def test_k2_insolvency_ends_the_game() -> None:
     assert pays == {(1, 0): True, (2, 0): False, (2, 1): False}
     end = m.sheet()["end"]
     assert end["over"] and end["winners"] == [0] and end["rule"] == "/rules/kabu#scoring-match"
-    assert "Z holds 5 chips but owes 8 in all" in end["reason"] and "X has the most chips (46) and wins" in end["reason"]
-    assert [s["status"] for s in m.sheet()["standings"]] == ["winner", "out", "out"]  # the match has ended: whoever did not win is out
+    assert (
+        "Z holds 5 chips but owes 8 in all" in end["reason"] and "X has the most chips (46) and wins" in end["reason"]
+    )
+    assert [s["status"] for s in m.sheet()["standings"]] == [
+        "winner",
+        "out",
+        "out",
+    ]  # the match has ended: whoever did not win is out
     assert kabu.is_over(m.state) and kabu.legal_moves(m.state) == []
     # a settlement after the game ended
     m.refuse("common.match_over", "hand_started", dealer=0)
@@ -237,7 +310,7 @@ def test_gross_and_net_tests_differ_for_w() -> None:
     gross.result(0, values=values)
     r = gross.last()["result"]
     assert r["insolvent"] == [2] and r["owes"][2] == 6 and r["owedTo"][2] == 5 and gross.state.over
-    assert gross.last()["totals"][2] == 4 + 5                 # he pays nobody and still collects
+    assert gross.last()["totals"][2] == 4 + 5  # he pays nobody and still collects
     net = Match(players, options={"solvency": "net"}, initial=initial)
     net.result(0, values=values)
     assert net.last()["result"]["insolvent"] == [] and not net.state.over
@@ -246,14 +319,14 @@ def test_gross_and_net_tests_differ_for_w() -> None:
 
 def test_gross_insolvent_still_collects_from_solvent_debtors() -> None:
     m = Match(["A", "W", "B"], initial={"chips": [50, 4, 50]})
-    m.result(0, values=[8, 2, 0])                              # W owes A 6 with 4 chips; B owes W 2
+    m.result(0, values=[8, 2, 0])  # W owes A 6 with 4 chips; B owes W 2
     assert m.last()["result"]["insolvent"] == [1] and m.last()["totals"] == [58, 6, 40]
 
 
 def test_insolvent_player_collects_by_default_but_not_when_the_option_is_off() -> None:
     initial = {"chips": [3, 50, 50]}
     on = Match(["A", "B", "C"], initial=initial)
-    on.result(0, values=[5, 9, 0])          # A owes B 4 with 3 chips; C owes A 5
+    on.result(0, values=[5, 9, 0])  # A owes B 4 with 3 chips; C owes A 5
     assert on.last()["result"]["insolvent"] == [0] and on.last()["totals"] == [3 + 5, 50 + 9, 50 - 5 - 9]
     off = Match(["A", "B", "C"], options={"insolventCollects": False}, initial=initial)
     off.result(0, values=[5, 9, 0])
@@ -274,7 +347,7 @@ def test_several_insolvent_players_pay_nobody_and_the_game_ends_once() -> None:
     m = Match(["A", "B", "C", "D"], initial={"chips": [0, 1, 40, 40]})
     m.result(0, values=[0, 1, 9, 9])
     r = m.last()["result"]
-    assert r["insolvent"] == [0, 1] and m.last()["totals"] == [0, 1, 40, 40]   # B's 1 from A is not paid either
+    assert r["insolvent"] == [0, 1] and m.last()["totals"] == [0, 1, 40, 40]  # B's 1 from A is not paid either
     assert m.sheet()["end"]["winners"] == [2, 3]
     assert "share the win with 40 chips each" in m.sheet()["end"]["reason"]
 
@@ -299,12 +372,12 @@ def test_keep_dealer_any_seat_any_hand() -> None:
 
 def test_rotate_dealer_passes_to_the_next_seat() -> None:
     m = Match(options={"dealerMode": "rotate"})
-    m.result(2, values=[1, 1, 1, 1])          # the first dealer is free
+    m.result(2, values=[1, 1, 1, 1])  # the first dealer is free
     m.refuse("kabu.wrong_dealer", "hand_started", dealer=2)
     assert kabu.legal_moves(m.state)[0] == {"type": "hand_started", "data": {"dealer": 3}}
     m.result(3, values=[1, 1, 1, 1])
     m.add("hand_started", dealer=0, hands=[[U, U]] * 4)
-    assert m.hand.order == (1, 2, 3, 0)        # dealer+1 first, the dealer last
+    assert m.hand.order == (1, 2, 3, 0)  # dealer+1 first, the dealer last
 
 
 def test_croupier_never_pays_or_collects() -> None:
@@ -371,17 +444,23 @@ def test_choose5_keeps_go_in_deal_order_then_everyone_gets_a_new_card() -> None:
     m.refuse("kabu.name_keep", "keep", seat=0, card=U)
     m.refuse("common.card_unavailable", "keep", seat=0, card="6H")
     *moves, close = kabu.legal_moves(m.state)
-    assert [mv["data"]["card"] for mv in moves] == ["AH", "2H", "3H", "4H", "5H"] and close == {"type": "hand_result", "data": {}}
+    assert [mv["data"]["card"] for mv in moves] == ["AH", "2H", "3H", "4H", "5H"] and close == {
+        "type": "hand_result",
+        "data": {},
+    }
     m.add("keep", seat=0, card="3H")
     assert m.hand.known[0] == {parse("3H", FRENCH_40)} and m.hand.size(0) == 1
     m.refuse("kabu.kept_already", "keep", seat=0, card="3H")
-    m.refuse("common.card_unavailable", "keep", seat=1, card="3H")   # dealt to P1
-    m.refuse("common.card_unavailable", "keep", seat=1, card="AH")   # P1 returned it, but it was dealt to P1
-    m.add("keep", seat=1, card="9C")                                  # binds one of P2's unknown cards
+    m.refuse("common.card_unavailable", "keep", seat=1, card="3H")  # dealt to P1
+    m.refuse("common.card_unavailable", "keep", seat=1, card="AH")  # P1 returned it, but it was dealt to P1
+    m.add("keep", seat=1, card="9C")  # binds one of P2's unknown cards
     m.add("keep", seat=2, card=U)
     m.add("keep", seat=3, card=U)
     assert m.hand.phase == "third" and [m.hand.size(s) for s in range(4)] == [2, 2, 2, 2]
-    assert m.texts[-1] == "P4 keeps one card and returns 4; the dealer shuffles the 16 returned cards and deals each player a new card"
+    assert (
+        m.texts[-1]
+        == "P4 keeps one card and returns 4; the dealer shuffles the 16 returned cards and deals each player a new card"
+    )
     m.refuse("kabu.kept_already", "keep", seat=0, card="3H")
     m.all_stand()
     # P1's returned 2H may come back as anyone's new card
@@ -409,30 +488,30 @@ def test_choose3_deals_three() -> None:
 def test_hidden_keep_is_checked_when_the_hand_becomes_known() -> None:
     m = Match(["A", "B"], options={"start": "choose5"})
     m.add("hand_started", dealer=1, hands=[["AH", "2H", "3H", "4H", U], ["AS", "2S", "3S", "4S", "5S"]])
-    m.add("keep", seat=0, card=U)                    # seq 3: one of A♥ 2♥ 3♥ 4♥ or the unknown card
+    m.add("keep", seat=0, card=U)  # seq 3: one of A♥ 2♥ 3♥ 4♥ or the unknown card
     m.add("keep", seat=1, card="5S")
     m.add("stand", seat=0)
     m.add("stand", seat=1)
     # A shows 2S and 3S: B's returned cards, neither can be the card A kept
     err = m.refuse("common.card_unavailable", "showdown", hands=[["2S", "3S"], ["5S", "9D"]])
     assert err.seq == 3
-    m.add("showdown", hands=[["2S", "9H"], ["5S", "9D"]])     # 9H: A's unknown first card
+    m.add("showdown", hands=[["2S", "9H"], ["5S", "9D"]])  # 9H: A's unknown first card
     assert m.last()["result"]["values"] == [1, 4]
 
 
 def test_reveal_of_a_hidden_keep() -> None:
     m = Match(["A", "B"], options={"start": "choose5"})
     m.add("hand_started", dealer=1, hands=[["AH", "2H", U, U, U], [U] * 5])
-    m.add("keep", seat=0, card=U)                    # seq 3
-    m.add("keep", seat=1, card=U)                    # seq 4
+    m.add("keep", seat=0, card=U)  # seq 3
+    m.add("keep", seat=1, card=U)  # seq 4
     m.refuse("common.bad_reveal", "reveal", cards=[{"seq": 2, "card": "AH"}])
     m.refuse("common.bad_reveal", "reveal", cards=[{"seq": 3, "index": 0, "card": "AH"}])
-    m.refuse("common.card_unavailable", "reveal", cards=[{"seq": 4, "card": "AH"}])   # dealt to A, not B
+    m.refuse("common.card_unavailable", "reveal", cards=[{"seq": 4, "card": "AH"}])  # dealt to A, not B
     m.add("reveal", cards=[{"seq": 3, "card": "AH"}, {"seq": 4, "card": "KD" if False else "9D"}])
     assert m.hand.kept_card[0] == parse("AH", FRENCH_40) and m.hand.unknown == (1, 1)
     m.refuse("common.bad_reveal", "reveal", cards=[{"seq": 3, "card": "AH"}])
     m.refuse("common.card_duplicate", "reveal", cards=[{"seat": 1, "card": "AH"}])
-    m.add("reveal", cards=[{"seat": 1, "card": "2H"}])                                # A returned 2H
+    m.add("reveal", cards=[{"seat": 1, "card": "2H"}])  # A returned 2H
     m.refuse("common.bad_reveal", "reveal", cards=[{"seat": 1, "card": "3C"}])
     m.all_stand()
     m.refuse("kabu.mismatch", "showdown", hands=[["3C", "4C"], ["9D", "2H"]])
@@ -466,7 +545,13 @@ def test_open_six_in_choose_modes_show_after_the_last_keep() -> None:
 def test_open_six_with_the_stock_may_show_a_returned_card_never_a_kept_one() -> None:
     six = ["AH", "2H", "3H", "4H", "5H", "6H"]
     m = Match(options={"start": "choose5", "openSix": True, "secondCardFrom": "stock"})
-    m.refuse("common.card_duplicate", "hand_started", dealer=3, hands=[["AH", "2H", "3H", "4H", "5H"]] + [[U] * 5] * 3, table=six)
+    m.refuse(
+        "common.card_duplicate",
+        "hand_started",
+        dealer=3,
+        hands=[["AH", "2H", "3H", "4H", "5H"]] + [[U] * 5] * 3,
+        table=six,
+    )
     deal5(m, [["AH", "7C", U, U, U]] + [[U] * 5] * 3, table=six)
     assert kabu.legal_moves(m.state)[0] == {"type": "keep", "data": {"seat": 0, "card": "7C"}}
     m.refuse("common.card_unavailable", "keep", seat=0, card="AH")
@@ -523,12 +608,30 @@ def test_showdown_checks_counts_duplicates_and_known_cards() -> None:
     m.refuse("kabu.decisions_pending", "showdown", hands=K1_SHOWDOWN)
     m.decide(("stand", 0), ("take", 1), ("take", 2), ("stand", 3), ("stand", 1), ("take", 2))
     m.refuse("kabu.hand_size", "showdown", hands=[["5H", "4S"], ["7D", "8C"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
-    m.refuse("kabu.hand_size", "showdown", hands=[["5H", "4S", "2D"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
-    m.refuse("common.card_duplicate", "showdown", hands=[["5H", "4S"], ["7D", "8C", "4S"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
-    m.refuse("kabu.mismatch", "showdown", hands=[["6H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
-    m.refuse("kabu.mismatch", "showdown", hands=[["4S", "6H"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "5H"], ["6C", "AD"]])
-    m.refuse("common.card_hidden", "showdown", hands=[["5H", U], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
-    m.refuse("common.card_not_in_deck", "showdown", hands=[["5H", "QS"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    m.refuse(
+        "kabu.hand_size",
+        "showdown",
+        hands=[["5H", "4S", "2D"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]],
+    )
+    m.refuse(
+        "common.card_duplicate",
+        "showdown",
+        hands=[["5H", "4S"], ["7D", "8C", "4S"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]],
+    )
+    m.refuse(
+        "kabu.mismatch", "showdown", hands=[["6H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]]
+    )
+    m.refuse(
+        "kabu.mismatch", "showdown", hands=[["4S", "6H"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "5H"], ["6C", "AD"]]
+    )
+    m.refuse(
+        "common.card_hidden", "showdown", hands=[["5H", U], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]]
+    )
+    m.refuse(
+        "common.card_not_in_deck",
+        "showdown",
+        hands=[["5H", "QS"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]],
+    )
     m.refuse("kabu.bad_result", "showdown", hands=K1_SHOWDOWN[:3])
     m.add("showdown", hands=K1_SHOWDOWN)
     m.refuse("kabu.hand_over", "showdown", hands=K1_SHOWDOWN)
@@ -551,11 +654,13 @@ def test_reveals_during_the_hand() -> None:
     m.refuse("common.bad_reveal", "reveal", cards=[{"seat": 0, "slot": 1, "card": "4S"}])
     m.refuse("common.card_not_in_deck", "reveal", cards=[{"seat": 0, "card": "JS"}])
     m.add("reveal", cards=[{"seat": 0, "card": "4S"}, {"seat": 2, "card": "10S"}])
-    m.refuse("common.bad_reveal", "reveal", cards=[{"seat": 0, "card": "6S"}])   # P1's two cards are known
+    m.refuse("common.bad_reveal", "reveal", cards=[{"seat": 0, "card": "6S"}])  # P1's two cards are known
     m.refuse("common.card_duplicate", "reveal", cards=[{"seat": 1, "card": "10S"}])
     m.decide(("stand", 0), ("take", 1), ("take", 2), ("stand", 3), ("stand", 1), ("take", 2))
     assert m.last()["missing"] == [{"seat": 1}] * 3 + [{"seat": 2}] * 3 + [{"seat": 3}] * 2
-    m.refuse("kabu.mismatch", "showdown", hands=[["5H", "4S"], ["7D", "8C", "2H"], ["AS", "3D", "9C", "8H"], ["6C", "AD"]])
+    m.refuse(
+        "kabu.mismatch", "showdown", hands=[["5H", "4S"], ["7D", "8C", "2H"], ["AS", "3D", "9C", "8H"], ["6C", "AD"]]
+    )
     m.add("showdown", hands=K1_SHOWDOWN)
     assert m.last()["points"] == [13, 5, -23, 5]
 
@@ -582,16 +687,30 @@ def test_result_only_hands() -> None:
     m.refuse("common.no_deal", "showdown", hands=K1_SHOWDOWN)
     m.refuse("common.hand_in_progress", "hand_started", dealer=0)
     m.refuse("kabu.bad_result", "hand_result")
-    m.refuse("kabu.hand_size", "hand_result", hands=[["5H"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
-    m.refuse("kabu.hand_size", "hand_result", hands=[["5H", "4S", "AC", "2C", "3C"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
-    m.refuse("common.card_duplicate", "hand_result", hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "5H"]])
+    m.refuse(
+        "kabu.hand_size", "hand_result", hands=[["5H"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]]
+    )
+    m.refuse(
+        "kabu.hand_size",
+        "hand_result",
+        hands=[["5H", "4S", "AC", "2C", "3C"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]],
+    )
+    m.refuse(
+        "common.card_duplicate",
+        "hand_result",
+        hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "5H"]],
+    )
     m.refuse("kabu.bad_result", "hand_result", values=[9, 7, 0])
     m.refuse("kabu.bad_result", "hand_result", values=[9, 7, 0, 10])
     m.refuse("kabu.mismatch", "hand_result", hands=K1_SHOWDOWN, values=[9, 7, 0, 8])
     m.add("hand_result", hands=K1_SHOWDOWN, values=[9, 7, 0, 7])
     assert m.last()["totals"] == [83, 75, 47, 75] and m.last()["result"]["hands"] == K1_SHOWDOWN
-    m.add("hand_result", values=[9, 7, 0, 7])      # a cross-check
-    m.refuse("kabu.mismatch", "hand_result", hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AC"]])
+    m.add("hand_result", values=[9, 7, 0, 7])  # a cross-check
+    m.refuse(
+        "kabu.mismatch",
+        "hand_result",
+        hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AC"]],
+    )
     m.result(1, values=[0, 0, 0, 9])
     assert m.last()["points"] == [-9, -9, -9, 27] and m.last()["totals"] == [74, 66, 38, 102]
     assert m.last()["result"]["hands"] is None
@@ -602,7 +721,11 @@ def test_result_of_a_move_by_move_hand_is_a_cross_check_after_its_showdown() -> 
     m = k1()
     m.add("showdown", hands=K1_SHOWDOWN)
     m.refuse("kabu.mismatch", "hand_result", values=[9, 7, 0, 6])
-    m.refuse("kabu.mismatch", "hand_result", hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["AC", "6D"]])
+    m.refuse(
+        "kabu.mismatch",
+        "hand_result",
+        hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["AC", "6D"]],
+    )
     m.add("hand_result", hands=[list(reversed(h)) for h in K1_SHOWDOWN], values=[9, 7, 0, 7])
     assert m.texts[-1] == "The table's result for hand 1 agrees with the record"
     check = next(mv for mv in kabu.legal_moves(m.state) if mv["type"] == "hand_result")
@@ -615,7 +738,9 @@ def test_result_of_a_move_by_move_hand_is_a_cross_check_after_its_showdown() -> 
 def test_a_hand_in_play_closed_from_the_sheet_by_values_scores_from_them() -> None:
     m = Match()
     m.direct(3, hands=[["5H", "4S"], ["7D", "8C"], ["??", "??"], ["6C", "AD"]])
-    m.decide(("stand", 0), ("take", 1), ("take", 2))  # recording stops here: P4's decision and the rest were not written
+    m.decide(
+        ("stand", 0), ("take", 1), ("take", 2)
+    )  # recording stops here: P4's decision and the rest were not written
     m.add("hand_result", values=[9, 7, 0, 7])
     hand = m.last()
     assert hand["status"] == "scored" and hand["points"] == [13, 5, -23, 5] and hand["totals"] == [83, 75, 47, 75]
@@ -640,15 +765,31 @@ def test_closing_from_the_sheet_refuses_facts_the_moves_rule_out() -> None:
     why = m.refuse("kabu.result_conflict", "hand_result", values=[7, 7, 0, 7])
     assert why.message == "P1 holds 4♠ 5♥ (4 + 5 = 9), value 9; the sheet says 7"
     # P1 stood with two cards: the sheet cannot give him three
-    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S", "AC"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    why = m.refuse(
+        "kabu.result_conflict",
+        "hand_result",
+        hands=[["5H", "4S", "AC"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]],
+    )
     assert "P1 ends the hand with 2 cards; the sheet shows 3" == why.message
     # P2 asked for a third card: at least three
-    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S"], ["7D", "8C"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    why = m.refuse(
+        "kabu.result_conflict",
+        "hand_result",
+        hands=[["5H", "4S"], ["7D", "8C"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]],
+    )
     assert "P2 ends the hand with 3 to 4 cards (asked for a third card); the sheet shows 2" == why.message
     # a known card left out, or given to another seat
-    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S"], ["7D", "9D", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    why = m.refuse(
+        "kabu.result_conflict",
+        "hand_result",
+        hands=[["5H", "4S"], ["7D", "9D", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]],
+    )
     assert "the record puts 8♣ in P2's hand" in why.message
-    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "AD"], ["6C", "8H"]])
+    why = m.refuse(
+        "kabu.result_conflict",
+        "hand_result",
+        hands=[["5H", "4S"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "AD"], ["6C", "8H"]],
+    )
     assert "the record puts A♦ in P4's hand; the sheet puts it in P3's" == why.message
     m.add("hand_result", values=[9, 7, 0, 7])
 
@@ -666,11 +807,23 @@ def test_closing_from_the_sheet_a_value_no_card_can_make() -> None:
 
 def test_closing_from_the_sheet_during_the_keeps() -> None:
     m = Match(options={"start": "choose3"})
-    m.add("hand_started", dealer=3, hands=[["5H", "4S", "2C"], ["7D", "8C", "3C"], ["10S", "3D", "4C"], ["6C", "AD", "5C"]])
+    m.add(
+        "hand_started",
+        dealer=3,
+        hands=[["5H", "4S", "2C"], ["7D", "8C", "3C"], ["10S", "3D", "4C"], ["6C", "AD", "5C"]],
+    )
     m.add("keep", seat=0, card="5H")
-    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["4S", "9H"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    why = m.refuse(
+        "kabu.result_conflict",
+        "hand_result",
+        hands=[["4S", "9H"], ["7D", "8C", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]],
+    )
     assert "the record puts 5♥ in P1's hand" in why.message
-    why = m.refuse("kabu.result_conflict", "hand_result", hands=[["5H", "4S"], ["9D", "9S", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
+    why = m.refuse(
+        "kabu.result_conflict",
+        "hand_result",
+        hands=[["5H", "4S"], ["9D", "9S", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]],
+    )
     assert "P2 keeps one of the cards first dealt (7♦ 8♣ 3♣); none of 9♦ 9♠ 2♥ can be it" == why.message
     m.add("hand_result", hands=[["5H", "4S"], ["7D", "9D", "2H"], ["10S", "3D", "9C", "8H"], ["6C", "AD"]])
     assert m.last()["closedFromSheet"]["afterMove"] == 1
@@ -692,12 +845,15 @@ def timed(initial: list[int] | None = None, **options: Any) -> Match:
 def test_timed_game_insolvent_must_buy_or_leave() -> None:
     m = timed()
     m.refuse("common.no_hand", "buy_chips", seat=2, **{"from": 0}, chips=5)
-    m.result(0, values=[9, 5, 0])                 # C owes 14 with 3: insolvent, pays nobody
+    m.result(0, values=[9, 5, 0])  # C owes 14 with 3: insolvent, pays nobody
     assert not m.state.over and m.state.pending == {2}
     assert m.last()["totals"] == [24, 16, 3]
     assert [s["status"] for s in m.sheet()["standings"]] == ["playing", "playing", "out"]
-    assert kabu.legal_moves(m.state) == [{"type": "buy_chips", "data": {"seat": 2}}, {"type": "leave", "data": {"seat": 2}},
-                                         {"type": "time_up", "data": {}}]
+    assert kabu.legal_moves(m.state) == [
+        {"type": "buy_chips", "data": {"seat": 2}},
+        {"type": "leave", "data": {"seat": 2}},
+        {"type": "time_up", "data": {}},
+    ]
     m.refuse("kabu.insolvent", "hand_started", dealer=0)
     m.refuse("kabu.bad_buy", "buy_chips", seat=2, **{"from": 2}, chips=5)
     m.refuse("kabu.not_enough_chips", "buy_chips", seat=2, **{"from": 0}, chips=25)
@@ -728,7 +884,7 @@ def test_timed_game_insolvent_must_buy_or_leave() -> None:
     m.add("time_up")
     end = m.sheet()["end"]
     assert end["over"] and end["by"] == "time" and "the agreed time is up" in end["reason"]
-    assert end["winners"] == [2]                  # C 21 against A 6; B left the game
+    assert end["winners"] == [2]  # C 21 against A 6; B left the game
     m.refuse("common.match_over", "time_up")
     m.refuse("common.match_over", "hand_started", dealer=0)
     m.refuse("common.match_over", "buy_chips", seat=0, **{"from": 2}, chips=1)
@@ -803,13 +959,18 @@ def test_views_hide_other_seats_cards() -> None:
 
 def test_narration() -> None:
     m = Match()
-    assert kabu.narrate(None, m.events[0], m.state).startswith("Kabú: P1, P2, P3 and P4; 70 chips each (ten 1s, 4 5s and 4 10s)")
+    assert kabu.narrate(None, m.events[0], m.state).startswith(
+        "Kabú: P1, P2, P3 and P4; 70 chips each (ten 1s, 4 5s and 4 10s)"
+    )
     m.direct(3)
     assert m.texts[0] == "Hand 1: P4 deals two cards to each player; P1 decides first"
     m.add("reveal", cards=[{"seat": 0, "card": "5H"}])
     assert m.texts[-1] == "Revealed: P1 holds 5♥"
     m2 = k2()
-    assert "Z cannot pay all he owes and pays nobody" in m2.texts[-1] and "X has the most chips (46) and wins" in m2.texts[-1]
+    assert (
+        "Z cannot pay all he owes and pays nobody" in m2.texts[-1]
+        and "X has the most chips (46) and wins" in m2.texts[-1]
+    )
 
 
 def test_legal_moves_between_hands_and_during_one() -> None:
@@ -817,11 +978,18 @@ def test_legal_moves_between_hands_and_during_one() -> None:
     assert kabu.legal_moves(m.state) == [{"type": "hand_started", "data": {}}]
     m.direct(3)
     close = {"type": "hand_result", "data": {}}  # a hand in play may be closed from the score sheet
-    assert kabu.legal_moves(m.state) == [{"type": "take", "data": {"seat": 0}}, {"type": "stand", "data": {"seat": 0}}, close]
+    assert kabu.legal_moves(m.state) == [
+        {"type": "take", "data": {"seat": 0}},
+        {"type": "stand", "data": {"seat": 0}},
+        close,
+    ]
     m.all_stand()
     assert kabu.legal_moves(m.state) == [{"type": "showdown", "data": {}}, close]
     c = Match(options={"dealerMode": "croupier"}, target={"end": "time"})
-    assert kabu.legal_moves(c.state) == [{"type": "hand_started", "data": {"dealer": None}}, {"type": "time_up", "data": {}}]
+    assert kabu.legal_moves(c.state) == [
+        {"type": "hand_started", "data": {"dealer": None}},
+        {"type": "time_up", "data": {}},
+    ]
 
 
 def test_unknown_event() -> None:
@@ -866,19 +1034,43 @@ def test_vocabulary_examples_are_copied_verbatim() -> None:
 
 
 VALID: list[tuple[str, Any]] = [
-    *_events(K1_LOG), *_events(SNIPPETS),
-    ("match_started", {"game": "kabu", "players": ["X", "Y", "Z"], "target": {"end": "time"}, "initial": {"chips": [40, 30, 5]},
-                       "options": {"deck": "spanish40", "maxPlayers": 10, "dealerMode": "croupier", "start": "choose5",
-                                   "secondCardFrom": "stock", "openSix": True, "solvency": "net", "insolventCollects": False}}),
-    ("hand_started", {"dealer": None, "hands": [["??"] * 5, ["1o", "12b", "??", "??", "??"], None],
-                      "table": ["1o", "2o", "3o", "4o", "5o", "6o"]}),
+    *_events(K1_LOG),
+    *_events(SNIPPETS),
+    (
+        "match_started",
+        {
+            "game": "kabu",
+            "players": ["X", "Y", "Z"],
+            "target": {"end": "time"},
+            "initial": {"chips": [40, 30, 5]},
+            "options": {
+                "deck": "spanish40",
+                "maxPlayers": 10,
+                "dealerMode": "croupier",
+                "start": "choose5",
+                "secondCardFrom": "stock",
+                "openSix": True,
+                "solvency": "net",
+                "insolventCollects": False,
+            },
+        },
+    ),
+    (
+        "hand_started",
+        {
+            "dealer": None,
+            "hands": [["??"] * 5, ["1o", "12b", "??", "??", "??"], None],
+            "table": ["1o", "2o", "3o", "4o", "5o", "6o"],
+        },
+    ),
     ("hand_started", {"dealer": 0}),
     ("keep", {"seat": 0, "card": "12b"}),
     ("showdown", {"hands": [["KS", "9D"], None, ["10H", "AC", "2C", "3C"]]}),
     ("reveal", {"cards": [{"seat": 2, "card": "7D"}, {"seq": 4, "card": "AS"}]}),
     ("hand_result", {"values": [8, 2, 1]}),
     ("hand_result", {"hands": [["5H", "4S"], None, ["6C", "AD"]], "values": [9, None, 7]}),
-    ("leave", {"seat": 3}), ("time_up", {}),
+    ("leave", {"seat": 3}),
+    ("time_up", {}),
     ("score_claimed", {"winners": [0]}),
 ]
 
@@ -888,23 +1080,26 @@ def test_schemas_accept_every_example(type: str, data: Any) -> None:
     validate_event("kabu", type, data)
 
 
-@pytest.mark.parametrize(("type", "data", "path"), [
-    ("match_started", {"game": "kabu", "players": ["A"]}, "$.players"),
-    ("match_started", {"game": "kabu", "players": ["A", "B"], "options": {"deck": "french36"}}, "$.options.deck"),
-    ("match_started", {"game": "kabu", "players": ["A", "B"], "target": {"end": "soon"}}, "$.target.end"),
-    ("hand_started", {"hands": [["??", "??"]] * 2}, "$.dealer"),
-    ("hand_started", {"dealer": 0, "hands": [["??", "XX"], ["??", "??"]]}, "$.hands[0][1]"),
-    ("hand_started", {"dealer": 0, "table": ["AH"] * 6}, "$.hands"),
-    ("keep", {"seat": 0}, "$.card"),
-    ("take", {"seat": 10}, "$.seat"),
-    ("stand", {"seat": 0, "card": "AH"}, "$.card"),
-    ("showdown", {"hands": [["AH", "??"], ["2H", "3H"]]}, "$.hands[0][1]"),
-    ("showdown", {"hands": [["AH", "2H", "3H", "4H", "5H"], ["2S", "3S"]]}, "$.hands[0]"),
-    ("hand_result", {"values": [10, 2]}, "$.values[0]"),
-    ("buy_chips", {"seat": 0, "from": 1, "chips": 0}, "$.chips"),
-    ("time_up", {"now": True}, "$.now"),
-    ("score_claimed", {"totals": [83, -1]}, "$.totals[1]"),
-])
+@pytest.mark.parametrize(
+    ("type", "data", "path"),
+    [
+        ("match_started", {"game": "kabu", "players": ["A"]}, "$.players"),
+        ("match_started", {"game": "kabu", "players": ["A", "B"], "options": {"deck": "french36"}}, "$.options.deck"),
+        ("match_started", {"game": "kabu", "players": ["A", "B"], "target": {"end": "soon"}}, "$.target.end"),
+        ("hand_started", {"hands": [["??", "??"]] * 2}, "$.dealer"),
+        ("hand_started", {"dealer": 0, "hands": [["??", "XX"], ["??", "??"]]}, "$.hands[0][1]"),
+        ("hand_started", {"dealer": 0, "table": ["AH"] * 6}, "$.hands"),
+        ("keep", {"seat": 0}, "$.card"),
+        ("take", {"seat": 10}, "$.seat"),
+        ("stand", {"seat": 0, "card": "AH"}, "$.card"),
+        ("showdown", {"hands": [["AH", "??"], ["2H", "3H"]]}, "$.hands[0][1]"),
+        ("showdown", {"hands": [["AH", "2H", "3H", "4H", "5H"], ["2S", "3S"]]}, "$.hands[0]"),
+        ("hand_result", {"values": [10, 2]}, "$.values[0]"),
+        ("buy_chips", {"seat": 0, "from": 1, "chips": 0}, "$.chips"),
+        ("time_up", {"now": True}, "$.now"),
+        ("score_claimed", {"totals": [83, -1]}, "$.totals[1]"),
+    ],
+)
 def test_schemas_refuse_bad_shapes_with_a_path(type: str, data: Any, path: str) -> None:
     with pytest.raises(SchemaError) as info:
         validate_event("kabu", type, data)

@@ -40,33 +40,58 @@ def test_describe_lists_options_events_and_teams() -> None:
     assert opts["tiraInterruptsTira"]["default"] is False
     assert opts["eggs"]["values"] == ["none", "doubleNext"] and opts["eggs"]["default"] == "none"
     assert all(o["rule"].startswith("/rules/la-cabra#option-") and o["description"] for o in opts.values())
-    assert set(d["events"]) == {"match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal",
-                                "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"}
+    assert set(d["events"]) == {
+        "match_started",
+        "hand_started",
+        "lead",
+        "beat",
+        "discard",
+        "tira",
+        "reveal",
+        "hand_result",
+        "score_claimed",
+        "void",
+        "amend",
+        "note",
+        "dispute",
+        "ruling",
+    }
     json.dumps(d)
 
 
 def test_start_defaults() -> None:
-    s = la_cabra.start({"game": "la-cabra", "players": PLAYERS, "teams": [[0, 2], [1, 3]], "target": {"lossPoints": 12}})
+    s = la_cabra.start(
+        {"game": "la-cabra", "players": PLAYERS, "teams": [[0, 2], [1, 3]], "target": {"lossPoints": 12}}
+    )
     assert s.options == la_cabra.Options("returned", False, False, "none")
     assert s.totals == (0, 0) and not s.over
-    assert la_cabra.score(s)["standings"][1] == {"team": 1, "seats": [1, 3], "names": ["East", "West"], "total": 0, "status": "playing"}
+    assert la_cabra.score(s)["standings"][1] == {
+        "team": 1,
+        "seats": [1, 3],
+        "names": ["East", "West"],
+        "total": 0,
+        "status": "playing",
+    }
 
 
-@pytest.mark.parametrize("data, code", [
-    ({"players": ["A", "B", "C"]}, "la-cabra.players"),
-    ({"players": ["A", "B", "C", "D", "E"]}, "la-cabra.players"),
-    ({"players": ["A", "B", "A", "D"]}, "la-cabra.players"),
-    ({"teams": [[0, 1], [2, 3]]}, "la-cabra.teams"),
-    ({"target": {"lossPoints": 10}}, "common.bad_target"),
-    ({"options": {"trumps": "returned"}}, "common.bad_option"),
-    ({"options": {"trumpCard": "middle"}}, "common.bad_option"),
-    ({"options": {"discardFaceUp": "yes"}}, "common.bad_option"),
-    ({"options": {"eggs": "triple"}}, "common.bad_option"),
-    ({"initial": {"lossPoints": [12, 0]}}, "common.bad_initial"),
-    ({"initial": {"lossPoints": [2]}}, "common.bad_initial"),
-    ({"initial": {"lossPoints": [0, 0], "doubleNext": True}}, "common.bad_initial"),
-    ({"game": "cabo"}, "common.wrong_game"),
-])
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        ({"players": ["A", "B", "C"]}, "la-cabra.players"),
+        ({"players": ["A", "B", "C", "D", "E"]}, "la-cabra.players"),
+        ({"players": ["A", "B", "A", "D"]}, "la-cabra.players"),
+        ({"teams": [[0, 1], [2, 3]]}, "la-cabra.teams"),
+        ({"target": {"lossPoints": 10}}, "common.bad_target"),
+        ({"options": {"trumps": "returned"}}, "common.bad_option"),
+        ({"options": {"trumpCard": "middle"}}, "common.bad_option"),
+        ({"options": {"discardFaceUp": "yes"}}, "common.bad_option"),
+        ({"options": {"eggs": "triple"}}, "common.bad_option"),
+        ({"initial": {"lossPoints": [12, 0]}}, "common.bad_initial"),
+        ({"initial": {"lossPoints": [2]}}, "common.bad_initial"),
+        ({"initial": {"lossPoints": [0, 0], "doubleNext": True}}, "common.bad_initial"),
+        ({"game": "cabo"}, "common.wrong_game"),
+    ],
+)
 def test_start_refuses(data: dict[str, Any], code: str) -> None:
     with pytest.raises(RuleViolation) as info:
         la_cabra.start({"game": "la-cabra", "players": PLAYERS, **data})
@@ -75,8 +100,14 @@ def test_start_refuses(data: dict[str, Any], code: str) -> None:
 
 def test_start_options_non_default() -> None:
     opts = {"trumpCard": "bottomFaceUp", "discardFaceUp": True, "tiraInterruptsTira": True, "eggs": "doubleNext"}
-    s = la_cabra.start({"game": "la-cabra", "players": PLAYERS, "options": opts,
-                        "initial": {"lossPoints": [4, 10], "doubleNext": True}})
+    s = la_cabra.start(
+        {
+            "game": "la-cabra",
+            "players": PLAYERS,
+            "options": opts,
+            "initial": {"lossPoints": [4, 10], "doubleNext": True},
+        }
+    )
     assert s.options == la_cabra.Options("bottomFaceUp", True, True, "doubleNext")
     assert s.totals == (4, 10) and s.initial_double
 
@@ -134,19 +165,37 @@ def test_hand_started_refused_while_hand_unfinished() -> None:
     m2.refuse("hand_started", "common.hand_in_progress", dealer=E)
 
 
-@pytest.mark.parametrize("data, code", [
-    ({"hands": HIDDEN}, "la-cabra.bad_deal"),
-    ({"trump": "QS"}, "la-cabra.bad_deal"),
-    ({"hands": HIDDEN[:3], "trump": "QS"}, "la-cabra.bad_deal"),
-    ({"hands": [["??"] * 5] + HIDDEN[1:], "trump": "QS"}, "la-cabra.bad_deal"),
-    ({"hands": hands("AS ?? ?? ??", "AS ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"}, "common.card_duplicate"),
-    ({"hands": hands("AS AS ?? ??", "?? ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"}, "common.card_duplicate"),
-    ({"hands": hands("QS ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"}, "common.card_duplicate"),
-    ({"hands": hands("5S ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"}, "common.card_not_in_deck"),
-    ({"hands": hands("XX ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"}, "common.bad_card"),
-    ({"hands": HIDDEN, "trump": "??"}, "common.card_hidden"),
-    ({"dealer": 4, "hands": HIDDEN, "trump": "QS"}, "common.bad_seat"),
-])
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        ({"hands": HIDDEN}, "la-cabra.bad_deal"),
+        ({"trump": "QS"}, "la-cabra.bad_deal"),
+        ({"hands": HIDDEN[:3], "trump": "QS"}, "la-cabra.bad_deal"),
+        ({"hands": [["??"] * 5] + HIDDEN[1:], "trump": "QS"}, "la-cabra.bad_deal"),
+        (
+            {"hands": hands("AS ?? ?? ??", "AS ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"},
+            "common.card_duplicate",
+        ),
+        (
+            {"hands": hands("AS AS ?? ??", "?? ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"},
+            "common.card_duplicate",
+        ),
+        (
+            {"hands": hands("QS ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"},
+            "common.card_duplicate",
+        ),
+        (
+            {"hands": hands("5S ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"},
+            "common.card_not_in_deck",
+        ),
+        (
+            {"hands": hands("XX ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??", "?? ?? ?? ??"), "trump": "QS"},
+            "common.bad_card",
+        ),
+        ({"hands": HIDDEN, "trump": "??"}, "common.card_hidden"),
+        ({"dealer": 4, "hands": HIDDEN, "trump": "QS"}, "common.bad_seat"),
+    ],
+)
 def test_hand_started_checks_the_deal(data: dict[str, Any], code: str) -> None:
     m = Match()
     m.refuse("hand_started", code, **{"dealer": W, **data})
@@ -215,8 +264,10 @@ def test_z1_double_beat_and_face_down_discard() -> None:
     assert hand.tricks == (1, 0) and hand.pile_count == (8, 0) and hand.to_lead == S
     assert la_cabra.view(m.state, "all")["lastTrick"]["points"] == 28
     assert hand.stock == 12 and all(hand.size(s) == 4 for s in range(4))
-    assert m.texts[-1] == ("West discards 2 cards face down; South takes the trick (25 points face up and 2 face-down cards); "
-                           "South, West, North and East draw 2 cards each (stock 20 → 12); South leads next")
+    assert m.texts[-1] == (
+        "West discards 2 cards face down; South takes the trick (25 points face up and 2 face-down cards); "
+        "South, West, North and East draw 2 cards each (stock 20 → 12); South leads next"
+    )
     m.refuse("lead", "common.not_your_turn", seat=W, cards=["8S"])
 
 
@@ -399,8 +450,10 @@ def test_z2_tira_out_of_turn() -> None:
     assert m.hand.played[-1].winner == S and m.hand.tricks == (1, 0)
     assert la_cabra.view(m.state, "all")["lastTrick"]["points"] == 17
     assert m.hand.stock == 4 and m.hand.to_lead == S
-    assert ("South takes the trick (15 points face up and 12 face-down cards); "
-            "South, West, North and East draw 4 cards each (stock 20 → 4)") in m.texts[-1]
+    assert (
+        "South takes the trick (15 points face up and 12 face-down cards); "
+        "South, West, North and East draw 4 cards each (stock 20 → 4)"
+    ) in m.texts[-1]
 
 
 def test_z2_variation_spade_jack_beats_all_four() -> None:
@@ -508,7 +561,10 @@ def test_whole_deal_scores_120_and_loss_points(seed: int) -> None:
     m.refuse("lead", "la-cabra.deal_over", seat=last, cards=["6C"])
     assert la_cabra.legal_moves(m.state)[0] == {"type": "hand_started", "data": {"dealer": N, "leader": last}}
     check = la_cabra.legal_moves(m.state)[1]
-    assert check == {"type": "hand_result", "data": {"tricks": r["tricks"], "lastTrick": last, "cardPoints": r["cardPoints"]}}
+    assert check == {
+        "type": "hand_result",
+        "data": {"tricks": r["tricks"], "lastTrick": last, "cardPoints": r["cardPoints"]},
+    }
     m.add("hand_result", **check["data"])
     m.deal(N, HIDDEN, "QS")
     assert m.hand.leader == last
@@ -550,7 +606,12 @@ def test_vocabulary_example_log() -> None:
     sheet = la_cabra.score(after9)
     first, second = sheet["hands"]
     assert first["status"] == "scored" and first["points"] == [0, 2] and first["totals"] == [0, 2]
-    assert first["lines"][1] == {"team": 1, "points": 2, "reason": "EW took 48 card points (31–59): 2 loss points", "rule": "/rules/la-cabra#scoring-deal"}
+    assert first["lines"][1] == {
+        "team": 1,
+        "points": 2,
+        "reason": "EW took 48 card points (31–59): 2 loss points",
+        "rule": "/rules/la-cabra#scoring-deal",
+    }
     hand = after9.current
     assert (hand.dealer, hand.leader) == (N, N)
     assert second["status"] == "playing" and second["missing"] == [{"seq": 9, "index": 0}, {"seq": 9, "index": 1}]
@@ -566,7 +627,14 @@ def test_vocabulary_example_log() -> None:
 # --------------------------------------------------------------------------- scoring: Z3 and eggs
 
 
-Z3 = [([72, 48], [5, 2]), ([25, 95], [2, 5]), ([60, 60], [4, 4]), ([0, 120], [1, 6]), ([120, 0], [6, 0]), ([30, 90], [3, 4])]
+Z3 = [
+    ([72, 48], [5, 2]),
+    ([25, 95], [2, 5]),
+    ([60, 60], [4, 4]),
+    ([0, 120], [1, 6]),
+    ([120, 0], [6, 0]),
+    ([30, 90], [3, 4]),
+]
 
 
 def test_z3_series_default_eggs() -> None:
@@ -580,7 +648,9 @@ def test_z3_series_default_eggs() -> None:
     assert [h["points"] for h in sheet["hands"]] == [[0, 2], [4, 0], [0, 0], [4, 0], [0, 6], [4, 0]]
     assert sheet["hands"][2]["result"]["eggs"] is True and sheet["hands"][2]["result"]["multiplier"] == 1
     assert sheet["hands"][4]["lines"][-1]["reason"] == "EW took no trick: 6 loss points"
-    assert sheet["hands"][3]["lines"][-1]["reason"] == "NS took 0 card points (30 or fewer, with a trick): 4 loss points"
+    assert (
+        sheet["hands"][3]["lines"][-1]["reason"] == "NS took 0 card points (30 or fewer, with a trick): 4 loss points"
+    )
     assert sheet["end"]["over"] is True and sheet["end"]["winners"] == [1] and sheet["end"]["goat"] == 0
     assert sheet["end"]["rule"] == "/rules/la-cabra#scoring-series" and "NS" in sheet["end"]["reason"]
     assert [s["status"] for s in sheet["standings"]] == ["out", "winner"]
@@ -620,7 +690,7 @@ def test_moves_and_reveals_in_the_current_hand_leave_the_earlier_hands_alone() -
 
     m.add = tracked  # type: ignore[method-assign]
     play_out(m, stock, until=lambda st: st.current is not None and st.current.stock == 0)
-    assert {e.type for e in m.events[-len(states) + 1:]} >= {"lead", "beat", "discard", "reveal"}
+    assert {e.type for e in m.events[-len(states) + 1 :]} >= {"lead", "beat", "discard", "reveal"}
     for before, after in zip(states, states[1:]):
         assert after.past is before.past and after.scores is before.scores
 
@@ -657,16 +727,19 @@ def test_initial_standings_and_double_next() -> None:
     assert m.score()["end"]["goat"] == 1 and m.score()["standings"][1]["total"] == 12
 
 
-@pytest.mark.parametrize("pts, tricks, expected", [
-    ([61, 59], [4, 3], [0, 2]),
-    ([59, 61], [4, 3], [2, 0]),
-    ([90, 30], [4, 3], [0, 4]),
-    ([89, 31], [4, 3], [0, 2]),
-    ([120, 0], [7, 1], [0, 4]),
-    ([120, 0], [4, 0], [0, 6]),
-    ([0, 120], [0, 5], [6, 0]),
-    ([60, 60], [2, 5], [0, 0]),
-])
+@pytest.mark.parametrize(
+    "pts, tricks, expected",
+    [
+        ([61, 59], [4, 3], [0, 2]),
+        ([59, 61], [4, 3], [2, 0]),
+        ([90, 30], [4, 3], [0, 4]),
+        ([89, 31], [4, 3], [0, 2]),
+        ([120, 0], [7, 1], [0, 4]),
+        ([120, 0], [4, 0], [0, 6]),
+        ([0, 120], [0, 5], [6, 0]),
+        ([60, 60], [2, 5], [0, 0]),
+    ],
+)
 def test_loss_point_bands(pts: list[int], tricks: list[int], expected: list[int]) -> None:
     m = Match()
     m.result(0, pts, tricks)
@@ -676,29 +749,32 @@ def test_loss_point_bands(pts: list[int], tricks: list[int], expected: list[int]
 # --------------------------------------------------------------------------- result-only checks
 
 
-@pytest.mark.parametrize("data, words", [
-    ({"cardPoints": [72, 50], "tricks": [5, 2]}, "add up to 120"),
-    ({"cardPoints": [119, 1], "tricks": [5, 2]}, "worth 119"),
-    ({"cardPoints": [1, 119], "tricks": [5, 2]}, "worth 1"),
-    ({"cardPoints": [72, 48], "tricks": [1, 1]}, "3 to 9 tricks"),
-    ({"cardPoints": [72, 48], "tricks": [5, 5]}, "3 to 9 tricks"),
-    ({"cardPoints": [110, 10], "tricks": [5, 0]}, "no trick"),
-    ({"cardPoints": [120, 0], "tricks": [5, 0], "lastTrick": 1}, "lastTrick"),
-    ({"tricks": [5, 2]}, "cardPoints, cards or lossPoints"),
-    ({"cardPoints": [60, 60], "tricks": [1, 8]}, "cannot be worth 60"),
-    ({"cardPoints": [72, 48], "tricks": [5]}, "two numbers"),
-    # the score-sheet forms
-    ({"cardPoints": [0, 120]}, "for example NS 1 and EW 8, or NS 0 and EW 9"),
-    ({"cardPoints": [120, 0]}, "by giving both teams' tricks, for example NS 8 and EW 1, or NS 9 and EW 0"),
-    ({"cardPoints": [119, 1]}, "worth 1"),
-    ({"lossPoints": [2, 2]}, "the losing team gets 2, 4 or 6"),
-    ({"lossPoints": [0, 3]}, "not 0 and 3"),
-    ({"lossPoints": [0, 8]}, "write 4 for a doubled 8"),
-    ({"lossPoints": [0, 2], "cardPoints": [72, 48]}, "lossPoints stands alone"),
-    ({"lossPoints": [6, 0], "tricks": [1, 5]}, "6 loss points mean NS took no trick"),
-    ({"lossPoints": [0, 2], "tricks": [7, 0]}, "EW took no trick: that loses with 6"),
-    ({"lossPoints": [6, 0], "lastTrick": 2}, "lastTrick: South's team NS took no trick"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ({"cardPoints": [72, 50], "tricks": [5, 2]}, "add up to 120"),
+        ({"cardPoints": [119, 1], "tricks": [5, 2]}, "worth 119"),
+        ({"cardPoints": [1, 119], "tricks": [5, 2]}, "worth 1"),
+        ({"cardPoints": [72, 48], "tricks": [1, 1]}, "3 to 9 tricks"),
+        ({"cardPoints": [72, 48], "tricks": [5, 5]}, "3 to 9 tricks"),
+        ({"cardPoints": [110, 10], "tricks": [5, 0]}, "no trick"),
+        ({"cardPoints": [120, 0], "tricks": [5, 0], "lastTrick": 1}, "lastTrick"),
+        ({"tricks": [5, 2]}, "cardPoints, cards or lossPoints"),
+        ({"cardPoints": [60, 60], "tricks": [1, 8]}, "cannot be worth 60"),
+        ({"cardPoints": [72, 48], "tricks": [5]}, "two numbers"),
+        # the score-sheet forms
+        ({"cardPoints": [0, 120]}, "for example NS 1 and EW 8, or NS 0 and EW 9"),
+        ({"cardPoints": [120, 0]}, "by giving both teams' tricks, for example NS 8 and EW 1, or NS 9 and EW 0"),
+        ({"cardPoints": [119, 1]}, "worth 1"),
+        ({"lossPoints": [2, 2]}, "the losing team gets 2, 4 or 6"),
+        ({"lossPoints": [0, 3]}, "not 0 and 3"),
+        ({"lossPoints": [0, 8]}, "write 4 for a doubled 8"),
+        ({"lossPoints": [0, 2], "cardPoints": [72, 48]}, "lossPoints stands alone"),
+        ({"lossPoints": [6, 0], "tricks": [1, 5]}, "6 loss points mean NS took no trick"),
+        ({"lossPoints": [0, 2], "tricks": [7, 0]}, "EW took no trick: that loses with 6"),
+        ({"lossPoints": [6, 0], "lastTrick": 2}, "lastTrick: South's team NS took no trick"),
+    ],
+)
 def test_result_only_checks(data: dict[str, Any], words: str) -> None:
     m = Match()
     m.add("hand_started", dealer=0)
@@ -720,7 +796,9 @@ def test_result_only_with_card_lists() -> None:
     m.add("hand_started", dealer=0)
     m.refuse("hand_result", "la-cabra.bad_result", cards=[lists[0][:-1], lists[1]], tricks=[2, 4])  # a card missing
     m.refuse("hand_result", "la-cabra.bad_result", cards=[lists[0] + [lists[1][0]], lists[1]], tricks=[2, 4])
-    m.refuse("hand_result", "la-cabra.bad_result", cards=[lists[0][:-1], lists[1] + lists[0][-1:]], tricks=[2, 4])  # 11 cards
+    m.refuse(
+        "hand_result", "la-cabra.bad_result", cards=[lists[0][:-1], lists[1] + lists[0][-1:]], tricks=[2, 4]
+    )  # 11 cards
     m.refuse("hand_result", "la-cabra.bad_result", cards=lists, tricks=[4, 3])  # 12 cards cannot be 4 tricks
     m.refuse("hand_result", "la-cabra.bad_result", cards=lists, tricks=[2, 4], cardPoints=[pts[0] + 1, pts[1] - 1])
     m.add("hand_result", cards=lists, tricks=[2, 4], lastTrick=1)
@@ -876,11 +954,17 @@ def test_hidden_deal_incomplete_then_scored_by_reveals() -> None:
     h = m.hand_score()
     assert h["status"] == "incomplete" and h["points"] is None and h["totals"] == [0, 0]
     assert h["missing"] == [{"seq": s, "index": i} for s, i in refs]
-    assert all(line["points"] == 0 and "incomplete" in line["reason"] for line in h["lines"] if "'s tricks" not in line["reason"])
+    assert all(
+        line["points"] == 0 and "incomplete" in line["reason"]
+        for line in h["lines"]
+        if "'s tricks" not in line["reason"]
+    )
     assert la_cabra.legal_moves(m.state)[1]["data"].get("cardPoints") is None
     m.add("reveal", cards=[{"seq": s, "index": i, "card": c} for s, i, c in m.slots])
     assert m.score() == known.score()
-    m.refuse("reveal", "common.bad_reveal", cards=[{"seq": m.slots[0][0], "index": m.slots[0][1], "card": m.slots[0][2]}])
+    m.refuse(
+        "reveal", "common.bad_reveal", cards=[{"seq": m.slots[0][0], "index": m.slots[0][1], "card": m.slots[0][2]}]
+    )
 
 
 def test_hidden_cards_in_one_pile_only_are_scored_exactly() -> None:
@@ -912,7 +996,9 @@ def test_cross_check_with_hidden_discards_and_later_reveal() -> None:
     other = next(p for p in la_cabra.state.bits(facts.sums) if p != r[0] and p not in (1, 119))
     assert true["tricks"][0] != true["tricks"][1]
     m.refuse("hand_result", "la-cabra.mismatch", cardPoints=r, tricks=[true["tricks"][1], true["tricks"][0]])
-    m.refuse("hand_result", "la-cabra.mismatch", cardPoints=r, tricks=true["tricks"], lastTrick=(m.hand.last_winner + 1) % 4)
+    m.refuse(
+        "hand_result", "la-cabra.mismatch", cardPoints=r, tricks=true["tricks"], lastTrick=(m.hand.last_winner + 1) % 4
+    )
     # the table counted a total the cards allow but that is not the truth
     fork = Match.__new__(Match)
     fork.__dict__.update(m.__dict__)
@@ -1034,7 +1120,10 @@ def test_legal_moves_enumerate_known_hands_and_template_unknown_ones() -> None:
     m2.deal(W, HIDDEN, "QS")
     assert la_cabra.legal_moves(m2.state)[0] == {"type": "lead", "data": {"seat": N}}
     m2.add("lead", seat=N, cards=["9H"])
-    assert la_cabra.legal_moves(m2.state)[:2] == [{"type": "beat", "data": {"seat": E}}, {"type": "discard", "data": {"seat": E}}]
+    assert la_cabra.legal_moves(m2.state)[:2] == [
+        {"type": "beat", "data": {"seat": E}},
+        {"type": "discard", "data": {"seat": E}},
+    ]
     assert la_cabra.legal_moves(Match().state) == [{"type": "hand_started", "data": {}}]
     m3 = Match()
     m3.add("hand_started", dealer=0)
@@ -1093,8 +1182,8 @@ Z3_FULL = [
     {"cardPoints": [72, 48], "tricks": [5, 2]},
     {"cardPoints": [25, 95], "tricks": [2, 5]},
     {"cardPoints": [60, 60], "tricks": [4, 4]},
-    {"cardPoints": [0, 120], "tricks": [1, 6]},   # NS took one zero-point trick
-    {"cardPoints": [120, 0], "tricks": [7, 0]},   # EW took no trick
+    {"cardPoints": [0, 120], "tricks": [1, 6]},  # NS took one zero-point trick
+    {"cardPoints": [120, 0], "tricks": [7, 0]},  # EW took no trick
     {"cardPoints": [30, 90], "tricks": [3, 4]},
 ]
 Z3_CARD_POINTS = [{"cardPoints": r["cardPoints"]} if 0 not in r["cardPoints"] else r for r in Z3_FULL]
@@ -1112,8 +1201,15 @@ def _series(results: list[dict[str, Any]], options: dict[str, Any] | None = None
 def _scores(m: Match) -> dict[str, Any]:
     """What a sheet form must score exactly as the full form: loss points, totals, standings, the end."""
     sheet = m.score()
-    hands = [{k: h[k] for k in ("hand", "status", "points", "totals")} | {"eggs": h["result"]["eggs"],
-              "multiplier": h["result"]["multiplier"], "lossPoints": h["result"]["lossPoints"]} for h in sheet["hands"]]
+    hands = [
+        {k: h[k] for k in ("hand", "status", "points", "totals")}
+        | {
+            "eggs": h["result"]["eggs"],
+            "multiplier": h["result"]["multiplier"],
+            "lossPoints": h["result"]["lossPoints"],
+        }
+        for h in sheet["hands"]
+    ]
     return {"hands": hands, "standings": sheet["standings"], "end": sheet["end"]}
 
 
@@ -1136,8 +1232,12 @@ def test_loss_points_form_facts_and_lines() -> None:
     m = _series(Z3_LOSS[:3])
     h1, h3 = m.score()["hands"][0], m.score()["hands"][2]
     assert h1["result"] == {"cardPoints": None, "tricks": None, "lossPoints": [0, 2], "eggs": False, "multiplier": 1}
-    assert h1["lines"][-1] == {"team": 1, "points": 2, "rule": "/rules/la-cabra#scoring-deal",
-                               "reason": "EW lost the deal (31–59): 2 loss points as the score sheet says"}
+    assert h1["lines"][-1] == {
+        "team": 1,
+        "points": 2,
+        "rule": "/rules/la-cabra#scoring-deal",
+        "reason": "EW lost the deal (31–59): 2 loss points as the score sheet says",
+    }
     assert h3["result"]["eggs"] and h3["points"] == [0, 0]
     assert m.texts[1] == "Hand 1 result: loss points NS 0, EW 2 as written: EW 2 loss points (totals 0–2)"
 
@@ -1160,7 +1260,7 @@ def test_sheet_form_cross_checks() -> None:
     m = Match()
     m.add("hand_started", dealer=0)
     m.add("hand_result", cardPoints=[72, 48])
-    m.add("hand_result", lossPoints=[0, 2])                     # agrees
+    m.add("hand_result", lossPoints=[0, 2])  # agrees
     m.refuse("hand_result", "la-cabra.mismatch", lossPoints=[0, 4])
     m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[70, 50])
     m.add("hand_result", cardPoints=[72, 48], tricks=[5, 2], lastTrick=0)  # adds tricks and the last trick
@@ -1168,7 +1268,7 @@ def test_sheet_form_cross_checks() -> None:
     m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[72, 48], tricks=[4, 2])
     loss = _series([{"lossPoints": [0, 2]}])
     loss.refuse("hand_result", "la-cabra.mismatch", cardPoints=[20, 100])  # 4 loss points, not 2
-    loss.refuse("hand_result", "la-cabra.mismatch", cardPoints=[59, 61])   # NS would lose
+    loss.refuse("hand_result", "la-cabra.mismatch", cardPoints=[59, 61])  # NS would lose
     loss.add("hand_result", cardPoints=[61, 59])
     assert loss.hand_score()["result"]["cardPoints"] == [61, 59] and loss.hand_score()["points"] == [0, 2]
 
@@ -1206,12 +1306,15 @@ def test_close_from_the_sheet_keeps_the_moves_and_scores_the_facts() -> None:
     assert h["status"] == "scored" and h["points"] == [0, 2] and h["closedFromSheet"] == {"afterMove": 4, "seq": 7}
     assert h["result"]["cardPoints"] == [72, 48] and h["result"]["tricks"] is None
     assert m.hand.played == before.played and m.hand.pile_known == before.pile_known  # the moves stay
-    assert m.texts[-1] == "Hand 1 closed from the score sheet after move 4: NS 72, EW 48 card points: EW 2 loss points (totals 0–2)"
+    assert (
+        m.texts[-1]
+        == "Hand 1 closed from the score sheet after move 4: NS 72, EW 48 card points: EW 2 loss points (totals 0–2)"
+    )
     assert "closed from the sheet after move 4" in h["lines"][-1]["reason"]
     assert la_cabra.view(m.state)["closedFromSheet"] == {"afterMove": 4, "seq": 7}
     err = m.refuse("lead", "la-cabra.deal_over", seat=S, cards=["JC"])
     assert "closed from the score sheet" in err.message
-    m.add("hand_result", lossPoints=[0, 2])                   # a cross-check of the sheet agrees
+    m.add("hand_result", lossPoints=[0, 2])  # a cross-check of the sheet agrees
     m.refuse("hand_result", "la-cabra.mismatch", cardPoints=[80, 40])
     m.refuse("hand_started", "la-cabra.leader_required", dealer=N, trump="QS", hands=HIDDEN)
     m.add("hand_started", dealer=N, trump="QS", hands=HIDDEN, leader=W)
@@ -1225,19 +1328,30 @@ def test_close_with_the_last_trick_sets_the_next_leader() -> None:
     assert m.hand.to_lead == E
 
 
-@pytest.mark.parametrize("data, words", [
-    ({"cardPoints": [20, 100]}, "NS already holds 28 card points in tricks after move 4; the sheet says 20"),
-    ({"cardPoints": [0, 120], "tricks": [0, 6]}, "NS already took 1 trick after move 4; the sheet says 0"),
-    ({"lossPoints": [6, 0]}, "NS already took 1 trick after move 4; the sheet's 6 loss points say they took none"),
-    ({"cardPoints": [72, 48], "tricks": [5, 4]}, "28 cards are left to play after move 4, so at most 7 more tricks; the sheet's tricks need 8"),
-    ({"cardPoints": [28, 92], "tricks": [1, 6], "lastTrick": S}, "the last trick is still to be played after move 4, but the sheet gives NS no more trick, so South cannot win it"),
-    ({"cards": [["6D"], []]}, "already went to NS's trick pile"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ({"cardPoints": [20, 100]}, "NS already holds 28 card points in tricks after move 4; the sheet says 20"),
+        ({"cardPoints": [0, 120], "tricks": [0, 6]}, "NS already took 1 trick after move 4; the sheet says 0"),
+        ({"lossPoints": [6, 0]}, "NS already took 1 trick after move 4; the sheet's 6 loss points say they took none"),
+        (
+            {"cardPoints": [72, 48], "tricks": [5, 4]},
+            "28 cards are left to play after move 4, so at most 7 more tricks; the sheet's tricks need 8",
+        ),
+        (
+            {"cardPoints": [28, 92], "tricks": [1, 6], "lastTrick": S},
+            "the last trick is still to be played after move 4, but the sheet gives NS no more trick, so South cannot win it",
+        ),
+        ({"cards": [["6D"], []]}, "already went to NS's trick pile"),
+    ],
+)
 def test_a_close_that_contradicts_the_moves_is_refused(data: dict[str, Any], words: str) -> None:
     m = _z1_trick()
     if "cards" in data:  # every card listed, but West's discards on the wrong side
         deck = [str(c) for c in la_cabra.state.DECK.distinct()]
-        ns = ["9H", "KH", "10H", "6S", "AH", "7S", "QC"] + [c for c in deck if c not in ("9H", "KH", "10H", "6S", "AH", "7S", "QC", "6D")][:1]
+        ns = ["9H", "KH", "10H", "6S", "AH", "7S", "QC"] + [
+            c for c in deck if c not in ("9H", "KH", "10H", "6S", "AH", "7S", "QC", "6D")
+        ][:1]
         data = {"cards": [ns, [c for c in deck if c not in ns]]}
     err = m.refuse("hand_result", "la-cabra.result_conflict", **data)
     assert words in err.message and err.message.startswith("hand 1: ")
@@ -1259,7 +1373,9 @@ def test_a_close_with_face_down_cards_and_a_later_reveal() -> None:
 def test_a_close_before_any_move() -> None:
     m = z1()
     m.add("hand_result", lossPoints=[0, 6])
-    assert m.texts[-1].startswith("Hand 1 closed from the score sheet before any move: loss points NS 0, EW 6 as written")
+    assert m.texts[-1].startswith(
+        "Hand 1 closed from the score sheet before any move: loss points NS 0, EW 6 as written"
+    )
     assert m.hand_score()["points"] == [0, 6]
 
 
@@ -1270,7 +1386,9 @@ def test_a_close_in_the_middle_of_a_trick() -> None:
     m.add("hand_result", cardPoints=[30, 90])
     assert m.hand_score()["points"] == [4, 0] and m.hand_score()["closedFromSheet"] == {"afterMove": 2, "seq": 5}
     assert la_cabra.legal_moves(m.state) == [
-        {"type": "hand_started", "data": {"dealer": N}}, {"type": "hand_result", "data": {"cardPoints": [30, 90]}}]
+        {"type": "hand_started", "data": {"dealer": N}},
+        {"type": "hand_result", "data": {"cardPoints": [30, 90]}},
+    ]
 
 
 def test_hands_with_the_same_result_share_their_values() -> None:

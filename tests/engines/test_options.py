@@ -38,11 +38,15 @@ def test_the_option_table_is_the_schema(game: str) -> None:
     assert [o.name for o in options] == list(schema), "the same options, in the same order"
     for option in options:
         declared = schema[option.name]
-        assert declared.get("default") == option.default and type(declared.get("default")) is type(option.default), option.name
+        assert declared.get("default") == option.default and type(declared.get("default")) is type(option.default), (
+            option.name
+        )
         if option.described.get("type") == "integer":
             assert declared["type"] == "integer", option.name
-            assert (declared.get("minimum"), declared.get("maximum")) == \
-                (option.described.get("minimum"), option.described.get("maximum")), option.name
+            assert (declared.get("minimum"), declared.get("maximum")) == (
+                option.described.get("minimum"),
+                option.described.get("maximum"),
+            ), option.name
         elif set(option.values) == {False, True}:
             assert declared == {**declared, "type": "boolean"} and "enum" not in declared, option.name
         else:

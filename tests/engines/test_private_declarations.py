@@ -131,16 +131,22 @@ def test_what_the_public_view_hides_is_declared(game: str) -> None:
                     continue  # the record knew the card already: writing it taught nothing
                 checked += 1
                 assert engine.view(other, None) != public, (
-                    f"{game} {event.type} {list(path)}: the public view hides {text!r} but PRIVATE does not declare it")
+                    f"{game} {event.type} {list(path)}: the public view hides {text!r} but PRIVATE does not declare it"
+                )
             state = after
 
 
 def test_secrets_name_who_saw_each_value() -> None:
-    decls = {"hand_started": (Private(("hands", "*"), OWNER),), "peek": (Private(("value",), ACTOR, "omit"),),
-             "reveal": (Private(("cards", "*", "card"), NOBODY, "keep"),)}
+    decls = {
+        "hand_started": (Private(("hands", "*"), OWNER),),
+        "peek": (Private(("value",), ACTOR, "omit"),),
+        "reveal": (Private(("cards", "*", "card"), NOBODY, "keep"),),
+    }
     deal = {"hands": [["7D"], None, ["8S"]]}
     assert [(s.path, s.seats) for s in secrets_of(decls, {}, "hand_started", deal)] == [
-        (("hands", 0), frozenset({0})), (("hands", 2), frozenset({2}))]
+        (("hands", 0), frozenset({0})),
+        (("hands", 2), frozenset({2})),
+    ]
     peek = {"seat": 3, "value": "1"}
     assert [(s.path, s.seats) for s in secrets_of(decls, {}, "peek", peek)] == [(("value",), frozenset({3}))]
     assert secrets_of(decls, {}, "peek", {"seat": 3}) == []  # nothing private written: nothing to hide
@@ -148,7 +154,9 @@ def test_secrets_name_who_saw_each_value() -> None:
     assert [s.path for s in secrets_of(decls, {}, "amend", amend, target_type="peek")] == [("data", "value")]
     assert unknown_form(peek, secrets_of(decls, {}, "peek", peek)) == {"seat": 3}
     assert unknown_form(deal, secrets_of(decls, {}, "hand_started", deal)) == {"hands": [["??"], None, ["??"]]}
-    assert unknown_form(deal, secrets_of(decls, {}, "hand_started", deal), viewer=2) == {"hands": [["??"], None, ["8S"]]}
+    assert unknown_form(deal, secrets_of(decls, {}, "hand_started", deal), viewer=2) == {
+        "hands": [["??"], None, ["8S"]]
+    }
     reveal = {"cards": [{"seat": 1, "slot": 2, "card": "4"}]}
     assert unknown_form(reveal, secrets_of(decls, {}, "reveal", reveal)) == reveal  # "keep": the view hides it already
 

@@ -80,7 +80,9 @@ def closes_with_true_facts(game: str, seed: int) -> int:
         facts = _facts(game, entry, final, rng)
         close = Event(events[i].seq + 1, "hand_result", facts)
         after = engine.apply(state, close)
-        assert engine.narrate(state, close, after).startswith(f"Hand {entry['hand']} closed from the score sheet after move ")
+        assert engine.narrate(state, close, after).startswith(
+            f"Hand {entry['hand']} closed from the score sheet after move "
+        )
         json.dumps([engine.view(after, seat) for seat in (None, "all", 0)])
         for move in engine.legal_moves(after):  # the match goes on from the closed hand
             json.dumps(move)

@@ -42,9 +42,9 @@ def rows(db: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Every raw row of the ledger's tables, read with a plain connection (to compare before/after)."""
     conn = sqlite3.connect(db, isolation_level=None)
     try:
-        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall()
-                for table in ("matches", "events")} | {
-            "idempotency": conn.execute("SELECT * FROM idempotency ORDER BY match_id, key").fetchall()}
+        return {
+            table: conn.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall() for table in ("matches", "events")
+        } | {"idempotency": conn.execute("SELECT * FROM idempotency ORDER BY match_id, key").fetchall()}
     finally:
         conn.close()
 

@@ -61,7 +61,11 @@ class TestLedgerContract:
         assert result.version == 1 and not result.replayed
         (first,) = result.events
         assert (first.match, first.seq, first.type, first.by, first.key) == (
-            "m1", 1, "match_started", "scorer", None,
+            "m1",
+            1,
+            "match_started",
+            "scorer",
+            None,
         )
         assert first.prev == GENESIS and result.head == first.hash
         match = ledger.get_match("m1")
@@ -84,11 +88,12 @@ class TestLedgerContract:
     def test_append_and_read_round_trip(self, ledger: Ledger) -> None:
         start(ledger)
         data = {
-            "seat": 1, "cards": ["7D", "??", "10H"], "note": "Ñandú ♠ 🂡", "nested": {"b": [1, {"a": None}]},
+            "seat": 1,
+            "cards": ["7D", "??", "10H"],
+            "note": "Ñandú ♠ 🂡",
+            "nested": {"b": [1, {"a": None}]},
         }
-        result = ledger.append(
-            "m1", [NewEvent("play", data), NewEvent("note", {"text": "ok"})], by="Ben", key="k-1"
-        )
+        result = ledger.append("m1", [NewEvent("play", data), NewEvent("note", {"text": "ok"})], by="Ben", key="k-1")
         assert isinstance(result, AppendResult) and result.version == 3 and not result.replayed
         assert [e.seq for e in result.events] == [2, 3]
         assert result.head == result.events[-1].hash
@@ -186,9 +191,7 @@ class TestLedgerContract:
             ({"s": {1, 2}}, TypeError),
         ],
     )
-    def test_data_that_is_not_json_is_refused(
-        self, ledger: Ledger, data: dict[Any, Any], error: type
-    ) -> None:
+    def test_data_that_is_not_json_is_refused(self, ledger: Ledger, data: dict[Any, Any], error: type) -> None:
         start(ledger)
         before = snapshot(ledger)
         with pytest.raises(error):
@@ -274,8 +277,13 @@ class TestLedgerContract:
             return {"status": "setup"}
 
         ledger.create_match(
-            "m2", game="kabu", players=["A", "B"], token_hash="t",
-            first=NewEvent("match_started", {"game": "kabu"}), by="s", check=check,
+            "m2",
+            game="kabu",
+            players=["A", "B"],
+            token_hash="t",
+            first=NewEvent("match_started", {"game": "kabu"}),
+            by="s",
+            check=check,
         )
         assert seen == [(0, [1])]
         assert ledger.get_match("m2").status == "setup"
@@ -285,8 +293,13 @@ class TestLedgerContract:
 
         with pytest.raises(Refused):
             ledger.create_match(
-                "m3", game="kabu", players=["A", "B"], token_hash="t",
-                first=NewEvent("match_started", {"game": "kabu"}), by="s", check=refuse,
+                "m3",
+                game="kabu",
+                players=["A", "B"],
+                token_hash="t",
+                first=NewEvent("match_started", {"game": "kabu"}),
+                by="s",
+                check=refuse,
             )
         with pytest.raises(MatchNotFound):
             ledger.get_match("m3")
@@ -301,8 +314,13 @@ class TestLedgerContract:
             return {"status": "over", "meta": {"title": "renamed"}}
 
         result = ledger.create_match(
-            "m2", game="cabo", players=["A", "B", "C"], token_hash="t",
-            first=NewEvent("match_started", {"game": "cabo"}), by="s", check=check,
+            "m2",
+            game="cabo",
+            players=["A", "B", "C"],
+            token_hash="t",
+            first=NewEvent("match_started", {"game": "cabo"}),
+            by="s",
+            check=check,
             more=[*plays("7D", "8D"), NewEvent("reveal", {"card": "9H"}, private=(("card",),))],
         )
         assert seen == [[1, 2, 3, 4]]
@@ -320,9 +338,16 @@ class TestLedgerContract:
             raise Refused("the third event breaks the rules")
 
         with pytest.raises(Refused):
-            ledger.create_match("m3", game="cabo", players=["A", "B", "C"], token_hash="t",
-                                first=NewEvent("match_started", {"game": "cabo"}), by="s", check=refuse,
-                                more=plays("7D", "8D"))
+            ledger.create_match(
+                "m3",
+                game="cabo",
+                players=["A", "B", "C"],
+                token_hash="t",
+                first=NewEvent("match_started", {"game": "cabo"}),
+                by="s",
+                check=refuse,
+                more=plays("7D", "8D"),
+            )
         with pytest.raises(MatchNotFound):
             ledger.get_match("m3")
         assert {e.match for _, e in ledger.feed()} == {"m2"}
@@ -403,10 +428,20 @@ class TestLedgerContract:
             ledger.list_matches(limit=-1)
 
     def test_list_matches_filters_on_meta_a_check_may_replace(self, ledger: Ledger) -> None:
-        for match_id, meta in (("a", {"title": "Final", "place": "Casal Gràcia", "tags": ["liga", "2026"], "date": "2026-11-21"}),
-                               ("b", {"place": "casal gràcia", "tags": ["amics"]}), ("c", {})):
-            ledger.create_match(match_id, game="cabo", players=("Anna", "Ben"), token_hash="h",
-                                first=NewEvent("match_started", {"game": "cabo"}), by="s", meta=meta)
+        for match_id, meta in (
+            ("a", {"title": "Final", "place": "Casal Gràcia", "tags": ["liga", "2026"], "date": "2026-11-21"}),
+            ("b", {"place": "casal gràcia", "tags": ["amics"]}),
+            ("c", {}),
+        ):
+            ledger.create_match(
+                match_id,
+                game="cabo",
+                players=("Anna", "Ben"),
+                token_hash="h",
+                first=NewEvent("match_started", {"game": "cabo"}),
+                by="s",
+                meta=meta,
+            )
 
         def ids(**filters: Any) -> list[str]:
             return [m.id for m in ledger.list_matches(**filters)[0]]
@@ -438,7 +473,12 @@ class TestLedgerContract:
         ledger.append("m1", plays("KD"), by="s")
         feed = ledger.feed()
         assert [(e.match, e.seq) for _, e in feed] == [
-            ("m1", 1), ("m2", 1), ("m1", 2), ("m1", 3), ("m2", 2), ("m1", 4),
+            ("m1", 1),
+            ("m2", 1),
+            ("m1", 2),
+            ("m1", 3),
+            ("m2", 2),
+            ("m1", 4),
         ]
         ids = [i for i, _ in feed]
         assert ids == sorted(ids) and len(set(ids)) == len(ids)
@@ -469,8 +509,9 @@ class TestLedgerContract:
     def test_read_verified_gives_the_report_and_the_events_of_one_read(self, ledger: Ledger) -> None:
         start(ledger)
         ledger.append("m1", plays("7D", "8D"), by="s", key="k1")
-        ledger.append("m1", [NewEvent("play", {"seat": 1, "card": "9D", "hidden": ["AS", "ñ"]}, private=(("hidden",),))],
-                      by="t")
+        ledger.append(
+            "m1", [NewEvent("play", {"seat": 1, "card": "9D", "hidden": ["AS", "ñ"]}, private=(("hidden",),))], by="t"
+        )
         report, events = ledger.read_verified("m1")
         assert report == ledger.verify("m1")[0] and report.valid and report.length == 4
         assert events == ledger.read("m1")
@@ -508,8 +549,9 @@ class TestLedgerContract:
             lambda b: b.append("m1", plays("7D"), by="s", expected_version=-1),
             lambda b: b.append("m1", plays("7D"), by="s", expected_version=True),
             lambda b: b.append("m1", [{"type": "play", "data": {}}], by="s"),
-            lambda b: b.create_match("m9", game="cabo", players="Anna", token_hash="t",
-                                     first=NewEvent("match_started", {}), by="s"),
+            lambda b: b.create_match(
+                "m9", game="cabo", players="Anna", token_hash="t", first=NewEvent("match_started", {}), by="s"
+            ),
         ],
     )
     def test_malformed_arguments_are_refused_before_writing(self, ledger: Ledger, call: Any) -> None:

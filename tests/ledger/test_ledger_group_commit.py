@@ -136,8 +136,10 @@ def test_a_refused_append_is_rolled_back_alone_and_told_to_its_own_writer(tmp_pa
     with SqliteLedger(db) as book:
         first = book.append("m5", [note("once")], by="m5", key="k")
     conn = sqlite3.connect(db, isolation_level=None)  # a row written behind the ledger's back
-    conn.execute("INSERT INTO events (match_id, seq, type, data, at, \"by\", \"key\", prev, hash, fmt) "
-                 "VALUES ('m7', 2, 'note', '{}', '2026-01-01T00:00:00.000Z', 'rogue', NULL, 'p', 'h', 1)")
+    conn.execute(
+        'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
+        "VALUES ('m7', 2, 'note', '{}', '2026-01-01T00:00:00.000Z', 'rogue', NULL, 'p', 'h', 1)"
+    )
     conn.close()
     before = rows(db)
 
@@ -169,7 +171,10 @@ def test_a_refused_append_is_rolled_back_alone_and_told_to_its_own_writer(tmp_pa
     after = rows(db)
     written = [row for row in after["events"] if row not in before["events"]]
     assert sorted((row[1], row[4]) for row in written) == [
-        ("m0", '{"card":"7D","seat":0}'), ("m1", '{"text":"kept"}'), ("m4", '{"text":"kept too"}')]
+        ("m0", '{"card":"7D","seat":0}'),
+        ("m1", '{"text":"kept"}'),
+        ("m4", '{"text":"kept too"}'),
+    ]
     assert [row[:2] for row in after["idempotency"] if row not in before["idempotency"]] == [("m4", "k4")]
     with SqliteLedger(db) as book:
         assert [book.version(f"m{i}") for i in (2, 3, 5)] == [1, 1, 2]
@@ -271,6 +276,7 @@ def test_a_write_taken_by_a_leader_is_not_given_up_when_its_timeout_passes(tmp_p
     db = tmp_path / "ledger.db"
     matches(db, 2)
     with SqliteLedger(db) as leader_book, SqliteLedger(db, busy_timeout=1.0) as quick:
+
         def slow(version: int, events: object) -> None:
             time.sleep(1.5)  # run past the follower's busy timeout, inside the shared transaction
 

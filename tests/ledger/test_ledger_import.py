@@ -34,7 +34,12 @@ def test_import_reproduces_every_field_and_the_head(ledger: Ledger, tmp_path: Pa
     assert result.version == 4 and result.head == events[-1].hash  # type: ignore[attr-defined]
     assert [e.envelope() for e in ledger.read("m1")] == [e.envelope() for e in events]
     record = ledger.get_match("m1")
-    assert (record.version, record.head, record.created_at, record.token_hash) == (4, events[-1].hash, events[0].at, "t2")
+    assert (record.version, record.head, record.created_at, record.token_hash) == (
+        4,
+        events[-1].hash,
+        events[0].at,
+        "t2",
+    )
     assert ledger.verify("m1")[0].valid
     # appends continue the imported chain, and a retry of the imported keyed batch replays
     again = ledger.append("m1", plays("1", "2"), by="ben", key="k-1")
@@ -101,11 +106,13 @@ def test_import_matches_refuses_one_and_keeps_the_others(ledger: Ledger, tmp_pat
     def refuse(version: int, batch: object) -> None:
         raise RuntimeError("rules say no")
 
-    results = ledger.import_matches([
-        MatchImport("m1", "cabo", ("Anna", "Ben", "Carl"), "t", events),
-        MatchImport("m1", "cabo", ("Anna", "Ben", "Carl"), "t", other),  # the same id again
-        MatchImport("m1", "cabo", ("Anna", "Ben", "Carl"), "t", broken),
-    ])
+    results = ledger.import_matches(
+        [
+            MatchImport("m1", "cabo", ("Anna", "Ben", "Carl"), "t", events),
+            MatchImport("m1", "cabo", ("Anna", "Ben", "Carl"), "t", other),  # the same id again
+            MatchImport("m1", "cabo", ("Anna", "Ben", "Carl"), "t", broken),
+        ]
+    )
     assert results[0].version == 4  # type: ignore[union-attr]
     assert isinstance(results[1], MatchExists) and isinstance(results[2], ChainBroken)
     assert results[2].first_bad == 4

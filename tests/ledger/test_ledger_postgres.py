@@ -49,15 +49,18 @@ def book(postgres_url: str) -> Any:
         yield ledger
 
 
-@pytest.mark.parametrize("statement", [
-    "UPDATE events SET data = '{}' WHERE seq = 2",
-    "DELETE FROM events WHERE seq = 3",
-    "TRUNCATE events CASCADE",
-    "TRUNCATE matches CASCADE",
-    "DELETE FROM matches",
-    "UPDATE matches SET players = '[\"Eve\"]'",
-    "UPDATE idempotency SET body_hash = 'x'",
-])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET data = '{}' WHERE seq = 2",
+        "DELETE FROM events WHERE seq = 3",
+        "TRUNCATE events CASCADE",
+        "TRUNCATE matches CASCADE",
+        "DELETE FROM matches",
+        "UPDATE matches SET players = '[\"Eve\"]'",
+        "UPDATE idempotency SET body_hash = 'x'",
+    ],
+)
 def test_the_database_refuses_edits(book: PostgresLedger, postgres_url: str, statement: str) -> None:
     before = [e.envelope() for e in book.read("m1")]
     if statement.startswith("UPDATE idempotency"):
@@ -84,10 +87,18 @@ def test_a_database_of_an_older_version_is_upgraded_on_open(postgres_url: str, m
         PostgresLedger(postgres_url).close()
     at = "2026-01-01T00:00:00.000Z"  # a match that Tanteo stored then, in chain format 1
     digest = chain_hash(GENESIS, "m1", 1, "note", {"text": "x"}, at, "", None)
-    sql(postgres_url, "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
-                      "VALUES ('m1', 'cabo', 't', %s, '[\"A\"]', 'playing', 1, %s)", (at, digest))
-    sql(postgres_url, 'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
-                      "VALUES ('m1', 1, 'note', '{\"text\":\"x\"}', %s, '', NULL, %s, %s, 1)", (at, GENESIS, digest))
+    sql(
+        postgres_url,
+        "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
+        "VALUES ('m1', 'cabo', 't', %s, '[\"A\"]', 'playing', 1, %s)",
+        (at, digest),
+    )
+    sql(
+        postgres_url,
+        'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
+        "VALUES ('m1', 1, 'note', '{\"text\":\"x\"}', %s, '', NULL, %s, %s, 1)",
+        (at, GENESIS, digest),
+    )
     with pytest.raises(LedgerError, match="older schema"):
         verify_file(postgres_url)  # verify never upgrades
     with PostgresLedger(postgres_url) as book:
@@ -104,13 +115,16 @@ def test_a_newer_schema_is_refused(postgres_url: str) -> None:
         PostgresLedger(postgres_url)
 
 
-@pytest.mark.parametrize("damage", [
-    "DROP TRIGGER events_no_update ON events",
-    "ALTER TABLE events DISABLE TRIGGER events_no_delete",
-    "CREATE OR REPLACE FUNCTION tanteo_refuse() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NEW; END$$",
-    "DROP TRIGGER matches_fixed_identity ON matches; CREATE TRIGGER matches_fixed_identity BEFORE UPDATE OF id "
-    "ON matches FOR EACH ROW EXECUTE FUNCTION tanteo_refuse('a match keeps its id, game, creation time and players')",
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "DROP TRIGGER events_no_update ON events",
+        "ALTER TABLE events DISABLE TRIGGER events_no_delete",
+        "CREATE OR REPLACE FUNCTION tanteo_refuse() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NEW; END$$",
+        "DROP TRIGGER matches_fixed_identity ON matches; CREATE TRIGGER matches_fixed_identity BEFORE UPDATE OF id "
+        "ON matches FOR EACH ROW EXECUTE FUNCTION tanteo_refuse('a match keeps its id, game, creation time and players')",
+    ],
+)
 def test_a_defanged_guard_is_refused_at_open(postgres_url: str, damage: str) -> None:
     PostgresLedger(postgres_url).close()
     sql(postgres_url, damage)
@@ -125,8 +139,11 @@ def test_the_same_events_hash_to_the_same_bytes_as_in_sqlite(
 ) -> None:
     monkeypatch.setattr(base, "utc_now", lambda: "2026-11-23T20:00:00.000Z")  # the one clock of every backend's appends
     monkeypatch.setattr(core.secrets, "token_bytes", lambda n: bytes(range(n)))  # the same salts on both
-    batches = [plays("AS", "10H"), [NewEvent("note", {"text": "ñandú — «vale» 🂡", "n": [1, {"b": 2, "a": None}]})],
-               [NewEvent("peek", {"seat": 1, "value": "7D"}, private=(("value",),))]]
+    batches = [
+        plays("AS", "10H"),
+        [NewEvent("note", {"text": "ñandú — «vale» 🂡", "n": [1, {"b": 2, "a": None}]})],
+        [NewEvent("peek", {"seat": 1, "value": "7D"}, private=(("value",),))],
+    ]
     heads = []
     for book in (SqliteLedger(tmp_path / "a.db"), PostgresLedger(postgres_url)):
         with book:
@@ -155,7 +172,7 @@ def test_verify_does_not_create_a_schema(postgres_server: Any) -> None:
 
 def test_an_edited_row_is_found_by_verify(book: PostgresLedger, postgres_url: str) -> None:
     sql(postgres_url, "ALTER TABLE events DISABLE TRIGGER events_no_update")
-    sql(postgres_url, "UPDATE events SET data = '{\"card\":\"2S\",\"seat\":0}' WHERE seq = 2")
+    sql(postgres_url, 'UPDATE events SET data = \'{"card":"2S","seat":0}\' WHERE seq = 2')
     sql(postgres_url, "ALTER TABLE events ENABLE TRIGGER events_no_update")
     (report,) = book.verify()
     assert not report.valid and report.first_bad == 2 and "altered" in (report.reason or "")
@@ -177,8 +194,9 @@ def test_writers_on_separate_pools_keep_one_contiguous_log(postgres_url: str) ->
                 while True:
                     version = book.version("m1")
                     try:
-                        result = book.append("m1", [NewEvent("note", {"text": text})], by=f"w{n}",
-                                             expected_version=version)
+                        result = book.append(
+                            "m1", [NewEvent("note", {"text": text})], by=f"w{n}", expected_version=version
+                        )
                     except ConcurrencyConflict:
                         with lock:
                             conflicts[0] += 1
@@ -239,11 +257,16 @@ def test_a_check_reads_back_on_its_own_connection_with_a_pool_of_one(postgres_ur
 
 def drop_connections(url: str) -> None:
     """Close every other client's connection from the server side, as a restart does."""
-    sql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-             "WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'")
+    sql(
+        url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE pid <> pg_backend_pid() AND datname = current_database() AND backend_type = 'client backend'",
+    )
 
 
-def test_connections_dropped_between_calls_are_replaced_without_an_error(book: PostgresLedger, postgres_url: str) -> None:
+def test_connections_dropped_between_calls_are_replaced_without_an_error(
+    book: PostgresLedger, postgres_url: str
+) -> None:
     drop_connections(postgres_url)
     assert book.append("m1", plays("QS"), by="scorer").version == 4
     assert book.verify()[0].valid
@@ -341,8 +364,19 @@ def test_without_the_binaries_the_postgres_tests_fail_saying_what_to_install(tmp
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "TANTEO_PG_BINDIR": str(tmp_path)}  # a directory without pg_ctl
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "tests/ledger/test_ledger_postgres.py::test_opening_records_the_schema_version_once"],
-        cwd=root, env=env, capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/ledger/test_ledger_postgres.py::test_opening_records_the_schema_version_once",
+        ],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode != 0 and "skipped" not in run.stdout
     assert "1 error" in run.stdout and "apt-get install postgresql" in run.stdout

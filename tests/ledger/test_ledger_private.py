@@ -30,7 +30,9 @@ from ledger import (
 from ledger.records import canonical_json, public_data
 
 PEEK = NewEvent("peek", {"seat": 2, "card": "8", "slot": 3, "value": "1"}, private=(("value",),))
-DEAL = NewEvent("hand_started", {"dealer": 0, "hands": [["7D", "8S"], ["QH", "KC"]]}, private=(("hands", 0), ("hands", 1)))
+DEAL = NewEvent(
+    "hand_started", {"dealer": 0, "hands": [["7D", "8S"], ["QH", "KC"]]}, private=(("hands", 0), ("hands", 1))
+)
 
 
 def listing(book: Ledger, full: bool) -> list[dict[str, object]]:
@@ -111,8 +113,11 @@ def test_a_changed_private_value_in_the_file_is_caught(db_path: Path) -> None:
     with SqliteLedger(db_path) as book:
         start(book)
         book.append("m1", [PEEK], by="scorer")
-    drop_edit_restore(db_path, "UPDATE events SET data = ? WHERE match_id = 'm1' AND seq = 2",
-                      params=('{"card":"8","seat":2,"slot":3,"value":"2"}',))
+    drop_edit_restore(
+        db_path,
+        "UPDATE events SET data = ? WHERE match_id = 'm1' AND seq = 2",
+        params=('{"card":"8","seat":2,"slot":3,"value":"2"}',),
+    )
     (report,) = verify_file(db_path)
     assert not report.valid and report.first_bad == 2
 
@@ -124,15 +129,23 @@ def test_format_1_rows_keep_verifying_beside_format_2(db_path: Path) -> None:
     conn: sqlite3.Connection = raw(db_path)
     at = "2026-01-01T00:00:00.000Z"
     prev = GENESIS
-    rows = [("match_started", {"game": "cabo", "players": ["A", "B"]}), ("peek", {"seat": 0, "card": "8", "slot": 1, "value": "5"})]
+    rows = [
+        ("match_started", {"game": "cabo", "players": ["A", "B"]}),
+        ("peek", {"seat": 0, "card": "8", "slot": 1, "value": "5"}),
+    ]
     for seq, (etype, data) in enumerate(rows, start=1):
         digest = chain_hash(prev, "old", seq, etype, data, at, "scorer", None)
-        conn.execute('INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
-                     "VALUES ('old', ?, ?, ?, ?, 'scorer', NULL, ?, ?, 1)",
-                     (seq, etype, canonical_json(data).decode(), at, prev, digest))
+        conn.execute(
+            'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
+            "VALUES ('old', ?, ?, ?, ?, 'scorer', NULL, ?, ?, 1)",
+            (seq, etype, canonical_json(data).decode(), at, prev, digest),
+        )
         prev = digest
-    conn.execute("INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
-                 "VALUES ('old', 'cabo', 'x', ?, '[\"A\",\"B\"]', 'playing', 2, ?)", (at, prev))
+    conn.execute(
+        "INSERT INTO matches (id, game, token_hash, created_at, players, status, version, head) "
+        "VALUES ('old', 'cabo', 'x', ?, '[\"A\",\"B\"]', 'playing', 2, ?)",
+        (at, prev),
+    )
     conn.close()
     (report,) = verify_file(db_path)
     assert report.valid and report.length == 2
@@ -149,7 +162,9 @@ def test_format_1_rows_keep_verifying_beside_format_2(db_path: Path) -> None:
     assert not report.valid and report.first_bad == 2 and "format-1" in (report.reason or "")
 
 
-def test_a_batch_draws_its_salts_in_one_read_each_value_its_own(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_batch_draws_its_salts_in_one_read_each_value_its_own(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The OS's randomness is read once per batch (not once per event); the bytes drawn are cut
     into one 16-byte salt per private value, in order, none shared."""
     import secrets
@@ -169,7 +184,7 @@ def test_a_batch_draws_its_salts_in_one_read_each_value_its_own(ledger: Ledger, 
     deal, _, peek = ledger.read("m1", after=1)
     assert len(draws) == 1 and len(draws[0]) == 3 * 16
     salts = [s for _, s in deal.private] + [s for _, s in peek.private]
-    assert salts == [draws[0][i * 16:(i + 1) * 16].hex() for i in range(3)] and len(set(salts)) == 3
+    assert salts == [draws[0][i * 16 : (i + 1) * 16].hex() for i in range(3)] and len(set(salts)) == 3
     assert ledger.verify("m1")[0].valid
     ledger.append("m1", [NewEvent("note", {"text": "no secret"})], by="scorer")
     assert len(draws) == 1  # a batch without private values reads no randomness

@@ -39,8 +39,16 @@ def test_a_new_or_imported_match_is_checked_at_version_0_with_no_row_yet(ledger:
         seen.append(current)
         return {"meta": {}}  # a check may clear what the match is called by
 
-    ledger.create_match("m1", game="cabo", players=["A", "B"], token_hash="t", by="s", check=check,
-                        first=NewEvent("match_started", {"game": "cabo"}), meta={"title": "old"})
+    ledger.create_match(
+        "m1",
+        game="cabo",
+        players=["A", "B"],
+        token_hash="t",
+        by="s",
+        check=check,
+        first=NewEvent("match_started", {"game": "cabo"}),
+        meta={"title": "old"},
+    )
     with MemoryLedger() as elsewhere:  # an archive of a match recorded on another server
         start(elsewhere, "m2")
         elsewhere.append("m2", plays("7D"), by="s")

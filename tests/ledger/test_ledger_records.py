@@ -59,7 +59,7 @@ def stdlib_chain_hash(prev: str, **fields: Any) -> str:
 
 UNICODE_AND_NESTED = [
     {"text": "Ñandú ♠♥♦♣ 🂡 café", "emoji": "🃏", "cjk": "牌"},
-    {"ctrl": "tab\there\nnew \"quoted\" back\\slash \x01 \x1f \x7f", "sep": "\u2028\u2029"},
+    {"ctrl": 'tab\there\nnew "quoted" back\\slash \x01 \x1f \x7f', "sep": "\u2028\u2029"},
     {"z": 1, "a": {"y": [3, 2, {"b": None, "a": True}], "x": []}, "m": {}, "é": "accent key"},
     {"cards": ["7D", "??", "10H", "Jo"], "seat": 0, "big": 2**62, "neg": -(2**63)},
     [1, "two", [3, [4, [5]]], {"k": False}],
@@ -85,8 +85,10 @@ JSON_VALUES = st.recursive(
     | st.booleans()
     | st.integers(min_value=-(2**63), max_value=2**63 - 1)
     | st.text(st.characters(exclude_categories=["Cs"])),
-    lambda children: st.lists(children, max_size=5)
-    | st.dictionaries(st.text(st.characters(exclude_categories=["Cs"]), max_size=8), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5)
+        | st.dictionaries(st.text(st.characters(exclude_categories=["Cs"]), max_size=8), children, max_size=5)
+    ),
     max_leaves=25,
 )
 
@@ -126,14 +128,20 @@ def test_canonical_json_allows_none_beside_finite_floats() -> None:
 
 
 def test_chain_hash_is_sha256_of_prev_and_the_canonical_envelope() -> None:
-    fields: dict[str, Any] = dict(match="m1", seq=2, type="play", data={"seat": 1, "card": "7♦"},
-                  at="2026-11-21T17:03:05.123Z", by="Ben", key=None)
+    fields: dict[str, Any] = dict(
+        match="m1",
+        seq=2,
+        type="play",
+        data={"seat": 1, "card": "7♦"},
+        at="2026-11-21T17:03:05.123Z",
+        by="Ben",
+        key=None,
+    )
     expected = stdlib_chain_hash(GENESIS, **fields)
     assert chain_hash(GENESIS, **fields) == expected
     # A known answer, so a silent change of the format fails here and not in the field.
     assert chain_hash("1" * 64, "m", 1, "t", {}, "2026-01-01T00:00:00.000Z", "b", "k") == (
-        stdlib_chain_hash("1" * 64, match="m", seq=1, type="t", data={},
-                          at="2026-01-01T00:00:00.000Z", by="b", key="k")
+        stdlib_chain_hash("1" * 64, match="m", seq=1, type="t", data={}, at="2026-01-01T00:00:00.000Z", by="b", key="k")
     )
     assert CHAIN_FORMAT == 2 and GENESIS == "0" * 64
     # Format 2 adds "format": 2 to the hashed envelope (data holds placeholders for private values).
@@ -141,11 +149,20 @@ def test_chain_hash_is_sha256_of_prev_and_the_canonical_envelope() -> None:
 
 
 def test_every_field_changes_the_hash() -> None:
-    base = dict(prev=GENESIS, match="m", seq=1, type="play", data={"c": "7D"},
-                at="2026-11-21T17:03:05.123Z", by="Ben", key="k")
+    base = dict(
+        prev=GENESIS, match="m", seq=1, type="play", data={"c": "7D"}, at="2026-11-21T17:03:05.123Z", by="Ben", key="k"
+    )
     reference = chain_hash(**base)  # type: ignore[arg-type]
-    changes = dict(prev="f" * 64, match="n", seq=2, type="note", data={"c": "7E"},
-                   at="2026-11-21T17:03:05.124Z", by="Bea", key=None)
+    changes = dict(
+        prev="f" * 64,
+        match="n",
+        seq=2,
+        type="note",
+        data={"c": "7E"},
+        at="2026-11-21T17:03:05.124Z",
+        by="Bea",
+        key=None,
+    )
     for name, value in changes.items():
         assert chain_hash(**{**base, name: value}) != reference, name  # type: ignore[arg-type]
 
@@ -162,14 +179,19 @@ def test_the_spliced_hot_path_hash_equals_chain_hash(
     data: dict[str, Any], etype: str, by: str, key: str | None, version: int
 ) -> None:
     prepared = prepare([NewEvent(etype, data), NewEvent("note", {"n": 1})])
-    events, rows = chain_batch(
-        "match-é", version, GENESIS, prepared, at="2026-11-21T17:03:05.123Z", by=by, key=key
-    )
+    events, rows = chain_batch("match-é", version, GENESIS, prepared, at="2026-11-21T17:03:05.123Z", by=by, key=key)
     prev = GENESIS
     for event, row in zip(events, rows, strict=True):
         assert event.hash == stdlib_chain_hash(
-            prev, match=event.match, seq=event.seq, type=event.type, data=event.data,
-            at=event.at, by=event.by, key=event.key, format=2,
+            prev,
+            match=event.match,
+            seq=event.seq,
+            type=event.type,
+            data=event.data,
+            at=event.at,
+            by=event.by,
+            key=event.key,
+            format=2,
         )
         assert row[3] == stdlib_json(event.data).decode() and row[9] == CHAIN_FORMAT
         prev = event.hash
@@ -249,9 +271,7 @@ def test_new_event_refuses_wrong_shapes() -> None:
         (IdempotencyConflict("req-9", match_id="m1"), ("'req-9'", "'m1'", "different events")),
     ],
 )
-def test_errors_are_ledger_errors_that_read_well_and_pickle(
-    error: LedgerError, mentions: tuple[str, ...]
-) -> None:
+def test_errors_are_ledger_errors_that_read_well_and_pickle(error: LedgerError, mentions: tuple[str, ...]) -> None:
     assert isinstance(error, LedgerError)
     for words in mentions:
         assert words in str(error)
@@ -273,9 +293,7 @@ def test_open_ledger_forms(tmp_path: Path) -> None:
     assert (tmp_path / "c.db").exists()
 
 
-@pytest.mark.parametrize(
-    "bad", ["", "sqlite://relative.db", "sqlite:///", "memory:x", "mysql://h"]
-)
+@pytest.mark.parametrize("bad", ["", "sqlite://relative.db", "sqlite:///", "memory:x", "mysql://h"])
 def test_open_ledger_refuses_other_locations(bad: str) -> None:
     """(postgresql:// URLs open a PostgresLedger: tests/ledger/test_ledger_postgres.py.)"""
     with pytest.raises(ValueError) as error:
@@ -307,7 +325,9 @@ def _places(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 @settings(max_examples=300)
 @given(data=st.dictionaries(st.text(max_size=4), JSON_VALUES, min_size=1, max_size=5), pick=st.data())
-def test_the_one_pass_verify_commits_private_values_as_the_writer_did(data: dict[str, Any], pick: st.DataObject) -> None:
+def test_the_one_pass_verify_commits_private_values_as_the_writer_did(
+    data: dict[str, Any], pick: st.DataObject
+) -> None:
     """Whatever private places an event has (nested, repeated values, null, numbers inside other
     numbers), verify's spliced commitments hash the same bytes as the writer's re-encoding; and
     committed_data equals replacing the values one by one."""
@@ -316,7 +336,7 @@ def test_the_one_pass_verify_commits_private_values_as_the_writer_did(data: dict
 
     places = sorted(set(_places(data)), key=len)
     chosen = pick.draw(st.lists(st.sampled_from(places), max_size=3, unique=True))
-    chosen = [p for p in chosen if not any(p[:len(q)] == q for q in chosen if q != p)]  # none inside another
+    chosen = [p for p in chosen if not any(p[: len(q)] == q for q in chosen if q != p)]  # none inside another
     salted = tuple((p, f"{i:032x}") for i, p in enumerate(chosen))
     one_by_one: Any = data
     for path, salt in salted:
@@ -342,7 +362,9 @@ def test_the_one_pass_verify_commits_private_values_as_the_writer_did(data: dict
 
 @settings(max_examples=300)
 @given(data=st.dictionaries(st.text(max_size=4), JSON_VALUES, min_size=1, max_size=5), pick=st.data())
-def test_appends_and_imports_commit_private_values_as_one_by_one_replacement_does(data: dict[str, Any], pick: st.DataObject) -> None:
+def test_appends_and_imports_commit_private_values_as_one_by_one_replacement_does(
+    data: dict[str, Any], pick: st.DataObject
+) -> None:
     """Whatever private places an event has (apart, one inside another, values repeated elsewhere
     in the data), an import hashes and an append commits the bytes of the data with each value
     replaced by its placeholder: spliced into the canonical bytes where the places lie apart,

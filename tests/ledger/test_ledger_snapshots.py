@@ -71,9 +71,11 @@ def test_snapshots_stored_in_the_old_table_are_kept_by_the_migration(tmp_path: P
         start(book)
     conn = sqlite3.connect(tmp_path / "t.db", isolation_level=None)
     conn.execute("DROP TABLE snapshots")
-    conn.execute("CREATE TABLE snapshots (match_id TEXT NOT NULL REFERENCES matches (id), seq INTEGER NOT NULL, "
-                 "head TEXT NOT NULL, rules TEXT NOT NULL, state TEXT NOT NULL, digest TEXT NOT NULL, "
-                 "PRIMARY KEY (match_id, seq)) STRICT, WITHOUT ROWID")
+    conn.execute(
+        "CREATE TABLE snapshots (match_id TEXT NOT NULL REFERENCES matches (id), seq INTEGER NOT NULL, "
+        "head TEXT NOT NULL, rules TEXT NOT NULL, state TEXT NOT NULL, digest TEXT NOT NULL, "
+        "PRIMARY KEY (match_id, seq)) STRICT, WITHOUT ROWID"
+    )
     conn.executemany("INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?)", [astuple(snap(1)), astuple(snap(7, '"seven"'))])
     conn.execute("DELETE FROM _sqlite_migrations WHERE name = 'm005_snapshots_by_rowid'")
     conn.close()

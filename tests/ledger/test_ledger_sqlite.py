@@ -63,7 +63,7 @@ def recorded(path: Path, events: int = 5) -> Path:
 @pytest.mark.parametrize(
     "statement",
     [
-        "UPDATE events SET data = '{\"card\":\"AS\"}' WHERE seq = 2",
+        'UPDATE events SET data = \'{"card":"AS"}\' WHERE seq = 2',
         "UPDATE events SET hash = 'x'",
         "DELETE FROM events WHERE seq = 3",
         "DELETE FROM events",
@@ -94,12 +94,12 @@ def test_the_events_table_checks_its_json(db_path: Path) -> None:
     conn = raw(db_path)
     with pytest.raises(sqlite3.IntegrityError):
         conn.execute(
-            "INSERT INTO events (match_id, seq, type, data, at, \"by\", \"key\", prev, hash, fmt) "
+            'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
             "VALUES ('m1', 99, 'play', '{not json', 'x', 'y', NULL, 'p', 'h', 1)"
         )
     with pytest.raises(sqlite3.IntegrityError):  # STRICT: a seq must be an integer
         conn.execute(
-            "INSERT INTO events (match_id, seq, type, data, at, \"by\", \"key\", prev, hash, fmt) "
+            'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
             "VALUES ('m1', 'ninety', 'play', '{}', 'x', 'y', NULL, 'p', 'h', 1)"
         )
     conn.close()
@@ -113,9 +113,7 @@ def test_triggers_and_schema_survive_reopening(db_path: Path) -> None:
     assert set(TRIGGERS) <= set(triggers)
     guards = {"events_no_update", "events_no_delete", "idempotency_no_update", "idempotency_no_delete"}
     assert guards <= set(triggers)
-    applied = conn.execute(
-        "SELECT name FROM _sqlite_migrations WHERE migration_set = 'tanteo-ledger'"
-    ).fetchall()
+    applied = conn.execute("SELECT name FROM _sqlite_migrations WHERE migration_set = 'tanteo-ledger'").fetchall()
     assert applied == [(name,) for name in _MIGRATION_NAMES]  # each migration ran once, not once per open
     assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     conn.close()
@@ -194,7 +192,7 @@ def test_a_row_written_behind_the_ledgers_back_becomes_a_conflict(db_path: Path)
     recorded(db_path, events=3)
     conn = raw(db_path)  # another program appends seq 4 without moving the match row
     conn.execute(
-        "INSERT INTO events (match_id, seq, type, data, at, \"by\", \"key\", prev, hash, fmt) "
+        'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
         "VALUES ('m1', 4, 'play', '{}', '2026-01-01T00:00:00.000Z', 'rogue', NULL, 'p', 'h', 1)"
     )
     conn.close()
@@ -210,7 +208,7 @@ def test_a_batch_failing_in_the_database_half_way_is_rolled_back(db_path: Path) 
     recorded(db_path, events=3)
     conn = raw(db_path)  # a stray seq 6 makes the 3rd insert of a 5-event batch fail
     conn.execute(
-        "INSERT INTO events (match_id, seq, type, data, at, \"by\", \"key\", prev, hash, fmt) "
+        'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
         "VALUES ('m1', 6, 'play', '{}', '2026-01-01T00:00:00.000Z', 'rogue', NULL, 'p', 'h', 1)"
     )
     before = conn.execute("SELECT * FROM events ORDER BY id").fetchall()
@@ -234,8 +232,7 @@ def test_an_append_runs_five_statements_and_a_key_adds_one(db_path: Path) -> Non
         start(book)
         seen = statements(book)
         book.append("m1", plays("7D"), by="s")
-        assert seen == ["BEGIN IMMEDIATE", "SELECT id, game,", "INSERT INTO events",
-                        "UPDATE matches SET", "COMMIT"]
+        assert seen == ["BEGIN IMMEDIATE", "SELECT id, game,", "INSERT INTO events", "UPDATE matches SET", "COMMIT"]
         seen.clear()
         book.append("m1", plays("8D", "9C"), by="s")  # one insert per event (a single executemany)
         assert seen.count("INSERT INTO events") == 2 and len(seen) == 6
@@ -263,8 +260,7 @@ def test_a_check_is_given_its_match_row_at_no_statement_and_sees_the_current_row
 
         seen = statements(book)
         book.append("m1", plays("7D"), by="s", check=check)
-        assert seen == ["BEGIN IMMEDIATE", "SELECT id, game,", "INSERT INTO events",
-                        "UPDATE matches SET", "COMMIT"]
+        assert seen == ["BEGIN IMMEDIATE", "SELECT id, game,", "INSERT INTO events", "UPDATE matches SET", "COMMIT"]
         assert rows == [dataclasses.replace(before, token_hash="rotated")]  # as it is before this append writes
         seen.clear()
         book.append("m1", plays("8C"), by="s", key="k", check=check)  # looked up with the key: the same row
@@ -316,7 +312,10 @@ CHILD = textwrap.dedent(
 def run_child(path: Path, count: int, batch: int) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-c", CHILD, str(path), str(count), str(batch)],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -415,7 +414,8 @@ def test_verify_file_does_not_write(db_path: Path) -> None:
 def test_an_edited_event_is_found_by_verify(db_path: Path) -> None:
     recorded(db_path)
     drop_edit_restore(
-        db_path, "UPDATE events SET data = ? WHERE match_id = 'm1' AND seq = 3",
+        db_path,
+        "UPDATE events SET data = ? WHERE match_id = 'm1' AND seq = 3",
         params=('{"card":"AS","seat":0}',),
     )
     with SqliteLedger(db_path) as book:  # the guards are back, so it opens
@@ -430,7 +430,8 @@ def test_an_edited_event_with_a_recomputed_hash_breaks_the_next_link(db_path: Pa
     forged = {"seat": 0, "card": "AS"}
     new_hash = chain_hash_v2(e3.prev, e3.match, e3.seq, e3.type, forged, e3.at, e3.by, e3.key)
     drop_edit_restore(
-        db_path, "UPDATE events SET data = ?, hash = ? WHERE match_id = 'm1' AND seq = 3",
+        db_path,
+        "UPDATE events SET data = ?, hash = ? WHERE match_id = 'm1' AND seq = 3",
         params=('{"card":"AS","seat":0}', new_hash),
     )
     (report,) = verify_file(db_path)
@@ -440,7 +441,8 @@ def test_an_edited_event_with_a_recomputed_hash_breaks_the_next_link(db_path: Pa
 def test_a_reformatted_payload_is_found_by_verify(db_path: Path) -> None:
     recorded(db_path)  # seq 3 plays 8C from seat 0: same JSON value, other bytes
     drop_edit_restore(
-        db_path, "UPDATE events SET data = ? WHERE match_id = 'm1' AND seq = 3",
+        db_path,
+        "UPDATE events SET data = ? WHERE match_id = 'm1' AND seq = 3",
         params=('{"seat": 0, "card": "8C"}',),
     )
     (report,) = verify_file(db_path)
@@ -476,8 +478,9 @@ def test_events_without_a_match_row_are_reported(db_path: Path) -> None:
     at = "2026-01-01T00:00:00.000Z"
     digest = chain_hash("0" * 64, "ghost", 1, "play", {}, at, "y", None)  # a sound chain
     conn.execute(
-        "INSERT INTO events (match_id, seq, type, data, at, \"by\", \"key\", prev, hash, fmt) "
-        "VALUES ('ghost', 1, 'play', '{}', ?, 'y', NULL, ?, ?, 1)", (at, "0" * 64, digest),
+        'INSERT INTO events (match_id, seq, type, data, at, "by", "key", prev, hash, fmt) '
+        "VALUES ('ghost', 1, 'play', '{}', ?, 'y', NULL, ?, ?, 1)",
+        (at, "0" * 64, digest),
     )
     conn.close()
     reports = {r.match: r for r in verify_file(db_path)}
@@ -535,7 +538,9 @@ def test_concurrent_writers_on_one_file_stay_contiguous(db_path: Path) -> None:
                     barrier.wait()  # everyone holds the same version now
                     try:
                         book.append(
-                            "m1", [NewEvent("play", {"writer": name, "round": i})], by=name,
+                            "m1",
+                            [NewEvent("play", {"writer": name, "round": i})],
+                            by=name,
                             expected_version=version,
                         )
                         outcome = "ok"

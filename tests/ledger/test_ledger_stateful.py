@@ -36,7 +36,8 @@ DEAL = [  # deal 1 by its result (VOCABULARY.md §7), so voids and amends meet r
 ILLEGAL = {"type": "lead", "data": {"seat": 2, "cards": ["9H"]}}  # no deal in progress: the rules refuse it
 
 texts = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12).filter(
-    str.strip)
+    str.strip
+)
 notes = st.lists(texts, min_size=1, max_size=3).map(lambda ts: [{"type": "note", "data": {"text": t}} for t in ts])
 
 
@@ -146,13 +147,23 @@ class LedgerMachine(RuleBasedStateMachine):
     def amend_the_deal(self, data: st.DataObject, reason: str) -> None:
         """Amend one of deal 1's events (notes and corrections cannot be amended: the rules say void them)."""
         points = st.integers(min_value=0, max_value=6)
-        target, payload = data.draw(st.one_of(
-            st.tuples(st.just(2), st.builds(lambda d: {"dealer": d}, st.integers(min_value=0, max_value=3))),
-            st.tuples(st.just(3), st.builds(lambda p, t: {"cardPoints": [p, 120 - p], "tricks": t, "lastTrick": 0},
-                                            st.integers(min_value=0, max_value=120),
-                                            st.lists(st.integers(min_value=0, max_value=7), min_size=2, max_size=2))),
-            st.tuples(st.just(4), st.builds(lambda a, b: {"hand": 1, "points": [a, b], "totals": [a, b]}, points, points)),
-        ), label="amend")
+        target, payload = data.draw(
+            st.one_of(
+                st.tuples(st.just(2), st.builds(lambda d: {"dealer": d}, st.integers(min_value=0, max_value=3))),
+                st.tuples(
+                    st.just(3),
+                    st.builds(
+                        lambda p, t: {"cardPoints": [p, 120 - p], "tricks": t, "lastTrick": 0},
+                        st.integers(min_value=0, max_value=120),
+                        st.lists(st.integers(min_value=0, max_value=7), min_size=2, max_size=2),
+                    ),
+                ),
+                st.tuples(
+                    st.just(4), st.builds(lambda a, b: {"hand": 1, "points": [a, b], "totals": [a, b]}, points, points)
+                ),
+            ),
+            label="amend",
+        )
         self._correct({"type": "amend", "data": {"target": target, "data": payload, "reason": reason}})
 
     def _correct(self, correction: dict[str, Any]) -> None:
@@ -187,5 +198,11 @@ class LedgerMachine(RuleBasedStateMachine):
 
 
 TestLedgerMachine = LedgerMachine.TestCase
-TestLedgerMachine.settings = settings(max_examples=25, stateful_step_count=15, derandomize=True, deadline=None,
-                                      database=None, suppress_health_check=[HealthCheck.too_slow])
+TestLedgerMachine.settings = settings(
+    max_examples=25,
+    stateful_step_count=15,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)

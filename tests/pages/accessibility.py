@@ -7,4 +7,8 @@ from playwright.sync_api import Page
 
 def serious(page: Page) -> list[str]:
     violations = Axe().run(page).response["violations"]
-    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']]}" for v in violations if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']]}"
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -14,8 +14,15 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.server.conftest import CHROMIUM, Server
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -42,12 +49,17 @@ def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
     errors: list[str] = []
     contexts = []
 
-    def opener(path: str, viewport: dict[str, int] | None = None, on_response: Callable[[Any], None] | None = None) -> Page:
+    def opener(
+        path: str, viewport: dict[str, int] | None = None, on_response: Callable[[Any], None] | None = None
+    ) -> Page:
         context = chromium.new_context(viewport=viewport or PHONE)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10000)
-        page.on("request", lambda r: None if r.url.startswith(live.url) or r.url.startswith("data:") else outside.append(r.url))
+        page.on(
+            "request",
+            lambda r: None if r.url.startswith(live.url) or r.url.startswith("data:") else outside.append(r.url),
+        )
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 500 else None)
         watch_csp(page, errors)
@@ -72,8 +84,10 @@ def watch_csp(page: Page, errors: list[str]) -> None:
     """Add to ``errors`` every Content-Security-Policy violation the page raises (the event, and
     Chromium's own console report of what it refused)."""
     page.add_init_script(CSP_LISTENER)
-    page.on("console", lambda m: errors.append(m.text) if "CSP violation" in m.text
-            or "Content Security Policy" in m.text else None)
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "CSP violation" in m.text or "Content Security Policy" in m.text else None,
+    )
 
 
 def new_match(live: Server, body: dict[str, Any]) -> tuple[str, str]:
@@ -83,7 +97,8 @@ def new_match(live: Server, body: dict[str, Any]) -> tuple[str, str]:
 
 
 def record(live: Server, match_id: str, token: str, *events: dict[str, Any]) -> Any:
-    status, body = live.call("POST", f"/matches/{match_id}/events", {"events": list(events)},
-                             headers={"Authorization": f"Bearer {token}"})
+    status, body = live.call(
+        "POST", f"/matches/{match_id}/events", {"events": list(events)}, headers={"Authorization": f"Bearer {token}"}
+    )
     assert status == 201, body
     return body

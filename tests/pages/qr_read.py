@@ -9,17 +9,42 @@ the segment (mode 0100, an 8-bit length, the bytes) up to the terminator. Checke
 
 from __future__ import annotations
 
-ALIGNMENT = {1: (), 2: (6, 18), 3: (6, 22), 4: (6, 26), 5: (6, 30), 6: (6, 34), 7: (6, 22, 38), 8: (6, 24, 42),
-             9: (6, 26, 46), 10: (6, 28, 50)}
-BLOCKS_M = {1: [(1, 26, 16)], 2: [(1, 44, 28)], 3: [(1, 70, 44)], 4: [(2, 50, 32)], 5: [(2, 67, 43)],
-            6: [(4, 43, 27)], 7: [(4, 49, 31)], 8: [(2, 60, 38), (2, 61, 39)], 9: [(3, 58, 36), (2, 59, 37)],
-            10: [(4, 69, 43), (1, 70, 44)]}
+ALIGNMENT = {
+    1: (),
+    2: (6, 18),
+    3: (6, 22),
+    4: (6, 26),
+    5: (6, 30),
+    6: (6, 34),
+    7: (6, 22, 38),
+    8: (6, 24, 42),
+    9: (6, 26, 46),
+    10: (6, 28, 50),
+}
+BLOCKS_M = {
+    1: [(1, 26, 16)],
+    2: [(1, 44, 28)],
+    3: [(1, 70, 44)],
+    4: [(2, 50, 32)],
+    5: [(2, 67, 43)],
+    6: [(4, 43, 27)],
+    7: [(4, 49, 31)],
+    8: [(2, 60, 38), (2, 61, 39)],
+    9: [(3, 58, 36), (2, 59, 37)],
+    10: [(4, 69, 43), (1, 70, 44)],
+}
 """Per version at level M: (blocks, codewords per block, data codewords per block)."""
 
-MASKS = (lambda i, j: (i + j) % 2 == 0, lambda i, j: i % 2 == 0, lambda i, j: j % 3 == 0,
-         lambda i, j: (i + j) % 3 == 0, lambda i, j: (i // 2 + j // 3) % 2 == 0,
-         lambda i, j: (i * j) % 2 + (i * j) % 3 == 0, lambda i, j: ((i * j) % 2 + (i * j) % 3) % 2 == 0,
-         lambda i, j: ((i + j) % 2 + (i * j) % 3) % 2 == 0)
+MASKS = (
+    lambda i, j: (i + j) % 2 == 0,
+    lambda i, j: i % 2 == 0,
+    lambda i, j: j % 3 == 0,
+    lambda i, j: (i + j) % 3 == 0,
+    lambda i, j: (i // 2 + j // 3) % 2 == 0,
+    lambda i, j: (i * j) % 2 + (i * j) % 3 == 0,
+    lambda i, j: ((i * j) % 2 + (i * j) % 3) % 2 == 0,
+    lambda i, j: ((i + j) % 2 + (i * j) % 3) % 2 == 0,
+)
 
 
 def _function_modules(version: int) -> set[tuple[int, int]]:
@@ -62,7 +87,7 @@ def _codeword_bits(dark: set[tuple[int, int]], version: int, mask: int) -> list[
 
 
 def _data_codewords(bits: list[int], version: int) -> list[int]:
-    words = [int("".join(map(str, bits[i:i + 8])), 2) for i in range(0, len(bits) - 7, 8)]
+    words = [int("".join(map(str, bits[i : i + 8])), 2) for i in range(0, len(bits) - 7, 8)]
     sizes = [data for count, _, data in BLOCKS_M[version] for _ in range(count)]
     blocks: list[list[int]] = [[] for _ in sizes]
     at = 0
@@ -83,8 +108,8 @@ def _segment(data: list[int], version: int) -> str | None:
     end = start + 8 * length
     if end > len(bits):
         return None
-    payload = bytes(int(bits[i:i + 8], 2) for i in range(start, end, 8))
-    if bits[end:end + 4].strip("0"):  # the terminator; what follows is padding, which readers skip
+    payload = bytes(int(bits[i : i + 8], 2) for i in range(start, end, 8))
+    if bits[end : end + 4].strip("0"):  # the terminator; what follows is padding, which readers skip
         return None
     try:
         return payload.decode("utf-8")

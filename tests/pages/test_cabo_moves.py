@@ -86,4 +86,9 @@ def test_a_cabo_round_move_by_move(open_page: Callable[..., Page], live: Server)
     cells = page.locator("#sheet tbody tr[data-hand='1'] .pts").all_inner_texts()
     assert cells == ["10", "26", "0", "29"]
     types = [e["type"] for e in live.call("GET", f"/matches/{match_id}/events")[1]["events"]]
-    assert types.count("peek") == 1 and types.count("swap") == 1 and types.count("call_cabo") == 1 and types[-1] == "showdown"
+    assert (
+        types.count("peek") == 1
+        and types.count("swap") == 1
+        and types.count("call_cabo") == 1
+        and types[-1] == "showdown"
+    )

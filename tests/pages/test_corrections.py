@@ -12,10 +12,15 @@ from tests.server.conftest import Server
 
 def test_an_earlier_hand_corrected_from_the_history(open_page: Callable[..., Page], live: Server) -> None:
     match_id, token = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 3}},
-           {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
-           {"type": "hand_started", "data": {"dealer": 0}},
-           {"type": "hand_result", "data": {"cardPoints": [50, 70], "tricks": [3, 4]}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 3}},
+        {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
+        {"type": "hand_started", "data": {"dealer": 0}},
+        {"type": "hand_result", "data": {"cardPoints": [50, 70], "tricks": [3, 4]}},
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     page.get_by_role("button", name="Correct entry 3").click()
     fix = page.locator("#correction")
@@ -39,12 +44,18 @@ def test_an_earlier_hand_corrected_from_the_history(open_page: Callable[..., Pag
 
 def test_a_card_never_shown_is_revealed_and_the_hand_scored(open_page: Callable[..., Page], live: Server) -> None:
     match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben", "Carl"]})
-    record(live, match_id, token,
-           {"type": "hand_started", "data": {"dealer": 0, "layouts": [["??"] * 4] * 3, "discard": "5"}},
-           {"type": "call_cabo", "data": {"seat": 0}},
-           {"type": "draw", "data": {"seat": 1}}, {"type": "discard", "data": {"seat": 1, "card": "13"}},
-           {"type": "draw", "data": {"seat": 2}}, {"type": "discard", "data": {"seat": 2, "card": "12"}},
-           {"type": "showdown", "data": {"layouts": [["1", "2", "3", "??"], ["5", "6", "7", "8"], ["0", "0", "1", "1"]]}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 0, "layouts": [["??"] * 4] * 3, "discard": "5"}},
+        {"type": "call_cabo", "data": {"seat": 0}},
+        {"type": "draw", "data": {"seat": 1}},
+        {"type": "discard", "data": {"seat": 1, "card": "13"}},
+        {"type": "draw", "data": {"seat": 2}},
+        {"type": "discard", "data": {"seat": 2, "card": "12"}},
+        {"type": "showdown", "data": {"layouts": [["1", "2", "3", "??"], ["5", "6", "7", "8"], ["0", "0", "1", "1"]]}},
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     expect(page.locator("#sheet tr[data-hand='1'] .status")).to_have_text("incomplete: missing Anna slot 4")
     page.get_by_role("button", name="Reveal cards seen").click()
@@ -59,8 +70,13 @@ def test_a_card_never_shown_is_revealed_and_the_hand_scored(open_page: Callable[
 def test_a_hand_in_play_can_be_closed_from_the_sheet(open_page: Callable[..., Page], live: Server) -> None:
     """The form is offered mid-hand; what the API answers (the would-be result or the rule's refusal) is shown."""
     match_id, token = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0, "trump": "QS", "hands": [["??"] * 4] * 4}},
-           {"type": "lead", "data": {"seat": 1, "cards": ["9H"]}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 0, "trump": "QS", "hands": [["??"] * 4] * 4}},
+        {"type": "lead", "data": {"seat": 1, "cards": ["9H"]}},
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     expect(page.locator("#entry")).to_be_hidden()
     page.get_by_role("button", name="Close this hand from the sheet").click()
@@ -70,9 +86,12 @@ def test_a_hand_in_play_can_be_closed_from_the_sheet(open_page: Callable[..., Pa
     page.get_by_role("group", name="Tricks of North + South").get_by_role("button", name="5", exact=True).click()
     page.get_by_role("group", name="Tricks of East + West").get_by_role("button", name="3", exact=True).click()
     page.get_by_role("button", name="Check the result").click()
-    answer = live.call("POST", f"/matches/{match_id}/events?dryRun=true",
-                       {"events": [{"type": "hand_result", "data": {"cardPoints": [70, 50], "tricks": [5, 3]}}]},
-                       headers={"Authorization": f"Bearer {token}"})
+    answer = live.call(
+        "POST",
+        f"/matches/{match_id}/events?dryRun=true",
+        {"events": [{"type": "hand_result", "data": {"cardPoints": [70, 50], "tricks": [5, 3]}}]},
+        headers={"Authorization": f"Bearer {token}"},
+    )
     if answer[0] == 200:
         expect(page.locator("#preview .box")).to_contain_text("Hand 1")
     else:
@@ -88,8 +107,13 @@ def test_an_entry_made_meanwhile_elsewhere_is_not_overwritten(open_page: Callabl
     page.get_by_role("group", name="Tricks of East + West").get_by_role("button", name="2", exact=True).click()
     page.get_by_role("button", name="Check the result").click()
     expect(page.locator("#preview .box")).to_be_visible()
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 1}},  # another phone, meanwhile
-           {"type": "hand_result", "data": {"cardPoints": [30, 90], "tricks": [2, 6]}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 1}},  # another phone, meanwhile
+        {"type": "hand_result", "data": {"cardPoints": [30, 90], "tricks": [2, 6]}},
+    )
     page.get_by_role("button", name="Save the hand").click()
     refusal = page.locator("#sheet-refusal")
     expect(refusal).to_contain_text("version.conflict")
@@ -102,7 +126,13 @@ def test_an_entry_made_meanwhile_elsewhere_is_not_overwritten(open_page: Callabl
 
 def test_without_the_key_the_page_only_reads_until_a_key_is_given(open_page: Callable[..., Page], live: Server) -> None:
     match_id, token = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 3}}, {"type": "hand_result", "data": {"lossPoints": [0, 2]}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 3}},
+        {"type": "hand_result", "data": {"lossPoints": [0, 2]}},
+    )
     page = open_page(f"/m/{match_id}/score")
     expect(page.locator("#access")).to_contain_text("can only read the score")
     expect(page.locator("[data-total='1']")).to_have_text("2")

@@ -23,8 +23,20 @@ def dealt(live: Server) -> str:
     return match_id
 
 
-@pytest.mark.parametrize("path", ["/", "/new", "/rules", "/rules/la-cabra", "/m/{id}", "/m/{id}/score",
-                                  "/m/{id}/sheet", "/m/{id}/replay", "/m/{id}/dispute"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/new",
+        "/rules",
+        "/rules/la-cabra",
+        "/m/{id}",
+        "/m/{id}/score",
+        "/m/{id}/sheet",
+        "/m/{id}/replay",
+        "/m/{id}/dispute",
+    ],
+)
 def test_page_raises_no_csp_violation(open_page: Callable[..., Page], dealt: str, path: str) -> None:
     page = open_page(path.format(id=dealt))
     page.wait_for_load_state("networkidle")

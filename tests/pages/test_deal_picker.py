@@ -21,7 +21,9 @@ def test_a_la_cabra_deal_with_the_picker(open_page: Callable[..., Page], live: S
     expect(deal.get_by_role("button", name="trump card card 1: Q of spades")).to_be_visible()
 
     deal.get_by_role("button", name="North card 1: unseen card").click()
-    expect(deal.get_by_role("button", name="put Q of spades there")).to_have_class("card placed")  # greyed: already placed
+    expect(deal.get_by_role("button", name="put Q of spades there")).to_have_class(
+        "card placed"
+    )  # greyed: already placed
     expect(deal.get_by_role("button", name="put A of hearts there")).to_have_class("card red")
     deal.get_by_role("button", name="put A of hearts there").click()
     deal.get_by_role("button", name="East card 1: unseen card").click()
@@ -36,7 +38,9 @@ def test_a_la_cabra_deal_with_the_picker(open_page: Callable[..., Page], live: S
     deal.get_by_role("button", name="put an unseen card there").click()
     deal.get_by_role("button", name="Record the deal").click()
     expect(page.locator("#legal").get_by_role("button", name="North leads")).to_be_focused()
-    dealt = live.call("GET", f"/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"})[1]["events"][-1]["data"]
+    dealt = live.call("GET", f"/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"})[1]["events"][
+        -1
+    ]["data"]
     assert dealt["dealer"] == 3 and dealt["trump"] == "QS"
     assert dealt["hands"][0] == ["AH", "??", "??", "??"] and dealt["hands"][1] == ["??"] * 4
     assert page.locator("#table .card[aria-label='A of hearts']").count() == 1

@@ -39,7 +39,9 @@ def test_a_dispute_upheld_with_an_amend_rescores_the_hand(open_page: Callable[..
     # the score page's own form for a hand from the sheet: no JSON, players by name
     for name, total in (("Anna", "10"), ("Ben", "6"), ("Carl", "15"), ("Dora", "7")):  # Ben 6, alone the lowest
         ruling.get_by_label(f"{name}'s card total").fill(total)
-    expect(ruling.get_by_role("group", name="Called CABO").get_by_role("button", name="Anna")).to_have_attribute("aria-pressed", "true")
+    expect(ruling.get_by_role("group", name="Called CABO").get_by_role("button", name="Anna")).to_have_attribute(
+        "aria-pressed", "true"
+    )
     ruling.get_by_role("button", name="Check the ruling").click()
     expect(ruling.locator(".preview [data-preview-hand='1']")).to_have_text("Hand 1: Dora 0 → 7")
     expect(ruling.locator(".preview")).to_contain_text("Totals: Anna 33, Ben 7, Carl 55, Dora 21")
@@ -59,10 +61,22 @@ def test_a_dispute_upheld_with_an_amend_rescores_the_hand(open_page: Callable[..
 
 
 def test_a_dispute_after_the_correction_window_is_refused(open_page: Callable[..., Page], live: Server) -> None:
-    match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben"], "options": {"correctionWindow": 0},
-                                       "initial": {"totals": [20, 95]}})
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0}},
-           {"type": "hand_result", "data": {"layouts": [["1", "2", "3", "4"], ["9", "9", "5", "6"]], "caller": 0}})
+    match_id, token = new_match(
+        live,
+        {
+            "game": "cabo",
+            "players": ["Anna", "Ben"],
+            "options": {"correctionWindow": 0},
+            "initial": {"totals": [20, 95]},
+        },
+    )
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 0}},
+        {"type": "hand_result", "data": {"layouts": [["1", "2", "3", "4"], ["9", "9", "5", "6"]], "caller": 0}},
+    )
     assert live.call("GET", f"/matches/{match_id}")[1]["end"]["over"] is True
     page = open_page(f"/m/{match_id}/dispute#token={token}")
     page.get_by_label("Why").fill("Ben's 6 was a 5")
@@ -72,11 +86,24 @@ def test_a_dispute_after_the_correction_window_is_refused(open_page: Callable[..
 
 
 def test_a_correction_after_the_correction_window_is_refused_on_the_scoring_page(
-        open_page: Callable[..., Page], live: Server) -> None:
-    match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben"], "options": {"correctionWindow": 0},
-                                       "initial": {"totals": [20, 95]}})
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0}},
-           {"type": "hand_result", "data": {"layouts": [["1", "2", "3", "4"], ["9", "9", "5", "6"]], "caller": 0}})
+    open_page: Callable[..., Page], live: Server
+) -> None:
+    match_id, token = new_match(
+        live,
+        {
+            "game": "cabo",
+            "players": ["Anna", "Ben"],
+            "options": {"correctionWindow": 0},
+            "initial": {"totals": [20, 95]},
+        },
+    )
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 0}},
+        {"type": "hand_result", "data": {"layouts": [["1", "2", "3", "4"], ["9", "9", "5", "6"]], "caller": 0}},
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     page.get_by_role("button", name="Undo the last entry").click()
     expect(page.locator("#correction .refusal")).to_contain_text("common.match_final")
@@ -84,7 +111,9 @@ def test_a_correction_after_the_correction_window_is_refused_on_the_scoring_page
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3  # nothing written
 
 
-def test_a_double_tap_opens_one_dispute_and_the_ruling_form_reads_on_a_phone(open_page: Callable[..., Page], live: Server) -> None:
+def test_a_double_tap_opens_one_dispute_and_the_ruling_form_reads_on_a_phone(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     """Found by the h4 audit: a double tap opened the dispute twice (a new Idempotency-Key per tap), the
     ruling form's 'How' was cut at 390 px ('Amend it (write what it shoul') and its entries read 'hand_result'."""
     start, events = WRONG_SHEET
@@ -102,10 +131,18 @@ def test_a_double_tap_opens_one_dispute_and_the_ruling_form_reads_on_a_phone(ope
     ruling = page.get_by_role("form", name=f"Ruling on the dispute of entry {dispute.get_attribute('data-seq')}")
     ruling.get_by_label("Upheld").check()
     # the entry offered first is the hand's result line, the one a scoring dispute is about
-    assert ruling.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text") == "Entry 3: hand 1 result"
+    assert (
+        ruling.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text")
+        == "Entry 3: hand 1 result"
+    )
     expect(ruling.get_by_label("Ben's card total")).to_be_visible()  # the entry's own form, not its JSON
     dispute_form = page.locator("#dispute-form")
-    for form, name in ((ruling, "Entry to correct"), (ruling, "What to do with it"), (dispute_form, "What is contested"), (dispute_form, "Whose")):
+    for form, name in (
+        (ruling, "Entry to correct"),
+        (ruling, "What to do with it"),
+        (dispute_form, "What is contested"),
+        (dispute_form, "Whose"),
+    ):
         select = form.get_by_label(name)
         texts = select.locator("option").all_inner_texts()
         assert not [t for t in texts if "_" in t], texts

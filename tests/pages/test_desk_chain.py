@@ -15,31 +15,43 @@ SHOTS = "/tmp/shots"
 
 
 def test_a_ruling_with_two_corrections_previewed_together(open_page: Callable[..., Page], live: Server) -> None:
-    match_id, token = new_match(live, {"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"],
-                                       "initial": {"scores": [40, 90, 50, 30]}})
-    record(live, match_id, token,
-           {"type": "hand_started", "data": {"dealer": 1}},
-           {"type": "hand_result", "data": {"out": 0, "hands": [0, 12, 5, 9]}},       # Bea 102: over 99, out
-           {"type": "hand_started", "data": {"dealer": 2}},
-           {"type": "hand_result", "data": {"out": 2, "hands": [7, None, 0, 4]}},     # hand 2 without her
-           {"type": "dispute", "data": {"hand": 1, "seat": 1, "reason": "Bea's cards made 8, not 12"}})
+    match_id, token = new_match(
+        live, {"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"], "initial": {"scores": [40, 90, 50, 30]}}
+    )
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 1}},
+        {"type": "hand_result", "data": {"out": 0, "hands": [0, 12, 5, 9]}},  # Bea 102: over 99, out
+        {"type": "hand_started", "data": {"dealer": 2}},
+        {"type": "hand_result", "data": {"out": 2, "hands": [7, None, 0, 4]}},  # hand 2 without her
+        {"type": "dispute", "data": {"hand": 1, "seat": 1, "reason": "Bea's cards made 8, not 12"}},
+    )
     page = open_page(f"/m/{match_id}/dispute?hand=1#token={token}")
     ruling = page.get_by_role("form", name="Ruling on the dispute of entry 6")
     ruling.get_by_label("Upheld").check()
     ruling.get_by_label("Reason for the ruling").fill("Bea's cards were counted again: 8")
     first = ruling.locator("fieldset[data-fix='1']")
-    assert first.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text") == "Entry 3: hand 1 result"
+    assert (
+        first.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text")
+        == "Entry 3: hand 1 result"
+    )
     expect(first.get_by_label("Bea: points of the hand")).to_have_value("12")
     first.get_by_label("Bea: points of the hand").fill("8")
     ruling.get_by_role("button", name="Check the ruling").click()
 
     # alone, the correction breaks hand 2: the page says so in words and offers the next correction
     refusal = ruling.locator(".refusal")
-    expect(refusal).to_contain_text("With this correction, entry 5 (hand 2 result) no longer fits: Bea played this hand")
+    expect(refusal).to_contain_text(
+        "With this correction, entry 5 (hand 2 result) no longer fits: Bea played this hand"
+    )
     refusal.get_by_role("button", name="Correct entry 5 too").click()
     second = ruling.locator("fieldset[data-fix='2']")
     expect(second.get_by_label("Entry to correct")).to_be_focused()
-    expect(second.get_by_role("group", name="Made Roby (out of cards)").get_by_role("button", name="Carlos")).to_have_attribute("aria-pressed", "true")
+    expect(
+        second.get_by_role("group", name="Made Roby (out of cards)").get_by_role("button", name="Carlos")
+    ).to_have_attribute("aria-pressed", "true")
     second.get_by_label("Bea: points of the hand").fill("6")
     ruling.get_by_role("button", name="Check the ruling").click()
 

@@ -72,7 +72,9 @@ def test_cau_robat_history_after_hands_from_the_sheet(open_page: Callable[..., P
 
 
 @pytest.mark.parametrize("game", ["la-cabra", "cabo", "cau-robat", "el-roby"])
-def test_every_game_draws_its_table_after_a_hand_from_the_sheet(open_page: Callable[..., Page], live: Server, game: str) -> None:
+def test_every_game_draws_its_table_after_a_hand_from_the_sheet(
+    open_page: Callable[..., Page], live: Server, game: str
+) -> None:
     start, events = MATCHES[game]
     match_id, token = new_match(live, start)
     record(live, match_id, token, *events[:2])  # the first hand, from the sheet
@@ -102,8 +104,13 @@ def test_a_blank_correction_window_means_no_limit(open_page: Callable[..., Page]
     first = live.call("GET", f"/matches/{match_id}/events")[1]["events"][0]
     assert first["data"].get("options", {}).get("correctionWindow") is None
     for dealer in (0, 1, 2):  # A takes the most cards three times: the match is over
-        record(live, match_id, token, {"type": "hand_started", "data": {"dealer": dealer}},
-               {"type": "hand_result", "data": {"piles": [12, 10, 10, 8]}})
+        record(
+            live,
+            match_id,
+            token,
+            {"type": "hand_started", "data": {"dealer": dealer}},
+            {"type": "hand_result", "data": {"piles": [12, 10, 10, 8]}},
+        )
     assert live.call("GET", f"/matches/{match_id}")[1]["status"] == "over"
 
     score = open_page(f"/m/{match_id}/score")
@@ -119,20 +126,35 @@ def test_a_blank_correction_window_means_no_limit(open_page: Callable[..., Page]
     assert live.call("GET", f"/matches/{match_id}")[1]["status"] == "playing"
 
 
-def test_the_score_page_leads_to_the_match_replay_and_desk_which_lists_disputes(open_page: Callable[..., Page], live: Server) -> None:
+def test_the_score_page_leads_to_the_match_replay_and_desk_which_lists_disputes(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     """The score page linked to nothing else, and the match page did not say a score was disputed."""
     start, events = WRONG_SHEET
     match_id, token = new_match(live, start)
     record(live, match_id, token, *events)
     ruled = len(events) + 2
-    record(live, match_id, token, {"type": "dispute", "data": {"hand": 1, "field": "points", "seat": 3, "reason": "Dora was not the lowest"}})
-    record(live, match_id, token, {"type": "ruling", "data": {"dispute": ruled, "decision": "rejected", "reason": "the photo shows Ben's 5"}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "dispute", "data": {"hand": 1, "field": "points", "seat": 3, "reason": "Dora was not the lowest"}},
+    )
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "ruling", "data": {"dispute": ruled, "decision": "rejected", "reason": "the photo shows Ben's 5"}},
+    )
     record(live, match_id, token, {"type": "dispute", "data": {"hand": 2, "reason": "Anna's row was 1 3"}})
 
     score = open_page(f"/m/{match_id}/score")
     links = score.get_by_role("navigation", name="This match")
-    for name, path, heading in (("Score and audit", f"/m/{match_id}", "Cabo"), ("Replay", f"/m/{match_id}/replay", None),
-                                ("Dispute desk", f"/m/{match_id}/dispute", "Dispute desk")):
+    for name, path, heading in (
+        ("Score and audit", f"/m/{match_id}", "Cabo"),
+        ("Replay", f"/m/{match_id}/replay", None),
+        ("Dispute desk", f"/m/{match_id}/dispute", "Dispute desk"),
+    ):
         links.get_by_role("link", name=name, exact=True).focus()
         score.keyboard.press("Enter")  # with the keyboard
         score.wait_for_url(live.url + path)

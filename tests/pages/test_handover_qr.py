@@ -21,8 +21,10 @@ from tests.server.conftest import Server
 
 PUBLIC = "http://tanteo.club.example:8080"
 CABRA = {"game": "la-cabra", "players": ["North", "East", "South", "West"]}
-HAND = [{"type": "hand_started", "data": {"dealer": 3}},
-        {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}}]
+HAND = [
+    {"type": "hand_started", "data": {"dealer": 3}},
+    {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
+]
 SHEET_QR_TITLE = "QR code: this match's public audit page and the head hash printed here"
 
 
@@ -44,13 +46,17 @@ def drawn_text(page: Page) -> str | None:
     return qr_read.read({(int(y) - 2, int(x) - 2) for x, y in re.findall(r"M(\d+) (\d+)h1v1h-1z", path)}, size)
 
 
-@pytest.mark.parametrize("text", ["hello", "http://192.168.1.20:8000/m/abc/score#token=" + "k" * 32, "https://tanteo.example/" + "é" * 60])
+@pytest.mark.parametrize(
+    "text", ["hello", "http://192.168.1.20:8000/m/abc/score#token=" + "k" * 32, "https://tanteo.example/" + "é" * 60]
+)
 def test_the_reader_reads_codes_another_encoder_drew(text: str) -> None:
     """The reader the tests below use reads segno's codes too, at every version that holds the text."""
     read = []
     for version in range(1, 11):
         try:
-            code = segno.make(text, error="m", mode="byte", version=version, boost_error=False, micro=False, encoding="utf-8")
+            code = segno.make(
+                text, error="m", mode="byte", version=version, boost_error=False, micro=False, encoding="utf-8"
+            )
         except segno.DataOverflowError:
             continue
         dark = {(r, c) for r, row in enumerate(code.matrix) for c, x in enumerate(row) if x}
@@ -81,7 +87,9 @@ def get_html(server: Server, path: str, headers: dict[str, str]) -> str:
         return str(response.read().decode("utf-8"))
 
 
-def test_the_hand_over_code_names_the_public_address_and_the_key_stays_in_the_browser(chromium: Browser, public: Server) -> None:
+def test_the_hand_over_code_names_the_public_address_and_the_key_stays_in_the_browser(
+    chromium: Browser, public: Server
+) -> None:
     context = chromium.new_context(viewport=PHONE)
     errors: list[str] = []
     try:
@@ -93,8 +101,12 @@ def test_the_hand_over_code_names_the_public_address_and_the_key_stays_in_the_br
         match_id, token = create_on_the_page(page)
         link = f"{PUBLIC}/m/{match_id}/score#token={token}"
         assert drawn_text(page) == link
-        expect(page.locator("#handover-where")).to_have_text(f"The code opens {PUBLIC}/m/{match_id}/score on the other phone.")
-        expect(page.get_by_role("img", name="QR code: open this match for scoring on another phone, with its write key")).to_be_visible()
+        expect(page.locator("#handover-where")).to_have_text(
+            f"The code opens {PUBLIC}/m/{match_id}/score on the other phone."
+        )
+        expect(
+            page.get_by_role("img", name="QR code: open this match for scoring on another phone, with its write key")
+        ).to_be_visible()
         assert token and not any(token in request for request in sent), [r[:120] for r in sent if token in r]
         assert all(request.split(" ", 2)[1].startswith(public.url) for request in sent)  # nothing from outside
         assert errors == []
@@ -102,7 +114,9 @@ def test_the_hand_over_code_names_the_public_address_and_the_key_stays_in_the_br
         context.close()
 
 
-def test_the_hand_over_code_without_a_public_address_uses_the_browsers(open_page: Callable[..., Page], live: Server) -> None:
+def test_the_hand_over_code_without_a_public_address_uses_the_browsers(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     page = open_page("/new")
     sent = watch_requests(page)
     match_id, token = create_on_the_page(page)
@@ -112,12 +126,13 @@ def test_the_hand_over_code_without_a_public_address_uses_the_browsers(open_page
 
 
 def sheet_qr(html: str) -> str:
-    return html[html.index('<div class="qr">') + len('<div class="qr">'):html.index("</svg>") + len("</svg>")]
+    return html[html.index('<div class="qr">') + len('<div class="qr">') : html.index("</svg>") + len("</svg>")]
 
 
 @pytest.mark.parametrize("configured", [True, False])
-def test_a_forged_host_never_reaches_the_printed_sheet(configured: bool, public: Server, live: Server,
-                                                       open_page: Callable[..., Page]) -> None:
+def test_a_forged_host_never_reaches_the_printed_sheet(
+    configured: bool, public: Server, live: Server, open_page: Callable[..., Page]
+) -> None:
     server = public if configured else live
     match_id, token = new_match(server, CABRA)
     record(server, match_id, token, *HAND)
@@ -126,13 +141,17 @@ def test_a_forged_host_never_reaches_the_printed_sheet(configured: bool, public:
     assert "evil.example" not in html
     base = PUBLIC if configured else ""
     proof = f"{base}/m/{match_id}?head={head}"
-    assert sheet_qr(html) == qr_svg(proof, SHEET_QR_TITLE).strip()  # the code holds the link and the head printed beside it
+    assert (
+        sheet_qr(html) == qr_svg(proof, SHEET_QR_TITLE).strip()
+    )  # the code holds the link and the head printed beside it
     assert f'href="{proof}"' in html
     assert ('id="no-public-url"' in html) is not configured
     assert "evil.example" not in get_html(server, "/new", {"Host": "evil.example"})
     if not configured:
         page = open_page(f"/m/{match_id}/sheet")
-        expect(page.locator("#no-public-url")).to_contain_text("This server was not told the address other phones reach it at")
+        expect(page.locator("#no-public-url")).to_contain_text(
+            "This server was not told the address other phones reach it at"
+        )
         page.locator("#proof-link a").click()
         expect(page.locator("#printed-head")).to_contain_text("ends where the record ends, at entry 3")
         record(server, match_id, token, {"type": "hand_started", "data": {"dealer": 0}}, HAND[1])
@@ -140,5 +159,3 @@ def test_a_forged_host_never_reaches_the_printed_sheet(configured: bool, public:
         expect(page.locator("#printed-head")).to_contain_text("ended at entry 3; 2 more entries were recorded after it")
         page.goto(f"{live.url}/m/{match_id}?head={'0' * 64}")
         expect(page.locator("#printed-head")).to_contain_text("is not in this record")
-
-

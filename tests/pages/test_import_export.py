@@ -30,8 +30,9 @@ def choose(page: Page, path: Path) -> None:
     page.get_by_label("Import a file").set_input_files(str(path))
 
 
-def test_a_text_file_imports_its_valid_prefix_and_names_the_error(open_page: Callable[..., Page], live: Server,
-                                                                  tmp_path: Path) -> None:
+def test_a_text_file_imports_its_valid_prefix_and_names_the_error(
+    open_page: Callable[..., Page], live: Server, tmp_path: Path
+) -> None:
     path = tmp_path / "club-night.tnt"
     path.write_text(CLUB_NIGHT, encoding="utf-8")
     home = open_page("/")
@@ -58,8 +59,9 @@ def test_a_text_file_imports_its_valid_prefix_and_names_the_error(open_page: Cal
     expect(home.locator("#sheet tbody tr[data-hand]")).to_have_count(2)
 
 
-def test_a_file_with_nothing_to_import_shows_every_problem(open_page: Callable[..., Page], live: Server,
-                                                           tmp_path: Path) -> None:
+def test_a_file_with_nothing_to_import_shows_every_problem(
+    open_page: Callable[..., Page], live: Server, tmp_path: Path
+) -> None:
     path = tmp_path / "notes.txt"
     path.write_text('[Game "bridge"]\n[Players "A" "B"]\n', encoding="utf-8")
     before = live.call("GET", "/matches")[1]["total"]
@@ -75,11 +77,17 @@ def test_a_file_with_nothing_to_import_shows_every_problem(open_page: Callable[.
 CABRA = {"game": "la-cabra", "players": ["North", "East", "South", "West"], "title": "Exported evening"}
 
 
-def test_an_exported_archive_imported_again_is_already_here(open_page: Callable[..., Page], live: Server,
-                                                            tmp_path: Path) -> None:
+def test_an_exported_archive_imported_again_is_already_here(
+    open_page: Callable[..., Page], live: Server, tmp_path: Path
+) -> None:
     match_id, token = new_match(live, CABRA)
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 3, "hands": [["??"] * 4] * 4, "trump": "QS"}},
-           {"type": "lead", "data": {"seat": 0, "cards": ["9H", "KH"]}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 3, "hands": [["??"] * 4] * 4, "trump": "QS"}},
+        {"type": "lead", "data": {"seat": 0, "cards": ["9H", "KH"]}},
+    )
     score = open_page(f"/m/{match_id}/score#token={token}")
     expect(score.locator("#access")).to_contain_text("You can score")
     with score.expect_download() as archive:
@@ -113,10 +121,14 @@ def test_without_the_key_the_export_is_a_plain_link(open_page: Callable[..., Pag
     match_id, _token = new_match(live, CABRA)
     score = open_page(f"/m/{match_id}/score")
     expect(score.locator("#export-note")).to_contain_text("left out")
-    assert score.get_by_role("link", name="text (.tnt)").get_attribute("href") == f"/matches/{match_id}/export?format=text"
+    assert (
+        score.get_by_role("link", name="text (.tnt)").get_attribute("href") == f"/matches/{match_id}/export?format=text"
+    )
 
 
-def test_the_report_closes_and_the_keyboard_reaches_the_file_input(open_page: Callable[..., Page], tmp_path: Path) -> None:
+def test_the_report_closes_and_the_keyboard_reaches_the_file_input(
+    open_page: Callable[..., Page], tmp_path: Path
+) -> None:
     path = tmp_path / "club-night.tnt"
     path.write_text(CLUB_NIGHT, encoding="utf-8")
     home = open_page("/")

@@ -56,7 +56,9 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     expect(page.locator("#preview")).to_contain_text(f"{EW} 2")
     expect(page.locator("#preview")).to_contain_text("Ben deals")
     save(page, 1)
-    expect(page.locator("#history")).to_contain_text("hand result — card points 72–48, tricks 5–2")  # as a sheet writes it
+    expect(page.locator("#history")).to_contain_text(
+        "hand result — card points 72–48, tricks 5–2"
+    )  # as a sheet writes it
     enter_hand(page, 50, None)  # card points alone, the shortest entry
     save(page, 2)
     enter_loss(page, (4, 0))  # a sheet that kept only the loss points
@@ -90,7 +92,9 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     assert shown == [s["total"] for s in summary["standings"]] == [6, 4]
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
     assert [h["points"] for h in audit["hands"]] == [[0, 2], [2, 0], [4, 0], [0, 2]]
-    results = [e["data"] for e in live.call("GET", f"/matches/{match_id}/events")[1]["events"] if e["type"] == "hand_result"]
+    results = [
+        e["data"] for e in live.call("GET", f"/matches/{match_id}/events")[1]["events"] if e["type"] == "hand_result"
+    ]
     assert results[1] == {"cardPoints": [50, 70]} and results[2] == {"lossPoints": [4, 0]}
     assert [c["type"] for c in audit["corrections"]] == ["void"]
     assert not any(token in url for url in urls)  # the token never travels in a URL the server sees
@@ -144,7 +148,11 @@ def test_a_named_match_is_found_again(open_page: Callable[..., Page], live: Serv
     match_id = page.url.split("/m/")[1].split("/")[0]
     summary = live.call("GET", f"/matches/{match_id}")[1]
     assert (summary["title"], summary["date"], summary["place"], summary["tags"]) == (
-        "Friday final", "2026-11-21", "Casal Gràcia", ["league-2026", "finals"])
+        "Friday final",
+        "2026-11-21",
+        "Casal Gràcia",
+        ["league-2026", "finals"],
+    )
     home = open_page("/?place=casal gràcia&tag=finals")
     expect(home.locator(".match")).to_have_count(1)
     expect(home.locator(".match").first).to_contain_text("Friday final")

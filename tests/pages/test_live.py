@@ -49,6 +49,10 @@ def test_a_reader_follows_the_match_live(open_page: Callable[..., Page], live: S
     assert seqs(follower) == [1, 2, 3, 4, 5, 6, 7, 8]
     expect(follower.locator("#table")).to_have_attribute("data-seq", "8")
     state = live.call("GET", f"/matches/{match_id}/state?at=8")[1]["state"]
-    assert follower.locator("#table .seatrow").first.locator("[data-card]").evaluate_all(
-        "cards => cards.map(c => c.dataset.card)") == state["table"]
+    assert (
+        follower.locator("#table .seatrow")
+        .first.locator("[data-card]")
+        .evaluate_all("cards => cards.map(c => c.dataset.card)")
+        == state["table"]
+    )
     expect(match_page.locator("#match")).to_have_attribute("data-version", "8", timeout=10000)

@@ -20,7 +20,13 @@ def test_a_wrong_claim_is_the_first_divergence(open_page: Callable[..., Page], l
     record(live, match_id, token, *events)
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
     first = audit["firstDivergence"]
-    assert (first["hand"], first["field"], first["seat"], first["claimed"], first["computed"]) == (1, "points", 0, 10, 15)
+    assert (first["hand"], first["field"], first["seat"], first["claimed"], first["computed"]) == (
+        1,
+        "points",
+        0,
+        10,
+        15,
+    )
 
     page = open_page(f"/m/{match_id}")
     sentence = page.locator("#divergence").inner_text()
@@ -38,13 +44,17 @@ def test_a_wrong_claim_is_the_first_divergence(open_page: Callable[..., Page], l
     # every other disagreement is marked too, and agreeing claims are not
     marked = page.locator("#audit-sheet td.disagrees")
     wrong = {(c["hand"], c["seat"]) for c in audit["claims"] if not c["agrees"]}
-    assert {(int(m.locator("xpath=..").get_attribute("data-hand")), int(m.get_attribute("data-col"))) for m in marked.all()} == wrong
+    assert {
+        (int(m.locator("xpath=..").get_attribute("data-hand")), int(m.get_attribute("data-col"))) for m in marked.all()
+    } == wrong
 
     # computed points and totals are the audit's
     for hand in audit["hands"]:
         row = page.locator(f"#audit-sheet tr[data-hand='{hand['hand']}'] .pts")
         assert row.all_inner_texts() == [str(p) for p in hand["points"]]
-    assert page.locator("#audit-sheet tfoot td.total").all_inner_texts() == [str(s["total"]) for s in audit["standings"]]
+    assert page.locator("#audit-sheet tfoot td.total").all_inner_texts() == [
+        str(s["total"]) for s in audit["standings"]
+    ]
 
     # each explanation line links to the rule it applies
     lines = page.locator("#hand-1 .lines li")
@@ -83,13 +93,22 @@ def test_no_serious_accessibility_violation_on_the_replay(open_page: Callable[..
 
 def test_the_chart_shows_long_team_names_whole(open_page: Callable[..., Page], live: Server) -> None:
     """Each line ends in its name and total ("Guillermina + Bartomeu 2"): none is cut at the chart's edge."""
-    match_id, token = new_match(live, {"game": "la-cabra", "players": ["Guillermina", "Maximilià", "Bartomeu", "Montserrat"]})
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 3}},
-           {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}})
+    match_id, token = new_match(
+        live, {"game": "la-cabra", "players": ["Guillermina", "Maximilià", "Bartomeu", "Montserrat"]}
+    )
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 3}},
+        {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
+    )
     page = open_page(f"/m/{match_id}")
     labels = page.locator("svg.chart text.label")
     expect(labels).to_have_count(2)
     expect(labels.first).to_contain_text("Guillermina + Bartomeu")
     width = page.evaluate("document.querySelector('svg.chart').viewBox.baseVal.width")
-    for right in page.evaluate("[...document.querySelectorAll('svg.chart text.label')].map(t => t.getBBox().x + t.getBBox().width)"):
+    for right in page.evaluate(
+        "[...document.querySelectorAll('svg.chart text.label')].map(t => t.getBBox().x + t.getBBox().width)"
+    ):
         assert right <= width

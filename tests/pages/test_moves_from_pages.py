@@ -18,7 +18,9 @@ def _e(type_: str, **data: Any) -> dict[str, Any]:
 
 
 def events(live: Server, match_id: str, token: str) -> list[dict[str, Any]]:
-    return list(live.call("GET", f"/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"})[1]["events"])
+    return list(
+        live.call("GET", f"/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"})[1]["events"]
+    )
 
 
 def group(page: Page, label: str) -> Any:
@@ -39,7 +41,9 @@ def test_kabu_starting_chips_end_time_buying_and_leaving(open_page: Callable[...
     sent = created.value.request.post_data_json
     assert sent["target"] == {"end": "time"} and sent["initial"] == {"chips": [1, 70, 70, 70]}
     match_id, token = created.value.json()["id"], page.locator("#token").inner_text()
-    record(live, match_id, token, _e("hand_started", dealer=0), _e("hand_result", values=[0, 9, 9, 9]))  # Anna cannot pay
+    record(
+        live, match_id, token, _e("hand_started", dealer=0), _e("hand_result", values=[0, 9, 9, 9])
+    )  # Anna cannot pay
 
     page.get_by_role("link", name="Start scoring").click()
     legal = page.locator("#legal")
@@ -94,11 +98,20 @@ def test_la_cabra_deal_after_a_sheet_deal_asks_who_leads(open_page: Callable[...
     expect(page.locator("#legal [data-move-type='lead'][data-seat='2']")).to_be_visible()
 
 
-def test_el_roby_rebuy_shows_its_price_first_and_the_sheets_mark_it(open_page: Callable[..., Page], live: Server) -> None:
+def test_el_roby_rebuy_shows_its_price_first_and_the_sheets_mark_it(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     """A re-buy recorded on one tap with no price shown; the sheet then read '40 = 36' with no marker;
     the printed sheet showed no pot nor re-buy money."""
-    match_id, token = new_match(live, {"game": "el-roby", "players": ["Ana", "Bea", "Carl", "Dani"],
-                                       "options": {"entry": 10, "stake": 2}, "initial": {"scores": [90, 10, 20, 30]}})
+    match_id, token = new_match(
+        live,
+        {
+            "game": "el-roby",
+            "players": ["Ana", "Bea", "Carl", "Dani"],
+            "options": {"entry": 10, "stake": 2},
+            "initial": {"scores": [90, 10, 20, 30]},
+        },
+    )
     record(live, match_id, token, _e("hand_started", dealer=0), _e("hand_result", out=1, hands=[40, 0, 5, 6]))
     page = open_page(f"/m/{match_id}/score#token={token}")
     cell = page.locator("#sheet tr[data-hand='1'] td").first
@@ -114,22 +127,36 @@ def test_el_roby_rebuy_shows_its_price_first_and_the_sheets_mark_it(open_page: C
     expect(cell.locator(".tot")).to_have_text("= 36")
 
     sheet = open_page(f"/m/{match_id}/sheet")
-    expect(sheet.locator(".sheet tbody tr").first.locator(".rebuy").first).to_have_text("over 99: re-bought for 14, back in at 36")
+    expect(sheet.locator(".sheet tbody tr").first.locator(".rebuy").first).to_have_text(
+        "over 99: re-bought for 14, back in at 36"
+    )
     expect(sheet.locator("#pot")).to_have_text("Pot: 54")
     expect(sheet.locator("#money tr", has_text="Ana")).to_contain_text("re-buy into the pot -14")
     expect(sheet.locator("#money tr", has_text="Ana").locator(".total")).to_have_text("-26")
 
 
-CAU_DEAL = _e("hand_started", dealer=3, table=["1o", "3c", "5e", "11b"], hands=[
-    ["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"], ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
-    ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"], ["11o", "10c", "4b", "3b", "4e", "5b", "6b", "11e", "12b"]])
+CAU_DEAL = _e(
+    "hand_started",
+    dealer=3,
+    table=["1o", "3c", "5e", "11b"],
+    hands=[
+        ["5o", "12o", "7o", "7b", "1e", "2o", "4o", "6o", "10o"],
+        ["6c", "3o", "7c", "1b", "2c", "4c", "6e", "10e", "12c"],
+        ["1c", "2e", "7e", "2b", "3e", "5c", "11c", "12e", "10b"],
+        ["11o", "10c", "4b", "3b", "4e", "5b", "6b", "11e", "12b"],
+    ],
+)
 
 
-def test_cau_robat_captures_asked_and_the_sheet_says_cards_and_hands_won(open_page: Callable[..., Page], live: Server) -> None:
+def test_cau_robat_captures_asked_and_the_sheet_says_cards_and_hands_won(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     """The optional captures were never asked; the sheet's cell '12 = 1' mixed cards and hands won;
     the Spanish cards read 1o, 12b."""
     match_id, token = new_match(live, {"game": "cau-robat", "players": ["A", "B", "C", "D"]})
-    record(live, match_id, token, _e("hand_started", dealer=2), _e("hand_result", piles=[8, 12, 12, 6], table=2), CAU_DEAL)
+    record(
+        live, match_id, token, _e("hand_started", dealer=2), _e("hand_result", piles=[8, 12, 12, 6], table=2), CAU_DEAL
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     cell = page.locator("#sheet tr[data-hand='1'] td").nth(1)
     expect(cell.locator(".pts")).to_have_text("12 cards")
@@ -146,7 +173,11 @@ def test_cau_robat_captures_asked_and_the_sheet_says_cards_and_hands_won(open_pa
     form.get_by_role("button", name="Capture 1: cards, bottom to top: add 5 de oros").click()
     form.get_by_role("button", name="Record").click()
     expect(page.locator("#access")).to_contain_text("5 entries recorded")
-    assert events(live, match_id, token)[-1]["data"] == {"seat": 0, "card": "5o", "captures": [{"seat": 0, "cards": ["5e", "5o"]}]}
+    assert events(live, match_id, token)[-1]["data"] == {
+        "seat": 0,
+        "card": "5o",
+        "captures": [{"seat": 0, "cards": ["5e", "5o"]}],
+    }
     expect(page.locator("#history li[data-seq='5']")).to_contain_text("card 5 de oros")
 
 
@@ -176,8 +207,15 @@ def test_cau_robat_target_is_asked_on_new_match(open_page: Callable[..., Page], 
 
 
 def test_a_rebuy_and_a_leader_by_keyboard(open_page: Callable[..., Page], live: Server) -> None:
-    match_id, token = new_match(live, {"game": "el-roby", "players": ["Ana", "Bea", "Carl", "Dani"],
-                                       "options": {"entry": 10}, "initial": {"scores": [90, 10, 20, 30]}})
+    match_id, token = new_match(
+        live,
+        {
+            "game": "el-roby",
+            "players": ["Ana", "Bea", "Carl", "Dani"],
+            "options": {"entry": 10},
+            "initial": {"scores": [90, 10, 20, 30]},
+        },
+    )
     record(live, match_id, token, _e("hand_started", dealer=0), _e("hand_result", out=1, hands=[40, 0, 5, 6]))
     page = open_page(f"/m/{match_id}/score#token={token}")
     page.locator("#legal [data-move-type='rebuy']").focus()
@@ -192,7 +230,9 @@ def test_a_rebuy_and_a_leader_by_keyboard(open_page: Callable[..., Page], live: 
     page = open_page(f"/m/{match_id}/score#token={token}")
     page.locator("#legal [data-move-type='hand_started']").focus()
     page.keyboard.press("Enter")
-    page.get_by_role("button", name="put 6 of hearts there").focus()  # the picker waits on the one open place: the trump card
+    page.get_by_role(
+        "button", name="put 6 of hearts there"
+    ).focus()  # the picker waits on the one open place: the trump card
     page.keyboard.press("Enter")
     leader = page.locator("[data-field='leader']")
     leader.get_by_role("button", name="West").focus()
@@ -207,9 +247,16 @@ def test_a_rebuy_and_a_leader_by_keyboard(open_page: Callable[..., Page], live: 
 def test_cabo_history_says_which_cards_were_shown_from_the_slots(open_page: Callable[..., Page], live: Server) -> None:
     """'Anna: replace — cards 0' read as if she drew the 0; the 0 left slot 2, the drawn 6 went in."""
     match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"]})
-    record(live, match_id, token, _e("hand_started", dealer=0, layouts=[["??"] * 4] * 4, discard="5"),
-           _e("draw", seat=0, card="6"), _e("replace", seat=0, slots=[2], cards=["0"]),
-           _e("draw", seat=1), _e("replace", seat=1, slots=[1, 3], cards=["4", "4"]))
+    record(
+        live,
+        match_id,
+        token,
+        _e("hand_started", dealer=0, layouts=[["??"] * 4] * 4, discard="5"),
+        _e("draw", seat=0, card="6"),
+        _e("replace", seat=0, slots=[2], cards=["0"]),
+        _e("draw", seat=1),
+        _e("replace", seat=1, slots=[1, 3], cards=["4", "4"]),
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     expect(page.locator("#history li[data-seq='4']")).to_contain_text("Anna: replace — slot 2, cards shown 0")
     expect(page.locator("#history li[data-seq='6']")).to_contain_text("Ben: replace — slots 1 + 3, cards shown 4 4")

@@ -11,14 +11,20 @@ from tests.server.conftest import Server
 from tests.pages.accessibility import serious
 
 CABRA = {"game": "la-cabra", "players": ["North", "East", "South", "West"]}
-DEAL_1 = [{"type": "hand_started", "data": {"dealer": 3}},
-          {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}}]
+DEAL_1 = [
+    {"type": "hand_started", "data": {"dealer": 3}},
+    {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
+]
 
 
 def offline_hand(page: Page, points: int, tricks: tuple[int, int]) -> None:
     page.get_by_label("Card points of North + South").fill(str(points))
-    page.get_by_role("group", name="Tricks of North + South").get_by_role("button", name=str(tricks[0]), exact=True).click()
-    page.get_by_role("group", name="Tricks of East + West").get_by_role("button", name=str(tricks[1]), exact=True).click()
+    page.get_by_role("group", name="Tricks of North + South").get_by_role(
+        "button", name=str(tricks[0]), exact=True
+    ).click()
+    page.get_by_role("group", name="Tricks of East + West").get_by_role(
+        "button", name=str(tricks[1]), exact=True
+    ).click()
     page.get_by_role("button", name="Check the result").click()
     expect(page.locator("#preview")).to_contain_text("cannot be reached")
     page.get_by_role("button", name="Save the hand").click()
@@ -35,7 +41,9 @@ def test_entries_made_offline_are_recorded_once_when_back(open_page: Callable[..
     expect(queue).to_contain_text("1 entry is waiting")
     expect(queue).to_contain_text("hand 2 from the sheet")
     expect(page.locator("#entry-title")).to_have_text("Enter hand 3 from the sheet")
-    expect(page.get_by_role("group", name="Dealer").get_by_role("button", name="East")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("group", name="Dealer").get_by_role("button", name="East")).to_have_attribute(
+        "aria-pressed", "true"
+    )
     offline_hand(page, 90, (6, 2))
     expect(queue).to_contain_text("2 entries are waiting")
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3
@@ -56,8 +64,13 @@ def test_entries_made_offline_are_recorded_once_when_back(open_page: Callable[..
 def test_the_printable_sheet_carries_the_chain_head(open_page: Callable[..., Page], live: Server) -> None:
     match_id, token = new_match(live, CABRA)
     record(live, match_id, token, *DEAL_1)
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0}},
-           {"type": "hand_result", "data": {"cardPoints": [20, 100], "tricks": [1, 6]}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 0}},
+        {"type": "hand_result", "data": {"cardPoints": [20, 100], "tricks": [1, 6]}},
+    )
     page = open_page(f"/m/{match_id}/sheet")
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
     assert page.locator("#head-hash").inner_text() == audit["chain"]["head"]
@@ -107,7 +120,9 @@ def test_a_read_lost_after_a_save_leaves_the_sheet_whole(open_page: Callable[...
     expect(page.locator("#preview")).to_contain_text("40")
     with page.expect_request_finished(lambda r: r.url.endswith("/legal-moves")):
         page.get_by_role("button", name="Save the hand").click()
-    expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(1)  # as it was: nothing drawn from half the answers
+    expect(page.locator("#sheet tbody tr[data-hand]")).to_have_count(
+        1
+    )  # as it was: nothing drawn from half the answers
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 5
     page.unroute(f"**/matches/{match_id}/audit")
     page.reload()

@@ -19,7 +19,12 @@ def version(live: Server, match_id: str) -> int:
 
 def test_a_one_tap_move_can_be_taken_back_before_it_is_saved(open_page: Callable[..., Page], live: Server) -> None:
     match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben", "Carl"]})
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0, "layouts": [["??"] * 4] * 3, "discard": "5"}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 0, "layouts": [["??"] * 4] * 3, "discard": "5"}},
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     legal = page.locator("#legal")
     held = page.locator("#held")

@@ -55,8 +55,10 @@ def test_no_route_draws_a_qr_code_from_a_text_sent_to_it(client: FlaskClient) ->
 def test_the_sheet_shows_totals_winners_and_the_head(client: FlaskClient, scorer: Scorer) -> None:
     scorer.start(CABRA)
     for dealer in range(3):
-        scorer.record({"type": "hand_started", "data": {"dealer": (3 + dealer) % 4}},
-                      {"type": "hand_result", "data": {"cardPoints": [100, 20], "tricks": [6, 1], "lastTrick": 0}})
+        scorer.record(
+            {"type": "hand_started", "data": {"dealer": (3 + dealer) % 4}},
+            {"type": "hand_result", "data": {"cardPoints": [100, 20], "tricks": [6, 1], "lastTrick": 0}},
+        )
     audit = scorer.get("/audit")
     assert audit["end"]["over"] is True
     sheet = client.get(f"/m/{scorer.id}/sheet").get_data(as_text=True)
@@ -65,25 +67,48 @@ def test_the_sheet_shows_totals_winners_and_the_head(client: FlaskClient, scorer
     assert '<td class="total">12</td>' in sheet
 
 
-@pytest.mark.parametrize("given, kept", [("https://tanteo.example.org/", "https://tanteo.example.org"),
-                                         ("  http://192.168.1.20:8000 ", "http://192.168.1.20:8000"), ("", None), (None, None)])
+@pytest.mark.parametrize(
+    "given, kept",
+    [
+        ("https://tanteo.example.org/", "https://tanteo.example.org"),
+        ("  http://192.168.1.20:8000 ", "http://192.168.1.20:8000"),
+        ("", None),
+        (None, None),
+    ],
+)
 def test_the_public_address_is_kept_without_its_last_slash(given: str | None, kept: str | None) -> None:
     assert public_url(given) == kept
 
 
-@pytest.mark.parametrize("given", ["tanteo.example.org", "ftp://tanteo.example.org", "http://", "http://a.example/?x=1",
-                                   "http://a.example/#token", "http://me:pw@a.example", "http://a.example:99999",
-                                   "http://a example"])
+@pytest.mark.parametrize(
+    "given",
+    [
+        "tanteo.example.org",
+        "ftp://tanteo.example.org",
+        "http://",
+        "http://a.example/?x=1",
+        "http://a.example/#token",
+        "http://me:pw@a.example",
+        "http://a.example:99999",
+        "http://a example",
+    ],
+)
 def test_an_address_other_phones_cannot_open_is_refused_in_words(given: str, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="the address other phones open this server at|port out of range"):
         create_app({"TANTEO_DB": str(tmp_path / "x.db"), "TANTEO_PUBLIC_URL": given})
-    refused = subprocess.run([sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "x.db"), "--public-url", given],
-                             capture_output=True, text=True, timeout=30)
+    refused = subprocess.run(
+        [sys.executable, "-m", "api.cli", "serve", "--db", str(tmp_path / "x.db"), "--public-url", given],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert refused.returncode == 1 and refused.stderr.startswith("error: --public-url (or TANTEO_PUBLIC_URL)")
     assert "Traceback" not in refused.stderr
 
 
-def test_the_sheet_and_the_new_page_name_the_configured_address_never_the_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_sheet_and_the_new_page_name_the_configured_address_never_the_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TANTEO_PUBLIC_URL", "https://tanteo.example.org/")
     app = create_app({"TANTEO_DB": str(tmp_path / "x.db"), "TESTING": True})
     try:

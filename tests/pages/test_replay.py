@@ -18,7 +18,9 @@ def expected(state: dict[str, Any]) -> dict[str, list[str]]:
     """The table as the API's state has it (a pile of more than six is drawn by its top three)."""
     rows = {"Table": state["table"]}
     for pile in state["piles"]:
-        rows[f"{pile['name']}'s pile ({pile['count']})"] = pile["cards"] if len(pile["cards"]) <= 6 else pile["cards"][-3:]
+        rows[f"{pile['name']}'s pile ({pile['count']})"] = (
+            pile["cards"] if len(pile["cards"]) <= 6 else pile["cards"][-3:]
+        )
     for hand in state["hands"]:
         rows[hand["name"]] = hand.get("cards", ["??"] * hand.get("size", 0))
     return rows
@@ -27,7 +29,9 @@ def expected(state: dict[str, Any]) -> dict[str, list[str]]:
 def check_step(page: Page, live: Server, match_id: str, token: str, seq: int) -> None:
     expect(page.locator("#table")).to_have_attribute("data-seq", str(seq))
     assert f"at={seq}" in page.url and "seat=all" in page.url
-    status, body = live.call("GET", f"/matches/{match_id}/state?at={seq}&seat=all", headers={"Authorization": f"Bearer {token}"})
+    status, body = live.call(
+        "GET", f"/matches/{match_id}/state?at={seq}&seat=all", headers={"Authorization": f"Bearer {token}"}
+    )
     assert status == 200, body
     assert shown(page) == expected(body["state"])
 
@@ -84,8 +88,13 @@ def test_both_courses_with_corrections_and_notes_marked(open_page: Callable[...,
     body, events = MATCHES["cau-robat"]
     match_id, token = new_match(live, body)
     record(live, match_id, token, *events)
-    record(live, match_id, token, {"type": "note", "data": {"text": "B hesitated", "target": 6}},
-           {"type": "void", "data": {"target": 8, "reason": "D's card was played out of turn"}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "note", "data": {"text": "B hesitated", "target": 6}},
+        {"type": "void", "data": {"target": 8, "reason": "D's card was played out of turn"}},
+    )
     page = open_page(f"/m/{match_id}/replay?at=6")
     expect(page.locator("#notes")).to_contain_text("B hesitated")  # the note at its move
     expect(page.locator("#moves li[data-seq='6']")).to_contain_text("Note: B hesitated")
@@ -106,7 +115,9 @@ def test_both_courses_with_corrections_and_notes_marked(open_page: Callable[...,
     assert shown(page) == expected(recorded)  # as the table lived it: D's capture stood until the void
 
 
-def test_stepping_to_the_end_by_keyboard_keeps_the_focus_on_the_stepper(open_page: Callable[..., Page], live: Server) -> None:
+def test_stepping_to_the_end_by_keyboard_keeps_the_focus_on_the_stepper(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     """Found by the h4 audit: Enter on ▶ at the last step disabled the focused button and the focus fell
     to the page's top; a keyboard reader lost the stepper. It moves to the way back (◀, then ▶ at the start)."""
     start, events = MATCHES["cau-robat"]

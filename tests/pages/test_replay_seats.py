@@ -24,7 +24,9 @@ def page_rows(page: Page) -> dict[str, list[str]]:
 
 def api_rows(live: Server, match_id: str, at: int, seat: str, token: str | None) -> dict[str, list[str]]:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    status, body = live.call("GET", f"/matches/{match_id}/state?at={at}" + (f"&seat={seat}" if seat else ""), headers=headers)
+    status, body = live.call(
+        "GET", f"/matches/{match_id}/state?at={at}" + (f"&seat={seat}" if seat else ""), headers=headers
+    )
     assert status == 200, body
     return rows_of(body["state"])
 
@@ -63,8 +65,9 @@ def test_seat_perspective_in_a_cabo_round_in_play(open_page: Callable[..., Page]
     expect(page.locator("#move")).to_contain_text("seen by everyone")
     everyone = page_rows(page)
     # the omniscient replay shows each card where it lay, as later moves revealed it (in hindsight)
-    status, replay = live.call("GET", f"/matches/{match_id}/replay?seat=all&start={at}&stop={at}",
-                               headers={"Authorization": f"Bearer {token}"})
+    status, replay = live.call(
+        "GET", f"/matches/{match_id}/replay?seat=all&start={at}&stop={at}", headers={"Authorization": f"Bearer {token}"}
+    )
     assert status == 200, replay
     assert everyone == rows_of(replay["frames"][0]["state"])
     assert everyone["Carl"][:2] == ["11", "1"] and everyone["Dora"][2] == "1" and everyone["Anna"][3] == "12"

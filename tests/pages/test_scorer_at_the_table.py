@@ -23,8 +23,13 @@ def _e(type_: str, **data: Any) -> dict[str, Any]:
 def cabra_trick_open(live: Server) -> tuple[str, str]:
     """A La Cabra match where South has led J♦ and West is to play (trump spades)."""
     match_id, token = new_match(live, CABRA)
-    record(live, match_id, token, _e("hand_started", dealer=1, trump="QS", hands=[["??"] * 4] * 4),
-           _e("lead", seat=2, cards=["JD"]))
+    record(
+        live,
+        match_id,
+        token,
+        _e("hand_started", dealer=1, trump="QS", hands=[["??"] * 4] * 4),
+        _e("lead", seat=2, cards=["JD"]),
+    )
     return match_id, token
 
 
@@ -65,7 +70,9 @@ def test_picking_cards_by_keyboard_keeps_the_place_in_the_picker(open_page: Call
     expect(deal.get_by_role("button", name="North card 2: unseen card")).to_be_focused()
 
 
-def test_a_double_tap_on_record_writes_the_move_once_and_says_nothing_wrong(open_page: Callable[..., Page], live: Server) -> None:
+def test_a_double_tap_on_record_writes_the_move_once_and_says_nothing_wrong(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     """A second tap while the first is on its way is not sent: no false 'another phone recorded' refusal."""
     match_id, token = cabra_trick_open(live)
     page = open_page(f"/m/{match_id}/score#token={token}")
@@ -98,7 +105,9 @@ def test_a_move_recorded_without_connection_waits_once(open_page: Callable[..., 
     assert [e["type"] for e in events] == ["match_started", "hand_started", "lead", "beat"]
 
 
-def test_a_sheet_number_left_empty_or_mistyped_is_named_by_its_label(open_page: Callable[..., Page], live: Server) -> None:
+def test_a_sheet_number_left_empty_or_mistyped_is_named_by_its_label(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     """The scorer typed in 'Anna's card total'; the refusal names that field, not the batch's JSON path
     ('the 1st entry of sums … entry 2 of what was sent'), and the cursor goes back to it. Nothing is sent."""
     match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"]})

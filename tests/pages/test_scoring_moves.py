@@ -16,16 +16,25 @@ def _e(type_: str, **data: Any) -> dict[str, Any]:
 
 
 def events(live: Server, match_id: str, token: str) -> list[dict[str, Any]]:
-    return list(live.call("GET", f"/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"})[1]["events"])
+    return list(
+        live.call("GET", f"/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"})[1]["events"]
+    )
 
 
 def test_a_move_typed_wrong_is_corrected_with_its_own_form(open_page: Callable[..., Page], live: Server) -> None:
     """South beat with A♥ 8♠, the scorer tapped 7♠. Voiding the beat breaks West's discard after it, so
     only an amend fixes it: the history offers it for a move, with the move's cards already chosen."""
     match_id, token = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
-    record(live, match_id, token, _e("hand_started", dealer=3, trump="QS", hands=[["??"] * 4] * 4),
-           _e("lead", seat=0, cards=["9H", "KH"]), _e("discard", seat=1, cards=["??", "??"]),
-           _e("beat", seat=2, cards=["AH", "7S"]), _e("discard", seat=3, cards=["??", "??"]))
+    record(
+        live,
+        match_id,
+        token,
+        _e("hand_started", dealer=3, trump="QS", hands=[["??"] * 4] * 4),
+        _e("lead", seat=0, cards=["9H", "KH"]),
+        _e("discard", seat=1, cards=["??", "??"]),
+        _e("beat", seat=2, cards=["AH", "7S"]),
+        _e("discard", seat=3, cards=["??", "??"]),
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     page.get_by_role("button", name="Correct entry 5").click()
     box = page.locator("#correction")
@@ -36,7 +45,9 @@ def test_a_move_typed_wrong_is_corrected_with_its_own_form(open_page: Callable[.
     expect(box.locator(".preview")).to_contain_text("If you save this")
     box.get_by_role("button", name="Save the correction").click()
     expect(page.locator("#access")).to_contain_text("7 entries recorded")
-    expect(page.locator("#history li[data-seq='7']")).to_contain_text("correction of entry 5 (entered by mistake): South: beat — cards A♥ 8♠")
+    expect(page.locator("#history li[data-seq='7']")).to_contain_text(
+        "correction of entry 5 (entered by mistake): South: beat — cards A♥ 8♠"
+    )
     expect(page.locator("#table .seatrow", has_text="South beats").get_by_role("img")).to_have_text(["A♥", "8♠"])
     last = events(live, match_id, token)[-1]
     assert last["type"] == "amend" and last["data"]["target"] == 5
@@ -56,12 +67,19 @@ def test_el_roby_draws_say_where_the_card_comes_from(open_page: Callable[..., Pa
     assert events(live, match_id, token)[-1]["data"] == {"seat": 1, "from": "discard", "card": "5H"}
 
 
-def test_a_cabo_draw_recorded_as_a_three_offers_only_what_a_three_allows(open_page: Callable[..., Page], live: Server) -> None:
+def test_a_cabo_draw_recorded_as_a_three_offers_only_what_a_three_allows(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     """The page read the legal moves without its key, so after 'Anna drew a 3' it still offered the
     7/8 peek, the 9/10 spy and the 11/12 swap, and asked again for the card she discards."""
     match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"]})
-    record(live, match_id, token, _e("hand_started", dealer=0, layouts=[["??"] * 4] * 4, discard="5"),
-           _e("draw", seat=0, card="3"))
+    record(
+        live,
+        match_id,
+        token,
+        _e("hand_started", dealer=0, layouts=[["??"] * 4] * 4, discard="5"),
+        _e("draw", seat=0, card="3"),
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     legal = page.locator("#legal")
     expect(legal.get_by_role("button")).to_have_text(["Anna replaces", "Anna discards (3)"])
@@ -80,13 +98,22 @@ def test_a_showdown_row_with_a_card_missing_names_the_player(open_page: Callable
     """P4 stood on two cards and the scorer picked one: the API's words were 'the 4th entry of hands
     must hold 2 to 4 entries, not 1'. The page says whose row and how many, and sends nothing."""
     match_id, token = new_match(live, {"game": "kabu", "players": ["P1", "P2", "P3", "P4"]})
-    record(live, match_id, token, _e("hand_started", dealer=3, hands=[["??", "??"]] * 4),
-           *[_e("stand", seat=s) for s in range(4)])
+    record(
+        live,
+        match_id,
+        token,
+        _e("hand_started", dealer=3, hands=[["??", "??"]] * 4),
+        *[_e("stand", seat=s) for s in range(4)],
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     page.locator("#legal").get_by_role("button", name="Showdown: cards shown").click()
     form = page.locator("#move-form")
-    for name, cards in (("P1", ["5 of hearts", "4 of spades"]), ("P2", ["7 of diamonds", "8 of clubs"]),
-                        ("P3", ["10 of spades", "3 of diamonds"]), ("P4", ["6 of clubs"])):
+    for name, cards in (
+        ("P1", ["5 of hearts", "4 of spades"]),
+        ("P2", ["7 of diamonds", "8 of clubs"]),
+        ("P3", ["10 of spades", "3 of diamonds"]),
+        ("P4", ["6 of clubs"]),
+    ):
         for card in cards:
             form.get_by_role("button", name=f"{name}'s cards: add {card}", exact=True).click()
     form.get_by_role("button", name="Record", exact=True).click()

@@ -33,6 +33,10 @@ def test_a_cau_robat_hand_closed_from_the_sheet(open_page: Callable[..., Page], 
     status = page.locator("#sheet tr[data-hand='2'] .status")
     expect(status).to_have_text("scored, closed from the sheet after move 4")
     summary = live.call("GET", f"/matches/{match_id}")[1]
-    assert [int(t) for t in page.locator("tfoot td.total").all_inner_texts()] == [s["total"] for s in summary["standings"]] == [1, 1, 2, 0]
+    assert (
+        [int(t) for t in page.locator("tfoot td.total").all_inner_texts()]
+        == [s["total"] for s in summary["standings"]]
+        == [1, 1, 2, 0]
+    )
     last = live.call("GET", f"/matches/{match_id}/events")[1]["events"][-1]
     assert last["type"] == "hand_result" and last["data"] == {"piles": [12, 8, 12, 8]}

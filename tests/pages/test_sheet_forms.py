@@ -10,7 +10,11 @@ from playwright.sync_api import Page, expect
 from tests.pages.conftest import new_match
 from tests.server.conftest import Server
 
-PLAYERS = {"kabu": ["P1", "P2", "P3", "P4"], "el-roby": ["Ana", "Bea", "Carlos", "Dani"], "cabo": ["Anna", "Ben", "Carl", "Dora"]}
+PLAYERS = {
+    "kabu": ["P1", "P2", "P3", "P4"],
+    "el-roby": ["Ana", "Bea", "Carlos", "Dani"],
+    "cabo": ["Anna", "Ben", "Carl", "Dora"],
+}
 
 
 def kabu(page: Page) -> None:
@@ -38,8 +42,14 @@ CASES: list[tuple[str, Callable[[Page], None], dict[str, Any], list[int]]] = [
 
 
 @pytest.mark.parametrize("game, fill, hand, totals", CASES, ids=[c[0] for c in CASES])
-def test_a_hand_from_the_paper_sheet(open_page: Callable[..., Page], live: Server, game: str,
-                                     fill: Callable[[Page], None], hand: dict[str, Any], totals: list[int]) -> None:
+def test_a_hand_from_the_paper_sheet(
+    open_page: Callable[..., Page],
+    live: Server,
+    game: str,
+    fill: Callable[[Page], None],
+    hand: dict[str, Any],
+    totals: list[int],
+) -> None:
     match_id, token = new_match(live, {"game": game, "players": PLAYERS[game]})
     page = open_page(f"/m/{match_id}/score#token={token}")
     expect(page.locator("#entry-title")).to_have_text("Enter hand 1 from the sheet")

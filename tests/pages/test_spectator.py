@@ -17,6 +17,7 @@ from tests.pages.conftest import new_match, record
 from tests.pages.screenshots import MATCHES
 from tests.server.conftest import Server
 
+
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server with room for many open streams: each reader's page of a match in play holds one, and a
@@ -27,7 +28,15 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server.stop()
 
 
-READER_PAGES = ("", "/replay", "/replay?seat=0", "/replay?seat=2", "/replay?course=recorded", "/replay?seat=all", "/dispute")
+READER_PAGES = (
+    "",
+    "/replay",
+    "/replay?seat=0",
+    "/replay?seat=2",
+    "/replay?course=recorded",
+    "/replay?seat=all",
+    "/dispute",
+)
 
 
 def as_events(events: list[Any]) -> list[dict[str, Any]]:
@@ -45,7 +54,9 @@ def bytes_seen() -> tuple[list[tuple[str, bytes]], Callable[[Response], None]]:
     return seen, keep
 
 
-def test_a_spectator_sees_no_hidden_card_of_a_la_cabra_deal_in_play(open_page: Callable[..., Page], live: Server) -> None:
+def test_a_spectator_sees_no_hidden_card_of_a_la_cabra_deal_in_play(
+    open_page: Callable[..., Page], live: Server
+) -> None:
     events, _ = playout("la-cabra", 1)
     # hand 1 dealt with every hand known to the scorer; North leads 6D, East beats with 8D, South and West
     # discard face down (QD, 9S): the other cards are in the players' hands
@@ -104,20 +115,38 @@ def test_the_replay_of_a_match_in_play_reads_in_words(open_page: Callable[..., P
 
 
 def test_a_player_disputes_hand_3_by_keyboard_alone_and_the_audit_agrees_after_the_ruling(
-        open_page: Callable[..., Page], live: Server) -> None:
+    open_page: Callable[..., Page], live: Server
+) -> None:
     """Found by the h7 audit: opening a dispute or recording a ruling with the keyboard dropped the focus to the
     top of the page (the pressed button is redrawn away), so nothing said what happened; the match page's rule
     links read as anchors ('rule scoring-round')."""
     match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"]})
-    hand_3 = {"type": "hand_result", "data": {"layouts": [["9", "9"], ["0", "1"], ["12", "3", "4", "6"], ["1", "1", "5"]], "caller": 1}}
-    record(live, match_id, token,
-           {"type": "hand_started", "data": {"dealer": 0}},
-           {"type": "hand_result", "data": {"layouts": [["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]], "caller": 0}},
-           {"type": "hand_started", "data": {"dealer": 1}},
-           {"type": "hand_result", "data": {"layouts": [["1", "2"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]], "caller": 0}},
-           {"type": "hand_started", "data": {"dealer": 0}}, hand_3,
-           # Carl's first card was a 10, not a 12: the table wrote 23 for him
-           {"type": "score_claimed", "data": {"hand": 3, "points": [18, 0, 23, 7]}})
+    hand_3 = {
+        "type": "hand_result",
+        "data": {"layouts": [["9", "9"], ["0", "1"], ["12", "3", "4", "6"], ["1", "1", "5"]], "caller": 1},
+    }
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 0}},
+        {
+            "type": "hand_result",
+            "data": {
+                "layouts": [["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]],
+                "caller": 0,
+            },
+        },
+        {"type": "hand_started", "data": {"dealer": 1}},
+        {
+            "type": "hand_result",
+            "data": {"layouts": [["1", "2"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]], "caller": 0},
+        },
+        {"type": "hand_started", "data": {"dealer": 0}},
+        hand_3,
+        # Carl's first card was a 10, not a 12: the table wrote 23 for him
+        {"type": "score_claimed", "data": {"hand": 3, "points": [18, 0, 23, 7]}},
+    )
 
     # a wrong key is refused in words, and nothing is written
     wrong = open_page(f"/m/{match_id}/dispute?hand=3#token=not-the-key", viewport={"width": 390, "height": 844})
@@ -135,7 +164,12 @@ def test_a_player_disputes_hand_3_by_keyboard_alone_and_the_audit_agrees_after_t
     def tab_to(name: str) -> None:
         for _ in range(60):
             page.keyboard.press("Tab")
-            if page.evaluate("() => (document.activeElement.innerText || document.activeElement.getAttribute('aria-label') || '').trim()") == name:
+            if (
+                page.evaluate(
+                    "() => (document.activeElement.innerText || document.activeElement.getAttribute('aria-label') || '').trim()"
+                )
+                == name
+            ):
                 return
         raise AssertionError(f"{name} cannot be reached with Tab")
 
@@ -163,7 +197,10 @@ def test_a_player_disputes_hand_3_by_keyboard_alone_and_the_audit_agrees_after_t
     page.keyboard.type("Carl shows his 10")
     page.keyboard.press("Tab")
     expect(dispute.get_by_label("Entry to correct")).to_be_focused()
-    assert dispute.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text") == "Entry 7: hand 3 result"
+    assert (
+        dispute.get_by_label("Entry to correct").evaluate("s => s.options[s.selectedIndex].text")
+        == "Entry 7: hand 3 result"
+    )
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     expect(dispute.get_by_label("Anna's card total")).to_be_focused()  # the sheet's form, from the keyboard

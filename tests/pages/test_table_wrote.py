@@ -15,8 +15,13 @@ SHOTS = "/tmp/shots"
 
 def test_the_sheets_row_typed_on_the_score_page_reaches_the_audit(open_page: Callable[..., Page], live: Server) -> None:
     match_id, token = new_match(live, {"game": "cabo", "players": ["Anna", "Ben"]})
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0}},
-           {"type": "hand_result", "data": {"sums": [10, 7], "caller": 0}})  # Anna called, Ben lower: 15 and 0
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 0}},
+        {"type": "hand_result", "data": {"sums": [10, 7], "caller": 0}},
+    )  # Anna called, Ben lower: 15 and 0
     assert live.call("GET", f"/matches/{match_id}/audit")[1]["claims"] == []
     page = open_page(f"/m/{match_id}/score#token={token}")
     expect(page.locator("#sheet tbody tr[data-hand='1'] .pts")).to_have_count(2)
@@ -43,7 +48,10 @@ def test_the_sheets_row_typed_on_the_score_page_reaches_the_audit(open_page: Cal
     expect(page.locator("#sheet tr[data-hand='1'] td.disagrees")).to_contain_text("sheet: 5 total")
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
     assert [(c["field"], c.get("seat"), c["claimed"], c["agrees"]) for c in audit["claims"]] == [
-        ("points", 0, 15, True), ("totals", 0, 15, True), ("totals", 1, 5, False)]
+        ("points", 0, 15, True),
+        ("totals", 0, 15, True),
+        ("totals", 1, 5, False),
+    ]
     assert audit["firstDivergence"]["seat"] == 1 and audit["firstDivergence"]["computed"] == 0
     expect(page.get_by_role("button", name="Change what the table wrote for hand 1")).to_be_focused()
 
@@ -61,20 +69,31 @@ def test_the_sheets_row_typed_on_the_score_page_reaches_the_audit(open_page: Cal
     assert audit["firstDivergence"] is None
     events = live.call("GET", f"/matches/{match_id}/events")[1]["events"]
     assert [e["type"] for e in events[3:]] == ["score_claimed", "amend"]
-    expect(page.locator("#history li[data-seq='4']")).to_contain_text("the table wrote for hand 1: Anna 15 (total 15), Ben total 5")
+    expect(page.locator("#history li[data-seq='4']")).to_contain_text(
+        "the table wrote for hand 1: Anna 15 (total 15), Ben total 5"
+    )
 
 
 def test_la_cabras_sheet_row_is_per_team(open_page: Callable[..., Page], live: Server) -> None:
     match_id, token = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
-    record(live, match_id, token, {"type": "hand_started", "data": {"dealer": 0}},
-           {"type": "hand_result", "data": {"lossPoints": [0, 2]}})
+    record(
+        live,
+        match_id,
+        token,
+        {"type": "hand_started", "data": {"dealer": 0}},
+        {"type": "hand_result", "data": {"lossPoints": [0, 2]}},
+    )
     page = open_page(f"/m/{match_id}/score#token={token}")
     page.get_by_role("button", name="Type what the table wrote for hand 1").click()
     row = page.locator("#sheet tr.claim-row")
     row.get_by_label("East + West, hand 1: the hand's points on the sheet").fill("4")
-    expect(row.locator(".claim-verdict")).to_have_text("Differs: East + West's points — the sheet says 4, the record 2.")
+    expect(row.locator(".claim-verdict")).to_have_text(
+        "Differs: East + West's points — the sheet says 4, the record 2."
+    )
     page.screenshot(path=f"{SHOTS}/claims-la-cabra-phone.png", full_page=True)
     row.get_by_role("button", name="Save row").click()
     expect(page.locator("#sheet tr.claim-row")).to_have_count(0)
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
-    assert [(c["field"], c.get("team"), c["claimed"], c["agrees"]) for c in audit["claims"]] == [("points", 1, 4, False)]
+    assert [(c["field"], c.get("team"), c["claimed"], c["agrees"]) for c in audit["claims"]] == [
+        ("points", 1, 4, False)
+    ]

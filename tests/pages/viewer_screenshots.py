@@ -20,23 +20,34 @@ from tests.server.conftest import CHROMIUM, Server
 SIZES = (("phone", {"width": 390, "height": 844}), ("desktop", {"width": 1280, "height": 900}))
 
 WRONG_SHEET: tuple[dict[str, Any], list[dict[str, Any]]] = (
-    {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"]}, [
+    {"game": "cabo", "players": ["Anna", "Ben", "Carl", "Dora"]},
+    [
         _e("hand_started", dealer=0),
-        _e("hand_result", layouts=[["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]], caller=0),
+        _e(
+            "hand_result",
+            layouts=[["1", "2", "3", "4"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]],
+            caller=0,
+        ),
         _e("score_claimed", hand=1, points=[10, 0, 15, 7], totals=[10, 0, 15, 7]),
         _e("hand_started", dealer=1),
         _e("hand_result", layouts=[["1", "2"], ["0", "2", "5"], ["2", "3", "4", "6"], ["1", "1", "5"]], caller=0),
         _e("score_claimed", hand=2, points=[0, 7, 15, 7]),
         _e("hand_started", dealer=0),
         _e("hand_result", layouts=[["9", "9"], ["0", "1"], ["12", "3", "4", "6"], ["1", "1", "5"]], caller=1),
-        _e("note", text="Ben called early and it worked", target=8)])
+        _e("note", text="Ben called early and it worked", target=8),
+    ],
+)
 
 
 def recorded(server: Server, start: dict[str, Any], events: list[dict[str, Any]]) -> tuple[str, str]:
     status, created = server.call("POST", "/matches", start)
     assert status == 201, created
-    status, body = server.call("POST", f"/matches/{created['id']}/events", {"events": events},
-                               headers={"Authorization": f"Bearer {created['token']}"})
+    status, body = server.call(
+        "POST",
+        f"/matches/{created['id']}/events",
+        {"events": events},
+        headers={"Authorization": f"Bearer {created['token']}"},
+    )
     assert status == 201, body
     return created["id"], created["token"]
 

@@ -75,13 +75,19 @@ def test_an_archive_line_too_long_is_refused_by_its_line() -> None:
 
 
 def test_text_read_from_lines_is_read_as_the_whole_text() -> None:
-    text = ('[Game "cabo"]\n[Players "A" "B"]\n{a comment\nover lines}\n2. hand_started dealer=0 layouts=[[1 2]\n'
-            '  [3 4]]\n[Game "kabu"]\n[Players "C" "D"]\n2. note {hola}\n')
+    text = (
+        '[Game "cabo"]\n[Players "A" "B"]\n{a comment\nover lines}\n2. hand_started dealer=0 layouts=[[1 2]\n'
+        '  [3 4]]\n[Game "kabu"]\n[Players "C" "D"]\n2. note {hola}\n'
+    )
     whole = read_text(text)
     streamed = list(iter_text(iter(text.split("\n"))))
-    assert [(m.line, m.start, [(e.line, e.type, e.data) for e in m.events], m.errors) for m in whole] == \
-        [(m.line, m.start, [(e.line, e.type, e.data) for e in m.events], m.errors) for m in streamed]
-    assert [m.start["game"] for m in whole] == ["cabo", "kabu"] and whole[0].events[0].data["layouts"] == [[1, 2], [3, 4]]
+    assert [(m.line, m.start, [(e.line, e.type, e.data) for e in m.events], m.errors) for m in whole] == [
+        (m.line, m.start, [(e.line, e.type, e.data) for e in m.events], m.errors) for m in streamed
+    ]
+    assert [m.start["game"] for m in whole] == ["cabo", "kabu"] and whole[0].events[0].data["layouts"] == [
+        [1, 2],
+        [3, 4],
+    ]
 
 
 def test_text_is_read_one_match_at_a_time() -> None:
@@ -100,7 +106,12 @@ def test_text_is_read_one_match_at_a_time() -> None:
 
 
 def test_a_statement_that_never_ends_breaks_the_text_there() -> None:
-    lines = ['[Game "cabo"]', '[Players "A" "B"]', "2. hand_started dealer=0 layouts=[", *(["[1 2]"] * (MAX_SPAN_LINES + 5))]
+    lines = [
+        '[Game "cabo"]',
+        '[Players "A" "B"]',
+        "2. hand_started dealer=0 layouts=[",
+        *(["[1 2]"] * (MAX_SPAN_LINES + 5)),
+    ]
     (match,) = read_text(lines)
     assert match.broken_at == 0 and match.errors[-1].line == 3
     assert f"not closed within {MAX_SPAN_LINES:,} lines" in match.errors[-1].message

@@ -46,20 +46,32 @@ def test_two_matches_in_one_file() -> None:
 
 
 def test_strict_writing_quotes_only_what_would_read_back_otherwise() -> None:
-    assert write_value(["7o", "??", "ah", "true", "5", "two words", ""], "french") == '[7o ?? "ah" "true" 5 "two words" ""]'
+    assert (
+        write_value(["7o", "??", "ah", "true", "5", "two words", ""], "french")
+        == '[7o ?? "ah" "true" 5 "two words" ""]'
+    )
     assert write_value({"seat": 2, "card": "QS", "b": None}, "french") == "(seat=2 b=null card=QS)"
-    assert normal_card("7O", "spanish") == "7o" and normal_card("qs", "french") == "QS" and normal_card("qs", "spanish") == "qs"
+    assert (
+        normal_card("7O", "spanish") == "7o"
+        and normal_card("qs", "french") == "QS"
+        and normal_card("qs", "spanish") == "qs"
+    )
     text = write_text({"game": "cabo", "players": ["Anna", "Ben"]}, [(2, "note", {"text": "a } brace"})], "ab" * 32)
     assert text.splitlines()[-1] == '2. note text="a } brace"'
 
 
 def test_archive_lines_name_their_place() -> None:
-    good = ('{"match":"q3Xk9aB7_-Zp","seq":1,"type":"match_started","data":{},"at":"2026-11-21T17:03:05.123Z","by":"",'
-            '"key":null,"prev":"' + "0" * 64 + '","hash":"' + "a" * 64 + '","format":2}')
+    good = (
+        '{"match":"q3Xk9aB7_-Zp","seq":1,"type":"match_started","data":{},"at":"2026-11-21T17:03:05.123Z","by":"",'
+        '"key":null,"prev":"' + "0" * 64 + '","hash":"' + "a" * 64 + '","format":2}'
+    )
     matches, errors = read_archive([good, "", '{"match":"q3Xk9aB7_-Zp","seq":"2"}', '{"match":"n","seq":1,', "[1]"])
     assert [(m.id, m.lines) for m in matches] == [("q3Xk9aB7_-Zp", (1,))]
     assert [(e.line, e.code, e.match) for e in errors] == [
-        (3, "archive.bad_envelope", "q3Xk9aB7_-Zp"), (4, "archive.bad_json", "n"), (5, "archive.bad_envelope", None)]
+        (3, "archive.bad_envelope", "q3Xk9aB7_-Zp"),
+        (4, "archive.bad_json", "n"),
+        (5, "archive.bad_envelope", None),
+    ]
     assert errors[1].column == 22
 
 

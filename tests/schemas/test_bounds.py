@@ -38,8 +38,10 @@ def types(node: dict[str, Any]) -> list[Any]:
 def test_every_integer_has_bounds_within_max_integer(rel: str) -> None:
     for path, node in nodes(schemas.load(rel)):
         if "integer" in types(node):
-            assert -MAX_INTEGER <= node.get("minimum", -MAX_INTEGER - 1) and node.get("maximum", MAX_INTEGER + 1) <= MAX_INTEGER, \
-                f"{rel}{path}: an integer needs a minimum and a maximum within ±{MAX_INTEGER}"
+            assert (
+                -MAX_INTEGER <= node.get("minimum", -MAX_INTEGER - 1)
+                and node.get("maximum", MAX_INTEGER + 1) <= MAX_INTEGER
+            ), f"{rel}{path}: an integer needs a minimum and a maximum within ±{MAX_INTEGER}"
 
 
 @pytest.mark.parametrize("rel", FILES)
@@ -58,9 +60,13 @@ def test_the_shared_bound_is_max_integer() -> None:
 
 def test_out_of_range_and_too_long_are_refused_with_a_path_and_no_quote() -> None:
     with pytest.raises(SchemaError) as caught:
-        validate_event("kabu", "match_started", {"game": "kabu", "players": ["A", "B"], "initial": {"chips": [2**64, 1]}})
+        validate_event(
+            "kabu", "match_started", {"game": "kabu", "players": ["A", "B"], "initial": {"chips": [2**64, 1]}}
+        )
     assert caught.value.path == "$.initial.chips[0]"
-    validate_event("kabu", "match_started", {"game": "kabu", "players": ["A", "B"], "initial": {"chips": [MAX_INTEGER, 1]}})
+    validate_event(
+        "kabu", "match_started", {"game": "kabu", "players": ["A", "B"], "initial": {"chips": [MAX_INTEGER, 1]}}
+    )
     with pytest.raises(SchemaError) as caught:
         validate_event("la-cabra", "note", {"text": "é" * 2001})
     assert caught.value.path == "$.text" and "é" not in caught.value.message

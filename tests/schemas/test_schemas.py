@@ -73,12 +73,26 @@ VALID: list[tuple[str, Any]] = [
     *_events(LA_CABRA_LOG),
     *_events(SNIPPETS),
     ("match_started", {"game": GAME, "players": ["Ana", "Bo", "Cy", "Di"]}),
-    ("match_started", {
-        "game": GAME, "players": ["Ana", "Bo", "Cy", "Di"], "teams": [[0, 2], [1, 3]], "target": {"lossPoints": 12},
-        "options": {"trumpCard": "bottomFaceUp", "discardFaceUp": True, "tiraInterruptsTira": True, "eggs": "doubleNext"},
-        "initial": {"lossPoints": [4, 10], "doubleNext": True},
-    }),
-    ("match_started", {"game": GAME, "players": ["N", "E", "S", "W"], "options": {"eggs": "none"}, "initial": {"lossPoints": [0, 0]}}),
+    (
+        "match_started",
+        {
+            "game": GAME,
+            "players": ["Ana", "Bo", "Cy", "Di"],
+            "teams": [[0, 2], [1, 3]],
+            "target": {"lossPoints": 12},
+            "options": {
+                "trumpCard": "bottomFaceUp",
+                "discardFaceUp": True,
+                "tiraInterruptsTira": True,
+                "eggs": "doubleNext",
+            },
+            "initial": {"lossPoints": [4, 10], "doubleNext": True},
+        },
+    ),
+    (
+        "match_started",
+        {"game": GAME, "players": ["N", "E", "S", "W"], "options": {"eggs": "none"}, "initial": {"lossPoints": [0, 0]}},
+    ),
     ("hand_started", {"dealer": 1, "leader": 3}),
     ("hand_started", {"dealer": 2, "trump": "10C", "hands": DEAL, "leader": 0}),
     ("lead", {"seat": 3, "cards": ["6C", "7C", "8C", "9C"]}),
@@ -192,8 +206,22 @@ def test_games_and_event_types() -> None:
     assert "common" not in schemas.games()
     types = schemas.event_types(GAME)
     assert types[-5:] == ["amend", "dispute", "note", "ruling", "void"]
-    assert set(types) == {"match_started", "hand_started", "lead", "beat", "discard", "tira", "reveal",
-                          "hand_result", "score_claimed", "void", "amend", "note", "dispute", "ruling"}
+    assert set(types) == {
+        "match_started",
+        "hand_started",
+        "lead",
+        "beat",
+        "discard",
+        "tira",
+        "reveal",
+        "hand_result",
+        "score_claimed",
+        "void",
+        "amend",
+        "note",
+        "dispute",
+        "ruling",
+    }
     with pytest.raises(SchemaError) as caught:
         schemas.event_types("poker")
     assert caught.value.code == "schema.unknown_game"
@@ -225,23 +253,66 @@ def test_schema_id_document_and_load() -> None:
 def _def_checks(name: str) -> tuple[Any, Any]:
     """jsonschema's validator and the fast check of ``common/card.json#/$defs/<name>``."""
     catalogue = schemas._catalogue()
-    schema = schemas._inline({"$ref": f"{BASE_URI}common/card.json#/$defs/{name}"}, BASE_URI, catalogue.registry, frozenset())
+    schema = schemas._inline(
+        {"$ref": f"{BASE_URI}common/card.json#/$defs/{name}"}, BASE_URI, catalogue.registry, frozenset()
+    )
     validator = schemas._Validator(schema, registry=catalogue.registry)
-    fast = compile_schema(schema, keywords=schemas._Validator.VALIDATORS, regex=schemas._ecma_regex, conforms=lambda x, f: True)
+    fast = compile_schema(
+        schema, keywords=schemas._Validator.VALIDATORS, regex=schemas._ecma_regex, conforms=lambda x, f: True
+    )
     return validator, fast
 
 
 FRENCH = [r + s for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] for s in "CDHS"]
 SPANISH = [r + s for r in ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"] for s in "ocbe"]
 CABO = [str(v) for v in range(14)]
-NOT_CARDS = ["1H", "T5", "TH", "ah", "aH", "10h", "010H", "0H", "11H", "1", "A", "H", "AH ", " AH", "AH\n", "A♥",
-             "?", "???", "", "8o", "9c", "13b", "7O", "07o", "14", "-1", "00", "01", "1.0", 5, None, ["AH"]]
+NOT_CARDS = [
+    "1H",
+    "T5",
+    "TH",
+    "ah",
+    "aH",
+    "10h",
+    "010H",
+    "0H",
+    "11H",
+    "1",
+    "A",
+    "H",
+    "AH ",
+    " AH",
+    "AH\n",
+    "A♥",
+    "?",
+    "???",
+    "",
+    "8o",
+    "9c",
+    "13b",
+    "7O",
+    "07o",
+    "14",
+    "-1",
+    "00",
+    "01",
+    "1.0",
+    5,
+    None,
+    ["AH"],
+]
 
 
 @pytest.mark.parametrize(
     ("name", "good"),
-    [("frenchCard", FRENCH), ("spanishCard", SPANISH), ("caboCard", CABO), ("unknown", ["??"]),
-     ("frenchOrUnknown", [*FRENCH, "??"]), ("spanishOrUnknown", [*SPANISH, "??"]), ("caboOrUnknown", [*CABO, "??"])],
+    [
+        ("frenchCard", FRENCH),
+        ("spanishCard", SPANISH),
+        ("caboCard", CABO),
+        ("unknown", ["??"]),
+        ("frenchOrUnknown", [*FRENCH, "??"]),
+        ("spanishOrUnknown", [*SPANISH, "??"]),
+        ("caboOrUnknown", [*CABO, "??"]),
+    ],
 )
 def test_card_patterns(name: str, good: list[str]) -> None:
     validator, fast = _def_checks(name)
@@ -281,8 +352,12 @@ def test_vocabulary_examples_validate_and_match_the_copies_here() -> None:
     text = _vocabulary()
     log = _blocks(text, "**la-cabra** —", "## 8.")[0]
     assert _events(log) == _events(LA_CABRA_LOG), "VOCABULARY.md §7 changed: update LA_CABRA_LOG"
-    snippets = [e for block in _blocks(text, "## 4. Common events", "## 5. The games") + _blocks(text, "### 5.5 la-cabra", "## 6.")
-                for e in _events(block)]
+    snippets = [
+        e
+        for block in _blocks(text, "## 4. Common events", "## 5. The games")
+        + _blocks(text, "### 5.5 la-cabra", "## 6.")
+        for e in _events(block)
+    ]
     assert snippets == _events(SNIPPETS), "VOCABULARY.md §4/§5.5 changed: update SNIPPETS"
     for type, data in _events(log) + snippets:
         validate_event(GAME, type, data)
@@ -332,7 +407,11 @@ BAD: list[tuple[str, Any, str]] = [
     ("hand_started", {"dealer": 0, "hands": HIDDEN}, "$.trump"),
     ("hand_started", {"dealer": 0, "trump": "QS"}, "$.hands"),
     ("hand_started", {"dealer": 0, "trump": "??", "hands": HIDDEN}, "$.trump"),
-    ("hand_started", {"dealer": 0, "trump": "QS", "hands": [HIDDEN[0], ["??", "??", "??", "5X"], *HIDDEN[2:]]}, "$.hands[1][3]"),
+    (
+        "hand_started",
+        {"dealer": 0, "trump": "QS", "hands": [HIDDEN[0], ["??", "??", "??", "5X"], *HIDDEN[2:]]},
+        "$.hands[1][3]",
+    ),
     ("hand_started", {"trump": "QS", "hands": HIDDEN}, "$.dealer"),
     ("hand_started", {}, "$.dealer"),
     ("hand_started", {"dealer": 4}, "$.dealer"),
@@ -395,13 +474,29 @@ BAD: list[tuple[str, Any, str]] = [
     ("ruling", {"dispute": 3, "decision": "upheld"}, "$.reason"),
     ("ruling", {"dispute": 3, "decision": "yes", "reason": "x"}, "$.decision"),
     ("ruling", {"decision": "rejected", "reason": "x"}, "$.dispute"),
-    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": -5}}, "$.options.correctionWindow"),
-    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": "1h"}}, "$.options.correctionWindow"),
+    (
+        "match_started",
+        {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": -5}},
+        "$.options.correctionWindow",
+    ),
+    (
+        "match_started",
+        {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"correctionWindow": "1h"}},
+        "$.options.correctionWindow",
+    ),
     # match_started
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"foo": True}}, "$.options.foo"),
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"eggs": "triple"}}, "$.options.eggs"),
-    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"discardFaceUp": "yes"}}, "$.options.discardFaceUp"),
-    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"trumpCard": "kept"}}, "$.options.trumpCard"),
+    (
+        "match_started",
+        {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"discardFaceUp": "yes"}},
+        "$.options.discardFaceUp",
+    ),
+    (
+        "match_started",
+        {"game": GAME, "players": ["A", "B", "C", "D"], "options": {"trumpCard": "kept"}},
+        "$.options.trumpCard",
+    ),
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "options": []}, "$.options"),
     ("match_started", {"game": GAME, "players": ["A", "B", "C"]}, "$.players"),
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D", "E"]}, "$.players"),
@@ -412,10 +507,22 @@ BAD: list[tuple[str, Any, str]] = [
     ("match_started", {"game": GAME}, "$.players"),
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "teams": [[0, 1], [2, 3]]}, "$.teams"),
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "target": {"lossPoints": 10}}, "$.target"),
-    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "initial": {"lossPoints": [-1, 0]}}, "$.initial.lossPoints[0]"),
+    (
+        "match_started",
+        {"game": GAME, "players": ["A", "B", "C", "D"], "initial": {"lossPoints": [-1, 0]}},
+        "$.initial.lossPoints[0]",
+    ),
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "initial": {}}, "$.initial.lossPoints"),
-    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "initial": {"lossPoints": [0, 0], "doubleNext": "no"}}, "$.initial.doubleNext"),
-    ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "initial": {"lossPoints": [0, 0], "wins": [0, 0]}}, "$.initial.wins"),
+    (
+        "match_started",
+        {"game": GAME, "players": ["A", "B", "C", "D"], "initial": {"lossPoints": [0, 0], "doubleNext": "no"}},
+        "$.initial.doubleNext",
+    ),
+    (
+        "match_started",
+        {"game": GAME, "players": ["A", "B", "C", "D"], "initial": {"lossPoints": [0, 0], "wins": [0, 0]}},
+        "$.initial.wins",
+    ),
     ("match_started", {"game": GAME, "players": ["A", "B", "C", "D"], "dealer": 0}, "$.dealer"),
 ]
 
@@ -472,13 +579,19 @@ def test_schema_error_message_path_and_errors() -> None:
     assert error.path == "$.cards[1]"
     assert error.message == "'XX' is not a card: write rank then suit, like 10H or QS"
     assert str(error) == error.message
-    assert error.errors == [{"path": "$.cards[1]", "message": "'XX' is not a card: write rank then suit, like 10H or QS"}]
+    assert error.errors == [
+        {"path": "$.cards[1]", "message": "'XX' is not a card: write rank then suit, like 10H or QS"}
+    ]
 
 
 def test_a_huge_text_is_named_by_its_start_and_length_not_sent_back_whole() -> None:
     error = _error(GAME, "lead", {"seat": 0, "cards": ["9H" * 50_000]})
-    assert error.message == ("'" + "9H" * 20 + "…' (100,000 characters) is not a card: write rank then suit, like 10H or QS")
-    assert _error(GAME, "lead", {"seat": 0, "cards": ["9H" * 30]}).message.startswith("'" + "9H" * 30 + "' is not a card")
+    assert error.message == (
+        "'" + "9H" * 20 + "…' (100,000 characters) is not a card: write rank then suit, like 10H or QS"
+    )
+    assert _error(GAME, "lead", {"seat": 0, "cards": ["9H" * 30]}).message.startswith(
+        "'" + "9H" * 30 + "' is not a card"
+    )
 
 
 def test_schema_error_lists_every_error_sorted_by_path() -> None:
@@ -486,7 +599,11 @@ def test_schema_error_lists_every_error_sorted_by_path() -> None:
     assert [e["path"] for e in error.errors] == ["$.alpha", "$.cards[1]", "$.cards[3]", "$.seat", "$.zeta"]
     assert error.path == "$.alpha"
     assert error.message.startswith("unknown field 'alpha'") and error.message.endswith("(and 4 more errors)")
-    error = _error(GAME, "hand_started", {"dealer": 0, "trump": "QS", "hands": [["??"] * 4] * 2 + [["AH"] * 4] * 9 + [["??"] * 4, ["??"] * 10]})
+    error = _error(
+        GAME,
+        "hand_started",
+        {"dealer": 0, "trump": "QS", "hands": [["??"] * 4] * 2 + [["AH"] * 4] * 9 + [["??"] * 4, ["??"] * 10]},
+    )
     paths = [e["path"] for e in error.errors]
     assert paths[:2] == ["$.hands", "$.hands[12]"]  # [12] after [2]: indices sort as numbers
     assert sorted(paths, key=lambda p: [int(n) for n in re.findall(r"\d+", p)]) == paths
@@ -494,11 +611,18 @@ def test_schema_error_lists_every_error_sorted_by_path() -> None:
 
 def test_schema_error_messages_name_the_field() -> None:
     assert _error(GAME, "lead", {"cards": ["AH"]}).errors[0]["message"] == "seat is required"
-    assert "unknown field 'extra' (allowed: seat, cards)" in _error(GAME, "lead", {"seat": 0, "cards": ["AH"], "extra": 1}).message
-    assert "trump is required when hands is given" in _error(GAME, "hand_started", {"dealer": 0, "hands": HIDDEN}).message
+    assert (
+        "unknown field 'extra' (allowed: seat, cards)"
+        in _error(GAME, "lead", {"seat": 0, "cards": ["AH"], "extra": 1}).message
+    )
+    assert (
+        "trump is required when hands is given" in _error(GAME, "hand_started", {"dealer": 0, "hands": HIDDEN}).message
+    )
     both = _error(GAME, "hand_result", {"cardPoints": [60, 60], "cards": [[], []], "tricks": [1, 1]})
     assert both.message == "give only one of cardPoints, cards or lossPoints, not cardPoints and cards"
-    assert _error(GAME, "hand_result", {"tricks": [1, 1]}).message == "one of cardPoints, cards or lossPoints is required"
+    assert (
+        _error(GAME, "hand_result", {"tricks": [1, 1]}).message == "one of cardPoints, cards or lossPoints is required"
+    )
     assert "at least one of points, totals" in _error(GAME, "score_claimed", {"hand": 2}).message
 
 
@@ -506,37 +630,68 @@ def test_schema_error_paths_quote_odd_keys_and_survive_pickling() -> None:
     error = _error(GAME, "note", {"text": "x", "a b": 1})
     assert error.path == '$["a b"]'
     again = pickle.loads(pickle.dumps(error))
-    assert (again.code, again.message, again.path, again.errors) == (error.code, error.message, error.path, error.errors)
+    assert (again.code, again.message, again.path, again.errors) == (
+        error.code,
+        error.message,
+        error.path,
+        error.errors,
+    )
 
 
 # --------------------------------------------------------------------------- envelope
 
 ENVELOPE = {
-    "seq": 6, "type": "lead", "data": {"seat": 0, "cards": ["9H", "KH"]}, "at": "2025-03-01T20:15:00.123456+00:00",
-    "by": "anna", "key": None, "prev": "0f" * 32, "hash": "a1" * 32,
+    "seq": 6,
+    "type": "lead",
+    "data": {"seat": 0, "cards": ["9H", "KH"]},
+    "at": "2025-03-01T20:15:00.123456+00:00",
+    "by": "anna",
+    "key": None,
+    "prev": "0f" * 32,
+    "hash": "a1" * 32,
 }
 
 
 def test_envelope_validates_samples() -> None:
     validate_envelope(ENVELOPE)
-    validate_envelope({**ENVELOPE, "seq": 1, "type": "match_started", "prev": None, "key": "k-1", "at": "2025-03-01T20:15:00Z"})
+    validate_envelope(
+        {**ENVELOPE, "seq": 1, "type": "match_started", "prev": None, "key": "k-1", "at": "2025-03-01T20:15:00Z"}
+    )
     validate_envelope({**ENVELOPE, "type": "call_cabo", "by": ""})
-    validate_envelope({**ENVELOPE, "match": "q3Xk9a", "prev": "0" * 64, "at": "2026-11-21T17:03:05.123Z"})  # the ledger's form
+    validate_envelope(
+        {**ENVELOPE, "match": "q3Xk9a", "prev": "0" * 64, "at": "2026-11-21T17:03:05.123Z"}
+    )  # the ledger's form
 
 
 @pytest.mark.parametrize(
     ("change", "path"),
     [
-        ({"seq": 0}, "$.seq"), ({"seq": 1.0}, "$.seq"), ({"seq": "6"}, "$.seq"),
-        ({"type": "Lead"}, "$.type"), ({"type": "lead-x"}, "$.type"), ({"type": "_lead"}, "$.type"),
-        ({"type": "lead_"}, "$.type"), ({"type": "lead\n"}, "$.type"), ({"type": ""}, "$.type"),
-        ({"data": []}, "$.data"), ({"data": None}, "$.data"),
-        ({"at": "yesterday"}, "$.at"), ({"at": "2025-03-01T20:15:00"}, "$.at"), ({"at": "2025-13-01T20:15:00Z"}, "$.at"),
+        ({"seq": 0}, "$.seq"),
+        ({"seq": 1.0}, "$.seq"),
+        ({"seq": "6"}, "$.seq"),
+        ({"type": "Lead"}, "$.type"),
+        ({"type": "lead-x"}, "$.type"),
+        ({"type": "_lead"}, "$.type"),
+        ({"type": "lead_"}, "$.type"),
+        ({"type": "lead\n"}, "$.type"),
+        ({"type": ""}, "$.type"),
+        ({"data": []}, "$.data"),
+        ({"data": None}, "$.data"),
+        ({"at": "yesterday"}, "$.at"),
+        ({"at": "2025-03-01T20:15:00"}, "$.at"),
+        ({"at": "2025-13-01T20:15:00Z"}, "$.at"),
         ({"at": 1740860100}, "$.at"),
-        ({"by": None}, "$.by"), ({"key": 5}, "$.key"),
-        ({"prev": ""}, "$.prev"), ({"prev": "0f" * 31}, "$.prev"),
-        ({"hash": "a1" * 31 + "a"}, "$.hash"), ({"hash": "A1" * 32}, "$.hash"), ({"hash": "a1" * 32 + "\n"}, "$.hash"),
-        ({"hash": None}, "$.hash"), ({"match": ""}, "$.match"), ({"match": 7}, "$.match"), ({"match_id": "m1"}, "$.match_id"),
+        ({"by": None}, "$.by"),
+        ({"key": 5}, "$.key"),
+        ({"prev": ""}, "$.prev"),
+        ({"prev": "0f" * 31}, "$.prev"),
+        ({"hash": "a1" * 31 + "a"}, "$.hash"),
+        ({"hash": "A1" * 32}, "$.hash"),
+        ({"hash": "a1" * 32 + "\n"}, "$.hash"),
+        ({"hash": None}, "$.hash"),
+        ({"match": ""}, "$.match"),
+        ({"match": 7}, "$.match"),
+        ({"match_id": "m1"}, "$.match_id"),
     ],
 )
 def test_envelope_refuses(change: dict[str, Any], path: str) -> None:
@@ -549,8 +704,17 @@ def test_envelope_refuses(change: dict[str, Any], path: str) -> None:
 def test_the_ledgers_envelope_validates() -> None:
     from ledger.records import GENESIS, StoredEvent, utc_now
 
-    event = StoredEvent(match="m1", seq=1, type="match_started", data={"game": GAME}, at=utc_now(), by="anna",
-                        key=None, prev=GENESIS, hash="b2" * 32)
+    event = StoredEvent(
+        match="m1",
+        seq=1,
+        type="match_started",
+        data={"game": GAME},
+        at=utc_now(),
+        by="anna",
+        key=None,
+        prev=GENESIS,
+        hash="b2" * 32,
+    )
     validate_envelope(event.envelope())
 
 
@@ -564,14 +728,46 @@ def test_envelope_fields_are_required(field: str) -> None:
 
 # --------------------------------------------------------------------------- fast check == jsonschema
 
-STRINGS = ["AH", "10H", "QS", "??", "6D", "1H", "ah", "AH\n", "", " ", "la-cabra", "cabo", "returned", "bottomFaceUp",
-           "none", "doubleNext", "x", "lead", "match_started", "2025-03-01T20:15:00Z", "yesterday", "0f" * 32]
-KEYS = sorted({k for doc in DOCUMENTS.values() for k in re.findall(r'"([A-Za-z]+)":', json.dumps(doc))} | {"slot", "extra"})
-SCALARS = (st.none() | st.booleans() | st.integers(-3, 125) | st.sampled_from([1.0, 0.5, -0.0, 3.0, 1e20, 2**70])
-           | st.sampled_from(STRINGS) | st.text(max_size=4))
+STRINGS = [
+    "AH",
+    "10H",
+    "QS",
+    "??",
+    "6D",
+    "1H",
+    "ah",
+    "AH\n",
+    "",
+    " ",
+    "la-cabra",
+    "cabo",
+    "returned",
+    "bottomFaceUp",
+    "none",
+    "doubleNext",
+    "x",
+    "lead",
+    "match_started",
+    "2025-03-01T20:15:00Z",
+    "yesterday",
+    "0f" * 32,
+]
+KEYS = sorted(
+    {k for doc in DOCUMENTS.values() for k in re.findall(r'"([A-Za-z]+)":', json.dumps(doc))} | {"slot", "extra"}
+)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 125)
+    | st.sampled_from([1.0, 0.5, -0.0, 3.0, 1e20, 2**70])
+    | st.sampled_from(STRINGS)
+    | st.text(max_size=4)
+)
 JSON = st.recursive(
     SCALARS,
-    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=3), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=6) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=3), inner, max_size=5)
+    ),
     max_leaves=24,
 )
 EXAMPLES: dict[str, list[Any]] = {}
@@ -661,31 +857,93 @@ def test_fast_envelope_check_agrees_with_jsonschema(data: st.DataObject) -> None
 @pytest.mark.parametrize(
     "schema",
     [
-        {"const": [[0, 2], [1, 3]]}, {"enum": [1, "a", None, [True]]}, {"uniqueItems": True},
-        {"type": ["integer", "null"], "minimum": 0, "maximum": 3}, {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 2},
-        {"minLength": 2, "maxLength": 3, "pattern": "^a[$]?b?$"}, {"not": {"type": "string"}},
-        {"minProperties": 1, "maxProperties": 2, "additionalProperties": {"type": "integer"}, "properties": {"a": True}},
-        {"allOf": [{"type": "array"}, {"minItems": 1}], "items": {"anyOf": [{"type": "boolean"}, {"oneOf": [{"const": 1}, {"const": 1.0}]}]}},
-        {"dependentRequired": {"a": ["b"]}, "required": ["c"]}, {"if": {"type": "string"}, "then": {"minLength": 2}, "else": {"type": "array"}},
-        {"format": "date-time"}, False, True,
+        {"const": [[0, 2], [1, 3]]},
+        {"enum": [1, "a", None, [True]]},
+        {"uniqueItems": True},
+        {"type": ["integer", "null"], "minimum": 0, "maximum": 3},
+        {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 2},
+        {"minLength": 2, "maxLength": 3, "pattern": "^a[$]?b?$"},
+        {"not": {"type": "string"}},
+        {
+            "minProperties": 1,
+            "maxProperties": 2,
+            "additionalProperties": {"type": "integer"},
+            "properties": {"a": True},
+        },
+        {
+            "allOf": [{"type": "array"}, {"minItems": 1}],
+            "items": {"anyOf": [{"type": "boolean"}, {"oneOf": [{"const": 1}, {"const": 1.0}]}]},
+        },
+        {"dependentRequired": {"a": ["b"]}, "required": ["c"]},
+        {"if": {"type": "string"}, "then": {"minLength": 2}, "else": {"type": "array"}},
+        {"format": "date-time"},
+        False,
+        True,
     ],
 )
 def test_fast_compiler_matches_jsonschema_per_keyword(schema: Any) -> None:
     validator = schemas._Validator(schema, format_checker=schemas._FORMAT_CHECKER)
-    fast = compile_schema(schema, keywords=schemas._Validator.VALIDATORS, regex=schemas._ecma_regex,
-                          conforms=schemas._FORMAT_CHECKER.conforms)
-    samples = [None, True, False, 0, 1, 1.0, 1.5, 2, 3, 4, -1, "", "a", "ab", "abc", "a$b", "ab\n", "abcd", [], [1], [1, 1.0],
-               [True, 1], [[0, 2], [1, 3]], [[0.0, 2], [1, 3]], [[False, 2], [1, 3]], [{"a": 1}, {"a": 1.0}], {}, {"a": 1},
-               {"a": 1, "b": 2}, {"a": 1, "c": 3}, {"c": "x"}, {"x": 1, "y": 2, "z": 3}, [True], "2025-03-01T20:15:00Z", "2025"]
+    fast = compile_schema(
+        schema,
+        keywords=schemas._Validator.VALIDATORS,
+        regex=schemas._ecma_regex,
+        conforms=schemas._FORMAT_CHECKER.conforms,
+    )
+    samples = [
+        None,
+        True,
+        False,
+        0,
+        1,
+        1.0,
+        1.5,
+        2,
+        3,
+        4,
+        -1,
+        "",
+        "a",
+        "ab",
+        "abc",
+        "a$b",
+        "ab\n",
+        "abcd",
+        [],
+        [1],
+        [1, 1.0],
+        [True, 1],
+        [[0, 2], [1, 3]],
+        [[0.0, 2], [1, 3]],
+        [[False, 2], [1, 3]],
+        [{"a": 1}, {"a": 1.0}],
+        {},
+        {"a": 1},
+        {"a": 1, "b": 2},
+        {"a": 1, "c": 3},
+        {"c": "x"},
+        {"x": 1, "y": 2, "z": 3},
+        [True],
+        "2025-03-01T20:15:00Z",
+        "2025",
+    ]
     for sample in samples:
         assert fast(sample) == validator.is_valid(sample), (schema, sample)
 
 
 def test_fast_compiler_refuses_what_it_does_not_know() -> None:
-    for schema in ({"prefixItems": [True]}, {"$ref": "#"}, {"contains": True}, {"multipleOf": 2}, {"patternProperties": {"a": True}},
-                   {"additionalProperties": False, "patternProperties": {}}, {"type": "thing"}):
+    for schema in (
+        {"prefixItems": [True]},
+        {"$ref": "#"},
+        {"contains": True},
+        {"multipleOf": 2},
+        {"patternProperties": {"a": True}},
+        {"additionalProperties": False, "patternProperties": {}},
+        {"type": "thing"},
+    ):
         with pytest.raises(Unsupported):
-            compile_schema(schema, keywords=schemas._Validator.VALIDATORS, regex=schemas._ecma_regex, conforms=lambda x, f: True)
+            compile_schema(
+                schema, keywords=schemas._Validator.VALIDATORS, regex=schemas._ecma_regex, conforms=lambda x, f: True
+            )
 
 
 # --------------------------------------------------------------------------- messages for players
@@ -694,24 +952,73 @@ def test_fast_compiler_refuses_what_it_does_not_know() -> None:
 @pytest.mark.parametrize(
     ("game", "type", "data", "path", "message"),
     [
-        ("la-cabra", "lead", {"seat": 0, "cards": ["TH"]}, "$.cards[0]",
-         "'TH' is not a card: write rank then suit, like 10H or QS"),
-        ("la-cabra", "hand_started", {"dealer": 0, "trump": "QS", "hands": [["1H", "??", "??", "??"]] * 4}, "$.hands[0][0]",
-         "'1H' is not a card: write rank then suit, like 10H or QS (?? for a card the rules hide) (and 3 more errors)"),
-        ("cau-robat", "play", {"seat": 0, "card": "8o"}, "$.card", "'8o' is not a Spanish card: write rank then suit, like 7o or 12b"),
-        ("la-cabra", "match_started", {"game": "la-cabra", "players": ["N", "E", "S", "W"], "options": {"eggs": True}},
-         "$.options.eggs", "eggs must be none or doubleNext, not true"),
-        ("la-cabra", "match_started", {"game": "la-cabra", "players": ["N", "E", "S"]}, "$.players", "La Cabra needs 4 players; 3 given"),
-        ("kabu", "match_started", {"game": "kabu", "players": ["Núria"]}, "$.players", "Kabú needs 2 to 10 players; 1 given"),
+        (
+            "la-cabra",
+            "lead",
+            {"seat": 0, "cards": ["TH"]},
+            "$.cards[0]",
+            "'TH' is not a card: write rank then suit, like 10H or QS",
+        ),
+        (
+            "la-cabra",
+            "hand_started",
+            {"dealer": 0, "trump": "QS", "hands": [["1H", "??", "??", "??"]] * 4},
+            "$.hands[0][0]",
+            "'1H' is not a card: write rank then suit, like 10H or QS (?? for a card the rules hide) (and 3 more errors)",
+        ),
+        (
+            "cau-robat",
+            "play",
+            {"seat": 0, "card": "8o"},
+            "$.card",
+            "'8o' is not a Spanish card: write rank then suit, like 7o or 12b",
+        ),
+        (
+            "la-cabra",
+            "match_started",
+            {"game": "la-cabra", "players": ["N", "E", "S", "W"], "options": {"eggs": True}},
+            "$.options.eggs",
+            "eggs must be none or doubleNext, not true",
+        ),
+        (
+            "la-cabra",
+            "match_started",
+            {"game": "la-cabra", "players": ["N", "E", "S"]},
+            "$.players",
+            "La Cabra needs 4 players; 3 given",
+        ),
+        (
+            "kabu",
+            "match_started",
+            {"game": "kabu", "players": ["Núria"]},
+            "$.players",
+            "Kabú needs 2 to 10 players; 1 given",
+        ),
         ("la-cabra", "lead", {"seat": "x", "cards": ["AH"]}, "$.seat", "seat must be a whole number, not 'x'"),
         ("la-cabra", "lead", {"seat": 9, "cards": ["AH"]}, "$.seat", "seat must be 0 to 3, not 9"),
         ("la-cabra", "lead", {"seat": 0, "cards": []}, "$.cards", "cards must hold 1 to 4 entries, not 0"),
-        ("la-cabra", "match_started", {"game": "la-cabra", "players": ["N", "E", "S", "N"]}, "$.players",
-         "players must all differ: 'N' appears more than once"),
-        ("la-cabra", "match_started", {"game": "la-cabra", "players": ["N", "E", "S", "W"], "teams": [[0, 1], [2, 3]]},
-         "$.teams", "teams is fixed in La Cabra: write [[0,2],[1,3]] or leave it out"),
+        (
+            "la-cabra",
+            "match_started",
+            {"game": "la-cabra", "players": ["N", "E", "S", "N"]},
+            "$.players",
+            "players must all differ: 'N' appears more than once",
+        ),
+        (
+            "la-cabra",
+            "match_started",
+            {"game": "la-cabra", "players": ["N", "E", "S", "W"], "teams": [[0, 1], [2, 3]]},
+            "$.teams",
+            "teams is fixed in La Cabra: write [[0,2],[1,3]] or leave it out",
+        ),
         ("la-cabra", "note", {"text": "  "}, "$.text", "text must not be blank"),
-        ("la-cabra", "lead", {"seat": 0, "cards": ["AH"], "Núria": 1}, '$["Núria"]', "unknown field 'Núria' (allowed: seat, cards)"),
+        (
+            "la-cabra",
+            "lead",
+            {"seat": 0, "cards": ["AH"], "Núria": 1},
+            '$["Núria"]',
+            "unknown field 'Núria' (allowed: seat, cards)",
+        ),
     ],
 )
 def test_messages_say_the_schemas_intent_in_words(game: str, type: str, data: Any, path: str, message: str) -> None:
@@ -721,7 +1028,13 @@ def test_messages_say_the_schemas_intent_in_words(game: str, type: str, data: An
 
 
 def test_the_machine_text_detector_catches_what_jsonschema_says() -> None:
-    for text in ("'TH' does not match '^((A|[2-9]|10|J|Q|K)[CDHS]|\\\\?\\\\?)$'", "True is not one of ['none', 'doubleNext']",
-                 "['N', 'E', 'S'] is too short", "N\\u00faria", "{'seat': 0}", "x does not match \\S"):
+    for text in (
+        "'TH' does not match '^((A|[2-9]|10|J|Q|K)[CDHS]|\\\\?\\\\?)$'",
+        "True is not one of ['none', 'doubleNext']",
+        "['N', 'E', 'S'] is too short",
+        "N\\u00faria",
+        "{'seat': 0}",
+        "x does not match \\S",
+    ):
         assert machine_text(text), text
     assert not machine_text("'TH' is not a card: write rank then suit, like 10H or QS; Núria, 10♥")

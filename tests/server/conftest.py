@@ -41,14 +41,19 @@ class Server:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--db", str(self.db), *self.args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[2])
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=Path(__file__).resolve().parents[2],
+        )
         for _ in range(200):  # up to ~20 s of 0.1 s polls for the port to answer
             try:
                 urllib.request.urlopen(self.url + "/games", timeout=1).read()
                 return
             except (urllib.error.URLError, ConnectionError):
                 if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stderr.read().decode() if self.process.stderr else "server died") from None
+                    raise RuntimeError(
+                        self.process.stderr.read().decode() if self.process.stderr else "server died"
+                    ) from None
                 time.sleep(0.1)
         raise RuntimeError("server did not answer within 20 s")
 
@@ -64,8 +69,9 @@ class Server:
 
     def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json", **(headers or {})})
+        request = urllib.request.Request(
+            self.url + path, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status, json.loads(response.read() or b"null")
@@ -83,8 +89,15 @@ def server(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")

@@ -59,7 +59,8 @@ class Reader:
 
 
 def record(server: Server, match_id: str, token: str, *events: dict[str, Any]) -> int:
-    status, body = server.call("POST", f"/matches/{match_id}/events", {"events": list(events)},
-                               {"Authorization": f"Bearer {token}"})
+    status, body = server.call(
+        "POST", f"/matches/{match_id}/events", {"events": list(events)}, {"Authorization": f"Bearer {token}"}
+    )
     assert status == 201, body
     return int(body["version"])

@@ -35,9 +35,12 @@ def test_connections_outlive_requests_and_close_at_shutdown(server: Server) -> N
     status, created = server.call("POST", "/matches", START)
     assert status == 201
     for version, event in enumerate(DEAL_1[:6], start=1):
-        status, body = server.call("POST", f"/matches/{created['id']}/events",
-                                   {"events": [event], "expectedVersion": version},
-                                   {"Authorization": f"Bearer {created['token']}"})
+        status, body = server.call(
+            "POST",
+            f"/matches/{created['id']}/events",
+            {"events": [event], "expectedVersion": version},
+            {"Authorization": f"Bearer {created['token']}"},
+        )
         assert status == 201, body
     for _ in range(5):
         assert server.call("GET", f"/matches/{created['id']}")[0] == 200

@@ -19,8 +19,12 @@ def test_acknowledged_events_survive_kill_9(server: Server) -> None:
     auth = {"Authorization": f"Bearer {created['token']}"}
     acknowledged = 1
     for hand, result in RESULT_HANDS:
-        status, body = server.call("POST", f"/matches/{created['id']}/events",
-                                   {"events": [{"type": "hand_started", "data": hand}, {"type": "hand_result", "data": result}]}, auth)
+        status, body = server.call(
+            "POST",
+            f"/matches/{created['id']}/events",
+            {"events": [{"type": "hand_started", "data": hand}, {"type": "hand_result", "data": result}]},
+            auth,
+        )
         assert status == 201
         acknowledged = body["version"]
     server.kill()
@@ -38,8 +42,12 @@ def test_concurrent_writers_through_the_server_keep_one_contiguous_log(server: S
     outcomes: list[int] = []
 
     def write(i: int) -> None:
-        code, _ = server.call("POST", f"/matches/{created['id']}/events",
-                              {"events": [{"type": "note", "data": {"text": f"note {i}"}}], "expectedVersion": 1}, auth)
+        code, _ = server.call(
+            "POST",
+            f"/matches/{created['id']}/events",
+            {"events": [{"type": "note", "data": {"text": f"note {i}"}}], "expectedVersion": 1},
+            auth,
+        )
         outcomes.append(code)
 
     threads = [threading.Thread(target=write, args=(i,)) for i in range(8)]

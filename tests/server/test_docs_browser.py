@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 
-
 from tests.pages.conftest import watch_csp
 from tests.server.conftest import Server
+
 
 def test_docs_render_offline(browser: object, server: Server) -> None:
     page = browser.new_page()  # type: ignore[attr-defined]
     outside: list[str] = []
-    page.on("request", lambda r: None if r.url.startswith(server.url) or r.url.startswith("data:") else outside.append(r.url))
+    page.on(
+        "request",
+        lambda r: None if r.url.startswith(server.url) or r.url.startswith("data:") else outside.append(r.url),
+    )
     violations: list[str] = []
     watch_csp(page, violations)  # Swagger UI starts from /static/docs.js, not an inline script
     page.goto(server.url + "/docs")

@@ -1,4 +1,4 @@
-""""Try it out" in /docs records a real deal: in headless Chromium, POST a game's /matches
+""" "Try it out" in /docs records a real deal: in headless Chromium, POST a game's /matches
 example, authorize with the token the page shows, POST the same game's events example, and
 find the deal in the log. One game here (Kabú's move-by-move hand); every game's examples are
 recorded through the test client in tests/api/test_openapi.py."""
@@ -32,7 +32,9 @@ def _try(page: Any, path: str, game: str, **parameters: str) -> tuple[int, dict[
     status = operation.locator(".live-responses-table .response .response-col_status")
     status.wait_for(timeout=15000)
     code = int(status.inner_text().strip())
-    body = json.loads(operation.locator(".live-responses-table .response .response-col_description pre").first.inner_text())
+    body = json.loads(
+        operation.locator(".live-responses-table .response .response-col_description pre").first.inner_text()
+    )
     operation.locator(".btn-clear").click()
     return code, body
 

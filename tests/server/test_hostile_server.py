@@ -30,9 +30,17 @@ def test_chunked_body_over_the_limit_is_413_and_nothing_is_written(server: Serve
 
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     try:
-        connection.request("POST", path, body=chunks(), encode_chunked=True,
-                           headers={"Content-Type": "application/json", "Authorization": f"Bearer {created['token']}",
-                                    "Transfer-Encoding": "chunked"})
+        connection.request(
+            "POST",
+            path,
+            body=chunks(),
+            encode_chunked=True,
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {created['token']}",
+                "Transfer-Encoding": "chunked",
+            },
+        )
         response = connection.getresponse()
         body = json.loads(response.read())
     finally:
@@ -52,8 +60,9 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-def send(server: Server, method: str, path: str, body: bytes | None = None,
-         headers: dict[str, str] | None = None) -> tuple[int, str, dict[str, object]]:
+def send(
+    server: Server, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, str, dict[str, object]]:
     """One raw request (bytes and headers exactly as given): the status, media type and JSON body."""
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     try:
@@ -81,8 +90,13 @@ def test_issue_26_inputs_are_4xx_problems_not_500s(served: Server) -> None:
         ("GET", f"/m/{match}%00/sheet", None, {}, "request.nul_character"),
         ("GET", "/matches?player=North%00", None, {}, "request.nul_character"),
         ("GET", "/matches.csv?tag=a%00", None, {}, "request.nul_character"),
-        ("POST", "/matches", json.dumps({**START, "players": ["A\x00B", "B", "C", "D"]}).encode(), {},
-         "request.nul_character"),
+        (
+            "POST",
+            "/matches",
+            json.dumps({**START, "players": ["A\x00B", "B", "C", "D"]}).encode(),
+            {},
+            "request.nul_character",
+        ),
     ]
     for method, path, body, headers, code in cases:
         status, media, problem = send(served, method, path, body, headers)

@@ -51,8 +51,29 @@ def junk_text(size: int) -> bytes:
     nothing that ends the reading early (every list and object closed on its line), so that the
     whole file is read."""
     rng = random.Random(26)
-    words = ["play", "lead", "beat", "card=ZZ", "seat=9", "x=[1 2 3]", "y=(a=1 b=[])", "??", "7o", "hand_started",
-             'note="hola"', "{a comment}", "dealer=0", "12", "true", "null", "(", ")", "=", "10H", "KS"]
+    words = [
+        "play",
+        "lead",
+        "beat",
+        "card=ZZ",
+        "seat=9",
+        "x=[1 2 3]",
+        "y=(a=1 b=[])",
+        "??",
+        "7o",
+        "hand_started",
+        'note="hola"',
+        "{a comment}",
+        "dealer=0",
+        "12",
+        "true",
+        "null",
+        "(",
+        ")",
+        "=",
+        "10H",
+        "KS",
+    ]
     lines = []
     total = 0
     while total < size:
@@ -73,21 +94,30 @@ def measured(tmp_path: Path) -> Any:
     assert server.process is not None
     # warm up every module an import loads (schemas, engines, the notation), so that only the
     # import itself is measured
-    for body, kind in ((b'[Game "kabu"]\n[Players "A" "B"]\n2. note {x}\n{}\n', "text/plain"),
-                       (b'{}\n{"match": "x"}\nnot json\n', "application/x-ndjson")):
+    for body, kind in (
+        (b'[Game "kabu"]\n[Players "A" "B"]\n2. note {x}\n{}\n', "text/plain"),
+        (b'{}\n{"match": "x"}\nnot json\n', "application/x-ndjson"),
+    ):
         assert post(server, body, kind)[0] in (201, 422)
     yield server
     server.stop()
 
 
-@pytest.mark.parametrize("what, body, content_type", [
-    ("20 MB of junk text notation", lambda: junk_text(20 * 1000 * 1000), "text/plain"),
-    ("5 MB of {} archive lines", lambda: b"{}\n" * (5 * 1000 * 1000 // 3), "application/x-ndjson"),
-    ("20 MB of broken archive lines", lambda: b'{"match": "AAAAAAAAAAAAAAAAAAAAAA", "seq": x}\n' * 400_000,
-     "application/x-ndjson"),
-])
-def test_a_junk_import_is_refused_within_100_mb_and_a_64_kb_answer(measured: Server, what: str, body: Any,
-                                                                  content_type: str) -> None:
+@pytest.mark.parametrize(
+    "what, body, content_type",
+    [
+        ("20 MB of junk text notation", lambda: junk_text(20 * 1000 * 1000), "text/plain"),
+        ("5 MB of {} archive lines", lambda: b"{}\n" * (5 * 1000 * 1000 // 3), "application/x-ndjson"),
+        (
+            "20 MB of broken archive lines",
+            lambda: b'{"match": "AAAAAAAAAAAAAAAAAAAAAA", "seq": x}\n' * 400_000,
+            "application/x-ndjson",
+        ),
+    ],
+)
+def test_a_junk_import_is_refused_within_100_mb_and_a_64_kb_answer(
+    measured: Server, what: str, body: Any, content_type: str
+) -> None:
     payload = body()
     pid = measured.process.pid  # type: ignore[union-attr]
     stored = measured.call("GET", "/matches")[1]["total"]
@@ -95,8 +125,10 @@ def test_a_junk_import_is_refused_within_100_mb_and_a_64_kb_answer(measured: Ser
     status, answer, headers = post(measured, payload, content_type)
     after = status_kb(pid)
     growth = after["VmHWM"] - before["VmRSS"]
-    print(f"\n{what}: {len(payload):,} bytes sent; status {status}; answer {len(answer):,} bytes; "
-          f"RSS before {before['VmRSS'] / MB:.1f} MB, peak after {after['VmHWM'] / MB:.1f} MB, growth {growth / MB:.1f} MB")
+    print(
+        f"\n{what}: {len(payload):,} bytes sent; status {status}; answer {len(answer):,} bytes; "
+        f"RSS before {before['VmRSS'] / MB:.1f} MB, peak after {after['VmHWM'] / MB:.1f} MB, growth {growth / MB:.1f} MB"
+    )
     assert status == 422 and headers["Content-Type"] == "application/problem+json"
     problem = json.loads(answer)
     assert problem["code"] in ("import.nothing_imported", "import.time_limit")

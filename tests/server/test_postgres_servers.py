@@ -39,7 +39,9 @@ def servers(postgres_url: str) -> Iterator[list[Server]]:
             server.stop()
 
 
-def call(server: Server, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+def call(
+    server: Server, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
     """One request; a refused or dropped connection (a dead server) is status 0."""
     try:
         return server.call(method, path, body, headers)
@@ -68,10 +70,13 @@ class Writers:
                 status, summary = call(server, "GET", f"/matches/{self.match_id}")
                 if status != 200:
                     continue
-                status, body = call(server, "POST", f"/matches/{self.match_id}/events",
-                                    {"events": [{"type": "note", "data": {"text": text}}],
-                                     "expectedVersion": summary["version"]},
-                                    {**self.auth, "Idempotency-Key": f"{n}-{i}"})
+                status, body = call(
+                    server,
+                    "POST",
+                    f"/matches/{self.match_id}/events",
+                    {"events": [{"type": "note", "data": {"text": text}}], "expectedVersion": summary["version"]},
+                    {**self.auth, "Idempotency-Key": f"{n}-{i}"},
+                )
                 if status == 201:
                     with self.lock:
                         self.acknowledged[text] = body["version"]
@@ -119,8 +124,9 @@ def check_one_log(servers: list[Server], match_id: str, writers: Writers, url: s
     for server in servers:
         status, audit = server.call("GET", f"/matches/{match_id}/audit")
         assert audit["chain"] == {**audit["chain"], "valid": True, "length": len(events)}
-    verified = subprocess.run([sys.executable, "-m", "api.cli", "verify", "--db", url],
-                              capture_output=True, text=True, cwd=ROOT)
+    verified = subprocess.run(
+        [sys.executable, "-m", "api.cli", "verify", "--db", url], capture_output=True, text=True, cwd=ROOT
+    )
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert "1 of 1 chains valid" in verified.stdout
 
@@ -137,11 +143,13 @@ def test_eight_writers_alternating_between_two_servers_keep_one_log(servers: lis
     # A deal recorded on one server is what the other one folds next.
     deal = {"type": "hand_started", "data": {"dealer": 3}}
     result = {"type": "hand_result", "data": {"cardPoints": [61, 59], "tricks": [4, 3], "lastTrick": 1}}
-    status, _ = servers[0].call("POST", f"/matches/{match_id}/events", {"events": [deal]},
-                                {"Authorization": f"Bearer {token}"})
+    status, _ = servers[0].call(
+        "POST", f"/matches/{match_id}/events", {"events": [deal]}, {"Authorization": f"Bearer {token}"}
+    )
     assert status == 201
-    status, _ = servers[1].call("POST", f"/matches/{match_id}/events", {"events": [result]},
-                                {"Authorization": f"Bearer {token}"})
+    status, _ = servers[1].call(
+        "POST", f"/matches/{match_id}/events", {"events": [result]}, {"Authorization": f"Bearer {token}"}
+    )
     assert status == 201
     standings = [server.call("GET", f"/matches/{match_id}")[1]["standings"] for server in servers]
     assert standings[0] == standings[1] and [s["total"] for s in standings[0]] == [0, 2]
@@ -177,9 +185,12 @@ def test_a_live_stream_on_one_server_shows_what_is_recorded_through_the_other(se
     match_id, token = start_match(servers[0])
     reader = Reader(servers[1], match_id)
     assert reader.next()[0] == 1
-    status, _ = servers[0].call("POST", f"/matches/{match_id}/events",
-                                {"events": [{"type": "note", "data": {"text": "from the other server"}}]},
-                                {"Authorization": f"Bearer {token}"})
+    status, _ = servers[0].call(
+        "POST",
+        f"/matches/{match_id}/events",
+        {"events": [{"type": "note", "data": {"text": "from the other server"}}]},
+        {"Authorization": f"Bearer {token}"},
+    )
     assert status == 201
     seq, envelope = reader.next()
     assert (seq, envelope["data"]) == (2, {"text": "from the other server"})

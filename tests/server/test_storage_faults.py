@@ -21,7 +21,9 @@ from tests.server.conftest import Server
 
 from api.app import create_app
 
-NOTES = [{"type": "note", "data": {"text": f"{i} " + "a comment from the table " * 12}} for i in range(40)]  # ~12 KB: new pages
+NOTES = [
+    {"type": "note", "data": {"text": f"{i} " + "a comment from the table " * 12}} for i in range(40)
+]  # ~12 KB: new pages
 
 
 def assert_unavailable(response: Any, code: str) -> dict[str, Any]:
@@ -102,8 +104,9 @@ def test_a_read_only_database_serves_reads_and_answers_writes_503(tmp_path: Path
     writer.extensions["tanteo.ledgers"].close()
     before = rows(directory / "tanteo.db")
     with read_only_view(directory) as (view, how):
-        app = create_app({"TANTEO_DB": str(view / "tanteo.db"), "TESTING": True,
-                          "TANTEO_READ_ONLY": how == "open-read-only"})
+        app = create_app(
+            {"TANTEO_DB": str(view / "tanteo.db"), "TESTING": True, "TANTEO_READ_ONLY": how == "open-read-only"}
+        )
         reader = Scorer(app.test_client())
         reader.id, reader.token = scorer.id, scorer.token
         for path, body in expected.items():
@@ -116,10 +119,13 @@ def test_a_read_only_database_serves_reads_and_answers_writes_503(tmp_path: Path
     assert rows(directory / "tanteo.db") == before
 
 
-def _request(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], Any]:
+def _request(
+    method: str, url: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method,
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, dict(response.headers), json.loads(response.read())
@@ -144,9 +150,17 @@ def test_tanteo_serve_on_a_read_only_file(tmp_path: Path) -> None:
         server.start()
         try:
             assert server.call("GET", f"/matches/{created['id']}")[0] == 200
-            status, headers, body = _request("POST", f"{server.url}/matches/{created['id']}/events", {"events": DEAL_1[:1]},
-                                             {"Authorization": f"Bearer {created['token']}"})
-            assert (status, body["code"], headers["Content-Type"]) == (503, "storage.read_only", "application/problem+json")
+            status, headers, body = _request(
+                "POST",
+                f"{server.url}/matches/{created['id']}/events",
+                {"events": DEAL_1[:1]},
+                {"Authorization": f"Bearer {created['token']}"},
+            )
+            assert (status, body["code"], headers["Content-Type"]) == (
+                503,
+                "storage.read_only",
+                "application/problem+json",
+            )
             assert headers["Retry-After"] == "300"
         finally:
             server.stop()

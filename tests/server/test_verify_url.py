@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def tanteo(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "api.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
 
 
 def test_verify_url_during_play_and_after(server: Server) -> None:
@@ -74,14 +76,18 @@ def test_verify_url_catches_a_server_that_changed_a_value(server: Server) -> Non
     for name in TRIGGERS:
         conn.execute(f"DROP TRIGGER {name}")
     (data,) = conn.execute("SELECT data FROM events WHERE match_id = ? AND seq = 9", (match,)).fetchone()
-    conn.execute("UPDATE events SET data = ? WHERE match_id = ? AND seq = 9",
-                 (json.dumps({**json.loads(data), "value": "2"}, separators=(",", ":"), sort_keys=True), match))
+    conn.execute(
+        "UPDATE events SET data = ? WHERE match_id = ? AND seq = 9",
+        (json.dumps({**json.loads(data), "value": "2"}, separators=(",", ":"), sort_keys=True), match),
+    )
     for (sql,) in saved:
         conn.execute(sql)
     conn.close()
     server.start()
     run = tanteo("verify", "--url", server.url, match)  # in play: the commitment no longer matches the hash
-    assert run.returncode == 2 and "BROKEN at event 9" in run.stdout, run.stdout + run.stderr  # found broken, as offline
+    assert run.returncode == 2 and "BROKEN at event 9" in run.stdout, (
+        run.stdout + run.stderr
+    )  # found broken, as offline
     server.stop()
     offline = tanteo("verify", "--db", str(server.db), match)
     assert offline.returncode == 2 and "BROKEN at event 9" in offline.stdout, offline.stdout + offline.stderr

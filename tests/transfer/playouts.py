@@ -98,5 +98,5 @@ def record(service: Service, game: str, seed: int, *, limit: int | None = None, 
     events = decorated(game, seed, limit=limit)
     created = service.start_match(events[0]["data"], by=by)
     for start in range(1, len(events), 40):
-        service.record(created["id"], events[start:start + 40], token=created["token"], by=by)
+        service.record(created["id"], events[start : start + 40], token=created["token"], by=by)
     return created

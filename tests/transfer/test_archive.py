@@ -32,9 +32,16 @@ def test_archive_round_trip_of_random_playouts(game: str, tmp_path: Path) -> Non
         original = source.ledger.get_match(item["id"])
         copy = target.ledger.get_match(item["id"])
         assert (copy.version, copy.head, copy.status, copy.created_at, copy.players) == (
-            original.version, original.head, original.status, original.created_at, original.players)
+            original.version,
+            original.head,
+            original.status,
+            original.created_at,
+            original.players,
+        )
         assert (item["version"], item["head"]) == (original.version, original.head)
-        assert [e.envelope() for e in target.ledger.read(item["id"])] == [e.envelope() for e in source.ledger.read(item["id"])]
+        assert [e.envelope() for e in target.ledger.read(item["id"])] == [
+            e.envelope() for e in source.ledger.read(item["id"])
+        ]
         assert target.audit(item["id"]) == source.audit(item["id"])
         # the new token writes; the old one does not open the copy
         target.record(item["id"], [{"type": "note", "data": {"text": "restored"}}], token=item["token"])
@@ -70,7 +77,10 @@ def test_open_exports_of_a_match_in_play_hide_private_values(tmp_path: Path) -> 
     full_response = client.get(f"/matches/{match_id}/export?format=jsonl", headers={"Authorization": f"Bearer {token}"})
     full = [json.loads(line) for line in full_response.data.splitlines()]
     assert next(e for e in full if e["type"] == "hand_started" and "hands" in e["data"])["private"]
-    assert "5o 12o" in client.get(f"/matches/{match_id}/export", headers={"Authorization": f"Bearer {token}"}).data.decode()
+    assert (
+        "5o 12o"
+        in client.get(f"/matches/{match_id}/export", headers={"Authorization": f"Bearer {token}"}).data.decode()
+    )
     wrong = client.get(f"/matches/{match_id}/export?format=jsonl", headers={"Authorization": "Bearer nope"})
     assert wrong.status_code == 403
     other = create_app({"TANTEO_DB": str(tmp_path / "q.db"), "TESTING": True}).test_client()
@@ -78,6 +88,9 @@ def test_open_exports_of_a_match_in_play_hide_private_values(tmp_path: Path) -> 
     assert published.status_code == 201 and not published.get_json()["errors"], published.get_json()
     copy = published.get_json()["imported"][0]
     assert copy["version"] == item["version"]
-    assert other.get(f"/matches/{copy['id']}").get_json()["standings"] == client.get(f"/matches/{match_id}").get_json()["standings"]
+    assert (
+        other.get(f"/matches/{copy['id']}").get_json()["standings"]
+        == client.get(f"/matches/{match_id}").get_json()["standings"]
+    )
     restored = other.post("/matches/import", data=full_response.data, content_type="application/x-ndjson")
     assert restored.status_code == 201 and restored.get_json()["imported"][0]["head"] == item["head"]

@@ -18,9 +18,19 @@ from replays.archive import read_archive
 from schemas import SchemaError, validate_envelope
 
 AT = "2026-11-21T17:03:05.123Z"
-PLAIN: dict[str, Any] = {"match": "q3Xk9aB7_-Zp", "seq": 2, "type": "discard", "data": {"seat": 1, "cards": ["7D"]}, "at": AT,
-                         "by": "Ana", "key": None, "prev": "0" * 64, "hash": "a" * 64, "format": 2,
-                         "private": [{"path": ["cards"], "salt": "0123456789abcdef" * 2, "commitment": "b" * 64}]}
+PLAIN: dict[str, Any] = {
+    "match": "q3Xk9aB7_-Zp",
+    "seq": 2,
+    "type": "discard",
+    "data": {"seat": 1, "cards": ["7D"]},
+    "at": AT,
+    "by": "Ana",
+    "key": None,
+    "prev": "0" * 64,
+    "hash": "a" * 64,
+    "format": 2,
+    "private": [{"path": ["cards"], "salt": "0123456789abcdef" * 2, "commitment": "b" * 64}],
+}
 
 
 def changed(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
@@ -36,16 +46,38 @@ def changed(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
 
 
 DAMAGED = [
-    changed(("seq",), 0), changed(("seq",), "2"), changed(("seq",), True), changed(("seq",), 2.0),
-    changed(("type",), 7), changed(("data",), ["7D"]), changed(("by",), None), changed(("key",), 5),
-    changed(("prev",), None), changed(("hash",), 1), changed(("format",), 3), changed(("format",), True),
-    changed(("format",), KeyError), changed(("at",), "2026-11-21 17:03:05"), changed(("at",), "2026-13-21T17:03:05.123Z"),
-    changed(("at",), AT[:-1]), changed(("at",), 5), changed(("extra",), 1), changed(("hash",), KeyError),
-    changed(("private",), []), changed(("private",), {}), changed(("private", 0, "salt"), "0123456789ABCDEF" * 2),
-    changed(("private", 0, "salt"), "0" * 31), changed(("private", 0, "salt"), " " + "0" * 31),
-    changed(("private", 0, "commitment"), "b" * 63 + "g"), changed(("private", 0, "path"), []),
-    changed(("private", 0, "path"), [True]), changed(("private", 0, "path"), ["x" * 65]), changed(("private", 0, "path"), [-1]),
-    changed(("private", 0, "extra"), 1), changed(("private", 0, "salt"), KeyError), changed(("private", 0), "cards"),
+    changed(("seq",), 0),
+    changed(("seq",), "2"),
+    changed(("seq",), True),
+    changed(("seq",), 2.0),
+    changed(("type",), 7),
+    changed(("data",), ["7D"]),
+    changed(("by",), None),
+    changed(("key",), 5),
+    changed(("prev",), None),
+    changed(("hash",), 1),
+    changed(("format",), 3),
+    changed(("format",), True),
+    changed(("format",), KeyError),
+    changed(("at",), "2026-11-21 17:03:05"),
+    changed(("at",), "2026-13-21T17:03:05.123Z"),
+    changed(("at",), AT[:-1]),
+    changed(("at",), 5),
+    changed(("extra",), 1),
+    changed(("hash",), KeyError),
+    changed(("private",), []),
+    changed(("private",), {}),
+    changed(("private", 0, "salt"), "0123456789ABCDEF" * 2),
+    changed(("private", 0, "salt"), "0" * 31),
+    changed(("private", 0, "salt"), " " + "0" * 31),
+    changed(("private", 0, "commitment"), "b" * 63 + "g"),
+    changed(("private", 0, "path"), []),
+    changed(("private", 0, "path"), [True]),
+    changed(("private", 0, "path"), ["x" * 65]),
+    changed(("private", 0, "path"), [-1]),
+    changed(("private", 0, "extra"), 1),
+    changed(("private", 0, "salt"), KeyError),
+    changed(("private", 0), "cards"),
 ]
 
 

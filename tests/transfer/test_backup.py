@@ -37,8 +37,13 @@ def test_export_all_then_import_reproduces_every_head(tmp_path: Path) -> None:
     service = Service(SqliteLedger(tmp_path / "empty.db"))
     item = report["imported"][0]
     batch = [e for e in service.ledger.read(item["id"]) if e.key]
-    retry = service.record(item["id"], [{"type": e.type, "data": e.data} for e in batch], token=item["token"],
-                           by="scorer", key=batch[0].key)
+    retry = service.record(
+        item["id"],
+        [{"type": e.type, "data": e.data} for e in batch],
+        token=item["token"],
+        by="scorer",
+        key=batch[0].key,
+    )
     assert retry.replayed and retry.version == batch[-1].seq
 
 
@@ -60,7 +65,9 @@ def test_one_altered_line_is_named_and_every_other_match_imported(tmp_path: Path
     assert f"line {altered + 1} (match {victim['match']}): import.chain_broken" in result.output
     assert "seq 3: hash does not match" in result.output
     assert f"line {damaged + 1}, column" in result.output and "archive.bad_json" in result.output
-    report = json.loads(runner.invoke(main, ["import", str(archive), "--db", str(tmp_path / "other.db"), "--json"]).output)
+    report = json.loads(
+        runner.invoke(main, ["import", str(archive), "--db", str(tmp_path / "other.db"), "--json"]).output
+    )
     broken = {e["match"] for e in report["errors"] if e["match"]}
     assert victim["match"] in broken and len(report["imported"]) == 12 - len(broken) >= 10
     assert {e["line"] for e in report["errors"]} >= {altered + 1, damaged + 1}
@@ -81,7 +88,8 @@ def test_http_export_and_import(tmp_path: Path) -> None:
     assert envelopes == source.get(f"/matches/{listing[0]['id']}/events").get_json()["events"]
     everything = source.get("/matches/export?format=jsonl&player=A1")
     assert {json.loads(line)["match"] for line in everything.data.splitlines()} == {
-        m["id"] for m in listing if "A1" in m["players"]}
+        m["id"] for m in listing if "A1" in m["players"]
+    }
     everything = source.get("/matches/export?format=jsonl")
     created = target.post("/matches/import", data=everything.data, content_type="application/x-ndjson")
     assert created.status_code == 201, created.get_json()
@@ -89,8 +97,11 @@ def test_http_export_and_import(tmp_path: Path) -> None:
     assert sorted(m["id"] for m in body["imported"]) == sorted(m["id"] for m in listing) and body["errors"] == []
     first = body["imported"][0]
     assert first["lines"][0] == 1 and first["token"]
-    write = target.post(f"/matches/{first['id']}/events", json={"events": [{"type": "note", "data": {"text": "hi"}}]},
-                        headers={"Authorization": f"Bearer {first['token']}"})
+    write = target.post(
+        f"/matches/{first['id']}/events",
+        json={"events": [{"type": "note", "data": {"text": "hi"}}]},
+        headers={"Authorization": f"Bearer {first['token']}"},
+    )
     assert write.status_code == 201
     again = target.post("/matches/import", data=everything.data, content_type="application/x-ndjson")
     assert again.status_code == 422  # the match written to differs now
@@ -98,8 +109,15 @@ def test_http_export_and_import(tmp_path: Path) -> None:
     assert len(again.get_json()["unchanged"]) == 2
     garbage = target.post("/matches/import", data=b"{not json\n", content_type="application/x-ndjson")
     assert garbage.status_code == 422
-    assert garbage.get_json()["errors"] == [{"line": 1, "column": 2, "code": "archive.bad_json", "match": None,
-                                             "message": garbage.get_json()["errors"][0]["message"]}]
+    assert garbage.get_json()["errors"] == [
+        {
+            "line": 1,
+            "column": 2,
+            "code": "archive.bad_json",
+            "match": None,
+            "message": garbage.get_json()["errors"][0]["message"],
+        }
+    ]
     wrong = target.post("/matches/import", data=b"<xml/>", content_type="application/xml")
     assert wrong.status_code == 415 and wrong.mimetype == "application/problem+json"
     missing = target.get("/matches/nope/export?format=jsonl")
@@ -114,7 +132,12 @@ def test_restore_keeps_the_match_metadata_and_csv_lists_it(tmp_path: Path) -> No
     target = create_app({"TANTEO_DB": str(tmp_path / "n.db"), "TESTING": True}).test_client()
     assert target.post("/matches/import", data=archive, content_type="application/x-ndjson").status_code == 201
     summary = target.get(f"/matches/{created['id']}").get_json()
-    assert (summary["title"], summary["date"], summary["place"], summary["tags"]) == ("Club night", "2026-11-21", "Bar Pepe", ["league"])
+    assert (summary["title"], summary["date"], summary["place"], summary["tags"]) == (
+        "Club night",
+        "2026-11-21",
+        "Bar Pepe",
+        ["league"],
+    )
     assert [m["id"] for m in target.get("/matches?tag=league").get_json()["items"]] == [created["id"]]
     row = target.get("/matches.csv").data.decode().splitlines()[1].split(",")
     assert row[1:4] == ["Club night", "2026-11-21", "Bar Pepe"]
@@ -134,8 +157,10 @@ def test_a_compressed_or_empty_backup_is_said_in_one_sentence(tmp_path: Path) ->
     packed.write_bytes(gzip.compress(archive.read_bytes()))
     empty = tmp_path / "monday.jsonl"
     empty.write_bytes(b"\n")
-    for path, said in ((packed, f"error: {packed} is compressed (gzip): unpack it first (gunzip -k {packed})"),
-                       (empty, f"error: {empty} is empty: there is nothing to import")):
+    for path, said in (
+        (packed, f"error: {packed} is compressed (gzip): unpack it first (gunzip -k {packed})"),
+        (empty, f"error: {empty} is empty: there is nothing to import"),
+    ):
         result = runner.invoke(main, ["import", str(path), "--db", str(tmp_path / "new.db")])
         assert result.exit_code == 1 and result.output.startswith(said), result.output
         assert len(result.output.strip().splitlines()) == 1

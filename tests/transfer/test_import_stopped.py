@@ -73,11 +73,17 @@ main(["import", sys.argv[1], "--db", sys.argv[2], "--workers", "0"])
 
 
 def test_ctrl_c_during_an_import_prints_the_tokens_of_the_matches_stored_and_a_second_run_imports_the_rest(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path, heads = archive(tmp_path, 12)
     db = tmp_path / "restored.db"
-    run = subprocess.run([sys.executable, "-c", CTRL_C_AFTER_FIRST_CHUNK, str(path), str(db)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AFTER_FIRST_CHUNK, str(path), str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 130, (run.stdout, run.stderr)  # stopped by Ctrl-C, as a shell counts it
     assert "Traceback" not in run.stderr and "Aborted" not in run.stderr
     said = run.stderr.strip().splitlines()[-1]
@@ -91,8 +97,13 @@ def test_ctrl_c_during_an_import_prints_the_tokens_of_the_matches_stored_and_a_s
     assert printed.keys() == stored.keys()
     assert tokens_open(db, printed)
 
-    again = subprocess.run([sys.executable, "-m", "api.cli", "import", str(path), "--db", str(db), "--json"], cwd=ROOT,
-                           capture_output=True, text=True, timeout=300)
+    again = subprocess.run(
+        [sys.executable, "-m", "api.cli", "import", str(path), "--db", str(db), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert again.returncode == 0, again.stderr
     report = json.loads(again.stdout)
     assert {m["id"] for m in report["unchanged"]} == stored.keys()
@@ -101,14 +112,16 @@ def test_ctrl_c_during_an_import_prints_the_tokens_of_the_matches_stored_and_a_s
 
 
 def test_asked_to_stop_the_service_writes_nothing_more_and_reports_what_it_stored(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path, _ = archive(tmp_path, 6)
     monkeypatch.setattr(transfer, "CHUNK_EVENTS", 8)  # two of these matches per transaction
     service = Service(SqliteLedger(tmp_path / "restored.db"))
     handled: list[int] = []
     try:
-        transfer.import_archive(service, path.read_bytes().splitlines(), progress=handled.append,
-                                workers=0, stop=lambda: len(handled) >= 2)
+        transfer.import_archive(
+            service, path.read_bytes().splitlines(), progress=handled.append, workers=0, stop=lambda: len(handled) >= 2
+        )
     except transfer.ImportStopped as stopped:
         report, cause = stopped.report, stopped.cause
     else:
@@ -121,7 +134,8 @@ def test_asked_to_stop_the_service_writes_nothing_more_and_reports_what_it_store
 
 
 def test_a_disk_that_fills_half_way_answers_503_with_the_matches_already_imported(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path, heads = archive(tmp_path, 40)
     monkeypatch.setattr(transfer, "CHUNK_EVENTS", 8)
     db = tmp_path / "restored.db"
@@ -178,8 +192,13 @@ def test_ctrl_c_during_a_text_import_prints_the_tokens_of_the_matches_it_wrote(t
     its matches have no ids in the file, so the tokens printed are the only way back into them."""
     path = club_text(tmp_path, 5)
     db = tmp_path / "restored.db"
-    run = subprocess.run([sys.executable, "-c", CTRL_C_AFTER_TWO_TEXT_MATCHES, str(path), str(db)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AFTER_TWO_TEXT_MATCHES, str(path), str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 130, (run.stdout, run.stderr)
     assert "Traceback" not in run.stderr and "KeyboardInterrupt" not in run.stderr
     said = run.stderr.strip().splitlines()[-1]
@@ -191,8 +210,7 @@ def test_ctrl_c_during_a_text_import_prints_the_tokens_of_the_matches_it_wrote(t
     assert printed.keys() == stored.keys() and tokens_open(db, printed)
 
 
-def test_a_disk_that_fills_during_a_text_import_answers_503_with_every_match_started(
-        tmp_path: Path) -> None:
+def test_a_disk_that_fills_during_a_text_import_answers_503_with_every_match_started(tmp_path: Path) -> None:
     """A storage fault in the middle of a typed match still names it, with its token and the
     version it reached: the events before the fault are stored, the rest are not."""
     path = club_text(tmp_path, 30)
@@ -212,5 +230,7 @@ def test_a_disk_that_fills_during_a_text_import_answers_503_with_every_match_sta
     with SqliteLedger(db) as book:
         versions = {r.id: r.version for r in book.list_matches(limit=10_000)[0]}
     assert 0 < len(versions) < 30
-    assert {m["id"]: m["version"] for m in body["imported"]} == versions  # each started match, at the version it reached
+    assert {
+        m["id"]: m["version"] for m in body["imported"]
+    } == versions  # each started match, at the version it reached
     assert tokens_open(db, {m["id"]: m["token"] for m in body["imported"]})

@@ -29,14 +29,21 @@ def faulty_archive(tmp_path: Path) -> tuple[list[bytes], dict[str, str]]:
     altered line (its chain breaks) and a damaged line. Returns the lines and the faulty ids."""
     source = Service(SqliteLedger(tmp_path / "source.db"))
     ids = [record(source, game, seed)["id"] for game in GAMES for seed in (1, 2)]
-    faulty = {"rules": record(source, "cabo", 3, limit=30)["id"], "shape": record(source, "kabu", 3)["id"],
-              "chain": record(source, "el-roby", 3)["id"], "damaged": record(source, "la-cabra", 3)["id"]}
+    faulty = {
+        "rules": record(source, "cabo", 3, limit=30)["id"],
+        "shape": record(source, "kabu", 3)["id"],
+        "chain": record(source, "el-roby", 3)["id"],
+        "damaged": record(source, "la-cabra", 3)["id"],
+    }
     deal = next(e for e in source.ledger.read(faulty["rules"]) if e.type == "hand_started")
     source.ledger.append(faulty["rules"], [NewEvent("hand_started", dict(deal.data))], by="scorer")  # a deal mid-round
     source.ledger.append(faulty["shape"], [NewEvent("note", {"text": 5})], by="scorer")
     lines = list(transfer.all_lines(source, full=True))
-    altered = next(i for i, line in enumerate(lines)
-                   if json.loads(line)["match"] == faulty["chain"] and json.loads(line)["type"] == "note")
+    altered = next(
+        i
+        for i, line in enumerate(lines)
+        if json.loads(line)["match"] == faulty["chain"] and json.loads(line)["type"] == "note"
+    )
     envelope = json.loads(lines[altered])
     envelope["data"]["text"] += "!"
     lines[altered] = json.dumps(envelope).encode() + b"\n"
@@ -66,7 +73,9 @@ def test_workers_report_and_store_what_one_process_does(tmp_path: Path) -> None:
     archive.write_bytes(b"\n".join(lines) + b"\n")
 
     here = transfer.import_archive(Service(SqliteLedger(tmp_path / "here.db")), lines, workers=0)
-    run = python("-m", "api.cli", "import", str(archive), "--db", str(tmp_path / "forked.db"), "--json", "--workers", "2")
+    run = python(
+        "-m", "api.cli", "import", str(archive), "--db", str(tmp_path / "forked.db"), "--json", "--workers", "2"
+    )
     assert "checking the rules in 2 worker processes" in run.stderr, run.stderr  # the workers did check
     forked = json.loads(run.stdout)
 
@@ -89,7 +98,9 @@ def test_workers_check_a_match_already_stored_as_one_process_does(tmp_path: Path
         service = Service(SqliteLedger(tmp_path / db))
         transfer.import_archive(service, lines[:200], workers=0)  # the first matches, one cut short
     here = transfer.import_archive(Service(SqliteLedger(tmp_path / "here.db")), lines, workers=0)
-    run = python("-m", "api.cli", "import", str(archive), "--db", str(tmp_path / "forked.db"), "--json", "--workers", "2")
+    run = python(
+        "-m", "api.cli", "import", str(archive), "--db", str(tmp_path / "forked.db"), "--json", "--workers", "2"
+    )
     assert "checking the rules in 2 worker processes" in run.stderr, run.stderr
     forked = json.loads(run.stdout)
     assert here["unchanged"] and any(e["code"] == "import.exists_different" for e in here["errors"])
@@ -112,13 +123,15 @@ def test_a_match_that_goes_on_further_down_is_decided_again_whole(tmp_path: Path
     archive.write_bytes(b"\n".join(interleaved) + b"\n")
 
     here = transfer.import_archive(Service(SqliteLedger(tmp_path / "here.db")), interleaved, workers=0)
-    script = ("import json, sys\n"
-              "from api.service import Service, transfer\n"
-              "from ledger import SqliteLedger\n"
-              "transfer.PIECE_LINES = 40\n"
-              "lines = open(sys.argv[1], 'rb').read().splitlines()\n"
-              "assert transfer.import_workers(2, len(lines)) == 2\n"
-              "print(json.dumps(transfer.import_archive(Service(SqliteLedger(sys.argv[2])), lines, workers=2)))\n")
+    script = (
+        "import json, sys\n"
+        "from api.service import Service, transfer\n"
+        "from ledger import SqliteLedger\n"
+        "transfer.PIECE_LINES = 40\n"
+        "lines = open(sys.argv[1], 'rb').read().splitlines()\n"
+        "assert transfer.import_workers(2, len(lines)) == 2\n"
+        "print(json.dumps(transfer.import_archive(Service(SqliteLedger(sys.argv[2])), lines, workers=2)))\n"
+    )
     run = python("-c", script, str(archive), str(tmp_path / "forked.db"))
     assert run.returncode == 0, run.stderr
     forked = json.loads(run.stdout)
@@ -133,12 +146,14 @@ def test_a_worker_that_dies_stops_the_import_with_a_message_not_a_hang(tmp_path:
     lines, _ = faulty_archive(tmp_path)
     archive = tmp_path / "club.jsonl"
     archive.write_bytes(b"\n".join(lines) + b"\n")
-    script = ("import os, sys\n"
-              "from api.service import transfer\n"
-              "def dying(task): os._exit(3)\n"
-              "transfer._check_task = dying\n"
-              "from api.cli import main\n"
-              "main(['import', sys.argv[1], '--db', sys.argv[2], '--workers', '1'])\n")
+    script = (
+        "import os, sys\n"
+        "from api.service import transfer\n"
+        "def dying(task): os._exit(3)\n"
+        "transfer._check_task = dying\n"
+        "from api.cli import main\n"
+        "main(['import', sys.argv[1], '--db', sys.argv[2], '--workers', '1'])\n"
+    )
     run = python("-c", script, str(archive), str(tmp_path / "forked.db"))
     assert run.returncode == 1, run.stderr
     assert "error: a worker process checking the rules stopped before it answered" in run.stderr

@@ -23,9 +23,14 @@ def rows(text: bytes) -> list[list[str]]:
 
 def test_sheet_and_match_list_as_csv(tmp_path: Path) -> None:
     client = create_app({"TANTEO_DB": str(tmp_path / "s.db"), "TESTING": True}).test_client()
-    created = client.post("/matches", json={"game": "la-cabra", "players": ["=North", "East", "South", "West"]}).get_json()
-    written = client.post(f"/matches/{created['id']}/events", json={"events": SERIES},
-                          headers={"Authorization": f"Bearer {created['token']}"})
+    created = client.post(
+        "/matches", json={"game": "la-cabra", "players": ["=North", "East", "South", "West"]}
+    ).get_json()
+    written = client.post(
+        f"/matches/{created['id']}/events",
+        json={"events": SERIES},
+        headers={"Authorization": f"Bearer {created['token']}"},
+    )
     assert written.status_code == 201, written.get_json()
     sheet = client.get(f"/matches/{created['id']}/sheet.csv")
     assert sheet.status_code == 200 and sheet.mimetype == "text/csv"
@@ -33,7 +38,11 @@ def test_sheet_and_match_list_as_csv(tmp_path: Path) -> None:
     audit = client.get(f"/matches/{created['id']}/audit").get_json()
     assert table[0][:2] == ["hand", "status"] and len(table[0]) == 2 + len(audit["standings"]) == 4
     assert table[1] == ["1", "scored", "0", "2"] and table[2] == ["2", "scored", "4", "0"]
-    assert table[-1] == ["total", "playing", *[str(s["total"]) for s in audit["standings"]]] == ["total", "playing", "4", "2"]
+    assert (
+        table[-1]
+        == ["total", "playing", *[str(s["total"]) for s in audit["standings"]]]
+        == ["total", "playing", "4", "2"]
+    )
     other = client.post("/matches", json={"game": "cabo", "players": ["Anna", "Ben"]}).get_json()
     listing = rows(client.get("/matches.csv").data)
     assert listing[0] == ["id", "title", "date", "place", "game", "players", "status", "winners", "totals", "version"]
@@ -49,8 +58,16 @@ def test_the_csv_list_and_the_archive_of_every_match_filter_as_the_list_does(tmp
     """A league's spreadsheet and backup by its tag, place or date, as docs/HTTP.md says: 'filters as GET /matches'."""
     client = create_app({"TANTEO_DB": str(tmp_path / "s.db"), "TESTING": True}).test_client()
     players = ["North", "East", "South", "West"]
-    league = client.post("/matches", json={"game": "la-cabra", "players": players, "tags": ["league-2026"],
-                                           "place": "Casal Gràcia", "date": "2026-11-21"}).get_json()
+    league = client.post(
+        "/matches",
+        json={
+            "game": "la-cabra",
+            "players": players,
+            "tags": ["league-2026"],
+            "place": "Casal Gràcia",
+            "date": "2026-11-21",
+        },
+    ).get_json()
     client.post("/matches", json={"game": "la-cabra", "players": players, "tags": ["friendly"]})
     for query in ("tag=league-2026", "place=casal%20gr%C3%A0cia", "date=2026-11-21"):
         listed = [m["id"] for m in client.get(f"/matches?{query}").get_json()["items"]]

@@ -43,7 +43,11 @@ def test_text_round_trip_keeps_the_audit_and_the_bytes(game: str, tmp_path: Path
 
 
 @settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(game=st.sampled_from(GAMES), seed=st.integers(min_value=0, max_value=40), limit=st.integers(min_value=2, max_value=80))
+@given(
+    game=st.sampled_from(GAMES),
+    seed=st.integers(min_value=0, max_value=40),
+    limit=st.integers(min_value=2, max_value=80),
+)
 def test_export_import_export_is_byte_identical(game: str, seed: int, limit: int) -> None:
     """Property: for any (short) playout, text → import → text gives the same bytes (the Head aside)."""
     source, target = Service(MemoryLedger()), Service(MemoryLedger())
@@ -68,12 +72,17 @@ def test_hand_written_file_with_mistakes(game: str, tmp_path: Path) -> None:
     errors = report["errors"]
     assert [e["line"] for e in errors] == [14, 15], errors
     out_of_turn, misspelt = errors
-    assert out_of_turn["code"] == "common.not_your_turn" and out_of_turn["column"] == _position(path, 14, "seat=") - len(
-        path.read_text().splitlines()[13].split()[1]) - 1
+    assert (
+        out_of_turn["code"] == "common.not_your_turn"
+        and out_of_turn["column"]
+        == _position(path, 14, "seat=") - len(path.read_text().splitlines()[13].split()[1]) - 1
+    )
     assert misspelt["code"] == "notation.bad_card" and "is not" in misspelt["message"]
     assert len(path.read_text().rstrip().splitlines()) == 15  # the misspelt card is the last line
-    assert out_of_turn["message"].endswith("nothing from this line on was recorded; line 15 was checked "
-                                           "for its shape only (the rules judge a move only after every move before it)")
+    assert out_of_turn["message"].endswith(
+        "nothing from this line on was recorded; line 15 was checked "
+        "for its shape only (the rules judge a move only after every move before it)"
+    )
     bad_word = path.read_text().splitlines()[14].split("=")[-1].strip("[]").split()[0]
     assert misspelt["column"] == _position(path, 15, bad_word) and misspelt["message"].startswith(bad_word)
     (item,) = report["imported"]
@@ -89,10 +98,13 @@ def test_the_lines_checked_for_their_shape_only_are_named_as_a_range(tmp_path: P
     """Two lines after the move the rules refused: "lines 15 to 16 were checked" (one line: "line 15 was checked for its shape only", above)."""
     lines = (TEXTS / "cabo.tnt").read_text().splitlines()
     text = "\n".join([*lines, lines[12]]) + "\n"  # line 16: a move again, read for its shape only
-    out_of_turn = next(e for e in transfer.import_text(Service(SqliteLedger(tmp_path / "t.db")), text)["errors"]
-                       if e["line"] == 14)
-    assert out_of_turn["message"].endswith("nothing from this line on was recorded; lines 15 to 16 were checked for "
-                                           "their shape only (the rules judge a move only after every move before it)")
+    out_of_turn = next(
+        e for e in transfer.import_text(Service(SqliteLedger(tmp_path / "t.db")), text)["errors"] if e["line"] == 14
+    )
+    assert out_of_turn["message"].endswith(
+        "nothing from this line on was recorded; lines 15 to 16 were checked for "
+        "their shape only (the rules judge a move only after every move before it)"
+    )
 
 
 def test_http_text_export_and_import(tmp_path: Path) -> None:
@@ -105,12 +117,19 @@ def test_http_text_export_and_import(tmp_path: Path) -> None:
     match_id = report["imported"][0]["id"]
     text = client.get(f"/matches/{match_id}/export")
     assert text.status_code == 200 and text.headers["Content-Type"] == "text/plain; charset=utf-8"
-    assert text.data.decode().startswith('[Game "la-cabra"]\n[Players "North" "East" "South" "West"]\n[Teams [[0 2] [1 3]]]\n')
+    assert text.data.decode().startswith(
+        '[Game "la-cabra"]\n[Players "North" "East" "South" "West"]\n[Teams [[0 2] [1 3]]]\n'
+    )
     assert "6. lead seat=0 cards=[9H KH]" in text.data.decode()  # the card letters as the vocabulary writes them
     nothing = client.post("/matches/import", data=b"2. play seat=0 card=7o\n", content_type="text/plain")
     assert nothing.status_code == 422
-    assert nothing.get_json()["errors"][0] | {"message": ""} == {"line": 1, "column": 1, "code": "notation.no_tags",
-                                                                 "match": None, "message": ""}
+    assert nothing.get_json()["errors"][0] | {"message": ""} == {
+        "line": 1,
+        "column": 1,
+        "code": "notation.no_tags",
+        "match": None,
+        "message": "",
+    }
 
 
 def test_cli_text_export_and_import(tmp_path: Path) -> None:
@@ -137,4 +156,6 @@ def test_the_examples_of_docs_notation_import_and_export_as_written() -> None:
         service = Service(MemoryLedger())
         report = transfer.import_text(service, example)
         assert report["errors"] == [], example
-        assert without_head(transfer.match_text(service, report["imported"][0]["id"], full=True)) == without_head(example)
+        assert without_head(transfer.match_text(service, report["imported"][0]["id"], full=True)) == without_head(
+            example
+        )

@@ -1,7 +1,7 @@
 // The scorer's page: the score sheet, a hand from the sheet (checked with ?dryRun=true before it
 // is saved), move by move with card pickers and the legal moves as buttons, undo and
 // corrections, and a queue for entries made while the connection is down.
-import { adoptFragmentToken, append, call, download, dryRun, flush, get, problemText, queued, tokenFor, keepToken } from "./api.js";
+import { adoptFragmentToken, append, call, download, dryRun, flush, get, problemDetails, problemText, queued, tokenFor, keepToken } from "./api.js";
 import { cardButton, cardFace, cardName, cardsEl, deck, paintCard, placedCounts } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
@@ -351,11 +351,10 @@ function showRefusal(box, result) {
   box.hidden = false;
   box.replaceChildren();
   if (result.offline) { box.textContent = "The server cannot be reached."; return; }
-  const { message, code } = problemText(result.body);
   const body = result.body || {};
   const where = [body.index != null && body.index > 0 ? `entry ${body.index + 1} of what was sent` : null,
-    body.seq != null ? `concerns entry ${body.seq} of the history` : null].filter(Boolean).join(" · ");
-  box.append(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}${where ? ` · ${where}` : ""}` }) : "");  // "", not null: append() writes null as the text "null"
+    body.seq != null ? `concerns entry ${body.seq} of the history` : null].filter(Boolean).join("; ");
+  box.append(el("span", { text: problemText(body).message }), problemDetails(body, where) || "");  // "", not null: append() writes null as the text "null"
 }
 function clearRefusal(box) { box.hidden = true; box.replaceChildren(); }
 
@@ -1002,7 +1001,7 @@ async function exportMatch(event, format) {
   const result = await download(`/matches/${id}/export?format=${format}`, token, `${id}.${format === "text" ? "tnt" : "jsonl"}`);
   if (!result.ok) {
     const why = result.offline ? { message: "The server cannot be reached, so nothing was exported.", code: "" } : problemText(result.body);
-    box.replaceChildren(why.message, why.code ? el("span", { class: "code", text: why.code }) : "");
+    box.replaceChildren(why.message, problemDetails(result.body) || "");
     box.hidden = false;
   }
 }

@@ -274,7 +274,7 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
     target = int(correction.data["target"])
     by_seq = {e.seq: e for e in events}
     if target >= correction.seq or target not in by_seq:
-        raise RuleViolation("common.bad_target", f"event {target} does not exist before event {correction.seq}")
+        raise RuleViolation("common.bad_target", f"entry {target} does not exist before entry {correction.seq}")
     aimed = by_seq[target]
     if correction.type == "void" and aimed.type == "match_started":
         raise RuleViolation(
@@ -283,7 +283,7 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
     if correction.type == "amend":
         if aimed.type in CORRECTIONS or aimed.type == "note" or aimed.type in DESK:
             raise RuleViolation(
-                "common.amend_type", f"event {target} is a {aimed.type}; void it instead of amending it", seq=target
+                "common.amend_type", f"entry {target} is a {aimed.type}; void it instead of amending it", seq=target
             )
         if aimed.type == "match_started" and correction.data["data"].get("game") != aimed.data.get("game"):
             raise RuleViolation("common.amend_game", "an amend of match_started cannot change the game", seq=target)

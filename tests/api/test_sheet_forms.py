@@ -252,7 +252,7 @@ def test_cabo_round_closed_from_the_sheet_scores_from_the_facts(scorer: Scorer) 
             [ev("hand_started", dealer=0, layouts=[[U] * 4] * 4, discard="9"), ev("call_cabo", seat=0)],
             ev("hand_result", sums=[1, 2, 3, 4], caller=1),
             "cabo.result_conflict",
-            "Anna called CABO at event 3; the sheet says Ben called",
+            "Anna called CABO at entry 3; the sheet says Ben called",
         ),
     ],
 )

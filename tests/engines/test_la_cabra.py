@@ -486,7 +486,7 @@ def test_tira_checks() -> None:
     m.refuse("tira", "common.card_unavailable", seat=W, cards=cards("6H 7H 10H QH"))
     m.add("tira", seat=S, cards=cards("7D 8D KD AD"))
     err = m.refuse("tira", "la-cabra.tira_again", seat=W, cards=cards("6H 7H 8H 9H"))
-    assert "event 5" in err.message
+    assert "entry 5" in err.message
 
 
 def test_tira_interrupts_tira_option() -> None:
@@ -531,7 +531,7 @@ def test_tira_returns_face_down_discards_as_they_were_recorded() -> None:
     m.add("tira", seat=S, cards=cards("7D 8D KD AD"))
     assert m.hand.unknown[E] == 4 and m.hand.withdrawn == ((4, 5),)
     err = m.refuse("reveal", "common.bad_reveal", cards=[{"seq": 4, "index": 0, "card": "9C"}])
-    assert "tira of event 5" in err.message
+    assert "tira of entry 5" in err.message
 
 
 # --------------------------------------------------------------------------- a whole deal
@@ -1062,7 +1062,7 @@ def test_reveal_checks() -> None:
     m.add("reveal", cards=[{"seq": 6, "index": 0, "card": "AH"}])
     assert la_cabra.view(m.state, S)["trick"]["plays"][2]["cards"] == ["AH", "??"]
     assert la_cabra.view(m.state, N)["trick"]["plays"][2]["cards"] == ["??", "??"]
-    assert "Revealed: card 0 of event 6 is A♥" in m.texts[-1]
+    assert "Revealed: card 0 of entry 6 is A♥" in m.texts[-1]
 
 
 def test_a_late_reveal_cannot_end_the_series_before_later_hands() -> None:

@@ -102,6 +102,12 @@ def test_both_courses_with_corrections_and_notes_marked(open_page: Callable[...,
     expect(move8).to_have_class("move status-voided")
     expect(move8).to_contain_text("(voided)")
     expect(page.locator("#moves button[data-seq='10']")).to_contain_text("correction")
+    # a player's words: "entry", never "event" or the correction's type name
+    expect(page.locator("#moves button[data-seq='10']")).to_contain_text(
+        "entry 8 struck out: D's card was played out of turn"
+    )
+    expect(page.locator("#moves button[data-seq='9']")).to_contain_text("note on entry 6: B hesitated")
+    expect(page.locator("#moves")).not_to_contain_text("event")
     page.get_by_role("button", name="Last step").click()
     corrected = live.call("GET", f"/matches/{match_id}/state?at=10")[1]["state"]
     assert shown(page) == expected(corrected)  # D's 11 is back in his hand: the play never counted

@@ -1050,7 +1050,7 @@ def _parse_result(
                 raise RuleViolation("la-cabra.bad_result", f"no set of cards is worth {pts[t]} points ({names[t]})")
             if tricks is not None and tricks[t] == 0 and pts[t]:
                 raise RuleViolation(
-                    "la-cabra.bad_result", f"{names[t]} took no trick, so it has no card points (not {pts[t]})"
+                    "la-cabra.bad_result", f"{names[t]} took no trick, so they have no card points (not {pts[t]})"
                 )
         if cards is not None:
             counted = points(cards[0]), points(cards[1])
@@ -1068,7 +1068,7 @@ def _parse_result(
             raise RuleViolation(
                 "la-cabra.bad_result",
                 (
-                    f"with {how_many(tricks[0], 'trick')} to {tricks[1]}, {names[0]} holds {4 * lo} to {4 * hi} cards, "
+                    f"with {how_many(tricks[0], 'trick')} to {tricks[1]}, {names[0]} hold {4 * lo} to {4 * hi} cards, "
                     f"which cannot be worth {pts[0]} points"
                 ),
             )
@@ -1078,7 +1078,7 @@ def _parse_result(
                     raise RuleViolation(
                         "la-cabra.bad_result",
                         (
-                            f"{names[t]} has 0 card points: say whether they took only blank tricks (4 loss points) or no "
+                            f"{names[t]} have 0 card points: say whether they took only blank tricks (4 loss points) or no "
                             f"trick at all (6) by giving both teams' tricks, for example {_tricks_words(names, t, 1)}, or "
                             f"{_tricks_words(names, t, 0)}"
                         ),
@@ -1124,7 +1124,8 @@ def _parse_result(
         )
         if none:
             raise RuleViolation(
-                "la-cabra.bad_result", (f"lastTrick: {state.players[last]}'s team {names[t]} took no trick")
+                "la-cabra.bad_result",
+                (f"lastTrick: {names[t]} took no trick, so {state.players[last]} cannot have won the last one"),
             )
     return Claim(seq, pts, cards, tricks, last, loss)
 
@@ -1198,7 +1199,7 @@ def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
             return None
         for t in (0, 1):
             if pts[t] < known[t]:
-                return f"{names[t]} already holds {known[t]} card points in tricks {so_far}; the sheet says {pts[t]}"
+                return f"{names[t]} already hold {known[t]} card points in tricks {so_far}; the sheet says {pts[t]}"
         return f"from the position {so_far}, {names[0]} can end with {feasible_words(union)} card points; the sheet says {pts[0]}"
     assert claim.loss is not None
     if claim.loss == (0, 0):
@@ -1269,7 +1270,7 @@ def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | 
             )
         if facts.points is None and not facts.sums >> pts[0] & 1:
             return "cardPoints", (
-                f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
+                f"whatever the face-down cards are, {names[0]} have {feasible_words(facts.sums)} card points, "
                 f"not {pts[0]}"
             )
     if claim.loss is not None:
@@ -1283,7 +1284,7 @@ def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | 
                     f"the cards give {names[0]} {facts.base[0]} and {names[1]} {facts.base[1]} loss points, not {said}",
                 )
             return "lossPoints", (
-                f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
+                f"whatever the face-down cards are, {names[0]} have {feasible_words(facts.sums)} card points, "
                 f"which cannot give {said} loss points"
             )
     return None

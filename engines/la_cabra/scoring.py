@@ -307,7 +307,7 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
                     "points": 0,
                     "rule": RULE_POINTS,
                     "reason": (
-                        f"{names[t]} has {known[t]} known card points in {how_many(hand.tricks[t], 'trick')}; the deal needs the face-down cards "
+                        f"{names[t]} have {known[t]} known card points in {how_many(hand.tricks[t], 'trick')}; the deal needs the face-down cards "
                         f"never revealed ({_refs_words(facts.missing)}): incomplete, nothing added until they are revealed"
                     ),
                 }

@@ -257,7 +257,7 @@ def test_the_command_line_audit_lists_disputes(scorer: Scorer, db_path: Path) ->
     )
     output = CliRunner().invoke(main, ["audit", scorer.id, "--db", str(db_path)]).output
     assert (
-        "dispute 5 on hand 1: upheld at event 6 (agreed), corrected by amend of 3 at event 7; claim: Ben called"
+        "dispute 5 on hand 1: upheld at entry 6 (agreed), corrected by amend of 3 at entry 7; claim: Ben called"
         in output
     )
     assert "dispute 8 on hand 1: open; claim: Carl's 15" in output

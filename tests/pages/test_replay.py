@@ -4,6 +4,7 @@ the slider and the jump list; the cards on the table at each step are the API's
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from playwright.sync_api import Page, expect
@@ -49,7 +50,10 @@ def test_stepping_through_a_cau_robat_hand(open_page: Callable[..., Page], live:
     page.locator("body").press("ArrowRight")
     page.keyboard.press("ArrowRight")
     check_step(page, live, match_id, token, 6)  # A took the 5, B's 6 stays
-    expect(page.locator("#move")).to_contain_text("B plays 6 copas")
+    expect(page.locator("#move")).to_contain_text("B plays 6 de copas")
+    # the Spanish deck said as the pickers say it: "caballo de bastos", never "11 bastos"
+    expect(page.locator("#moves")).to_contain_text("table as de oros, 3 de copas, 5 de espadas, caballo de bastos")
+    assert not re.search(r"\b\d+ (oros|copas|espadas|bastos)", page.locator("#moves").inner_text())
 
     page.get_by_role("button", name="Last step").click()
     check_step(page, live, match_id, token, 8)

@@ -97,9 +97,31 @@ function renderAccess() {
 
 // ------------------------------------------------------------------ the score sheet
 
+/** A hand's points as a sheet says them: a sign on Kabú's chips won or lost. */
+function signed(n) {
+  if (n == null) return "—";
+  return gameId === "kabu" && n > 0 ? `+${n}` : String(n);
+}
+
+/** Why a scored hand reads as it does, when the numbers alone would puzzle a player: Kabú's insolvent
+ * seats pay nobody (RULES §2.5), so a hand can move no chips at all. ``brief``: for the sheet's cell. */
+function handWhy(h, brief = false) {
+  const r = h.result;
+  if (gameId !== "kabu" || !r || !(r.insolvent || []).length) return null;
+  const who = r.insolvent.map(seatName);
+  const many = who.length > 1;
+  const names = many ? `${who.slice(0, -1).join(", ")} and ${who[who.length - 1]}` : who[0];
+  const still = (h.points || []).some((p) => p) ? "" : ", so no chips change hands";
+  if (brief) return `${names} could not pay and ${many ? "pay" : "pays"} nobody${still}`;
+  const owed = r.insolvent.map((s) => `${seatName(s)} held ${r.chipsBefore ? r.chipsBefore[s] : "?"} chips but owed ${r.owes ? r.owes[s] : "?"}`).join("; ");
+  const next = (matchTarget().end || "insolvency") === "time" ? ` Before the next hand ${names} must buy chips or leave.` : "";
+  return `${owed}: ${many ? "they are" : `${names} is`} insolvent and ${many ? "pay" : "pays"} nobody, as the rules say${still}.${next}`;
+}
+
 function handStatus(h) {
   const closed = h.closedFromSheet ? `, closed from the sheet after move ${h.closedFromSheet.afterMove}` : "";
-  if (h.status === "scored") return `scored${closed}`;
+  const why = handWhy(h, true);
+  if (h.status === "scored") return `scored${closed}${why ? `: ${why}` : ""}`;
   if (h.status === "void") return "void";
   if (h.status === "playing") return "in play";
   if (h.status === "incomplete") {
@@ -327,6 +349,7 @@ function cardList(label, { max = 8, single = false, only = null, allowUnknown = 
 
 function knownCodes() { return new Set(deck(gameId, matchOptions()).map((d) => d.code)); }
 function matchOptions() { const first = S.events[0]; return (first && first.data.options) || {}; }
+function matchTarget() { const first = S.events[0]; return (first && first.data.target) || {}; }
 
 function numberField(label, { min = 0, max = 999, initial = "", onchange, idName, required = false } = {}) {
   const input = el("input", { type: "number", inputmode: "numeric", min, max, id: idName, value: initial, required });
@@ -422,9 +445,16 @@ function describePreview(result) {
   const labels = columnLabels();
   const box = el("div", { class: "box" });
   for (const h of result.hands) {
-    box.append(el("p", {}, el("strong", { text: `Hand ${h.hand}: ` }),
-      h.points ? labels.map((l, i) => `${l} ${h.points[i] ?? "—"}`).join(" · ") : handStatus(h)));
-    for (const line of h.lines || []) box.append(el("p", { class: "note", text: line.reason }));
+    // who gets what first; the working (Kabú's pairwise payments, formulas…) folded away for the curious
+    box.append(el("p", { class: "short" }, el("strong", { text: `Hand ${h.hand}: ` }),
+      h.points ? labels.map((l, i) => `${l} ${signed(h.points[i])}`).join(" · ") : handStatus(h)));
+    const why = handWhy(h);
+    if (why) box.append(el("p", { class: "why-short", text: why }));
+    const lines = h.lines || [];
+    if (lines.length) {
+      box.append(el("details", { class: "working" }, el("summary", { text: `How hand ${h.hand} is worked out (${lines.length} lines)` }),
+        ...lines.map((line) => el("p", { class: "note", text: line.reason }))));
+    }
   }
   box.append(el("p", {}, el("strong", { text: "Totals: " }), result.standings.map((s, i) => `${labels[i]} ${s.total}`).join(" · ")));
   const next = (result.next || []).filter((m) => m.type === "hand_started").map((m) => m.data.dealer).filter((d) => d != null);

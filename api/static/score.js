@@ -2,11 +2,11 @@
 // is saved), move by move with card pickers and the legal moves as buttons, undo and
 // corrections, and a queue for entries made while the connection is down.
 import { adoptFragmentToken, append, call, download, dryRun, flush, get, problemDetails, problemText, queued, tokenFor, keepToken } from "./api.js";
-import { cardButton, cardFace, cardName, cardsEl, deck, paintCard, placedCounts } from "./cards.js";
+import { cardButton, cardFace, cardName, cardsEl, deck, paintCard } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
 import { $, el, keepingFocus, seatNamer } from "./dom.js";
-import { kit } from "./forms.js";
+import { fieldProblem, kit, moveData } from "./forms.js";
 
 const root = $("scorer");
 const id = root.dataset.match;
@@ -291,84 +291,15 @@ function claimRow(h, labels, unit) {
 
 // ------------------------------------------------------------------ shared form controls
 
-/** A group of toggle buttons (large targets); returns {node, value()}. */
-function segmented(label, options, { multiple = false, initial = [], onchange, clearable = false } = {}) {
-  const chosen = new Set(initial);
-  const group = el("div", { class: "seg", role: "group", "aria-label": label });
-  const buttons = options.map(([value, text]) => {
-    const b = el("button", { type: "button", "aria-pressed": String(chosen.has(value)), "data-value": String(value), text });
-    b.addEventListener("click", () => {
-      if (multiple) { chosen.has(value) ? chosen.delete(value) : chosen.add(value); }
-      else { const was = chosen.has(value); chosen.clear(); if (!was || !clearable) chosen.add(value); }
-      for (const other of buttons) other.setAttribute("aria-pressed", String(chosen.has(JSON.parse(other.dataset.json))));
-      onchange && onchange();
-    });
-    b.dataset.json = JSON.stringify(value);
-    return b;
-  });
-  group.append(...buttons);
-  const node = el("div", { class: "field-row" }, el("span", { class: "label", text: label }), group);
-  return { node, value: () => multiple ? [...chosen] : (chosen.size ? [...chosen][0] : null) };
-}
+/** The shared form controls (forms.js ``kit``: segmented buttons, card pickers, number fields), over
+ * the match as it stands: its players, its deck's options, the table as the view shows it. */
+const forms = (prefix = "") => kit({ players: players(), game: gameId, options: matchOptions(), view: S.view, prefix });
 
 const seatOptions = () => players().map((n, s) => [s, n]);
-
-/** A list of cards chosen with a picker of the match's deck (placed cards greyed). */
-function cardList(label, { max = 8, single = false, only = null, allowUnknown = true, initial = [], onchange } = {}) {
-  const chosen = [...initial];
-  const list = el("div", { class: "cards", "aria-live": "polite" });
-  const picker = el("div", { class: "picker", role: "group", "aria-label": `${label}: pick a card` });
-  const wrap = el("div", { class: "field-row" }, el("span", { class: "label", text: label }), list, picker);
-  const draw = () => keepingFocus(wrap, redraw);
-  const redraw = () => {
-    list.replaceChildren(...chosen.map((c, i) => {
-      const b = cardButton(c, `${label}: ${cardName(c)}, press to remove`);
-      b.addEventListener("click", () => { chosen.splice(i, 1); draw(); onchange && onchange(); });
-      return b;
-    }));
-    if (!chosen.length) list.append(el("span", { class: "note", text: "none yet" }));
-    const counts = placedCounts(S.view, knownCodes());
-    for (const c of chosen) counts.set(c, (counts.get(c) || 0) + 1);
-    picker.replaceChildren();
-    const codes = deck(gameId, matchOptions()).filter((d) => !only || only.includes(d.code));
-    for (const d of codes) {
-      const b = cardButton(d.code, `${label}: add ${cardName(d.code)}`);
-      if ((counts.get(d.code) || 0) >= d.copies) b.classList.add("placed");
-      b.addEventListener("click", () => { if (single) chosen.splice(0); if (chosen.length < max) chosen.push(d.code); draw(); onchange && onchange(); });
-      picker.append(b);
-    }
-    if (allowUnknown) {
-      const b = cardButton("??", `${label}: add an unseen card`);
-      b.addEventListener("click", () => { if (single) chosen.splice(0); if (chosen.length < max) chosen.push("??"); draw(); onchange && onchange(); });
-      picker.append(b);
-    }
-  };
-  draw();
-  return { node: wrap, value: () => single ? (chosen[0] ?? null) : [...chosen] };
-}
 
 function knownCodes() { return new Set(deck(gameId, matchOptions()).map((d) => d.code)); }
 function matchOptions() { const first = S.events[0]; return (first && first.data.options) || {}; }
 function matchTarget() { const first = S.events[0]; return (first && first.data.target) || {}; }
-
-function numberField(label, { min = 0, max = 999, initial = "", onchange, idName, required = false } = {}) {
-  const input = el("input", { type: "number", inputmode: "numeric", min, max, id: idName, value: initial, required });
-  input.addEventListener("input", () => onchange && onchange());
-  return { node: el("label", { for: idName }, label, input), input, value: () => input.value === "" ? null : Number(input.value) };
-}
-
-/** The first number of a sheet form left empty or out of its range, said with the field's own label
- * ("Write Anna's card total first."), and the field focused; null when every shown field is fine.
- * The API would say it too, but by the batch's JSON path ("the 1st entry of sums … entry 2 of what was sent"). */
-function fieldProblem(form) {
-  for (const input of form.querySelectorAll("input[type=number]")) {
-    if (input.closest("[hidden]") || input.validity.valid) continue;
-    const label = input.labels.length ? input.labels[0].firstChild.textContent.trim() : "this number";
-    input.focus();
-    return input.validity.valueMissing ? `Write ${label} first.` : `${label}: write a whole number from ${input.min} to ${input.max}.`;
-  }
-  return null;
-}
 
 function showRefusal(box, result) {
   box.hidden = false;
@@ -419,7 +350,7 @@ function renderEntry() {
     const guess = queuedDealers.length ? (queuedDealers[queuedDealers.length - 1] + 1) % players().length : null;
     const initial = guess != null ? [guess] : offered.length === 1 ? offered
       : (choices.includes(first) && countHands() === 0 ? [first] : [choices[0]]);
-    dealer = segmented("Dealer", choices.map((s) => [s, seatName(s)]), { initial, onchange });
+    dealer = forms().segmented("Dealer", choices.map((s) => [s, seatName(s)]), { initial, onchange });
     form.append(dealer.node);
   }
   const fields = spec.fields(ctx(), onchange);
@@ -438,7 +369,7 @@ function renderEntry() {
   onchange();
 }
 
-function ctx(prefix = "") { return { prefix, players: players(), teams: teams(), info: S.info, standings: S.summary.standings, el, segmented, numberField, seatOptions, cardList, matchOptions }; }
+function ctx(prefix = "") { return forms(prefix).sheetContext({ standings: S.summary.standings, teams: teams(), info: S.info }); }
 function countHands() { return S.audit.hands.filter((h) => h.status !== "void").length; }
 
 function describePreview(result) {
@@ -573,13 +504,13 @@ function openDeal(move) {
   const slots = [];   // {field, seat|null, node}
   let selected = null;
   const dealerPick = move.data.dealer == null
-    ? segmented("Who dealt", seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
+    ? forms().segmented("Who dealt", seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
   if (dealerPick) form.append(dealerPick.node);
   // La Cabra: who leads is derived from the last trick; after a deal from the sheet that did not say
   // who won it, the API needs it named (VOCABULARY §5.5); in the first deal it may differ (a series from paper)
   const leaderNeeded = gameId === "la-cabra" && move.data.leader == null && countHands() > 0;
   const leaderPick = gameId === "la-cabra" && move.data.leader == null
-    ? segmented(leaderNeeded ? "Leads the first trick (the last deal's sheet did not say)" : "Leads the first trick (leave it: the player after the dealer)",
+    ? forms().segmented(leaderNeeded ? "Leads the first trick (the last deal's sheet did not say)" : "Leads the first trick (leave it: the player after the dealer)",
       seatOptions(), { clearable: true }) : null;
   if (leaderPick) leaderPick.node.dataset.field = "leader";
   const makeSlot = (field, seat, index, known) => {
@@ -748,7 +679,7 @@ document.addEventListener("visibilitychange", () => { if (document.visibilitySta
 
 /** One field's control on this page: the shared per-game forms (forms.js), over the table as it stands. */
 function control(f, move, known) {
-  return kit({ players: players(), game: gameId, options: matchOptions(), view: S.view }).control(f, move, known);
+  return forms().control(f, move, known);
 }
 
 /** How many cards a seat holds, as the table shows it (null when the view does not say). */
@@ -773,19 +704,6 @@ function rowsProblem(rows) {
     return `${seatName(seat)} holds ${held} card${held === 1 ? "" : "s"}; ${row.length} picked.`;
   }
   return null;
-}
-
-/** A move's data from its form: the fields the form asked, over what the template (or the entry) holds;
- * an optional field left empty is left out. */
-function moveData(base, controls) {
-  const data = { ...base };
-  for (const [f, c] of controls) {
-    const value = c.value();
-    const empty = value == null || (Array.isArray(value) && value.length === 0) || (f.kind === "pos" && value.slot == null);
-    if (empty && f.optional) { delete data[f.name]; continue; }
-    data[f.name] = value;
-  }
-  return data;
 }
 
 /** The cards the record still lacks (reveal references), from the state and the audit. */
@@ -821,10 +739,11 @@ function openReveal() {
   const refs = missingRefs();
   form.replaceChildren(el("h3", { text: "Reveal cards seen" }),
     el("p", { class: "note", text: refs.length ? "Pick the cards you now know; leave the others." : "Name a card one player holds." }));
-  const pickers = refs.map((ref) => [ref, cardList(refLabel(ref), { single: true, allowUnknown: false })]);
+  const controls = forms();
+  const pickers = refs.map((ref) => [ref, controls.cardList(refLabel(ref), { single: true, allowUnknown: false })]);
   let free = null;
   if (!refs.length) {
-    free = [segmented("Player", seatOptions()), cardList("Card held", { single: true, allowUnknown: false })];
+    free = [controls.segmented("Player", seatOptions()), controls.cardList("Card held", { single: true, allowUnknown: false })];
     form.append(...free.map((f) => f.node));
   }
   for (const [, p] of pickers) form.append(p.node);

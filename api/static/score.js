@@ -453,7 +453,15 @@ function renderMoves() {
         "Close this hand from the sheet")));
   }
   for (const move of S.legal) {
-    if (move.type === "hand_result") continue;  // the sheet form closes a hand
+    if (move.type === "hand_result") {
+      // in play, the sheet form closes a hand ("Close this hand from the sheet" above); between hands,
+      // the table's own result of the hand just played is written here, checked against the moves
+      if (SHEET[gameId] && !handInPlay() && S.legal.some((m) => m.type === "hand_started")) {
+        legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openResult(move) },
+          `What the table wrote for hand ${countHands()}`));
+      }
+      continue;
+    }
     if (move.type === "hand_started") {
       if (!DEAL[gameId]) continue;
       const label = move.data.dealer != null ? `Deal cards: ${seatName(move.data.dealer)} deals` : "Deal cards";
@@ -621,6 +629,31 @@ function openMove(move) {
   form.append(el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
   form.hidden = false;
   form.querySelector("button").focus();
+}
+
+/** The table's result of the hand just played (a ``hand_result`` between hands): the sheet's form for
+ * the hand, filled in with what the moves give, checked by the API against them before it is kept. */
+function openResult(move) {
+  const form = $("move-form");
+  clearRefusal($("move-refusal"));
+  const hand = countHands();
+  const c = ctx("result-");
+  const fields = SHEET[gameId].fields(c, () => {}, move.data);
+  const save = el("button", { type: "button", class: "button primary", text: "Record" });
+  save.addEventListener("click", () => {
+    const problem = fieldProblem(form);
+    if (problem) { showRefusal($("move-refusal"), { body: { detail: problem } }); return; }
+    let data;
+    try { data = SHEET[gameId].build(fields.map((f) => f.value()), c); } catch (error) { showRefusal($("move-refusal"), { body: { detail: error.message } }); return; }
+    post([{ type: "hand_result", data }], $("move-refusal"), `the table's result of hand ${hand}`);
+  });
+  form.replaceChildren(el("h3", { text: `What the table wrote for hand ${hand}` }),
+    el("p", { class: "note", text: "Filled in from the moves recorded; change what the table's sheet says differently. It is checked against the moves before it is kept." }),
+    ...fields.map((f) => f.node),
+    el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+  form.hidden = false;
+  form.querySelector("h3").setAttribute("tabindex", "-1");
+  form.querySelector("h3").focus();
 }
 
 // A move with nothing to ask (stand, take, call CABO, a discard the record already knows, re-buy) is

@@ -323,7 +323,7 @@ function rulingForm(dispute) {
     const broken = body.code === "common.correction_breaks" && body.seq != null ? entriesFrom(dispute.hand).find((t) => t.event.seq === body.seq) : null;
     if (broken) {
       const why = String(message).split(" illegal: ").pop();
-      box.append(el("span", { text: `With this correction, entry ${broken.event.seq} (${entryWords(broken)}) no longer fits: ${why}.` }));
+      box.append(el("span", { text: `With ${fixes.length > 1 ? "these corrections" : "this correction"}, entry ${broken.event.seq} (${entryWords(broken)}) no longer fits: ${why}.` }));
       if (!fixes.some((f) => f.target.value === String(broken.event.seq))) {
         box.append(el("p", { class: "actions" }, el("button", { type: "button", class: "button", text: `Correct entry ${broken.event.seq} too`,
           onclick: () => { box.hidden = true; addFix(broken.event.seq).focus(); } })));

@@ -832,7 +832,9 @@ function spell(value) {
   if (!Array.isArray(value)) return value === null ? "unseen" : String(value);
   if (value.some(Array.isArray)) return value.map((part) => (Array.isArray(part) ? part.map(spell).join(" ") || "none" : spell(part))).join(" / ");
   if (value.length === 2 && value.every((x) => typeof x === "number")) return value.join("–");
-  return value.map(spell).join(value.every((x) => typeof x === "number") ? ", " : " ");
+  const words = value.map(spell);
+  // "as de oros, 3 de copas": a Spanish card takes several words, so a list of them takes commas
+  return words.join(value.every((x) => typeof x === "number") || words.some((w) => w.includes(" de ")) ? ", " : " ");
 }
 
 function describeEvent(e) {
@@ -841,12 +843,15 @@ function describeEvent(e) {
   const bits = [];
   if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
   if (e.type === "score_claimed") return `the table wrote${d.hand != null ? ` for hand ${d.hand}` : ""}: ${claimWords(d)}`;
-  if (e.type === "void") return `void of entry ${d.target} (${d.reason})`;
+  if (e.type === "void") return `entry ${d.target} struck out (${d.reason})`;
   if (e.type === "amend") {
     // what the entry now says, so the history shows the correction and not only that there was one
     const was = S.events.find((x) => x.seq === d.target);
-    return `correction of entry ${d.target} (${d.reason}): ${was ? describeEvent({ type: was.type, data: d.data }) : ""}`;
+    return `entry ${d.target} corrected (${d.reason}): ${was ? describeEvent({ type: was.type, data: d.data }) : ""}`;
   }
+  if (e.type === "note") return `note${d.target != null ? ` on entry ${d.target}` : ""}: ${d.text}`;
+  if (e.type === "dispute") return `dispute about hand ${d.hand}${d.seat != null ? ` (${seatName(d.seat)})` : ""}: ${d.reason}`;
+  if (e.type === "ruling") return `ruling on the dispute of entry ${d.dispute}: ${d.decision}, ${d.reason}`;
   for (const k of ["dealer", "leader", "trump", "from", "chips", "card", "slots", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
     // a Cabo replace names the cards shown from the slots (thrown away when they match), not the card drawn
     const name = k === "cards" && ["replace", "take_discard"].includes(e.type) ? "cards shown" : FIELD_NAMES[k] || k;

@@ -237,7 +237,7 @@ def _who_pays(state: State, payments: list[Any]) -> list[str]:
 
 
 def capture_words(state: State, cap: Capture, final: bool = False) -> str:
-    """Say a capture as a player would: ``the caballo takes caballo-sota-7-6 and B's pile on 5; clears the table; C pays 1``.
+    """Say a capture as a player would: ``takes caballo-sota-7-6 and B's pile on 5; clears the table; C pays 1``.
 
     Ranks are said as the players and the pages' pickers say them (sota, caballo, rey), never 10, 11, 12.
     """
@@ -247,12 +247,15 @@ def capture_words(state: State, cap: Capture, final: bool = False) -> str:
     if cap.call:
         head = f"{players[cap.seat]}'s {CALL_WORDS[cap.call]} on the {_rank(cap.rank)}s takes"
     else:
-        head = f"the {_rank(own.rank)} takes"
+        head = "takes"  # the narration has just named the card played
     parts = []
     if cap.taken_back:
         parts.append(f"back {len(cap.taken_back)} cards from {players[cap.chain[-2]]}")
     if table:
-        parts.append("-".join(_rank(c.rank) for c in table))
+        # a card or two by name ("as de oros"), a run by its ranks ("caballo-sota-7-6")
+        parts.append(
+            " and ".join(c.pretty() for c in table) if len(table) <= 2 else "-".join(_rank(c.rank) for c in table)
+        )
     parts += [f"{players[owner]}'s pile on {_rank(pile[-1].rank)}" for owner, pile in cap.blocks]
     words = f"{head} {' and '.join(parts)}"
     chain_pay = [p for p in cap.payments if p.why != "clear"]
@@ -287,7 +290,7 @@ def _hand_end(state: State) -> str:
 def narrate(before: State | None, event: Event, after: State) -> str:
     """Tell the move in words, as the table would say it.
 
-    ``A plays caballo de oros: the caballo takes caballo-sota-7-6-4-3 and B's pile on 5; clears the table; C pays 1``.
+    ``A plays caballo de oros: takes caballo-sota-7-6-4-3 and B's pile on 5; clears the table; C pays 1``.
     Only face-up facts are told (hand cards are never named except by a ``reveal``).
     """
     d = event.data

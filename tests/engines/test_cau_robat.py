@@ -61,7 +61,7 @@ def test_c1_run_through_another_pile_own_pile_breaks_it_table_clear() -> None:
         (D, None),
     ]
     assert m.texts[-1] == (
-        "A plays caballo de copas: the caballo takes caballo-sota-7-6-4-3 and B's pile on 5; clears the table; "
+        "A plays caballo de copas: takes caballo-sota-7-6-4-3 and B's pile on 5; clears the table; "
         "C pays 1, B and D have nothing to pay"
     )
     assert sum(len(p) for p in m.hand.piles) + sum(m.hand.size(s) for s in range(4)) + len(m.hand.table) == 40
@@ -442,7 +442,7 @@ def pos(table: list[str], piles: list[list[str]], plays: dict[int, list[str]], t
 def test_matching_a_table_card_captures_it_compulsorily() -> None:
     m = pos(["5e", "1o"], [[], [], [], []], {A: ["5o", "6c"]})
     m.play(A, "5o")
-    assert m.piles()[A] == ["5e", "5o"] and m.table() == ["1o"] and m.texts[-1] == "A plays 5 de oros: the 5 takes 5"
+    assert m.piles()[A] == ["5e", "5o"] and m.table() == ["1o"] and m.texts[-1] == "A plays 5 de oros: takes 5 de espadas"
 
 
 def test_a_card_matching_only_a_pile_top_stays_unless_direct_pile_capture() -> None:

@@ -46,7 +46,7 @@ def test_a_move_typed_wrong_is_corrected_with_its_own_form(open_page: Callable[.
     box.get_by_role("button", name="Save the correction").click()
     expect(page.locator("#access")).to_contain_text("7 entries recorded")
     expect(page.locator("#history li[data-seq='7']")).to_contain_text(
-        "correction of entry 5 (entered by mistake): South: beat — cards A♥ 8♠"
+        "entry 5 corrected (entered by mistake): South: beat — cards A♥ 8♠"
     )
     expect(page.locator("#table .seatrow", has_text="South beats").get_by_role("img")).to_have_text(["A♥", "8♠"])
     last = events(live, match_id, token)[-1]

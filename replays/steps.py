@@ -79,6 +79,13 @@ def _data(data: Mapping[str, Any]) -> dict[str, Any]:
     return data if type(data) is dict else dict(data)
 
 
+def _listed(value: Any) -> str:
+    """Say a claimed value as the sheet shows it: ``0, 4`` (— where nothing was written), never ``[0, 4]``."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join("—" if v is None else _listed(v) for v in value)
+    return str(value)
+
+
 def _side_text(event: Event) -> str:
     """Describe an event that does not move the game, in words."""
     d = event.data
@@ -96,7 +103,7 @@ def _side_text(event: Event) -> str:
     if event.type == "ruling":
         return f"ruling on the dispute at entry {d['dispute']}: {d.get('decision')}, {d.get('reason', '')}"
     if event.type == "score_claimed":
-        what = ", ".join(f"{k} {v}" for k, v in d.items() if k != "hand")
+        what = "; ".join(f"{k} {_listed(v)}" for k, v in d.items() if k != "hand")
         hand = f"hand {d['hand']}" if d.get("hand") else "the match"
         return f"the table wrote for {hand}: {what}"
     return event.type

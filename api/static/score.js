@@ -171,7 +171,7 @@ function renderSheet() {
 /** A sheet cell's number in words where the bare "12 = 1" would mix two things: Cau Robat's hand
  * column counts the cards in a pile and its total the hands won. */
 function cellWords(n, part) {
-  if (gameId !== "cau-robat") return part === "tot" ? `= ${n}` : String(n);
+  if (gameId !== "cau-robat") return part === "tot" ? `= ${n}` : signed(n);
   return part === "pts" ? `${n} card${n === 1 ? "" : "s"}` : `${n} hand${n === 1 ? "" : "s"} won`;
 }
 

@@ -442,7 +442,9 @@ def pos(table: list[str], piles: list[list[str]], plays: dict[int, list[str]], t
 def test_matching_a_table_card_captures_it_compulsorily() -> None:
     m = pos(["5e", "1o"], [[], [], [], []], {A: ["5o", "6c"]})
     m.play(A, "5o")
-    assert m.piles()[A] == ["5e", "5o"] and m.table() == ["1o"] and m.texts[-1] == "A plays 5 de oros: takes 5 de espadas"
+    assert (
+        m.piles()[A] == ["5e", "5o"] and m.table() == ["1o"] and m.texts[-1] == "A plays 5 de oros: takes 5 de espadas"
+    )
 
 
 def test_a_card_matching_only_a_pile_top_stays_unless_direct_pile_capture() -> None:

@@ -122,4 +122,6 @@ def test_a_showdown_row_with_a_card_missing_names_the_player(open_page: Callable
     form.get_by_role("button", name="P4's cards: add A of diamonds", exact=True).click()
     form.get_by_role("button", name="Record", exact=True).click()
     expect(page.locator("#access")).to_contain_text("7 entries recorded")
-    expect(page.locator("#sheet tbody tr[data-hand='1'] .pts")).to_have_text(["12", "-4", "-12", "4"])
+    expect(page.locator("#sheet tbody tr[data-hand='1'] .pts")).to_have_text(
+        ["+12", "-4", "-12", "+4"]
+    )  # chips won carry their sign

@@ -544,7 +544,7 @@ def audit(match: str, as_json: bool, all_lines: bool, token: str | None, db: str
     agreed = sum(1 for c in report["claims"] if c["agrees"])
     click.echo(f"claims: {agreed} of {len(report['claims'])} agree")
     if first:
-        click.echo(f"first divergence (claim at event {first['claimSeq']}): {first['why']}")
+        click.echo(f"first divergence (claim at entry {first['claimSeq']}): {first['why']}")
     for hand in report["hands"]:
         if all_lines or (first and hand["hand"] == first["hand"]):
             click.echo(f"hand {hand['hand']}, {hand['status']}:")
@@ -554,21 +554,21 @@ def audit(match: str, as_json: bool, all_lines: bool, token: str | None, db: str
                 amount = f"{points:+}" if isinstance(points, int) else ""
                 click.echo(f"    {who}: {amount}  {line['reason']}  ({line['rule']})")
     for orphan in report.get("orphaned", []):
-        click.echo(f"orphaned claim at event {orphan['claimSeq']}: {orphan['why']}")
+        click.echo(f"orphaned claim at entry {orphan['claimSeq']}: {orphan['why']}")
     end = report.get("end") or {}
     if end.get("over"):
         click.echo(f"end: {end.get('reason', '')}")
     for correction in report["corrections"]:
         state = "" if correction.get("inForce", True) else " (undone)"
         click.echo(
-            f"correction at event {correction['seq']}: {correction['type']} of event {correction['target']}{state}: "
+            f"correction at entry {correction['seq']}: {correction['type']} of entry {correction['target']}{state}: "
             f"{correction['reason']}"
         )
     for dispute in report.get("disputes", []):
         line = f"dispute {dispute['seq']} on hand {dispute['hand']}: {dispute['state']}"
         if dispute["ruling"]:
-            line += f" at event {dispute['ruling']['seq']} ({dispute['ruling']['reason']})"
-        fixes = ", ".join(f"{c['type']} of {c['target']} at event {c['seq']}" for c in dispute["correction"])
+            line += f" at entry {dispute['ruling']['seq']} ({dispute['ruling']['reason']})"
+        fixes = ", ".join(f"{c['type']} of {c['target']} at entry {c['seq']}" for c in dispute["correction"])
         click.echo(line + (f", corrected by {fixes}" if fixes else "") + f"; claim: {dispute['reason']}")
     if first or not chain["valid"]:
         sys.exit(2)

@@ -274,7 +274,7 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
     target = int(correction.data["target"])
     by_seq = {e.seq: e for e in events}
     if target >= correction.seq or target not in by_seq:
-        raise RuleViolation("common.bad_target", f"event {target} does not exist before event {correction.seq}")
+        raise RuleViolation("common.bad_target", f"entry {target} does not exist before entry {correction.seq}")
     aimed = by_seq[target]
     if correction.type == "void" and aimed.type == "match_started":
         raise RuleViolation(
@@ -283,7 +283,7 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
     if correction.type == "amend":
         if aimed.type in CORRECTIONS or aimed.type == "note" or aimed.type in DESK:
             raise RuleViolation(
-                "common.amend_type", f"event {target} is a {aimed.type}; void it instead of amending it", seq=target
+                "common.amend_type", f"entry {target} is a {aimed.type}; void it instead of amending it", seq=target
             )
         if aimed.type == "match_started" and correction.data["data"].get("game") != aimed.data.get("game"):
             raise RuleViolation("common.amend_game", "an amend of match_started cannot change the game", seq=target)
@@ -442,8 +442,40 @@ def _walk_recorded(engine: Engine, events: Sequence[Event], after: int, state: A
         if kind in CORRECTIONS:
             if events[0].seq != 1:
                 raise ValueError(f"the {kind} at event {event.seq} is read against the whole log before it")
-            state = replay(engine, events[: i + 1])
+            if _chain_goes_on(events, i):
+                try:  # a ruling's chain is judged whole, at its last correction
+                    state = replay(engine, events[: i + 1])
+                except RuleViolation:
+                    pass  # this link alone leaves a later event illegal; the rest of the chain mends it
+            else:
+                state = replay(engine, events[: i + 1])
         yield Step(event, event, aside[kind], state)
+
+
+def ruling_chain(events: Sequence[Event], i: int) -> list[Event]:
+    """Return the corrections of the upheld ruling whose chain holds ``events[i]`` (empty: none).
+
+    An upheld ruling carries its correction: the ``void`` and ``amend`` events right after it.
+    Such a chain is judged as one: a link whose corrected log alone leaves a later event
+    illegal (El Roby: hand 1 corrected brings a player back, so hand 2's result must give her
+    points) is accepted when the whole chain, applied together, leaves every event legal.
+    """
+    if events[i].type not in CORRECTIONS:
+        return []
+    start = i
+    while start > 0 and events[start - 1].type in CORRECTIONS:
+        start -= 1
+    if start == 0 or events[start - 1].type != "ruling" or events[start - 1].data.get("decision") != "upheld":
+        return []
+    end = i
+    while end + 1 < len(events) and events[end + 1].type in CORRECTIONS:
+        end += 1
+    return list(events[start : end + 1])
+
+
+def _chain_goes_on(events: Sequence[Event], i: int) -> bool:
+    """Whether the correction ``events[i]`` is a link of a ruling's chain with more links after it."""
+    return i + 1 < len(events) and events[i + 1].type in CORRECTIONS and bool(ruling_chain(events, i))
 
 
 def _advance(engine: Engine, state: Any, event: Event) -> Any:

@@ -32,7 +32,10 @@ from engines.written import as_written
 UNKNOWN = "??"
 """The text of a card the rules hide from the recorder."""
 
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "o": " oros", "c": " copas", "e": " espadas", "b": " bastos"}
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SPANISH_SUIT_NAMES = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
+SPANISH_FIGURES = {"1": "as", "10": "sota", "11": "caballo", "12": "rey"}
+"""What players call the Spanish deck's figures (the cards print 10, 11, 12; api/static/cards.js says the same)."""
 
 
 class CardError(ValueError):
@@ -104,8 +107,19 @@ class Card:
         return self.rank + (self.suit or "")
 
     def pretty(self) -> str:
-        """Return the card for people: ``10♥``, ``7 oros``, ``13``."""
+        """Return the card for people: ``10♥``, ``7 de oros``, ``caballo de bastos``, ``13``.
+
+        A Spanish card is said as players say it and as the pages' pickers name it (sota,
+        caballo, rey for 10, 11, 12; as for the 1), never ``11 bastos``.
+        """
+        if self.suit in SPANISH_SUIT_NAMES:
+            return f"{SPANISH_FIGURES.get(self.rank, self.rank)} de {SPANISH_SUIT_NAMES[self.suit]}"
         return self.rank + (SUIT_SYMBOLS.get(self.suit, "") if self.suit else "")
+
+
+def spanish_rank_name(rank: str) -> str:
+    """Say a Spanish deck's rank as players do: ``sota``, ``caballo``, ``rey``, ``as``; ``7`` stays ``7``."""
+    return SPANISH_FIGURES.get(rank, rank)
 
 
 def at_least(cards: Iterable[Card], card: Card, n: int) -> bool:
@@ -191,8 +205,10 @@ def texts(cards: Iterable[Card | None]) -> list[str]:
 
 
 def pretty(cards: Iterable[Card | None]) -> str:
-    """Print cards for a sentence: ``9♥ K♥ ??``."""
-    return " ".join("??" if c is None else c.pretty() for c in cards)
+    """Print cards for a sentence: ``9♥ K♥ ??``; Spanish ones apart by commas (``as de oros, 7 de copas``)."""
+    listed = list(cards)
+    spanish = any(c is not None and c.suit in SPANISH_SUIT_NAMES for c in listed)
+    return (", " if spanish else " ").join("??" if c is None else c.pretty() for c in listed)
 
 
 FRENCH_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"

@@ -127,7 +127,7 @@ def _voided_hand_of(claim: Event, misdeals: Sequence[VoidedHand]) -> VoidedHand 
 
 
 def _orphan(claim: Event, hand: VoidedHand, reason: str) -> dict[str, Any]:
-    why = f"hand {hand.number} (dealt at event {hand.seq}) was voided at event {hand.void}"
+    why = f"hand {hand.number} (dealt at entry {hand.seq}) was voided at entry {hand.void}"
     if reason:
         why += f" ({reason})"
     why += ": what the table wrote for it has no hand to be compared with"

@@ -79,13 +79,21 @@ def _data(data: Mapping[str, Any]) -> dict[str, Any]:
     return data if type(data) is dict else dict(data)
 
 
+def _listed(value: Any) -> str:
+    """Say a claimed value as the sheet shows it: ``0, 4`` (— where nothing was written), never ``[0, 4]``."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join("—" if v is None else _listed(v) for v in value)
+    return str(value)
+
+
 def _side_text(event: Event) -> str:
     """Describe an event that does not move the game, in words."""
     d = event.data
     if event.type in ("void", "amend"):
-        return f"{event.type} of event {d['target']}: {d.get('reason', '')}"
+        done = "struck out" if event.type == "void" else "corrected"
+        return f"entry {d['target']} {done}: {d.get('reason', '')}"
     if event.type == "note":
-        where = f" on event {d['target']}" if d.get("target") else ""
+        where = f" on entry {d['target']}" if d.get("target") else ""
         return f"note{where}: {d.get('text', '')}"
     if event.type == "dispute":
         what = " of ".join(
@@ -93,9 +101,9 @@ def _side_text(event: Event) -> str:
         )
         return f"dispute about hand {d['hand']}{' (' + what + ')' if what else ''}: {d.get('reason', '')}"
     if event.type == "ruling":
-        return f"ruling on the dispute at event {d['dispute']}: {d.get('decision')}, {d.get('reason', '')}"
+        return f"ruling on the dispute at entry {d['dispute']}: {d.get('decision')}, {d.get('reason', '')}"
     if event.type == "score_claimed":
-        what = ", ".join(f"{k} {v}" for k, v in d.items() if k != "hand")
+        what = "; ".join(f"{k} {_listed(v)}" for k, v in d.items() if k != "hand")
         hand = f"hand {d['hand']}" if d.get("hand") else "the match"
         return f"the table wrote for {hand}: {what}"
     return event.type

@@ -111,12 +111,12 @@ def check_desk(
     before = [e for e in log if e.seq < event.seq]
     disputes = {e.seq for e in before if e.type == "dispute"}
     if target not in disputes:
-        raise RuleViolation("common.unknown_dispute", f"event {target} is not a dispute of this match", seq=target)
+        raise RuleViolation("common.unknown_dispute", f"entry {target} is not a dispute of this match", seq=target)
     voided = voided_seqs(before)  # a voided ruling no longer settles its dispute; a voided dispute is withdrawn
     if target in voided:
         raise RuleViolation(
             "common.unknown_dispute",
-            f"the dispute at event {target} was withdrawn (voided): there is nothing to rule on",
+            f"the dispute at entry {target} was withdrawn (voided): there is nothing to rule on",
             seq=target,
         )
     earlier = next(
@@ -125,7 +125,7 @@ def check_desk(
     if earlier is not None:
         raise RuleViolation(
             "common.already_ruled",
-            f"the dispute at event {target} was already {earlier.data['decision']} at event {earlier.seq}",
+            f"the dispute at entry {target} was already {earlier.data['decision']} at entry {earlier.seq}",
             seq=earlier.seq,
         )
     if data["decision"] == "upheld":

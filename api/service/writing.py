@@ -33,6 +33,7 @@ from engines.base import (
     Step,
     check_correction,
     collector_paused,
+    ruling_chain,
     events_from,
     walk,
 )
@@ -485,7 +486,7 @@ def checked_steps(
             _check_entry(game, log, event)
             if event.type in DESK:
                 desk.check_desk(event, batch, log, state, engine, players)
-            step = _step_or_broken(steps, event)
+            step = _step_or_broken(steps, log, event)
             state = step.state
             yield step
         except (RuleViolation, SchemaError) as error:
@@ -511,12 +512,16 @@ def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:
             _validate_amended(game, log[int(event.data["target"]) - 1].type, event.data["data"])
 
 
-def _step_or_broken(steps: Iterator[Step], event: Event) -> Step:
+def _step_or_broken(steps: Iterator[Step], log: Sequence[Event], event: Event) -> Step:
     """Take the next step of a walk; a correction that breaks a later event is refused as such.
+
+    A ruling's chain of corrections is judged whole (:func:`engines.base.ruling_chain`): the
+    refusal comes at its last link and names every entry the chain corrects.
 
     Raises:
         RuleViolation: the rules refuse ``event``, or (``common.correction_breaks``) the log
-            as corrected by ``event`` makes a later event illegal, named by its seq.
+            as corrected by ``event`` (with the rest of its ruling's chain) makes a later event
+            illegal, named by its seq.
     """
     try:
         return next(steps)
@@ -524,8 +529,18 @@ def _step_or_broken(steps: Iterator[Step], event: Event) -> Step:
         if event.type not in CORRECTIONS:
             raise
         at = broken.event
+        position = next((i for i, e in enumerate(log) if e.seq == event.seq), None)
+        chain = ruling_chain(log, position) if position is not None else []
+        if len(chain) > 1:
+            targets = [str(c.data["target"]) for c in chain]
+            entries = ", ".join(targets[:-1]) + " and " + targets[-1]
+            what = f"this ruling's corrections of entries {entries}"
+        else:
+            what = f"this {_CORRECTION_WORDS[event.type]} of entry {event.data['target']}"
         raise RuleViolation(
-            "common.correction_breaks",
-            f"this {event.type} of event {event.data['target']} would make event {at} illegal: {broken.message}",
-            seq=at,
+            "common.correction_breaks", f"{what} would make entry {at} illegal: {broken.message}", seq=at
         ) from None
+
+
+_CORRECTION_WORDS = {"void": "voiding", "amend": "correction"}
+"""A correction's type in the words of its refusal."""

@@ -2,6 +2,8 @@
 // The write token lives in this browser's localStorage, one per match; entries that cannot
 // reach the server are queued there with their Idempotency-Key and sent once, later.
 
+import { el } from "./dom.js";
+
 const TOKEN = (id) => `tanteo:token:${id}`;
 const QUEUE = (id) => `tanteo:queue:${id}`;
 
@@ -80,6 +82,15 @@ export function problemText(problem) {
   if (!problem) return { message: "The server gave no answer.", code: "" };
   // "message" is the refusal without "the 2nd event of the batch": a page built the batch itself
   return { message: problem.message || problem.detail || problem.title || "Refused.", code: problem.code || "" };
+}
+
+/** The rule code of a refusal (and the entries it concerns) for the curious, in a collapsed
+ * "Details" disclosure: the sentence above it is what a player reads first. Null without a code. */
+export function problemDetails(problem, where = "") {
+  const code = problem && problem.code;
+  if (!code) return null;
+  return el("details", { class: "code" }, el("summary", { text: "Details" }),
+    el("span", { text: `rule code ${code}${where ? `; ${where}` : ""}` }));
 }
 
 /** Send a file's text as it is (an import): {ok, status, body, offline}, like call(). */

@@ -3,7 +3,7 @@
 // rewritten with the score page's own form for it, never JSON) in the same batch, the whole chain
 // checked by a dry run and shown hand by hand before it is recorded. Everything goes through the
 // JSON API with this browser's write token (VOCABULARY §4: dispute, ruling).
-import { adoptFragmentToken, call, dryRun, get, keepToken, newKey, problemText, tokenFor } from "./api.js";
+import { adoptFragmentToken, call, dryRun, get, keepToken, newKey, problemDetails, problemText, tokenFor } from "./api.js";
 import { $, el, seatNamer } from "./dom.js";
 import { FIELDS, SHEET, moveLabel } from "./games.js";
 import { fieldProblem, kit, moveData } from "./forms.js";
@@ -103,10 +103,28 @@ function renderDisputes() {
       el("p", {}, el("strong", { text: `Hand ${d.hand}, ${what}` }), ` — ${stateWords(d)}`),
       el("p", { text: `“${d.reason}” (entry ${d.seq})` }));
     if (d.ruling) item.append(el("p", { class: "ruling", text: `Ruling (entry ${d.ruling.seq}): ${d.ruling.decision}, ${d.ruling.reason}` }));
-    for (const fix of d.correction || []) item.append(el("p", { class: "note", text: `Correction: ${fix.type} of entry ${fix.target}${fix.reason ? `, ${fix.reason}` : ""}` }));
+    for (const fix of d.correction || []) item.append(el("p", { class: "note correction", text: correctionWords(fix) }));
     if (d.state === "open") item.append(rulingForm(d));
     return item;
   }));
+}
+
+/** What a ruling's correction did, in a player's words: "Entry 3 corrected: hand 1 result, Bea 8 …". */
+function correctionWords(fix) {
+  const target = S.events.find((e) => e.seq === fix.target);
+  const what = target ? entryWords({ event: target, hand: handAt(fix.target) }) : null;
+  const why = fix.reason ? ` (${fix.reason})` : "";
+  if (fix.type === "void") return `Entry ${fix.target} struck out${what ? `: ${what} no longer counts` : ""}${why}.`;
+  const amend = S.events.find((e) => e.seq === fix.seq);
+  const now = target && amend && target.type !== "hand_result" && target.type !== "hand_started"
+    ? entryWords({ event: { type: target.type, data: amend.data.data }, hand: handAt(fix.target) }) : null;
+  return `Entry ${fix.target} corrected${what ? `: ${what}` : ""}${now && now !== what ? `, now “${now}”` : ""}${why}.`;
+}
+
+/** The hand an entry belongs to: the hands dealt (and not voided) up to it. */
+function handAt(seq) {
+  const voided = voidedSeqs();
+  return S.events.filter((e) => e.seq <= seq && e.type === "hand_started" && !voided.has(e.seq)).length;
 }
 
 // ------------------------------------------------------------------ rulings and their corrections
@@ -219,33 +237,14 @@ function correctionBlock(dispute, number, initialSeq, onchange, onremove) {
   };
 }
 
-/** The events of a ruling's corrections. Alone, or when each fits the record by itself, they go in
- * the order of their entries. A chain whose later corrections only fit once the first is made (El
- * Roby: hand 1 corrected brings Bea back, so hand 2's result must give her points) is refused that
- * way, because the API checks each correction against the record as it stands then. So the later
- * entries are set aside (voided) first, the first entry corrected, the later ones corrected, and
- * then put back (their set-aside voided): every step is legal, the log says what was done, and the
- * record ends as the ruling wants it. ``version`` is the record's version before the batch: the
- * set-aside voids are named by the seqs they will take, so the batch is sent with If-Match. */
-function correctionEvents(fixes, why, version, { chained }) {
-  const event = (f) => f.kind === "void" ? { type: "void", data: { target: f.target, reason: f.why || why } }
-    : { type: "amend", data: { target: f.target, data: f.data, reason: f.why || why } };
-  const sorted = [...fixes].sort((a, b) => a.target - b.target);
-  if (!chained || sorted.length < 2) return sorted.map(event);
-  const [first, ...later] = sorted;
-  const events = [];
-  const aside = new Map();
-  let seq = version + 1;  // the ruling
-  for (const f of later) {
-    seq += 1;
-    if (f.kind === "void") { events.push(event(f)); continue; }
-    events.push({ type: "void", data: { target: f.target, reason: `set aside while entry ${first.target} is corrected` } });
-    aside.set(f.target, seq);
-  }
-  events.push(event(first));
-  for (const f of later) if (f.kind === "amend") events.push(event(f));
-  for (const f of later) if (f.kind === "amend") events.push({ type: "void", data: { target: aside.get(f.target), reason: `entry ${f.target} put back, corrected` } });
-  return events;
+/** The events of a ruling's corrections, in the order of their entries. The API judges an upheld
+ * ruling's chain of corrections as one (VOCABULARY §4: ruling), so a chain whose later corrections
+ * only fit once the first is made (El Roby: hand 1 corrected brings Bea back, so hand 2's result must
+ * give her points) is sent as it is. */
+function correctionEvents(fixes, why) {
+  return [...fixes].sort((a, b) => a.target - b.target).map((f) => f.kind === "void"
+    ? { type: "void", data: { target: f.target, reason: f.why || why } }
+    : { type: "amend", data: { target: f.target, data: f.data, reason: f.why || why } });
 }
 
 /** What a previewed ruling changes, hand by hand, in a player's words. */
@@ -304,7 +303,7 @@ function rulingForm(dispute) {
   decision.addEventListener("change", () => { correction.hidden = form.querySelector(`input[name=decision-${n}]:checked`).value !== "upheld"; stale(); });
   reason.addEventListener("input", stale);
 
-  const batch = (chained) => {
+  const batch = () => {
     const chosen = form.querySelector(`input[name=decision-${n}]:checked`).value;
     const why = reason.value.trim() || (chosen === "upheld" ? "ruling upheld" : chosen);
     const events = [{ type: "ruling", data: { dispute: n, decision: chosen, reason: reason.value.trim() || chosen } }];
@@ -314,36 +313,32 @@ function rulingForm(dispute) {
     if (bad >= 0) return { error: fixes.length > 1 ? `Correction ${bad + 1}: ${values[bad].error}` : values[bad].error };
     const targets = values.map((v) => v.target);
     if (new Set(targets).size !== targets.length) return { error: "Two corrections name the same entry: keep one." };
-    return { events: [...events, ...correctionEvents(values, why, S.summary.version, { chained })] };
+    return { events: [...events, ...correctionEvents(values, why)] };
   };
   const say = (box, result) => {
     box.hidden = false;
     const body = result.body || {};
-    const { message, code } = problemText(body);
+    const { message } = problemText(body);
     box.replaceChildren();
     const broken = body.code === "common.correction_breaks" && body.seq != null ? entriesFrom(dispute.hand).find((t) => t.event.seq === body.seq) : null;
     if (broken) {
       const why = String(message).split(" illegal: ").pop();
-      box.append(el("span", { text: `With this correction, entry ${broken.event.seq} (${entryWords(broken)}) no longer fits: ${why}.` }));
+      box.append(el("span", { text: `With ${fixes.length > 1 ? "these corrections" : "this correction"}, entry ${broken.event.seq} (${entryWords(broken)}) no longer fits: ${why}.` }));
       if (!fixes.some((f) => f.target.value === String(broken.event.seq))) {
         box.append(el("p", { class: "actions" }, el("button", { type: "button", class: "button", text: `Correct entry ${broken.event.seq} too`,
           onclick: () => { box.hidden = true; addFix(broken.event.seq).focus(); } })));
       }
     } else box.append(el("span", { text: result.offline ? "The server cannot be reached." : message }));
-    if (code) box.append(el("span", { class: "code", text: `rule: ${code}` }));
+    const details = problemDetails(body, body.seq != null ? `concerns entry ${body.seq}` : "");
+    if (details) box.append(details);
   };
-  /** Dry-run the ruling: as it stands, else (a chain) with the later entries set aside; show what changes. */
+  /** Dry-run the ruling with its corrections, judged as one by the API; show what changes. */
   const check = async () => {
     refusal.hidden = true;
     preview.replaceChildren();
-    let built = batch(false);
+    const built = batch();
     if (built.error) { refusal.hidden = false; refusal.textContent = built.error; return null; }
-    let result = await dryRun(id, built.events);
-    const corrections = built.events.length - 1;
-    if (!result.ok && corrections > 1 && result.body && result.body.code === "common.correction_breaks") {
-      built = batch(true);
-      result = await dryRun(id, built.events);
-    }
+    const result = await dryRun(id, built.events);
     if (!result.ok) { say(refusal, result); return null; }
     previewed = JSON.stringify(built.events);
     preview.replaceChildren(el("p", { text: "With this ruling:" }), changes(S.audit, result.body));
@@ -400,8 +395,7 @@ $("dispute-form").addEventListener("submit", async (event) => {
   if (!result) return;
   if (!result.ok) {
     box.hidden = false;
-    const { message, code } = problemText(result.body);
-    box.replaceChildren(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}` }) : "");
+    box.replaceChildren(el("span", { text: problemText(result.body).message }), problemDetails(result.body) || "");
     return;
   }
   $("d-reason").value = "";

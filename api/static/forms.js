@@ -1,9 +1,7 @@
-// The controls of the per-game forms (games.js FIELDS and SHEET) for pages other than the scorer's:
-// the dispute desk corrects an entry with the same fields as the score page's "Correct…", never with
-// JSON. The controls are the score page's (score.js), made free of its page state: everything they
-// need (players, the deck's options, the table at the moment corrected) comes in ``kit``'s context.
-// score.js keeps its own copies (they were being extended by the move controls of issue 25 item 6
-// while this was written); a kind added there is added here too, until score.js takes these.
+// The controls of the per-game forms (games.js FIELDS and SHEET), one copy for every page: the score
+// page records and corrects with them, and the dispute desk corrects an entry with the same fields as
+// the score page's "Correct…", never with JSON. They hold no page state: everything they need
+// (players, the deck's options, the table at the moment recorded or corrected) comes in ``kit``'s context.
 import { cardButton, cardName, deck, placedCounts } from "./cards.js";
 import { el, keepingFocus, seatNamer } from "./dom.js";
 

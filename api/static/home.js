@@ -1,7 +1,7 @@
 // Home: import a recorded file through POST /matches/import, as a script would, and say what
 // happened in plain words: the matches imported (their write keys kept in this browser, as for a
 // match created here), the ones already here, and every problem of the file by line and column.
-import { get, keepToken, problemText, upload } from "./api.js";
+import { get, keepToken, problemDetails, problemText, upload } from "./api.js";
 import { $, el } from "./dom.js";
 
 const ARCHIVE = "application/x-ndjson";
@@ -64,7 +64,7 @@ async function report(fileName, result) {
   if (result.offline || !Array.isArray(answer.errors)) {
     title.textContent = `Nothing imported from ${fileName}`;
     const why = result.offline ? { message: "The server cannot be reached. Try again when the connection is back.", code: "" } : problemText(answer);
-    body.replaceChildren(el("div", { class: "refusal", role: "alert" }, why.message, why.code ? el("span", { class: "code", text: why.code }) : null));
+    body.replaceChildren(el("div", { class: "refusal", role: "alert" }, why.message, result.offline ? null : problemDetails(answer)));
     title.focus();
     return;
   }
@@ -97,7 +97,7 @@ async function report(fileName, result) {
       el("ul", { class: "problems" }, ...errors.map((e) => {
         const where = e.column ? `Line ${e.line}, column ${e.column}` : `Line ${e.line}`;
         const inMatch = several && e.match && named[e.match] ? ` (${named[e.match].title})` : "";
-        return el("li", {}, el("strong", { class: "where", text: `${where}${inMatch}: ` }), e.message, el("span", { class: "code", text: e.code }));
+        return el("li", {}, el("strong", { class: "where", text: `${where}${inMatch}: ` }), e.message, problemDetails(e));
       })));
   }
   body.replaceChildren(...nodes);

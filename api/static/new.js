@@ -1,5 +1,5 @@
 // New match: pick a game (GET /games), seat the players, options (GET /games/{game}), then POST /matches.
-import { call, get, keepToken, problemText } from "./api.js";
+import { call, get, keepToken, problemDetails, problemText } from "./api.js";
 import { $, el } from "./dom.js";
 import { qrSvg } from "./qr.js";
 import { optionWords, valueWords } from "./words.js";
@@ -203,9 +203,9 @@ async function create(event) {
   const result = await call("POST", "/matches", body);
   $("create").disabled = false;
   if (!result.ok) {
-    const { message, code } = problemText(result.body);
     $("create-error").hidden = false;
-    $("create-error").textContent = result.offline ? "The server cannot be reached; nothing was created." : `${message}${code ? ` (${code})` : ""}`;
+    if (result.offline) $("create-error").textContent = "The server cannot be reached; nothing was created.";
+    else $("create-error").replaceChildren(problemText(result.body).message, problemDetails(result.body) || "");
     return;
   }
   const { id, token } = result.body;

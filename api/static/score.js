@@ -1,12 +1,12 @@
 // The scorer's page: the score sheet, a hand from the sheet (checked with ?dryRun=true before it
 // is saved), move by move with card pickers and the legal moves as buttons, undo and
 // corrections, and a queue for entries made while the connection is down.
-import { adoptFragmentToken, append, call, download, dryRun, flush, get, problemText, queued, tokenFor, keepToken } from "./api.js";
-import { cardButton, cardFace, cardName, cardsEl, deck, paintCard, placedCounts } from "./cards.js";
+import { adoptFragmentToken, append, call, download, dryRun, flush, get, problemDetails, problemText, queued, tokenFor, keepToken } from "./api.js";
+import { cardButton, cardFace, cardName, cardsEl, deck, paintCard } from "./cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
 import { $, el, keepingFocus, seatNamer } from "./dom.js";
-import { kit } from "./forms.js";
+import { fieldProblem, kit, moveData } from "./forms.js";
 
 const root = $("scorer");
 const id = root.dataset.match;
@@ -97,9 +97,31 @@ function renderAccess() {
 
 // ------------------------------------------------------------------ the score sheet
 
+/** A hand's points as a sheet says them: a sign on Kabú's chips won or lost. */
+function signed(n) {
+  if (n == null) return "—";
+  return gameId === "kabu" && n > 0 ? `+${n}` : String(n);
+}
+
+/** Why a scored hand reads as it does, when the numbers alone would puzzle a player: Kabú's insolvent
+ * seats pay nobody (RULES §2.5), so a hand can move no chips at all. ``brief``: for the sheet's cell. */
+function handWhy(h, brief = false) {
+  const r = h.result;
+  if (gameId !== "kabu" || !r || !(r.insolvent || []).length) return null;
+  const who = r.insolvent.map(seatName);
+  const many = who.length > 1;
+  const names = many ? `${who.slice(0, -1).join(", ")} and ${who[who.length - 1]}` : who[0];
+  const still = (h.points || []).some((p) => p) ? "" : ", so no chips change hands";
+  if (brief) return `${names} could not pay and ${many ? "pay" : "pays"} nobody${still}`;
+  const owed = r.insolvent.map((s) => `${seatName(s)} held ${r.chipsBefore ? r.chipsBefore[s] : "?"} chips but owed ${r.owes ? r.owes[s] : "?"}`).join("; ");
+  const next = (matchTarget().end || "insolvency") === "time" ? ` Before the next hand ${names} must buy chips or leave.` : "";
+  return `${owed}: ${many ? "they are" : `${names} is`} insolvent and ${many ? "pay" : "pays"} nobody, as the rules say${still}.${next}`;
+}
+
 function handStatus(h) {
   const closed = h.closedFromSheet ? `, closed from the sheet after move ${h.closedFromSheet.afterMove}` : "";
-  if (h.status === "scored") return `scored${closed}`;
+  const why = handWhy(h, true);
+  if (h.status === "scored") return `scored${closed}${why ? `: ${why}` : ""}`;
   if (h.status === "void") return "void";
   if (h.status === "playing") return "in play";
   if (h.status === "incomplete") {
@@ -149,7 +171,7 @@ function renderSheet() {
 /** A sheet cell's number in words where the bare "12 = 1" would mix two things: Cau Robat's hand
  * column counts the cards in a pile and its total the hands won. */
 function cellWords(n, part) {
-  if (gameId !== "cau-robat") return part === "tot" ? `= ${n}` : String(n);
+  if (gameId !== "cau-robat") return part === "tot" ? `= ${n}` : signed(n);
   return part === "pts" ? `${n} card${n === 1 ? "" : "s"}` : `${n} hand${n === 1 ? "" : "s"} won`;
 }
 
@@ -269,93 +291,24 @@ function claimRow(h, labels, unit) {
 
 // ------------------------------------------------------------------ shared form controls
 
-/** A group of toggle buttons (large targets); returns {node, value()}. */
-function segmented(label, options, { multiple = false, initial = [], onchange, clearable = false } = {}) {
-  const chosen = new Set(initial);
-  const group = el("div", { class: "seg", role: "group", "aria-label": label });
-  const buttons = options.map(([value, text]) => {
-    const b = el("button", { type: "button", "aria-pressed": String(chosen.has(value)), "data-value": String(value), text });
-    b.addEventListener("click", () => {
-      if (multiple) { chosen.has(value) ? chosen.delete(value) : chosen.add(value); }
-      else { const was = chosen.has(value); chosen.clear(); if (!was || !clearable) chosen.add(value); }
-      for (const other of buttons) other.setAttribute("aria-pressed", String(chosen.has(JSON.parse(other.dataset.json))));
-      onchange && onchange();
-    });
-    b.dataset.json = JSON.stringify(value);
-    return b;
-  });
-  group.append(...buttons);
-  const node = el("div", { class: "field-row" }, el("span", { class: "label", text: label }), group);
-  return { node, value: () => multiple ? [...chosen] : (chosen.size ? [...chosen][0] : null) };
-}
+/** The shared form controls (forms.js ``kit``: segmented buttons, card pickers, number fields), over
+ * the match as it stands: its players, its deck's options, the table as the view shows it. */
+const forms = (prefix = "") => kit({ players: players(), game: gameId, options: matchOptions(), view: S.view, prefix });
 
 const seatOptions = () => players().map((n, s) => [s, n]);
 
-/** A list of cards chosen with a picker of the match's deck (placed cards greyed). */
-function cardList(label, { max = 8, single = false, only = null, allowUnknown = true, initial = [], onchange } = {}) {
-  const chosen = [...initial];
-  const list = el("div", { class: "cards", "aria-live": "polite" });
-  const picker = el("div", { class: "picker", role: "group", "aria-label": `${label}: pick a card` });
-  const wrap = el("div", { class: "field-row" }, el("span", { class: "label", text: label }), list, picker);
-  const draw = () => keepingFocus(wrap, redraw);
-  const redraw = () => {
-    list.replaceChildren(...chosen.map((c, i) => {
-      const b = cardButton(c, `${label}: ${cardName(c)}, press to remove`);
-      b.addEventListener("click", () => { chosen.splice(i, 1); draw(); onchange && onchange(); });
-      return b;
-    }));
-    if (!chosen.length) list.append(el("span", { class: "note", text: "none yet" }));
-    const counts = placedCounts(S.view, knownCodes());
-    for (const c of chosen) counts.set(c, (counts.get(c) || 0) + 1);
-    picker.replaceChildren();
-    const codes = deck(gameId, matchOptions()).filter((d) => !only || only.includes(d.code));
-    for (const d of codes) {
-      const b = cardButton(d.code, `${label}: add ${cardName(d.code)}`);
-      if ((counts.get(d.code) || 0) >= d.copies) b.classList.add("placed");
-      b.addEventListener("click", () => { if (single) chosen.splice(0); if (chosen.length < max) chosen.push(d.code); draw(); onchange && onchange(); });
-      picker.append(b);
-    }
-    if (allowUnknown) {
-      const b = cardButton("??", `${label}: add an unseen card`);
-      b.addEventListener("click", () => { if (single) chosen.splice(0); if (chosen.length < max) chosen.push("??"); draw(); onchange && onchange(); });
-      picker.append(b);
-    }
-  };
-  draw();
-  return { node: wrap, value: () => single ? (chosen[0] ?? null) : [...chosen] };
-}
-
 function knownCodes() { return new Set(deck(gameId, matchOptions()).map((d) => d.code)); }
 function matchOptions() { const first = S.events[0]; return (first && first.data.options) || {}; }
-
-function numberField(label, { min = 0, max = 999, initial = "", onchange, idName, required = false } = {}) {
-  const input = el("input", { type: "number", inputmode: "numeric", min, max, id: idName, value: initial, required });
-  input.addEventListener("input", () => onchange && onchange());
-  return { node: el("label", { for: idName }, label, input), input, value: () => input.value === "" ? null : Number(input.value) };
-}
-
-/** The first number of a sheet form left empty or out of its range, said with the field's own label
- * ("Write Anna's card total first."), and the field focused; null when every shown field is fine.
- * The API would say it too, but by the batch's JSON path ("the 1st entry of sums … entry 2 of what was sent"). */
-function fieldProblem(form) {
-  for (const input of form.querySelectorAll("input[type=number]")) {
-    if (input.closest("[hidden]") || input.validity.valid) continue;
-    const label = input.labels.length ? input.labels[0].firstChild.textContent.trim() : "this number";
-    input.focus();
-    return input.validity.valueMissing ? `Write ${label} first.` : `${label}: write a whole number from ${input.min} to ${input.max}.`;
-  }
-  return null;
-}
+function matchTarget() { const first = S.events[0]; return (first && first.data.target) || {}; }
 
 function showRefusal(box, result) {
   box.hidden = false;
   box.replaceChildren();
   if (result.offline) { box.textContent = "The server cannot be reached."; return; }
-  const { message, code } = problemText(result.body);
   const body = result.body || {};
   const where = [body.index != null && body.index > 0 ? `entry ${body.index + 1} of what was sent` : null,
-    body.seq != null ? `concerns entry ${body.seq} of the history` : null].filter(Boolean).join(" · ");
-  box.append(el("span", { text: message }), code ? el("span", { class: "code", text: `rule: ${code}${where ? ` · ${where}` : ""}` }) : "");  // "", not null: append() writes null as the text "null"
+    body.seq != null ? `concerns entry ${body.seq} of the history` : null].filter(Boolean).join("; ");
+  box.append(el("span", { text: problemText(body).message }), problemDetails(body, where) || "");  // "", not null: append() writes null as the text "null"
 }
 function clearRefusal(box) { box.hidden = true; box.replaceChildren(); }
 
@@ -397,7 +350,7 @@ function renderEntry() {
     const guess = queuedDealers.length ? (queuedDealers[queuedDealers.length - 1] + 1) % players().length : null;
     const initial = guess != null ? [guess] : offered.length === 1 ? offered
       : (choices.includes(first) && countHands() === 0 ? [first] : [choices[0]]);
-    dealer = segmented("Dealer", choices.map((s) => [s, seatName(s)]), { initial, onchange });
+    dealer = forms().segmented("Dealer", choices.map((s) => [s, seatName(s)]), { initial, onchange });
     form.append(dealer.node);
   }
   const fields = spec.fields(ctx(), onchange);
@@ -416,16 +369,23 @@ function renderEntry() {
   onchange();
 }
 
-function ctx(prefix = "") { return { prefix, players: players(), teams: teams(), info: S.info, standings: S.summary.standings, el, segmented, numberField, seatOptions, cardList, matchOptions }; }
+function ctx(prefix = "") { return forms(prefix).sheetContext({ standings: S.summary.standings, teams: teams(), info: S.info }); }
 function countHands() { return S.audit.hands.filter((h) => h.status !== "void").length; }
 
 function describePreview(result) {
   const labels = columnLabels();
   const box = el("div", { class: "box" });
   for (const h of result.hands) {
-    box.append(el("p", {}, el("strong", { text: `Hand ${h.hand}: ` }),
-      h.points ? labels.map((l, i) => `${l} ${h.points[i] ?? "—"}`).join(" · ") : handStatus(h)));
-    for (const line of h.lines || []) box.append(el("p", { class: "note", text: line.reason }));
+    // who gets what first; the working (Kabú's pairwise payments, formulas…) folded away for the curious
+    box.append(el("p", { class: "short" }, el("strong", { text: `Hand ${h.hand}: ` }),
+      h.points ? labels.map((l, i) => `${l} ${signed(h.points[i])}`).join(" · ") : handStatus(h)));
+    const why = handWhy(h);
+    if (why) box.append(el("p", { class: "why-short", text: why }));
+    const lines = h.lines || [];
+    if (lines.length) {
+      box.append(el("details", { class: "working" }, el("summary", { text: `How hand ${h.hand} is worked out (${lines.length} lines)` }),
+        ...lines.map((line) => el("p", { class: "note", text: line.reason }))));
+    }
   }
   box.append(el("p", {}, el("strong", { text: "Totals: " }), result.standings.map((s, i) => `${labels[i]} ${s.total}`).join(" · ")));
   const next = (result.next || []).filter((m) => m.type === "hand_started").map((m) => m.data.dealer).filter((d) => d != null);
@@ -493,7 +453,15 @@ function renderMoves() {
         "Close this hand from the sheet")));
   }
   for (const move of S.legal) {
-    if (move.type === "hand_result") continue;  // the sheet form closes a hand
+    if (move.type === "hand_result") {
+      // in play, the sheet form closes a hand ("Close this hand from the sheet" above); between hands,
+      // the table's own result of the hand just played is written here, checked against the moves
+      if (SHEET[gameId] && !handInPlay() && S.legal.some((m) => m.type === "hand_started")) {
+        legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openResult(move) },
+          `What the table wrote for hand ${countHands()}`));
+      }
+      continue;
+    }
     if (move.type === "hand_started") {
       if (!DEAL[gameId]) continue;
       const label = move.data.dealer != null ? `Deal cards: ${seatName(move.data.dealer)} deals` : "Deal cards";
@@ -544,13 +512,13 @@ function openDeal(move) {
   const slots = [];   // {field, seat|null, node}
   let selected = null;
   const dealerPick = move.data.dealer == null
-    ? segmented("Who dealt", seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
+    ? forms().segmented("Who dealt", seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
   if (dealerPick) form.append(dealerPick.node);
   // La Cabra: who leads is derived from the last trick; after a deal from the sheet that did not say
   // who won it, the API needs it named (VOCABULARY §5.5); in the first deal it may differ (a series from paper)
   const leaderNeeded = gameId === "la-cabra" && move.data.leader == null && countHands() > 0;
   const leaderPick = gameId === "la-cabra" && move.data.leader == null
-    ? segmented(leaderNeeded ? "Leads the first trick (the last deal's sheet did not say)" : "Leads the first trick (leave it: the player after the dealer)",
+    ? forms().segmented(leaderNeeded ? "Leads the first trick (the last deal's sheet did not say)" : "Leads the first trick (leave it: the player after the dealer)",
       seatOptions(), { clearable: true }) : null;
   if (leaderPick) leaderPick.node.dataset.field = "leader";
   const makeSlot = (field, seat, index, known) => {
@@ -663,6 +631,31 @@ function openMove(move) {
   form.querySelector("button").focus();
 }
 
+/** The table's result of the hand just played (a ``hand_result`` between hands): the sheet's form for
+ * the hand, filled in with what the moves give, checked by the API against them before it is kept. */
+function openResult(move) {
+  const form = $("move-form");
+  clearRefusal($("move-refusal"));
+  const hand = countHands();
+  const c = ctx("result-");
+  const fields = SHEET[gameId].fields(c, () => {}, move.data);
+  const save = el("button", { type: "button", class: "button primary", text: "Record" });
+  save.addEventListener("click", () => {
+    const problem = fieldProblem(form);
+    if (problem) { showRefusal($("move-refusal"), { body: { detail: problem } }); return; }
+    let data;
+    try { data = SHEET[gameId].build(fields.map((f) => f.value()), c); } catch (error) { showRefusal($("move-refusal"), { body: { detail: error.message } }); return; }
+    post([{ type: "hand_result", data }], $("move-refusal"), `the table's result of hand ${hand}`);
+  });
+  form.replaceChildren(el("h3", { text: `What the table wrote for hand ${hand}` }),
+    el("p", { class: "note", text: "Filled in from the moves recorded; change what the table's sheet says differently. It is checked against the moves before it is kept." }),
+    ...fields.map((f) => f.node),
+    el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+  form.hidden = false;
+  form.querySelector("h3").setAttribute("tabindex", "-1");
+  form.querySelector("h3").focus();
+}
+
 // A move with nothing to ask (stand, take, call CABO, a discard the record already knows, re-buy) is
 // held for a few seconds with Undo beside it, then saved; it is not previewed first. At a table the
 // next move comes within seconds: a preview would double the taps of every such move to catch the
@@ -719,7 +712,7 @@ document.addEventListener("visibilitychange", () => { if (document.visibilitySta
 
 /** One field's control on this page: the shared per-game forms (forms.js), over the table as it stands. */
 function control(f, move, known) {
-  return kit({ players: players(), game: gameId, options: matchOptions(), view: S.view }).control(f, move, known);
+  return forms().control(f, move, known);
 }
 
 /** How many cards a seat holds, as the table shows it (null when the view does not say). */
@@ -744,19 +737,6 @@ function rowsProblem(rows) {
     return `${seatName(seat)} holds ${held} card${held === 1 ? "" : "s"}; ${row.length} picked.`;
   }
   return null;
-}
-
-/** A move's data from its form: the fields the form asked, over what the template (or the entry) holds;
- * an optional field left empty is left out. */
-function moveData(base, controls) {
-  const data = { ...base };
-  for (const [f, c] of controls) {
-    const value = c.value();
-    const empty = value == null || (Array.isArray(value) && value.length === 0) || (f.kind === "pos" && value.slot == null);
-    if (empty && f.optional) { delete data[f.name]; continue; }
-    data[f.name] = value;
-  }
-  return data;
 }
 
 /** The cards the record still lacks (reveal references), from the state and the audit. */
@@ -792,10 +772,11 @@ function openReveal() {
   const refs = missingRefs();
   form.replaceChildren(el("h3", { text: "Reveal cards seen" }),
     el("p", { class: "note", text: refs.length ? "Pick the cards you now know; leave the others." : "Name a card one player holds." }));
-  const pickers = refs.map((ref) => [ref, cardList(refLabel(ref), { single: true, allowUnknown: false })]);
+  const controls = forms();
+  const pickers = refs.map((ref) => [ref, controls.cardList(refLabel(ref), { single: true, allowUnknown: false })]);
   let free = null;
   if (!refs.length) {
-    free = [segmented("Player", seatOptions()), cardList("Card held", { single: true, allowUnknown: false })];
+    free = [controls.segmented("Player", seatOptions()), controls.cardList("Card held", { single: true, allowUnknown: false })];
     form.append(...free.map((f) => f.node));
   }
   for (const [, p] of pickers) form.append(p.node);
@@ -851,7 +832,9 @@ function spell(value) {
   if (!Array.isArray(value)) return value === null ? "unseen" : String(value);
   if (value.some(Array.isArray)) return value.map((part) => (Array.isArray(part) ? part.map(spell).join(" ") || "none" : spell(part))).join(" / ");
   if (value.length === 2 && value.every((x) => typeof x === "number")) return value.join("–");
-  return value.map(spell).join(value.every((x) => typeof x === "number") ? ", " : " ");
+  const words = value.map(spell);
+  // "as de oros, 3 de copas": a Spanish card takes several words, so a list of them takes commas
+  return words.join(value.every((x) => typeof x === "number") || words.some((w) => w.includes(" de ")) ? ", " : " ");
 }
 
 function describeEvent(e) {
@@ -860,12 +843,15 @@ function describeEvent(e) {
   const bits = [];
   if (e.type === "match_started") return `match started: ${(d.players || []).join(", ")}`;
   if (e.type === "score_claimed") return `the table wrote${d.hand != null ? ` for hand ${d.hand}` : ""}: ${claimWords(d)}`;
-  if (e.type === "void") return `void of entry ${d.target} (${d.reason})`;
+  if (e.type === "void") return `entry ${d.target} struck out (${d.reason})`;
   if (e.type === "amend") {
     // what the entry now says, so the history shows the correction and not only that there was one
     const was = S.events.find((x) => x.seq === d.target);
-    return `correction of entry ${d.target} (${d.reason}): ${was ? describeEvent({ type: was.type, data: d.data }) : ""}`;
+    return `entry ${d.target} corrected (${d.reason}): ${was ? describeEvent({ type: was.type, data: d.data }) : ""}`;
   }
+  if (e.type === "note") return `note${d.target != null ? ` on entry ${d.target}` : ""}: ${d.text}`;
+  if (e.type === "dispute") return `dispute about hand ${d.hand}${d.seat != null ? ` (${seatName(d.seat)})` : ""}: ${d.reason}`;
+  if (e.type === "ruling") return `ruling on the dispute of entry ${d.dispute}: ${d.decision}, ${d.reason}`;
   for (const k of ["dealer", "leader", "trump", "from", "chips", "card", "slots", "cards", "cardPoints", "tricks", "lossPoints", "piles", "table", "values", "out", "hands", "layouts", "sums", "caller", "target", "reason", "text", "points", "totals"]) {
     // a Cabo replace names the cards shown from the slots (thrown away when they match), not the card drawn
     const name = k === "cards" && ["replace", "take_discard"].includes(e.type) ? "cards shown" : FIELD_NAMES[k] || k;
@@ -1002,7 +988,7 @@ async function exportMatch(event, format) {
   const result = await download(`/matches/${id}/export?format=${format}`, token, `${id}.${format === "text" ? "tnt" : "jsonl"}`);
   if (!result.ok) {
     const why = result.offline ? { message: "The server cannot be reached, so nothing was exported.", code: "" } : problemText(result.body);
-    box.replaceChildren(why.message, why.code ? el("span", { class: "code", text: why.code }) : "");
+    box.replaceChildren(why.message, problemDetails(result.body) || "");
     box.hidden = false;
   }
 }

@@ -273,7 +273,7 @@ class _Work:
                 if src and src != self.seq:
                     raise RuleViolation(
                         "common.card_unavailable",
-                        (f"{what} cannot be {plural(v)}: event {src} recorded that card as {plural(cur)}"),
+                        (f"{what} cannot be {plural(v)}: entry {src} recorded that card as {plural(cur)}"),
                         seq=src,
                     )
                 raise RuleViolation(
@@ -304,7 +304,7 @@ class _Work:
                     raise RuleViolation(
                         "common.card_unavailable",
                         (
-                            f"{what} cannot be {plural(v)}: it was drawn at event {drawn} from the pile reshuffled at event "
+                            f"{what} cannot be {plural(v)}: it was drawn at entry {drawn} from the pile reshuffled at entry "
                             f"{self.pool_seq[o]}, which held {how_many(cap, 'card')} of value {v}"
                             + (", all of them placed elsewhere" if cap else "")
                         ),
@@ -345,7 +345,7 @@ def _round_of(state: State, *, moves: bool = True) -> Round:
         raise RuleViolation(
             "cabo.round_over",
             (
-                f"round {rnd.number} was closed from the score sheet at event {rnd.closed_seq}: "
+                f"round {rnd.number} was closed from the score sheet at entry {rnd.closed_seq}: "
                 "nothing more can be recorded in it"
             ),
         )
@@ -382,7 +382,7 @@ def _actor(state: State, data: Mapping[str, Any], kind: str) -> tuple[Round, Sea
             raise RuleViolation("common.not_your_turn", f"it is {p[rnd.turn]}'s turn, not {name}'s")
         if seat != rnd.turn:
             raise RuleViolation(
-                "common.not_your_turn", f"{p[rnd.turn]} drew at event {rnd.pending_seq} and is playing, not {name}"
+                "common.not_your_turn", f"{p[rnd.turn]} drew at entry {rnd.pending_seq} and is playing, not {name}"
             )
         return rnd, seat
     if rnd.pending is not None:
@@ -390,12 +390,12 @@ def _actor(state: State, data: Mapping[str, Any], kind: str) -> tuple[Round, Sea
             raise RuleViolation(
                 "cabo.finish_turn",
                 (
-                    f"{name} drew a card at event {rnd.pending_seq}: record what he or she does with it "
+                    f"{name} drew a card at entry {rnd.pending_seq}: record what he or she does with it "
                     "(replace, discard, peek, spy or swap) first"
                 ),
             )
         raise RuleViolation(
-            "common.not_your_turn", f"{p[rnd.turn]} drew at event {rnd.pending_seq} and is playing, not {name}"
+            "common.not_your_turn", f"{p[rnd.turn]} drew at entry {rnd.pending_seq} and is playing, not {name}"
         )
     if seat != rnd.turn:
         extra = f"; {p[rnd.caller]} called CABO" if rnd.caller is not None else ""
@@ -618,7 +618,7 @@ def _drawn_card(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], public
     t = w.pending
     assert t is not None
     v = read_known(d.get("card"))
-    w.bind(t, v, f"the card {state.players[seat]} drew at event {w.r.pending_seq}", public=public)
+    w.bind(t, v, f"the card {state.players[seat]} drew at entry {w.r.pending_seq}", public=public)
     return t, v
 
 
@@ -766,7 +766,7 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
             w.bind(
                 new,
                 read_known(drawn, "drawn"),
-                f"the card {name} drew at event {w.r.pending_seq}",
+                f"the card {name} drew at entry {w.r.pending_seq}",
                 seats=frozenset({seat}),
             )
         row = w.row(seat)
@@ -785,7 +785,7 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
             w.bind(
                 new,
                 read_known(drawn, "drawn"),
-                f"the card {name} drew at event {w.r.pending_seq}",
+                f"the card {name} drew at entry {w.r.pending_seq}",
                 seats=frozenset({seat}),
             )
         w.row(seat).append(new)
@@ -794,7 +794,7 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
             w.face_up.add(new)
         return {}
     if drawn is not None:
-        w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at event {w.r.pending_seq}", public=True)
+        w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at entry {w.r.pending_seq}", public=True)
     elif w.values[new] is None:
         raise RuleViolation(
             "cabo.drawn_required",
@@ -817,7 +817,7 @@ def _on_call(state: State, event: Event) -> State:
         raise RuleViolation(
             "cabo.second_call",
             (
-                f"only one player may call CABO in a round: {state.players[rnd.caller]} already called it at event "
+                f"only one player may call CABO in a round: {state.players[rnd.caller]} already called it at entry "
                 f"{rnd.caller_seq}, so {who} cannot"
             ),
             seq=rnd.caller_seq,
@@ -878,7 +878,7 @@ def _on_reveal(state: State, event: Event) -> State:
         raise RuleViolation(
             "common.bad_reveal",
             (
-                f"round {rnd.number} was closed from the score sheet at event {rnd.closed_seq}: it is scored from the sheet, "
+                f"round {rnd.number} was closed from the score sheet at entry {rnd.closed_seq}: it is scored from the sheet, "
                 "not from its cards"
             ),
         )
@@ -898,20 +898,20 @@ def _on_reveal(state: State, event: Event) -> State:
                 raise RuleViolation(
                     "common.bad_reveal",
                     (
-                        f"event {b['seq']} is not a draw, look, peek or spy of round {rnd.number}: name a card by {{seat, slot}}"
+                        f"entry {b['seq']} is not a draw, look, peek or spy of round {rnd.number}: name a card by {{seat, slot}}"
                     ),
                 )
             index = b.get("index")
             if ref.kind == "initial_peek":
                 if not is_int(index) or not 0 <= index < len(ref.tokens):
                     raise RuleViolation(
-                        "common.bad_reveal", f"event {ref.seq} is an initial look at two cards: give index 0 or 1"
+                        "common.bad_reveal", f"entry {ref.seq} is an initial look at two cards: give index 0 or 1"
                     )
             elif index not in (None, 0):
-                raise RuleViolation("common.bad_reveal", f"event {ref.seq} concerns one card: omit index")
+                raise RuleViolation("common.bad_reveal", f"entry {ref.seq} concerns one card: omit index")
             t = ref.tokens[int(index or 0)]
-            what = {"draw": f"the card {p[ref.seat]} drew at event {ref.seq}"}.get(
-                ref.kind, f"the card {p[ref.seat]} looked at in event {ref.seq}"
+            what = {"draw": f"the card {p[ref.seat]} drew at entry {ref.seq}"}.get(
+                ref.kind, f"the card {p[ref.seat]} looked at in entry {ref.seq}"
             )
             w.bind(t, v, what, seats=frozenset({ref.seat}), public=rnd.over and any(t in row for row in w.layouts))
         else:
@@ -1102,7 +1102,7 @@ def _sheet_problem(state: State, rnd: Round, sheet: Sheet) -> str | None:
     p = state.players
     if rnd.caller is not None and sheet.caller != rnd.caller:
         said = f"{p[sheet.caller]} called" if sheet.caller is not None else "nobody called"
-        return f"{p[rnd.caller]} called CABO at event {rnd.caller_seq}; the sheet says {said}"
+        return f"{p[rnd.caller]} called CABO at entry {rnd.caller_seq}; the sheet says {said}"
     if rnd.over and rnd.caller is None and sheet.caller is not None:
         return f"the draw pile ran out with nobody calling CABO; the sheet says {p[sheet.caller]} called"
     if not rnd.over:
@@ -1169,7 +1169,7 @@ def _on_hand_result(state: State, event: Event) -> State:
             if state.over:
                 raise RuleViolation("common.match_over", "the game is over: a total went over 100")
             return settle(state, rnd._replace(facts=sheet, caller=caller, claim_seq=event.seq, over=True))
-        _same_result(state, rnd.facts, sheet, f"event {rnd.claim_seq} recorded")
+        _same_result(state, rnd.facts, sheet, f"entry {rnd.claim_seq} recorded")
         return state
     if rnd.score is not None and "sums" in d:
         # a cross-check of a scored round in the score-sheet form
@@ -1191,7 +1191,7 @@ def _on_hand_result(state: State, event: Event) -> State:
     if caller != rnd.caller:
         said = p[caller] if caller is not None else "nobody"
         did = (
-            f"{p[rnd.caller]} called CABO at event {rnd.caller_seq}" if rnd.caller is not None else "nobody called CABO"
+            f"{p[rnd.caller]} called CABO at entry {rnd.caller_seq}" if rnd.caller is not None else "nobody called CABO"
         )
         raise RuleViolation("cabo.mismatch", f"caller: {did}, not {said}")
     w = _Work(state, rnd, event.seq)

@@ -418,7 +418,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                     parts.append(f"{p[b['seat']]}'s slot {b['slot']} is {b.get('card')}")
                 else:
                     parts.append(
-                        f"the card of event {b.get('seq')}{' #' + str(b['index']) if 'index' in b else ''} is {b.get('card')}"
+                        f"the card of entry {b.get('seq')}{' #' + str(b['index']) if 'index' in b else ''} is {b.get('card')}"
                     )
             words = "Revealed: " + "; ".join(parts)
         case "hand_result":

@@ -25,7 +25,7 @@ tests and fixtures, :func:`position`, a state built from a mid-hand position.
 >>> play = Event(2, "play", {"seat": 0, "card": "11c"})
 >>> after = cau_robat.apply(s, play)
 >>> cau_robat.narrate(s, play, after)
-"A plays 11 copas: 11 takes 11-10-7-6-4-3 and B's pile on 5; clears the table; C pays 1, B and D have nothing to pay"
+"A plays caballo de copas: takes caballo-sota-7-6-4-3 and B's pile on 5; clears the table; C pays 1, B and D have nothing to pay"
 >>> cau_robat.view(after)["piles"][0]["cards"]
 ['12o', '2o', '11o', '10o', '7o', '6o', '12c', '12e', '5o', '4o', '3o', '11c', '1c']
 >>> cau_robat.apply(after, Event(3, "play", {"seat": 2, "card": "2e"}))

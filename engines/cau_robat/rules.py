@@ -1072,10 +1072,10 @@ def _on_hand_result(state: State, event: Event) -> State:
         hand = cur._replace(over=True, facts=claim, claim=claim)
         return _score_hand(state._replace(current=hand))
     assert cur.facts is not None
-    source = f"the hand_result of event {cur.facts.seq}" if cur.facts.seq else "the plays"
+    source = f"the hand result of entry {cur.facts.seq}" if cur.facts.seq else "the plays"
     problem = _facts_differ(state, cur.facts, claim, source)
     if problem is None and cur.claim is not None and cur.claim is not cur.facts:
-        problem = _facts_differ(state, cur.claim, claim, f"the hand_result of event {cur.claim.seq}")
+        problem = _facts_differ(state, cur.claim, claim, f"the hand result of entry {cur.claim.seq}")
     if problem:
         raise RuleViolation("cau-robat.mismatch", f"{problem[0]}: {problem[1]}")
     facts = cur.facts

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.base import COMMON_EVENTS, Event, RuleViolation
-from engines.cards import Card, texts
+from engines.cards import Card, spanish_rank_name as _rank, texts
 from engines.cau_robat.options import OPTIONS
 from engines.cau_robat.rules import can_extend, derived_captures, hand_cards, next_dealer
 from engines.cau_robat.state import (
@@ -21,6 +21,7 @@ from engines.cau_robat.state import (
     TABLE_SIZE,
     Capture,
     Hand,
+    card_list,
     State,
     read_card,
     sorted_cards,
@@ -236,20 +237,26 @@ def _who_pays(state: State, payments: list[Any]) -> list[str]:
 
 
 def capture_words(state: State, cap: Capture, final: bool = False) -> str:
-    """Say a capture as a player would: ``11 takes 11-10-7-6 and B's pile on 5; clears the table; C pays 1``."""
+    """Say a capture as a player would: ``takes caballo-sota-7-6 and B's pile on 5; clears the table; C pays 1``.
+
+    Ranks are said as the players and the pages' pickers say them (sota, caballo, rey), never 10, 11, 12.
+    """
     players = state.players
     own = cap.cards[-1]
     table = [c for c in cap.table if c is not own]
     if cap.call:
-        head = f"{players[cap.seat]}'s {CALL_WORDS[cap.call]} on {cap.rank}s takes"
+        head = f"{players[cap.seat]}'s {CALL_WORDS[cap.call]} on the {_rank(cap.rank)}s takes"
     else:
-        head = f"{own.rank} takes"
+        head = "takes"  # the narration has just named the card played
     parts = []
     if cap.taken_back:
         parts.append(f"back {len(cap.taken_back)} cards from {players[cap.chain[-2]]}")
     if table:
-        parts.append("-".join(c.rank for c in table))
-    parts += [f"{players[owner]}'s pile on {pile[-1].rank}" for owner, pile in cap.blocks]
+        # a card or two by name ("as de oros"), a run by its ranks ("caballo-sota-7-6")
+        parts.append(
+            " and ".join(c.pretty() for c in table) if len(table) <= 2 else "-".join(_rank(c.rank) for c in table)
+        )
+    parts += [f"{players[owner]}'s pile on {_rank(pile[-1].rank)}" for owner, pile in cap.blocks]
     words = f"{head} {' and '.join(parts)}"
     chain_pay = [p for p in cap.payments if p.why != "clear"]
     if chain_pay:
@@ -283,7 +290,7 @@ def _hand_end(state: State) -> str:
 def narrate(before: State | None, event: Event, after: State) -> str:
     """Tell the move in words, as the table would say it.
 
-    ``A plays 11 oros: 11 takes 11-10-7-6-4-3 and B's pile on 5; clears the table; C pays 1``.
+    ``A plays caballo de oros: takes caballo-sota-7-6-4-3 and B's pile on 5; clears the table; C pays 1``.
     Only face-up facts are told (hand cards are never named except by a ``reveal``).
     """
     d = event.data
@@ -299,7 +306,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             assert hand is not None
             if hand.is_result_only:
                 return f"Hand {hand.number}: {players[hand.dealer]} deals; the hand is recorded by its result only"
-            table = " ".join(c.pretty() for c in hand.table)
+            table = card_list(hand.table)
             return f"Hand {hand.number}: {players[hand.dealer]} deals; table {table}; {players[hand.turn]} plays first"
         case "play":
             assert hand is not None and hand.last is not None
@@ -309,7 +316,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 words += f": {CALL_WORDS[out.extended]}"
             bits = [capture_words(after, cap, out.ended) for cap in out.captures]
             if out.trailed:
-                bits.append(f"{out.card.rank} stays on the table")
+                bits.append(f"the {_rank(out.card.rank)} stays on the table")
             if bits:
                 words += (", " if out.extended else ": ") + "; ".join(bits)
             if out.ended:

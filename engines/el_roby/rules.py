@@ -766,7 +766,7 @@ def _resolve(state: State, hand: Hand) -> None:
                 raise RuleViolation(
                     "el-roby.limit",
                     (
-                        f"the cards now known show that {name} kept at least {low} points at the end of the turn of event {p.seq}, "
+                        f"the cards now known show that {name} kept at least {low} points at the end of the turn of entry {p.seq}, "
                         f"more than the limit of {p.limit} for a turn with a new meld"
                     ),
                     seq=p.seq,
@@ -777,7 +777,7 @@ def _resolve(state: State, hand: Hand) -> None:
                 raise RuleViolation(
                     "el-roby.not_forced",
                     (
-                        f"the cards now known show that {name} held a card fitting no meld at event {p.seq}: "
+                        f"the cards now known show that {name} held a card fitting no meld at entry {p.seq}: "
                         "the forced discard was not forced"
                     ),
                     seq=p.seq,
@@ -1066,7 +1066,7 @@ def _on_hand_result(state: State, event: Event) -> State:
         return _maybe_score(state, shown, event.seq)
     if hand.over:  # a second result for a result-only hand: a cross-check
         if out != hand.out or facts != list(hand.final or ()) and facts is not None:
-            raise RuleViolation("el-roby.mismatch", f"this result differs from event {hand.checked}'s")
+            raise RuleViolation("el-roby.mismatch", f"this result differs from entry {hand.checked}'s")
         return state
     if out is None:
         done = hand._replace(over=True, void=True, checked=event.seq)
@@ -1095,11 +1095,11 @@ def _on_reveal(state: State, event: Event) -> State:
             entry = next(((q, s) for q, s in hand.draws if q == seq), None)
             if entry is None:
                 raise RuleViolation(
-                    "common.bad_reveal", f"event {seq} is not an unseen stock draw of this hand still to reveal"
+                    "common.bad_reveal", f"entry {seq} is not an unseen stock draw of this hand still to reveal"
                 )
             seat = entry[1]
             if "seat" in b and b["seat"] != seat:
-                raise RuleViolation("common.bad_reveal", f"event {seq} was {state.players[seat]}'s draw")
+                raise RuleViolation("common.bad_reveal", f"entry {seq} was {state.players[seat]}'s draw")
             draws = tuple(x for x in hand.draws if x != entry)
         elif "seat" in b:
             seat = read_seat(b, state.n)

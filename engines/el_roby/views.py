@@ -450,7 +450,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             parts = [
                 f"{players[b['seat']]} holds {pretty_written([b.get('card')], read_card)}"
                 if "seat" in b
-                else f"the card drawn at event {b.get('seq')} is {pretty_written([b.get('card')], read_card)}"
+                else f"the card drawn at entry {b.get('seq')} is {pretty_written([b.get('card')], read_card)}"
                 for b in d.get("cards", [])
             ]
             words = "Revealed: " + "; ".join(parts)

@@ -77,7 +77,7 @@ def _check_keep(state: State, hand: Hand, seat: Seat) -> None:
     raise RuleViolation(
         "common.card_unavailable",
         (
-            f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}) at event {seq}, "
+            f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}) at entry {seq}, "
             f"but none of {pretty(sorted_cards(hand.known[seat]))} can be that card"
         ),
         seq=seq,
@@ -412,7 +412,7 @@ def _on_keep(state: State, event: Event) -> State:
     seat = _hand_seat(state, hand, event.data)
     name = state.players[seat]
     if hand.kept[seat] is not None:
-        raise RuleViolation("kabu.kept_already", f"{name} already kept a card (event {hand.kept[seat]})")
+        raise RuleViolation("kabu.kept_already", f"{name} already kept a card (entry {hand.kept[seat]})")
     if hand.phase != "keep":
         raise RuleViolation("kabu.kept_already", "every player has kept a card already")
     turn = hand.turn()
@@ -671,12 +671,12 @@ def _reveal_keep(state: State, hand: Hand, binding: Mapping[str, Any], card: Car
         raise RuleViolation("common.bad_reveal", "a keep holds a single card: omit index")
     seat = next((s for s in hand.order if hand.kept[s] == seq), None)
     if seat is None:
-        raise RuleViolation("common.bad_reveal", f"event {seq} is not a keep of hand {hand.number}")
+        raise RuleViolation("common.bad_reveal", f"entry {seq} is not a keep of hand {hand.number}")
     name = state.players[seat]
     if hand.kept_card[seat] is not None:
         raise RuleViolation(
             "common.bad_reveal",
-            f"the card {name} kept at event {seq} is known already: {hand.kept_card[seat].pretty()}",  # type: ignore[union-attr]
+            f"the card {name} kept at entry {seq} is known already: {hand.kept_card[seat].pretty()}",  # type: ignore[union-attr]
         )
     if not possible_keep(hand, state.options, seat, card):
         raise RuleViolation(
@@ -923,7 +923,7 @@ def _on_hand_result(state: State, event: Event) -> State:
             raise RuleViolation(
                 "kabu.mismatch",
                 (
-                    f"hands: {state.players[s]} showed {pretty(cur.final[s] or ())} at event {cur.closing_seq}, "
+                    f"hands: {state.players[s]} showed {pretty(cur.final[s] or ())} at entry {cur.closing_seq}, "
                     f"not {pretty(final[s] or ())}"
                 ),
             )

@@ -382,7 +382,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             for b in d.get("cards", []):
                 text = pretty_written([b.get("card")], after.options.reader)
                 if "seq" in b:
-                    parts.append(f"the card kept at event {b['seq']} is {text}")
+                    parts.append(f"the card kept at entry {b['seq']} is {text}")
                 else:
                     who = b.get("seat")
                     parts.append(

@@ -468,7 +468,7 @@ def _deal(state: State) -> Hand:
         raise RuleViolation(
             "la-cabra.deal_over",
             (
-                f"hand {hand.number} was closed from the score sheet at event {hand.closed}: nothing more can be recorded in it"
+                f"hand {hand.number} was closed from the score sheet at entry {hand.closed}: nothing more can be recorded in it"
             ),
         )
     if hand.over:
@@ -658,7 +658,7 @@ def _on_tira(state: State, event: Event) -> State:
         if trick.tira is not None and not state.options.tiraInterruptsTira:
             raise RuleViolation(
                 "la-cabra.tira_again",
-                (f"{state.players[trick.leader]}'s tira (event {trick.tira}) cannot be interrupted by another tira"),
+                (f"{state.players[trick.leader]}'s tira (entry {trick.tira}) cannot be interrupted by another tira"),
             )
     rivals_raw = d.get("rivals") or []
     rivals: list[Seat] = []
@@ -776,31 +776,31 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
             raise RuleViolation(
                 "common.bad_reveal",
                 (
-                    f"the cards of event {seq} went back to their owner's hand with the tira of event {took[-1]}: "
+                    f"the cards of entry {seq} went back to their owner's hand with the tira of entry {took[-1]}: "
                     "reveal them as hand cards ({seat, card}) if needed"
                 ),
             )
-        raise RuleViolation("common.bad_reveal", f"event {seq} is not a move with face-down cards still on record")
+        raise RuleViolation("common.bad_reveal", f"entry {seq} is not a move with face-down cards still on record")
     assert i is not None
     if not is_int(index) or not 0 <= index < len(play.cards):
         raise RuleViolation(
             "common.bad_reveal",
-            f"event {seq} has {how_many(len(play.cards), 'card')}: index {as_written(index)} does not exist",
+            f"entry {seq} has {how_many(len(play.cards), 'card')}: index {as_written(index)} does not exist",
         )
     old = play.cards[index]
     if old is not None:
-        raise RuleViolation("common.bad_reveal", f"card {index} of event {seq} is already known: {old.pretty()}")
+        raise RuleViolation("common.bad_reveal", f"card {index} of entry {seq} is already known: {old.pretty()}")
     if card in hand.located:
         raise RuleViolation(
             "common.card_duplicate",
-            f"{card.pretty()} cannot be card {index} of event {seq}: it is {_where(state, hand, card)}",
+            f"{card.pretty()} cannot be card {index} of entry {seq}: it is {_where(state, hand, card)}",
         )
     if _trump_barred(state, hand, card, before=seq):
         raise RuleViolation(
             "common.card_unavailable",
             (
                 f"{card.pretty()} was shown as trump and put back into the stock; nobody had drawn yet when "
-                f"{state.players[play.seat]} discarded at event {seq}"
+                f"{state.players[play.seat]} discarded at entry {seq}"
             ),
         )
     changed[i] = _bind_slot(hand, play, index, card)
@@ -910,7 +910,7 @@ def _on_reveal(state: State, event: Event) -> State:
                 raise RuleViolation(
                     "la-cabra.mismatch",
                     (
-                        f"this reveal contradicts the score sheet that closed hand {hand.number} (event {hand.closed}): {conflict}"
+                        f"this reveal contradicts the score sheet that closed hand {hand.number} (entry {hand.closed}): {conflict}"
                     ),
                     seq=hand.closed,
                 )
@@ -922,7 +922,7 @@ def _on_reveal(state: State, event: Event) -> State:
                     raise RuleViolation(
                         "la-cabra.mismatch",
                         (
-                            f"this reveal contradicts the hand_result of event {hand.claim.seq}: {problem[0]}: {problem[1]}"
+                            f"this reveal contradicts the hand result of entry {hand.claim.seq}: {problem[0]}: {problem[1]}"
                         ),
                         seq=hand.claim.seq,
                     )
@@ -1050,7 +1050,7 @@ def _parse_result(
                 raise RuleViolation("la-cabra.bad_result", f"no set of cards is worth {pts[t]} points ({names[t]})")
             if tricks is not None and tricks[t] == 0 and pts[t]:
                 raise RuleViolation(
-                    "la-cabra.bad_result", f"{names[t]} took no trick, so it has no card points (not {pts[t]})"
+                    "la-cabra.bad_result", f"{names[t]} took no trick, so they have no card points (not {pts[t]})"
                 )
         if cards is not None:
             counted = points(cards[0]), points(cards[1])
@@ -1068,7 +1068,7 @@ def _parse_result(
             raise RuleViolation(
                 "la-cabra.bad_result",
                 (
-                    f"with {how_many(tricks[0], 'trick')} to {tricks[1]}, {names[0]} holds {4 * lo} to {4 * hi} cards, "
+                    f"with {how_many(tricks[0], 'trick')} to {tricks[1]}, {names[0]} hold {4 * lo} to {4 * hi} cards, "
                     f"which cannot be worth {pts[0]} points"
                 ),
             )
@@ -1078,7 +1078,7 @@ def _parse_result(
                     raise RuleViolation(
                         "la-cabra.bad_result",
                         (
-                            f"{names[t]} has 0 card points: say whether they took only blank tricks (4 loss points) or no "
+                            f"{names[t]} have 0 card points: say whether they took only blank tricks (4 loss points) or no "
                             f"trick at all (6) by giving both teams' tricks, for example {_tricks_words(names, t, 1)}, or "
                             f"{_tricks_words(names, t, 0)}"
                         ),
@@ -1124,7 +1124,8 @@ def _parse_result(
         )
         if none:
             raise RuleViolation(
-                "la-cabra.bad_result", (f"lastTrick: {state.players[last]}'s team {names[t]} took no trick")
+                "la-cabra.bad_result",
+                (f"lastTrick: {names[t]} took no trick, so {state.players[last]} cannot have won the last one"),
             )
     return Claim(seq, pts, cards, tricks, last, loss)
 
@@ -1198,7 +1199,7 @@ def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
             return None
         for t in (0, 1):
             if pts[t] < known[t]:
-                return f"{names[t]} already holds {known[t]} card points in tricks {so_far}; the sheet says {pts[t]}"
+                return f"{names[t]} already hold {known[t]} card points in tricks {so_far}; the sheet says {pts[t]}"
         return f"from the position {so_far}, {names[0]} can end with {feasible_words(union)} card points; the sheet says {pts[0]}"
     assert claim.loss is not None
     if claim.loss == (0, 0):
@@ -1269,7 +1270,7 @@ def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | 
             )
         if facts.points is None and not facts.sums >> pts[0] & 1:
             return "cardPoints", (
-                f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
+                f"whatever the face-down cards are, {names[0]} have {feasible_words(facts.sums)} card points, "
                 f"not {pts[0]}"
             )
     if claim.loss is not None:
@@ -1283,7 +1284,7 @@ def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | 
                     f"the cards give {names[0]} {facts.base[0]} and {names[1]} {facts.base[1]} loss points, not {said}",
                 )
             return "lossPoints", (
-                f"whatever the face-down cards are, {names[0]} has {feasible_words(facts.sums)} card points, "
+                f"whatever the face-down cards are, {names[0]} have {feasible_words(facts.sums)} card points, "
                 f"which cannot give {said} loss points"
             )
     return None
@@ -1338,25 +1339,25 @@ def _claims_differ(state: State, hand: Hand, old: Claim, new: Claim) -> tuple[st
     if old.tricks is not None and new.tricks is not None and old.tricks != new.tricks:
         return (
             "tricks",
-            f"event {old.seq} gave {old.tricks[0]} and {old.tricks[1]} tricks, not {new.tricks[0]} and {new.tricks[1]}",
+            f"entry {old.seq} gave {old.tricks[0]} and {old.tricks[1]} tricks, not {new.tricks[0]} and {new.tricks[1]}",
         )
     if old.last_trick is not None and new.last_trick is not None and old.last_trick != new.last_trick:
         return (
             "lastTrick",
-            f"event {old.seq} said {state.players[old.last_trick]} won the last trick, not {state.players[new.last_trick]}",
+            f"entry {old.seq} said {state.players[old.last_trick]} won the last trick, not {state.players[new.last_trick]}",
         )
     a, b = claim_points(old), claim_points(new)
     if a is not None and b is not None and a != b:
-        return "cardPoints", f"event {old.seq} gave {names[0]} {a[0]} and {names[1]} {a[1]}, not {b[0]} and {b[1]}"
+        return "cardPoints", f"entry {old.seq} gave {names[0]} {a[0]} and {names[1]} {a[1]}, not {b[0]} and {b[1]}"
     if old.cards is not None and new.cards is not None and old.cards != new.cards:
         moved = sorted_cards(old.cards[0] ^ new.cards[0])
-        return "cards", f"event {old.seq} put {card_list(moved)} in the other team's pile"
+        return "cards", f"entry {old.seq} put {card_list(moved)} in the other team's pile"
     if hand.from_sheet:
         was = compute_facts(hand._replace(claim=old), state.options).base
         now = compute_facts(hand._replace(claim=new), state.options).base
         if was is not None and now is not None and was != now:
             return "lossPoints", (
-                f"event {old.seq} gives {names[0]} {was[0]} and {names[1]} {was[1]} loss points, "
+                f"entry {old.seq} gives {names[0]} {was[0]} and {names[1]} {was[1]} loss points, "
                 f"not {now[0]} and {now[1]}"
             )
     return None

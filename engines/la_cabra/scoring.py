@@ -229,7 +229,7 @@ def rescore(state: State, start: int) -> State:
         raise RuleViolation(
             "common.match_over",
             f"{team_name(state.players, goat)} now reaches {scores[end].totals[goat]} loss points after hand "
-            f"{state.hand(end).number}, so the series ended there; hand {later.number} (event {later.seq}) could not have been dealt",
+            f"{state.hand(end).number}, so the series ended there; hand {later.number} (entry {later.seq}) could not have been dealt",
             seq=later.seq,
         )
     return state._replace(scores=scores, end=end)
@@ -246,7 +246,7 @@ def _refs_words(refs: tuple[Ref, ...]) -> str:
     by_seq: dict[int, list[int]] = {}
     for s, i in refs:
         by_seq.setdefault(s, []).append(i)
-    parts = [f"event {s} card{'s' if len(ix) > 1 else ''} {', '.join(map(str, ix))}" for s, ix in by_seq.items()]
+    parts = [f"entry {s} card{'s' if len(ix) > 1 else ''} {', '.join(map(str, ix))}" for s, ix in by_seq.items()]
     return "; ".join(parts)
 
 
@@ -307,7 +307,7 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
                     "points": 0,
                     "rule": RULE_POINTS,
                     "reason": (
-                        f"{names[t]} has {known[t]} known card points in {how_many(hand.tricks[t], 'trick')}; the deal needs the face-down cards "
+                        f"{names[t]} have {known[t]} known card points in {how_many(hand.tricks[t], 'trick')}; the deal needs the face-down cards "
                         f"never revealed ({_refs_words(facts.missing)}): incomplete, nothing added until they are revealed"
                     ),
                 }

@@ -396,12 +396,12 @@ class State(NamedTuple):
 
 @lru_cache(maxsize=64)
 def team_name(players: tuple[str, ...], team: int) -> str:
-    """Name a team for a sentence: ``NS`` when the four initials differ, else ``Ana & Carla``."""
+    """Name a team for a sentence as the players do, by its two players: ``Núria and Marc``.
+
+    Never by initials ("NM took 72"): a table says who, not a code for who.
+    """
     a, b = TEAMS[team]
-    initials = [p[:1].upper() for p in players]
-    if len(set(initials)) == SEATS:
-        return initials[a] + initials[b]
-    return f"{players[a]} & {players[b]}"
+    return f"{players[a]} and {players[b]}"
 
 
 def suit_sign(card: Card | None) -> str:

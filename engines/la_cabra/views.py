@@ -388,7 +388,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             for b in d.get("cards", []):
                 text = pretty_written([b.get("card")], read_card)
                 if "seq" in b:
-                    parts.append(f"card {b.get('index')} of event {b['seq']} is {text}")
+                    parts.append(f"card {b.get('index')} of entry {b['seq']} is {text}")
                 else:
                     parts.append(f"{players[b['seat']]} holds {text}")
             words = "Revealed: " + "; ".join(parts)

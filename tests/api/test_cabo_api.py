@@ -171,7 +171,7 @@ def test_refused_moves_leave_the_log_unchanged(scorer: Scorer) -> None:
     refused(scorer, ev("draw", seat=1), "common.not_your_turn")
     scorer.record(ev("discard", seat=0, card="4"), ev("call_cabo", seat=1))
     body = refused(scorer, ev("call_cabo", seat=2), "cabo.second_call")
-    assert "Ben already called it at event 5" in body["detail"] and body.get("seq") == 5
+    assert "Ben already called it at entry 5" in body["detail"] and body.get("seq") == 5
     for seat in (2, 3, 0):
         scorer.record(ev("draw", seat=seat), ev("discard", seat=seat, card="4" if seat != 0 else "6"))
     body = refused(
@@ -197,7 +197,7 @@ def test_a_peek_contradicted_by_the_showdown_names_the_peek(scorer: Scorer) -> N
     body = refused(
         scorer, ev("showdown", layouts=[["0", "2", "3", "4"], ["5", "6", "7", "10"]]), "common.card_unavailable"
     )
-    assert body.get("seq") == 4 and "event 4" in body["detail"]
+    assert body.get("seq") == 4 and "entry 4" in body["detail"]
     scorer.record(ev("showdown", layouts=[["0", "3", "2", "4"], ["5", "6", "7", "10"]]))
     assert scorer.get("/audit")["hands"][0]["points"] == [0, 33]  # Anna 9 lowest; Ben 28 + 5
 

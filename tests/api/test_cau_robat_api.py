@@ -70,10 +70,10 @@ def test_vocabulary_log_through_the_api(scorer: Scorer) -> None:
     assert first["result"]["winners"] == [1, 2] and first["points"] == [8, 12, 12, 6]
     frames = scorer.get("/replay")["frames"]
     assert frames[16]["text"].startswith(
-        "D plays 4 bastos: C's Recau on 7s takes 7-7-6-10-12 and A's pile on 5 and D's pile on 11"
+        "D plays 4 de bastos: C's Recau on the 7s takes 7-7-6-sota-rey and A's pile on 5 and D's pile on caballo"
     )
     assert "B pays 3" in frames[16]["text"]
-    assert frames[14]["text"] == "B plays 7 copas: Cau" and frames[15]["text"] == "C plays 7 espadas: Recau"
+    assert frames[14]["text"] == "B plays 7 de copas: Cau" and frames[15]["text"] == "C plays 7 de espadas: Recau"
     # a seat sees its own hand and nobody else's (shown with the token while in play; without it, only what is public)
     assert "10o" not in json.dumps(scorer.get("/state", seat=0)["state"])
     seat_view = scorer.read("/state", seat=0)["state"]

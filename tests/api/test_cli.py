@@ -207,7 +207,7 @@ def test_audit_lists_a_claim_about_a_voided_hand_as_orphaned(tmp_path: Path) -> 
     match_id, _, output = record_new(runner, db, write_jsonl(tmp_path / "v.jsonl", log))
     assert "recorded 4 events" in output, output
     audit = runner.invoke(main, ["audit", match_id, "--db", str(db)])
-    assert "orphaned claim at event 4: hand 1 (dealt at event 2) was voided at event 5 (misdeal)" in audit.output, (
+    assert "orphaned claim at entry 4: hand 1 (dealt at entry 2) was voided at entry 5 (misdeal)" in audit.output, (
         audit.output
     )
 

@@ -257,7 +257,7 @@ def test_the_command_line_audit_lists_disputes(scorer: Scorer, db_path: Path) ->
     )
     output = CliRunner().invoke(main, ["audit", scorer.id, "--db", str(db_path)]).output
     assert (
-        "dispute 5 on hand 1: upheld at event 6 (agreed), corrected by amend of 3 at event 7; claim: Ben called"
+        "dispute 5 on hand 1: upheld at entry 6 (agreed), corrected by amend of 3 at entry 7; claim: Ben called"
         in output
     )
     assert "dispute 8 on hand 1: open; claim: Carl's 15" in output
@@ -281,3 +281,65 @@ def test_a_dry_run_checks_the_window_and_the_desk_as_an_append_does(scorer: Scor
     )
     assert bare.status_code == 422 and bare.get_json()["code"] == "common.ruling_needs_correction"
     assert scorer.get()["version"] == 3  # nothing written
+
+
+# ---------------------------------------------------------------- a ruling's chain of corrections
+
+ROBY = {"game": "el-roby", "players": ["Ana", "Bea", "Carlos", "Dani"], "initial": {"scores": [40, 90, 50, 30]}}
+HAND_1 = {"out": 0, "hands": [0, 8, 5, 9]}  # Bea's cards made 8: 98, still in the game
+HAND_2 = {"out": 2, "hands": [7, 6, 0, 4]}  # so hand 2 must give her points
+
+
+def dry_run(scorer: Scorer, *events: dict[str, Any]) -> Any:
+    return scorer.client.post(
+        f"/matches/{scorer.id}/events?dryRun=true",
+        json={"events": list(events)},
+        headers={"Authorization": f"Bearer {scorer.token}"},
+    )
+
+
+def roby_with_a_dispute(scorer: Scorer) -> None:
+    """Bea was counted 12 in hand 1 (102: over 99, out), so hand 2 was recorded without her; she disputes."""
+    scorer.start(ROBY)
+    scorer.record(
+        ev("hand_started", dealer=1),
+        ev("hand_result", out=0, hands=[0, 12, 5, 9]),
+        ev("hand_started", dealer=2),
+        ev("hand_result", out=2, hands=[7, None, 0, 4]),
+        ev("dispute", hand=1, seat=1, reason="Bea's cards made 8, not 12"),
+    )
+
+
+def test_a_rulings_chain_of_corrections_is_judged_as_one(scorer: Scorer) -> None:
+    roby_with_a_dispute(scorer)
+    first = ev("amend", target=3, data=HAND_1, reason="counted again: 8")
+    second = ev("amend", target=5, data=HAND_2, reason="Bea was still in the game")
+    ruling = ev("ruling", dispute=6, decision="upheld", reason="Bea's cards were counted again")
+    # alone, the first correction leaves hand 2 illegal (it leaves out a player still in the game)
+    body = refused(scorer, "common.correction_breaks", first, index=0)
+    assert body["seq"] == 5
+    # the ruling's two corrections together: previewed, then recorded as one
+    preview = dry_run(scorer, ruling, first, second)
+    assert preview.status_code == 200, preview.get_json()
+    assert [h["points"] for h in preview.get_json()["hands"]] == [[0, 8, 5, 9], [7, 6, 0, 4]]
+    assert scorer.get()["version"] == 6  # a dry run writes nothing
+    scorer.record(ruling, first, second)
+    audit = scorer.get("/audit")
+    assert [h["points"] for h in audit["hands"]] == [[0, 8, 5, 9], [7, 6, 0, 4]]
+    assert [s["total"] for s in audit["standings"]] == [47, 104, 55, 43]
+    assert [d["state"] for d in audit["disputes"]] == ["upheld"]
+    assert [(c["type"], c["target"]) for c in audit["disputes"][0]["correction"]] == [("amend", 3), ("amend", 5)]
+    # the stored log walks again from a cold start, in both courses
+    assert [f["seq"] for f in scorer.get("/replay", course="recorded")["frames"]][-3:] == [7, 8, 9]
+
+
+def test_a_chain_whose_second_correction_is_illegal_writes_nothing(scorer: Scorer) -> None:
+    roby_with_a_dispute(scorer)
+    ruling = ev("ruling", dispute=6, decision="upheld", reason="Bea's cards were counted again")
+    first = ev("amend", target=3, data=HAND_1, reason="counted again: 8")
+    wrong = ev("amend", target=5, data={"out": 2, "hands": [7, None, 0, 4]}, reason="as it was")
+    body = refused(scorer, "common.correction_breaks", ruling, first, wrong, index=2)
+    assert body["seq"] == 5
+    assert "corrections of entries 3 and 5 would make entry 5 illegal" in body["detail"]
+    assert dry_run(scorer, ruling, first, wrong).status_code == 422
+    assert scorer.get()["version"] == 6

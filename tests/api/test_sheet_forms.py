@@ -194,7 +194,7 @@ def test_la_cabra_deal_closed_from_the_sheet_scores_from_the_facts(scorer: Score
     frames = scorer.get("/replay")["frames"]
     assert (
         frames[6]["text"]
-        == "Hand 1 closed from the score sheet after move 4: NS 72, EW 48 card points: EW 2 loss points (totals 0–2)"
+        == "Hand 1 closed from the score sheet after move 4: North and South 72, East and West 48 card points: East and West 2 loss points (totals 0–2)"
     )
     assert scorer.get("/state")["state"]["closedFromSheet"] == {"afterMove": 4, "seq": 7}
     refused = scorer.post(ev("lead", seat=2, cards=["JC"]))
@@ -238,21 +238,21 @@ def test_cabo_round_closed_from_the_sheet_scores_from_the_facts(scorer: Scorer) 
             [Z1_DEAL, *Z1_TRICK],
             ev("hand_result", cardPoints=[20, 100]),
             "la-cabra.result_conflict",
-            "NS already holds 28 card points in tricks after move 4; the sheet says 20",
+            "North and South already hold 28 card points in tricks after move 4; the sheet says 20",
         ),
         (
             "la-cabra",
             [Z1_DEAL, *Z1_TRICK],
             ev("hand_result", lossPoints=[6, 0]),
             "la-cabra.result_conflict",
-            "NS already took 1 trick after move 4; the sheet's 6 loss points say they took none",
+            "North and South already took 1 trick after move 4; the sheet's 6 loss points say they took none",
         ),
         (
             "cabo",
             [ev("hand_started", dealer=0, layouts=[[U] * 4] * 4, discard="9"), ev("call_cabo", seat=0)],
             ev("hand_result", sums=[1, 2, 3, 4], caller=1),
             "cabo.result_conflict",
-            "Anna called CABO at event 3; the sheet says Ben called",
+            "Anna called CABO at entry 3; the sheet says Ben called",
         ),
     ],
 )

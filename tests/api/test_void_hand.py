@@ -19,7 +19,7 @@ def test_voiding_a_hand_keeps_other_claims_and_notes_and_orphans_its_own_claims(
     assert sorted({c["claimSeq"] for c in report["claims"]}) == [7, 14]
     assert all(c["agrees"] for c in report["claims"]) and report["firstDivergence"] is None
     assert [(o["claimSeq"], o["hand"], o["voidSeq"]) for o in report["orphaned"]] == [(9, 2, 10)]
-    assert "hand 2 (dealt at event 5) was voided at event 10 (misdeal)" in report["orphaned"][0]["why"]
+    assert "hand 2 (dealt at entry 5) was voided at entry 10 (misdeal)" in report["orphaned"][0]["why"]
     status = {f["seq"]: f["status"] for f in scorer.get("/replay")["frames"]}
     assert (status[5], status[6]) == ("voided", "voided")  # the deal and its move
     assert (status[7], status[8], status[9]) == ("claim", "note", "claim")  # written while it was open: they stay

@@ -215,7 +215,7 @@ def test_initial_look_contradicting_the_written_deal() -> None:
     m = Match()
     m.deal(A, [["1", "2", "3", "4"], [U] * 4, [U] * 4, [U] * 4])
     err = m.refuse("initial_peek", "common.card_unavailable", seat=A, slots=[1, 2], cards=["1", "9"])
-    assert err.seq == 2 and "event 2" in err.message
+    assert err.seq == 2 and "entry 2" in err.message
 
 
 # --------------------------------------------------------------------------- turns
@@ -328,7 +328,7 @@ def test_a_claim_that_contradicts_a_peek_names_the_peek() -> None:
     m.add("discard", seat=B, card="1")
     m.add("draw", seat=C)
     err = m.refuse("replace", "common.card_unavailable", seat=C, slots=[4], cards=["3"])
-    assert err.seq == 4 and "event 4" in err.message  # Anna's 6 moved to Carl's slot 4
+    assert err.seq == 4 and "entry 4" in err.message  # Anna's 6 moved to Carl's slot 4
     m.add("replace", seat=C, slots=[4], cards=["6"])
 
 
@@ -467,7 +467,7 @@ def test_one_cabo_per_round_and_one_more_turn_each() -> None:
     m.add("call_cabo", seat=D)
     assert "Dora calls CABO" in m.texts[-1]
     err = m.refuse("call_cabo", "cabo.second_call", seat=A)
-    assert err.seq == 5 and "Dora already called it at event 5" in err.message
+    assert err.seq == 5 and "Dora already called it at entry 5" in err.message
     m.refuse("call_cabo", "cabo.second_call", seat=D)
     m.refuse("draw", "common.not_your_turn", seat=D)
     for seat in (A, B):
@@ -1163,7 +1163,7 @@ def test_sums_cross_checks() -> None:
     m.add("hand_result", layouts=[["1"], ["2"], ["2"], ["3"]], caller=A)
     m.add("hand_result", sums=[1, 2, 2, 3], caller=A)  # the sheet agrees with the rows
     err = m.refuse("hand_result", "cabo.mismatch", sums=[1, 2, 2, 4], caller=A)
-    assert err.message == "sums: event 3 recorded Dora's sum as 3, not 4"
+    assert err.message == "sums: entry 3 recorded Dora's sum as 3, not 4"
     m.refuse("hand_result", "cabo.mismatch", sums=[1, 2, 2, 3], caller=B)
     k = Match()
     k.add("hand_started", dealer=A)
@@ -1232,7 +1232,7 @@ def test_close_from_rows_before_anyone_called() -> None:
 def test_a_close_that_contradicts_the_moves_is_refused() -> None:
     m = _in_play()
     err = m.refuse("hand_result", "cabo.result_conflict", sums=[19, 12, 3, 20], caller=A)
-    assert err.message == "Carl called CABO at event 7; the sheet says Anna called"
+    assert err.message == "Carl called CABO at entry 7; the sheet says Anna called"
     assert m.rnd.closed_seq == 0 and not m.rnd.over
     # every turn taken, Anna's row known: her sum is fixed, the others' bounded by the cards left
     for seat, card in ((D, "4"), (A, "4"), (B, "4")):

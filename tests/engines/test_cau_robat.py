@@ -61,7 +61,7 @@ def test_c1_run_through_another_pile_own_pile_breaks_it_table_clear() -> None:
         (D, None),
     ]
     assert m.texts[-1] == (
-        "A plays 11 copas: 11 takes 11-10-7-6-4-3 and B's pile on 5; clears the table; "
+        "A plays caballo de copas: takes caballo-sota-7-6-4-3 and B's pile on 5; clears the table; "
         "C pays 1, B and D have nothing to pay"
     )
     assert sum(len(p) for p in m.hand.piles) + sum(m.hand.size(s) for s in range(4)) + len(m.hand.table) == 40
@@ -99,7 +99,9 @@ def test_c2_cau_recau_deferred_resolution_two_piles_stolen() -> None:
     assert [(p.payer, p.card and str(p.card)) for p in cap.payments] == [(A, None), (B, "3c")]
     assert [len(p) for p in m.hand.piles] == [0, 1, 13, 0]
     assert (
-        "C's Recau on 7s takes" in m.texts[-1] and "B pays 3" in m.texts[-1] and "4 stays on the table" in m.texts[-1]
+        "C's Recau on the 7s takes" in m.texts[-1]
+        and "B pays 3" in m.texts[-1]
+        and "4 stays on the table" in m.texts[-1]
     )
 
 
@@ -440,7 +442,9 @@ def pos(table: list[str], piles: list[list[str]], plays: dict[int, list[str]], t
 def test_matching_a_table_card_captures_it_compulsorily() -> None:
     m = pos(["5e", "1o"], [[], [], [], []], {A: ["5o", "6c"]})
     m.play(A, "5o")
-    assert m.piles()[A] == ["5e", "5o"] and m.table() == ["1o"] and m.texts[-1] == "A plays 5 oros: 5 takes 5"
+    assert (
+        m.piles()[A] == ["5e", "5o"] and m.table() == ["1o"] and m.texts[-1] == "A plays 5 de oros: takes 5 de espadas"
+    )
 
 
 def test_a_card_matching_only_a_pile_top_stays_unless_direct_pile_capture() -> None:
@@ -595,7 +599,9 @@ def test_any_one_may_call_out_of_turn() -> None:
     m.play(A, "7o")
     m.refuse("play", "common.not_your_turn", seat=C, card="5c")  # out of turn only to call
     m.play(C, "7c")  # Cau out of turn: B keeps the turn
-    assert m.hand.turn == B and m.hand.last.out_of_turn and m.texts[-1].startswith("C plays 7 copas out of turn: Cau")
+    assert (
+        m.hand.turn == B and m.hand.last.out_of_turn and m.texts[-1].startswith("C plays 7 de copas out of turn: Cau")
+    )
     m.refuse("play", "common.not_your_turn", seat=A, card="7b")  # A is already in the chain
     m.play(B, "2o")  # resolves the Cau: C takes A's 7 and is paid
     assert m.piles()[C] == ["7o", "7c", "4c"] and m.hand.turn == C
@@ -655,9 +661,9 @@ def test_stated_captures_are_checked() -> None:
     err = m.refuse(
         "play", "cau-robat.mismatch", seat=A, card="11c", captures=[{"seat": A, "cards": right[:-2] + ["11c"]}]
     )
-    assert "missing 3 oros" in err.message
+    assert "missing 3 de oros" in err.message
     err = m.refuse("play", "cau-robat.mismatch", seat=A, card="11c", captures=[{"seat": A, "cards": [*right, "1c"]}])
-    assert "not taken: 1 copas" in err.message
+    assert "not taken: as de copas" in err.message
     m.refuse("play", "cau-robat.mismatch", seat=A, card="11c", captures=[{"seat": B, "cards": right}])
     m.refuse("play", "cau-robat.mismatch", seat=A, card="11c", captures=[])
     m.play(A, "11c", captures=[{"seat": A, "cards": list(reversed(right))}])  # a multiset: any order
@@ -669,7 +675,7 @@ def test_stated_captures_are_checked() -> None:
 def test_recorded_pile_order() -> None:
     m = c1(pileOrder="recorded")
     err = m.refuse("play", "cau-robat.captures_required", seat=A, card="11c")
-    assert "11 oros" in err.message
+    assert "caballo de oros" in err.message
     order = ["12c", "12e", "5o", "3o", "4o", "6o", "7o", "10o", "11o", "11c"]
     m.refuse("play", "cau-robat.pile_order", seat=A, card="11c", captures=[{"seat": A, "cards": ["11c", *order[:-1]]}])
     m.refuse("play", "cau-robat.mismatch", seat=A, card="11c", captures=[{"seat": A, "cards": order[1:]}])
@@ -987,7 +993,7 @@ def test_variants_refuse_a_capture_stated_under_the_other_reading() -> None:
     err = m.refuse(
         "play", "cau-robat.mismatch", seat=A, card="7c", captures=[{"seat": A, "cards": ["7o", "6o", "10o", "7c"]}]
     )
-    assert "not taken: 6 oros" in err.message
+    assert "not taken: 6 de oros" in err.message
     # default: a pile top alone is not matched
     m = pos(["1o"], [[], ["3c", "5o"], [], []], {A: ["5e"]})
     m.refuse("play", "cau-robat.mismatch", seat=A, card="5e", captures=[{"seat": A, "cards": ["3c", "5o", "5e"]}])

@@ -486,7 +486,7 @@ def test_tira_checks() -> None:
     m.refuse("tira", "common.card_unavailable", seat=W, cards=cards("6H 7H 10H QH"))
     m.add("tira", seat=S, cards=cards("7D 8D KD AD"))
     err = m.refuse("tira", "la-cabra.tira_again", seat=W, cards=cards("6H 7H 8H 9H"))
-    assert "event 5" in err.message
+    assert "entry 5" in err.message
 
 
 def test_tira_interrupts_tira_option() -> None:
@@ -531,7 +531,7 @@ def test_tira_returns_face_down_discards_as_they_were_recorded() -> None:
     m.add("tira", seat=S, cards=cards("7D 8D KD AD"))
     assert m.hand.unknown[E] == 4 and m.hand.withdrawn == ((4, 5),)
     err = m.refuse("reveal", "common.bad_reveal", cards=[{"seq": 4, "index": 0, "card": "9C"}])
-    assert "tira of event 5" in err.message
+    assert "tira of entry 5" in err.message
 
 
 # --------------------------------------------------------------------------- a whole deal
@@ -609,7 +609,7 @@ def test_vocabulary_example_log() -> None:
     assert first["lines"][1] == {
         "team": 1,
         "points": 2,
-        "reason": "EW took 48 card points (31–59): 2 loss points",
+        "reason": "East and West took 48 card points (31–59): 2 loss points",
         "rule": "/rules/la-cabra#scoring-deal",
     }
     hand = after9.current
@@ -647,12 +647,13 @@ def test_z3_series_default_eggs() -> None:
     sheet = m.score()
     assert [h["points"] for h in sheet["hands"]] == [[0, 2], [4, 0], [0, 0], [4, 0], [0, 6], [4, 0]]
     assert sheet["hands"][2]["result"]["eggs"] is True and sheet["hands"][2]["result"]["multiplier"] == 1
-    assert sheet["hands"][4]["lines"][-1]["reason"] == "EW took no trick: 6 loss points"
+    assert sheet["hands"][4]["lines"][-1]["reason"] == "East and West took no trick: 6 loss points"
     assert (
-        sheet["hands"][3]["lines"][-1]["reason"] == "NS took 0 card points (30 or fewer, with a trick): 4 loss points"
+        sheet["hands"][3]["lines"][-1]["reason"]
+        == "North and South took 0 card points (30 or fewer, with a trick): 4 loss points"
     )
     assert sheet["end"]["over"] is True and sheet["end"]["winners"] == [1] and sheet["end"]["goat"] == 0
-    assert sheet["end"]["rule"] == "/rules/la-cabra#scoring-series" and "NS" in sheet["end"]["reason"]
+    assert sheet["end"]["rule"] == "/rules/la-cabra#scoring-series" and "North and South" in sheet["end"]["reason"]
     assert [s["status"] for s in sheet["standings"]] == ["out", "winner"]
     assert [s["total"] for s in sheet["standings"]] == [12, 8]
     m.refuse("hand_started", "common.match_over", dealer=2)
@@ -763,16 +764,25 @@ def test_loss_point_bands(pts: list[int], tricks: list[int], expected: list[int]
         ({"cardPoints": [60, 60], "tricks": [1, 8]}, "cannot be worth 60"),
         ({"cardPoints": [72, 48], "tricks": [5]}, "two numbers"),
         # the score-sheet forms
-        ({"cardPoints": [0, 120]}, "for example NS 1 and EW 8, or NS 0 and EW 9"),
-        ({"cardPoints": [120, 0]}, "by giving both teams' tricks, for example NS 8 and EW 1, or NS 9 and EW 0"),
+        (
+            {"cardPoints": [0, 120]},
+            "for example North and South 1 and East and West 8, or North and South 0 and East and West 9",
+        ),
+        (
+            {"cardPoints": [120, 0]},
+            "by giving both teams' tricks, for example North and South 8 and East and West 1, or North and South 9 and East and West 0",
+        ),
         ({"cardPoints": [119, 1]}, "worth 1"),
         ({"lossPoints": [2, 2]}, "the losing team gets 2, 4 or 6"),
         ({"lossPoints": [0, 3]}, "not 0 and 3"),
         ({"lossPoints": [0, 8]}, "write 4 for a doubled 8"),
         ({"lossPoints": [0, 2], "cardPoints": [72, 48]}, "lossPoints stands alone"),
-        ({"lossPoints": [6, 0], "tricks": [1, 5]}, "6 loss points mean NS took no trick"),
-        ({"lossPoints": [0, 2], "tricks": [7, 0]}, "EW took no trick: that loses with 6"),
-        ({"lossPoints": [6, 0], "lastTrick": 2}, "lastTrick: South's team NS took no trick"),
+        ({"lossPoints": [6, 0], "tricks": [1, 5]}, "6 loss points mean North and South took no trick"),
+        ({"lossPoints": [0, 2], "tricks": [7, 0]}, "East and West took no trick: that loses with 6"),
+        (
+            {"lossPoints": [6, 0], "lastTrick": 2},
+            "lastTrick: North and South took no trick, so South cannot have won the last one",
+        ),
     ],
 )
 def test_result_only_checks(data: dict[str, Any], words: str) -> None:
@@ -832,7 +842,10 @@ def test_an_empty_card_list_is_a_team_that_took_no_trick(team: int) -> None:
     pts = [120, 0] if team == 1 else [0, 120]
     assert h["status"] == "scored" and h["result"]["cardPoints"] == pts and h["result"]["tricks"] is None
     assert h["points"] == ([0, 6] if team == 1 else [6, 0])
-    assert any(line["reason"] == f"{'EW' if team == 1 else 'NS'} took no trick: 6 loss points" for line in h["lines"])
+    assert any(
+        line["reason"] == f"{'East and West' if team == 1 else 'North and South'} took no trick: 6 loss points"
+        for line in h["lines"]
+    )
     check = la_cabra.legal_moves(m.state)[1]
     assert check == {"type": "hand_result", "data": {"cardPoints": pts}}
     check_templates(m)
@@ -878,7 +891,7 @@ def test_zero_card_points_alone_still_need_tricks_when_the_record_does_not_say()
 
 
 def test_a_deal_played_to_its_end_says_who_took_no_trick() -> None:
-    """The moves show EW taking no trick: a cross-check of 0 card points needs no tricks (it could not say otherwise)."""
+    """The moves show East and West taking no trick: a cross-check of 0 card points needs no tricks (it could not say otherwise)."""
     dealt, trump, stock = shuffled(random.Random(0))
     m = Match()
     m.deal(W, dealt, trump)
@@ -1062,7 +1075,7 @@ def test_reveal_checks() -> None:
     m.add("reveal", cards=[{"seq": 6, "index": 0, "card": "AH"}])
     assert la_cabra.view(m.state, S)["trick"]["plays"][2]["cards"] == ["AH", "??"]
     assert la_cabra.view(m.state, N)["trick"]["plays"][2]["cards"] == ["??", "??"]
-    assert "Revealed: card 0 of event 6 is A♥" in m.texts[-1]
+    assert "Revealed: card 0 of entry 6 is A♥" in m.texts[-1]
 
 
 def test_a_late_reveal_cannot_end_the_series_before_later_hands() -> None:
@@ -1172,7 +1185,7 @@ def test_narration_of_a_whole_deal_ends_with_loss_points() -> None:
     lp = m.hand_score()["points"]
     loser = 0 if lp[0] else 1
     end = next(t for t in m.texts if "the deal is over" in t)
-    assert f"{['NS', 'EW'][loser]} {lp[loser]} loss points" in end
+    assert f"{['North and South', 'East and West'][loser]} {lp[loser]} loss points" in end
     assert la_cabra.narrate(None, m.events[0], la_cabra.start(m.events[0].data)).startswith("La Cabra: North and South")
 
 
@@ -1236,10 +1249,13 @@ def test_loss_points_form_facts_and_lines() -> None:
         "team": 1,
         "points": 2,
         "rule": "/rules/la-cabra#scoring-deal",
-        "reason": "EW lost the deal (31–59): 2 loss points as the score sheet says",
+        "reason": "East and West lost the deal (31–59): 2 loss points as the score sheet says",
     }
     assert h3["result"]["eggs"] and h3["points"] == [0, 0]
-    assert m.texts[1] == "Hand 1 result: loss points NS 0, EW 2 as written: EW 2 loss points (totals 0–2)"
+    assert (
+        m.texts[1]
+        == "Hand 1 result: loss points North and South 0, East and West 2 as written: East and West 2 loss points (totals 0–2)"
+    )
 
 
 def test_card_points_alone_leaves_tricks_unknown_and_the_next_dealt_hand_names_its_leader() -> None:
@@ -1289,7 +1305,7 @@ def test_loss_points_cross_check_a_finished_dealt_hand() -> None:
 
 
 def _z1_trick(discard: list[str] | None = None) -> Match:
-    """Z1's first trick: South takes 9♥ K♥ 10♥ 6♠ A♥ 7♠ and West's two discards for NS."""
+    """Z1's first trick: South takes 9♥ K♥ 10♥ 6♠ A♥ 7♠ and West's two discards for North and South."""
     m = z1(dealt=Z1 if discard is None else hands("9H KH 6C 7C", "10H 6S 8C 9C", "AH 7S JC 10C", "?? ?? ?? ??"))
     m.add("lead", seat=N, cards=["9H", "KH"])
     m.add("beat", seat=E, cards=["10H", "6S"])
@@ -1308,7 +1324,7 @@ def test_close_from_the_sheet_keeps_the_moves_and_scores_the_facts() -> None:
     assert m.hand.played == before.played and m.hand.pile_known == before.pile_known  # the moves stay
     assert (
         m.texts[-1]
-        == "Hand 1 closed from the score sheet after move 4: NS 72, EW 48 card points: EW 2 loss points (totals 0–2)"
+        == "Hand 1 closed from the score sheet after move 4: North and South 72, East and West 48 card points: East and West 2 loss points (totals 0–2)"
     )
     assert "closed from the sheet after move 4" in h["lines"][-1]["reason"]
     assert la_cabra.view(m.state)["closedFromSheet"] == {"afterMove": 4, "seq": 7}
@@ -1331,18 +1347,27 @@ def test_close_with_the_last_trick_sets_the_next_leader() -> None:
 @pytest.mark.parametrize(
     "data, words",
     [
-        ({"cardPoints": [20, 100]}, "NS already holds 28 card points in tricks after move 4; the sheet says 20"),
-        ({"cardPoints": [0, 120], "tricks": [0, 6]}, "NS already took 1 trick after move 4; the sheet says 0"),
-        ({"lossPoints": [6, 0]}, "NS already took 1 trick after move 4; the sheet's 6 loss points say they took none"),
+        (
+            {"cardPoints": [20, 100]},
+            "North and South already hold 28 card points in tricks after move 4; the sheet says 20",
+        ),
+        (
+            {"cardPoints": [0, 120], "tricks": [0, 6]},
+            "North and South already took 1 trick after move 4; the sheet says 0",
+        ),
+        (
+            {"lossPoints": [6, 0]},
+            "North and South already took 1 trick after move 4; the sheet's 6 loss points say they took none",
+        ),
         (
             {"cardPoints": [72, 48], "tricks": [5, 4]},
             "28 cards are left to play after move 4, so at most 7 more tricks; the sheet's tricks need 8",
         ),
         (
             {"cardPoints": [28, 92], "tricks": [1, 6], "lastTrick": S},
-            "the last trick is still to be played after move 4, but the sheet gives NS no more trick, so South cannot win it",
+            "the last trick is still to be played after move 4, but the sheet gives North and South no more trick, so South cannot win it",
         ),
-        ({"cards": [["6D"], []]}, "already went to NS's trick pile"),
+        ({"cards": [["6D"], []]}, "already went to North and South's trick pile"),
     ],
 )
 def test_a_close_that_contradicts_the_moves_is_refused(data: dict[str, Any], words: str) -> None:
@@ -1365,7 +1390,7 @@ def test_a_close_with_face_down_cards_and_a_later_reveal() -> None:
     m.add("hand_result", cardPoints=[25, 95], tricks=[1, 6])
     assert m.hand_score()["points"] == [4, 0]
     err = m.refuse("reveal", "la-cabra.mismatch", cards=[{"seq": 6, "index": 0, "card": "QC"}])
-    assert err.seq == m.hand.closed and "NS already holds 28 card points" in err.message
+    assert err.seq == m.hand.closed and "North and South already hold 28 card points" in err.message
     m.add("reveal", cards=[{"seq": 6, "index": 0, "card": "6D"}])
     assert m.hand_score()["points"] == [4, 0]
 
@@ -1374,7 +1399,7 @@ def test_a_close_before_any_move() -> None:
     m = z1()
     m.add("hand_result", lossPoints=[0, 6])
     assert m.texts[-1].startswith(
-        "Hand 1 closed from the score sheet before any move: loss points NS 0, EW 6 as written"
+        "Hand 1 closed from the score sheet before any move: loss points North and South 0, East and West 6 as written"
     )
     assert m.hand_score()["points"] == [0, 6]
 

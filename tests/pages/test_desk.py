@@ -49,7 +49,7 @@ def test_a_dispute_upheld_with_an_amend_rescores_the_hand(open_page: Callable[..
     ruling.get_by_role("button", name="Record the ruling").click()
 
     expect(dispute).to_contain_text("upheld")
-    expect(dispute).to_contain_text("Correction: amend of entry 3")
+    expect(dispute).to_contain_text("Entry 3 corrected: hand 1 result")
     expect(why.locator(".points")).to_have_text("Anna 15, Ben 0, Carl 15, Dora 7")
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
     assert audit["hands"][0]["points"] == [15, 0, 15, 7]
@@ -81,7 +81,11 @@ def test_a_dispute_after_the_correction_window_is_refused(open_page: Callable[..
     page = open_page(f"/m/{match_id}/dispute#token={token}")
     page.get_by_label("Why").fill("Ben's 6 was a 5")
     page.get_by_role("button", name="Open the dispute").click()
-    expect(page.locator("#dispute-refusal")).to_contain_text("common.match_final")
+    refusal = page.locator("#dispute-refusal")
+    expect(refusal).to_contain_text("the match is final")
+    assert "common." not in refusal.inner_text()  # the sentence first; the code folded under "Details"
+    refusal.get_by_text("Details").click()
+    expect(refusal.locator("details.code")).to_contain_text("rule code common.match_final")
     expect(page.locator("#no-disputes")).to_be_visible()
 
 
@@ -106,7 +110,11 @@ def test_a_correction_after_the_correction_window_is_refused_on_the_scoring_page
     )
     page = open_page(f"/m/{match_id}/score#token={token}")
     page.get_by_role("button", name="Undo the last entry").click()
-    expect(page.locator("#correction .refusal")).to_contain_text("common.match_final")
+    refusal = page.locator("#correction .refusal")
+    expect(refusal).to_contain_text("the match is final")
+    assert "common." not in refusal.inner_text() and "rule:" not in refusal.inner_text()
+    refusal.get_by_text("Details").click()
+    expect(refusal.locator("details.code")).to_contain_text("rule code common.match_final")
     expect(page.get_by_role("button", name="Void it")).to_be_disabled()
     assert live.call("GET", f"/matches/{match_id}")[1]["version"] == 3  # nothing written
 

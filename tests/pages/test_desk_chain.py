@@ -46,6 +46,13 @@ def test_a_ruling_with_two_corrections_previewed_together(open_page: Callable[..
     expect(refusal).to_contain_text(
         "With this correction, entry 5 (hand 2 result) no longer fits: Bea played this hand"
     )
+    # the rule's code is there for the curious, folded away under "Details"
+    code = refusal.locator("details.code")
+    expect(code.locator("summary")).to_have_text("Details")
+    expect(code).not_to_have_attribute("open", "")
+    expect(code.get_by_text("common.correction_breaks")).to_be_hidden()
+    code.locator("summary").click()
+    expect(code).to_contain_text("rule code common.correction_breaks; concerns entry 5")
     refusal.get_by_role("button", name="Correct entry 5 too").click()
     second = ruling.locator("fieldset[data-fix='2']")
     expect(second.get_by_label("Entry to correct")).to_be_focused()
@@ -75,5 +82,13 @@ def test_a_ruling_with_two_corrections_previewed_together(open_page: Callable[..
     assert [h["points"] for h in audit["hands"]] == [[0, 8, 5, 9], [7, 6, 0, 4]]
     assert [d["state"] for d in audit["disputes"]] == ["upheld"]
     fixes = audit["disputes"][0]["correction"]
-    assert {(f["type"], f["target"]) for f in fixes if f["type"] == "amend"} == {("amend", 3), ("amend", 5)}
-    assert all(f["inForce"] for f in fixes if f["type"] == "amend")
+    # sent as one ruling with its two corrections, judged together: no entry set aside and put back
+    assert [(f["type"], f["target"]) for f in fixes] == [("amend", 3), ("amend", 5)]
+    assert all(f["inForce"] for f in fixes)
+    log = live.call("GET", f"/matches/{match_id}/events")[1]["events"]
+    assert [e["type"] for e in log[6:]] == ["ruling", "amend", "amend"]
+    # the list says what each correction did in a player's words, never the event's type
+    notes = dispute.locator("p.correction")
+    expect(notes.nth(0)).to_have_text("Entry 3 corrected: hand 1 result (Bea's cards were counted again: 8).")
+    expect(notes.nth(1)).to_have_text("Entry 5 corrected: hand 2 result (Bea's cards were counted again: 8).")
+    expect(dispute).not_to_contain_text("amend")

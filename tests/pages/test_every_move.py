@@ -48,8 +48,10 @@ def _cuts(game: str, events: list[Any]) -> list[int]:
     return cuts
 
 
-def control_for(page: Page, move: dict[str, Any]) -> Any:
+def control_for(page: Page, move: dict[str, Any], moves: list[dict[str, Any]]) -> Any:
     if move["type"] == "hand_result":
+        if any(m["type"] == "hand_started" for m in moves):  # between hands: the table's result of the last one
+            return page.locator("#legal [data-move-type='hand_result']").first
         return page.locator("[data-move-type='hand_result']:visible").first
     selector = f"#legal [data-move-type='{move['type']}']"
     seat = move["data"].get("seat")
@@ -74,7 +76,7 @@ def test_each_legal_move_has_a_control(game: str, open_page: Callable[..., Page]
         expect(page.locator("#access")).to_contain_text(f"{cut} {'entry' if cut == 1 else 'entries'} recorded")
         for move in legal["moves"]:
             where = f"{game}, after entry {cut}: {move}"
-            expect(control_for(page, move), where).to_be_visible()
+            expect(control_for(page, move, legal["moves"]), where).to_be_visible()
             seen.add((move["type"], move["data"].get("seat")))
         page.context.close()
     types = {t for t, _ in seen}
@@ -100,3 +102,38 @@ def test_each_legal_move_has_a_control(game: str, open_page: Callable[..., Page]
         "cau-robat": {"play", "hand_started", "hand_result"},
     }[game]
     assert expected <= types, expected - types
+
+
+def _between_hands(game: str, events: list[Any]) -> int:
+    """The first prefix after which the legal moves offer a new deal and the last hand's result."""
+    engine = get_engine(game)
+    state = engine.start(events[0].data)
+    for n in range(1, len(events)):
+        types = {m["type"] for m in engine.legal_moves(state)}
+        if {"hand_started", "hand_result"} <= types:
+            return n
+        state = engine.apply(state, events[n])
+    raise AssertionError(f"{game}: the playout never stops between hands")
+
+
+@pytest.mark.parametrize("game", ["cau-robat", "kabu", "la-cabra"])
+def test_the_tables_result_between_hands_is_recorded_move_by_move(
+    game: str, open_page: Callable[..., Page], live: Server
+) -> None:
+    events, _ = playout(game, PLAYOUTS[game])
+    cut = _between_hands(game, events)
+    match_id, token = new_match(live, events[0].data)
+    record(live, match_id, token, *({"type": e.type, "data": e.data} for e in events[1:cut]))
+    hands = len(live.call("GET", f"/matches/{match_id}/audit")[1]["hands"])
+    page = open_page(f"/m/{match_id}/score#token={token}")
+    button = page.locator("#legal").get_by_role("button", name=f"What the table wrote for hand {hands}")
+    expect(button).to_have_attribute("data-move-type", "hand_result")
+    button.click()
+    form = page.locator("#move-form")
+    expect(form.get_by_role("heading", name=f"What the table wrote for hand {hands}")).to_be_focused()
+    form.get_by_role("button", name="Record").click()
+    expect(page.locator("#access")).to_contain_text(f"{cut + 1} entries recorded")
+    log = live.call("GET", f"/matches/{match_id}/events", headers={"Authorization": f"Bearer {token}"})[1]
+    assert log["events"][-1]["type"] == "hand_result"
+    narrated = live.call("GET", f"/matches/{match_id}/replay?from={cut + 1}")[1]["frames"][-1]["text"]
+    assert narrated == f"The table's result for hand {hands} agrees with the record"

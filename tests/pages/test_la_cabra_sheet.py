@@ -55,6 +55,9 @@ def test_a_series_entered_from_the_sheet(open_page: Callable[..., Page], live: S
     enter_hand(page, 72, (5, 2), dealer="Anna")
     expect(page.locator("#preview")).to_contain_text(f"{EW} 2")
     expect(page.locator("#preview")).to_contain_text("Ben deals")
+    # a team is its two players, as the table says it, never initials ("BD took 48")
+    expect(page.locator("#preview")).to_contain_text("Ben and Dora took 48 card points")
+    expect(page.locator("#preview")).not_to_contain_text("BD ")
     save(page, 1)
     expect(page.locator("#history")).to_contain_text(
         "hand result — card points 72–48, tricks 5–2"

@@ -37,7 +37,7 @@ def test_a_reader_follows_the_match_live(open_page: Callable[..., Page], live: S
     # the follower at the latest step moves on with the match: within a second, bounded, not timed
     expect(follower.locator("#moves li[data-seq='5']")).to_be_visible(timeout=1000)
     expect(follower.locator("#table")).to_have_attribute("data-seq", "5")
-    expect(follower.locator("#move")).to_contain_text("A plays 5 oros")
+    expect(follower.locator("#move")).to_contain_text("A plays 5 de oros")
     expect(match_page.locator("#match")).to_have_attribute("data-version", "5", timeout=1000)
 
     # the connection drops: the server dies and comes back; moves recorded meanwhile arrive once

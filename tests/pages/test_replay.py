@@ -4,6 +4,7 @@ the slider and the jump list; the cards on the table at each step are the API's
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from playwright.sync_api import Page, expect
@@ -49,7 +50,10 @@ def test_stepping_through_a_cau_robat_hand(open_page: Callable[..., Page], live:
     page.locator("body").press("ArrowRight")
     page.keyboard.press("ArrowRight")
     check_step(page, live, match_id, token, 6)  # A took the 5, B's 6 stays
-    expect(page.locator("#move")).to_contain_text("B plays 6 copas")
+    expect(page.locator("#move")).to_contain_text("B plays 6 de copas")
+    # the Spanish deck said as the pickers say it: "caballo de bastos", never "11 bastos"
+    expect(page.locator("#moves")).to_contain_text("table as de oros, 3 de copas, 5 de espadas, caballo de bastos")
+    assert not re.search(r"\b\d+ (oros|copas|espadas|bastos)", page.locator("#moves").inner_text())
 
     page.get_by_role("button", name="Last step").click()
     check_step(page, live, match_id, token, 8)
@@ -102,6 +106,12 @@ def test_both_courses_with_corrections_and_notes_marked(open_page: Callable[...,
     expect(move8).to_have_class("move status-voided")
     expect(move8).to_contain_text("(voided)")
     expect(page.locator("#moves button[data-seq='10']")).to_contain_text("correction")
+    # a player's words: "entry", never "event" or the correction's type name
+    expect(page.locator("#moves button[data-seq='10']")).to_contain_text(
+        "entry 8 struck out: D's card was played out of turn"
+    )
+    expect(page.locator("#moves button[data-seq='9']")).to_contain_text("note on entry 6: B hesitated")
+    expect(page.locator("#moves")).not_to_contain_text("event")
     page.get_by_role("button", name="Last step").click()
     corrected = live.call("GET", f"/matches/{match_id}/state?at=10")[1]["state"]
     assert shown(page) == expected(corrected)  # D's 11 is back in his hand: the play never counted

@@ -46,7 +46,7 @@ def test_a_move_typed_wrong_is_corrected_with_its_own_form(open_page: Callable[.
     box.get_by_role("button", name="Save the correction").click()
     expect(page.locator("#access")).to_contain_text("7 entries recorded")
     expect(page.locator("#history li[data-seq='7']")).to_contain_text(
-        "correction of entry 5 (entered by mistake): South: beat — cards A♥ 8♠"
+        "entry 5 corrected (entered by mistake): South: beat — cards A♥ 8♠"
     )
     expect(page.locator("#table .seatrow", has_text="South beats").get_by_role("img")).to_have_text(["A♥", "8♠"])
     last = events(live, match_id, token)[-1]
@@ -122,4 +122,6 @@ def test_a_showdown_row_with_a_card_missing_names_the_player(open_page: Callable
     form.get_by_role("button", name="P4's cards: add A of diamonds", exact=True).click()
     form.get_by_role("button", name="Record", exact=True).click()
     expect(page.locator("#access")).to_contain_text("7 entries recorded")
-    expect(page.locator("#sheet tbody tr[data-hand='1'] .pts")).to_have_text(["12", "-4", "-12", "4"])
+    expect(page.locator("#sheet tbody tr[data-hand='1'] .pts")).to_have_text(
+        ["+12", "-4", "-12", "+4"]
+    )  # chips won carry their sign

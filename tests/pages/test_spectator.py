@@ -212,7 +212,7 @@ def test_a_player_disputes_hand_3_by_keyboard_alone_and_the_audit_agrees_after_t
     expect(dispute.locator(".preview")).to_contain_text("Hand 3: Carl 25 → 23")
     page.keyboard.press("Enter")
     expect(dispute).to_contain_text("upheld")
-    expect(dispute).to_contain_text("Correction: amend of entry 7")
+    expect(dispute).to_contain_text("Entry 7 corrected: hand 3 result")
     expect(dispute).to_be_focused()
     expect(page.locator("#hand-why")).to_contain_text("Carl, points: 23 ✓ as computed")
 

@@ -123,7 +123,7 @@ def test_voiding_a_hand_keeps_claims_about_other_hands_and_orphans_the_ones_abou
     assert (orphan["claimSeq"], orphan["hand"], orphan["handSeq"], orphan["voidSeq"]) == (9, 2, 5, 10)
     assert orphan["claimed"] == {"points": [1, 1, 1, -3]}
     assert orphan["why"] == (
-        "hand 2 (dealt at event 5) was voided at event 10 (misdeal): "
+        "hand 2 (dealt at entry 5) was voided at entry 10 (misdeal): "
         "what the table wrote for it has no hand to be compared with"
     )
     assert steps[7].status == "note"  # the note stays

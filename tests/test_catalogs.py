@@ -126,3 +126,17 @@ def test_catalogs_compile_into_a_writable_place(tmp_path: Path) -> None:
     (source / "ca" / "LC_MESSAGES" / "messages.po").write_bytes(po.read_bytes())
     assert i18n.compile_catalogs(source) == source
     assert (source / "ca" / "LC_MESSAGES" / "messages.mo").stat().st_size > 0
+
+
+def test_the_printed_sheet_in_german(client) -> None:  # type: ignore[no-untyped-def]
+    """The sheet's words, its plural and its date come from the German catalog and Babel; the
+    players' names, the numbers and the head hash are the same facts in every language."""
+    created = client.post("/matches", json={"game": "cabo", "players": ["Anna", "Jonas", "Lena", "Paul"]}).get_json()
+    german = client.get(f"/m/{created['id']}/sheet?lang=de").get_data(as_text=True)
+    english = client.get(f"/m/{created['id']}/sheet?lang=en").get_data(as_text=True)
+    assert '<html lang="de">' in german and "Punkteblatt" in german and "Nachweis der Aufzeichnung" in german
+    assert "1 Eintrag, Kette geprüft" in german and "1 entry, chain verified" in english
+    head = re.search(r'id="head-hash">(\w+)<', english).group(1)  # type: ignore[union-attr]
+    assert f'id="head-hash">{head}<' in german
+    started = re.search(r"Begonnen: ([^<\n]+)", german).group(1).strip()  # type: ignore[union-attr]
+    assert re.fullmatch(r"\d\d\.\d\d\.\d{4}", started), started  # "28.11.2026", not "2026-11-28"

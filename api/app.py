@@ -102,20 +102,32 @@ class OrjsonProvider(DefaultJSONProvider):
     anything orjson cannot write (an int wider than 64 bits) goes through the standard encoder."""
 
     sort_keys = False
+    OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         try:
-            return orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS).decode()
+            return orjson.dumps(obj, default=self.passed, option=self.OPTIONS).decode()
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             return super().dumps(obj, **kwargs)
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
         try:
-            body = orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS)
+            body = orjson.dumps(obj, default=self.passed, option=self.OPTIONS)
         except TypeError:
             return super().response(obj)
         return self._app.response_class(body, mimetype=self.mimetype)
+
+    def passed(self, obj: Any) -> Any:
+        """Write what orjson leaves to us: the engines' words (a ``str`` subclass) said in the
+        reader's language (:func:`api.i18n.say`), other subclasses as their base type, the rest
+        as Flask writes it."""
+        if isinstance(obj, str):
+            return str(i18n.say(obj))
+        for base in (bool, int, float, dict, list, tuple):
+            if isinstance(obj, base):
+                return base(obj)
+        return self.default(obj)
 
 
 def cache_bytes(value: Any) -> int:

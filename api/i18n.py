@@ -26,8 +26,13 @@ from typing import Any
 from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Flask, Response, current_app, request
+from babel.numbers import format_decimal
+from babel.lists import format_list
+from babel.support import NullTranslations, Translations
+from flask import Flask, Response, current_app, has_request_context, request
 from flask_babel import Babel
+
+from engines.said import Counted, Joined, Listed, Said
 
 TRANSLATIONS = Path(__file__).parent / "translations"
 DEFAULT = "en"
@@ -60,6 +65,55 @@ def choose_language() -> str:
     if remembered in LANGUAGES:
         return remembered
     return request.accept_languages.best_match(current_app.config["TANTEO_LANGUAGES"]) or DEFAULT
+
+
+def current_language() -> str:
+    """The language of the request being answered; English outside a request (the command line)."""
+    return choose_language() if has_request_context() else DEFAULT
+
+
+def say(value: Any, lang: str | None = None) -> Any:
+    """Say an engine's words (:class:`engines.said.Said`, :class:`~engines.said.Listed`,
+    :class:`~engines.said.Joined`) again in ``lang``, the request's language by default; English,
+    and anything else, is returned as it is. The one translation of what the engines say: the
+    JSON encoder and the templates both call it."""
+    if not isinstance(value, (Said, Counted, Listed, Joined)):
+        return value
+    lang = lang or current_language()
+    return str(value) if lang == DEFAULT else _again(value, lang)
+
+
+def _again(value: Any, lang: str) -> str:
+    if isinstance(value, Said):
+        text = _translations(lang).ugettext(value.msgid)
+        if not value.parts:
+            return text
+        try:
+            return text % {name: _again(part, lang) for name, part in value.parts.items()}
+        except (KeyError, ValueError, TypeError):  # a translation that names other parts: the English stands
+            return str(value)
+    if isinstance(value, Counted):
+        text = _translations(lang).ungettext(value.one, value.other, value.n)
+        try:
+            return text % {"n": _again(value.n, lang), **{k: _again(v, lang) for k, v in value.parts.items()}}
+        except (KeyError, ValueError, TypeError):
+            return str(value)
+    if isinstance(value, Listed):
+        return (
+            format_list([_again(item, lang) for item in value.items], locale=lang)
+            if value.items
+            else _again(Said("nobody"), lang)
+        )
+    if isinstance(value, Joined):
+        return value.separator.join(_again(item, lang) for item in value.items)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_decimal(value, locale=lang)
+    return str(value)
+
+
+@functools.lru_cache(maxsize=len(LANGUAGES))
+def _translations(lang: str) -> NullTranslations:
+    return Translations.load(str(compile_catalogs()), [lang])
 
 
 def compile_catalogs(source: Path = TRANSLATIONS) -> Path:
@@ -129,6 +183,7 @@ def init_app(app: Flask) -> None:
     """Install Flask-Babel with Tanteo's catalogs and language choice on ``app``."""
     app.config["TANTEO_LANGUAGES"] = offered(app.config.get("TANTEO_LANGUAGES"))
     Babel(app, locale_selector=choose_language, default_translation_directories=str(compile_catalogs()))
+    app.jinja_env.finalize = say  # what an engine said, shown on a page, in the page's language
 
     @app.context_processor
     def languages() -> dict[str, Any]:

@@ -15,8 +15,22 @@ from api import i18n
 from api.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
-METHODS = [("api/**.py", "python"), ("api/templates/**.html", "jinja2"), ("api/static/**.js", "javascript")]
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "t": None, "tn": (1, 2)}
+METHODS = [
+    ("api/**.py", "python"),
+    ("engines/**.py", "python"),
+    ("api/templates/**.html", "jinja2"),
+    ("api/static/**.js", "javascript"),
+]
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "lazy_gettext": None,
+    "t": None,
+    "tn": (1, 2),
+    "Said": None,
+    "Counted": (1, 2),
+}
 
 
 def used_ids() -> dict[str, str]:

@@ -28,7 +28,7 @@ from flask import Blueprint, Flask, Response, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 
-from api import errors, openapi, web
+from api import errors, i18n, openapi, web
 from api.schemas import Problem
 from api.service import StateCache
 from api.service.cache import DEFAULT_BUDGET
@@ -102,20 +102,32 @@ class OrjsonProvider(DefaultJSONProvider):
     anything orjson cannot write (an int wider than 64 bits) goes through the standard encoder."""
 
     sort_keys = False
+    OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         try:
-            return orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS).decode()
+            return orjson.dumps(obj, default=self.passed, option=self.OPTIONS).decode()
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             return super().dumps(obj, **kwargs)
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
         try:
-            body = orjson.dumps(obj, default=self.default, option=orjson.OPT_NON_STR_KEYS)
+            body = orjson.dumps(obj, default=self.passed, option=self.OPTIONS)
         except TypeError:
             return super().response(obj)
         return self._app.response_class(body, mimetype=self.mimetype)
+
+    def passed(self, obj: Any) -> Any:
+        """Write what orjson leaves to us: the engines' words (a ``str`` subclass) said in the
+        reader's language (:func:`api.i18n.say`), other subclasses as their base type, the rest
+        as Flask writes it."""
+        if isinstance(obj, str):
+            return str(i18n.say(obj))
+        for base in (bool, int, float, dict, list, tuple):
+            if isinstance(obj, base):
+                return base(obj)
+        return self.default(obj)
 
 
 def cache_bytes(value: Any) -> int:
@@ -223,12 +235,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     the origin of the hand-over QR code and of the printed sheet's link, :func:`public_url`),
     ``TANTEO_IMPORT_KEY`` (when set, ``POST /matches/import`` needs ``Authorization: Bearer <that
     key>``; env ``TANTEO_IMPORT_KEY``; unset, imports are open, bounded) and ``TANTEO_IMPORT_SECONDS``
-    (how long one import may run, default 60; env ``TANTEO_IMPORT_SECONDS``).
+    (how long one import may run, default 60; env ``TANTEO_IMPORT_SECONDS``) and ``TANTEO_LANGUAGES``
+    (the languages offered to a browser's ``Accept-Language`` and in the pages' selector, ``"ca,es,de,en"``;
+    env ``TANTEO_LANGUAGES``; English alone by default, :mod:`api.i18n`).
 
     Raises:
         ValueError: ``TANTEO_CACHE_BYTES`` is not a whole number of bytes, 0 or more,
             ``TANTEO_CREATE_LIMIT`` is not a rate, ``TANTEO_PUBLIC_URL`` is not an http(s) address,
-            or ``TANTEO_IMPORT_SECONDS`` is not a number of seconds above 0.
+            ``TANTEO_IMPORT_SECONDS`` is not a number of seconds above 0, or ``TANTEO_LANGUAGES``
+            names a language Tanteo has no catalog for.
     """
     app = Flask(__name__)
     app.config.update(
@@ -250,10 +265,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         TANTEO_PUBLIC_URL=os.environ.get("TANTEO_PUBLIC_URL"),
         TANTEO_IMPORT_KEY=os.environ.get("TANTEO_IMPORT_KEY") or None,
         TANTEO_IMPORT_SECONDS=os.environ.get("TANTEO_IMPORT_SECONDS", DEFAULT_IMPORT_SECONDS),
+        TANTEO_LANGUAGES=os.environ.get("TANTEO_LANGUAGES", i18n.DEFAULT),
     )
     app.config.update(config or {})
     app.config["TANTEO_PUBLIC_URL"] = public_url(app.config["TANTEO_PUBLIC_URL"])
     app.config["TANTEO_IMPORT_SECONDS"] = import_seconds(app.config["TANTEO_IMPORT_SECONDS"])
+    i18n.init_app(app)  # Flask-Babel: the reader's language, the catalogs compiled at start
     app.extensions["tanteo.import"] = threading.Lock()  # one import at a time in this process (api/exports.py)
     app.json = OrjsonProvider(app)
     db = str(app.config["TANTEO_DB"])

@@ -15,10 +15,12 @@ and code) are built on the configured public address (``tanteo serve --public-ur
 from __future__ import annotations
 
 import io
+from datetime import date
 from typing import Any
 
 import segno
 from flask import Blueprint, abort, current_app, render_template, request
+from flask_babel import format_date, gettext
 
 from api.context import current_service
 from engines import ENGINES, get_engine
@@ -145,7 +147,8 @@ def sheet(match_id: str) -> str:
         audit_url=audit_url,
         proof_url=proof_url,
         public_url=public,
-        qr=qr_svg(proof_url, "QR code: this match's public audit page and the head hash printed here"),
+        started=format_date(date.fromisoformat(summary["createdAt"][:10]), "medium"),
+        qr=qr_svg(proof_url, gettext("QR code: this match's public audit page and the head hash printed here")),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, render_template
+from flask_babel import gettext
 from werkzeug.exceptions import NotFound
 
 from api import rulebook
@@ -30,5 +31,5 @@ def rules(game: str) -> Any:
     try:
         page = rulebook.page(game)
     except KeyError:
-        raise NotFound(f"there are no rules for {quoted(game)}; /rules lists them") from None
+        raise NotFound(gettext("there are no rules for %(name)s; /rules lists them", name=quoted(game))) from None
     return render_template("rules.html", page=page, pages=None, common=None)

@@ -20,6 +20,8 @@ import flask_smorest
 from flask import Request, request
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
+from webargs.multidictproxy import MultiDictProxy
+from werkzeug.datastructures import MultiDict
 
 from api.schemas import MAX_RECORDER
 from api.service import BadRequest
@@ -181,6 +183,10 @@ def refuse_nul_in_request() -> None:
             raise BadRequest("request.nul_character", strict.nul_message(f"the {quoted(name)} header"))
 
 
+EVERY_ROUTE = frozenset({"lang"})
+"""Query parameters every route takes: ``lang``, the reader's language (api/i18n.py)."""
+
+
 class ArgumentsParser(FlaskParser):
     """webargs' Flask parser, reading JSON bodies with :func:`load_json` (cached per request),
     and refusing a query parameter its route does not read.
@@ -192,6 +198,9 @@ class ArgumentsParser(FlaskParser):
 
     def pre_load(self, location_data: Any, *, schema: Any, req: Request, location: str) -> Any:
         if location in ("query", "querystring"):
+            if EVERY_ROUTE.intersection(location_data):  # read by the app itself, never by a route's schema
+                kept = MultiDict([(k, v) for k, v in req.args.items(multi=True) if k not in EVERY_ROUTE])
+                location_data = MultiDictProxy(kept, schema)
             known = {f.data_key or name for name, f in schema.fields.items() if not f.dump_only}
             unknown = sorted(name for name in location_data if name not in known)
             if unknown:

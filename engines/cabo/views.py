@@ -26,10 +26,10 @@ from engines.cabo.state import (
     State,
     Token,
     card_text,
-    slot_words,
 )
-from engines.common import options_described, seat_names, how_many
+from engines.common import options_described
 from engines.privacy import ACTOR, NOBODY, Declarations, Private
+from engines.said import Counted, Joined, Listed, Said
 
 EVENTS = [
     "match_started",
@@ -356,7 +356,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     """Tell the move as the table saw it: ``Ben draws a card``, ``Ben replaces slots 1 and 3 (9 9): they match``.
 
     The words hold only what the whole table saw: a drawn card, a peek or a spy are told
-    without their values (a ``reveal`` names what it reveals, as its event does).
+    without their values (a ``reveal`` names what it reveals, as its event does). Every sentence
+    is a message id with named parts (:mod:`engines.said`), so each language says it in its order.
     """
     d = event.data
     p = after.players
@@ -364,115 +365,209 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     name = p[seat] if isinstance(seat, int) and 0 <= seat < len(p) else "?"
     rnd = after.current
     prev = before.current if before is not None else None
+    words: str
     match event.type:
         case "match_started":
-            o = after.options
-            return (
-                f"Cabo (edition {o.edition}): {seat_names(p, list(range(len(p))))}; lowest total wins, the game ends when "
-                "a total goes over 100"
+            return Said(
+                "Cabo (edition %(edition)s): %(players)s; lowest total wins, the game ends when a total goes over 100",
+                edition=after.options.edition,
+                players=Listed(p),
             )
         case "hand_started":
             assert rnd is not None
             if rnd.result_only:
-                return f"Round {rnd.number}: {p[rnd.dealer]} starts; the round is recorded by its result only"
-            return (
-                f"Round {rnd.number}: {p[rnd.dealer]} deals four face-down cards to each player and turns up "
-                f"{card_text(rnd.values[rnd.discard[0]])}; {p[rnd.dealer]} starts"
+                return Said(
+                    "Round %(round)s: %(dealer)s starts; the round is recorded by its result only",
+                    round=rnd.number,
+                    dealer=p[rnd.dealer],
+                )
+            return Said(
+                "Round %(round)s: %(dealer)s deals four face-down cards to each player and turns up %(card)s; "
+                "%(dealer)s starts",
+                round=rnd.number,
+                dealer=p[rnd.dealer],
+                card=card_text(rnd.values[rnd.discard[0]]),
             )
         case "initial_peek":
-            return f"{name} looks at {slot_words(d.get('slots', []))}"
+            return Said("%(player)s looks at %(slots)s", player=name, slots=_slots(d.get("slots", [])))
         case "take_discard":
             top = card_text(prev.values[prev.discard[-1]]) if prev is not None and prev.discard else "?"
-            words = f"{name} takes the {top} from the discard pile into" + _claim_words(d, before, after)
+            words = _claim_words(
+                d,
+                after,
+                Said(
+                    "%(player)s takes the %(card)s from the discard pile into %(slots)s",
+                    player=name,
+                    card=top,
+                    slots=_slots(d.get("slots", [])),
+                ),
+            )
         case "draw":
-            words = f"{name} draws a card"
             if prev is not None and not prev.draw and rnd is not None:
-                words = (
-                    f"The draw pile is empty: the discard pile is reshuffled under its top card; {name} draws a card"
+                return Said(
+                    "The draw pile is empty: the discard pile is reshuffled under its top card; %(player)s draws a card",
+                    player=name,
                 )
-            return words
+            return Said("%(player)s draws a card", player=name)
         case "replace":
-            words = f"{name} puts the drawn card in" + _claim_words(d, before, after)
+            words = _claim_words(
+                d,
+                after,
+                Said("%(player)s puts the drawn card in %(slots)s", player=name, slots=_slots(d.get("slots", []))),
+            )
         case "discard":
-            words = f"{name} discards the drawn {d.get('card')}"
+            words = Said("%(player)s discards the drawn %(card)s", player=name, card=d.get("card"))
         case "peek":
-            words = f"{name} discards {d.get('card')} and peeks at own slot {d.get('slot')}"
+            words = Said(
+                "%(player)s discards %(card)s and peeks at own slot %(slot)s",
+                player=name,
+                card=d.get("card"),
+                slot=d.get("slot"),
+            )
         case "spy":
-            t = d.get("target", {})
-            who = p[t["seat"]] if isinstance(t.get("seat"), int) and t["seat"] < len(p) else "?"
-            words = f"{name} discards {d.get('card')} and spies on {who}'s slot {t.get('slot')}"
+            target = d.get("target", {})
+            who = p[target["seat"]] if isinstance(target.get("seat"), int) and target["seat"] < len(p) else "?"
+            words = Said(
+                "%(player)s discards %(card)s and spies on %(other)s's slot %(slot)s",
+                player=name,
+                card=d.get("card"),
+                other=who,
+                slot=target.get("slot"),
+            )
         case "swap":
             a, b = d.get("first", {}), d.get("second", {})
-            words = (
-                f"{name} discards {d.get('card')} and swaps {p[a['seat']]}'s slot {a.get('slot')} with "
-                f"{p[b['seat']]}'s slot {b.get('slot')}"
+            words = Said(
+                "%(player)s discards %(card)s and swaps %(first)s's slot %(first_slot)s with %(second)s's slot "
+                "%(second_slot)s",
+                player=name,
+                card=d.get("card"),
+                first=p[a["seat"]],
+                first_slot=a.get("slot"),
+                second=p[b["seat"]],
+                second_slot=b.get("slot"),
             )
         case "call_cabo":
-            return f"{name} calls CABO: every other player has one more turn"
+            return Said("%(player)s calls CABO: every other player has one more turn", player=name)
         case "showdown":
-            words = "Showdown: " + "; ".join(f"{p[s]} {' '.join(row)}" for s, row in enumerate(d.get("layouts", [])))
+            words = Said("Showdown: %(rows)s", rows=_rows(p, d.get("layouts", [])))
         case "reveal":
             parts = []
             for b in d.get("cards", []):
                 if "slot" in b:
-                    parts.append(f"{p[b['seat']]}'s slot {b['slot']} is {b.get('card')}")
+                    parts.append(
+                        Said(
+                            "%(player)s's slot %(slot)s is %(card)s",
+                            player=p[b["seat"]],
+                            slot=b["slot"],
+                            card=b.get("card"),
+                        )
+                    )
+                elif "index" in b:
+                    parts.append(
+                        Said(
+                            "the card of entry %(entry)s #%(index)s is %(card)s",
+                            entry=b.get("seq"),
+                            index=b["index"],
+                            card=b.get("card"),
+                        )
+                    )
                 else:
                     parts.append(
-                        f"the card of entry {b.get('seq')}{' #' + str(b['index']) if 'index' in b else ''} is {b.get('card')}"
+                        Said("the card of entry %(entry)s is %(card)s", entry=b.get("seq"), card=b.get("card"))
                     )
-            words = "Revealed: " + "; ".join(parts)
+            words = Said("Revealed: %(cards)s", cards=Joined(parts))
         case "hand_result":
             number = rnd.number if rnd else "?"
-            if rnd is not None and rnd.closed_seq == event.seq:
-                stop = f"after move {rnd.moves}" if rnd.moves else "before any move"
-                words = f"Round {number} closed from the score sheet {stop}: "
-            else:
-                words = f"Round {number} result: "
             if "layouts" in d:
-                words += "; ".join(f"{p[s]} {' '.join(row)}" for s, row in enumerate(d.get("layouts", [])))
+                shown: str = _rows(p, d.get("layouts", []))
             else:
-                words += "sums " + ", ".join(f"{p[s]} {v}" for s, v in enumerate(d.get("sums", [])))
+                shown = Said("sums %(sums)s", sums=_each(p, d.get("sums", [])))
                 if d.get("kamikaze") is not None:
-                    words += f"; {p[d['kamikaze']]} shows 12 12 13 13 (kamikaze)"
+                    shown = Joined([shown, Said("%(player)s shows 12 12 13 13 (kamikaze)", player=p[d["kamikaze"]])])
             if d.get("caller") is not None:
-                words += f"; {p[d['caller']]} called CABO"
+                shown = Joined([shown, Said("%(player)s called CABO", player=p[d["caller"]])])
+            if rnd is not None and rnd.closed_seq == event.seq:
+                if rnd.moves:
+                    words = Said(
+                        "Round %(round)s closed from the score sheet after move %(moves)s: %(result)s",
+                        round=number,
+                        moves=rnd.moves,
+                        result=shown,
+                    )
+                else:
+                    words = Said(
+                        "Round %(round)s closed from the score sheet before any move: %(result)s",
+                        round=number,
+                        result=shown,
+                    )
+            else:
+                words = Said("Round %(round)s result: %(result)s", round=number, result=shown)
         case _:
             return event.type
+    more: list[str] = [words]
     if rnd is not None and prev is not None and rnd.number == prev.number:
         if rnd.over and not prev.over and not rnd.closed_seq:
-            words += "; the round is over" + (" (the draw pile ran out)" if rnd.deck_out else "")
+            more.append(
+                Said("the round is over (the draw pile ran out)") if rnd.deck_out else Said("the round is over")
+            )
         elif (
             rnd.caller is not None
             and prev.caller is not None
             and event.type in ("take_discard", "replace", "discard", "peek", "spy", "swap")
         ):
-            words += f"; {how_many(rnd.final_left, 'final turn')} left"
+            more.append(Counted("%(n)s final turn left", "%(n)s final turns left", rnd.final_left))
         if rnd.score is not None and prev.score is None:
             rs = rnd.score
-            words += "; scores " + ", ".join(f"{p[s]} {rs.scores[s]}" for s in range(len(p)))
-            words += "; totals " + ", ".join(f"{p[s]} {rs.totals[s]}" for s in range(len(p)))
+            more.append(Said("scores %(scores)s", scores=_each(p, rs.scores)))
+            more.append(Said("totals %(totals)s", totals=_each(p, rs.totals)))
             if after.over:
-                words += "; the game is over"
+                more.append(Said("the game is over"))
     elif (
         rnd is not None and rnd.score is not None and (prev is None or prev.number != rnd.number or prev.score is None)
     ):
-        rs = rnd.score
-        words += "; scores " + ", ".join(f"{p[s]} {rs.scores[s]}" for s in range(len(p)))
-    return words
+        more.append(Said("scores %(scores)s", scores=_each(p, rnd.score.scores)))
+    return Joined(more)
 
 
-def _claim_words(d: Mapping[str, Any], before: State | None, after: State) -> str:
+def _slots(slots: Sequence[int]) -> str:
+    """``slot 2``, ``slots 1 and 3``."""
+    if len(slots) == 1:
+        return Said("slot %(slot)s", slot=slots[0])
+    return Said("slots %(slots)s", slots=Listed(slots))
+
+
+def _rows(players: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Each player's row as shown: ``Ana 3 9; Ben 12 0``."""
+    return Joined(Joined([players[s], " ".join(row)], " ") for s, row in enumerate(rows))
+
+
+def _each(players: Sequence[str], values: Sequence[Any]) -> str:
+    """A number per player: ``Ana 3, Ben 12``."""
+    return Joined((Joined([players[s], str(v)], " ") for s, v in enumerate(values)), ", ")
+
+
+def _claim_words(d: Mapping[str, Any], after: State, who: Said) -> str:
+    """What a take or a replace puts where, and what the slots it names showed."""
     slots = d.get("slots", [])
-    cards = d.get("cards", [])
+    cards = " ".join(map(str, d.get("cards", [])))
     # the cards named are the ones shown from the slots (thrown away when the claim holds), never the new card
     if len(slots) == 1:
-        return f" {slot_words(slots)} and throws away the {' '.join(map(str, cards))} that was there"
-    words = f" {slot_words(slots)} and shows {' '.join(map(str, cards))}"
-    if len(set(cards)) == 1:
-        return words + f": they match, {len(slots)} cards to the discard pile and the row closes up"
-    keep = after.options.wrongMultiPenalty == "keep"
-    return words + (
-        ": they do not match and stay, known to all; the new card joins the row as its last slot"
-        if keep
-        else ": they do not match and stay, known to all; the new card goes face up onto the discard pile"
+        return Said("%(move)s and throws away the %(cards)s that was there", move=who, cards=cards)
+    shows = dict(move=who, cards=cards)
+    if len(set(d.get("cards", []))) == 1:
+        return Said(
+            "%(move)s and shows %(cards)s: they match, %(n)s cards to the discard pile and the row closes up",
+            n=len(slots),
+            **shows,
+        )
+    if after.options.wrongMultiPenalty == "keep":
+        return Said(
+            "%(move)s and shows %(cards)s: they do not match and stay, known to all; the new card joins "
+            "the row as its last slot",
+            **shows,
+        )
+    return Said(
+        "%(move)s and shows %(cards)s: they do not match and stay, known to all; the new card goes face "
+        "up onto the discard pile",
+        **shows,
     )

@@ -104,7 +104,7 @@ def assert_hidden_then_shown(scorer: Scorer, seats: int, private: list[str]) -> 
     response = scorer.client.get(f"/matches/{scorer.id}/state", query_string={"seat": "all"})
     assert response.status_code == 401  # the omniscient view of a match in play needs the token
     for path in ("/events", "/state", "/replay", "/legal-moves", "/audit"):  # shared caches keep the two bodies apart
-        assert scorer.client.get(f"/matches/{scorer.id}{path}").headers["Vary"] == "Authorization"
+        assert "Authorization" in scorer.client.get(f"/matches/{scorer.id}{path}").vary
     with_token = json.dumps(scorer.read("/events"))
     assert set(leaks(with_token.encode(), private)) == set(private)  # the scorer sees every value
     listing = scorer.get("/events")["events"]

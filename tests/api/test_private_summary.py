@@ -39,7 +39,7 @@ def test_open_standings_are_the_true_ones_once_the_deal_has_ended(scorer: Scorer
     assert discard["data"]["cards"] == WEST and discard["private"][0]["path"] == ["cards"]  # shown, with its salt
     assert verify_listing(scorer.id, listing, summary["version"], summary["head"]).valid
     response = scorer.client.get(f"/matches/{scorer.id}")
-    assert response.headers["Vary"] == "Authorization" and response.headers["ETag"] == f'"{summary["version"]}"'
+    assert "Authorization" in response.vary and response.headers["ETag"] == f'"{summary["version"]}"'
     wrong = scorer.client.get(f"/matches/{scorer.id}", headers={"Authorization": "Bearer wrong"})
     assert wrong.status_code == 403
 

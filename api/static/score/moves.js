@@ -3,6 +3,7 @@
 import { append, call, dryRun, queued, tokenFor } from "../api.js";
 import { cardButton, cardName, deck, paintCard } from "../cards.js";
 import { FIELDS, SHEET, DEAL, moveLabel } from "../games.js";
+import { drawTable } from "../table.js";
 import { $, el, keepingFocus } from "../dom.js";
 import { fieldProblem, moveData } from "../forms.js";
 import { closeRequested, countHands, ctx, handInPlay, previewed, renderEntry, requestClose } from "./entry.js";

@@ -1,5 +1,5 @@
 """One copy of the form controls: the score page builds its buttons, card pickers and number fields with
-forms.js's ``kit``, as the dispute desk does; score.js keeps no copies of them (issue 25)."""
+forms.js's ``kit``, as the dispute desk does; score.js and its modules in score/ keep no copies of them (issue 25)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ SHARED = ("segmented", "cardList", "numberField", "fieldProblem", "moveData")
 
 
 def test_score_js_defines_none_of_the_kits_controls() -> None:
-    score = (STATIC / "score.js").read_text()
+    score = "\n".join(p.read_text() for p in [STATIC / "score.js", *sorted((STATIC / "score").glob("*.js"))])
     forms = (STATIC / "forms.js").read_text()
     for name in SHARED:
         assert re.search(rf"function {name}\(", forms), name
@@ -39,3 +39,13 @@ def test_the_score_page_draws_its_forms_with_the_kit(open_page: Callable[..., Pa
     dealer = page.get_by_role("group", name="Dealer")  # the kit's segmented buttons
     dealer.get_by_role("button", name="Bea").click()
     expect(dealer.get_by_role("button", name="Bea")).to_have_attribute("aria-pressed", "true")
+
+
+def test_score_js_is_split_by_job() -> None:
+    """The scorer's page is one small entry point over a module per job, each under 400 lines
+    (issue 27: score.js was 1,000 lines with one mutable global)."""
+    modules = sorted((STATIC / "score").glob("*.js"))
+    assert {m.stem for m in modules} >= {"match", "load", "sheet", "entry", "moves", "history", "queue"}
+    assert len((STATIC / "score.js").read_text().splitlines()) < 60
+    for module in modules:
+        assert len(module.read_text().splitlines()) < 400, module.name

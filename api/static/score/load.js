@@ -1,0 +1,84 @@
+// The scorer's page: reading the match (with the write key, the private values too) and drawing
+// every part of the page from that one read.
+import { call, get, tokenFor, keepToken } from "../api.js";
+import { $, el } from "../dom.js";
+import { forgetPreview, renderEntry } from "./entry.js";
+import { renderHistory } from "./history.js";
+import { S, forms, id, showRefusal } from "./match.js";
+import { renderMoves, renderTable } from "./moves.js";
+import { showQueue } from "./queue.js";
+import { renderSheet } from "./sheet.js";
+
+// ------------------------------------------------------------------ loading
+
+export async function refresh({ keepForms = false } = {}) {
+  const token = tokenFor(id);
+  // with the key: the private values too — the log, and the moves the record's known cards allow
+  // (a Cabo draw recorded as a 3 offers no peek, and its discard is one tap)
+  const [summary, audit, disclosed, events] = await Promise.all([
+    get(`/matches/${id}`), get(`/matches/${id}/audit`),
+    token ? call("GET", `/matches/${id}/legal-moves`, undefined, { token }) : get(`/matches/${id}/legal-moves`),
+    call("GET", `/matches/${id}/events?limit=10000`, undefined, { token })]);
+  const legal = disclosed.ok || disclosed.offline ? disclosed : await get(`/matches/${id}/legal-moves`);  // a wrong key still reads the public moves
+  // A read that did not reach the server (a dropped connection at the table) leaves the sheet as
+  // it was shown: drawing from half the answers would break the page.
+  if ([summary, audit, legal].some((r) => r.offline)) { showQueue(); return; }
+  const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);  // a wrong key still reads the public log
+  S.summary = summary.body; S.audit = audit.body; S.legal = oneButtonEach(legal.body.moves); S.events = log.body.events;
+  S.version = S.summary.version;
+  const view = token ? await call("GET", `/matches/${id}/state?seat=all`, undefined, { token }) : await get(`/matches/${id}/state`);
+  S.view = (view.ok ? view.body : (await get(`/matches/${id}/state`)).body).state;
+  render(keepForms);
+}
+
+/** One template per button: the moves the record knows in full come one per card or slot (every lead
+ * of a known hand, every swap of a known 12), which would be dozens of buttons; each move type of each
+ * seat (each dealer of a deal, each source of a draw) becomes one, keeping the fields all its templates
+ * share — the form asks the rest, and the API judges it. */
+export function oneButtonEach(moves) {
+  const groups = new Map();
+  for (const move of moves) {
+    const d = move.data || {};
+    const key = JSON.stringify([move.type, d.seat, d.dealer, d.from]);
+    if (!groups.has(key)) groups.set(key, { type: move.type, data: { ...d } });
+    else {
+      const kept = groups.get(key).data;
+      for (const k of Object.keys(kept)) if (JSON.stringify(kept[k]) !== JSON.stringify(d[k])) delete kept[k];
+    }
+  }
+  return [...groups.values()];
+}
+
+/** Draw everything; ``keepForms`` leaves the open forms as typed (only the facts around them change). */
+export function render(keepForms = false) {
+  showQueue();  // first: what waits to be sent is said whatever the drawing below meets
+  renderAccess();
+  renderSheet();
+  if (keepForms) renderTable(); else { renderEntry(); renderMoves(); }
+  renderHistory();
+}
+
+/** Show a refusal in place; after a version conflict, bring the sheet up to date and keep what was typed. */
+export async function refused(box, result) {
+  if (result.status !== 409) { showRefusal(box, result); return; }
+  // the API's "reload it and record your events again" is done here already: say what the page did
+  showRefusal(box, { ...result, body: { ...result.body, message: undefined,
+    detail: "Another phone recorded entries meanwhile: the sheet above is up to date now. Check your entry and save it again." } });
+  forgetPreview();
+  $("save-hand").disabled = true;
+  await refresh({ keepForms: true });
+}
+
+export function renderAccess() {
+  const box = $("access");
+  box.replaceChildren();
+  $("export-note").textContent = tokenFor(id) ? "" : "(without this match's write key, the cards only its scorer saw are left out)";
+  if (tokenFor(id)) {
+    box.textContent = `${S.summary.status === "over" ? "The match is over." : "You can score this match from this phone."} ${S.version} ${S.version === 1 ? "entry" : "entries"} recorded.`;
+    return;
+  }
+  const input = el("input", { id: "token-input", autocomplete: "off" });
+  box.append(el("p", { text: "This phone has no write key for this match, so it can only read the score. Scan the code from the phone that created it, or paste the key:" }),
+    el("label", { for: "token-input" }, "Write key", input),
+    el("button", { type: "button", class: "button", onclick: () => { if (input.value.trim()) { keepToken(id, input.value.trim()); refresh(); } } }, "Use this key"));
+}

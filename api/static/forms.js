@@ -4,7 +4,8 @@
 // need (players, the deck's options, the table at the moment corrected) comes in ``kit``'s context.
 // score.js keeps its own copies (they were being extended by the move controls of issue 25 item 6
 // while this was written); a kind added there is added here too, until score.js takes these.
-import { cardButton, cardName, deck, placedCounts } from "./cards.js";
+import { cardButton, cardName, placedCounts } from "./cards.js";
+import { deck } from "./games.js";
 import { el, keepingFocus, seatNamer } from "./dom.js";
 
 /** The form controls for one match: {players, game, options, view, prefix}. ``view`` is the table as
@@ -79,7 +80,7 @@ export function kit({ players, game, options = {}, view = null, prefix = "" }) {
 
   /** The control of one field of a move (games.js FIELDS), showing ``known`` (the entry's value) as chosen. */
   function control(f, move, known) {
-    const label = f.label + (f.optional ? " (if known)" : "");
+    const label = f.label;  // whole, as served: an optional field says so itself
     const slotsOf = (seat) => { const row = ((view || {}).rows || [])[seat]; return Array.from({ length: row && Array.isArray(row.cards) ? row.cards.length : 4 }, (_, i) => [i + 1, String(i + 1)]); };
     const isCard = (c) => typeof c === "string";
     const one = (v) => (v === undefined || v === null || (typeof v === "object" && !Array.isArray(v)) ? [] : [v]);

@@ -2,8 +2,8 @@
 // is saved), move by move with card pickers and the legal moves as buttons, undo and
 // corrections, and a queue for entries made while the connection is down.
 import { adoptFragmentToken, append, call, download, dryRun, flush, get, problemText, queued, tokenFor, keepToken } from "./api.js";
-import { cardButton, cardFace, cardName, cardsEl, deck, paintCard, placedCounts } from "./cards.js";
-import { FIELDS, SHEET, DEAL, moveLabel } from "./games.js";
+import { cardButton, cardFace, cardName, cardsEl, paintCard, placedCounts } from "./cards.js";
+import { FIELDS, SHEET, DEAL, deck, knowGame, moveLabel } from "./games.js";
 import { drawTable } from "./table.js";
 import { $, el, keepingFocus, seatNamer } from "./dom.js";
 import { kit } from "./forms.js";
@@ -559,7 +559,7 @@ function openDeal(move) {
     const relabel = () => {
       const t = slot.code == null ? "not chosen" : cardName(slot.code);
       if (slot.code == null) { b.className = "card"; b.textContent = "…"; } else paintCard(b, slot.code);
-      b.setAttribute("aria-label", `${seat == null ? spec.extraLabel(field) : seatName(seat)} card ${index + 1}: ${t}`);
+      b.setAttribute("aria-label", spec.place(seat == null ? null : seatName(seat), field, index, t));
       b.setAttribute("aria-pressed", String(selected === slot));
     };
     slot.relabel = relabel;
@@ -621,7 +621,7 @@ function openDeal(move) {
     const data = { ...move.data };
     if (dealerPick) data.dealer = dealerPick.value();
     const missing = slots.filter((s) => s.code == null);
-    if (missing.length) { showRefusal(refusal, { body: { detail: `Pick the ${missing.map((s) => spec.extraLabel(s.field)).join(", ")} first.` } }); return; }
+    if (missing.length) { showRefusal(refusal, { body: { detail: spec.missing(missing.map((s) => s.field)) } }); return; }
     data[spec.perSeat.field] = players().map((_, seat) => slots.filter((s) => s.seat === seat).map((s) => s.code));
     for (const extra of spec.extras) {
       const codesOf = slots.filter((s) => s.field === extra.field && s.seat == null).map((s) => s.code);
@@ -1017,7 +1017,7 @@ $("save-hand").addEventListener("click", saveHand);
 $("undo").addEventListener("click", () => { const last = lastUndoable(); if (last) openCorrection(last, "void"); });
 
 (async () => {
-  S.info = (await get(`/games/${gameId}`)).body;
+  S.info = knowGame((await get(`/games/${gameId}`)).body);
   await refresh();
   sendQueued();
 })();

@@ -10,6 +10,7 @@ from typing import Any
 
 from engines.base import COMMON_EVENTS, Event, RuleViolation
 from engines.cards import Card, texts
+from engines.cau_robat import forms
 from engines.cau_robat.options import OPTIONS
 from engines.cau_robat.rules import can_extend, derived_captures, hand_cards, next_dealer
 from engines.cau_robat.state import (
@@ -78,6 +79,8 @@ def describe() -> dict[str, Any]:
             for n in sorted(TABLE_SIZE)
         },
         "options": options_described(OPTIONS),
+        "cards": forms.CARDS,
+        "forms": forms.FORMS,
         "events": list(EVENTS),
     }
 

@@ -13,6 +13,7 @@ from engines.base import COMMON_EVENTS, Event
 from engines.cards import Card, texts
 from engines.common import and_list, options_described, pretty_written, seat_names, how_many, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
+from engines.la_cabra import forms
 from engines.la_cabra.options import OPTIONS
 from engines.la_cabra.scoring import returned_trump
 from engines.la_cabra.state import (
@@ -66,6 +67,8 @@ def describe() -> dict[str, Any]:
         "teams": [list(t) for t in TEAMS],
         "target": {"lossPoints": 12},
         "options": options_described(OPTIONS),
+        "cards": forms.CARDS,
+        "forms": forms.FORMS,
         "events": list(EVENTS),
     }
 

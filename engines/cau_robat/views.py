@@ -103,7 +103,7 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
     hand = state.current
     if hand is None:
         return [{"type": "hand_started", "data": {}}]
-    if hand.is_result_only and not hand.over:
+    if hand.result_only and not hand.over:
         return [{"type": "hand_result", "data": {}}]
     if hand.over:
         assert hand.facts is not None
@@ -194,12 +194,12 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
         {
             "hand": hand.number,
             "dealer": hand.dealer,
-            "resultOnly": hand.is_result_only,
+            "resultOnly": hand.result_only,
             "handOver": hand.over,
-            "turn": None if hand.over or hand.is_result_only else hand.turn,
+            "turn": None if hand.over or hand.result_only else hand.turn,
         }
     )
-    if hand.is_result_only:
+    if hand.result_only:
         if hand.facts is not None:
             out["piles"] = [{"seat": s, "name": state.players[s], "count": c} for s, c in enumerate(hand.facts.piles)]
             out["tableCount"] = hand.facts.table
@@ -300,7 +300,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             )
         case "hand_started":
             assert hand is not None
-            if hand.is_result_only:
+            if hand.result_only:
                 return f"Hand {hand.number}: {players[hand.dealer]} deals; the hand is recorded by its result only"
             table = " ".join(c.pretty() for c in hand.table)
             return f"Hand {hand.number}: {players[hand.dealer]} deals; table {table}; {players[hand.turn]} plays first"
@@ -336,8 +336,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 facts = hand.facts
                 assert facts is not None
                 head = (
-                    f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}"
-                    if hand.sheet_close is not None
+                    f"Hand {hand.number} closed from the score sheet after move {hand.closed_after}"
+                    if hand.closed_after is not None
                     else f"Hand {hand.number} result"
                 )
                 return (

@@ -396,9 +396,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "hand_result":
             assert hand is not None
             if prev is not None and not prev.over:
-                if hand.sheet_close is not None:
+                if hand.closed_after is not None:
                     return (
-                        f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}: "
+                        f"Hand {hand.number} closed from the score sheet after move {hand.closed_after}: "
                         + _settlement_words(after)
                     )
                 return f"Hand {hand.number} result: " + _settlement_words(after)

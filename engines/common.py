@@ -236,7 +236,7 @@ def option_entry(values: Sequence[object], default: object, rule: str, descripti
 def move_field(name: str, kind: str, label: str, *, optional: bool = False, **facts: Any) -> dict[str, Any]:
     """One thing the scorer fills in for a move, as ``GET /games/{game}`` serves it to the pages.
 
-    ``name`` is the event's data key (held against the schema by ``tests/engines/test_forms.py``);
+    ``name`` is the event's data key (held against the schema by ``tests/api/test_game_forms.py``);
     ``kind`` the control (card, cards, slot, slots, pos, seat, seats, bool, choice, int, rows,
     captures); ``label`` the whole words a person reads (an optional field says so itself, as
     "(if known)": labels are translated whole, never glued); ``facts`` what the control needs
@@ -265,6 +265,18 @@ COMMON_WORDS: dict[str, str] = {
 """How a move reads on its button, for the events every game shares and the details any move shows
 and the deal's places (``{seat}``, ``{slots}``, ``{cards}``, ``{card}``, ``{n}``, ``{places}`` are
 filled in by the page)."""
+
+
+def turned_up_discard() -> dict[str, Any]:
+    """The deal's one face-up card that starts the discard pile (Cabo, El Roby): a place of its own."""
+    return {
+        "field": "discard",
+        "count": 1,
+        "single": True,
+        "label": "Turned-up discard",
+        "name": "turned-up discard",
+        "place": "turned-up discard card {n}: {card}",
+    }
 
 
 def forms_described(

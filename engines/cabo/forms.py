@@ -2,7 +2,7 @@
 
 ``GET /games/cabo`` serves it (``views.describe``); the pages build their forms from that answer and
 say nothing of their own. Names are the event fields of VOCABULARY.md §5.3;
-``tests/engines/test_forms.py`` holds the fields against the JSON schemas.
+``tests/api/test_game_forms.py`` holds the fields against the JSON schemas.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.cabo.state import DECK
-from engines.common import deck_described, forms_described, move_field
+from engines.common import deck_described, forms_described, move_field, turned_up_discard
 
 CARDS = deck_described(DECK)
 """The deck a card picker offers: codes and copies (two 0s, two 13s, four of each other value)."""
@@ -73,16 +73,7 @@ SHEET: dict[str, dict[str, Any]] = {
 
 DEAL: dict[str, Any] = {
     "perSeat": {"field": "layouts", "count": 4},
-    "extras": [
-        {
-            "field": "discard",
-            "count": 1,
-            "single": True,
-            "label": "Turned-up discard",
-            "name": "turned-up discard",
-            "place": "turned-up discard card {n}: {card}",
-        }
-    ],
+    "extras": [turned_up_discard()],
 }
 """The deal as dealt (VOCABULARY.md §4 ``hand_started``): four face-down cards each, the discard turned up."""
 

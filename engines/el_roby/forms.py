@@ -2,14 +2,14 @@
 
 ``GET /games/el-roby`` serves it (``views.describe``); the pages build their forms from that answer
 and say nothing of their own. Names are the event fields of VOCABULARY.md §5.4;
-``tests/engines/test_forms.py`` holds the fields against the JSON schemas.
+``tests/api/test_game_forms.py`` holds the fields against the JSON schemas.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engines.common import deck_described, forms_described, move_field
+from engines.common import deck_described, forms_described, move_field, turned_up_discard
 from engines.el_roby.state import DECK
 
 CARDS = deck_described(DECK)
@@ -51,16 +51,7 @@ SHEET: dict[str, dict[str, Any]] = {
 
 DEAL: dict[str, Any] = {
     "perSeat": {"field": "hands", "count": 10},
-    "extras": [
-        {
-            "field": "discard",
-            "count": 1,
-            "single": True,
-            "label": "Turned-up discard",
-            "name": "turned-up discard",
-            "place": "turned-up discard card {n}: {card}",
-        }
-    ],
+    "extras": [turned_up_discard()],
 }
 """The deal as dealt: ten cards each, the discard turned up."""
 

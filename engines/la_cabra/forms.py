@@ -2,7 +2,7 @@
 
 ``GET /games/la-cabra`` serves it (``views.describe``); the pages build their forms from that answer
 and say nothing of their own. Names are the event fields of VOCABULARY.md §5.5;
-``tests/engines/test_forms.py`` holds the fields against the JSON schemas.
+``tests/api/test_game_forms.py`` holds the fields against the JSON schemas.
 """
 
 from __future__ import annotations

@@ -8,7 +8,10 @@ reach a scorer as a form the API refuses.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -100,3 +103,37 @@ def test_the_list_of_games_serves_the_same(client: Any) -> None:
     for game in GAMES:
         one = served(client, game)
         assert listed[game]["forms"] == one["forms"] and listed[game]["cards"] == one["cards"]
+
+
+STATIC = Path(__file__).resolve().parents[2] / "api" / "static"
+READERS = ("games.js", "cards.js", "forms.js", "desk.js")
+"""The pages' modules that build forms from the served answer (score.js is being reorganised apart)."""
+
+
+def served_words(value: Any) -> Iterator[str]:
+    """Every string of a served form, cut at its {placeholders}: what would show a copy in the code."""
+    if isinstance(value, str):
+        for part in re.split(r"\{\w+\}", value):
+            yield part.strip(" :().,")
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from served_words(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from served_words(item)
+
+
+def code_of(name: str) -> str:
+    """A page module without its comments (which may quote a label while saying what the code does)."""
+    text = re.sub(r"/\*.*?\*/", "", (STATIC / name).read_text(), flags=re.S)
+    return "\n".join(line.split("// ")[0] for line in text.splitlines())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_pages_hold_no_copy_of_the_served_words(client: Any, game: str) -> None:
+    """A label written again in the pages' code would drift from the one table (and escape translation)."""
+    words = {w for w in served_words(served(client, game)["forms"]) if len(w) >= 10}
+    assert words, "the forms say something"
+    for name in READERS:
+        code = code_of(name)
+        assert not [w for w in words if w in code], name

@@ -8,6 +8,7 @@ from flask import url_for
 from flask.views import MethodView
 
 import schemas
+from api.openapi import answer, ref
 from api.web import Blueprint
 from engines import ENGINES, get_engine
 from schemas import SchemaError
@@ -42,6 +43,12 @@ def _game(game: str) -> dict[str, Any]:
 @blp.route("/games")
 class Games(MethodView):
     @blp.response(200)
+    @blp.doc(
+        responses=answer(
+            {"type": "object", "required": ["games"], "properties": {"games": {"type": "array", "items": ref("Game")}}},
+            "every supported game, described as GET /games/{game} describes it",
+        )
+    )
     def get(self) -> Any:
         """List the supported games with their options and event types."""
         return {"games": [_game(g) for g in ENGINES]}
@@ -50,8 +57,9 @@ class Games(MethodView):
 @blp.route("/games/<game>")
 class Game(MethodView):
     @blp.response(200)
+    @blp.doc(responses=answer(ref("Game"), "the game, its deck's cards and the forms the pages build from them"))
     def get(self, game: str) -> Any:
-        """Describe one game: players, deck, options with defaults, events and their JSON Schemas."""
+        """Describe one game: players, deck, options with defaults, events and their JSON Schemas, the forms."""
         return _game(game)
 
 

@@ -237,8 +237,95 @@ RESPONSE_SHAPES: dict[str, dict[str, Any]] = {
             "reason": {"type": ["string", "null"]},
         },
     },
+    "Card": {
+        "type": "object",
+        "description": "One card of a deck, in its text form (VOCABULARY.md §3), and how many copies the deck holds.",
+        "required": ["code", "copies"],
+        "properties": {"code": {"type": "string"}, "copies": {"type": "integer", "minimum": 1}},
+    },
+    "MoveField": {
+        "type": "object",
+        "description": "One field the scorer fills in for a move (engines/<game>/forms.py).",
+        "required": ["name", "kind", "label"],
+        "properties": {
+            "name": {"type": "string", "description": "the event's data key"},
+            "kind": {
+                "type": "string",
+                "description": "the control: card, cards, slot, slots, pos, seat, seats, bool, choice, int, rows, captures",
+            },
+            "label": {"type": "string", "description": "the whole words a person reads"},
+            "optional": {"type": "boolean", "description": "may be left empty (the label says so)"},
+            "max": {"type": "integer", "description": "the most cards"},
+            "min": {"type": "integer", "description": "the least number"},
+            "only": {"type": "array", "items": {"type": "string"}, "description": "the only cards allowed"},
+            "values": {"type": "array", "description": "a choice's values"},
+            "own": {"type": "boolean", "description": "a place in the acting seat's own row"},
+            "other": {"type": "boolean", "description": "another seat than the acting one"},
+            "unknown": {"type": "boolean", "description": "an unseen card (??) may be written"},
+        },
+    },
+    "GameForms": {
+        "type": "object",
+        "description": "What the pages ask the scorer, declared once per game: the pages keep no table of their own.",
+        "required": ["moves", "words", "sheet", "deal"],
+        "properties": {
+            "moves": {
+                "type": "object",
+                "description": "each move type's fields, in order; a move not named is recorded in one tap",
+                "additionalProperties": {"type": "array", "items": ref("MoveField")},
+            },
+            "words": {
+                "type": "object",
+                "description": "how each move reads on its button, and the details and deal places of any move: "
+                "whole sentences with {seat}, {card}, {cards}, {slots}, {n}, {places} to fill in",
+                "additionalProperties": {"type": "string"},
+            },
+            "sheet": {
+                "type": "object",
+                "description": "the score-sheet form of a hand: per hand_result field its label ({player}, {team}), "
+                "bounds and notes",
+                "additionalProperties": {"type": "object"},
+            },
+            "deal": {
+                "type": "object",
+                "description": "the deal's layout: perSeat {field, count} and extras [{field, count, single, label, "
+                "name, place}]; a count is a number, {players: {n: count}} or {option, values, default}",
+                "required": ["perSeat", "extras"],
+                "properties": {"perSeat": {"type": "object"}, "extras": {"type": "array", "items": {"type": "object"}}},
+            },
+        },
+    },
+    "Game": {
+        "type": "object",
+        "description": "One game: players, deck, options with defaults, events and their JSON Schemas, and the forms.",
+        "required": ["game", "name", "options", "events", "schemas", "cards", "forms"],
+        "properties": {
+            "game": {"type": "string"},
+            "name": {"type": "string"},
+            "deck": {"type": "string", "description": "the deck's name"},
+            "options": {"type": "object", "description": "each option: values or type, default, rule, description"},
+            "events": {"type": "array", "items": {"type": "string"}},
+            "schemas": {"type": "object", "additionalProperties": {"type": "string"}},
+            "rulesVersion": {"type": "integer"},
+            "cards": {"type": "array", "items": ref("Card"), "description": "the deck under the default options"},
+            "cardsByOption": {
+                "type": "object",
+                "description": "kabu: the deck under each value of the option that chooses it",
+                "properties": {
+                    "option": {"type": "string"},
+                    "values": {"type": "object", "additionalProperties": {"type": "array", "items": ref("Card")}},
+                },
+            },
+            "forms": ref("GameForms"),
+        },
+    },
 }
 """The fixed response shapes of docs/DESIGN.md, as schema components."""
+
+
+def answer(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    """A 200 answer documented by a raw schema (for a view that passes a plain dict through)."""
+    return {"200": {"description": description, "content": {"application/json": {"schema": schema}}}}
 
 
 def match_start_schema() -> dict[str, Any]:

@@ -230,6 +230,71 @@ def option_entry(values: Sequence[object], default: object, rule: str, descripti
     return {**head, "default": default, "rule": rule, "description": description}
 
 
+# --------------------------------------------------------------------------- the scorer's forms
+
+
+def move_field(name: str, kind: str, label: str, *, optional: bool = False, **facts: Any) -> dict[str, Any]:
+    """One thing the scorer fills in for a move, as ``GET /games/{game}`` serves it to the pages.
+
+    ``name`` is the event's data key (held against the schema by ``tests/api/test_game_forms.py``);
+    ``kind`` the control (card, cards, slot, slots, pos, seat, seats, bool, choice, int, rows,
+    captures); ``label`` the whole words a person reads (an optional field says so itself, as
+    "(if known)": labels are translated whole, never glued); ``facts`` what the control needs
+    (``max`` cards, ``only`` these cards, ``own``/``other`` seat, ``unknown`` allowed, ``values``, ``min``).
+    """
+    return {"name": name, "kind": kind, "label": label, **({"optional": True} if optional else {}), **facts}
+
+
+def deck_described(deck: Deck) -> list[dict[str, Any]]:
+    """Every card of ``deck`` once, in deck order, with its copies: what a page's card picker offers."""
+    return [{"code": str(c), "copies": deck.count(c)} for c in deck.distinct()]
+
+
+COMMON_WORDS: dict[str, str] = {
+    "reveal": "Reveal cards",
+    "note": "Note",
+    "withDetails": "{move} ({details})",
+    "slot": "slot {slots}",
+    "slots": "slots {slots}",
+    "slotShowing": "slot {slots} showing {cards}",
+    "slotsShowing": "slots {slots} showing {cards}",
+    "seatPlace": "{seat} card {n}: {card}",
+    "seatCards": "cards",
+    "dealMissing": "Pick the {places} first.",
+}
+"""How a move reads on its button, for the events every game shares and the details any move shows
+and the deal's places (``{seat}``, ``{slots}``, ``{cards}``, ``{card}``, ``{n}``, ``{places}`` are
+filled in by the page)."""
+
+
+def turned_up_discard() -> dict[str, Any]:
+    """The deal's one face-up card that starts the discard pile (Cabo, El Roby): a place of its own."""
+    return {
+        "field": "discard",
+        "count": 1,
+        "single": True,
+        "label": "Turned-up discard",
+        "name": "turned-up discard",
+        "place": "turned-up discard card {n}: {card}",
+    }
+
+
+def forms_described(
+    moves: Mapping[str, Sequence[Mapping[str, Any]]],
+    words: Mapping[str, str],
+    sheet: Mapping[str, Mapping[str, Any]],
+    deal: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A game's forms for ``GET /games/{game}``: each move's fields, the words of its buttons, the
+    score-sheet form of a hand and the deal's layout, declared once in ``engines/<game>/forms.py``."""
+    return {
+        "moves": {t: [dict(f) for f in fs] for t, fs in moves.items()},
+        "words": {**COMMON_WORDS, **words},
+        "sheet": {k: dict(v) for k, v in sheet.items()},
+        "deal": dict(deal),
+    }
+
+
 # --------------------------------------------------------------------------- events
 
 

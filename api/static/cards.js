@@ -1,28 +1,11 @@
-// Cards, drawn in one place: the decks' text forms (VOCABULARY.md §3) and how a card looks.
+// Cards, drawn in one place: how a card of each deck's text form (VOCABULARY.md §3) looks and reads.
+// Which cards a match's deck holds is the engine's (GET /games/{game} ``cards``, games.js ``deck``).
 
-const FRENCH_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SPANISH_SUITS = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
-const SPANISH_RANKS = ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"];
 // what players call the Spanish deck's figures (the cards print 10, 11, 12 beside them)
 const SPANISH_FIGURES = { 1: "as", 10: "sota", 11: "caballo", 12: "rey" };
 const SPANISH_FACES = { 10: "sota", 11: "cab.", 12: "rey" };
-
-/** Every card of a match's deck, with how many copies exist: [{code, copies}]. */
-export function deck(game, options = {}) {
-  const french = (ranks, copies = 1) => Object.keys(SUITS).flatMap((s) => ranks.map((r) => ({ code: r + s, copies })));
-  switch (game) {
-    case "la-cabra": return french(["6", "7", "8", "9", "10", "J", "Q", "K", "A"]);
-    case "el-roby": return french(FRENCH_RANKS, 2);
-    case "cabo": return Array.from({ length: 14 }, (_, v) => ({ code: String(v), copies: v === 0 || v === 13 ? 2 : 4 }));
-    case "cau-robat": return spanish();
-    case "kabu":
-      if (options.deck === "spanish40") return spanish();
-      return french(options.deck === "full52" ? FRENCH_RANKS : FRENCH_RANKS.slice(0, 10));
-    default: return [];
-  }
-}
-function spanish() { return Object.keys(SPANISH_SUITS).flatMap((s) => SPANISH_RANKS.map((r) => ({ code: r + s, copies: 1 }))); }
 
 /** How a card reads to a screen reader. */
 export function cardName(code) {

@@ -5,7 +5,7 @@
 // JSON API with this browser's write token (VOCABULARY §4: dispute, ruling).
 import { adoptFragmentToken, call, dryRun, get, keepToken, newKey, problemDetails, problemText, tokenFor } from "./api.js";
 import { $, el, seatNamer } from "./dom.js";
-import { FIELDS, SHEET, moveLabel } from "./games.js";
+import { FIELDS, SHEET, knowGame, moveLabel } from "./games.js";
 import { fieldProblem, kit, moveData } from "./forms.js";
 
 const root = $("desk");
@@ -25,7 +25,7 @@ async function refresh() {
     call("GET", `/matches/${id}/events?limit=10000`, undefined, { token }), S.info ? { body: S.info } : get(`/games/${game}`)]);
   // with the key, the entries as recorded (a correction's form starts from the cards the scorer saw)
   const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);
-  S.summary = summary.body; S.audit = audit.body; S.events = log.body.events; S.info = info.body;
+  S.summary = summary.body; S.audit = audit.body; S.events = log.body.events; S.info = knowGame(info.body);
   renderAccess();
   renderHands();
   renderWhy();

@@ -2,7 +2,8 @@
 // page records and corrects with them, and the dispute desk corrects an entry with the same fields as
 // the score page's "Correct…", never with JSON. They hold no page state: everything they need
 // (players, the deck's options, the table at the moment recorded or corrected) comes in ``kit``'s context.
-import { cardButton, cardName, deck, placedCounts } from "./cards.js";
+import { cardButton, cardName, placedCounts } from "./cards.js";
+import { deck } from "./games.js";
 import { el, keepingFocus, seatNamer } from "./dom.js";
 
 /** The form controls for one match: {players, game, options, view, prefix}. ``view`` is the table as
@@ -77,7 +78,7 @@ export function kit({ players, game, options = {}, view = null, prefix = "" }) {
 
   /** The control of one field of a move (games.js FIELDS), showing ``known`` (the entry's value) as chosen. */
   function control(f, move, known) {
-    const label = f.label + (f.optional ? " (if known)" : "");
+    const label = f.label;  // whole, as served: an optional field says so itself
     const slotsOf = (seat) => { const row = ((view || {}).rows || [])[seat]; return Array.from({ length: row && Array.isArray(row.cards) ? row.cards.length : 4 }, (_, i) => [i + 1, String(i + 1)]); };
     const isCard = (c) => typeof c === "string";
     const one = (v) => (v === undefined || v === null || (typeof v === "object" && !Array.isArray(v)) ? [] : [v]);

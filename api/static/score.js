@@ -5,6 +5,7 @@
 // the sheet and the table's claims (sheet.js), a hand from the sheet (entry.js), move by move
 // (moves.js), history and corrections (history.js), the offline queue and export (queue.js).
 import { get } from "./api.js";
+import { knowGame } from "./games.js";
 import { $ } from "./dom.js";
 import { checkHand, saveHand } from "./score/entry.js";
 import { lastUndoable, openCorrection } from "./score/history.js";
@@ -20,7 +21,7 @@ $("save-hand").addEventListener("click", saveHand);
 $("undo").addEventListener("click", () => { const last = lastUndoable(); if (last) openCorrection(last, "void"); });
 
 (async () => {
-  S.info = (await get(`/games/${gameId}`)).body;
+  S.info = knowGame((await get(`/games/${gameId}`)).body);
   await refresh();
   sendQueued();
 })();

@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import Any, Mapping, Sequence
 
 from engines.base import COMMON_EVENTS, Event
+from engines.cabo import forms
 from engines.cabo.options import OPTIONS
 from engines.cabo.rules import AFTER_DRAW
 from engines.cabo.scoring import allowed_dealers
@@ -112,6 +113,8 @@ def describe() -> dict[str, Any]:
         "teams": None,
         "target": {"over": LIMIT},
         "options": options_described(OPTIONS),
+        "cards": forms.CARDS,
+        "forms": forms.FORMS,
         "events": list(EVENTS),
     }
 

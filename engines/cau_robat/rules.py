@@ -292,7 +292,7 @@ def _on_hand_started(state: State, event: Event) -> State:
         )
     cur = state.current
     if cur is not None and not cur.over:
-        what = "its hand_result" if cur.is_result_only else "its last plays"
+        what = "its hand_result" if cur.result_only else "its last plays"
         raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
     dealer = read_seat(d, state.n, "dealer")
     if cur is not None and dealer != next_dealer(state, cur):
@@ -394,7 +394,7 @@ def _deal(state: State) -> Hand:
     hand = state.current
     if hand is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
-    if hand.is_result_only:
+    if hand.result_only:
         raise RuleViolation(
             "common.no_deal", f"hand {hand.number} is recorded by its result only: plays cannot be recorded in it"
         )
@@ -870,7 +870,7 @@ def _on_reveal(state: State, event: Event) -> State:
     if not isinstance(bindings, (list, tuple)) or not bindings:
         raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
     hand = state.current
-    if hand is None or hand.is_result_only or hand.over:
+    if hand is None or hand.result_only or hand.over:
         raise RuleViolation("common.bad_reveal", "no hand is being played: there are no hidden cards to reveal")
     known, unknown, located = list(hand.known), list(hand.unknown), set(hand.located)
     for b in bindings:
@@ -1064,11 +1064,11 @@ def _on_hand_result(state: State, event: Event) -> State:
     if cur is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
     claim = _parse_result(state, event.data, event.seq)
-    if not cur.is_result_only and not cur.over:
+    if not cur.result_only and not cur.over:
         _check_reachable(state, cur, claim)
-        hand = cur._replace(over=True, facts=claim, claim=claim, sheet_close=cur.plays)
+        hand = cur._replace(over=True, facts=claim, claim=claim, closed_after=cur.plays)
         return _score_hand(state._replace(current=hand))
-    if cur.is_result_only and cur.facts is None:
+    if cur.result_only and cur.facts is None:
         hand = cur._replace(over=True, facts=claim, claim=claim)
         return _score_hand(state._replace(current=hand))
     assert cur.facts is not None

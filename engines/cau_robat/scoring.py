@@ -88,8 +88,8 @@ def score(state: State) -> dict[str, Any]:
                     "totals": list(hs.totals),
                 }
             )
-            if hand.sheet_close is not None and hand.facts is not None:
-                out[-1]["closedFromSheet"] = {"afterMove": hand.sheet_close, "seq": hand.facts.seq}
+            if hand.closed_after is not None and hand.facts is not None:
+                out[-1]["closedFromSheet"] = {"afterMove": hand.closed_after, "seq": hand.facts.seq}
         else:
             out.append(
                 {

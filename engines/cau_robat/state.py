@@ -221,7 +221,7 @@ class Hand(NamedTuple):
     facts: Facts | None = None
     claim: Facts | None = None
     """The table's ``hand_result`` (the facts of a result-only hand, a cross-check otherwise)."""
-    sheet_close: int | None = None
+    closed_after: int | None = None
     """A move-by-move hand closed from the score sheet: how many plays were recorded before."""
 
     def size(self, seat: Seat) -> int:
@@ -229,7 +229,7 @@ class Hand(NamedTuple):
         return len(self.known[seat]) + self.unknown[seat]
 
     @property
-    def is_result_only(self) -> bool:
+    def result_only(self) -> bool:
         """A hand recorded by its end-of-hand facts alone."""
         return not self.dealt
 

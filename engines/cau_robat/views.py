@@ -10,6 +10,7 @@ from typing import Any
 
 from engines.base import COMMON_EVENTS, Event, RuleViolation
 from engines.cards import Card, spanish_rank_name as _rank, texts
+from engines.cau_robat import forms
 from engines.cau_robat.options import OPTIONS
 from engines.cau_robat.rules import can_extend, derived_captures, hand_cards, next_dealer
 from engines.cau_robat.state import (
@@ -79,6 +80,8 @@ def describe() -> dict[str, Any]:
             for n in sorted(TABLE_SIZE)
         },
         "options": options_described(OPTIONS),
+        "cards": forms.CARDS,
+        "forms": forms.FORMS,
         "events": list(EVENTS),
     }
 
@@ -101,7 +104,7 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
     hand = state.current
     if hand is None:
         return [{"type": "hand_started", "data": {}}]
-    if hand.is_result_only and not hand.over:
+    if hand.result_only and not hand.over:
         return [{"type": "hand_result", "data": {}}]
     if hand.over:
         assert hand.facts is not None
@@ -192,12 +195,12 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
         {
             "hand": hand.number,
             "dealer": hand.dealer,
-            "resultOnly": hand.is_result_only,
+            "resultOnly": hand.result_only,
             "handOver": hand.over,
-            "turn": None if hand.over or hand.is_result_only else hand.turn,
+            "turn": None if hand.over or hand.result_only else hand.turn,
         }
     )
-    if hand.is_result_only:
+    if hand.result_only:
         if hand.facts is not None:
             out["piles"] = [{"seat": s, "name": state.players[s], "count": c} for s, c in enumerate(hand.facts.piles)]
             out["tableCount"] = hand.facts.table
@@ -304,7 +307,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             )
         case "hand_started":
             assert hand is not None
-            if hand.is_result_only:
+            if hand.result_only:
                 return f"Hand {hand.number}: {players[hand.dealer]} deals; the hand is recorded by its result only"
             table = card_list(hand.table)
             return f"Hand {hand.number}: {players[hand.dealer]} deals; table {table}; {players[hand.turn]} plays first"
@@ -340,8 +343,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 facts = hand.facts
                 assert facts is not None
                 head = (
-                    f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}"
-                    if hand.sheet_close is not None
+                    f"Hand {hand.number} closed from the score sheet after move {hand.closed_after}"
+                    if hand.closed_after is not None
                     else f"Hand {hand.number} result"
                 )
                 return (

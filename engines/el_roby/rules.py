@@ -814,7 +814,9 @@ def _record(state: State, hand: Hand) -> State:
         state.money,
         state.pot,
         cards,
-        sheet_close=None if hand.sheet_close is None or hand.checked is None else (hand.sheet_close, hand.checked),
+        closed_from_sheet=None
+        if hand.closed_after is None or hand.checked is None
+        else (hand.closed_after, hand.checked),
     )
     return state._replace(records=state.records + (rec,))
 
@@ -1045,7 +1047,7 @@ def _on_hand_result(state: State, event: Event) -> State:
             void=out is None,
             final=None if facts is None else tuple(facts),
             checked=event.seq,
-            sheet_close=hand.moves,
+            closed_after=hand.moves,
         )
         return _record(state._replace(current=done), done)
     if not hand.result_only:

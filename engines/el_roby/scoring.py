@@ -268,8 +268,8 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
         "points": list(rec.points),
         "totals": totals,
     }
-    if rec.sheet_close is not None:
-        entry["closedFromSheet"] = {"afterMove": rec.sheet_close[0], "seq": rec.sheet_close[1]}
+    if rec.closed_from_sheet is not None:
+        entry["closedFromSheet"] = {"afterMove": rec.closed_from_sheet[0], "seq": rec.closed_from_sheet[1]}
     return entry
 
 

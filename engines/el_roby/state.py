@@ -301,7 +301,7 @@ class Hand(NamedTuple):
     """Points a cross-check ``hand_result`` stated for seats whose cards stayed hidden."""
     moves: int = 0
     """Moves recorded in this hand: draws, melds, lay-offs and discards."""
-    sheet_close: int | None = None
+    closed_after: int | None = None
     """Closed from the score sheet while in play: the moves recorded before."""
 
     def size(self, seat: Seat) -> int:
@@ -348,7 +348,7 @@ class Record(NamedTuple):
     rebuys: tuple[Seat, ...] = ()
     final: bool = False
     """The next hand started (or the match ended): the stakes and eliminations are final."""
-    sheet_close: tuple[int, int] | None = None
+    closed_from_sheet: tuple[int, int] | None = None
     """A move-by-move hand closed from the score sheet: (moves recorded before, the hand_result's seq)."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Mapping
 
+from engines.el_roby import forms
 from engines.el_roby.options import OPTIONS
 from engines.base import COMMON_EVENTS, Event
 from engines.cards import Card, texts
@@ -79,6 +80,8 @@ def describe() -> dict[str, Any]:
         "teams": None,
         "target": {"limit": LIMIT},
         "options": options_described(OPTIONS),
+        "cards": forms.CARDS,
+        "forms": forms.FORMS,
         "events": list(EVENTS),
     }
 

@@ -560,7 +560,7 @@ def _final_cards(state: State, raw: object, field: str, *, counts: Hand | None) 
 def _settle(state: State, hand: Hand, values: tuple[int | None, ...], seq: int) -> State:
     """Settle a hand that just ended and decide whether the match ends."""
     st = settle(values, state.chips, state.options)
-    hand = hand._replace(values=values, phase="over", closing_seq=seq)
+    hand = hand._replace(values=values, phase="over", ended_seq=seq)
     new = state._replace(current=hand, chips=st.after, settled=state.settled + (st,), adjusts=state.adjusts + ((),))
     if st.insolvent:
         if state.options.end == "insolvency":
@@ -908,7 +908,7 @@ def _on_hand_result(state: State, event: Event) -> State:
     final, values = _parse_result(state, event.data)
     if not cur.result_only and not cur.over:
         _check_reachable(state, cur, final, values)
-        return _settle(state, cur._replace(final=final, sheet_close=cur.moves), values, event.seq)
+        return _settle(state, cur._replace(final=final, closed_after=cur.moves), values, event.seq)
     if not cur.over:
         hand = cur._replace(final=final)
         return _settle(state, hand, values, event.seq)
@@ -923,7 +923,7 @@ def _on_hand_result(state: State, event: Event) -> State:
             raise RuleViolation(
                 "kabu.mismatch",
                 (
-                    f"hands: {state.players[s]} showed {pretty(cur.final[s] or ())} at entry {cur.closing_seq}, "
+                    f"hands: {state.players[s]} showed {pretty(cur.final[s] or ())} at entry {cur.ended_seq}, "
                     f"not {pretty(final[s] or ())}"
                 ),
             )

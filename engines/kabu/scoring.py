@@ -273,8 +273,8 @@ def score(state: State) -> dict[str, Any]:
                     "totals": _totals_after(st, adjusts),
                 }
             )
-            if hand.sheet_close is not None:
-                hands_out[-1]["closedFromSheet"] = {"afterMove": hand.sheet_close, "seq": hand.closing_seq}
+            if hand.closed_after is not None:
+                hands_out[-1]["closedFromSheet"] = {"afterMove": hand.closed_after, "seq": hand.ended_seq}
             continue
         entry: dict[str, Any] = {
             "hand": hand.number,

@@ -168,9 +168,9 @@ class Hand(NamedTuple):
     """Per seat, the cards shown at the end (showdown or result), None for seats not in the hand."""
     values: tuple[int | None, ...] | None = None
     """Per seat, the hand's value 0-9 (None for seats not in the hand); set once the hand is over."""
-    closing_seq: int | None = None
+    ended_seq: int | None = None
     """The seq of the showdown or hand_result that settled the hand."""
-    sheet_close: int | None = None
+    closed_after: int | None = None
     """A move-by-move hand closed from the score sheet: how many moves were recorded before."""
 
     @property

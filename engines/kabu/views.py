@@ -13,6 +13,7 @@ from engines.base import COMMON_EVENTS, Event, voided_seqs
 from engines.cards import pretty, texts
 from engines.common import options_described, pretty_written, seat_names, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
+from engines.kabu import forms
 from engines.kabu.options import OPTIONS
 from engines.kabu.rules import END_VALUES
 from engines.kabu.scoring import end_words, winners
@@ -117,6 +118,9 @@ def describe() -> dict[str, Any]:
         },
         "initial": {"chips": "one stack per player; default 10 + 15·N each (ten 1s, N 5s and N 10s)"},
         "options": options_described(OPTIONS),
+        "cards": forms.CARDS,
+        "cardsByOption": forms.CARDS_BY_OPTION,
+        "forms": forms.FORMS,
         "events": list(EVENTS),
     }
 
@@ -392,9 +396,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "hand_result":
             assert hand is not None
             if prev is not None and not prev.over:
-                if hand.sheet_close is not None:
+                if hand.closed_after is not None:
                     return (
-                        f"Hand {hand.number} closed from the score sheet after move {hand.sheet_close}: "
+                        f"Hand {hand.number} closed from the score sheet after move {hand.closed_after}: "
                         + _settlement_words(after)
                     )
                 return f"Hand {hand.number} result: " + _settlement_words(after)

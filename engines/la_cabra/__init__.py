@@ -74,7 +74,7 @@ Readings of what docs/RULES.md and VOCABULARY.md leave open (each one is tested)
   6 meant); the card points stay unknown (``result.cardPoints`` null) and the loss points
   and eggs come from the sheet. Either is scored exactly as the full form would be.
 * **Closing from the sheet.** A ``hand_result`` while a dealt hand is in play closes it
-  (``Hand.closed``): the recorded moves stay, and the facts must be reachable from there
+  (``Hand.closed_seq``): the recorded moves stay, and the facts must be reachable from there
   (``la-cabra.result_conflict``): no fewer tricks than taken, enough and not too many
   tricks for the cards left (4 to 16 a trick), a ``lastTrick`` team that still wins one,
   trick cards already in a pile on that team's list, and card points (or the loss band) that

@@ -310,7 +310,7 @@ def _on_hand_started(state: State, event: Event) -> State:
         raise RuleViolation("common.match_over", "the series is over: a team has 12 loss points")
     cur = state.current
     if cur is not None and not cur.over:
-        what = "its hand_result" if cur.is_result_only else "its last trick"
+        what = "its hand_result" if cur.result_only else "its last trick"
         raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
     dealer = _seat(d, "dealer")
     if cur is not None and dealer != (cur.dealer + 1) % SEATS:
@@ -454,21 +454,21 @@ def _deal(state: State) -> Hand:
             (a result-only hand), ``la-cabra.deal_over``.
     """
     hand = state.current
-    if hand is not None and state.end is None and hand.trump is not None and not hand.closed and not hand.over:
+    if hand is not None and state.end is None and hand.trump is not None and not hand.closed_seq and not hand.over:
         return hand  # a move in a dealt hand in play: the usual case, in one test
     if state.over:
         raise RuleViolation("common.match_over", "the series is over: a team has 12 loss points")
     if hand is None:
         raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
-    if hand.is_result_only:
+    if hand.result_only:
         raise RuleViolation(
             "common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it"
         )
-    if hand.closed:
+    if hand.closed_seq:
         raise RuleViolation(
             "la-cabra.deal_over",
             (
-                f"hand {hand.number} was closed from the score sheet at entry {hand.closed}: nothing more can be recorded in it"
+                f"hand {hand.number} was closed from the score sheet at entry {hand.closed_seq}: nothing more can be recorded in it"
             ),
         )
     if hand.over:
@@ -769,7 +769,7 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
         )
     i = _hand_index(state, seq)
     hand = _hand_now(state, changed, i) if i is not None else None
-    play = _find_play(hand, seq) if hand is not None and not hand.is_result_only else None
+    play = _find_play(hand, seq) if hand is not None and not hand.result_only else None
     if hand is None or play is None:
         took = [t for s, t in (hand.withdrawn if hand else ()) if s == seq]
         if took:
@@ -835,7 +835,7 @@ def _reveal_hand_card(
     if pending is None:
         i = len(state.past)  # the current hand
         hand = _hand_now(state, changed, i) if state.current is not None else None
-        if hand is None or hand.is_result_only or hand.over:
+        if hand is None or hand.result_only or hand.over:
             raise RuleViolation(
                 "common.bad_reveal", f"no hand is being played: {state.players[seat]} holds no cards to reveal"
             )
@@ -902,7 +902,7 @@ def _on_reveal(state: State, event: Event) -> State:
         return state  # every binding withheld from this reader
     for i in sorted(changed):
         hand = changed[i]
-        if hand.closed:
+        if hand.closed_seq:
             # scored from the sheet; a face-down card of its piles must keep the sheet possible
             assert hand.claim is not None
             conflict = _close_problem(state, hand, hand.claim)
@@ -910,9 +910,9 @@ def _on_reveal(state: State, event: Event) -> State:
                 raise RuleViolation(
                     "la-cabra.mismatch",
                     (
-                        f"this reveal contradicts the score sheet that closed hand {hand.number} (entry {hand.closed}): {conflict}"
+                        f"this reveal contradicts the score sheet that closed hand {hand.number} (entry {hand.closed_seq}): {conflict}"
                     ),
-                    seq=hand.closed,
+                    seq=hand.closed_seq,
                 )
             continue
         if hand.over:
@@ -1301,9 +1301,11 @@ def _on_hand_result(state: State, event: Event) -> State:
         conflict = _close_problem(state, cur, claim)
         if conflict:
             raise RuleViolation("la-cabra.result_conflict", f"hand {cur.number}: {conflict}")
-        return _with_hand(state, cur._replace(claim=claim, over=True, closed=event.seq, last_winner=claim.last_trick))
+        return _with_hand(
+            state, cur._replace(claim=claim, over=True, closed_seq=event.seq, last_winner=claim.last_trick)
+        )
     claim = _parse_result(state, event.data, event.seq, took_tricks(cur))
-    if cur.is_result_only and cur.claim is None:
+    if cur.result_only and cur.claim is None:
         hand = cur._replace(claim=claim, over=True, tricks=claim.tricks or (0, 0), last_winner=claim.last_trick)
         return _with_hand(state, hand)
     old = cur.claim
@@ -1327,7 +1329,7 @@ def _on_hand_result(state: State, event: Event) -> State:
     hand = cur._replace(claim=merged)
     if cur.from_sheet:
         hand = hand._replace(last_winner=merged.last_trick)
-        if cur.is_result_only:
+        if cur.result_only:
             hand = hand._replace(tricks=merged.tricks or (0, 0))
     hand = hand._replace(facts=compute_facts(hand, state.options))
     return rescore(state._replace(current=hand), len(state.past))

@@ -281,9 +281,9 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
         "multiplier": hs.multiplier,
     }
     detail_cards = None
-    if hand.closed:
+    if hand.closed_seq:
         detail_cards = hand.claim.cards if hand.claim is not None else None
-    elif not hand.is_result_only:
+    elif not hand.result_only:
         detail_cards = hand.pile_known
     elif hand.claim is not None and hand.claim.cards is not None:
         detail_cards = hand.claim.cards
@@ -316,7 +316,7 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
     how = " as the table counted" if facts.counted else ""
     if facts.counted:
         how += f" ({len(facts.missing)} face-down card{'s' if len(facts.missing) > 1 else ''} never revealed: {_refs_words(facts.missing)})"
-    if hand.closed:
+    if hand.closed_seq:
         how = f" as the score sheet says (the hand was closed from the sheet after move {hand.moves})"
     if facts.eggs:
         tail = "; the next deal's loss points are doubled" if state.options.eggs == "doubleNext" else ""
@@ -378,8 +378,8 @@ def score(state: State) -> dict[str, Any]:
         if i < len(state.scores):
             status, result, lines, missing = hand_lines(state, i)
             entry: dict[str, Any] = {"hand": hand.number, "status": status, "result": result, "lines": lines}
-            if hand.closed:
-                entry["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed}
+            if hand.closed_seq:
+                entry["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed_seq}
             if status == "incomplete":
                 entry["missing"] = missing
             got = state.scores[i].points

@@ -302,18 +302,18 @@ class Hand(NamedTuple):
     facts: Facts | None = None
     moves: int = 0
     """How many moves (leads, beats, discards, tiras) the hand has recorded."""
-    closed: int = 0
+    closed_seq: int = 0
     """The seq of the ``hand_result`` that closed this dealt hand from the score sheet (0: not closed)."""
 
     @property
-    def is_result_only(self) -> bool:
+    def result_only(self) -> bool:
         """A hand recorded by its end-of-hand facts alone."""
         return self.trump is None
 
     @property
     def from_sheet(self) -> bool:
         """The hand is scored from the table's ``hand_result`` (result only, or closed from the sheet)."""
-        return self.trump is None or self.closed != 0
+        return self.trump is None or self.closed_seq != 0
 
     def final_tricks(self) -> tuple[int, int] | None:
         """Each team's tricks at the end of the deal, None when the sheet did not say."""

@@ -13,6 +13,7 @@ from engines.base import COMMON_EVENTS, Event
 from engines.cards import Card, texts
 from engines.common import and_list, options_described, pretty_written, seat_names, how_many, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
+from engines.la_cabra import forms
 from engines.la_cabra.options import OPTIONS
 from engines.la_cabra.scoring import returned_trump
 from engines.la_cabra.state import (
@@ -66,6 +67,8 @@ def describe() -> dict[str, Any]:
         "teams": [list(t) for t in TEAMS],
         "target": {"lossPoints": 12},
         "options": options_described(OPTIONS),
+        "cards": forms.CARDS,
+        "forms": forms.FORMS,
         "events": list(EVENTS),
     }
 
@@ -103,7 +106,7 @@ def legal_moves(state: State) -> list[dict[str, Any]]:
     hand = state.current
     if hand is None:
         return [{"type": "hand_started", "data": {}}]
-    if hand.is_result_only and not hand.over:
+    if hand.result_only and not hand.over:
         return [{"type": "hand_result", "data": {}}]
     if hand.over:
         nxt: dict[str, Any] = {"dealer": (hand.dealer + 1) % SEATS}
@@ -196,14 +199,14 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
             "hand": hand.number,
             "dealer": hand.dealer,
             "leader": hand.leader,
-            "resultOnly": hand.is_result_only,
+            "resultOnly": hand.result_only,
             "dealOver": hand.over,
             "turn": hand.turn(),
         }
     )
-    if hand.closed:
-        out["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed}
-    if hand.is_result_only or hand.trump is None:
+    if hand.closed_seq:
+        out["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed_seq}
+    if hand.result_only or hand.trump is None:
         return out
     everything = seat == "all"
     out["trump"] = str(hand.trump)
@@ -349,7 +352,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             )
         case "hand_started":
             assert hand is not None
-            if hand.is_result_only or hand.trump is None:
+            if hand.result_only or hand.trump is None:
                 return f"Hand {hand.number}: {players[hand.dealer]} deals; the hand is recorded by its result only"
             where = (
                 "face up at the bottom of the stock"
@@ -399,8 +402,8 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             return words
         case "hand_result":
             assert hand is not None
-            first = prev is not None and prev.is_result_only and prev.claim is None
-            closing = hand.closed == event.seq
+            first = prev is not None and prev.result_only and prev.claim is None
+            closing = hand.closed_seq == event.seq
             if (first or closing) and hand.facts is not None:
                 names = [team_name(players, t) for t in (0, 1)]
                 if closing:

@@ -153,3 +153,14 @@ def test_every_query_parameter_a_route_reads_is_in_the_document(document: dict[s
     stream = document["paths"]["/matches/{match_id}/stream"]
     assert {"lastEventId", "delay"} <= {p["name"] for p in stream["get"]["parameters"]}
     assert "Last-Event-ID" in {p["name"] for p in stream.get("parameters", [])}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_game_description_fits_its_documented_shape(
+    document: dict[str, Any], client: FlaskClient, game: str
+) -> None:
+    """GET /games/{game} is documented as Game, forms and deck included, and answers that shape."""
+    declared = document["paths"]["/games/{game}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert declared == {"$ref": "#/components/schemas/Game"}
+    assert {"cards", "forms"} <= set(document["components"]["schemas"]["Game"]["required"])
+    validator(document, "Game").validate(client.get(f"/games/{game}").get_json())

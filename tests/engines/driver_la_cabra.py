@@ -175,7 +175,7 @@ class LaCabraDriver:
     def observe(self, before: la_cabra.State, event: Event, after: la_cabra.State) -> None:
         """Queue the reveals of the cards drawn after a trick."""
         old, new = before.current, after.current
-        if new is None or old is None or new.number != old.number or new.is_result_only:
+        if new is None or old is None or new.number != old.number or new.result_only:
             return
         drawn = old.stock - new.stock
         if not drawn:
@@ -193,7 +193,7 @@ class LaCabraDriver:
     def check(self, engine: Engine, state: la_cabra.State) -> None:
         """La Cabra invariants: conservation, 120 points, loss points, series end, views."""
         hand = state.current
-        if hand is not None and not hand.is_result_only:
+        if hand is not None and not hand.result_only:
             trick_cards = sum(len(p.cards) for p in hand.trick.plays) if hand.trick else 0
             held = sum(hand.size(s) for s in range(4))
             assert held + hand.stock + trick_cards + sum(hand.pile_count) == 36

@@ -1380,7 +1380,7 @@ def test_a_close_that_contradicts_the_moves_is_refused(data: dict[str, Any], wor
         data = {"cards": [ns, [c for c in deck if c not in ns]]}
     err = m.refuse("hand_result", "la-cabra.result_conflict", **data)
     assert words in err.message and err.message.startswith("hand 1: ")
-    assert m.hand.closed == 0 and not m.hand.over
+    assert m.hand.closed_seq == 0 and not m.hand.over
 
 
 def test_a_close_with_face_down_cards_and_a_later_reveal() -> None:
@@ -1390,7 +1390,7 @@ def test_a_close_with_face_down_cards_and_a_later_reveal() -> None:
     m.add("hand_result", cardPoints=[25, 95], tricks=[1, 6])
     assert m.hand_score()["points"] == [4, 0]
     err = m.refuse("reveal", "la-cabra.mismatch", cards=[{"seq": 6, "index": 0, "card": "QC"}])
-    assert err.seq == m.hand.closed and "North and South already hold 28 card points" in err.message
+    assert err.seq == m.hand.closed_seq and "North and South already hold 28 card points" in err.message
     m.add("reveal", cards=[{"seq": 6, "index": 0, "card": "6D"}])
     assert m.hand_score()["points"] == [4, 0]
 

@@ -1,7 +1,7 @@
 // The scorer's page, what every part of it shares: the match being scored (its id, game and the
 // last read of it), the players' names, the match's options and the per-game form kit.
 import { adoptFragmentToken, append, problemDetails, problemText } from "../api.js";
-import { deck } from "../cards.js";
+import { deck } from "../games.js";
 import { $, el, seatNamer } from "../dom.js";
 import { kit } from "../forms.js";
 

@@ -1,8 +1,8 @@
 // The scorer's page: move by move, the legal moves as buttons, card pickers, one-tap moves held
 // a few seconds with Undo, reveals.
 import { append, call, dryRun, queued, tokenFor } from "../api.js";
-import { cardButton, cardName, deck, paintCard } from "../cards.js";
-import { FIELDS, SHEET, DEAL, moveLabel } from "../games.js";
+import { cardButton, cardName, paintCard } from "../cards.js";
+import { FIELDS, SHEET, DEAL, deck, moveLabel } from "../games.js";
 import { drawTable } from "../table.js";
 import { $, el, keepingFocus } from "../dom.js";
 import { fieldProblem, moveData } from "../forms.js";
@@ -108,7 +108,7 @@ export function openDeal(move) {
     const relabel = () => {
       const t = slot.code == null ? "not chosen" : cardName(slot.code);
       if (slot.code == null) { b.className = "card"; b.textContent = "…"; } else paintCard(b, slot.code);
-      b.setAttribute("aria-label", `${seat == null ? spec.extraLabel(field) : seatName(seat)} card ${index + 1}: ${t}`);
+      b.setAttribute("aria-label", spec.place(seat == null ? null : seatName(seat), field, index, t));
       b.setAttribute("aria-pressed", String(selected === slot));
     };
     slot.relabel = relabel;
@@ -170,7 +170,7 @@ export function openDeal(move) {
     const data = { ...move.data };
     if (dealerPick) data.dealer = dealerPick.value();
     const missing = slots.filter((s) => s.code == null);
-    if (missing.length) { showRefusal(refusal, { body: { detail: `Pick the ${missing.map((s) => spec.extraLabel(s.field)).join(", ")} first.` } }); return; }
+    if (missing.length) { showRefusal(refusal, { body: { detail: spec.missing(missing.map((s) => s.field)) } }); return; }
     data[spec.perSeat.field] = players().map((_, seat) => slots.filter((s) => s.seat === seat).map((s) => s.code));
     for (const extra of spec.extras) {
       const codesOf = slots.filter((s) => s.field === extra.field && s.seat == null).map((s) => s.code);

@@ -145,7 +145,7 @@ _COMMON_TITLES = {
     "en": "Recording a match",
     "ca": "Com s'anota una partida",
     "es": "Cómo se anota una partida",
-    "de": "Eine Partie aufschreiben",
+    "de": "Eine Partie notieren",
 }
 """The title of ``/rules/common`` (its file starts at level 2), per language."""
 

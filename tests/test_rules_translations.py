@@ -212,3 +212,45 @@ def test_glossary_names_every_option(game):
 
 def test_players_guide_links_the_glossaries():
     assert "glossary/" in _read(RULES.parent.parent / "docs" / "PLAYERS.md")
+
+
+REFUSED = {"ca": "No s'admet: ", "es": "No se admite: ", "de": "Nicht erlaubt: "}
+"""How each language says the English ``Refused: `` before a rule's codes (one wording per language)."""
+TERMS = (
+    "deal",
+    "dealer",
+    "hand",
+    "round",
+    "trick",
+    "meld",
+    "stand",
+    "take",
+    "re-buy",
+    "pot",
+    "chips",
+    "score sheet",
+    "entry",
+    "correction",
+    "dispute",
+    "ruling",
+)
+"""The words every glossary gives in the four languages (the pages' and the rules' words)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", PAGES)
+def test_translation_says_refused_one_way(lang, name):
+    english = [line for line in _read(RULES / f"{name}.md").splitlines() if line.startswith("Refused: ")]
+    lines = _read(RULES / lang / f"{name}.md").splitlines()
+    assert not [line for line in lines if line.startswith("Refused")], "an English 'Refused:' line is left"
+    assert len([line for line in lines if line.startswith(REFUSED[lang])]) == len(english)
+
+
+@pytest.mark.parametrize("game", rulebook.games())
+def test_glossary_gives_the_common_terms(game):
+    _, body = _glossary_rows(game)
+    first = [row[0].lower() for row in body]
+    for term in TERMS:
+        assert any(cell == term or cell.startswith((f"{term} ", f"{term} (")) for cell in first), (
+            f"{game}: no row for {term!r}"
+        )

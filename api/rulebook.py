@@ -193,7 +193,6 @@ def render(game: str, lang: str = DEFAULT_LANG) -> str:
     return page_in(game, lang).html
 
 
-@lru_cache(maxsize=None)
 def page_in(game: str, lang: str = DEFAULT_LANG) -> Page:
     """Return the rendered rules page of ``game`` in ``lang``; ``page_in(game)`` is ``page(game)``.
 
@@ -201,12 +200,22 @@ def page_in(game: str, lang: str = DEFAULT_LANG) -> Page:
     anchors: a refusal links to the same rule in every language. A language without rules, or
     a page not translated, reads English (``Page.lang`` says which).
 
+    Only a known game in a known language reaches the cache, so a ``?lang=`` made up by a
+    reader never grows it: it holds at most one page per game and language.
+
     Raises:
         KeyError: no rules page for that game.
     """
     english = page(game)  # also refuses an unknown game without making it a path
     if lang == DEFAULT_LANG or lang not in languages():
         return english
+    return _translated(game, lang)
+
+
+@lru_cache(maxsize=None)
+def _translated(game: str, lang: str) -> Page:
+    """Render ``game``'s page in ``lang`` (both already known: see ``page_in``)."""
+    english = page(game)
     text = source(game, lang)
     md = _markdown()
     tokens = md.parse(text)

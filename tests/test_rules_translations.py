@@ -161,7 +161,7 @@ def test_rulebook_falls_back_file_by_file(tmp_path, monkeypatch):
     (tmp_path / "xx").mkdir()
     (tmp_path / "xx" / "common.md").write_text(_read(RULES / "es" / "common.md"), encoding="utf-8")
     monkeypatch.setattr(rulebook, "RULES_DIR", tmp_path)
-    for cached in (rulebook.languages, rulebook.page, rulebook.page_in):
+    for cached in (rulebook.languages, rulebook.page, rulebook._translated):
         cached.cache_clear()
     try:
         assert rulebook.languages() == ("en", "xx")
@@ -173,7 +173,7 @@ def test_rulebook_falls_back_file_by_file(tmp_path, monkeypatch):
         assert common.lang == "xx" and common.title == rulebook.page("common").title
     finally:
         monkeypatch.undo()
-        for cached in (rulebook.languages, rulebook.page, rulebook.page_in):
+        for cached in (rulebook.languages, rulebook.page, rulebook._translated):
             cached.cache_clear()
 
 
@@ -254,3 +254,12 @@ def test_glossary_gives_the_common_terms(game):
         assert any(cell == term or cell.startswith((f"{term} ", f"{term} (")) for cell in first), (
             f"{game}: no row for {term!r}"
         )
+
+
+def test_rulebook_cache_holds_only_known_languages():
+    for n in range(200):
+        rulebook.page_in("kabu", f"x{n}")
+        rulebook.page_in("kabu", f"{n:02d}"[:2])
+    bound = (len(rulebook.games()) + 1) * len(rulebook.languages())
+    assert rulebook._translated.cache_info().currsize <= bound
+    assert rulebook.page_in("kabu", "es") is rulebook.page_in("kabu", "es")

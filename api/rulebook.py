@@ -40,6 +40,8 @@ class Page:
     """rule code → the anchor of the rule that refuses with it."""
     toc: tuple[tuple[int, str, str], ...]
     """(level, title, anchor) of every heading, for the contents."""
+    lang: str = "en"
+    """The language the page is written in (``en`` when the translation is missing)."""
 
 
 def games() -> list[str]:
@@ -127,3 +129,104 @@ def rule_link(code: str, game: str | None = None) -> str | None:
     except KeyError:
         return None
     return None if anchor is None else f"/rules/{where}#{anchor}"
+
+
+# The rules in the players' languages (issue 28) ------------------------------------------
+#
+# A translation of ``rules/<name>.md`` is ``rules/<lang>/<name>.md``: the same headings with
+# the same anchors in the same order (the anchors are stable, so every rule link resolves in
+# every language), the same codes and notation in backticks. A missing translation falls back
+# to the English file, file by file. ``games()`` globs ``rules/*.md`` only, so the language
+# folders never count as games.
+
+DEFAULT_LANG = "en"
+_LANG = re.compile(r"[a-z]{2}")
+_COMMON_TITLES = {
+    "en": "Recording a match",
+    "ca": "Com s'anota una partida",
+    "es": "Cómo se anota una partida",
+    "de": "Eine Partie notieren",
+}
+"""The title of ``/rules/common`` (its file starts at level 2), per language."""
+
+
+@lru_cache(maxsize=1)
+def languages() -> tuple[str, ...]:
+    """Return the languages the rules are written in: ``en`` first, then every ``rules/<xx>/``."""
+    found = sorted(p.name for p in RULES_DIR.iterdir() if p.is_dir() and _LANG.fullmatch(p.name))
+    return (DEFAULT_LANG, *(lang for lang in found if lang != DEFAULT_LANG))
+
+
+def rules_file(name: str, lang: str = DEFAULT_LANG) -> Path:
+    """Return the file holding ``name`` (a game or ``common``) in ``lang``, or the English one.
+
+    ``lang`` is only compared with ``languages()``, never made a path as given: an unknown
+    language reads English.
+    """
+    if lang != DEFAULT_LANG and lang in languages():
+        translated = RULES_DIR / lang / f"{name}.md"
+        if translated.is_file():
+            return translated
+    return RULES_DIR / f"{name}.md"
+
+
+def file_language(name: str, lang: str = DEFAULT_LANG) -> str:
+    """Return the language ``rules_file(name, lang)`` is written in (``en`` on fallback)."""
+    return DEFAULT_LANG if rules_file(name, lang).parent == RULES_DIR else lang
+
+
+def source(game: str, lang: str = DEFAULT_LANG) -> str:
+    """Return the Markdown of ``game``'s page in ``lang``: the game's file, then ``common.md``.
+
+    Each of the two files falls back to English on its own when its translation is missing.
+    """
+    if lang == DEFAULT_LANG:
+        return _source(game)
+    text = rules_file(game, lang).read_text(encoding="utf-8")
+    if game == COMMON:
+        return text
+    return text.rstrip() + "\n\n" + rules_file(COMMON, lang).read_text(encoding="utf-8")
+
+
+def render(game: str, lang: str = DEFAULT_LANG) -> str:
+    """Return the HTML of ``game``'s rules page in ``lang`` (English where untranslated)."""
+    return page_in(game, lang).html
+
+
+def page_in(game: str, lang: str = DEFAULT_LANG) -> Page:
+    """Return the rendered rules page of ``game`` in ``lang``; ``page_in(game)`` is ``page(game)``.
+
+    The anchors are the English page's (a translation keeps them), and so are the rule codes'
+    anchors: a refusal links to the same rule in every language. A language without rules, or
+    a page not translated, reads English (``Page.lang`` says which).
+
+    Only a known game in a known language reaches the cache, so a ``?lang=`` made up by a
+    reader never grows it: it holds at most one page per game and language.
+
+    Raises:
+        KeyError: no rules page for that game.
+    """
+    english = page(game)  # also refuses an unknown game without making it a path
+    if lang == DEFAULT_LANG or lang not in languages():
+        return english
+    return _translated(game, lang)
+
+
+@lru_cache(maxsize=None)
+def _translated(game: str, lang: str) -> Page:
+    """Render ``game``'s page in ``lang`` (both already known: see ``page_in``)."""
+    english = page(game)
+    text = source(game, lang)
+    md = _markdown()
+    tokens = md.parse(text)
+    toc = []
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.attrGet("id"):
+            toc.append((int(token.tag[1]), tokens[i + 1].content.strip(), str(token.attrGet("id"))))
+    written = file_language(game, lang)
+    if toc and toc[0][0] == 1:
+        title = toc[0][1]
+    else:
+        title = _COMMON_TITLES.get(written, _COMMON_TITLES[DEFAULT_LANG])
+    html = md.renderer.render(tokens, md.options, {})
+    return Page(game, title, html, frozenset(a for _, _, a in toc), dict(english.codes), tuple(toc), written)

@@ -154,3 +154,17 @@ def test_the_printed_sheet_in_german(client) -> None:  # type: ignore[no-untyped
     assert f'id="head-hash">{head}<' in german
     started = re.search(r"Begonnen: ([^<\n]+)", german).group(1).strip()  # type: ignore[union-attr]
     assert re.fullmatch(r"\d\d\.\d\d\.\d{4}", started), started  # "28.11.2026", not "2026-11-28"
+
+
+def test_the_rules_pages_in_the_readers_language() -> None:
+    """The rules are read in the reader's language, with the same anchors, so every rule link
+    of a refusal or a score line resolves in every language."""
+    client = create_app({"TANTEO_DB": "memory:"}).test_client(use_cookies=False)
+    anchors = {}
+    for lang in ("en", "es", "ca", "de"):
+        html = client.get(f"/rules/cau-robat?lang={lang}").get_data(as_text=True)
+        assert f'<article class="rules-text" lang="{lang}">' in html
+        anchors[lang] = re.findall(r'id="([\w-]+)"', html)
+    assert anchors["es"] == anchors["en"] == anchors["ca"] == anchors["de"]
+    assert "bastos" in client.get("/rules/cau-robat?lang=ca").get_data(as_text=True)
+    assert "Ablagestapel" in client.get("/rules/cabo?lang=de").get_data(as_text=True)

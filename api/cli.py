@@ -285,7 +285,15 @@ def serve(
             cache_bytes(os.environ["TANTEO_CACHE_BYTES"])
         except ValueError as error:  # said before the server starts, not as a traceback
             _fail(str(error))
-    app = create_app(config)
+    try:
+        app = create_app(config)
+    except ValueError as error:  # a setting from the environment (TANTEO_TRUSTED_PROXIES …), said in words
+        _fail(str(error))
+    if app.config["TANTEO_TRUSTED_PROXIES"]:
+        # waitress drops every X-Forwarded-* header it was not told to trust, before the app sees
+        # it; the app's ProxyFix (api/app.py) is the one that reads them, the configured number
+        # of hops and no more, so waitress must pass them on.
+        settings["clear_untrusted_proxy_headers"] = False
     # SIGTERM ends waitress' loop like Ctrl-C does, so the ledgers are closed below.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
     budget = app.extensions["tanteo.cache"].budget

@@ -754,9 +754,10 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
     if _is_text(file, raw):
         del raw  # read again a line at a time: a text import holds one match, not the file
         with _stop_on_ctrl_c(None) as asked, open(file, "rb") as handle:
-            lines = (line.decode("utf-8", "replace") for line in lines_of(handle.read))
+            stream = lines_of(handle.read)
+            lines = (line.decode("utf-8", "replace") for line in stream)
             try:
-                report = transfer.import_text(service, lines, by=by, stop=asked)
+                report = transfer.import_text(service, lines, by=by, stop=asked, rest=stream.count_rest)
             except transfer.ImportStopped as stopped:
                 _import_stopped(stopped, as_json)
     else:
@@ -845,6 +846,8 @@ def _print_import(report: Mapping[str, Any], as_json: bool) -> None:
         click.echo(f"{where}{of}: {error['code']}: {error['message']}", err=True)
     if report.get("moreErrors"):
         click.echo(report["moreErrorsDetail"], err=True)
+    if report.get("unreadLines"):
+        click.echo(report["unreadLinesDetail"], err=True)
     click.echo(
         f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
         f"{len(report['errors']) + report.get('moreErrors', 0)} errors"

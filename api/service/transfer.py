@@ -40,8 +40,9 @@ from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_pa
 from ledger.records import StoredEvent, is_placeholder
 from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable
 from replays.archive import ArchivedMatch, LineError, archive_line, damaged_match, read_archive
-from replays.lines import MAX_ERRORS, ErrorLog, more_errors_said
+from replays.lines import MAX_ERRORS, ErrorLog, more_errors_said, not_a_record, unread_said
 from replays.notation import (
+    NOT_NOTATION,
     NotationError,
     TextMatch,
     Written,
@@ -77,6 +78,7 @@ class NothingImported(Exception):
         where = f" (first: line {first['line']}: {first['message']})" if first else ""
         count = len(errors) + report.get("moreErrors", 0)
         more = f"; {report['moreErrorsDetail']}" if report.get("moreErrors") else ""
+        more += f"; {report['unreadLinesDetail']}" if report.get("unreadLines") else ""
         super().__init__(f"nothing was imported: {count:,} error{'s' if count != 1 else ''}{where}{more}")
         self.report = report
         self.message = str(self)
@@ -187,13 +189,23 @@ class Deadline:
             yield line
 
 
-def _listed(report: dict[str, Any], errors: ErrorLog[Any], as_json: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+def _listed(
+    report: dict[str, Any],
+    errors: ErrorLog[Any],
+    as_json: Callable[[Any], dict[str, Any]],
+    unread: tuple[int, int] | None = None,
+) -> dict[str, Any]:
     """Put an import's errors in its report: the first :data:`MAX_ERRORS` in the file and, when
-    there were more, ``moreErrors`` (their count) and ``moreErrorsDetail`` (that count in words)."""
+    there were more, ``moreErrors`` (their count) and ``moreErrorsDetail`` (that count in words);
+    when the file was not read to its end (``unread``: how many lines were left, from which),
+    ``unreadLines`` and ``unreadLinesDetail``."""
     report["errors"] = [as_json(e) for e in errors.kept()]
     if errors.more:
         report["moreErrors"] = errors.more
         report["moreErrorsDetail"] = more_errors_said(errors.more, errors.limit)
+    if unread is not None and unread[0]:
+        report["unreadLines"] = unread[0]
+        report["unreadLinesDetail"] = unread_said(*unread)
     return report
 
 
@@ -814,6 +826,7 @@ def import_text(
     by: str = "",
     stop: Callable[[], bool] | None = None,
     seconds: float | None = None,
+    rest: Callable[[], int] | None = None,
 ) -> dict[str, Any]:
     """Import every match of a text file, leniently: each keeps its valid prefix and stays open.
 
@@ -829,28 +842,49 @@ def import_text(
     :class:`ImportStopped` with the matches started so far and their write tokens, which exist
     nowhere else (a fault in the middle of a match leaves it with the events recorded before
     it: its version says how many).
+
+    A file that has shown it is no Tanteo record (more than :data:`MAX_ERRORS` errors before
+    any match could start, :func:`replays.lines.not_a_record`; or no match tags in its first
+    lines, :data:`replays.notation.NOT_NOTATION`) is read no further: the report
+    counts the lines left (``unreadLines``), with ``rest`` (how many lines the stream under
+    ``text`` still holds, :meth:`replays.lines.Lines.count_rest`) when given, else by going
+    through them.
     """
     imported: list[dict[str, Any]] = []
     errors: ErrorLog[dict[str, Any]] = ErrorLog(MAX_ERRORS)
     deadline = Deadline(seconds)
-    lines = (
+    source = iter(
         text.split("\n")[:-1]
         if isinstance(text, str) and text.endswith("\n")
         else text.split("\n")
         if isinstance(text, str)
         else text
     )
+    read = 0  # lines handed to the reader so far
+
+    def counted() -> Iterator[str]:
+        nonlocal read
+        for line in source:
+            read += 1
+            yield line
+
+    unread: tuple[int, int] | None = None  # (lines not read, the first of them)
 
     def report() -> dict[str, Any]:
-        return _listed({"imported": imported, "unchanged": []}, errors, dict)
+        return _listed({"imported": imported, "unchanged": []}, errors, dict, unread)
 
     try:
-        for written in iter_text(deadline.lines(lines)):
+        for written in iter_text(deadline.lines(counted())):
             deadline.check()
             if stop is not None and stop():
                 raise _StopAsked
             errors.extend(_text_error(e, None) for e in written.errors)
             _import_written(service, written, by, imported, errors)
+            if not_a_record(errors, bool(imported)) or any(e.code == NOT_NOTATION for e in written.errors):
+                # no Tanteo record: the lines left are counted, not read
+                left = rest() if rest is not None else sum(1 for _ in source)
+                unread = (read - written.last_line + left, written.last_line + 1)
+                break
     except _StopAsked:
         raise ImportStopped(report(), "stopped on request", text=True) from None
     except Cut as cut:

@@ -71,13 +71,37 @@ def test_the_errors_listed_are_the_first_in_the_file_beside_the_matches_read(cli
     assert [e["line"] for e in body["errors"]] == list(range(1, 101)) and body["moreErrors"] == 200
 
 
-def test_text_errors_are_bounded_too(client: Any) -> None:
+def test_text_errors_are_bounded_too_and_junk_is_read_no_further(client: Any) -> None:
+    """Past 100 errors with nothing imported the text is no Tanteo record: the reading stops after
+    the match that brought the 101st error, and the lines left are counted, not read."""
     block = '[Game "junk"]\n[Players "a" "b"]\n2. play card=ZZ\n'
     response = client.post("/matches/import", data=(block * 500).encode(), content_type="text/plain")
     body = response.get_json()
     assert response.status_code == 422 and body["code"] == "import.nothing_imported"
-    assert len(body["errors"]) == 100 and body["moreErrors"] == 400
+    assert len(body["errors"]) == 100 and body["moreErrors"] == 1
     assert body["errors"][0]["line"] == 1 and "'junk' is not a game" in body["errors"][0]["message"]
+    assert body["unreadLines"] == 3 * (500 - 101)
+    assert body["unreadLinesDetail"].startswith("the file's last 1,197 lines (from line 304 on) were not read")
+    assert body["unreadLinesDetail"] in body["detail"]
+
+
+def test_a_text_import_that_starts_a_match_reads_the_whole_file(client: Any) -> None:
+    """The early stop is for junk only: once a match was imported, every later error is read and counted."""
+    block = '[Game "junk"]\n[Players "a" "b"]\n2. play card=ZZ\n'
+    text = exported_text(client) + b"2. note {its own event: the junk tags below start other matches}\n"
+    text += (block * 200).encode()
+    body = client.post("/matches/import", data=text, content_type="text/plain").get_json()
+    assert len(body["imported"]) == 1 and body["moreErrors"] == 100 and "unreadLines" not in body
+
+
+def test_a_text_without_tags_is_read_no_further_than_1000_lines(client: Any) -> None:
+    """No [Game] tag in the first 1,000 lines: not the notation; the rest is counted, not read."""
+    response = client.post("/matches/import", data=b"play card=ZZ x=[1 2]\n" * 5000, content_type="text/plain")
+    body = response.get_json()
+    assert response.status_code == 422 and body["code"] == "import.nothing_imported"
+    codes = [(e["line"], e["code"]) for e in body["errors"]]
+    assert codes == [(1, "notation.no_tags"), (1001, "notation.not_notation")]
+    assert "no match tags" in body["errors"][1]["message"] and body["unreadLines"] == 4000
 
 
 def test_a_report_without_more_errors_has_no_more_errors_field(client: Any) -> None:

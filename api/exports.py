@@ -276,10 +276,10 @@ class Import(MethodView):
                     f"('Content-Type: {mimetype}; charset=utf-8')"
                 ) from None
             seconds = current_app.config["TANTEO_IMPORT_SECONDS"]
+            lines = lines_of(read)
             if mimetype in ARCHIVE_TYPES:
-                report = transfer.import_archive(current_service(), lines_of(read), seconds=seconds)
+                report = transfer.import_archive(current_service(), lines, seconds=seconds, rest=lines.count_rest)
             else:
-                lines = lines_of(read)
                 report = transfer.import_text(
                     current_service(), _text_lines(lines, charset), by=by, seconds=seconds, rest=lines.count_rest
                 )

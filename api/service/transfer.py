@@ -39,7 +39,7 @@ from engines import get_engine
 from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
 from ledger.records import StoredEvent, is_placeholder
 from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable
-from replays.archive import ArchivedMatch, LineError, archive_line, damaged_match, read_archive
+from replays.archive import ArchivedMatch, LineError, archive_line, damaged_match, iter_archive, read_archive
 from replays.lines import MAX_ERRORS, ErrorLog, more_errors_said, not_a_record, unread_said
 from replays.notation import (
     NOT_NOTATION,
@@ -330,6 +330,7 @@ def import_archive(
     workers: int | None = None,
     stop: Callable[[], bool] | None = None,
     seconds: float | None = None,
+    rest: Callable[[], int] | None = None,
 ) -> dict[str, Any]:
     """Import every match of an archive that is sound; report the rest by line.
 
@@ -341,10 +342,16 @@ def import_archive(
     import stops (between two lines or two matches) as a stop does, saying so.
 
     ``lines`` that are not a list (a request body's lines, :func:`replays.lines.lines_of`)
-    are read as they come, checked here (no workers): only the events of the matches are
-    kept until the end of the file (a match's lines may be spread over it: each is decided
-    whole), never a refused line. The report lists the first :data:`MAX_ERRORS` errors in
-    the file, and counts the rest (``moreErrors``).
+    are read as they come, checked here (no workers), one match at a time
+    (:func:`replays.archive.iter_archive`): each match's lines come together, as an export
+    writes them, and a match is decided, and stored with its chunk, once its lines end; a
+    line of a match that resumes after another began is refused by line. What is held is
+    a chunk of :data:`CHUNK_EVENTS` events and one match, whatever the body's size. A body
+    that shows it is no archive (more than :data:`MAX_ERRORS` errors before a single event)
+    is read no further: its other lines are counted (``rest``: the stream's own count) and
+    reported as ``unreadLines``. A list (the command line's file, read whole) may spread a
+    match's lines over the file: each match is decided whole at the end. The report lists
+    the first :data:`MAX_ERRORS` errors in the file, and counts the rest (``moreErrors``).
 
     Raises:
         ImportStopped: ``stop`` answered yes, the time ran out, or the storage or a worker
@@ -363,7 +370,7 @@ def import_archive(
 
     with collector_paused():  # the matches are held decoded until the last one is stored
         return _import_archive(
-            service, lines if isinstance(lines, list) else deadline.lines(lines), progress, workers, stopping
+            service, lines if isinstance(lines, list) else deadline.lines(lines), progress, workers, stopping, rest
         )
 
 
@@ -379,12 +386,14 @@ def _import_archive(
     progress: Any,
     workers: int | None,
     stop: Callable[[], bool],
+    rest: Callable[[], int] | None = None,
 ) -> dict[str, Any]:
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
     errors: ErrorLog[LineError] = ErrorLog(MAX_ERRORS, names=damaged_match)
     pending: list[tuple[ArchivedMatch, MatchImport, str]] = []
     count = import_workers(workers, len(lines)) if isinstance(lines, list) else 0
+    unread: list[tuple[int, int]] = []  # a body that is no archive: (lines left unread, the first of them)
 
     def handled(archived: ArchivedMatch) -> None:
         if progress is not None:
@@ -405,13 +414,17 @@ def _import_archive(
     def report() -> dict[str, Any]:
         imported.sort(key=lambda entry: entry["lines"][0])  # in the file's order (workers may settle a match late)
         unchanged.sort(key=lambda entry: entry["lines"][0])
-        return _listed({"imported": imported, "unchanged": unchanged}, errors, LineError.json)
+        return _listed(
+            {"imported": imported, "unchanged": unchanged}, errors, LineError.json, unread[0] if unread else None
+        )
 
     try:
         settled = (
             _settled_by_workers(service, lines, count, errors, stop)
             if count and isinstance(lines, list)
             else _settled(service, lines, errors)
+            if isinstance(lines, list)
+            else _streamed(service, lines, errors, unread, rest)
         )
         with contextlib.closing(settled):  # a stop lets the workers go at once
             for archived, decision in settled:
@@ -474,6 +487,18 @@ def _settled(
     damaged = set(refused.named)
     for archived in matches:
         yield archived, _decision(service, archived, damaged)
+
+
+def _streamed(
+    service: Service,
+    lines: Iterable[bytes | str],
+    refused: ErrorLog[LineError],
+    unread: list[tuple[int, int]],
+    rest: Callable[[], int] | None,
+) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
+    """Decide each match as soon as its lines end (a body read as it arrives: one match held)."""
+    for archived in iter_archive(lines, refused, unread=unread, rest=rest):
+        yield archived, _decision(service, archived, refused.named)
 
 
 def _decision(service: Service, archived: ArchivedMatch, damaged: Collection[str | None]) -> _Decision:

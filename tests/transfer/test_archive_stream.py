@@ -84,3 +84,28 @@ def test_read_as_it_arrives_or_whole_the_report_is_the_same(tmp_path: Path, line
             report = transfer.import_archive(Service(ledger), given, workers=0)
         reports.append([{k: v for k, v in m.items() if k != "token"} for m in report["imported"]])
     assert reports[0] == reports[1] and len(reports[0]) == 3
+
+
+def test_a_body_stopped_part_way_keeps_the_matches_stored_before_and_says_so(
+    tmp_path: Path, lines: list[bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read as it arrives, a match is stored with its chunk while the body goes on: a stop after
+    the second match (Ctrl-C; the time budget and a storage fault stop the same way) keeps the
+    first two, each whole, with their tokens, and the answer says so."""
+    monkeypatch.setattr(transfer, "CHUNK_EVENTS", 1)  # a transaction per match
+    first, second, third = ids(lines)
+    handled: list[int] = []
+    with SqliteLedger(tmp_path / "target.db") as ledger:
+        try:
+            transfer.import_archive(
+                Service(ledger), iter(lines), progress=handled.append, stop=lambda: len(handled) >= 2
+            )
+        except transfer.ImportStopped as stopped:
+            report, message = stopped.report, stopped.message
+        else:
+            raise AssertionError("the import did not stop")
+        kept = [m.id for m in ledger.list_matches(limit=10)[0]]
+    assert sorted(kept) == sorted([first, second]) and [m["id"] for m in report["imported"]] == [first, second]
+    assert all(m["token"] for m in report["imported"])
+    assert "2 matches were imported before it, each whole" in message
+    assert "importing the same file again imports the rest and reports those as unchanged" in message

@@ -368,7 +368,8 @@ def import_archive(
         deadline.check()
         return asked()
 
-    with collector_paused():  # the matches are held decoded until the last one is stored
+    # the matches are held decoded until stored: a chunk of them, or a whole file given as a list
+    with collector_paused():
         return _import_archive(
             service, lines if isinstance(lines, list) else deadline.lines(lines), progress, workers, stopping, rest
         )

@@ -10,7 +10,6 @@ bound of what the import added. Run alone with ``-s`` to see the figures.
 
 from __future__ import annotations
 
-import http.client
 import json
 import random
 from pathlib import Path
@@ -19,37 +18,17 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import Server
+from tests.server.memory import MB, post_import as post, status_kb
 
-MB = 1024 * 1024
 GROWTH_LIMIT = 100 * MB
 ANSWER_LIMIT = 64 * 1024
-
-
-def status_kb(pid: int) -> dict[str, int]:
-    """The VmRSS and VmHWM of a process, in bytes, from /proc/<pid>/status."""
-    found = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        name, _, value = line.partition(":")
-        if name in ("VmRSS", "VmHWM"):
-            found[name] = int(value.split()[0]) * 1024
-    return found
-
-
-def post(server: Server, body: bytes, content_type: str) -> tuple[int, bytes, dict[str, str]]:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=900)  # generous: it must finish
-    try:
-        connection.request("POST", "/matches/import", body=body, headers={"Content-Type": content_type})
-        response = connection.getresponse()
-        return response.status, response.read(), dict(response.getheaders())
-    finally:
-        connection.close()
 
 
 def junk_text(size: int) -> bytes:
     """Text-notation lines a hostile user might send: tags of games that do not exist, cards that
     are not cards, lists and objects, stray words; many short "matches", none importable, and
-    nothing that ends the reading early (every list and object closed on its line), so that the
-    whole file is read."""
+    no line that cannot be read (every list and object closed on its line): what stops its reading
+    is the import's own rule for a file that is no Tanteo record (``replays.lines.not_a_record``)."""
     rng = random.Random(26)
     words = [
         "play",

@@ -1,6 +1,6 @@
 """What a hostile import costs a real server in seconds, beside a large valid one (issue 26).
 
-    .venv/bin/python bench/hostile_import_bench.py [--rounds 5] [--events 20000]
+    .venv/bin/python bench/hostile_import_bench.py [--rounds 5] [--events 60000]
 
 A real ``tanteo serve`` (waitress, ``python -m api.cli serve``) on a fresh SQLite file takes
 ``POST /matches/import`` three ways, one after another, ``--rounds`` times, the order rotating:
@@ -68,7 +68,7 @@ def post(port: int, body: bytes, content_type: str) -> tuple[float, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--events", type=int, default=20_000)
+    parser.add_argument("--events", type=int, default=60_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         text, matches = valid_text(Path(tmp) / "source.db", args.events)

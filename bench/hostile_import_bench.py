@@ -5,7 +5,7 @@
 A real ``tanteo serve`` (waitress, ``python -m api.cli serve``) on a fresh SQLite file takes
 ``POST /matches/import`` three ways, one after another, ``--rounds`` times, the order rotating:
 
-- 20 MB of junk text notation (``tests/server/test_import_memory.junk_text``: nothing a match
+- 20 MB of junk text notation (``tests/server/memory.junk_text``: nothing a match
   is made of), which the issue's bar wants refused in under 10 s;
 - 5 MB of ``{}`` archive lines;
 - a large valid text file: whole La Cabra series played by the conformance driver until
@@ -36,7 +36,7 @@ from import_bench import la_cabra_series  # noqa: E402
 from api.service import Service, StateCache, transfer  # noqa: E402
 from ledger import SqliteLedger  # noqa: E402
 from tests.server.conftest import Server  # noqa: E402
-from tests.server.test_import_memory import junk_text  # noqa: E402
+from tests.server.memory import junk_text  # noqa: E402
 
 
 def valid_text(path: Path, events: int) -> tuple[bytes, int]:

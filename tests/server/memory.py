@@ -1,9 +1,11 @@
-"""Helpers shared by the server memory tests: a process's memory from /proc, and an import sent to a
-real server (moved out of tests.server.test_import_memory, so that no test module imports another)."""
+"""Helpers shared by the server memory tests and bench/hostile_import_bench.py: a process's memory
+from /proc, an import sent to a real server, and a body of junk text notation (moved out of
+tests.server.test_import_memory, so that no test module imports another)."""
 
 from __future__ import annotations
 
 import http.client
+import random
 from pathlib import Path
 
 from tests.server.conftest import Server
@@ -30,3 +32,45 @@ def post_import(server: Server, body: bytes, content_type: str) -> tuple[int, by
         return response.status, response.read(), dict(response.getheaders())
     finally:
         connection.close()
+
+
+def junk_text(size: int) -> bytes:
+    """Text-notation lines a hostile user might send: tags of games that do not exist, cards that
+    are not cards, lists and objects, stray words; many short "matches", none importable, and
+    no line that cannot be read (every list and object closed on its line): what stops its reading
+    is the import's own rule for a file that is no Tanteo record (``replays.lines.not_a_record``)."""
+    rng = random.Random(26)
+    words = [
+        "play",
+        "lead",
+        "beat",
+        "card=ZZ",
+        "seat=9",
+        "x=[1 2 3]",
+        "y=(a=1 b=[])",
+        "??",
+        "7o",
+        "hand_started",
+        'note="hola"',
+        "{a comment}",
+        "dealer=0",
+        "12",
+        "true",
+        "null",
+        "(",
+        ")",
+        "=",
+        "10H",
+        "KS",
+    ]
+    lines = []
+    total = 0
+    while total < size:
+        if rng.random() < 0.2:
+            line = f'[Game "junk{rng.randrange(1000)}"]\n[Players "a" "b"]'
+        else:
+            line = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 8)))
+            line = line.replace("(", "(z=").replace(")", "") + ")" * line.count("(")  # every ( closed on its line
+        lines.append(line)
+        total += len(line) + 1
+    return ("\n".join(lines) + "\n").encode()[:size]

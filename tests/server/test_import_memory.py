@@ -11,59 +11,16 @@ bound of what the import added. Run alone with ``-s`` to see the figures.
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.server.conftest import Server
-from tests.server.memory import MB, post_import as post, status_kb
+from tests.server.memory import MB, junk_text, post_import as post, status_kb
 
 GROWTH_LIMIT = 100 * MB
 ANSWER_LIMIT = 64 * 1024
-
-
-def junk_text(size: int) -> bytes:
-    """Text-notation lines a hostile user might send: tags of games that do not exist, cards that
-    are not cards, lists and objects, stray words; many short "matches", none importable, and
-    no line that cannot be read (every list and object closed on its line): what stops its reading
-    is the import's own rule for a file that is no Tanteo record (``replays.lines.not_a_record``)."""
-    rng = random.Random(26)
-    words = [
-        "play",
-        "lead",
-        "beat",
-        "card=ZZ",
-        "seat=9",
-        "x=[1 2 3]",
-        "y=(a=1 b=[])",
-        "??",
-        "7o",
-        "hand_started",
-        'note="hola"',
-        "{a comment}",
-        "dealer=0",
-        "12",
-        "true",
-        "null",
-        "(",
-        ")",
-        "=",
-        "10H",
-        "KS",
-    ]
-    lines = []
-    total = 0
-    while total < size:
-        if rng.random() < 0.2:
-            line = f'[Game "junk{rng.randrange(1000)}"]\n[Players "a" "b"]'
-        else:
-            line = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 8)))
-            line = line.replace("(", "(z=").replace(")", "") + ")" * line.count("(")  # every ( closed on its line
-        lines.append(line)
-        total += len(line) + 1
-    return ("\n".join(lines) + "\n").encode()[:size]
 
 
 @pytest.fixture

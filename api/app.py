@@ -27,6 +27,7 @@ from flask_limiter.util import get_remote_address
 from flask import Blueprint, Flask, Response, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import errors, i18n, openapi, web
 from api.schemas import Problem
@@ -79,6 +80,11 @@ DEFAULT_CREATE_LIMIT = "120 per minute"
 """How many anonymous writes (``POST /matches`` and ``POST /matches/import`` together) one client
 address may send (``TANTEO_CREATE_LIMIT``, config key or environment; ``off`` for none): a club
 starting twenty matches a minute is far inside it, a script starting thousands is not."""
+
+DEFAULT_TRUSTED_PROXIES = 0
+"""How many reverse proxies stand in front of the server (``TANTEO_TRUSTED_PROXIES``, config key or
+environment). With 0 no forwarding header is believed: a client that writes ``X-Forwarded-For``
+itself must not pick the address the rate limit counts it under."""
 
 LIMITED = frozenset({("POST", "/matches"), ("POST", "/matches/import")})
 """The requests no token guards, so the rate limit is all that slows a flood of them down."""
@@ -165,6 +171,24 @@ def create_limit(value: Any) -> str | None:
     return text
 
 
+def trusted_proxies(value: Any) -> int:
+    """Return how many reverse proxies stand in front of the server (``TANTEO_TRUSTED_PROXIES``).
+
+    Each one appends the address it was reached from to ``X-Forwarded-For``; with N proxies the
+    client's address is the N-th from the end, and whatever a client wrote before that is ignored.
+
+    Raises:
+        ValueError: not a whole number, 0 or more (said in words, for whoever set it).
+    """
+    text = "" if value is None else str(value).strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 3):  # ASCII digits only: not "-1", "²" or "1e9"
+        raise ValueError(
+            "TANTEO_TRUSTED_PROXIES is how many reverse proxies stand in front of this server: 0 when "
+            f"clients reach it directly, 1 behind one nginx or Caddy; not '{text[:40]}'"
+        )
+    return int(text)
+
+
 def public_url(value: Any) -> str | None:
     """Return the address other phones reach this server at (``TANTEO_PUBLIC_URL``), without its
     final ``/``, or None when it is not set.
@@ -235,15 +259,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     the origin of the hand-over QR code and of the printed sheet's link, :func:`public_url`),
     ``TANTEO_IMPORT_KEY`` (when set, ``POST /matches/import`` needs ``Authorization: Bearer <that
     key>``; env ``TANTEO_IMPORT_KEY``; unset, imports are open, bounded) and ``TANTEO_IMPORT_SECONDS``
-    (how long one import may run, default 60; env ``TANTEO_IMPORT_SECONDS``) and ``TANTEO_LANGUAGES``
+    (how long one import may run, default 60; env ``TANTEO_IMPORT_SECONDS``), ``TANTEO_LANGUAGES``
     (the languages offered to a browser's ``Accept-Language`` and in the pages' selector, ``"ca,es,de,en"``;
-    env ``TANTEO_LANGUAGES``; English alone by default, :mod:`api.i18n`).
+    env ``TANTEO_LANGUAGES``; English alone by default, :mod:`api.i18n`) and
+    ``TANTEO_TRUSTED_PROXIES`` (how many reverse proxies stand in front, default 0; env
+    ``TANTEO_TRUSTED_PROXIES``: the client address the rate limit counts, and the scheme, are
+    then read from their ``X-Forwarded-For`` and ``X-Forwarded-Proto``, :func:`trusted_proxies`).
 
     Raises:
         ValueError: ``TANTEO_CACHE_BYTES`` is not a whole number of bytes, 0 or more,
             ``TANTEO_CREATE_LIMIT`` is not a rate, ``TANTEO_PUBLIC_URL`` is not an http(s) address,
-            ``TANTEO_IMPORT_SECONDS`` is not a number of seconds above 0, or ``TANTEO_LANGUAGES``
-            names a language Tanteo has no catalog for.
+            ``TANTEO_IMPORT_SECONDS`` is not a number of seconds above 0, ``TANTEO_LANGUAGES``
+            names a language Tanteo has no catalog for, or ``TANTEO_TRUSTED_PROXIES`` is not a
+            whole number, 0 or more.
     """
     app = Flask(__name__)
     app.config.update(
@@ -266,11 +294,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         TANTEO_IMPORT_KEY=os.environ.get("TANTEO_IMPORT_KEY") or None,
         TANTEO_IMPORT_SECONDS=os.environ.get("TANTEO_IMPORT_SECONDS", DEFAULT_IMPORT_SECONDS),
         TANTEO_LANGUAGES=os.environ.get("TANTEO_LANGUAGES", i18n.DEFAULT),
+        TANTEO_TRUSTED_PROXIES=os.environ.get("TANTEO_TRUSTED_PROXIES", DEFAULT_TRUSTED_PROXIES),
     )
     app.config.update(config or {})
     app.config["TANTEO_PUBLIC_URL"] = public_url(app.config["TANTEO_PUBLIC_URL"])
     app.config["TANTEO_IMPORT_SECONDS"] = import_seconds(app.config["TANTEO_IMPORT_SECONDS"])
     i18n.init_app(app)  # Flask-Babel: the reader's language, the catalogs compiled at start
+    proxies = app.config["TANTEO_TRUSTED_PROXIES"] = trusted_proxies(app.config["TANTEO_TRUSTED_PROXIES"])
+    if proxies:
+        # werkzeug's ProxyFix: the client's address and scheme from the last N forwarding hops, the
+        # rest of the header ignored. Never the host (x_host=0): links on a printed sheet come
+        # from TANTEO_PUBLIC_URL, and a forged X-Forwarded-Host must not matter either.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=0)  # type: ignore[method-assign]
     app.extensions["tanteo.import"] = threading.Lock()  # one import at a time in this process (api/exports.py)
     app.json = OrjsonProvider(app)
     db = str(app.config["TANTEO_DB"])

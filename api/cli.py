@@ -285,7 +285,15 @@ def serve(
             cache_bytes(os.environ["TANTEO_CACHE_BYTES"])
         except ValueError as error:  # said before the server starts, not as a traceback
             _fail(str(error))
-    app = create_app(config)
+    try:
+        app = create_app(config)
+    except ValueError as error:  # a setting from the environment (TANTEO_TRUSTED_PROXIES …), said in words
+        _fail(str(error))
+    if app.config["TANTEO_TRUSTED_PROXIES"]:
+        # waitress drops every X-Forwarded-* header it was not told to trust, before the app sees
+        # it; the app's ProxyFix (api/app.py) is the one that reads them, the configured number
+        # of hops and no more, so waitress must pass them on.
+        settings["clear_untrusted_proxy_headers"] = False
     # SIGTERM ends waitress' loop like Ctrl-C does, so the ledgers are closed below.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
     budget = app.extensions["tanteo.cache"].budget
@@ -746,9 +754,10 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
     if _is_text(file, raw):
         del raw  # read again a line at a time: a text import holds one match, not the file
         with _stop_on_ctrl_c(None) as asked, open(file, "rb") as handle:
-            lines = (line.decode("utf-8", "replace") for line in lines_of(handle.read))
+            stream = lines_of(handle.read)
+            lines = (line.decode("utf-8", "replace") for line in stream)
             try:
-                report = transfer.import_text(service, lines, by=by, stop=asked)
+                report = transfer.import_text(service, lines, by=by, stop=asked, rest=stream.count_rest)
             except transfer.ImportStopped as stopped:
                 _import_stopped(stopped, as_json)
     else:
@@ -837,6 +846,8 @@ def _print_import(report: Mapping[str, Any], as_json: bool) -> None:
         click.echo(f"{where}{of}: {error['code']}: {error['message']}", err=True)
     if report.get("moreErrors"):
         click.echo(report["moreErrorsDetail"], err=True)
+    if report.get("unreadLines"):
+        click.echo(report["unreadLinesDetail"], err=True)
     click.echo(
         f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
         f"{len(report['errors']) + report.get('moreErrors', 0)} errors"

@@ -69,6 +69,14 @@ MORE_ERRORS = fields.Integer(
     }
 )
 MORE_ERRORS_DETAIL = fields.String(metadata={"description": "the same, in words"})
+UNREAD_LINES = fields.Integer(
+    metadata={
+        "description": "how many lines at the end of the file were not read: what came before showed it is no "
+        "Tanteo record (more than 100 errors and nothing importable, or no match tags in a text's first 1,000 "
+        "lines), so the import stopped reading there (present only then)"
+    }
+)
+UNREAD_LINES_DETAIL = fields.String(metadata={"description": "the same, in words"})
 
 
 class ImportProblem(Problem):
@@ -78,6 +86,8 @@ class ImportProblem(Problem):
     unchanged = fields.List(fields.Nested(ImportedMatch))
     moreErrors = MORE_ERRORS
     moreErrorsDetail = MORE_ERRORS_DETAIL
+    unreadLines = UNREAD_LINES
+    unreadLinesDetail = UNREAD_LINES_DETAIL
 
 
 class ImportReport(Schema):
@@ -86,6 +96,8 @@ class ImportReport(Schema):
     errors = fields.List(fields.Nested(ImportErrorEntry), metadata={"description": "the first 100 errors in the file"})
     moreErrors = MORE_ERRORS
     moreErrorsDetail = MORE_ERRORS_DETAIL
+    unreadLines = UNREAD_LINES
+    unreadLinesDetail = UNREAD_LINES_DETAIL
 
 
 def _import_key() -> None:
@@ -264,11 +276,12 @@ class Import(MethodView):
                     f"('Content-Type: {mimetype}; charset=utf-8')"
                 ) from None
             seconds = current_app.config["TANTEO_IMPORT_SECONDS"]
+            lines = lines_of(read)
             if mimetype in ARCHIVE_TYPES:
-                report = transfer.import_archive(current_service(), lines_of(read), seconds=seconds)
+                report = transfer.import_archive(current_service(), lines, seconds=seconds, rest=lines.count_rest)
             else:
                 report = transfer.import_text(
-                    current_service(), _text_lines(lines_of(read), charset), by=by, seconds=seconds
+                    current_service(), _text_lines(lines, charset), by=by, seconds=seconds, rest=lines.count_rest
                 )
         finally:
             running.release()

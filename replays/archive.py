@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from operator import itemgetter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,7 @@ import orjson
 
 from ledger.records import StoredEvent, stored_event
 from schemas import SchemaError, validate_envelope
-from replays.lines import MAX_LINE
+from replays.lines import MAX_LINE, ErrorLog, not_a_record
 from schemas.strict import MATCH_ID_LENGTH, first_nul, is_issued_match_id, nul_message, shown
 
 
@@ -98,54 +98,9 @@ def read_archive(
         errors = []
     latest: dict[str, tuple[str, int]] = {}  # each match's latest time so far, and its line
     known_at: set[str] = set()  # a batch shares its time: each distinct one is checked once
-    loads = orjson.loads
     for number, raw in enumerate(lines, first):
-        if len(raw) > MAX_LINE:
-            errors.append(
-                LineError(
-                    number,
-                    None,
-                    "archive.line_too_long",
-                    f"this line is longer than {MAX_LINE // (1024 * 1024)} MiB, far more than any "
-                    "event's envelope: it was not read",
-                    None,
-                )
-            )
-            continue
-        try:
-            envelope = loads(raw)
-        except orjson.JSONDecodeError:
-            envelope = None
-        try:
-            if type(envelope) is dict:
-                if (b"\\u0000" if isinstance(raw, bytes) else "\\u0000") in raw:  # type: ignore[operator]
-                    _refuse_nul(envelope)
-                event = _event(envelope, known_at)
-            else:
-                text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-                if not text.strip():
-                    continue
-                event = _event(_parsed(text), known_at)
-        except _Refused as refused:
-            if isinstance(raw, bytes):
-                raw = raw.decode("utf-8", "replace")
-            errors.append(
-                LineError(number, refused.column, refused.code, refused.message, refused.match or _match_named(raw))
-            )
-            continue
-        before = latest.get(event.match)
-        if before is not None and event.at != before[0] and _earlier(event.at, before[0]):
-            errors.append(
-                LineError(
-                    number,
-                    None,
-                    "archive.time_backwards",
-                    f"this event was stored at {event.at}, before the one on line {before[1]} "
-                    f"({before[0]}): a match's times only move forward, so these were changed after "
-                    "it was recorded",
-                    event.match,
-                )
-            )
+        event = _line_event(number, raw, known_at, errors)
+        if event is None or not _forward(event, number, latest.get(event.match), errors):
             continue
         latest[event.match] = (event.at, number)
         match = grouped.get(event.match)
@@ -155,6 +110,126 @@ def read_archive(
         match[1].append(number)
     matches = [ArchivedMatch(mid, tuple(events), tuple(numbers)) for mid, (events, numbers) in grouped.items()]
     return matches, errors
+
+
+def iter_archive(
+    lines: Iterable[bytes | str],
+    errors: ErrorLog[LineError],
+    *,
+    unread: list[tuple[int, int]] | None = None,
+    rest: Callable[[], int] | None = None,
+) -> Iterator[ArchivedMatch]:
+    """Yield each match of an archive as soon as its lines end, holding one match at a time.
+
+    What :func:`read_archive` reads, for a body read as it arrives: an archive holds each
+    match's lines together (``tanteo export`` writes them so), so a match is whole once a line
+    of another match comes (or the file ends), and its events can be let go once its caller
+    has stored or refused it. A line of a match whose lines ended before another match's
+    began is refused by its line (``archive.match_resumed``): that match was decided already.
+    Refused lines go to ``errors`` (as :func:`read_archive`'s), before the match they name
+    is yielded.
+
+    A body that has shown it is no archive (more errors than a report lists before a single
+    line could be read as an event, :func:`replays.lines.not_a_record`) is read no further:
+    the lines left are counted (``rest``, the stream's own count, or by going through them)
+    and put in ``unread`` as (how many, the first of them); no match has begun then. Without
+    ``unread`` every line is read.
+    """
+    known_at: set[str] = set()
+    ended: dict[str, int] = {}  # every match whose lines ended, and its last line
+    current: str | None = None
+    events: list[StoredEvent] = []
+    numbers: list[int] = []
+    latest: tuple[str, int] | None = None
+    source = iter(lines)
+    for number, raw in enumerate(source, 1):
+        event = _line_event(number, raw, known_at, errors)
+        if event is None:
+            if unread is not None and current is None and not_a_record(errors, False):
+                unread.append((rest() if rest is not None else sum(1 for _ in source), number + 1))
+                return
+            continue
+        if event.match != current:
+            if event.match in ended:
+                errors.append(
+                    LineError(
+                        number,
+                        None,
+                        "archive.match_resumed",
+                        f"this line belongs to match {event.match}, whose lines ended on line "
+                        f"{ended[event.match]:,} before another match's began: an archive holds each match's "
+                        "lines together, in order, as 'tanteo export' writes them; the match was decided "
+                        "with its lines up to there, and this line was not imported",
+                        event.match,
+                    )
+                )
+                continue
+            if current is not None:
+                ended[current] = numbers[-1]
+                yield ArchivedMatch(current, tuple(events), tuple(numbers))
+            current, events, numbers, latest = event.match, [], [], None
+        if not _forward(event, number, latest, errors):
+            continue
+        latest = (event.at, number)
+        events.append(event)
+        numbers.append(number)
+    if current is not None:
+        yield ArchivedMatch(current, tuple(events), tuple(numbers))
+
+
+def _line_event(number: int, raw: bytes | str, known_at: set[str], errors: Any) -> StoredEvent | None:
+    """Read one archive line into its event; None when it is blank or refused (its error put in ``errors``)."""
+    if len(raw) > MAX_LINE:
+        errors.append(
+            LineError(
+                number,
+                None,
+                "archive.line_too_long",
+                f"this line is longer than {MAX_LINE // (1024 * 1024)} MiB, far more than any "
+                "event's envelope: it was not read",
+                None,
+            )
+        )
+        return None
+    try:
+        envelope = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        envelope = None
+    try:
+        if type(envelope) is dict:
+            if (b"\\u0000" if isinstance(raw, bytes) else "\\u0000") in raw:  # type: ignore[operator]
+                _refuse_nul(envelope)
+            return _event(envelope, known_at)
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        if not text.strip():
+            return None
+        return _event(_parsed(text), known_at)
+    except _Refused as refused:
+        if isinstance(raw, bytes):
+            raw = raw.decode("utf-8", "replace")
+        errors.append(
+            LineError(number, refused.column, refused.code, refused.message, refused.match or _match_named(raw))
+        )
+        return None
+
+
+def _forward(event: StoredEvent, number: int, before: tuple[str, int] | None, errors: Any) -> bool:
+    """Whether ``event`` was stored no earlier than its match's event before it (``before``: its
+    time and line); if not, its error goes to ``errors``."""
+    if before is None or event.at == before[0] or not _earlier(event.at, before[0]):
+        return True
+    errors.append(
+        LineError(
+            number,
+            None,
+            "archive.time_backwards",
+            f"this event was stored at {event.at}, before the one on line {before[1]} "
+            f"({before[0]}): a match's times only move forward, so these were changed after "
+            "it was recorded",
+            event.match,
+        )
+    )
+    return False
 
 
 class _Refused(Exception):

@@ -10,7 +10,7 @@ Pure functions, no Flask, no database.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any, Generic, TypeVar
 
 MAX_LINE = 4 * 1024 * 1024
@@ -24,39 +24,91 @@ MAX_ERRORS = 100
 """How many errors an import's report lists: the first ones in the file; the rest are counted."""
 
 
-def lines_of(read: Callable[[int], bytes], limit: int = MAX_LINE) -> Iterator[bytes]:
-    """Yield the lines of a byte stream (``read``: its ``read`` method), without their line ends.
+def lines_of(read: Callable[[int], bytes], limit: int = MAX_LINE) -> Lines:
+    """Return the lines of a byte stream (``read``: its ``read`` method), without their line ends.
 
     A line longer than ``limit`` bytes is yielded cut to ``limit + 1`` bytes (so that its
     reader can tell it is too long, :func:`is_too_long`) and the rest of it is read and
     dropped. Memory stays about ``limit`` plus one chunk, whatever the stream's size.
     """
-    pending = b""
-    skipping = False  # inside a line already yielded as too long
-    while True:
-        chunk = read(CHUNK)
-        if not chunk:
-            break
-        start = 0
+    return Lines(read, limit)
+
+
+class Lines:
+    """A byte stream's lines, as :func:`lines_of` yields them, that can also be counted unread.
+
+    An import that has seen enough to refuse a file (:func:`not_a_record`) stops reading its
+    lines; :meth:`count_rest` then reads the rest of the stream a chunk at a time and
+    counts its line ends (in C: ``bytes.count``), so the report can say how many lines were
+    not read without splitting, decoding or tokenizing them.
+    """
+
+    def __init__(self, read: Callable[[int], bytes], limit: int = MAX_LINE) -> None:
+        self.read, self.limit = read, limit
+        self._chunk = b""  # the chunk being split, and where its unread part starts
+        self._at = 0
+        self._skipping = False  # inside a line already yielded as too long
+        self._lines = self._split()
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self._lines)
+
+    def _split(self) -> Generator[bytes, None, None]:
+        pending = b""
+        limit = self.limit
         while True:
-            end = chunk.find(b"\n", start)
-            if end < 0:
+            chunk = self.read(CHUNK)
+            if not chunk:
                 break
-            if skipping:
-                skipping = False
-            else:
-                line = pending + chunk[start:end] if pending else chunk[start:end]
+            self._chunk = chunk
+            start = 0
+            while True:
+                end = chunk.find(b"\n", start)
+                if end < 0:
+                    break
+                if self._skipping:
+                    self._skipping = False
+                else:
+                    line = pending + chunk[start:end] if pending else chunk[start:end]
+                    pending = b""
+                    self._at = end + 1
+                    yield _cut(line, limit)
+                start = end + 1
+            self._at = len(chunk)
+            if self._skipping:
+                continue
+            pending += chunk[start:]
+            if len(pending) > limit:
+                self._skipping = True
+                yield pending[: limit + 1]
                 pending = b""
-                yield _cut(line, limit)
-            start = end + 1
-        if skipping:
-            continue
-        pending += chunk[start:]
-        if len(pending) > limit:
-            yield pending[: limit + 1]
-            pending, skipping = b"", True
-    if pending and not skipping:
-        yield _cut(pending, limit)
+        self._chunk, self._at = b"", 0
+        if pending and not self._skipping:
+            yield _cut(pending, limit)
+
+    def count_rest(self) -> int:
+        """Read the rest of the stream without keeping it; return how many lines it held.
+
+        Only for a reading stopped right after a line was yielded (a line whose end was
+        already read is not counted again; a cut line's unread tail is not a line).
+        """
+        self._lines.close()
+        piece = self._chunk[self._at :]
+        self._chunk = b""
+        ends = 0
+        last = b"\n"
+        while True:
+            if piece:
+                ends += piece.count(b"\n")
+                last = piece[-1:]
+            piece = self.read(CHUNK)
+            if not piece:
+                break
+        lines = ends + (0 if last == b"\n" else 1)  # a last line without its end is a line too
+        return max(0, lines - 1) if self._skipping else lines
 
 
 def _cut(line: bytes, limit: int) -> bytes:
@@ -114,6 +166,11 @@ class ErrorLog(Generic[T]):
             self.append(error)
 
     @property
+    def overflowing(self) -> bool:
+        """Whether more errors were found than the report lists."""
+        return self.total > self.limit
+
+    @property
     def more(self) -> int:
         """How many errors were found and not kept."""
         return self.total - len(self._heap)
@@ -143,4 +200,26 @@ def more_errors_said(more: int, limit: int = MAX_ERRORS) -> str:
     return (
         f"{more:,} more error{'s were' if more != 1 else ' was'} found and not listed: a report lists the "
         f"first {limit} in the file; correct those and import the file again to see the next ones"
+    )
+
+
+def not_a_record(errors: ErrorLog[Any], accepted: bool) -> bool:
+    """Whether an import has seen enough of a file to stop reading it: nothing in it was accepted
+    (no line an archive keeps, no match a text starts) and the report is already full.
+
+    Reading on could only count more errors: a file that opens with more than :data:`MAX_ERRORS`
+    of them and nothing sound is not a Tanteo record, and a person corrects it from the first
+    errors. What stays unread is counted, not read (:meth:`Lines.count_rest`): 20 MB of junk
+    text took 11 s to tokenize line by line before it was refused (issue 26).
+    """
+    return not accepted and errors.overflowing
+
+
+def unread_said(count: int, first: int) -> str:
+    """Say, for a report, that the file's last ``count`` lines (from line ``first`` on) were not read."""
+    return (
+        f"the file's last {count:,} line{'s' if count != 1 else ''} (from line {first:,} on) "
+        f"{'were' if count != 1 else 'was'} not read: what came before {'them' if count != 1 else 'it'} "
+        "showed this is not a file Tanteo wrote (an archive or the text notation), with nothing in it to "
+        "import; correct the errors listed and import it again"
     )

@@ -224,9 +224,14 @@ class TextMatch:
 
 
 class _Syntax(Exception):
-    def __init__(self, line: int, column: int, message: str) -> None:
+    def __init__(self, line: int, column: int, message: str, code: str = "notation.syntax") -> None:
         super().__init__(message)
-        self.line, self.column, self.message = line, column, message
+        self.line, self.column, self.message, self.code = line, column, message, code
+
+
+NOT_NOTATION = "notation.not_notation"
+"""The code of the error that ends the reading of a file with no match tags in its first
+:data:`MAX_SPAN_LINES` lines: what follows is counted by an import, not read."""
 
 
 class _Unclosed(_Syntax):
@@ -532,8 +537,22 @@ def _statements(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[lis
 def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMatch]:
     match: TextMatch | None = None
     in_events = False
+    orphan = False  # the lines before the file's first tag: none of them can be imported
     for line in _statements(tokens, unread):
         first = next(t for t in line if t.kind != "brace")
+        if orphan and first.line - match.line >= MAX_SPAN_LINES:  # type: ignore[union-attr]
+            # not the notation at all (20 MB of it took 11 s to tokenize before it was refused):
+            # the reading ends here, as at a line that cannot be read
+            unread.append(
+                _Syntax(
+                    first.line,
+                    first.column,
+                    f'no match tags ([Game "…"]) in the first {MAX_SPAN_LINES:,} lines: this is not '
+                    "Tanteo's text notation, and the file was not read from here on",
+                    NOT_NOTATION,
+                )
+            )
+            break
         is_tag = (
             first.kind == "open"
             and line[line.index(first) + 1 :][:1] != []
@@ -543,7 +562,7 @@ def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMa
         if is_tag and (match is None or in_events):
             if match is not None:
                 yield match
-            match, in_events = TextMatch(line=first.line), False
+            match, in_events, orphan = TextMatch(line=first.line), False, False
         if match is None:
             match = TextMatch(line=first.line)
             match.errors.append(
@@ -555,6 +574,7 @@ def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMa
                 )
             )
             match.broken_at = 0
+            orphan = True
         match.last_line = max(t.line for t in line)
         if is_tag:
             _tag(match, [t for t in line if t.kind != "brace"])
@@ -580,7 +600,7 @@ def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMa
             match.errors.append(NotationError(broken.line, broken.column, "notation.syntax", broken.message))
             match.broken_at = len(match.events)
     for error in unread:  # the text ended at a line that could not be read: the last match takes it
-        found = NotationError(error.line, error.column, "notation.syntax", error.message)
+        found = NotationError(error.line, error.column, error.code, error.message)
         if match is None:
             match = TextMatch(line=error.line, errors=[found], broken_at=0)
         else:

@@ -39,9 +39,10 @@ from engines import get_engine
 from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
 from ledger.records import StoredEvent, is_placeholder
 from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable
-from replays.archive import ArchivedMatch, LineError, archive_line, damaged_match, read_archive
-from replays.lines import MAX_ERRORS, ErrorLog, more_errors_said
+from replays.archive import ArchivedMatch, LineError, archive_line, damaged_match, iter_archive, read_archive
+from replays.lines import MAX_ERRORS, ErrorLog, more_errors_said, not_a_record, unread_said
 from replays.notation import (
+    NOT_NOTATION,
     NotationError,
     TextMatch,
     Written,
@@ -77,6 +78,7 @@ class NothingImported(Exception):
         where = f" (first: line {first['line']}: {first['message']})" if first else ""
         count = len(errors) + report.get("moreErrors", 0)
         more = f"; {report['moreErrorsDetail']}" if report.get("moreErrors") else ""
+        more += f"; {report['unreadLinesDetail']}" if report.get("unreadLines") else ""
         super().__init__(f"nothing was imported: {count:,} error{'s' if count != 1 else ''}{where}{more}")
         self.report = report
         self.message = str(self)
@@ -187,13 +189,23 @@ class Deadline:
             yield line
 
 
-def _listed(report: dict[str, Any], errors: ErrorLog[Any], as_json: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+def _listed(
+    report: dict[str, Any],
+    errors: ErrorLog[Any],
+    as_json: Callable[[Any], dict[str, Any]],
+    unread: tuple[int, int] | None = None,
+) -> dict[str, Any]:
     """Put an import's errors in its report: the first :data:`MAX_ERRORS` in the file and, when
-    there were more, ``moreErrors`` (their count) and ``moreErrorsDetail`` (that count in words)."""
+    there were more, ``moreErrors`` (their count) and ``moreErrorsDetail`` (that count in words);
+    when the file was not read to its end (``unread``: how many lines were left, from which),
+    ``unreadLines`` and ``unreadLinesDetail``."""
     report["errors"] = [as_json(e) for e in errors.kept()]
     if errors.more:
         report["moreErrors"] = errors.more
         report["moreErrorsDetail"] = more_errors_said(errors.more, errors.limit)
+    if unread is not None and unread[0]:
+        report["unreadLines"] = unread[0]
+        report["unreadLinesDetail"] = unread_said(*unread)
     return report
 
 
@@ -318,6 +330,7 @@ def import_archive(
     workers: int | None = None,
     stop: Callable[[], bool] | None = None,
     seconds: float | None = None,
+    rest: Callable[[], int] | None = None,
 ) -> dict[str, Any]:
     """Import every match of an archive that is sound; report the rest by line.
 
@@ -329,10 +342,16 @@ def import_archive(
     import stops (between two lines or two matches) as a stop does, saying so.
 
     ``lines`` that are not a list (a request body's lines, :func:`replays.lines.lines_of`)
-    are read as they come, checked here (no workers): only the events of the matches are
-    kept until the end of the file (a match's lines may be spread over it: each is decided
-    whole), never a refused line. The report lists the first :data:`MAX_ERRORS` errors in
-    the file, and counts the rest (``moreErrors``).
+    are read as they come, checked here (no workers), one match at a time
+    (:func:`replays.archive.iter_archive`): each match's lines come together, as an export
+    writes them, and a match is decided, and stored with its chunk, once its lines end; a
+    line of a match that resumes after another began is refused by line. What is held is
+    a chunk of :data:`CHUNK_EVENTS` events and one match, whatever the body's size. A body
+    that shows it is no archive (more than :data:`MAX_ERRORS` errors before a single event)
+    is read no further: its other lines are counted (``rest``: the stream's own count) and
+    reported as ``unreadLines``. A list (the command line's file, read whole) may spread a
+    match's lines over the file: each match is decided whole at the end. The report lists
+    the first :data:`MAX_ERRORS` errors in the file, and counts the rest (``moreErrors``).
 
     Raises:
         ImportStopped: ``stop`` answered yes, the time ran out, or the storage or a worker
@@ -349,9 +368,10 @@ def import_archive(
         deadline.check()
         return asked()
 
-    with collector_paused():  # the matches are held decoded until the last one is stored
+    # the matches are held decoded until stored: a chunk of them, or a whole file given as a list
+    with collector_paused():
         return _import_archive(
-            service, lines if isinstance(lines, list) else deadline.lines(lines), progress, workers, stopping
+            service, lines if isinstance(lines, list) else deadline.lines(lines), progress, workers, stopping, rest
         )
 
 
@@ -367,12 +387,14 @@ def _import_archive(
     progress: Any,
     workers: int | None,
     stop: Callable[[], bool],
+    rest: Callable[[], int] | None = None,
 ) -> dict[str, Any]:
     imported: list[dict[str, Any]] = []
     unchanged: list[dict[str, Any]] = []
     errors: ErrorLog[LineError] = ErrorLog(MAX_ERRORS, names=damaged_match)
     pending: list[tuple[ArchivedMatch, MatchImport, str]] = []
     count = import_workers(workers, len(lines)) if isinstance(lines, list) else 0
+    unread: list[tuple[int, int]] = []  # a body that is no archive: (lines left unread, the first of them)
 
     def handled(archived: ArchivedMatch) -> None:
         if progress is not None:
@@ -393,13 +415,17 @@ def _import_archive(
     def report() -> dict[str, Any]:
         imported.sort(key=lambda entry: entry["lines"][0])  # in the file's order (workers may settle a match late)
         unchanged.sort(key=lambda entry: entry["lines"][0])
-        return _listed({"imported": imported, "unchanged": unchanged}, errors, LineError.json)
+        return _listed(
+            {"imported": imported, "unchanged": unchanged}, errors, LineError.json, unread[0] if unread else None
+        )
 
     try:
         settled = (
             _settled_by_workers(service, lines, count, errors, stop)
             if count and isinstance(lines, list)
             else _settled(service, lines, errors)
+            if isinstance(lines, list)
+            else _streamed(service, lines, errors, unread, rest)
         )
         with contextlib.closing(settled):  # a stop lets the workers go at once
             for archived, decision in settled:
@@ -462,6 +488,18 @@ def _settled(
     damaged = set(refused.named)
     for archived in matches:
         yield archived, _decision(service, archived, damaged)
+
+
+def _streamed(
+    service: Service,
+    lines: Iterable[bytes | str],
+    refused: ErrorLog[LineError],
+    unread: list[tuple[int, int]],
+    rest: Callable[[], int] | None,
+) -> Generator[tuple[ArchivedMatch, _Decision], None, None]:
+    """Decide each match as soon as its lines end (a body read as it arrives: one match held)."""
+    for archived in iter_archive(lines, refused, unread=unread, rest=rest):
+        yield archived, _decision(service, archived, refused.named)
 
 
 def _decision(service: Service, archived: ArchivedMatch, damaged: Collection[str | None]) -> _Decision:
@@ -814,6 +852,7 @@ def import_text(
     by: str = "",
     stop: Callable[[], bool] | None = None,
     seconds: float | None = None,
+    rest: Callable[[], int] | None = None,
 ) -> dict[str, Any]:
     """Import every match of a text file, leniently: each keeps its valid prefix and stays open.
 
@@ -829,28 +868,49 @@ def import_text(
     :class:`ImportStopped` with the matches started so far and their write tokens, which exist
     nowhere else (a fault in the middle of a match leaves it with the events recorded before
     it: its version says how many).
+
+    A file that has shown it is no Tanteo record (more than :data:`MAX_ERRORS` errors before
+    any match could start, :func:`replays.lines.not_a_record`; or no match tags in its first
+    lines, :data:`replays.notation.NOT_NOTATION`) is read no further: the report
+    counts the lines left (``unreadLines``), with ``rest`` (how many lines the stream under
+    ``text`` still holds, :meth:`replays.lines.Lines.count_rest`) when given, else by going
+    through them.
     """
     imported: list[dict[str, Any]] = []
     errors: ErrorLog[dict[str, Any]] = ErrorLog(MAX_ERRORS)
     deadline = Deadline(seconds)
-    lines = (
+    source = iter(
         text.split("\n")[:-1]
         if isinstance(text, str) and text.endswith("\n")
         else text.split("\n")
         if isinstance(text, str)
         else text
     )
+    read = 0  # lines handed to the reader so far
+
+    def counted() -> Iterator[str]:
+        nonlocal read
+        for line in source:
+            read += 1
+            yield line
+
+    unread: tuple[int, int] | None = None  # (lines not read, the first of them)
 
     def report() -> dict[str, Any]:
-        return _listed({"imported": imported, "unchanged": []}, errors, dict)
+        return _listed({"imported": imported, "unchanged": []}, errors, dict, unread)
 
     try:
-        for written in iter_text(deadline.lines(lines)):
+        for written in iter_text(deadline.lines(counted())):
             deadline.check()
             if stop is not None and stop():
                 raise _StopAsked
             errors.extend(_text_error(e, None) for e in written.errors)
             _import_written(service, written, by, imported, errors)
+            if not_a_record(errors, bool(imported)) or any(e.code == NOT_NOTATION for e in written.errors):
+                # no Tanteo record: the lines left are counted, not read
+                left = rest() if rest is not None else sum(1 for _ in source)
+                unread = (read - written.last_line + left, written.last_line + 1)
+                break
     except _StopAsked:
         raise ImportStopped(report(), "stopped on request", text=True) from None
     except Cut as cut:

@@ -48,36 +48,81 @@ def configured(db_path: Path | str) -> Iterator[Any]:
         app.extensions["tanteo.ledgers"].close()
 
 
-def test_a_file_of_broken_lines_lists_the_first_100_errors_and_counts_the_rest_in_words(client: Any) -> None:
+def test_a_file_of_broken_lines_lists_the_first_100_errors_and_counts_the_lines_left_unread(client: Any) -> None:
+    """Past 100 errors with not one line read as an event, the body is no archive: the lines
+    left are counted, not parsed (5 MB of them took 5 s), and the answer says so in words."""
     response = client.post("/matches/import", data=b"{}\n" * 5000 + b"not json\n" * 10, content_type=NDJSON)
     assert response.status_code == 422 and response.mimetype == "application/problem+json"
     body = response.get_json()
     assert body["code"] == "import.nothing_imported"
     assert [e["line"] for e in body["errors"]] == list(range(1, 101))
-    assert body["moreErrors"] == 4910
-    assert body["moreErrorsDetail"].startswith("4,910 more errors were found and not listed")
-    assert "5,010 errors" in body["detail"] and "4,910 more errors" in body["detail"]
+    assert body["moreErrors"] == 1  # line 101: the report was full, and nothing had been read
+    assert body["unreadLines"] == 4909
+    assert "4,909 lines (from line 102 on) were not read" in body["unreadLinesDetail"]
+    assert "4,909 lines" in body["detail"]
     assert len(response.data) < 64 * 1024
+    assert client.get("/matches").get_json()["total"] == 0
 
 
 def test_the_errors_listed_are_the_first_in_the_file_beside_the_matches_read(client: Any, tmp_path: Path) -> None:
     good = exported_archive(client)
+    junk = [b"[%d]" % n for n in range(300)]
+    body = b"\n".join(junk[:50]) + b"\n" + good + b"\n".join(junk[50:]) + b"\n"
+    other = create_app({"TANTEO_DB": str(tmp_path / "other.db"), "TESTING": True})
+    response = other.test_client().post("/matches/import", data=body, content_type=NDJSON)
+    other.extensions["tanteo.ledgers"].close()
+    report = response.get_json()
+    assert response.status_code == 201 and len(report["imported"]) == 1 and report["imported"][0]["lines"][0] == 51
+    after = 51 + good.count(b"\n")  # the first junk line after the match
+    assert [e["line"] for e in report["errors"]] == list(range(1, 51)) + list(range(after, after + 50))
+    assert report["moreErrors"] == 200 and "unreadLines" not in report  # a match was read: every line is
+
+
+def test_an_archive_that_opens_with_more_than_100_errors_is_read_no_further(client: Any, tmp_path: Path) -> None:
+    """The price of not parsing a junk body to its end: a sound match after 100 refused lines
+    and nothing else is not reached; the answer says how many lines were not read."""
+    good = exported_archive(client)
     junk = b"\n".join(b"[%d]" % n for n in range(300))
     other = create_app({"TANTEO_DB": str(tmp_path / "other.db"), "TESTING": True})
     response = other.test_client().post("/matches/import", data=junk + b"\n" + good, content_type=NDJSON)
+    stored = other.test_client().get("/matches").get_json()["total"]
     other.extensions["tanteo.ledgers"].close()
-    body = response.get_json()
-    assert response.status_code == 201 and len(body["imported"]) == 1 and body["imported"][0]["lines"][0] == 301
-    assert [e["line"] for e in body["errors"]] == list(range(1, 101)) and body["moreErrors"] == 200
+    report = response.get_json()
+    assert response.status_code == 422 and report["imported"] == [] and stored == 0
+    assert report["moreErrors"] == 1 and report["unreadLines"] == 300 - 101 + good.count(b"\n")
 
 
-def test_text_errors_are_bounded_too(client: Any) -> None:
+def test_text_errors_are_bounded_too_and_junk_is_read_no_further(client: Any) -> None:
+    """Past 100 errors with nothing imported the text is no Tanteo record: the reading stops after
+    the match that brought the 101st error, and the lines left are counted, not read."""
     block = '[Game "junk"]\n[Players "a" "b"]\n2. play card=ZZ\n'
     response = client.post("/matches/import", data=(block * 500).encode(), content_type="text/plain")
     body = response.get_json()
     assert response.status_code == 422 and body["code"] == "import.nothing_imported"
-    assert len(body["errors"]) == 100 and body["moreErrors"] == 400
+    assert len(body["errors"]) == 100 and body["moreErrors"] == 1
     assert body["errors"][0]["line"] == 1 and "'junk' is not a game" in body["errors"][0]["message"]
+    assert body["unreadLines"] == 3 * (500 - 101)
+    assert body["unreadLinesDetail"].startswith("the file's last 1,197 lines (from line 304 on) were not read")
+    assert body["unreadLinesDetail"] in body["detail"]
+
+
+def test_a_text_import_that_starts_a_match_reads_the_whole_file(client: Any) -> None:
+    """The early stop is for junk only: once a match was imported, every later error is read and counted."""
+    block = '[Game "junk"]\n[Players "a" "b"]\n2. play card=ZZ\n'
+    text = exported_text(client) + b"2. note {its own event: the junk tags below start other matches}\n"
+    text += (block * 200).encode()
+    body = client.post("/matches/import", data=text, content_type="text/plain").get_json()
+    assert len(body["imported"]) == 1 and body["moreErrors"] == 100 and "unreadLines" not in body
+
+
+def test_a_text_without_tags_is_read_no_further_than_1000_lines(client: Any) -> None:
+    """No [Game] tag in the first 1,000 lines: not the notation; the rest is counted, not read."""
+    response = client.post("/matches/import", data=b"play card=ZZ x=[1 2]\n" * 5000, content_type="text/plain")
+    body = response.get_json()
+    assert response.status_code == 422 and body["code"] == "import.nothing_imported"
+    codes = [(e["line"], e["code"]) for e in body["errors"]]
+    assert codes == [(1, "notation.no_tags"), (1001, "notation.not_notation")]
+    assert "no match tags" in body["errors"][1]["message"] and body["unreadLines"] == 4000
 
 
 def test_a_report_without_more_errors_has_no_more_errors_field(client: Any) -> None:

@@ -73,3 +73,62 @@ def test_the_limit_is_set_by_the_environment_or_off(tmp_path: Path, monkeypatch:
     assert {client.post("/matches", json=START).status_code for _ in range(5)} == {201}
     with pytest.raises(ValueError, match="a rate such as '120 per minute'"):
         create_app({"TANTEO_DB": str(tmp_path / "c.db"), "TANTEO_CREATE_LIMIT": "lots"})
+
+
+def proxied(tmp_path: Path, proxies: int | str) -> Any:
+    """An app behind ``proxies`` reverse proxies, two creations a minute per client address."""
+    return create_app(
+        {
+            "TANTEO_DB": str(tmp_path / "p.db"),
+            "TESTING": True,
+            "TANTEO_CREATE_LIMIT": "2 per minute",
+            "TANTEO_TRUSTED_PROXIES": proxies,
+        }
+    )
+
+
+PROXY = {"REMOTE_ADDR": "10.0.0.1"}  # every request arrives from the one proxy
+
+
+def test_behind_one_trusted_proxy_each_forwarded_client_has_its_own_count(tmp_path: Path) -> None:
+    app = proxied(tmp_path, 1)
+    client = app.test_client()
+
+    def create(forwarded: str) -> int:
+        return client.post(
+            "/matches", json=START, environ_base=PROXY, headers={"X-Forwarded-For": forwarded}
+        ).status_code
+
+    assert [create("198.51.100.1") for _ in range(3)] == [201, 201, 429]
+    assert [create("198.51.100.2") for _ in range(3)] == [201, 201, 429]  # another client, its own quota
+    # what a client writes before the address the proxy appended is not believed
+    assert create("198.51.100.9, 198.51.100.1") == 429
+    assert client.get("/matches").get_json()["total"] == 4
+    app.extensions["tanteo.ledgers"].close()
+
+
+def test_with_no_trusted_proxy_a_forwarding_header_is_ignored(tmp_path: Path) -> None:
+    app = proxied(tmp_path, 0)
+    client = app.test_client()
+    statuses = [
+        client.post(
+            "/matches", json=START, environ_base=PROXY, headers={"X-Forwarded-For": f"198.51.100.{n}"}
+        ).status_code
+        for n in range(4)
+    ]
+    assert statuses == [201, 201, 429, 429]  # inventing addresses does not dodge the limit
+    assert client.get("/matches").get_json()["total"] == 2
+    app.extensions["tanteo.ledgers"].close()
+
+
+def test_the_trusted_proxies_come_from_the_environment_and_are_refused_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TANTEO_TRUSTED_PROXIES", raising=False)
+    assert create_app({"TANTEO_DB": str(tmp_path / "a.db")}).config["TANTEO_TRUSTED_PROXIES"] == 0
+    monkeypatch.setenv("TANTEO_TRUSTED_PROXIES", "2")
+    assert create_app({"TANTEO_DB": str(tmp_path / "b.db")}).config["TANTEO_TRUSTED_PROXIES"] == 2
+    for bad in ("-1", "one", "1.5", "²", "", "99999"):
+        with pytest.raises(ValueError, match="how many reverse proxies stand in front of this server") as refused:
+            create_app({"TANTEO_DB": str(tmp_path / "c.db"), "TANTEO_TRUSTED_PROXIES": bad})
+        assert "Traceback" not in str(refused.value) and "\\" not in str(refused.value)

@@ -117,3 +117,40 @@ def test_a_statement_that_never_ends_breaks_the_text_there() -> None:
     assert f"not closed within {MAX_SPAN_LINES:,} lines" in match.errors[-1].message
     (comment,) = read_text(['[Game "cabo"]', "{never closed", *(["words"] * (MAX_SPAN_LINES + 5))])
     assert comment.errors[-1].line == 2 and "never closed" in comment.errors[-1].message
+
+
+def test_the_lines_left_are_counted_as_reading_them_would_count_them() -> None:
+    """``count_rest`` after any number of lines gives what reading on would have yielded, whatever
+    the chunks, a last line with or without its end, a line cut as too long included."""
+    for data in (
+        b"a\nbb\n\nccc\n" + b"x" * 50 + b"\nlast",
+        b"a\n" + b"y" * 50 + b"\n\nb\n",
+        b"z" * 45,
+        b"",
+        b"\n\n",
+    ):
+        for chunk in (1, 3, 7, 1000):
+            every = list(lines_of(reader(data, chunk).read, limit=20))
+            for taken in range(len(every) + 1):
+                lines = lines_of(reader(data, chunk).read, limit=20)
+                got = [next(lines) for _ in range(taken)]
+                assert got == every[:taken]
+                assert lines.count_rest() == len(every) - taken, (data, chunk, taken)
+
+
+def test_a_text_without_tags_is_read_no_further_than_its_first_1000_lines() -> None:
+    """Lines before the first [Game] tag cannot be imported; past 1,000 of them the file is not the
+    notation, and its reader stops there instead of tokenizing the rest (20 MB took 11 s)."""
+    pulled = 0
+
+    def endless() -> Iterator[str]:
+        nonlocal pulled
+        for _ in range(100_000):
+            pulled += 1
+            yield "play card=ZZ x=[1 2 3]"
+
+    (match,) = iter_text(endless())
+    assert [(e.line, e.code) for e in match.errors] == [(1, "notation.no_tags"), (1001, "notation.not_notation")]
+    assert pulled < 1010
+    short = "\n".join(["junk line"] * 999 + ['[Game "kabu"]', '[Players "A" "B"]', "2. note {x}"])
+    assert [m.start.get("game") for m in iter_text(short)] == [None, "kabu"]  # 999 junk lines: still read

@@ -172,10 +172,13 @@ def test_a_compressed_or_empty_backup_is_said_in_one_sentence(tmp_path: Path) ->
 
 
 def test_the_command_line_lists_the_first_100_errors_and_counts_the_rest(tmp_path: Path) -> None:
+    """Past 100 errors with nothing imported the file is no Tanteo record: the 101st match's error is
+    counted, and the lines after it are counted unread (issue 26), as the HTTP import says."""
     junk = tmp_path / "junk.tnt"
     junk.write_text('[Game "junk"]\n[Players "a" "b"]\n2. note {x}\n' * 250)
     result = CliRunner().invoke(main, ["import", str(junk), "--db", str(tmp_path / "t.db")])
     assert result.exit_code == 2
     assert result.stderr.count(": game.unknown: ") + result.stderr.count(": schema.") == 100
-    assert "150 more errors were found and not listed" in result.stderr
-    assert result.stdout.strip().endswith("0 imported, 0 unchanged, 250 errors")
+    assert "1 more error was found and not listed" in result.stderr
+    assert "the file's last 447 lines (from line 304 on) were not read" in result.stderr
+    assert result.stdout.strip().endswith("0 imported, 0 unchanged, 101 errors")

@@ -78,6 +78,29 @@ def test_the_deal_layout_names_fields_of_hand_started(client: Any, game: str) ->
         assert field in known, f"{game}: the deal's {field} is not a field of hand_started"
 
 
+def integer_maximum(schema: dict[str, Any]) -> int | None:
+    """The largest whole number ``schema`` (a field, its items, or one of its choices) allows, if it says."""
+    for part in [schema, schema.get("items", {}), *schema.get("oneOf", []), *schema.get("anyOf", [])]:
+        if isinstance(part, dict) and part.get("type") in ("integer", ["integer", "null"]) and "maximum" in part:
+            return int(part["maximum"])
+    return None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_sheet_bounds_are_the_schemas(client: Any, game: str) -> None:
+    """A sheet field's ``max`` is the hand_result schema's: a smaller one would refuse a true score sheet."""
+    sheet = served(client, game)["forms"]["sheet"]
+    known = properties(game, "hand_result")
+    held = [name for name, spec in sheet.items() if "max" in spec and name in known]
+    for name in held:
+        bound = integer_maximum(known[name])
+        if bound is not None:
+            assert sheet[name]["max"] == bound, (
+                f"{game} sheet {name}: {sheet[name]['max']} against the schema's {bound}"
+            )
+    assert all(name in known for name in sheet if name != "mode"), f"{game}: a sheet field not in hand_result"
+
+
 def as_counter(cards: list[dict[str, Any]]) -> Counter[str]:
     return Counter({c["code"]: c["copies"] for c in cards})
 

@@ -25,6 +25,7 @@ from engines.el_roby.state import DECK as EL_ROBY
 from engines.kabu.options import DEFAULTS as KABU_DEFAULTS
 from engines.kabu.state import DECKS as KABU
 from engines.la_cabra.state import DECK as LA_CABRA
+from tests.engines.views import strings
 
 GAMES = sorted(ENGINES)
 NOT_MOVES = {"match_started", "hand_started", "hand_result", "reveal", *COMMON_EVENTS}
@@ -135,15 +136,9 @@ READERS = ("games.js", "cards.js", "forms.js", "desk.js")
 
 def served_words(value: Any) -> Iterator[str]:
     """Every string of a served form, cut at its {placeholders}: what would show a copy in the code."""
-    if isinstance(value, str):
-        for part in re.split(r"\{\w+\}", value):
+    for text in strings(value):
+        for part in re.split(r"\{\w+\}", text):
             yield part.strip(" :().,")
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from served_words(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from served_words(item)
 
 
 def code_of(name: str) -> str:

@@ -25,6 +25,7 @@ from engines.el_roby.state import DECK as EL_ROBY
 from engines.kabu.options import DEFAULTS as KABU_DEFAULTS
 from engines.kabu.state import DECKS as KABU
 from engines.la_cabra.state import DECK as LA_CABRA
+from tests.engines.views import strings
 
 GAMES = sorted(ENGINES)
 NOT_MOVES = {"match_started", "hand_started", "hand_result", "reveal", *COMMON_EVENTS}
@@ -78,6 +79,29 @@ def test_the_deal_layout_names_fields_of_hand_started(client: Any, game: str) ->
         assert field in known, f"{game}: the deal's {field} is not a field of hand_started"
 
 
+def integer_maximum(schema: dict[str, Any]) -> int | None:
+    """The largest whole number ``schema`` (a field, its items, or one of its choices) allows, if it says."""
+    for part in [schema, schema.get("items", {}), *schema.get("oneOf", []), *schema.get("anyOf", [])]:
+        if isinstance(part, dict) and part.get("type") in ("integer", ["integer", "null"]) and "maximum" in part:
+            return int(part["maximum"])
+    return None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_sheet_bounds_are_the_schemas(client: Any, game: str) -> None:
+    """A sheet field's ``max`` is the hand_result schema's: a smaller one would refuse a true score sheet."""
+    sheet = served(client, game)["forms"]["sheet"]
+    known = properties(game, "hand_result")
+    held = [name for name, spec in sheet.items() if "max" in spec and name in known]
+    for name in held:
+        bound = integer_maximum(known[name])
+        if bound is not None:
+            assert sheet[name]["max"] == bound, (
+                f"{game} sheet {name}: {sheet[name]['max']} against the schema's {bound}"
+            )
+    assert all(name in known for name in sheet if name != "mode"), f"{game}: a sheet field not in hand_result"
+
+
 def as_counter(cards: list[dict[str, Any]]) -> Counter[str]:
     return Counter({c["code"]: c["copies"] for c in cards})
 
@@ -112,15 +136,9 @@ READERS = ("games.js", "cards.js", "forms.js", "desk.js")
 
 def served_words(value: Any) -> Iterator[str]:
     """Every string of a served form, cut at its {placeholders}: what would show a copy in the code."""
-    if isinstance(value, str):
-        for part in re.split(r"\{\w+\}", value):
+    for text in strings(value):
+        for part in re.split(r"\{\w+\}", text):
             yield part.strip(" :().,")
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from served_words(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from served_words(item)
 
 
 def code_of(name: str) -> str:

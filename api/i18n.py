@@ -29,7 +29,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.lists import format_list
 from babel.support import NullTranslations, Translations
-from flask import Flask, Response, current_app, has_request_context, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from flask_babel import Babel
 
 from engines.said import Counted, Joined, Listed, Said
@@ -68,8 +68,13 @@ def choose_language() -> str:
 
 
 def current_language() -> str:
-    """The language of the request being answered; English outside a request (the command line)."""
-    return choose_language() if has_request_context() else DEFAULT
+    """The language of the request being answered, chosen once per request (a replay says
+    thousands of sentences); English outside a request (the command line)."""
+    if not has_request_context():
+        return DEFAULT
+    if "tanteo_lang" not in g:
+        g.tanteo_lang = choose_language()
+    return str(g.tanteo_lang)
 
 
 def say(value: Any, lang: str | None = None) -> Any:
@@ -182,12 +187,12 @@ def language_names() -> list[tuple[str, str]]:
 def init_app(app: Flask) -> None:
     """Install Flask-Babel with Tanteo's catalogs and language choice on ``app``."""
     app.config["TANTEO_LANGUAGES"] = offered(app.config.get("TANTEO_LANGUAGES"))
-    Babel(app, locale_selector=choose_language, default_translation_directories=str(compile_catalogs()))
+    Babel(app, locale_selector=current_language, default_translation_directories=str(compile_catalogs()))
     app.jinja_env.finalize = say  # what an engine said, shown on a page, in the page's language
 
     @app.context_processor
     def languages() -> dict[str, Any]:
-        lang = choose_language()
+        lang = current_language()
         return {
             "lang": lang,
             "languages": language_names(),
@@ -197,7 +202,7 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def say_language(response: Response) -> Response:
         """Name the response's language, and remember a reader's ``?lang=`` choice on a page."""
-        lang = choose_language()
+        lang = current_language()
         response.headers.setdefault("Content-Language", lang)
         response.vary.update(("Accept-Language", "Cookie"))
         if request.args.get("lang", "").lower() in LANGUAGES and response.mimetype == "text/html":

@@ -110,7 +110,7 @@ def _again(value: Any, lang: str) -> str:
             else _again(Said("nobody"), lang)
         )
     if isinstance(value, Joined):
-        return value.separator.join(_again(item, lang) for item in value.items)
+        return (value.worded or value.separator).join(_again(item, lang) for item in value.items)
     if isinstance(value, int) and not isinstance(value, bool):
         return format_decimal(value, locale=lang)
     return str(value)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable
 
+from engines.said import Joined, Said
 from engines.written import as_written
 
 UNKNOWN = "??"
@@ -106,20 +107,42 @@ class Card:
     def __str__(self) -> str:
         return self.rank + (self.suit or "")
 
-    def pretty(self) -> str:
+    def pretty(self) -> Said:
         """Return the card for people: ``10♥``, ``7 de oros``, ``caballo de bastos``, ``13``.
 
         A Spanish card is said as players say it and as the pages' pickers name it (sota,
-        caballo, rey for 10, 11, 12; as for the 1), never ``11 bastos``.
+        caballo, rey for 10, 11, 12; as for the 1), never ``11 bastos``. The name is a message id
+        of its own (:func:`spoken_names`), so each language says the card its players' way:
+        "dama de picas", "Pik-Dame", "cavall de bastos".
         """
-        if self.suit in SPANISH_SUIT_NAMES:
-            return f"{SPANISH_FIGURES.get(self.rank, self.rank)} de {SPANISH_SUIT_NAMES[self.suit]}"
-        return self.rank + (SUIT_SYMBOLS.get(self.suit, "") if self.suit else "")
+        said = _SPOKEN.get(self)
+        if said is None:
+            said = _SPOKEN.setdefault(self, Said(_english(self)))
+        return said
+
+
+_SPOKEN: dict[Card, Said] = {}
+
+
+def _english(card: Card) -> str:
+    if card.suit in SPANISH_SUIT_NAMES:
+        return f"{SPANISH_FIGURES.get(card.rank, card.rank)} de {SPANISH_SUIT_NAMES[card.suit]}"
+    return card.rank + (SUIT_SYMBOLS.get(card.suit, "") if card.suit else "")
 
 
 def spanish_rank_name(rank: str) -> str:
-    """Say a Spanish deck's rank as players do: ``sota``, ``caballo``, ``rey``, ``as``; ``7`` stays ``7``."""
-    return SPANISH_FIGURES.get(rank, rank)
+    """Say a Spanish deck's rank as players do: ``sota``, ``caballo``, ``rey``, ``as``; ``7`` stays ``7``.
+
+    A figure is a message id of its own (:func:`spoken_names`): Catalan says "cavall", "rei"."""
+    return Said(SPANISH_FIGURES[rank]) if rank in SPANISH_FIGURES else rank
+
+
+def spoken_names() -> list[str]:
+    """Every card's spoken name (its English message id), and the Spanish deck's figures: the ids
+    the catalogs must hold for a language to say each card its own way. Built from the decks, so
+    the extraction cannot see them written out; ``api/catalogs.py`` adds them."""
+    cards = dict.fromkeys(c for deck in (LA_CABRA, FRENCH_52, SPANISH_40) for c in deck.distinct())
+    return [_english(c) for c in cards] + list(SPANISH_FIGURES.values())
 
 
 def at_least(cards: Iterable[Card], card: Card, n: int) -> bool:
@@ -204,11 +227,12 @@ def texts(cards: Iterable[Card | None]) -> list[str]:
     return [text(c) for c in cards]
 
 
-def pretty(cards: Iterable[Card | None]) -> str:
-    """Print cards for a sentence: ``9♥ K♥ ??``; Spanish ones apart by commas (``as de oros, 7 de copas``)."""
+def pretty(cards: Iterable[Card | None]) -> Joined:
+    """Print cards for a sentence: ``9♥ K♥ ??``; Spanish ones apart by commas (``as de oros, 7 de copas``),
+    and so are French ones in a language that names them ("dama de picas, 10 de corazones")."""
     listed = list(cards)
     spanish = any(c is not None and c.suit in SPANISH_SUIT_NAMES for c in listed)
-    return (", " if spanish else " ").join("??" if c is None else c.pretty() for c in listed)
+    return Joined(("??" if c is None else c.pretty() for c in listed), ", " if spanish else " ", worded=", ")
 
 
 FRENCH_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"

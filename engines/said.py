@@ -60,20 +60,24 @@ class Listed(str):
 
 class Joined(str):
     """Sentences or clauses side by side, each said on its own, with a separator that reads the
-    same in every language (``"; "``, ``" "``)."""
+    same in every language (``"; "``, ``" "``). ``worded`` is the separator once the items are
+    said in words in another language: English writes French cards ``9♥ K♥``, Spanish says
+    "9 de corazones, rey de corazones"."""
 
     items: tuple[Any, ...]
     separator: str
+    worded: str | None
 
-    def __new__(cls, items: Iterable[Any], separator: str = "; ") -> Joined:
+    def __new__(cls, items: Iterable[Any], separator: str = "; ", worded: str | None = None) -> Joined:
         kept = tuple(items)
         joined = super().__new__(cls, separator.join(str(item) for item in kept))
         joined.items = kept
         joined.separator = separator
+        joined.worded = worded
         return joined
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Joined, (self.items, self.separator))
+        return (Joined, (self.items, self.separator, self.worded))
 
 
 class Counted(str):

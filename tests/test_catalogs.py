@@ -8,40 +8,16 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from api import i18n
+from api import catalogs, i18n
 from api.app import create_app
-
-ROOT = Path(__file__).resolve().parents[1]
-METHODS = [
-    ("api/**.py", "python"),
-    ("engines/**.py", "python"),
-    ("api/templates/**.html", "jinja2"),
-    ("api/static/**.js", "javascript"),
-]
-KEYWORDS = {
-    "_": None,
-    "gettext": None,
-    "ngettext": (1, 2),
-    "lazy_gettext": None,
-    "t": None,
-    "tn": (1, 2),
-    "Said": None,
-    "Counted": (1, 2),
-}
-
+from engines.cards import spoken_names
 
 def used_ids() -> dict[str, str]:
-    """Every message id in the tree, with where it is first used (the same extraction as babel.cfg)."""
-    found: dict[str, str] = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(ROOT), method_map=METHODS, keywords=KEYWORDS
-    ):
-        key = message[0] if isinstance(message, tuple) else message
-        found.setdefault(key, f"{filename}:{lineno}")
-    return found
+    """Every message id in the tree, with where it is first used (api/catalogs.py's extraction,
+    the one the translators' tool writes the catalogs from)."""
+    return {catalogs.key(m): "%s:%s" % where[0] for m, where in catalogs.used().items()}
 
 
 def catalog(lang: str):  # type: ignore[no-untyped-def]
@@ -50,7 +26,9 @@ def catalog(lang: str):  # type: ignore[no-untyped-def]
 
 
 def placeholders(text: str) -> set[str]:
-    return set(i18n.PLACEHOLDER.findall(text))
+    """The named parts a sentence fills: ``%(player)s`` (Python, the scripts) and ``{seat}`` (the
+    served form words the pages fill)."""
+    return set(i18n.PLACEHOLDER.findall(text)) | {"{%s}" % name for name in re.findall(r"\{(\w+)\}", text)}
 
 
 def test_the_tree_marks_messages() -> None:
@@ -79,7 +57,8 @@ def test_every_message_is_translated_with_its_placeholders(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["ca", "es", "de"])
 def test_a_translation_is_not_the_english(lang: str) -> None:
     """A catalog copied from English would pass the test above: most entries must differ."""
-    same = [m.id for m in catalog(lang) if m.id and m.string == m.id]
+    names = set(spoken_names())  # Spanish says the Spanish deck's cards as English spells them
+    same = [m.id for m in catalog(lang) if m.id and m.string == m.id and m.id not in names]
     assert len(same) <= len(catalog(lang)) // 10, same
 
 

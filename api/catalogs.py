@@ -31,6 +31,8 @@ METHODS = [
     ("api/**.py", "python"),
     ("engines/**.py", "python"),
     ("replays/**.py", "python"),
+    ("schemas/**.py", "python"),
+    ("ledger/**.py", "python"),
     ("api/templates/**.html", "jinja2"),
     ("api/static/**.js", "javascript"),
 ]

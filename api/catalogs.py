@@ -100,7 +100,11 @@ def update(langs: Iterable[str] = LANGUAGES) -> dict[str, int]:
         new.creation_date, new.revision_date = old.creation_date, old.revision_date
         for message, locations in ids.items():
             before = kept.get(key(message))
-            string: Any = before.string if before is not None else ("" if not isinstance(message, tuple) else ("",) * old.num_plurals)
+            string: Any = (
+                before.string
+                if before is not None
+                else ("" if not isinstance(message, tuple) else ("",) * old.num_plurals)
+            )
             if lang == "en":  # the English catalog is the ids themselves
                 string = message if not isinstance(message, tuple) else message
             if isinstance(message, tuple) and not isinstance(string, tuple):
@@ -110,7 +114,9 @@ def update(langs: Iterable[str] = LANGUAGES) -> dict[str, int]:
             flags = set(before.flags) - {"python-format"} if before is not None else set()
             new.add(message, string, locations=sorted(set(locations)), flags=flags)
         write(lang, new)
-        lacking[lang] = sum(1 for m in new if m.id and (m.fuzzy or not all(m.string if isinstance(m.string, tuple) else (m.string,))))
+        lacking[lang] = sum(
+            1 for m in new if m.id and (m.fuzzy or not all(m.string if isinstance(m.string, tuple) else (m.string,)))
+        )
     return lacking
 
 

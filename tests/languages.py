@@ -44,10 +44,15 @@ def english_left(english: Any, other: Any, lang: str, where: str = "") -> list[s
     """Every prose string of ``other`` that reads as it does in ``english``, as ``"path: text"``."""
     if isinstance(english, dict) and isinstance(other, dict):
         return [
-            found for key in english if key in other for found in english_left(english[key], other[key], lang, f"{where}.{key}")
+            found
+            for key in english
+            if key in other
+            for found in english_left(english[key], other[key], lang, f"{where}.{key}")
         ]
     if isinstance(english, list) and isinstance(other, list):
-        return [found for i, (a, b) in enumerate(zip(english, other)) for found in english_left(a, b, lang, f"{where}[{i}]")]
+        return [
+            found for i, (a, b) in enumerate(zip(english, other)) for found in english_left(a, b, lang, f"{where}[{i}]")
+        ]
     if isinstance(english, str) and english == other and is_prose(english) and english not in _same_in(lang):
         return [f"{where}: {english}"]
     return []

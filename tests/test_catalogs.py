@@ -14,6 +14,7 @@ from api import catalogs, i18n
 from api.app import create_app
 from engines.cards import spoken_names
 
+
 def used_ids() -> dict[str, str]:
     """Every message id in the tree, with where it is first used (api/catalogs.py's extraction,
     the one the translators' tool writes the catalogs from)."""

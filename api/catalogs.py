@@ -23,7 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from api.i18n import LANGUAGES, TRANSLATIONS
+from api.languages import LANGUAGES, TRANSLATIONS
 from engines.cards import spoken_names
 
 ROOT = Path(__file__).resolve().parents[1]

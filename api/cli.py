@@ -17,6 +17,8 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import click
 
+from engines.said import Counted, Said
+
 DB_OPTION = click.option(
     "--db",
     envvar="TANTEO_DB",
@@ -42,8 +44,11 @@ def _service(db: str, *, create: bool = False) -> Any:
         _fail(str(error))
     if not create and path is not None and not os.path.exists(path):
         _fail(
-            f"there is no database at {_where(db)}: nothing has been recorded there; "
-            "name the file with --db (or TANTEO_DB), or run this in the folder that holds it"
+            Said(
+                "there is no database at %(db)s: nothing has been recorded there; "
+                "name the file with --db (or TANTEO_DB), or run this in the folder that holds it",
+                db=_where(db),
+            )
         )
     ledger = open_ledger(db)
     if context is not None:  # closed when the command ends (a PostgreSQL pool's connections with it)
@@ -62,13 +67,47 @@ def _where(db: str) -> str:
     return db
 
 
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
+LANG_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+"""Where a terminal says its language, in gettext's order of precedence."""
+
+
+def _language() -> str:
+    """The language the command speaks: ``--lang`` (or ``TANTEO_LANG``), else the terminal's
+    (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``) when Tanteo has it, else English."""
+    from api.languages import DEFAULT, LANGUAGES
+
+    context = click.get_current_context(silent=True)
+    chosen = context.find_root().meta.get("tanteo.lang") if context is not None else None
+    if chosen:
+        return str(chosen)
+    for name in LANG_VARIABLES:
+        for value in os.environ.get(name, "").split(":"):  # LANGUAGE may list several: "ca:es"
+            code = value.split(".")[0].split("_")[0].lower()
+            if code in LANGUAGES:
+                return code
+            if code and name != "LANGUAGE":
+                return DEFAULT  # a terminal set to a language Tanteo does not speak (or "C")
+    return DEFAULT
+
+
+def _said(value: Any) -> str:
+    """What the command (or an engine, through the service) said, in the command's language."""
+    from api.languages import say_in
+
+    return str(say_in(value, _language()))
+
+
+def _echo(value: Any, *, err: bool = False) -> None:
+    click.echo(_said(value), err=err)
+
+
+def _fail(message: Any) -> None:
+    _echo(Said("error: %(message)s", message=message), err=True)
     sys.exit(1)
 
 
-def _explain(error: Exception) -> str:
-    """Say an error as the API would, in one line."""
+def _explain(error: Exception) -> Any:
+    """Say an error as the API would, in one line: its code (the same in every language) and its words."""
     from api.service import AuthError, EventRefused
     from ledger import StorageUnavailable
 
@@ -77,34 +116,46 @@ def _explain(error: Exception) -> str:
     if isinstance(error, EventRefused):
         inner = error.error
         path = getattr(inner, "path", None)
-        where = f" at {path}" if path else ""
-        return f"{inner.code}{where}: {inner.message}"
+        if path:
+            return Said("%(code)s at %(path)s: %(message)s", code=inner.code, path=path, message=inner.message)
+        return Said("%(code)s: %(message)s", code=inner.code, message=inner.message)
     if isinstance(error, AuthError):
-        return f"{error.code}: {error.message}"
+        return Said("%(code)s: %(message)s", code=error.code, message=error.message)
     code = getattr(error, "code", None)
-    return f"{code}: {getattr(error, 'message', error)}" if code else str(error)
+    if code:
+        return Said("%(code)s: %(message)s", code=code, message=getattr(error, "message", None) or str(error))
+    return str(error)
 
 
 def _database_named() -> str:
     """The database the running command opened, as people name it (for messages)."""
     context = click.get_current_context(silent=True)
     db = context.meta.get("tanteo.db") if context is not None else None
-    return _where(db) if db else "the database"
+    return _where(db) if db else Said("the database")
 
 
-def _storage_words(error: Any, where: str) -> str:
+def _storage_words(error: Any, where: Any) -> Said:
     """Say a storage fault to the person at the command line: which database, what happened, what to do."""
-    return {
-        "read_only": f"{where} cannot be written (a read-only file, folder or disk), so nothing was written; "
-        "reading it still works (verify, audit, replay, export): to write, fix its permissions "
-        "or copy it where you may write",
-        "busy": f"{where} was kept busy by another writer (a 'tanteo serve' or another command) for too long, "
-        "so nothing was written; try again in a moment",
-        "full": f"the disk holding {where} is full, so nothing was written; free some space and try again",
-    }.get(
-        error.reason,
-        f"could not open, read or write {where} ({error.detail or 'an input/output error'}): "
+    if error.reason == "read_only":
+        return Said(
+            "%(db)s cannot be written (a read-only file, folder or disk), so nothing was written; "
+            "reading it still works (verify, audit, replay, export): to write, fix its permissions "
+            "or copy it where you may write",
+            db=where,
+        )
+    if error.reason == "busy":
+        return Said(
+            "%(db)s was kept busy by another writer (a 'tanteo serve' or another command) for too long, "
+            "so nothing was written; try again in a moment",
+            db=where,
+        )
+    if error.reason == "full":
+        return Said("the disk holding %(db)s is full, so nothing was written; free some space and try again", db=where)
+    return Said(
+        "could not open, read or write %(db)s (%(cause)s): "
         "is it a database file (not a folder) on a working disk? Run 'tanteo verify' to see what it holds",
+        db=where,
+        cause=error.detail or Said("an input/output error"),
     )
 
 
@@ -120,22 +171,34 @@ class _Commands(click.Group):
             if isinstance(error, StorageUnavailable):
                 _fail(_storage_words(error, _database_named()))
             if isinstance(error, LedgerError):  # e.g. a file that is not a Tanteo database
-                _fail(str(error))
+                _fail(error.args[0] if error.args else str(error))  # its words, said in the command's language
             if isinstance(error, OSError) and error.filename is not None:
-                _fail(f"cannot use {error.filename}: {error.strerror or error}")
+                _fail(Said("cannot use %(file)s: %(cause)s", file=error.filename, cause=error.strerror or str(error)))
             raise
 
 
 @click.group(cls=_Commands)
 @click.version_option(package_name="tanteo")
-def main() -> None:
+@click.option(
+    "--lang",
+    envvar="TANTEO_LANG",
+    type=click.Choice(["ca", "es", "de", "en"]),
+    help="the language of what the commands say (also TANTEO_LANG; default: the terminal's, LANG and LANGUAGE)",
+)
+@click.pass_context
+def main(ctx: click.Context, lang: str | None) -> None:
     """Tanteo: record card games played with physical cards, replay them, audit every score.
+
+    What a command says to a person (the audit's table and reasons, a replay's narration,
+    refusals and errors) is in the terminal's language, or --lang's: Catalan, Spanish, German
+    or English. JSON output (--json), codes and the notation are the same in every language.
 
     Exit status, for scripts: 0 done and all is well; 1 it could not be done (said on the
     error stream: a match not found, a wrong token, a storage fault); 2 it was done and found a
     problem (a broken chain, a diverging claim, lines an import refused) or the command was
     mistyped; 130 stopped by Ctrl-C.
     """
+    ctx.meta["tanteo.lang"] = lang
 
 
 WAITRESS_SETTINGS: dict[str, Any] = {
@@ -277,7 +340,7 @@ def serve(
     try:
         public_url_of(public_url)
     except ValueError as error:  # said before the server starts, not as a traceback
-        _fail(str(error).replace("TANTEO_PUBLIC_URL", "--public-url (or TANTEO_PUBLIC_URL)"))
+        _fail(str(error).replace("TANTEO_PUBLIC_URL", "--public-url (or TANTEO_PUBLIC_URL)"))  # an operator's setting
     if cache_mb is not None:
         config["TANTEO_CACHE_BYTES"] = cache_mb * 1024 * 1024
     elif "TANTEO_CACHE_BYTES" in os.environ:
@@ -297,12 +360,22 @@ def serve(
     # SIGTERM ends waitress' loop like Ctrl-C does, so the ledgers are closed below.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
     budget = app.extensions["tanteo.cache"].budget
-    click.echo(
-        f"Tanteo on http://{host}:{port}/  (docs: /docs, database: {_where(db)}, "
-        f"state cache: {budget / 2**20:,.{0 if budget % 2**20 == 0 else 1}f} MiB)"
+    url, cache = f"http://{host}:{port}/", f"{budget / 2**20:,.{0 if budget % 2**20 == 0 else 1}f}"
+    _echo(
+        Said(
+            "Tanteo on %(url)s  (docs: /docs, database: %(db)s, state cache: %(cache)s MiB)",
+            url=url,
+            db=_where(db),
+            cache=cache,
+        )
     )
     if app.config["TANTEO_PUBLIC_URL"]:
-        click.echo(f"Other phones open it at {app.config['TANTEO_PUBLIC_URL']}/ (hand-over and sheet QR codes)")
+        _echo(
+            Said(
+                "Other phones open it at %(url)s (hand-over and sheet QR codes)",
+                url=app.config["TANTEO_PUBLIC_URL"] + "/",
+            )
+        )
     try:
         waitress_serve(app, host=host, port=port, **settings)
     finally:
@@ -370,13 +443,13 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
     lines = list(_lines(file))
     if started:
         if not lines or lines[0][1]["type"] != "match_started":
-            _fail("a new match's file starts with a match_started line")
+            _fail(Said("a new match's file starts with a match_started line"))
         try:
             created = service.start_match(lines[0][1]["data"], by=by)
         except Exception as error:  # noqa: BLE001 - every refusal is reported the same way
-            _fail(f"line {lines[0][0]}: {_explain(error)}")
+            _fail(Said("line %(line)s: %(error)s", line=lines[0][0], error=_explain(error)))
         match, token = created["id"], created["token"]
-        click.echo(f"match {match} (token {token})")
+        _echo(Said("match %(match)s (token %(token)s)", match=match, token=token))
         lines = lines[1:]
     elif lines and lines[0][1]["type"] == "match_started":
         try:
@@ -386,17 +459,37 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
         given = lines[0][1]["data"]
         stored = {k: v for k, v in first["data"].items() if k != "rulesVersion" or "rulesVersion" in given}
         if stored != given:  # the service fills in the rules version when the file leaves it out
-            _fail(f"line {lines[0][0]}: this file starts another match than {match} (its match_started differs)")
+            _fail(
+                Said(
+                    "line %(line)s: this file starts another match than %(match)s (its match_started differs)",
+                    line=lines[0][0],
+                    match=match,
+                )
+            )
         lines = lines[1:]  # the same file that started this match: its first line is there already
     keys = line_keys([e for _, e in lines])
     if lines and not token:
-        _fail("recording needs the match's write token: --token or TANTEO_TOKEN")
+        _fail(Said("recording needs the match's write token: --token or TANTEO_TOKEN"))
     done = _recorded_prefix(service, match, keys) if lines and not started else 0
     if done:
-        click.echo(
-            f"lines {lines[0][0]} to {lines[done - 1][0]} are recorded already (same content): "
-            f"resuming at {'line ' + str(lines[done][0]) if done < len(lines) else 'the end'}"
-        )
+        first, last = lines[0][0], lines[done - 1][0]
+        if done < len(lines):
+            _echo(
+                Said(
+                    "lines %(first)s to %(last)s are recorded already (same content): resuming at line %(line)s",
+                    first=first,
+                    last=last,
+                    line=lines[done][0],
+                )
+            )
+        else:
+            _echo(
+                Said(
+                    "lines %(first)s to %(last)s are recorded already (same content): resuming at the end",
+                    first=first,
+                    last=last,
+                )
+            )
     written = 0
     with tqdm(total=len(lines) - done, unit="event", disable=None, file=sys.stderr) as bar:
         for start in range(done, len(lines), batch):
@@ -404,20 +497,40 @@ def record(match: str, file: str, token: str | None, by: str, batch: int, db: st
             try:
                 service.record(match, [e for _, e in chunk], token=token, by=by, key=keys[start + len(chunk) - 1])
             except EventRefused as refused:
+                command = f"tanteo record {match} {file} --token …"
                 good = chunk[: refused.index]
                 if good:
                     service.record(match, [e for _, e in good], token=token, by=by, key=keys[start + len(good) - 1])
                 written += len(good)
                 _fail(
-                    f"line {chunk[refused.index][0]} refused: {_explain(refused)} "
-                    f"({written} events before it were recorded; fix the line and run "
-                    f"'tanteo record {match} {file} --token …': the lines already recorded are skipped)"
+                    Said(
+                        "line %(line)s refused: %(error)s (%(written)s events before it were recorded; fix the "
+                        "line and run '%(command)s': the lines already recorded are skipped)",
+                        line=chunk[refused.index][0],
+                        error=_explain(refused),
+                        written=written,
+                        command=command,
+                    )
                 )
             except Exception as error:  # noqa: BLE001
-                _fail(f"line {chunk[0][0]}: {_explain(error)} ({written} events recorded)")
+                _fail(
+                    Said(
+                        "line %(line)s: %(error)s (%(written)s events recorded)",
+                        line=chunk[0][0],
+                        error=_explain(error),
+                        written=written,
+                    )
+                )
             written += len(chunk)
             bar.update(len(chunk))
-    click.echo(f"recorded {written} events; match {match} is at version {service.ledger.version(match)}")
+    _echo(
+        Said(
+            "recorded %(written)s events; match %(match)s is at version %(version)s",
+            written=written,
+            match=match,
+            version=service.ledger.version(match),
+        )
+    )
 
 
 def _seat(value: str | None) -> int | str | None:
@@ -464,14 +577,16 @@ def replay(
         )
     except Exception as error:  # noqa: BLE001
         _fail(_explain(error))
+    marks = {"voided": Said("[voided]"), "amended": Said("[amended]")}
     for frame in out["frames"]:
-        mark = {"voided": " [voided]", "amended": " [amended]"}.get(frame["status"], "")
+        mark = marks.get(frame["status"])
         where = (
             ""
             if frame.get("hand") is None
             else str(frame["hand"]) + (f".{frame['move']}" if frame.get("move") is not None else "")
         )  # a claim or note: its hand only
-        click.echo(f"{frame['seq']:>5}  {where:<7} {frame['text']}{mark}")
+        text = _said(frame["text"]) + (" " + _said(mark) if mark else "")
+        click.echo(f"{frame['seq']:>5}  {where:<7} {text}")
     if show_state and out["frames"]:
         click.echo(json.dumps(out["frames"][-1]["state"], indent=2, ensure_ascii=False))
 
@@ -485,7 +600,7 @@ def audit_table(report: Mapping[str, Any]) -> list[str]:
     """
     standings = report["standings"]
     unit = "team" if standings and "team" in standings[0] else "seat"
-    columns = [(s[unit], s.get("name") or f"{unit} {s[unit]}") for s in standings]
+    columns = [(s[unit], s.get("name") or _said(_unit_named(unit, s[unit]))) for s in standings]
     claimed: dict[tuple[int, int], Mapping[str, Any]] = {}
     for claim in report["claims"]:
         if claim["field"] == "points" and claim.get(unit) is not None and claim["hand"] is not None:
@@ -497,17 +612,31 @@ def audit_table(report: Mapping[str, Any]) -> list[str]:
         text = "—" if value is None else str(value)
         claim = claimed.get((hand["hand"], number))
         if claim is not None and claim["agrees"] is not None:
-            text += " ok" if claim["agrees"] else f" ≠ {claim['claimed']} claimed"
+            text += " " + _said(
+                Said("ok") if claim["agrees"] else Said("≠ %(points)s claimed", points=claim["claimed"])
+            )
         return text
 
-    rows = [["hand", "status", *(name for _, name in columns)]]
+    rows = [[_said(Said("hand")), _said(Said("status")), *(name for _, name in columns)]]
     for hand in report["hands"]:
-        rows.append([str(hand["hand"]), hand["status"], *(cell(hand, i, n) for i, (n, _) in enumerate(columns))])
-    rows.append(["total", "", *(f"{s['total']} {s['status']}" for s in standings)])
+        rows.append(
+            [str(hand["hand"]), _status(hand["status"]), *(cell(hand, i, n) for i, (n, _) in enumerate(columns))]
+        )
+    rows.append([_said(Said("total")), "", *(f"{s['total']} {_status(s['status'])}" for s in standings)])
     widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
     lines = ["  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return lines
+
+
+def _unit_named(unit: str, number: Any) -> Said:
+    return Said("team %(team)s", team=number) if unit == "team" else Said("seat %(seat)s", seat=number)
+
+
+def _status(status: Any) -> str:
+    from api.languages import STATUSES
+
+    return _said(STATUSES.get(status, status or ""))
 
 
 @main.command()
@@ -538,46 +667,76 @@ def audit(match: str, as_json: bool, all_lines: bool, token: str | None, db: str
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
     chain = report["chain"]
-    click.echo(
-        f"chain: {'valid' if chain['valid'] else 'BROKEN at event ' + str(chain['firstBad'])}, "
-        f"{chain['length']} events, head {(chain['head'] or '')[:16]}"
-    )
+    head = (chain["head"] or "")[:16]
+    if chain["valid"]:
+        _echo(Said("chain: valid, %(length)s events, head %(head)s", length=chain["length"], head=head))
+    else:
+        _echo(
+            Said(
+                "chain: BROKEN at event %(seq)s, %(length)s events, head %(head)s",
+                seq=chain["firstBad"],
+                length=chain["length"],
+                head=head,
+            )
+        )
     for note in report.get("rules", {}).get("notes", []):
-        click.echo(f"rules: {note}")
+        _echo(Said("rules: %(note)s", note=note))
     click.echo("")
     for line in audit_table(report):
         click.echo(line)
     click.echo("")
     first = report["firstDivergence"]
     agreed = sum(1 for c in report["claims"] if c["agrees"])
-    click.echo(f"claims: {agreed} of {len(report['claims'])} agree")
+    _echo(Said("claims: %(agreed)s of %(claims)s agree", agreed=agreed, claims=len(report["claims"])))
     if first:
-        click.echo(f"first divergence (claim at entry {first['claimSeq']}): {first['why']}")
+        _echo(Said("first divergence (claim at entry %(seq)s): %(why)s", seq=first["claimSeq"], why=first["why"]))
     for hand in report["hands"]:
         if all_lines or (first and hand["hand"] == first["hand"]):
-            click.echo(f"hand {hand['hand']}, {hand['status']}:")
+            _echo(Said("hand %(hand)s, %(status)s:", hand=hand["hand"], status=_status(hand["status"])))
             for line in hand.get("lines", []):
-                who = line.get("name") or (f"team {line['team']}" if "team" in line else f"seat {line.get('seat')}")
+                who = line.get("name") or _unit_named(
+                    "team" if "team" in line else "seat", line.get("team", line.get("seat"))
+                )
                 points = line.get("points")
                 amount = f"{points:+}" if isinstance(points, int) else ""
-                click.echo(f"    {who}: {amount}  {line['reason']}  ({line['rule']})")
+                click.echo(f"    {_said(who)}: {amount}  {_said(line['reason'])}  ({line['rule']})")
     for orphan in report.get("orphaned", []):
-        click.echo(f"orphaned claim at entry {orphan['claimSeq']}: {orphan['why']}")
+        _echo(Said("orphaned claim at entry %(seq)s: %(why)s", seq=orphan["claimSeq"], why=orphan["why"]))
     end = report.get("end") or {}
     if end.get("over"):
-        click.echo(f"end: {end.get('reason', '')}")
+        _echo(Said("end: %(reason)s", reason=end.get("reason", "")))
     for correction in report["corrections"]:
-        state = "" if correction.get("inForce", True) else " (undone)"
-        click.echo(
-            f"correction at entry {correction['seq']}: {correction['type']} of entry {correction['target']}{state}: "
-            f"{correction['reason']}"
-        )
+        parts = {
+            "seq": correction["seq"],
+            "type": correction["type"],
+            "target": correction["target"],
+            "reason": correction["reason"],
+        }
+        if correction.get("inForce", True):
+            _echo(Said("correction at entry %(seq)s: %(type)s of entry %(target)s: %(reason)s", **parts))
+        else:
+            _echo(Said("correction at entry %(seq)s: %(type)s of entry %(target)s (undone): %(reason)s", **parts))
     for dispute in report.get("disputes", []):
-        line = f"dispute {dispute['seq']} on hand {dispute['hand']}: {dispute['state']}"
+        words = [
+            Said(
+                "dispute %(seq)s on hand %(hand)s: %(state)s",
+                seq=dispute["seq"],
+                hand=dispute["hand"],
+                state=_status(dispute["state"]),
+            )
+        ]
         if dispute["ruling"]:
-            line += f" at entry {dispute['ruling']['seq']} ({dispute['ruling']['reason']})"
-        fixes = ", ".join(f"{c['type']} of {c['target']} at entry {c['seq']}" for c in dispute["correction"])
-        click.echo(line + (f", corrected by {fixes}" if fixes else "") + f"; claim: {dispute['reason']}")
+            words.append(
+                Said("at entry %(seq)s (%(reason)s)", seq=dispute["ruling"]["seq"], reason=dispute["ruling"]["reason"])
+            )
+        fixes = [
+            Said("%(type)s of %(target)s at entry %(seq)s", type=c["type"], target=c["target"], seq=c["seq"])
+            for c in dispute["correction"]
+        ]
+        line = " ".join(_said(w) for w in words)
+        if fixes:
+            line += ", " + _said(Said("corrected by %(fixes)s", fixes=", ".join(_said(f) for f in fixes)))
+        click.echo(line + "; " + _said(Said("claim: %(reason)s", reason=dispute["reason"])))
     if first or not chain["valid"]:
         sys.exit(2)
 
@@ -596,7 +755,13 @@ def rotate_token(match: str, token: str | None, db: str) -> None:
         rotated = service.rotate_token(match, token)
     except Exception as error:  # noqa: BLE001
         _fail(_explain(error))
-    click.echo(f"match {match} (token {rotated['token']}); the old token no longer writes to it")
+    _echo(
+        Said(
+            "match %(match)s (token %(token)s); the old token no longer writes to it",
+            match=match,
+            token=rotated["token"],
+        )
+    )
 
 
 @main.command()
@@ -619,7 +784,7 @@ def verify(match: str | None, db: str, base: str | None) -> None:
     """
     if base is not None:
         if not match:
-            _fail("verify --url needs the match id: tanteo verify --url BASE MATCH")
+            _fail(Said("verify --url needs the match id: tanteo verify --url BASE MATCH"))
         _verify_url(base, str(match))
         return
     from ledger import LedgerError, StorageUnavailable, verify_file
@@ -630,19 +795,33 @@ def verify(match: str | None, db: str, base: str | None) -> None:
     except LedgerError as error:
         if isinstance(error, StorageUnavailable):
             raise  # said with the database's name (_Commands)
-        _fail(str(error))
+        _fail(error.args[0] if error.args else str(error))
     if match:
         reports = [r for r in reports if r.match == match]
         if not reports:
-            _fail(f"no match {match} in {_where(db)}")
+            _fail(Said("no match %(match)s in %(db)s", match=match, db=_where(db)))
     bad = 0
     for report in reports:
         if report.valid:
-            click.echo(f"{report.match}: valid, {report.length} events, head {report.head[:16]}")
+            _echo(
+                Said(
+                    "%(match)s: valid, %(length)s events, head %(head)s",
+                    match=report.match,
+                    length=report.length,
+                    head=report.head[:16],
+                )
+            )
         else:
             bad += 1
-            click.echo(f"{report.match}: BROKEN at event {report.first_bad}: {report.reason}")
-    click.echo(f"{len(reports) - bad} of {len(reports)} chains valid")
+            _echo(
+                Said(
+                    "%(match)s: BROKEN at event %(seq)s: %(reason)s",
+                    match=report.match,
+                    seq=report.first_bad,
+                    reason=report.reason,
+                )
+            )
+    _echo(Said("%(valid)s of %(chains)s chains valid", valid=len(reports) - bad, chains=len(reports)))
     if bad:
         sys.exit(2)
 
@@ -671,13 +850,13 @@ def export_(match: str | None, file: str | None, everything: bool, fmt: str | No
         if file is None and match is not None:
             match, file = None, match
         if match is not None:
-            _fail("give a match id or --all, not both")
+            _fail(Said("give a match id or --all, not both"))
     elif match is None:
-        _fail("name a match to export, or --all")
+        _fail(Said("name a match to export, or --all"))
     if fmt is None:
         fmt = "jsonl" if everything or (file or "").endswith((".jsonl", ".ndjson")) else "text"
     if fmt == "text" and everything:
-        _fail("--all writes the archive (--format jsonl)")
+        _fail(Said("--all writes the archive (--format jsonl)"))
     service = _service(db)
     out = open(file, "wb") if file else sys.stdout.buffer  # noqa: SIM115 - closed below
     try:
@@ -744,12 +923,20 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
         raw = handle.read()
     packed = transfer.compressed(raw)
     if packed:
+        command = f"{packed[1]} {file}"
         _fail(
-            f"{file} is compressed ({packed[0]}): unpack it first ({packed[1]} {file}), "
-            "then import the archive or text file it holds"
+            Said(
+                "%(file)s is compressed (%(kind)s): unpack it first (%(command)s), "
+                "then import the archive or text file it holds",
+                file=file,
+                kind=packed[0],
+                command=command,
+            )
         )
     if not raw.strip():
-        _fail(f"{file} is empty: there is nothing to import (was the backup written to another file?)")
+        _fail(
+            Said("%(file)s is empty: there is nothing to import (was the backup written to another file?)", file=file)
+        )
     service = _service(db, create=True)
     if _is_text(file, raw):
         del raw  # read again a line at a time: a text import holds one match, not the file
@@ -765,7 +952,14 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
         progress_bars.tqdm.monitor_interval = 0  # no monitor thread: the checking workers are forked
         workers = transfer.import_workers(workers, len(lines))
         if workers:
-            click.echo(f"checking the rules in {workers} worker process{'es' if workers > 1 else ''}", err=True)
+            _echo(
+                Counted(
+                    "checking the rules in %(n)s worker process",
+                    "checking the rules in %(n)s worker processes",
+                    workers,
+                ),
+                err=True,
+            )
         with (
             progress_bars.tqdm(
                 total=len(lines), unit="event", disable=True if as_json else None, file=sys.stderr
@@ -788,7 +982,7 @@ def import_(file: str, as_json: bool, by: str, workers: int | None, db: str) -> 
 def _import_stopped(stopped: Any, as_json: bool) -> None:
     """Show what an import stopped half-way stored, with the write tokens, then exit (130 for Ctrl-C)."""
     _print_import(stopped.report, as_json)
-    click.echo(f"error: {stopped.message}", err=True)
+    _echo(Said("error: %(message)s", message=stopped.message), err=True)
     sys.exit(130 if stopped.cause is None else 1)  # 130: stopped by Ctrl-C, as shells count it
 
 
@@ -815,9 +1009,14 @@ def _stop_on_ctrl_c(bar: Any) -> Iterator[Any]:
         asked.append(True)
         if bar is not None:
             bar.clear()
-        click.echo(
-            "\nstopping after the match being written (Ctrl-C again to stop at once: "
-            "the tokens of the matches imported so far would not be shown)",
+        _echo(
+            "\n"
+            + _said(
+                Said(
+                    "stopping after the match being written (Ctrl-C again to stop at once: "
+                    "the tokens of the matches imported so far would not be shown)"
+                )
+            ),
             err=True,
         )
 
@@ -834,23 +1033,47 @@ def _print_import(report: Mapping[str, Any], as_json: bool) -> None:
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
         return
     for item in report["imported"]:
-        click.echo(
-            f"imported {item['id']} (lines {item['lines'][0]}-{item['lines'][1]}): version {item['version']}, "
-            f"head {item['head'][:16]}, token {item['token']}"
+        _echo(
+            Said(
+                "imported %(match)s (lines %(first)s-%(last)s): version %(version)s, head %(head)s, token %(token)s",
+                match=item["id"],
+                first=item["lines"][0],
+                last=item["lines"][1],
+                version=item["version"],
+                head=item["head"][:16],
+                token=item["token"],
+            )
         )
     for item in report["unchanged"]:
-        click.echo(f"unchanged {item['id']}: already stored, identical (version {item['version']})")
+        _echo(
+            Said(
+                "unchanged %(match)s: already stored, identical (version %(version)s)",
+                match=item["id"],
+                version=item["version"],
+            )
+        )
     for error in report["errors"]:
-        where = f"line {error['line']}" + (f", column {error['column']}" if error["column"] else "")
-        of = f" (match {error['match']})" if error["match"] else ""
-        click.echo(f"{where}{of}: {error['code']}: {error['message']}", err=True)
+        if error["column"]:
+            where = Said("line %(line)s, column %(column)s", line=error["line"], column=error["column"])
+        else:
+            where = Said("line %(line)s", line=error["line"])
+        if error["match"]:
+            where = Said("%(where)s (match %(match)s)", where=where, match=error["match"])
+        _echo(
+            Said("%(where)s: %(code)s: %(message)s", where=where, code=error["code"], message=error["message"]),
+            err=True,
+        )
     if report.get("moreErrors"):
-        click.echo(report["moreErrorsDetail"], err=True)
+        _echo(report["moreErrorsDetail"], err=True)
     if report.get("unreadLines"):
-        click.echo(report["unreadLinesDetail"], err=True)
-    click.echo(
-        f"{len(report['imported'])} imported, {len(report['unchanged'])} unchanged, "
-        f"{len(report['errors']) + report.get('moreErrors', 0)} errors"
+        _echo(report["unreadLinesDetail"], err=True)
+    _echo(
+        Said(
+            "%(imported)s imported, %(unchanged)s unchanged, %(errors)s errors",
+            imported=len(report["imported"]),
+            unchanged=len(report["unchanged"]),
+            errors=len(report["errors"]) + report.get("moreErrors", 0),
+        )
     )
 
 
@@ -860,18 +1083,17 @@ def _get_json(url: str) -> Any:
     import urllib.request
 
     try:
-        with urllib.request.urlopen(
-            urllib.request.Request(url, headers={"Accept": "application/json"}), timeout=30
-        ) as reply:
+        asked = {"Accept": "application/json", "Accept-Language": _language()}  # the server's words in ours
+        with urllib.request.urlopen(urllib.request.Request(url, headers=asked), timeout=30) as reply:
             return json.loads(reply.read())
     except urllib.error.HTTPError as error:
         try:
             detail = json.loads(error.read()).get("detail", "")
         except (ValueError, AttributeError):
             detail = ""
-        _fail(f"{url}: HTTP {error.code} {detail}".rstrip())
+        _fail(f"{url}: HTTP {error.code} {detail}".rstrip())  # the server's own words, in our language
     except (urllib.error.URLError, OSError, ValueError) as error:
-        _fail(f"{url}: cannot read it ({getattr(error, 'reason', error)})")
+        _fail(Said("%(url)s: cannot read it (%(cause)s)", url=url, cause=str(getattr(error, "reason", error))))
 
 
 def _verify_url(base: str, match: str) -> None:
@@ -897,17 +1119,30 @@ def _verify_url(base: str, match: str) -> None:
             for e in envelopes
             if "private" not in e and '"private":true' in json.dumps(e["data"], separators=(",", ":"))
         )
-        click.echo(
-            f"{match}: valid, {report.length} events, head {report.head}"
-            + (f" ({hidden} with private values checked by commitment)" if hidden else "")
-        )
+        parts = {"match": match, "length": report.length, "head": report.head}
+        if hidden:
+            _echo(
+                Said(
+                    "%(match)s: valid, %(length)s events, head %(head)s (%(hidden)s with private values checked by commitment)",
+                    hidden=hidden,
+                    **parts,
+                )
+            )
+        else:
+            _echo(Said("%(match)s: valid, %(length)s events, head %(head)s", **parts))
         return
-    click.echo(
-        f"{match}: BROKEN at event {report.first_bad}: {report.reason}"
-        if report.first_bad
-        else f"{match}: BROKEN: {report.reason}"
-    )
-    click.echo(f"head {report.head}")
+    if report.first_bad:
+        _echo(
+            Said(
+                "%(match)s: BROKEN at event %(seq)s: %(reason)s",
+                match=match,
+                seq=report.first_bad,
+                reason=report.reason,
+            )
+        )
+    else:
+        _echo(Said("%(match)s: BROKEN: %(reason)s", match=match, reason=report.reason))
+    _echo(Said("head %(head)s", head=report.head))
     sys.exit(2)  # a broken chain, as offline: 1 is for a check that could not be made
 
 

@@ -18,6 +18,7 @@ from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from api.context import current_service
+from api.i18n import current_language
 from api.schemas import MatchFilters, Problem, match_filters
 from api.service import AuthError, transfer
 from replays.lines import lines_of
@@ -307,7 +308,11 @@ class SheetCsv(MethodView):
     )
     def get(self, match_id: str) -> Response:
         """The score sheet as a spreadsheet: one row per hand, one column per player, then the totals."""
-        return _stream(iter([transfer.sheet_csv(current_service(), match_id).encode("utf-8")]), CSV, f"{match_id}.csv")
+        return _stream(
+            iter([transfer.sheet_csv(current_service(), match_id, current_language()).encode("utf-8")]),
+            CSV,
+            f"{match_id}.csv",
+        )
 
 
 @blp.route("/matches.csv")
@@ -319,5 +324,7 @@ class MatchesCsv(MethodView):
     def get(self, query: dict[str, Any]) -> Response:
         """Every match (filtered as the list) as a spreadsheet: title, date, place, game, players, winners, totals."""
         return _stream(
-            iter([transfer.matches_csv(current_service(), **match_filters(query)).encode("utf-8")]), CSV, "matches.csv"
+            iter([transfer.matches_csv(current_service(), current_language(), **match_filters(query)).encode("utf-8")]),
+            CSV,
+            "matches.csv",
         )

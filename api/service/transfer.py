@@ -34,8 +34,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from api.languages import DEFAULT, STATUSES, say_in
 from api.service.tokens import AuthError, hash_token, new_token
 from engines import get_engine
+from engines.said import Joined, Said
 from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
 from ledger.records import StoredEvent, is_placeholder
 from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable
@@ -1093,19 +1095,19 @@ def _line_of_tag(written: TextMatch, path: str) -> int:
 # --------------------------------------------------------------------------- spreadsheets
 
 
-def sheet_csv(service: Service, match_id: str) -> str:
+def sheet_csv(service: Service, match_id: str, lang: str = DEFAULT) -> str:
     """Return a match's score sheet as CSV: one row per hand, one column per player (or team), then the totals.
 
     Each cell is what the hand added to that standing (the sum of its score lines, as the
     audit explains them); a void hand is listed with empty cells, an incomplete one with what
-    is known.
+    is known. Headers and statuses are in ``lang``; names and numbers are the same facts in every language.
     """
     audit = service.audit(match_id)
     standings = audit["standings"]
     unit = "team" if standings and "team" in standings[0] else "seat"
     keys = [s[unit] for s in standings]
     labels = [s.get("name") or _team_name(s) for s in standings]
-    rows: list[list[Any]] = [["hand", "status", *labels]]
+    rows: list[list[Any]] = [[Said("hand"), Said("status"), *labels]]
     for hand in audit["hands"]:
         points: dict[Any, int] = {}
         for line in hand.get("lines", []):
@@ -1114,15 +1116,28 @@ def sheet_csv(service: Service, match_id: str) -> str:
         if hand.get("withheld") and isinstance(hand.get("points"), list):  # an open read: no lines, the sheet's numbers
             points = {k: v for k, v in enumerate(hand["points"]) if isinstance(v, int)}
         cells = ["" if hand["status"] == "void" else points.get(k, 0) for k in keys]
-        rows.append([hand["hand"], hand["status"], *cells])
-    rows.append(["total", "winner" if audit["end"].get("over") else "playing", *[s["total"] for s in standings]])
-    return _csv(rows)
+        rows.append([hand["hand"], STATUSES.get(hand["status"], hand["status"]), *cells])
+    over = STATUSES["winner" if audit["end"].get("over") else "playing"]
+    rows.append([Said("total"), over, *[s["total"] for s in standings]])
+    return _csv(rows, lang)
 
 
-def matches_csv(service: Service, **filters: str | None) -> str:
-    """Return one CSV row per match the filters keep (those of the list): title, date, place, game, players, winners, final totals."""
+def matches_csv(service: Service, lang: str = DEFAULT, **filters: str | None) -> str:
+    """Return one CSV row per match the filters keep (those of the list): title, date, place, game,
+    players, winners, final totals; the headers and statuses in ``lang``."""
     rows: list[list[Any]] = [
-        ["id", "title", "date", "place", "game", "players", "status", "winners", "totals", "version"]
+        [
+            Said("id"),
+            Said("title"),
+            Said("date"),
+            Said("place"),
+            Said("game"),
+            Said("players"),
+            Said("status"),
+            Said("winners"),
+            Said("totals"),
+            Said("version"),
+        ]
     ]
     offset = 0
     while True:
@@ -1142,27 +1157,27 @@ def matches_csv(service: Service, **filters: str | None) -> str:
                     summary["place"] or "",
                     record.game,
                     "; ".join(record.players),
-                    summary["status"],
-                    "; ".join(winners),
-                    "; ".join(f"{name} {s['total']}" for name, s in zip(names, standings)),
+                    STATUSES.get(summary["status"], summary["status"]),
+                    Joined(winners, "; "),
+                    "; ".join(f"{say_in(name, lang)} {s['total']}" for name, s in zip(names, standings)),
                     record.version,
                 ]
             )
         offset += len(page)
         if not page or offset >= total:
             break
-    return _csv(rows)
+    return _csv(rows, lang)
 
 
-def _team_name(standing: dict[str, Any]) -> str:
-    return "team " + " + ".join(str(s) for s in standing.get("seats", [standing.get("team")]))
+def _team_name(standing: dict[str, Any]) -> Said:
+    return Said("team %(seats)s", seats=" + ".join(str(s) for s in standing.get("seats", [standing.get("team")])))
 
 
-def _csv(rows: list[list[Any]]) -> str:
+def _csv(rows: list[list[Any]], lang: str) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     for row in rows:
-        writer.writerow([_cell(v) for v in row])
+        writer.writerow([_cell(say_in(v, lang)) for v in row])
     return out.getvalue()
 
 

@@ -40,22 +40,67 @@ def _same_in(lang: str) -> frozenset[str]:
     return frozenset(same | set(spoken_names()))
 
 
-def english_left(english: Any, other: Any, lang: str, where: str = "") -> list[str]:
-    """Every prose string of ``other`` that reads as it does in ``english``, as ``"path: text"``."""
+def english_left(
+    english: Any, other: Any, lang: str, where: str = "", typed: frozenset[str] = frozenset()
+) -> list[str]:
+    """Every prose string of ``other`` that reads as it does in ``english``, as ``"path: text"``.
+    ``typed``: what people typed into the match (a note, a reason, a title), the same in every language."""
     if isinstance(english, dict) and isinstance(other, dict):
         return [
             found
             for key in english
             if key in other
-            for found in english_left(english[key], other[key], lang, f"{where}.{key}")
+            for found in english_left(english[key], other[key], lang, f"{where}.{key}", typed)
         ]
     if isinstance(english, list) and isinstance(other, list):
         return [
-            found for i, (a, b) in enumerate(zip(english, other)) for found in english_left(a, b, lang, f"{where}[{i}]")
+            found
+            for i, (a, b) in enumerate(zip(english, other))
+            for found in english_left(a, b, lang, f"{where}[{i}]", typed)
         ]
-    if isinstance(english, str) and english == other and is_prose(english) and english not in _same_in(lang):
+    if (
+        isinstance(english, str)
+        and english == other
+        and is_prose(english)
+        and english not in _same_in(lang)
+        and english not in typed
+    ):
         return [f"{where}: {english}"]
     return []
+
+
+def same_facts(english: Any, other: Any, where: str = "") -> list[str]:
+    """Where two reads of a match differ in anything but words: keys, lengths, numbers, flags.
+    The match is language-free: only its strings may read differently."""
+    if isinstance(english, dict) and isinstance(other, dict):
+        if english.keys() != other.keys():
+            return [f"{where}: keys {sorted(english)} ≠ {sorted(other)}"]
+        return [found for key in english for found in same_facts(english[key], other[key], f"{where}.{key}")]
+    if isinstance(english, list) and isinstance(other, list):
+        if len(english) != len(other):
+            return [f"{where}: {len(english)} items ≠ {len(other)}"]
+        return [found for i, (a, b) in enumerate(zip(english, other)) for found in same_facts(a, b, f"{where}[{i}]")]
+    if isinstance(english, str) and isinstance(other, str):
+        return []
+    return [] if english == other else [f"{where}: {english!r} ≠ {other!r}"]
+
+
+def typed_in(events: Any) -> frozenset[str]:
+    """Every string people typed into a log's events (notes, reasons, titles, names)."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(events)
+    return frozenset(found)
 
 
 @functools.lru_cache(maxsize=None)

@@ -11,25 +11,26 @@ from typing import Any
 
 from engines.cau_robat.state import DECK, HAND_SIZE, TABLE_SIZE
 from engines.common import deck_described, forms_described, move_field
+from engines.said import Said
 
 CARDS = deck_described(DECK)
 """The deck a card picker offers: the Spanish 40."""
 
 MOVES: dict[str, list[dict[str, Any]]] = {
     "play": [
-        move_field("card", "card", "Card played"),
-        move_field("call", "bool", "Called (Cau, Recau …) (if known)", optional=True),
-        move_field("captures", "captures", "Cards taken (if known)", optional=True),
+        move_field("card", "card", Said("Card played")),
+        move_field("call", "bool", Said("Called (Cau, Recau …) (if known)"), optional=True),
+        move_field("captures", "captures", Said("Cards taken (if known)"), optional=True),
     ],
 }
 """Each move's fields the scorer fills in (what legal-moves leaves open)."""
 
-WORDS: dict[str, str] = {"play": "{seat} plays"}
+WORDS: dict[str, str] = {"play": Said("{seat} plays")}
 """How each move reads on its button and in a list of entries."""
 
 SHEET: dict[str, dict[str, Any]] = {
-    "piles": {"label": "{player}'s pile (cards)", "max": 40},
-    "table": {"label": "Cards left on the table (if written)", "max": 10},
+    "piles": {"label": Said("{player}'s pile (cards)"), "max": 40},
+    "table": {"label": Said("Cards left on the table (if written)"), "max": 10},
 }
 """The score sheet of a hand: the cards in each player's pile, and those left on the table."""
 
@@ -39,9 +40,9 @@ DEAL: dict[str, Any] = {
         {
             "field": "table",
             "count": {"players": {str(n): k for n, k in TABLE_SIZE.items()}},
-            "label": "Table",
-            "name": "table cards",
-            "place": "table cards card {n}: {card}",
+            "label": Said("Table"),
+            "name": Said("table cards"),
+            "place": Said("table cards card {n}: {card}"),
         }
     ],
 }

@@ -12,11 +12,12 @@ import operator
 from functools import lru_cache
 from collections import Counter
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from engines.cau_robat.options import OPTION_VALUES
 from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card
+from engines.said import Counted, Joined, Listed, Said
 from engines.common import (
     check_game,
     check_options,
@@ -25,9 +26,7 @@ from engines.common import (
     read_all,
     read_seat,
     as_written,
-    seat_names,
     set_item,
-    how_many,
 )
 from engines.cau_robat.state import (
     CALL_WORDS,
@@ -64,17 +63,22 @@ RULE_END = "/rules/cau-robat#scoring-match"
 # --------------------------------------------------------------------------- small helpers
 
 
-def _where(state: State, hand: Hand, card: Card) -> str:
+def _names(players: Sequence[str], seats: Iterable[Seat]) -> Listed:
+    """Name seats for a sentence (``Ben``, ``Ben and Dora``), joined the reader's way."""
+    return Listed(players[s] for s in seats)
+
+
+def _where(state: State, hand: Hand, card: Card) -> Said:
     """Say where the record already places ``card`` in this hand."""
     for s in range(state.n):
         if card in hand.known[s]:
-            return f"in {state.players[s]}'s hand"
+            return Said("in %(player)s's hand", player=state.players[s])
     if card in hand.table:
-        return "on the table"
+        return Said("on the table")
     for s, pile in enumerate(hand.piles):
         if card in pile:
-            return f"in {state.players[s]}'s pile"
-    return "elsewhere"
+            return Said("in %(player)s's pile", player=state.players[s])
+    return Said("elsewhere")
 
 
 # --------------------------------------------------------------------------- start
@@ -114,21 +118,33 @@ def start(data: Mapping[str, Any]) -> State:
     lo, hi = (3, 5) if options.players == "3-5" else (2, 6)
     if not isinstance(players, (list, tuple)) or not lo <= len(players) <= hi:
         n = len(players) if isinstance(players, (list, tuple)) else 0
-        more = ' (2 and 6 need the option players = "2-6")' if options.players == "3-5" and n in (2, 6) else ""
-        raise RuleViolation("cau-robat.players", f"Cau Robat is played by {lo} to {hi} players, not {n}{more}")
+        if options.players == "3-5" and n in (2, 6):
+            count = Said(
+                'Cau Robat is played by %(low)s to %(high)s players, not %(n)s (2 and 6 need the option players = "2-6")',
+                low=lo,
+                high=hi,
+                n=n,
+            )
+        else:
+            count = Said("Cau Robat is played by %(low)s to %(high)s players, not %(n)s", low=lo, high=hi, n=n)
+        raise RuleViolation("cau-robat.players", count)
     if not all(isinstance(p, str) and p.strip() for p in players) or len(set(players)) != len(players):
-        raise RuleViolation("cau-robat.players", "the players need different, non-empty names")
+        raise RuleViolation("cau-robat.players", Said("the players need different, non-empty names"))
     target = data.get("target") or {}
     if not isinstance(target, Mapping) or set(target) - {"wins", "tie"}:
-        raise RuleViolation("common.bad_target", 'Cau Robat\'s target is {"wins": n, "tie": "share" or "playOn"}')
+        raise RuleViolation("common.bad_target", Said('Cau Robat\'s target is {"wins": n, "tie": "share" or "playOn"}'))
     wins = target.get("wins", 3)
     tie = target.get("tie", "share")
     if not is_int(wins) or wins < 1:
         raise RuleViolation(
-            "common.bad_target", f"the target is a number of hand wins, 1 or more, not {as_written(wins)}"
+            "common.bad_target",
+            Said("the target is a number of hand wins, 1 or more, not %(value)s", value=as_written(wins)),
         )
     if tie not in TIES:
-        raise RuleViolation("common.bad_target", f"target tie must be 'share' or 'playOn', not {as_written(tie)}")
+        raise RuleViolation(
+            "common.bad_target",
+            Said("target tie must be 'share' or 'playOn', not %(value)s", value=as_written(tie)),
+        )
     n = len(players)
     initial: tuple[int, ...] = (0,) * n
     raw = data.get("initial")
@@ -140,11 +156,14 @@ def start(data: Mapping[str, Any]) -> State:
             or len(got) != n
             or not all(is_int(v) and v >= 0 for v in got)
         ):
-            raise RuleViolation("common.bad_initial", f"initial wins are {n} numbers (0 or more), one per player")
+            raise RuleViolation(
+                "common.bad_initial", Said("initial wins are %(n)s numbers (0 or more), one per player", n=n)
+            )
         initial = tuple(int(v) for v in got)
         if _is_over(initial, wins, tie) is not None:
             raise RuleViolation(
-                "common.bad_initial", f"with these initial wins the match is already over (target {wins})"
+                "common.bad_initial",
+                Said("with these initial wins the match is already over (target %(target)s)", target=wins),
             )
     return State(
         players=tuple(players),
@@ -205,19 +224,25 @@ def position(
 
     table_cards = known(table)
     if len({c.rank for c in table_cards}) != len(table_cards):
-        raise RuleViolation("cau-robat.bad_position", "the table (outside a chain) never holds two cards of one rank")
+        raise RuleViolation(
+            "cau-robat.bad_position", Said("the table (outside a chain) never holds two cards of one rank")
+        )
     chain_value: Chain | None = None
     if chain:
         seats = tuple(int(s) for s in chain["seats"])
         cards = known(chain["cards"])
         if not 1 <= len(seats) <= 4 or len(cards) != len(seats) or len({c.rank for c in cards}) != 1:
-            raise RuleViolation("cau-robat.bad_position", "a chain is 1-4 seats with one card each, all of one rank")
+            raise RuleViolation(
+                "cau-robat.bad_position", Said("a chain is 1-4 seats with one card each, all of one rank")
+            )
         if any(c.rank == cards[0].rank for c in table_cards):
-            raise RuleViolation("cau-robat.bad_position", "a chain's rank cannot also lie on the table outside it")
+            raise RuleViolation(
+                "cau-robat.bad_position", Said("a chain's rank cannot also lie on the table outside it")
+            )
         chain_value = Chain(cards[0].rank, seats, cards)
     pile_cards = tuple(known(p) for p in piles)
     if len(pile_cards) != n:
-        raise RuleViolation("cau-robat.bad_position", f"give one pile per player ({n})")
+        raise RuleViolation("cau-robat.bad_position", Said("give one pile per player (%(n)s)", n=n))
     known_hands: list[frozenset[Card]] = []
     unknown: list[int] = []
     if hands is None:
@@ -227,7 +252,7 @@ def position(
             counts[(turn + i) % n] += 1
         hands = counts
     if len(hands) != n:
-        raise RuleViolation("cau-robat.bad_position", f"give one hand per player ({n})")
+        raise RuleViolation("cau-robat.bad_position", Said("give one hand per player (%(n)s)", n=n))
     for h in hands:
         if is_int(h):
             known_hands.append(frozenset())
@@ -240,16 +265,19 @@ def position(
             unknown.append(len(cards_h) - len(mine))
     dup = [c for c, k in Counter(placed).items() if k > 1]
     if dup:
-        raise RuleViolation("cau-robat.bad_position", f"{card_list(sorted_cards(dup))} placed twice")
+        raise RuleViolation(
+            "cau-robat.bad_position", Said("%(cards)s placed twice", cards=card_list(sorted_cards(dup)))
+        )
     if len(placed) + sum(unknown) != DECK_SIZE:
         raise RuleViolation(
             "cau-robat.bad_position",
-            (
-                f"the position holds {len(placed) + sum(unknown)} cards; the hands, table and piles make up the 40-card deck"
+            Said(
+                "the position holds %(n)s cards; the hands, table and piles make up the 40-card deck",
+                n=len(placed) + sum(unknown),
             ),
         )
     if not 0 <= turn < n:
-        raise RuleViolation("common.bad_seat", f"turn must be a seat from 0 to {n - 1}")
+        raise RuleViolation("common.bad_seat", Said("turn must be a seat from 0 to %(last)s", last=n - 1))
     hand = Hand(
         number=1,
         seq=0,
@@ -287,24 +315,33 @@ def next_dealer(state: State, hand: Hand) -> Seat:
 def _on_hand_started(state: State, event: Event) -> State:
     d = event.data
     if state.over:
-        raise RuleViolation(
-            "common.match_over", f"the match is over: {seat_names(state.players, state.winners)} won it"
-        )
+        raise RuleViolation("common.match_over", _match_over(state))
     cur = state.current
     if cur is not None and not cur.over:
-        what = "its hand_result" if cur.result_only else "its last plays"
-        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
+        if cur.result_only:
+            waiting = Said("hand %(hand)s is not finished (waiting for its hand_result)", hand=cur.number)
+        else:
+            waiting = Said("hand %(hand)s is not finished (waiting for its last plays)", hand=cur.number)
+        raise RuleViolation("common.hand_in_progress", waiting)
     dealer = read_seat(d, state.n, "dealer")
     if cur is not None and dealer != next_dealer(state, cur):
         nxt = next_dealer(state, cur)
-        side = "right (ACW)" if state.options.dealerRotation == "right" else "left"
-        raise RuleViolation(
-            "cau-robat.wrong_dealer",
-            (
-                f"the deal passes to the dealer's {side}: {state.players[cur.dealer]} dealt hand {cur.number}, "
-                f"so {state.players[nxt]} deals now, not {state.players[dealer]}"
-            ),
-        )
+        names = {"dealt": state.players[cur.dealer], "next": state.players[nxt], "dealer": state.players[dealer]}
+        if state.options.dealerRotation == "right":
+            passes = Said(
+                "the deal passes to the dealer's right (ACW): %(dealt)s dealt hand %(hand)s, "
+                "so %(next)s deals now, not %(dealer)s",
+                hand=cur.number,
+                **names,
+            )
+        else:
+            passes = Said(
+                "the deal passes to the dealer's left: %(dealt)s dealt hand %(hand)s, "
+                "so %(next)s deals now, not %(dealer)s",
+                hand=cur.number,
+                **names,
+            )
+        raise RuleViolation("cau-robat.wrong_dealer", passes)
     number = 1 if cur is None else cur.number + 1
     past = state.past if cur is None else state.past + (cur,)
     table_data, hands_data = d.get("table"), d.get("hands")
@@ -312,38 +349,48 @@ def _on_hand_started(state: State, event: Event) -> State:
         return state._replace(past=past, current=Hand(number, event.seq, dealer, dealt=False))
     if table_data is None or hands_data is None:
         raise RuleViolation(
-            "cau-robat.bad_deal", "a dealt hand needs both table and hands (or neither, for a result-only hand)"
+            "cau-robat.bad_deal",
+            Said("a dealt hand needs both table and hands (or neither, for a result-only hand)"),
         )
     n = state.n
     size, per = TABLE_SIZE[n], HAND_SIZE[n]
     if not isinstance(table_data, (list, tuple)) or len(table_data) != size:
         raise RuleViolation(
             "cau-robat.bad_deal",
-            f"with {n} players the dealer turns {size} cards face up, not {len(table_data) if isinstance(table_data, (list, tuple)) else 0}",
+            Said(
+                "with %(n)s players the dealer turns %(size)s cards face up, not %(got)s",
+                n=n,
+                size=size,
+                got=len(table_data) if isinstance(table_data, (list, tuple)) else 0,
+            ),
         )
     if (
         not isinstance(hands_data, (list, tuple))
         or len(hands_data) != n
         or any(not isinstance(h, (list, tuple)) or len(h) != per for h in hands_data)
     ):
-        raise RuleViolation("cau-robat.bad_deal", f"the deal is {n} hands of {per} cards each, in seat order")
-    where: dict[Card, str] = {}
+        raise RuleViolation(
+            "cau-robat.bad_deal",
+            Said("the deal is %(n)s hands of %(per)s cards each, in seat order", n=n, per=per),
+        )
+    where: dict[Card, Said] = {}
     table: list[Card] = []
     for text in table_data:
         c = read_card(text)
         assert c is not None
         if c in where:
-            raise RuleViolation("common.card_duplicate", f"{c.pretty()} is on the table twice")
-        where[c] = "on the table"
+            raise RuleViolation("common.card_duplicate", Said("%(card)s is on the table twice", card=c.pretty()))
+        where[c] = Said("on the table")
         table.append(c)
     ranks = Counter(c.rank for c in table)
     twice = sorted(r for r, k in ranks.items() if k > 1)
     if twice:
         raise RuleViolation(
             "cau-robat.table_ranks",
-            (
-                f"the face-up cards repeat rank {', '.join(twice)}: fix the layout first (the extra card goes back "
-                f"and is replaced) and record the table as it stands after the fix"
+            Said(
+                "the face-up cards repeat rank %(ranks)s: fix the layout first (the extra card goes back "
+                "and is replaced) and record the table as it stands after the fix",
+                ranks=Joined(twice, ", "),
             ),
         )
     known: list[frozenset[Card]] = []
@@ -358,9 +405,15 @@ def _on_hand_started(state: State, event: Event) -> State:
                 continue
             if c in where:
                 raise RuleViolation(
-                    "common.card_duplicate", f"{c.pretty()} is dealt to {state.players[s]} but is also {where[c]}"
+                    "common.card_duplicate",
+                    Said(
+                        "%(card)s is dealt to %(player)s but is also %(where)s",
+                        card=c.pretty(),
+                        player=state.players[s],
+                        where=where[c],
+                    ),
                 )
-            where[c] = f"in {state.players[s]}'s hand"
+            where[c] = Said("in %(player)s's hand", player=state.players[s])
             mine.add(c)
         known.append(frozenset(mine))
         unknown.append(hidden)
@@ -388,19 +441,24 @@ def _deal(state: State) -> Hand:
             (a result-only hand), ``cau-robat.hand_over``.
     """
     if state.over:
-        raise RuleViolation(
-            "common.match_over", f"the match is over: {seat_names(state.players, state.winners)} won it"
-        )
+        raise RuleViolation("common.match_over", _match_over(state))
     hand = state.current
     if hand is None:
-        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no hand has been dealt yet (hand_started first)"))
     if hand.result_only:
         raise RuleViolation(
-            "common.no_deal", f"hand {hand.number} is recorded by its result only: plays cannot be recorded in it"
+            "common.no_deal",
+            Said("hand %(hand)s is recorded by its result only: plays cannot be recorded in it", hand=hand.number),
         )
     if hand.over:
-        raise RuleViolation("cau-robat.hand_over", f"hand {hand.number} is over: every card has been played")
+        raise RuleViolation(
+            "cau-robat.hand_over", Said("hand %(hand)s is over: every card has been played", hand=hand.number)
+        )
     return hand
+
+
+def _match_over(state: State) -> Said:
+    return Said("the match is over: %(players)s won it", players=_names(state.players, state.winners))
 
 
 def can_extend(state: State, hand: Hand, seat: Seat, card: Card) -> bool:
@@ -421,19 +479,32 @@ def _take(state: State, hand: Hand, seat: Seat, card: Card) -> tuple[frozenset[C
     name = state.players[seat]
     mine, unknown = hand.known[seat], hand.unknown[seat]
     if not mine and not unknown:
-        raise RuleViolation("cau-robat.empty_hand", f"{name} has no cards left")
+        raise RuleViolation("cau-robat.empty_hand", Said("%(player)s has no cards left", player=name))
     if card in mine:
         return mine - {card}, unknown
     if card in hand.located:
-        msg = f"{name} cannot play {card.pretty()}: it is {_where(state, hand, card)}"
+        where = _where(state, hand, card)
         same = [c for c in DECK.distinct() if c.rank == card.rank]
         if all(c in hand.located for c in same):
-            msg += f" (all four {card.rank}s are already accounted for)"
+            msg = Said(
+                "%(player)s cannot play %(card)s: it is %(where)s (all four %(rank)ss are already accounted for)",
+                player=name,
+                card=card.pretty(),
+                where=where,
+                rank=card.rank,
+            )
+        else:
+            msg = Said("%(player)s cannot play %(card)s: it is %(where)s", player=name, card=card.pretty(), where=where)
         raise RuleViolation("common.card_unavailable", msg)
     if unknown == 0:
         raise RuleViolation(
             "common.card_unavailable",
-            (f"{name}'s hand is known ({card_list(sorted_cards(mine))}): it holds no {card.pretty()}"),
+            Said(
+                "%(player)s's hand is known (%(cards)s): it holds no %(card)s",
+                player=name,
+                cards=card_list(sorted_cards(mine)),
+                card=card.pretty(),
+            ),
         )
     return mine, unknown - 1
 
@@ -556,20 +627,28 @@ class _Table:
         if i >= len(self.recorded):
             raise RuleViolation(
                 "cau-robat.captures_required",
-                (
-                    f"with pileOrder = recorded every capture needs its order: capture {i + 1} of this play is {name}'s "
-                    f"{card_list(derived)}; write it in captures"
+                Said(
+                    "with pileOrder = recorded every capture needs its order: capture %(n)s of this play is "
+                    "%(player)s's %(cards)s; write it in captures",
+                    n=i + 1,
+                    player=name,
+                    cards=card_list(derived),
                 ),
             )
         given = self.recorded[i]
         problem = _capture_difference(self.state, i, x, derived, given)
         if problem:
-            raise RuleViolation("cau-robat.mismatch", f"captures: {problem}")
+            raise RuleViolation("cau-robat.mismatch", Said("captures: %(problem)s", problem=problem))
         order = tuple(read_all(given["cards"], read_card))
         if order[-1] != derived[-1]:
             raise RuleViolation(
                 "cau-robat.pile_order",
-                f"the capturing card {derived[-1].pretty()} goes on top of {name}'s pile, not {order[-1].pretty()}",  # type: ignore[union-attr]
+                Said(
+                    "the capturing card %(card)s goes on top of %(player)s's pile, not %(other)s",
+                    card=derived[-1].pretty(),
+                    player=name,
+                    other=order[-1].pretty(),  # type: ignore[union-attr]
+                ),
             )
         return order  # type: ignore[return-value]
 
@@ -650,7 +729,7 @@ class _Table:
         return True
 
 
-def _capture_difference(state: State, i: int, seat: Seat, derived: tuple[Card, ...], given: Any) -> str | None:
+def _capture_difference(state: State, i: int, seat: Seat, derived: tuple[Card, ...], given: Any) -> Said | None:
     """Compare a stated capture with the derived one; say what differs, or None."""
     name = state.players[seat]
     if (
@@ -658,11 +737,24 @@ def _capture_difference(state: State, i: int, seat: Seat, derived: tuple[Card, .
         or not is_int(given.get("seat"))
         or not isinstance(given.get("cards"), (list, tuple))
     ):
-        return f"capture {i + 1} must be {{seat, cards}}"
+        return Said("capture %(n)s must be {seat, cards}", n=i + 1)
     cards = [c for c in read_all(given["cards"], read_card) if c is not None]
     if given["seat"] != seat:
-        who = state.players[given["seat"]] if 0 <= given["seat"] < state.n else f"seat {given['seat']}"
-        return f"capture {i + 1} is {name}'s ({card_list(derived)}), not {who}'s"
+        if 0 <= given["seat"] < state.n:
+            return Said(
+                "capture %(n)s is %(player)s's (%(cards)s), not %(other)s's",
+                n=i + 1,
+                player=name,
+                cards=card_list(derived),
+                other=state.players[given["seat"]],
+            )
+        return Said(
+            "capture %(n)s is %(player)s's (%(cards)s), not seat %(seat)s's",
+            n=i + 1,
+            player=name,
+            cards=card_list(derived),
+            seat=given["seat"],
+        )
     if len(cards) == len(derived) and all(map(operator.is_, cards, derived)):
         return None  # the order derived, card for card (the common case): no multiset needed
     want, got = Counter(derived), Counter(cards)
@@ -671,10 +763,16 @@ def _capture_difference(state: State, i: int, seat: Seat, derived: tuple[Card, .
         extra = sorted_cards((got - want).elements())
         parts = []
         if missing:
-            parts.append(f"missing {card_list(missing)}")
+            parts.append(Said("missing %(cards)s", cards=card_list(missing)))
         if extra:
-            parts.append(f"not taken: {card_list(extra)}")
-        return f"{name} takes {card_list(derived)} ({len(derived)} cards); the record differs: {'; '.join(parts)}"
+            parts.append(Said("not taken: %(cards)s", cards=card_list(extra)))
+        return Said(
+            "%(player)s takes %(cards)s (%(n)s cards); the record differs: %(differences)s",
+            player=name,
+            cards=card_list(derived),
+            n=len(derived),
+            differences=Joined(parts, "; "),
+        )
     return None
 
 
@@ -695,29 +793,42 @@ def _on_play(state: State, event: Event) -> State:
     else:
         extends = possible
         if announce is not None and bool(announce) != extends:
-            why = (
+            why: str = (
                 _no_call_reason(state, hand, seat, card)
                 if announce
-                else (f"{name}'s {card.pretty()} extends the open chain of {hand.chain.rank}s" if hand.chain else "")
+                else (
+                    Said(
+                        "%(player)s's %(card)s extends the open chain of %(rank)ss",
+                        player=name,
+                        card=card.pretty(),
+                        rank=hand.chain.rank,
+                    )
+                    if hand.chain
+                    else ""
+                )
             )
-            raise RuleViolation("cau-robat.mismatch", f"call: {why}")
+            raise RuleViolation("cau-robat.mismatch", Said("call: %(why)s", why=why))
     out_of_turn = seat != hand.turn
     if out_of_turn:
         turn_name = state.players[hand.turn]
         if not (opts.anyoneMayCall and extends):
-            extra = (
-                " (with anyoneMayCall only a card that extends the open chain may be played out of turn)"
-                if opts.anyoneMayCall
-                else ""
-            )
-            raise RuleViolation("common.not_your_turn", f"it is {turn_name}'s turn, not {name}'s{extra}")
+            if opts.anyoneMayCall:
+                wait = Said(
+                    "it is %(turn)s's turn, not %(player)s's (with anyoneMayCall only a card that extends the open "
+                    "chain may be played out of turn)",
+                    turn=turn_name,
+                    player=name,
+                )
+            else:
+                wait = Said("it is %(turn)s's turn, not %(player)s's", turn=turn_name, player=name)
+            raise RuleViolation("common.not_your_turn", wait)
     mine, unknown = _take(state, hand, seat, card)
     known = set_item(hand.known, seat, mine)
     unknowns = set_item(hand.unknown, seat, unknown)
     final = not any(known) and not any(unknowns)  # no card left in any hand
     stated = d.get("captures")
     if opts.pileOrder == "recorded" and stated is not None and not isinstance(stated, (list, tuple)):
-        raise RuleViolation("cau-robat.mismatch", "captures: a list of {seat, cards}")
+        raise RuleViolation("cau-robat.mismatch", Said("captures: a list of {seat, cards}"))
     work = _Table(
         state,
         hand,
@@ -750,17 +861,33 @@ def _on_play(state: State, event: Event) -> State:
     derived = [(c.seat, c.cards) for c in work.captures]
     if stated is not None:
         if not isinstance(stated, (list, tuple)):
-            raise RuleViolation("cau-robat.mismatch", "captures: a list of {seat, cards}")
+            raise RuleViolation("cau-robat.mismatch", Said("captures: a list of {seat, cards}"))
         if len(stated) != len(derived):
-            said = "; ".join(f"{state.players[s]} takes {card_list(cs)}" for s, cs in derived) or "nothing is captured"
+            said: str = (
+                Joined(
+                    (
+                        Said("%(player)s takes %(cards)s", player=state.players[s], cards=card_list(cs))
+                        for s, cs in derived
+                    ),
+                    "; ",
+                )
+                if derived
+                else Said("nothing is captured")
+            )
             raise RuleViolation(
                 "cau-robat.mismatch",
-                (f"captures: this play causes {how_many(len(derived), 'capture')}, not {len(stated)}: {said}"),
+                Counted(
+                    "captures: this play causes %(n)s capture, not %(stated)s: %(captures)s",
+                    "captures: this play causes %(n)s captures, not %(stated)s: %(captures)s",
+                    len(derived),
+                    stated=len(stated),
+                    captures=said,
+                ),
             )
         for i, (s, cs) in enumerate(derived):
             problem = _capture_difference(state, i, s, cs, stated[i])
             if problem:
-                raise RuleViolation("cau-robat.mismatch", f"captures: {problem}")
+                raise RuleViolation("cau-robat.mismatch", Said("captures: %(problem)s", problem=problem))
     n = state.n
     turn = hand.turn
     if not out_of_turn:
@@ -822,16 +949,23 @@ def derived_captures(state: State, data: Mapping[str, Any]) -> list[dict[str, An
     return [{"seat": c.seat, "cards": [str(x) for x in c.cards]} for c in after.current.last.captures]
 
 
-def _no_call_reason(state: State, hand: Hand, seat: Seat, card: Card) -> str:
+def _no_call_reason(state: State, hand: Hand, seat: Seat, card: Card) -> Said:
     name = state.players[seat]
     chain = hand.chain
     if chain is None:
-        return f"no chain is open: {name}'s {card.pretty()} cannot be a Cau"
+        return Said("no chain is open: %(player)s's %(card)s cannot be a Cau", player=name, card=card.pretty())
     if card.rank != chain.rank:
-        return f"the open chain is of {chain.rank}s: {name}'s {card.pretty()} cannot extend it"
+        return Said(
+            "the open chain is of %(rank)ss: %(player)s's %(card)s cannot extend it",
+            rank=chain.rank,
+            player=name,
+            card=card.pretty(),
+        )
     if seat in chain.seats:
-        return f"{name} is already in the chain of {chain.rank}s and cannot call again"
-    return f"the chain of {chain.rank}s is complete"
+        return Said(
+            "%(player)s is already in the chain of %(rank)ss and cannot call again", player=name, rank=chain.rank
+        )
+    return Said("the chain of %(rank)ss is complete", rank=chain.rank)
 
 
 # --------------------------------------------------------------------------- the hand's end and the match
@@ -868,16 +1002,16 @@ def _score_hand(state: State) -> State:
 def _on_reveal(state: State, event: Event) -> State:
     bindings = event.data.get("cards")
     if not isinstance(bindings, (list, tuple)) or not bindings:
-        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+        raise RuleViolation("common.bad_reveal", Said("a reveal lists one or more cards"))
     hand = state.current
     if hand is None or hand.result_only or hand.over:
-        raise RuleViolation("common.bad_reveal", "no hand is being played: there are no hidden cards to reveal")
+        raise RuleViolation("common.bad_reveal", Said("no hand is being played: there are no hidden cards to reveal"))
     known, unknown, located = list(hand.known), list(hand.unknown), set(hand.located)
     for b in bindings:
         if not isinstance(b, Mapping) or "seat" not in b or "seq" in b or "slot" in b:
             raise RuleViolation(
                 "common.bad_reveal",
-                (
+                Said(
                     "in Cau Robat only hands are hidden: a binding is {seat, card} (every played card is written face up)"
                 ),
             )
@@ -888,11 +1022,18 @@ def _on_reveal(state: State, event: Event) -> State:
         assert card is not None
         name = state.players[seat]
         if unknown[seat] == 0:
-            raise RuleViolation("common.bad_reveal", f"{name} holds no unknown card")
+            raise RuleViolation("common.bad_reveal", Said("%(player)s holds no unknown card", player=name))
         if card in located:
             raise RuleViolation(
                 "common.card_duplicate",
-                f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card) if card in hand.located else 'revealed twice'}",
+                Said(
+                    "%(player)s cannot hold %(card)s: it is %(where)s",
+                    player=name,
+                    card=card.pretty(),
+                    where=_where(state, hand, card),
+                )
+                if card in hand.located
+                else Said("%(player)s cannot hold %(card)s: it is revealed twice", player=name, card=card.pretty()),
             )
         known[seat] = known[seat] | {card}
         unknown[seat] -= 1
@@ -913,19 +1054,23 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
     n = state.n
     piles = d.get("piles")
     if not isinstance(piles, (list, tuple)) or len(piles) != n or not all(is_int(p) and p >= 0 for p in piles):
-        raise RuleViolation("cau-robat.bad_result", f"piles is {n} card counts, one per player")
+        raise RuleViolation("cau-robat.bad_result", Said("piles is %(n)s card counts, one per player", n=n))
     if "table" not in d:  # the score sheet form: the cards not in a pile were left on the table
         total = sum(int(p) for p in piles)
         if not DECK_SIZE - len(CYCLE) <= total <= DECK_SIZE:
+            added = " + ".join(map(str, piles))
             raise RuleViolation(
                 "cau-robat.bad_result",
-                (
-                    f"the piles ({' + '.join(map(str, piles))}) make {total}: "
-                    + (
-                        "more than the 40 cards of the deck"
-                        if total > DECK_SIZE
-                        else f"the other {DECK_SIZE - total} cannot all be left on the table (at most 10, one per rank)"
-                    )
+                Said(
+                    "the piles (%(piles)s) make %(total)s: more than the 40 cards of the deck", piles=added, total=total
+                )
+                if total > DECK_SIZE
+                else Said(
+                    "the piles (%(piles)s) make %(total)s: the other %(rest)s cannot all be left on the table "
+                    "(at most 10, one per rank)",
+                    piles=added,
+                    total=total,
+                    rest=DECK_SIZE - total,
                 ),
             )
     raw = d.get("table", DECK_SIZE - sum(int(p) for p in piles))
@@ -933,26 +1078,32 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
     if isinstance(raw, (list, tuple)):
         cards = tuple(read_card(t) for t in raw)  # type: ignore[misc]
         if len(set(cards)) != len(cards):
-            raise RuleViolation("cau-robat.bad_result", "a table card is listed twice")
+            raise RuleViolation("cau-robat.bad_result", Said("a table card is listed twice"))
         if len({c.rank for c in cards}) != len(cards):
             raise RuleViolation(
-                "cau-robat.bad_result", "the cards left on the table have different ranks (a match is always captured)"
+                "cau-robat.bad_result",
+                Said("the cards left on the table have different ranks (a match is always captured)"),
             )
         table = len(cards)
     elif is_int(raw) and raw >= 0:
         table = int(raw)
     else:
-        raise RuleViolation("cau-robat.bad_result", "table is a count of cards or the list of cards left")
+        raise RuleViolation("cau-robat.bad_result", Said("table is a count of cards or the list of cards left"))
     if table > len(CYCLE):
         raise RuleViolation(
-            "cau-robat.bad_result", f"at most 10 cards (one per rank) can be left on the table, not {table}"
+            "cau-robat.bad_result",
+            Said("at most 10 cards (one per rank) can be left on the table, not %(table)s", table=table),
         )
     total = sum(piles) + table
     if total != DECK_SIZE:
         raise RuleViolation(
             "cau-robat.bad_result",
-            (
-                f"the piles ({' + '.join(map(str, piles))}) and the {how_many(table, 'table card')} make {total}, not the 40 cards of the deck"
+            Counted(
+                "the piles (%(piles)s) and the %(n)s table card make %(total)s, not the 40 cards of the deck",
+                "the piles (%(piles)s) and the %(n)s table cards make %(total)s, not the 40 cards of the deck",
+                table,
+                piles=" + ".join(map(str, piles)),
+                total=total,
             ),
         )
     last = d.get("lastCapturer")
@@ -961,35 +1112,65 @@ def _parse_result(state: State, d: Mapping[str, Any], seq: int) -> Facts:
         if piles[last] < 2:
             raise RuleViolation(
                 "cau-robat.bad_result",
-                (
-                    f"lastCapturer: {state.players[last]} captured last, so the pile holds at least 2 cards, not {piles[last]}"
+                Said(
+                    "lastCapturer: %(player)s captured last, so the pile holds at least 2 cards, not %(pile)s",
+                    player=state.players[last],
+                    pile=piles[last],
                 ),
             )
     elif state.options.leftovers == "lastCapturer" and table:
         raise RuleViolation(
             "cau-robat.bad_result",
-            "with leftovers = lastCapturer, say who captured last (lastCapturer): the table cards are theirs",
+            Said("with leftovers = lastCapturer, say who captured last (lastCapturer): the table cards are theirs"),
         )
     return Facts(tuple(int(p) for p in piles), table, cards, last, seq)
 
 
-def _facts_differ(state: State, have: Facts, claim: Facts, source: str) -> tuple[str, str] | None:
-    """Compare claimed facts with known ones; return (field, why) for the first difference."""
+def _facts_differ(state: State, have: Facts, claim: Facts, source: Said) -> Said | None:
+    """Compare claimed facts with known ones; say the first difference, led by the field that differs."""
     if have.piles != claim.piles:
-        diff = [f"{state.players[s]} {a} not {b}" for s, (a, b) in enumerate(zip(have.piles, claim.piles)) if a != b]
-        return "piles", f"{source} gives {', '.join(diff)}"
+        diff = [
+            Said("%(player)s %(have)s not %(claim)s", player=state.players[s], have=a, claim=b)
+            for s, (a, b) in enumerate(zip(have.piles, claim.piles))
+            if a != b
+        ]
+        return Said(
+            "piles: %(problem)s",
+            problem=Said("%(source)s gives %(differences)s", source=source, differences=Joined(diff, ", ")),
+        )
     if have.table != claim.table:
-        return "table", f"{source} leaves {how_many(have.table, 'card')} on the table, not {claim.table}"
+        return Said(
+            "table: %(problem)s",
+            problem=Counted(
+                "%(source)s leaves %(n)s card on the table, not %(claim)s",
+                "%(source)s leaves %(n)s cards on the table, not %(claim)s",
+                have.table,
+                source=source,
+                claim=claim.table,
+            ),
+        )
     if (
         have.table_cards is not None
         and claim.table_cards is not None
         and set(have.table_cards) != set(claim.table_cards)
     ):
-        return "table", f"{source} leaves {card_list(sorted_cards(have.table_cards))} on the table"
+        return Said(
+            "table: %(problem)s",
+            problem=Said(
+                "%(source)s leaves %(cards)s on the table",
+                source=source,
+                cards=card_list(sorted_cards(have.table_cards)),
+            ),
+        )
     if have.last_capturer is not None and claim.last_capturer is not None and have.last_capturer != claim.last_capturer:
-        return (
-            "lastCapturer",
-            f"{source}: {state.players[have.last_capturer]} captured last, not {state.players[claim.last_capturer]}",
+        return Said(
+            "lastCapturer: %(problem)s",
+            problem=Said(
+                "%(source)s: %(player)s captured last, not %(other)s",
+                source=source,
+                player=state.players[have.last_capturer],
+                other=state.players[claim.last_capturer],
+            ),
         )
     return None
 
@@ -1012,7 +1193,11 @@ def _check_reachable(state: State, hand: Hand, claim: Facts) -> None:
     if sum(claim.piles) < sum(now):
         raise RuleViolation(
             "cau-robat.result_conflict",
-            (f"the piles already hold {sum(now)} cards and cards never leave them; the sheet gives {sum(claim.piles)}"),
+            Said(
+                "the piles already hold %(now)s cards and cards never leave them; the sheet gives %(sheet)s",
+                now=sum(now),
+                sheet=sum(claim.piles),
+            ),
         )
     if claim.table_cards is not None:
         for c in claim.table_cards:
@@ -1020,8 +1205,11 @@ def _check_reachable(state: State, hand: Hand, claim: Facts) -> None:
                 if c in pile:
                     raise RuleViolation(
                         "cau-robat.result_conflict",
-                        (
-                            f"{c.pretty()} is already in {names[s]}'s pile and cards never leave the piles; the sheet leaves it on the table"
+                        Said(
+                            "%(card)s is already in %(player)s's pile and cards never leave the piles; the sheet "
+                            "leaves it on the table",
+                            card=c.pretty(),
+                            player=names[s],
                         ),
                     )
     chain = hand.chain.seats if hand.chain is not None else ()
@@ -1031,17 +1219,24 @@ def _check_reachable(state: State, hand: Hand, claim: Facts) -> None:
         if claim.piles[s] < now[s] and not others_play and not pays_chain:
             raise RuleViolation(
                 "cau-robat.result_conflict",
-                (
-                    f"{names[s]} already captured {now[s]} cards and nobody else has a card left to take any of them; "
-                    f"the sheet says {claim.piles[s]}"
+                Said(
+                    "%(player)s already captured %(now)s cards and nobody else has a card left to take any of them; "
+                    "the sheet says %(sheet)s",
+                    player=names[s],
+                    now=now[s],
+                    sheet=claim.piles[s],
                 ),
             )
         takes = hand.size(s) > 0 or (len(chain) > 1 and chain[-1] == s)
         if claim.piles[s] > now[s] and not takes:
             raise RuleViolation(
                 "cau-robat.result_conflict",
-                (
-                    f"{names[s]} has no card left to play and holds {now[s]} cards in the pile: it cannot grow to {claim.piles[s]}"
+                Said(
+                    "%(player)s has no card left to play and holds %(now)s cards in the pile: it cannot grow to "
+                    "%(sheet)s",
+                    player=names[s],
+                    now=now[s],
+                    sheet=claim.piles[s],
                 ),
             )
     last = claim.last_capturer
@@ -1053,8 +1248,10 @@ def _check_reachable(state: State, hand: Hand, claim: Facts) -> None:
     ):
         raise RuleViolation(
             "cau-robat.result_conflict",
-            (
-                f"{names[last]} has no card left to play and did not capture last so far; the sheet says {names[last]} captured last"
+            Said(
+                "%(player)s has no card left to play and did not capture last so far; the sheet says %(player)s "
+                "captured last",
+                player=names[last],
             ),
         )
 
@@ -1062,7 +1259,7 @@ def _check_reachable(state: State, hand: Hand, claim: Facts) -> None:
 def _on_hand_result(state: State, event: Event) -> State:
     cur = state.current
     if cur is None:
-        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no hand has been dealt yet (hand_started first)"))
     claim = _parse_result(state, event.data, event.seq)
     if not cur.result_only and not cur.over:
         _check_reachable(state, cur, claim)
@@ -1072,12 +1269,14 @@ def _on_hand_result(state: State, event: Event) -> State:
         hand = cur._replace(over=True, facts=claim, claim=claim)
         return _score_hand(state._replace(current=hand))
     assert cur.facts is not None
-    source = f"the hand result of entry {cur.facts.seq}" if cur.facts.seq else "the plays"
+    source = Said("the hand result of entry %(entry)s", entry=cur.facts.seq) if cur.facts.seq else Said("the plays")
     problem = _facts_differ(state, cur.facts, claim, source)
     if problem is None and cur.claim is not None and cur.claim is not cur.facts:
-        problem = _facts_differ(state, cur.claim, claim, f"the hand result of entry {cur.claim.seq}")
+        problem = _facts_differ(
+            state, cur.claim, claim, Said("the hand result of entry %(entry)s", entry=cur.claim.seq)
+        )
     if problem:
-        raise RuleViolation("cau-robat.mismatch", f"{problem[0]}: {problem[1]}")
+        raise RuleViolation("cau-robat.mismatch", problem)
     facts = cur.facts
     if facts.last_capturer is None and claim.last_capturer is not None:
         facts = facts._replace(last_capturer=claim.last_capturer)

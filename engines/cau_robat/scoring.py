@@ -12,7 +12,7 @@ from typing import Any
 
 from engines.cau_robat.rules import RULE_END, RULE_SCORE, hand_cards
 from engines.cau_robat.state import Hand, HandScore, State
-from engines.common import seat_names
+from engines.said import Counted, Listed, Said
 
 
 def _calls(hand: Hand) -> list[dict[str, Any]]:
@@ -48,21 +48,40 @@ def _lines(state: State, hand: Hand, hs: HandScore) -> list[dict[str, Any]]:
     best = max(hs.cards)
     lines = []
     for s, count in enumerate(hs.cards):
-        took = f"{count} card{'s' if count != 1 else ''}"
+        took: str = Counted("%(n)s card", "%(n)s cards", count)
         if hs.table_to == s:
-            took += f" ({hand.facts.piles[s]} in the pile and the {hand.facts.table} left on the table, as the last to capture)"
+            took = Said(
+                "%(cards)s (%(pile)s in the pile and the %(table)s left on the table, as the last to capture)",
+                cards=took,
+                pile=hand.facts.piles[s],
+                table=hand.facts.table,
+            )
         elif hand.facts.table and hs.table_to is None and s in hs.winners:
-            took += f" (the {hand.facts.table} card{'s' if hand.facts.table != 1 else ''} left on the table count for nobody)"
+            took = Counted(
+                "%(cards)s (the %(n)s card left on the table count for nobody)",
+                "%(cards)s (the %(n)s cards left on the table count for nobody)",
+                hand.facts.table,
+                cards=took,
+            )
         if s in hs.winners:
             others = [w for w in hs.winners if w != s]
             why = (
-                f"{took}, the most"
-                + (f" (tied with {seat_names(state.players, others)})" if others else "")
-                + ": hand won"
+                Said(
+                    "%(cards)s, the most (tied with %(players)s): hand won",
+                    cards=took,
+                    players=Listed(state.players[w] for w in others),
+                )
+                if others
+                else Said("%(cards)s, the most: hand won", cards=took)
             )
             lines.append({"seat": s, "points": 1, "reason": why, "rule": RULE_SCORE})
         else:
-            why = f"{took}; {seat_names(state.players, hs.winners)} took the most ({best}): no win"
+            why = Said(
+                "%(cards)s; %(players)s took the most (%(best)s): no win",
+                cards=took,
+                players=Listed(state.players[w] for w in hs.winners),
+                best=best,
+            )
             lines.append({"seat": s, "points": 0, "reason": why, "rule": RULE_SCORE})
     return lines
 
@@ -108,16 +127,35 @@ def score(state: State) -> dict[str, Any]:
         standings.append({"seat": s, "name": name, "total": totals[s], "status": status})
     end: dict[str, Any] = {"over": False}
     if state.over and state.end is not None:
-        number = state.hands[state.end].number
-        who = seat_names(state.players, state.winners)
-        verb = "reach" if len(state.winners) > 1 else "reaches"
-        reason = f"{who} {verb} {state.target} hand win{'s' if state.target > 1 else ''} after hand {number}"
-        if state.tie == "playOn":
-            reason += " and leads alone"
-        elif len(state.winners) > 1:
-            reason += ", in the same hand: they share the game"
-        end = {"over": True, "winners": list(state.winners), "reason": reason, "rule": RULE_END}
+        end = {"over": True, "winners": list(state.winners), "reason": _end_reason(state), "rule": RULE_END}
     return {"hands": out, "standings": standings, "end": end}
+
+
+def _end_reason(state: State) -> Counted:
+    """Why the match is over: who reached the target, after which hand, and how a tie is read."""
+    assert state.end is not None
+    parts = {"players": Listed(state.players[s] for s in state.winners), "hand": state.hands[state.end].number}
+    several = len(state.winners) > 1
+    if state.tie == "playOn" and not several:  # under playOn the match ends only with one leader
+        return Counted(
+            "%(players)s reaches %(n)s hand win after hand %(hand)s and leads alone",
+            "%(players)s reaches %(n)s hand wins after hand %(hand)s and leads alone",
+            state.target,
+            **parts,
+        )
+    if several:
+        return Counted(
+            "%(players)s reach %(n)s hand win after hand %(hand)s, in the same hand: they share the game",
+            "%(players)s reach %(n)s hand wins after hand %(hand)s, in the same hand: they share the game",
+            state.target,
+            **parts,
+        )
+    return Counted(
+        "%(players)s reaches %(n)s hand win after hand %(hand)s",
+        "%(players)s reaches %(n)s hand wins after hand %(hand)s",
+        state.target,
+        **parts,
+    )
 
 
 __all__ = ["hand_cards", "score"]

@@ -15,6 +15,7 @@ from engines.cau_robat.options import DEFAULTS
 from engines.history import EMPTY, History
 from engines.cards import SPANISH_40, Card
 from engines.common import card_reader, cards_by_text, quick_replace
+from engines.said import Joined, Said
 
 GAME = "cau-robat"
 DECK = SPANISH_40
@@ -49,7 +50,7 @@ def pred(rank: str) -> str:
 CARDS: dict[str, Card] = cards_by_text(DECK)
 """The deck's cards by their text, the very objects :func:`~engines.cards.parse` returns."""
 
-read_card = card_reader(DECK, "7o, 12b or ??")
+read_card = card_reader(DECK, Said("7o, 12b or ??"))  # the example a refusal suggests, said in each language
 """Parse one card of the Spanish deck; ``"??"`` only where ``hidden_ok`` (RuleViolation ``common.bad_card``,
 ``common.card_not_in_deck`` or ``common.card_hidden``)."""
 
@@ -59,9 +60,10 @@ def sorted_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=lambda c: (POS[c.rank], "oceb".index(c.suit or "o")))
 
 
-def card_list(cards: Iterable[Card | None]) -> str:
-    """Print cards for a sentence: ``7 oros 7 copas``; ``??`` for unknown ones."""
-    return ", ".join("??" if c is None else c.pretty() for c in cards)
+def card_list(cards: Iterable[Card | None]) -> Joined:
+    """Print cards for a sentence: ``7 de oros, 7 de copas``; ``??`` for unknown ones. Each card is
+    said again in the reader's language (:meth:`~engines.cards.Card.pretty`)."""
+    return Joined(("??" if c is None else c.pretty() for c in cards), ", ")
 
 
 # --------------------------------------------------------------------------- options

@@ -6,7 +6,7 @@ up. A seat's view adds its own hand; the public view shows only hand sizes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 from engines.base import COMMON_EVENTS, Event, RuleViolation
 from engines.cards import Card, spanish_rank_name as _rank, texts
@@ -27,8 +27,9 @@ from engines.cau_robat.state import (
     read_card,
     sorted_cards,
 )
-from engines.common import options_described, seat_names, withheld_reveal
+from engines.common import options_described, withheld_reveal
 from engines.privacy import NOBODY, OWNER, Declarations, Private
+from engines.said import Counted, Joined, Listed, Said
 
 EVENTS = ["match_started", "hand_started", "play", "reveal", "hand_result", *COMMON_EVENTS]
 
@@ -49,7 +50,7 @@ def describe() -> dict[str, Any]:
     return {
         "game": GAME,
         "name": "Cau Robat",
-        "deck": "Spanish 40",
+        "deck": Said("Spanish 40"),
         "players": {"min": 3, "max": 5, "withOption": {"players": "2-6", "min": 2, "max": 6}},
         "direction": "ACW",
         "teams": None,
@@ -60,14 +61,16 @@ def describe() -> dict[str, Any]:
                 "minimum": 1,
                 "default": 3,
                 "rule": "/rules/cau-robat#option-wins",
-                "description": "the number of hand wins that ends the game",
+                "description": Said("the number of hand wins that ends the game"),
             },
             "tie": {
                 "values": ["share", "playOn"],
                 "default": "share",
                 "rule": "/rules/cau-robat#option-tie",
-                "description": "several players reaching it in the same hand share the game (share), or hands go on "
-                "until one leads alone (playOn)",
+                "description": Said(
+                    "several players reaching it in the same hand share the game (share), or hands go on "
+                    "until one leads alone (playOn)"
+                ),
             },
         },
         "ranks": [int(r) for r in CYCLE],
@@ -231,15 +234,48 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- narration
 
 
-def _who_pays(state: State, payments: list[Any]) -> list[str]:
-    paid = [f"{state.players[p.payer]} pays {p.card.rank}" for p in payments if p.card is not None]
+def _names(players: Sequence[str], seats: Iterable[int]) -> Listed:
+    """Name seats for a sentence (``Ben``, ``Ben and Dora``), joined the reader's way."""
+    return Listed(players[s] for s in seats)
+
+
+def _and(items: Sequence[str]) -> str:
+    """``a and b and c``: each pair joined by the language's own "and" (a capture's list of takings)."""
+    words = items[0]
+    for item in items[1:]:
+        words = Said("%(first)s and %(second)s", first=words, second=item)
+    return words
+
+
+def _the_rank(rank: str) -> Said:
+    """A rank with its article, as the subject of a sentence: ``the 4``, ``the sota`` (each language
+    gives each figure its own article: "la sota", "el cavall", "l'as")."""
+    if rank == "1":
+        return Said("the as")
+    if rank == "10":
+        return Said("the sota")
+    if rank == "11":
+        return Said("the caballo")
+    if rank == "12":
+        return Said("the rey")
+    return Said("the %(rank)s", rank=rank)
+
+
+def _who_pays(state: State, payments: list[Any]) -> Joined:
+    paid: list[str] = [
+        Said("%(player)s pays %(rank)s", player=state.players[p.payer], rank=p.card.rank)
+        for p in payments
+        if p.card is not None
+    ]
     empty = [p.payer for p in payments if p.card is None]
-    if empty:
-        paid.append(f"{seat_names(state.players, empty)} {'has' if len(empty) == 1 else 'have'} nothing to pay")
-    return paid
+    if len(empty) == 1:
+        paid.append(Said("%(players)s has nothing to pay", players=_names(state.players, empty)))
+    elif empty:
+        paid.append(Said("%(players)s have nothing to pay", players=_names(state.players, empty)))
+    return Joined(paid, ", ")
 
 
-def capture_words(state: State, cap: Capture, final: bool = False) -> str:
+def capture_words(state: State, cap: Capture, final: bool = False) -> Joined:
     """Say a capture as a player would: ``takes caballo-sota-7-6 and B's pile on 5; clears the table; C pays 1``.
 
     Ranks are said as the players and the pages' pickers say them (sota, caballo, rey), never 10, 11, 12.
@@ -247,83 +283,139 @@ def capture_words(state: State, cap: Capture, final: bool = False) -> str:
     players = state.players
     own = cap.cards[-1]
     table = [c for c in cap.table if c is not own]
-    if cap.call:
-        head = f"{players[cap.seat]}'s {CALL_WORDS[cap.call]} on the {_rank(cap.rank)}s takes"
-    else:
-        head = "takes"  # the narration has just named the card played
-    parts = []
+    parts: list[str] = []
     if cap.taken_back:
-        parts.append(f"back {len(cap.taken_back)} cards from {players[cap.chain[-2]]}")
+        parts.append(Said("back %(n)s cards from %(player)s", n=len(cap.taken_back), player=players[cap.chain[-2]]))
     if table:
         # a card or two by name ("as de oros"), a run by its ranks ("caballo-sota-7-6")
         parts.append(
-            " and ".join(c.pretty() for c in table) if len(table) <= 2 else "-".join(_rank(c.rank) for c in table)
+            _and([c.pretty() for c in table]) if len(table) <= 2 else Joined((_rank(c.rank) for c in table), "-")
         )
-    parts += [f"{players[owner]}'s pile on {_rank(pile[-1].rank)}" for owner, pile in cap.blocks]
-    words = f"{head} {' and '.join(parts)}"
+    parts += [
+        Said("%(player)s's pile on %(rank)s", player=players[owner], rank=_rank(pile[-1].rank))
+        for owner, pile in cap.blocks
+    ]
+    taken = _and(parts)
+    if cap.call:
+        head = Said(
+            "%(player)s's %(call)s on the %(rank)ss takes %(cards)s",
+            player=players[cap.seat],
+            call=CALL_WORDS[cap.call],
+            rank=_rank(cap.rank),
+            cards=taken,
+        )
+    else:
+        head = Said("takes %(cards)s", cards=taken)  # the narration has just named the card played
+    words: list[str] = [head]
     chain_pay = [p for p in cap.payments if p.why != "clear"]
     if chain_pay:
-        words += "; " + ", ".join(_who_pays(state, chain_pay))
+        words.append(_who_pays(state, chain_pay))
     if cap.cleared:
-        words += "; clears the table"
         clear_pay = [p for p in cap.payments if p.why == "clear"]
         if clear_pay:
-            words += "; " + ", ".join(_who_pays(state, clear_pay))
+            words += [Said("clears the table"), _who_pays(state, clear_pay)]
         elif final and not state.options.lastPlayClears:
-            words += " with the last play: nobody pays"
-    return words
+            words.append(Said("clears the table with the last play: nobody pays"))
+        else:
+            words.append(Said("clears the table"))
+    return Joined(words, "; ")
 
 
-def _hand_end(state: State) -> str:
+def _hand_end(state: State) -> Joined:
+    """The hand's end: each pile's cards, the leftovers, who wins the hand (and the game)."""
     hand = state.current
     assert hand is not None and hand.facts is not None
     hs = state.scores[-1]
-    counts = ", ".join(f"{state.players[s]} {c}" for s, c in enumerate(hs.cards))
-    words = f"the hand is over: {counts} cards"
-    if hand.facts.table:
-        whose = f"{state.players[hs.table_to]}'s as the last to capture" if hs.table_to is not None else "for nobody"
-        words += f" ({hand.facts.table} left on the table, {whose})"
-    won = seat_names(state.players, hs.winners)
-    words += f"; {won} win{'s' if len(hs.winners) == 1 else ''} the hand (wins {'-'.join(map(str, hs.totals))})"
+    counts = _each(state.players, hs.cards)
+    if not hand.facts.table:
+        head = Said("the hand is over: %(counts)s cards", counts=counts)
+    elif hs.table_to is not None:
+        head = Said(
+            "the hand is over: %(counts)s cards (%(table)s left on the table, %(player)s's as the last to capture)",
+            counts=counts,
+            table=hand.facts.table,
+            player=state.players[hs.table_to],
+        )
+    else:
+        head = Said(
+            "the hand is over: %(counts)s cards (%(table)s left on the table, for nobody)",
+            counts=counts,
+            table=hand.facts.table,
+        )
+    wins = "-".join(map(str, hs.totals))
+    won = _names(state.players, hs.winners)
+    words: list[str] = [
+        head,
+        Said("%(players)s wins the hand (wins %(wins)s)", players=won, wins=wins)
+        if len(hs.winners) == 1
+        else Said("%(players)s win the hand (wins %(wins)s)", players=won, wins=wins),
+    ]
     if state.over and state.end == len(state.hands) - 1:
-        words += f"; {seat_names(state.players, state.winners)} win{'s' if len(state.winners) == 1 else ''} the game"
-    return words
+        champions = _names(state.players, state.winners)
+        words.append(
+            Said("%(players)s wins the game", players=champions)
+            if len(state.winners) == 1
+            else Said("%(players)s win the game", players=champions)
+        )
+    return Joined(words, "; ")
+
+
+def _each(players: Sequence[str], values: Sequence[int]) -> Joined:
+    """A number per player: ``A 13, B 9``."""
+    return Joined((Joined([players[s], str(v)], " ") for s, v in enumerate(values)), ", ")
 
 
 def narrate(before: State | None, event: Event, after: State) -> str:
     """Tell the move in words, as the table would say it.
 
     ``A plays caballo de oros: takes caballo-sota-7-6-4-3 and B's pile on 5; clears the table; C pays 1``.
-    Only face-up facts are told (hand cards are never named except by a ``reveal``).
+    Only face-up facts are told (hand cards are never named except by a ``reveal``). Every sentence
+    is a message id with named parts (:mod:`engines.said`), so each language says it in its order.
     """
     d = event.data
     players = after.players
     hand = after.current
     match event.type:
         case "match_started":
-            return (
-                f"Cau Robat: {seat_names(players, range(len(players)))}, anticlockwise; "
-                f"first to {after.target} hand win{'s' if after.target > 1 else ''}"
+            return Counted(
+                "Cau Robat: %(players)s, anticlockwise; first to %(n)s hand win",
+                "Cau Robat: %(players)s, anticlockwise; first to %(n)s hand wins",
+                after.target,
+                players=Listed(players),
             )
         case "hand_started":
             assert hand is not None
             if hand.result_only:
-                return f"Hand {hand.number}: {players[hand.dealer]} deals; the hand is recorded by its result only"
-            table = card_list(hand.table)
-            return f"Hand {hand.number}: {players[hand.dealer]} deals; table {table}; {players[hand.turn]} plays first"
+                return Said(
+                    "Hand %(hand)s: %(dealer)s deals; the hand is recorded by its result only",
+                    hand=hand.number,
+                    dealer=players[hand.dealer],
+                )
+            return Said(
+                "Hand %(hand)s: %(dealer)s deals; table %(table)s; %(player)s plays first",
+                hand=hand.number,
+                dealer=players[hand.dealer],
+                table=card_list(hand.table),
+                player=players[hand.turn],
+            )
         case "play":
             assert hand is not None and hand.last is not None
             out = hand.last
-            words = f"{players[out.seat]} plays {out.card.pretty()}" + (" out of turn" if out.out_of_turn else "")
+            name, card = players[out.seat], out.card.pretty()
+            words: str = (
+                Said("%(player)s plays %(card)s out of turn", player=name, card=card)
+                if out.out_of_turn
+                else Said("%(player)s plays %(card)s", player=name, card=card)
+            )
             if out.extended:
-                words += f": {CALL_WORDS[out.extended]}"
-            bits = [capture_words(after, cap, out.ended) for cap in out.captures]
+                words = Joined([words, CALL_WORDS[out.extended]], ": ")
+            bits: list[str] = [capture_words(after, cap, out.ended) for cap in out.captures]
             if out.trailed:
-                bits.append(f"the {_rank(out.card.rank)} stays on the table")
+                bits.append(Said("%(rank)s stays on the table", rank=_the_rank(out.card.rank)))
             if bits:
-                words += (", " if out.extended else ": ") + "; ".join(bits)
+                words = Joined([words, Joined(bits, "; ")], ", " if out.extended else ": ")
             if out.ended:
-                words += "; " + _hand_end(after)
+                words = Joined([words, _hand_end(after)], "; ")
             return words
         case "reveal":
             withheld = withheld_reveal(d.get("cards", []))
@@ -331,27 +423,40 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 return withheld
             parts = []
             for b in d.get("cards", []):
-                card = _pretty(b.get("card"))
                 seat = b.get("seat")
                 parts.append(
-                    f"{players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else '?'} holds {card}"
+                    Said(
+                        "%(player)s holds %(card)s",
+                        player=players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?",
+                        card=_pretty(b.get("card")),
+                    )
                 )
-            return "Revealed: " + "; ".join(parts)
+            return Said("Revealed: %(cards)s", cards=Joined(parts))
         case "hand_result":
             assert hand is not None
             if before is not None and before.current is not None and before.current.facts is None:
                 facts = hand.facts
                 assert facts is not None
+                counts = _each(players, facts.piles)
                 head = (
-                    f"Hand {hand.number} closed from the score sheet after move {hand.closed_after}"
+                    Said(
+                        "Hand %(hand)s closed from the score sheet after move %(move)s: %(counts)s cards, "
+                        "%(table)s left on the table",
+                        hand=hand.number,
+                        move=hand.closed_after,
+                        counts=counts,
+                        table=facts.table,
+                    )
                     if hand.closed_after is not None
-                    else f"Hand {hand.number} result"
+                    else Said(
+                        "Hand %(hand)s result: %(counts)s cards, %(table)s left on the table",
+                        hand=hand.number,
+                        counts=counts,
+                        table=facts.table,
+                    )
                 )
-                return (
-                    f"{head}: {', '.join(f'{players[s]} {c}' for s, c in enumerate(facts.piles))} cards, "
-                    f"{facts.table} left on the table; " + _hand_end(after).split("; ", 1)[1]
-                )
-            return f"The table's result for hand {hand.number} agrees with the record"
+                return Joined([head, *_hand_end(after).items[1:]], "; ")
+            return Said("The table's result for hand %(hand)s agrees with the record", hand=hand.number)
         case _:
             return event.type
 

@@ -268,8 +268,9 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
                 )
             skipped = [s for s in st.eliminated]
             if payers or skipped:
+                collects: str
                 if skipped:
-                    words = Counted(
+                    collects = Counted(
                         "%(player)s collects %(money)s in stakes (%(players)s went over 99 without a re-buy and pays "
                         "nothing)",
                         "%(player)s collects %(money)s in stakes (%(players)s went over 99 without a re-buy and pay "
@@ -280,8 +281,10 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
                         players=Joined([names[s] for s in skipped], ", "),
                     )
                 else:
-                    words = Said("%(player)s collects %(money)s in stakes", player=names[maker], money=st.stakes[maker])
-                line(maker, 0, st.stakes[maker], words, RULE_MONEY)
+                    collects = Said(
+                        "%(player)s collects %(money)s in stakes", player=names[maker], money=st.stakes[maker]
+                    )
+                line(maker, 0, st.stakes[maker], collects, RULE_MONEY)
         if st.winner is not None:
             line(
                 st.winner,

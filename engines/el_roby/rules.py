@@ -23,8 +23,8 @@ from engines.common import (
     as_written,
     set_field,
     set_item,
-    how_many,
 )
+from engines.said import Counted, Joined, Listed, Said
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty
 from engines.el_roby.state import (
@@ -68,19 +68,39 @@ def placed_cards(hand: Hand) -> tuple[Card, ...]:
 
 
 def _where(state: State, hand: Hand, card: Card) -> str:
-    """Say where the record places the copies of ``card``."""
-    places = []
+    """Say where the record places the copies of ``card``: ``Ana's hand, meld 3``."""
+    places: list[str] = []
     for s in hand.seats:
         k = hand.known[s].count(card)
-        if k:
-            places.append(f"{state.players[s]}'s hand" + (" (both)" if k == 2 else ""))
+        if k == 2:
+            places.append(Said("%(player)s's hand (both)", player=state.players[s]))
+        elif k:
+            places.append(Said("%(player)s's hand", player=state.players[s]))
     for m in hand.melds:
         if card in m.cards:
-            places.append(f"meld {m.id}")
+            places.append(Said("meld %(meld)s", meld=m.id))
     k = hand.pile.count(card)
-    if k:
-        places.append("the discard pile" + (" (both)" if k == 2 else ""))
-    return ", ".join(places) or "nowhere"
+    if k == 2:
+        places.append(Said("the discard pile (both)"))
+    elif k:
+        places.append(Said("the discard pile"))
+    return Joined(places, ", ") if places else Said("nowhere")
+
+
+def _held(known: tuple[Card, ...], unknown: int, *, hidden: bool = False) -> str:
+    """What a hand holds, as far as the record knows: ``7♥ 8♠ and 2 unknown cards``, ``no known card``."""
+    cards = spell(known) if known else Said("no known card")
+    if not unknown:
+        return cards
+    if hidden:
+        return Said(
+            "%(cards)s and %(hidden)s",
+            cards=cards,
+            hidden=Counted("%(n)s hidden card", "%(n)s hidden cards", unknown),
+        )
+    return Said(
+        "%(cards)s and %(hidden)s", cards=cards, hidden=Counted("%(n)s unknown card", "%(n)s unknown cards", unknown)
+    )
 
 
 def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, verb: str) -> dict[str, Any]:
@@ -97,20 +117,14 @@ def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, ver
     new = missing_from(mine, cards)
     if new:
         if len(new) > hand.unknown[seat]:
-            held = spell(mine) or "no known card"
-            extra = f" and {how_many(hand.unknown[seat], 'unknown card')}" if hand.unknown[seat] else ""
-            raise RuleViolation(
-                "common.card_unavailable", f"{name} cannot {verb} {spell(cards)}: {name} holds {held}{extra}"
-            )
+            held = _held(mine, hand.unknown[seat])
+            raise RuleViolation("common.card_unavailable", _cannot(verb, name, spell(cards), held))
         placed = placed_cards(hand)
         taken: Counter[Card] = Counter()
         for c in new:
             taken[c] += 1
             if at_least(placed, c, DECK.count(c) - taken[c] + 1):  # placed + taken > copies in the deck
-                raise RuleViolation(
-                    "common.card_unavailable",
-                    (f"{name} cannot {verb} {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"),
-                )
+                raise RuleViolation("common.card_unavailable", _both_placed(verb, name, c, _where(state, hand, c)))
     keep = remove(mine + tuple(new), cards)
     shown = hand.shown[seat]
     for c in cards:
@@ -122,6 +136,41 @@ def _bind(state: State, hand: Hand, seat: Seat, cards: list[Card], seq: int, ver
         "shown": set_item(hand.shown, seat, shown),
         "bound": set_item(hand.bound, seat, hand.bound[seat] + tuple((seq, c) for c in new)) if new else hand.bound,
     }
+
+
+def _cannot(verb: str, name: str, cards: str, held: str) -> Said:
+    """``Ana cannot meld 7♥ 8♥ 9♥: Ana holds 2♣ and 3 unknown cards`` (a sentence per move)."""
+    if verb == "meld":
+        return Said("%(player)s cannot meld %(cards)s: %(player)s holds %(held)s", player=name, cards=cards, held=held)
+    if verb == "lay off":
+        return Said(
+            "%(player)s cannot lay off %(cards)s: %(player)s holds %(held)s", player=name, cards=cards, held=held
+        )
+    return Said("%(player)s cannot discard %(cards)s: %(player)s holds %(held)s", player=name, cards=cards, held=held)
+
+
+def _both_placed(verb: str, name: str, card: Card, where: str) -> Said:
+    """``Ana cannot meld 7♥: both copies are already placed (Bea's hand, meld 2)``."""
+    if verb == "meld":
+        return Said(
+            "%(player)s cannot meld %(card)s: both copies are already placed (%(places)s)",
+            player=name,
+            card=card.pretty(),
+            places=where,
+        )
+    if verb == "lay off":
+        return Said(
+            "%(player)s cannot lay off %(card)s: both copies are already placed (%(places)s)",
+            player=name,
+            card=card.pretty(),
+            places=where,
+        )
+    return Said(
+        "%(player)s cannot discard %(card)s: both copies are already placed (%(places)s)",
+        player=name,
+        card=card.pretty(),
+        places=where,
+    )
 
 
 def limit_of(state: State, seat: Seat) -> int:
@@ -144,7 +193,12 @@ def fitting(card: Card, melds: tuple[Meld, ...], options: Options) -> Meld | Non
 
 def meld_words(state: State, meld: Meld) -> str:
     """``meld 3 (Ana's 10♦ J♦ Q♦)``."""
-    return f"meld {meld.id} ({state.players[meld.owner]}'s {spell(meld.cards)})"
+    return Said(
+        "meld %(meld)s (%(player)s's %(cards)s)",
+        meld=meld.id,
+        player=state.players[meld.owner],
+        cards=spell(meld.cards),
+    )
 
 
 def limit_applies(hand: Hand, options: Options) -> bool:
@@ -171,7 +225,9 @@ def parse_options(raw: object) -> Options:
 def _amount(key: str, v: object) -> str | None:
     """Check an option that is a sum of money (``entry``, ``stake``)."""
     if not is_int(v) or v < 0:
-        return f"option {key} is a whole amount of money, 0 or more, not {as_written(v)}"
+        return Said(
+            "option %(option)s is a whole amount of money, 0 or more, not %(value)s", option=key, value=as_written(v)
+        )
     return None
 
 
@@ -188,15 +244,29 @@ def start(data: Mapping[str, Any]) -> State:
     low = options.min_players
     if not isinstance(players, (list, tuple)) or not low <= len(players) <= MAX_PLAYERS:
         got = len(players) if isinstance(players, (list, tuple)) else 0
-        hint = "" if low == 2 else ' (2 or 3 need the option players = "2-8")'
-        raise RuleViolation("el-roby.players", f"El Roby is played by {low} to {MAX_PLAYERS} players{hint}; got {got}")
+        if low == 2:
+            raise RuleViolation(
+                "el-roby.players",
+                Said(
+                    "El Roby is played by %(low)s to %(high)s players; got %(got)s", low=low, high=MAX_PLAYERS, got=got
+                ),
+            )
+        raise RuleViolation(
+            "el-roby.players",
+            Said(
+                'El Roby is played by %(low)s to %(high)s players (2 or 3 need the option players = "2-8"); got %(got)s',
+                low=low,
+                high=MAX_PLAYERS,
+                got=got,
+            ),
+        )
     if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
-        raise RuleViolation("el-roby.players", "the players need different, non-empty names")
+        raise RuleViolation("el-roby.players", Said("the players need different, non-empty names"))
     target = data.get("target")
     if target is not None and dict(target) != {"limit": LIMIT}:
         raise RuleViolation(
             "common.bad_target",
-            'El Roby\'s limit is fixed: a player who reaches 100 is out; target must be {"limit": 99}',
+            Said('El Roby\'s limit is fixed: a player who reaches 100 is out; target must be {"limit": 99}'),
         )
     n = len(players)
     scores: tuple[int | None, ...] = (0,) * n
@@ -205,7 +275,7 @@ def start(data: Mapping[str, Any]) -> State:
     initial = data.get("initial")
     if initial is not None:
         if not isinstance(initial, Mapping):
-            raise RuleViolation("common.bad_initial", "initial is an object: scores, pot, money")
+            raise RuleViolation("common.bad_initial", Said("initial is an object: scores, pot, money"))
         raw_scores = initial.get("scores", list(scores))
         if (
             not isinstance(raw_scores, (list, tuple))
@@ -214,29 +284,35 @@ def start(data: Mapping[str, Any]) -> State:
         ):
             raise RuleViolation(
                 "common.bad_initial",
-                (f"initial scores are {n} numbers from 0 to 99 (null for a player already out of the game)"),
+                Said("initial scores are %(n)s numbers from 0 to 99 (null for a player already out of the game)", n=n),
             )
         if sum(v is not None for v in raw_scores) < 2:
-            raise RuleViolation("common.bad_initial", "at least two players must still be in the game (99 or less)")
+            raise RuleViolation(
+                "common.bad_initial", Said("at least two players must still be in the game (99 or less)")
+            )
         scores = tuple(raw_scores)
         raw_money = initial.get("money")
         if raw_money is not None:
             if not isinstance(raw_money, (list, tuple)) or len(raw_money) != n or not all(is_int(v) for v in raw_money):
-                raise RuleViolation("common.bad_initial", f"initial money is {n} whole amounts, one per player")
+                raise RuleViolation(
+                    "common.bad_initial", Said("initial money is %(n)s whole amounts, one per player", n=n)
+                )
             money = tuple(raw_money)
         raw_pot = initial.get("pot")
         if raw_pot is not None:
             if not is_int(raw_pot) or raw_pot < 0:
-                raise RuleViolation("common.bad_initial", "the initial pot is a whole amount, 0 or more")
+                raise RuleViolation("common.bad_initial", Said("the initial pot is a whole amount, 0 or more"))
             pot = int(raw_pot)
         elif raw_money is not None:
             pot = -sum(money)
         if sum(money) + pot != 0:
             raise RuleViolation(
                 "common.bad_initial",
-                (
-                    f"money and pot must balance (every unit in the pot came from a player): "
-                    f"money sums to {sum(money)} and the pot holds {pot}"
+                Said(
+                    "money and pot must balance (every unit in the pot came from a player): "
+                    "money sums to %(money)s and the pot holds %(pot)s",
+                    money=sum(money),
+                    pot=pot,
                 ),
             )
     return State(
@@ -295,29 +371,38 @@ def _finalize(state: State) -> State:
 def _on_hand_started(state: State, event: Event) -> State:
     d = event.data
     if is_over(state):
-        raise RuleViolation("common.match_over", "the match is over: only one player is left")
+        raise RuleViolation("common.match_over", Said("the match is over: only one player is left"))
     cur = state.current
     if cur is not None and not cur.scored:
         if cur.result_only:
-            what = "its hand_result"
+            waiting = Said("hand %(hand)s is not finished (waiting for its hand_result)", hand=cur.number)
         elif not cur.over:
-            what = f"{state.players[cur.turn]}'s turn and the rest of the hand"
+            waiting = Said(
+                "hand %(hand)s is not finished (waiting for %(player)s's turn and the rest of the hand)",
+                hand=cur.number,
+                player=state.players[cur.turn],
+            )
         else:
-            what = "its showdown (hidden cards)"
-        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
+            waiting = Said("hand %(hand)s is not finished (waiting for its showdown (hidden cards))", hand=cur.number)
+        raise RuleViolation("common.hand_in_progress", waiting)
     dealer = read_seat(d, state.n, "dealer")
     new = _finalize(state)
     seats = tuple(s for s in range(new.n) if new.scores[s] is not None)
     if dealer not in seats:
-        raise RuleViolation("el-roby.wrong_dealer", f"{new.players[dealer]} is out of the game and cannot deal")
+        raise RuleViolation(
+            "el-roby.wrong_dealer", Said("%(player)s is out of the game and cannot deal", player=new.players[dealer])
+        )
     if new.last_dealer is not None:
         nxt = next(s for k in range(1, new.n + 1) if (s := (new.last_dealer + k) % new.n) in seats)
         if dealer != nxt:
             raise RuleViolation(
                 "el-roby.wrong_dealer",
-                (
-                    f"the deal passes to the next player still in the game: {new.players[new.last_dealer]} dealt last, "
-                    f"so {new.players[nxt]} deals now, not {new.players[dealer]}"
+                Said(
+                    "the deal passes to the next player still in the game: %(last)s dealt last, "
+                    "so %(next)s deals now, not %(player)s",
+                    last=new.players[new.last_dealer],
+                    next=new.players[nxt],
+                    player=new.players[dealer],
                 ),
             )
     number = new.hands_played + 1
@@ -327,12 +412,12 @@ def _on_hand_started(state: State, event: Event) -> State:
         return new._replace(current=hand, hands_played=number, last_dealer=dealer)
     if hands_data is None or discard_data is None:
         raise RuleViolation(
-            "el-roby.bad_deal", "a dealt hand needs both hands and discard (or neither, for a result-only hand)"
+            "el-roby.bad_deal", Said("a dealt hand needs both hands and discard (or neither, for a result-only hand)")
         )
     n = new.n
     if not isinstance(hands_data, (list, tuple)) or len(hands_data) != n:
         raise RuleViolation(
-            "el-roby.bad_deal", f"hands lists the {n} seats in order (null for players out of the game)"
+            "el-roby.bad_deal", Said("hands lists the %(n)s seats in order (null for players out of the game)", n=n)
         )
     known: list[tuple[Card, ...]] = []
     unknown: list[int] = []
@@ -343,12 +428,17 @@ def _on_hand_started(state: State, event: Event) -> State:
     for s, cards in enumerate(hands_data):
         if s not in seats:
             if cards is not None:
-                raise RuleViolation("el-roby.bad_deal", f"{new.players[s]} is out of the game: their hand must be null")
+                raise RuleViolation(
+                    "el-roby.bad_deal",
+                    Said("%(player)s is out of the game: their hand must be null", player=new.players[s]),
+                )
             known.append(())
             unknown.append(0)
             continue
         if not isinstance(cards, (list, tuple)) or len(cards) != HAND_SIZE:
-            raise RuleViolation("el-roby.bad_deal", f"{new.players[s]} is dealt {HAND_SIZE} cards")
+            raise RuleViolation(
+                "el-roby.bad_deal", Said("%(player)s is dealt %(n)s cards", player=new.players[s], n=HAND_SIZE)
+            )
         mine = []
         for t in cards:
             c = read_card(t, hidden_ok=True)
@@ -357,7 +447,8 @@ def _on_hand_started(state: State, event: Event) -> State:
             count[c] += 1
             if count[c] > DECK.count(c):
                 raise RuleViolation(
-                    "common.card_duplicate", f"{c.pretty()} is dealt three times: the two packs hold it twice"
+                    "common.card_duplicate",
+                    Said("%(card)s is dealt three times: the two packs hold it twice", card=c.pretty()),
                 )
             mine.append(c)
         known.append(sorted_cards(mine))
@@ -391,28 +482,36 @@ def _playing(state: State, data: Mapping[str, Any], phase: str | None = None) ->
             ``el-roby.draw_first``, ``el-roby.already_drew``.
     """
     if is_over(state):
-        raise RuleViolation("common.match_over", "the match is over: only one player is left")
+        raise RuleViolation("common.match_over", Said("the match is over: only one player is left"))
     hand = state.current
     if hand is None:
-        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no hand has been dealt yet (hand_started first)"))
     if hand.result_only:
         raise RuleViolation(
-            "common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it"
+            "common.no_deal",
+            Said("hand %(hand)s is recorded by its result only: moves cannot be recorded in it", hand=hand.number),
         )
     if hand.over:
-        why = f"{state.players[hand.out]} went out" if hand.out is not None else "the stock ran out (void hand)"
-        raise RuleViolation("el-roby.hand_over", f"hand {hand.number} is over: {why}")
+        if hand.out is not None:
+            over = Said("hand %(hand)s is over: %(player)s went out", hand=hand.number, player=state.players[hand.out])
+        else:
+            over = Said("hand %(hand)s is over: the stock ran out (void hand)", hand=hand.number)
+        raise RuleViolation("el-roby.hand_over", over)
     seat = read_seat(data, state.n)
     if seat != hand.turn:
         raise RuleViolation(
-            "common.not_your_turn", f"it is {state.players[hand.turn]}'s turn, not {state.players[seat]}'s"
+            "common.not_your_turn",
+            Said("it is %(turn)s's turn, not %(player)s's", turn=state.players[hand.turn], player=state.players[seat]),
         )
     if phase == "play" and hand.phase != "play":
         raise RuleViolation(
-            "el-roby.draw_first", f"{state.players[seat]} must first draw (from the stock or the discard pile)"
+            "el-roby.draw_first",
+            Said("%(player)s must first draw (from the stock or the discard pile)", player=state.players[seat]),
         )
     if phase == "draw" and hand.phase != "draw":
-        raise RuleViolation("el-roby.already_drew", f"{state.players[seat]} has already drawn this turn")
+        raise RuleViolation(
+            "el-roby.already_drew", Said("%(player)s has already drawn this turn", player=state.players[seat])
+        )
     return hand, seat
 
 
@@ -424,14 +523,19 @@ def _on_draw(state: State, event: Event) -> State:
     fields: dict[str, Any] = {"phase": "play", "source": source}
     if source == "stock":
         if hand.stock == 0:
-            raise RuleViolation("el-roby.stock_empty", f"the stock is empty: {name} must take the top discard")
+            raise RuleViolation(
+                "el-roby.stock_empty", Said("the stock is empty: %(player)s must take the top discard", player=name)
+            )
         card = read_card(d["card"]) if d.get("card") is not None else None
         if card is not None:
             if at_least(placed_cards(hand), card, DECK.count(card)):
                 raise RuleViolation(
                     "common.card_unavailable",
-                    (
-                        f"{name} cannot draw {card.pretty()} from the stock: both copies are placed ({_where(state, hand, card)})"
+                    Said(
+                        "%(player)s cannot draw %(card)s from the stock: both copies are placed (%(places)s)",
+                        player=name,
+                        card=card.pretty(),
+                        places=_where(state, hand, card),
                     ),
                 )
             fields["known"] = set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,)))
@@ -442,14 +546,21 @@ def _on_draw(state: State, event: Event) -> State:
         fields["drew_last"] = hand.stock == 1
     elif source == "discard":
         if not hand.pile:
-            raise RuleViolation("el-roby.pile_empty", f"the discard pile is empty: {name} must draw from the stock")
+            raise RuleViolation(
+                "el-roby.pile_empty",
+                Said("the discard pile is empty: %(player)s must draw from the stock", player=name),
+            )
         top = hand.pile[-1]
         if d.get("card") is not None:
             card = read_card(d["card"])
             if card != top:
                 raise RuleViolation(
                     "el-roby.mismatch",
-                    f"card: the top of the discard pile is {top.pretty()}, not {card.pretty()}",  # type: ignore[union-attr]
+                    Said(
+                        "card: the top of the discard pile is %(top)s, not %(card)s",
+                        top=top.pretty(),
+                        card=card.pretty(),  # type: ignore[union-attr]
+                    ),
                 )
         fields.update(
             pile=hand.pile[:-1],
@@ -458,7 +569,9 @@ def _on_draw(state: State, event: Event) -> State:
             shown=set_item(hand.shown, seat, hand.shown[seat] + (top,)),
         )
     else:
-        raise RuleViolation("el-roby.bad_source", f"from is 'stock' or 'discard', not {as_written(source)}")
+        raise RuleViolation(
+            "el-roby.bad_source", Said("from is 'stock' or 'discard', not %(value)s", value=as_written(source))
+        )
     return state._replace(current=hand._replace(**fields))
 
 
@@ -470,9 +583,11 @@ def _check_first_round(state: State, hand: Hand, seat: Seat) -> None:
     if not can_empty(hand.known[seat], melds, state.options, new_melds=True, leave=1):
         raise RuleViolation(
             "el-roby.first_round",
-            (
-                f"{state.players[seat]} is on the first round: melding is allowed only to go out at once, and "
-                f"{spell(hand.known[seat])} cannot all be melded or laid off this turn"
+            Said(
+                "%(player)s is on the first round: melding is allowed only to go out at once, and "
+                "%(cards)s cannot all be melded or laid off this turn",
+                player=state.players[seat],
+                cards=spell(hand.known[seat]),
             ),
         )
 
@@ -484,16 +599,27 @@ def _on_meld(state: State, event: Event) -> State:
     if hand.eleven:
         raise RuleViolation(
             "el-roby.eleven_card",
-            (f"{name} laid off without a meld of their own: the 11-card Roby goes out by lay-offs alone, no meld"),
+            Said(
+                "%(player)s laid off without a meld of their own: the 11-card Roby goes out by lay-offs alone, no meld",
+                player=name,
+            ),
         )
     ident = d.get("id")
     if ident is not None and ident != len(hand.melds) + 1:
-        raise RuleViolation("el-roby.mismatch", f"id: this is meld {len(hand.melds) + 1} of the hand, not {ident}")
+        raise RuleViolation(
+            "el-roby.mismatch",
+            Said("id: this is meld %(meld)s of the hand, not %(id)s", meld=len(hand.melds) + 1, id=ident),
+        )
     cards = read_cards(d, read_card)
     shape = classify(cards, state.options)
     if shape is None:
         raise RuleViolation(
-            "el-roby.bad_meld", f"{spell(cards)} is neither a set nor a run{_meld_hint(cards, state.options)}"
+            "el-roby.bad_meld",
+            Said(
+                "%(cards)s is neither a set nor a run: %(why)s",
+                cards=spell(cards),
+                why=_meld_hint(cards, state.options),
+            ),
         )
     fields = _bind(state, hand, seat, cards, event.seq, "meld")
     meld = Meld(len(hand.melds) + 1, seat, shape[0], shape[1])
@@ -510,19 +636,20 @@ def _on_meld(state: State, event: Event) -> State:
     return _after_exposure(state, after, seat)
 
 
-def _meld_hint(cards: list[Card], options: Options) -> str:
+def _meld_hint(cards: list[Card], options: Options) -> Said:
+    """Why ``cards`` are no meld: the clause after the colon of the refusal."""
     if len(cards) < 3:
-        return ": a meld has at least 3 cards"
+        return Said("a meld has at least 3 cards")
     ranks = {c.rank for c in cards}
     if len(ranks) == 1 and options.setsDistinctSuits:
-        return ": sets need different suits (setsDistinctSuits)"
+        return Said("sets need different suits (setsDistinctSuits)")
     if len({c.suit for c in cards}) > 1 and len(ranks) > 1:
-        return ": a run is one suit, a set one rank"
+        return Said("a run is one suit, a set one rank")
     if len(ranks) < len(cards):
-        return ": a run cannot hold a rank twice"
-    return ": the ranks are not in sequence" + (
-        "" if options.aceWrap else " (the ace goes below the 2 or above the king, not round the corner)"
-    )
+        return Said("a run cannot hold a rank twice")
+    if options.aceWrap:
+        return Said("the ranks are not in sequence")
+    return Said("the ranks are not in sequence (the ace goes below the 2 or above the king, not round the corner)")
 
 
 def _after_exposure(state: State, hand: Hand, seat: Seat) -> State:
@@ -540,26 +667,29 @@ def _on_lay_off(state: State, event: Event) -> State:
     meld = next((m for m in hand.melds if m.id == ident), None)
     if meld is None:
         raise RuleViolation(
-            "el-roby.unknown_meld", f"there is no meld {as_written(ident)} on the table (melds 1 to {len(hand.melds)})"
+            "el-roby.unknown_meld",
+            Said(
+                "there is no meld %(meld)s on the table (melds 1 to %(last)s)",
+                meld=as_written(ident),
+                last=len(hand.melds),
+            ),
         )
     cards = read_cards(d, read_card)
     shape = classify(meld.cards + tuple(cards), state.options)
     if shape is None or shape[0] != meld.kind:
         raise RuleViolation(
             "el-roby.bad_lay_off",
-            (
-                f"{spell(cards)} cannot go on {meld_words(state, meld)}: {spell(meld.cards + tuple(cards))} is not a valid "
-                f"{meld.kind}{_meld_hint(list(meld.cards) + cards, state.options)}"
-            ),
+            _not_valid(state, meld, cards),
         )
     eleven = hand.eleven
     if seat not in hand.own:
         if state.options.elevenCardSource == "stockOnly" and hand.source != "stock":
             raise RuleViolation(
                 "el-roby.eleven_card_source",
-                (
-                    f"{name} has no meld of their own: a lay-off needs one, and the 11-card Roby exception needs a card "
-                    f"drawn from the stock, not from the discard pile"
+                Said(
+                    "%(player)s has no meld of their own: a lay-off needs one, and the 11-card Roby exception needs a card "
+                    "drawn from the stock, not from the discard pile",
+                    player=name,
                 ),
             )
         eleven = True
@@ -574,14 +704,37 @@ def _on_lay_off(state: State, event: Event) -> State:
     ):
         raise RuleViolation(
             "el-roby.needs_meld",
-            (
-                f"{name} has no meld of their own: laying off is allowed only for the 11-card Roby, every card laid off this "
-                f"turn, and {spell(after.known[seat])} cannot all be laid off"
+            Said(
+                "%(player)s has no meld of their own: laying off is allowed only for the 11-card Roby, every card laid off "
+                "this turn, and %(cards)s cannot all be laid off",
+                player=name,
+                cards=spell(after.known[seat]),
             ),
         )
     if after.first_round_meld and after.size(seat):
         _check_first_round(state, after, seat)
     return _after_exposure(state, after, seat)
+
+
+def _not_valid(state: State, meld: Meld, cards: list[Card]) -> Said:
+    """``2♥ cannot go on meld 1 (Ana's 5♠ 6♠ 7♠): … is not a valid run: a run is one suit, a set one rank``."""
+    grown = spell(meld.cards + tuple(cards))
+    why = _meld_hint(list(meld.cards) + cards, state.options)
+    if meld.kind == "set":
+        return Said(
+            "%(cards)s cannot go on %(meld)s: %(grown)s is not a valid set: %(why)s",
+            cards=spell(cards),
+            meld=meld_words(state, meld),
+            grown=grown,
+            why=why,
+        )
+    return Said(
+        "%(cards)s cannot go on %(meld)s: %(grown)s is not a valid run: %(why)s",
+        cards=spell(cards),
+        meld=meld_words(state, meld),
+        grown=grown,
+        why=why,
+    )
 
 
 def _on_discard(state: State, event: Event) -> State:
@@ -592,8 +745,9 @@ def _on_discard(state: State, event: Event) -> State:
     if hand.eleven:
         raise RuleViolation(
             "el-roby.eleven_card",
-            (
-                f"{name} laid off without a meld of their own (the 11-card Roby): every card must be laid off, no discard"
+            Said(
+                "%(player)s laid off without a meld of their own (the 11-card Roby): every card must be laid off, no discard",
+                player=name,
             ),
         )
     card = read_card(d.get("card"))
@@ -604,7 +758,11 @@ def _on_discard(state: State, event: Event) -> State:
     if opts.noImmediateRediscard and hand.took == card and holding.count(card) == 1 and not after_unknown:
         raise RuleViolation(
             "el-roby.rediscard",
-            f"{name} took {card.pretty()} from the discard pile this turn and cannot discard it again",
+            Said(
+                "%(player)s took %(card)s from the discard pile this turn and cannot discard it again",
+                player=name,
+                card=card.pretty(),
+            ),
         )
     scope = restricted(hand, seat, opts)
     hit = fitting(card, scope, opts)
@@ -614,34 +772,57 @@ def _on_discard(state: State, event: Event) -> State:
         if seat in hand.own:
             raise RuleViolation(
                 "el-roby.not_forced",
-                (
-                    f"{name} has a meld of their own and can lay off the cards that fit: the forced discard is for a player who cannot"
+                Said(
+                    "%(player)s has a meld of their own and can lay off the cards that fit: the forced discard is for a "
+                    "player who cannot",
+                    player=name,
                 ),
             )
         if hit is None:
             raise RuleViolation(
-                "el-roby.not_forced", f"{card.pretty()} fits no meld: the discard needs no exception (drop forced)"
+                "el-roby.not_forced",
+                Said("%(card)s fits no meld: the discard needs no exception (drop forced)", card=card.pretty()),
             )
         loose = next((c for c in holding if fitting(c, scope, opts) is None), None)
         if loose is not None:
             raise RuleViolation(
-                "el-roby.not_forced", f"{name} holds {loose.pretty()}, which fits no meld: discard that instead"
+                "el-roby.not_forced",
+                Said(
+                    "%(player)s holds %(card)s, which fits no meld: discard that instead",
+                    player=name,
+                    card=loose.pretty(),
+                ),
             )
         if after_unknown:
             pending += (Pending(event.seq, seat, "forced", holding, after_unknown, 0, scope),)
     elif hit is not None:
-        who = "another player's" if opts.discardCheck == "othersMelds" else "a"
-        raise RuleViolation(
-            "el-roby.discard_fits",
-            (f"{name} cannot discard {card.pretty()}: it fits {who} meld, {meld_words(state, hit)}"),
-        )
+        if opts.discardCheck == "othersMelds":
+            fits_meld = Said(
+                "%(player)s cannot discard %(card)s: it fits another player's meld, %(meld)s",
+                player=name,
+                card=card.pretty(),
+                meld=meld_words(state, hit),
+            )
+        else:
+            fits_meld = Said(
+                "%(player)s cannot discard %(card)s: it fits a meld, %(meld)s",
+                player=name,
+                card=card.pretty(),
+                meld=meld_words(state, hit),
+            )
+        raise RuleViolation("el-roby.discard_fits", fits_meld)
     after = hand._replace(**fields, pile=hand.pile + (card,))
     left = after.size(seat)
     if hand.first_round_meld and left:
         raise RuleViolation(
             "el-roby.first_round",
-            (
-                f"{name} melded on the first round, which is allowed only to go out at once: {how_many(left, 'card')} would stay in hand"
+            Counted(
+                "%(player)s melded on the first round, which is allowed only to go out at once: %(n)s card would stay "
+                "in hand",
+                "%(player)s melded on the first round, which is allowed only to go out at once: %(n)s cards would stay "
+                "in hand",
+                left,
+                player=name,
             ),
         )
     if left and limit_applies(hand, opts):
@@ -649,17 +830,9 @@ def _on_discard(state: State, event: Event) -> State:
         kept_unknown = after_unknown
         limit = limit_of(state, seat)
         low = points(kept_known) + 2 * kept_unknown
-        when = "after the discard" if opts.limitCheck == "afterDiscard" else "before the discard"
         if low > limit:
-            shown = spell(sorted_cards(kept_known)) + (
-                f" and {how_many(kept_unknown, 'hidden card')}" if kept_unknown else ""
-            )
             raise RuleViolation(
-                "el-roby.limit",
-                (
-                    f"{name} exposed this turn, so the cards kept {when} may be worth at most 99 − {state.scores[seat]} = {limit}: "
-                    f"{shown} {'are' if not kept_unknown else 'are at least'} worth {low}"
-                ),
+                "el-roby.limit", _over_limit(name, opts, state.scores[seat], limit, kept_known, kept_unknown, low)
             )
         if kept_unknown:
             pending += (Pending(event.seq, seat, "limit", sorted_cards(kept_known), kept_unknown, limit, ()),)
@@ -670,6 +843,41 @@ def _on_discard(state: State, event: Event) -> State:
     if nxt.void:
         return _record(state._replace(current=nxt), nxt)
     return state._replace(current=nxt)
+
+
+def _over_limit(
+    name: str, opts: Options, score: int | None, limit: int, known: tuple[Card, ...], unknown: int, low: int
+) -> Said:
+    """The 99-point test refused: what the player kept, worth more than the limit (§4.4.1)."""
+    parts: dict[str, Any] = {"player": name, "score": score, "limit": limit, "points": low}
+    kept = spell(sorted_cards(known))
+    if unknown:
+        parts["cards"] = Said(
+            "%(cards)s and %(hidden)s", cards=kept, hidden=Counted("%(n)s hidden card", "%(n)s hidden cards", unknown)
+        )
+        if opts.limitCheck == "afterDiscard":
+            return Said(
+                "%(player)s exposed this turn, so the cards kept after the discard may be worth at most 99 − %(score)s "
+                "= %(limit)s: %(cards)s are at least worth %(points)s",
+                **parts,
+            )
+        return Said(
+            "%(player)s exposed this turn, so the cards kept before the discard may be worth at most 99 − %(score)s "
+            "= %(limit)s: %(cards)s are at least worth %(points)s",
+            **parts,
+        )
+    parts["cards"] = kept
+    if opts.limitCheck == "afterDiscard":
+        return Said(
+            "%(player)s exposed this turn, so the cards kept after the discard may be worth at most 99 − %(score)s "
+            "= %(limit)s: %(cards)s are worth %(points)s",
+            **parts,
+        )
+    return Said(
+        "%(player)s exposed this turn, so the cards kept before the discard may be worth at most 99 − %(score)s "
+        "= %(limit)s: %(cards)s are worth %(points)s",
+        **parts,
+    )
 
 
 def _next_turn(state: State, hand: Hand) -> Hand:
@@ -765,9 +973,13 @@ def _resolve(state: State, hand: Hand) -> None:
             if low > p.limit:
                 raise RuleViolation(
                     "el-roby.limit",
-                    (
-                        f"the cards now known show that {name} kept at least {low} points at the end of the turn of entry {p.seq}, "
-                        f"more than the limit of {p.limit} for a turn with a new meld"
+                    Said(
+                        "the cards now known show that %(player)s kept at least %(points)s points at the end of the turn "
+                        "of entry %(entry)s, more than the limit of %(limit)s for a turn with a new meld",
+                        player=name,
+                        points=low,
+                        entry=p.seq,
+                        limit=p.limit,
                     ),
                     seq=p.seq,
                 )
@@ -776,9 +988,11 @@ def _resolve(state: State, hand: Hand) -> None:
             if fit < p.unknown:
                 raise RuleViolation(
                     "el-roby.not_forced",
-                    (
-                        f"the cards now known show that {name} held a card fitting no meld at entry {p.seq}: "
-                        "the forced discard was not forced"
+                    Said(
+                        "the cards now known show that %(player)s held a card fitting no meld at entry %(entry)s: "
+                        "the forced discard was not forced",
+                        player=name,
+                        entry=p.seq,
                     ),
                     seq=p.seq,
                 )
@@ -831,47 +1045,63 @@ def _read_hands(state: State, hand: Hand, raw: object, *, totals_ok: bool, out: 
         RuleViolation: ``el-roby.bad_result`` (wrong shape for a seat), ``common.card_duplicate``.
     """
     if not isinstance(raw, (list, tuple)) or len(raw) != state.n:
-        raise RuleViolation("el-roby.bad_result", f"hands lists the {state.n} seats in order")
+        raise RuleViolation("el-roby.bad_result", Said("hands lists the %(n)s seats in order", n=state.n))
     out_list: list[object] = []
     count: Counter[Card] = Counter()
     for s, entry in enumerate(raw):
         name = state.players[s]
         if s not in hand.seats:
             if entry is not None:
-                raise RuleViolation("el-roby.bad_result", f"{name} was not dealt in (out of the game): write null")
+                raise RuleViolation(
+                    "el-roby.bad_result", Said("%(player)s was not dealt in (out of the game): write null", player=name)
+                )
             out_list.append(None)
             continue
         if entry is None:
-            raise RuleViolation("el-roby.bad_result", f"{name} played this hand: write their remaining cards")
+            raise RuleViolation(
+                "el-roby.bad_result", Said("%(player)s played this hand: write their remaining cards", player=name)
+            )
         if s == out:
             if entry not in ([], 0, ()):
-                raise RuleViolation("el-roby.bad_result", f"{name} went out: their hand is empty ([])")
+                raise RuleViolation(
+                    "el-roby.bad_result", Said("%(player)s went out: their hand is empty ([])", player=name)
+                )
             out_list.append(())
             continue
         if is_int(entry):
             if not totals_ok:
-                raise RuleViolation("el-roby.bad_result", "a showdown shows the cards, not their total")
+                raise RuleViolation("el-roby.bad_result", Said("a showdown shows the cards, not their total"))
             if not 2 <= entry <= 108:
                 raise RuleViolation(
-                    "el-roby.bad_result", f"{name}'s 1 to 10 cards are worth 2 to 108 points, not {entry}"
+                    "el-roby.bad_result",
+                    Said(
+                        "%(player)s's 1 to 10 cards are worth 2 to 108 points, not %(points)s",
+                        player=name,
+                        points=entry,
+                    ),
                 )
             out_list.append(int(entry))
             continue
         if not isinstance(entry, (list, tuple)):
             raise RuleViolation(
-                "el-roby.bad_result", f"{name}'s hand is a list of cards" + (" or a point total" if totals_ok else "")
+                "el-roby.bad_result",
+                Said("%(player)s's hand is a list of cards or a point total", player=name)
+                if totals_ok
+                else Said("%(player)s's hand is a list of cards", player=name),
             )
         cards = [read_card(t) for t in entry]
         if out is not None and not 1 <= len(cards) <= HAND_SIZE:
             raise RuleViolation(
-                "el-roby.bad_result", f"{name} did not go out, so they hold 1 to 10 cards, not {len(cards)}"
+                "el-roby.bad_result",
+                Said("%(player)s did not go out, so they hold 1 to 10 cards, not %(n)s", player=name, n=len(cards)),
             )
         for c in cards:
             assert c is not None
             count[c] += 1
             if count[c] > DECK.count(c):
                 raise RuleViolation(
-                    "common.card_duplicate", f"{c.pretty()} is listed three times: the two packs hold it twice"
+                    "common.card_duplicate",
+                    Said("%(card)s is listed three times: the two packs hold it twice", card=c.pretty()),
                 )
         out_list.append(sorted_cards(c for c in cards if c is not None))
     return out_list
@@ -898,7 +1128,14 @@ def _show(state: State, hand: Hand, facts: list[object], seq: int, *, field: str
                 if entry != points(known[s]):
                     raise RuleViolation(
                         "el-roby.mismatch",
-                        (f"{field}: {name} holds {spell(known[s])} = {points(known[s])} points, not {entry}"),
+                        Said(
+                            "%(field)s: %(player)s holds %(cards)s = %(points)s points, not %(total)s",
+                            field=field,
+                            player=name,
+                            cards=spell(known[s]),
+                            points=points(known[s]),
+                            total=entry,
+                        ),
                     )
                 continue
             pool = sorted(value(c) for c in DECK.distinct() for _ in range(DECK.count(c) - placed[c] - taken[c]))
@@ -907,9 +1144,14 @@ def _show(state: State, hand: Hand, facts: list[object], seq: int, *, field: str
             if not low <= entry <= high:
                 raise RuleViolation(
                     "el-roby.mismatch",
-                    (
-                        f"{field}: {name} holds {spell(known[s]) or 'no known card'} and {how_many(unknown[s], 'hidden card')}: "
-                        f"{low} to {high} points, not {entry}"
+                    Said(
+                        "%(field)s: %(player)s holds %(held)s: %(low)s to %(high)s points, not %(total)s",
+                        field=field,
+                        player=name,
+                        held=_held(known[s], unknown[s], hidden=True),
+                        low=low,
+                        high=high,
+                        total=entry,
                     ),
                 )
             counted[s] = entry
@@ -918,12 +1160,25 @@ def _show(state: State, hand: Hand, facts: list[object], seq: int, *, field: str
         lacking = missing_from(entry, known[s])
         if lacking:
             raise RuleViolation(
-                "el-roby.mismatch", f"{field}: {name} still holds {spell(lacking)}, which the list leaves out"
+                "el-roby.mismatch",
+                Said(
+                    "%(field)s: %(player)s still holds %(cards)s, which the list leaves out",
+                    field=field,
+                    player=name,
+                    cards=spell(lacking),
+                ),
             )
         if len(entry) != len(known[s]) + unknown[s]:
             raise RuleViolation(
                 "el-roby.mismatch",
-                (f"{field}: {name} holds {how_many(len(known[s]) + unknown[s], 'card')}, not {len(entry)}"),
+                Counted(
+                    "%(field)s: %(player)s holds %(n)s card, not %(listed)s",
+                    "%(field)s: %(player)s holds %(n)s cards, not %(listed)s",
+                    len(known[s]) + unknown[s],
+                    field=field,
+                    player=name,
+                    listed=len(entry),
+                ),
             )
         new = missing_from(known[s], entry)
         for c in new:
@@ -931,8 +1186,12 @@ def _show(state: State, hand: Hand, facts: list[object], seq: int, *, field: str
             if placed[c] + taken[c] > DECK.count(c):
                 raise RuleViolation(
                     "common.card_duplicate",
-                    (
-                        f"{field}: {name} cannot hold {c.pretty()}: both copies are already placed ({_where(state, hand, c)})"
+                    Said(
+                        "%(field)s: %(player)s cannot hold %(card)s: both copies are already placed (%(places)s)",
+                        field=field,
+                        player=name,
+                        card=c.pretty(),
+                        places=_where(state, hand, c),
                     ),
                 )
         if new:
@@ -945,16 +1204,21 @@ def _show(state: State, hand: Hand, facts: list[object], seq: int, *, field: str
 def _on_showdown(state: State, event: Event) -> State:
     hand = state.current
     if hand is None:
-        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no hand has been dealt yet (hand_started first)"))
     if hand.result_only:
-        raise RuleViolation("common.no_deal", f"hand {hand.number} is recorded by its result only: no showdown")
+        raise RuleViolation(
+            "common.no_deal", Said("hand %(hand)s is recorded by its result only: no showdown", hand=hand.number)
+        )
     if not hand.over:
         raise RuleViolation(
             "el-roby.hand_not_over",
-            f"hand {hand.number} is still being played: the showdown comes after a player goes out",
+            Said("hand %(hand)s is still being played: the showdown comes after a player goes out", hand=hand.number),
         )
     if hand.void:
-        raise RuleViolation("el-roby.hand_not_over", f"hand {hand.number} is void (the stock ran out): nothing to show")
+        raise RuleViolation(
+            "el-roby.hand_not_over",
+            Said("hand %(hand)s is void (the stock ran out): nothing to show", hand=hand.number),
+        )
     facts = _read_hands(state, hand, event.data.get("hands"), totals_ok=False, out=hand.out)
     shown = _show(state, hand, facts, event.seq, field="hands")
     if hand.scored:
@@ -985,16 +1249,21 @@ def _check_reachable(state: State, hand: Hand, out: Seat | None, facts: list[obj
             continue
         name = state.players[s]
         most = hand.size(s) - (1 if s == hand.turn and hand.phase == "play" else 0)
-        held = f"{name} holds {hand.size(s)} card{'s' if hand.size(s) != 1 else ''}"
+        size = Counted("%(n)s card", "%(n)s cards", hand.size(s))
         if s == hand.turn and hand.phase == "play":
-            held += " and must still discard"
+            held = Said("%(player)s holds %(cards)s and must still discard", player=name, cards=size)
+        else:
+            held = Said("%(player)s holds %(cards)s", player=name, cards=size)
         if isinstance(entry, int):
             if entry > 11 * most:
                 raise RuleViolation(
                     "el-roby.result_conflict",
-                    (
-                        f"{held}: at most {most} card{'s' if most != 1 else ''} at the end, worth at most {11 * most} points; "
-                        f"the sheet says {entry}"
+                    Said(
+                        "%(held)s: at most %(most)s at the end, worth at most %(points)s points; the sheet says %(total)s",
+                        held=held,
+                        most=Counted("%(n)s card", "%(n)s cards", most),
+                        points=11 * most,
+                        total=entry,
                     ),
                 )
             continue
@@ -1002,37 +1271,57 @@ def _check_reachable(state: State, hand: Hand, out: Seat | None, facts: list[obj
         if len(entry) > most:
             raise RuleViolation(
                 "el-roby.result_conflict",
-                (f"{held}, and no turn adds a card: at most {most} at the end; the sheet lists {len(entry)}"),
+                Said(
+                    "%(held)s, and no turn adds a card: at most %(most)s at the end; the sheet lists %(listed)s",
+                    held=held,
+                    most=most,
+                    listed=len(entry),
+                ),
             )
         listed.update(entry)
         for c in set(entry):
             if melded[c] + listed[c] > DECK.count(c):
-                where = sorted({m.id for m in hand.melds if c in m.cards})
-                melds = " and ".join(str(i) for i in where)
-                raise RuleViolation(
-                    "el-roby.result_conflict",
-                    (
-                        f"{c.pretty()} is melded ({'meld' if len(where) == 1 else 'melds'} {melds}) and the two packs hold it twice; "
-                        f"the sheet puts {'another' if melded[c] == 1 else 'one'} in {name}'s hand"
-                    ),
-                )
+                raise RuleViolation("el-roby.result_conflict", _melded_twice(hand, c, melded[c], name))
+
+
+def _melded_twice(hand: Hand, card: Card, melded: int, name: str) -> Said:
+    """A card the sheet puts in a hand when the table already holds its copies on melds."""
+    where = sorted({m.id for m in hand.melds if card in m.cards})
+    parts = {"card": card.pretty(), "melds": Listed(where), "player": name}
+    if len(where) > 1:  # both copies melded, on two melds
+        return Said(
+            "%(card)s is melded (melds %(melds)s) and the two packs hold it twice; the sheet puts one in %(player)s's hand",
+            **parts,
+        )
+    if melded == 1:
+        return Said(
+            "%(card)s is melded (meld %(melds)s) and the two packs hold it twice; the sheet puts another in "
+            "%(player)s's hand",
+            **parts,
+        )
+    return Said(
+        "%(card)s is melded (meld %(melds)s) and the two packs hold it twice; the sheet puts one in %(player)s's hand",
+        **parts,
+    )
 
 
 def _on_hand_result(state: State, event: Event) -> State:
     d = event.data
     hand = state.current
     if hand is None:
-        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no hand has been dealt yet (hand_started first)"))
     out = d.get("out")
     if out is not None:
         out = read_seat(d, state.n, "out")
         if out not in hand.seats:
             raise RuleViolation(
-                "el-roby.bad_result", f"{state.players[out]} is out of the game and cannot have gone out"
+                "el-roby.bad_result",
+                Said("%(player)s is out of the game and cannot have gone out", player=state.players[out]),
             )
     elif state.options.stockOut != "voidHand":
         raise RuleViolation(
-            "el-roby.bad_result", "out is the seat that made Roby (null only for a void hand under stockOut = voidHand)"
+            "el-roby.bad_result",
+            Said("out is the seat that made Roby (null only for a void hand under stockOut = voidHand)"),
         )
     if not hand.result_only and not hand.over:
         facts = (
@@ -1052,8 +1341,12 @@ def _on_hand_result(state: State, event: Event) -> State:
         return _record(state._replace(current=done), done)
     if not hand.result_only:
         if (out is None) != hand.void or (out is not None and out != hand.out):
-            said = "a void hand" if hand.void else f"{state.players[hand.out]} went out"  # type: ignore[index]
-            raise RuleViolation("el-roby.mismatch", f"out: the moves say {said}")
+            if hand.void:
+                raise RuleViolation("el-roby.mismatch", Said("out: the moves say a void hand"))
+            raise RuleViolation(
+                "el-roby.mismatch",
+                Said("out: the moves say %(player)s went out", player=state.players[hand.out]),  # type: ignore[index]
+            )
     facts = (
         None
         if out is None and d.get("hands") is None
@@ -1068,7 +1361,9 @@ def _on_hand_result(state: State, event: Event) -> State:
         return _maybe_score(state, shown, event.seq)
     if hand.over:  # a second result for a result-only hand: a cross-check
         if out != hand.out or facts != list(hand.final or ()) and facts is not None:
-            raise RuleViolation("el-roby.mismatch", f"this result differs from entry {hand.checked}'s")
+            raise RuleViolation(
+                "el-roby.mismatch", Said("this result differs from entry %(entry)s's", entry=hand.checked)
+            )
         return state
     if out is None:
         done = hand._replace(over=True, void=True, checked=event.seq)
@@ -1081,13 +1376,13 @@ def _on_hand_result(state: State, event: Event) -> State:
 def _on_reveal(state: State, event: Event) -> State:
     bindings = event.data.get("cards")
     if not isinstance(bindings, (list, tuple)) or not bindings:
-        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+        raise RuleViolation("common.bad_reveal", Said("a reveal lists one or more cards"))
     hand = state.current
     if hand is None or hand.result_only or hand.scored:
-        raise RuleViolation("common.bad_reveal", "no hand with hidden cards is being played")
+        raise RuleViolation("common.bad_reveal", Said("no hand with hidden cards is being played"))
     for b in bindings:
         if not isinstance(b, Mapping):
-            raise RuleViolation("common.bad_reveal", f"{as_written(b)} is not a binding")
+            raise RuleViolation("common.bad_reveal", Said("%(value)s is not a binding", value=as_written(b)))
         if b.get("card") == UNKNOWN:
             continue  # withheld from this reader (an open read of a match in play): binds nothing
         card = read_card(b.get("card"))
@@ -1097,26 +1392,36 @@ def _on_reveal(state: State, event: Event) -> State:
             entry = next(((q, s) for q, s in hand.draws if q == seq), None)
             if entry is None:
                 raise RuleViolation(
-                    "common.bad_reveal", f"entry {seq} is not an unseen stock draw of this hand still to reveal"
+                    "common.bad_reveal",
+                    Said("entry %(entry)s is not an unseen stock draw of this hand still to reveal", entry=seq),
                 )
             seat = entry[1]
             if "seat" in b and b["seat"] != seat:
-                raise RuleViolation("common.bad_reveal", f"entry {seq} was {state.players[seat]}'s draw")
+                raise RuleViolation(
+                    "common.bad_reveal",
+                    Said("entry %(entry)s was %(player)s's draw", entry=seq, player=state.players[seat]),
+                )
             draws = tuple(x for x in hand.draws if x != entry)
         elif "seat" in b:
             seat = read_seat(b, state.n)
             draws = hand.draws
         else:
             raise RuleViolation(
-                "common.bad_reveal", "a binding is {seat, card} (a hand card) or {seq, card} (an unseen stock draw)"
+                "common.bad_reveal",
+                Said("a binding is {seat, card} (a hand card) or {seq, card} (an unseen stock draw)"),
             )
         name = state.players[seat]
         if seat not in hand.seats or hand.unknown[seat] == 0:
-            raise RuleViolation("common.bad_reveal", f"{name} holds no hidden card")
+            raise RuleViolation("common.bad_reveal", Said("%(player)s holds no hidden card", player=name))
         if at_least(placed_cards(hand), card, DECK.count(card)):
             raise RuleViolation(
                 "common.card_duplicate",
-                f"{name} cannot hold {card.pretty()}: both copies are placed ({_where(state, hand, card)})",
+                Said(
+                    "%(player)s cannot hold %(card)s: both copies are placed (%(places)s)",
+                    player=name,
+                    card=card.pretty(),
+                    places=_where(state, hand, card),
+                ),
             )
         hand = hand._replace(
             known=set_item(hand.known, seat, sorted_cards(hand.known[seat] + (card,))),
@@ -1134,26 +1439,40 @@ def _on_rebuy(state: State, event: Event) -> State:
     name = state.players[seat]
     hand = state.current
     if hand is not None and not hand.scored:
-        raise RuleViolation("common.hand_in_progress", f"hand {hand.number} is not scored yet: re-buys come after it")
+        raise RuleViolation(
+            "common.hand_in_progress",
+            Said("hand %(hand)s is not scored yet: re-buys come after it", hand=hand.number),
+        )
     if not state.records or state.records[-1].final or state.records[-1].number != (hand.number if hand else -1):
         raise RuleViolation(
-            "el-roby.not_busted", f"{name} did not reach 100 in the last hand: there is nothing to re-buy"
+            "el-roby.not_busted",
+            Said("%(player)s did not reach 100 in the last hand: there is nothing to re-buy", player=name),
         )
     rec = state.records[-1]
     st = settle(rec, state.options)
     if len(st.remaining) < 2:
-        alone = state.players[st.remaining[0]] if st.remaining else "nobody"
+        alone = state.players[st.remaining[0]] if st.remaining else Said("nobody")
         raise RuleViolation(
             "el-roby.rebuy_closed",
-            (f"only {alone} is left at 99 or less: a re-buy needs at least two players remaining, so {alone} wins"),
+            Said(
+                "only %(player)s is left at 99 or less: a re-buy needs at least two players remaining, so %(player)s wins",
+                player=alone,
+            ),
         )
     if seat not in st.busted:
         raise RuleViolation(
             "el-roby.not_busted",
-            f"{name} did not reach 100 in hand {rec.number}: only a player who just went over may re-buy",
+            Said(
+                "%(player)s did not reach 100 in hand %(hand)s: only a player who just went over may re-buy",
+                player=name,
+                hand=rec.number,
+            ),
         )
     if seat in rec.rebuys:
-        raise RuleViolation("el-roby.rebuy_twice", f"{name} has already re-bought after hand {rec.number}")
+        raise RuleViolation(
+            "el-roby.rebuy_twice",
+            Said("%(player)s has already re-bought after hand %(hand)s", player=name, hand=rec.number),
+        )
     return state._replace(records=state.records[:-1] + (rec._replace(rebuys=rec.rebuys + (seat,)),))
 
 
@@ -1207,7 +1526,7 @@ def position(
         cs = [read_card(t) for t in texts]
         shape = classify([c for c in cs if c is not None], state.options)
         if shape is None:
-            raise RuleViolation("el-roby.bad_meld", f"{texts} is not a meld")
+            raise RuleViolation("el-roby.bad_meld", Said("%(cards)s is not a meld", cards=texts))
         built.append(Meld(i, owner, shape[0], shape[1]))
         own.add(owner)
         count.update(shape[1])
@@ -1215,10 +1534,13 @@ def position(
     count.update(pile)
     for c, k in count.items():
         if k > DECK.count(c):
-            raise RuleViolation("common.card_duplicate", f"{c.pretty()} appears {k} times: the two packs hold it twice")
+            raise RuleViolation(
+                "common.card_duplicate",
+                Said("%(card)s appears %(n)s times: the two packs hold it twice", card=c.pretty(), n=k),
+            )
     stock = DECK_SIZE - sum(count.values()) - sum(unknown)
     if stock < 0:
-        raise RuleViolation("el-roby.bad_deal", "more than 104 cards placed")
+        raise RuleViolation("el-roby.bad_deal", Said("more than 104 cards placed"))
     empty: tuple[tuple[Card, ...], ...] = ((),) * n
     hand = Hand(
         number,

@@ -12,7 +12,7 @@ import math
 from typing import Any, NamedTuple
 
 from engines.cards import Card
-from engines.common import quick_replace, how_many
+from engines.common import quick_replace
 from engines.el_roby.state import (
     LIMIT,
     RULE_MONEY,
@@ -23,6 +23,7 @@ from engines.el_roby.state import (
     State,
     spell_points,
 )
+from engines.said import Counted, Joined, Said
 
 
 @quick_replace
@@ -155,7 +156,7 @@ def winner(state: State) -> Seat | None:
 
 def _cards_words(cards: object) -> str:
     if isinstance(cards, int):
-        return f"cards worth {cards} (only the total was written)"
+        return Said("cards worth %(points)s (only the total was written)", points=cards)
     assert isinstance(cards, tuple)
     return spell_points(c for c in cards if isinstance(c, Card))
 
@@ -177,7 +178,7 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
                     s,
                     0,
                     0,
-                    "the stock ran out: the hand is void, nobody scores (stockOut = voidHand)",
+                    Said("the stock ran out: the hand is void, nobody scores (stockOut = voidHand)"),
                     "/rules/el-roby#stock-out",
                 )
     else:
@@ -186,34 +187,67 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
             if rec.points[s] is None:
                 continue
             if s == rec.out:
-                line(s, 0, 0, f"{names[s]} made Roby (went out): 0 points, stays at {rec.before[s]}", RULE_SCORE)
+                line(
+                    s,
+                    0,
+                    0,
+                    Said(
+                        "%(player)s made Roby (went out): 0 points, stays at %(points)s",
+                        player=names[s],
+                        points=rec.before[s],
+                    ),
+                    RULE_SCORE,
+                )
                 continue
             got = rec.points[s] or 0
             after = st.raw[s]
-            words = f"{names[s]} keeps {_cards_words(rec.cards[s])}: {rec.before[s]} + {got} = {after}"
+            kept = {"player": names[s], "cards": _cards_words(rec.cards[s]), "before": rec.before[s], "points": got}
             if s in st.busted:
-                words += " (100 or more: over the limit)"
+                words = Said(
+                    "%(player)s keeps %(cards)s: %(before)s + %(points)s = %(total)s (100 or more: over the limit)",
+                    total=after,
+                    **kept,
+                )
+            else:
+                words = Said("%(player)s keeps %(cards)s: %(before)s + %(points)s = %(total)s", total=after, **kept)
             line(s, got, 0, words, RULE_SCORE)
         for s in st.rebuys:
             raw_s = st.raw[s]
             assert st.reentry is not None and st.price is not None and raw_s is not None
-            line(
-                s,
-                st.reentry - raw_s,
-                -st.price,
-                (
-                    f"{names[s]} re-buys: pays {st.price} into the pot ({rec.pot} ÷ "
-                    f"{len(st.remaining) + (len(st.rebuys) if state.options.rebuyDenominator == 'includeRebuyers' else 0)}, "
-                    f"rounded {state.options.rebuyRounding}) and re-enters at {st.reentry}, the highest score still in"
-                ),
-                RULE_MONEY,
-            )
+            rebuy = {
+                "player": names[s],
+                "price": st.price,
+                "pot": rec.pot,
+                "players": len(st.remaining)
+                + (len(st.rebuys) if state.options.rebuyDenominator == "includeRebuyers" else 0),
+                "points": st.reentry,
+            }
+            if state.options.rebuyRounding == "down":
+                words = Said(
+                    "%(player)s re-buys: pays %(price)s into the pot (%(pot)s ÷ %(players)s, rounded down) and re-enters "
+                    "at %(points)s, the highest score still in",
+                    **rebuy,
+                )
+            else:
+                words = Said(
+                    "%(player)s re-buys: pays %(price)s into the pot (%(pot)s ÷ %(players)s, rounded up) and re-enters "
+                    "at %(points)s, the highest score still in",
+                    **rebuy,
+                )
+            line(s, st.reentry - raw_s, -st.price, words, RULE_MONEY)
         for s in st.eliminated:
             if st.winner is not None:
-                why = f"{names[s]} is out of the game: only {names[st.winner]} is left at 99 or less, so no re-buy is possible"
+                why = Said(
+                    "%(player)s is out of the game: only %(winner)s is left at 99 or less, so no re-buy is possible",
+                    player=names[s],
+                    winner=names[st.winner],
+                )
+            elif rec.final:
+                why = Said("%(player)s did not re-buy: out of the game", player=names[s])
             else:
-                why = f"{names[s]} did not re-buy: out of the game" + (
-                    "" if rec.final else " unless a re-buy is recorded before the next hand"
+                why = Said(
+                    "%(player)s did not re-buy: out of the game unless a re-buy is recorded before the next hand",
+                    player=names[s],
                 )
             line(s, 0, 0, why, RULE_MONEY)
         maker = rec.out
@@ -224,25 +258,42 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
                     s,
                     0,
                     st.stakes[s],
-                    f"{names[s]} pays {names[maker]} the stake of {state.options.stake} for the Roby",
+                    Said(
+                        "%(player)s pays %(maker)s the stake of %(stake)s for the Roby",
+                        player=names[s],
+                        maker=names[maker],
+                        stake=state.options.stake,
+                    ),
                     RULE_MONEY,
                 )
             skipped = [s for s in st.eliminated]
             if payers or skipped:
-                words = f"{names[maker]} collects {st.stakes[maker]} in stakes"
+                collects: str
                 if skipped:
-                    verb = "pays" if len(skipped) == 1 else "pay"
-                    words += (
-                        f" ({', '.join(names[s] for s in skipped)} went over 99 without a re-buy and {verb} nothing)"
+                    collects = Counted(
+                        "%(player)s collects %(money)s in stakes (%(players)s went over 99 without a re-buy and pays "
+                        "nothing)",
+                        "%(player)s collects %(money)s in stakes (%(players)s went over 99 without a re-buy and pay "
+                        "nothing)",
+                        len(skipped),
+                        player=names[maker],
+                        money=st.stakes[maker],
+                        players=Joined([names[s] for s in skipped], ", "),
                     )
-                line(maker, 0, st.stakes[maker], words, RULE_MONEY)
+                else:
+                    collects = Said(
+                        "%(player)s collects %(money)s in stakes", player=names[maker], money=st.stakes[maker]
+                    )
+                line(maker, 0, st.stakes[maker], collects, RULE_MONEY)
         if st.winner is not None:
             line(
                 st.winner,
                 0,
                 st.pot_won,
-                (
-                    f"{names[st.winner]} is the last player at 99 or less and wins the match: takes the pot of {st.pot_won}"
+                Said(
+                    "%(player)s is the last player at 99 or less and wins the match: takes the pot of %(pot)s",
+                    player=names[st.winner],
+                    pot=st.pot_won,
                 ),
                 RULE_MONEY,
             )
@@ -321,8 +372,11 @@ def score(state: State) -> dict[str, Any]:
                     "points": 0,
                     "money": 0,
                     "rule": RULE_SCORE,
-                    "reason": (
-                        f"{state.players[s]} holds {how_many(hand.unknown[s], 'card')} never shown: the hand needs its showdown"
+                    "reason": Counted(
+                        "%(player)s holds %(n)s card never shown: the hand needs its showdown",
+                        "%(player)s holds %(n)s cards never shown: the hand needs its showdown",
+                        hand.unknown[s],
+                        player=state.players[s],
                     ),
                 }
                 for s in hand.seats
@@ -361,9 +415,10 @@ def score(state: State) -> dict[str, Any]:
             "over": True,
             "winners": [win],
             "rule": RULE_MONEY,
-            "reason": (
-                f"{state.players[win]} is the last player at 99 or less after hand {state.records[-1].number} and wins the match "
-                f"and the pot"
+            "reason": Said(
+                "%(player)s is the last player at 99 or less after hand %(hand)s and wins the match and the pot",
+                player=state.players[win],
+                hand=state.records[-1].number,
             ),
         }
     return {"hands": out, "standings": standings, "end": end}
@@ -374,15 +429,19 @@ def money_ledger(state: State) -> list[list[dict[str, Any]]]:
     out: list[list[dict[str, Any]]] = [[] for _ in range(state.n)]
     for s in range(state.n):
         start = state.initial_money[s]
-        why = "carried in from the paper sheet" if state.carried else f"entry paid into the pot ({state.options.entry})"
+        why = (
+            Said("carried in from the paper sheet")
+            if state.carried
+            else Said("entry paid into the pot (%(entry)s)", entry=state.options.entry)
+        )
         out[s].append({"hand": None, "money": start, "reason": why})
     for rec in state.records:
         st = settle(rec, state.options)
         for s in st.rebuys:
-            out[s].append({"hand": rec.number, "money": -(st.price or 0), "reason": "re-buy into the pot"})
+            out[s].append({"hand": rec.number, "money": -(st.price or 0), "reason": Said("re-buy into the pot")})
         for s in range(state.n):
             if st.stakes[s]:
-                out[s].append({"hand": rec.number, "money": st.stakes[s], "reason": "stakes for the Roby"})
+                out[s].append({"hand": rec.number, "money": st.stakes[s], "reason": Said("stakes for the Roby")})
         if st.winner is not None:
-            out[st.winner].append({"hand": rec.number, "money": st.pot_won, "reason": "takes the pot"})
+            out[st.winner].append({"hand": rec.number, "money": st.pot_won, "reason": Said("takes the pot")})
     return out

@@ -15,6 +15,7 @@ from engines.el_roby.options import DEFAULTS
 from engines.history import EMPTY, History
 from engines.cards import FRENCH_104, Card, pretty
 from engines.common import card_reader, cards_by_text, quick_replace
+from engines.said import Joined, Said
 
 GAME = "el-roby"
 DECK = FRENCH_104
@@ -77,11 +78,12 @@ def spell(cards: Iterable[Card]) -> str:
 
 
 def spell_points(cards: Iterable[Card]) -> str:
-    """Spell a hand's points: ``A♠ 11 + K♥ 10 + 7♦ 7 = 28``."""
+    """Spell a hand's points: ``A♠ 11 + K♥ 10 + 7♦ 7 = 28`` (each card's words its reader's language's)."""
     cards = list(cards)
     if not cards:
-        return "no card = 0"
-    return " + ".join(f"{c.pretty()} {value(c)}" for c in cards) + f" = {points(cards)}"
+        return Said("no card = 0")
+    each = Joined((Said("%(card)s %(points)s", card=c.pretty(), points=value(c)) for c in cards), " + ")
+    return Joined([each, points(cards)], " = ")
 
 
 CARDS: dict[str, Card] = cards_by_text(DECK)

@@ -16,6 +16,7 @@ from engines.base import COMMON_EVENTS, Event
 from engines.cards import Card, texts
 from engines.common import options_described, pretty_written, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
+from engines.said import Joined, Said
 from engines.el_roby.rules import fitting, is_over, limit_applies, limit_of, restricted
 from engines.el_roby.scoring import settle, standings_now
 from engines.el_roby.search import can_empty, can_reach
@@ -74,7 +75,7 @@ def describe() -> dict[str, Any]:
     return {
         "game": GAME,
         "name": "El Roby",
-        "deck": "French 104 (2 x 52)",
+        "deck": Said("French 104 (2 x 52)"),
         "players": {"min": 4, "max": 8, "minWithOption": 2},
         "direction": "ACW",
         "teams": None,
@@ -376,32 +377,52 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- narration
 
 
-def _hand_end(state: State) -> str:
-    """Words for a hand just scored."""
+def _hand_end(state: State) -> list[str]:
+    """The clauses for a hand just scored: each player's points and new score, who went over 99,
+    the last player left."""
     rec = state.records[-1]
     st = settle(rec, state.options)
     names = state.players
     if rec.void:
-        return "; the stock ran out: the hand is void"
-    parts = []
-    for s in range(state.n):
-        if rec.points[s] is None or s == rec.out:
-            continue
-        parts.append(f"{names[s]} {rec.points[s]} → {st.raw[s]}")
-    words = "; " + ", ".join(parts) if parts else ""
+        return [Said("the stock ran out: the hand is void")]
+    clauses: list[str] = []
+    parts = [
+        Joined([names[s], rec.points[s], "→", st.raw[s]], " ")
+        for s in range(state.n)
+        if rec.points[s] is not None and s != rec.out
+    ]
+    if parts:
+        clauses.append(Joined(parts, ", "))
     if st.busted:
-        words += f"; over 99: {', '.join(names[s] for s in st.busted)}"
+        busted = Joined([names[s] for s in st.busted], ", ")
         if st.winner is None:
-            words += f" (re-buy {st.price}, re-entry at {st.reentry})"
+            clauses.append(
+                Said(
+                    "over 99: %(players)s (re-buy %(price)s, re-entry at %(points)s)",
+                    players=busted,
+                    price=st.price,
+                    points=st.reentry,
+                )
+            )
+        else:
+            clauses.append(Said("over 99: %(players)s", players=busted))
     if st.winner is not None:
-        words += f"; {names[st.winner]} is the last player left and wins the pot of {st.pot_won}"
-    return words
+        clauses.append(
+            Said(
+                "%(player)s is the last player left and wins the pot of %(pot)s",
+                player=names[st.winner],
+                pot=st.pot_won,
+            )
+        )
+    return clauses
 
 
 def narrate(before: State | None, event: Event, after: State) -> str:
     """Tell the move in words: ``Carlos melds 8♠ 8♥ 8♦ (meld 6)``, Roby, the hand's scores.
 
-    The words hold only what the whole table saw: an unseen stock draw is not named.
+    The words hold only what the whole table saw: an unseen stock draw is not named. Every
+    sentence is a message id with named parts (:mod:`engines.said`), so each language says it
+    in its own order; clauses are set side by side with ``"; "``.
     """
     d = event.data
     players = after.players
@@ -409,71 +430,139 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     seat = d.get("seat")
     name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
     scored = before is not None and len(after.records) > len(before.records)
+    words: str
+    more: list[str] = []
     match event.type:
         case "match_started":
             opts = after.options
-            return (
-                f"El Roby: {', '.join(players)}; a player who reaches 100 is out; entry {opts.entry}, stake {opts.stake}, "
-                f"pot {after.pot}"
+            return Said(
+                "El Roby: %(players)s; a player who reaches 100 is out; entry %(entry)s, stake %(stake)s, pot %(pot)s",
+                players=Joined(players, ", "),
+                entry=opts.entry,
+                stake=opts.stake,
+                pot=after.pot,
             )
         case "hand_started":
             assert hand is not None
-            words = f"Hand {hand.number}: {players[hand.dealer]} deals"
+            gone: tuple[int, ...] = ()
             if before is not None and before.records and not before.records[-1].final:
                 gone = settle(before.records[-1], before.options).eliminated
-                if gone:
-                    words += f" ({', '.join(players[s] for s in gone)} out of the game)"
+            if gone:
+                words = Said(
+                    "Hand %(hand)s: %(dealer)s deals (%(players)s out of the game)",
+                    hand=hand.number,
+                    dealer=players[hand.dealer],
+                    players=Joined([players[s] for s in gone], ", "),
+                )
+            else:
+                words = Said("Hand %(hand)s: %(dealer)s deals", hand=hand.number, dealer=players[hand.dealer])
             if hand.result_only:
-                return words + "; the hand is recorded by its result only"
-            return words + f"; {hand.pile[-1].pretty()} turned up; {players[hand.turn]} plays first"
+                return Joined([words, Said("the hand is recorded by its result only")])
+            return Joined(
+                [
+                    words,
+                    Said(
+                        "%(card)s turned up; %(player)s plays first",
+                        card=hand.pile[-1].pretty(),
+                        player=players[hand.turn],
+                    ),
+                ]
+            )
         case "draw":
             if d.get("from") == "discard":
-                words = f"{name} takes {pretty_written([d.get('card') or str(before.current.pile[-1])], read_card)} from the discard pile"  # type: ignore[union-attr]
+                words = Said(
+                    "%(player)s takes %(card)s from the discard pile",
+                    player=name,
+                    card=pretty_written([d.get("card") or str(before.current.pile[-1])], read_card),  # type: ignore[union-attr]
+                )
             else:
-                words = f"{name} draws from the stock"
+                words = Said("%(player)s draws from the stock", player=name)
         case "meld":
-            words = f"{name} melds {pretty_written(d.get('cards', []), read_card)} (meld {d.get('id')})"
-        case "lay_off":
-            words = f"{name} lays off {pretty_written(d.get('cards', []), read_card)} on meld {d.get('meld')}"
-        case "discard":
-            words = f"{name} discards {pretty_written([d.get('card')], read_card)}" + (
-                " (forced: every card fits a meld)" if d.get("forced") else ""
+            words = Said(
+                "%(player)s melds %(cards)s (meld %(meld)s)",
+                player=name,
+                cards=pretty_written(d.get("cards", []), read_card),
+                meld=d.get("id"),
             )
+        case "lay_off":
+            words = Said(
+                "%(player)s lays off %(cards)s on meld %(meld)s",
+                player=name,
+                cards=pretty_written(d.get("cards", []), read_card),
+                meld=d.get("meld"),
+            )
+        case "discard":
+            card = pretty_written([d.get("card")], read_card)
+            if d.get("forced"):
+                words = Said("%(player)s discards %(card)s (forced: every card fits a meld)", player=name, card=card)
+            else:
+                words = Said("%(player)s discards %(card)s", player=name, card=card)
             if hand is not None and not hand.over and before is not None and before.current is not None:
                 if hand.stock > before.current.stock:
-                    words += f"; the discard pile is turned over into a new stock of {hand.stock}"
+                    more.append(Said("the discard pile is turned over into a new stock of %(stock)s", stock=hand.stock))
         case "showdown":
-            words = "Showdown: " + "; ".join(
-                f"{players[s]} {pretty_written(h, read_card)}" for s, h in enumerate(d.get("hands", [])) if h
-            )
+            # each hand said apart first: Babel does not see a Said nested in a call inside another Said
+            hands = [
+                Said("%(player)s %(cards)s", player=players[s], cards=pretty_written(h, read_card))
+                for s, h in enumerate(d.get("hands", []))
+                if h
+            ]
+            words = Said("Showdown: %(hands)s", hands=Joined(hands))
         case "reveal":
             withheld = withheld_reveal(d.get("cards", []))
             if withheld:
                 return withheld
             parts = [
-                f"{players[b['seat']]} holds {pretty_written([b.get('card')], read_card)}"
+                Said(
+                    "%(player)s holds %(card)s",
+                    player=players[b["seat"]],
+                    card=pretty_written([b.get("card")], read_card),
+                )
                 if "seat" in b
-                else f"the card drawn at entry {b.get('seq')} is {pretty_written([b.get('card')], read_card)}"
+                else Said(
+                    "the card drawn at entry %(entry)s is %(card)s",
+                    entry=b.get("seq"),
+                    card=pretty_written([b.get("card")], read_card),
+                )
                 for b in d.get("cards", [])
             ]
-            words = "Revealed: " + "; ".join(parts)
+            words = Said("Revealed: %(cards)s", cards=Joined(parts))
         case "hand_result":
             assert hand is not None
-            head = f"Hand {hand.number} result"
-            if (
+            closed = (
                 before is not None
                 and before.current is not None
                 and not before.current.result_only
                 and not before.current.over
-            ):
-                head = f"Hand {hand.number} closed from the score sheet after move {before.current.moves}"
-            if d.get("out") is None:
-                words = f"{head}: void (the stock ran out)"
+            )
+            if closed:
+                moves = before.current.moves  # type: ignore[union-attr]
+                if d.get("out") is None:
+                    words = Said(
+                        "Hand %(hand)s closed from the score sheet after move %(moves)s: void (the stock ran out)",
+                        hand=hand.number,
+                        moves=moves,
+                    )
+                else:
+                    words = Said(
+                        "Hand %(hand)s closed from the score sheet after move %(moves)s: %(player)s made Roby",
+                        hand=hand.number,
+                        moves=moves,
+                        player=players[d["out"]],
+                    )
+            elif d.get("out") is None:
+                words = Said("Hand %(hand)s result: void (the stock ran out)", hand=hand.number)
             else:
-                words = f"{head}: {players[d['out']]} made Roby"
+                words = Said("Hand %(hand)s result: %(player)s made Roby", hand=hand.number, player=players[d["out"]])
         case "rebuy":
             st = settle(after.records[-1], after.options)
-            return f"{name} re-buys for {st.price} and re-enters at {st.reentry}; the pot holds {st.pot}"
+            return Said(
+                "%(player)s re-buys for %(price)s and re-enters at %(points)s; the pot holds %(pot)s",
+                player=name,
+                price=st.price,
+                points=st.reentry,
+                pot=st.pot,
+            )
         case _:
             return event.type
     if (
@@ -485,9 +574,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         and not before.current.over
     ):
         if hand.void:
-            words += "; the stock is exhausted: the hand is void"
+            more.append(Said("the stock is exhausted: the hand is void"))
         else:
-            words += f"; {players[hand.out]} is out of cards: Roby!"  # type: ignore[index]
+            more.append(Said("%(player)s is out of cards: Roby!", player=players[hand.out]))  # type: ignore[index]
     if scored:
-        words += _hand_end(after)
-    return words
+        more.extend(_hand_end(after))
+    return Joined([words, *more]) if more else words

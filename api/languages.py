@@ -71,19 +71,30 @@ def say_in(value: Any, lang: str) -> Any:
     return str(value) if lang == DEFAULT else _again(value, lang)
 
 
+_CATALAN_DE = re.compile(r"\b([Dd])e (?=[AEIOUÀÈÉÍÏÒÓÚaeiouàèéíïòóú]|[Hh][aeiouàèéíïòóú])(?![IiUu][aeiouàèéíòóú])")
+
+
+def _elided(text: str, lang: str) -> str:
+    """Catalan elides "de" before a vowel: a name or a card filled in after it reads "el torn
+    d'Anna", "la pila d'Èric", never "de Anna" (a translator cannot write it: the name is not
+    known when the sentence is). Before a vowel sound that is a consonant (Iuri, Uadi) it stays."""
+    return _CATALAN_DE.sub(r"\1'", text) if lang == "ca" else text
+
+
 def _again(value: Any, lang: str) -> str:
     if isinstance(value, Said):
         text = _translations(lang).ugettext(value.msgid)
         if not value.parts:
             return text
         try:
-            return text % {name: _again(part, lang) for name, part in value.parts.items()}
+            return _elided(text % {name: _again(part, lang) for name, part in value.parts.items()}, lang)
         except (KeyError, ValueError, TypeError):  # a translation that names other parts: the English stands
             return str(value)
     if isinstance(value, Counted):
         text = _translations(lang).ungettext(value.one, value.other, value.n)
         try:
-            return text % {"n": _again(value.n, lang), **{k: _again(v, lang) for k, v in value.parts.items()}}
+            parts = {"n": _again(value.n, lang), **{k: _again(v, lang) for k, v in value.parts.items()}}
+            return _elided(text % parts, lang)
         except (KeyError, ValueError, TypeError):
             return str(value)
     if isinstance(value, Listed):

@@ -72,3 +72,12 @@ def test_a_cabo_replay_narrates_in_the_language_asked(scorer: Scorer) -> None:
         ]
 
     assert facts(german) == facts(english) == facts(catalan)
+
+
+def test_catalan_elides_de_before_a_name_said_into_a_sentence() -> None:
+    from api.languages import _elided
+
+    assert _elided("el torn de Anna", "ca") == "el torn d'Anna"
+    assert _elided("la pila de Èric i de Hug", "ca") == "la pila d'Èric i d'Hug"
+    assert _elided("de Joan, de Iuri, de 11", "ca") == "de Joan, de Iuri, de 11"  # a consonant, a semivowel, a number
+    assert _elided("de Anna", "es") == "de Anna"  # Spanish does not elide

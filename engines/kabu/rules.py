@@ -14,7 +14,7 @@ from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card, pretty
 from engines.common import check_game, check_options, dispatch, is_int, read_seat, as_written, set_item
 from engines.history import History
-from engines.said import Joined, Said
+from engines.said import Counted, Joined, Said
 from engines.kabu.scoring import settle
 from engines.kabu.state import (
     DECK_NAMES,
@@ -275,11 +275,15 @@ def _on_hand_started(state: State, event: Event) -> State:
             waiting = Said("hand %(hand)s is not finished (waiting for its decisions and showdown)", hand=cur.number)
         raise RuleViolation("common.hand_in_progress", waiting)
     if state.pending:
+        # the same English for one or several players; other languages make the verbs agree
         raise RuleViolation(
             "kabu.insolvent",
-            Said(
+            Counted(
                 "%(players)s could not pay at hand %(hand)s: buy chips from another player (buy_chips) "
                 "or leave the game before the next hand",
+                "%(players)s could not pay at hand %(hand)s: buy chips from another player (buy_chips) "
+                "or leave the game before the next hand",
+                len(state.pending),
                 players=Joined([state.players[s] for s in sorted(state.pending)], ", "),
                 hand=cur.number if cur else 0,
             ),

@@ -411,26 +411,20 @@ def _keep_words(state: State, hand: Hand, name: str) -> Said | Joined:
 
 
 def _asks(name: str, ordinal: int) -> Said:
-    """``name`` asks for the ``ordinal``-th card (a third or a fourth)."""
+    """``name`` asks for the ``ordinal``-th card: a third or a fourth (a fourth is the last)."""
     if ordinal == 3:
         return Said("%(player)s asks for a third card", player=name)
     if ordinal == 4:
         return Said("%(player)s asks for a fourth card", player=name)
-    if ordinal == 2:
-        return Said("%(player)s asks for a second card", player=name)
     return Said("%(player)s asks for a further card", player=name)
 
 
 def _stands(name: str, size: int) -> Said:
-    """``name`` stands with ``size`` cards."""
+    """``name`` stands with ``size`` cards: two, or three after taking a third (a fourth card ends the asking)."""
     if size == 2:
         return Said("%(player)s stands with two cards", player=name)
     if size == 3:
         return Said("%(player)s stands with three cards", player=name)
-    if size == 4:
-        return Said("%(player)s stands with four cards", player=name)
-    if size == 5:
-        return Said("%(player)s stands with five cards", player=name)
     return Said("%(player)s stands with %(cards)s cards", player=name, cards=size)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from engines.common import deck_described, forms_described, move_field
 from engines.kabu.options import DEFAULTS
 from engines.kabu.state import DECKS, START_CARDS
+from engines.said import Said
 
 CARDS = deck_described(DECKS[DEFAULTS["deck"]])
 """The deck a card picker offers when the ``deck`` option is left at its default."""
@@ -23,29 +24,29 @@ CARDS_BY_OPTION: dict[str, Any] = {
 """The deck under each value of the ``deck`` option."""
 
 MOVES: dict[str, list[dict[str, Any]]] = {
-    "keep": [move_field("card", "card", "Card kept", unknown=True)],
+    "keep": [move_field("card", "card", Said("Card kept"), unknown=True)],
     "buy_chips": [
-        move_field("seat", "seat", "Who buys"),
-        move_field("from", "seat", "Buys from", other=True),
-        move_field("chips", "int", "Chips", min=1),
+        move_field("seat", "seat", Said("Who buys")),
+        move_field("from", "seat", Said("Buys from"), other=True),
+        move_field("chips", "int", Said("Chips"), min=1),
     ],
-    "showdown": [move_field("hands", "rows", "Cards shown", max=4)],
+    "showdown": [move_field("hands", "rows", Said("Cards shown"), max=4)],
 }
 """Each move's fields the scorer fills in (what legal-moves leaves open)."""
 
-WORDS: dict[str, str] = {
-    "keep": "{seat} keeps a card",
-    "take": "{seat} takes a card",
-    "stand": "{seat} stands",
-    "showdown": "Showdown: cards shown",
-    "buy_chips": "{seat} buys chips",
-    "buy_chips.anyone": "A player buys chips",
-    "leave": "{seat} leaves the game",
-    "time_up": "Time is up: the match ends",
+WORDS: dict[str, Said] = {
+    "keep": Said("{seat} keeps a card"),
+    "take": Said("{seat} takes a card"),
+    "stand": Said("{seat} stands"),
+    "showdown": Said("Showdown: cards shown"),
+    "buy_chips": Said("{seat} buys chips"),
+    "buy_chips.anyone": Said("A player buys chips"),
+    "leave": Said("{seat} leaves the game"),
+    "time_up": Said("Time is up: the match ends"),
 }
 """How each move reads on its button and in a list of entries (``.anyone``: no seat named yet)."""
 
-SHEET: dict[str, dict[str, Any]] = {"values": {"label": "{player}'s value (0–9)", "max": 9}}
+SHEET: dict[str, dict[str, Any]] = {"values": {"label": Said("{player}'s value (0–9)"), "max": 9}}
 """The score sheet of a hand: each player's value."""
 
 DEAL: dict[str, Any] = {

@@ -14,6 +14,7 @@ from engines.base import Event, RuleViolation
 from engines.cards import UNKNOWN, Card, pretty
 from engines.common import check_game, check_options, dispatch, is_int, read_seat, as_written, set_item
 from engines.history import History
+from engines.said import Counted, Joined, Said
 from engines.kabu.scoring import settle
 from engines.kabu.state import (
     DECK_NAMES,
@@ -40,17 +41,17 @@ END_VALUES = ("insolvency", "time")
 # --------------------------------------------------------------------------- small helpers
 
 
-def _where(state: State, hand: Hand, card: Card) -> str:
-    """Say where the record already places ``card`` in this hand."""
+def _where(state: State, hand: Hand, card: Card) -> Said:
+    """Say where the record already places ``card`` in this hand: words that follow "it is"."""
     if card in hand.table:
-        return "face up on the table"
+        return Said("face up on the table")
     for s in hand.order:
         if card in hand.known[s]:
-            return f"in {state.players[s]}'s hand"
+            return Said("in %(player)s's hand", player=state.players[s])
     for s in hand.order:
         if card in hand.dealt[s]:
-            return f"dealt to {state.players[s]}"
-    return "elsewhere"
+            return Said("dealt to %(player)s", player=state.players[s])
+    return Said("elsewhere")
 
 
 def possible_keep(hand: Hand, options: Options, seat: Seat, card: Card) -> bool:
@@ -73,12 +74,15 @@ def _check_keep(state: State, hand: Hand, seat: Seat) -> None:
         return
     if any(possible_keep(hand, state.options, seat, c) for c in hand.known[seat]):
         return
-    name = state.players[seat]
     raise RuleViolation(
         "common.card_unavailable",
-        (
-            f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}) at entry {seq}, "
-            f"but none of {pretty(sorted_cards(hand.known[seat]))} can be that card"
+        Said(
+            "%(player)s kept one of the cards first dealt to %(player)s (%(dealt)s) at entry %(seq)s, "
+            "but none of %(held)s can be that card",
+            player=state.players[seat],
+            dealt=pretty(hand.dealt[seat]),
+            seq=seq,
+            held=pretty(sorted_cards(hand.known[seat])),
         ),
         seq=seq,
     )
@@ -99,25 +103,53 @@ def parse_options(raw: object) -> Options:
 def _max_players(key: str, v: object) -> str | None:
     """Check the ``maxPlayers`` option: a whole number of players, 2 to 10."""
     if not (is_int(v) and v in OPTION_VALUES[key]):
-        return f"option {key} must be an integer from 2 to 10, not {as_written(v)}"
+        return Said("option %(option)s must be an integer from 2 to 10, not %(value)s", option=key, value=as_written(v))
     return None
 
 
-def deck_problem(options: Options, n: int) -> str | None:
+def deck_problem(options: Options, n: int) -> Said | None:
     """Return why ``n`` players cannot play with this deck and these options (docs/RULES.md §2.2), or None."""
     size = len(options.cards.cards)
     deck = DECK_NAMES[options.deck]
     six = OPEN_SIX if options.openSix else 0
     k = options.start_cards
     if MAX_CARDS * n + six > size:
-        extra = " plus the six open cards" if six else ""
-        return f"{n} players holding four cards each need {MAX_CARDS * n}{extra} = {MAX_CARDS * n + six} cards; the {deck} deck has {size}"
+        if six:
+            return Said(
+                "%(players)s players holding four cards each need %(held)s plus the six open cards = %(need)s cards; "
+                "the %(deck)s deck has %(size)s",
+                players=n,
+                held=MAX_CARDS * n,
+                need=MAX_CARDS * n + six,
+                deck=deck,
+                size=size,
+            )
+        return Said(
+            "%(players)s players holding four cards each need %(held)s = %(need)s cards; the %(deck)s deck has %(size)s",
+            players=n,
+            held=MAX_CARDS * n,
+            need=MAX_CARDS * n,
+            deck=deck,
+            size=size,
+        )
     if options.choose and k * n > size:
-        return f"{n} players receiving {k} cards each need {k * n} cards; the {deck} deck has {size}"
+        return Said(
+            "%(players)s players receiving %(cards)s cards each need %(need)s cards; the %(deck)s deck has %(size)s",
+            players=n,
+            cards=k,
+            need=k * n,
+            deck=deck,
+            size=size,
+        )
     if options.choose and six and options.secondCardFrom == "returned" and k * n + six > size:
-        return (
-            f"{n} players receiving {k} cards each, then six open cards from the rest, need {k * n + six} cards; "
-            f"the {deck} deck has {size}"
+        return Said(
+            "%(players)s players receiving %(cards)s cards each, then six open cards from the rest, need %(need)s "
+            "cards; the %(deck)s deck has %(size)s",
+            players=n,
+            cards=k,
+            need=k * n + six,
+            deck=deck,
+            size=size,
         )
     return None
 
@@ -138,32 +170,37 @@ def start(data: Mapping[str, Any]) -> State:
             or set(target) - {"end"}
             or target.get("end", "insolvency") not in END_VALUES
         ):
-            raise RuleViolation("common.bad_target", 'Kabú\'s target is {"end": "insolvency"} or {"end": "time"}')
+            raise RuleViolation("common.bad_target", Said('Kabú\'s target is {"end": "insolvency"} or {"end": "time"}'))
         end = str(target.get("end", "insolvency"))
     raw = data.get("options")
     options = parse_options(raw)
     options = replace(options, end=end)
     players = data.get("players")
     if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise RuleViolation("kabu.players", "players must be a list of non-empty names")
+        raise RuleViolation("kabu.players", Said("players must be a list of non-empty names"))
     n = len(players)
     if not 2 <= n <= options.maxPlayers:
         raise RuleViolation(
             "kabu.players",
-            (f"Kabú is played by 2 to {options.maxPlayers} players (option maxPlayers, at most 10); got {n}"),
+            Said(
+                "Kabú is played by 2 to %(most)s players (option maxPlayers, at most 10); got %(players)s",
+                most=options.maxPlayers,
+                players=n,
+            ),
         )
     if len(set(players)) != n:
-        raise RuleViolation("kabu.players", "every player needs a different name")
+        raise RuleViolation("kabu.players", Said("every player needs a different name"))
     problem = deck_problem(options, n)
     if problem:
-        raise RuleViolation("kabu.deck_too_small", f"impossible set-up: {problem}")
+        raise RuleViolation("kabu.deck_too_small", Said("impossible set-up: %(problem)s", problem=problem))
     chips = (start_chips(n),) * n
     initial = data.get("initial")
     if initial is not None:
         got = initial.get("chips") if isinstance(initial, Mapping) else None
         if not isinstance(got, (list, tuple)) or len(got) != n or not all(is_int(v) and v >= 0 for v in got):
             raise RuleViolation(
-                "common.bad_initial", f"initial chips must be {n} whole numbers of chips (0 or more), one per player"
+                "common.bad_initial",
+                Said("initial chips must be %(players)s whole numbers of chips (0 or more), one per player", players=n),
             )
         chips = tuple(int(v) for v in got)
     return State(
@@ -188,12 +225,12 @@ def apply(state: State, event: Event) -> State:
     return dispatch(_HANDLERS, state, event, "Kabú")
 
 
-def _over_words(state: State) -> str:
+def _over_words(state: State) -> Said:
     if state.end_kind == "insolvency":
-        return "the game is over: a player could not pay what he owed"
+        return Said("the game is over: a player could not pay what he owed")
     if state.end_kind == "alone":
-        return "the game is over: fewer than two players are left"
-    return "the game is over: the agreed time is up"
+        return Said("the game is over: fewer than two players are left")
+    return Said("the game is over: the agreed time is up")
 
 
 def _order(state: State, dealer: Seat | None) -> tuple[Seat, ...]:
@@ -230,19 +267,25 @@ def _on_hand_started(state: State, event: Event) -> State:
         raise RuleViolation("common.match_over", _over_words(state))
     cur = state.current
     if cur is not None and not cur.over:
-        what = (
-            "its hand_result"
-            if cur.result_only
-            else ("its showdown" if cur.phase == "showdown" else "its decisions and showdown")
-        )
-        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
+        if cur.result_only:
+            waiting = Said("hand %(hand)s is not finished (waiting for its hand_result)", hand=cur.number)
+        elif cur.phase == "showdown":
+            waiting = Said("hand %(hand)s is not finished (waiting for its showdown)", hand=cur.number)
+        else:
+            waiting = Said("hand %(hand)s is not finished (waiting for its decisions and showdown)", hand=cur.number)
+        raise RuleViolation("common.hand_in_progress", waiting)
     if state.pending:
-        who = ", ".join(state.players[s] for s in sorted(state.pending))
+        # the same English for one or several players; other languages make the verbs agree
         raise RuleViolation(
             "kabu.insolvent",
-            (
-                f"{who} could not pay at hand {cur.number if cur else 0}: buy chips from another player (buy_chips) "
-                "or leave the game before the next hand"
+            Counted(
+                "%(players)s could not pay at hand %(hand)s: buy chips from another player (buy_chips) "
+                "or leave the game before the next hand",
+                "%(players)s could not pay at hand %(hand)s: buy chips from another player (buy_chips) "
+                "or leave the game before the next hand",
+                len(state.pending),
+                players=Joined([state.players[s] for s in sorted(state.pending)], ", "),
+                hand=cur.number if cur else 0,
             ),
         )
     options = state.options
@@ -252,25 +295,31 @@ def _on_hand_started(state: State, event: Event) -> State:
     if options.dealerMode == "croupier":
         if dealer_raw is not None:
             raise RuleViolation(
-                "kabu.wrong_dealer", "a croupier who does not play deals every hand: dealer must be null"
+                "kabu.wrong_dealer", Said("a croupier who does not play deals every hand: dealer must be null")
             )
         dealer = None
     else:
         if dealer_raw is None:
             raise RuleViolation(
-                "kabu.wrong_dealer", "a player deals (dealerMode is not croupier): name the dealer's seat"
+                "kabu.wrong_dealer", Said("a player deals (dealerMode is not croupier): name the dealer's seat")
             )
         dealer = read_seat(d, len(state.players), "dealer")
         if not state.active[dealer]:
-            raise RuleViolation("kabu.wrong_dealer", f"{state.players[dealer]} has left the game and cannot deal")
+            raise RuleViolation(
+                "kabu.wrong_dealer",
+                Said("%(player)s has left the game and cannot deal", player=state.players[dealer]),
+            )
         if options.dealerMode == "rotate" and cur is not None and cur.dealer is not None:
             nxt = next(s for s in ((cur.dealer + i) % n for i in range(1, n + 1)) if state.active[s])
             if dealer != nxt:
                 raise RuleViolation(
                     "kabu.wrong_dealer",
-                    (
-                        f"the deal rotates: {state.players[cur.dealer]} dealt hand {cur.number}, so {state.players[nxt]} "
-                        f"deals now, not {state.players[dealer]}"
+                    Said(
+                        "the deal rotates: %(last)s dealt hand %(hand)s, so %(next)s deals now, not %(player)s",
+                        last=state.players[cur.dealer],
+                        hand=cur.number,
+                        next=state.players[nxt],
+                        player=state.players[dealer],
                     ),
                 )
     order = _order(state, dealer)
@@ -281,29 +330,47 @@ def _on_hand_started(state: State, event: Event) -> State:
         if table_data is not None:
             raise RuleViolation(
                 "kabu.bad_deal",
-                "a hand recorded by its result only has no deal: give hands with the open cards, or neither",
+                Said("a hand recorded by its result only has no deal: give hands with the open cards, or neither"),
             )
         hand = Hand(number, event.seq, dealer, order, True, phase="showdown", **_blank(n))
         return state._replace(past=past, current=hand)
     deck = options.cards
     k = options.start_cards
     if not isinstance(hands_data, (list, tuple)) or len(hands_data) != n:
-        raise RuleViolation("kabu.bad_deal", f"hands lists every seat's cards in seat order: {n} entries")
+        raise RuleViolation(
+            "kabu.bad_deal", Said("hands lists every seat's cards in seat order: %(seats)s entries", seats=n)
+        )
     where: dict[Card, Seat] = {}
     dealt: list[tuple[Card | None, ...]] = []
     for s in range(n):
         cards = hands_data[s]
         if not state.active[s]:
             if cards is not None:
-                raise RuleViolation("kabu.bad_deal", f"{state.players[s]} has left the game: write null for that seat")
+                raise RuleViolation(
+                    "kabu.bad_deal",
+                    Said("%(player)s has left the game: write null for that seat", player=state.players[s]),
+                )
             dealt.append(())
             continue
-        if not isinstance(cards, (list, tuple)) or len(cards) != k:
+        if not isinstance(cards, (list, tuple)):
             raise RuleViolation(
                 "kabu.bad_deal",
-                (
-                    f"each player receives {k} cards (start = {options.start}); {state.players[s]} has "
-                    f"{len(cards) if isinstance(cards, (list, tuple)) else 'none'}"
+                Said(
+                    "each player receives %(cards)s cards (start = %(start)s); %(player)s has none",
+                    cards=k,
+                    start=options.start,
+                    player=state.players[s],
+                ),
+            )
+        if len(cards) != k:
+            raise RuleViolation(
+                "kabu.bad_deal",
+                Said(
+                    "each player receives %(cards)s cards (start = %(start)s); %(player)s has %(has)s",
+                    cards=k,
+                    start=options.start,
+                    player=state.players[s],
+                    has=len(cards),
                 ),
             )
         mine: list[Card | None] = []
@@ -314,9 +381,13 @@ def _on_hand_started(state: State, event: Event) -> State:
                     other = where[c]
                     raise RuleViolation(
                         "common.card_duplicate",
-                        (
-                            f"{c.pretty()} is dealt to {state.players[other]}"
-                            + (" twice" if other == s else f" and to {state.players[s]}")
+                        Said("%(card)s is dealt to %(player)s twice", card=c.pretty(), player=state.players[s])
+                        if other == s
+                        else Said(
+                            "%(card)s is dealt to %(player)s and to %(other)s",
+                            card=c.pretty(),
+                            player=state.players[other],
+                            other=state.players[s],
                         ),
                     )
                 where[c] = s
@@ -326,31 +397,38 @@ def _on_hand_started(state: State, event: Event) -> State:
     if options.openSix:
         if not isinstance(table_data, (list, tuple)) or len(table_data) != OPEN_SIX:
             raise RuleViolation(
-                "kabu.bad_deal", "with openSix the six open cards are written in table (they are face up)"
+                "kabu.bad_deal", Said("with openSix the six open cards are written in table (they are face up)")
             )
         seen: set[Card] = set()
         for text in table_data:
             c = read_card(text, deck)
             assert c is not None
             if c in seen:
-                raise RuleViolation("common.card_duplicate", f"{c.pretty()} is written twice among the open cards")
+                raise RuleViolation(
+                    "common.card_duplicate", Said("%(card)s is written twice among the open cards", card=c.pretty())
+                )
             seen.add(c)
             if c in where and not (options.choose and options.secondCardFrom == "stock"):
                 raise RuleViolation(
                     "common.card_duplicate",
-                    f"{c.pretty()} is dealt to {state.players[where[c]]} and lies face up on the table",
+                    Said(
+                        "%(card)s is dealt to %(player)s and lies face up on the table",
+                        card=c.pretty(),
+                        player=state.players[where[c]],
+                    ),
                 )
         table = tuple(read_card(t, deck) for t in table_data)  # type: ignore[misc]
         for s in range(n):
             if dealt[s] and None not in dealt[s] and all(c in seen for c in dealt[s]):
                 raise RuleViolation(
                     "common.card_duplicate",
-                    (
-                        f"every card dealt to {state.players[s]} lies face up on the table, but the card kept never goes back"
+                    Said(
+                        "every card dealt to %(player)s lies face up on the table, but the card kept never goes back",
+                        player=state.players[s],
                     ),
                 )
     elif table_data is not None:
-        raise RuleViolation("kabu.bad_deal", "this match has no open cards (openSix is off): leave table out")
+        raise RuleViolation("kabu.bad_deal", Said("this match has no open cards (openSix is off): leave table out"))
     known = tuple(frozenset(c for c in dealt[s] if c is not None) for s in range(n))
     unknown = tuple(sum(1 for c in dealt[s] if c is None) for s in range(n))
     located = frozenset(where)
@@ -387,20 +465,33 @@ def _deal(state: State) -> Hand:
         raise RuleViolation("common.match_over", _over_words(state))
     hand = state.current
     if hand is None:
-        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no hand has been dealt yet (hand_started first)"))
     if hand.result_only:
         raise RuleViolation(
-            "common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it"
+            "common.no_deal",
+            Said("hand %(hand)s is recorded by its result only: moves cannot be recorded in it", hand=hand.number),
         )
     if hand.over:
-        raise RuleViolation("kabu.hand_over", f"hand {hand.number} is settled; the next hand starts with hand_started")
+        raise RuleViolation(
+            "kabu.hand_over",
+            Said("hand %(hand)s is settled; the next hand starts with hand_started", hand=hand.number),
+        )
     return hand
+
+
+def _not_in_hand(state: State, hand: Hand, seat: Seat) -> Said:
+    return Said(
+        "%(player)s is not in hand %(hand)s: write null for that seat", player=state.players[seat], hand=hand.number
+    )
 
 
 def _hand_seat(state: State, hand: Hand, data: Mapping[str, Any]) -> Seat:
     seat = read_seat(data, len(state.players))
     if seat not in hand.order:
-        raise RuleViolation("common.bad_seat", f"{state.players[seat]} is not in hand {hand.number} (left the game)")
+        raise RuleViolation(
+            "common.bad_seat",
+            Said("%(player)s is not in hand %(hand)s (left the game)", player=state.players[seat], hand=hand.number),
+        )
     return seat
 
 
@@ -408,18 +499,28 @@ def _on_keep(state: State, event: Event) -> State:
     hand = _deal(state)
     options = state.options
     if not options.choose:
-        raise RuleViolation("kabu.no_keep", "this match deals two cards directly (start = direct): nobody keeps a card")
+        raise RuleViolation(
+            "kabu.no_keep", Said("this match deals two cards directly (start = direct): nobody keeps a card")
+        )
     seat = _hand_seat(state, hand, event.data)
     name = state.players[seat]
     if hand.kept[seat] is not None:
-        raise RuleViolation("kabu.kept_already", f"{name} already kept a card (entry {hand.kept[seat]})")
+        raise RuleViolation(
+            "kabu.kept_already",
+            Said("%(player)s already kept a card (entry %(entry)s)", player=name, entry=hand.kept[seat]),
+        )
     if hand.phase != "keep":
-        raise RuleViolation("kabu.kept_already", "every player has kept a card already")
+        raise RuleViolation("kabu.kept_already", Said("every player has kept a card already"))
     turn = hand.turn()
     if seat != turn:
         assert turn is not None
         raise RuleViolation(
-            "common.not_your_turn", f"the keeps go in deal order: {state.players[turn]} keeps first, not {name}"
+            "common.not_your_turn",
+            Said(
+                "the keeps go in deal order: %(turn)s keeps first, not %(player)s",
+                turn=state.players[turn],
+                player=name,
+            ),
         )
     card = read_card(event.data.get("card"), options.cards, hidden_ok=True)
     mine = hand.dealt[seat]
@@ -428,23 +529,41 @@ def _on_keep(state: State, event: Event) -> State:
         if None not in mine:
             raise RuleViolation(
                 "kabu.name_keep",
-                (f"the record knows {name}'s {len(mine)} cards ({pretty(mine)}): name the card kept, not ??"),
+                Said(
+                    "the record knows %(player)s's %(count)s cards (%(cards)s): name the card kept, not ??",
+                    player=name,
+                    count=len(mine),
+                    cards=pretty(mine),
+                ),
             )
         known: frozenset[Card] = frozenset()
         unknown = 1
     else:
         if options.openSix and card in hand.table:
             raise RuleViolation(
-                "common.card_unavailable", f"{name} cannot keep {card.pretty()}: it lies face up on the table"
+                "common.card_unavailable",
+                Said("%(player)s cannot keep %(card)s: it lies face up on the table", player=name, card=card.pretty()),
             )
         if card not in mine:
             if None not in mine:
                 raise RuleViolation(
-                    "common.card_unavailable", f"{name} was dealt {pretty(mine)}: {card.pretty()} is not among them"
+                    "common.card_unavailable",
+                    Said(
+                        "%(player)s was dealt %(cards)s: %(card)s is not among them",
+                        player=name,
+                        cards=pretty(mine),
+                        card=card.pretty(),
+                    ),
                 )
             if card in dealt_known:
                 raise RuleViolation(
-                    "common.card_unavailable", f"{name} cannot keep {card.pretty()}: it is {_where(state, hand, card)}"
+                    "common.card_unavailable",
+                    Said(
+                        "%(player)s cannot keep %(card)s: it is %(where)s",
+                        player=name,
+                        card=card.pretty(),
+                        where=_where(state, hand, card),
+                    ),
                 )
             i = mine.index(None)
             dealt = set_item(dealt, seat, mine[:i] + (card,) + mine[i + 1 :])
@@ -477,23 +596,40 @@ def _on_decision(state: State, event: Event) -> State:
     if hand.phase == "keep":
         turn = hand.turn()
         assert turn is not None
-        raise RuleViolation("kabu.keep_first", f"the keeps come first: {state.players[turn]} has not kept a card yet")
+        raise RuleViolation(
+            "kabu.keep_first",
+            Said("the keeps come first: %(player)s has not kept a card yet", player=state.players[turn]),
+        )
     third, fourth = hand.draws[seat]
     if "stand" in (third, fourth):
         if kind == "take":
-            raise RuleViolation("kabu.stood", f"{name} stood with {hand.size(seat)} cards and can never draw again")
-        raise RuleViolation("kabu.stood", f"{name} stood already and is not asked again")
+            raise RuleViolation(
+                "kabu.stood",
+                Said(
+                    "%(player)s stood with %(cards)s cards and can never draw again", player=name, cards=hand.size(seat)
+                ),
+            )
+        raise RuleViolation("kabu.stood", Said("%(player)s stood already and is not asked again", player=name))
     if kind == "take" and hand.size(seat) >= MAX_CARDS:
         raise RuleViolation(
-            "kabu.max_cards", f"{name} holds {hand.size(seat)} cards: the fourth card is the last, there is no fifth"
+            "kabu.max_cards",
+            Said(
+                "%(player)s holds %(cards)s cards: the fourth card is the last, there is no fifth",
+                player=name,
+                cards=hand.size(seat),
+            ),
         )
     if hand.phase == "showdown":
-        raise RuleViolation("kabu.decisions_over", "every player has decided: the showdown comes next")
+        raise RuleViolation("kabu.decisions_over", Said("every player has decided: the showdown comes next"))
     turn = hand.turn()
     assert turn is not None
     if seat != turn:
-        which = "third" if hand.phase == "third" else "fourth"
-        raise RuleViolation("common.not_your_turn", f"{state.players[turn]} decides on a {which} card now, not {name}")
+        raise RuleViolation(
+            "common.not_your_turn",
+            Said("%(turn)s decides on a third card now, not %(player)s", turn=state.players[turn], player=name)
+            if hand.phase == "third"
+            else Said("%(turn)s decides on a fourth card now, not %(player)s", turn=state.players[turn], player=name),
+        )
     i = 0 if hand.phase == "third" else 1
     draws = set_item(hand.draws, seat, (kind, fourth) if i == 0 else (third, kind))
     new = hand._replace(draws=draws)
@@ -517,27 +653,43 @@ def _final_cards(state: State, raw: object, field: str, *, counts: Hand | None) 
     hand = state.current
     assert hand is not None
     if not isinstance(raw, (list, tuple)) or len(raw) != n:
-        raise RuleViolation("kabu.bad_result", f"{field} lists every seat's cards in seat order: {n} entries")
+        raise RuleViolation(
+            "kabu.bad_result",
+            Said("%(field)s lists every seat's cards in seat order: %(seats)s entries", field=field, seats=n),
+        )
     out: list[tuple[Card, ...] | None] = []
     where: dict[Card, Seat] = {}
     for s in range(n):
         cards = raw[s]
         if s not in hand.order:
             if cards is not None:
-                raise RuleViolation(
-                    "kabu.bad_result", f"{state.players[s]} is not in hand {hand.number}: write null for that seat"
-                )
+                raise RuleViolation("kabu.bad_result", _not_in_hand(state, hand, s))
             out.append(None)
             continue
         if not isinstance(cards, (list, tuple)):
-            raise RuleViolation("kabu.bad_result", f"{state.players[s]} is in the hand: write the cards shown")
+            raise RuleViolation(
+                "kabu.bad_result", Said("%(player)s is in the hand: write the cards shown", player=state.players[s])
+            )
         want = counts.size(s) if counts is not None else None
         if want is not None and len(cards) != want:
             takes = counts.takes(s) if counts is not None else 0
-            how = {0: "two cards, no draw", 1: "two cards and a third", 2: "two cards, a third and a fourth"}[takes]
-            raise RuleViolation("kabu.hand_size", f"{state.players[s]} holds {want} cards ({how}), not {len(cards)}")
+            parts = {"player": state.players[s], "cards": want, "shown": len(cards)}
+            if takes == 0:
+                held = Said("%(player)s holds %(cards)s cards (two cards, no draw), not %(shown)s", **parts)
+            elif takes == 1:
+                held = Said("%(player)s holds %(cards)s cards (two cards and a third), not %(shown)s", **parts)
+            else:
+                held = Said(
+                    "%(player)s holds %(cards)s cards (two cards, a third and a fourth), not %(shown)s", **parts
+                )
+            raise RuleViolation("kabu.hand_size", held)
         if not 2 <= len(cards) <= MAX_CARDS:
-            raise RuleViolation("kabu.hand_size", f"a hand ends with 2 to 4 cards; {state.players[s]} has {len(cards)}")
+            raise RuleViolation(
+                "kabu.hand_size",
+                Said(
+                    "a hand ends with 2 to 4 cards; %(player)s has %(shown)s", player=state.players[s], shown=len(cards)
+                ),
+            )
         mine = []
         for text in cards:
             c = read_card(text, state.options.cards)
@@ -546,9 +698,13 @@ def _final_cards(state: State, raw: object, field: str, *, counts: Hand | None) 
                 other = where[c]
                 raise RuleViolation(
                     "common.card_duplicate",
-                    (
-                        f"{c.pretty()} is shown by {state.players[other]}"
-                        + (" twice" if other == s else f" and by {state.players[s]}")
+                    Said("%(card)s is shown by %(player)s twice", card=c.pretty(), player=state.players[s])
+                    if other == s
+                    else Said(
+                        "%(card)s is shown by %(player)s and by %(other)s",
+                        card=c.pretty(),
+                        player=state.players[other],
+                        other=state.players[s],
                     ),
                 )
             where[c] = s
@@ -574,11 +730,22 @@ def _on_showdown(state: State, event: Event) -> State:
     if hand.phase != "showdown":
         turn = hand.turn()
         assert turn is not None
-        what = "kept a card" if hand.phase == "keep" else f"decided on a {hand.phase} card"
-        raise RuleViolation(
-            "kabu.decisions_pending",
-            f"{state.players[turn]} has not {what} yet: the showdown comes after every decision",
-        )
+        if hand.phase == "keep":
+            pending = Said(
+                "%(player)s has not kept a card yet: the showdown comes after every decision",
+                player=state.players[turn],
+            )
+        elif hand.phase == "third":
+            pending = Said(
+                "%(player)s has not decided on a third card yet: the showdown comes after every decision",
+                player=state.players[turn],
+            )
+        else:
+            pending = Said(
+                "%(player)s has not decided on a fourth card yet: the showdown comes after every decision",
+                player=state.players[turn],
+            )
+        raise RuleViolation("kabu.decisions_pending", pending)
     final = _final_cards(state, event.data.get("hands"), "hands", counts=hand)
     for s in hand.order:
         cards = final[s]
@@ -587,19 +754,31 @@ def _on_showdown(state: State, event: Event) -> State:
             if c in hand.table:
                 raise RuleViolation(
                     "common.card_duplicate",
-                    f"{c.pretty()} lies face up on the table: {state.players[s]} cannot hold it",
+                    Said(
+                        "%(card)s lies face up on the table: %(player)s cannot hold it",
+                        card=c.pretty(),
+                        player=state.players[s],
+                    ),
                 )
             if c not in hand.known[s] and c in hand.located:
                 raise RuleViolation(
-                    "common.card_duplicate", f"{c.pretty()} is {_where(state, hand, c)}, not in {state.players[s]}'s"
+                    "common.card_duplicate",
+                    Said(
+                        "%(card)s is %(where)s, not in %(player)s's",
+                        card=c.pretty(),
+                        where=_where(state, hand, c),
+                        player=state.players[s],
+                    ),
                 )
         lost = hand.known[s] - set(cards)
         if lost:
             raise RuleViolation(
                 "kabu.mismatch",
-                (
-                    f"hands: the record puts {pretty(sorted_cards(lost))} in {state.players[s]}'s hand, "
-                    f"but {state.players[s]} shows {pretty(cards)}"
+                Said(
+                    "hands: the record puts %(cards)s in %(player)s's hand, but %(player)s shows %(shown)s",
+                    cards=pretty(sorted_cards(lost)),
+                    player=state.players[s],
+                    shown=pretty(cards),
                 ),
             )
     bound = hand._replace(
@@ -629,14 +808,16 @@ def _bind(state: State, hand: Hand, seat: Seat, card: Card) -> Hand:
     if hand.phase == "keep" and hand.kept[seat] is None:  # one of the first cards, not yet kept
         mine = hand.dealt[seat]
         if None not in mine:
-            raise RuleViolation("common.bad_reveal", f"the record knows all of {name}'s cards already ({pretty(mine)})")
-        if card in hand.dealt_known:
             raise RuleViolation(
-                "common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}"
+                "common.bad_reveal",
+                Said("the record knows all of %(player)s's cards already (%(cards)s)", player=name, cards=pretty(mine)),
             )
+        if card in hand.dealt_known:
+            raise RuleViolation("common.card_duplicate", _cannot_hold(state, hand, name, card))
         if card in hand.table and options.secondCardFrom == "returned":
             raise RuleViolation(
-                "common.card_duplicate", f"{name} cannot hold {card.pretty()}: it lies face up on the table"
+                "common.card_duplicate",
+                Said("%(player)s cannot hold %(card)s: it lies face up on the table", player=name, card=card.pretty()),
             )
         i = mine.index(None)
         return hand._replace(
@@ -648,14 +829,20 @@ def _bind(state: State, hand: Hand, seat: Seat, card: Card) -> Hand:
         )
     if hand.unknown[seat] == 0:
         raise RuleViolation(
-            "common.bad_reveal", f"{name} holds no unknown card (hand: {pretty(sorted_cards(hand.known[seat]))})"
+            "common.bad_reveal",
+            Said(
+                "%(player)s holds no unknown card (hand: %(cards)s)",
+                player=name,
+                cards=pretty(sorted_cards(hand.known[seat])),
+            ),
         )
     if card in hand.known[seat]:
-        raise RuleViolation("common.bad_reveal", f"the record already knows {name} holds {card.pretty()}")
-    if card in hand.located:
         raise RuleViolation(
-            "common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}"
+            "common.bad_reveal",
+            Said("the record already knows %(player)s holds %(card)s", player=name, card=card.pretty()),
         )
+    if card in hand.located:
+        raise RuleViolation("common.card_duplicate", _cannot_hold(state, hand, name, card))
     new = hand._replace(
         known=set_item(hand.known, seat, hand.known[seat] | {card}),
         unknown=set_item(hand.unknown, seat, hand.unknown[seat] - 1),
@@ -665,36 +852,60 @@ def _bind(state: State, hand: Hand, seat: Seat, card: Card) -> Hand:
     return new
 
 
+def _cannot_hold(state: State, hand: Hand, name: str, card: Card) -> Said:
+    return Said(
+        "%(player)s cannot hold %(card)s: it is %(where)s",
+        player=name,
+        card=card.pretty(),
+        where=_where(state, hand, card),
+    )
+
+
 def _reveal_keep(state: State, hand: Hand, binding: Mapping[str, Any], card: Card) -> Hand:
     seq = binding.get("seq")
     if binding.get("index") is not None:
-        raise RuleViolation("common.bad_reveal", "a keep holds a single card: omit index")
+        raise RuleViolation("common.bad_reveal", Said("a keep holds a single card: omit index"))
     seat = next((s for s in hand.order if hand.kept[s] == seq), None)
     if seat is None:
-        raise RuleViolation("common.bad_reveal", f"entry {seq} is not a keep of hand {hand.number}")
+        raise RuleViolation(
+            "common.bad_reveal", Said("entry %(entry)s is not a keep of hand %(hand)s", entry=seq, hand=hand.number)
+        )
     name = state.players[seat]
-    if hand.kept_card[seat] is not None:
+    kept = hand.kept_card[seat]
+    if kept is not None:
         raise RuleViolation(
             "common.bad_reveal",
-            f"the card {name} kept at entry {seq} is known already: {hand.kept_card[seat].pretty()}",  # type: ignore[union-attr]
+            Said(
+                "the card %(player)s kept at entry %(entry)s is known already: %(card)s",
+                player=name,
+                entry=seq,
+                card=kept.pretty(),
+            ),
         )
     if not possible_keep(hand, state.options, seat, card):
         raise RuleViolation(
             "common.card_unavailable",
-            (
-                f"{name} kept one of the cards first dealt to {name} ({pretty(hand.dealt[seat])}): "
-                f"{card.pretty()} cannot be it ({_where(state, hand, card)})"
+            Said(
+                "%(player)s kept one of the cards first dealt to %(player)s (%(dealt)s): %(card)s cannot be it "
+                "(%(where)s)",
+                player=name,
+                dealt=pretty(hand.dealt[seat]),
+                card=card.pretty(),
+                where=_where(state, hand, card),
             ),
         )
     if card not in hand.known[seat]:
         if card in hand.located:
-            raise RuleViolation(
-                "common.card_duplicate", f"{name} cannot hold {card.pretty()}: it is {_where(state, hand, card)}"
-            )
+            raise RuleViolation("common.card_duplicate", _cannot_hold(state, hand, name, card))
         if hand.unknown[seat] == 0:
             raise RuleViolation(
                 "common.card_unavailable",
-                f"{name}'s hand is known ({pretty(sorted_cards(hand.known[seat]))}): it holds no {card.pretty()}",
+                Said(
+                    "%(player)s's hand is known (%(cards)s): it holds no %(card)s",
+                    player=name,
+                    cards=pretty(sorted_cards(hand.known[seat])),
+                    card=card.pretty(),
+                ),
             )
         hand = hand._replace(
             known=set_item(hand.known, seat, hand.known[seat] | {card}),
@@ -713,22 +924,23 @@ def _reveal_keep(state: State, hand: Hand, binding: Mapping[str, Any], card: Car
 def _on_reveal(state: State, event: Event) -> State:
     bindings = event.data.get("cards")
     if not isinstance(bindings, (list, tuple)) or not bindings:
-        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+        raise RuleViolation("common.bad_reveal", Said("a reveal lists one or more cards"))
     if state.current is None or state.current.result_only or state.current.over:
         raise RuleViolation(
-            "common.bad_reveal", "no hand is being played: every card of a settled hand was shown at its showdown"
+            "common.bad_reveal",
+            Said("no hand is being played: every card of a settled hand was shown at its showdown"),
         )
     hand = state.current
     for b in bindings:
         if not isinstance(b, Mapping):
-            raise RuleViolation("common.bad_reveal", f"{as_written(b)} is not a binding")
+            raise RuleViolation("common.bad_reveal", Said("%(value)s is not a binding", value=as_written(b)))
         if b.get("card") == UNKNOWN:
             continue  # withheld from this reader (an open read of a match in play): binds nothing
         card = read_card(b.get("card"), state.options.cards)
         assert card is not None
         if "slot" in b:
             raise RuleViolation(
-                "common.bad_reveal", "slots are Cabo's: Kabú reveals {seat, card} or {seq, card} (a keep)"
+                "common.bad_reveal", Said("slots are Cabo's: Kabú reveals {seat, card} or {seq, card} (a keep)")
             )
         if "seq" in b and "seat" not in b:
             hand = _reveal_keep(state, hand, b, card)
@@ -737,7 +949,7 @@ def _on_reveal(state: State, event: Event) -> State:
             hand = _bind(state, hand, seat, card)
         else:
             raise RuleViolation(
-                "common.bad_reveal", "a binding is {seat, card} (a hand card) or {seq, card} (a kept card)"
+                "common.bad_reveal", Said("a binding is {seat, card} (a hand card) or {seq, card} (a kept card)")
             )
     return state._replace(current=hand)
 
@@ -757,7 +969,7 @@ def _parse_result(
     assert hand is not None
     n = len(state.players)
     if d.get("hands") is None and d.get("values") is None:
-        raise RuleViolation("kabu.bad_result", "a hand result gives hands (each seat's final cards) or values")
+        raise RuleViolation("kabu.bad_result", Said("a hand result gives hands (each seat's final cards) or values"))
     final = None
     if d.get("hands") is not None:
         final = _final_cards(state, d["hands"], "hands", counts=None)
@@ -767,20 +979,25 @@ def _parse_result(
     if d.get("values") is not None:
         raw = d["values"]
         if not isinstance(raw, (list, tuple)) or len(raw) != n:
-            raise RuleViolation("kabu.bad_result", f"values lists every seat's value in seat order: {n} entries")
+            raise RuleViolation(
+                "kabu.bad_result", Said("values lists every seat's value in seat order: %(seats)s entries", seats=n)
+            )
         vals: list[int | None] = []
         for s in range(n):
             v = raw[s]
             if s not in hand.order:
                 if v is not None:
-                    raise RuleViolation(
-                        "kabu.bad_result", f"{state.players[s]} is not in hand {hand.number}: write null for that seat"
-                    )
+                    raise RuleViolation("kabu.bad_result", _not_in_hand(state, hand, s))
                 vals.append(None)
                 continue
             if not is_int(v) or not 0 <= v <= 9:
                 raise RuleViolation(
-                    "kabu.bad_result", f"a hand's value is a digit from 0 to 9; {state.players[s]}'s is {as_written(v)}"
+                    "kabu.bad_result",
+                    Said(
+                        "a hand's value is a digit from 0 to 9; %(player)s's is %(value)s",
+                        player=state.players[s],
+                        value=as_written(v),
+                    ),
                 )
             vals.append(int(v))
         if final is not None:
@@ -788,7 +1005,13 @@ def _parse_result(
                 if vals[s] != values[s]:
                     raise RuleViolation(
                         "kabu.mismatch",
-                        f"values: {state.players[s]}'s cards {pretty(final[s] or ())} are worth {values[s]}, not {vals[s]}",
+                        Said(
+                            "values: %(player)s's cards %(cards)s are worth %(value)s, not %(written)s",
+                            player=state.players[s],
+                            cards=pretty(final[s] or ()),
+                            value=values[s],
+                            written=vals[s],
+                        ),
                     )
         values = tuple(vals)
     return final, values
@@ -843,40 +1066,47 @@ def _check_reachable(
             shown = final[s]
             assert shown is not None
             if not low <= len(shown) <= high:
-                took = hand.takes(s)
-                asked = {0: "", 1: " (asked for a third card)", 2: " (asked for a third and a fourth card)"}[took]
-                need = f"{low}" if low == high else f"{low} to {high}"
-                raise RuleViolation(
-                    "kabu.result_conflict",
-                    (f"{name} ends the hand with {need} cards{asked}; the sheet shows {len(shown)}"),
-                )
+                raise RuleViolation("kabu.result_conflict", _ends_with(name, hand.takes(s), low, high, len(shown)))
             lacking = mine - set(shown)
             if lacking:
                 raise RuleViolation(
                     "kabu.result_conflict",
-                    (
-                        f"the record puts {pretty(sorted_cards(lacking))} in {name}'s hand; the sheet shows {pretty(shown)}"
+                    Said(
+                        "the record puts %(cards)s in %(player)s's hand; the sheet shows %(shown)s",
+                        cards=pretty(sorted_cards(lacking)),
+                        player=name,
+                        shown=pretty(shown),
                     ),
                 )
             for c in shown:
                 if c in hand.table:
                     raise RuleViolation(
                         "kabu.result_conflict",
-                        f"{c.pretty()} lies face up on the table: the sheet cannot put it in {name}'s hand",
+                        Said(
+                            "%(card)s lies face up on the table: the sheet cannot put it in %(player)s's hand",
+                            card=c.pretty(),
+                            player=name,
+                        ),
                     )
                 if placed.get(c, s) != s:
                     raise RuleViolation(
                         "kabu.result_conflict",
-                        (
-                            f"the record puts {c.pretty()} in {state.players[placed[c]]}'s hand; the sheet puts it in {name}'s"
+                        Said(
+                            "the record puts %(card)s in %(other)s's hand; the sheet puts it in %(player)s's",
+                            card=c.pretty(),
+                            other=state.players[placed[c]],
+                            player=name,
                         ),
                     )
             keeping = options.choose and (hand.kept[s] is None or hand.kept_card[s] is None)
             if keeping and not any(possible_keep(hand, options, s, c) for c in shown):
                 raise RuleViolation(
                     "kabu.result_conflict",
-                    (
-                        f"{name} keeps one of the cards first dealt ({pretty(hand.dealt[s])}); none of {pretty(shown)} can be it"
+                    Said(
+                        "%(player)s keeps one of the cards first dealt (%(dealt)s); none of %(shown)s can be it",
+                        player=name,
+                        dealt=pretty(hand.dealt[s]),
+                        shown=pretty(shown),
                     ),
                 )
             continue
@@ -886,23 +1116,83 @@ def _check_reachable(
         )
         if values[s] not in can:
             if low == high == len(mine):
-                held = value_words(sorted_cards(mine))
                 raise RuleViolation(
-                    "kabu.result_conflict", f"{name} holds {held}, value {hand_value(mine)}; the sheet says {values[s]}"
+                    "kabu.result_conflict",
+                    Said(
+                        "%(player)s holds %(cards)s, value %(value)s; the sheet says %(written)s",
+                        player=name,
+                        cards=value_words(sorted_cards(mine)),
+                        value=hand_value(mine),
+                        written=values[s],
+                    ),
                 )
-            raise RuleViolation(
-                "kabu.result_conflict",
-                (
-                    f"{name} holds {pretty(sorted_cards(mine)) if mine else 'no known card'} and ends with {low}"
-                    f"{'' if low == high else f' to {high}'} cards: no cards left make the value {values[s]}"
-                ),
+            parts = {"player": name, "low": low, "high": high, "value": values[s]}
+            if mine:
+                parts["cards"] = pretty(sorted_cards(mine))
+                unmade = (
+                    Said(
+                        "%(player)s holds %(cards)s and ends with %(low)s cards: no cards left make the value %(value)s",
+                        **parts,
+                    )
+                    if low == high
+                    else Said(
+                        "%(player)s holds %(cards)s and ends with %(low)s to %(high)s cards: no cards left make the "
+                        "value %(value)s",
+                        **parts,
+                    )
+                )
+            else:
+                unmade = (
+                    Said(
+                        "%(player)s holds no known card and ends with %(low)s cards: no cards left make the value "
+                        "%(value)s",
+                        **parts,
+                    )
+                    if low == high
+                    else Said(
+                        "%(player)s holds no known card and ends with %(low)s to %(high)s cards: no cards left make "
+                        "the value %(value)s",
+                        **parts,
+                    )
+                )
+            raise RuleViolation("kabu.result_conflict", unmade)
+
+
+def _ends_with(name: str, took: int, low: int, high: int, shown: int) -> Said:
+    """``name`` ends the hand with ``low`` (to ``high``) cards, having asked for ``took``; the sheet shows ``shown``."""
+    parts = {"player": name, "low": low, "high": high, "shown": shown}
+    if low == high:
+        if took == 0:
+            return Said("%(player)s ends the hand with %(low)s cards; the sheet shows %(shown)s", **parts)
+        if took == 1:
+            return Said(
+                "%(player)s ends the hand with %(low)s cards (asked for a third card); the sheet shows %(shown)s",
+                **parts,
             )
+        return Said(
+            "%(player)s ends the hand with %(low)s cards (asked for a third and a fourth card); the sheet shows "
+            "%(shown)s",
+            **parts,
+        )
+    if took == 0:
+        return Said("%(player)s ends the hand with %(low)s to %(high)s cards; the sheet shows %(shown)s", **parts)
+    if took == 1:
+        return Said(
+            "%(player)s ends the hand with %(low)s to %(high)s cards (asked for a third card); the sheet shows "
+            "%(shown)s",
+            **parts,
+        )
+    return Said(
+        "%(player)s ends the hand with %(low)s to %(high)s cards (asked for a third and a fourth card); the sheet "
+        "shows %(shown)s",
+        **parts,
+    )
 
 
 def _on_hand_result(state: State, event: Event) -> State:
     cur = state.current
     if cur is None:
-        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no hand has been dealt yet (hand_started first)"))
     if state.over and not cur.over:
         raise RuleViolation("common.match_over", _over_words(state))
     final, values = _parse_result(state, event.data)
@@ -917,14 +1207,23 @@ def _on_hand_result(state: State, event: Event) -> State:
         if values[s] != cur.values[s]:  # type: ignore[index]
             raise RuleViolation(
                 "kabu.mismatch",
-                f"values: hand {cur.number} gave {state.players[s]} {cur.values[s]}, not {values[s]}",  # type: ignore[index]
+                Said(
+                    "values: hand %(hand)s gave %(player)s %(value)s, not %(written)s",
+                    hand=cur.number,
+                    player=state.players[s],
+                    value=cur.values[s],  # type: ignore[index]
+                    written=values[s],
+                ),
             )
         if final is not None and cur.final is not None and set(final[s] or ()) != set(cur.final[s] or ()):
             raise RuleViolation(
                 "kabu.mismatch",
-                (
-                    f"hands: {state.players[s]} showed {pretty(cur.final[s] or ())} at entry {cur.ended_seq}, "
-                    f"not {pretty(final[s] or ())}"
+                Said(
+                    "hands: %(player)s showed %(cards)s at entry %(entry)s, not %(written)s",
+                    player=state.players[s],
+                    cards=pretty(cur.final[s] or ()),
+                    entry=cur.ended_seq,
+                    written=pretty(final[s] or ()),
                 ),
             )
     if final is not None and cur.final is None:
@@ -935,21 +1234,45 @@ def _on_hand_result(state: State, event: Event) -> State:
 # --------------------------------------------------------------------------- end = time
 
 
-def _between_hands(state: State, what: str, *, need_hand: bool = True) -> None:
+BETWEEN_HANDS = ("buy_chips", "leave", "time_up")
+"""The moves of the timed game, made between hands."""
+
+
+def _between_hands(state: State, move: str, *, need_hand: bool = True) -> None:
+    """Check that ``move`` (one of :data:`BETWEEN_HANDS`) may be made now: the timed game, between hands.
+
+    Each refusal is a whole sentence per move, so each language words the move its own way.
+    """
+    buying, leaving = move == "buy_chips", move == "leave"
     if state.options.end != "time":
         raise RuleViolation(
-            "kabu.time_only", f"{what} belongs to the timed game (target end = time); this game ends by insolvency"
+            "kabu.time_only",
+            Said("buying chips belongs to the timed game (target end = time); this game ends by insolvency")
+            if buying
+            else Said("leaving the game belongs to the timed game (target end = time); this game ends by insolvency")
+            if leaving
+            else Said("time_up belongs to the timed game (target end = time); this game ends by insolvency"),
         )
     if state.over:
         raise RuleViolation("common.match_over", _over_words(state))
     cur = state.current
     if cur is None:
         if need_hand:
-            raise RuleViolation("common.no_hand", f"{what} comes between hands, after a hand is settled")
+            raise RuleViolation(
+                "common.no_hand",
+                Said("buying chips comes between hands, after a hand is settled")
+                if buying
+                else Said("leaving the game comes between hands, after a hand is settled"),
+            )
         return
     if not cur.over:
         raise RuleViolation(
-            "common.hand_in_progress", f"hand {cur.number} is not settled yet: {what} comes between hands"
+            "common.hand_in_progress",
+            Said("hand %(hand)s is not settled yet: buying chips comes between hands", hand=cur.number)
+            if buying
+            else Said("hand %(hand)s is not settled yet: leaving the game comes between hands", hand=cur.number)
+            if leaving
+            else Said("hand %(hand)s is not settled yet: time_up comes between hands", hand=cur.number),
         )
 
 
@@ -958,25 +1281,36 @@ def _add_adjust(state: State, adjust: Adjust) -> History[tuple[Adjust, ...]]:
 
 
 def _on_buy_chips(state: State, event: Event) -> State:
-    _between_hands(state, "buying chips")
+    _between_hands(state, "buy_chips")
     d = event.data
     seat, source = read_seat(d, len(state.players)), read_seat(d, len(state.players), "from")
     chips = d.get("chips")
     if seat == source:
-        raise RuleViolation("kabu.bad_buy", f"{state.players[seat]} cannot buy chips from himself")
+        raise RuleViolation(
+            "kabu.bad_buy", Said("%(player)s cannot buy chips from himself", player=state.players[seat])
+        )
     for s in (seat, source):
         if not state.active[s]:
-            raise RuleViolation("kabu.bad_buy", f"{state.players[s]} has left the game")
+            raise RuleViolation("kabu.bad_buy", Said("%(player)s has left the game", player=state.players[s]))
     if source in state.pending:
         raise RuleViolation(
-            "kabu.bad_buy", f"{state.players[source]} could not pay at the last hand and has no chips to sell"
+            "kabu.bad_buy",
+            Said("%(player)s could not pay at the last hand and has no chips to sell", player=state.players[source]),
         )
     if not is_int(chips) or chips < 1:
-        raise RuleViolation("kabu.bad_buy", f"chips is a whole number of chips, 1 or more, not {as_written(chips)}")
+        raise RuleViolation(
+            "kabu.bad_buy",
+            Said("chips is a whole number of chips, 1 or more, not %(value)s", value=as_written(chips)),
+        )
     if chips > state.chips[source]:
         raise RuleViolation(
             "kabu.not_enough_chips",
-            f"{state.players[source]} holds {state.chips[source]} chips and cannot sell {chips}",
+            Said(
+                "%(player)s holds %(held)s chips and cannot sell %(chips)s",
+                player=state.players[source],
+                held=state.chips[source],
+                chips=chips,
+            ),
         )
     stacks = list(state.chips)
     stacks[seat] += chips
@@ -989,10 +1323,10 @@ def _on_buy_chips(state: State, event: Event) -> State:
 
 
 def _on_leave(state: State, event: Event) -> State:
-    _between_hands(state, "leaving the game")
+    _between_hands(state, "leave")
     seat = read_seat(event.data, len(state.players))
     if not state.active[seat]:
-        raise RuleViolation("kabu.bad_leave", f"{state.players[seat]} has left the game already")
+        raise RuleViolation("kabu.bad_leave", Said("%(player)s has left the game already", player=state.players[seat]))
     active = set_item(state.active, seat, False)
     new = state._replace(
         active=active, pending=state.pending - {seat}, adjusts=_add_adjust(state, Adjust(event.seq, "leave", seat))

@@ -14,8 +14,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Sequence
 
-from engines.common import seat_names, how_many
 from engines.kabu.state import Adjust, Hand, Options, Payment, Seat, Settlement, State, value_words
+from engines.said import Counted, Joined, Listed, Said
 
 RULE_VALUES = "/rules/kabu#hand-value"
 RULE_SETTLE = "/rules/kabu#scoring-settlement"
@@ -83,16 +83,26 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def insolvency_words(state: State, st: Settlement, seat: Seat) -> str:
+def insolvency_words(state: State, st: Settlement, seat: Seat) -> Counted:
     """Why a seat is insolvent, as the option says: ``holds 5 chips but owes 8 in all``."""
     name = state.players[seat]
     if state.options.solvency == "gross":
-        return (
-            f"{name} holds {how_many(st.before[seat], 'chip')} but owes {st.owes[seat]} in all: insolvent, pays nobody"
+        return Counted(
+            "%(player)s holds %(n)s chip but owes %(owes)s in all: insolvent, pays nobody",
+            "%(player)s holds %(n)s chips but owes %(owes)s in all: insolvent, pays nobody",
+            st.before[seat],
+            player=name,
+            owes=st.owes[seat],
         )
-    return (
-        f"{name} holds {how_many(st.before[seat], 'chip')}, owes {st.owes[seat]} and would be paid {st.owed[seat]}; "
-        f"what reaches him leaves him short: insolvent (net test), pays nobody"
+    return Counted(
+        "%(player)s holds %(n)s chip, owes %(owes)s and would be paid %(owed)s; what reaches him leaves him short: "
+        "insolvent (net test), pays nobody",
+        "%(player)s holds %(n)s chips, owes %(owes)s and would be paid %(owed)s; what reaches him leaves him short: "
+        "insolvent (net test), pays nobody",
+        st.before[seat],
+        player=name,
+        owes=st.owes[seat],
+        owed=st.owed[seat],
     )
 
 
@@ -113,12 +123,22 @@ def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjus
                     "seat": s,
                     "points": 0,
                     "rule": RULE_VALUES,
-                    "reason": f"{name} shows {value_words(cards)}: value {v}, the last digit",
+                    "reason": Said(
+                        "%(player)s shows %(cards)s: value %(value)s, the last digit",
+                        player=name,
+                        cards=value_words(cards),
+                        value=v,
+                    ),
                 }
             )
         else:
             lines.append(
-                {"seat": s, "points": 0, "rule": RULE_VALUES, "reason": f"{name}'s value is {v}, as the table wrote it"}
+                {
+                    "seat": s,
+                    "points": 0,
+                    "rule": RULE_VALUES,
+                    "reason": Said("%(player)s's value is %(value)s, as the table wrote it", player=name, value=v),
+                }
             )
         for t in seats:
             if t == s:
@@ -131,23 +151,35 @@ def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjus
                         "seat": s,
                         "points": 0,
                         "rule": RULE_SETTLE,
-                        "reason": f"{name} and {other} both have {v}: no payment",
+                        "reason": Said(
+                            "%(player)s and %(other)s both have %(value)s: no payment",
+                            player=name,
+                            other=other,
+                            value=v,
+                        ),
                     }
                 )
                 continue
             payer, payee = (t, s) if v > w else (s, t)
             p = paid[(payer, payee)]
-            words = (
-                f"{state.players[payer]} ({st.values[payer]}) owes {state.players[payee]} ({st.values[payee]}) "
-                f"{p.chips} = {st.values[payee]} − {st.values[payer]}"
-            )
+            debt = {
+                "payer": state.players[payer],
+                "payer_value": st.values[payer],
+                "payee": state.players[payee],
+                "payee_value": st.values[payee],
+                "chips": p.chips,
+            }
             if p.paid:
                 lines.append(
                     {
                         "seat": s,
                         "points": p.chips if payee == s else -p.chips,
                         "rule": RULE_SETTLE,
-                        "reason": words + ": paid",
+                        "reason": Said(
+                            "%(payer)s (%(payer_value)s) owes %(payee)s (%(payee_value)s) %(chips)s = "
+                            "%(payee_value)s − %(payer_value)s: paid",
+                            **debt,
+                        ),
                     }
                 )
             elif payer in st.insolvent:
@@ -156,7 +188,11 @@ def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjus
                         "seat": s,
                         "points": 0,
                         "rule": RULE_END,
-                        "reason": words + f": not paid, {state.players[payer]} is insolvent and pays nobody",
+                        "reason": Said(
+                            "%(payer)s (%(payer_value)s) owes %(payee)s (%(payee_value)s) %(chips)s = "
+                            "%(payee_value)s − %(payer_value)s: not paid, %(payer)s is insolvent and pays nobody",
+                            **debt,
+                        ),
                     }
                 )
             else:
@@ -165,9 +201,11 @@ def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjus
                         "seat": s,
                         "points": 0,
                         "rule": RULE_END,
-                        "reason": words
-                        + (
-                            f": not paid, {state.players[payee]} is insolvent and collects nothing (insolventCollects is off)"
+                        "reason": Said(
+                            "%(payer)s (%(payer_value)s) owes %(payee)s (%(payee_value)s) %(chips)s = "
+                            "%(payee_value)s − %(payer_value)s: not paid, %(payee)s is insolvent and collects nothing "
+                            "(insolventCollects is off)",
+                            **debt,
                         ),
                     }
                 )
@@ -175,29 +213,69 @@ def hand_lines(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjus
             lines.append({"seat": s, "points": 0, "rule": RULE_END, "reason": insolvency_words(state, st, s)})
         formula = n * v - total
         net = int(st.net[s])  # type: ignore[arg-type]
-        words = f"{name}'s net {_signed(net)}"
+        figures = {
+            "player": name,
+            "net": _signed(net),
+            "n": n,
+            "value": v,
+            "total": total,
+            "before": st.before[s],
+            "after": st.after[s],
+        }
         if net == formula:
-            words += f" = N·v − S = {n} × {v} − {total}"
+            words = Said(
+                "%(player)s's net %(net)s = N·v − S = %(n)s × %(value)s − %(total)s; chips %(before)s → %(after)s",
+                **figures,
+            )
         else:
             lost_in = sum(p.chips for p in st.payments if p.payee == s and not p.paid)
             kept = sum(p.chips for p in st.payments if p.payer == s and not p.paid)
-            parts = ([f"{lost_in} owed to {name} not paid"] if lost_in else []) + (
-                [f"{kept} {name} owed not paid"] if kept else []
+            words = Said(
+                "%(player)s's net %(net)s: N·v − S = %(n)s × %(value)s − %(total)s = %(formula)s had every debt been "
+                "paid; %(unpaid)s; chips %(before)s → %(after)s",
+                formula=_signed(formula),
+                unpaid=_unpaid(name, lost_in, kept),
+                **figures,
             )
-            words += f": N·v − S = {n} × {v} − {total} = {_signed(formula)} had every debt been paid; " + " and ".join(
-                parts
-            )
-        words += f"; chips {st.before[s]} → {st.after[s]}"
         lines.append({"seat": s, "points": 0, "rule": RULE_SETTLE, "reason": words})
     for a in adjusts:
         name = state.players[a.seat]
         if a.kind == "buy" and a.source is not None:
-            words = f"{name} buys {how_many(a.chips, 'chip')} from {state.players[a.source]} between hands (chips move, not winnings)"
-            lines.append({"seat": a.seat, "points": a.chips, "rule": RULE_END, "reason": words})
-            lines.append({"seat": a.source, "points": -a.chips, "rule": RULE_END, "reason": words})
+            bought = Counted(
+                "%(player)s buys %(n)s chip from %(other)s between hands (chips move, not winnings)",
+                "%(player)s buys %(n)s chips from %(other)s between hands (chips move, not winnings)",
+                a.chips,
+                player=name,
+                other=state.players[a.source],
+            )
+            lines.append({"seat": a.seat, "points": a.chips, "rule": RULE_END, "reason": bought})
+            lines.append({"seat": a.source, "points": -a.chips, "rule": RULE_END, "reason": bought})
         else:
-            lines.append({"seat": a.seat, "points": 0, "rule": RULE_END, "reason": f"{name} leaves the game"})
+            lines.append(
+                {
+                    "seat": a.seat,
+                    "points": 0,
+                    "rule": RULE_END,
+                    "reason": Said("%(player)s leaves the game", player=name),
+                }
+            )
     return lines
+
+
+def _unpaid(name: str, lost_in: int, kept: int) -> Said | Joined:
+    """The debts of a seat's hand that were not paid: to it (``lost_in``), by it (``kept``)."""
+    if lost_in and kept:
+        return Said(
+            "%(lost)s owed to %(player)s not paid and %(kept)s %(player)s owed not paid",
+            lost=lost_in,
+            kept=kept,
+            player=name,
+        )
+    if lost_in:
+        return Said("%(lost)s owed to %(player)s not paid", lost=lost_in, player=name)
+    if kept:
+        return Said("%(kept)s %(player)s owed not paid", kept=kept, player=name)
+    return Joined([])
 
 
 def hand_result(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjust]) -> dict[str, Any]:
@@ -232,24 +310,28 @@ def missing(hand: Hand) -> list[dict[str, int]]:
     return [{"seat": s} for s in hand.order for _ in range(hand.unknown[s])]
 
 
-def end_words(state: State) -> str:
+def end_words(state: State) -> Said:
     """Say why and how the match ended."""
     won = winners(state)
     best = state.chips[won[0]]
     who = (
-        f"{state.players[won[0]]} has the most chips ({best}) and wins"
+        Said("%(player)s has the most chips (%(chips)s) and wins", player=state.players[won[0]], chips=best)
         if len(won) == 1
-        else f"{seat_names(state.players, won)} share the win with {best} chips each"
+        else Said(
+            "%(players)s share the win with %(chips)s chips each",
+            players=Listed(state.players[s] for s in won),
+            chips=best,
+        )
     )
     if state.end_kind == "insolvency":
         st = state.settled[-1]
-        number = len(state.settled)
-        bad = sorted(st.insolvent)
-        how = "; ".join(insolvency_words(state, st, s) for s in bad)
-        return f"hand {number}: {how}; the game ends and {who}"
+        how = Joined([insolvency_words(state, st, s) for s in sorted(st.insolvent)], "; ")
+        return Said(
+            "hand %(hand)s: %(why)s; the game ends and %(winners)s", hand=len(state.settled), why=how, winners=who
+        )
     if state.end_kind == "alone":
-        return f"fewer than two players are left in the game: it ends and {who}"
-    return f"the agreed time is up: the game ends and {who}"
+        return Said("fewer than two players are left in the game: it ends and %(winners)s", winners=who)
+    return Said("the agreed time is up: the game ends and %(winners)s", winners=who)
 
 
 def score(state: State) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from engines.kabu.options import DEFAULTS
 from engines.history import EMPTY, History
 from engines.cards import FRENCH_40, FRENCH_52, SPANISH_40, Card, Deck, pretty
 from engines.common import CardReader, card_reader, quick_replace
+from engines.said import Joined, Said
 
 GAME = "kabu"
 Seat: TypeAlias = int
@@ -23,11 +24,12 @@ Phase: TypeAlias = Literal["keep", "third", "fourth", "showdown", "over"]
 fourth-card decisions, waiting for the showdown, settled."""
 
 DECKS: dict[str, Deck] = {"french40": FRENCH_40, "full52": FRENCH_52, "spanish40": SPANISH_40}
-DECK_NAMES = {
-    "french40": "French A-10 (40 cards)",
-    "full52": "French 52 (J, Q, K worth 0)",
-    "spanish40": "Spanish 40 (sota 10, caballo 8, rey 9)",
+DECK_NAMES: dict[str, Said] = {
+    "french40": Said("French A-10 (40 cards)"),
+    "full52": Said("French 52 (J, Q, K worth 0)"),
+    "spanish40": Said("Spanish 40 (sota 10, caballo 8, rey 9)"),
 }
+"""Each deck's name as a person reads it (a message id: each language names the deck its own way)."""
 
 FRENCH_VALUES = {"A": 1, "J": 0, "Q": 0, "K": 0}
 SPANISH_VALUES = {"10": 10, "11": 8, "12": 9}
@@ -51,11 +53,13 @@ def hand_value(cards: Iterable[Card]) -> int:
     return sum(card_value(c) for c in cards) % 10
 
 
-def value_words(cards: Iterable[Card]) -> str:
-    """Spell a hand's sum: ``5♥ 4♠ (5 + 4 = 9)``, ``10♠ 3♦ 9♣ 8♥ (10 + 3 + 9 + 8 = 30)``."""
+def value_words(cards: Iterable[Card]) -> Joined:
+    """Spell a hand's sum: ``5♥ 4♠ (5 + 4 = 9)``, ``10♠ 3♦ 9♣ 8♥ (10 + 3 + 9 + 8 = 30)``.
+
+    The cards are said in the reader's language (each card's spoken name); the sum is figures."""
     cards = list(cards)
     total = sum(card_value(c) for c in cards)
-    return f"{pretty(cards)} ({' + '.join(str(card_value(c)) for c in cards)} = {total})"
+    return Joined([pretty(cards), f"({' + '.join(str(card_value(c)) for c in cards)} = {total})"], " ")
 
 
 def start_chips(n: int) -> int:
@@ -63,7 +67,7 @@ def start_chips(n: int) -> int:
     return 10 + 15 * n
 
 
-READERS: dict[str, CardReader] = {deck.name: card_reader(deck, "10H, AS, 7o or ??") for deck in DECKS.values()}
+READERS: dict[str, CardReader] = {deck.name: card_reader(deck, Said("10H, AS, 7o or ??")) for deck in DECKS.values()}
 """The card reader of each deck, by the deck's name."""
 
 

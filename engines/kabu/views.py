@@ -11,13 +11,14 @@ from typing import Any, Mapping, Sequence
 
 from engines.base import COMMON_EVENTS, Event, voided_seqs
 from engines.cards import pretty, texts
-from engines.common import options_described, pretty_written, seat_names, withheld_reveal
+from engines.common import options_described, pretty_written, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.kabu import forms
 from engines.kabu.options import OPTIONS
 from engines.kabu.rules import END_VALUES
 from engines.kabu.scoring import end_words, winners
 from engines.kabu.state import DECK_NAMES, GAME, Hand, State, sorted_cards, start_chips
+from engines.said import Counted, Joined, Listed, Said
 
 EVENTS = [
     "match_started",
@@ -93,8 +94,6 @@ PRIVATE: Declarations = {
     },
 }
 """Which fields of each event type only some seats saw (engines/privacy.py reads it)."""
-ORDINAL = {2: "second", 3: "third", 4: "fourth"}
-NUMBER = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 def describe() -> dict[str, Any]:
@@ -112,11 +111,13 @@ def describe() -> dict[str, Any]:
                 "values": list(END_VALUES),
                 "default": "insolvency",
                 "rule": "/rules/kabu#option-end",
-                "description": "the game ends when a player cannot pay what he owes (insolvency), or at an "
-                "agreed time, insolvent players buying chips or leaving (time)",
+                "description": Said(
+                    "the game ends when a player cannot pay what he owes (insolvency), or at an "
+                    "agreed time, insolvent players buying chips or leaving (time)"
+                ),
             }
         },
-        "initial": {"chips": "one stack per player; default 10 + 15·N each (ten 1s, N 5s and N 10s)"},
+        "initial": {"chips": Said("one stack per player; default 10 + 15·N each (ten 1s, N 5s and N 10s)")},
         "options": options_described(OPTIONS),
         "cards": forms.CARDS,
         "cardsByOption": forms.CARDS_BY_OPTION,
@@ -282,34 +283,179 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- narration
 
 
-def _settlement_words(state: State) -> str:
+def _settlement_words(state: State) -> Joined:
+    """The hand just settled, said clause by clause: each value, the nets, the stacks, who could not pay, the end."""
     st = state.settled[-1]
     hand = state.current
     assert hand is not None
+    players = state.players
     seats = [s for s in state.seats if st.values[s] is not None]
-    words = "; ".join(
-        f"{state.players[s]} {pretty(hand.final[s] or ()) + ' ' if hand.final is not None else ''}({st.values[s]})"
-        for s in seats
-    )
-    words += "; net " + ", ".join(
-        f"{state.players[s]} {st.net[s]:+d}" if st.net[s] else f"{state.players[s]} 0" for s in seats
-    )
-    words += "; chips " + ", ".join(str(st.after[s]) for s in seats)
+    clauses: list[object] = [
+        Joined(
+            [
+                Joined([players[s], pretty(hand.final[s] or ()), f"({st.values[s]})"], " ")
+                if hand.final is not None
+                else Joined([players[s], f"({st.values[s]})"], " ")
+                for s in seats
+            ],
+            "; ",
+        ),
+        Said(
+            "net %(nets)s",
+            nets=Joined([Joined([players[s], f"{st.net[s]:+d}" if st.net[s] else "0"], " ") for s in seats], ", "),
+        ),
+        Said("chips %(chips)s", chips=Joined([st.after[s] for s in seats], ", ")),
+    ]
     if st.insolvent:
-        who = seat_names(state.players, sorted(st.insolvent))
-        words += f"; {who} cannot pay all {'they owe' if len(st.insolvent) > 1 else 'he owes'} and pay{'' if len(st.insolvent) > 1 else 's'} nobody"
+        who = Listed(players[s] for s in sorted(st.insolvent))
         if state.options.end == "time" and not state.over:
-            words += " and must buy chips or leave before the next hand"
+            clauses.append(
+                Counted(
+                    "%(players)s cannot pay all he owes and pays nobody and must buy chips or leave before the next hand",
+                    "%(players)s cannot pay all they owe and pay nobody and must buy chips or leave before the next hand",
+                    len(st.insolvent),
+                    players=who,
+                )
+            )
+        else:
+            clauses.append(
+                Counted(
+                    "%(players)s cannot pay all he owes and pays nobody",
+                    "%(players)s cannot pay all they owe and pay nobody",
+                    len(st.insolvent),
+                    players=who,
+                )
+            )
     if state.over:
-        words += "; " + end_words(state)
-    return words
+        clauses.append(end_words(state))
+    return Joined(clauses, "; ")
+
+
+def _hand_started_words(state: State, hand: Hand) -> Said:
+    """A hand dealt: by whom, how many cards each, what lies on the table, who speaks first."""
+    players = state.players
+    options = state.options
+    dealer = Said("the croupier") if hand.dealer is None else players[hand.dealer]
+    if hand.result_only:
+        return Said(
+            "Hand %(hand)s: %(dealer)s deals; the hand is recorded by its result only", hand=hand.number, dealer=dealer
+        )
+    first = players[hand.order[0]]
+    if not options.choose:
+        if options.openSix:
+            return Said(
+                "Hand %(hand)s: %(dealer)s lays out six open cards (%(cards)s) and deals two cards to each player; "
+                "%(first)s decides first",
+                hand=hand.number,
+                dealer=dealer,
+                cards=pretty(hand.table),
+                first=first,
+            )
+        return Said(
+            "Hand %(hand)s: %(dealer)s deals two cards to each player; %(first)s decides first",
+            hand=hand.number,
+            dealer=dealer,
+            first=first,
+        )
+    if options.start_cards == 5:
+        return Said(
+            "Hand %(hand)s: %(dealer)s deals five cards to each player; each keeps one and returns four; "
+            "%(first)s keeps first",
+            hand=hand.number,
+            dealer=dealer,
+            first=first,
+        )
+    return Said(
+        "Hand %(hand)s: %(dealer)s deals three cards to each player; each keeps one and returns two; "
+        "%(first)s keeps first",
+        hand=hand.number,
+        dealer=dealer,
+        first=first,
+    )
+
+
+def _keep_words(state: State, hand: Hand, name: str) -> Said | Joined:
+    """A keep; after the last one, the returned cards shuffled and a new card dealt to each."""
+    options = state.options
+    kept = Said("%(player)s keeps one card and returns %(returned)s", player=name, returned=options.start_cards - 1)
+    if hand.phase == "keep":
+        return kept
+    returned = (options.start_cards - 1) * len(hand.order)
+    stock = options.secondCardFrom == "stock"
+    if options.openSix:
+        dealt = (
+            Said(
+                "the dealer shuffles the %(returned)s returned cards into the stock, lays out six open cards "
+                "(%(cards)s) and deals each player a new card",
+                returned=returned,
+                cards=pretty(hand.table),
+            )
+            if stock
+            else Said(
+                "the dealer shuffles the %(returned)s returned cards, lays out six open cards (%(cards)s) and deals "
+                "each player a new card",
+                returned=returned,
+                cards=pretty(hand.table),
+            )
+        )
+    elif stock:
+        dealt = Said(
+            "the dealer shuffles the %(returned)s returned cards into the stock and deals each player a new card",
+            returned=returned,
+        )
+    else:
+        dealt = Said(
+            "the dealer shuffles the %(returned)s returned cards and deals each player a new card", returned=returned
+        )
+    return Joined([kept, dealt], "; ")
+
+
+def _asks(name: str, ordinal: int) -> Said:
+    """``name`` asks for the ``ordinal``-th card: a third or a fourth (a fourth is the last)."""
+    if ordinal == 3:
+        return Said("%(player)s asks for a third card", player=name)
+    if ordinal == 4:
+        return Said("%(player)s asks for a fourth card", player=name)
+    return Said("%(player)s asks for a further card", player=name)
+
+
+def _stands(name: str, size: int) -> Said:
+    """``name`` stands with ``size`` cards: two, or three after taking a third (a fourth card ends the asking)."""
+    if size == 2:
+        return Said("%(player)s stands with two cards", player=name)
+    if size == 3:
+        return Said("%(player)s stands with three cards", player=name)
+    return Said("%(player)s stands with %(cards)s cards", player=name, cards=size)
+
+
+def _round_over_words(state: State, before: Hand, hand: Hand) -> list[Said]:
+    """A round of decisions over: the dealer serves those who asked; the fourth-card round, or the showdown.
+
+    After the third-card round with takers the fourth-card round follows; any other round's end
+    (nobody asked, or the fourth cards served) leads to the showdown."""
+    players = state.players
+    third = before.phase == "third"
+    takers = [s for s in hand.order if hand.draws[s][0 if third else 1] == "take"]
+    if takers:
+        served = Listed(players[s] for s in takers)
+        if not third:
+            return [Said("the dealer serves %(players)s a fourth card: showdown next", players=served)]
+        said = [Said("the dealer serves %(players)s a third card", players=served)]
+        nxt = hand.turn()
+        if hand.phase == "fourth" and nxt is not None:
+            said.append(Said("%(player)s decides on a fourth card", player=players[nxt]))
+        return said
+    if third:
+        return [Said("nobody asked for a third card: showdown next")]
+    return [Said("nobody asked for a fourth card: showdown next")]
 
 
 def narrate(before: State | None, event: Event, after: State) -> str:
     """Tell the move in words: ``P2 asks for a third card``, the cards served, the showdown and its payments.
 
     The words hold only what the whole table saw: a keep or a card dealt face down is counted,
-    never named (a ``reveal`` names what it reveals, as its event does).
+    never named (a ``reveal`` names what it reveals, as its event does). Every sentence is a
+    message id with named parts (:mod:`engines.said`), so each language says it in its order.
     """
     d = event.data
     players = after.players
@@ -321,63 +467,37 @@ def narrate(before: State | None, event: Event, after: State) -> str:
         case "match_started":
             n = len(players)
             how = (
-                "the game ends when a player cannot pay what he owes"
+                Said("the game ends when a player cannot pay what he owes")
                 if after.options.end == "insolvency"
-                else "play until the agreed time"
+                else Said("play until the agreed time")
             )
             stacks = (
-                f"{after.chips[0]} chips each (ten 1s, {n} 5s and {n} 10s)"
+                Said("%(chips)s chips each (ten 1s, %(n)s 5s and %(n)s 10s)", chips=after.chips[0], n=n)
                 if not after.carried and after.chips[0] == start_chips(n)
-                else "chips " + ", ".join(map(str, after.chips))
+                else Said("chips %(chips)s", chips=Joined(after.chips, ", "))
             )
-            return f"Kabú: {seat_names(players, range(n))}; {stacks}; {DECK_NAMES[after.options.deck]}; {how}"
+            return Said(
+                "Kabú: %(players)s; %(stacks)s; %(deck)s; %(end)s",
+                players=Listed(players),
+                stacks=stacks,
+                deck=DECK_NAMES[after.options.deck],
+                end=how,
+            )
         case "hand_started":
             assert hand is not None
-            dealer = "the croupier" if hand.dealer is None else players[hand.dealer]
-            if hand.result_only:
-                return f"Hand {hand.number}: {dealer} deals; the hand is recorded by its result only"
-            k = after.options.start_cards
-            words = f"Hand {hand.number}: {dealer} deals {NUMBER[k]} cards to each player"
-            if after.options.openSix and not after.options.choose:
-                words = f"Hand {hand.number}: {dealer} lays out six open cards ({pretty(hand.table)}) and deals two cards to each player"
-            if after.options.choose:
-                words += f"; each keeps one and returns {NUMBER.get(k - 1, str(k - 1))}"
-            return words + f"; {players[hand.order[0]]} {'keeps' if after.options.choose else 'decides'} first"
+            return _hand_started_words(after, hand)
         case "keep":
             assert hand is not None and prev is not None
-            words = f"{name} keeps one card and returns {after.options.start_cards - 1}"
-            if hand.phase != "keep":
-                returned = (after.options.start_cards - 1) * len(hand.order)
-                words += f"; the dealer shuffles the {returned} returned cards"
-                if after.options.secondCardFrom == "stock":
-                    words += " into the stock"
-                if after.options.openSix:
-                    words += f", lays out six open cards ({pretty(hand.table)})"
-                words += " and deals each player a new card"
-            return words
+            return _keep_words(after, hand, name)
         case "take" | "stand":
             assert hand is not None and prev is not None
             size = prev.size(seat) if isinstance(seat, int) else 2
-            if event.type == "take":
-                words = f"{name} asks for a {ORDINAL.get(size + 1, 'further')} card"
-            else:
-                words = f"{name} stands with {NUMBER.get(size, str(size))} cards"
-            if prev.phase != hand.phase:
-                i = 0 if prev.phase == "third" else 1
-                takers = [s for s in hand.order if hand.draws[s][i] == "take"]
-                which = "third" if i == 0 else "fourth"
-                if takers:
-                    words += f"; the dealer serves {seat_names(players, takers)} a {which} card"
-                    nxt = hand.turn()
-                    if hand.phase == "fourth" and nxt is not None:
-                        words += f"; {players[nxt]} decides on a fourth card"
-                else:
-                    words += f"; nobody asked for a {which} card"
-                if hand.phase == "showdown":
-                    words += ": showdown next"
-            return words
+            said = _asks(name, size + 1) if event.type == "take" else _stands(name, size)
+            if prev.phase == hand.phase:
+                return said
+            return Joined([said, *_round_over_words(after, prev, hand)], "; ")
         case "showdown":
-            return "Showdown: " + _settlement_words(after)
+            return Said("Showdown: %(settlement)s", settlement=_settlement_words(after))
         case "reveal":
             withheld = withheld_reveal(d.get("cards", []))
             if withheld:
@@ -386,37 +506,45 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             for b in d.get("cards", []):
                 text = pretty_written([b.get("card")], after.options.reader)
                 if "seq" in b:
-                    parts.append(f"the card kept at entry {b['seq']} is {text}")
+                    parts.append(Said("the card kept at entry %(entry)s is %(card)s", entry=b["seq"], card=text))
                 else:
                     who = b.get("seat")
-                    parts.append(
-                        f"{players[who] if isinstance(who, int) and 0 <= who < len(players) else '?'} holds {text}"
-                    )
-            return "Revealed: " + "; ".join(parts)
+                    holder = players[who] if isinstance(who, int) and 0 <= who < len(players) else "?"
+                    parts.append(Said("%(player)s holds %(card)s", player=holder, card=text))
+            return Said("Revealed: %(cards)s", cards=Joined(parts, "; "))
         case "hand_result":
             assert hand is not None
             if prev is not None and not prev.over:
                 if hand.closed_after is not None:
-                    return (
-                        f"Hand {hand.number} closed from the score sheet after move {hand.closed_after}: "
-                        + _settlement_words(after)
+                    return Said(
+                        "Hand %(hand)s closed from the score sheet after move %(moves)s: %(settlement)s",
+                        hand=hand.number,
+                        moves=hand.closed_after,
+                        settlement=_settlement_words(after),
                     )
-                return f"Hand {hand.number} result: " + _settlement_words(after)
-            return f"The table's result for hand {hand.number} agrees with the record"
+                return Said(
+                    "Hand %(hand)s result: %(settlement)s", hand=hand.number, settlement=_settlement_words(after)
+                )
+            return Said("The table's result for hand %(hand)s agrees with the record", hand=hand.number)
         case "buy_chips":
             src = d.get("from")
             other = players[src] if isinstance(src, int) and 0 <= src < len(players) else "?"
-            return (
-                f"{name} buys {d.get('chips')} chips from {other} (chips move, not winnings): "
-                f"{name} {after.chips[seat]}, {other} {after.chips[src]}"  # type: ignore[index]
+            return Said(
+                "%(player)s buys %(chips)s chips from %(other)s (chips move, not winnings): "
+                "%(player)s %(player_chips)s, %(other)s %(other_chips)s",
+                player=name,
+                chips=d.get("chips"),
+                other=other,
+                player_chips=after.chips[seat],  # type: ignore[index]
+                other_chips=after.chips[src],  # type: ignore[index]
             )
         case "leave":
-            words = f"{name} leaves the game with {after.chips[seat]} chips"  # type: ignore[index]
+            left = Said("%(player)s leaves the game with %(chips)s chips", player=name, chips=after.chips[seat])  # type: ignore[index]
             if after.over:
-                words += "; " + end_words(after)
-            return words
+                return Joined([left, end_words(after)], "; ")
+            return left
         case "time_up":
-            return "Time is up: " + end_words(after)
+            return Said("Time is up: %(end)s", end=end_words(after))
         case _:
             return event.type
 

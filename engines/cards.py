@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable
+from typing import Callable, Iterable
 
 from engines.said import Joined, Said
 from engines.written import as_written
@@ -200,9 +200,11 @@ def parse(text: str, deck: Deck) -> Card | None:
     if text == UNKNOWN:
         return None
     if isinstance(text, str) and any(re.fullmatch(p, text) for p in _ALL_PATTERNS):
-        raise CardError("common.card_not_in_deck", f"{text} is not a card of the {deck.name} deck")
+        raise CardError("common.card_not_in_deck", not_in_deck(text, deck))
 
-    raise CardError("common.bad_card", f"{as_written(text)} is not a card (write e.g. 10H, AS, 7o or ??)")
+    raise CardError(
+        "common.bad_card", Said("%(value)s is not a card (write e.g. 10H, AS, 7o or ??)", value=as_written(text))
+    )
 
 
 def parse_known(text: str, deck: Deck) -> Card:
@@ -213,7 +215,7 @@ def parse_known(text: str, deck: Deck) -> Card:
     """
     card = parse(text, deck)
     if card is None:
-        raise CardError("common.card_hidden", "this card is face up: write it, not ??")
+        raise CardError("common.card_hidden", Said("this card is face up: write it, not ??"))
     return card
 
 
@@ -269,3 +271,21 @@ SPANISH_40 = _suited(
 CABO = Deck(
     "Cabo 52 (0-13)", CABO_PATTERN, tuple(Card(str(v)) for v in range(14) for _ in range(2 if v in (0, 13) else 4))
 )
+
+
+_NOT_IN: dict[str, Callable[[str], Said]] = {
+    LA_CABRA.name: lambda card: Said("%(card)s is not a card of the French 36 (6-A) deck", card=card),
+    FRENCH_40.name: lambda card: Said("%(card)s is not a card of the French 40 (A-10) deck", card=card),
+    FRENCH_52.name: lambda card: Said("%(card)s is not a card of the French 52 deck", card=card),
+    FRENCH_104.name: lambda card: Said("%(card)s is not a card of the French 104 (2 x 52) deck", card=card),
+    SPANISH_40.name: lambda card: Said("%(card)s is not a card of the Spanish 40 deck", card=card),
+    CABO.name: lambda card: Said("%(card)s is not a card of the Cabo 52 (0-13) deck", card=card),
+}
+"""Per deck, the refusal of a card of another deck: one whole sentence each, as each language
+names a deck its own way (Spanish "baraja española", German "Blatt")."""
+
+
+def not_in_deck(card: str, deck: Deck) -> str:
+    """``QS is not a card of the Spanish 40 deck``, in the reader's language."""
+    said = _NOT_IN.get(deck.name)
+    return said(card) if said is not None else f"{card} is not a card of the {deck.name} deck"

@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Iterable
+from typing import Iterable
 
 from engines.said import Joined, Said
 from engines.written import as_written
@@ -273,19 +273,20 @@ CABO = Deck(
 )
 
 
-_NOT_IN: dict[str, Callable[[str], Said]] = {
-    LA_CABRA.name: lambda card: Said("%(card)s is not a card of the French 36 (6-A) deck", card=card),
-    FRENCH_40.name: lambda card: Said("%(card)s is not a card of the French 40 (A-10) deck", card=card),
-    FRENCH_52.name: lambda card: Said("%(card)s is not a card of the French 52 deck", card=card),
-    FRENCH_104.name: lambda card: Said("%(card)s is not a card of the French 104 (2 x 52) deck", card=card),
-    SPANISH_40.name: lambda card: Said("%(card)s is not a card of the Spanish 40 deck", card=card),
-    CABO.name: lambda card: Said("%(card)s is not a card of the Cabo 52 (0-13) deck", card=card),
-}
-"""Per deck, the refusal of a card of another deck: one whole sentence each, as each language
-names a deck its own way (Spanish "baraja española", German "Blatt")."""
-
-
-def not_in_deck(card: str, deck: Deck) -> str:
-    """``QS is not a card of the Spanish 40 deck``, in the reader's language."""
-    said = _NOT_IN.get(deck.name)
-    return said(card) if said is not None else f"{card} is not a card of the {deck.name} deck"
+def not_in_deck(card: str, deck: Deck) -> Said:
+    """``QS is not a card of the Spanish 40 deck``: one whole sentence per deck, as each language
+    names a deck its own way (Spanish "baraja española", German "Blatt")."""
+    name = deck.name
+    if name == LA_CABRA.name:
+        return Said("%(card)s is not a card of the French 36 (6-A) deck", card=card)
+    if name == FRENCH_40.name:
+        return Said("%(card)s is not a card of the French 40 (A-10) deck", card=card)
+    if name == FRENCH_52.name:
+        return Said("%(card)s is not a card of the French 52 deck", card=card)
+    if name == FRENCH_104.name:
+        return Said("%(card)s is not a card of the French 104 (2 x 52) deck", card=card)
+    if name == SPANISH_40.name:
+        return Said("%(card)s is not a card of the Spanish 40 deck", card=card)
+    if name == CABO.name:
+        return Said("%(card)s is not a card of the Cabo 52 (0-13) deck", card=card)
+    return Said("%(card)s is not a card of the %(deck)s deck", card=card, deck=name)

@@ -1369,6 +1369,7 @@ def _sheet_problem(state: State, rnd: Round, sheet: Sheet) -> str | None:
         low, high = sum(known) + sum(pool[:unknown]), sum(known) + sum(pool[len(pool) - unknown :])
         cards = how_many(len(row), "card")
         added = " + ".join(map(str, known))
+        has: str
         if known and unknown:
             has = Said("%(cards)s, known %(known)s and %(unknown)s unknown", cards=cards, known=added, unknown=unknown)
         elif known:

@@ -48,6 +48,7 @@ from operator import attrgetter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Literal, Mapping, NamedTuple, Protocol, Sequence
 
+from engines.said import Said
 from engines.written import as_written
 
 Seat = int
@@ -274,19 +275,26 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
     target = int(correction.data["target"])
     by_seq = {e.seq: e for e in events}
     if target >= correction.seq or target not in by_seq:
-        raise RuleViolation("common.bad_target", f"entry {target} does not exist before entry {correction.seq}")
+        raise RuleViolation(
+            "common.bad_target",
+            Said("entry %(target)s does not exist before entry %(seq)s", target=target, seq=correction.seq),
+        )
     aimed = by_seq[target]
     if correction.type == "void" and aimed.type == "match_started":
         raise RuleViolation(
-            "common.bad_target", "match_started cannot be voided; amend it or start a new match", seq=target
+            "common.bad_target", Said("match_started cannot be voided; amend it or start a new match"), seq=target
         )
     if correction.type == "amend":
         if aimed.type in CORRECTIONS or aimed.type == "note" or aimed.type in DESK:
             raise RuleViolation(
-                "common.amend_type", f"entry {target} is a {aimed.type}; void it instead of amending it", seq=target
+                "common.amend_type",
+                Said("entry %(target)s is a %(type)s; void it instead of amending it", target=target, type=aimed.type),
+                seq=target,
             )
         if aimed.type == "match_started" and correction.data["data"].get("game") != aimed.data.get("game"):
-            raise RuleViolation("common.amend_game", "an amend of match_started cannot change the game", seq=target)
+            raise RuleViolation(
+                "common.amend_game", Said("an amend of match_started cannot change the game"), seq=target
+            )
 
 
 # --------------------------------------------------------------------------- the walk
@@ -482,11 +490,11 @@ def _advance(engine: Engine, state: Any, event: Event) -> Any:
     """Apply one game event (``match_started`` starts the match); name it in the violation."""
     if state is None:
         if event.type != "match_started":
-            raise RuleViolation("common.no_match", "a match starts with match_started")
+            raise RuleViolation("common.no_match", Said("a match starts with match_started"))
         return engine.start(event.data)
     try:
         if event.type == "match_started":
-            raise RuleViolation("common.already_started", "match_started comes once, as the first event")
+            raise RuleViolation("common.already_started", Said("match_started comes once, as the first event"))
         return engine.apply(state, event)
     except RuleViolation as violation:
         if violation.event is None:

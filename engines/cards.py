@@ -200,9 +200,11 @@ def parse(text: str, deck: Deck) -> Card | None:
     if text == UNKNOWN:
         return None
     if isinstance(text, str) and any(re.fullmatch(p, text) for p in _ALL_PATTERNS):
-        raise CardError("common.card_not_in_deck", f"{text} is not a card of the {deck.name} deck")
+        raise CardError("common.card_not_in_deck", not_in_deck(text, deck))
 
-    raise CardError("common.bad_card", f"{as_written(text)} is not a card (write e.g. 10H, AS, 7o or ??)")
+    raise CardError(
+        "common.bad_card", Said("%(value)s is not a card (write e.g. 10H, AS, 7o or ??)", value=as_written(text))
+    )
 
 
 def parse_known(text: str, deck: Deck) -> Card:
@@ -213,7 +215,7 @@ def parse_known(text: str, deck: Deck) -> Card:
     """
     card = parse(text, deck)
     if card is None:
-        raise CardError("common.card_hidden", "this card is face up: write it, not ??")
+        raise CardError("common.card_hidden", Said("this card is face up: write it, not ??"))
     return card
 
 
@@ -269,3 +271,22 @@ SPANISH_40 = _suited(
 CABO = Deck(
     "Cabo 52 (0-13)", CABO_PATTERN, tuple(Card(str(v)) for v in range(14) for _ in range(2 if v in (0, 13) else 4))
 )
+
+
+def not_in_deck(card: str, deck: Deck) -> Said:
+    """``QS is not a card of the Spanish 40 deck``: one whole sentence per deck, as each language
+    names a deck its own way (Spanish "baraja española", German "Blatt")."""
+    name = deck.name
+    if name == LA_CABRA.name:
+        return Said("%(card)s is not a card of the French 36 (6-A) deck", card=card)
+    if name == FRENCH_40.name:
+        return Said("%(card)s is not a card of the French 40 (A-10) deck", card=card)
+    if name == FRENCH_52.name:
+        return Said("%(card)s is not a card of the French 52 deck", card=card)
+    if name == FRENCH_104.name:
+        return Said("%(card)s is not a card of the French 104 (2 x 52) deck", card=card)
+    if name == SPANISH_40.name:
+        return Said("%(card)s is not a card of the Spanish 40 deck", card=card)
+    if name == CABO.name:
+        return Said("%(card)s is not a card of the Cabo 52 (0-13) deck", card=card)
+    return Said("%(card)s is not a card of the %(deck)s deck", card=card, deck=name)

@@ -14,7 +14,13 @@ tuple                      a list; of deck cards only: ``{"tc": ["AS", "10H", �
 frozenset                  ``{"fs": [...]}``; of deck cards only: ``{"fc": ["AS", …]}``
 :class:`~engines.history.History`  ``{"hj": ["item as JSON text", ...]}`` (decoded lazily)
 dict                       ``{"d": [[key, value], ...]}``
+words an engine said       :class:`~engines.said.Said` ``{"said": [msgid, [[name, part], …]]}``,
+                           ``Counted`` ``{"counted": [one, other, n, [[name, part], …]]}``,
+                           ``Listed`` ``{"listed": [items]}``, ``Joined`` ``{"joined": [[items], separator, worded]}``
 =========================  =========================================
+
+Words (a score line's reason) are kept as said, message id and parts, so a state loaded from a
+snapshot says them in every language as the fold that made it did.
 
 Classes are named by their bare name, looked up in the game's own modules (its package)
 and the shared ones: a stored form never holds an import path. Cards come back as the
@@ -49,6 +55,7 @@ from engines import cards
 from engines.base import Engine
 from engines.cards import Card
 from engines.history import History
+from engines.said import Counted, Joined, Listed, Said
 
 JSON = Any
 """A value made of dicts, lists, str, int, bool and None."""
@@ -188,6 +195,26 @@ def _dump_float(value: float) -> JSON:
     return value
 
 
+def _dump_parts(parts: Any) -> JSON:
+    return [[name, _dump(part)] for name, part in parts.items()]
+
+
+def _dump_said(value: Said) -> JSON:
+    return {"said": [value.msgid, _dump_parts(value.parts)]}
+
+
+def _dump_counted(value: Counted) -> JSON:
+    return {"counted": [value.one, value.other, value.n, _dump_parts(value.parts)]}
+
+
+def _dump_listed(value: Listed) -> JSON:
+    return {"listed": [_dump(item) for item in value.items]}
+
+
+def _dump_joined(value: Joined) -> JSON:
+    return {"joined": [[_dump(item) for item in value.items], value.separator, value.worded]}
+
+
 _DUMPS: dict[type, Callable[[Any], JSON]] = {
     tuple: _dump_tuple,
     Card: _dump_card,
@@ -195,6 +222,10 @@ _DUMPS: dict[type, Callable[[Any], JSON]] = {
     dict: _dump_dict,
     History: _dump_history,
     float: _dump_float,
+    Said: _dump_said,
+    Counted: _dump_counted,
+    Listed: _dump_listed,
+    Joined: _dump_joined,
 }
 """How each kind of value is dumped, by its exact type (named tuples and dataclasses are added
 the first time one is met): one dict look-up per value instead of a chain of tests."""
@@ -290,6 +321,17 @@ def load_state(engine: Engine | ModuleType, data: JSON, *, parse: Parse = json.l
                 return {load(k): load(v) for k, v in inner}
             if tag == "int":
                 return int(inner)
+            if tag == "said":
+                msgid, parts = inner
+                return Said(msgid, **{name: load(part) for name, part in parts})
+            if tag == "counted":
+                one, other, n, parts = inner
+                return Counted(one, other, n, **{name: load(part) for name, part in parts})
+            if tag == "listed":
+                return Listed([load(item) for item in inner])
+            if tag == "joined":
+                items, separator, worded = inner
+                return Joined([load(item) for item in items], separator, worded)
         elif len(value) == 2 and "@" in value and "v" in value:
             cls = classes.get(value["@"])
             if cls is None:

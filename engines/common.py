@@ -14,12 +14,14 @@ here keeps state between calls.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal, Mapping, Protocol, Sequence, TypeGuard, TypeVar, overload
 
 from engines.base import MATCH_OPTIONS, Event, RuleViolation
 from engines.written import as_written as as_written  # the helpers every engine takes from here
 from engines.cards import UNKNOWN, Card, CardError, Deck, parse, parse_known, pretty
+from engines.said import Counted, Joined, Listed, Said
 
 S = TypeVar("S")
 """An engine's state type (each engine has its own)."""
@@ -91,7 +93,15 @@ def check_seat(v: object, n: int, field: str = "seat") -> int:
     if type(v) is int and 0 <= v < n:  # every valid seat but an int subclass, in one test
         return v
     if not is_int(v) or not 0 <= v < n:
-        raise RuleViolation("common.bad_seat", f"{field} must be a seat from 0 to {n - 1}, not {as_written(v)}")
+        raise RuleViolation(
+            "common.bad_seat",
+            Said(
+                "%(field)s must be a seat from 0 to %(last)s, not %(value)s",
+                field=field,
+                last=n - 1,
+                value=as_written(v),
+            ),
+        )
     return int(v)
 
 
@@ -115,7 +125,9 @@ def check_game(data: Mapping[str, Any], game: str, name: str) -> None:
     """
     got = data.get("game", game)
     if got != game:
-        raise RuleViolation("common.wrong_game", f"this is the {name} engine, not {as_written(got)}")
+        raise RuleViolation(
+            "common.wrong_game", Said("this is the %(game)s engine, not %(other)s", game=name, other=as_written(got))
+        )
 
 
 # --------------------------------------------------------------------------- options
@@ -159,7 +171,7 @@ def check_options(
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise RuleViolation("common.bad_option", "options must be an object")
+        raise RuleViolation("common.bad_option", Said("options must be an object"))
     checks = checks or {}
     raw = {key: v for key, v in raw.items() if key not in MATCH_OPTIONS}
     for key, v in raw.items():
@@ -170,13 +182,23 @@ def check_options(
                 raise RuleViolation("common.bad_option", problem)
             continue
         if key not in values:
-            known = ", ".join([*(k for k in checks if k not in values), *values])
-            raise RuleViolation("common.bad_option", f"{game} has no option {as_written(key)} (options: {known})")
+            known = Joined([*(k for k in checks if k not in values), *values], ", ")
+            raise RuleViolation(
+                "common.bad_option",
+                Said(
+                    "%(game)s has no option %(key)s (options: %(known)s)", game=game, key=as_written(key), known=known
+                ),
+            )
         allowed = values[key]
         if not _allowed(v, allowed):
             raise RuleViolation(
                 "common.bad_option",
-                f"option {key} must be one of {', '.join(map(as_written, allowed))}, not {as_written(v)}",
+                Said(
+                    "option %(key)s must be one of %(allowed)s, not %(value)s",
+                    key=key,
+                    allowed=Joined(map(as_written, allowed), ", "),
+                    value=as_written(v),
+                ),
             )
     return dict(raw)
 
@@ -251,16 +273,16 @@ def deck_described(deck: Deck) -> list[dict[str, Any]]:
 
 
 COMMON_WORDS: dict[str, str] = {
-    "reveal": "Reveal cards",
-    "note": "Note",
-    "withDetails": "{move} ({details})",
-    "slot": "slot {slots}",
-    "slots": "slots {slots}",
-    "slotShowing": "slot {slots} showing {cards}",
-    "slotsShowing": "slots {slots} showing {cards}",
-    "seatPlace": "{seat} card {n}: {card}",
-    "seatCards": "cards",
-    "dealMissing": "Pick the {places} first.",
+    "reveal": Said("Reveal cards"),
+    "note": Said("Note"),
+    "withDetails": Said("{move} ({details})"),
+    "slot": Said("slot {slots}"),
+    "slots": Said("slots {slots}"),
+    "slotShowing": Said("slot {slots} showing {cards}"),
+    "slotsShowing": Said("slots {slots} showing {cards}"),
+    "seatPlace": Said("{seat} card {n}: {card}"),
+    "seatCards": Said("cards"),
+    "dealMissing": Said("Pick the {places} first."),
 }
 """How a move reads on its button, for the events every game shares and the details any move shows
 and the deal's places (``{seat}``, ``{slots}``, ``{cards}``, ``{card}``, ``{n}``, ``{places}`` are
@@ -273,9 +295,9 @@ def turned_up_discard() -> dict[str, Any]:
         "field": "discard",
         "count": 1,
         "single": True,
-        "label": "Turned-up discard",
-        "name": "turned-up discard",
-        "place": "turned-up discard card {n}: {card}",
+        "label": Said("Turned-up discard"),
+        "name": Said("turned-up discard"),
+        "place": Said("turned-up discard card {n}: {card}"),
     }
 
 
@@ -307,7 +329,9 @@ def dispatch(handlers: Mapping[str, Callable[[S, Event], S]], state: S, event: E
     """
     handler = handlers.get(event.type)
     if handler is None:
-        raise RuleViolation("common.unknown_event", f"{game} has no event {as_written(event.type)}")
+        raise RuleViolation(
+            "common.unknown_event", Said("%(game)s has no event %(type)s", game=game, type=as_written(event.type))
+        )
     return handler(state, event)
 
 
@@ -336,13 +360,17 @@ def card_reader(deck: Deck, example: str) -> CardReader:
     or ``common.card_hidden`` (the codes of :class:`~engines.cards.CardError`).
     """
     cards = cards_by_text(deck)
+    said_example = either(re.split(r", | or ", example)) if " or " in example else example
 
     def read_card(text: object, *, hidden_ok: bool = False) -> Card | None:
         card = cards.get(text) if isinstance(text, str) else None
         if card is not None:
             return card
         if not isinstance(text, str):
-            raise RuleViolation("common.bad_card", f"{as_written(text)} is not a card (write e.g. {example})")
+            raise RuleViolation(
+                "common.bad_card",
+                Said("%(value)s is not a card (write e.g. %(example)s)", value=as_written(text), example=said_example),
+            )
         try:
             return parse(text, deck) if hidden_ok else parse_known(text, deck)
         except CardError as e:
@@ -395,14 +423,14 @@ def read_cards(
     """
     texts = data.get(key)
     if not isinstance(texts, (list, tuple)) or not texts:
-        raise RuleViolation("common.bad_cards", f"{key} must be a non-empty list of cards")
+        raise RuleViolation("common.bad_cards", Said("%(field)s must be a non-empty list of cards", field=key))
     out = read_all(texts, read, hidden_ok=hidden_ok)
     if unique and len(out) > 1:
         seen: set[Card] = set()
         for c in out:
             if c is not None:
                 if c in seen:
-                    raise RuleViolation("common.card_duplicate", f"{c.pretty()} is written twice")
+                    raise RuleViolation("common.card_duplicate", Said("%(card)s is written twice", card=c.pretty()))
                 seen.add(c)
     return out
 
@@ -428,22 +456,62 @@ def withheld_reveal(bindings: Sequence[Any]) -> str | None:
     """Words for a reveal whose every card is withheld from the reader (an open read of a match in
     play writes them ``??``: they are private until the match ends), or None when it names cards."""
     if bindings and all(isinstance(b, Mapping) and b.get("card") == UNKNOWN for b in bindings):
-        return f"Revealed to the scorer: {how_many(len(bindings), 'card')} the rules still hide (shown when the match ends)"
+        return Counted(
+            "Revealed to the scorer: %(n)s card the rules still hide (shown when the match ends)",
+            "Revealed to the scorer: %(n)s cards the rules still hide (shown when the match ends)",
+            len(bindings),
+        )
     return None
 
 
+_COUNTED: dict[str, Callable[[int], Counted]] = {
+    "card": lambda n: Counted("%(n)s card", "%(n)s cards", n),
+    "trick": lambda n: Counted("%(n)s trick", "%(n)s tricks", n),
+    "more trick": lambda n: Counted("%(n)s more trick", "%(n)s more tricks", n),
+    "chip": lambda n: Counted("%(n)s chip", "%(n)s chips", n),
+    "capture": lambda n: Counted("%(n)s capture", "%(n)s captures", n),
+    "hidden card": lambda n: Counted("%(n)s hidden card", "%(n)s hidden cards", n),
+    "unknown card": lambda n: Counted("%(n)s unknown card", "%(n)s unknown cards", n),
+    "table card": lambda n: Counted("%(n)s table card", "%(n)s table cards", n),
+    "named slot": lambda n: Counted("%(n)s named slot", "%(n)s named slots", n),
+}
+"""The nouns the games count, each a plural message of its own: every language has its own plural
+rule and its own word for the thing counted."""
+
+
 def how_many(n: int, noun: str) -> str:
-    """``n`` and its noun as a player writes them: "1 card", "3 cards", "0 tricks"."""
+    """``n`` and its noun as a player writes them: "1 card", "3 cards", "0 tricks".
+
+    A noun the games count (:data:`_COUNTED`) is said in each language with its own plural; any
+    other stays English (add it to the table).
+    """
+    counted = _COUNTED.get(noun)
+    if counted is not None:
+        return counted(n)
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def and_list(words: Sequence[str]) -> str:
-    """Join words for a sentence: ``A``, ``A and B``, ``A, B and C``; ``nobody`` for none."""
-    if len(words) > 1:
-        return ", ".join(words[:-1]) + " and " + words[-1]
-    return words[0] if words else "nobody"
+    """Join words for a sentence: ``A``, ``A and B``, ``A, B and C``; ``nobody`` for none.
+
+    Each language joins them its own way (:class:`~engines.said.Listed`: "A, B i C", "A, B und C")."""
+    return Listed(words)
+
+
+def either(words: Sequence[object], last: str = "or") -> str:
+    """Join choices for a sentence: ``a``, ``a or b``, ``a, b or c`` (``last="and"``: ``a, b and c``).
+
+    One message id per joining word, so each language says its own "or" ("o", "oder"); the items
+    keep their own words (a :class:`~engines.said.Said` among them is said again too)."""
+    items = list(words)
+    if len(items) <= 1:
+        return items[0] if items and isinstance(items[0], str) else "".join(map(str, items))
+    some = Joined(items[:-1], ", ")
+    if last == "and":
+        return Said("%(some)s and %(last)s", some=some, last=items[-1])
+    return Said("%(some)s or %(last)s", some=some, last=items[-1])
 
 
 def seat_names(players: Sequence[str], seats: Iterable[int]) -> str:
     """Name seats for a sentence: ``Ben``, ``Ben and Dora``, ``Anna, Ben and Dora``; ``nobody`` for none."""
-    return and_list([players[s] for s in seats])
+    return Listed([players[s] for s in seats])

@@ -1,6 +1,6 @@
 """How a refusal repeats a value someone recorded: as they wrote it, never as Python does.
 
-Its own module, importing nothing of the engines, so that the fold (:mod:`engines.base`), the
+Its own module, importing nothing of the engines but their words (:mod:`engines.said`), so that the fold (:mod:`engines.base`), the
 cards (:mod:`engines.cards`) and the shared helpers (:mod:`engines.common`) can all use it without
 importing one another in a circle.
 """
@@ -8,7 +8,9 @@ importing one another in a circle.
 from __future__ import annotations
 
 import json
-from typing import Mapping
+from typing import Any, Mapping
+
+from engines.said import Joined
 
 SHORT = 40
 """The most characters of a value a message repeats: enough to recognise it, never a whole payload."""
@@ -70,4 +72,24 @@ def _shortened(value: object, room: list[int]) -> object:
     return _printable(str(value))
 
 
-__all__ = ["SHORT", "as_written"]
+class _Grouped(Joined):
+    """A number with its thousands grouped as English writes them (``1,048,576``), which the API
+    says again the reader's way (``1.048.576``): a :class:`~engines.said.Joined` of the number
+    alone, whose English text is grouped."""
+
+    def __new__(cls, n: int) -> _Grouped:
+        grouped = str.__new__(cls, f"{n:,}")
+        grouped.items, grouped.separator, grouped.worded = (n,), "", None
+        return grouped
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Grouped, (self.items[0],))
+
+
+def grouped(n: int) -> str:
+    """Write a number for a sentence with its thousands grouped: ``1,048,576`` in English, and in
+    each language its own way once the API says the sentence again (``1.048.576`` in German)."""
+    return _Grouped(n)
+
+
+__all__ = ["SHORT", "grouped", "as_written"]

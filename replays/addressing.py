@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from engines.base import Engine
+from engines.said import Counted, Said
 from replays.steps import Frame
 from schemas.strict import is_whole_number
 
@@ -118,31 +119,64 @@ def locate(positions_: Sequence[Position], *, hand: int, move: int | None = None
     hands = max((p.hand for p in positions_ if p.hand is not None), default=0)
     moves = [p for p in positions_ if p.hand == hand and p.move is not None]
     if not moves:
-        raise AddressError(f"there is no hand {hand}: this match has {_count(hands, 'hand')}")
+        raise AddressError(Said("there is no hand %(hand)s: this match has %(hands)s", hand=hand, hands=_hands(hands)))
     if trick is not None:
         if not any(p.trick is not None for p in moves):  # a game without tricks, or a hand recorded by its result
-            raise AddressError(f"there are no tricks to count in hand {hand}: say where by hand and move")
+            raise AddressError(
+                Said("there are no tricks to count in hand %(hand)s: say where by hand and move", hand=hand)
+            )
         in_trick = [p for p in moves if p.trick == trick]
         tricks = max((p.trick for p in moves if p.trick is not None), default=0)
         if not in_trick:
-            raise AddressError(f"hand {hand} has no trick {trick}: it has {_count(tricks, 'trick')} so far")
+            raise AddressError(
+                Said(
+                    "hand %(hand)s has no trick %(trick)s: it has %(tricks)s so far",
+                    hand=hand,
+                    trick=trick,
+                    tricks=_tricks(tricks),
+                )
+            )
         if move is None:
             return in_trick[-1].seq
         if not 1 <= move <= len(in_trick):
             raise AddressError(
-                f"trick {trick} of hand {hand} has no move {move}: it has {_count(len(in_trick), 'move')}"
+                Said(
+                    "trick %(trick)s of hand %(hand)s has no move %(move)s: it has %(moves)s",
+                    trick=trick,
+                    hand=hand,
+                    move=move,
+                    moves=_moves(len(in_trick)),
+                )
             )
         return in_trick[move - 1].seq
     if move is None:
         return moves[-1].seq
     last = len(moves) - 1
     if not 0 <= move <= last:
-        raise AddressError(f"hand {hand} has no move {move}: it has {_count(last, 'move')} (move 0 is the deal)")
+        raise AddressError(
+            Said(
+                "hand %(hand)s has no move %(move)s: it has %(moves)s (move 0 is the deal)",
+                hand=hand,
+                move=move,
+                moves=_moves(last),
+            )
+        )
     return moves[move].seq
 
 
-def _count(n: int, noun: str) -> str:
-    return f"no {noun}s" if n == 0 else f"{n} {noun}" + ("" if n == 1 else "s")
+def _hands(n: int) -> str:
+    """``no hands``, ``1 hand``, ``3 hands``."""
+    return Said("no hands") if n == 0 else Counted("%(n)s hand", "%(n)s hands", n)
+
+
+def _tricks(n: int) -> str:
+    """``no tricks``, ``1 trick``, ``3 tricks``."""
+    return Said("no tricks") if n == 0 else Counted("%(n)s trick", "%(n)s tricks", n)
+
+
+def _moves(n: int) -> str:
+    """``no moves``, ``1 move``, ``3 moves``."""
+    return Said("no moves") if n == 0 else Counted("%(n)s move", "%(n)s moves", n)
 
 
 def seat_by_name(players: Sequence[str], seat: int | str) -> int | str:

@@ -26,6 +26,8 @@ import orjson
 from ledger.records import StoredEvent, stored_event
 from schemas import SchemaError, validate_envelope
 from replays.lines import MAX_LINE, ErrorLog, not_a_record
+from engines.said import Said
+from engines.written import grouped
 from schemas.strict import MATCH_ID_LENGTH, first_nul, is_issued_match_id, nul_message, shown
 
 
@@ -156,10 +158,14 @@ def iter_archive(
                         number,
                         None,
                         "archive.match_resumed",
-                        f"this line belongs to match {event.match}, whose lines ended on line "
-                        f"{ended[event.match]:,} before another match's began: an archive holds each match's "
-                        "lines together, in order, as 'tanteo export' writes them; the match was decided "
-                        "with its lines up to there, and this line was not imported",
+                        Said(
+                            "this line belongs to match %(match)s, whose lines ended on line %(line)s before another "
+                            "match's began: an archive holds each match's lines together, in order, as 'tanteo "
+                            "export' writes them; the match was decided with its lines up to there, and this line "
+                            "was not imported",
+                            match=event.match,
+                            line=grouped(ended[event.match]),
+                        ),
                         event.match,
                     )
                 )
@@ -185,8 +191,10 @@ def _line_event(number: int, raw: bytes | str, known_at: set[str], errors: Any) 
                 number,
                 None,
                 "archive.line_too_long",
-                f"this line is longer than {MAX_LINE // (1024 * 1024)} MiB, far more than any "
-                "event's envelope: it was not read",
+                Said(
+                    "this line is longer than %(most)s MiB, far more than any event's envelope: it was not read",
+                    most=MAX_LINE // (1024 * 1024),
+                ),
                 None,
             )
         )
@@ -223,9 +231,13 @@ def _forward(event: StoredEvent, number: int, before: tuple[str, int] | None, er
             number,
             None,
             "archive.time_backwards",
-            f"this event was stored at {event.at}, before the one on line {before[1]} "
-            f"({before[0]}): a match's times only move forward, so these were changed after "
-            "it was recorded",
+            Said(
+                "this event was stored at %(at)s, before the one on line %(line)s (%(before)s): a match's times "
+                "only move forward, so these were changed after it was recorded",
+                at=event.at,
+                line=before[1],
+                before=before[0],
+            ),
             event.match,
         )
     )
@@ -275,7 +287,7 @@ def _parsed(text: str) -> Any:
         why, column = error.msg, error.colno
     # raised outside the handler: an error raised in it would keep the decoder's error, its
     # traceback and this frame in a cycle, which the import (collector paused) never frees
-    raise _Refused("archive.bad_json", f"this line is not JSON: {why}", column)
+    raise _Refused("archive.bad_json", Said("this line is not JSON: %(why)s", why=why), column)
 
 
 def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
@@ -285,15 +297,21 @@ def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
         _Refused: an envelope that breaks the envelope schema.
     """
     if not isinstance(envelope, dict):
-        raise _Refused("archive.bad_envelope", "each line of an archive is one event's envelope (a JSON object)", 1)
+        raise _Refused(
+            "archive.bad_envelope", Said("each line of an archive is one event's envelope (a JSON object)"), 1
+        )
     match = envelope.get("match")
     if not isinstance(match, str) or not match:
-        raise _Refused("archive.bad_envelope", "the envelope has no match id ('match')", 1)
+        raise _Refused("archive.bad_envelope", Said("the envelope has no match id ('match')"), 1)
     if not is_issued_match_id(match):
         raise _Refused(
             "archive.bad_match_id",
-            f"the match id {shown(match)} is not one Tanteo issues ({MATCH_ID_LENGTH} letters, digits, "
-            "'-' or '_', not starting with '-'): a restore keeps the ids the server gave",
+            Said(
+                "the match id %(match)s is not one Tanteo issues (%(length)s letters, digits, '-' or '_', not "
+                "starting with '-'): a restore keeps the ids the server gave",
+                match=shown(match),
+                length=MATCH_ID_LENGTH,
+            ),
             None,
             match,
         )
@@ -310,7 +328,7 @@ def _event(envelope: Any, known_at: set[str]) -> StoredEvent:
     else:
         why = None
     if why is not None:  # raised outside the handler (see _parsed)
-        raise _Refused("archive.bad_envelope", f"the envelope: {why}", None, match)
+        raise _Refused("archive.bad_envelope", Said("the envelope: %(problem)s", problem=why), None, match)
     salts = tuple((tuple(item["path"]), item["salt"]) for item in envelope.get("private") or ())
     return stored_event(
         match,

@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from engines.base import CORRECTIONS, Event, Step, VoidedHand, corrections, voided_hands
+from engines.said import Joined, Said
 
 
 TEAM_JOIN = "\u2013"
@@ -127,10 +128,23 @@ def _voided_hand_of(claim: Event, misdeals: Sequence[VoidedHand]) -> VoidedHand 
 
 
 def _orphan(claim: Event, hand: VoidedHand, reason: str) -> dict[str, Any]:
-    why = f"hand {hand.number} (dealt at entry {hand.seq}) was voided at entry {hand.void}"
     if reason:
-        why += f" ({reason})"
-    why += ": what the table wrote for it has no hand to be compared with"
+        why = Said(
+            "hand %(hand)s (dealt at entry %(dealt)s) was voided at entry %(void)s (%(reason)s): what the table "
+            "wrote for it has no hand to be compared with",
+            hand=hand.number,
+            dealt=hand.seq,
+            void=hand.void,
+            reason=reason,
+        )
+    else:
+        why = Said(
+            "hand %(hand)s (dealt at entry %(dealt)s) was voided at entry %(void)s: what the table wrote for it "
+            "has no hand to be compared with",
+            hand=hand.number,
+            dealt=hand.seq,
+            void=hand.void,
+        )
     return {
         "claimSeq": claim.seq,
         "hand": hand.number,
@@ -203,20 +217,24 @@ def _computed(
     if number is None:
         if field == "totals":
             return [s["total"] for s in score["standings"]], ""
-        return None, f"{field} can only be compared for a hand"
+        return None, Said("%(field)s can only be compared for a hand", field=field)
     if hand is None:
-        return None, f"hand {number} does not exist in the log"
+        return None, Said("hand %(hand)s does not exist in the log", hand=number)
     if hand.get("status") == "incomplete":
         missing = hand.get("missing") or []
-        return None, f"incomplete: hand {number} needs cards never revealed ({len(missing)} missing)"
+        return None, Said(
+            "incomplete: hand %(hand)s needs cards never revealed (%(missing)s missing)",
+            hand=number,
+            missing=len(missing),
+        )
     if hand.get("status") == "playing":
-        return None, f"incomplete: hand {number} is still being played"
+        return None, Said("incomplete: hand %(hand)s is still being played", hand=number)
     if field in ("points", "totals"):
         return hand.get(field), ""
     result = hand.get("result") or {}
     if field in result:
         return result[field], ""
-    return None, f"the score sheet has no {field} for hand {number}"
+    return None, Said("the score sheet has no %(field)s for hand %(hand)s", field=field, hand=number)
 
 
 def _entry(
@@ -241,13 +259,32 @@ def _explain(entry: Mapping[str, Any], hand: Mapping[str, Any] | None, unit: str
     """Say why a claim differs: the engine's own lines for that seat or team in that hand."""
     who = entry.get(unit)
     lines = [] if hand is None else [ln for ln in hand.get("lines", []) if who is None or ln.get(unit) == who]
-    where = f"hand {entry['hand']}" if entry["hand"] is not None else "the match"
-    head = f"the table wrote {_value(entry['claimed'])} for {entry['field']}"
+    said = {"claimed": _value(entry["claimed"]), "field": entry["field"], "computed": _value(entry["computed"])}
     if who is not None:
-        head += f" of {entry.get('name') or f'{unit} {who}'}"
-    head += f" in {where}; the log gives {_value(entry['computed'])}"
+        said["who"] = entry.get("name") or (
+            Said("team %(team)s", team=who) if unit == "team" else Said("seat %(seat)s", seat=who)
+        )
+    if entry["hand"] is not None:
+        said["hand"] = entry["hand"]
+        head = (
+            Said(
+                "the table wrote %(claimed)s for %(field)s of %(who)s in hand %(hand)s; the log gives %(computed)s",
+                **said,
+            )
+            if who is not None
+            else Said("the table wrote %(claimed)s for %(field)s in hand %(hand)s; the log gives %(computed)s", **said)
+        )
+    else:
+        head = (
+            Said(
+                "the table wrote %(claimed)s for %(field)s of %(who)s in the match; the log gives %(computed)s",
+                **said,
+            )
+            if who is not None
+            else Said("the table wrote %(claimed)s for %(field)s in the match; the log gives %(computed)s", **said)
+        )
     if lines:
-        head += ": " + "; ".join(str(ln.get("reason", "")) for ln in lines)
+        return Said("%(head)s: %(lines)s", head=head, lines=Joined([ln.get("reason", "") for ln in lines], "; "))
     return head
 
 
@@ -300,11 +337,11 @@ def disputes(steps: Sequence[Step], batches: Mapping[int, str]) -> list[dict[str
 def _value(value: Any) -> str:
     """A claimed or computed value in words: numbers as numbers, lists as ``4, 0``, none as "nothing"."""
     if value is None:
-        return "nothing"
+        return Said("nothing")
     if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
+        return Joined(["[", Joined([_value(v) for v in value], ", "), "]"], "")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return Said("yes") if value else Said("no")
     return str(value)
 
 
@@ -327,15 +364,28 @@ def rules_report(
         "notes": [],
     }
     if recorded is None:
-        out["notes"].append(f"recorded before rules versions were kept; scored with {game} rules version {current}")
+        out["notes"].append(
+            Said(
+                "recorded before rules versions were kept; scored with %(game)s rules version %(current)s",
+                game=game,
+                current=current,
+            )
+        )
         return out
     if recorded == current:
-        out["notes"].append(f"recorded and scored with {game} rules version {current}")
+        out["notes"].append(
+            Said("recorded and scored with %(game)s rules version %(current)s", game=game, current=current)
+        )
         return out
     if past is None:
         out["notes"].append(
-            f"recorded with {game} rules version {recorded}, scored with version {current}; "
-            f"version {recorded} is no longer available here, so no hand could be rescored with it"
+            Said(
+                "recorded with %(game)s rules version %(recorded)s, scored with version %(current)s; version "
+                "%(recorded)s is no longer available here, so no hand could be rescored with it",
+                game=game,
+                recorded=recorded,
+                current=current,
+            )
         )
         return out
     then = {h["hand"]: h for h in past["hands"]}
@@ -350,11 +400,20 @@ def rules_report(
                 )
     count = len({d["hand"] for d in out["differences"]})
     summary = (
-        "no hand differs"
+        Said("no hand differs")
         if not count
-        else (
-            "hands " + ", ".join(str(h) for h in sorted({d["hand"] for d in out["differences"]})) + " score differently"
+        else Said(
+            "hands %(hands)s score differently",
+            hands=Joined([str(h) for h in sorted({d["hand"] for d in out["differences"]})], ", "),
         )
     )
-    out["notes"].append(f"recorded with {game} rules version {recorded}, scored with version {current}: {summary}")
+    out["notes"].append(
+        Said(
+            "recorded with %(game)s rules version %(recorded)s, scored with version %(current)s: %(summary)s",
+            game=game,
+            recorded=recorded,
+            current=current,
+            summary=summary,
+        )
+    )
     return out

@@ -13,6 +13,9 @@ import heapq
 from collections.abc import Callable, Generator, Iterator
 from typing import Any, Generic, TypeVar
 
+from engines.said import Counted
+from engines.written import grouped
+
 MAX_LINE = 4 * 1024 * 1024
 """The longest line an import reads, in bytes: one event's envelope (a batch of a whole match
 is 1 MiB at most, ``TANTEO_MAX_BODY``) fits many times over."""
@@ -197,9 +200,14 @@ def _place(error: Any) -> tuple[int, int]:
 
 def more_errors_said(more: int, limit: int = MAX_ERRORS) -> str:
     """Say, for a report, that ``more`` errors were found beyond the ``limit`` listed."""
-    return (
-        f"{more:,} more error{'s were' if more != 1 else ' was'} found and not listed: a report lists the "
-        f"first {limit} in the file; correct those and import the file again to see the next ones"
+    return Counted(
+        "%(count)s more error was found and not listed: a report lists the first %(limit)s in the file; correct "
+        "those and import the file again to see the next ones",
+        "%(count)s more errors were found and not listed: a report lists the first %(limit)s in the file; correct "
+        "those and import the file again to see the next ones",
+        more,
+        count=grouped(more),
+        limit=limit,
     )
 
 
@@ -217,9 +225,14 @@ def not_a_record(errors: ErrorLog[Any], accepted: bool) -> bool:
 
 def unread_said(count: int, first: int) -> str:
     """Say, for a report, that the file's last ``count`` lines (from line ``first`` on) were not read."""
-    return (
-        f"the file's last {count:,} line{'s' if count != 1 else ''} (from line {first:,} on) "
-        f"{'were' if count != 1 else 'was'} not read: what came before {'them' if count != 1 else 'it'} "
-        "showed this is not a file Tanteo wrote (an archive or the text notation), with nothing in it to "
-        "import; correct the errors listed and import it again"
+    return Counted(
+        "the file's last %(count)s line (from line %(first)s on) was not read: what came before it showed this is "
+        "not a file Tanteo wrote (an archive or the text notation), with nothing in it to import; correct the "
+        "errors listed and import it again",
+        "the file's last %(count)s lines (from line %(first)s on) were not read: what came before them showed this "
+        "is not a file Tanteo wrote (an archive or the text notation), with nothing in it to import; correct the "
+        "errors listed and import it again",
+        count,
+        count=grouped(count),
+        first=grouped(first),
     )

@@ -39,6 +39,8 @@ from typing import Any, NamedTuple
 from schemas import SchemaError, validate_event
 from schemas.strict import NUL, nul_message
 from replays.lines import MAX_LINE
+from engines.said import Said
+from engines.written import grouped
 
 # --------------------------------------------------------------------------- decks
 
@@ -74,17 +76,19 @@ def card_problem(value: Any, deck: str) -> str | None:
     if not isinstance(value, str) or not value or len(value) > 6 or " " in value:
         return None
     if value == "??":
-        return "an unseen card (??) cannot stand here: this place needs the card itself"
+        return Said("an unseen card (??) cannot stand here: this place needs the card itself")
     if deck == "cabo":
-        return f"{value} is not a Cabo card: write its value, 0 to 13 (or ?? for an unseen card)"
+        return Said("%(value)s is not a Cabo card: write its value, 0 to 13 (or ?? for an unseen card)", value=value)
     if deck == "spanish":
-        return (
-            f"{value} is not a card: write the rank (1 to 7, 10, 11 or 12) and the suit (o oros, c copas, "
-            "e espadas, b bastos), like 7o or 12b, or ?? for an unseen card"
+        return Said(
+            "%(value)s is not a card: write the rank (1 to 7, 10, 11 or 12) and the suit (o oros, c copas, "
+            "e espadas, b bastos), like 7o or 12b, or ?? for an unseen card",
+            value=value,
         )
-    return (
-        f"{value} is not a card: write the rank (A, 2 to 10, J, Q or K) and the suit (C, D, H or S), "
-        "like 10H or QS, or ?? for an unseen card"
+    return Said(
+        "%(value)s is not a card: write the rank (A, 2 to 10, J, Q or K) and the suit (C, D, H or S), "
+        "like 10H or QS, or ?? for an unseen card",
+        value=value,
     )
 
 
@@ -279,7 +283,7 @@ def _tokens(text: str, line: int = 1, end: bool = True) -> Iterator[_Token]:
             start_line, start_col = line, column
             j = text.find("}", i + 1)
             if j < 0:
-                raise _Unclosed(line, column, "this { comment is never closed with }")
+                raise _Unclosed(line, column, Said("this { comment is never closed with }"))
             body = text[i + 1 : j]
             yield _Token("brace", body, start_line, start_col)
             newlines = body.count("\n")
@@ -294,15 +298,15 @@ def _tokens(text: str, line: int = 1, end: bool = True) -> Iterator[_Token]:
             while j < n and text[j] != '"' and text[j] != "\n":
                 j += 2 if text[j] == "\\" else 1
             if j >= n or text[j] != '"':
-                raise _Syntax(line, column, 'this string is never closed with "')
+                raise _Syntax(line, column, Said('this string is never closed with "'))
             try:
                 value = json.loads(text[i : j + 1])
             except ValueError:
                 raise _Syntax(
-                    line, column, 'this string has a bad escape (write \\" for a quote, \\\\ for a backslash)'
+                    line, column, Said('this string has a bad escape (write \\" for a quote, \\\\ for a backslash)')
                 ) from None
             if NUL in value:  # written as the escape \u0000: PostgreSQL cannot store it
-                raise _Syntax(line, column, nul_message("this string"))
+                raise _Syntax(line, column, nul_message(Said("this string")))
             yield _Token("string", value, line, column)
             column += j + 1 - i
             i = j + 1
@@ -310,7 +314,7 @@ def _tokens(text: str, line: int = 1, end: bool = True) -> Iterator[_Token]:
             yield _Token({"[": "open", "]": "close", "(": "lparen", ")": "rparen", "=": "eq"}[ch], ch, line, column)
             i, column = i + 1, column + 1
         elif ch == "}":
-            raise _Syntax(line, column, "a } without its {")
+            raise _Syntax(line, column, Said("a } without its {"))
         else:
             j = i
             while j < n and not text[j].isspace() and text[j] not in _SPECIAL:
@@ -336,7 +340,7 @@ def _streamed_tokens(lines: Iterable[str], broken: list[_Syntax]) -> Iterator[_T
         number += 1
         at = text.find(NUL)
         if at >= 0:
-            broken.append(_Syntax(number, at + 1, nul_message("this line")))
+            broken.append(_Syntax(number, at + 1, nul_message(Said("this line"))))
             held = []
             break
         if len(text) > MAX_TEXT_LINE:
@@ -344,8 +348,10 @@ def _streamed_tokens(lines: Iterable[str], broken: list[_Syntax]) -> Iterator[_T
                 _Syntax(
                     number,
                     1,
-                    f"this line is longer than {MAX_TEXT_LINE:,} characters, "
-                    "far more than any event needs: it was not read",
+                    Said(
+                        "this line is longer than %(most)s characters, far more than any event needs: it was not read",
+                        most=grouped(MAX_TEXT_LINE),
+                    ),
                 )
             )
             held = []
@@ -423,7 +429,7 @@ class _Reader:
                     self.take()
                     return items
                 if self.peek().kind == "end":
-                    raise _Syntax(token.line, token.column, "this [ list is never closed with ]")
+                    raise _Syntax(token.line, token.column, Said("this [ list is never closed with ]"))
                 items.append(self.value(_path(path, len(items))))
         if token.kind == "lparen":
             obj: dict[str, Any] = {}
@@ -433,23 +439,29 @@ class _Reader:
                     self.take()
                     return obj
                 if self.peek().kind == "end":
-                    raise _Syntax(token.line, token.column, "this ( object is never closed with )")
+                    raise _Syntax(token.line, token.column, Said("this ( object is never closed with )"))
                 key, value = self.field(path)
                 obj[key] = value
-        raise _Syntax(token.line, token.column, f"a value was expected here, not {_shown(token)}")
+        raise _Syntax(token.line, token.column, Said("a value was expected here, not %(found)s", found=_shown(token)))
 
     def field(self, path: str) -> tuple[str, Any]:
         name = self.take()
         if name.kind not in ("word", "string"):
-            raise _Syntax(name.line, name.column, f"a field name=value was expected here, not {_shown(name)}")
+            raise _Syntax(
+                name.line, name.column, Said("a field name=value was expected here, not %(found)s", found=_shown(name))
+            )
         eq = self.take()
         if eq.kind != "eq":
-            raise _Syntax(name.line, name.column, f"write {name.text}=value (the = is missing)")
+            raise _Syntax(name.line, name.column, Said("write %(name)s=value (the = is missing)", name=name.text))
         return name.text, self.value(_path(path, name.text))
 
 
 def _shown(token: _Token) -> str:
-    return {"newline": "the end of the line", "end": "the end of the file"}.get(token.kind, token.text)
+    if token.kind == "newline":
+        return Said("the end of the line")
+    if token.kind == "end":
+        return Said("the end of the file")
+    return token.text
 
 
 def read_text(text: str | Iterable[str]) -> list[TextMatch]:
@@ -487,7 +499,15 @@ def _lines(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[list[_To
         if depth and token.line - current[0].line >= MAX_SPAN_LINES:
             opened = next(t for t in current if t.kind in ("open", "lparen"))
             broken.append(
-                _Syntax(opened.line, opened.column, f"this {opened.text} is not closed within {MAX_SPAN_LINES:,} lines")
+                _Syntax(
+                    opened.line,
+                    opened.column,
+                    Said(
+                        "this %(bracket)s is not closed within %(most)s lines",
+                        bracket=opened.text,
+                        most=grouped(MAX_SPAN_LINES),
+                    ),
+                )
             )
             return
         if token.kind in ("open", "lparen"):
@@ -521,7 +541,7 @@ def _statements(tokens: Iterable[_Token], broken: list[_Syntax]) -> Iterator[lis
                     _Syntax(
                         pending[0].line,
                         pending[0].column,
-                        f"this event is continued over more than {MAX_SPAN_LINES:,} lines",
+                        Said("this event is continued over more than %(most)s lines", most=grouped(MAX_SPAN_LINES)),
                     )
                 )
                 return
@@ -547,8 +567,11 @@ def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMa
                 _Syntax(
                     first.line,
                     first.column,
-                    f'no match tags ([Game "…"]) in the first {MAX_SPAN_LINES:,} lines: this is not '
-                    "Tanteo's text notation, and the file was not read from here on",
+                    Said(
+                        'no match tags ([Game "…"]) in the first %(most)s lines: this is not '
+                        "Tanteo's text notation, and the file was not read from here on",
+                        most=grouped(MAX_SPAN_LINES),
+                    ),
                     NOT_NOTATION,
                 )
             )
@@ -570,7 +593,7 @@ def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMa
                     first.line,
                     first.column,
                     "notation.no_tags",
-                    'a match starts with its tags: [Game "…"] and [Players "…" "…"]',
+                    Said('a match starts with its tags: [Game "…"] and [Players "…" "…"]'),
                 )
             )
             match.broken_at = 0
@@ -588,8 +611,11 @@ def _matches(tokens: Iterable[_Token], unread: list[_Syntax]) -> Iterator[TextMa
                     first.line,
                     first.column,
                     "notation.too_many_events",
-                    f"a match of a text file holds at most {MAX_TEXT_EVENTS:,} events: "
-                    "this one was not read from here on (import it as an archive)",
+                    Said(
+                        "a match of a text file holds at most %(most)s events: "
+                        "this one was not read from here on (import it as an archive)",
+                        most=grouped(MAX_TEXT_EVENTS),
+                    ),
                 )
             )
             match.broken_at = len(match.events)
@@ -616,7 +642,12 @@ def _tag(match: TextMatch, line: list[_Token]) -> None:
     tokens = [t for t in line[2:] if t.kind != "brace"]
     if not tokens or tokens[-1].kind != "close":
         match.errors.append(
-            NotationError(line[0].line, line[0].column, "notation.syntax", f"the tag [{name} …] is not closed with ]")
+            NotationError(
+                line[0].line,
+                line[0].column,
+                "notation.syntax",
+                Said("the tag [%(tag)s …] is not closed with ]", tag=name),
+            )
         )
         match.broken_at = 0 if match.broken_at is None else match.broken_at
         return
@@ -633,14 +664,21 @@ def _tag(match: TextMatch, line: list[_Token]) -> None:
             value = reader.value(f"$.{key}")
             if reader.peek().kind != "end":
                 extra = reader.peek()
-                raise _Syntax(extra.line, extra.column, f"the tag [{name} …] holds one value; put a list in [ ]")
+                raise _Syntax(
+                    extra.line, extra.column, Said("the tag [%(tag)s …] holds one value; put a list in [ ]", tag=name)
+                )
     except _Syntax as broken:
         match.errors.append(NotationError(broken.line, broken.column, "notation.syntax", broken.message))
         match.broken_at = 0
         return
     if key in match.start:
         match.errors.append(
-            NotationError(line[0].line, line[0].column, "notation.duplicate_tag", f"the tag [{name}] is given twice")
+            NotationError(
+                line[0].line,
+                line[0].column,
+                "notation.duplicate_tag",
+                Said("the tag [%(tag)s] is given twice", tag=name),
+            )
         )
         match.broken_at = 0
     match.start[key] = value
@@ -661,7 +699,9 @@ def _event(line: list[_Token], deck: str) -> Written:
         head = reader.peek()
     if head.kind != "word" or not re.fullmatch(r"[a-z][a-z0-9_]*", head.text.lower()):
         raise _Syntax(
-            head.line, head.column, f"an event type (play, hand_started …) was expected here, not {_shown(head)}"
+            head.line,
+            head.column,
+            Said("an event type (play, hand_started …) was expected here, not %(found)s", found=_shown(head)),
         )
     reader.take()
     kind = head.text.lower()
@@ -669,7 +709,7 @@ def _event(line: list[_Token], deck: str) -> Written:
     while reader.peek().kind != "end":
         key, value = reader.field("$")
         if key in data:
-            raise _Syntax(head.line, head.column, f"the field {key} is written twice")
+            raise _Syntax(head.line, head.column, Said("the field %(field)s is written twice", field=key))
         data[key] = value
     if kind == "note" and braces and "text" not in data:
         data["text"] = braces[-1].text.strip()

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from engines.base import Course, Engine, Event, Step, walk
+from engines.said import Joined, Said
 
 COURSES: tuple[Course, ...] = ("corrected", "recorded")
 
@@ -86,30 +87,62 @@ def _listed(value: Any) -> str:
     return str(value)
 
 
+_DECISIONS = {"upheld": Said("upheld"), "rejected": Said("rejected")}
+"""A ruling's decision in words (the event writes the code, ``upheld`` or ``rejected``)."""
+
+
 def _side_text(event: Event) -> str:
-    """Describe an event that does not move the game, in words."""
+    """Describe an event that does not move the game, in words.
+
+    What the table wrote (a reason, a note's text) is quoted as written, in whatever language it
+    was written; everything around it is said from message ids."""
     d = event.data
-    if event.type in ("void", "amend"):
-        done = "struck out" if event.type == "void" else "corrected"
-        return f"entry {d['target']} {done}: {d.get('reason', '')}"
+    if event.type == "void":
+        return Said("entry %(entry)s struck out: %(reason)s", entry=d["target"], reason=d.get("reason", ""))
+    if event.type == "amend":
+        return Said("entry %(entry)s corrected: %(reason)s", entry=d["target"], reason=d.get("reason", ""))
     if event.type == "note":
-        where = f" on entry {d['target']}" if d.get("target") else ""
-        return f"note{where}: {d.get('text', '')}"
+        if d.get("target"):
+            return Said("note on entry %(entry)s: %(text)s", entry=d["target"], text=d.get("text", ""))
+        return Said("note: %(text)s", text=d.get("text", ""))
     if event.type == "dispute":
-        what = " of ".join(
-            str(x) for x in (d.get("field"), f"seat {d['seat']}" if d.get("seat") is not None else None) if x
-        )
-        return f"dispute about hand {d['hand']}{' (' + what + ')' if what else ''}: {d.get('reason', '')}"
+        field, seat, reason = d.get("field"), d.get("seat"), d.get("reason", "")
+        if field and seat is not None:
+            return Said(
+                "dispute about hand %(hand)s (%(field)s of seat %(seat)s): %(reason)s",
+                hand=d["hand"],
+                field=str(field),
+                seat=seat,
+                reason=reason,
+            )
+        if field:
+            return Said(
+                "dispute about hand %(hand)s (%(field)s): %(reason)s", hand=d["hand"], field=str(field), reason=reason
+            )
+        if seat is not None:
+            return Said(
+                "dispute about hand %(hand)s (seat %(seat)s): %(reason)s", hand=d["hand"], seat=seat, reason=reason
+            )
+        return Said("dispute about hand %(hand)s: %(reason)s", hand=d["hand"], reason=reason)
     if event.type == "ruling":
-        return f"ruling on the dispute at entry {d['dispute']}: {d.get('decision')}, {d.get('reason', '')}"
+        decision = d.get("decision")
+        return Said(
+            "ruling on the dispute at entry %(entry)s: %(decision)s, %(reason)s",
+            entry=d["dispute"],
+            decision=_DECISIONS.get(decision, str(decision)) if isinstance(decision, str) else str(decision),
+            reason=d.get("reason", ""),
+        )
     if event.type == "score_claimed":
-        what = "; ".join(f"{k} {_listed(v)}" for k, v in d.items() if k != "hand")
-        hand = f"hand {d['hand']}" if d.get("hand") else "the match"
-        return f"the table wrote for {hand}: {what}"
+        what = Joined(
+            [Said("%(field)s %(values)s", field=k, values=_listed(v)) for k, v in d.items() if k != "hand"], "; "
+        )
+        if d.get("hand"):
+            return Said("the table wrote for hand %(hand)s: %(claims)s", hand=d["hand"], claims=what)
+        return Said("the table wrote for the match: %(claims)s", claims=what)
     return event.type
 
 
-WITHHELD_WORDS = "a move of the hand in play that needs cards the rules still hide: shown when the hand ends"
+WITHHELD_WORDS = Said("a move of the hand in play that needs cards the rules still hide: shown when the hand ends")
 """The words of a step an open reader's fold withholds (see :func:`api.service.disclosure.foldable`)."""
 
 
@@ -154,13 +187,15 @@ def frames_of(
                 step.state,
             )
         elif step.status == "voided":
-            frame = Frame(event.seq, event.type, event.data, "voided", f"voided: {event.type}", step.state)
+            frame = Frame(
+                event.seq, event.type, event.data, "voided", Said("voided: %(type)s", type=event.type), step.state
+            )
         elif step.status == "withheld":
             frame = Frame(event.seq, event.type, event.data, "withheld", WITHHELD_WORDS, step.state)
         else:
             text = _side_text(event)
             if step.status == "correction" and course == "recorded":
-                text += " (the course continues corrected)"
+                text = Said("%(text)s (the course continues corrected)", text=text)
             frame = Frame(event.seq, event.type, event.data, step.status, text, step.state)
         out.append(frame)
         before = step.state

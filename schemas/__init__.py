@@ -60,6 +60,8 @@ from jsonschema.exceptions import best_match
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from engines.said import Counted, Joined, Said
+from engines.written import grouped
 from schemas._fast import Unsupported, compile_schema
 
 __all__ = [
@@ -180,11 +182,11 @@ def games() -> list[str]:
 
 def _check_game(game: object, path: str = "$") -> str:
     if not isinstance(game, str) or game == COMMON or game not in _catalogue().types:
-        known = ", ".join(games())
+        known = Joined(games(), ", ")
         message = (
-            f"game is required: write one of {known}"
+            Said("game is required: write one of %(known)s", known=known)
             if game is None
-            else f"{show(game)} is not a game Tanteo knows: write one of {known}"
+            else Said("%(value)s is not a game Tanteo knows: write one of %(known)s", value=show(game), known=known)
         )
         raise SchemaError("schema.unknown_game", message, path, [{"path": path, "message": message}])
     return game
@@ -215,8 +217,12 @@ def schema_id(game: str, type: str) -> str:
     own = types[_check_game(game)]
     rel = (own.get(type) or types.get(COMMON, {}).get(type)) if isinstance(type, str) else None
     if rel is None:
-        known = ", ".join(event_types(game))
-        message = f"{_game_name(game)} has no event {show(type)}: write one of {known}"
+        message = Said(
+            "%(game)s has no event %(type)s: write one of %(known)s",
+            game=_game_name(game),
+            type=show(type),
+            known=Joined(event_types(game), ", "),
+        )
         raise SchemaError("schema.unknown_type", message, "$", [{"path": "$", "message": message}])
     return rel
 
@@ -288,14 +294,14 @@ def _ecma_regex(pattern: str) -> re.Pattern[str]:
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Schema) -> Iterator[ValidationError]:
     if isinstance(instance, str) and not _ecma_regex(pattern).search(instance):
-        yield ValidationError("the text is not in the expected form")
+        yield ValidationError(Said("the text is not in the expected form"))
 
 
 def _required(validator: Any, required: list[str], instance: Any, schema: Schema) -> Iterator[ValidationError]:
     if isinstance(instance, dict):
         for name in required:
             if name not in instance:
-                yield ValidationError(f"{name} is required", path=(name,))
+                yield ValidationError(Said("%(field)s is required", field=name), path=(name,))
 
 
 def _dependent_required(
@@ -306,7 +312,9 @@ def _dependent_required(
             if name in instance:
                 for each in needed:
                     if each not in instance:
-                        yield ValidationError(f"{each} is required when {name} is given", path=(each,))
+                        yield ValidationError(
+                            Said("%(field)s is required when %(other)s is given", field=each, other=name), path=(each,)
+                        )
 
 
 _ADDITIONAL_PROPERTIES = Draft202012Validator.VALIDATORS["additionalProperties"]
@@ -317,8 +325,10 @@ def _additional_properties(validator: Any, allowed: Any, instance: Any, schema: 
         properties = schema.get("properties", {})
         for name in instance:
             if name not in properties:
-                known = ", ".join(properties) or "none"
-                yield ValidationError(f"unknown field {show(name)} (allowed: {known})", path=(name,))
+                known = Joined(properties, ", ") if properties else Said("none")
+                yield ValidationError(
+                    Said("unknown field %(field)s (allowed: %(known)s)", field=show(name), known=known), path=(name,)
+                )
         return
     yield from _ADDITIONAL_PROPERTIES(validator, allowed, instance, schema)
 
@@ -326,7 +336,13 @@ def _additional_properties(validator: Any, allowed: Any, instance: Any, schema: 
 def _max_length(validator: Any, limit: int, instance: Any, schema: Schema) -> Iterator[ValidationError]:
     """Say how long the text is and how long it may be, without quoting it (it may be huge)."""
     if isinstance(instance, str) and len(instance) > limit:
-        yield ValidationError(f"is {len(instance):,} characters long; at most {limit:,} are allowed")
+        yield ValidationError(
+            Said(
+                "is %(length)s characters long; at most %(most)s are allowed",
+                length=grouped(len(instance)),
+                most=grouped(limit),
+            )
+        )
 
 
 def _is_integer(checker: Any, instance: object) -> bool:
@@ -527,11 +543,13 @@ def _required_choice(error: ValidationError) -> str | None:
         return None
     names = [name for b in branches for name in b["required"]]
     if error.validator == "anyOf":
-        return f"write at least one of {_either(names, 'or')}"
+        return Said("write at least one of %(names)s", names=_either(names, "or"))
     given = [n for n in names if isinstance(error.instance, dict) and n in error.instance]
     if len(given) > 1:
-        return f"give only one of {_either(names, 'or')}, not {_either(given, 'and')}"
-    return f"one of {_either(names, 'or')} is required"
+        return Said(
+            "give only one of %(names)s, not %(given)s", names=_either(names, "or"), given=_either(given, "and")
+        )
+    return Said("one of %(names)s is required", names=_either(names, "or"))
 
 
 def _entries(errors: Iterable[ValidationError], game: str | None) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -551,31 +569,46 @@ def _entries(errors: Iterable[ValidationError], game: str | None) -> Iterator[tu
 # not one of ['none', 'doubleNext']"). Each error is said again here from the schema's
 # intent, in the players' words; the JSON path travels beside it, never inside it.
 
-_CARD_FORMS: dict[str, str] = {
-    "^(A|[2-9]|10|J|Q|K)[CDHS]$": "is not a card: write rank then suit, like 10H or QS",
-    "^((A|[2-9]|10|J|Q|K)[CDHS]|\\?\\?)$": "is not a card: write rank then suit, like 10H or QS (?? for a card the rules hide)",
-    "^([1-7]|1[0-2])[ocbe]$": "is not a Spanish card: write rank then suit, like 7o or 12b",
-    "^(([1-7]|1[0-2])[ocbe]|\\?\\?)$": "is not a Spanish card: write rank then suit, like 7o or 12b (?? for a card the rules hide)",
-    "^([0-9]|1[0-3])$": "is not a Cabo card: write its value 0 to 13, like 7",
-    "^(([0-9]|1[0-3])|\\?\\?)$": "is not a Cabo card: write its value 0 to 13, like 7 (?? for a card the rules hide)",
-    "^[0-9a-f]{64}$": "is not a hash: 64 lowercase hexadecimal digits",
-    "^[a-z][a-z0-9]*(_[a-z0-9]+)*$": "is not an event type: lowercase words joined by _, like play or call_cabo",
+_CARD_FORMS: dict[str, Callable[[str], Said]] = {
+    "^(A|[2-9]|10|J|Q|K)[CDHS]$": lambda value: Said(
+        "%(value)s is not a card: write rank then suit, like 10H or QS", value=value
+    ),
+    "^((A|[2-9]|10|J|Q|K)[CDHS]|\\?\\?)$": lambda value: Said(
+        "%(value)s is not a card: write rank then suit, like 10H or QS (?? for a card the rules hide)", value=value
+    ),
+    "^([1-7]|1[0-2])[ocbe]$": lambda value: Said(
+        "%(value)s is not a Spanish card: write rank then suit, like 7o or 12b", value=value
+    ),
+    "^(([1-7]|1[0-2])[ocbe]|\\?\\?)$": lambda value: Said(
+        "%(value)s is not a Spanish card: write rank then suit, like 7o or 12b (?? for a card the rules hide)",
+        value=value,
+    ),
+    "^([0-9]|1[0-3])$": lambda value: Said(
+        "%(value)s is not a Cabo card: write its value 0 to 13, like 7", value=value
+    ),
+    "^(([0-9]|1[0-3])|\\?\\?)$": lambda value: Said(
+        "%(value)s is not a Cabo card: write its value 0 to 13, like 7 (?? for a card the rules hide)", value=value
+    ),
+    "^[0-9a-f]{64}$": lambda value: Said("%(value)s is not a hash: 64 lowercase hexadecimal digits", value=value),
+    "^[a-z][a-z0-9]*(_[a-z0-9]+)*$": lambda value: Said(
+        "%(value)s is not an event type: lowercase words joined by _, like play or call_cabo", value=value
+    ),
 }
-"""The form each schema pattern stands for, said with an example."""
+"""The form each schema pattern stands for, said with an example (the whole sentence, naming the value)."""
 
-_TYPE_WORDS = {
-    "integer": "a whole number",
-    "number": "a number",
-    "string": "text",
-    "boolean": "true or false",
-    "array": "a list",
-    "object": "an object of named fields",
+_TYPE_WORDS: dict[str, str] = {
+    "integer": Said("a whole number"),
+    "number": Said("a number"),
+    "string": Said("text"),
+    "boolean": Said("true or false"),
+    "array": Said("a list"),
+    "object": Said("an object of named fields"),
     "null": "null",
 }
 
-_FORMAT_WORDS = {
-    "date-time": "a date and time with its offset, like 2026-11-21T17:03:05Z",
-    "date": "a calendar date, like 2026-11-21",
+_FORMAT_WORDS: dict[str, str] = {
+    "date-time": Said("a date and time with its offset, like 2026-11-21T17:03:05Z"),
+    "date": Said("a calendar date, like 2026-11-21"),
 }
 
 
@@ -586,11 +619,14 @@ def ordinal(n: int) -> str:
 
 
 def _either(words: Iterable[object], last: str) -> str:
-    """Join words as a sentence does: ``a``, ``a or b``, ``a, b or c``."""
-    items = [str(w) for w in words]
+    """Join words as a sentence does: ``a``, ``a or b``, ``a, b or c`` (``last``: ``"or"`` or
+    ``"and"``), each language with its own word for it ("o", "oder"; "i", "und")."""
+    items = [w if isinstance(w, str) else str(w) for w in words]
     if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+        return items[0] if items else ""
+    if last == "and":
+        return Said("%(some)s and %(last)s", some=Joined(items[:-1], ", "), last=items[-1])
+    return Said("%(some)s or %(last)s", some=Joined(items[:-1], ", "), last=items[-1])
 
 
 def show(value: object) -> str:
@@ -598,7 +634,7 @@ def show(value: object) -> str:
     text by its start and its length (a 10 MB string is not sent back whole)."""
     if isinstance(value, str):
         if len(value) > 60:
-            return f"{show(value[:40] + '…')} ({len(value):,} characters)"
+            return Said("%(start)s (%(length)s characters)", start=show(value[:40] + "…"), length=grouped(len(value)))
         return f"'{value}'" if "'" not in value else f"\u201c{value}\u201d"
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
     return text if len(text) <= 60 else text[:57] + "…"
@@ -607,7 +643,7 @@ def show(value: object) -> str:
 def _number(value: object) -> str:
     """A number as people read a big one: 1,000,000,000; anything else as :func:`show`."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10_000:
-        return f"{value:,}"
+        return grouped(value)
     return show(value)
 
 
@@ -619,33 +655,59 @@ def _plain(value: object) -> str:
 def _subject(path: Sequence[Any]) -> str:
     """Name the value at ``path``: ``seat``, ``the 2nd entry of cards``, ``the data``."""
     if not path:
-        return "the data"
+        return Said("the data")
     *head, last = path
     if isinstance(last, int):
-        owner = _format_path(head)[2:] if head else "the list"
-        return f"the {ordinal(last + 1)} entry of {owner or 'the list'}"
+        owner = (_format_path(head)[2:] if head else "") or Said("the list")
+        n = last + 1
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        if suffix == "st":
+            return Said("the %(n)sst entry of %(owner)s", n=n, owner=owner)
+        if suffix == "nd":
+            return Said("the %(n)snd entry of %(owner)s", n=n, owner=owner)
+        if suffix == "rd":
+            return Said("the %(n)srd entry of %(owner)s", n=n, owner=owner)
+        return Said("the %(n)sth entry of %(owner)s", n=n, owner=owner)
     return str(last)
 
 
 def _game_name(game: str | None) -> str:
     """A game's name as players write it (the title of its ``defs.json``)."""
     if game is None:
-        return "this game"
+        return Said("this game")
     title = str(_catalogue().documents.get(f"{game}/defs.json", {}).get("title", game))
     return title.removesuffix(" definitions")
 
 
-def _how_many(low: int | None, high: int | None, noun: str) -> str:
+def _players(low: int | None, high: int | None) -> str:
+    """How many players a game needs: ``4 players``, ``2 to 5 players``, ``at least 2 players``."""
     if low is not None and high is not None:
-        return f"exactly {low} {noun}" if low == high else f"{low} to {high} {noun}"
-    return f"at least {low} {noun}" if low is not None else f"at most {high} {noun}"
+        if low == high:
+            return Said("%(low)s players", low=low)
+        return Said("%(low)s to %(high)s players", low=low, high=high)
+    if low is not None:
+        return Said("at least %(low)s players", low=low)
+    return Said("at most %(high)s players", high=high)
+
+
+def _entry_count(low: int | None, high: int | None) -> str:
+    """How many entries a list holds: ``exactly 2 entries``, ``1 to 4 entries``, ``at least 1 entry``."""
+    if low is not None and high is not None:
+        if low == high:
+            return Counted("exactly %(n)s entry", "exactly %(n)s entries", low)
+        return Said("%(low)s to %(high)s entries", low=low, high=high)
+    if low is not None:
+        return Counted("at least %(n)s entry", "at least %(n)s entries", low)
+    return Counted("at most %(n)s entry", "at most %(n)s entries", high or 0)
 
 
 def say(error: ValidationError, game: str | None = None) -> str:
     """Say one schema error in a player's words, from the schema's intent.
 
     The message names the value and what is expected, with an example where the notation
-    needs one; it never quotes a regular expression or a Python value.
+    needs one; it never quotes a regular expression or a Python value. Each message is a
+    sentence said from a message id (:mod:`engines.said`), so the API says it again in the
+    reader's language.
     """
     keyword: Any = error.validator
     expected: Any = error.validator_value
@@ -655,62 +717,106 @@ def say(error: ValidationError, game: str | None = None) -> str:
     who = _subject(path)
     if keyword == "type":
         kinds = expected if isinstance(expected, list) else [expected]
-        return f"{who} must be {_either((_TYPE_WORDS.get(k, k) for k in kinds), 'or')}, not {show(value)}"
+        return Said(
+            "%(who)s must be %(expected)s, not %(value)s",
+            who=who,
+            expected=_either((_TYPE_WORDS.get(k, k) for k in kinds), "or"),
+            value=show(value),
+        )
     if keyword == "enum":
-        return f"{who} must be {_either(map(_plain, expected), 'or')}, not {show(value)}"
+        return Said(
+            "%(who)s must be %(expected)s, not %(value)s",
+            who=who,
+            expected=_either(map(_plain, expected), "or"),
+            value=show(value),
+        )
     if keyword == "const":
         if isinstance(expected, (list, dict)):
-            return f"{who} is fixed in {_game_name(game)}: write {show(expected)} or leave it out"
-        return f"{who} must be {_plain(expected)}, not {show(value)}"
+            return Said(
+                "%(who)s is fixed in %(game)s: write %(expected)s or leave it out",
+                who=who,
+                game=_game_name(game),
+                expected=show(expected),
+            )
+        return Said(
+            "%(who)s must be %(expected)s, not %(value)s", who=who, expected=_plain(expected), value=show(value)
+        )
     if keyword == "pattern":
         if expected in _CARD_FORMS:
-            return f"{show(value)} {_CARD_FORMS[expected]}"
+            return _CARD_FORMS[expected](show(value))
         if not str(value).strip():
-            return f"{who} must not be blank"
-        return f"{who} is not written in the expected form: {show(value)}"
+            return Said("%(who)s must not be blank", who=who)
+        return Said("%(who)s is not written in the expected form: %(value)s", who=who, value=show(value))
     if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         low, high = schema.get("minimum"), schema.get("maximum")
         if low is not None and high is not None:
-            return f"{who} must be {_number(low)} to {_number(high)}, not {_number(value)}"
-        words = {
-            "minimum": "at least",
-            "maximum": "at most",
-            "exclusiveMinimum": "more than",
-            "exclusiveMaximum": "less than",
-        }[keyword]
-        return f"{who} must be {words} {_number(expected)}, not {_number(value)}"
+            return Said(
+                "%(who)s must be %(low)s to %(high)s, not %(value)s",
+                who=who,
+                low=_number(low),
+                high=_number(high),
+                value=_number(value),
+            )
+        bound = dict(who=who, expected=_number(expected), value=_number(value))
+        if keyword == "minimum":
+            return Said("%(who)s must be at least %(expected)s, not %(value)s", **bound)
+        if keyword == "maximum":
+            return Said("%(who)s must be at most %(expected)s, not %(value)s", **bound)
+        if keyword == "exclusiveMinimum":
+            return Said("%(who)s must be more than %(expected)s, not %(value)s", **bound)
+        return Said("%(who)s must be less than %(expected)s, not %(value)s", **bound)
     if keyword in ("minItems", "maxItems"):
         low, high = schema.get("minItems"), schema.get("maxItems")
         count = len(value) if isinstance(value, list) else 0
         if path == ("players",):
-            needs = f"{low} players" if low == high else _how_many(low, high, "players")
-            return f"{_game_name(game)} needs {needs}; {count} given"
-        noun = "entry" if low == high == 1 or (low is None and high == 1) or (high is None and low == 1) else "entries"
-        return f"{who} must hold {_how_many(low, high, noun)}, not {count}"
+            return Said(
+                "%(game)s needs %(needs)s; %(count)s given",
+                game=_game_name(game),
+                needs=_players(low, high),
+                count=count,
+            )
+        return Said(
+            "%(who)s must hold %(entries)s, not %(count)s", who=who, entries=_entry_count(low, high), count=count
+        )
     if keyword == "uniqueItems":
         twice = next((v for i, v in enumerate(value) if v in value[:i]), None) if isinstance(value, list) else None
-        return f"{who} must all differ: {show(twice)} appears more than once"
+        return Said("%(who)s must all differ: %(value)s appears more than once", who=who, value=show(twice))
     if keyword == "minLength":
-        return f"{who} must not be empty" if expected == 1 else f"{who} must be at least {expected} characters long"
+        if expected == 1:
+            return Said("%(who)s must not be empty", who=who)
+        return Said("%(who)s must be at least %(n)s characters long", who=who, n=expected)
     if keyword == "maxLength":  # the text itself is not quoted back: it may be megabytes
         length = len(value) if isinstance(value, str) else 0
-        return f"{who} is {length:,} characters long; at most {expected:,} are allowed"
+        return Said(
+            "%(who)s is %(length)s characters long; at most %(most)s are allowed",
+            who=who,
+            length=grouped(length),
+            most=grouped(expected),
+        )
     if keyword == "format":
-        return f"{who} must be {_FORMAT_WORDS.get(expected, expected)}, not {show(value)}"
+        return Said(
+            "%(who)s must be %(expected)s, not %(value)s",
+            who=who,
+            expected=_FORMAT_WORDS.get(expected, expected),
+            value=show(value),
+        )
     if keyword == "required":
-        name = path[-1] if path else error.message
-        return f"{name} is required"
+        return Said("%(field)s is required", field=str(path[-1]) if path else error.message)
     if keyword == "dependentRequired":
         return error.message  # already said in words by _dependent_required
     if keyword == "additionalProperties":
-        return error.message if error.message.startswith("unknown field") else f"{who} has a field not allowed here"
+        return (
+            error.message
+            if error.message.startswith("unknown field")
+            else Said("%(who)s has a field not allowed here", who=who)
+        )
     if keyword in ("items", "prefixItems", "unevaluatedItems") or (keyword is None and value is not None):
-        return f"{who} is not allowed here"
+        return Said("%(who)s is not allowed here", who=who)
     if keyword in ("oneOf", "anyOf"):
-        return f"{who} does not fit any of the accepted forms"
+        return Said("%(who)s does not fit any of the accepted forms", who=who)
     if keyword == "not":
-        return f"{who} is not allowed here"
-    return f"{who} is not valid here"
+        return Said("%(who)s is not allowed here", who=who)
+    return Said("%(who)s is not valid here", who=who)
 
 
 def _sort_key(entry: tuple[tuple[Any, ...], str]) -> tuple[Any, ...]:
@@ -732,5 +838,10 @@ def _invalid(errors: Iterable[ValidationError], root: str, game: str | None = No
     first = listed[0]
     message = first["message"]
     if len(listed) > 1:
-        message += f" (and {len(listed) - 1} more error{'s' if len(listed) > 2 else ''})"
+        message = Counted(
+            "%(message)s (and %(n)s more error)",
+            "%(message)s (and %(n)s more errors)",
+            len(listed) - 1,
+            message=message,
+        )
     return SchemaError("schema.invalid", message, first["path"], listed)

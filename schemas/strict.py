@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.said import Said
+from engines.written import grouped
 from schemas import MAX_INTEGER
 
 NUL = "\x00"
@@ -48,13 +50,29 @@ def whole_number(text: str, *, what: str, lowest: int = 0, highest: int = MAX_IN
     text = text.strip()
     if not is_whole_number(text, signed=lowest < 0):
         raise NotAccepted(
-            f"{what} must be a whole number from {lowest:,} to {highest:,}, written with the digits "
-            f"0 to 9; got {shown(text)}"
+            Said(
+                "%(what)s must be a whole number from %(lowest)s to %(highest)s, written with the digits 0 to 9; "
+                "got %(value)s",
+                what=what,
+                lowest=grouped(lowest),
+                highest=grouped(highest),
+                value=shown(text),
+            )
         )
     if len(text.lstrip("-")) > len(str(highest)) or not lowest <= int(text) <= highest:
+        bounds = dict(what=what, lowest=grouped(lowest), highest=grouped(highest))
         raise NotAccepted(
-            f"{what} must be a whole number from {lowest:,} to {highest:,}; got a number "
-            f"{'of ' + format(len(text), ',') + ' digits' if len(text) > 20 else text}"
+            Said(
+                "%(what)s must be a whole number from %(lowest)s to %(highest)s; got a number of %(digits)s digits",
+                digits=grouped(len(text)),
+                **bounds,
+            )
+            if len(text) > 20
+            else Said(
+                "%(what)s must be a whole number from %(lowest)s to %(highest)s; got a number %(value)s",
+                value=text,
+                **bounds,
+            )
         )
     return int(text)
 
@@ -82,9 +100,10 @@ def refuse_nul(text: str, *, what: str) -> str:
 
 def nul_message(what: str) -> str:
     """The refusal of a NUL character in ``what``, in words."""
-    return (
-        f"{what} holds a NUL character (U+0000, an invisible control character); "
-        "no name, text or id Tanteo keeps may hold one: remove it and send it again"
+    return Said(
+        "%(what)s holds a NUL character (U+0000, an invisible control character); "
+        "no name, text or id Tanteo keeps may hold one: remove it and send it again",
+        what=what,
     )
 
 

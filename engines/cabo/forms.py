@@ -11,63 +11,64 @@ from typing import Any
 
 from engines.cabo.state import DECK
 from engines.common import deck_described, forms_described, move_field, turned_up_discard
+from engines.said import Said
 
 CARDS = deck_described(DECK)
 """The deck a card picker offers: codes and copies (two 0s, two 13s, four of each other value)."""
 
 MOVES: dict[str, list[dict[str, Any]]] = {
     "initial_peek": [
-        move_field("slots", "slots", "Slots looked at"),
-        move_field("cards", "cards", "Cards seen (if known)", optional=True, max=2),
+        move_field("slots", "slots", Said("Slots looked at")),
+        move_field("cards", "cards", Said("Cards seen (if known)"), optional=True, max=2),
     ],
     "take_discard": [
-        move_field("slots", "slots", "Slots replaced"),
-        move_field("cards", "cards", "Cards shown from them", max=4),
+        move_field("slots", "slots", Said("Slots replaced")),
+        move_field("cards", "cards", Said("Cards shown from them"), max=4),
     ],
-    "draw": [move_field("card", "card", "Card drawn (if known)", optional=True)],
+    "draw": [move_field("card", "card", Said("Card drawn (if known)"), optional=True)],
     "replace": [
-        move_field("slots", "slots", "Slots replaced"),
-        move_field("cards", "cards", "Cards shown from them", max=4),
-        move_field("drawn", "card", "The drawn card (if known)", optional=True),
+        move_field("slots", "slots", Said("Slots replaced")),
+        move_field("cards", "cards", Said("Cards shown from them"), max=4),
+        move_field("drawn", "card", Said("The drawn card (if known)"), optional=True),
     ],
-    "discard": [move_field("card", "card", "Card discarded")],
+    "discard": [move_field("card", "card", Said("Card discarded"))],
     "peek": [
-        move_field("card", "card", "Card played", only=["7", "8"]),
-        move_field("slot", "slot", "Own slot looked at"),
-        move_field("value", "card", "Value seen (if known)", optional=True),
+        move_field("card", "card", Said("Card played"), only=["7", "8"]),
+        move_field("slot", "slot", Said("Own slot looked at")),
+        move_field("value", "card", Said("Value seen (if known)"), optional=True),
     ],
     "spy": [
-        move_field("card", "card", "Card played", only=["9", "10"]),
-        move_field("target", "pos", "Card looked at", other=True),
-        move_field("value", "card", "Value seen (if known)", optional=True),
+        move_field("card", "card", Said("Card played"), only=["9", "10"]),
+        move_field("target", "pos", Said("Card looked at"), other=True),
+        move_field("value", "card", Said("Value seen (if known)"), optional=True),
     ],
     "swap": [
-        move_field("card", "card", "Card played", only=["11", "12"]),
-        move_field("first", "pos", "Own card", own=True),
-        move_field("second", "pos", "Exchanged with", other=True),
+        move_field("card", "card", Said("Card played"), only=["11", "12"]),
+        move_field("first", "pos", Said("Own card"), own=True),
+        move_field("second", "pos", Said("Exchanged with"), other=True),
     ],
-    "showdown": [move_field("layouts", "rows", "Rows shown", max=8)],
+    "showdown": [move_field("layouts", "rows", Said("Rows shown"), max=8)],
 }
 """Each move's fields the scorer fills in (what legal-moves leaves open); a move not named is one tap."""
 
 WORDS: dict[str, str] = {
-    "draw": "{seat} draws",
-    "discard": "{seat} discards",
-    "replace": "{seat} replaces",
-    "peek": "{seat} peeks (7/8)",
-    "spy": "{seat} spies (9/10)",
-    "swap": "{seat} swaps (11/12)",
-    "call_cabo": "{seat} calls CABO",
-    "take_discard": "{seat} takes the discard",
-    "initial_peek": "{seat} looks at two cards",
-    "showdown": "Showdown: cards shown",
+    "draw": Said("{seat} draws"),
+    "discard": Said("{seat} discards"),
+    "replace": Said("{seat} replaces"),
+    "peek": Said("{seat} peeks (7/8)"),
+    "spy": Said("{seat} spies (9/10)"),
+    "swap": Said("{seat} swaps (11/12)"),
+    "call_cabo": Said("{seat} calls CABO"),
+    "take_discard": Said("{seat} takes the discard"),
+    "initial_peek": Said("{seat} looks at two cards"),
+    "showdown": Said("Showdown: cards shown"),
 }
 """How each move reads on its button and in a list of entries."""
 
 SHEET: dict[str, dict[str, Any]] = {
-    "sums": {"label": "{player}'s card total", "max": 663},
-    "caller": {"label": "Called CABO"},
-    "kamikaze": {"label": "Kamikaze: showed 12 12 13 13 (if any)"},
+    "sums": {"label": Said("{player}'s card total"), "max": 663},
+    "caller": {"label": Said("Called CABO")},
+    "kamikaze": {"label": Said("Kamikaze: showed 12 12 13 13 (if any)")},
 }
 """The score sheet of a round: each player's card total, who called CABO, a kamikaze."""
 

@@ -9,39 +9,46 @@ from __future__ import annotations
 from typing import Any
 
 from engines.common import Option, option_choices, option_defaults
+from engines.said import Said
 
 OPTIONS: tuple[Option, ...] = (
     Option(
         "edition",
         1,
         "/rules/cabo#option-edition",
-        "1: the first edition (the seed). 2: the second-edition bundle: 2-4 players, a taken discard "
-        "stays face up in the row, a caller who is not lowest scores sum + 10 and everyone else their "
-        "sum, the round also ends when the draw pile runs out, 100 → 50 at most once per player, "
-        "wrongMultiPenalty defaults to keep",
+        Said(
+            "1: the first edition (the seed). 2: the second-edition bundle: 2-4 players, a taken discard "
+            "stays face up in the row, a caller who is not lowest scores sum + 10 and everyone else their "
+            "sum, the round also ends when the draw pile runs out, 100 → 50 at most once per player, "
+            "wrongMultiPenalty defaults to keep"
+        ),
         values=(1, 2),
     ),
     Option(
         "swapAny",
         False,
         "/rules/cabo#option-swapany",
-        "a swap (11, 12) may exchange any two cards of two different players, not only one of the actor's "
-        "with another player's",
+        Said(
+            "a swap (11, 12) may exchange any two cards of two different players, not only one of the actor's "
+            "with another player's"
+        ),
         values=(False, True),
     ),
     Option(
         "lockCaller",
         False,
         "/rules/cabo#option-lockcaller",
-        "the CABO caller's cards cannot be swapped during the final turns",
+        Said("the CABO caller's cards cannot be swapped during the final turns"),
         values=(False, True),
     ),
     Option(
         "wrongMultiPenalty",
         "discard",
         "/rules/cabo#option-wrongmultipenalty",
-        "a failed multi-card claim: the cards go back face down and the new card is discarded (discard), "
-        "or the new card joins the row as its last slot (keep)",
+        Said(
+            "a failed multi-card claim: the cards go back face down and the new card is discarded (discard), "
+            "or the new card joins the row as its last slot (keep)"
+        ),
         values=("discard", "keep"),
         described={"defaultEdition2": "keep"},
     ),

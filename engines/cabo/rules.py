@@ -46,6 +46,7 @@ from engines.cabo.state import (
     read_value,
     slot_words,
 )
+from engines.said import Joined, Said
 
 AFTER_DRAW = frozenset({"replace", "discard", "peek", "spy", "swap"})
 
@@ -78,14 +79,18 @@ def start(data: Mapping[str, Any]) -> State:
     most = options.max_players
     if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= most:
         n = len(players) if isinstance(players, (list, tuple)) else 0
-        edition = "the first edition" if options.edition == 1 else "the second edition"
-        raise RuleViolation("cabo.players", f"Cabo ({edition}) is played by 2 to {most} players, not {n}")
+        raise RuleViolation(
+            "cabo.players",
+            Said("Cabo (the first edition) is played by 2 to %(most)s players, not %(n)s", most=most, n=n)
+            if options.edition == 1
+            else Said("Cabo (the second edition) is played by 2 to %(most)s players, not %(n)s", most=most, n=n),
+        )
     if not all(isinstance(p, str) and p.strip() for p in players) or len(set(players)) != len(players):
-        raise RuleViolation("cabo.players", "every player needs a different, non-empty name")
+        raise RuleViolation("cabo.players", Said("every player needs a different, non-empty name"))
     target = data.get("target")
     if target is not None and dict(target) != {"over": LIMIT}:
         raise RuleViolation(
-            "common.bad_target", 'Cabo always ends when a total goes over 100: target must be {"over": 100}'
+            "common.bad_target", Said('Cabo always ends when a total goes over 100: target must be {"over": 100}')
         )
     n = len(players)
     totals: tuple[int, ...] = (0,) * n
@@ -94,11 +99,12 @@ def start(data: Mapping[str, Any]) -> State:
         raw = initial.get("totals") if isinstance(initial, Mapping) else None
         if not isinstance(raw, (list, tuple)) or len(raw) != n or not all(is_int(t) and 0 <= t <= LIMIT for t in raw):
             raise RuleViolation(
-                "common.bad_initial", f"initial totals are {n} numbers from 0 to 100, one per player in seat order"
+                "common.bad_initial",
+                Said("initial totals are %(n)s numbers from 0 to 100, one per player in seat order", n=n),
             )
         if options.edition == 1 and LIMIT in raw:
             raise RuleViolation(
-                "common.bad_initial", "a total of exactly 100 is reduced to 50 at once (first edition): write 50"
+                "common.bad_initial", Said("a total of exactly 100 is reduced to 50 at once (first edition): write 50")
             )
         totals = tuple(int(t) for t in raw)
     return State(players=tuple(players), options=options, initial=totals, carried=initial is not None)
@@ -230,14 +236,14 @@ class _Work:
     def where(self, t: Token) -> str:
         for s, row in enumerate(self.layouts):
             if t in row:
-                return f"{self.players[s]}'s slot {row.index(t) + 1}"
+                return Said("%(player)s's slot %(slot)s", player=self.players[s], slot=row.index(t) + 1)
         if t in self.discard:
-            return "on the discard pile"
+            return Said("on the discard pile")
         if t == self.pending:
-            return f"the card {self.players[self.r.turn]} drew"
+            return Said("the card %(player)s drew", player=self.players[self.r.turn])
         if t in self.draw:
-            return "in the draw pile"
-        return "shuffled back into the draw pile"
+            return Said("in the draw pile")
+        return Said("shuffled back into the draw pile")
 
     # ---- slots
 
@@ -246,7 +252,14 @@ class _Work:
         if not is_int(k) or not 1 <= k <= len(row):
             raise RuleViolation(
                 "cabo.bad_slot",
-                f"{field}: {self.players[seat]} has {how_many(len(row), 'card')}, slots 1 to {len(row)}; there is no slot {as_written(k)}",
+                Said(
+                    "%(field)s: %(player)s has %(cards)s, slots 1 to %(last)s; there is no slot %(slot)s",
+                    field=field,
+                    player=self.players[seat],
+                    cards=how_many(len(row), "card"),
+                    last=len(row),
+                    slot=as_written(k),
+                ),
             )
         return row[int(k) - 1]
 
@@ -273,12 +286,23 @@ class _Work:
                 if src and src != self.seq:
                     raise RuleViolation(
                         "common.card_unavailable",
-                        (f"{what} cannot be {plural(v)}: entry {src} recorded that card as {plural(cur)}"),
+                        Said(
+                            "%(what)s cannot be %(card)s: entry %(entry)s recorded that card as %(known)s",
+                            what=what,
+                            card=plural(v),
+                            entry=src,
+                            known=plural(cur),
+                        ),
                         seq=src,
                     )
                 raise RuleViolation(
                     "common.card_unavailable",
-                    f"{what} cannot be {plural(v)}: the record already knows it is {plural(cur)}",
+                    Said(
+                        "%(what)s cannot be %(card)s: the record already knows it is %(known)s",
+                        what=what,
+                        card=plural(v),
+                        known=plural(cur),
+                    ),
                 )
             if cur is None:
                 o = self.origin[t]
@@ -292,21 +316,43 @@ class _Work:
                 )
                 if len(same) >= cap:
                     if o == 0:
-                        places = "; ".join(self.where(i) for i in same) or "nowhere"
+                        places = Joined([self.where(i) for i in same], "; ") if same else Said("nowhere")
                         raise RuleViolation(
                             "common.card_duplicate",
-                            (
-                                f"{what} cannot be {plural(v)}: the deck holds {how_many(cap, 'card')} of value {v} and the record already "
-                                f"places {len(same)}: {places}"
+                            Said(
+                                "%(what)s cannot be %(card)s: the deck holds %(cards)s of value %(value)s and the record "
+                                "already places %(placed)s: %(places)s",
+                                what=what,
+                                card=plural(v),
+                                cards=how_many(cap, "card"),
+                                value=v,
+                                placed=len(same),
+                                places=places,
                             ),
                         )
                     drawn = self.drawn_at[t]
                     raise RuleViolation(
                         "common.card_unavailable",
-                        (
-                            f"{what} cannot be {plural(v)}: it was drawn at entry {drawn} from the pile reshuffled at entry "
-                            f"{self.pool_seq[o]}, which held {how_many(cap, 'card')} of value {v}"
-                            + (", all of them placed elsewhere" if cap else "")
+                        Said(
+                            "%(what)s cannot be %(card)s: it was drawn at entry %(entry)s from the pile reshuffled at "
+                            "entry %(pile)s, which held %(cards)s of value %(value)s, all of them placed elsewhere",
+                            what=what,
+                            card=plural(v),
+                            entry=drawn,
+                            pile=self.pool_seq[o],
+                            cards=how_many(cap, "card"),
+                            value=v,
+                        )
+                        if cap
+                        else Said(
+                            "%(what)s cannot be %(card)s: it was drawn at entry %(entry)s from the pile reshuffled at "
+                            "entry %(pile)s, which held %(cards)s of value %(value)s",
+                            what=what,
+                            card=plural(v),
+                            entry=drawn,
+                            pile=self.pool_seq[o],
+                            cards=how_many(cap, "card"),
+                            value=v,
                         ),
                         seq=drawn or None,
                     )
@@ -338,20 +384,22 @@ def _round_of(state: State, *, moves: bool = True) -> Round:
     """
     rnd = state.current
     if rnd is None:
-        raise RuleViolation("common.no_hand", "no round has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no round has been dealt yet (hand_started first)"))
     if state.over and moves:
-        raise RuleViolation("common.match_over", "the game is over: a total went over 100")
+        raise RuleViolation("common.match_over", Said("the game is over: a total went over 100"))
     if rnd.closed_seq:
         raise RuleViolation(
             "cabo.round_over",
-            (
-                f"round {rnd.number} was closed from the score sheet at entry {rnd.closed_seq}: "
-                "nothing more can be recorded in it"
+            Said(
+                "round %(round)s was closed from the score sheet at entry %(entry)s: nothing more can be recorded in it",
+                round=rnd.number,
+                entry=rnd.closed_seq,
             ),
         )
     if rnd.result_only:
         raise RuleViolation(
-            "common.no_deal", f"round {rnd.number} is recorded by its result only: moves cannot be recorded in it"
+            "common.no_deal",
+            Said("round %(round)s is recorded by its result only: moves cannot be recorded in it", round=rnd.number),
         )
     return rnd
 
@@ -368,38 +416,69 @@ def _actor(state: State, data: Mapping[str, Any], kind: str) -> tuple[Round, Sea
     seat = read_seat(data, n)
     p = state.players
     if rnd.over:
-        raise RuleViolation("cabo.round_over", f"round {rnd.number} is over: record the showdown (every row, face up)")
+        raise RuleViolation(
+            "cabo.round_over",
+            Said("round %(round)s is over: record the showdown (every row, face up)", round=rnd.number),
+        )
     name = p[seat]
     if kind in AFTER_DRAW:
         if rnd.pending is None:
             if seat == rnd.turn:
                 raise RuleViolation(
                     "cabo.no_draw",
-                    (
-                        f"{name} has not drawn a card: {kind} follows a draw (to use the discard pile, record take_discard)"
+                    Said(
+                        "%(player)s has not drawn a card: %(move)s follows a draw (to use the discard pile, record "
+                        "take_discard)",
+                        player=name,
+                        move=kind,
                     ),
                 )
-            raise RuleViolation("common.not_your_turn", f"it is {p[rnd.turn]}'s turn, not {name}'s")
+            raise RuleViolation(
+                "common.not_your_turn", Said("it is %(turn)s's turn, not %(player)s's", turn=p[rnd.turn], player=name)
+            )
         if seat != rnd.turn:
             raise RuleViolation(
-                "common.not_your_turn", f"{p[rnd.turn]} drew at entry {rnd.pending_seq} and is playing, not {name}"
+                "common.not_your_turn",
+                Said(
+                    "%(turn)s drew at entry %(entry)s and is playing, not %(player)s",
+                    turn=p[rnd.turn],
+                    entry=rnd.pending_seq,
+                    player=name,
+                ),
             )
         return rnd, seat
     if rnd.pending is not None:
         if seat == rnd.turn:
             raise RuleViolation(
                 "cabo.finish_turn",
-                (
-                    f"{name} drew a card at entry {rnd.pending_seq}: record what he or she does with it "
-                    "(replace, discard, peek, spy or swap) first"
+                Said(
+                    "%(player)s drew a card at entry %(entry)s: record what he or she does with it "
+                    "(replace, discard, peek, spy or swap) first",
+                    player=name,
+                    entry=rnd.pending_seq,
                 ),
             )
         raise RuleViolation(
-            "common.not_your_turn", f"{p[rnd.turn]} drew at entry {rnd.pending_seq} and is playing, not {name}"
+            "common.not_your_turn",
+            Said(
+                "%(turn)s drew at entry %(entry)s and is playing, not %(player)s",
+                turn=p[rnd.turn],
+                entry=rnd.pending_seq,
+                player=name,
+            ),
         )
     if seat != rnd.turn:
-        extra = f"; {p[rnd.caller]} called CABO" if rnd.caller is not None else ""
-        raise RuleViolation("common.not_your_turn", f"it is {p[rnd.turn]}'s turn, not {name}'s{extra}")
+        raise RuleViolation(
+            "common.not_your_turn",
+            Said("it is %(turn)s's turn, not %(player)s's", turn=p[rnd.turn], player=name)
+            if rnd.caller is None
+            else Said(
+                "it is %(turn)s's turn, not %(player)s's; %(caller)s called CABO",
+                turn=p[rnd.turn],
+                player=name,
+                caller=p[rnd.caller],
+            ),
+        )
     return rnd, seat
 
 
@@ -434,11 +513,17 @@ def _with_round(state: State, rnd: Round) -> State:
 
 def _slots(w: _Work, seat: Seat, raw: object, field: str = "slots") -> list[int]:
     if not isinstance(raw, (list, tuple)) or not raw:
-        raise RuleViolation("cabo.bad_slots", f"{field} lists one or more of {w.players[seat]}'s slots")
+        raise RuleViolation(
+            "cabo.bad_slots",
+            Said("%(field)s lists one or more of %(player)s's slots", field=field, player=w.players[seat]),
+        )
     for k in raw:
         w.slot(seat, k, field)
     if len(set(raw)) != len(raw):
-        raise RuleViolation("cabo.bad_slots", f"{field}: each slot is named once, not {list(raw)}")
+        raise RuleViolation(
+            "cabo.bad_slots",
+            Said("%(field)s: each slot is named once, not %(slots)s", field=field, slots=str(list(raw))),
+        )
     return [int(k) for k in raw]
 
 
@@ -450,30 +535,50 @@ def _on_hand_started(state: State, event: Event) -> State:
     p = state.players
     n = state.seats
     if state.over:
-        raise RuleViolation("common.match_over", "the game is over: a total went over 100")
+        raise RuleViolation("common.match_over", Said("the game is over: a total went over 100"))
     cur = state.current
     if cur is not None and cur.score is None:
         if not cur.over:
-            what = "its hand_result" if cur.result_only else "its last turns"
-            raise RuleViolation("common.hand_in_progress", f"round {cur.number} is not finished (waiting for {what})")
-        missing = ", ".join(f"{p[s]}'s slot {k}" for s, k in cur.missing())
+            raise RuleViolation(
+                "common.hand_in_progress",
+                Said("round %(round)s is not finished (waiting for its hand_result)", round=cur.number)
+                if cur.result_only
+                else Said("round %(round)s is not finished (waiting for its last turns)", round=cur.number),
+            )
+        missing = Joined([Said("%(player)s's slot %(slot)s", player=p[s], slot=k) for s, k in cur.missing()], ", ")
         raise RuleViolation(
             "common.hand_in_progress",
-            (f"round {cur.number} is over but not scored: the showdown (or a reveal) must give {missing}"),
+            Said(
+                "round %(round)s is over but not scored: the showdown (or a reveal) must give %(missing)s",
+                round=cur.number,
+                missing=missing,
+            ),
         )
     dealer = read_seat(d, n, "dealer")
     allowed = allowed_dealers(state)
     if dealer not in allowed:
         last = state.scores[-1]
-        why = (
-            f"{seat_names(p, list(last.winners))} won round {len(state.scores)}"
-            if len(last.winners) == 1
-            else f"{seat_names(p, list(last.winners))} won round {len(state.scores)} and {seat_names(p, allowed)} "
-            f"{'has' if len(allowed) == 1 else 'have'} the lowest total among them"
+        said = dict(
+            winners=seat_names(p, list(last.winners)),
+            round=len(state.scores),
+            allowed=seat_names(p, allowed),
+            dealer=p[dealer],
         )
-        raise RuleViolation(
-            "cabo.wrong_dealer", f"{why}, so {seat_names(p, allowed)} starts and deals, not {p[dealer]}"
-        )
+        if len(last.winners) == 1:
+            why = Said("%(winners)s won round %(round)s, so %(allowed)s starts and deals, not %(dealer)s", **said)
+        elif len(allowed) == 1:
+            why = Said(
+                "%(winners)s won round %(round)s and %(allowed)s has the lowest total among them, so %(allowed)s "
+                "starts and deals, not %(dealer)s",
+                **said,
+            )
+        else:
+            why = Said(
+                "%(winners)s won round %(round)s and %(allowed)s have the lowest total among them, so %(allowed)s "
+                "starts and deals, not %(dealer)s",
+                **said,
+            )
+        raise RuleViolation("cabo.wrong_dealer", why)
     layouts, top = d.get("layouts"), d.get("discard")
     number = 1 if cur is None else cur.number + 1
     past = state.past if cur is None else state.past + (cur,)
@@ -481,14 +586,14 @@ def _on_hand_started(state: State, event: Event) -> State:
         return state._replace(past=past, current=Round(number, event.seq, dealer, True, n))
     if layouts is None or top is None:
         raise RuleViolation(
-            "cabo.bad_deal", "a dealt round needs both layouts and discard (or neither, for a result-only round)"
+            "cabo.bad_deal", Said("a dealt round needs both layouts and discard (or neither, for a result-only round)")
         )
     if (
         not isinstance(layouts, (list, tuple))
         or len(layouts) != n
         or any(not isinstance(row, (list, tuple)) or len(row) != ROW for row in layouts)
     ):
-        raise RuleViolation("cabo.bad_deal", f"the deal is {n} rows of 4 face-down cards, in seat order")
+        raise RuleViolation("cabo.bad_deal", Said("the deal is %(n)s rows of 4 face-down cards, in seat order", n=n))
     values: list[int | None] = [
         read_value(c, f"layouts[{s}][{k}]") for s, row in enumerate(layouts) for k, c in enumerate(row)
     ]
@@ -498,7 +603,12 @@ def _on_hand_started(state: State, event: Event) -> State:
         if count > DECK_COUNTS[v]:
             raise RuleViolation(
                 "common.card_duplicate",
-                f"the deck holds {how_many(DECK_COUNTS[v], 'card')} of value {v}, but the deal shows {count}",
+                Said(
+                    "the deck holds %(cards)s of value %(value)s, but the deal shows %(count)s",
+                    cards=how_many(DECK_COUNTS[v], "card"),
+                    value=v,
+                    count=count,
+                ),
             )
     total = sum(DECK_COUNTS)
     rest = total - len(values)
@@ -535,24 +645,30 @@ def _on_initial_peek(state: State, event: Event) -> State:
     if rnd.started or rnd.over:
         raise RuleViolation(
             "cabo.look_closed",
-            (
-                f"the initial look comes before {state.players[rnd.dealer]}'s first turn; from then on {name} may look only through actions"
+            Said(
+                "the initial look comes before %(dealer)s's first turn; from then on %(player)s may look only through "
+                "actions",
+                dealer=state.players[rnd.dealer],
+                player=name,
             ),
         )
     if seat in rnd.peeked:
-        raise RuleViolation("cabo.look_twice", f"{name} has already had the initial look at two cards (once only)")
+        raise RuleViolation(
+            "cabo.look_twice", Said("%(player)s has already had the initial look at two cards (once only)", player=name)
+        )
     slots = _slots(w, seat, d.get("slots"))
     if len(slots) != 2:
         raise RuleViolation(
-            "cabo.bad_slots", f"the initial look is at exactly two of {name}'s own cards, not {len(slots)}"
+            "cabo.bad_slots",
+            Said("the initial look is at exactly two of %(player)s's own cards, not %(n)s", player=name, n=len(slots)),
         )
     cards = d.get("cards")
     if cards is not None and (not isinstance(cards, (list, tuple)) or len(cards) != 2):
-        raise RuleViolation("cabo.bad_claim", "cards gives the two values seen, in the order of slots")
+        raise RuleViolation("cabo.bad_claim", Said("cards gives the two values seen, in the order of slots"))
     tokens = tuple(w.slot(seat, k) for k in slots)
     for i, t in enumerate(tokens):
         v = read_value(cards[i], f"cards[{i}]") if cards is not None else None
-        w.bind(t, v, f"{name}'s slot {slots[i]}", seats=frozenset({seat}))
+        w.bind(t, v, Said("%(player)s's slot %(slot)s", player=name, slot=slots[i]), seats=frozenset({seat}))
     return state._replace(
         current=w.build(
             peeked=rnd.peeked | {seat},
@@ -569,7 +685,7 @@ def _on_take_discard(state: State, event: Event) -> State:
     d = event.data
     rnd, seat = _actor(state, d, "take_discard")
     if not rnd.discard:
-        raise RuleViolation("cabo.no_discard", "the discard pile is empty: there is no card to take")
+        raise RuleViolation("cabo.no_discard", Said("the discard pile is empty: there is no card to take"))
     w = _Work(state, rnd, event.seq)
     taken = w.discard.pop()
     changes = _claim(state, w, seat, d, taken, taken=True)
@@ -583,7 +699,8 @@ def _on_draw(state: State, event: Event) -> State:
     if not w.draw:
         if len(w.discard) < 2:
             raise RuleViolation(
-                "cabo.no_cards", "the draw pile is empty and the discard pile has no card to reshuffle under its top"
+                "cabo.no_cards",
+                Said("the draw pile is empty and the discard pile has no card to reshuffle under its top"),
             )
         # docs/RULES.md §3.3: the top discard stays; the rest, all face up and so all known, is shuffled
         # into a new draw pile. Its cards are new tokens: which of them comes up is unknown.
@@ -603,7 +720,7 @@ def _on_draw(state: State, event: Event) -> State:
     w.bind(
         t,
         read_value(card) if card is not None else None,
-        f"the card {state.players[seat]} drew",
+        Said("the card %(player)s drew", player=state.players[seat]),
         seats=frozenset({seat}),
     )
     w.pending = t
@@ -613,12 +730,17 @@ def _on_draw(state: State, event: Event) -> State:
     return state._replace(current=new)
 
 
+def _drawn_at(player: str, entry: int) -> Said:
+    """``the card Ben drew at entry 7``: what a binding names when it fixes a drawn card's value."""
+    return Said("the card %(player)s drew at entry %(entry)s", player=player, entry=entry)
+
+
 def _drawn_card(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], public: bool = True) -> tuple[Token, int]:
     """The pending card, bound to the value written in ``card`` (it goes face up)."""
     t = w.pending
     assert t is not None
     v = read_known(d.get("card"))
-    w.bind(t, v, f"the card {state.players[seat]} drew at entry {w.r.pending_seq}", public=public)
+    w.bind(t, v, _drawn_at(state.players[seat], w.r.pending_seq), public=public)
     return t, v
 
 
@@ -636,10 +758,37 @@ def _action_card(
     t, v = _drawn_card(state, w, seat, d)
     if v not in allowed:
         what = {7: "peek", 8: "peek", 9: "spy", 10: "spy", 11: "swap", 12: "swap"}.get(v)
-        has = f"{plural(v)} is a {what} card" if what else f"{plural(v)} has no action"
-        raise RuleViolation(
-            "cabo.wrong_action", f"{kind} needs a {allowed[0]} or {allowed[1]} drawn from the draw pile: {has}"
-        )
+        if what == "peek":
+            has = Said("%(card)s is a peek card", card=plural(v))
+        elif what == "spy":
+            has = Said("%(card)s is a spy card", card=plural(v))
+        elif what == "swap":
+            has = Said("%(card)s is a swap card", card=plural(v))
+        else:
+            has = Said("%(card)s has no action", card=plural(v))
+        first, second = allowed
+        if kind == "a peek":
+            needs = Said(
+                "a peek needs a %(first)s or %(second)s drawn from the draw pile: %(has)s",
+                first=first,
+                second=second,
+                has=has,
+            )
+        elif kind == "a spy":
+            needs = Said(
+                "a spy needs a %(first)s or %(second)s drawn from the draw pile: %(has)s",
+                first=first,
+                second=second,
+                has=has,
+            )
+        else:
+            needs = Said(
+                "a swap needs a %(first)s or %(second)s drawn from the draw pile: %(has)s",
+                first=first,
+                second=second,
+                has=has,
+            )
+        raise RuleViolation("cabo.wrong_action", needs)
     w.discard.append(t)
     return t
 
@@ -654,7 +803,7 @@ def _on_peek(state: State, event: Event) -> State:
     w.bind(
         target,
         read_value(value, "value") if value is not None else None,
-        f"{state.players[seat]}'s slot {d['slot']}",
+        Said("%(player)s's slot %(slot)s", player=state.players[seat], slot=d["slot"]),
         seats=frozenset({seat}),
     )
     refs = rnd.refs + (Ref(event.seq, "peek", seat, (target,)),)
@@ -663,7 +812,7 @@ def _on_peek(state: State, event: Event) -> State:
 
 def _slot_ref(w: _Work, raw: object, field: str) -> tuple[Seat, int, Token]:
     if not isinstance(raw, Mapping):
-        raise RuleViolation("cabo.bad_slot", f"{field} is {{seat, slot}}")
+        raise RuleViolation("cabo.bad_slot", Said("%(field)s is {seat, slot}", field=field))
     s = w.seat(raw.get("seat"), f"{field}.seat")
     t = w.slot(s, raw.get("slot"), f"{field}.slot")
     return s, int(raw["slot"]), t
@@ -677,13 +826,14 @@ def _on_spy(state: State, event: Event) -> State:
     s, k, target = _slot_ref(w, d.get("target"), "target")
     if s == seat:
         raise RuleViolation(
-            "cabo.spy_own", "a spy looks at another player's card; to look at one's own, a peek (7 or 8) is needed"
+            "cabo.spy_own",
+            Said("a spy looks at another player's card; to look at one's own, a peek (7 or 8) is needed"),
         )
     value = d.get("value")
     w.bind(
         target,
         read_value(value, "value") if value is not None else None,
-        f"{state.players[s]}'s slot {k}",
+        Said("%(player)s's slot %(slot)s", player=state.players[s], slot=k),
         seats=frozenset({seat}),
     )
     refs = rnd.refs + (Ref(event.seq, "spy", seat, (target,)),)
@@ -699,19 +849,25 @@ def _on_swap(state: State, event: Event) -> State:
     s1, k1, t1 = _slot_ref(w, d.get("first"), "first")
     s2, k2, t2 = _slot_ref(w, d.get("second"), "second")
     if s1 == s2:
-        whose = "one's own two cards" if s1 == seat else f"two of {p[s1]}'s cards"
-        raise RuleViolation("cabo.swap_own", f"a swap exchanges cards of two different players, not {whose}")
+        raise RuleViolation(
+            "cabo.swap_own",
+            Said("a swap exchanges cards of two different players, not one's own two cards")
+            if s1 == seat
+            else Said("a swap exchanges cards of two different players, not two of %(player)s's cards", player=p[s1]),
+        )
     if not state.options.swapAny and s1 != seat:
         raise RuleViolation(
             "cabo.swap_scope",
-            (
-                f"{p[seat]} swaps one of his or her own cards (first) with another player's (second); "
-                "swapping two other players' cards needs the option swapAny"
+            Said(
+                "%(player)s swaps one of his or her own cards (first) with another player's (second); "
+                "swapping two other players' cards needs the option swapAny",
+                player=p[seat],
             ),
         )
     if state.options.lockCaller and rnd.caller in (s1, s2):
         raise RuleViolation(
-            "cabo.caller_locked", f"{p[rnd.caller]} called CABO: the caller's cards cannot be swapped (lockCaller)"
+            "cabo.caller_locked",
+            Said("%(caller)s called CABO: the caller's cards cannot be swapped (lockCaller)", caller=p[rnd.caller]),
         )
     w.row(s1)[k1 - 1], w.row(s2)[k2 - 1] = t2, t1
     return _with_round(state, _end_turn(state, rnd, seat, w))
@@ -743,21 +899,24 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
     name = p[seat]
     slots = _slots(w, seat, d.get("slots"))
     if len(slots) > ROW:
-        raise RuleViolation("cabo.bad_slots", f"a claim names at most 4 slots, not {len(slots)}")
+        raise RuleViolation("cabo.bad_slots", Said("a claim names at most 4 slots, not %(n)s", n=len(slots)))
     cards = d.get("cards")
     if not isinstance(cards, (list, tuple)) or len(cards) != len(slots):
         raise RuleViolation(
             "cabo.bad_claim",
-            f"cards gives the value shown from each of the {how_many(len(slots), 'named slot')}, in order",
+            Said(
+                "cards gives the value shown from each of the %(slots)s, in order",
+                slots=how_many(len(slots), "named slot"),
+            ),
         )
     shown = [read_known(c, f"cards[{i}]") for i, c in enumerate(cards)]
     tokens = [w.slot(seat, k) for k in slots]
     for k, t, v in zip(slots, tokens, shown):
-        w.bind(t, v, f"{name}'s slot {k}", public=True)
+        w.bind(t, v, Said("%(player)s's slot %(slot)s", player=name, slot=k), public=True)
     drawn = d.get("drawn")
     if drawn is not None and taken:
         raise RuleViolation(
-            "cabo.bad_claim", "drawn is the value of a card drawn from the draw pile; a taken discard is known"
+            "cabo.bad_claim", Said("drawn is the value of a card drawn from the draw pile; a taken discard is known")
         )
     success = len(set(shown)) == 1
     face_up_row = state.options.edition == 2 and taken
@@ -766,7 +925,7 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
             w.bind(
                 new,
                 read_known(drawn, "drawn"),
-                f"the card {name} drew at entry {w.r.pending_seq}",
+                _drawn_at(name, w.r.pending_seq),
                 seats=frozenset({seat}),
             )
         row = w.row(seat)
@@ -785,7 +944,7 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
             w.bind(
                 new,
                 read_known(drawn, "drawn"),
-                f"the card {name} drew at entry {w.r.pending_seq}",
+                _drawn_at(name, w.r.pending_seq),
                 seats=frozenset({seat}),
             )
         w.row(seat).append(new)
@@ -794,13 +953,15 @@ def _claim(state: State, w: _Work, seat: Seat, d: Mapping[str, Any], new: Token,
             w.face_up.add(new)
         return {}
     if drawn is not None:
-        w.bind(new, read_known(drawn, "drawn"), f"the card {name} drew at entry {w.r.pending_seq}", public=True)
+        w.bind(new, read_known(drawn, "drawn"), _drawn_at(name, w.r.pending_seq), public=True)
     elif w.values[new] is None:
         raise RuleViolation(
             "cabo.drawn_required",
-            (
-                f"{name}'s claim fails ({' '.join(map(str, shown))} are not equal), so the drawn card goes face up onto the "
-                "discard pile: write its value in drawn"
+            Said(
+                "%(player)s's claim fails (%(cards)s are not equal), so the drawn card goes face up onto the "
+                "discard pile: write its value in drawn",
+                player=name,
+                cards=" ".join(map(str, shown)),
             ),
         )
     w.public.add(new)
@@ -813,12 +974,22 @@ def _on_call(state: State, event: Event) -> State:
     rnd = _round_of(state)
     if rnd.caller is not None and not rnd.over:
         seat = d.get("seat")
-        who = state.players[seat] if is_int(seat) and 0 <= seat < rnd.seats else "nobody else"
+        caller = state.players[rnd.caller]
         raise RuleViolation(
             "cabo.second_call",
-            (
-                f"only one player may call CABO in a round: {state.players[rnd.caller]} already called it at entry "
-                f"{rnd.caller_seq}, so {who} cannot"
+            Said(
+                "only one player may call CABO in a round: %(caller)s already called it at entry %(entry)s, so "
+                "%(player)s cannot",
+                caller=caller,
+                entry=rnd.caller_seq,
+                player=state.players[seat],
+            )
+            if is_int(seat) and 0 <= seat < rnd.seats
+            else Said(
+                "only one player may call CABO in a round: %(caller)s already called it at entry %(entry)s, so "
+                "nobody else cannot",
+                caller=caller,
+                entry=rnd.caller_seq,
             ),
             seq=rnd.caller_seq,
         )
@@ -843,22 +1014,34 @@ def _bind_rows(state: State, w: _Work, layouts: object, field: str, *, hidden_ok
     rnd = w.r
     p = state.players
     if not isinstance(layouts, (list, tuple)) or len(layouts) != rnd.seats:
-        raise RuleViolation("cabo.mismatch", f"{field}: one row per player ({rnd.seats}), in seat order")
+        raise RuleViolation(
+            "cabo.mismatch", Said("%(field)s: one row per player (%(n)s), in seat order", field=field, n=rnd.seats)
+        )
     for s, row in enumerate(layouts):
         have = len(w.layouts[s])
         if not isinstance(row, (list, tuple)) or len(row) != have:
             n = len(row) if isinstance(row, (list, tuple)) else 0
-            raise RuleViolation("cabo.mismatch", f"{field}: {p[s]}'s row has {how_many(have, 'card')}, not {n}")
+            raise RuleViolation(
+                "cabo.mismatch",
+                Said(
+                    "%(field)s: %(player)s's row has %(cards)s, not %(n)s",
+                    field=field,
+                    player=p[s],
+                    cards=how_many(have, "card"),
+                    n=n,
+                ),
+            )
         for k, text in enumerate(row):
             v = read_value(text, f"{field}[{s}][{k}]") if hidden_ok else read_known(text, f"{field}[{s}][{k}]")
-            w.bind(w.layouts[s][k], v, f"{p[s]}'s slot {k + 1}", public=True)
+            w.bind(w.layouts[s][k], v, Said("%(player)s's slot %(slot)s", player=p[s], slot=k + 1), public=True)
 
 
 def _on_showdown(state: State, event: Event) -> State:
     rnd = _round_of(state, moves=False)
     if not rnd.over:
         raise RuleViolation(
-            "cabo.round_not_over", f"round {rnd.number} is still being played: the showdown comes after the last turn"
+            "cabo.round_not_over",
+            Said("round %(round)s is still being played: the showdown comes after the last turn", round=rnd.number),
         )
     w = _Work(state, rnd, event.seq)
     _bind_rows(state, w, event.data.get("layouts"), "layouts", hidden_ok=True)
@@ -868,56 +1051,65 @@ def _on_showdown(state: State, event: Event) -> State:
 def _on_reveal(state: State, event: Event) -> State:
     bindings = event.data.get("cards")
     if not isinstance(bindings, (list, tuple)) or not bindings:
-        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+        raise RuleViolation("common.bad_reveal", Said("a reveal lists one or more cards"))
     rnd = state.current
     if rnd is None or rnd.result_only:
         raise RuleViolation(
-            "common.bad_reveal", "no round is being recorded move by move: there is no face-down card to reveal"
+            "common.bad_reveal", Said("no round is being recorded move by move: there is no face-down card to reveal")
         )
     if rnd.closed_seq:
         raise RuleViolation(
             "common.bad_reveal",
-            (
-                f"round {rnd.number} was closed from the score sheet at entry {rnd.closed_seq}: it is scored from the sheet, "
-                "not from its cards"
+            Said(
+                "round %(round)s was closed from the score sheet at entry %(entry)s: it is scored from the sheet, "
+                "not from its cards",
+                round=rnd.number,
+                entry=rnd.closed_seq,
             ),
         )
     w = _Work(state, rnd, event.seq)
     p = state.players
     for b in bindings:
         if not isinstance(b, Mapping):
-            raise RuleViolation("common.bad_reveal", f"{as_written(b)} is not a binding")
+            raise RuleViolation("common.bad_reveal", Said("%(value)s is not a binding", value=as_written(b)))
         v = read_known(b.get("card"))
         if "slot" in b:
             s = w.seat(b.get("seat"))
             k = b.get("slot")
-            w.bind(w.slot(s, k), v, f"{p[s]}'s slot {k}", public=rnd.over)
+            w.bind(w.slot(s, k), v, Said("%(player)s's slot %(slot)s", player=p[s], slot=k), public=rnd.over)
         elif "seq" in b:
             ref = next((r for r in rnd.refs if r.seq == b["seq"]), None)
             if ref is None:
                 raise RuleViolation(
                     "common.bad_reveal",
-                    (
-                        f"entry {b['seq']} is not a draw, look, peek or spy of round {rnd.number}: name a card by {{seat, slot}}"
+                    Said(
+                        "entry %(entry)s is not a draw, look, peek or spy of round %(round)s: name a card by {seat, slot}",
+                        entry=b["seq"],
+                        round=rnd.number,
                     ),
                 )
             index = b.get("index")
             if ref.kind == "initial_peek":
                 if not is_int(index) or not 0 <= index < len(ref.tokens):
                     raise RuleViolation(
-                        "common.bad_reveal", f"entry {ref.seq} is an initial look at two cards: give index 0 or 1"
+                        "common.bad_reveal",
+                        Said("entry %(entry)s is an initial look at two cards: give index 0 or 1", entry=ref.seq),
                     )
             elif index not in (None, 0):
-                raise RuleViolation("common.bad_reveal", f"entry {ref.seq} concerns one card: omit index")
+                raise RuleViolation(
+                    "common.bad_reveal", Said("entry %(entry)s concerns one card: omit index", entry=ref.seq)
+                )
             t = ref.tokens[int(index or 0)]
-            what = {"draw": f"the card {p[ref.seat]} drew at entry {ref.seq}"}.get(
-                ref.kind, f"the card {p[ref.seat]} looked at in entry {ref.seq}"
+            what = (
+                _drawn_at(p[ref.seat], ref.seq)
+                if ref.kind == "draw"
+                else Said("the card %(player)s looked at in entry %(entry)s", player=p[ref.seat], entry=ref.seq)
             )
             w.bind(t, v, what, seats=frozenset({ref.seat}), public=rnd.over and any(t in row for row in w.layouts))
         else:
             raise RuleViolation(
                 "common.bad_reveal",
-                "a Cabo binding is {seat, slot, card} or {seq, card} (with index for an initial look)",
+                Said("a Cabo binding is {seat, slot, card} or {seq, card} (with index for an initial look)"),
             )
     return _with_round(state, w.build())
 
@@ -926,7 +1118,7 @@ def _parse_layouts(state: State, raw: object) -> tuple[tuple[int, ...], ...]:
     p = state.players
     n = state.seats
     if not isinstance(raw, (list, tuple)) or len(raw) != n:
-        raise RuleViolation("cabo.bad_result", f"layouts is one row per player ({n}), in seat order")
+        raise RuleViolation("cabo.bad_result", Said("layouts is one row per player (%(n)s), in seat order", n=n))
     most = ROW if state.options.wrongMultiPenalty == "discard" else 51
     rows = []
     for s, row in enumerate(raw):
@@ -934,24 +1126,38 @@ def _parse_layouts(state: State, raw: object) -> tuple[tuple[int, ...], ...]:
             size = len(row) if isinstance(row, (list, tuple)) else 0
             raise RuleViolation(
                 "cabo.bad_result",
-                (
-                    f"{p[s]}'s row has {how_many(size, 'card')}: a row keeps 1 to {how_many(most, 'card')}"
-                    + (" (more only under wrongMultiPenalty = keep)" if most == ROW else "")
+                Said(
+                    "%(player)s's row has %(cards)s: a row keeps 1 to %(most)s (more only under wrongMultiPenalty = keep)",
+                    player=p[s],
+                    cards=how_many(size, "card"),
+                    most=how_many(most, "card"),
+                )
+                if most == ROW
+                else Said(
+                    "%(player)s's row has %(cards)s: a row keeps 1 to %(most)s",
+                    player=p[s],
+                    cards=how_many(size, "card"),
+                    most=how_many(most, "card"),
                 ),
             )
         rows.append(tuple(read_known(c, f"layouts[{s}][{k}]") for k, c in enumerate(row)))
     flat = [v for row in rows for v in row]
     if len(flat) > sum(DECK_COUNTS) - 1:
         raise RuleViolation(
-            "cabo.bad_result", f"the rows hold {len(flat)} cards; at least one card lies on the discard pile"
+            "cabo.bad_result",
+            Said("the rows hold %(n)s cards; at least one card lies on the discard pile", n=len(flat)),
         )
     for v in range(14):
         if flat.count(v) > DECK_COUNTS[v]:
             where = seat_names(p, [s for s in range(n) if v in rows[s]])
             raise RuleViolation(
                 "common.card_duplicate",
-                (
-                    f"the deck holds {how_many(DECK_COUNTS[v], 'card')} of value {v}, but the rows show {flat.count(v)} ({where})"
+                Said(
+                    "the deck holds %(cards)s of value %(value)s, but the rows show %(count)s (%(players)s)",
+                    cards=how_many(DECK_COUNTS[v], "card"),
+                    value=v,
+                    count=flat.count(v),
+                    players=where,
                 ),
             )
     return tuple(rows)
@@ -960,11 +1166,18 @@ def _parse_layouts(state: State, raw: object) -> tuple[tuple[int, ...], ...]:
 def _parse_caller(state: State, raw: object) -> Seat | None:
     if raw is None:
         if state.options.edition == 1:
-            raise RuleViolation("cabo.bad_result", "a first-edition round ends only after a CABO call: give the caller")
+            raise RuleViolation(
+                "cabo.bad_result", Said("a first-edition round ends only after a CABO call: give the caller")
+            )
         return None
     if not is_int(raw) or not 0 <= raw < state.seats:
         raise RuleViolation(
-            "common.bad_seat", f"caller must be a seat from 0 to {state.seats - 1} or null, not {as_written(raw)}"
+            "common.bad_seat",
+            Said(
+                "caller must be a seat from 0 to %(last)s or null, not %(value)s",
+                last=state.seats - 1,
+                value=as_written(raw),
+            ),
         )
     return int(raw)
 
@@ -976,14 +1189,17 @@ def _parse_sheet(state: State, d: Mapping[str, Any], caller: Seat | None) -> She
         RuleViolation: ``cabo.bad_result``, ``common.card_duplicate``, ``common.bad_seat``.
     """
     if "layouts" in d and "sums" in d:
-        raise RuleViolation("cabo.bad_result", "give the rows (layouts) or the sheet's sums (sums), not both")
+        raise RuleViolation("cabo.bad_result", Said("give the rows (layouts) or the sheet's sums (sums), not both"))
     if "layouts" in d:
         if "kamikaze" in d:
-            raise RuleViolation("cabo.bad_result", "kamikaze goes with sums; with layouts it is read from the rows")
+            raise RuleViolation(
+                "cabo.bad_result", Said("kamikaze goes with sums; with layouts it is read from the rows")
+            )
         return sheet_of(_parse_layouts(state, d.get("layouts")), caller)
     if "sums" not in d:
         raise RuleViolation(
-            "cabo.bad_result", "a round's result gives each row (layouts) or each player's sum as on the sheet (sums)"
+            "cabo.bad_result",
+            Said("a round's result gives each row (layouts) or each player's sum as on the sheet (sums)"),
         )
     return _parse_sums(state, d.get("sums"), d.get("kamikaze"), caller)
 
@@ -1002,7 +1218,7 @@ def _parse_sums(state: State, raw: object, kamikaze_raw: object, caller: Seat | 
     p = state.players
     n = state.seats
     if not isinstance(raw, (list, tuple)) or len(raw) != n or not all(is_int(v) for v in raw):
-        raise RuleViolation("cabo.bad_result", f"sums is one whole number per player ({n}), in seat order")
+        raise RuleViolation("cabo.bad_result", Said("sums is one whole number per player (%(n)s), in seat order", n=n))
     sums = tuple(int(v) for v in raw)
     most = _most_cards(state)
     values = sorted((v for v in range(14) for _ in range(DECK_COUNTS[v])), reverse=True)
@@ -1012,35 +1228,55 @@ def _parse_sums(state: State, raw: object, kamikaze_raw: object, caller: Seat | 
             spelled = " + ".join(map(str, values[:most])) + f" = {top}" if most == ROW else str(top)
             raise RuleViolation(
                 "cabo.bad_result",
-                (
-                    f"{p[s]}'s sum {v} is impossible: a row of 1 to {most} cards adds up to 0 at least and {spelled} at most"
+                Said(
+                    "%(player)s's sum %(sum)s is impossible: a row of 1 to %(most)s cards adds up to 0 at least and "
+                    "%(top)s at most",
+                    player=p[s],
+                    sum=v,
+                    most=most,
+                    top=spelled,
                 ),
             )
     kamikaze: Seat | None = None
     if kamikaze_raw is not None:
         if not is_int(kamikaze_raw) or not 0 <= kamikaze_raw < n:
             raise RuleViolation(
-                "common.bad_seat", f"kamikaze must be a seat from 0 to {n - 1} or null, not {as_written(kamikaze_raw)}"
+                "common.bad_seat",
+                Said(
+                    "kamikaze must be a seat from 0 to %(last)s or null, not %(value)s",
+                    last=n - 1,
+                    value=as_written(kamikaze_raw),
+                ),
             )
         kamikaze = int(kamikaze_raw)
         if sums[kamikaze] != sum(KAMIKAZE):
             raise RuleViolation(
                 "cabo.bad_result",
-                (f"a kamikaze shows 12 12 13 13, which adds up to 50: {p[kamikaze]}'s sum is {sums[kamikaze]}"),
+                Said(
+                    "a kamikaze shows 12 12 13 13, which adds up to 50: %(player)s's sum is %(sum)s",
+                    player=p[kamikaze],
+                    sum=sums[kamikaze],
+                ),
             )
     if most == ROW:
         for s, v in enumerate(sums):
             if v == sum(KAMIKAZE) and s != kamikaze:
                 raise RuleViolation(
                     "cabo.bad_result",
-                    (f"{p[s]}'s 50 in at most 4 cards can only be 12 12 13 13, a kamikaze: write kamikaze: {s}"),
+                    Said(
+                        "%(player)s's 50 in at most 4 cards can only be 12 12 13 13, a kamikaze: write kamikaze: %(seat)s",
+                        player=p[s],
+                        seat=s,
+                    ),
                 )
     if not _deck_gives(sums, kamikaze, most):
         raise RuleViolation(
             "cabo.bad_result",
-            (
-                f"no deal gives these sums together ({', '.join(f'{p[s]} {v}' for s, v in enumerate(sums))}): the deck holds "
-                f"two 0s, two 13s and four of each 1-12, and each row keeps 1 to {most} cards"
+            Said(
+                "no deal gives these sums together (%(sums)s): the deck holds two 0s, two 13s and four of each 1-12, "
+                "and each row keeps 1 to %(most)s cards",
+                sums=Joined((Joined([p[s], str(v)], " ") for s, v in enumerate(sums)), ", "),
+                most=most,
             ),
         )
     return Sheet(sums, caller, kamikaze, None)
@@ -1101,10 +1337,22 @@ def _sheet_problem(state: State, rnd: Round, sheet: Sheet) -> str | None:
     """
     p = state.players
     if rnd.caller is not None and sheet.caller != rnd.caller:
-        said = f"{p[sheet.caller]} called" if sheet.caller is not None else "nobody called"
-        return f"{p[rnd.caller]} called CABO at entry {rnd.caller_seq}; the sheet says {said}"
+        if sheet.caller is None:
+            return Said(
+                "%(caller)s called CABO at entry %(entry)s; the sheet says nobody called",
+                caller=p[rnd.caller],
+                entry=rnd.caller_seq,
+            )
+        return Said(
+            "%(caller)s called CABO at entry %(entry)s; the sheet says %(player)s called",
+            caller=p[rnd.caller],
+            entry=rnd.caller_seq,
+            player=p[sheet.caller],
+        )
     if rnd.over and rnd.caller is None and sheet.caller is not None:
-        return f"the draw pile ran out with nobody calling CABO; the sheet says {p[sheet.caller]} called"
+        return Said(
+            "the draw pile ran out with nobody calling CABO; the sheet says %(player)s called", player=p[sheet.caller]
+        )
     if not rnd.over:
         return None
     live = [t for row in rnd.layouts for t in row] + list(rnd.draw) + list(rnd.discard)
@@ -1119,47 +1367,91 @@ def _sheet_problem(state: State, rnd: Round, sheet: Sheet) -> str | None:
         known = [v for v in row if v is not None]
         unknown = len(row) - len(known)
         low, high = sum(known) + sum(pool[:unknown]), sum(known) + sum(pool[len(pool) - unknown :])
-        has = f"{how_many(len(row), 'card')}" + (f", known {' + '.join(map(str, known))}" if known else "")
-        if unknown:
-            has += f" and {unknown} unknown"
+        cards = how_many(len(row), "card")
+        added = " + ".join(map(str, known))
+        has: str
+        if known and unknown:
+            has = Said("%(cards)s, known %(known)s and %(unknown)s unknown", cards=cards, known=added, unknown=unknown)
+        elif known:
+            has = Said("%(cards)s, known %(known)s", cards=cards, known=added)
+        elif unknown:
+            has = Said("%(cards)s and %(unknown)s unknown", cards=cards, unknown=unknown)
+        else:
+            has = cards
         if sheet.kamikaze == s and len(row) != ROW:
-            return f"{p[s]}'s row holds {how_many(len(row), 'card')}, so it cannot be the kamikaze 12 12 13 13"
+            return Said(
+                "%(player)s's row holds %(cards)s, so it cannot be the kamikaze 12 12 13 13", player=p[s], cards=cards
+            )
         if not low <= sheet.sums[s] <= high:
-            bound = f"exactly {low}" if low == high else f"{low} to {high}"
-            return f"{p[s]}'s row holds {has}: its sum is {bound}; the sheet says {sheet.sums[s]}"
+            bound = Said("exactly %(low)s", low=low) if low == high else Said("%(low)s to %(high)s", low=low, high=high)
+            return Said(
+                "%(player)s's row holds %(has)s: its sum is %(bound)s; the sheet says %(sum)s",
+                player=p[s],
+                has=has,
+                bound=bound,
+                sum=sheet.sums[s],
+            )
     return None
 
 
-def _same_result(state: State, old: Sheet, new: Sheet, source: str) -> None:
-    """A repeated result must say what the first said (rows are compared when both give them).
+def _same_result(state: State, old: Sheet, new: Sheet, entry: int | None) -> None:
+    """A repeated result must say what the first said (rows are compared when both give them):
+    the one ``entry`` recorded, or (None) the one the moves give.
 
     Raises:
         RuleViolation: ``cabo.mismatch`` naming the field.
     """
     p = state.players
     if new.caller != old.caller:
-        said = seat_names(p, [old.caller]) if old.caller is not None else "no caller"
-        raise RuleViolation("cabo.mismatch", f"caller: {source} {said}")
+        if old.caller is None:
+            said = (
+                Said("caller: the moves give no caller")
+                if entry is None
+                else Said("caller: entry %(entry)s recorded no caller", entry=entry)
+            )
+        elif entry is None:
+            said = Said("caller: the moves give %(caller)s", caller=p[old.caller])
+        else:
+            said = Said("caller: entry %(entry)s recorded %(caller)s", entry=entry, caller=p[old.caller])
+        raise RuleViolation("cabo.mismatch", said)
     if old.layouts is not None and new.layouts is not None and old.layouts != new.layouts:
-        raise RuleViolation("cabo.mismatch", f"layouts: {source} other rows")
+        raise RuleViolation(
+            "cabo.mismatch",
+            Said("layouts: the moves give other rows")
+            if entry is None
+            else Said("layouts: entry %(entry)s recorded other rows", entry=entry),
+        )
     if new.sums != old.sums:
         diff = next(s for s in range(len(p)) if new.sums[s] != old.sums[s])
+        sums = dict(player=p[diff], old=old.sums[diff], new=new.sums[diff])
         raise RuleViolation(
-            "cabo.mismatch", f"sums: {source} {p[diff]}'s sum as {old.sums[diff]}, not {new.sums[diff]}"
+            "cabo.mismatch",
+            Said("sums: the moves give %(player)s's sum as %(old)s, not %(new)s", **sums)
+            if entry is None
+            else Said("sums: entry %(entry)s recorded %(player)s's sum as %(old)s, not %(new)s", entry=entry, **sums),
         )
     if new.kamikaze != old.kamikaze:
-        said = f"{p[old.kamikaze]}'s kamikaze" if old.kamikaze is not None else "no kamikaze"
-        raise RuleViolation("cabo.mismatch", f"kamikaze: {source} {said}")
+        if old.kamikaze is None:
+            said = (
+                Said("kamikaze: the moves give no kamikaze")
+                if entry is None
+                else Said("kamikaze: entry %(entry)s recorded no kamikaze", entry=entry)
+            )
+        elif entry is None:
+            said = Said("kamikaze: the moves give %(player)s's kamikaze", player=p[old.kamikaze])
+        else:
+            said = Said("kamikaze: entry %(entry)s recorded %(player)s's kamikaze", entry=entry, player=p[old.kamikaze])
+        raise RuleViolation("cabo.mismatch", said)
 
 
 def _on_hand_result(state: State, event: Event) -> State:
     d = event.data
     rnd = state.current
     if rnd is None:
-        raise RuleViolation("common.no_hand", "no round has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no round has been dealt yet (hand_started first)"))
     if "caller" not in d:
         raise RuleViolation(
-            "cabo.bad_result", "a round's result gives the caller (null only after an edition-2 deck-out)"
+            "cabo.bad_result", Said("a round's result gives the caller (null only after an edition-2 deck-out)")
         )
     caller = _parse_caller(state, d.get("caller"))
     p = state.players
@@ -1167,16 +1459,14 @@ def _on_hand_result(state: State, event: Event) -> State:
         sheet = _parse_sheet(state, d, caller)
         if rnd.facts is None:
             if state.over:
-                raise RuleViolation("common.match_over", "the game is over: a total went over 100")
+                raise RuleViolation("common.match_over", Said("the game is over: a total went over 100"))
             return settle(state, rnd._replace(facts=sheet, caller=caller, claim_seq=event.seq, over=True))
-        _same_result(state, rnd.facts, sheet, f"entry {rnd.claim_seq} recorded")
+        _same_result(state, rnd.facts, sheet, rnd.claim_seq)
         return state
     if rnd.score is not None and "sums" in d:
         # a cross-check of a scored round in the score-sheet form
         rs = rnd.score
-        _same_result(
-            state, Sheet(rs.sums, rs.caller, rs.kamikaze, rs.layouts), _parse_sheet(state, d, caller), "the moves give"
-        )
+        _same_result(state, Sheet(rs.sums, rs.caller, rs.kamikaze, rs.layouts), _parse_sheet(state, d, caller), None)
         return state
     if rnd.score is None and ("sums" in d or not rnd.over):
         # closing from the sheet: the moves stay, the facts must be reachable from where they stop
@@ -1189,11 +1479,22 @@ def _on_hand_result(state: State, event: Event) -> State:
         )
         return settle(state, closed)
     if caller != rnd.caller:
-        said = p[caller] if caller is not None else "nobody"
-        did = (
-            f"{p[rnd.caller]} called CABO at entry {rnd.caller_seq}" if rnd.caller is not None else "nobody called CABO"
-        )
-        raise RuleViolation("cabo.mismatch", f"caller: {did}, not {said}")
+        if rnd.caller is None:
+            said = Said("caller: nobody called CABO, not %(player)s", player=p[caller] if caller is not None else "?")
+        elif caller is None:
+            said = Said(
+                "caller: %(caller)s called CABO at entry %(entry)s, not nobody",
+                caller=p[rnd.caller],
+                entry=rnd.caller_seq,
+            )
+        else:
+            said = Said(
+                "caller: %(caller)s called CABO at entry %(entry)s, not %(player)s",
+                caller=p[rnd.caller],
+                entry=rnd.caller_seq,
+                player=p[caller],
+            )
+        raise RuleViolation("cabo.mismatch", said)
     w = _Work(state, rnd, event.seq)
     _bind_rows(state, w, d.get("layouts"), "layouts", hidden_ok=False)
     if state.over and rnd.score is not None:

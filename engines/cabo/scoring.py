@@ -12,6 +12,7 @@ from typing import Any
 
 from engines.cabo.state import KAMIKAZE, LIMIT, RESET_TO, ROW, Round, RoundScore, Seat, Sheet, State
 from engines.common import seat_names
+from engines.said import Joined, Said
 
 RULE_ROUND = "/rules/cabo#scoring-round"
 RULE_END = "/rules/cabo#scoring-match"
@@ -57,13 +58,38 @@ def score_round(state: State, sheet: Sheet) -> RoundScore:
         winners: tuple[Seat, ...] = (kamikaze,)
         for s in range(n):
             if s == kamikaze:
-                shown = f"cards {' '.join(map(str, layouts[s]))}" if layouts is not None else "sum 50"
-                lines.append((s, 0, f"{shown}: kamikaze (12, 12, 13, 13), 0 points"))
-            else:
-                extra = (
-                    " (the CABO caller too, without the + " + str(options.caller_penalty) + ")" if s == caller else ""
+                shown = (
+                    Said("cards %(cards)s: kamikaze (12, 12, 13, 13), 0 points", cards=" ".join(map(str, layouts[s])))
+                    if layouts is not None
+                    else Said("sum 50: kamikaze (12, 12, 13, 13), 0 points")
                 )
-                lines.append((s, 50, f"sum {_spell(s)}; {p[kamikaze]} shows 12 12 13 13 (kamikaze): 50{extra}"))
+                lines.append((s, 0, shown))
+            elif s == caller:
+                lines.append(
+                    (
+                        s,
+                        50,
+                        Said(
+                            "sum %(sum)s; %(player)s shows 12 12 13 13 (kamikaze): 50 (the CABO caller too, without "
+                            "the + %(penalty)s)",
+                            sum=_spell(s),
+                            player=p[kamikaze],
+                            penalty=options.caller_penalty,
+                        ),
+                    )
+                )
+            else:
+                lines.append(
+                    (
+                        s,
+                        50,
+                        Said(
+                            "sum %(sum)s; %(player)s shows 12 12 13 13 (kamikaze): 50",
+                            sum=_spell(s),
+                            player=p[kamikaze],
+                        ),
+                    )
+                )
     else:
         m = min(sums)
         low = tuple(s for s in range(n) if sums[s] == m)
@@ -72,26 +98,34 @@ def score_round(state: State, sheet: Sheet) -> RoundScore:
             scores = tuple(0 if s == caller else sums[s] for s in range(n))
             for s in range(n):
                 if s == caller:
-                    tie = (
-                        f", tied with {seat_names(p, [x for x in low if x != s])}: the caller wins the tie"
+                    said = (
+                        Said(
+                            "sum %(sum)s; called CABO and is lowest, tied with %(players)s: the caller wins the tie: 0",
+                            sum=_spell(s),
+                            players=seat_names(p, [x for x in low if x != s]),
+                        )
                         if len(low) > 1
-                        else ""
+                        else Said("sum %(sum)s; called CABO and is lowest: 0", sum=_spell(s))
                     )
-                    lines.append((s, 0, f"sum {_spell(s)}; called CABO and is lowest{tie}: 0"))
+                    lines.append((s, 0, said))
                 elif sums[s] == m:
                     lines.append(
                         (
                             s,
                             sums[s],
-                            f"sum {_spell(s)}; tied lowest with the CABO caller {p[caller]}, "
-                            f"who wins the tie: scores the sum {sums[s]}",
+                            Said(
+                                "sum %(sum)s; tied lowest with the CABO caller %(caller)s, who wins the tie: scores "
+                                "the sum %(own)s",
+                                sum=_spell(s),
+                                caller=p[caller],
+                                own=sums[s],
+                            ),
                         )
                     )
                 else:
-                    lines.append((s, sums[s], f"sum {_spell(s)}"))
+                    lines.append((s, sums[s], Said("sum %(sum)s", sum=_spell(s))))
         elif caller is not None:
             winners = low
-            who = f"{m} ({seat_names(p, low)})"
             penalty = options.caller_penalty
             if options.edition == 1:
                 scores = tuple(0 if s in low else sums[s] + penalty if s == caller else sums[s] for s in range(n))
@@ -103,30 +137,48 @@ def score_round(state: State, sheet: Sheet) -> RoundScore:
                         (
                             s,
                             scores[s],
-                            f"sum {_spell(s)}; called CABO but {who} is lowest: {sums[s]} + {penalty} = {scores[s]}",
+                            Said(
+                                "sum %(sum)s; called CABO but %(low)s (%(players)s) is lowest: %(own)s + %(penalty)s "
+                                "= %(score)s",
+                                sum=_spell(s),
+                                low=m,
+                                players=seat_names(p, low),
+                                own=sums[s],
+                                penalty=penalty,
+                                score=scores[s],
+                            ),
                         )
                     )
                 elif s in low and options.edition == 1:
-                    lines.append((s, 0, f"sum {_spell(s)}, lowest: 0"))
+                    lines.append((s, 0, Said("sum %(sum)s, lowest: 0", sum=_spell(s))))
                 elif s in low:
                     lines.append(
                         (
                             s,
                             scores[s],
-                            f"sum {_spell(s)}, lowest, but the caller was not: everyone "
-                            f"but the caller scores the sum (edition 2)",
+                            Said(
+                                "sum %(sum)s, lowest, but the caller was not: everyone but the caller scores the sum "
+                                "(edition 2)",
+                                sum=_spell(s),
+                            ),
                         )
                     )
                 else:
-                    lines.append((s, scores[s], f"sum {_spell(s)}"))
+                    lines.append((s, scores[s], Said("sum %(sum)s", sum=_spell(s))))
         else:
             winners = low
             scores = tuple(0 if s in low else sums[s] for s in range(n))
             for s in range(n):
                 if s in low:
-                    lines.append((s, 0, f"sum {_spell(s)}, lowest (nobody called CABO: the draw pile ran out): 0"))
+                    lines.append(
+                        (
+                            s,
+                            0,
+                            Said("sum %(sum)s, lowest (nobody called CABO: the draw pile ran out): 0", sum=_spell(s)),
+                        )
+                    )
                 else:
-                    lines.append((s, scores[s], f"sum {_spell(s)}"))
+                    lines.append((s, scores[s], Said("sum %(sum)s", sum=_spell(s))))
     before = state.totals
     used = set(state.reset_used)
     totals = []
@@ -136,11 +188,21 @@ def score_round(state: State, sheet: Sheet) -> RoundScore:
         if t == LIMIT and (options.edition == 1 or s not in used):
             resets.append(s)
             used.add(s)
-            once = " (the one reset of the second edition)" if options.edition == 2 else ""
-            lines.append((s, RESET_TO - LIMIT, f"total {before[s]} + {scores[s]} = exactly 100: reduced to 50{once}"))
+            said = (
+                Said(
+                    "total %(before)s + %(score)s = exactly 100: reduced to 50 (the one reset of the second edition)",
+                    before=before[s],
+                    score=scores[s],
+                )
+                if options.edition == 2
+                else Said(
+                    "total %(before)s + %(score)s = exactly 100: reduced to 50", before=before[s], score=scores[s]
+                )
+            )
+            lines.append((s, RESET_TO - LIMIT, said))
             t = RESET_TO
         elif t == LIMIT:
-            lines.append((s, 0, "total exactly 100 again: no second reset in the second edition"))
+            lines.append((s, 0, Said("total exactly 100 again: no second reset in the second edition")))
         totals.append(t)
     order = sorted(range(len(lines)), key=lambda i: lines[i][0])
     return RoundScore(
@@ -243,13 +305,17 @@ def score(state: State) -> dict[str, Any]:
             entry["lines"] = []
             if rnd.over:
                 entry["missing"] = [{"seat": s, "slot": k} for s, k in missing]
-                where = "; ".join(f"{p[s]}'s slot {k}" for s, k in missing)
+                where = Joined([Said("%(player)s's slot %(slot)s", player=p[s], slot=k) for s, k in missing], "; ")
                 entry["lines"] = [
                     {
                         "seat": s,
                         "points": 0,
                         "rule": RULE_ROUND,
-                        "reason": f"the round is over but its score needs cards never revealed ({where}): incomplete, nothing added",
+                        "reason": Said(
+                            "the round is over but its score needs cards never revealed (%(slots)s): incomplete, "
+                            "nothing added",
+                            slots=where,
+                        ),
                     }
                     for s in sorted({s for s, _ in missing})
                 ]
@@ -263,13 +329,28 @@ def score(state: State) -> dict[str, Any]:
         best = min(final)
         winners = [s for s in range(state.seats) if final[s] == best]
         above = [s for s in range(state.seats) if final[s] > LIMIT]
+        said = dict(
+            out=seat_names(p, above),
+            totals=Joined([str(final[s]) for s in above], ", "),
+            winners=seat_names(p, winners),
+            best=best,
+        )
         end = {
             "over": True,
             "winners": winners,
             "rule": RULE_END,
             "reason": (
-                f"{seat_names(p, above)} went over 100 ({', '.join(str(final[s]) for s in above)}): the game is over; "
-                f"{seat_names(p, winners)} win{'s' if len(winners) == 1 else ''} with {best}, the lowest total"
+                Said(
+                    "%(out)s went over 100 (%(totals)s): the game is over; %(winners)s wins with %(best)s, the lowest "
+                    "total",
+                    **said,
+                )
+                if len(winners) == 1
+                else Said(
+                    "%(out)s went over 100 (%(totals)s): the game is over; %(winners)s win with %(best)s, the lowest "
+                    "total",
+                    **said,
+                )
             ),
         }
     standings = [

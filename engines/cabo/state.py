@@ -26,6 +26,7 @@ from engines.history import EMPTY, History
 from engines.base import RuleViolation
 from engines.cards import CABO, CardError, parse
 from engines.common import quick_replace, as_written
+from engines.said import Listed, Said
 
 GAME = "cabo"
 DECK = CABO
@@ -240,12 +241,17 @@ def read_value(text: object, field: str = "card") -> int | None:
     """
     if not isinstance(text, str):
         raise RuleViolation(
-            "common.bad_card", f'{field}: {as_written(text)} is not a Cabo card (write its value, "0" to "13")'
+            "common.bad_card",
+            Said(
+                '%(field)s: %(value)s is not a Cabo card (write its value, "0" to "13")',
+                field=field,
+                value=as_written(text),
+            ),
         )
     try:
         card = parse(text, DECK)
     except CardError as e:
-        raise RuleViolation(e.code, f"{field}: {e.message}") from None
+        raise RuleViolation(e.code, Said("%(field)s: %(problem)s", field=field, problem=e.message)) from None
     return None if card is None else int(card.rank)
 
 
@@ -253,7 +259,9 @@ def read_known(text: object, field: str = "card") -> int:
     """Parse a face-up Cabo card: ``"??"`` is refused (``common.card_hidden``)."""
     v = read_value(text, field)
     if v is None:
-        raise RuleViolation("common.card_hidden", f"{field}: this card is shown face up: write its value, not ??")
+        raise RuleViolation(
+            "common.card_hidden", Said("%(field)s: this card is shown face up: write its value, not ??", field=field)
+        )
     return v
 
 
@@ -265,10 +273,10 @@ def card_text(v: int | None) -> str:
 def slot_words(slots: list[int] | tuple[int, ...]) -> str:
     """``slot 2``, ``slots 1 and 3``."""
     if len(slots) == 1:
-        return f"slot {slots[0]}"
-    return "slots " + ", ".join(map(str, slots[:-1])) + " and " + str(slots[-1])
+        return Said("slot %(slot)s", slot=slots[0])
+    return Said("slots %(slots)s", slots=Listed(slots))
 
 
 def plural(v: int) -> str:
     """``a 13`` / ``an 8`` / ``an 11``."""
-    return ("an " if v in (8, 11) else "a ") + str(v)
+    return Said("an %(card)s", card=v) if v in (8, 11) else Said("a %(card)s", card=v)

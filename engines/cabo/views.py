@@ -107,7 +107,7 @@ def describe() -> dict[str, Any]:
     return {
         "game": GAME,
         "name": "Cabo",
-        "deck": "Cabo 52 (0-13): two 0s, two 13s, four of each 1-12",
+        "deck": Said("Cabo 52 (0-13): two 0s, two 13s, four of each 1-12"),
         "players": {"min": 2, "max": 5, "edition2Max": 4},
         "direction": "CW",
         "teams": None,

@@ -113,8 +113,8 @@ def test_a_refusal_keeps_its_english_and_its_code() -> None:
     refused = m.refuse("draw", "common.not_your_turn", seat=0)
     assert refused.message == "it is Dora's turn, not Anna's" and isinstance(refused.message, Said)
     assert i18n.say(refused.message, "de") == "Dora ist am Zug, nicht Anna"
-    assert i18n.say(refused.message, "es") == "es el turno de Dora, no de Anna"
-    assert i18n.say(refused.message, "ca") == "és el torn de Dora, no de Anna"
+    assert i18n.say(refused.message, "es") == "le toca a Dora, no a Anna"
+    assert i18n.say(refused.message, "ca") == "li toca a Dora, no a Anna"
 
 
 # --------------------------------------------------------------------------- no English f-string left

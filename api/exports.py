@@ -21,6 +21,7 @@ from api.context import current_service
 from api.i18n import current_language
 from api.schemas import MatchFilters, Problem, match_filters
 from api.service import AuthError, transfer
+from engines.said import Said
 from replays.lines import lines_of
 
 blp = Blueprint(
@@ -114,11 +115,13 @@ def _import_key() -> None:
     if given is None:
         raise AuthError(
             "auth.missing",
-            "importing on this server needs its import key: send "
-            "'Authorization: Bearer <import key>' (ask the server's operator for it)",
+            Said(
+                "importing on this server needs its import key: send "
+                "'Authorization: Bearer <import key>' (ask the server's operator for it)"
+            ),
         )
     if not hmac.compare_digest(given.encode("utf-8", "replace"), str(key).encode("utf-8")):
-        raise AuthError("auth.wrong", "this is not the server's import key")
+        raise AuthError("auth.wrong", Said("this is not the server's import key"))
 
 
 def _body() -> tuple[bytes, Callable[[int], bytes]]:
@@ -263,18 +266,28 @@ class Import(MethodView):
             packed = transfer.compressed(head)
             if packed:
                 raise UnsupportedMediaType(
-                    f"the body is compressed ({packed[0]}): send the archive ({NDJSON}) "
-                    f"or the text notation ({TEXT}) unpacked"
+                    Said(
+                        "the body is compressed (%(kind)s): send the archive (%(archive)s) or the text notation "
+                        "(%(text)s) unpacked",
+                        kind=packed[0],
+                        archive=NDJSON,
+                        text=TEXT,
+                    )
                 )
             if mimetype not in ARCHIVE_TYPES and mimetype != TEXT:
-                raise UnsupportedMediaType(f"send an archive as {NDJSON} or the text notation as {TEXT}")
+                raise UnsupportedMediaType(
+                    Said("send an archive as %(archive)s or the text notation as %(text)s", archive=NDJSON, text=TEXT)
+                )
             charset = request.mimetype_params.get("charset", "utf-8")
             try:
                 codecs.lookup(charset)
             except LookupError:
                 raise UnsupportedMediaType(
-                    "the body's charset is not one this server reads: send the file as UTF-8 "
-                    f"('Content-Type: {mimetype}; charset=utf-8')"
+                    Said(
+                        "the body's charset is not one this server reads: send the file as UTF-8 "
+                        "('Content-Type: %(type)s; charset=utf-8')",
+                        type=mimetype,
+                    )
                 ) from None
             seconds = current_app.config["TANTEO_IMPORT_SECONDS"]
             lines = lines_of(read)

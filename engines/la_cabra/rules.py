@@ -545,7 +545,9 @@ def _check_turn(state: State, hand: Hand, seat: Seat, kind: str) -> None:
     if seat != turn:
         raise RuleViolation(
             "common.not_your_turn",
-            Said("it is %(turn)s's turn to lead, not %(player)s's", turn=state.players[turn], player=state.players[seat])
+            Said(
+                "it is %(turn)s's turn to lead, not %(player)s's", turn=state.players[turn], player=state.players[seat]
+            )
             if trick is None
             else Said(
                 "it is %(turn)s's turn to play, not %(player)s's", turn=state.players[turn], player=state.players[seat]
@@ -913,7 +915,12 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
     if old is not None:
         raise RuleViolation(
             "common.bad_reveal",
-            Said("card %(index)s of entry %(entry)s is already known: %(card)s", index=index, entry=seq, card=old.pretty()),
+            Said(
+                "card %(index)s of entry %(entry)s is already known: %(card)s",
+                index=index,
+                entry=seq,
+                card=old.pretty(),
+            ),
         )
     if card in hand.located:
         raise RuleViolation(
@@ -1203,7 +1210,8 @@ def _parse_result(
                 continue
             if tricks[side] == 0 and n:
                 raise RuleViolation(
-                    "la-cabra.bad_result", Said("%(team)s took no trick but lists %(count)s cards", team=names[side], count=n)
+                    "la-cabra.bad_result",
+                    Said("%(team)s took no trick but lists %(count)s cards", team=names[side], count=n),
                 )
             if not tricks[side] <= n // 4 <= 4 * tricks[side]:
                 raise RuleViolation(
@@ -1391,7 +1399,7 @@ def _reachable(hand: Hand, claim: Claim) -> list[tuple[int, int, int]]:
     return out
 
 
-def _close_problem(state: State, hand: Hand, claim: Claim) -> Said | None:
+def _close_problem(state: State, hand: Hand, claim: Claim) -> Said | Counted | None:
     """Say why a sheet cannot close a hand in play from its position (None: it can).
 
     What the moves fixed stays: tricks already taken, cards already in a team's pile (their

@@ -255,7 +255,13 @@ def _refs_words(refs: tuple[Ref, ...]) -> Joined:
     for s, i in refs:
         by_seq.setdefault(s, []).append(i)
     return Joined(
-        Counted("entry %(entry)s card %(cards)s", "entry %(entry)s cards %(cards)s", len(ix), entry=s, cards=Joined(ix, ", "))
+        Counted(
+            "entry %(entry)s card %(cards)s",
+            "entry %(entry)s cards %(cards)s",
+            len(ix),
+            entry=s,
+            cards=Joined(ix, ", "),
+        )
         for s, ix in by_seq.items()
     )
 
@@ -273,7 +279,10 @@ def _pile_words(cards: frozenset[Card], hidden: int) -> str:
         words = Joined([words, Counted("(and %(n)s card worth 0)", "(and %(n)s cards worth 0)", zero)], " ")
     if hidden:
         words = Joined(
-            [words, Counted("plus %(n)s face-down card not revealed", "plus %(n)s face-down cards not revealed", hidden)],
+            [
+                words,
+                Counted("plus %(n)s face-down card not revealed", "plus %(n)s face-down cards not revealed", hidden),
+            ],
             ", ",
         )
     return words
@@ -359,15 +368,15 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
             why: str
             if facts.points is not None:
                 why = (
-                    Said(
-                        "%(team)s took 60 card points %(how)s: 60–60, eggs, no loss points", team=names[side], how=how
-                    )
+                    Said("%(team)s took 60 card points %(how)s: 60–60, eggs, no loss points", team=names[side], how=how)
                     if how
                     else Said("%(team)s took 60 card points: 60–60, eggs, no loss points", team=names[side])
                 )
             else:
                 why = Said(
-                    "%(team)s: 60–60 %(how)s (no loss points written for either team), eggs", team=names[side], how=sheet
+                    "%(team)s: 60–60 %(how)s (no loss points written for either team), eggs",
+                    team=names[side],
+                    how=sheet,
                 )
             if state.options.eggs == "doubleNext":
                 why = Joined([why, Said("the next deal's loss points are doubled")])

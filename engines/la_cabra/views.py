@@ -389,9 +389,7 @@ def _deal_end(state: State, *, intro: bool = True) -> tuple[list[str], list[str]
             )
     if state.over and state.end == i:
         goat = 0 if hs.totals[0] >= 12 else 1
-        rest.append(
-            Said("%(team)s reach 12 loss points: the series is over, %(team)s are the goats", team=names[goat])
-        )
+        rest.append(Said("%(team)s reach 12 loss points: the series is over, %(team)s are the goats", team=names[goat]))
     return outcome, rest
 
 
@@ -470,7 +468,10 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 Said("%(player)s discards %(cards)s face up", player=name, cards=shown())
                 if after.options.discardFaceUp
                 else Counted(
-                    "%(player)s discards %(n)s card face down", "%(player)s discards %(n)s cards face down", n, player=name
+                    "%(player)s discards %(n)s card face down",
+                    "%(player)s discards %(n)s cards face down",
+                    n,
+                    player=name,
                 )
             )
         case "tira":
@@ -496,14 +497,21 @@ def narrate(before: State | None, event: Event, after: State) -> str:
                 text = pretty_written([b.get("card")], read_card)
                 if "seq" in b:
                     parts.append(
-                        Said("card %(index)s of entry %(entry)s is %(card)s", index=b.get("index"), entry=b["seq"], card=text)
+                        Said(
+                            "card %(index)s of entry %(entry)s is %(card)s",
+                            index=b.get("index"),
+                            entry=b["seq"],
+                            card=text,
+                        )
                     )
                 else:
                     parts.append(Said("%(player)s holds %(card)s", player=players[b["seat"]], card=text))
             revealed = Said("Revealed: %(cards)s", cards=Joined(parts))
             more: list[str] = []
             if before is not None and after.scores != before.scores:
-                more.append(Said("loss points now %(total0)s–%(total1)s", total0=after.totals[0], total1=after.totals[1]))
+                more.append(
+                    Said("loss points now %(total0)s–%(total1)s", total0=after.totals[0], total1=after.totals[1])
+                )
                 if after.over and not before.over:
                     more.append(Said("the series is over"))
             return _clauses(revealed, more)
@@ -550,9 +558,7 @@ def narrate(before: State | None, event: Event, after: State) -> str:
             if before is not None and before.scores != after.scores:
                 outcome, rest = _deal_end(after)
                 return _clauses(
-                    Said(
-                        "The table's result for hand %(hand)s agrees with the record and scores it", hand=hand.number
-                    ),
+                    Said("The table's result for hand %(hand)s agrees with the record and scores it", hand=hand.number),
                     [_colon(outcome[0], outcome[1:]), *rest],
                 )
             return Said("The table's result for hand %(hand)s agrees with the record", hand=hand.number)

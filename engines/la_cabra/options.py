@@ -9,35 +9,38 @@ from __future__ import annotations
 from typing import Any
 
 from engines.common import Option, option_choices, option_defaults
+from engines.said import Said
 
 OPTIONS: tuple[Option, ...] = (
     Option(
         "trumpCard",
         "returned",
         "/rules/la-cabra#option-trumpcard",
-        "the card shown for trump goes back into the stock (returned) or lies face up at the bottom of "
-        "the stock and is drawn last (bottomFaceUp)",
+        Said(
+            "the card shown for trump goes back into the stock (returned) or lies face up at the bottom of "
+            "the stock and is drawn last (bottomFaceUp)"
+        ),
         values=("returned", "bottomFaceUp"),
     ),
     Option(
         "discardFaceUp",
         False,
         "/rules/la-cabra#option-discardfaceup",
-        "discards are played face up (and must be written)",
+        Said("discards are played face up (and must be written)"),
         values=(False, True),
     ),
     Option(
         "tiraInterruptsTira",
         False,
         "/rules/la-cabra#option-tirainterruptstira",
-        "a tira may interrupt a trick already restarted by a tira",
+        Said("a tira may interrupt a trick already restarted by a tira"),
         values=(False, True),
     ),
     Option(
         "eggs",
         "none",
         "/rules/la-cabra#option-eggs",
-        "a 60-60 deal has no effect (none) or doubles the next deal's loss points, never compounded (doubleNext)",
+        Said("a 60-60 deal has no effect (none) or doubles the next deal's loss points, never compounded (doubleNext)"),
         values=("none", "doubleNext"),
     ),
 )

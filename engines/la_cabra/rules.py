@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from engines.base import Event, RuleViolation
-from engines.common import check_options, is_int, read_cards, read_seat, as_written, set_item, how_many
+from engines.common import check_options, is_int, read_cards, read_seat, as_written, set_item
 from engines.cards import UNKNOWN, Card
 from engines.la_cabra.scoring import (
     base_loss,
@@ -57,6 +57,7 @@ from engines.la_cabra.state import (
     team_of,
     value,
 )
+from engines.said import Counted, Joined, Said
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -102,21 +103,21 @@ def _known(cards: list[Card | None]) -> list[Card]:
     return [c for c in cards if c is not None]
 
 
-def _where(state: State, hand: Hand, card: Card) -> str:
-    """Say where the record already places ``card`` in this deal."""
+def _where(state: State, hand: Hand, card: Card) -> Said:
+    """Say where the record already places ``card`` in this deal (what follows "it is")."""
     for s in range(SEATS):
         if card in hand.known[s]:
-            return f"in {state.players[s]}'s hand"
+            return Said("in %(player)s's hand", player=state.players[s])
     if hand.trick is not None:
         for p in hand.trick.plays:
             if card in p.cards:
-                return f"on the table, played by {state.players[p.seat]}"
-    for t in (0, 1):
-        if card in hand.pile_known[t]:
-            return f"in {team_name(state.players, t)}'s trick pile"
+                return Said("on the table, played by %(player)s", player=state.players[p.seat])
+    for side in (0, 1):
+        if card in hand.pile_known[side]:
+            return Said("in %(team)s's trick pile", team=team_name(state.players, side))
     if card == hand.trump:
-        return "the trump card, face up at the bottom of the stock"
-    return "elsewhere"
+        return Said("the trump card, face up at the bottom of the stock")
+    return Said("elsewhere")
 
 
 def _trump_barred(state: State, hand: Hand, card: Card, before: int | None = None) -> bool:
@@ -169,36 +170,67 @@ def _take_checked(state: State, hand: Hand, seat: Seat, cards: list[Card], hidde
     if len(cards) + hidden > len(mine) + unknown:
         raise RuleViolation(
             "la-cabra.hand_size",
-            f"{name} holds {how_many(len(mine) + unknown, 'card')} and cannot play {len(cards) + hidden}",
+            Counted(
+                "%(player)s holds %(n)s card and cannot play %(count)s",
+                "%(player)s holds %(n)s cards and cannot play %(count)s",
+                len(mine) + unknown,
+                player=name,
+                count=len(cards) + hidden,
+            ),
         )
     bind = [c for c in cards if c not in mine]
     for c in bind:
         if c in hand.located:
             raise RuleViolation(
-                "common.card_unavailable", f"{name} cannot play {c.pretty()}: it is {_where(state, hand, c)}"
+                "common.card_unavailable",
+                Said(
+                    "%(player)s cannot play %(card)s: it is %(where)s",
+                    player=name,
+                    card=c.pretty(),
+                    where=_where(state, hand, c),
+                ),
             )
         if _trump_barred(state, hand, c):
             raise RuleViolation(
                 "common.card_unavailable",
-                (
-                    f"{name} cannot play {c.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"
+                Said(
+                    "%(player)s cannot play %(card)s: it was shown as trump and put back into the stock, and "
+                    "nobody has drawn yet",
+                    player=name,
+                    card=c.pretty(),
                 ),
             )
+    msg: str
     if len(bind) > unknown:
         if unknown == 0:
-            msg = f"{name}'s hand is known ({card_list(sorted_cards(mine))}): it holds no {card_list(bind)}"
+            msg = Said(
+                "%(player)s's hand is known (%(hand)s): it holds no %(cards)s",
+                player=name,
+                hand=card_list(sorted_cards(mine)),
+                cards=card_list(bind),
+            )
         else:
-            msg = (
-                f"{name} holds {card_list(sorted_cards(mine))} and {how_many(unknown, 'unknown card')}: "
-                f"{card_list(bind)} cannot all be among them"
+            msg = Counted(
+                "%(player)s holds %(hand)s and %(n)s unknown card: %(cards)s cannot all be among them",
+                "%(player)s holds %(hand)s and %(n)s unknown cards: %(cards)s cannot all be among them",
+                unknown,
+                player=name,
+                hand=card_list(sorted_cards(mine)),
+                cards=card_list(bind),
             )
         raise RuleViolation("common.card_unavailable", msg)
     if len(bind) + hidden > unknown:
         known_words = card_list(sorted_cards(mine - set(cards)))
         if unknown - len(bind) == 0:
-            msg = f"{name}'s hand is known ({known_words}); name the discarded cards"
+            msg = Said("%(player)s's hand is known (%(hand)s); name the discarded cards", player=name, hand=known_words)
         else:
-            msg = f"{name} holds {known_words} and only {how_many(unknown - len(bind), 'unknown card')}; name the other discarded cards"
+            msg = Counted(
+                "%(player)s holds %(hand)s and only %(n)s unknown card; name the other discarded cards",
+                "%(player)s holds %(hand)s and only %(n)s unknown cards; name the other discarded cards",
+                unknown - len(bind),
+                player=name,
+                hand=known_words,
+            )
         raise RuleViolation("la-cabra.name_discard", msg)
     gone = frozenset(cards)
     return {
@@ -232,20 +264,25 @@ def start(data: Mapping[str, Any]) -> State:
     """
     game = data.get("game", GAME)
     if game != GAME:
-        raise RuleViolation("common.wrong_game", f"this is the La Cabra engine, not {as_written(game)}")
+        raise RuleViolation(
+            "common.wrong_game", Said("this is the La Cabra engine, not %(game)s", game=as_written(game))
+        )
     players = data.get("players")
     if not isinstance(players, (list, tuple)) or len(players) != SEATS:
         n = len(players) if isinstance(players, (list, tuple)) else 0
-        raise RuleViolation("la-cabra.players", f"La Cabra is played by exactly 4 players in two teams; got {n}")
+        raise RuleViolation(
+            "la-cabra.players", Said("La Cabra is played by exactly 4 players in two teams; got %(count)s", count=n)
+        )
     if not all(isinstance(p, str) and p for p in players) or len(set(players)) != SEATS:
-        raise RuleViolation("la-cabra.players", "the 4 players need 4 different, non-empty names")
+        raise RuleViolation("la-cabra.players", Said("the 4 players need 4 different, non-empty names"))
     teams = data.get("teams")
     if teams is not None and [list(t) for t in teams] != [list(t) for t in TEAMS]:
-        raise RuleViolation("la-cabra.teams", "partners sit opposite: teams must be [[0, 2], [1, 3]]")
+        raise RuleViolation("la-cabra.teams", Said("partners sit opposite: teams must be [[0, 2], [1, 3]]"))
     target = data.get("target")
     if target is not None and dict(target) != {"lossPoints": LOSS_LIMIT}:
         raise RuleViolation(
-            "common.bad_target", 'La Cabra\'s series always ends at 12 loss points: target must be {"lossPoints": 12}'
+            "common.bad_target",
+            Said('La Cabra\'s series always ends at 12 loss points: target must be {"lossPoints": 12}'),
         )
     options = parse_options(data.get("options"))
     initial = data.get("initial")
@@ -255,13 +292,13 @@ def start(data: Mapping[str, Any]) -> State:
         if not isinstance(lp, (list, tuple)) or len(lp) != 2 or not all(is_int(v) and 0 <= v < LOSS_LIMIT for v in lp):
             raise RuleViolation(
                 "common.bad_initial",
-                "initial lossPoints must be two numbers from 0 to 11 (a team with 12 has already lost)",
+                Said("initial lossPoints must be two numbers from 0 to 11 (a team with 12 has already lost)"),
             )
         double = initial.get("doubleNext", False)
         if not isinstance(double, bool):
-            raise RuleViolation("common.bad_initial", "initial doubleNext must be true or false")
+            raise RuleViolation("common.bad_initial", Said("initial doubleNext must be true or false"))
         if double and options.eggs != "doubleNext":
-            raise RuleViolation("common.bad_initial", "initial doubleNext needs the option eggs = doubleNext")
+            raise RuleViolation("common.bad_initial", Said("initial doubleNext needs the option eggs = doubleNext"))
         loss = (int(lp[0]), int(lp[1]))
     return State(
         players=tuple(players), options=options, initial=loss, initial_double=double, carried=initial is not None
@@ -293,7 +330,9 @@ def apply(state: State, event: Event) -> State:
         case "hand_result":
             return _on_hand_result(state, event)
         case _:
-            raise RuleViolation("common.unknown_event", f"La Cabra has no event {as_written(event.type)}")
+            raise RuleViolation(
+                "common.unknown_event", Said("La Cabra has no event %(event)s", event=as_written(event.type))
+            )
 
 
 def _with_hand(state: State, hand: Hand) -> State:
@@ -307,26 +346,33 @@ def _with_hand(state: State, hand: Hand) -> State:
 def _on_hand_started(state: State, event: Event) -> State:
     d = event.data
     if state.over:
-        raise RuleViolation("common.match_over", "the series is over: a team has 12 loss points")
+        raise RuleViolation("common.match_over", Said("the series is over: a team has 12 loss points"))
     cur = state.current
     if cur is not None and not cur.over:
-        what = "its hand_result" if cur.result_only else "its last trick"
-        raise RuleViolation("common.hand_in_progress", f"hand {cur.number} is not finished (waiting for {what})")
+        raise RuleViolation(
+            "common.hand_in_progress",
+            Said("hand %(hand)s is not finished (waiting for its hand_result)", hand=cur.number)
+            if cur.result_only
+            else Said("hand %(hand)s is not finished (waiting for its last trick)", hand=cur.number),
+        )
     dealer = _seat(d, "dealer")
     if cur is not None and dealer != (cur.dealer + 1) % SEATS:
         nxt = (cur.dealer + 1) % SEATS
         raise RuleViolation(
             "la-cabra.wrong_dealer",
-            (
-                f"the deal passes clockwise: {state.players[cur.dealer]} dealt hand {cur.number}, "
-                f"so {state.players[nxt]} deals now, not {state.players[dealer]}"
+            Said(
+                "the deal passes clockwise: %(dealer)s dealt hand %(hand)s, so %(next)s deals now, not %(player)s",
+                dealer=state.players[cur.dealer],
+                hand=cur.number,
+                next=state.players[nxt],
+                player=state.players[dealer],
             ),
         )
     hands_data, trump_data = d.get("hands"), d.get("trump")
     result_only = hands_data is None and trump_data is None
     if (hands_data is None) != (trump_data is None):
         raise RuleViolation(
-            "la-cabra.bad_deal", "a dealt hand needs both hands and trump (or neither, for a result-only hand)"
+            "la-cabra.bad_deal", Said("a dealt hand needs both hands and trump (or neither, for a result-only hand)")
         )
     if cur is None:
         derived: Seat | None = (dealer + 1) % SEATS
@@ -338,8 +384,11 @@ def _on_hand_started(state: State, event: Event) -> State:
         if cur is not None and derived is not None and leader != derived:
             raise RuleViolation(
                 "la-cabra.mismatch",
-                (
-                    f"leader: {state.players[derived]} won the last trick of hand {cur.number} and leads, not {state.players[leader]}"
+                Said(
+                    "leader: %(winner)s won the last trick of hand %(hand)s and leads, not %(player)s",
+                    winner=state.players[derived],
+                    hand=cur.number,
+                    player=state.players[leader],
                 ),
             )
     elif derived is not None or result_only:
@@ -347,8 +396,9 @@ def _on_hand_started(state: State, event: Event) -> State:
     else:
         raise RuleViolation(
             "la-cabra.leader_required",
-            (
-                f"hand {cur.number if cur else 0} was recorded without lastTrick: say who leads (leader), the winner of its last trick"
+            Said(
+                "hand %(hand)s was recorded without lastTrick: say who leads (leader), the winner of its last trick",
+                hand=cur.number if cur else 0,
             ),
         )
     number = 1 if cur is None else cur.number + 1
@@ -363,7 +413,7 @@ def _on_hand_started(state: State, event: Event) -> State:
         or len(hands_data) != SEATS
         or any(not isinstance(h, (list, tuple)) or len(h) != HAND_SIZE for h in hands_data)
     ):
-        raise RuleViolation("la-cabra.bad_deal", "the deal is 4 hands of 4 cards each, in seat order")
+        raise RuleViolation("la-cabra.bad_deal", Said("the deal is 4 hands of 4 cards each, in seat order"))
     known, unknown, located = _plain_deal(hands_data, trump) or _read_deal(state, hands_data, trump)
     if state.options.trumpCard == "bottomFaceUp":
         located |= {trump}
@@ -408,14 +458,22 @@ def _read_deal(state: State, hands_data: Sequence[Sequence[Any]], trump: Card) -
             if c == trump:
                 raise RuleViolation(
                     "common.card_duplicate",
-                    (f"{c.pretty()} is the trump card shown from the stock; it cannot be dealt to {state.players[s]}"),
+                    Said(
+                        "%(card)s is the trump card shown from the stock; it cannot be dealt to %(player)s",
+                        card=c.pretty(),
+                        player=state.players[s],
+                    ),
                 )
             if c in where:
                 raise RuleViolation(
                     "common.card_duplicate",
-                    (
-                        f"{c.pretty()} is dealt to {state.players[where[c]]}"
-                        + (" twice" if where[c] == s else f" and to {state.players[s]}")
+                    Said("%(card)s is dealt to %(player)s twice", card=c.pretty(), player=state.players[s])
+                    if where[c] == s
+                    else Said(
+                        "%(card)s is dealt to %(player)s and to %(other)s",
+                        card=c.pretty(),
+                        player=state.players[where[c]],
+                        other=state.players[s],
                     ),
                 )
             where[c] = s
@@ -457,22 +515,27 @@ def _deal(state: State) -> Hand:
     if hand is not None and state.end is None and hand.trump is not None and not hand.closed_seq and not hand.over:
         return hand  # a move in a dealt hand in play: the usual case, in one test
     if state.over:
-        raise RuleViolation("common.match_over", "the series is over: a team has 12 loss points")
+        raise RuleViolation("common.match_over", Said("the series is over: a team has 12 loss points"))
     if hand is None:
-        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no hand has been dealt yet (hand_started first)"))
     if hand.result_only:
         raise RuleViolation(
-            "common.no_deal", f"hand {hand.number} is recorded by its result only: moves cannot be recorded in it"
+            "common.no_deal",
+            Said("hand %(hand)s is recorded by its result only: moves cannot be recorded in it", hand=hand.number),
         )
     if hand.closed_seq:
         raise RuleViolation(
             "la-cabra.deal_over",
-            (
-                f"hand {hand.number} was closed from the score sheet at entry {hand.closed_seq}: nothing more can be recorded in it"
+            Said(
+                "hand %(hand)s was closed from the score sheet at entry %(entry)s: nothing more can be recorded in it",
+                hand=hand.number,
+                entry=hand.closed_seq,
             ),
         )
     if hand.over:
-        raise RuleViolation("la-cabra.deal_over", f"hand {hand.number} is over: every card has been played")
+        raise RuleViolation(
+            "la-cabra.deal_over", Said("hand %(hand)s is over: every card has been played", hand=hand.number)
+        )
     return hand
 
 
@@ -480,17 +543,31 @@ def _check_turn(state: State, hand: Hand, seat: Seat, kind: str) -> None:
     trick = hand.trick
     turn = hand.to_lead if trick is None else (trick.leader + len(trick.plays)) % SEATS  # Trick.turn, without a call
     if seat != turn:
-        what = "lead" if trick is None else "play"
         raise RuleViolation(
-            "common.not_your_turn", f"it is {state.players[turn]}'s turn to {what}, not {state.players[seat]}'s"
+            "common.not_your_turn",
+            Said(
+                "it is %(turn)s's turn to lead, not %(player)s's", turn=state.players[turn], player=state.players[seat]
+            )
+            if trick is None
+            else Said(
+                "it is %(turn)s's turn to play, not %(player)s's", turn=state.players[turn], player=state.players[seat]
+            ),
         )
     if kind == "lead" and trick is not None:
         raise RuleViolation(
             "la-cabra.wrong_move",
-            f"{state.players[seat]} answers the lead with {how_many(trick.k, 'card')}: beat or discard",
+            Counted(
+                "%(player)s answers the lead with %(n)s card: beat or discard",
+                "%(player)s answers the lead with %(n)s cards: beat or discard",
+                trick.k,
+                player=state.players[seat],
+            ),
         )
     if kind != "lead" and trick is None:
-        raise RuleViolation("la-cabra.wrong_move", f"{state.players[seat]} leads this trick: record a lead (or a tira)")
+        raise RuleViolation(
+            "la-cabra.wrong_move",
+            Said("%(player)s leads this trick: record a lead (or a tira)", player=state.players[seat]),
+        )
 
 
 def _on_lead(state: State, event: Event) -> State:
@@ -500,9 +577,13 @@ def _on_lead(state: State, event: Event) -> State:
     cards = _face_up(event.data)
     name = state.players[seat]
     if len(cards) > HAND_SIZE:
-        raise RuleViolation("la-cabra.lead_size", f"{name} can lead 1 to 4 cards, not {len(cards)}")
+        raise RuleViolation(
+            "la-cabra.lead_size", Said("%(player)s can lead 1 to 4 cards, not %(count)s", player=name, count=len(cards))
+        )
     if len(cards) > 1 and len({c.suit for c in cards}) > 1:
-        raise RuleViolation("la-cabra.one_suit", f"a lead is cards of one suit: {card_list(cards)} mixes suits")
+        raise RuleViolation(
+            "la-cabra.one_suit", Said("a lead is cards of one suit: %(cards)s mixes suits", cards=card_list(cards))
+        )
     changes = _take(state, hand, seat, cards)
     play = _record(Play, (event.seq, seat, "lead", tuple(cards), True))
     changes["trick"] = _record(Trick, (seat, seat, len(cards), (play,), seat, tuple(cards), None))
@@ -521,20 +602,32 @@ def _on_beat(state: State, event: Event) -> State:
     if len(cards) != trick.k:
         raise RuleViolation(
             "la-cabra.wrong_count",
-            f"{name} must play exactly {how_many(trick.k, 'card')} to this trick, not {len(cards)}",
+            Counted(
+                "%(player)s must play exactly %(n)s card to this trick, not %(count)s",
+                "%(player)s must play exactly %(n)s cards to this trick, not %(count)s",
+                trick.k,
+                player=name,
+                count=len(cards),
+            ),
         )
     changes = _take(state, hand, seat, cards)
     trump = hand.trump.suit or ""
     if not can_beat(tuple(cards), trick.winning, trump):
         useless = [c for c in cards if not any(beats(c, w, trump) for w in trick.winning)]
-        if useless:
-            why = f"{card_list(useless)} beat{'s' if len(useless) == 1 else ''} nothing"
-        else:
-            why = "each card must beat a different one of them, and no pairing does"
+        why = (
+            Counted("%(cards)s beats nothing", "%(cards)s beat nothing", len(useless), cards=card_list(useless))
+            if useless
+            else Said("each card must beat a different one of them, and no pairing does")
+        )
         raise RuleViolation(
             "la-cabra.cannot_beat",
-            (
-                f"{name} cannot beat {card_list(trick.winning)} with {card_list(cards)}: {why} (trump is {suit_sign(hand.trump)})"
+            Said(
+                "%(player)s cannot beat %(winning)s with %(cards)s: %(why)s (trump is %(suit)s)",
+                player=name,
+                winning=card_list(trick.winning),
+                cards=card_list(cards),
+                why=why,
+                suit=suit_sign(hand.trump),
             ),
         )
     play = _record(Play, (event.seq, seat, "beat", tuple(cards), True))
@@ -555,14 +648,20 @@ def _on_discard(state: State, event: Event) -> State:
     except RuleViolation as e:
         if e.code == "common.card_hidden":
             raise RuleViolation(
-                "common.card_hidden", "discards are face up in this match (discardFaceUp): write the cards"
+                "common.card_hidden", Said("discards are face up in this match (discardFaceUp): write the cards")
             ) from None
         raise
     name = state.players[seat]
     if len(cards) != trick.k:
         raise RuleViolation(
             "la-cabra.wrong_count",
-            f"{name} must play exactly {how_many(trick.k, 'card')} to this trick, not {len(cards)}",
+            Counted(
+                "%(player)s must play exactly %(n)s card to this trick, not %(count)s",
+                "%(player)s must play exactly %(n)s cards to this trick, not %(count)s",
+                trick.k,
+                player=name,
+                count=len(cards),
+            ),
         )
     shown: list[Card] = cards if face_up else _known(cards)  # type: ignore[assignment]  # face up, "??" was refused
     changes = _take(state, hand, seat, shown, len(cards) - len(shown))
@@ -639,37 +738,47 @@ def _on_tira(state: State, event: Event) -> State:
     name = state.players[seat]
     cards = _face_up(d)
     if len(cards) != HAND_SIZE or len({c.suit for c in cards}) != 1:
-        raise RuleViolation("la-cabra.tira_cards", f"a tira is four cards of one suit, not {card_list(cards)}")
+        raise RuleViolation(
+            "la-cabra.tira_cards", Said("a tira is four cards of one suit, not %(cards)s", cards=card_list(cards))
+        )
     trick = hand.trick
     played: set[Seat] = set()
     if trick is None:
         origin = hand.to_lead
         if seat == origin:
             raise RuleViolation(
-                "la-cabra.tira_leader", f"{name} is to lead: lead the four cards instead of declaring a tira"
+                "la-cabra.tira_leader",
+                Said("%(player)s is to lead: lead the four cards instead of declaring a tira", player=name),
             )
     else:
         origin = trick.origin
         played = {p.seat for p in trick.plays}
         if seat in played:
             raise RuleViolation(
-                "la-cabra.tira_played", f"{name} has already played to this trick and cannot declare a tira in it"
+                "la-cabra.tira_played",
+                Said("%(player)s has already played to this trick and cannot declare a tira in it", player=name),
             )
         if trick.tira is not None and not state.options.tiraInterruptsTira:
             raise RuleViolation(
                 "la-cabra.tira_again",
-                (f"{state.players[trick.leader]}'s tira (entry {trick.tira}) cannot be interrupted by another tira"),
+                Said(
+                    "%(player)s's tira (entry %(entry)s) cannot be interrupted by another tira",
+                    player=state.players[trick.leader],
+                    entry=trick.tira,
+                ),
             )
     rivals_raw = d.get("rivals") or []
     rivals: list[Seat] = []
     for r in rivals_raw:
         if not is_int(r) or not 0 <= r < SEATS or r == seat or r in rivals:
             raise RuleViolation(
-                "la-cabra.bad_rivals", f"rivals must be other seats (0 to 3), each once: {as_written(list(rivals_raw))}"
+                "la-cabra.bad_rivals",
+                Said("rivals must be other seats (0 to 3), each once: %(rivals)s", rivals=as_written(list(rivals_raw))),
             )
         if r in played:
             raise RuleViolation(
-                "la-cabra.bad_rivals", f"{state.players[r]} has already played to this trick and cannot claim a tira"
+                "la-cabra.bad_rivals",
+                Said("%(player)s has already played to this trick and cannot claim a tira", player=state.players[r]),
             )
         rivals.append(int(r))
     if rivals:
@@ -678,9 +787,12 @@ def _on_tira(state: State, event: Event) -> State:
         if first != seat:
             raise RuleViolation(
                 "la-cabra.tira_priority",
-                (
-                    f"{state.players[first]} claimed a tira at the same moment and sits nearer clockwise to {state.players[origin]}, "
-                    f"who led this trick first: the tira is {state.players[first]}'s, not {name}'s"
+                Said(
+                    "%(first)s claimed a tira at the same moment and sits nearer clockwise to %(leader)s, who led this "
+                    "trick first: the tira is %(first)s's, not %(player)s's",
+                    first=state.players[first],
+                    leader=state.players[origin],
+                    player=name,
                 ),
             )
     # the tira seat has not played to this trick, so the cards going back never touch its hand
@@ -762,10 +874,12 @@ def _bind_slot(hand: Hand, play: Play, index: int, card: Card) -> Hand:
 def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], card: Card) -> None:
     seq, index = b.get("seq"), b.get("index")
     if not is_int(seq):
-        raise RuleViolation("common.bad_reveal", f"seq must be an event number, not {as_written(seq)}")
+        raise RuleViolation(
+            "common.bad_reveal", Said("seq must be an event number, not %(value)s", value=as_written(seq))
+        )
     if index is None:
         raise RuleViolation(
-            "common.bad_reveal", "a La Cabra face-down card is one of a discard's cards: give its index"
+            "common.bad_reveal", Said("a La Cabra face-down card is one of a discard's cards: give its index")
         )
     i = _hand_index(state, seq)
     hand = _hand_now(state, changed, i) if i is not None else None
@@ -775,32 +889,59 @@ def _reveal_slot(state: State, changed: dict[int, Hand], b: Mapping[str, Any], c
         if took:
             raise RuleViolation(
                 "common.bad_reveal",
-                (
-                    f"the cards of entry {seq} went back to their owner's hand with the tira of entry {took[-1]}: "
-                    "reveal them as hand cards ({seat, card}) if needed"
+                Said(
+                    "the cards of entry %(entry)s went back to their owner's hand with the tira of entry %(tira)s: "
+                    "reveal them as hand cards ({seat, card}) if needed",
+                    entry=seq,
+                    tira=took[-1],
                 ),
             )
-        raise RuleViolation("common.bad_reveal", f"entry {seq} is not a move with face-down cards still on record")
+        raise RuleViolation(
+            "common.bad_reveal", Said("entry %(entry)s is not a move with face-down cards still on record", entry=seq)
+        )
     assert i is not None
     if not is_int(index) or not 0 <= index < len(play.cards):
         raise RuleViolation(
             "common.bad_reveal",
-            f"entry {seq} has {how_many(len(play.cards), 'card')}: index {as_written(index)} does not exist",
+            Counted(
+                "entry %(entry)s has %(n)s card: index %(index)s does not exist",
+                "entry %(entry)s has %(n)s cards: index %(index)s does not exist",
+                len(play.cards),
+                entry=seq,
+                index=as_written(index),
+            ),
         )
     old = play.cards[index]
     if old is not None:
-        raise RuleViolation("common.bad_reveal", f"card {index} of entry {seq} is already known: {old.pretty()}")
+        raise RuleViolation(
+            "common.bad_reveal",
+            Said(
+                "card %(index)s of entry %(entry)s is already known: %(card)s",
+                index=index,
+                entry=seq,
+                card=old.pretty(),
+            ),
+        )
     if card in hand.located:
         raise RuleViolation(
             "common.card_duplicate",
-            f"{card.pretty()} cannot be card {index} of entry {seq}: it is {_where(state, hand, card)}",
+            Said(
+                "%(card)s cannot be card %(index)s of entry %(entry)s: it is %(where)s",
+                card=card.pretty(),
+                index=index,
+                entry=seq,
+                where=_where(state, hand, card),
+            ),
         )
     if _trump_barred(state, hand, card, before=seq):
         raise RuleViolation(
             "common.card_unavailable",
-            (
-                f"{card.pretty()} was shown as trump and put back into the stock; nobody had drawn yet when "
-                f"{state.players[play.seat]} discarded at entry {seq}"
+            Said(
+                "%(card)s was shown as trump and put back into the stock; nobody had drawn yet when %(player)s "
+                "discarded at entry %(entry)s",
+                card=card.pretty(),
+                player=state.players[play.seat],
+                entry=seq,
             ),
         )
     changed[i] = _bind_slot(hand, play, index, card)
@@ -837,24 +978,37 @@ def _reveal_hand_card(
         hand = _hand_now(state, changed, i) if state.current is not None else None
         if hand is None or hand.result_only or hand.over:
             raise RuleViolation(
-                "common.bad_reveal", f"no hand is being played: {state.players[seat]} holds no cards to reveal"
+                "common.bad_reveal",
+                Said("no hand is being played: %(player)s holds no cards to reveal", player=state.players[seat]),
             )
         pending = _HandCards(hand, state.options)
     if pending.unknown[seat] == 0:
         raise RuleViolation(
             "common.bad_reveal",
-            (f"{state.players[seat]} holds no unknown card (hand: {card_list(sorted_cards(pending.known[seat]))})"),
+            Said(
+                "%(player)s holds no unknown card (hand: %(hand)s)",
+                player=state.players[seat],
+                hand=card_list(sorted_cards(pending.known[seat])),
+            ),
         )
     if card in pending.located:
         raise RuleViolation(
             "common.card_duplicate",
-            (f"{state.players[seat]} cannot hold {card.pretty()}: it is {_where(state, pending.result(), card)}"),
+            Said(
+                "%(player)s cannot hold %(card)s: it is %(where)s",
+                player=state.players[seat],
+                card=card.pretty(),
+                where=_where(state, pending.result(), card),
+            ),
         )
     if pending.barred is not None and pending.barred == card:
         raise RuleViolation(
             "common.card_unavailable",
-            (
-                f"{state.players[seat]} cannot hold {card.pretty()}: it was shown as trump and put back into the stock, and nobody has drawn yet"
+            Said(
+                "%(player)s cannot hold %(card)s: it was shown as trump and put back into the stock, and nobody has "
+                "drawn yet",
+                player=state.players[seat],
+                card=card.pretty(),
             ),
         )
     pending.known[seat] = pending.known[seat] | {card}
@@ -866,14 +1020,14 @@ def _reveal_hand_card(
 def _on_reveal(state: State, event: Event) -> State:
     bindings = event.data.get("cards")
     if not isinstance(bindings, (list, tuple)) or not bindings:
-        raise RuleViolation("common.bad_reveal", "a reveal lists one or more cards")
+        raise RuleViolation("common.bad_reveal", Said("a reveal lists one or more cards"))
     # Only the hands the reveal touches are rebuilt (nearly always the current one): a
     # reveal costs the same however many hands the match has.
     changed: dict[int, Hand] = {}
     cards: _HandCards | None = None  # hand cards named so far, put into changed before any other binding is read
     for b in bindings:
         if type(b) is not dict and not isinstance(b, Mapping):
-            raise RuleViolation("common.bad_reveal", f"{as_written(b)} is not a binding")
+            raise RuleViolation("common.bad_reveal", Said("%(value)s is not a binding", value=as_written(b)))
         text = b.get("card")
         if text == UNKNOWN:
             continue  # withheld from this reader (an open read of a match in play): binds nothing
@@ -883,7 +1037,7 @@ def _on_reveal(state: State, event: Event) -> State:
         assert card is not None
         if "slot" in b:
             raise RuleViolation(
-                "common.bad_reveal", "slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}"
+                "common.bad_reveal", Said("slots are Cabo's: La Cabra reveals {seq, index, card} or {seat, card}")
             )
         if "seq" in b and "seat" not in b:
             if cards is not None:
@@ -894,7 +1048,8 @@ def _on_reveal(state: State, event: Event) -> State:
             cards = _reveal_hand_card(state, changed, b, card, cards)
         else:
             raise RuleViolation(
-                "common.bad_reveal", "a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)"
+                "common.bad_reveal",
+                Said("a binding is {seq, index, card} (a face-down card) or {seat, card} (a hand card)"),
             )
     if cards is not None:
         changed[len(state.past)] = cards.result()
@@ -909,8 +1064,12 @@ def _on_reveal(state: State, event: Event) -> State:
             if conflict:
                 raise RuleViolation(
                     "la-cabra.mismatch",
-                    (
-                        f"this reveal contradicts the score sheet that closed hand {hand.number} (entry {hand.closed_seq}): {conflict}"
+                    Said(
+                        "this reveal contradicts the score sheet that closed hand %(hand)s (entry %(entry)s): "
+                        "%(conflict)s",
+                        hand=hand.number,
+                        entry=hand.closed_seq,
+                        conflict=conflict,
                     ),
                     seq=hand.closed_seq,
                 )
@@ -921,8 +1080,11 @@ def _on_reveal(state: State, event: Event) -> State:
                 if problem:
                     raise RuleViolation(
                         "la-cabra.mismatch",
-                        (
-                            f"this reveal contradicts the hand result of entry {hand.claim.seq}: {problem[0]}: {problem[1]}"
+                        Said(
+                            "this reveal contradicts the hand result of entry %(entry)s: %(field)s: %(problem)s",
+                            entry=hand.claim.seq,
+                            field=problem[0],
+                            problem=problem[1],
                         ),
                         seq=hand.claim.seq,
                     )
@@ -946,7 +1108,7 @@ def _on_reveal(state: State, event: Event) -> State:
 
 def _pair(v: object, field: str) -> tuple[int, int]:
     if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(is_int(x) and x >= 0 for x in v):
-        raise RuleViolation("la-cabra.bad_result", f"{field} is two numbers, one per team (NS, EW)")
+        raise RuleViolation("la-cabra.bad_result", Said("%(field)s is two numbers, one per team (NS, EW)", field=field))
     return pair(int(v[0]), int(v[1]))
 
 
@@ -966,11 +1128,17 @@ def _split_fits(pts0: int, tricks: tuple[int, int] | None) -> bool:
     return False
 
 
-def _tricks_words(names: Sequence[str], empty: int, blank: int) -> str:
+def _tricks_words(names: Sequence[str], empty: int, blank: int) -> Said:
     """Say a trick count for a sheet whose team ``empty`` has 0 card points: ``NS 8 and EW 1``."""
     counts = [9 - blank, 9 - blank]
     counts[empty] = blank
-    return f"{names[0]} {counts[0]} and {names[1]} {counts[1]}"
+    return Said(
+        "%(team0)s %(tricks0)s and %(team1)s %(tricks1)s",
+        team0=names[0],
+        tricks0=counts[0],
+        team1=names[1],
+        tricks1=counts[1],
+    )
 
 
 def _parse_result(
@@ -987,100 +1155,158 @@ def _parse_result(
     Raises:
         RuleViolation: ``la-cabra.bad_result`` naming the inconsistency.
     """
-    names = [team_name(state.players, t) for t in (0, 1)]
+    names = [team_name(state.players, side) for side in (0, 1)]
     tricks: tuple[int, int] | None = None
     if d.get("tricks") is not None:
         tricks = _pair(d.get("tricks"), "tricks")
         total = sum(tricks)
         if not 3 <= total <= 9:
             raise RuleViolation(
-                "la-cabra.bad_result", f"a deal has 3 to 9 tricks (36 cards, 4 to 16 per trick), not {total}"
+                "la-cabra.bad_result",
+                Said("a deal has 3 to 9 tricks (36 cards, 4 to 16 per trick), not %(total)s", total=total),
             )
     cards: tuple[frozenset[Card], frozenset[Card]] | None = None
     pts: tuple[int, int] | None = None
     loss: tuple[int, int] | None = None
     given = [k for k in ("cardPoints", "cards", "lossPoints") if d.get(k) is not None]
     if not given:
-        raise RuleViolation("la-cabra.bad_result", "a hand result gives cardPoints, cards or lossPoints")
+        raise RuleViolation("la-cabra.bad_result", Said("a hand result gives cardPoints, cards or lossPoints"))
     if "lossPoints" in given and len(given) > 1:
         raise RuleViolation(
-            "la-cabra.bad_result", "lossPoints stands alone: give the loss points or the card points, not both"
+            "la-cabra.bad_result", Said("lossPoints stands alone: give the loss points or the card points, not both")
         )
     if d.get("cards") is not None:
         raw = d["cards"]
         if not isinstance(raw, (list, tuple)) or len(raw) != 2 or not all(isinstance(x, (list, tuple)) for x in raw):
-            raise RuleViolation("la-cabra.bad_result", "cards is two lists, each team's trick cards")
-        lists = [[read_card(t) for t in team] for team in raw]
+            raise RuleViolation("la-cabra.bad_result", Said("cards is two lists, each team's trick cards"))
+        lists = [[read_card(side) for side in team] for team in raw]
         seen: set[Card] = set()
         for c in lists[0] + lists[1]:
             assert c is not None
             if c in seen:
-                raise RuleViolation("la-cabra.bad_result", f"{c.pretty()} is listed twice")
+                raise RuleViolation("la-cabra.bad_result", Said("%(card)s is listed twice", card=c.pretty()))
             seen.add(c)
         missing = [c for c in DECK.distinct() if c not in seen]
         if missing:
             raise RuleViolation(
                 "la-cabra.bad_result",
-                f"the two lists must hold the 36 cards exactly; missing: {card_list(sorted_cards(missing))}",
+                Said(
+                    "the two lists must hold the 36 cards exactly; missing: %(cards)s",
+                    cards=card_list(sorted_cards(missing)),
+                ),
             )
-        for t in (0, 1):
-            n = len(lists[t])
+        for side in (0, 1):
+            n = len(lists[side])
             if n % 4:
                 raise RuleViolation(
-                    "la-cabra.bad_result", f"{names[t]}'s list has {n} cards: every trick holds a multiple of 4 cards"
+                    "la-cabra.bad_result",
+                    Said(
+                        "%(team)s's list has %(count)s cards: every trick holds a multiple of 4 cards",
+                        team=names[side],
+                        count=n,
+                    ),
                 )
             if tricks is None:
                 continue
-            if tricks[t] == 0 and n:
-                raise RuleViolation("la-cabra.bad_result", f"{names[t]} took no trick but lists {n} cards")
-            if not tricks[t] <= n // 4 <= 4 * tricks[t]:
+            if tricks[side] == 0 and n:
                 raise RuleViolation(
                     "la-cabra.bad_result",
-                    (
-                        f"{names[t]} took {how_many(tricks[t], 'trick')}: {4 * tricks[t]} to {16 * tricks[t]} cards, not {n}"
+                    Said("%(team)s took no trick but lists %(count)s cards", team=names[side], count=n),
+                )
+            if not tricks[side] <= n // 4 <= 4 * tricks[side]:
+                raise RuleViolation(
+                    "la-cabra.bad_result",
+                    Counted(
+                        "%(team)s took %(n)s trick: %(least)s to %(most)s cards, not %(count)s",
+                        "%(team)s took %(n)s tricks: %(least)s to %(most)s cards, not %(count)s",
+                        tricks[side],
+                        team=names[side],
+                        least=4 * tricks[side],
+                        most=16 * tricks[side],
+                        count=n,
                     ),
                 )
         cards = (frozenset(c for c in lists[0] if c), frozenset(c for c in lists[1] if c))
     if d.get("cardPoints") is not None:
         pts = _pair(d["cardPoints"], "cardPoints")
         if sum(pts) != 120:
-            raise RuleViolation("la-cabra.bad_result", f"card points add up to 120: {pts[0]} + {pts[1]} = {sum(pts)}")
-        for t in (0, 1):
-            if not deck_totals() >> pts[t] & 1:
-                raise RuleViolation("la-cabra.bad_result", f"no set of cards is worth {pts[t]} points ({names[t]})")
-            if tricks is not None and tricks[t] == 0 and pts[t]:
+            raise RuleViolation(
+                "la-cabra.bad_result",
+                Said(
+                    "card points add up to 120: %(points0)s + %(points1)s = %(sum)s",
+                    points0=pts[0],
+                    points1=pts[1],
+                    sum=sum(pts),
+                ),
+            )
+        for side in (0, 1):
+            if not deck_totals() >> pts[side] & 1:
                 raise RuleViolation(
-                    "la-cabra.bad_result", f"{names[t]} took no trick, so they have no card points (not {pts[t]})"
+                    "la-cabra.bad_result",
+                    Said("no set of cards is worth %(points)s points (%(team)s)", points=pts[side], team=names[side]),
+                )
+            if tricks is not None and tricks[side] == 0 and pts[side]:
+                raise RuleViolation(
+                    "la-cabra.bad_result",
+                    Said(
+                        "%(team)s took no trick, so they have no card points (not %(points)s)",
+                        team=names[side],
+                        points=pts[side],
+                    ),
                 )
         if cards is not None:
             counted = points(cards[0]), points(cards[1])
             if counted != pts:
                 raise RuleViolation(
                     "la-cabra.bad_result",
-                    f"cardPoints say {pts[0]}–{pts[1]} but the listed cards are worth {counted[0]}–{counted[1]}",
+                    Said(
+                        "cardPoints say %(points0)s–%(points1)s but the listed cards are worth "
+                        "%(counted0)s–%(counted1)s",
+                        points0=pts[0],
+                        points1=pts[1],
+                        counted0=counted[0],
+                        counted1=counted[1],
+                    ),
                 )
         elif not _split_fits(pts[0], tricks):
             if tricks is None:
                 raise RuleViolation(
-                    "la-cabra.bad_result", f"no deal gives {names[0]} {pts[0]} card points and {names[1]} {pts[1]}"
+                    "la-cabra.bad_result",
+                    Said(
+                        "no deal gives %(team0)s %(points0)s card points and %(team1)s %(points1)s",
+                        team0=names[0],
+                        points0=pts[0],
+                        team1=names[1],
+                        points1=pts[1],
+                    ),
                 )
             lo, hi = max(tricks[0], 9 - 4 * tricks[1]), min(4 * tricks[0], 9 - tricks[1])
             raise RuleViolation(
                 "la-cabra.bad_result",
-                (
-                    f"with {how_many(tricks[0], 'trick')} to {tricks[1]}, {names[0]} hold {4 * lo} to {4 * hi} cards, "
-                    f"which cannot be worth {pts[0]} points"
+                Counted(
+                    "with %(n)s trick to %(tricks)s, %(team)s hold %(least)s to %(most)s cards, which cannot be "
+                    "worth %(points)s points",
+                    "with %(n)s tricks to %(tricks)s, %(team)s hold %(least)s to %(most)s cards, which cannot be "
+                    "worth %(points)s points",
+                    tricks[0],
+                    tricks=tricks[1],
+                    team=names[0],
+                    least=4 * lo,
+                    most=4 * hi,
+                    points=pts[0],
                 ),
             )
         if tricks is None and cards is None:
-            for t in (0, 1):
-                if pts[t] == 0 and took[t] is None:
+            for side in (0, 1):
+                if pts[side] == 0 and took[side] is None:
                     raise RuleViolation(
                         "la-cabra.bad_result",
-                        (
-                            f"{names[t]} have 0 card points: say whether they took only blank tricks (4 loss points) or no "
-                            f"trick at all (6) by giving both teams' tricks, for example {_tricks_words(names, t, 1)}, or "
-                            f"{_tricks_words(names, t, 0)}"
+                        Said(
+                            "%(team)s have 0 card points: say whether they took only blank tricks (4 loss points) or "
+                            "no trick at all (6) by giving both teams' tricks, for example %(blank)s, or %(none)s",
+                            team=names[side],
+                            blank=_tricks_words(names, side, 1),
+                            none=_tricks_words(names, side, 0),
                         ),
                     )
     if d.get("lossPoints") is not None:
@@ -1090,42 +1316,59 @@ def _parse_result(
             if low == 0 and high in (8, 12):
                 raise RuleViolation(
                     "la-cabra.bad_result",
-                    (
-                        f"lossPoints are the deal's own 2, 4 or 6; the doubling after eggs is counted by the engine: "
-                        f"write {high // 2} for a doubled {high}"
+                    Said(
+                        "lossPoints are the deal's own 2, 4 or 6; the doubling after eggs is counted by the engine: "
+                        "write %(half)s for a doubled %(loss)s",
+                        half=high // 2,
+                        loss=high,
                     ),
                 )
             raise RuleViolation(
                 "la-cabra.bad_result",
-                (
-                    f"lossPoints: the losing team gets 2, 4 or 6 and the winners 0 (0 and 0 for 60–60), not {loss[0]} and {loss[1]}"
+                Said(
+                    "lossPoints: the losing team gets 2, 4 or 6 and the winners 0 (0 and 0 for 60–60), not "
+                    "%(loss0)s and %(loss1)s",
+                    loss0=loss[0],
+                    loss1=loss[1],
                 ),
             )
         if tricks is not None:
-            for t in (0, 1):
-                if loss[t] == 6 and tricks[t]:
+            for side in (0, 1):
+                if loss[side] == 6 and tricks[side]:
                     raise RuleViolation(
                         "la-cabra.bad_result",
-                        (f"6 loss points mean {names[t]} took no trick, but tricks gives them {tricks[t]}"),
+                        Said(
+                            "6 loss points mean %(team)s took no trick, but tricks gives them %(tricks)s",
+                            team=names[side],
+                            tricks=tricks[side],
+                        ),
                     )
-                if tricks[t] == 0 and loss[t] != 6:
+                if tricks[side] == 0 and loss[side] != 6:
                     raise RuleViolation(
                         "la-cabra.bad_result",
-                        (f"{names[t]} took no trick: that loses with 6 loss points, not {loss[t]}"),
+                        Said(
+                            "%(team)s took no trick: that loses with 6 loss points, not %(loss)s",
+                            team=names[side],
+                            loss=loss[side],
+                        ),
                     )
     last = d.get("lastTrick")
     if last is not None:
         last = _seat(d, "lastTrick")
-        t = team_of(last)
+        side = team_of(last)
         none = (
-            (tricks is not None and tricks[t] == 0)
-            or (cards is not None and not cards[t])
-            or (loss is not None and loss[t] == 6)
+            (tricks is not None and tricks[side] == 0)
+            or (cards is not None and not cards[side])
+            or (loss is not None and loss[side] == 6)
         )
         if none:
             raise RuleViolation(
                 "la-cabra.bad_result",
-                (f"lastTrick: {names[t]} took no trick, so {state.players[last]} cannot have won the last one"),
+                Said(
+                    "lastTrick: %(team)s took no trick, so %(player)s cannot have won the last one",
+                    team=names[side],
+                    player=state.players[last],
+                ),
             )
     return Claim(seq, pts, cards, tricks, last, loss)
 
@@ -1156,39 +1399,77 @@ def _reachable(hand: Hand, claim: Claim) -> list[tuple[int, int, int]]:
     return out
 
 
-def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
+def _close_problem(state: State, hand: Hand, claim: Claim) -> Said | Counted | None:
     """Say why a sheet cannot close a hand in play from its position (None: it can).
 
     What the moves fixed stays: tricks already taken, cards already in a team's pile (their
     points), the number of cards still to be won (so how many tricks remain).
     """
-    names = [team_name(state.players, t) for t in (0, 1)]
+    names = [team_name(state.players, side) for side in (0, 1)]
     cur = hand.tricks
     known = points(hand.pile_known[0]), points(hand.pile_known[1])
     rest = 36 - sum(hand.pile_count)
-    so_far = f"after move {hand.moves}"
+    moves = hand.moves
     if claim.tricks is not None:
-        for t in (0, 1):
-            if claim.tricks[t] < cur[t]:
-                return f"{names[t]} already took {how_many(cur[t], 'trick')} {so_far}; the sheet says {claim.tricks[t]}"
+        for side in (0, 1):
+            if claim.tricks[side] < cur[side]:
+                return Counted(
+                    "%(team)s already took %(n)s trick after move %(moves)s; the sheet says %(sheet)s",
+                    "%(team)s already took %(n)s tricks after move %(moves)s; the sheet says %(sheet)s",
+                    cur[side],
+                    team=names[side],
+                    moves=moves,
+                    sheet=claim.tricks[side],
+                )
         more = claim.tricks[0] - cur[0] + claim.tricks[1] - cur[1]
         if 4 * more > rest:
-            return f"{rest} cards are left to play {so_far}, so at most {how_many(rest // 4, 'more trick')}; the sheet's tricks need {more}"
+            return Counted(
+                "%(rest)s cards are left to play after move %(moves)s, so at most %(n)s more trick; the sheet's "
+                "tricks need %(more)s",
+                "%(rest)s cards are left to play after move %(moves)s, so at most %(n)s more tricks; the sheet's "
+                "tricks need %(more)s",
+                rest // 4,
+                rest=rest,
+                moves=moves,
+                more=more,
+            )
         if 16 * more < rest:
-            return f"{rest} cards are left to play {so_far}, so at least {how_many(-(-rest // 16), 'more trick')}; the sheet's tricks give {more}"
+            return Counted(
+                "%(rest)s cards are left to play after move %(moves)s, so at least %(n)s more trick; the sheet's "
+                "tricks give %(more)s",
+                "%(rest)s cards are left to play after move %(moves)s, so at least %(n)s more tricks; the sheet's "
+                "tricks give %(more)s",
+                -(-rest // 16),
+                rest=rest,
+                moves=moves,
+                more=more,
+            )
         if claim.last_trick is not None and claim.tricks[team_of(claim.last_trick)] == cur[team_of(claim.last_trick)]:
-            t = team_of(claim.last_trick)
-            return (
-                f"the last trick is still to be played {so_far}, but the sheet gives {names[t]} no more trick, "
-                f"so {state.players[claim.last_trick]} cannot win it"
+            side = team_of(claim.last_trick)
+            return Said(
+                "the last trick is still to be played after move %(moves)s, but the sheet gives %(team)s no more "
+                "trick, so %(player)s cannot win it",
+                moves=moves,
+                team=names[side],
+                player=state.players[claim.last_trick],
             )
     if claim.cards is not None:
-        for t in (0, 1):
-            stray = hand.pile_known[t] - claim.cards[t]
+        for side in (0, 1):
+            stray = hand.pile_known[side] - claim.cards[side]
             if stray:
-                return f"{card_list(sorted_cards(stray))} already went to {names[t]}'s trick pile; the sheet lists them for {names[1 - t]}"
-            if len(claim.cards[t]) < hand.pile_count[t]:
-                return f"{names[t]}'s trick pile already holds {hand.pile_count[t]} cards; the sheet lists {len(claim.cards[t])}"
+                return Said(
+                    "%(cards)s already went to %(team)s's trick pile; the sheet lists them for %(other)s",
+                    cards=card_list(sorted_cards(stray)),
+                    team=names[side],
+                    other=names[1 - side],
+                )
+            if len(claim.cards[side]) < hand.pile_count[side]:
+                return Said(
+                    "%(team)s's trick pile already holds %(count)s cards; the sheet lists %(listed)s",
+                    team=names[side],
+                    count=hand.pile_count[side],
+                    listed=len(claim.cards[side]),
+                )
     ways = _reachable(hand, claim)
     union = 0
     for _, _, mask in ways:
@@ -1197,25 +1478,52 @@ def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
     if pts is not None:
         if union >> pts[0] & 1:
             return None
-        for t in (0, 1):
-            if pts[t] < known[t]:
-                return f"{names[t]} already hold {known[t]} card points in tricks {so_far}; the sheet says {pts[t]}"
-        return f"from the position {so_far}, {names[0]} can end with {feasible_words(union)} card points; the sheet says {pts[0]}"
+        for side in (0, 1):
+            if pts[side] < known[side]:
+                return Said(
+                    "%(team)s already hold %(known)s card points in tricks after move %(moves)s; the sheet says "
+                    "%(sheet)s",
+                    team=names[side],
+                    known=known[side],
+                    moves=moves,
+                    sheet=pts[side],
+                )
+        return Said(
+            "from the position after move %(moves)s, %(team)s can end with %(feasible)s card points; the sheet "
+            "says %(sheet)s",
+            moves=moves,
+            team=names[0],
+            feasible=feasible_words(union),
+            sheet=pts[0],
+        )
     assert claim.loss is not None
     if claim.loss == (0, 0):
         if union >> 60 & 1:
             return None
-        return (
-            f"the sheet's 60–60 cannot be reached {so_far}: {names[0]} can end with {feasible_words(union)} card points"
+        return Said(
+            "the sheet's 60–60 cannot be reached after move %(moves)s: %(team)s can end with %(feasible)s card points",
+            moves=moves,
+            team=names[0],
+            feasible=feasible_words(union),
         )
     loser = 0 if claim.loss[0] else 1
     lp = claim.loss[loser]
     if lp == 6:
         if cur[loser]:
-            return f"{names[loser]} already took {how_many(cur[loser], 'trick')} {so_far}; the sheet's 6 loss points say they took none"
+            return Counted(
+                "%(team)s already took %(n)s trick after move %(moves)s; the sheet's 6 loss points say they took none",
+                "%(team)s already took %(n)s tricks after move %(moves)s; the sheet's 6 loss points say they took none",
+                cur[loser],
+                team=names[loser],
+                moves=moves,
+            )
         if any(f[loser] == 0 for f in ((a, b) for a, b, _ in ways)):
             return None
-        return f"{names[loser]} must still win a trick {so_far}; the sheet's 6 loss points say they took none"
+        return Said(
+            "%(team)s must still win a trick after move %(moves)s; the sheet's 6 loss points say they took none",
+            team=names[loser],
+            moves=moves,
+        )
     band = range(31, 60) if lp == 2 else range(0, 31)
     reach = 0
     for f0, f1, mask in ways:
@@ -1224,68 +1532,118 @@ def _close_problem(state: State, hand: Hand, claim: Claim) -> str | None:
             if p in band and (lp == 2 or cur[loser] or (f0, f1)[loser]):
                 return None
             reach |= 1 << p
-    need = "31 to 59 card points" if lp == 2 else "30 or fewer card points and a trick"
-    return (
-        f"from the position {so_far}, {names[loser]} can end with {feasible_words(reach)} card points; the sheet's "
-        f"{lp} loss points need {need}"
+    if lp == 2:
+        return Said(
+            "from the position after move %(moves)s, %(team)s can end with %(feasible)s card points; the sheet's "
+            "%(loss)s loss points need 31 to 59 card points",
+            moves=moves,
+            team=names[loser],
+            feasible=feasible_words(reach),
+            loss=lp,
+        )
+    return Said(
+        "from the position after move %(moves)s, %(team)s can end with %(feasible)s card points; the sheet's "
+        "%(loss)s loss points need 30 or fewer card points and a trick",
+        moves=moves,
+        team=names[loser],
+        feasible=feasible_words(reach),
+        loss=lp,
     )
 
 
 def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | None:
     """Return (field, why) when a move-by-move hand's derived facts contradict ``claim``."""
-    names = [team_name(state.players, t) for t in (0, 1)]
+    names = [team_name(state.players, side) for side in (0, 1)]
     if claim.tricks is not None and claim.tricks != hand.tricks:
-        return "tricks", (
-            f"the moves give {names[0]} {how_many(hand.tricks[0], 'trick')} and {names[1]} {hand.tricks[1]}, "
-            f"not {claim.tricks[0]} and {claim.tricks[1]}"
+        return "tricks", Counted(
+            "the moves give %(team0)s %(n)s trick and %(team1)s %(tricks1)s, not %(sheet0)s and %(sheet1)s",
+            "the moves give %(team0)s %(n)s tricks and %(team1)s %(tricks1)s, not %(sheet0)s and %(sheet1)s",
+            hand.tricks[0],
+            team0=names[0],
+            team1=names[1],
+            tricks1=hand.tricks[1],
+            sheet0=claim.tricks[0],
+            sheet1=claim.tricks[1],
         )
     if claim.last_trick is not None and claim.last_trick != hand.last_winner:
-        won = state.players[hand.last_winner] if hand.last_winner is not None else "nobody"
-        return "lastTrick", f"{won} won the last trick, not {state.players[claim.last_trick]}"
+        if hand.last_winner is None:
+            return "lastTrick", Said(
+                "nobody won the last trick, not %(player)s", player=state.players[claim.last_trick]
+            )
+        return "lastTrick", Said(
+            "%(winner)s won the last trick, not %(player)s",
+            winner=state.players[hand.last_winner],
+            player=state.players[claim.last_trick],
+        )
     if claim.cards is not None:
-        for t in (0, 1):
-            stray = hand.pile_known[t] - claim.cards[t]
+        for side in (0, 1):
+            stray = hand.pile_known[side] - claim.cards[side]
             if stray:
-                return (
-                    "cards",
-                    f"{card_list(sorted_cards(stray))} went to {names[t]}'s trick pile, not to {names[1 - t]}'s",
+                return "cards", Said(
+                    "%(cards)s went to %(team)s's trick pile, not to %(other)s's",
+                    cards=card_list(sorted_cards(stray)),
+                    team=names[side],
+                    other=names[1 - side],
                 )
-        for t in (0, 1):
-            if len(claim.cards[t]) != hand.pile_count[t]:
-                return "cards", f"{names[t]}'s trick pile holds {hand.pile_count[t]} cards, not {len(claim.cards[t])}"
+        for side in (0, 1):
+            if len(claim.cards[side]) != hand.pile_count[side]:
+                return "cards", Said(
+                    "%(team)s's trick pile holds %(count)s cards, not %(listed)s",
+                    team=names[side],
+                    count=hand.pile_count[side],
+                    listed=len(claim.cards[side]),
+                )
         trump = returned_trump(hand, state.options)
-        for t in (0, 1):
-            if trump is not None and trump in claim.cards[t] and not has_late_slot(hand, t):
-                return "cards", (
-                    f"{trump.pretty()} was put back into the stock and every face-down card of {names[t]}'s pile "
-                    "was discarded before anyone drew: it cannot be among them"
+        for side in (0, 1):
+            if trump is not None and trump in claim.cards[side] and not has_late_slot(hand, side):
+                return "cards", Said(
+                    "%(card)s was put back into the stock and every face-down card of %(team)s's pile was discarded "
+                    "before anyone drew: it cannot be among them",
+                    card=trump.pretty(),
+                    team=names[side],
                 )
     pts = claim_points(claim)
     facts = compute_facts(hand._replace(claim=None), state.options)
     if pts is not None:
         if facts.points is not None and facts.points != pts:
-            return "cardPoints", (
-                f"the cards give {names[0]} {facts.points[0]} and {names[1]} {facts.points[1]}, "
-                f"not {pts[0]} and {pts[1]}"
+            return "cardPoints", Said(
+                "the cards give %(team0)s %(points0)s and %(team1)s %(points1)s, not %(sheet0)s and %(sheet1)s",
+                team0=names[0],
+                points0=facts.points[0],
+                team1=names[1],
+                points1=facts.points[1],
+                sheet0=pts[0],
+                sheet1=pts[1],
             )
         if facts.points is None and not facts.sums >> pts[0] & 1:
-            return "cardPoints", (
-                f"whatever the face-down cards are, {names[0]} have {feasible_words(facts.sums)} card points, "
-                f"not {pts[0]}"
+            return "cardPoints", Said(
+                "whatever the face-down cards are, %(team)s have %(feasible)s card points, not %(sheet)s",
+                team=names[0],
+                feasible=feasible_words(facts.sums),
+                sheet=pts[0],
             )
     if claim.loss is not None:
         took = took_tricks(hand)
         options = {p0 for p0 in bits(facts.sums) if base_loss((p0, 120 - p0), took) == claim.loss}
         if not options:
-            said = f"{claim.loss[0]} and {claim.loss[1]}"
             if facts.base is not None:
-                return (
-                    "lossPoints",
-                    f"the cards give {names[0]} {facts.base[0]} and {names[1]} {facts.base[1]} loss points, not {said}",
+                return "lossPoints", Said(
+                    "the cards give %(team0)s %(loss0)s and %(team1)s %(loss1)s loss points, not %(sheet0)s and "
+                    "%(sheet1)s",
+                    team0=names[0],
+                    loss0=facts.base[0],
+                    team1=names[1],
+                    loss1=facts.base[1],
+                    sheet0=claim.loss[0],
+                    sheet1=claim.loss[1],
                 )
-            return "lossPoints", (
-                f"whatever the face-down cards are, {names[0]} have {feasible_words(facts.sums)} card points, "
-                f"which cannot give {said} loss points"
+            return "lossPoints", Said(
+                "whatever the face-down cards are, %(team)s have %(feasible)s card points, which cannot give "
+                "%(sheet0)s and %(sheet1)s loss points",
+                team=names[0],
+                feasible=feasible_words(facts.sums),
+                sheet0=claim.loss[0],
+                sheet1=claim.loss[1],
             )
     return None
 
@@ -1293,14 +1651,16 @@ def _claim_problem(state: State, hand: Hand, claim: Claim) -> tuple[str, str] | 
 def _on_hand_result(state: State, event: Event) -> State:
     cur = state.current
     if cur is None:
-        raise RuleViolation("common.no_hand", "no hand has been dealt yet (hand_started first)")
+        raise RuleViolation("common.no_hand", Said("no hand has been dealt yet (hand_started first)"))
     if not cur.from_sheet and not cur.over:
         # closing a hand in play from the score sheet: the moves stay, the facts must follow from them;
         # a team without a trick yet may still take one, so only a trick already taken is known
         claim = _parse_result(state, event.data, event.seq, (cur.tricks[0] > 0 or None, cur.tricks[1] > 0 or None))
         conflict = _close_problem(state, cur, claim)
         if conflict:
-            raise RuleViolation("la-cabra.result_conflict", f"hand {cur.number}: {conflict}")
+            raise RuleViolation(
+                "la-cabra.result_conflict", Said("hand %(hand)s: %(conflict)s", hand=cur.number, conflict=conflict)
+            )
         return _with_hand(
             state, cur._replace(claim=claim, over=True, closed_seq=event.seq, last_winner=claim.last_trick)
         )
@@ -1317,7 +1677,7 @@ def _on_hand_result(state: State, event: Event) -> State:
         if problem is None and old is not None:
             problem = _claims_differ(state, cur, old, claim)
     if problem:
-        raise RuleViolation("la-cabra.mismatch", f"{problem[0]}: {problem[1]}")
+        raise RuleViolation("la-cabra.mismatch", Joined(problem, ": "))  # the field (its JSON name), then why
     merged = Claim(
         event.seq,
         claim.points if claim.points is not None else (old.points if old else None),
@@ -1339,27 +1699,51 @@ def _claims_differ(state: State, hand: Hand, old: Claim, new: Claim) -> tuple[st
     """Compare a cross-check with the hand_result recorded before it."""
     names = [team_name(state.players, t) for t in (0, 1)]
     if old.tricks is not None and new.tricks is not None and old.tricks != new.tricks:
-        return (
-            "tricks",
-            f"entry {old.seq} gave {old.tricks[0]} and {old.tricks[1]} tricks, not {new.tricks[0]} and {new.tricks[1]}",
+        return "tricks", Said(
+            "entry %(entry)s gave %(old0)s and %(old1)s tricks, not %(new0)s and %(new1)s",
+            entry=old.seq,
+            old0=old.tricks[0],
+            old1=old.tricks[1],
+            new0=new.tricks[0],
+            new1=new.tricks[1],
         )
     if old.last_trick is not None and new.last_trick is not None and old.last_trick != new.last_trick:
-        return (
-            "lastTrick",
-            f"entry {old.seq} said {state.players[old.last_trick]} won the last trick, not {state.players[new.last_trick]}",
+        return "lastTrick", Said(
+            "entry %(entry)s said %(old)s won the last trick, not %(new)s",
+            entry=old.seq,
+            old=state.players[old.last_trick],
+            new=state.players[new.last_trick],
         )
     a, b = claim_points(old), claim_points(new)
     if a is not None and b is not None and a != b:
-        return "cardPoints", f"entry {old.seq} gave {names[0]} {a[0]} and {names[1]} {a[1]}, not {b[0]} and {b[1]}"
+        return "cardPoints", Said(
+            "entry %(entry)s gave %(team0)s %(old0)s and %(team1)s %(old1)s, not %(new0)s and %(new1)s",
+            entry=old.seq,
+            team0=names[0],
+            old0=a[0],
+            team1=names[1],
+            old1=a[1],
+            new0=b[0],
+            new1=b[1],
+        )
     if old.cards is not None and new.cards is not None and old.cards != new.cards:
         moved = sorted_cards(old.cards[0] ^ new.cards[0])
-        return "cards", f"entry {old.seq} put {card_list(moved)} in the other team's pile"
+        return "cards", Said(
+            "entry %(entry)s put %(cards)s in the other team's pile", entry=old.seq, cards=card_list(moved)
+        )
     if hand.from_sheet:
         was = compute_facts(hand._replace(claim=old), state.options).base
         now = compute_facts(hand._replace(claim=new), state.options).base
         if was is not None and now is not None and was != now:
-            return "lossPoints", (
-                f"entry {old.seq} gives {names[0]} {was[0]} and {names[1]} {was[1]} loss points, "
-                f"not {now[0]} and {now[1]}"
+            return "lossPoints", Said(
+                "entry %(entry)s gives %(team0)s %(old0)s and %(team1)s %(old1)s loss points, not %(new0)s and "
+                "%(new1)s",
+                entry=old.seq,
+                team0=names[0],
+                old0=was[0],
+                team1=names[1],
+                old1=was[1],
+                new0=now[0],
+                new1=now[1],
             )
     return None

@@ -14,7 +14,6 @@ from typing import Any
 
 from engines.base import RuleViolation
 from engines.cards import Card
-from engines.common import how_many
 from engines.la_cabra.state import (
     DECK,
     LOSS_LIMIT,
@@ -34,6 +33,7 @@ from engines.la_cabra.state import (
     team_name,
     value,
 )
+from engines.said import Counted, Joined, Said
 
 RULE_POINTS = "/rules/la-cabra#scoring-deal"
 RULE_SERIES = "/rules/la-cabra#scoring-series"
@@ -228,8 +228,15 @@ def rescore(state: State, start: int) -> State:
         later = state.hand(end + 1)
         raise RuleViolation(
             "common.match_over",
-            f"{team_name(state.players, goat)} now reaches {scores[end].totals[goat]} loss points after hand "
-            f"{state.hand(end).number}, so the series ended there; hand {later.number} (entry {later.seq}) could not have been dealt",
+            Said(
+                "%(team)s now reaches %(total)s loss points after hand %(hand)s, so the series ended there; hand "
+                "%(later)s (entry %(entry)s) could not have been dealt",
+                team=team_name(state.players, goat),
+                total=scores[end].totals[goat],
+                hand=state.hand(end).number,
+                later=later.number,
+                entry=later.seq,
+            ),
             seq=later.seq,
         )
     return state._replace(scores=scores, end=end)
@@ -242,26 +249,59 @@ def _refs(refs: tuple[Ref, ...]) -> list[dict[str, int]]:
     return [{"seq": s, "index": i} for s, i in refs]
 
 
-def _refs_words(refs: tuple[Ref, ...]) -> str:
+def _refs_words(refs: tuple[Ref, ...]) -> Joined:
+    """Name face-down cards by their entries: ``entry 12 card 0; entry 15 cards 0, 1``."""
     by_seq: dict[int, list[int]] = {}
     for s, i in refs:
         by_seq.setdefault(s, []).append(i)
-    parts = [f"entry {s} card{'s' if len(ix) > 1 else ''} {', '.join(map(str, ix))}" for s, ix in by_seq.items()]
-    return "; ".join(parts)
+    return Joined(
+        Counted(
+            "entry %(entry)s card %(cards)s",
+            "entry %(entry)s cards %(cards)s",
+            len(ix),
+            entry=s,
+            cards=Joined(ix, ", "),
+        )
+        for s, ix in by_seq.items()
+    )
 
 
 def _pile_words(cards: frozenset[Card], hidden: int) -> str:
     """Spell a pile's points: ``A♠ 11 + 10♥ 10 + K♣ 4 = 25 (and 5 cards worth 0)``."""
     scoring = sorted(sorted_cards(c for c in cards if value(c)), key=value, reverse=True)
     zero = len(cards) - len(scoring)
-    words = " + ".join(f"{c.pretty()} {value(c)}" for c in scoring) or "no counting card"
-    if scoring:
-        words += f" = {points(cards)}"
+    words: str = (
+        Joined([Joined((Joined([c.pretty(), value(c)], " ") for c in scoring), " + "), points(cards)], " = ")
+        if scoring
+        else Said("no counting card")
+    )
     if zero:
-        words += f" (and {zero} card{'s' if zero > 1 else ''} worth 0)"
+        words = Joined([words, Counted("(and %(n)s card worth 0)", "(and %(n)s cards worth 0)", zero)], " ")
     if hidden:
-        words += f", plus {hidden} face-down card{'s' if hidden > 1 else ''} not revealed"
+        words = Joined(
+            [
+                words,
+                Counted("plus %(n)s face-down card not revealed", "plus %(n)s face-down cards not revealed", hidden),
+            ],
+            ", ",
+        )
     return words
+
+
+def _how(hand: Hand, facts: Facts) -> Said | Counted | None:
+    """Where a finished hand's points come from, when not from its cards alone: the table's count, the sheet."""
+    if hand.closed_seq:
+        return Said(
+            "as the score sheet says (the hand was closed from the sheet after move %(moves)s)", moves=hand.moves
+        )
+    if facts.counted:
+        return Counted(
+            "as the table counted (%(n)s face-down card never revealed: %(refs)s)",
+            "as the table counted (%(n)s face-down cards never revealed: %(refs)s)",
+            len(facts.missing),
+            refs=_refs_words(facts.missing),
+        )
+    return None
 
 
 def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str, Any]], list[dict[str, int]]]:
@@ -270,7 +310,7 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
     hs = state.scores[i]
     facts = hand.facts
     assert facts is not None
-    names = [team_name(state.players, t) for t in (0, 1)]
+    names = [team_name(state.players, side) for side in (0, 1)]
     lines: list[dict[str, Any]] = []
     tricks = hand.final_tricks()
     result = {
@@ -288,61 +328,116 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
     elif hand.claim is not None and hand.claim.cards is not None:
         detail_cards = hand.claim.cards
     if detail_cards is not None:
-        for t in (0, 1):
-            hidden = 0 if hand.from_sheet else len(hand.pile_hidden[t])
+        for side in (0, 1):
+            hidden = 0 if hand.from_sheet else len(hand.pile_hidden[side])
             lines.append(
                 {
-                    "team": t,
+                    "team": side,
                     "points": 0,
-                    "reason": f"{names[t]}'s tricks: {_pile_words(detail_cards[t], hidden)}",
+                    "reason": Said(
+                        "%(team)s's tricks: %(cards)s", team=names[side], cards=_pile_words(detail_cards[side], hidden)
+                    ),
                     "rule": "/rules/la-cabra#card-points",
                 }
             )
     if facts.base is None:
-        known = [points(hand.pile_known[t]) for t in (0, 1)]
-        for t in (0, 1):
+        known = [points(hand.pile_known[side]) for side in (0, 1)]
+        for side in (0, 1):
             lines.append(
                 {
-                    "team": t,
+                    "team": side,
                     "points": 0,
                     "rule": RULE_POINTS,
-                    "reason": (
-                        f"{names[t]} have {known[t]} known card points in {how_many(hand.tricks[t], 'trick')}; the deal needs the face-down cards "
-                        f"never revealed ({_refs_words(facts.missing)}): incomplete, nothing added until they are revealed"
+                    "reason": Counted(
+                        "%(team)s have %(points)s known card points in %(n)s trick; the deal needs the face-down "
+                        "cards never revealed (%(refs)s): incomplete, nothing added until they are revealed",
+                        "%(team)s have %(points)s known card points in %(n)s tricks; the deal needs the face-down "
+                        "cards never revealed (%(refs)s): incomplete, nothing added until they are revealed",
+                        hand.tricks[side],
+                        team=names[side],
+                        points=known[side],
+                        refs=_refs_words(facts.missing),
                     ),
                 }
             )
         return "incomplete", result, lines, _refs(facts.missing)
-    how = " as the table counted" if facts.counted else ""
-    if facts.counted:
-        how += f" ({len(facts.missing)} face-down card{'s' if len(facts.missing) > 1 else ''} never revealed: {_refs_words(facts.missing)})"
-    if hand.closed_seq:
-        how = f" as the score sheet says (the hand was closed from the sheet after move {hand.moves})"
+    how = _how(hand, facts)
+    sheet = how or Said("as the score sheet says")  # without the cards' points, they come from the sheet
     if facts.eggs:
-        tail = "; the next deal's loss points are doubled" if state.options.eggs == "doubleNext" else ""
-        for t in (0, 1):
+        for side in (0, 1):
+            why: str
             if facts.points is not None:
-                why = f"{names[t]} took 60 card points{how}: 60–60, eggs, no loss points{tail}"
+                why = (
+                    Said("%(team)s took 60 card points %(how)s: 60–60, eggs, no loss points", team=names[side], how=how)
+                    if how
+                    else Said("%(team)s took 60 card points: 60–60, eggs, no loss points", team=names[side])
+                )
             else:
-                why = f"{names[t]}: 60–60{how or ' as the score sheet says'} (no loss points written for either team), eggs{tail}"
-            lines.append({"team": t, "points": 0, "rule": RULE_POINTS, "reason": why})
+                why = Said(
+                    "%(team)s: 60–60 %(how)s (no loss points written for either team), eggs",
+                    team=names[side],
+                    how=sheet,
+                )
+            if state.options.eggs == "doubleNext":
+                why = Joined([why, Said("the next deal's loss points are doubled")])
+            lines.append({"team": side, "points": 0, "rule": RULE_POINTS, "reason": why})
         return "scored", result, lines, []
     base = facts.base
     loser = 0 if base[0] else 1
     winner = 1 - loser
+    won: str
     if facts.points is not None:
-        won = f"{names[winner]} took {facts.points[winner]} card points{how} (61 or more): the deal is won, no loss points"
+        won = (
+            Said(
+                "%(team)s took %(points)s card points %(how)s (61 or more): the deal is won, no loss points",
+                team=names[winner],
+                points=facts.points[winner],
+                how=how,
+            )
+            if how
+            else Said(
+                "%(team)s took %(points)s card points (61 or more): the deal is won, no loss points",
+                team=names[winner],
+                points=facts.points[winner],
+            )
+        )
     else:
-        won = f"{names[winner]} won the deal{how or ' as the score sheet says'}: no loss points"
+        won = Said("%(team)s won the deal %(how)s: no loss points", team=names[winner], how=sheet)
     lines.append({"team": winner, "points": 0, "rule": RULE_POINTS, "reason": won})
-    band = {6: "no trick", 4: "30 or fewer, with a trick", 2: "31–59"}[base[loser]]
+    band = {
+        6: Said("no trick"),
+        4: Said("30 or fewer, with a trick"),
+        2: Said("31–59"),
+    }[base[loser]]
+    lost: str
     if facts.points is not None:
         if base[loser] == 6:
-            lost = f"{names[loser]} took no trick: 6 loss points"
+            lost = Said("%(team)s took no trick: 6 loss points", team=names[loser])
+        elif how:
+            lost = Said(
+                "%(team)s took %(points)s card points %(how)s (%(band)s): %(loss)s loss points",
+                team=names[loser],
+                points=facts.points[loser],
+                how=how,
+                band=band,
+                loss=base[loser],
+            )
         else:
-            lost = f"{names[loser]} took {facts.points[loser]} card points{how} ({band}): {base[loser]} loss points"
+            lost = Said(
+                "%(team)s took %(points)s card points (%(band)s): %(loss)s loss points",
+                team=names[loser],
+                points=facts.points[loser],
+                band=band,
+                loss=base[loser],
+            )
     else:
-        lost = f"{names[loser]} lost the deal ({band}): {base[loser]} loss points{how or ' as the score sheet says'}"
+        lost = Said(
+            "%(team)s lost the deal (%(band)s): %(loss)s loss points %(how)s",
+            team=names[loser],
+            band=band,
+            loss=base[loser],
+            how=sheet,
+        )
     if hs.points is None:
         prev = state.hands[i - 1]
         missing = prev.facts.missing if prev.facts is not None else ()
@@ -351,17 +446,29 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
                 "team": loser,
                 "points": 0,
                 "rule": RULE_POINTS,
-                "reason": (
-                    f"{lost}, doubled if hand {prev.number} was 60–60, which needs its face-down cards ({_refs_words(missing)}): "
-                    f"incomplete, nothing added until they are revealed"
+                "reason": Joined(
+                    [
+                        lost,
+                        Said(
+                            "doubled if hand %(hand)s was 60–60, which needs its face-down cards (%(refs)s): "
+                            "incomplete, nothing added until they are revealed",
+                            hand=prev.number,
+                            refs=_refs_words(missing),
+                        ),
+                    ],
+                    ", ",
                 ),
             }
         )
         return "incomplete", result, lines, _refs(missing)
     got = hs.points[loser]
     if hs.multiplier == 2:
-        after = f"hand {state.hands[i - 1].number}" if i else "the paper sheet"
-        lost += f", doubled after the eggs of {after}: {got}"
+        doubled = (
+            Said("doubled after the eggs of hand %(hand)s: %(points)s", hand=state.hands[i - 1].number, points=got)
+            if i
+            else Said("doubled after the eggs of the paper sheet: %(points)s", points=got)
+        )
+        lost = Joined([lost, doubled], ", ")
     lines.append({"team": loser, "points": got, "rule": RULE_POINTS, "reason": lost})
     return "scored", result, lines, []
 
@@ -428,20 +535,24 @@ def score(state: State) -> dict[str, Any]:
             "over": True,
             "winners": [1 - goat],
             "goat": goat,
-            "reason": (
-                f"{name} reached {totals[goat]} loss points (12 or more) after hand {hands[state.end].number}: "
-                f"{name} are the goats and lose the series, {team_name(state.players, 1 - goat)} win"
+            "reason": Said(
+                "%(team)s reached %(total)s loss points (12 or more) after hand %(hand)s: %(team)s are the goats and "
+                "lose the series, %(winners)s win",
+                team=name,
+                total=totals[goat],
+                hand=hands[state.end].number,
+                winners=team_name(state.players, 1 - goat),
             ),
             "rule": RULE_SERIES,
         }
     return {"hands": hands_out, "standings": standings, "end": end}
 
 
-def feasible_words(sums: int) -> str:
+def feasible_words(sums: int) -> Said:
     """Describe a set of possible card points: ``one of 20, 24`` or ``between 12 and 70``."""
     vals = bits(sums)
     if not vals:
-        return "no total at all"
+        return Said("no total at all")
     if len(vals) <= 6:
-        return "one of " + ", ".join(map(str, vals))
-    return f"between {vals[0]} and {vals[-1]}"
+        return Said("one of %(totals)s", totals=Joined(vals, ", "))
+    return Said("between %(low)s and %(high)s", low=vals[0], high=vals[-1])

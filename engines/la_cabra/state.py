@@ -24,6 +24,7 @@ from engines.history import EMPTY, History
 from engines.cards import LA_CABRA, Card, pretty
 from engines.common import card_reader, cards_by_text, quick_replace
 from engines.la_cabra.options import DEFAULTS
+from engines.said import Joined, Listed
 
 GAME = "la-cabra"
 DECK = LA_CABRA
@@ -86,8 +87,8 @@ def team_of(seat: Seat) -> int:
     return seat % 2
 
 
-def card_list(cards: Iterable[Card | None]) -> str:
-    """Print cards for a sentence, ``??`` for unknown ones."""
+def card_list(cards: Iterable[Card | None]) -> Joined:
+    """Print cards for a sentence, ``??`` for unknown ones (each language says them its way)."""
     return pretty(cards)
 
 
@@ -395,13 +396,14 @@ class State(NamedTuple):
 
 
 @lru_cache(maxsize=64)
-def team_name(players: tuple[str, ...], team: int) -> str:
-    """Name a team for a sentence as the players do, by its two players: ``Núria and Marc``.
+def team_name(players: tuple[str, ...], team: int) -> Listed:
+    """Name a team for a sentence as the players do, by its two players: ``Núria and Marc``
+    (``Núria i Marc``, ``Núria y Marc``, ``Núria und Marc``: each language joins them its way).
 
     Never by initials ("NM took 72"): a table says who, not a code for who.
     """
     a, b = TEAMS[team]
-    return f"{players[a]} and {players[b]}"
+    return Listed((players[a], players[b]))
 
 
 def suit_sign(card: Card | None) -> str:

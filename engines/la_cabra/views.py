@@ -11,11 +11,12 @@ from typing import Any, Mapping
 
 from engines.base import COMMON_EVENTS, Event
 from engines.cards import Card, texts
-from engines.common import and_list, options_described, pretty_written, seat_names, how_many, withheld_reveal
+from engines.common import options_described, pretty_written, withheld_reveal
 from engines.privacy import ACTOR, NOBODY, OWNER, Declarations, Private
 from engines.la_cabra import forms
 from engines.la_cabra.options import OPTIONS
 from engines.la_cabra.scoring import returned_trump
+from engines.said import Counted, Joined, Listed, Said
 from engines.la_cabra.state import (
     DECK,
     GAME,
@@ -61,7 +62,7 @@ def describe() -> dict[str, Any]:
     return {
         "game": GAME,
         "name": "La Cabra",
-        "deck": "French 36 (6-A)",
+        "deck": Said("French 36 (6-A)"),
         "players": {"min": SEATS, "max": SEATS},
         "direction": "CW",
         "teams": [list(t) for t in TEAMS],
@@ -280,51 +281,126 @@ def view(state: State, seat: int | str | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- narration
 
 
-def _trick_end(state: State, before: Hand, after: Hand) -> str:
+def _face_down(n: int) -> Said:
+    """Face-down cards counted, never named: ``face-down card``, ``2 face-down cards``."""
+    return Said("face-down card") if n == 1 else Said("%(n)s face-down cards", n=n)
+
+
+def _trick_end(state: State, before: Hand, after: Hand) -> list[str]:
+    """The clauses that follow the move that ends a trick: who takes it, the refill, who leads."""
     done = after.played[-1]
     up = [c for p in done.plays if p.face_up for c in p.cards]
     down = sum(len(p.cards) for p in done.plays if not p.face_up)
     winner = state.players[done.winner]
-    worth = f"{points(up)} points" + (f" face up and {_face_down(down)}" if down else "")
-    words = f"; {winner} takes the trick ({worth})"
+    clauses: list[str] = [
+        Said(
+            "%(player)s takes the trick (%(points)s points face up and %(down)s)",
+            player=winner,
+            points=points(up),
+            down=_face_down(down),
+        )
+        if down
+        else Said("%(player)s takes the trick (%(points)s points)", player=winner, points=points(up))
+    ]
     drawn = before.stock - after.stock
     if drawn:
         each = drawn // SEATS
-        order = [(done.winner + i) % SEATS for i in range(SEATS)]
-        words += f"; {seat_names(state.players, order)} draw {each} card{'s' if each > 1 else ''} each (stock {before.stock} → {after.stock})"
+        order = Listed(state.players[(done.winner + i) % SEATS] for i in range(SEATS))
         if after.stock == 0 and state.options.trumpCard == "bottomFaceUp" and after.trump is not None:
-            words += (
-                f", {state.players[(done.winner + drawn - 1) % SEATS]} taking the face-up {after.trump.pretty()} last"
+            clauses.append(
+                Counted(
+                    "%(players)s draw %(n)s card each (stock %(before)s → %(after)s), "
+                    "%(player)s taking the face-up %(card)s last",
+                    "%(players)s draw %(n)s cards each (stock %(before)s → %(after)s), "
+                    "%(player)s taking the face-up %(card)s last",
+                    each,
+                    players=order,
+                    before=before.stock,
+                    after=after.stock,
+                    player=state.players[(done.winner + drawn - 1) % SEATS],
+                    card=after.trump.pretty(),
+                )
+            )
+        else:
+            clauses.append(
+                Counted(
+                    "%(players)s draw %(n)s card each (stock %(before)s → %(after)s)",
+                    "%(players)s draw %(n)s cards each (stock %(before)s → %(after)s)",
+                    each,
+                    players=order,
+                    before=before.stock,
+                    after=after.stock,
+                )
             )
     if not after.over:
-        words += f"; {winner} leads next"
-    return words
+        clauses.append(Said("%(player)s leads next", player=winner))
+    return clauses
 
 
-def _deal_end(state: State, *, intro: bool = True) -> str:
-    """Words for a hand that just ended: card points, loss points, the series end."""
+def _card_points(names: list[Listed], pts: tuple[int, int]) -> Said:
+    return Said(
+        "%(team0)s %(points0)s, %(team1)s %(points1)s card points",
+        team0=names[0],
+        points0=pts[0],
+        team1=names[1],
+        points1=pts[1],
+    )
+
+
+def _deal_end(state: State, *, intro: bool = True) -> tuple[list[str], list[str]]:
+    """Words for a hand that just ended: card points, loss points, the series end.
+
+    Returns what follows the sentence before it after a colon (the deal's outcome; with
+    ``intro``, "the deal is over" and its card points first), and the clauses that follow
+    it after a semicolon (what the outcome waits for, the end of the series).
+    """
     hand = state.current
     assert hand is not None and hand.facts is not None
     i = len(state.hands) - 1
     names = [team_name(state.players, t) for t in (0, 1)]
     facts, hs = hand.facts, state.scores[i]
-    words = "; the deal is over" if intro else ""
+    outcome: list[str] = [Said("the deal is over")] if intro else []
+    rest: list[str] = []
     if facts.base is None:
-        words += f"; its card points wait for {how_many(len(facts.missing), 'face-down card')} to be revealed"
+        rest.append(
+            Counted(
+                "its card points wait for %(n)s face-down card to be revealed",
+                "its card points wait for %(n)s face-down cards to be revealed",
+                len(facts.missing),
+            )
+        )
     else:
         if intro and facts.points is not None:
-            words += f": {names[0]} {facts.points[0]}, {names[1]} {facts.points[1]} card points"
+            outcome.append(_card_points(names, facts.points))
         if hs.points is None:
-            words += "; its loss points wait for the previous hand's face-down cards"
+            rest.append(Said("its loss points wait for the previous hand's face-down cards"))
         elif facts.eggs:
-            words += ": eggs, no loss points"
+            outcome.append(Said("eggs, no loss points"))
         else:
             loser = 0 if hs.points[0] else 1
-            words += f": {names[loser]} {hs.points[loser]} loss points (totals {hs.totals[0]}–{hs.totals[1]})"
+            outcome.append(
+                Said(
+                    "%(team)s %(points)s loss points (totals %(total0)s–%(total1)s)",
+                    team=names[loser],
+                    points=hs.points[loser],
+                    total0=hs.totals[0],
+                    total1=hs.totals[1],
+                )
+            )
     if state.over and state.end == i:
         goat = 0 if hs.totals[0] >= 12 else 1
-        words += f"; {names[goat]} reach 12 loss points: the series is over, {names[goat]} are the goats"
-    return words
+        rest.append(Said("%(team)s reach 12 loss points: the series is over, %(team)s are the goats", team=names[goat]))
+    return outcome, rest
+
+
+def _colon(first: str, then: list[str]) -> str:
+    """A sentence and what it leads to, after a colon: ``Hand 2 result: …: eggs, no loss points``."""
+    return Joined([first, *then], ": ") if then else first
+
+
+def _clauses(first: str, then: list[str]) -> str:
+    """Clauses side by side, after semicolons."""
+    return Joined([first, *then]) if then else first
 
 
 def narrate(before: State | None, event: Event, after: State) -> str:
@@ -332,7 +408,9 @@ def narrate(before: State | None, event: Event, after: State) -> str:
 
     The words hold only what the whole table saw, so a replay may show them beside any
     seat's view: face-down cards are counted, never named or valued (a ``reveal`` names
-    what it reveals, as its event does). Card points are told at the deal's end.
+    what it reveals, as its event does). Card points are told at the deal's end. Every
+    sentence is a message id with named parts (:mod:`engines.said`), so each language says
+    it in its own order.
     """
     d = event.data
     players = after.players
@@ -344,94 +422,152 @@ def narrate(before: State | None, event: Event, after: State) -> str:
     def shown() -> str:
         return pretty_written(d.get("cards", []), read_card)
 
+    words: str
     match event.type:
         case "match_started":
-            return (
-                f"La Cabra: {players[0]} and {players[2]} against {players[1]} and {players[3]}; "
-                "the team that reaches 12 loss points loses the series"
+            return Said(
+                "La Cabra: %(team0)s against %(team1)s; the team that reaches 12 loss points loses the series",
+                team0=team_name(players, 0),
+                team1=team_name(players, 1),
             )
         case "hand_started":
             assert hand is not None
             if hand.result_only or hand.trump is None:
-                return f"Hand {hand.number}: {players[hand.dealer]} deals; the hand is recorded by its result only"
-            where = (
-                "face up at the bottom of the stock"
-                if after.options.trumpCard == "bottomFaceUp"
-                else "put back into the stock"
-            )
+                return Said(
+                    "Hand %(hand)s: %(dealer)s deals; the hand is recorded by its result only",
+                    hand=hand.number,
+                    dealer=players[hand.dealer],
+                )
             assert hand.leader is not None
-            return (
-                f"Hand {hand.number}: {players[hand.dealer]} deals; trump {suit_sign(hand.trump)} "
-                f"({hand.trump.pretty()} shown, {where}); {players[hand.leader]} leads"
+            if after.options.trumpCard == "bottomFaceUp":
+                return Said(
+                    "Hand %(hand)s: %(dealer)s deals; trump %(suit)s (%(card)s shown, face up at the bottom of the "
+                    "stock); %(leader)s leads",
+                    hand=hand.number,
+                    dealer=players[hand.dealer],
+                    suit=suit_sign(hand.trump),
+                    card=hand.trump.pretty(),
+                    leader=players[hand.leader],
+                )
+            return Said(
+                "Hand %(hand)s: %(dealer)s deals; trump %(suit)s (%(card)s shown, put back into the stock); "
+                "%(leader)s leads",
+                hand=hand.number,
+                dealer=players[hand.dealer],
+                suit=suit_sign(hand.trump),
+                card=hand.trump.pretty(),
+                leader=players[hand.leader],
             )
         case "lead":
-            words = f"{name} leads {shown()}"
+            words = Said("%(player)s leads %(cards)s", player=name, cards=shown())
         case "beat":
-            words = f"{name} beats with {shown()}"
+            words = Said("%(player)s beats with %(cards)s", player=name, cards=shown())
         case "discard":
             n = len(d.get("cards", []))
             words = (
-                f"{name} discards {shown()} face up"
+                Said("%(player)s discards %(cards)s face up", player=name, cards=shown())
                 if after.options.discardFaceUp
-                else f"{name} discards {n} card{'s' if n > 1 else ''} face down"
+                else Counted(
+                    "%(player)s discards %(n)s card face down",
+                    "%(player)s discards %(n)s cards face down",
+                    n,
+                    player=name,
+                )
             )
         case "tira":
-            words = f"{name} declares a tira: {shown()}"
+            words = Said("%(player)s declares a tira: %(cards)s", player=name, cards=shown())
             if prev is not None and prev.trick is not None:
                 back = [
-                    f"{players[p.seat]}'s {card_list(p.cards) if p.face_up else _face_down(len(p.cards))}"
+                    Said(
+                        "%(player)s's %(cards)s",
+                        player=players[p.seat],
+                        cards=card_list(p.cards) if p.face_up else _face_down(len(p.cards)),
+                    )
                     for p in prev.trick.plays
                 ]
-                words += f"; {and_list(back)} go{'es' if len(back) == 1 else ''} back"
+                words = Joined(
+                    [words, Counted("%(returned)s goes back", "%(returned)s go back", len(back), returned=Listed(back))]
+                )
         case "reveal":
             withheld = withheld_reveal(d.get("cards", []))
             if withheld:
                 return withheld
-            parts = []
+            parts: list[str] = []
             for b in d.get("cards", []):
                 text = pretty_written([b.get("card")], read_card)
                 if "seq" in b:
-                    parts.append(f"card {b.get('index')} of entry {b['seq']} is {text}")
+                    parts.append(
+                        Said(
+                            "card %(index)s of entry %(entry)s is %(card)s",
+                            index=b.get("index"),
+                            entry=b["seq"],
+                            card=text,
+                        )
+                    )
                 else:
-                    parts.append(f"{players[b['seat']]} holds {text}")
-            words = "Revealed: " + "; ".join(parts)
+                    parts.append(Said("%(player)s holds %(card)s", player=players[b["seat"]], card=text))
+            revealed = Said("Revealed: %(cards)s", cards=Joined(parts))
+            more: list[str] = []
             if before is not None and after.scores != before.scores:
-                words += f"; loss points now {after.totals[0]}–{after.totals[1]}"
+                more.append(
+                    Said("loss points now %(total0)s–%(total1)s", total0=after.totals[0], total1=after.totals[1])
+                )
                 if after.over and not before.over:
-                    words += "; the series is over"
-            return words
+                    more.append(Said("the series is over"))
+            return _clauses(revealed, more)
         case "hand_result":
             assert hand is not None
             first = prev is not None and prev.result_only and prev.claim is None
             closing = hand.closed_seq == event.seq
             if (first or closing) and hand.facts is not None:
                 names = [team_name(players, t) for t in (0, 1)]
-                if closing:
-                    stop = f"after move {hand.moves}" if hand.moves else "before any move"
-                    words = f"Hand {hand.number} closed from the score sheet {stop}: "
-                else:
-                    words = f"Hand {hand.number} result: "
                 pts, tricks = hand.facts.points, hand.final_tricks()
+                result: str
                 if pts is not None:
-                    words += f"{names[0]} {pts[0]}, {names[1]} {pts[1]} card points"
+                    result = _card_points(names, pts)
                 else:
                     loss = d.get("lossPoints", [0, 0])
-                    words += f"loss points {names[0]} {loss[0]}, {names[1]} {loss[1]} as written"
+                    result = Said(
+                        "loss points %(team0)s %(loss0)s, %(team1)s %(loss1)s as written",
+                        team0=names[0],
+                        loss0=loss[0],
+                        team1=names[1],
+                        loss1=loss[1],
+                    )
                 if tricks is not None:
-                    words += f", tricks {tricks[0]}–{tricks[1]}"
-                return words + _deal_end(after, intro=False)
-            words = f"The table's result for hand {hand.number} agrees with the record"
+                    result = Joined(
+                        [result, Said("tricks %(tricks0)s–%(tricks1)s", tricks0=tricks[0], tricks1=tricks[1])], ", "
+                    )
+                if closing and hand.moves:
+                    head = Said(
+                        "Hand %(hand)s closed from the score sheet after move %(moves)s: %(result)s",
+                        hand=hand.number,
+                        moves=hand.moves,
+                        result=result,
+                    )
+                elif closing:
+                    head = Said(
+                        "Hand %(hand)s closed from the score sheet before any move: %(result)s",
+                        hand=hand.number,
+                        result=result,
+                    )
+                else:
+                    head = Said("Hand %(hand)s result: %(result)s", hand=hand.number, result=result)
+                outcome, rest = _deal_end(after, intro=False)
+                return _clauses(_colon(head, outcome), rest)
             if before is not None and before.scores != after.scores:
-                words += " and scores it" + _deal_end(after)
-            return words
+                outcome, rest = _deal_end(after)
+                return _clauses(
+                    Said("The table's result for hand %(hand)s agrees with the record and scores it", hand=hand.number),
+                    [_colon(outcome[0], outcome[1:]), *rest],
+                )
+            return Said("The table's result for hand %(hand)s agrees with the record", hand=hand.number)
         case _:
             return event.type
     if prev is not None and hand is not None and len(hand.played) > len(prev.played) and hand.number == prev.number:
-        words += _trick_end(after, prev, hand)
+        then = _trick_end(after, prev, hand)
         if hand.over:
-            words += _deal_end(after)
+            outcome, rest = _deal_end(after)
+            then += [_colon(outcome[0], outcome[1:]), *rest]
+        return _clauses(words, then)
     return words
-
-
-def _face_down(n: int) -> str:
-    return "face-down card" if n == 1 else f"{n} face-down cards"

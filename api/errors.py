@@ -28,7 +28,7 @@ from api.service.words import grouped, ordinal_suffix, said
 from engines.base import RuleViolation, UnknownGame
 from api.web import StreamsBusy, quoted
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
-from engines.said import Counted, Said
+from engines.said import Counted, Joined, Said
 from schemas import SchemaError
 
 PROBLEM = "application/problem+json"
@@ -396,7 +396,7 @@ def _stock(error: HTTPException, status: int) -> str:
             "%(path)s does not take %(method)s; it takes %(allowed)s",
             path=quoted(request.path),
             method=request.method,
-            allowed=", ".join(getattr(error, "valid_methods", None) or ()),
+            allowed=", ".join(sorted(getattr(error, "valid_methods", None) or ())),
         )
     if status == 413:
         limit = request.max_content_length
@@ -474,7 +474,10 @@ _VALIDATION_FORMS: list[tuple[re.Pattern[str], Callable[..., str]]] = [
         lambda low: Said("Shorter than minimum length %(min)s.", min=low),
     ),
     (re.compile(rf"Length must be {_BOUND}\."), lambda equal: Said("Length must be %(equal)s.", equal=equal)),
-    (re.compile(r"Must be one of: (.+)\."), lambda choices: Said("Must be one of: %(choices)s.", choices=choices)),
+    (
+        re.compile(r"Must be one of: (.+)\."),
+        lambda choices: Said("Must be one of: %(choices)s.", choices=Joined(choices.split(", "), ", ")),
+    ),
 ]
 """Marshmallow's messages that name a bound or the choices: their English, and its message id."""
 

@@ -1114,7 +1114,8 @@ def _shaped(game: str, written: TextMatch, errors: ErrorLog[dict[str, Any]]) -> 
         try:
             validate_event(game, event.type, event.data)
         except SchemaError as error:
-            code, message = error.code, Said("%(where)s: %(message)s", where=event.type, message=error.message)
+            message: str = Said("%(where)s: %(message)s", where=event.type, message=error.message)
+            code = error.code
             bad_card = card_problem(value_at(event.data, error.path), deck_of(written.start))
             if bad_card is not None and any(w in error.message for w in ("card", "accepted forms", "does not match")):
                 code, message = "notation.bad_card", bad_card

@@ -33,7 +33,7 @@ from api import errors, i18n, openapi, web
 from api.schemas import Problem
 from api.service import StateCache
 from api.service.cache import DEFAULT_BUDGET
-from api.service.words import grouped
+from api.service.words import grouped, said
 from engines.said import Said
 from ledger import BUSY_TIMEOUT_SECONDS, PerThread, is_shared_database
 
@@ -127,11 +127,11 @@ class OrjsonProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)
 
     def passed(self, obj: Any) -> Any:
-        """Write what orjson leaves to us: the engines' words (a ``str`` subclass) said in the
-        reader's language (:func:`api.i18n.say`), other subclasses as their base type, the rest
-        as Flask writes it."""
+        """Write what orjson leaves to us: the engines' words (a ``str`` subclass; the ledger's
+        made the engines' first, :func:`api.service.words.said`) said in the reader's language
+        (:func:`api.i18n.say`), other subclasses as their base type, the rest as Flask writes it."""
         if isinstance(obj, str):
-            return str(i18n.say(obj))
+            return str(i18n.say(said(obj)))
         for base in (bool, int, float, dict, list, tuple):
             if isinstance(obj, base):
                 return base(obj)

@@ -28,6 +28,7 @@ from engines.said import Said
 from ledger import verify_listing
 from schemas import ordinal
 from tests.languages import english_left, untranslated
+from tests.ledger.sqlite_helpers import drop_edit_restore
 
 LANGS = ("ca", "es", "de")
 ACCEPT = {"ca": "ca-ES,ca;q=0.9,en;q=0.3", "es": "es-ES,es;q=0.9,en;q=0.3", "de": "de-DE,de;q=0.9,en;q=0.3"}
@@ -338,3 +339,20 @@ def test_why_a_chain_does_not_verify_is_said_in_each_language() -> None:
     for lang in LANGS:
         assert untranslated(said(reason), lang) == []
         assert i18n.say(said(reason), lang) != reason
+
+
+def test_an_altered_logs_audit_says_why_in_the_readers_language(client: FlaskClient, lang_app: Flask) -> None:
+    """The audit's chain reason (the ledger's words) is said in the reader's language, like a refusal."""
+    match, auth = started(client, "cabo", 3)
+    assert client.post(f"/matches/{match}/events", json={"events": [NOTE]}, headers=auth).status_code == 201
+    drop_edit_restore(
+        Path(lang_app.config["TANTEO_DB"]),
+        "UPDATE events SET data = ? WHERE seq = 5",
+        params=('{"text":"nothing happened"}',),
+    )
+    english = client.get(f"/matches/{match}/audit").get_json()["chain"]
+    assert english["reason"] == "seq 5: hash does not match the event's contents (the event was altered)"
+    for lang in LANGS:
+        chain = client.get(f"/matches/{match}/audit", query_string={"lang": lang}).get_json()["chain"]
+        assert {k: v for k, v in chain.items() if k != "reason"} == {k: v for k, v in english.items() if k != "reason"}
+        assert english_left(english, chain, lang) == [] and chain["reason"] != english["reason"]

@@ -23,9 +23,11 @@ from api import i18n
 from api.app import create_app
 from api.errors import _VALIDATION, _validation, event_in_batch
 from api.openapi import EXAMPLES
+from api.service import Service
+from api.service.transfer import import_text
 from api.service.words import said
 from engines.said import Said
-from ledger import verify_listing
+from ledger import MemoryLedger, verify_listing
 from schemas import ordinal
 from tests.languages import english_left, untranslated
 from tests.ledger.sqlite_helpers import drop_edit_restore
@@ -356,3 +358,29 @@ def test_an_altered_logs_audit_says_why_in_the_readers_language(client: FlaskCli
         chain = client.get(f"/matches/{match}/audit", query_string={"lang": lang}).get_json()["chain"]
         assert {k: v for k, v in chain.items() if k != "reason"} == {k: v for k, v in english.items() if k != "reason"}
         assert english_left(english, chain, lang) == [] and chain["reason"] != english["reason"]
+
+
+TEXT = """[Game "cabo"]
+[Players "Anna" "Ben" "Carl" "Dora"]
+[Initial (totals=[20 93 85 40])]
+
+2. hand_started dealer=0
+7. hand_result caller=0 layouts=[[1 2 3 4] [0 2 5] [2 3 4 6] [1 1 5]]
+4. score_claimed hand=1 points=[15 0 15 0] totals=[35 93 50 40]
+"""
+
+
+def test_a_text_imports_report_is_said_in_each_language() -> None:
+    """A line numbered wrong stops a match's recorded prefix there: the report says so, and what
+    of the rest was checked, in message ids with named parts (api/service/transfer.py)."""
+    service = Service(MemoryLedger())
+    report = import_text(service, TEXT)
+    [error] = report["errors"]
+    assert error["code"] == "notation.bad_number" and error["message"] == (
+        "this line is numbered 7 but it is event 3 of the match (number every event from 2 on, or leave the "
+        "numbers out) — nothing from this line on was recorded; line 7 was checked for its shape only (the rules "
+        "judge a move only after every move before it)"
+    )
+    for lang in LANGS:
+        assert untranslated(error["message"], lang) == []
+        assert english_left(error, {**error, "message": i18n.say(error["message"], lang)}, lang) == []

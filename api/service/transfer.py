@@ -78,7 +78,7 @@ class NothingImported(Exception):
         errors = report["errors"]
         first = errors[0] if errors else None
         count = len(errors) + report.get("moreErrors", 0)
-        said = (
+        head = (
             Counted(
                 "nothing was imported: %(count)s error (first: line %(line)s: %(message)s)",
                 "nothing was imported: %(count)s errors (first: line %(line)s: %(message)s)",
@@ -97,7 +97,7 @@ class NothingImported(Exception):
         )
         more = [report["moreErrorsDetail"]] if report.get("moreErrors") else []
         more += [report["unreadLinesDetail"]] if report.get("unreadLines") else []
-        self.message: str = Joined([said, *more], "; ") if more else said
+        self.message: str = Joined([head, *more], "; ") if more else head
         super().__init__(self.message)
         self.report = report
 

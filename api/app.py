@@ -33,6 +33,8 @@ from api import errors, i18n, openapi, web
 from api.schemas import Problem
 from api.service import StateCache
 from api.service.cache import DEFAULT_BUDGET
+from api.service.words import grouped, said
+from engines.said import Said
 from ledger import BUSY_TIMEOUT_SECONDS, PerThread, is_shared_database
 
 DEFAULT_DB = "tanteo.db"
@@ -125,11 +127,11 @@ class OrjsonProvider(DefaultJSONProvider):
         return self._app.response_class(body, mimetype=self.mimetype)
 
     def passed(self, obj: Any) -> Any:
-        """Write what orjson leaves to us: the engines' words (a ``str`` subclass) said in the
-        reader's language (:func:`api.i18n.say`), other subclasses as their base type, the rest
-        as Flask writes it."""
+        """Write what orjson leaves to us: the engines' words (a ``str`` subclass; the ledger's
+        made the engines' first, :func:`api.service.words.said`) said in the reader's language
+        (:func:`api.i18n.say`), other subclasses as their base type, the rest as Flask writes it."""
         if isinstance(obj, str):
-            return str(i18n.say(obj))
+            return str(i18n.say(said(obj)))
         for base in (bool, int, float, dict, list, tuple):
             if isinstance(obj, base):
                 return base(obj)
@@ -377,14 +379,25 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         for name, value in request.headers.items():
             if len(value) > web.MAX_HEADER:
                 raise RequestHeaderFieldsTooLarge(
-                    f"the {name} header is {len(value):,} characters long; a header may have at most {web.MAX_HEADER:,}"
+                    Said(
+                        "the %(name)s header is %(length)s characters long; a header may have at most %(most)s",
+                        name=name,
+                        length=grouped(len(value)),
+                        most=grouped(web.MAX_HEADER),
+                    )
                 )
         web.refuse_nul_in_request()
         limit = app.config.get("MAX_CONTENT_LENGTH")
         if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
             limit = request.max_content_length = app.config.get("TANTEO_MAX_IMPORT", DEFAULT_MAX_IMPORT)
         if limit is not None and (request.content_length or 0) > limit:
-            raise RequestEntityTooLarge(f"the body is {request.content_length:,} bytes; at most {limit:,} are accepted")
+            raise RequestEntityTooLarge(
+                Said(
+                    "the body is %(length)s bytes; at most %(most)s are accepted",
+                    length=grouped(request.content_length or 0),
+                    most=grouped(limit),
+                )
+            )
         has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
         if (
             request.method in ("POST", "PUT", "PATCH")
@@ -392,7 +405,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             and has_body
             and request.path not in RAW_BODIES
         ):
-            raise UnsupportedMediaType("send the body as JSON with 'Content-Type: application/json'")
+            raise UnsupportedMediaType(Said("send the body as JSON with 'Content-Type: application/json'"))
 
     rate = create_limit(app.config["TANTEO_CREATE_LIMIT"])
     if rate is not None:

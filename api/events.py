@@ -12,6 +12,7 @@ from api import openapi
 from api.context import current_service
 from api.schemas import AppendBody, Appended, EventPage, EventsQuery
 from api.service import BadRequest
+from engines.said import Said
 from api.web import (
     MAX_IDEMPOTENCY_KEY,
     Blueprint,
@@ -124,4 +125,4 @@ def _dry_run() -> bool:
         return False
     if raw.lower() in ("true", "1", ""):
         return True
-    raise BadRequest("request.bad_dry_run", f"dryRun must be true or false, not {raw[:20]}")
+    raise BadRequest("request.bad_dry_run", Said("dryRun must be true or false, not %(value)s", value=raw[:20]))

@@ -9,8 +9,9 @@ from flask.views import MethodView
 
 import schemas
 from api.openapi import answer, ref
-from api.web import Blueprint
+from api.web import Blueprint, quoted
 from engines import ENGINES, get_engine
+from engines.said import Said
 from schemas import SchemaError
 
 blp = Blueprint("games", __name__, description="Supported games, their options and event vocabulary")
@@ -73,4 +74,4 @@ class SchemaDocument(MethodView):
         except (KeyError, FileNotFoundError, ValueError, SchemaError):
             from werkzeug.exceptions import NotFound
 
-            raise NotFound(f"no schema {path}") from None
+            raise NotFound(Said("no schema %(path)s", path=quoted(path))) from None

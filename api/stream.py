@@ -37,6 +37,7 @@ from api.schemas import Envelope, WholeNumber
 from schemas import MAX_INTEGER
 from api.service import Service
 from api.service.desk import parse_at
+from engines.said import Said
 
 blp = Blueprint("stream", __name__, description="Follow a match live (Server-Sent Events)")
 
@@ -106,7 +107,7 @@ def resume_from(header: str | None, query: int | None) -> int:
     """
     if header is not None and header.strip():
         return whole_number(
-            header, what="Last-Event-ID (the seq of an event, like 12)", code="request.bad_last_event_id"
+            header, what=Said("Last-Event-ID (the seq of an event, like 12)"), code="request.bad_last_event_id"
         )
     return query or 0
 

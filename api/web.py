@@ -25,6 +25,8 @@ from werkzeug.datastructures import MultiDict
 
 from api.schemas import MAX_RECORDER
 from api.service import BadRequest
+from api.service.words import grouped
+from engines.said import Counted, Said
 from schemas import MAX_INTEGER, strict
 
 MAX_DEPTH = 32
@@ -65,12 +67,61 @@ def _too_deep(text: str) -> bool:
     return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH
 
 
+_TOO_DEEP = Said("the body nests arrays and objects more than %(most)s levels deep", most=MAX_DEPTH)
+
+
+def _not_json(error: json.JSONDecodeError) -> str:
+    """Why a body is not JSON, where: Python's own words for it (``Expecting value``), said from
+    a message id each, so that a reader reads them in their language."""
+    where = {"line": error.lineno, "column": error.colno}
+    why = error.msg.lower()
+    if why == "expecting value":
+        return Said("the request body is not valid JSON: expecting value at line %(line)s, column %(column)s", **where)
+    if why == "expecting property name enclosed in double quotes":
+        return Said(
+            "the request body is not valid JSON: expecting property name enclosed in double quotes "
+            "at line %(line)s, column %(column)s",
+            **where,
+        )
+    if why == "expecting ':' delimiter":
+        return Said(
+            "the request body is not valid JSON: expecting ':' delimiter at line %(line)s, column %(column)s", **where
+        )
+    if why == "expecting ',' delimiter":
+        return Said(
+            "the request body is not valid JSON: expecting ',' delimiter at line %(line)s, column %(column)s", **where
+        )
+    if why == "unterminated string starting at":
+        return Said(
+            "the request body is not valid JSON: unterminated string starting at line %(line)s, column %(column)s",
+            **where,
+        )
+    if why.startswith("invalid control character"):
+        return Said(
+            "the request body is not valid JSON: invalid control character at line %(line)s, column %(column)s",
+            **where,
+        )
+    if why == "invalid \\uxxxx escape":
+        return Said(
+            "the request body is not valid JSON: invalid \\uxxxx escape at line %(line)s, column %(column)s", **where
+        )
+    if why.startswith("invalid \\escape"):
+        return Said("the request body is not valid JSON: invalid \\escape at line %(line)s, column %(column)s", **where)
+    if why == "extra data":
+        return Said("the request body is not valid JSON: extra data at line %(line)s, column %(column)s", **where)
+    return Said("the request body is not valid JSON: %(why)s at line %(line)s, column %(column)s", why=why, **where)
+
+
 def _integer(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
         raise BadRequest(
             "request.number_too_large",
-            f"the body holds a number with {len(text.lstrip('-'))} digits; "
-            f"no field accepts more than {MAX_INTEGER:,} (send a smaller number)",
+            Said(
+                "the body holds a number with %(digits)s digits; no field accepts more than %(most)s "
+                "(send a smaller number)",
+                digits=len(text.lstrip("-")),
+                most=grouped(MAX_INTEGER),
+            ),
         )
     return int(text)
 
@@ -78,12 +129,15 @@ def _integer(text: str) -> int:
 def _float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value) or len(text) > MAX_DIGITS + 10:
-        raise BadRequest("request.number_too_large", f"the body holds a number too large to be read ({text[:20]}…)")
+        raise BadRequest(
+            "request.number_too_large",
+            Said("the body holds a number too large to be read (%(number)s…)", number=text[:20]),
+        )
     return value
 
 
 def _constant(name: str) -> None:
-    raise BadRequest("request.malformed_json", f"{name} is not a JSON value: JSON numbers are finite")
+    raise BadRequest("request.malformed_json", Said("%(name)s is not a JSON value: JSON numbers are finite", name=name))
 
 
 def _lone_surrogate(value: Any, path: str = "$") -> str | None:
@@ -121,28 +175,27 @@ def load_json(data: bytes) -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise BadRequest(
-            "request.invalid_text", f"the body is not UTF-8 text (byte {error.start} cannot start a character)"
+            "request.invalid_text",
+            Said("the body is not UTF-8 text (byte %(byte)s cannot start a character)", byte=error.start),
         ) from None
     if _too_deep(text):
-        raise BadRequest("request.too_deep", f"the body nests arrays and objects more than {MAX_DEPTH} levels deep")
+        raise BadRequest("request.too_deep", _TOO_DEEP)
     try:
         value = json.loads(text, parse_int=_integer, parse_float=_float, parse_constant=_constant)
     except json.JSONDecodeError as error:
-        raise BadRequest(
-            "request.malformed_json",
-            f"the request body is not valid JSON: {error.msg.lower()} at line {error.lineno}, column {error.colno}",
-        ) from None
+        raise BadRequest("request.malformed_json", _not_json(error)) from None
     except RecursionError:  # a fallback: _too_deep already refuses anything this deep
-        raise BadRequest(
-            "request.too_deep", f"the body nests arrays and objects more than {MAX_DEPTH} levels deep"
-        ) from None
+        raise BadRequest("request.too_deep", _TOO_DEEP) from None
     if _SURROGATE_ESCAPE.search(text):
         where = _lone_surrogate(value)
         if where is not None:
             raise BodyError(
                 "request.invalid_text",
-                f"{where}: the text holds a lone UTF-16 surrogate (an escape such as \\udfff that "
-                "is half of a pair), which is not a character",
+                Said(
+                    "%(where)s: the text holds a lone UTF-16 surrogate (an escape such as \\udfff that "
+                    "is half of a pair), which is not a character",
+                    where=where,
+                ),
                 where,
             )
     if "\\u0000" in text:  # JSON has no raw NUL in a string: only this escape writes one
@@ -174,13 +227,17 @@ def refuse_nul_in_request() -> None:
         BadRequest: ``request.nul_character``, naming where.
     """
     if strict.NUL in request.path:
-        raise BadRequest("request.nul_character", strict.nul_message("the address (a match id or a name in it)"))
+        raise BadRequest("request.nul_character", strict.nul_message(Said("the address (a match id or a name in it)")))
     for name, value in request.args.items(multi=True):
         if strict.NUL in name or strict.NUL in value:
-            raise BadRequest("request.nul_character", strict.nul_message(f"the query parameter {quoted(name)}"))
+            raise BadRequest(
+                "request.nul_character", strict.nul_message(Said("the query parameter %(name)s", name=quoted(name)))
+            )
     for name, value in request.headers.items():
         if strict.NUL in value:
-            raise BadRequest("request.nul_character", strict.nul_message(f"the {quoted(name)} header"))
+            raise BadRequest(
+                "request.nul_character", strict.nul_message(Said("the %(name)s header", name=quoted(name)))
+            )
 
 
 EVERY_ROUTE = frozenset({"lang"})
@@ -207,7 +264,11 @@ class ArgumentsParser(FlaskParser):
                 said = ", ".join(quoted(name) for name in unknown[:3]) + (", …" if len(unknown) > 3 else "")
                 raise BadRequest(
                     "request.unknown_parameter",
-                    f"this route reads no query parameter {said}; it reads {', '.join(sorted(known))}",
+                    Said(
+                        "this route reads no query parameter %(unknown)s; it reads %(known)s",
+                        unknown=said,
+                        known=", ".join(sorted(known)),
+                    ),
                 )
         return location_data
 
@@ -251,7 +312,11 @@ def recorder() -> str:
     if len(name) > MAX_RECORDER:
         raise BadRequest(
             "request.recorder_too_long",
-            f"X-Recorder is {len(name)} characters long; a recorder's name has at most {MAX_RECORDER}",
+            Said(
+                "X-Recorder is %(length)s characters long; a recorder's name has at most %(most)s",
+                length=len(name),
+                most=MAX_RECORDER,
+            ),
         )
     return name
 
@@ -266,7 +331,11 @@ def idempotency_key() -> str | None:
     if key is not None and len(key) > MAX_IDEMPOTENCY_KEY:
         raise BadRequest(
             "request.idempotency_key_too_long",
-            f"Idempotency-Key is {len(key)} characters long; at most {MAX_IDEMPOTENCY_KEY} are allowed",
+            Said(
+                "Idempotency-Key is %(length)s characters long; at most %(most)s are allowed",
+                length=len(key),
+                most=MAX_IDEMPOTENCY_KEY,
+            ),
         )
     return key
 
@@ -282,10 +351,15 @@ def expected_version(body_value: int | None) -> int | None:
         return body_value
     raw = header.strip().removeprefix("W/").strip('"')
     if not strict.is_whole_number(raw) or len(raw) > len(str(MAX_INTEGER)) or int(raw) > MAX_INTEGER:
-        raise BadRequest("request.bad_if_match", f'If-Match must be a version in quotes, like "3"; got {header[:40]}')
+        raise BadRequest(
+            "request.bad_if_match", Said('If-Match must be a version in quotes, like "3"; got %(got)s', got=header[:40])
+        )
     version = int(raw)
     if body_value is not None and body_value != version:
-        raise BadRequest("request.version_mismatch", f"If-Match says {version} but expectedVersion says {body_value}")
+        raise BadRequest(
+            "request.version_mismatch",
+            Said("If-Match says %(header)s but expectedVersion says %(body)s", header=version, body=body_value),
+        )
     return version
 
 
@@ -315,8 +389,11 @@ class StreamsBusy(Exception):
     """Every stream this process may hold is open: a 503 with Retry-After, never a stalled server."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(
-            f"{limit} live streams are open on this server, its most; the page keeps working "
-            "and follows the match again in a few seconds"
+        self.message: str = Counted(
+            "%(n)s live streams are open on this server, its most; the page keeps working "
+            "and follows the match again in a few seconds",
+            "%(n)s live streams are open on this server, its most; the page keeps working "
+            "and follows the match again in a few seconds",
+            limit,
         )
-        self.message = str(self)
+        super().__init__(self.message)

@@ -50,6 +50,7 @@ from .records import (
 )
 from ._core import verify_listing
 from .sqlite import BUSY_TIMEOUT_SECONDS, SqliteLedger
+from .words import Said
 
 __all__ = [
     "chain_hash_v2",
@@ -240,6 +241,6 @@ def verify_file(path: str | os.PathLike[str]) -> list[VerifyReport]:
 
         return verify_database(str(path))
     if not Path(path).is_file():
-        raise LedgerError(f"no ledger database at {os.fspath(path)}")
+        raise LedgerError(Said("no ledger database at %(path)s", path=os.fspath(path)))
     with SqliteLedger(path, read_only=True) as ledger:
         return ledger.verify()

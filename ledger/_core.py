@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from .errors import ChainBroken
+from .words import Said
 from .records import (
     CHAIN_FORMAT,
     GENESIS,
@@ -379,16 +380,24 @@ def verify_chain(
         expected_prev = last_hash
         expected_prev_bytes = last_hash.encode("ascii")
     if version is None:  # the worst news first: the log has no match at all
-        reason = "events are stored but the match row is missing" + (f"; {reason}" if reason else "")
+        reason = (
+            Said("events are stored but the match row is missing; %(reason)s", reason=reason)
+            if reason
+            else Said("events are stored but the match row is missing")
+        )
     elif first_bad is None:
         if length == 0:
-            first_bad, reason = 1, "the match has no events (seq 1 is missing)"
+            first_bad, reason = 1, Said("the match has no events (seq 1 is missing)")
         elif version != length:
             first_bad = min(version, length) + 1
-            reason = f"the match row says version {version} but {length} events are stored"
+            reason = Said(
+                "the match row says version %(version)s but %(length)s events are stored",
+                version=version,
+                length=length,
+            )
         elif head != last_hash:
             first_bad = None
-            reason = f"the match row's head {head!r} is not the hash of seq {length}"
+            reason = Said("the match row's head %(head)s is not the hash of seq %(seq)s", head=repr(head), seq=length)
     return VerifyReport(
         match=match_id,
         valid=reason is None,
@@ -473,14 +482,14 @@ class _Pieces:
         ).hexdigest()
         if digest != stored_hash:
             return _check_row(self.match_id, expected_seq, expected_prev, row) or (
-                f"seq {seq}: hash does not match the event's contents (the event was altered)"
+                Said("seq %(seq)s: hash does not match the event's contents (the event was altered)", seq=seq)
             )
         if into is not None:
             try:
                 if decoded is None:
                     decoded = _loads(data)
             except orjson.JSONDecodeError:
-                return f"seq {seq}: data is not valid JSON (the event was altered)"
+                return Said("seq %(seq)s: data is not valid JSON (the event was altered)", seq=seq)
             into.append(
                 stored_event(
                     self.match_id,
@@ -553,51 +562,59 @@ def _as_text(value: Any) -> str:
     raise TypeError
 
 
+def _prev_is_not(seq: int) -> Said:
+    """Why event ``seq`` breaks the chain at its ``prev``: it names neither GENESIS nor the hash before it."""
+    if seq == 1:
+        return Said("seq %(seq)s: prev is not GENESIS (the chain is broken here)", seq=seq)
+    return Said(
+        "seq %(seq)s: prev is not the hash of seq %(previous)s (the chain is broken here)", seq=seq, previous=seq - 1
+    )
+
+
 def _check_row(match_id: str, expected_seq: int, expected_prev: str, row: Sequence[Any]) -> str | None:
     """Return why the row stored at position ``expected_seq`` is bad, or None if it is sound."""
     seq = row[0]
     if seq != expected_seq:
         if isinstance(seq, int) and seq > expected_seq:
-            return f"seq {expected_seq} is missing (the next stored event is seq {seq})"
-        return f"seq {expected_seq} is stored out of order or twice (found {seq!r})"
+            return Said("seq %(seq)s is missing (the next stored event is seq %(next)s)", seq=expected_seq, next=seq)
+        return Said("seq %(seq)s is stored out of order or twice (found %(found)s)", seq=expected_seq, found=repr(seq))
     try:
         etype, data, at, by, key, prev, stored_hash = [
             value.decode("utf-8") if isinstance(value, bytes) else value for value in row[1:8]
         ]
     except UnicodeDecodeError:
-        return f"seq {seq}: stored text is not valid UTF-8 (the file was altered)"
+        return Said("seq %(seq)s: stored text is not valid UTF-8 (the file was altered)", seq=seq)
     fmt = row[8]
     hasher = hash_function(fmt) if isinstance(fmt, int) else None
     if hasher is None:
-        return f"seq {seq}: unknown chain format {fmt!r}"
+        return Said("seq %(seq)s: unknown chain format %(format)s", seq=seq, format=repr(fmt))
     if prev != expected_prev:
-        what = "GENESIS" if seq == 1 else f"the hash of seq {seq - 1}"
-        return f"seq {seq}: prev is not {what} (the chain is broken here)"
+        return _prev_is_not(seq)
     if set(map(type, (etype, data, at, by, prev, stored_hash))) != {str} or not (key is None or type(key) is str):
-        return f"seq {seq}: a stored field has the wrong type"
+        return Said("seq %(seq)s: a stored field has the wrong type", seq=seq)
     try:
         decoded = _loads(data)
         canonical = canonical_json(decoded)
     except (orjson.JSONDecodeError, TypeError, ValueError):
-        return f"seq {seq}: data is not valid JSON (the event was altered)"
+        return Said("seq %(seq)s: data is not valid JSON (the event was altered)", seq=seq)
     if canonical != data.encode("utf-8"):
-        return f"seq {seq}: data is not in canonical form (the event was altered)"
+        return Said("seq %(seq)s: data is not in canonical form (the event was altered)", seq=seq)
     stored_private = row[9] if len(row) > 9 else None
     if fmt == 1 and stored_private is not None:
-        return f"seq {seq}: a format-1 event has private salts (the event was altered)"
+        return Said("seq %(seq)s: a format-1 event has private salts (the event was altered)", seq=seq)
     if fmt == 2 and stored_private is not None:
         try:
             salted = private_from_text(stored_private)
             canonical = canonical_json(committed_data(decoded, salted))
         except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError, UnicodeDecodeError):
-            return f"seq {seq}: its private salts do not fit its data (the event was altered)"
+            return Said("seq %(seq)s: its private salts do not fit its data (the event was altered)", seq=seq)
     if fmt in (1, 2):  # the data is canonical: splice the envelope around it, as appends do
         prefix, middle = envelope_prefix(at, by), envelope_middle(key, match_id, fmt)
         digest = spliced_hash(prev, prefix, canonical, middle, seq, _dumps(etype))
     else:
         digest = hasher(prev, match_id, seq, etype, decoded, at, by, key)
     if digest != stored_hash:
-        return f"seq {seq}: hash does not match the event's contents (the event was altered)"
+        return Said("seq %(seq)s: hash does not match the event's contents (the event was altered)", seq=seq)
     return None
 
 
@@ -722,7 +739,7 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
                     _spliced_commitments(data, event.data, salted) if _apart(salted) else None
                 ) or canonical_json(committed_data(event.data, salted))
             except (KeyError, IndexError, TypeError, ValueError):
-                first_bad, reason = position, f"seq {position}: its private salts do not fit its data"
+                first_bad, reason = position, Said("seq %(seq)s: its private salts do not fit its data", seq=position)
                 continue
         encoded = type_json.get(etype)
         if encoded is None:
@@ -731,16 +748,18 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
             first_bad, reason = (
                 position,
                 (
-                    f"seq {position} is missing (the next event is seq {seq})"
+                    Said("seq %(seq)s is missing (the next event is seq %(next)s)", seq=position, next=seq)
                     if isinstance(seq, int) and seq > position
-                    else f"seq {position} is out of order or twice (found {seq})"
+                    else Said("seq %(seq)s is out of order or twice (found %(found)s)", seq=position, found=seq)
                 ),
             )
         elif prev != expected_prev:
-            what = "GENESIS" if position == 1 else f"the hash of seq {position - 1}"
-            first_bad, reason = position, f"seq {position}: prev is not {what} (the chain is broken here)"
+            first_bad, reason = position, _prev_is_not(position)
         elif fmt == 1 and salted:
-            first_bad, reason = position, f"seq {position}: a format-1 event has private salts (the event was altered)"
+            first_bad, reason = (
+                position,
+                Said("seq %(seq)s: a format-1 event has private salts (the event was altered)", seq=position),
+            )
         elif (
             sha256(
                 join((prev.encode("ascii"), prefix, committed, middle, b"%d" % position, b',"type":', encoded, b"}"))
@@ -749,7 +768,7 @@ def imported_rows(match_id: str, events: Sequence[StoredEvent]) -> tuple[list[Ro
         ):  # spliced_hash, inline: this runs for every imported event
             first_bad, reason = (
                 position,
-                f"seq {position}: hash does not match the event's contents (the event was altered)",
+                Said("seq %(seq)s: hash does not match the event's contents (the event was altered)", seq=position),
             )
         expected_prev = digest
     if other_format:
@@ -773,7 +792,7 @@ def ready_import(item: MatchImport) -> tuple[MatchImport, tuple[str, ...], list[
     names = check_players(item.players)
     rows, report = imported_rows(item.match_id, item.events)
     if not report.valid:
-        raise ChainBroken(item.match_id, report.first_bad, report.reason or "the chain does not verify")
+        raise ChainBroken(item.match_id, report.first_bad, report.reason or Said("the chain does not verify"))
     return item, names, rows, imported_keys(item.events)
 
 
@@ -830,14 +849,18 @@ def verify_listing(
         expected_prev = last_hash
     if first_bad is None:
         if length == 0:
-            first_bad, reason = 1, "the listing has no events (seq 1 is missing)"
+            first_bad, reason = 1, Said("the listing has no events (seq 1 is missing)")
         elif version is not None and version != length:
             first_bad, reason = (
                 min(version, length) + 1,
-                f"the match says version {version} but the listing has {length} events",
+                Said(
+                    "the match says version %(version)s but the listing has %(length)s events",
+                    version=version,
+                    length=length,
+                ),
             )
         elif head is not None and head != last_hash:
-            reason = f"the match's head {head} is not the hash of seq {length}"
+            reason = Said("the match's head %(head)s is not the hash of seq %(seq)s", head=head, seq=length)
     return VerifyReport(
         match=match_id, valid=reason is None, length=length, head=last_hash, first_bad=first_bad, reason=reason
     )
@@ -847,12 +870,13 @@ def _check_envelope(match_id: str, expected_seq: int, expected_prev: str, envelo
     """Return why one listed envelope breaks the chain, or None."""
     seq = envelope.get("seq")
     if seq != expected_seq:
-        return f"seq {expected_seq} is missing or out of order in the listing (found {seq!r})"
+        return Said(
+            "seq %(seq)s is missing or out of order in the listing (found %(found)s)", seq=expected_seq, found=repr(seq)
+        )
     if envelope.get("match", match_id) != match_id:
-        return f"seq {seq} belongs to another match"
+        return Said("seq %(seq)s belongs to another match", seq=seq)
     if envelope.get("prev") != expected_prev:
-        what = "GENESIS" if seq == 1 else f"the hash of seq {seq - 1}"
-        return f"seq {seq}: prev is not {what} (the chain is broken here)"
+        return _prev_is_not(seq)
     fmt = envelope.get("format", 1)
     etype, at, by, key, data = (envelope.get(k) for k in ("type", "at", "by", "key", "data"))
     if not (
@@ -862,13 +886,14 @@ def _check_envelope(match_id: str, expected_seq: int, expected_prev: str, envelo
         and isinstance(data, dict)
         and (key is None or isinstance(key, str))
     ):
-        return f"seq {seq}: a listed field has the wrong type"
+        return Said("seq %(seq)s: a listed field has the wrong type", seq=seq)
     try:
         if fmt == 1:
             if _has_placeholder(data):
-                return (
-                    f"seq {seq}: a format-1 event with hidden values has no commitment; it can be checked "
-                    "once its values are shown (after the match, or with the write token)"
+                return Said(
+                    "seq %(seq)s: a format-1 event with hidden values has no commitment; it can be checked "
+                    "once its values are shown (after the match, or with the write token)",
+                    seq=seq,
                 )
             digest = chain_hash(expected_prev, match_id, seq, etype, data, at, by, key)
         elif fmt == 2:
@@ -877,17 +902,25 @@ def _check_envelope(match_id: str, expected_seq: int, expected_prev: str, envelo
                 path, salt, promised = tuple(item["path"]), item["salt"], item["commitment"]
                 value = value_at(committed, path)
                 if is_placeholder(value):
-                    return f"seq {seq}: the value at {list(path)} is listed with its salt but is still hidden"
+                    return Said(
+                        "seq %(seq)s: the value at %(path)s is listed with its salt but is still hidden",
+                        seq=seq,
+                        path=str(list(path)),
+                    )
                 if not isinstance(salt, str) or commitment(salt, value) != promised:
-                    return f"seq {seq}: the value at {list(path)} does not match its commitment (value or salt altered)"
+                    return Said(
+                        "seq %(seq)s: the value at %(path)s does not match its commitment (value or salt altered)",
+                        seq=seq,
+                        path=str(list(path)),
+                    )
                 committed = with_value(committed, path, placeholder(promised))
             digest = chain_hash_v2(expected_prev, match_id, seq, etype, committed, at, by, key)
         else:
-            return f"seq {seq}: unknown chain format {fmt!r}"
+            return Said("seq %(seq)s: unknown chain format %(format)s", seq=seq, format=repr(fmt))
     except (KeyError, IndexError, TypeError, ValueError, UnicodeEncodeError):
-        return f"seq {seq}: its private values are not listed as path, salt and commitment"
+        return Said("seq %(seq)s: its private values are not listed as path, salt and commitment", seq=seq)
     if digest != envelope.get("hash"):
-        return f"seq {seq}: hash does not match the event's contents (the event was altered)"
+        return Said("seq %(seq)s: hash does not match the event's contents (the event was altered)", seq=seq)
     return None
 
 

@@ -10,19 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from .words import Said
+
 
 class LedgerError(Exception):
     """Base of every error the ledger raises on purpose (a damaged file, a bad URL …)."""
 
 
 class _OneMatch(LedgerError):
-    """An error about one match id, said by ``message`` (its ``{}`` is the id)."""
-
-    message = "match {!r}"
+    """An error about one match id, said by :meth:`said` (in the ledger's words, :mod:`ledger.words`)."""
 
     def __init__(self, match_id: str) -> None:
-        super().__init__(self.message.format(match_id))
+        super().__init__(self.said(match_id))
         self.match_id = match_id
+
+    @staticmethod
+    def said(match_id: str) -> str:
+        return Said("match %(match)s", match=repr(match_id))
 
     def __reduce__(self) -> tuple[Any, ...]:
         # The default pickling re-calls the class with ``self.args`` (the message), which
@@ -33,13 +37,17 @@ class _OneMatch(LedgerError):
 class MatchNotFound(_OneMatch):
     """No match with this id exists in the ledger."""
 
-    message = "match {!r} not found"
+    @staticmethod
+    def said(match_id: str) -> str:
+        return Said("match %(match)s not found", match=repr(match_id))
 
 
 class MatchExists(_OneMatch):
     """A match with this id already exists; match ids are never reused."""
 
-    message = "match {!r} already exists"
+    @staticmethod
+    def said(match_id: str) -> str:
+        return Said("match %(match)s already exists", match=repr(match_id))
 
 
 class ConcurrencyConflict(LedgerError):
@@ -50,10 +58,21 @@ class ConcurrencyConflict(LedgerError):
     """
 
     def __init__(self, expected: int, current: int, *, match_id: str | None = None) -> None:
-        where = f"match {match_id!r}" if match_id is not None else "the match"
         super().__init__(
-            f"version conflict: expected {where} at version {expected}, but it is at version "
-            f"{current}; reload it and try again (nothing was written)"
+            Said(
+                "version conflict: expected the match at version %(expected)s, but it is at version "
+                "%(current)s; reload it and try again (nothing was written)",
+                expected=expected,
+                current=current,
+            )
+            if match_id is None
+            else Said(
+                "version conflict: expected match %(match)s at version %(expected)s, but it is at version "
+                "%(current)s; reload it and try again (nothing was written)",
+                match=repr(match_id),
+                expected=expected,
+                current=current,
+            )
         )
         self.expected = expected
         self.current = current
@@ -71,10 +90,19 @@ class IdempotencyConflict(LedgerError):
     """
 
     def __init__(self, key: str, *, match_id: str | None = None) -> None:
-        where = f" on match {match_id!r}" if match_id is not None else ""
         super().__init__(
-            f"idempotency key {key!r} was already used{where} for different events; "
-            "a retry must repeat the same events, new events need a new key"
+            Said(
+                "idempotency key %(key)s was already used for different events; "
+                "a retry must repeat the same events, new events need a new key",
+                key=repr(key),
+            )
+            if match_id is None
+            else Said(
+                "idempotency key %(key)s was already used on match %(match)s for different events; "
+                "a retry must repeat the same events, new events need a new key",
+                key=repr(key),
+                match=repr(match_id),
+            )
         )
         self.key = key
         self.match_id = match_id
@@ -99,7 +127,9 @@ class ChainBroken(LedgerError):
     """
 
     def __init__(self, match_id: str, first_bad: int | None, reason: str) -> None:
-        super().__init__(f"match {match_id!r}: the chain does not verify: {reason}")
+        super().__init__(
+            Said("match %(match)s: the chain does not verify: %(reason)s", match=repr(match_id), reason=reason)
+        )
         self.match_id = match_id
         self.first_bad = first_bad
         self.reason = reason

@@ -63,6 +63,7 @@ import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ._core import Row, event_from_row
+from .words import Said
 from ._sql import MATCH_COLUMNS, SqlLedger, SqlStore, Statements, json_text, meta_text
 from .base import Head, Snapshot, Store
 from .errors import (
@@ -330,7 +331,10 @@ class PostgresLedger(SqlLedger):
                     self._migrate(probe)
                 elif (_schema_version(probe) or 0) < SCHEMA_VERSION and _schema_version(probe) is not None:
                     raise LedgerError(
-                        f"{safe_url(self.url)} has an older schema; open it with tanteo serve once to upgrade it"
+                        Said(
+                            "%(url)s has an older schema; open it with tanteo serve once to upgrade it",
+                            url=safe_url(self.url),
+                        )
                     )
                 self._check_schema(probe)
         except psycopg.Error as error:
@@ -456,11 +460,16 @@ class PostgresLedger(SqlLedger):
         where = safe_url(self.url)
         version = _schema_version(conn)
         if version is None:
-            raise LedgerError(f"{where} is not a Tanteo ledger (no tanteo_schema table)")
+            raise LedgerError(Said("%(url)s is not a Tanteo ledger (no tanteo_schema table)", url=where))
         if version > SCHEMA_VERSION:
             raise LedgerError(
-                f"{where} has schema version {version}, newer than this Tanteo knows "
-                f"({SCHEMA_VERSION}); upgrade Tanteo before serving it"
+                Said(
+                    "%(url)s has schema version %(version)s, newer than this Tanteo knows (%(known)s); "
+                    "upgrade Tanteo before serving it",
+                    url=where,
+                    version=version,
+                    known=SCHEMA_VERSION,
+                )
             )
         found: dict[str, tuple[str, str]] = {}
         for name, definition, enabled in conn.execute(
@@ -485,8 +494,12 @@ class PostgresLedger(SqlLedger):
             bad.append(f"{REFUSE_FUNCTION}()")
         if bad:
             raise LedgerError(
-                f"{where}: append-only guard triggers missing, disabled or altered: {', '.join(sorted(bad))}; "
-                "the database was changed outside Tanteo and cannot be trusted (restore a backup)"
+                Said(
+                    "%(url)s: append-only guard triggers missing, disabled or altered: %(triggers)s; "
+                    "the database was changed outside Tanteo and cannot be trusted (restore a backup)",
+                    url=where,
+                    triggers=", ".join(sorted(bad)),
+                )
             )
 
     # -- the backend's part of the procedure (see :class:`ledger.base.Ledger`) ---------------

@@ -82,6 +82,7 @@ from .errors import (
     StorageUnavailable,
 )
 from .records import MatchRecord, StoredEvent
+from .words import Said
 
 
 BUSY_TIMEOUT_SECONDS = 10.0
@@ -361,7 +362,7 @@ class SqliteLedger(SqlLedger):
         self._conn: sqlite3.Connection | None = None
         if read_only:
             if in_memory or not os.path.exists(self.path):
-                raise LedgerError(f"no ledger database at {self.path}")
+                raise LedgerError(Said("no ledger database at %(path)s", path=self.path))
             self._open_read_only(level)
         else:
             if not in_memory:
@@ -424,7 +425,9 @@ class SqliteLedger(SqlLedger):
         translated = storage_error(error)
         if translated is not None:
             return translated
-        return LedgerError(f"{self.path} is not a usable ledger database: {error}")
+        return LedgerError(
+            Said("%(path)s is not a usable ledger database: %(error)s", path=self.path, error=str(error))
+        )
 
     def __repr__(self) -> str:
         mode = ", read_only=True" if self.read_only else ""
@@ -476,10 +479,16 @@ class SqliteLedger(SqlLedger):
         missing_tables = {"matches", "events", "idempotency"} - tables
         if missing_tables:
             raise LedgerError(
-                f"{self.path} is not a Tanteo ledger (missing tables: {', '.join(sorted(missing_tables))})"
+                Said(
+                    "%(path)s is not a Tanteo ledger (missing tables: %(tables)s)",
+                    path=self.path,
+                    tables=", ".join(sorted(missing_tables)),
+                )
             )
         if self._migrations_applied() < len(_MIGRATION_NAMES):
-            raise LedgerError(f"{self.path} has an older schema; open it read-write once to upgrade it")
+            raise LedgerError(
+                Said("%(path)s has an older schema; open it read-write once to upgrade it", path=self.path)
+            )
         found = {
             name: " ".join(sql.split())
             for name, sql in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
@@ -487,8 +496,12 @@ class SqliteLedger(SqlLedger):
         bad = sorted(name for name, sql in TRIGGERS.items() if found.get(name) != " ".join(sql.split()))
         if bad:
             raise LedgerError(
-                f"{self.path}: append-only guard triggers missing or altered: {', '.join(bad)}; "
-                "the file was changed outside Tanteo and cannot be trusted (restore a backup)"
+                Said(
+                    "%(path)s: append-only guard triggers missing or altered: %(triggers)s; "
+                    "the file was changed outside Tanteo and cannot be trusted (restore a backup)",
+                    path=self.path,
+                    triggers=", ".join(bad),
+                )
             )
 
     # -- the backend's part of the procedure (see :class:`ledger.base.Ledger`) ---------------

@@ -25,6 +25,7 @@ from api.service.snapshots import SNAPSHOT_EVERY
 from api.service.tokens import AuthError, authorize, hash_token
 from api.service.writing import EventRefused, Writer, checked_steps, match_meta, new_match_id
 from engines.base import Engine, collector_paused
+from engines.said import Said
 from ledger import Ledger, MatchRecord
 
 __all__ = [
@@ -106,7 +107,10 @@ class Service(Writer):
         if at is None or at == version:
             return entry.state, version
         if not 1 <= at <= version:
-            raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
+            raise BadRequest(
+                "request.bad_step",
+                Said("step %(step)s does not exist: this match has events 1 to %(version)s", step=at, version=version),
+            )
         return state_at(self.ledger, match_id, engine, entry, at), version
 
     # ---- reading: every read goes through one Reader (api/service/reader.py)

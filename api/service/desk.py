@@ -23,6 +23,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from engines.base import CORRECTIONS, DESK, Engine, Event, RuleViolation, voided_seqs, walk
+from engines.said import Counted, Said
 
 Clock = Callable[[], datetime]
 """Returns the current time, timezone-aware (the service's clock; tests pass their own)."""
@@ -77,8 +78,14 @@ def check_window(minutes: int | None, ended_at: str | None, now: datetime) -> No
         stamp = closes.strftime("%Y-%m-%d %H:%M UTC")
         raise RuleViolation(
             "common.match_final",
-            f"the match is final: disputes and corrections were accepted for {minutes} minute(s) "
-            f"after it ended, until {stamp}",
+            Counted(
+                "the match is final: disputes and corrections were accepted for %(n)s minute(s) after it ended, "
+                "until %(until)s",
+                "the match is final: disputes and corrections were accepted for %(n)s minute(s) after it ended, "
+                "until %(until)s",
+                minutes,
+                until=stamp,
+            ),
         )
 
 
@@ -99,11 +106,18 @@ def check_desk(
         hands = [h["hand"] for h in engine.score(state)["hands"]]
         hand = int(data["hand"])
         if hand not in hands:
-            have = f"hands 1 to {max(hands)}" if hands else "no hand yet"
-            raise RuleViolation("common.unknown_hand", f"hand {hand} cannot be disputed: this match has {have}")
+            raise RuleViolation(
+                "common.unknown_hand",
+                Said("hand %(hand)s cannot be disputed: this match has hands 1 to %(last)s", hand=hand, last=max(hands))
+                if hands
+                else Said("hand %(hand)s cannot be disputed: this match has no hand yet", hand=hand),
+            )
         seat = data.get("seat")
         if seat is not None and not 0 <= int(seat) < players:
-            raise RuleViolation("common.bad_seat", f"seat must be a seat from 0 to {players - 1}, not {seat}")
+            raise RuleViolation(
+                "common.bad_seat",
+                Said("seat must be a seat from 0 to %(last)s, not %(seat)s", last=players - 1, seat=seat),
+            )
         return
     if event.type != "ruling":
         return
@@ -111,12 +125,14 @@ def check_desk(
     before = [e for e in log if e.seq < event.seq]
     disputes = {e.seq for e in before if e.type == "dispute"}
     if target not in disputes:
-        raise RuleViolation("common.unknown_dispute", f"entry {target} is not a dispute of this match", seq=target)
+        raise RuleViolation(
+            "common.unknown_dispute", Said("entry %(entry)s is not a dispute of this match", entry=target), seq=target
+        )
     voided = voided_seqs(before)  # a voided ruling no longer settles its dispute; a voided dispute is withdrawn
     if target in voided:
         raise RuleViolation(
             "common.unknown_dispute",
-            f"the dispute at entry {target} was withdrawn (voided): there is nothing to rule on",
+            Said("the dispute at entry %(entry)s was withdrawn (voided): there is nothing to rule on", entry=target),
             seq=target,
         )
     earlier = next(
@@ -125,7 +141,17 @@ def check_desk(
     if earlier is not None:
         raise RuleViolation(
             "common.already_ruled",
-            f"the dispute at entry {target} was already {earlier.data['decision']} at entry {earlier.seq}",
+            Said(
+                "the dispute at entry %(entry)s was already upheld at entry %(ruling)s",
+                entry=target,
+                ruling=earlier.seq,
+            )
+            if earlier.data["decision"] == "upheld"
+            else Said(
+                "the dispute at entry %(entry)s was already rejected at entry %(ruling)s",
+                entry=target,
+                ruling=earlier.seq,
+            ),
             seq=earlier.seq,
         )
     if data["decision"] == "upheld":
@@ -133,5 +159,7 @@ def check_desk(
         if position + 1 >= len(batch) or batch[position + 1].type not in CORRECTIONS:
             raise RuleViolation(
                 "common.ruling_needs_correction",
-                "an upheld ruling carries its correction: send the void or amend right after it, in the same batch",
+                Said(
+                    "an upheld ruling carries its correction: send the void or amend right after it, in the same batch"
+                ),
             )

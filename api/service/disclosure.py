@@ -27,6 +27,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, voided_seqs, walk
 from engines.privacy import Secret, secrets_of, unknown_form
+from engines.said import Said
 from ledger.records import Path, StoredEvent, committed_data, public_data
 
 
@@ -282,7 +283,7 @@ def open_fold(
     return disclosure, foldable(engine, events, disclosure.log)
 
 
-WITHHELD = (
+WITHHELD = Said(
     "scored from cards not yet shown to the table: its lines are shown when the match ends, or with the write token"
 )
 """Why an open read gives a hand without its lines (see :func:`withheld`)."""

@@ -39,6 +39,8 @@ from api.service.tokens import AuthError, authorize
 from engines import engine_version, get_engine
 from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, events_from, replay, voided_seqs, walk
 from engines.privacy import cards_unknown
+from engines.said import Joined, Said
+from api.service.words import said
 from ledger import MatchRecord, StoredEvent
 from replays.audit import audit as build_audit, named, rules_report
 from replays.steps import COURSES, WITHHELD_WORDS, Frame, frames, frames_json, frames_of
@@ -222,7 +224,10 @@ class Reader:
             at, place = self._locate(at, hand, move, trick)
         version = self.record.version
         if at is not None and not 1 <= at <= version:
-            raise BadRequest("request.bad_step", f"step {at} does not exist: this match has events 1 to {version}")
+            raise BadRequest(
+                "request.bad_step",
+                Said("step %(step)s does not exist: this match has events 1 to %(version)s", step=at, version=version),
+            )
         if self.full:
             state, version = self.service._state(self.id, self.engine, at)
             view = self.engine.view(state, seat)
@@ -265,7 +270,7 @@ class Reader:
         if at is not None:
             raise BadRequest(
                 "request.bad_position",
-                "say where either by at (the event's number in the log) or by hand and move, not both",
+                Said("say where either by at (the event's number in the log) or by hand and move, not both"),
             )
         places = self.positions()
         seq = _place(places, hand, move, trick)
@@ -289,14 +294,18 @@ class Reader:
             return None
         if seat == "all":
             if not self.full:
-                raise AuthError("auth.missing", "the omniscient view of a match in play needs its write token")
+                raise AuthError("auth.missing", Said("the omniscient view of a match in play needs its write token"))
             return "all"
         players = self.record.players
         seat = seat_by_name(players, seat)
         if not (isinstance(seat, int) and 0 <= seat < len(players)):
             raise BadRequest(
                 "request.bad_seat",
-                f"seat must be a seat number 0 to {len(players) - 1}, a player's name ({', '.join(players)}) or all",
+                Said(
+                    "seat must be a seat number 0 to %(last)s, a player's name (%(names)s) or all",
+                    last=len(players) - 1,
+                    names=Joined(players, ", "),
+                ),
             )
         return seat
 
@@ -343,7 +352,7 @@ class Reader:
             "length": report.length,
             "head": report.head,
             "firstBad": report.first_bad,
-            "reason": report.reason,
+            "reason": said(report.reason),
         }
         batches = {e.seq: e.at for e in stored}
         recorded = self.log[0].data.get("rulesVersion") if self.log else None
@@ -427,7 +436,9 @@ class Reader:
         from the disclosed log and each event's data as its listing shows it.
         """
         if course not in COURSES:
-            raise BadRequest("request.bad_course", f"course must be one of {', '.join(COURSES)}")
+            raise BadRequest(
+                "request.bad_course", Said("course must be one of %(courses)s", courses=", ".join(COURSES))
+            )
         engine = self.engine
         seat = self.seat(seat)
         hindsight = getattr(engine, "hindsight", None)  # optional: engines whose cards keep an identity
@@ -447,7 +458,7 @@ class Reader:
             if stop is not None:
                 raise BadRequest(
                     "request.bad_position",
-                    "say where to stop either by stop (the event's number) or by hand and move, not both",
+                    Said("say where to stop either by stop (the event's number) or by hand and move, not both"),
                 )
             stop = _place(places, hand, move, trick)
             start = max(start, min(p.seq for p in places if p.hand == hand))
@@ -624,7 +635,7 @@ def _place(places: Sequence[Position], hand: int | None, move: int | None, trick
         BadRequest: a move or trick without a hand, or no such position (said in words).
     """
     if hand is None:
-        raise BadRequest("request.bad_position", "a move or trick is counted within a hand: give hand too")
+        raise BadRequest("request.bad_position", Said("a move or trick is counted within a hand: give hand too"))
     try:
         return locate(places, hand=hand, move=move, trick=trick)
     except AddressError as error:

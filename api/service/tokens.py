@@ -11,6 +11,7 @@ import hmac
 import secrets
 
 from ledger import MatchRecord
+from engines.said import Said
 
 
 class AuthError(Exception):
@@ -39,6 +40,8 @@ def authorize(record: MatchRecord, token: str | None) -> None:
         AuthError: no token, or not this match's.
     """
     if not token:
-        raise AuthError("auth.missing", "writing to a match needs its token: send 'Authorization: Bearer <token>'")
+        raise AuthError(
+            "auth.missing", Said("writing to a match needs its token: send 'Authorization: Bearer <token>'")
+        )
     if not hmac.compare_digest(hash_token(token), record.token_hash):
-        raise AuthError("auth.wrong", "this token does not open this match for writing")
+        raise AuthError("auth.wrong", Said("this token does not open this match for writing"))

@@ -57,6 +57,8 @@ from replays.notation import (
     write_text,
 )
 from schemas import SchemaError, validate_event
+from api.service.words import grouped, said
+from engines.said import Counted, Joined, Said
 
 if TYPE_CHECKING:
     from api.service import Service
@@ -77,13 +79,29 @@ class NothingImported(Exception):
     def __init__(self, report: dict[str, Any]) -> None:
         errors = report["errors"]
         first = errors[0] if errors else None
-        where = f" (first: line {first['line']}: {first['message']})" if first else ""
         count = len(errors) + report.get("moreErrors", 0)
-        more = f"; {report['moreErrorsDetail']}" if report.get("moreErrors") else ""
-        more += f"; {report['unreadLinesDetail']}" if report.get("unreadLines") else ""
-        super().__init__(f"nothing was imported: {count:,} error{'s' if count != 1 else ''}{where}{more}")
+        head = (
+            Counted(
+                "nothing was imported: %(count)s error (first: line %(line)s: %(message)s)",
+                "nothing was imported: %(count)s errors (first: line %(line)s: %(message)s)",
+                count,
+                count=grouped(count),
+                line=first["line"],
+                message=first["message"],
+            )
+            if first
+            else Counted(
+                "nothing was imported: %(count)s error",
+                "nothing was imported: %(count)s errors",
+                count,
+                count=grouped(count),
+            )
+        )
+        more = [report["moreErrorsDetail"]] if report.get("moreErrors") else []
+        more += [report["unreadLinesDetail"]] if report.get("unreadLines") else []
+        self.message: str = Joined([head, *more], "; ") if more else head
+        super().__init__(self.message)
         self.report = report
-        self.message = str(self)
 
 
 class ImportStopped(Exception):
@@ -97,39 +115,41 @@ class ImportStopped(Exception):
 
     def __init__(self, report: dict[str, Any], why: str, cause: Exception | None = None, *, text: bool = False) -> None:
         count = len(report["imported"])
-        if text:  # a text file has no match ids: importing it again would start every match again
-            stored = (
-                (
-                    f"{count} match{'es were' if count != 1 else ' was'} imported before it (listed with their "
-                    "new write tokens; the last one holds the events up to its version); a text file names no "
-                    "match, so importing it again would import these again too: import only the matches after "
-                    "them"
-                )
-                if count
-                else "nothing was imported; importing the same file again starts it over"
+        stored: str
+        if not count:
+            stored = Said("nothing was imported; importing the same file again starts it over")
+        elif text:  # a text file has no match ids: importing it again would start every match again
+            stored = Counted(
+                "%(n)s match was imported before it (listed with their new write tokens; the last one holds the "
+                "events up to its version); a text file names no match, so importing it again would import these "
+                "again too: import only the matches after them",
+                "%(n)s matches were imported before it (listed with their new write tokens; the last one holds the "
+                "events up to its version); a text file names no match, so importing it again would import these "
+                "again too: import only the matches after them",
+                count,
             )
         else:
-            stored = (
-                (
-                    f"{count} match{'es were' if count != 1 else ' was'} imported before it, each whole (listed with "
-                    "their new write tokens); importing the same file again imports the rest and reports those as "
-                    "unchanged"
-                )
-                if count
-                else "nothing was imported; importing the same file again starts it over"
+            stored = Counted(
+                "%(n)s match was imported before it, each whole (listed with their new write tokens); importing the "
+                "same file again imports the rest and reports those as unchanged",
+                "%(n)s matches were imported before it, each whole (listed with their new write tokens); importing "
+                "the same file again imports the rest and reports those as unchanged",
+                count,
             )
-        super().__init__(f"the import stopped before the end of the file ({why}); {stored}")
+        self.message: str = Said(
+            "the import stopped before the end of the file (%(why)s); %(stored)s", why=why, stored=stored
+        )
+        super().__init__(self.message)
         self.report = report
         self.why = why
         self.cause = cause
-        self.message = str(self)
 
 
 class ImportBusy(Exception):
     """Another import is running in this server process (one at a time: answered 503 ``import.busy``)."""
 
     def __init__(self) -> None:
-        self.message = (
+        self.message = Said(
             "another import is running on this server; one import runs at a time, so send this "
             "one again once it has finished"
         )
@@ -148,9 +168,10 @@ class OutOfTime(Cut):
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.message = (
-            f"it had run for {seconds:g} seconds, the longest an import may take on this server; split "
-            "the file in smaller ones, or import it with 'tanteo import' on the server"
+        self.message = Said(
+            "it had run for %(seconds)s seconds, the longest an import may take on this server; split "
+            "the file in smaller ones, or import it with 'tanteo import' on the server",
+            seconds=int(seconds) if seconds == int(seconds) else format(seconds, "g"),
         )
         super().__init__(self.message)
 
@@ -161,9 +182,10 @@ class TooLarge(Cut):
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.message = (
-            f"the file is larger than {limit:,} bytes, the most an import takes on this server; split it "
-            "in smaller ones, or import it with 'tanteo import' on the server"
+        self.message = Said(
+            "the file is larger than %(limit)s bytes, the most an import takes on this server; split it "
+            "in smaller ones, or import it with 'tanteo import' on the server",
+            limit=grouped(limit),
         )
         super().__init__(self.message)
 
@@ -225,7 +247,7 @@ class _Refused(Exception):
 # --------------------------------------------------------------------------- export
 
 
-ARCHIVE_NEEDS_KEY = (
+ARCHIVE_NEEDS_KEY = Said(
     "the archive of this match holds cards the rules still hide, with the salts that prove "
     "them: exporting it needs the match's write key. Without it, export the text notation "
     "(format=text): it imports as a match in which those cards are unknown"
@@ -452,13 +474,13 @@ def _import_archive(
         if pending:
             flush()
     except _StopAsked:
-        raise ImportStopped(report(), "stopped on request") from None
+        raise ImportStopped(report(), Said("stopped on request")) from None
     except Cut as cut:
         raise ImportStopped(report(), cut.message, cut) from None
     except (StorageUnavailable, WorkersStopped) as error:
         if not imported:  # nothing stored: the error says it all
             raise
-        said = getattr(error, "message", None) or _STOPPED_BY.get(getattr(error, "reason", ""), "a storage fault")
+        said = getattr(error, "message", None) or _STOPPED_BY.get(getattr(error, "reason", ""), Said("a storage fault"))
         raise ImportStopped(report(), said, error) from error
     return report()
 
@@ -468,10 +490,10 @@ class _StopAsked(Exception):
 
 
 _STOPPED_BY = {
-    "busy": "the database was busy with other writes for too long",
-    "full": "the disk is full",
-    "read_only": "the database cannot be written",
-    "io": "the database could not be read or written",
+    "busy": Said("the database was busy with other writes for too long"),
+    "full": Said("the disk is full"),
+    "read_only": Said("the database cannot be written"),
+    "io": Said("the database could not be read or written"),
 }
 """What stopped an import half-way, by :class:`StorageUnavailable` reason, for :class:`ImportStopped`."""
 
@@ -529,7 +551,7 @@ def _opening(service: Service, archived: ArchivedMatch) -> Engine | dict[str, An
         raise _Refused(
             archived.lines[0],
             "import.no_start",
-            f"match {archived.id} does not start with its match_started event (seq 1) on this line",
+            Said("match %(match)s does not start with its match_started event (seq 1) on this line", match=archived.id),
         )
     try:
         validate_event(None, "match_started", first.data)
@@ -584,13 +606,14 @@ def _shape_problem(engine: Engine, events: Sequence[Any]) -> tuple[int, str, str
                 return (
                     index,
                     "import.public_form",
-                    (
-                        f"event {event.seq} holds a private value as its commitment only: this is the public form "
+                    Said(
+                        "event %(seq)s holds a private value as its commitment only: this is the public form "
                         "of a match in play; export it with the match's write token (or after the match) to "
-                        "import it"
+                        "import it",
+                        seq=event.seq,
                     ),
                 )
-            return index, error.code, f"event {event.seq} ({event.type}): {error.message}"
+            return index, error.code, _event_said(event, error.message)
     return None
 
 
@@ -718,12 +741,12 @@ class WorkersStopped(Exception):
     """A worker process checking an import stopped before it answered (killed, out of memory)."""
 
     def __init__(self) -> None:
-        super().__init__(
+        self.message: str = Said(
             "a worker process checking the rules stopped before it answered (was the machine out of "
             "memory?); the matches stored before it stay stored, and importing the file again reports them "
             "as unchanged; --workers 0 checks everything in one process"
         )
-        self.message = str(self)
+        super().__init__(self.message)
 
 
 def _check_task(task: list[tuple[str, int, list[bytes | str]]]) -> list[_Checked]:
@@ -760,18 +783,20 @@ def _imported(archived: ArchivedMatch, result: Any, token: str) -> dict[str, Any
         raise _Refused(
             archived.line_of(result.first_bad),
             "import.chain_broken",
-            f"match {archived.id}: the hash chain does not verify: {result.reason}",
+            Said(
+                "match %(match)s: the hash chain does not verify: %(reason)s",
+                match=archived.id,
+                reason=said(result.reason),
+            ),
         )
     if isinstance(result, EventRefused):
         event = events[result.index]
-        raise _Refused(
-            archived.lines[result.index], result.error.code, f"event {event.seq} ({event.type}): {result.error.message}"
-        )
+        raise _Refused(archived.lines[result.index], result.error.code, _event_said(event, result.error.message))
     if isinstance(result, MatchExists):  # stored by another writer since we looked
         raise _Refused(
             archived.lines[0],
             "import.exists",
-            f"match {archived.id} was stored by someone else while this file was imported",
+            Said("match %(match)s was stored by someone else while this file was imported", match=archived.id),
         )
     if isinstance(result, Exception):
         raise result
@@ -798,23 +823,38 @@ def _already_stored(service: Service, archived: ArchivedMatch) -> dict[str, Any]
             raise _Refused(
                 line,
                 "import.exists_different",
-                f"match {archived.id} is already stored and its event {event.seq} differs from this line; "
-                "nothing of it was imported",
+                Said(
+                    "match %(match)s is already stored and its event %(seq)s differs from this line; "
+                    "nothing of it was imported",
+                    match=archived.id,
+                    seq=event.seq,
+                ),
             )
     if len(stored) != len(archived.events):
         raise _Refused(
             archived.lines[-1],
             "import.exists_different",
-            f"match {archived.id} is already stored with {len(stored)} events, this file has "
-            f"{len(archived.events)}; nothing of it was imported",
+            Said(
+                "match %(match)s is already stored with %(stored)s events, this file has %(here)s; "
+                "nothing of it was imported",
+                match=archived.id,
+                stored=len(stored),
+                here=len(archived.events),
+            ),
         )
     return {"id": record.id, "version": record.version, "head": record.head}
 
 
 def _say(error: Exception) -> str:
     if isinstance(error, UnknownGame):
-        return f"there is no game {error.game}; GET /games lists them"
-    return str(getattr(error, "message", error))
+        return Said("there is no game %(game)s; GET /games lists them", game=error.game)
+    message = getattr(error, "message", None)
+    return message if isinstance(message, str) else str(error)
+
+
+def _event_said(event: Any, message: str) -> str:
+    """Why an archived event was refused, said with its seq and type: ``event 5 (play): …``."""
+    return Said("event %(seq)s (%(type)s): %(message)s", seq=event.seq, type=event.type, message=message)
 
 
 # --------------------------------------------------------------------------- text notation
@@ -914,7 +954,7 @@ def import_text(
                 unread = (read - written.last_line + left, written.last_line + 1)
                 break
     except _StopAsked:
-        raise ImportStopped(report(), "stopped on request", text=True) from None
+        raise ImportStopped(report(), Said("stopped on request"), text=True) from None
     except Cut as cut:
         raise ImportStopped(report(), cut.message, cut, text=True) from None
     except StorageUnavailable as error:
@@ -1021,16 +1061,18 @@ def _say_what_was_left(written: TextMatch, version: int, errors: ErrorLog[dict[s
     later = [w.line for w in left[1:]]
     if later:
         checked = (
-            f"line {later[0]} was checked for its shape only"
+            Said("line %(line)s was checked for its shape only", line=later[0])
             if later[0] == later[-1]
-            else f"lines {later[0]} to {later[-1]} were checked for their shape only"
+            else Said("lines %(first)s to %(last)s were checked for their shape only", first=later[0], last=later[-1])
         )
-        ending["message"] += (
-            f" — nothing from this line on was recorded; {checked} "
-            "(the rules judge a move only after every move before it)"
+        ending["message"] = Said(
+            "%(message)s — nothing from this line on was recorded; %(checked)s "
+            "(the rules judge a move only after every move before it)",
+            message=ending["message"],
+            checked=checked,
         )
     else:
-        ending["message"] += " — this line was not recorded"
+        ending["message"] = Said("%(message)s — this line was not recorded", message=ending["message"])
 
 
 def _shaped(game: str, written: TextMatch, errors: ErrorLog[dict[str, Any]]) -> tuple[list[Written], int]:
@@ -1048,8 +1090,12 @@ def _shaped(game: str, written: TextMatch, errors: ErrorLog[dict[str, Any]]) -> 
                     "line": event.line,
                     "column": event.column - len(str(event.number)) - 2,
                     "code": "notation.bad_number",
-                    "message": f"this line is numbered {event.number} but it is event {seq} of the match "
-                    "(number every event from 2 on, or leave the numbers out)",
+                    "message": Said(
+                        "this line is numbered %(number)s but it is event %(seq)s of the match "
+                        "(number every event from 2 on, or leave the numbers out)",
+                        number=event.number,
+                        seq=seq,
+                    ),
                     "match": None,
                 }
             )
@@ -1070,7 +1116,8 @@ def _shaped(game: str, written: TextMatch, errors: ErrorLog[dict[str, Any]]) -> 
         try:
             validate_event(game, event.type, event.data)
         except SchemaError as error:
-            code, message = error.code, f"{event.type}: {error.message}"
+            message: str = Said("%(where)s: %(message)s", where=event.type, message=error.message)
+            code = error.code
             bad_card = card_problem(value_at(event.data, error.path), deck_of(written.start))
             if bad_card is not None and any(w in error.message for w in ("card", "accepted forms", "does not match")):
                 code, message = "notation.bad_card", bad_card

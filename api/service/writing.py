@@ -49,6 +49,7 @@ from ledger import (
     StoredEvent,
 )
 from schemas import SchemaError, validate_event
+from engines.said import Listed, Said
 
 __all__ = ["EventRefused", "Writer", "checked_steps", "match_meta", "new_match_id"]
 
@@ -94,8 +95,12 @@ def _rules_version(engine: Engine, asked: Any) -> int:
     if asked > engine.RULES_VERSION:
         raise RuleViolation(
             "common.rules_version",
-            f"this server scores {engine.GAME} with rules version {engine.RULES_VERSION}; "
-            f"version {asked} is newer than that",
+            Said(
+                "this server scores %(game)s with rules version %(version)s; version %(asked)s is newer than that",
+                game=engine.GAME,
+                version=engine.RULES_VERSION,
+                asked=asked,
+            ),
         )
     return int(asked)
 
@@ -106,7 +111,10 @@ def _keep_rules_version(recorded: Event, corrected: Event) -> None:
     if after is not None and after != before:
         raise RuleViolation(
             "common.rules_version",
-            f"a match keeps the rules version it was recorded with ({before}); an amend cannot change it",
+            Said(
+                "a match keeps the rules version it was recorded with (%(version)s); an amend cannot change it",
+                version=before,
+            ),
         )
 
 
@@ -125,7 +133,7 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
 
         raise SchemaError(
             error.code,
-            f"the amended {type_}: {error.message}",
+            Said("the amended %(type)s: %(message)s", type=type_, message=error.message),
             inner(error.path),
             [{**e, "path": inner(e["path"])} for e in error.errors],
         ) from None
@@ -270,7 +278,7 @@ class Writer:
             # (group commit): it uses nothing of the thread, only this call's own objects.
             # ``current.match`` is the match row as this transaction read it (a token replaced meanwhile shows).
             if current.match is None or not hmac.compare_digest(current.match.token_hash, presented):
-                raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
+                raise AuthError("auth.wrong", Said("this token no longer opens this match: it was replaced"))
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
             self._check_window(match_id, engine, entry, batch)
             outcome["entry"] = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players))
@@ -445,7 +453,7 @@ class Writer:
         authorize(record, token)
         new = new_token()
         if not self.ledger.replace_token(match_id, hash_token(token or ""), hash_token(new)):
-            raise AuthError("auth.wrong", "this token no longer opens this match: it was replaced")
+            raise AuthError("auth.wrong", Said("this token no longer opens this match: it was replaced"))
         self.cache.keep_record(self.ledger.get_match(match_id))
         return {"id": match_id, "token": new}
 
@@ -460,7 +468,9 @@ def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
         try:
             validate_event(game, event["type"], event["data"])
             if event["type"] == "match_started":
-                raise RuleViolation("common.already_started", "match_started comes once, as the first event of a match")
+                raise RuleViolation(
+                    "common.already_started", Said("match_started comes once, as the first event of a match")
+                )
         except (SchemaError, RuleViolation) as error:
             refused = EventRefused(index, error)
             refused.game = game  # the refusal links to the game's rules
@@ -504,7 +514,8 @@ def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:
     """
     if event.type == "note" and event.data.get("target") is not None and int(event.data["target"]) >= event.seq:
         raise RuleViolation(
-            "common.bad_target", f"a note can only be attached to an earlier event, not {event.data['target']}"
+            "common.bad_target",
+            Said("a note can only be attached to an earlier event, not %(target)s", target=event.data["target"]),
         )
     if event.type in CORRECTIONS:
         check_correction(log[: event.seq - 1], event)
@@ -531,16 +542,23 @@ def _step_or_broken(steps: Iterator[Step], log: Sequence[Event], event: Event) -
         at = broken.event
         position = next((i for i, e in enumerate(log) if e.seq == event.seq), None)
         chain = ruling_chain(log, position) if position is not None else []
+        parts = {"entry": at, "reason": broken.message}
         if len(chain) > 1:
-            targets = [str(c.data["target"]) for c in chain]
-            entries = ", ".join(targets[:-1]) + " and " + targets[-1]
-            what = f"this ruling's corrections of entries {entries}"
+            said = Said(
+                "this ruling's corrections of entries %(entries)s would make entry %(entry)s illegal: %(reason)s",
+                entries=Listed(c.data["target"] for c in chain),
+                **parts,
+            )
+        elif event.type == "void":
+            said = Said(
+                "this voiding of entry %(target)s would make entry %(entry)s illegal: %(reason)s",
+                target=event.data["target"],
+                **parts,
+            )
         else:
-            what = f"this {_CORRECTION_WORDS[event.type]} of entry {event.data['target']}"
-        raise RuleViolation(
-            "common.correction_breaks", f"{what} would make entry {at} illegal: {broken.message}", seq=at
-        ) from None
-
-
-_CORRECTION_WORDS = {"void": "voiding", "amend": "correction"}
-"""A correction's type in the words of its refusal."""
+            said = Said(
+                "this correction of entry %(target)s would make entry %(entry)s illegal: %(reason)s",
+                target=event.data["target"],
+                **parts,
+            )
+        raise RuleViolation("common.correction_breaks", said, seq=at) from None

@@ -27,9 +27,7 @@ export function renderMoves() {
   legal.replaceChildren();
   $("deal-area").replaceChildren();
   $("close-area").replaceChildren();
-  notSaved = false;
-  $("next-label").textContent = S.view && S.view.turn != null
-    ? t("%(player)s to play. What happens next at the table?", { player: seatName(S.view.turn) }) : t("What happens next at the table?");
+  $("next-label").textContent = S.view && S.view.turn != null ? t("%(player)s to play. What happens next at the table?", { player: seatName(S.view.turn) }) : t("What happens next at the table?");
   if (SHEET[gameId] && handInPlay() && S.view && S.view.resultOnly === false && !closeRequested) {
     $("close-area").append(el("p", { class: "note" }, t("The table played on faster than you could write?"), " ",
       el("button", { type: "button", class: "button", "data-move-type": "hand_result", onclick: () => { requestClose(); renderEntry(); $("entry-title").focus(); } },
@@ -78,8 +76,7 @@ export async function openRebuy(move) {
   const result = await dryRun(id, events);
   if (!result.ok) { showRefusal($("move-refusal"), result); return; }
   const hand = result.body.hands[result.body.hands.length - 1] || {};
-  // the re-buy's line: in English it says "re-buy"; in any language it is the seat's line that pays money
-  const lines = (hand.lines || []).filter((l) => l.seat === move.data.seat);
+  const lines = (hand.lines || []).filter((l) => l.seat === move.data.seat);  // the re-buy's: the seat's line that pays money
   const line = lines.find((l) => /re-buy/.test(l.reason)) || lines.find((l) => l.money < 0);
   const save = el("button", { type: "button", class: "button primary", text: t("Record the re-buy") });
   save.addEventListener("click", () => post(events, $("move-refusal"), moveLabel(move, seatName)));
@@ -241,16 +238,15 @@ export function openResult(move) {
   form.querySelector("h3").focus();
 }
 
-// A move with nothing to ask (stand, take, call CABO, a discard the record already knows, re-buy) is
-// held for a few seconds with Undo beside it, then saved; it is not previewed first. At a table the
-// next move comes within seconds: a preview would double the taps of every such move to catch the
-// rare slip, which the scorer sees at once (the wrong name on the button just pressed). Saving at once
-// and voiding the slip would leave "entered by mistake" in the log and the audit for something never
-// played. So the tap shows what will be saved, Undo takes it back before anything is written, and
-// "Save now" (or the time running out, or the page being left) writes it.
+// A move with nothing to ask (stand, take, call CABO, a discard the record already knows, re-buy) is held for a
+// few seconds with Undo beside it, then saved; it is not previewed first. At a table the next move comes within
+// seconds: a preview would double the taps of every such move to catch the rare slip, which the scorer sees at
+// once (the wrong name on the button just pressed). Saving at once and voiding the slip would leave "entered by
+// mistake" in the log and the audit for something never played. So the tap shows what will be saved, Undo takes
+// it back before anything is written, and "Save now" (or the time running out, or the page being left) writes it.
 export const HOLD_SECONDS = 5;
 export let held = null;  // {events, label, timer, tick, button}: the one-tap move waiting to be saved
-let notSaved = false;    // the line above the moves says a move was taken back ("Not saved: …")
+let notSaved = null;     // the line above the moves as a move taken back left it ("Not saved: …")
 
 export function hold(move) {
   const label = moveLabel(move, seatName);
@@ -261,7 +257,7 @@ export function hold(move) {
   box.replaceChildren(el("p", {}, el("strong", { text: label }), " ", count),
     el("p", { class: "actions" }, undo, el("button", { type: "button", class: "button", text: t("Save now"), onclick: () => saveHeld() })));
   box.hidden = false;
-  if (notSaved) { $("next-label").textContent = t("What happens next at the table?"); notSaved = false; }
+  if ($("next-label").textContent === notSaved) $("next-label").textContent = t("What happens next at the table?");
   $("legal").hidden = true;  // the next moves follow from this one: they are drawn again once it is saved
   held = { events: [{ type: move.type, data: { ...move.data } }], label,
     timer: setTimeout(saveHeld, HOLD_SECONDS * 1000),
@@ -283,8 +279,7 @@ export function stopHold() {
 export function takeBack() {
   const was = stopHold();
   if (!was) return;
-  $("next-label").textContent = t("Not saved: %(move)s. What happens next at the table?", { move: was.label });
-  notSaved = true;
+  $("next-label").textContent = notSaved = t("Not saved: %(move)s. What happens next at the table?", { move: was.label });
   const again = [...$("legal").querySelectorAll("button")].find((b) => b.textContent === was.label);
   (again || $("legal").querySelector("button") || $("moves-title")).focus();
 }
@@ -347,10 +342,9 @@ export function refLabel(ref) {
   if (ref.slot != null) return t("%(player)s, slot %(slot)s", { player: seatName(ref.seat), slot: ref.slot });
   if (ref.seq != null) {
     const e = S.events.find((x) => x.seq === ref.seq);
-    const parts = { entry: ref.seq, index: (ref.index ?? 0) + 1 };
+    const parts = { entry: ref.seq, index: (ref.index ?? 0) + 1, move: e && eventWords(e.type), player: e && e.data.seat != null ? seatName(e.data.seat) : null };
     if (!e) return t("entry %(entry)s, card %(index)s", parts);
-    return e.data.seat != null ? t("%(player)s's %(move)s %(entry)s, card %(index)s", { ...parts, player: seatName(e.data.seat), move: eventWords(e.type) })
-      : t("%(move)s %(entry)s, card %(index)s", { ...parts, move: eventWords(e.type) });
+    return parts.player != null ? t("%(player)s's %(move)s %(entry)s, card %(index)s", parts) : t("%(move)s %(entry)s, card %(index)s", parts);
   }
   return t("a card of %(player)s", { player: seatName(ref.seat) });
 }

@@ -116,30 +116,58 @@ def _column_of(entry: dict[str, Any], columns: list[dict[str, Any]]) -> int | No
 
 
 def divergence_sentence(first: dict[str, Any] | None, columns: list[dict[str, Any]], players: list[str]) -> str | None:
-    """The first place where the table's sheet and the record disagree, in one sentence."""
+    """The first place where the table's sheet and the record disagree, in one sentence (one whole
+    sentence for each kind of place and of column, so each language words it its own way)."""
     if not first:
         return None
     column = _column_of(first, columns)
+    field = FIELD_WORDS.get(first.get("field", ""), first.get("field", "score"))
+    parts = {"claimed": first["claimed"], "field": field, "computed": first["computed"]}
+    hand = first.get("hand")
     if first.get("team") is not None:
         team = columns[column]["label"] if column is not None else first["team"] + 1
-        who = gettext("team %(team)s", team=team)
-    elif first.get("seat") is not None:
+        if hand:
+            return gettext(
+                "The first disagreement is in hand %(hand)s: the table wrote %(claimed)s %(field)s for team %(team)s, "
+                "the record gives %(computed)s.",
+                hand=hand,
+                team=team,
+                **parts,
+            )
+        return gettext(
+            "The first disagreement is in the match result: the table wrote %(claimed)s %(field)s for team %(team)s, "
+            "the record gives %(computed)s.",
+            team=team,
+            **parts,
+        )
+    if first.get("seat") is not None:
         seat = first["seat"]
         name = players[seat] if 0 <= seat < len(players) else gettext("seat %(seat)s", seat=seat + 1)
-        who = gettext("%(player)s (seat %(seat)s)", player=name, seat=seat + 1)
-    else:
-        who = gettext("the match")
-    field = FIELD_WORDS.get(first.get("field", ""), first.get("field", "score"))
-    parts = {"claimed": first["claimed"], "field": field, "who": who, "computed": first["computed"]}
-    if first.get("hand"):
+        if hand:
+            return gettext(
+                "The first disagreement is in hand %(hand)s: the table wrote %(claimed)s %(field)s for %(player)s "
+                "(seat %(seat)s), the record gives %(computed)s.",
+                hand=hand,
+                player=name,
+                seat=seat + 1,
+                **parts,
+            )
         return gettext(
-            "The first disagreement is in hand %(hand)s: the table wrote %(claimed)s %(field)s for %(who)s, "
+            "The first disagreement is in the match result: the table wrote %(claimed)s %(field)s for %(player)s "
+            "(seat %(seat)s), the record gives %(computed)s.",
+            player=name,
+            seat=seat + 1,
+            **parts,
+        )
+    if hand:
+        return gettext(
+            "The first disagreement is in hand %(hand)s: the table wrote %(claimed)s %(field)s for the match, "
             "the record gives %(computed)s.",
-            hand=first["hand"],
+            hand=hand,
             **parts,
         )
     return gettext(
-        "The first disagreement is in the match result: the table wrote %(claimed)s %(field)s for %(who)s, "
+        "The first disagreement is in the match result: the table wrote %(claimed)s %(field)s for the match, "
         "the record gives %(computed)s.",
         **parts,
     )

@@ -170,7 +170,9 @@ def test_a_hand_recorded_and_read_in_the_readers_language(
         expect(page.locator("#history li")).to_have_count(3)  # the match, the deal, the hand's result
         assert speaking.call("GET", f"/matches/{match_id}")[1]["version"] == 3
         page.locator("#sheet tbody tr[data-hand='1'] .claim-open").click()  # the table's row open: its words too
-        expect(page.locator("tr.claim-row")).to_be_visible()
+        row = page.locator("tr.claim-row")
+        row.locator("input").first.fill("99")  # the paper sheet says otherwise: the row says where, before saving
+        expect(row.locator(".claim-verdict")).not_to_be_empty()
 
         served = served_english(speaking, match_id, game, lang)
         assert own_english(page, lang, served) == [], f"{game} score page in {lang}"
@@ -178,9 +180,19 @@ def test_a_hand_recorded_and_read_in_the_readers_language(
         assert {url: said for url, said in languages.items() if said != lang} == {}
         shoot(page, tmp_path, f"score-{game}-{lang}")
 
-        page.goto(f"{speaking.url}/m/{match_id}?lang={lang}")
+        row.locator(".claim-actions .button.primary").click()  # what the table wrote, saved: the audit compares it
+        expect(page.locator("#history li")).to_have_count(4)
+        head = speaking.call("GET", f"/matches/{match_id}/events")[1]["events"][1]["hash"]
+        dispute = {"hand": 1, "field": "points", "seat": 1, "reason": "Ben"}
+        auth = {"Authorization": f"Bearer {token}"}
+        assert speaking.call("POST", f"/matches/{match_id}/events", {"events": [{"type": "dispute", "data": dispute}]}, auth)[0] == 201
+        page.goto(f"{speaking.url}/m/{match_id}?lang={lang}&head={head}")  # a sheet printed at entry 2
         assert page.get_attribute("html", "lang") == lang
         expect(page.locator("#audit-sheet")).to_be_visible()
+        expect(page.locator("#divergence")).to_be_visible()
+        expect(page.locator("#printed-head")).to_be_visible()
+        expect(page.locator("#disputes li")).to_have_count(1)
+        served = served_english(speaking, match_id, game, lang)
         assert own_english(page, lang, served) == [], f"{game} match page in {lang}"
         assert serious(page) == []
         shoot(page, tmp_path, f"match-{game}-{lang}")

@@ -349,7 +349,9 @@ def missing_words(missing: list[Any], players: list[str]) -> str:
     """The cards a hand still waits for, in words ("Anna's slot 2", "card 1 of entry 5")."""
 
     def name(seat: Any) -> str:
-        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else gettext("seat %(seat)s", seat=seat)
+        return (
+            players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else gettext("seat %(seat)s", seat=seat)
+        )
 
     words = []
     for ref in missing:
@@ -358,7 +360,9 @@ def missing_words(missing: list[Any], players: list[str]) -> str:
         elif ref.get("seat") is not None and ref.get("slot") is not None:
             words.append(gettext("%(player)s's slot %(slot)s", player=name(ref["seat"]), slot=ref["slot"]))
         elif ref.get("seq") is not None:
-            words.append(gettext("card %(index)s of entry %(entry)s", index=(ref.get("index") or 0) + 1, entry=ref["seq"]))
+            words.append(
+                gettext("card %(index)s of entry %(entry)s", index=(ref.get("index") or 0) + 1, entry=ref["seq"])
+            )
         elif ref.get("seat") is not None:
             words.append(gettext("a card of %(player)s", player=name(ref["seat"])))
         else:

@@ -99,7 +99,12 @@ def served_english(live: Server, match_id: str, game: str, lang: str) -> tuple[s
     reads and of the game's description that it said as in English, and the game's served form
     templates among them (``{seat} draws``) as patterns a filled-in template matches whole."""
     said: set[str] = set()
-    for path in (f"/games/{game}", f"/matches/{match_id}", f"/matches/{match_id}/audit", f"/matches/{match_id}/legal-moves"):
+    for path in (
+        f"/games/{game}",
+        f"/matches/{match_id}",
+        f"/matches/{match_id}/audit",
+        f"/matches/{match_id}/legal-moves",
+    ):
         english = live.call("GET", f"{path}?lang=en")[1]
         other = live.call("GET", f"{path}?lang={lang}")[1]
         said |= {text for text in set(strings(english)) & set(strings(other)) if is_prose(re.sub(r"\{\w+\}", "", text))}
@@ -121,9 +126,7 @@ def own_english(page: Page, lang: str, served: tuple[set[str], list[re.Pattern[s
     return [
         text
         for text in english_on(page, lang)
-        if not catalan_word(text)
-        and not any(s in text for s in said)
-        and not any(t.fullmatch(text) for t in templates)
+        if not catalan_word(text) and not any(s in text for s in said) and not any(t.fullmatch(text) for t in templates)
     ]
 
 
@@ -185,7 +188,12 @@ def test_a_hand_recorded_and_read_in_the_readers_language(
         head = speaking.call("GET", f"/matches/{match_id}/events")[1]["events"][1]["hash"]
         dispute = {"hand": 1, "field": "points", "seat": 1, "reason": "Ben"}
         auth = {"Authorization": f"Bearer {token}"}
-        assert speaking.call("POST", f"/matches/{match_id}/events", {"events": [{"type": "dispute", "data": dispute}]}, auth)[0] == 201
+        assert (
+            speaking.call(
+                "POST", f"/matches/{match_id}/events", {"events": [{"type": "dispute", "data": dispute}]}, auth
+            )[0]
+            == 201
+        )
         page.goto(f"{speaking.url}/m/{match_id}?lang={lang}&head={head}")  # a sheet printed at entry 2
         assert page.get_attribute("html", "lang") == lang
         expect(page.locator("#audit-sheet")).to_be_visible()

@@ -85,9 +85,17 @@ function decorate(el, code) {
   if (code === "??" || code == null) el.classList.add("unknown");
   else if (/[DH]$/.test(code)) el.classList.add("red");
   else if (/^\d+[ocbe]$/.test(code)) el.classList.add("spanish", SPANISH_SUITS[code.slice(-1)]);
-  el.textContent = cardFace(code);
   const spanish = /^(\d+)([ocbe])$/.exec(code || "");
   if (spanish) el.replaceChildren(spanishFaces()[spanish[1]] || spanish[1], suitIcon(spanish[2]));
+  else if (/[CDHS]$/.test(code || "")) {
+    // a French card's printed index, "Q♠", the same in every language (as the text notation is); the
+    // card is named in the reader's language by its label
+    const face = document.createElement("span");
+    face.dataset.untranslated = "";
+    face.setAttribute("aria-hidden", "true");
+    face.textContent = cardFace(code);
+    el.replaceChildren(face);
+  } else el.textContent = cardFace(code);
   el.dataset.card = code ?? "??";
 }
 

@@ -95,9 +95,9 @@ def strings(value: Any) -> Iterator[str]:
 
 
 def served_english(live: Server, match_id: str, game: str, lang: str) -> tuple[set[str], list[re.Pattern[str]]]:
-    """What the server answered in English when asked in ``lang``: the prose strings of the match's
-    reads and of the game's description that it said as in English, and the game's served form
-    templates among them (``{seat} draws``) as patterns a filled-in template matches whole."""
+    """What the server answered in English when asked in ``lang``: the strings of the match's reads
+    and of the game's description that it said as in English, and the game's served form templates
+    among them (``{seat} draws``) as patterns a filled-in template matches whole."""
     said: set[str] = set()
     for path in (
         f"/games/{game}",
@@ -107,9 +107,11 @@ def served_english(live: Server, match_id: str, game: str, lang: str) -> tuple[s
     ):
         english = live.call("GET", f"{path}?lang=en")[1]
         other = live.call("GET", f"{path}?lang={lang}")[1]
-        said |= {text for text in set(strings(english)) & set(strings(other)) if is_prose(re.sub(r"\{\w+\}", "", text))}
+        said |= {text for text in set(strings(english)) & set(strings(other)) if re.search("[a-z]{3}", text)}
     templates = [
-        re.compile(".+".join(re.escape(part) for part in re.split(r"\{\w+\}", text))) for text in said if "{" in text
+        re.compile(".+".join(re.escape(part) for part in re.split(r"\{\w+\}", text)))
+        for text in said
+        if "{" in text and is_prose(re.sub(r"\{\w+\}", "", text))
     ]
     return {text for text in said if "{" not in text}, templates
 
@@ -126,7 +128,10 @@ def own_english(page: Page, lang: str, served: tuple[set[str], list[re.Pattern[s
     return [
         text
         for text in english_on(page, lang)
-        if not catalan_word(text) and not any(s in text for s in said) and not any(t.fullmatch(text) for t in templates)
+        if not catalan_word(text)
+        and text not in said  # a served word ("Table", a deal's place)
+        and not any(s in text for s in said if is_prose(s))  # a served sentence, also within the page's ("Anna 0: …")
+        and not any(t.fullmatch(text) for t in templates)
     ]
 
 
@@ -176,12 +181,20 @@ def test_a_hand_recorded_and_read_in_the_readers_language(
         row = page.locator("tr.claim-row")
         row.locator("input").first.fill("99")  # the paper sheet says otherwise: the row says where, before saving
         expect(row.locator(".claim-verdict")).not_to_be_empty()
+        page.locator("#legal button[data-move-type='hand_started']").first.click()  # the deal, card by card
+        place = page.locator("#deal-area .seatrow button.card").first
+        place.click()  # the first player's first card: the picker offers the deck, each card named in the language
+        expect(page.locator("#deal-area .picker button.card").first).to_be_visible()
 
         served = served_english(speaking, match_id, game, lang)
         assert own_english(page, lang, served) == [], f"{game} score page in {lang}"
         assert serious(page) == []
         assert {url: said for url, said in languages.items() if said != lang} == {}
         shoot(page, tmp_path, f"score-{game}-{lang}")
+        page.locator("#deal-area .picker button.card").first.click()  # the place now holds that card, named so
+        expect(place).not_to_have_attribute("data-card", "??")
+        label = place.get_attribute("aria-label") or ""  # "{seat} card {n}: {card}", the game's served words around it
+        assert english_words(label.rsplit(": ", 1)[-1]) == [], label
 
         row.locator(".claim-actions .button.primary").click()  # what the table wrote, saved: the audit compares it
         expect(page.locator("#history li")).to_have_count(4)

@@ -34,7 +34,7 @@ export const FIELD_NAMES = {
   dealer: t("dealer"), leader: t("leader"), trump: t("trump"), chips: t("chips"), card: t("card"), cards: t("cards"),
   cardPoints: t("card points"), tricks: t("tricks"), lossPoints: t("loss points"), piles: t("piles"), table: t("table"),
   values: t("values"), out: t("out"), hands: t("hands"), layouts: t("layouts"), sums: t("sums"), caller: t("caller"),
-  target: t("target"), reason: t("reason"), text: t("text"), points: t("points"), totals: t("totals"),
+  target: t("target"), reason: t("reason"), points: t("points"), totals: t("totals"),  // a note's text: "note: …" above
 };
 
 /** A value as a sheet prints it: two numbers as "72–48", a list of cards "9H KH", a hand per seat "9H KH / ?? ??". */

@@ -156,4 +156,4 @@ def _summary(match_id: str) -> dict[str, Any]:
     try:
         return current_service().match(match_id)
     except MatchNotFound:
-        abort(404, f"no match {match_id}")
+        abort(404, gettext("no match %(match)s", match=match_id))

@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request
+from flask_babel import gettext, lazy_gettext, ngettext
 
 from api import rulebook
 from api.context import current_service
+from api.i18n import current_language, say
 from engines import get_engine
 from ledger import MatchNotFound
 
@@ -25,7 +27,7 @@ def _summary(match_id: str) -> dict[str, Any]:
     try:
         return current_service().match(match_id)
     except MatchNotFound:
-        abort(404, f"no match {match_id}")
+        abort(404, gettext("no match %(match)s", match=match_id))
 
 
 def _opening(match_id: str) -> dict[str, Any]:
@@ -44,26 +46,36 @@ def replay(match_id: str) -> str:
 
 
 def rule_title(game: str, href: str | None) -> str | None:
-    """The title of the rule a link points at (``Scoring a round``), so the link reads as words, not as its anchor."""
+    """The title of the rule a link points at (``Scoring a round``), so the link reads as words, not as its anchor;
+    in the reader's language, as the rules page the link opens is."""
     if not href or "#" not in href:
         return None
     where, anchor = href.removeprefix("/rules/").split("#", 1)
     try:
-        toc = rulebook.page(where or game).toc
+        toc = rulebook.page_in(where or game, current_language()).toc
     except KeyError:
         return None
     return next((title for _, title, a in toc if a == anchor), None)
 
 
 FIELD_WORDS = {
-    "points": "points",
-    "totals": "running total",
-    "cardPoints": "card points",
-    "money": "money",
-    "tricks": "tricks",
-    "scores": "score",
-    "chips": "chips",
+    "points": lazy_gettext("points"),
+    "totals": lazy_gettext("running total"),
+    "cardPoints": lazy_gettext("card points"),
+    "money": lazy_gettext("money"),
+    "tricks": lazy_gettext("tricks"),
+    "scores": lazy_gettext("score"),
+    "chips": lazy_gettext("chips"),
 }
+"""What a claim's field is called in a sentence (the field's name stays the API's)."""
+
+HAND_STATES = {
+    "scored": lazy_gettext("scored"),
+    "void": lazy_gettext("void"),
+    "playing": lazy_gettext("playing"),
+    "incomplete": lazy_gettext("incomplete"),
+}
+"""A hand's status in words (the status itself stays the API's: the page's classes use it)."""
 
 
 def rule_href(game: str, rule: str | None) -> str | None:
@@ -104,23 +116,60 @@ def _column_of(entry: dict[str, Any], columns: list[dict[str, Any]]) -> int | No
 
 
 def divergence_sentence(first: dict[str, Any] | None, columns: list[dict[str, Any]], players: list[str]) -> str | None:
-    """The first place where the table's sheet and the record disagree, in one sentence."""
+    """The first place where the table's sheet and the record disagree, in one sentence (one whole
+    sentence for each kind of place and of column, so each language words it its own way)."""
     if not first:
         return None
     column = _column_of(first, columns)
-    if first.get("team") is not None:
-        who = f"team {columns[column]['label']}" if column is not None else f"team {first['team'] + 1}"
-    elif first.get("seat") is not None:
-        seat = first["seat"]
-        name = players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
-        who = f"{name} (seat {seat + 1})"
-    else:
-        who = "the match"
     field = FIELD_WORDS.get(first.get("field", ""), first.get("field", "score"))
-    where = f"hand {first['hand']}" if first.get("hand") else "the match result"
-    return (
-        f"The first disagreement is in {where}: the table wrote {first['claimed']} {field} for {who}, "
-        f"the record gives {first['computed']}."
+    parts = {"claimed": first["claimed"], "field": field, "computed": first["computed"]}
+    hand = first.get("hand")
+    if first.get("team") is not None:
+        team = columns[column]["label"] if column is not None else first["team"] + 1
+        if hand:
+            return gettext(
+                "The first disagreement is in hand %(hand)s: the table wrote %(claimed)s %(field)s for team %(team)s, "
+                "the record gives %(computed)s.",
+                hand=hand,
+                team=team,
+                **parts,
+            )
+        return gettext(
+            "The first disagreement is in the match result: the table wrote %(claimed)s %(field)s for team %(team)s, "
+            "the record gives %(computed)s.",
+            team=team,
+            **parts,
+        )
+    if first.get("seat") is not None:
+        seat = first["seat"]
+        name = players[seat] if 0 <= seat < len(players) else gettext("seat %(seat)s", seat=seat + 1)
+        if hand:
+            return gettext(
+                "The first disagreement is in hand %(hand)s: the table wrote %(claimed)s %(field)s for %(player)s "
+                "(seat %(seat)s), the record gives %(computed)s.",
+                hand=hand,
+                player=name,
+                seat=seat + 1,
+                **parts,
+            )
+        return gettext(
+            "The first disagreement is in the match result: the table wrote %(claimed)s %(field)s for %(player)s "
+            "(seat %(seat)s), the record gives %(computed)s.",
+            player=name,
+            seat=seat + 1,
+            **parts,
+        )
+    if hand:
+        return gettext(
+            "The first disagreement is in hand %(hand)s: the table wrote %(claimed)s %(field)s for the match, "
+            "the record gives %(computed)s.",
+            hand=hand,
+            **parts,
+        )
+    return gettext(
+        "The first disagreement is in the match result: the table wrote %(claimed)s %(field)s for the match, "
+        "the record gives %(computed)s.",
+        **parts,
     )
 
 
@@ -200,14 +249,15 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
         "hands": [{"x": x(i), "label": str(h["hand"])} for i, h in enumerate(rows, start=1)],
         "ticks": [{"y": y(t), "label": t} for t in ticks],
         "start": x(0),
+        "summary": ", ".join(f"{s['label']} {s['last']}" for s in series),
     }
 
 
 DISPUTE_STATES = {
-    "open": "open, waiting for a ruling",
-    "upheld": "upheld",
-    "rejected": "rejected",
-    "withdrawn": "withdrawn",
+    "open": lazy_gettext("open, waiting for a ruling"),
+    "upheld": lazy_gettext("upheld"),
+    "rejected": lazy_gettext("rejected"),
+    "withdrawn": lazy_gettext("withdrawn"),
 }
 
 
@@ -216,20 +266,38 @@ def dispute_rows(disputes: list[dict[str, Any]], players: list[str]) -> list[dic
     (a dispute names a player, also in a team game), where it stands, and the ruling."""
     rows = []
     for d in disputes:
-        what = FIELD_WORDS.get(d.get("field") or "", "score") if d.get("field") else "score"
+        what = FIELD_WORDS.get(d.get("field") or "", lazy_gettext("score")) if d.get("field") else lazy_gettext("score")
         seat = d.get("seat")
-        whose = f" of {players[seat]}" if isinstance(seat, int) and 0 <= seat < len(players) else ""
-        where = f"Hand {d['hand']}" if d.get("hand") else "The match result"
+        whose = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None
+        if d.get("hand"):
+            title = (
+                gettext("Hand %(hand)s, %(field)s of %(player)s", hand=d["hand"], field=what, player=whose)
+                if whose is not None
+                else gettext("Hand %(hand)s, %(field)s", hand=d["hand"], field=what)
+            )
+        else:
+            title = (
+                gettext("The match result, %(field)s of %(player)s", field=what, player=whose)
+                if whose is not None
+                else gettext("The match result, %(field)s", field=what)
+            )
         ruling = d.get("ruling") or None
+        decision = (ruling or {}).get("decision", "")
         rows.append(
             {
                 "seq": d.get("seq"),
                 "hand": d.get("hand"),
                 "state": d.get("state", "open"),
-                "title": f"{where}, {what}{whose}",
+                "title": title,
                 "stateWords": DISPUTE_STATES.get(d.get("state", ""), d.get("state", "")),
                 "reason": d.get("reason", ""),
-                "ruling": None if ruling is None else f"{ruling.get('decision', '')} — {ruling.get('reason', '')}",
+                "ruling": None
+                if ruling is None
+                else gettext(
+                    "%(decision)s — %(reason)s",
+                    decision=DISPUTE_STATES.get(decision, decision),
+                    reason=say(ruling.get("reason", "")),
+                ),
                 "corrections": len(d.get("correction") or []),
             }
         )
@@ -246,8 +314,11 @@ def printed_head_sentence(match_id: str, head: str, audit: dict[str, Any]) -> di
     if head == current:
         return {
             "agrees": True,
-            "text": f"The printed sheet you scanned ends where the record ends, at entry "
-            f"{audit['chain']['length']}: nothing was recorded after it was printed.",
+            "text": gettext(
+                "The printed sheet you scanned ends where the record ends, at entry %(entry)s: "
+                "nothing was recorded after it was printed.",
+                entry=audit["chain"]["length"],
+            ),
         }
     if len(head) == len(current) and all(c in "0123456789abcdef" for c in head):
         envelopes, version = current_service().events(match_id)
@@ -256,15 +327,47 @@ def printed_head_sentence(match_id: str, head: str, audit: dict[str, Any]) -> di
                 later = version - envelope["seq"]
                 return {
                     "agrees": True,
-                    "text": f"The printed sheet you scanned was printed when the record ended at entry "
-                    f"{envelope['seq']}; {later} more entr{'y was' if later == 1 else 'ies were'} "
-                    "recorded after it, shown here.",
+                    "text": ngettext(
+                        "The printed sheet you scanned was printed when the record ended at entry %(entry)s; "
+                        "%(num)s more entry was recorded after it, shown here.",
+                        "The printed sheet you scanned was printed when the record ended at entry %(entry)s; "
+                        "%(num)s more entries were recorded after it, shown here.",
+                        later,
+                        entry=envelope["seq"],
+                    ),
                 }
     return {
         "agrees": False,
-        "text": "The head hash of the printed sheet you scanned is not in this record: "
-        "the sheet does not come from this record as it is kept here.",
+        "text": gettext(
+            "The head hash of the printed sheet you scanned is not in this record: "
+            "the sheet does not come from this record as it is kept here."
+        ),
     }
+
+
+def missing_words(missing: list[Any], players: list[str]) -> str:
+    """The cards a hand still waits for, in words ("Anna's slot 2", "card 1 of entry 5")."""
+
+    def name(seat: Any) -> str:
+        return (
+            players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else gettext("seat %(seat)s", seat=seat)
+        )
+
+    words = []
+    for ref in missing:
+        if not isinstance(ref, dict):
+            words.append(str(ref))
+        elif ref.get("seat") is not None and ref.get("slot") is not None:
+            words.append(gettext("%(player)s's slot %(slot)s", player=name(ref["seat"]), slot=ref["slot"]))
+        elif ref.get("seq") is not None:
+            words.append(
+                gettext("card %(index)s of entry %(entry)s", index=(ref.get("index") or 0) + 1, entry=ref["seq"])
+            )
+        elif ref.get("seat") is not None:
+            words.append(gettext("a card of %(player)s", player=name(ref["seat"])))
+        else:
+            words.append(str(ref))
+    return ", ".join(words)
 
 
 @bp.get("/m/<match_id>")
@@ -282,7 +385,7 @@ def match_page(match_id: str) -> str:
         claim = {
             **claim,
             "first": first is not None and claim == first,
-            "who": columns[column]["label"] if column is not None else "the match",
+            "who": columns[column]["label"] if column is not None else gettext("the match"),
             "fieldWords": FIELD_WORDS.get(claim.get("field", ""), claim.get("field", "")),
         }
         if claim.get("hand") and claim.get("field") in ("points", "totals") and column is not None:
@@ -303,7 +406,14 @@ def match_page(match_id: str) -> str:
                     "ruleTitle": rule_title(game, href),
                 }
             )
-        hands.append({**h, "lines": lines})
+        hands.append(
+            {
+                **h,
+                "lines": lines,
+                "statusWords": HAND_STATES.get(h.get("status", ""), h.get("status", "")),
+                "missingWords": missing_words(h.get("missing") or [], summary["players"]),
+            }
+        )
     return render_template(
         "match.html",
         match=summary,
@@ -319,6 +429,7 @@ def match_page(match_id: str) -> str:
         disputes=dispute_rows(audit.get("disputes", []), summary["players"]),
         printed=printed_head_sentence(match_id, request.args.get("head", "")[:200], audit),
         end_href=rule_href(game, audit["end"].get("rule")),
+        end_reason=say(audit["end"].get("reason")) or "",
     )
 
 

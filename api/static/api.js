@@ -3,6 +3,7 @@
 // reach the server are queued there with their Idempotency-Key and sent once, later.
 
 import { el } from "./dom.js";
+import { t } from "./say.js";
 
 const TOKEN = (id) => `tanteo:token:${id}`;
 const QUEUE = (id) => `tanteo:queue:${id}`;
@@ -79,9 +80,9 @@ export function dryRun(id, events) {
 
 /** Say a problem+json answer in a sentence, with its rule code. */
 export function problemText(problem) {
-  if (!problem) return { message: "The server gave no answer.", code: "" };
+  if (!problem) return { message: t("The server gave no answer."), code: "" };
   // "message" is the refusal without "the 2nd event of the batch": a page built the batch itself
-  return { message: problem.message || problem.detail || problem.title || "Refused.", code: problem.code || "" };
+  return { message: problem.message || problem.detail || problem.title || t("Refused."), code: problem.code || "" };
 }
 
 /** The rule code of a refusal (and the entries it concerns) for the curious, in a collapsed
@@ -89,8 +90,8 @@ export function problemText(problem) {
 export function problemDetails(problem, where = "") {
   const code = problem && problem.code;
   if (!code) return null;
-  return el("details", { class: "code" }, el("summary", { text: "Details" }),
-    el("span", { text: `rule code ${code}${where ? `; ${where}` : ""}` }));
+  return el("details", { class: "code" }, el("summary", { text: t("Details") }),
+    el("span", { text: where ? t("rule code %(code)s; %(where)s", { code, where }) : t("rule code %(code)s", { code }) }));
 }
 
 /** Send a file's text as it is (an import): {ok, status, body, offline}, like call(). */

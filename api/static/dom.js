@@ -1,4 +1,5 @@
 // Building page elements: the small helpers the pages share (one el, one $, one seat namer).
+import { lang, t } from "./say.js";
 
 // $("id"): the page's element with that id.
 export const $ = (id) => document.getElementById(id);
@@ -7,7 +8,7 @@ export const $ = (id) => document.getElementById(id);
 // ``players`` is the list, or a function returning the current list (it may change as the match loads).
 export function seatNamer(players) {
   const list = typeof players === "function" ? players : () => players;
-  return (s) => list()[s] ?? `seat ${s + 1}`;
+  return (s) => list()[s] ?? t("seat %(seat)s", { seat: s + 1 });
 }
 
 // el("button", {text: "Save", onclick: save, disabled: true}, child…): attributes by name, "text" as
@@ -34,4 +35,15 @@ export function keepingFocus(container, redraw) {
   const buttons = [...container.querySelectorAll("button:not([disabled])")];
   const same = buttons.find((b) => b.getAttribute("aria-label") === label) || buttons[0];
   if (same) same.focus();
+}
+
+// listed(names, "or"): names joined as the reader's language joins them ("Anna, Ben and Dora",
+// "Anna, Ben i Dora", "Anna, Ben und Dora"; with "or", "Anna or Ben", "Anna o Ben"), as the server's
+// Listed does (engines/said.py).
+export function listed(names, kind = "and") {
+  if (lang === "en") {
+    if (kind === "or") return names.join(" or ");
+    return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : (names[0] ?? "");
+  }
+  return new Intl.ListFormat(lang, { type: kind === "or" ? "disjunction" : "conjunction" }).format(names);
 }

@@ -5,6 +5,7 @@
 import { cardButton, cardName, placedCounts } from "./cards.js";
 import { deck } from "./games.js";
 import { el, keepingFocus, seatNamer } from "./dom.js";
+import { t } from "./say.js";
 
 /** The form controls for one match: {players, game, options, view, prefix}. ``view`` is the table as
  * the corrected entry found it (slots to choose from, cards already placed); ``prefix`` keeps ids apart
@@ -46,28 +47,28 @@ export function kit({ players, game, options = {}, view = null, prefix = "" }) {
   function cardList(label, { max = 8, single = false, only = null, allowUnknown = true, initial = [], onchange } = {}) {
     const chosen = [...initial];
     const list = el("div", { class: "cards", "aria-live": "polite" });
-    const picker = el("div", { class: "picker", role: "group", "aria-label": `${label}: pick a card` });
+    const picker = el("div", { class: "picker", role: "group", "aria-label": t("%(field)s: pick a card", { field: label }) });
     const wrap = el("div", { class: "field-row" }, el("span", { class: "label", text: label }), list, picker);
     const draw = () => keepingFocus(wrap, redraw);
     const add = (code) => { if (single) chosen.splice(0); if (chosen.length < max) chosen.push(code); draw(); onchange && onchange(); };
     const redraw = () => {
       list.replaceChildren(...chosen.map((c, i) => {
-        const b = cardButton(c, `${label}: ${cardName(c)}, press to remove`);
+        const b = cardButton(c, t("%(field)s: %(card)s, press to remove", { field: label, card: cardName(c) }));
         b.addEventListener("click", () => { chosen.splice(i, 1); draw(); onchange && onchange(); });
         return b;
       }));
-      if (!chosen.length) list.append(el("span", { class: "note", text: "none yet" }));
+      if (!chosen.length) list.append(el("span", { class: "note", text: t("none yet") }));
       const counts = placedCounts(view, knownCodes());
       for (const c of chosen) counts.set(c, (counts.get(c) || 0) + 1);
       picker.replaceChildren();
       for (const d of deck(game, options).filter((x) => !only || only.includes(x.code))) {
-        const b = cardButton(d.code, `${label}: add ${cardName(d.code)}`);
+        const b = cardButton(d.code, t("%(field)s: add %(card)s", { field: label, card: cardName(d.code) }));
         if ((counts.get(d.code) || 0) >= d.copies) b.classList.add("placed");
         b.addEventListener("click", () => add(d.code));
         picker.append(b);
       }
       if (allowUnknown) {
-        const b = cardButton("??", `${label}: add an unseen card`);
+        const b = cardButton("??", t("%(field)s: add an unseen card", { field: label }));
         b.addEventListener("click", () => add("??"));
         picker.append(b);
       }
@@ -89,18 +90,18 @@ export function kit({ players, game, options = {}, view = null, prefix = "" }) {
       case "slots": return segmented(label, slotsOf(move.data.seat), { multiple: true, initial: Array.isArray(known) ? known : [] });
       case "seat": return segmented(label, seatOptions().filter(([s]) => !f.other || s !== move.data.seat), { clearable: f.optional, initial: one(known) });
       case "seats": return segmented(label, seatOptions(), { multiple: true, initial: Array.isArray(known) ? known : [] });
-      case "bool": return segmented(label, [[true, "yes"], [false, "no"]], { clearable: f.optional, initial: one(known) });
-      case "choice": return segmented(label, f.values.map((v) => [v, v]), { initial: one(known) });
+      case "bool": return segmented(label, [[true, t("yes")], [false, t("no")]], { clearable: f.optional, initial: one(known) });
+      case "choice": return segmented(label, f.values.map((v) => [v, choiceWords(v)]), { initial: one(known) });
       case "int": return numberField(label, { idName: `f-${f.name}`, min: f.min ?? 0, initial: known == null ? "" : String(known) });
       case "captures": return captures(label, Array.isArray(known) ? known : []);
       case "pos": {
         const own = f.own ? move.data.seat : null;
         const at = known && typeof known === "object" ? known : {};
         const box = el("div");
-        const slotFor = (s) => segmented(`${label}: slot${own == null && s != null ? ` of ${seatName(s)}` : ""}`, slotsOf(s ?? 0),
+        const slotFor = (s) => segmented(own == null && s != null ? t("%(field)s: slot of %(player)s", { field: label, player: seatName(s) }) : t("%(field)s: slot", { field: label }), slotsOf(s ?? 0),
           { initial: s != null && s === at.seat ? one(at.slot) : [] });
         let slot = null;
-        const seat = own == null ? segmented(`${label}: player`, seatOptions().filter(([s]) => f.other ? s !== move.data.seat : true),
+        const seat = own == null ? segmented(t("%(field)s: player", { field: label }), seatOptions().filter(([s]) => f.other ? s !== move.data.seat : true),
           { onchange: () => { const next = slotFor(seat.value()); slot.node.replaceWith(next.node); slot = next; }, initial: one(at.seat) }) : null;
         slot = slotFor(own ?? (seat ? seat.value() : null));
         if (seat) box.append(seat.node);
@@ -109,7 +110,7 @@ export function kit({ players, game, options = {}, view = null, prefix = "" }) {
       }
       case "rows": {
         const start = (s) => Array.isArray(known) && Array.isArray(known[s]) && !known[s].includes("??") ? known[s] : [];
-        const lists = players.map((n, s) => cardList(`${n}'s cards`, { max: f.max || 12, allowUnknown: !!f.unknown, initial: start(s) }));
+        const lists = players.map((n, s) => cardList(t("%(player)s's cards", { player: n }), { max: f.max || 12, allowUnknown: !!f.unknown, initial: start(s) }));
         return { node: el("div", {}, ...lists.map((l) => l.node)), value: () => lists.map((l) => l.value()) };
       }
       default: return numberField(label, { idName: `f-${f.name}` });
@@ -121,15 +122,15 @@ export function kit({ players, game, options = {}, view = null, prefix = "" }) {
     const rows = [];
     const list = el("div");
     const add = (at = {}) => {
-      const pile = segmented(`Capture ${rows.length + 1}: whose pile`, seatOptions(), { initial: at.seat != null ? [at.seat] : [] });
-      const cards = cardList(`Capture ${rows.length + 1}: cards, bottom to top`, { max: 40, allowUnknown: false, initial: at.cards || [] });
+      const pile = segmented(t("Capture %(n)s: whose pile", { n: rows.length + 1 }), seatOptions(), { initial: at.seat != null ? [at.seat] : [] });
+      const cards = cardList(t("Capture %(n)s: cards, bottom to top", { n: rows.length + 1 }), { max: 40, allowUnknown: false, initial: at.cards || [] });
       rows.push({ pile, cards });
       list.append(el("div", { class: "capture" }, pile.node, cards.node));
     };
     initial.forEach(add);
-    const more = el("button", { type: "button", class: "button", "data-add-capture": "", text: "Add a capture", onclick: () => { add(); } });
+    const more = el("button", { type: "button", class: "button", "data-add-capture": "", text: t("Add a capture"), onclick: () => { add(); } });
     const node = el("fieldset", { class: "captures" }, el("legend", { text: label }),
-      el("p", { class: "note", text: "Optional: what the table saw taken, checked against the rules. Leave it empty if nobody wrote it." }), list, more);
+      el("p", { class: "note", text: t("Optional: what the table saw taken, checked against the rules. Leave it empty if nobody wrote it.") }), list, more);
     return { node, value: () => rows.map((r) => ({ seat: r.pile.value(), cards: r.cards.value() })).filter((c) => c.seat != null && c.cards.length) };
   }
 
@@ -137,6 +138,11 @@ export function kit({ players, game, options = {}, view = null, prefix = "" }) {
   const sheetContext = ({ standings, teams = null, info = null }) => ({ prefix, players, teams, info, standings, el, segmented, numberField, seatOptions, cardList, matchOptions });
 
   return { segmented, numberField, cardList, control, seatOptions, sheetContext };
+}
+
+/** A choice's value in words (El Roby draws from the stock or the discard); the value stays the API's. */
+function choiceWords(value) {
+  return ({ stock: t("stock"), discard: t("discard") })[value] || String(value);
 }
 
 /** A move's data from its form: the fields asked, over what the entry holds; an optional field left empty is left out. */
@@ -155,9 +161,10 @@ export function moveData(base, controls) {
 export function fieldProblem(form) {
   for (const input of form.querySelectorAll("input[type=number]")) {
     if (input.closest("[hidden]") || input.validity.valid) continue;
-    const label = input.labels.length ? input.labels[0].firstChild.textContent.trim() : "this number";
+    const label = input.labels.length ? input.labels[0].firstChild.textContent.trim() : t("this number");
     input.focus();
-    return input.validity.valueMissing ? `Write ${label} first.` : `${label}: write a whole number from ${input.min} to ${input.max}.`;
+    return input.validity.valueMissing ? t("Write %(field)s first.", { field: label })
+      : t("%(field)s: write a whole number from %(min)s to %(max)s.", { field: label, min: input.min, max: input.max });
   }
   return null;
 }

@@ -4,6 +4,7 @@
 // Every word a person reads comes from that answer; this module only puts it on the page. Names
 // and shapes are VOCABULARY.md's; nothing here decides a rule — the API does.
 import { cardFace } from "./cards.js";
+import { t } from "./say.js";
 
 const served = {};   // game id -> its GET /games/{game} answer (fetched once per page)
 let words = {};      // the words of the game this page records
@@ -21,6 +22,19 @@ export function knowGame(info) {
 export function say(template, values = {}) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
+
+/** What a move or an entry of each type is called where the server gives no sentence for it (the
+ * history of entries, a move the served words do not name); the type itself stays the record's. */
+const EVENT_WORDS = {
+  match_started: t("match started"), hand_started: t("hand started"), hand_result: t("hand result"), reveal: t("reveal"),
+  score_claimed: t("score claimed"), void: t("void"), amend: t("amend"), note: t("note"), dispute: t("dispute"), ruling: t("ruling"),
+  lead: t("lead"), beat: t("beat"), discard: t("discard"), tira: t("tira"), play: t("play"),
+  initial_peek: t("initial peek"), take_discard: t("take discard"), draw: t("draw"), replace: t("replace"), peek: t("peek"),
+  spy: t("spy"), swap: t("swap"), call_cabo: t("call cabo"), showdown: t("showdown"),
+  keep: t("keep"), take: t("take"), stand: t("stand"), buy_chips: t("buy chips"), leave: t("leave"), time_up: t("time is up"),
+  meld: t("meld"), lay_off: t("lay off"), rebuy: t("re-buy"),
+};
+export const eventWords = (type) => EVENT_WORDS[type] || type.replaceAll("_", " ");
 
 /** Every card of a match's deck, with how many copies exist: [{code, copies}] (the engine's deck, served). */
 export function deck(game, options = {}) {
@@ -48,7 +62,7 @@ export function moveLabel(move, seatName) {
   if (d.card && move.type !== "draw") details.push(cardFace(d.card));
   const template = words[move.type];
   // a seat not yet named drops out of the sentence; a type the server has no words for is shown by its code
-  const head = template == null ? [seat, move.type.replaceAll("_", " ")].filter(Boolean).join(" ")
+  const head = template == null ? (seat == null ? eventWords(move.type) : t("%(player)s %(move)s", { player: seat, move: eventWords(move.type) }))
     : seat == null ? template.replace("{seat} ", "") : line(move.type);
   return details.length ? line("withDetails", { move: head, details: details.join(", ") }) : head;
 }

@@ -2,64 +2,84 @@
 // Drawing only: every card goes through cards.js, the one place cards are drawn.
 import { cardEl, cardsEl } from "./cards.js";
 import { el } from "./dom.js";
+import { t, tn } from "./say.js";
 
 /** A hand's cards; a hand the view shows by its size only is drawn face down. */
 const held = (h) => h.cards || Array.from({ length: h.size || 0 }, () => "??");
 const row = (name, cards, note) => el("div", { class: "seatrow" }, el("span", { class: "name", text: name }), cardsEl(cards),
   note ? el("span", { class: "note", text: ` ${note}` }) : null);
 /** A place whose cards the record counts but does not name ("A's pile: 12 cards"). */
-const count = (label, n) => el("p", { class: "note", text: `${label}: ${n ?? 0} card${n === 1 ? "" : "s"}` });
+const count = (label, n) => el("p", { class: "note", text: tn("%(place)s: %(n)s card", "%(place)s: %(n)s cards", n ?? 0, { place: label }) });
 const pile = (label, content) => el("span", { class: "pile" }, el("span", { text: label }), content);
+/** A trick's play: "Anna leads", "Ben beats" (the play's type stays the record's). */
+const PLAYS = { lead: (player) => t("%(player)s leads", { player }), beat: (player) => t("%(player)s beats", { player }),
+  discard: (player) => t("%(player)s discards", { player }), tira: (player) => t("%(player)s tiras", { player }) };
+const played = (player, type) => (PLAYS[type] ? PLAYS[type](player) : `${player} ${type}s`);
+/** A Kabú seat's decision on a third or fourth card. */
+const DECISIONS = { take: () => t("take"), stand: () => t("stand") };
+const decided = (d) => (DECISIONS[d] ? DECISIONS[d]() : d);
+const MELDS = { set: () => t("set"), run: () => t("run") };
 
 const DRAW = {
   cabo(v, seatName) {
     const out = (v.rows || []).map((r) => row(r.name, r.cards, [
-      r.seat === v.turn ? "to play" : null, r.seat === v.caller ? "called CABO" : null,
-      r.faceUp && r.faceUp.length ? `face up: slot ${r.faceUp.join(", ")}` : null].filter(Boolean).join(" · ")));
+      r.seat === v.turn ? t("to play") : null, r.seat === v.caller ? t("called CABO") : null,
+      r.faceUp && r.faceUp.length ? t("face up: slot %(slots)s", { slots: r.faceUp.join(", ") }) : null].filter(Boolean).join(" · ")));
     const piles = [];
-    if (v.discardPile && v.discardPile.length) piles.push(pile(`Discard (${v.discardPile.length}):`, cardEl(v.discardPile[v.discardPile.length - 1])));
-    if (typeof v.drawPile === "number") piles.push(el("span", { class: "pile", text: `Draw pile: ${v.drawPile}` }));
-    if (v.drawn) piles.push(pile(`${seatName(v.drawn.seat)} drew:`, cardEl(v.drawn.card ?? "??")));
+    if (v.discardPile && v.discardPile.length) piles.push(pile(t("Discard (%(n)s):", { n: v.discardPile.length }), cardEl(v.discardPile[v.discardPile.length - 1])));
+    if (typeof v.drawPile === "number") piles.push(el("span", { class: "pile", text: t("Draw pile: %(n)s", { n: v.drawPile }) }));
+    if (v.drawn) piles.push(pile(t("%(player)s drew:", { player: seatName(v.drawn.seat) }), cardEl(v.drawn.card ?? "??")));
     return [...out, el("div", {}, ...piles)];
   },
   "la-cabra"(v, seatName) {
-    const out = (v.hands || []).map((h) => row(h.name, held(h), h.seat === v.turn ? "to play" : null));
+    const out = (v.hands || []).map((h) => row(h.name, held(h), h.seat === v.turn ? t("to play") : null));
     const piles = [];
-    if (v.trump) piles.push(pile("Trump:", cardEl(v.trump)));
-    if (typeof v.stock === "number") piles.push(el("span", { class: "pile", text: `Stock: ${v.stock}` }));
+    if (v.trump) piles.push(pile(t("Trump:"), cardEl(v.trump)));
+    if (typeof v.stock === "number") piles.push(el("span", { class: "pile", text: t("Stock: %(n)s", { n: v.stock }) }));
     out.push(el("div", {}, ...piles));
     const trick = v.trick && v.trick.plays ? v.trick : null;
-    if (trick) out.push(el("p", { class: "note", text: "This trick:" }), ...trick.plays.map((p) => row(`${seatName(p.seat)} ${p.type}s`, p.cards)));
-    else if (v.lastTrick) out.push(el("p", { class: "note", text: `Last trick, won by ${seatName(v.lastTrick.winner)}:` }),
-      ...v.lastTrick.plays.map((p) => row(`${seatName(p.seat)} ${p.type}s`, p.cards)));
-    for (const p of v.piles || []) out.push(el("p", { class: "note", text: `${p.seats.map(seatName).join(" + ")}: ${p.tricks} trick${p.tricks === 1 ? "" : "s"}${p.knownPoints != null ? `, ${p.knownPoints} card points known` : `, ${p.cards} card${p.cards === 1 ? "" : "s"}`}${p.missing && p.missing.length ? `, ${p.missing.length} face-down card${p.missing.length === 1 ? "" : "s"} unseen` : ""}` }));
+    if (trick) out.push(el("p", { class: "note", text: t("This trick:") }), ...trick.plays.map((p) => row(played(seatName(p.seat), p.type), p.cards)));
+    else if (v.lastTrick) out.push(el("p", { class: "note", text: t("Last trick, won by %(player)s:", { player: seatName(v.lastTrick.winner) }) }),
+      ...v.lastTrick.plays.map((p) => row(played(seatName(p.seat), p.type), p.cards)));
+    for (const p of v.piles || []) {
+      const said = [tn("%(n)s trick", "%(n)s tricks", p.tricks),
+        p.knownPoints != null ? t("%(n)s card points known", { n: p.knownPoints }) : tn("%(n)s card", "%(n)s cards", p.cards),
+        p.missing && p.missing.length ? tn("%(n)s face-down card unseen", "%(n)s face-down cards unseen", p.missing.length) : null];
+      out.push(el("p", { class: "note", text: `${p.seats.map(seatName).join(" + ")}: ${said.filter(Boolean).join(", ")}` }));
+    }
     return out;
   },
   "cau-robat"(v) {
     // a hand entered from the sheet knows how many cards lie on the table and in each pile, not which
-    const out = [Array.isArray(v.table) || v.tableCount == null ? row("Table", v.table || []) : count("Table", v.tableCount)];
+    const out = [Array.isArray(v.table) || v.tableCount == null ? row(t("Table"), v.table || []) : count(t("Table"), v.tableCount)];
     for (const p of v.piles || []) {
-      if (!Array.isArray(p.cards)) { out.push(count(`${p.name}'s pile`, p.count)); continue; }
-      out.push(row(`${p.name}'s pile (${p.count})`, p.cards.length > 6 ? p.cards.slice(-3) : p.cards, p.cards.length > 6 ? "top three" : null));
+      if (!Array.isArray(p.cards)) { out.push(count(t("%(player)s's pile", { player: p.name }), p.count)); continue; }
+      out.push(row(t("%(player)s's pile (%(n)s)", { player: p.name, n: p.count }), p.cards.length > 6 ? p.cards.slice(-3) : p.cards, p.cards.length > 6 ? t("top three") : null));
     }
-    for (const h of v.hands || []) out.push(row(h.name, held(h), h.seat === v.turn ? "to play" : null));
-    if (v.chain) out.push(el("p", { class: "note", text: `Open chain of ${v.chain.rank}${v.chain.call ? `: ${v.chain.call}` : ""}` }));
+    for (const h of v.hands || []) out.push(row(h.name, held(h), h.seat === v.turn ? t("to play") : null));
+    if (v.chain) {
+      out.push(el("p", { class: "note", text: v.chain.call ? t("Open chain of %(rank)s: %(call)s", { rank: v.chain.rank, call: v.chain.call })
+        : t("Open chain of %(rank)s", { rank: v.chain.rank }) }));
+    }
     return out;
   },
   "el-roby"(v, seatName) {
     const out = (v.hands || []).filter((h) => h.in !== false).map((h) => row(h.name, held(h),
-      [h.seat === v.turn ? "to play" : null, `${v.scores[h.seat]} points`].filter(Boolean).join(" · ")));
+      [h.seat === v.turn ? t("to play") : null, tn("%(n)s point", "%(n)s points", v.scores[h.seat])].filter(Boolean).join(" · ")));
     const piles = [];
-    if (v.discardPile && v.discardPile.length) piles.push(pile(`Discard (${v.discardPile.length}):`, cardEl(v.discardPile[v.discardPile.length - 1])));
-    if (typeof v.stock === "number") piles.push(el("span", { class: "pile", text: `Stock: ${v.stock}` }));
+    if (v.discardPile && v.discardPile.length) piles.push(pile(t("Discard (%(n)s):", { n: v.discardPile.length }), cardEl(v.discardPile[v.discardPile.length - 1])));
+    if (typeof v.stock === "number") piles.push(el("span", { class: "pile", text: t("Stock: %(n)s", { n: v.stock }) }));
     out.push(el("div", {}, ...piles));
-    for (const m of v.melds || []) out.push(row(`Meld ${m.id} (${seatName(m.owner)}, ${m.kind})`, m.cards));
+    for (const m of v.melds || []) {
+      out.push(row(t("Meld %(id)s (%(player)s, %(kind)s)", { id: m.id, player: seatName(m.owner), kind: MELDS[m.kind] ? MELDS[m.kind]() : m.kind }), m.cards));
+    }
     return out;
   },
   kabu(v) {
     const out = (v.seats || []).filter((s) => s.inHand).map((s) => row(s.name, s.hand || [],
-      [s.seat === v.turn ? "to decide" : null, s.third ? `third card: ${s.third}` : null, s.fourth ? `fourth: ${s.fourth}` : null, `${v.chips[s.seat]} chips`].filter(Boolean).join(" · ")));
-    if (v.table && v.table.length) out.unshift(row("Open cards", v.table));
+      [s.seat === v.turn ? t("to decide") : null, s.third ? t("third card: %(decision)s", { decision: decided(s.third) }) : null,
+        s.fourth ? t("fourth: %(decision)s", { decision: decided(s.fourth) }) : null, tn("%(n)s chip", "%(n)s chips", v.chips[s.seat])].filter(Boolean).join(" · ")));
+    if (v.table && v.table.length) out.unshift(row(t("Open cards"), v.table));
     return out;
   },
 };

@@ -1,7 +1,8 @@
 // The scorer's page: a hand from the score sheet, checked with ?dryRun=true before it is saved.
 import { append, dryRun, queued, tokenFor } from "../api.js";
 import { SHEET } from "../games.js";
-import { $, el } from "../dom.js";
+import { $, el, listed } from "../dom.js";
+import { t, tn } from "../say.js";
 import { fieldProblem } from "../forms.js";
 import { S, clearRefusal, columnLabels, forms, gameId, id, players, seatName, showRefusal, teams } from "./match.js";
 import { showQueue } from "./queue.js";
@@ -13,6 +14,7 @@ export let previewed = null;   // the events whose dry run last succeeded (JSON)
 
 export let sheetForm = null;
 export let closeRequested = false;
+let entryLabel = "";   // what the entry is called in the offline queue ("hand 3 from the sheet")
 
 export function handInPlay() {
   const last = S.audit.hands[S.audit.hands.length - 1];
@@ -37,7 +39,9 @@ export function renderEntry() {
   const form = $("sheet-form");
   form.replaceChildren();
   const inPlay = !starts.length && !waiting.length;
-  $("entry-title").textContent = inPlay ? "Close this hand from the sheet" : `Enter hand ${countHands() + 1 + queuedDealers.length} from the sheet`;
+  const number = inPlay ? countHands() : countHands() + 1 + queuedDealers.length;
+  $("entry-title").textContent = inPlay ? t("Close this hand from the sheet") : t("Enter hand %(hand)s from the sheet", { hand: number });
+  entryLabel = t("hand %(hand)s from the sheet", { hand: number });
   const onchange = () => { previewed = null; $("save-hand").disabled = true; $("preview").replaceChildren(); };
   let dealer = null;
   if (!inPlay) {
@@ -47,7 +51,7 @@ export function renderEntry() {
     const guess = queuedDealers.length ? (queuedDealers[queuedDealers.length - 1] + 1) % players().length : null;
     const initial = guess != null ? [guess] : offered.length === 1 ? offered
       : (choices.includes(first) && countHands() === 0 ? [first] : [choices[0]]);
-    dealer = forms().segmented("Dealer", choices.map((s) => [s, seatName(s)]), { initial, onchange });
+    dealer = forms().segmented(t("Dealer"), choices.map((s) => [s, seatName(s)]), { initial, onchange });
     form.append(dealer.node);
   }
   const fields = spec.fields(ctx(), onchange);
@@ -74,22 +78,24 @@ export function describePreview(result) {
   const box = el("div", { class: "box" });
   for (const h of result.hands) {
     // who gets what first; the working (Kabú's pairwise payments, formulas…) folded away for the curious
-    box.append(el("p", { class: "short" }, el("strong", { text: `Hand ${h.hand}: ` }),
-      h.points ? labels.map((l, i) => `${l} ${signed(h.points[i])}`).join(" · ") : handStatus(h)));
+    box.append(el("p", { class: "short" }, el("strong", { text: t("Hand %(hand)s:", { hand: h.hand }) }),
+      ` ${h.points ? labels.map((l, i) => `${l} ${signed(h.points[i])}`).join(" · ") : handStatus(h)}`));
     const why = handWhy(h);
     if (why) box.append(el("p", { class: "why-short", text: why }));
     const lines = h.lines || [];
     if (lines.length) {
-      box.append(el("details", { class: "working" }, el("summary", { text: `How hand ${h.hand} is worked out (${lines.length} lines)` }),
+      box.append(el("details", { class: "working" }, el("summary", { text: tn("How hand %(hand)s is worked out (%(n)s line)", "How hand %(hand)s is worked out (%(n)s lines)", lines.length, { hand: h.hand }) }),
         ...lines.map((line) => el("p", { class: "note", text: line.reason }))));
     }
   }
-  box.append(el("p", {}, el("strong", { text: "Totals: " }), result.standings.map((s, i) => `${labels[i]} ${s.total}`).join(" · ")));
+  box.append(el("p", {}, el("strong", { text: t("Totals:") }), ` ${result.standings.map((s, i) => `${labels[i]} ${s.total}`).join(" · ")}`));
   const next = (result.next || []).filter((m) => m.type === "hand_started").map((m) => m.data.dealer).filter((d) => d != null);
   const winners = (result.end.winners || []).map((w) => labels[w]);
-  if (result.end.over) box.append(el("p", { text: `The match would be over: ${winners.length > 1 ? `${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]} win` : `${winners[0] || "nobody"} wins`}.` }));
-  else if (next.length === 1) box.append(el("p", { text: `Next: ${seatName(next[0])} deals.` }));
-  else if (next.length > 1) box.append(el("p", { text: `Next: ${next.map(seatName).join(" or ")} may deal.` }));
+  if (result.end.over) {
+    box.append(el("p", { text: !winners.length ? t("The match would be over: nobody wins.")
+      : tn("The match would be over: %(winners)s wins.", "The match would be over: %(winners)s win.", winners.length, { winners: listed(winners) }) }));
+  } else if (next.length === 1) box.append(el("p", { text: t("Next: %(player)s deals.", { player: seatName(next[0]) }) }));
+  else if (next.length > 1) box.append(el("p", { text: t("Next: %(players)s may deal.", { players: listed(next.map(seatName), "or") }) }));
   return box;
 }
 
@@ -102,7 +108,7 @@ export async function checkHand() {
   const result = await dryRun(id, events);
   if (result.offline) {
     previewed = JSON.stringify(events);
-    $("preview").replaceChildren(el("p", { class: "note", text: "The server cannot be reached, so the result cannot be checked now. Saving queues the hand; it is checked when it is sent." }));
+    $("preview").replaceChildren(el("p", { class: "note", text: t("The server cannot be reached, so the result cannot be checked now. Saving queues the hand; it is checked when it is sent.") }));
     $("save-hand").disabled = false;
     return;
   }
@@ -116,8 +122,7 @@ export async function saveHand() {
   const events = sheetForm.events();
   if (JSON.stringify(events) !== previewed) { await checkHand(); return; }
   $("save-hand").disabled = true;
-  const title = $("entry-title").textContent.replace("Enter ", "").replace("Close this hand", `hand ${countHands()}`);
-  const result = await append(id, events, title, { ifMatch: S.version });
+  const result = await append(id, events, entryLabel, { ifMatch: S.version });
   if (result.queued) { previewed = null; closeRequested = false; $("preview").replaceChildren(); showQueue(); renderEntry(); return; }
   if (!result.ok) { await refused($("sheet-refusal"), result); return; }
   previewed = null;

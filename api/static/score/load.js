@@ -2,6 +2,7 @@
 // every part of the page from that one read.
 import { call, get, tokenFor, keepToken } from "../api.js";
 import { $, el } from "../dom.js";
+import { t, tn } from "../say.js";
 import { forgetPreview, renderEntry } from "./entry.js";
 import { renderHistory } from "./history.js";
 import { S, forms, id, showRefusal } from "./match.js";
@@ -63,7 +64,7 @@ export async function refused(box, result) {
   if (result.status !== 409) { showRefusal(box, result); return; }
   // the API's "reload it and record your events again" is done here already: say what the page did
   showRefusal(box, { ...result, body: { ...result.body, message: undefined,
-    detail: "Another phone recorded entries meanwhile: the sheet above is up to date now. Check your entry and save it again." } });
+    detail: t("Another phone recorded entries meanwhile: the sheet above is up to date now. Check your entry and save it again.") } });
   forgetPreview();
   $("save-hand").disabled = true;
   await refresh({ keepForms: true });
@@ -72,13 +73,15 @@ export async function refused(box, result) {
 export function renderAccess() {
   const box = $("access");
   box.replaceChildren();
-  $("export-note").textContent = tokenFor(id) ? "" : "(without this match's write key, the cards only its scorer saw are left out)";
+  $("export-note").textContent = tokenFor(id) ? "" : t("(without this match's write key, the cards only its scorer saw are left out)");
   if (tokenFor(id)) {
-    box.textContent = `${S.summary.status === "over" ? "The match is over." : "You can score this match from this phone."} ${S.version} ${S.version === 1 ? "entry" : "entries"} recorded.`;
+    box.textContent = S.summary.status === "over"
+      ? tn("The match is over. %(n)s entry recorded.", "The match is over. %(n)s entries recorded.", S.version)
+      : tn("You can score this match from this phone. %(n)s entry recorded.", "You can score this match from this phone. %(n)s entries recorded.", S.version);
     return;
   }
   const input = el("input", { id: "token-input", autocomplete: "off" });
-  box.append(el("p", { text: "This phone has no write key for this match, so it can only read the score. Scan the code from the phone that created it, or paste the key:" }),
-    el("label", { for: "token-input" }, "Write key", input),
-    el("button", { type: "button", class: "button", onclick: () => { if (input.value.trim()) { keepToken(id, input.value.trim()); refresh(); } } }, "Use this key"));
+  box.append(el("p", { text: t("This phone has no write key for this match, so it can only read the score. Scan the code from the phone that created it, or paste the key:") }),
+    el("label", { for: "token-input" }, t("Write key"), input),
+    el("button", { type: "button", class: "button", onclick: () => { if (input.value.trim()) { keepToken(id, input.value.trim()); refresh(); } } }, t("Use this key")));
 }

@@ -4,6 +4,7 @@ import { adoptFragmentToken, append, problemDetails, problemText } from "../api.
 import { deck } from "../games.js";
 import { $, el, seatNamer } from "../dom.js";
 import { kit } from "../forms.js";
+import { t } from "../say.js";
 
 export const root = $("scorer");
 export const id = root.dataset.match;
@@ -32,10 +33,10 @@ export function matchTarget() { const first = S.events[0]; return (first && firs
 export function showRefusal(box, result) {
   box.hidden = false;
   box.replaceChildren();
-  if (result.offline) { box.textContent = "The server cannot be reached."; return; }
+  if (result.offline) { box.textContent = t("The server cannot be reached."); return; }
   const body = result.body || {};
-  const where = [body.index != null && body.index > 0 ? `entry ${body.index + 1} of what was sent` : null,
-    body.seq != null ? `concerns entry ${body.seq} of the history` : null].filter(Boolean).join("; ");
+  const where = [body.index != null && body.index > 0 ? t("entry %(entry)s of what was sent", { entry: body.index + 1 }) : null,
+    body.seq != null ? t("concerns entry %(entry)s of the history", { entry: body.seq }) : null].filter(Boolean).join("; ");
   box.append(el("span", { text: problemText(body).message }), problemDetails(body, where) || "");  // "", not null: append() writes null as the text "null"
 }
 export function clearRefusal(box) { box.hidden = true; box.replaceChildren(); }

@@ -2,9 +2,10 @@
 // a few seconds with Undo, reveals.
 import { append, call, dryRun, queued, tokenFor } from "../api.js";
 import { cardButton, cardName, paintCard } from "../cards.js";
-import { FIELDS, SHEET, DEAL, deck, moveLabel } from "../games.js";
+import { FIELDS, SHEET, DEAL, deck, eventWords, moveLabel } from "../games.js";
 import { drawTable } from "../table.js";
 import { $, el, keepingFocus } from "../dom.js";
+import { t, tn } from "../say.js";
 import { fieldProblem, moveData } from "../forms.js";
 import { closeRequested, countHands, ctx, handInPlay, previewed, renderEntry, requestClose } from "./entry.js";
 import { S, clearRefusal, forms, gameId, id, knownCodes, matchOptions, players, seatName, seatOptions, showRefusal } from "./match.js";
@@ -26,12 +27,11 @@ export function renderMoves() {
   legal.replaceChildren();
   $("deal-area").replaceChildren();
   $("close-area").replaceChildren();
-  const turnInfo = S.view && S.view.turn != null ? `${seatName(S.view.turn)} to play. ` : "";
-  $("next-label").textContent = `${turnInfo}What happens next at the table?`;
+  $("next-label").textContent = S.view && S.view.turn != null ? t("%(player)s to play. What happens next at the table?", { player: seatName(S.view.turn) }) : t("What happens next at the table?");
   if (SHEET[gameId] && handInPlay() && S.view && S.view.resultOnly === false && !closeRequested) {
-    $("close-area").append(el("p", { class: "note" }, "The table played on faster than you could write? ",
+    $("close-area").append(el("p", { class: "note" }, t("The table played on faster than you could write?"), " ",
       el("button", { type: "button", class: "button", "data-move-type": "hand_result", onclick: () => { requestClose(); renderEntry(); $("entry-title").focus(); } },
-        "Close this hand from the sheet")));
+        t("Close this hand from the sheet"))));
   }
   for (const move of S.legal) {
     if (move.type === "hand_result") {
@@ -39,18 +39,18 @@ export function renderMoves() {
       // the table's own result of the hand just played is written here, checked against the moves
       if (SHEET[gameId] && !handInPlay() && S.legal.some((m) => m.type === "hand_started")) {
         legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openResult(move) },
-          `What the table wrote for hand ${countHands()}`));
+          t("What the table wrote for hand %(hand)s", { hand: countHands() })));
       }
       continue;
     }
     if (move.type === "hand_started") {
       if (!DEAL[gameId]) continue;
-      const label = move.data.dealer != null ? `Deal cards: ${seatName(move.data.dealer)} deals` : "Deal cards";
+      const label = move.data.dealer != null ? t("Deal cards: %(player)s deals", { player: seatName(move.data.dealer) }) : t("Deal cards");
       legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openDeal(move) }, label));
       continue;
     }
     if (move.type === "reveal") {
-      legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openReveal() }, "Reveal cards seen"));
+      legal.append(el("button", { type: "button", class: "button", ...moveAttrs(move), onclick: () => openReveal() }, t("Reveal cards seen")));
       continue;
     }
     if (move.type === "rebuy") {
@@ -76,12 +76,13 @@ export async function openRebuy(move) {
   const result = await dryRun(id, events);
   if (!result.ok) { showRefusal($("move-refusal"), result); return; }
   const hand = result.body.hands[result.body.hands.length - 1] || {};
-  const line = (hand.lines || []).find((l) => l.seat === move.data.seat && /re-buy/.test(l.reason));
-  const save = el("button", { type: "button", class: "button primary", text: "Record the re-buy" });
+  const lines = (hand.lines || []).filter((l) => l.seat === move.data.seat);  // the re-buy's: the seat's line that pays money
+  const line = lines.find((l) => /re-buy/.test(l.reason)) || lines.find((l) => l.money < 0);
+  const save = el("button", { type: "button", class: "button primary", text: t("Record the re-buy") });
   save.addEventListener("click", () => post(events, $("move-refusal"), moveLabel(move, seatName)));
   form.replaceChildren(el("h3", { text: moveLabel(move, seatName) }),
-    el("p", { class: "rebuy-price", text: line ? line.reason : `${seatName(move.data.seat)} re-buys.` }),
-    el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+    el("p", { class: "rebuy-price", text: line ? line.reason : t("%(player)s re-buys.", { player: seatName(move.data.seat) }) }),
+    el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: t("Cancel"), onclick: () => { form.hidden = true; } })));
   form.hidden = false;
   save.focus();
 }
@@ -89,26 +90,26 @@ export async function openRebuy(move) {
 export function openDeal(move) {
   const spec = DEAL[gameId](ctx());
   const area = $("deal-area");
-  const form = el("form", { class: "move-form", novalidate: true, "aria-label": "The deal" });
+  const form = el("form", { class: "move-form", novalidate: true, "aria-label": t("The deal") });
   const slots = [];   // {field, seat|null, node}
   let selected = null;
   const dealerPick = move.data.dealer == null
-    ? forms().segmented("Who dealt", seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
+    ? forms().segmented(t("Who dealt"), seatOptions(), { initial: [Number(localStorage.getItem(`tanteo:firstDealer:${id}`) ?? 0)] }) : null;
   if (dealerPick) form.append(dealerPick.node);
   // La Cabra: who leads is derived from the last trick; after a deal from the sheet that did not say
   // who won it, the API needs it named (VOCABULARY §5.5); in the first deal it may differ (a series from paper)
   const leaderNeeded = gameId === "la-cabra" && move.data.leader == null && countHands() > 0;
   const leaderPick = gameId === "la-cabra" && move.data.leader == null
-    ? forms().segmented(leaderNeeded ? "Leads the first trick (the last deal's sheet did not say)" : "Leads the first trick (leave it: the player after the dealer)",
+    ? forms().segmented(leaderNeeded ? t("Leads the first trick (the last deal's sheet did not say)") : t("Leads the first trick (leave it: the player after the dealer)"),
       seatOptions(), { clearable: true }) : null;
   if (leaderPick) leaderPick.node.dataset.field = "leader";
   const makeSlot = (field, seat, index, known) => {
     const slot = { field, seat, index, code: known ? null : "??" };
     const b = cardButton(slot.code ?? "??", "");
     const relabel = () => {
-      const t = slot.code == null ? "not chosen" : cardName(slot.code);
+      const card = slot.code == null ? t("not chosen") : cardName(slot.code);
       if (slot.code == null) { b.className = "card"; b.textContent = "…"; } else paintCard(b, slot.code);
-      b.setAttribute("aria-label", spec.place(seat == null ? null : seatName(seat), field, index, t));
+      b.setAttribute("aria-label", spec.place(seat == null ? null : seatName(seat), field, index, card));
       b.setAttribute("aria-pressed", String(selected === slot));
     };
     slot.relabel = relabel;
@@ -132,21 +133,21 @@ export function openDeal(move) {
     form.append(el("div", { class: "seatrow" }, el("span", { class: "name", text: extra.label }), cards));
   }
   if (leaderPick) form.append(leaderPick.node);  // after the cards: the places come first to the keyboard
-  const picker = el("div", { class: "picker", role: "group", "aria-label": "Pick the card for the selected place" });
+  const picker = el("div", { class: "picker", role: "group", "aria-label": t("Pick the card for the selected place") });
   const drawPicker = () => keepingFocus(picker, redrawPicker);
   const redrawPicker = () => {
     picker.replaceChildren();
-    if (!selected) { picker.append(el("p", { class: "note", text: "Press a place above, then its card here." })); return; }
+    if (!selected) { picker.append(el("p", { class: "note", text: t("Press a place above, then its card here.") })); return; }
     const counts = new Map();
     for (const s of slots) if (s.code && s.code !== "??") counts.set(s.code, (counts.get(s.code) || 0) + 1);
     for (const d of deck(gameId, matchOptions())) {
-      const b = cardButton(d.code, `put ${cardName(d.code)} there`);
+      const b = cardButton(d.code, t("put %(card)s there", { card: cardName(d.code) }));
       if ((counts.get(d.code) || 0) >= d.copies) b.classList.add("placed");
       b.addEventListener("click", () => { selected.code = d.code; advance(); });
       picker.append(b);
     }
     if (selected.seat != null) {
-      const b = cardButton("??", "put an unseen card there");
+      const b = cardButton("??", t("put an unseen card there"));
       b.addEventListener("click", () => { selected.code = "??"; advance(); });
       picker.append(b);
     }
@@ -165,7 +166,7 @@ export function openDeal(move) {
   drawPicker();
   form.append(picker);
   const refusal = el("div", { class: "refusal", role: "alert", hidden: true });
-  const save = el("button", { type: "button", class: "button primary", text: "Record the deal" });
+  const save = el("button", { type: "button", class: "button primary", text: t("Record the deal") });
   save.addEventListener("click", async () => {
     const data = { ...move.data };
     if (dealerPick) data.dealer = dealerPick.value();
@@ -178,10 +179,10 @@ export function openDeal(move) {
     }
     if (gameId === "la-cabra" && data.leader != null && countHands() > 0) delete data.leader;
     if (leaderPick && leaderPick.value() != null) data.leader = leaderPick.value();
-    if (leaderNeeded && data.leader == null) { showRefusal(refusal, { body: { detail: "Pick who leads the first trick first." } }); return; }
-    await post([{ type: "hand_started", data }], refusal, "the deal");
+    if (leaderNeeded && data.leader == null) { showRefusal(refusal, { body: { detail: t("Pick who leads the first trick first.") } }); return; }
+    await post([{ type: "hand_started", data }], refusal, t("the deal"));
   });
-  form.append(refusal, el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => area.replaceChildren() })));
+  form.append(refusal, el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: t("Cancel"), onclick: () => area.replaceChildren() })));
   area.replaceChildren(form);
   form.querySelector("button").focus();
 }
@@ -200,14 +201,14 @@ export function openMove(move) {
   // a template's half-known value (cards with "??") is asked afresh; only known rows are filled in
   const controls = missing.map((f) => [f, control(f, move, f.kind === "rows" ? move.data[f.name] : undefined)]);
   for (const [, c] of controls) form.append(c.node);
-  const save = el("button", { type: "button", class: "button primary", text: "Record" });
+  const save = el("button", { type: "button", class: "button primary", text: t("Record") });
   save.addEventListener("click", () => {
     const data = moveData(move.data, controls);
     const short = controls.filter(([f]) => f.kind === "rows").map(([f]) => rowsProblem(data[f.name])).find(Boolean);
     if (short) { showRefusal($("move-refusal"), { body: { detail: short } }); return; }
     post([{ type: move.type, data }], $("move-refusal"), moveLabel(move, seatName));
   });
-  form.append(el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+  form.append(el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: t("Cancel"), onclick: () => { form.hidden = true; } })));
   form.hidden = false;
   form.querySelector("button").focus();
 }
@@ -220,47 +221,47 @@ export function openResult(move) {
   const hand = countHands();
   const c = ctx("result-");
   const fields = SHEET[gameId].fields(c, () => {}, move.data);
-  const save = el("button", { type: "button", class: "button primary", text: "Record" });
+  const save = el("button", { type: "button", class: "button primary", text: t("Record") });
   save.addEventListener("click", () => {
     const problem = fieldProblem(form);
     if (problem) { showRefusal($("move-refusal"), { body: { detail: problem } }); return; }
     let data;
     try { data = SHEET[gameId].build(fields.map((f) => f.value()), c); } catch (error) { showRefusal($("move-refusal"), { body: { detail: error.message } }); return; }
-    post([{ type: "hand_result", data }], $("move-refusal"), `the table's result of hand ${hand}`);
+    post([{ type: "hand_result", data }], $("move-refusal"), t("the table's result of hand %(hand)s", { hand }));
   });
-  form.replaceChildren(el("h3", { text: `What the table wrote for hand ${hand}` }),
-    el("p", { class: "note", text: "Filled in from the moves recorded; change what the table's sheet says differently. It is checked against the moves before it is kept." }),
+  form.replaceChildren(el("h3", { text: t("What the table wrote for hand %(hand)s", { hand }) }),
+    el("p", { class: "note", text: t("Filled in from the moves recorded; change what the table's sheet says differently. It is checked against the moves before it is kept.") }),
     ...fields.map((f) => f.node),
-    el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+    el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: t("Cancel"), onclick: () => { form.hidden = true; } })));
   form.hidden = false;
   form.querySelector("h3").setAttribute("tabindex", "-1");
   form.querySelector("h3").focus();
 }
 
-// A move with nothing to ask (stand, take, call CABO, a discard the record already knows, re-buy) is
-// held for a few seconds with Undo beside it, then saved; it is not previewed first. At a table the
-// next move comes within seconds: a preview would double the taps of every such move to catch the
-// rare slip, which the scorer sees at once (the wrong name on the button just pressed). Saving at once
-// and voiding the slip would leave "entered by mistake" in the log and the audit for something never
-// played. So the tap shows what will be saved, Undo takes it back before anything is written, and
-// "Save now" (or the time running out, or the page being left) writes it.
+// A move with nothing to ask (stand, take, call CABO, a discard the record already knows, re-buy) is held for a
+// few seconds with Undo beside it, then saved; it is not previewed first. At a table the next move comes within
+// seconds: a preview would double the taps of every such move to catch the rare slip, which the scorer sees at
+// once (the wrong name on the button just pressed). Saving at once and voiding the slip would leave "entered by
+// mistake" in the log and the audit for something never played. So the tap shows what will be saved, Undo takes
+// it back before anything is written, and "Save now" (or the time running out, or the page being left) writes it.
 export const HOLD_SECONDS = 5;
 export let held = null;  // {events, label, timer, tick, button}: the one-tap move waiting to be saved
+let notSaved = null;     // the line above the moves as a move taken back left it ("Not saved: …")
 
 export function hold(move) {
   const label = moveLabel(move, seatName);
   const box = $("held");
   let left = HOLD_SECONDS;
-  const count = el("span", { class: "note", "aria-hidden": "true", text: `saving in ${left} s` });
-  const undo = el("button", { type: "button", class: "button primary", text: "Undo", onclick: () => takeBack() });
+  const count = el("span", { class: "note", "aria-hidden": "true", text: t("saving in %(seconds)s s", { seconds: left }) });
+  const undo = el("button", { type: "button", class: "button primary", text: t("Undo"), onclick: () => takeBack() });
   box.replaceChildren(el("p", {}, el("strong", { text: label }), " ", count),
-    el("p", { class: "actions" }, undo, el("button", { type: "button", class: "button", text: "Save now", onclick: () => saveHeld() })));
+    el("p", { class: "actions" }, undo, el("button", { type: "button", class: "button", text: t("Save now"), onclick: () => saveHeld() })));
   box.hidden = false;
-  $("next-label").textContent = $("next-label").textContent.replace(/^Not saved: .*?\. /, "");
+  if ($("next-label").textContent === notSaved) $("next-label").textContent = t("What happens next at the table?");
   $("legal").hidden = true;  // the next moves follow from this one: they are drawn again once it is saved
   held = { events: [{ type: move.type, data: { ...move.data } }], label,
     timer: setTimeout(saveHeld, HOLD_SECONDS * 1000),
-    tick: setInterval(() => { left -= 1; count.textContent = `saving in ${Math.max(left, 0)} s`; }, 1000) };
+    tick: setInterval(() => { left -= 1; count.textContent = t("saving in %(seconds)s s", { seconds: Math.max(left, 0) }); }, 1000) };
   undo.focus();
 }
 
@@ -278,7 +279,7 @@ export function stopHold() {
 export function takeBack() {
   const was = stopHold();
   if (!was) return;
-  $("next-label").textContent = `Not saved: ${was.label}. What happens next at the table?`;
+  $("next-label").textContent = notSaved = t("Not saved: %(move)s. What happens next at the table?", { move: was.label });
   const again = [...$("legal").querySelectorAll("button")].find((b) => b.textContent === was.label);
   (again || $("legal").querySelector("button") || $("moves-title")).focus();
 }
@@ -315,7 +316,7 @@ export function rowsProblem(rows) {
   for (const [seat, row] of (rows || []).entries()) {
     const held = heldCount(seat);
     if (held == null || !Array.isArray(row) || row.length === held) continue;
-    return `${seatName(seat)} holds ${held} card${held === 1 ? "" : "s"}; ${row.length} picked.`;
+    return tn("%(player)s holds %(n)s card; %(picked)s picked.", "%(player)s holds %(n)s cards; %(picked)s picked.", held, { player: seatName(seat), picked: row.length });
   }
   return null;
 }
@@ -338,36 +339,37 @@ export function missingRefs() {
 }
 
 export function refLabel(ref) {
-  if (ref.slot != null) return `${seatName(ref.seat)}, slot ${ref.slot}`;
+  if (ref.slot != null) return t("%(player)s, slot %(slot)s", { player: seatName(ref.seat), slot: ref.slot });
   if (ref.seq != null) {
     const e = S.events.find((x) => x.seq === ref.seq);
-    const who = e && e.data.seat != null ? `${seatName(e.data.seat)}'s ` : "";
-    return `${who}${e ? e.type.replaceAll("_", " ") : "entry"} ${ref.seq}, card ${(ref.index ?? 0) + 1}`;
+    const parts = { entry: ref.seq, index: (ref.index ?? 0) + 1, move: e && eventWords(e.type), player: e && e.data.seat != null ? seatName(e.data.seat) : null };
+    if (!e) return t("entry %(entry)s, card %(index)s", parts);
+    return parts.player != null ? t("%(player)s's %(move)s %(entry)s, card %(index)s", parts) : t("%(move)s %(entry)s, card %(index)s", parts);
   }
-  return `a card of ${seatName(ref.seat)}`;
+  return t("a card of %(player)s", { player: seatName(ref.seat) });
 }
 
 export function openReveal() {
   const form = $("move-form");
   clearRefusal($("move-refusal"));
   const refs = missingRefs();
-  form.replaceChildren(el("h3", { text: "Reveal cards seen" }),
-    el("p", { class: "note", text: refs.length ? "Pick the cards you now know; leave the others." : "Name a card one player holds." }));
+  form.replaceChildren(el("h3", { text: t("Reveal cards seen") }),
+    el("p", { class: "note", text: refs.length ? t("Pick the cards you now know; leave the others.") : t("Name a card one player holds.") }));
   const controls = forms();
   const pickers = refs.map((ref) => [ref, controls.cardList(refLabel(ref), { single: true, allowUnknown: false })]);
   let free = null;
   if (!refs.length) {
-    free = [controls.segmented("Player", seatOptions()), controls.cardList("Card held", { single: true, allowUnknown: false })];
+    free = [controls.segmented(t("Player"), seatOptions()), controls.cardList(t("Card held"), { single: true, allowUnknown: false })];
     form.append(...free.map((f) => f.node));
   }
   for (const [, p] of pickers) form.append(p.node);
-  const save = el("button", { type: "button", class: "button primary", text: "Record" });
+  const save = el("button", { type: "button", class: "button primary", text: t("Record") });
   save.addEventListener("click", () => {
     const cards = free ? [{ seat: free[0].value(), card: free[1].value() }]
       : pickers.filter(([, p]) => p.value()).map(([ref, p]) => ({ ...ref, card: p.value() }));
-    post([{ type: "reveal", data: { cards } }], $("move-refusal"), "reveal");
+    post([{ type: "reveal", data: { cards } }], $("move-refusal"), t("reveal"));
   });
-  form.append(el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: "Cancel", onclick: () => { form.hidden = true; } })));
+  form.append(el("p", { class: "actions" }, save, el("button", { type: "button", class: "button", text: t("Cancel"), onclick: () => { form.hidden = true; } })));
   form.hidden = false;
   form.querySelector("button").focus();
 }

@@ -2,6 +2,7 @@
 // back; the match's export.
 import { download, flush, problemDetails, problemText, queued, tokenFor } from "../api.js";
 import { $, el } from "../dom.js";
+import { t, tn } from "../say.js";
 import { id, showRefusal } from "./match.js";
 import { refresh, refused } from "./load.js";
 
@@ -13,7 +14,8 @@ export function showQueue() {
   box.hidden = !items.length;
   box.replaceChildren();
   if (!items.length) return;
-  box.append(el("p", { text: `${items.length} ${items.length === 1 ? "entry is" : "entries are"} waiting for the connection and will be sent once it is back:` }),
+  box.append(el("p", { text: tn("%(n)s entry is waiting for the connection and will be sent once it is back:",
+    "%(n)s entries are waiting for the connection and will be sent once it is back:", items.length) }),
     el("ul", {}, ...items.map((q) => el("li", { text: q.label || q.events.map((e) => e.type).join(", ") }))));
 }
 
@@ -26,7 +28,8 @@ export async function sendQueued() {
     showQueue();  // the sent entries leave the banner at once, before the sheet is read again
     if (refused.length) {
       const box = $("sheet-refusal");
-      showRefusal(box, { body: { ...refused[0].problem, detail: `A queued entry (${refused[0].item.label}) was refused: ${problemText(refused[0].problem).message}` } });
+      showRefusal(box, { body: { ...refused[0].problem,
+        detail: t("A queued entry (%(entry)s) was refused: %(reason)s", { entry: refused[0].item.label, reason: problemText(refused[0].problem).message }) } });
     }
     if (sent || refused.length) await refresh(); else showQueue();
   } finally { flushing = false; }
@@ -44,7 +47,7 @@ export async function exportMatch(event, format) {
   box.hidden = true;
   const result = await download(`/matches/${id}/export?format=${format}`, token, `${id}.${format === "text" ? "tnt" : "jsonl"}`);
   if (!result.ok) {
-    const why = result.offline ? { message: "The server cannot be reached, so nothing was exported.", code: "" } : problemText(result.body);
+    const why = result.offline ? { message: t("The server cannot be reached, so nothing was exported."), code: "" } : problemText(result.body);
     box.replaceChildren(why.message, problemDetails(result.body) || "");
     box.hidden = false;
   }

@@ -141,13 +141,14 @@ function optionRow(name, spec, role) {
     const said = words ? words[1] : /[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`;
     const engine = (/[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`).replace(/^./, (c) => c.toUpperCase());
     // the API's key and values as they are written in the record, and the engine's own sentence
-    const key = el("code", { text: `${role === "target" ? "target." : ""}${name}` });
+    // the key and its values are the record's, the same in every language (data-untranslated)
+    const key = el("code", { text: `${role === "target" ? "target." : ""}${name}`, "data-untranslated": "" });
+    const values = spec.values ? el("span", { text: spec.values.map(String).join(", "), "data-untranslated": "" }) : null;
     const description = engine.replace(/; null: no limit\.$/, t("; blank: no limit."));
-    const inRecord = spec.values
-      ? t("In the record: %(key)s (%(values)s): %(description)s", { values: spec.values.map(String).join(", "), description })
+    const inRecord = values ? t("In the record: %(key)s (%(values)s): %(description)s", { description })
       : t("In the record: %(key)s: %(description)s", { description });
     const details = el("details", { class: "option-details" }, el("summary", { text: t("Details") }),
-      el("p", { class: "note" }, ...sentence(inRecord, { key })));
+      el("p", { class: "note" }, ...sentence(inRecord, { key, values })));
     return el("div", { class: "option" }, label, el("p", { class: "note" }, `${said}${byDefault ? ` ${byDefault}` : ""} `,
       spec.rule ? el("a", { href: spec.rule, text: t("The rule") }) : ""), details);
 }
@@ -243,8 +244,9 @@ async function create(event) {
   $("handover-qr").replaceChildren(qrSvg(`${scoring}#token=${encodeURIComponent(token)}`,
     t("QR code: open this match for scoring on another phone, with its write key")));
   const local = !$("created").dataset.publicUrl && ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
-  const opens = t("The code opens %(address)s on the other phone.", { address: scoring });
-  $("handover-where").replaceChildren(opens, ...(local
+  // the address is the same in every language (data-untranslated): a link's path, not words
+  const opens = sentence(t("The code opens %(address)s on the other phone."), { address: el("span", { text: scoring, "data-untranslated": "" }) });
+  $("handover-where").replaceChildren(...opens, ...(local
     ? [" ", ...sentence(t("That address works only on this machine: whoever runs the server can give it an address other phones reach (%(command)s)."),
       { command: el("code", { class: "nowrap", text: "tanteo serve --public-url" }) })] : []));
   $("new-match").hidden = true;

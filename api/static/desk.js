@@ -7,6 +7,7 @@ import { adoptFragmentToken, call, dryRun, get, keepToken, newKey, problemDetail
 import { $, el, seatNamer } from "./dom.js";
 import { FIELDS, SHEET, knowGame, moveLabel } from "./games.js";
 import { fieldProblem, kit, moveData } from "./forms.js";
+import { t } from "./say.js";
 
 const root = $("desk");
 const id = root.dataset.match;
@@ -15,9 +16,13 @@ const game = root.dataset.game;
 adoptFragmentToken(id);
 const S = { audit: null, events: [], summary: null, info: null };
 const seatName = seatNamer(players);
-const FIELD_WORDS = { points: "points", totals: "running total" };
+const FIELD_WORDS = { points: t("points"), totals: t("running total") };
+/** A hand's state in the audit, and a dispute's, in words (the API's values stay as they are). */
+const HAND_WORDS = { playing: t("playing"), scored: t("scored"), void: t("void"), incomplete: t("incomplete") };
+const STATE_WORDS = { open: t("open"), upheld: t("upheld"), rejected: t("rejected"), withdrawn: t("withdrawn") };
+const handWords = (status) => HAND_WORDS[status] || status;
 
-const columnLabel = (i) => { const s = S.audit.standings[i]; return s ? (s.names ? s.names.join(" + ") : s.name) : `column ${i + 1}`; };
+const columnLabel = (i) => { const s = S.audit.standings[i]; return s ? (s.names ? s.names.join(" + ") : s.name) : t("column %(n)s", { n: i + 1 }); };
 
 async function refresh() {
   const token = tokenFor(id);
@@ -37,24 +42,24 @@ function renderAccess() {
   box.replaceChildren();
   if (tokenFor(id)) return;
   const input = el("input", { id: "token-input", autocomplete: "off" });
-  box.append(el("p", { text: "Disputes and rulings are recorded with the match's write key (the scorer's phone keeps it). Paste it here:" }),
-    el("label", { for: "token-input" }, "Write key", input),
-    el("button", { type: "button", class: "button", onclick: () => { if (input.value.trim()) { keepToken(id, input.value.trim()); refresh(); } } }, "Use this key"));
+  box.append(el("p", { text: t("Disputes and rulings are recorded with the match's write key (the scorer's phone keeps it). Paste it here:") }),
+    el("label", { for: "token-input" }, t("Write key"), input),
+    el("button", { type: "button", class: "button", onclick: () => { if (input.value.trim()) { keepToken(id, input.value.trim()); refresh(); } } }, t("Use this key")));
 }
 
 function renderHands() {
   const select = $("d-hand");
   const wanted = select.value || new URLSearchParams(location.search).get("hand");
-  select.replaceChildren(...S.audit.hands.filter((h) => h.status !== "void").map((h) => el("option", { value: String(h.hand), text: `Hand ${h.hand} (${h.status})` })));
+  select.replaceChildren(...S.audit.hands.filter((h) => h.status !== "void").map((h) => el("option", { value: String(h.hand), text: t("Hand %(hand)s (%(status)s)", { hand: h.hand, status: handWords(h.status) }) })));
   if (wanted && [...select.options].some((o) => o.value === wanted)) select.value = wanted;
 }
 
 /** The chosen hand: each line of its score, and what the table wrote for it. */
 function handBox(handNo) {
   const hand = S.audit.hands.find((h) => h.hand === handNo);
-  if (!hand) return el("p", { class: "note", text: "No such hand." });
+  if (!hand) return el("p", { class: "note", text: t("No such hand.") });
   const box = el("div", { class: "why", "data-hand": handNo });
-  box.append(el("h3", { text: `Hand ${handNo}: computed from the record` }));
+  box.append(el("h3", { text: t("Hand %(hand)s: computed from the record", { hand: handNo }) }));
   const lines = el("ul", { class: "lines" });
   for (const line of hand.lines || []) {
     const who = line.team != null ? columnLabel(line.team) : line.seat != null ? seatName(line.seat) : "";
@@ -62,24 +67,25 @@ function handBox(handNo) {
       line.points != null ? ` ${line.points}: ` : who ? ": " : "", line.reason || "");
     if (line.rule) {
       const href = line.rule.startsWith("/rules/") ? line.rule : line.rule.includes("§") ? `/rules/${root.dataset.game}#s${line.rule.split("§")[1].trim()}` : null;
-      if (href) item.append(" ", el("a", { class: "rule", href, text: "rule" }));
+      if (href) item.append(" ", el("a", { class: "rule", href, text: t("rule") }));
     }
     lines.append(item);
   }
   box.append(lines);
-  if (hand.points) box.append(el("p", { class: "computed" }, "Points: ", el("span", { class: "points", text: hand.points.map((p, i) => `${columnLabel(i)} ${p ?? "—"}`).join(", ") })));
+  if (hand.points) box.append(el("p", { class: "computed" }, t("Points:"), " ", el("span", { class: "points", text: hand.points.map((p, i) => `${columnLabel(i)} ${p ?? "—"}`).join(", ") })));
   const claims = S.audit.claims.filter((c) => c.hand === handNo);
   if (claims.length) {
-    box.append(el("h3", { text: "What the table wrote" }));
+    box.append(el("h3", { text: t("What the table wrote") }));
     const list = el("ul", { class: "lines" });
     for (const c of claims) {
-      const who = c.team != null ? columnLabel(c.team) : c.seat != null ? seatName(c.seat) : "the hand";
+      const who = c.team != null ? columnLabel(c.team) : c.seat != null ? seatName(c.seat) : t("the hand");
+      const said = { who, field: FIELD_WORDS[c.field] || c.field, claimed: c.claimed, computed: c.computed };
       list.append(el("li", { class: c.agrees ? "claim agrees" : "claim differs",
-        text: `${who}, ${FIELD_WORDS[c.field] || c.field}: ${c.claimed}${c.agrees ? " ✓ as computed" : ` ✗ the record gives ${c.computed}`}` }));
+        text: c.agrees ? t("%(who)s, %(field)s: %(claimed)s ✓ as computed", said) : t("%(who)s, %(field)s: %(claimed)s ✗ the record gives %(computed)s", said) }));
     }
     box.append(list);
   } else {
-    box.append(el("p", { class: "note", text: "The table wrote no score for this hand." }));
+    box.append(el("p", { class: "note", text: t("The table wrote no score for this hand.") }));
   }
   return box;
 }
@@ -89,8 +95,8 @@ function renderWhy() {
   $("hand-why").replaceChildren(handBox(handNo));
 }
 
-function stateWords(d) {
-  return { open: "open", upheld: "upheld", rejected: "rejected", withdrawn: "withdrawn" }[d.state] || d.state;
+function stateWords(state) {
+  return STATE_WORDS[state] || state;
 }
 
 function renderDisputes() {
@@ -98,11 +104,16 @@ function renderDisputes() {
   const disputes = S.audit.disputes || [];
   $("no-disputes").hidden = disputes.length > 0;
   list.replaceChildren(...disputes.map((d) => {
-    const what = [d.field ? FIELD_WORDS[d.field] || d.field : "score", d.seat != null ? `of ${seatName(d.seat)}` : null].filter(Boolean).join(" ");
+    const field = d.field ? FIELD_WORDS[d.field] || d.field : t("score");
+    const title = d.seat != null ? t("Hand %(hand)s, %(field)s of %(player)s", { hand: d.hand, field, player: seatName(d.seat) })
+      : t("Hand %(hand)s, %(field)s", { hand: d.hand, field });
     const item = el("li", { class: `dispute state-${d.state}`, "data-seq": d.seq, tabindex: "-1" },
-      el("p", {}, el("strong", { text: `Hand ${d.hand}, ${what}` }), ` — ${stateWords(d)}`),
-      el("p", { text: `“${d.reason}” (entry ${d.seq})` }));
-    if (d.ruling) item.append(el("p", { class: "ruling", text: `Ruling (entry ${d.ruling.seq}): ${d.ruling.decision}, ${d.ruling.reason}` }));
+      el("p", {}, el("strong", { text: title }), ` — ${stateWords(d.state)}`),
+      el("p", { text: t("“%(reason)s” (entry %(entry)s)", { reason: d.reason, entry: d.seq }) }));
+    if (d.ruling) {
+      item.append(el("p", { class: "ruling", text: t("Ruling (entry %(entry)s): %(decision)s, %(reason)s",
+        { entry: d.ruling.seq, decision: stateWords(d.ruling.decision), reason: d.ruling.reason }) }));
+    }
     for (const fix of d.correction || []) item.append(el("p", { class: "note correction", text: correctionWords(fix) }));
     if (d.state === "open") item.append(rulingForm(d));
     return item;
@@ -113,12 +124,20 @@ function renderDisputes() {
 function correctionWords(fix) {
   const target = S.events.find((e) => e.seq === fix.target);
   const what = target ? entryWords({ event: target, hand: handAt(fix.target) }) : null;
-  const why = fix.reason ? ` (${fix.reason})` : "";
-  if (fix.type === "void") return `Entry ${fix.target} struck out${what ? `: ${what} no longer counts` : ""}${why}.`;
+  const said = { entry: fix.target, what, reason: fix.reason };
+  if (fix.type === "void") {
+    if (what) return fix.reason ? t("Entry %(entry)s struck out: %(what)s no longer counts (%(reason)s).", said) : t("Entry %(entry)s struck out: %(what)s no longer counts.", said);
+    return fix.reason ? t("Entry %(entry)s struck out (%(reason)s).", said) : t("Entry %(entry)s struck out.", said);
+  }
   const amend = S.events.find((e) => e.seq === fix.seq);
   const now = target && amend && target.type !== "hand_result" && target.type !== "hand_started"
     ? entryWords({ event: { type: target.type, data: amend.data.data }, hand: handAt(fix.target) }) : null;
-  return `Entry ${fix.target} corrected${what ? `: ${what}` : ""}${now && now !== what ? `, now “${now}”` : ""}${why}.`;
+  if (what && now && now !== what) {
+    return fix.reason ? t("Entry %(entry)s corrected: %(what)s, now “%(now)s” (%(reason)s).", { ...said, now })
+      : t("Entry %(entry)s corrected: %(what)s, now “%(now)s”.", { ...said, now });
+  }
+  if (what) return fix.reason ? t("Entry %(entry)s corrected: %(what)s (%(reason)s).", said) : t("Entry %(entry)s corrected: %(what)s.", said);
+  return fix.reason ? t("Entry %(entry)s corrected (%(reason)s).", said) : t("Entry %(entry)s corrected.", said);
 }
 
 /** The hand an entry belongs to: the hands dealt (and not voided) up to it. */
@@ -152,9 +171,9 @@ function entriesFrom(handNo) {
 }
 
 function entryWords({ event: e, hand }) {
-  if (e.type === "hand_result") return `hand ${hand} result`;
-  if (e.type === "hand_started") return `hand ${hand} deal`;
-  if (e.type === "reveal") return `cards shown in hand ${hand}`;
+  if (e.type === "hand_result") return t("hand %(hand)s result", { hand });
+  if (e.type === "hand_started") return t("hand %(hand)s deal", { hand });
+  if (e.type === "reveal") return t("cards shown in hand %(hand)s", { hand });
   return moveLabel({ type: e.type, data: e.data }, seatName);
 }
 
@@ -173,27 +192,27 @@ async function viewBefore(seq) {
 function correctionBlock(dispute, number, initialSeq, onchange, onremove) {
   const pre = `r${dispute.seq}-${number}-`;
   const targets = entriesFrom(dispute.hand);
-  const target = el("select", { id: `${pre}target` }, ...targets.map((t) => el("option", { value: String(t.event.seq), text: `Entry ${t.event.seq}: ${entryWords(t)}` })));
+  const target = el("select", { id: `${pre}target` }, ...targets.map((one) => el("option", { value: String(one.event.seq), text: t("Entry %(entry)s: %(what)s", { entry: one.event.seq, what: entryWords(one) }) })));
   if (initialSeq != null) target.value = String(initialSeq);
   // short enough for a phone's select: the form below says what is asked
-  const kind = el("select", { id: `${pre}kind` }, el("option", { value: "amend", text: "Correct it" }), el("option", { value: "void", text: "Void it" }));
+  const kind = el("select", { id: `${pre}kind` }, el("option", { value: "amend", text: t("Correct it") }), el("option", { value: "void", text: t("Void it") }));
   const why = el("input", { id: `${pre}why`, type: "text", maxlength: "300" });
   const area = el("div", { class: "fix-fields" });
-  const legend = el("legend", { text: `Correction ${number}` });
+  const legend = el("legend", { text: t("Correction %(n)s", { n: number }) });
   const box = el("fieldset", { class: "fix", "data-fix": number }, legend,
-    el("label", { for: `${pre}target` }, "Entry to correct", target), el("label", { for: `${pre}kind` }, "What to do with it", kind), area,
-    el("label", { for: `${pre}why` }, "Why the entry was wrong (if not the ruling's reason)", why));
-  if (onremove) box.append(el("p", { class: "actions" }, el("button", { type: "button", class: "button", text: `Remove correction ${number}`, onclick: onremove })));
+    el("label", { for: `${pre}target` }, t("Entry to correct"), target), el("label", { for: `${pre}kind` }, t("What to do with it"), kind), area,
+    el("label", { for: `${pre}why` }, t("Why the entry was wrong (if not the ruling's reason)"), why));
+  if (onremove) box.append(el("p", { class: "actions" }, el("button", { type: "button", class: "button", text: t("Remove correction %(n)s", { n: number }), onclick: onremove })));
   let build = null;
   let drawing = 0;
-  const chosen = () => targets.find((t) => String(t.event.seq) === target.value);
+  const chosen = () => targets.find((one) => String(one.event.seq) === target.value);
   const draw = async () => {
     const mine = ++drawing;
-    const t = chosen();
+    const picked = chosen();
     build = null;
     area.replaceChildren();
-    if (!t) { onchange(); return; }
-    const e = t.event;
+    if (!picked) { onchange(); return; }
+    const e = picked.event;
     kind.querySelector("option[value=amend]").disabled = !canAmend(e);
     if (!canAmend(e)) kind.value = "void";
     if (kind.value !== "amend") { onchange(); return; }
@@ -206,12 +225,12 @@ function correctionBlock(dispute, number, initialSeq, onchange, onremove) {
       const standings = S.audit.standings.map((s) => ({ ...s, status: "playing" }));
       const c = forms.sheetContext({ standings, teams: S.info.teams, info: S.info });
       const fields = SHEET[game].fields(c, onchange, e.data);
-      area.append(el("p", { class: "note", text: "What the entry should say:" }), ...fields.map((f) => f.node));
-      if (game === "el-roby") area.append(el("p", { class: "note", text: "Leave a player's points blank if they were out of the game in this hand." }));
+      area.append(el("p", { class: "note", text: t("What the entry should say:") }), ...fields.map((f) => f.node));
+      if (game === "el-roby") area.append(el("p", { class: "note", text: t("Leave a player's points blank if they were out of the game in this hand.") }));
       build = () => SHEET[game].build(fields.map((f) => f.value()), c);
     } else {
       const controls = FIELDS[game][e.type].map((f) => [f, forms.control(f, e, e.data[f.name])]);
-      area.append(el("p", { class: "note", text: "What the entry should say:" }), ...controls.map(([, c]) => c.node));
+      area.append(el("p", { class: "note", text: t("What the entry should say:") }), ...controls.map(([, c]) => c.node));
       build = () => moveData(e.data, controls);
     }
     onchange();
@@ -226,13 +245,13 @@ function correctionBlock(dispute, number, initialSeq, onchange, onremove) {
     focus: () => target.focus(),
     /** {kind, target, data?, why} or {error} */
     value() {
-      const t = chosen();
-      if (!t) return { error: "Choose the entry to correct." };
-      if (kind.value === "void") return { kind: "void", target: t.event.seq, why: why.value.trim() };
-      if (!build) return { error: "The form is still loading: try again." };
+      const picked = chosen();
+      if (!picked) return { error: t("Choose the entry to correct.") };
+      if (kind.value === "void") return { kind: "void", target: picked.event.seq, why: why.value.trim() };
+      if (!build) return { error: t("The form is still loading: try again.") };
       const problem = fieldProblem(area);
       if (problem) return { error: problem };
-      try { return { kind: "amend", target: t.event.seq, data: build(), why: why.value.trim() }; } catch (error) { return { error: error.message }; }
+      try { return { kind: "amend", target: picked.event.seq, data: build(), why: why.value.trim() }; } catch (error) { return { error: error.message }; }
     },
   };
 }
@@ -257,25 +276,25 @@ function changes(before, after) {
     const moved = (h.points || []).map((p, i) => [i, (was.points || [])[i], p]).filter(([, a, b]) => a !== b);
     if (!moved.length && was.status === h.status) continue;
     any = true;
-    const what = moved.length ? moved.map(([i, a, b]) => `${columnLabel(i)} ${cell(a)} → ${cell(b)}`).join(", ") : h.status;
-    out.append(el("p", { "data-preview-hand": h.hand }, el("strong", { text: `Hand ${h.hand}: ` }), what));
+    const what = moved.length ? moved.map(([i, a, b]) => `${columnLabel(i)} ${cell(a)} → ${cell(b)}`).join(", ") : handWords(h.status);
+    out.append(el("p", { "data-preview-hand": h.hand }, el("strong", { text: t("Hand %(hand)s:", { hand: h.hand }) + " " }), what));
   }
-  if (!any) out.append(el("p", { text: "No hand's score changes." }));
-  const place = { playing: "in the game", out: "out of the game", winner: "the winner" };
+  if (!any) out.append(el("p", { text: t("No hand's score changes.") }));
+  const place = { playing: t("in the game"), out: t("out of the game"), winner: t("the winner") };
   for (const s of after.standings) {
     const was = before.standings.find((x) => (x.team ?? x.seat) === (s.team ?? s.seat));
     if (was && was.status !== s.status) out.append(el("p", { text: `${s.name}: ${place[was.status] || was.status} → ${place[s.status] || s.status}.` }));
   }
-  out.append(el("p", {}, el("strong", { text: "Totals: " }), after.standings.map((s, i) => `${columnLabel(i)} ${s.total}`).join(", ")));
+  out.append(el("p", {}, el("strong", { text: t("Totals:") + " " }), after.standings.map((s, i) => `${columnLabel(i)} ${s.total}`).join(", ")));
   return out;
 }
 
 function rulingForm(dispute) {
   const n = dispute.seq;
-  const form = el("form", { class: "ruling-form", novalidate: true, "aria-label": `Ruling on the dispute of entry ${n}` });
-  const decision = el("fieldset", {}, el("legend", { text: "Ruling" }),
-    el("label", { class: "inline" }, el("input", { type: "radio", name: `decision-${n}`, value: "upheld" }), "Upheld: the record is corrected"),
-    el("label", { class: "inline" }, el("input", { type: "radio", name: `decision-${n}`, value: "rejected", checked: true }), "Rejected: the record stands"));
+  const form = el("form", { class: "ruling-form", novalidate: true, "aria-label": t("Ruling on the dispute of entry %(entry)s", { entry: n }) });
+  const decision = el("fieldset", {}, el("legend", { text: t("Ruling") }),
+    el("label", { class: "inline" }, el("input", { type: "radio", name: `decision-${n}`, value: "upheld" }), t("Upheld: the record is corrected")),
+    el("label", { class: "inline" }, el("input", { type: "radio", name: `decision-${n}`, value: "rejected", checked: true }), t("Rejected: the record stands")));
   const reason = el("textarea", { id: `r-reason-${n}`, rows: "2", maxlength: "500" });
   const preview = el("div", { class: "preview", role: "status", "aria-live": "polite" });
   const refusal = el("div", { class: "refusal", role: "alert", hidden: true });
@@ -283,7 +302,7 @@ function rulingForm(dispute) {
   const stale = () => { previewed = null; preview.replaceChildren(); };
   const fixes = [];
   const list = el("div", { class: "fixes" });
-  const renumber = () => fixes.forEach((f, i) => { f.node.querySelector("legend").textContent = `Correction ${i + 1}`; });
+  const renumber = () => fixes.forEach((f, i) => { f.node.querySelector("legend").textContent = t("Correction %(n)s", { n: i + 1 }); });
   const addFix = (seq) => {
     const number = fixes.length + 1;
     let fix = null;
@@ -294,25 +313,26 @@ function rulingForm(dispute) {
     return fix;
   };
   // a dispute is about a hand's score: its result line is what a ruling most often corrects
-  const result = entriesFrom(dispute.hand).find((t) => t.event.type === "hand_result" && t.hand === dispute.hand);
+  const result = entriesFrom(dispute.hand).find((one) => one.event.type === "hand_result" && one.hand === dispute.hand);
   addFix(result ? result.event.seq : null);
-  const addButton = el("button", { type: "button", class: "button", text: "Add a correction of another entry", onclick: () => addFix(null).focus() });
-  const correction = el("fieldset", { class: "correction-box", hidden: true }, el("legend", { text: "The corrections this ruling carries" }),
-    el("p", { class: "note", text: "A correction that changes a later hand may need that hand corrected too: add it here, and the ruling is checked as a whole." }),
+  const addButton = el("button", { type: "button", class: "button", text: t("Add a correction of another entry"), onclick: () => addFix(null).focus() });
+  const correction = el("fieldset", { class: "correction-box", hidden: true }, el("legend", { text: t("The corrections this ruling carries") }),
+    el("p", { class: "note", text: t("A correction that changes a later hand may need that hand corrected too: add it here, and the ruling is checked as a whole.") }),
     list, el("p", { class: "actions" }, addButton));
   decision.addEventListener("change", () => { correction.hidden = form.querySelector(`input[name=decision-${n}]:checked`).value !== "upheld"; stale(); });
   reason.addEventListener("input", stale);
 
   const batch = () => {
     const chosen = form.querySelector(`input[name=decision-${n}]:checked`).value;
-    const why = reason.value.trim() || (chosen === "upheld" ? "ruling upheld" : chosen);
-    const events = [{ type: "ruling", data: { dispute: n, decision: chosen, reason: reason.value.trim() || chosen } }];
+    // a reason left blank is written in the recorder's words, as a person at the table would write it
+    const why = reason.value.trim() || (chosen === "upheld" ? t("ruling upheld") : stateWords(chosen));
+    const events = [{ type: "ruling", data: { dispute: n, decision: chosen, reason: reason.value.trim() || stateWords(chosen) } }];
     if (chosen !== "upheld") return { events };
     const values = fixes.map((f) => f.value());
     const bad = values.findIndex((v) => v.error);
-    if (bad >= 0) return { error: fixes.length > 1 ? `Correction ${bad + 1}: ${values[bad].error}` : values[bad].error };
+    if (bad >= 0) return { error: fixes.length > 1 ? t("Correction %(n)s: %(error)s", { n: bad + 1, error: values[bad].error }) : values[bad].error };
     const targets = values.map((v) => v.target);
-    if (new Set(targets).size !== targets.length) return { error: "Two corrections name the same entry: keep one." };
+    if (new Set(targets).size !== targets.length) return { error: t("Two corrections name the same entry: keep one.") };
     return { events: [...events, ...correctionEvents(values, why)] };
   };
   const say = (box, result) => {
@@ -320,16 +340,20 @@ function rulingForm(dispute) {
     const body = result.body || {};
     const { message } = problemText(body);
     box.replaceChildren();
-    const broken = body.code === "common.correction_breaks" && body.seq != null ? entriesFrom(dispute.hand).find((t) => t.event.seq === body.seq) : null;
+    const broken = body.code === "common.correction_breaks" && body.seq != null ? entriesFrom(dispute.hand).find((one) => one.event.seq === body.seq) : null;
     if (broken) {
-      const why = String(message).split(" illegal: ").pop();
-      box.append(el("span", { text: `With ${fixes.length > 1 ? "these corrections" : "this correction"}, entry ${broken.event.seq} (${entryWords(broken)}) no longer fits: ${why}.` }));
+      // the detail says "what would make entry N illegal: why" in the reader's language; the why follows its first colon
+      const text = String(message);
+      const why = text.includes(": ") ? text.slice(text.indexOf(": ") + 2) : text;
+      const said = { entry: broken.event.seq, what: entryWords(broken), why };
+      box.append(el("span", { text: fixes.length > 1 ? t("With these corrections, entry %(entry)s (%(what)s) no longer fits: %(why)s.", said)
+        : t("With this correction, entry %(entry)s (%(what)s) no longer fits: %(why)s.", said) }));
       if (!fixes.some((f) => f.target.value === String(broken.event.seq))) {
-        box.append(el("p", { class: "actions" }, el("button", { type: "button", class: "button", text: `Correct entry ${broken.event.seq} too`,
+        box.append(el("p", { class: "actions" }, el("button", { type: "button", class: "button", text: t("Correct entry %(entry)s too", { entry: broken.event.seq }),
           onclick: () => { box.hidden = true; addFix(broken.event.seq).focus(); } })));
       }
-    } else box.append(el("span", { text: result.offline ? "The server cannot be reached." : message }));
-    const details = problemDetails(body, body.seq != null ? `concerns entry ${body.seq}` : "");
+    } else box.append(el("span", { text: result.offline ? t("The server cannot be reached.") : message }));
+    const details = problemDetails(body, body.seq != null ? t("concerns entry %(entry)s", { entry: body.seq }) : "");
     if (details) box.append(details);
   };
   /** Dry-run the ruling with its corrections, judged as one by the API; show what changes. */
@@ -341,7 +365,7 @@ function rulingForm(dispute) {
     const result = await dryRun(id, built.events);
     if (!result.ok) { say(refusal, result); return null; }
     previewed = JSON.stringify(built.events);
-    preview.replaceChildren(el("p", { text: "With this ruling:" }), changes(S.audit, result.body));
+    preview.replaceChildren(el("p", { text: t("With this ruling:") }), changes(S.audit, result.body));
     return built.events;
   };
   form.addEventListener("submit", async (event) => {
@@ -356,9 +380,9 @@ function rulingForm(dispute) {
     await refresh();
     focusDispute(n);
   });
-  form.append(decision, el("label", { for: `r-reason-${n}` }, "Reason for the ruling", reason), correction,
-    el("p", { class: "actions" }, el("button", { type: "button", class: "button", onclick: check }, "Check the ruling"),
-      el("button", { type: "submit", class: "button primary" }, "Record the ruling")), preview, refusal);
+  form.append(decision, el("label", { for: `r-reason-${n}` }, t("Reason for the ruling"), reason), correction,
+    el("p", { class: "actions" }, el("button", { type: "button", class: "button", onclick: check }, t("Check the ruling")),
+      el("button", { type: "submit", class: "button primary" }, t("Record the ruling"))), preview, refusal);
   return form;
 }
 
@@ -390,7 +414,7 @@ $("dispute-form").addEventListener("submit", async (event) => {
   const data = { hand: Number($("d-hand").value), reason: $("d-reason").value.trim() };
   if ($("d-field").value) data.field = $("d-field").value;
   if ($("d-seat").value !== "") data.seat = Number($("d-seat").value);
-  if (!data.reason) { box.hidden = false; box.textContent = "Say why the score is contested."; $("d-reason").focus(); return; }
+  if (!data.reason) { box.hidden = false; box.textContent = t("Say why the score is contested."); $("d-reason").focus(); return; }
   const result = await sendOnce($("dispute-form"), [{ type: "dispute", data }]);
   if (!result) return;
   if (!result.ok) {

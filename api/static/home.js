@@ -3,13 +3,12 @@
 // match created here), the ones already here, and every problem of the file by line and column.
 import { get, keepToken, problemDetails, problemText, upload } from "./api.js";
 import { $, el } from "./dom.js";
+import { lang, t, tn } from "./say.js";
 
 const ARCHIVE = "application/x-ndjson";
 const TEXT = "text/plain; charset=utf-8";
 const NAMED = 20;  // matches named by title and players; a bigger backup lists the rest by id
 
-
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 /** The archive by its extension; the text notation by its own; otherwise the archive when the
  * first non-blank characters open a JSON object (`{"`): a text file may start with a `{comment}`. */
@@ -17,12 +16,13 @@ export function contentType(name, text) {
   const ext = (name.split(".").pop() || "").toLowerCase();
   if (ext === "jsonl" || ext === "ndjson") return ARCHIVE;
   if (ext === "tnt") return TEXT;
-  return /^\s*\{\s*"/.test(text) ? ARCHIVE : TEXT;
+  // (the regular expression in brackets: Babel's extractor reads a "/" after "return" as a division)
+  return (/^\s*\{\s*"/).test(text) ? ARCHIVE : TEXT;
 }
 
 async function importFile(file) {
   const busy = $("import-busy");
-  busy.textContent = `Importing ${file.name}…`;
+  busy.textContent = t("Importing %(file)s…", { file: file.name });
   const text = await file.text();
   const result = await upload("/matches/import", text, contentType(file.name, text));
   busy.textContent = "";
@@ -47,13 +47,18 @@ async function names(entries) {
 
 function matchItem(entry, named, ...details) {
   const who = named[entry.id];
-  const link = el("a", { href: `/m/${entry.id}/score` }, who ? el("strong", { text: who.title }) : `match ${entry.id}`);
+  const link = el("a", { href: `/m/${entry.id}/score` }, who ? el("strong", { text: who.title }) : t("match %(id)s", { id: entry.id }));
   return el("li", {}, link, who && who.game ? el("span", { class: "game", text: who.game }) : null,
     who ? el("span", { class: "players", text: who.players }) : null,
     ...details.map((d) => el("span", { class: "meta", text: d })));
 }
 
-const lines = (e) => e.lines ? (e.lines[0] === e.lines[1] ? `line ${e.lines[0]}` : `lines ${e.lines[0]}–${e.lines[1]}`) : "";
+/** Where a match is in the file: "line 3 of the file", "lines 3–9 of the file". */
+const lines = (e) => !e.lines ? null : e.lines[0] === e.lines[1]
+  ? t("line %(line)s of the file", { line: e.lines[0] })
+  : t("lines %(first)s–%(last)s of the file", { first: e.lines[0], last: e.lines[1] });
+/** Facts side by side, as the list of matches writes them. */
+const dotted = (...facts) => facts.filter(Boolean).join(" · ");
 
 async function report(fileName, result) {
   const box = $("import-report");
@@ -62,8 +67,8 @@ async function report(fileName, result) {
   box.hidden = false;
   const answer = result.body || {};
   if (result.offline || !Array.isArray(answer.errors)) {
-    title.textContent = `Nothing imported from ${fileName}`;
-    const why = result.offline ? { message: "The server cannot be reached. Try again when the connection is back.", code: "" } : problemText(answer);
+    title.textContent = t("Nothing imported from %(file)s", { file: fileName });
+    const why = result.offline ? { message: t("The server cannot be reached. Try again when the connection is back."), code: "" } : problemText(answer);
     body.replaceChildren(el("div", { class: "refusal", role: "alert" }, why.message, result.offline ? null : problemDetails(answer)));
     title.focus();
     return;
@@ -71,31 +76,32 @@ async function report(fileName, result) {
   const imported = answer.imported || [], unchanged = answer.unchanged || [], errors = answer.errors || [];
   for (const m of imported) if (m.token) keepToken(m.id, m.token);
   const named = await names([...imported, ...unchanged]);
-  title.textContent = imported.length ? `Imported from ${fileName}` : `Nothing imported from ${fileName}`;
+  title.textContent = imported.length ? t("Imported from %(file)s", { file: fileName }) : t("Nothing imported from %(file)s", { file: fileName });
   const parts = [];
-  if (imported.length) parts.push(`${plural(imported.length, "match", "matches")} imported`);
-  if (unchanged.length) parts.push(`${plural(unchanged.length, "match was", "matches were")} already here`);
-  if (errors.length) parts.push(`${plural(errors.length, "problem", "problems")} in the file`);
-  const nodes = [el("p", { class: "summary", text: (parts.join(", ") || "The file holds no match") + "." })];
+  if (imported.length) parts.push(tn("%(n)s match imported", "%(n)s matches imported", imported.length));
+  if (unchanged.length) parts.push(tn("%(n)s match was already here", "%(n)s matches were already here", unchanged.length));
+  if (errors.length) parts.push(tn("%(n)s problem in the file", "%(n)s problems in the file", errors.length));
+  // each part is a clause of its own, side by side
+  const nodes = [el("p", { class: "summary", text: parts.length ? `${parts.join(", ")}.` : t("The file holds no match.") })];
   if (imported.length) {
-    nodes.push(el("h3", { text: "Imported" }),
-      el("p", { class: "note", text: "This browser keeps their write keys: open one to go on scoring it." }),
+    nodes.push(el("h3", { text: t("Imported") }),
+      el("p", { class: "note", text: t("This browser keeps their write keys: open one to go on scoring it.") }),
       el("ul", { class: "imported" }, ...imported.map((m) => {
         const own = errors.filter((e) => e.match === m.id).map((e) => e.line);
-        const kept = own.length ? `The entries before line ${Math.min(...own)} were recorded; from there on nothing was, so the match stays open.` : null;
-        return matchItem(m, named, `${lines(m)} of the file · ${plural(m.version, "entry", "entries")} recorded`, kept);
+        const kept = own.length ? t("The entries before line %(line)s were recorded; from there on nothing was, so the match stays open.", { line: Math.min(...own) }) : null;
+        return matchItem(m, named, dotted(lines(m), tn("%(n)s entry recorded", "%(n)s entries recorded", m.version)), kept);
       })));
   }
   if (unchanged.length) {
-    nodes.push(el("h3", { text: "Already here" }),
-      el("p", { class: "note", text: "These matches are stored already, entry for entry: nothing new was added." }),
-      el("ul", { class: "unchanged" }, ...unchanged.map((m) => matchItem(m, named, `${lines(m)} of the file · already present, unchanged`))));
+    nodes.push(el("h3", { text: t("Already here") }),
+      el("p", { class: "note", text: t("These matches are stored already, entry for entry: nothing new was added.") }),
+      el("ul", { class: "unchanged" }, ...unchanged.map((m) => matchItem(m, named, dotted(lines(m), t("already present, unchanged"))))));
   }
   if (errors.length) {
     const several = imported.length + unchanged.length > 1;
-    nodes.push(el("h3", { text: "Problems in the file" }),
+    nodes.push(el("h3", { text: t("Problems in the file") }),
       el("ul", { class: "problems" }, ...errors.map((e) => {
-        const where = e.column ? `Line ${e.line}, column ${e.column}` : `Line ${e.line}`;
+        const where = e.column ? t("Line %(line)s, column %(column)s", { line: e.line, column: e.column }) : t("Line %(line)s", { line: e.line });
         const inMatch = several && e.match && named[e.match] ? ` (${named[e.match].title})` : "";
         return el("li", {}, el("strong", { class: "where", text: `${where}${inMatch}: ` }), e.message, problemDetails(e));
       })));
@@ -105,15 +111,24 @@ async function report(fileName, result) {
 }
 
 /** The server writes each match's last change in UTC; a player reads it in this device's own time
- * (the UTC time stays in the tooltip). */
+ * (the UTC time stays in the tooltip), and the match's day, as the reader's language writes dates
+ * (English keeps the figures the server writes: 2026-11-28 21:05). */
 function localTimes(root) {
   const two = (n) => String(n).padStart(2, "0");
+  const moment = lang === "en" ? null : new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+  const day = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" });
   for (const node of root.querySelectorAll("time[datetime]")) {
-    const utc = node.getAttribute("datetime");
-    const at = new Date(utc);
+    const given = node.getAttribute("datetime");
+    if (node.classList.contains("day")) {  // a calendar date, the same day everywhere
+      const date = new Date(`${given}T00:00:00Z`);
+      if (lang !== "en" && /^\d{4}-\d{2}-\d{2}$/.test(given) && !Number.isNaN(date.getTime())) node.textContent = day.format(date);
+      continue;
+    }
+    const at = new Date(given);
     if (Number.isNaN(at.getTime())) continue;
-    node.textContent = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}`;
-    node.title = `${utc.slice(0, 16).replace("T", " ")} UTC`;
+    node.textContent = moment ? moment.format(at)
+      : `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}`;
+    node.title = `${given.slice(0, 16).replace("T", " ")} UTC`;
   }
 }
 

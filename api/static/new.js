@@ -3,6 +3,7 @@ import { call, get, keepToken, problemDetails, problemText } from "./api.js";
 import { $, el } from "./dom.js";
 import { qrSvg } from "./qr.js";
 import { optionWords, valueWords } from "./words.js";
+import { number, t, tn } from "./say.js";
 
 const DEFAULT_NAMES = ["Anna", "Ben", "Carl", "Dora", "Eva", "Fran", "Gus", "Hugo", "Ines", "Joan"];
 let games = [];
@@ -10,6 +11,19 @@ let game = null;      // GET /games/{game}
 const metaFields = ["title", "date", "place", "tags"];  // match_started's optional names for the match
 let dealer = 0;
 
+/** A sentence with page elements in it: the translated ``text``'s %(name)s placeholders become
+ * ``parts[name]`` (a node or a string), so each language keeps its own word order around them. */
+function sentence(text, parts) {
+  return text.split(/%\((\w+)\)s/).map((piece, i) => (i % 2 ? parts[piece] ?? "" : piece)).filter((piece) => piece !== "");
+}
+
+/** How many play a game: "4 players", "2–5 players". */
+function playerCount(r) {
+  return r.min === r.max ? tn("%(n)s player", "%(n)s players", r.min)
+    : t("%(min)s–%(max)s players", { min: number(r.min), max: number(r.max) });
+}
+
+const way = (cw) => (cw ? t("clockwise") : t("anticlockwise"));
 
 function range(info) {
   const p = info.players;
@@ -26,7 +40,7 @@ async function loadGames() {
     input.addEventListener("change", () => pickGame(g.game));
     const label = el("label", { class: "game-choice", for: `game-${g.game}` }, input,
       el("strong", { text: g.name }),
-      el("span", { class: "note", text: `${r.min === r.max ? r.min : `${r.min}–${r.max}`} players · ${g.deck} · ${g.direction === "CW" ? "clockwise" : "anticlockwise"}${g.teams ? " · two teams" : ""}` }));
+      el("span", { class: "note", text: [playerCount(r), g.deck, way(g.direction === "CW"), g.teams ? t("two teams") : null].filter(Boolean).join(" · ") }));
     $("games").append(label);
   }
 }
@@ -49,11 +63,11 @@ function names() { return [...$("players").querySelectorAll("input[type=text]")]
 
 function addPlayer(name) {
   const n = $("players").children.length;
-  const input = el("input", { type: "text", id: `player-${n}`, value: name || "", autocomplete: "off", "aria-label": `Seat ${n + 1}: name` });
+  const input = el("input", { type: "text", id: `player-${n}`, value: name || "", autocomplete: "off", "aria-label": t("Seat %(seat)s: name", { seat: n + 1 }) });
   input.addEventListener("input", refreshSeating);
   const radio = el("input", { type: "radio", name: "dealer", id: `dealer-${n}`, value: String(n) });
   radio.addEventListener("change", () => { dealer = n; refreshSeating(); });
-  const li = el("li", {}, el("div", { class: "row" }, input, el("label", { class: "inline", for: `dealer-${n}` }, radio, "deals first")));
+  const li = el("li", {}, el("div", { class: "row" }, input, el("label", { class: "inline", for: `dealer-${n}` }, radio, t("deals first"))));
   $("players").append(li);
 }
 
@@ -66,8 +80,10 @@ function refreshSeating() {
   const radio = $(`dealer-${dealer}`);
   if (radio) radio.checked = true;
   const cw = game.direction === "CW";
-  $("seating-help").textContent = `Write the players in the order of play (${cw ? "clockwise" : "anticlockwise"}), starting with anyone.` +
-    (game.teams ? " Partners sit opposite: seats 1 and 3 against seats 2 and 4." : "");
+  const order = cw ? t("Write the players in the order of play (clockwise), starting with anyone.")
+    : t("Write the players in the order of play (anticlockwise), starting with anyone.");
+  const partners = game.teams ? t("Partners sit opposite: seats 1 and 3 against seats 2 and 4.") : null;
+  $("seating-help").textContent = partners ? `${order} ${partners}` : order;
   const diagram = $("diagram");
   diagram.replaceChildren(el("span", { class: "arrow", text: cw ? "↻" : "↺" }));
   list.forEach((name, i) => {
@@ -78,15 +94,17 @@ function refreshSeating() {
     diagram.append(seat);
   });
   if (game.game === "kabu") renderChips();
-  $("diagram-caption").textContent = `Play goes ${cw ? "clockwise" : "anticlockwise"}: ${list.map((n, i) => n || `seat ${i + 1}`).join(" → ")}. ` +
-    `${list[dealer] || `Seat ${dealer + 1}`} deals first.`;
+  const seats = list.map((n, i) => n || t("seat %(seat)s", { seat: i + 1 })).join(" → ");
+  const goes = cw ? t("Play goes clockwise: %(seats)s.", { seats }) : t("Play goes anticlockwise: %(seats)s.", { seats });
+  const first = list[dealer] ? t("%(player)s deals first.", { player: list[dealer] }) : t("Seat %(seat)s deals first.", { seat: dealer + 1 });
+  $("diagram-caption").textContent = `${goes} ${first}`;
 }
 
 function renderOptions() {
   const box = $("option-list");
   box.replaceChildren();
   const options = Object.entries(game.options || {});
-  if (!options.length) box.append(el("p", { class: "note", text: "This game has no options." }));
+  if (!options.length) box.append(el("p", { class: "note", text: t("This game has no options.") }));
   // the match's end (Kabú: insolvency or an agreed time; Cau Robat: hand wins, ties): match_started.target
   for (const [name, spec] of Object.entries(targetSpecs())) box.append(optionRow(name, spec, "target"));
   for (const [name, spec] of options) box.append(optionRow(name, spec, "option"));
@@ -109,7 +127,7 @@ function optionRow(name, spec, role) {
       control.checked = !!spec.default;
     } else if (spec.values) {
       control = el("select", { id, [`data-${role}`]: name, "data-kind": typeof spec.values[0] === "number" ? "number" : "string" });
-      for (const v of spec.values) control.append(el("option", { value: String(v), text: valueWords(name, v) + (v === spec.default ? " (usual)" : ""), selected: v === spec.default }));
+      for (const v of spec.values) control.append(el("option", { value: String(v), text: v === spec.default ? t("%(value)s (usual)", { value: valueWords(name, v) }) : valueWords(name, v), selected: v === spec.default }));
     } else {
       control = el("input", { type: "number", id, [`data-${role}`]: name, "data-kind": "number", value: String(spec.default ?? ""), min: spec.minimum, max: spec.maximum });
     }
@@ -119,14 +137,20 @@ function optionRow(name, spec, role) {
       ? el("label", { class: "inline", for: id }, control, title)
       : el("label", { for: id }, title, control);
     const byDefault = spec.default == null ? ""
-      : spec.type === "boolean" ? (spec.default ? "Ticked unless you untick it." : "Not ticked unless you tick it.") : `Usually: ${valueWords(name, spec.default)}.`;
+      : spec.type === "boolean" ? (spec.default ? t("Ticked unless you untick it.") : t("Not ticked unless you tick it.")) : t("Usually: %(value)s.", { value: valueWords(name, spec.default) });
     const said = words ? words[1] : /[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`;
     const engine = (/[.!?]$/.test(spec.description) ? spec.description : `${spec.description}.`).replace(/^./, (c) => c.toUpperCase());
-    const details = el("details", { class: "option-details" }, el("summary", { text: "Details" }),
-      el("p", { class: "note" }, "In the record: ", el("code", { text: `${role === "target" ? "target." : ""}${name}` }),
-        spec.values ? ` (${spec.values.map(String).join(", ")})` : "", `: ${engine.replace(/; null: no limit\.$/, "; blank: no limit.")}`));
+    // the API's key and values as they are written in the record, and the engine's own sentence
+    // the key and its values are the record's, the same in every language (data-untranslated)
+    const key = el("code", { text: `${role === "target" ? "target." : ""}${name}`, "data-untranslated": "" });
+    const values = spec.values ? el("span", { text: spec.values.map(String).join(", "), "data-untranslated": "" }) : null;
+    const description = engine.replace(/; null: no limit\.$/, t("; blank: no limit."));
+    const inRecord = values ? t("In the record: %(key)s (%(values)s): %(description)s", { description })
+      : t("In the record: %(key)s: %(description)s", { description });
+    const details = el("details", { class: "option-details" }, el("summary", { text: t("Details") }),
+      el("p", { class: "note" }, ...sentence(inRecord, { key, values })));
     return el("div", { class: "option" }, label, el("p", { class: "note" }, `${said}${byDefault ? ` ${byDefault}` : ""} `,
-      spec.rule ? el("a", { href: spec.rule, text: "The rule" }) : ""), details);
+      spec.rule ? el("a", { href: spec.rule, text: t("The rule") }) : ""), details);
 }
 
 /** Kabú: each player's chips at the start (match_started.initial.chips); 10 + 15 per player each unless the table says otherwise. */
@@ -138,12 +162,13 @@ function renderChips() {
   const list = names();
   const usual = 10 + 15 * list.length;
   const typed = [...box.querySelectorAll("input[data-chips]")].map((i) => (i.dataset.edited ? i.value : null));
-  $("chips-help").textContent = `Each player's chips when the game starts. Usually ${usual} each with ${list.length} players (ten 1s and ${list.length} 5s and 10s); change them for a game carried on from paper.`;
+  $("chips-help").textContent = t("Each player's chips when the game starts. Usually %(usual)s each with %(n)s players (ten 1s and %(n)s 5s and 10s); change them for a game carried on from paper.",
+    { usual: number(usual), n: number(list.length) });
   box.querySelector("#chip-list").replaceChildren(...list.map((n, i) => {
     const input = el("input", { type: "number", id: `chips-${i}`, min: 0, inputmode: "numeric", "data-chips": String(i), value: typed[i] ?? String(usual) });
     if (typed[i] != null) input.dataset.edited = "1";
     input.addEventListener("input", () => { input.dataset.edited = "1"; });
-    return el("label", { for: `chips-${i}` }, `${n || `Seat ${i + 1}`}: chips`, input);
+    return el("label", { for: `chips-${i}` }, n ? t("%(player)s: chips", { player: n }) : t("Seat %(seat)s: chips", { seat: i + 1 }), input);
   }));
 }
 
@@ -204,7 +229,7 @@ async function create(event) {
   $("create").disabled = false;
   if (!result.ok) {
     $("create-error").hidden = false;
-    if (result.offline) $("create-error").textContent = "The server cannot be reached; nothing was created.";
+    if (result.offline) $("create-error").textContent = t("The server cannot be reached; nothing was created.");
     else $("create-error").replaceChildren(problemText(result.body).message, problemDetails(result.body) || "");
     return;
   }
@@ -217,11 +242,13 @@ async function create(event) {
   $("token").textContent = token;
   $("start-scoring").href = `/m/${id}/score`;
   $("handover-qr").replaceChildren(qrSvg(`${scoring}#token=${encodeURIComponent(token)}`,
-    "QR code: open this match for scoring on another phone, with its write key"));
+    t("QR code: open this match for scoring on another phone, with its write key")));
   const local = !$("created").dataset.publicUrl && ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
-  $("handover-where").replaceChildren(`The code opens ${scoring} on the other phone.`, ...(local
-    ? [" That address works only on this machine: whoever runs the server can give it an address other phones reach (",
-      el("code", { class: "nowrap", text: "tanteo serve --public-url" }), ")."] : []));
+  // the address is the same in every language (data-untranslated): a link's path, not words
+  const opens = sentence(t("The code opens %(address)s on the other phone."), { address: el("span", { text: scoring, "data-untranslated": "" }) });
+  $("handover-where").replaceChildren(...opens, ...(local
+    ? [" ", ...sentence(t("That address works only on this machine: whoever runs the server can give it an address other phones reach (%(command)s)."),
+      { command: el("code", { class: "nowrap", text: "tanteo serve --public-url" }) })] : []));
   $("new-match").hidden = true;
   $("created").hidden = false;
   $("created-title").focus();

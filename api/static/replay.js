@@ -7,6 +7,7 @@ import { adoptFragmentToken, call, keepToken, tokenFor } from "./api.js";
 import { drawTable } from "./table.js";
 import { follow } from "./follow.js";
 import { $, el, seatNamer } from "./dom.js";
+import { number, t } from "./say.js";
 
 const root = $("replay");
 const id = root.dataset.match;
@@ -21,7 +22,9 @@ const S = {
   wanted: Number.parseInt(params.get("at") || "", 10),
 };
 const seatName = seatNamer(players);
-const perspective = () => (S.seat === "" ? "the public" : S.seat === "all" ? "everyone" : seatName(Number(S.seat)));
+/** Whose view the step is shown from, said whole: "seen by the public", "seen by Anna". */
+const seenBy = () => (S.seat === "" ? t("seen by the public") : S.seat === "all" ? t("seen by everyone")
+  : t("seen by %(player)s", { player: seatName(Number(S.seat)) }));
 
 // ------------------------------------------------------------------ loading
 
@@ -35,7 +38,7 @@ async function load(notice) {
     S.asked = S.seat;  // asked again once a key is given
     S.seat = "";
     $("seat").value = "";
-    return load(why ? `Shown as the public sees it: ${why}.` : "Shown as the public sees it.");
+    return load(why ? t("Shown as the public sees it: %(why)s.", { why }) : t("Shown as the public sees it."));
   }
   const keep = S.frames.length ? S.frames[S.index].seq : S.wanted;
   S.frames = answer.body.frames;
@@ -56,23 +59,40 @@ function renderAccess(message) {
   const inPlay = S.status === "playing";
   if (inPlay && !tokenFor(id) && (S.seat !== "" || message)) {
     const input = el("input", { id: "token-input", autocomplete: "off" });
-    box.append(el("p", { text: "The match is in play: a seat's cards are shown only with the match's write key (the scorer's phone keeps it); without it you see what the public sees." }),
-      el("label", { for: "token-input" }, "Write key", input),
+    box.append(el("p", { text: t("The match is in play: a seat's cards are shown only with the match's write key (the scorer's phone keeps it); without it you see what the public sees.") }),
+      el("label", { for: "token-input" }, t("Write key"), input),
       el("button", { type: "button", class: "button", onclick: () => {
         if (!input.value.trim()) return;
         keepToken(id, input.value.trim());
         if (S.asked) { S.seat = S.asked; $("seat").value = S.seat; S.asked = ""; }  // the view refused without the key
         renderAccess();
         load();
-      } }, "Use this key"));
+      } }, t("Use this key")));
   }
 }
 
 // ------------------------------------------------------------------ drawing
 
 function frameLabel(frame) {
-  const marks = { voided: " (voided)", amended: " (as corrected)", correction: " — correction" };
-  return `${frame.seq}. ${frame.text}${marks[frame.status] || ""}`;
+  const said = { seq: frame.seq, text: frame.text };
+  if (frame.status === "voided") return t("%(seq)s. %(text)s (voided)", said);
+  if (frame.status === "amended") return t("%(seq)s. %(text)s (as corrected)", said);
+  if (frame.status === "correction") return t("%(seq)s. %(text)s — correction", said);
+  return `${frame.seq}. ${frame.text}`;
+}
+
+/** A hand (Cabo: a round) on the jump list, with who dealt it. */
+function handLabel(hand, dealer) {
+  const said = { n: hand, player: dealer == null ? null : seatName(dealer) };
+  if (game === "cabo") return dealer == null ? t("Round %(n)s", said) : t("Round %(n)s (%(player)s deals)", said);
+  return dealer == null ? t("Hand %(n)s", said) : t("Hand %(n)s (%(player)s deals)", said);
+}
+
+/** A trick of a hand on the jump list, with who won it. */
+function trickLabel(hand, trick, winner) {
+  const said = { n: hand, trick, player: winner == null ? null : seatName(winner) };
+  if (game === "cabo") return winner == null ? t("Round %(n)s, trick %(trick)s", said) : t("Round %(n)s, trick %(trick)s: won by %(player)s", said);
+  return winner == null ? t("Hand %(n)s, trick %(trick)s", said) : t("Hand %(n)s, trick %(trick)s: won by %(player)s", said);
 }
 
 /** Hands and tricks to jump to: a hand starts at its hand_started; a trick ends where its winner is known. */
@@ -84,11 +104,11 @@ function landmarks() {
     if (frame.type === "hand_started" && frame.status !== "voided") {
       hand += 1;
       trick = 0;
-      out.push({ index, label: `${game === "cabo" ? "Round" : "Hand"} ${hand}` + (frame.data.dealer != null ? ` (${seatName(frame.data.dealer)} deals)` : "") });
+      out.push({ index, label: handLabel(hand, frame.data.dealer) });
     } else if ((frame.changed || []).includes("lastTrick") && frame.state.lastTrick) {
       trick += 1;
       const winner = frame.state.lastTrick.winner;
-      out.push({ index, label: `${game === "cabo" ? "Round" : "Hand"} ${hand}, trick ${trick}` + (winner != null ? `: won by ${seatName(winner)}` : ""), trick: true });
+      out.push({ index, label: trickLabel(hand, trick, winner), trick: true });
     }
   });
   return out;
@@ -96,7 +116,7 @@ function landmarks() {
 
 function renderJump() {
   const select = $("jump");
-  select.replaceChildren(el("option", { value: "", text: "A hand or a trick…" }));
+  select.replaceChildren(el("option", { value: "", text: t("A hand or a trick…") }));
   for (const mark of landmarks()) select.append(el("option", { value: String(mark.index), text: mark.trick ? `  ${mark.label}` : mark.label }));
 }
 
@@ -107,7 +127,7 @@ function renderMoves() {
   S.frames.forEach((frame, index) => {
     const button = el("button", { type: "button", class: `move status-${frame.status}`, "data-seq": frame.seq, onclick: () => show(index) }, frameLabel(frame));
     const item = el("li", { "data-seq": frame.seq }, button);
-    for (const note of notesFor.get(frame.seq) || []) item.append(el("span", { class: "note", text: `Note: ${note}` }));
+    for (const note of notesFor.get(frame.seq) || []) item.append(el("span", { class: "note", text: t("Note: %(text)s", { text: note }) }));
     list.append(item);
   });
 }
@@ -129,11 +149,12 @@ function show(index, { focusMove = true } = {}) {
   const slider = $("step");
   slider.max = String(S.frames.length);
   slider.value = String(S.index + 1);
-  slider.setAttribute("aria-valuetext", `step ${S.index + 1} of ${S.frames.length}: ${frame.text}`);
-  $("position").textContent = `${S.index + 1} of ${S.frames.length}`;
-  $("move").replaceChildren(el("strong", { text: frameLabel(frame) }), el("span", { class: "note", text: ` — seen by ${perspective()}` }));
+  const at = { n: number(S.index + 1), total: number(S.frames.length), text: frame.text };
+  slider.setAttribute("aria-valuetext", t("step %(n)s of %(total)s: %(text)s", at));
+  $("position").textContent = t("%(n)s of %(total)s", at);
+  $("move").replaceChildren(el("strong", { text: frameLabel(frame) }), el("span", { class: "note", text: ` — ${seenBy()}` }));
   const notes = $("notes");
-  notes.replaceChildren(...(notesByTarget().get(frame.seq) || []).map((text) => el("li", { class: "note-at", text: `Note: ${text}` })));
+  notes.replaceChildren(...(notesByTarget().get(frame.seq) || []).map((text) => el("li", { class: "note-at", text: t("Note: %(text)s", { text }) })));
   $("table").replaceChildren(...drawTable(game, frame.state, seatName, () => true));
   $("table").dataset.seq = String(frame.seq);
   for (const button of document.querySelectorAll("#moves button.move")) {

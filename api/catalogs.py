@@ -34,31 +34,35 @@ METHODS = [
     ("schemas/**.py", "python"),
     ("ledger/**.py", "python"),
     ("api/templates/**.html", "jinja2"),
-    ("api/static/**.js", "javascript"),
 ]
-"""Where message ids are marked, and how each kind of file is read (babel.cfg says the same)."""
+"""Where the server's message ids are marked, and how each kind of file is read (babel.cfg says the same)."""
+SCRIPTS = [("api/static/**.js", "javascript")]
+"""The page scripts: read apart, with their own keywords."""
 KEYWORDS: dict[str, Any] = {
     "_": None,
     "gettext": None,
     "ngettext": (1, 2),
     "lazy_gettext": None,
     "lazy_ngettext": (1, 2),
-    "t": None,
-    "tn": (1, 2),
     "Said": None,
     "Counted": (1, 2),
 }
-"""The functions that mark an id: Flask-Babel's in Python and templates, ``say.js``'s in the page
-scripts, ``engines/said.py``'s in the engines."""
+"""The functions that mark an id in Python and templates: Flask-Babel's, ``engines/said.py``'s
+(and ``ledger/words.py``'s ``Said``, the same shape for the ledger, which may not import the engines)."""
+SCRIPT_KEYWORDS: dict[str, Any] = {"t": None, "tn": (1, 2)}
+"""``say.js``'s functions. Only in the scripts: in Python a loop variable named ``t`` called on
+something would be taken for a message."""
 SKIP = ("qrcode-generator.js",)  # a vendored library, not ours: it says nothing to a reader
 
 
 def used() -> dict[Any, list[tuple[str, int]]]:
     """Every message id in the tree (a plural as its ``(one, other)`` pair), with where it is used."""
     found: dict[Any, list[tuple[str, int]]] = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(ROOT), method_map=METHODS, keywords=KEYWORDS
-    ):
+    extracted = [
+        *extract_from_dir(str(ROOT), method_map=METHODS, keywords=KEYWORDS),
+        *extract_from_dir(str(ROOT), method_map=SCRIPTS, keywords=SCRIPT_KEYWORDS),
+    ]
+    for filename, lineno, message, _comments, _context in extracted:
         if filename.endswith(SKIP) or not message or (isinstance(message, tuple) and not all(message)):
             continue
         found.setdefault(message, []).append((filename, lineno))

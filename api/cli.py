@@ -93,8 +93,9 @@ def _language() -> str:
 def _said(value: Any) -> str:
     """What the command (or an engine, through the service) said, in the command's language."""
     from api.languages import say_in
+    from api.service.words import said
 
-    return str(say_in(value, _language()))
+    return str(say_in(said(value), _language()))
 
 
 def _echo(value: Any, *, err: bool = False) -> None:

@@ -19,7 +19,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
 
 from api.context import current_service
 from api.i18n import current_language
-from api.schemas import MatchFilters, Problem, match_filters
+from api.schemas import MatchFilters, Problem, Words, match_filters
 from api.service import AuthError, transfer
 from engines.said import Said
 from replays.lines import lines_of
@@ -61,7 +61,7 @@ class ImportErrorEntry(Schema):
     line = fields.Integer()
     column = fields.Integer(allow_none=True)
     code = fields.String()
-    message = fields.String()
+    message = Words()
     match = fields.String(allow_none=True)
 
 
@@ -70,7 +70,7 @@ MORE_ERRORS = fields.Integer(
         "description": "how many more errors were found than the first 100 listed (present only when there were more)"
     }
 )
-MORE_ERRORS_DETAIL = fields.String(metadata={"description": "the same, in words"})
+MORE_ERRORS_DETAIL = Words(metadata={"description": "the same, in words"})
 UNREAD_LINES = fields.Integer(
     metadata={
         "description": "how many lines at the end of the file were not read: what came before showed it is no "
@@ -78,7 +78,7 @@ UNREAD_LINES = fields.Integer(
         "lines), so the import stopped reading there (present only then)"
     }
 )
-UNREAD_LINES_DETAIL = fields.String(metadata={"description": "the same, in words"})
+UNREAD_LINES_DETAIL = Words(metadata={"description": "the same, in words"})
 
 
 class ImportProblem(Problem):

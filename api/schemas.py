@@ -148,6 +148,14 @@ class MatchList(Schema):
     perPage = fields.Integer()
 
 
+class Words(fields.String):
+    """A sentence for a person (an engine's or the service's words): passed to the JSON encoder as it
+    is, so it is said in the reader's language there; ``fields.String`` would make it plain English."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return value if isinstance(value, str) else super()._serialize(value, attr, obj, **kwargs)
+
+
 class WholeNumber(fields.Integer):
     """A query-string integer, read as :mod:`schemas.strict` reads every whole number: ASCII
     digits only (``int()`` alone took ``٣`` as 3, ``1_0`` as 10 and `` 7`` as 7), at most 20 of

@@ -37,7 +37,6 @@ import orjson
 from api.languages import DEFAULT, STATUSES, say_in
 from api.service.tokens import AuthError, hash_token, new_token
 from engines import get_engine
-from engines.said import Joined, Said
 from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
 from ledger.records import StoredEvent, is_placeholder
 from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable

@@ -2,8 +2,8 @@
 
 Every sentence the service says (a refusal, an import's report, the audit's chain reason) is an
 :class:`engines.said.Said`, whose value is the English sentence and which the API says again in
-the reader's language. Two helpers here: :func:`grouped` writes a number the way each language
-groups its thousands, and :func:`said` turns the ledger's words (:mod:`ledger.words`, of the
+the reader's language. Helpers here: :func:`grouped` (from :mod:`engines.written`) writes a number the way
+each language groups its thousands, and :func:`said` turns the ledger's words (:mod:`ledger.words`, of the
 same shape: the ledger imports no engine) into the engines' kind, which the API knows.
 """
 
@@ -11,28 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.said import Joined, Said
+from engines.said import Said
+from engines.written import grouped
 from ledger import words as ledger_words
-
-
-class _Grouped(Joined):
-    """A number with its thousands grouped as English writes them (``1,048,576``), which the API
-    says again the reader's way (``1.048.576``): a :class:`~engines.said.Joined` of the number
-    alone, whose English text is grouped."""
-
-    def __new__(cls, n: int) -> _Grouped:
-        grouped = str.__new__(cls, f"{n:,}")
-        grouped.items, grouped.separator, grouped.worded = (n,), "", None
-        return grouped
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_Grouped, (self.items[0],))
-
-
-def grouped(n: int) -> str:
-    """Write a number for a sentence with its thousands grouped: ``1,048,576`` in English, and in
-    each language its own way once the API says the sentence again (``1.048.576`` in German)."""
-    return _Grouped(n)
 
 
 def said(value: Any) -> Any:

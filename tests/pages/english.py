@@ -69,7 +69,8 @@ def _english_messages(lang: str) -> frozenset[str]:
 
 def english_words(text: str) -> list[str]:
     """The English-only words in ``text``."""
-    return [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in ENGLISH_ONLY and not w.isupper()]
+    words = re.findall(r"[A-Za-zÀ-ÿ]+(?:[·'’][A-Za-zÀ-ÿ]+)*", text)  # "Cancel·la", "d'oros": one word each
+    return [w for w in words if w.lower() in ENGLISH_ONLY and not w.isupper()]
 
 
 def english_on(page: Page, lang: str) -> list[str]:

@@ -255,11 +255,24 @@ def _entry(
     return entry
 
 
+CLAIM_FIELDS = {
+    "points": Said("points"),
+    "totals": Said("totals"),
+    "winners": Said("winners"),
+    "money": Said("money"),
+    "pot": Said("pot"),
+    "cardPoints": Said("cardPoints"),
+}
+"""A claim's field as a sentence says it: the English is the field's name (as it always read),
+each other language its own word ("punts", "Punkte")."""
+
+
 def _explain(entry: Mapping[str, Any], hand: Mapping[str, Any] | None, unit: str) -> str:
     """Say why a claim differs: the engine's own lines for that seat or team in that hand."""
     who = entry.get(unit)
     lines = [] if hand is None else [ln for ln in hand.get("lines", []) if who is None or ln.get(unit) == who]
-    said = {"claimed": _value(entry["claimed"]), "field": entry["field"], "computed": _value(entry["computed"])}
+    field = CLAIM_FIELDS.get(entry["field"], entry["field"])
+    said = {"claimed": _value(entry["claimed"]), "field": field, "computed": _value(entry["computed"])}
     if who is not None:
         said["who"] = entry.get("name") or (
             Said("team %(team)s", team=who) if unit == "team" else Said("seat %(seat)s", seat=who)

@@ -14,15 +14,16 @@ STDLIB = set(sys.stdlib_module_names)
 FORBIDDEN_IN_ENGINES = {"random", "time", "datetime", "secrets", "sqlite3"}
 
 
-def imports(package: str, root: Path = ROOT) -> list[tuple[Path, str]]:
+def imports(package: str, root: Path = ROOT, *, whole: bool = False) -> list[tuple[Path, str]]:
+    """Every module ``package`` imports: its top-level package, or its whole dotted name (``whole``)."""
     found = []
     for path in sorted((root / package).rglob("*.py")):
         tree = ast.parse(path.read_text(), filename=str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                found += [(path, alias.name.split(".")[0]) for alias in node.names]
+                found += [(path, alias.name if whole else alias.name.split(".")[0]) for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                found.append((path, node.module.split(".")[0]))
+                found.append((path, node.module if whole else node.module.split(".")[0]))
     return found
 
 
@@ -58,8 +59,17 @@ def test_ledger_imports_only_the_standard_library_and_its_drivers() -> None:
     assert bad == []
 
 
+WORDS = {"engines.said", "engines.written"}
+"""What a sentence is made of (a message id and its parts, a number as written): pure, game-free, the one way any
+package says words a reader gets in their language."""
+
+
 def test_schemas_know_no_game_rules_storage_or_http() -> None:
-    bad = [(p.name, m) for p, m in imports("schemas") if m in {"engines", "api", "flask", "ledger", "replays"}]
+    bad = [
+        (p.name, m)
+        for p, m in imports("schemas", whole=True)
+        if m.split(".")[0] in {"engines", "api", "flask", "ledger", "replays"} and m not in WORDS
+    ]
     assert bad == []
 
 

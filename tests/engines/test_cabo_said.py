@@ -16,7 +16,7 @@ from engines import cabo
 from engines.base import Event, RuleViolation
 from engines.said import Counted, Joined, Listed, Said
 from tests.engines.playouts import play
-from tests.engines.test_cabo import Match, cb4
+from tests.engines.cabo_helpers import Match, cb4
 from tests.languages import untranslated
 
 LANGS = ("ca", "es", "de")

@@ -69,6 +69,7 @@ def _english_messages(lang: str) -> frozenset[str]:
 
 def english_words(text: str) -> list[str]:
     """The English-only words in ``text``."""
+    text = re.sub(r"\S*[/#]\S*", " ", text)  # a link or a rule anchor (/rules/la-cabra#scoring-deal) is no word
     words = re.findall(r"[A-Za-zÀ-ÿ]+(?:[·'’][A-Za-zÀ-ÿ]+)*", text)  # "Cancel·la", "d'oros": one word each
     return [w for w in words if w.lower() in ENGLISH_ONLY and not w.isupper()]
 

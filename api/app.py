@@ -263,7 +263,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     key>``; env ``TANTEO_IMPORT_KEY``; unset, imports are open, bounded) and ``TANTEO_IMPORT_SECONDS``
     (how long one import may run, default 60; env ``TANTEO_IMPORT_SECONDS``), ``TANTEO_LANGUAGES``
     (the languages offered to a browser's ``Accept-Language`` and in the pages' selector, ``"ca,es,de,en"``;
-    env ``TANTEO_LANGUAGES``; English alone by default, :mod:`api.i18n`) and
+    env ``TANTEO_LANGUAGES``; all four by default, :mod:`api.i18n`) and
     ``TANTEO_TRUSTED_PROXIES`` (how many reverse proxies stand in front, default 0; env
     ``TANTEO_TRUSTED_PROXIES``: the client address the rate limit counts, and the scheme, are
     then read from their ``X-Forwarded-For`` and ``X-Forwarded-Proto``, :func:`trusted_proxies`).
@@ -295,7 +295,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         TANTEO_PUBLIC_URL=os.environ.get("TANTEO_PUBLIC_URL"),
         TANTEO_IMPORT_KEY=os.environ.get("TANTEO_IMPORT_KEY") or None,
         TANTEO_IMPORT_SECONDS=os.environ.get("TANTEO_IMPORT_SECONDS", DEFAULT_IMPORT_SECONDS),
-        TANTEO_LANGUAGES=os.environ.get("TANTEO_LANGUAGES", i18n.DEFAULT),
+        TANTEO_LANGUAGES=os.environ.get("TANTEO_LANGUAGES", ",".join(i18n.LANGUAGES)),
         TANTEO_TRUSTED_PROXIES=os.environ.get("TANTEO_TRUSTED_PROXIES", DEFAULT_TRUSTED_PROXIES),
     )
     app.config.update(config or {})

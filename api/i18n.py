@@ -7,10 +7,9 @@ English sentences with named placeholders (``%(player)s``), so each language has
 order; the page scripts get their strings from the same catalogs (:func:`script_words`, embedded
 in every page as a JSON data block), never from a second hand-kept table.
 
-A language is *offered* (to the browser's ``Accept-Language`` and in the selector) once every page
-says it: ``TANTEO_LANGUAGES`` lists them, English alone by default while the catalogs grow (a half
-translated page in a reader's own language is worse than a whole one in English). ``?lang=xx``
-reaches any language that has a catalog, so a translator can read a page before it is offered.
+The languages *offered* (to the browser's ``Accept-Language`` and in the selector) are all four
+by default; ``TANTEO_LANGUAGES`` narrows them (a club that wants one language, or a language whose
+catalog is being reviewed). ``?lang=xx`` reaches any language that has a catalog.
 The match itself stays language-free: the same facts in every language.
 """
 

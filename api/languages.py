@@ -49,7 +49,8 @@ language) as a person reads it: the audit's table on the command line, the sprea
 
 
 def offered(value: str | Iterable[str] | None) -> tuple[str, ...]:
-    """Read ``TANTEO_LANGUAGES`` (``"ca,es,de,en"``): the languages offered, in the catalogs' order.
+    """Read ``TANTEO_LANGUAGES`` (``"ca,es,de,en"``): the languages offered, in the catalogs' order;
+    all four when it is unset or empty.
 
     Raises:
         ValueError: a code Tanteo has no catalog for.
@@ -59,7 +60,7 @@ def offered(value: str | Iterable[str] | None) -> tuple[str, ...]:
     unknown = sorted(chosen - set(LANGUAGES))
     if unknown:
         raise ValueError(f"TANTEO_LANGUAGES lists {', '.join(unknown)}; Tanteo speaks {', '.join(LANGUAGES)}")
-    return tuple(code for code in LANGUAGES if code in chosen) or (DEFAULT,)
+    return tuple(code for code in LANGUAGES if code in chosen) or LANGUAGES
 
 
 def say_in(value: Any, lang: str) -> Any:

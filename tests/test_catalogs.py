@@ -91,9 +91,18 @@ def test_the_reader_chooses_the_language() -> None:
     assert answer.json["code"] == "route.not_found" and answer.json["detail"].startswith("no hay reglamento")
 
 
-def test_only_offered_languages_follow_the_browser() -> None:
-    """English alone is offered by default: a half-translated page is not pushed on a browser."""
+def test_every_language_is_offered_by_default() -> None:
     client = create_app({"TANTEO_DB": "memory:"}).test_client(use_cookies=False)
+    for lang in ("ca", "es", "de"):
+        answer = client.get("/rules", headers={"Accept-Language": f"{lang},en;q=0.5"})
+        assert answer.headers["Content-Language"] == lang
+    assert 'name="lang"' in answer.get_data(as_text=True)  # the selector offers them
+    assert client.get("/rules", headers={"Accept-Language": "fr"}).headers["Content-Language"] == "en"
+
+
+def test_only_offered_languages_follow_the_browser() -> None:
+    """A server may offer fewer languages: the browser is followed only among them."""
+    client = create_app({"TANTEO_DB": "memory:", "TANTEO_LANGUAGES": "en"}).test_client(use_cookies=False)
     answer = client.get("/rules", headers={"Accept-Language": "ca"})
     assert answer.headers["Content-Language"] == "en"
     assert 'name="lang"' not in answer.get_data(as_text=True)  # no selector with one language

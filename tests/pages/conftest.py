@@ -52,7 +52,9 @@ def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
     def opener(
         path: str, viewport: dict[str, int] | None = None, on_response: Callable[[Any], None] | None = None
     ) -> Page:
-        context = chromium.new_context(viewport=viewport or PHONE)
+        context = chromium.new_context(
+            viewport=viewport or PHONE, locale="en-US"
+        )  # English pages unless a test asks; all four are offered
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10000)

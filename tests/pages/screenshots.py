@@ -133,7 +133,7 @@ def home_after_import(browser: Any, server: Server, out: Path) -> None:
     from tests.pages.club_night import CLUB_NIGHT
 
     for name, size in (("phone", {"width": 390, "height": 844}), ("desktop", {"width": 1280, "height": 900})):
-        context = browser.new_context(viewport=size)
+        context = browser.new_context(viewport=size, locale="en-US")
         page = context.new_page()
         page.goto(f"{server.url}/")
         with tempfile.TemporaryDirectory() as tmp:
@@ -173,7 +173,7 @@ def main(out: Path) -> None:
                         ("phone", {"width": 390, "height": 844}),
                         ("desktop", {"width": 1280, "height": 900}),
                     ):
-                        context = browser.new_context(viewport=size)
+                        context = browser.new_context(viewport=size, locale="en-US")
                         page = context.new_page()
                         page.goto(f"{server.url}/m/{created['id']}/score#token={created['token']}")
                         page.wait_for_selector("#history li")

@@ -90,7 +90,7 @@ def get_html(server: Server, path: str, headers: dict[str, str]) -> str:
 def test_the_hand_over_code_names_the_public_address_and_the_key_stays_in_the_browser(
     chromium: Browser, public: Server
 ) -> None:
-    context = chromium.new_context(viewport=PHONE)
+    context = chromium.new_context(viewport=PHONE, locale="en-US")
     errors: list[str] = []
     try:
         page = context.new_page()

@@ -155,7 +155,7 @@ def test_the_list_says_when_a_match_last_changed_in_the_readers_own_time(chromiu
     assert stamp is not None and stamp.group(2).endswith(" UTC")
     utc = datetime.fromisoformat(stamp.group(1).replace("Z", "+00:00"))
     for zone in ("Europe/Madrid", "America/Santiago"):
-        context = chromium.new_context(viewport=PHONE, timezone_id=zone)
+        context = chromium.new_context(viewport=PHONE, timezone_id=zone, locale="en-US")
         try:
             page = context.new_page()
             page.goto(live.url + "/")

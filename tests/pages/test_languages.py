@@ -17,7 +17,7 @@ from tests.server.conftest import Server
 
 @pytest.fixture(scope="module")
 def speaking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server offering all four languages (``TANTEO_LANGUAGES``; English alone by default)."""
+    """A server offering all four languages (``TANTEO_LANGUAGES``, the default: set here all the same)."""
     before = os.environ.get("TANTEO_LANGUAGES")
     os.environ["TANTEO_LANGUAGES"] = "ca,es,de,en"
     try:

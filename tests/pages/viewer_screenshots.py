@@ -72,7 +72,7 @@ def main(out: Path) -> None:
                 shots.append(("desk-cabo", f"/m/{match_id}/dispute?hand=1#token={token}", "h1"))
                 for name, path, ready in shots:
                     for size, viewport in SIZES:
-                        context = browser.new_context(viewport=viewport)
+                        context = browser.new_context(viewport=viewport, locale="en-US")
                         page = context.new_page()
                         page.goto(server.url + path)
                         page.wait_for_selector(ready)

@@ -35,6 +35,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
+def speaking(live: Server) -> Server:
+    """A server offering all four languages: ``tanteo serve`` as it starts, ``TANTEO_LANGUAGES`` unset."""
+    return live
+
+
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

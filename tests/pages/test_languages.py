@@ -3,33 +3,13 @@ remembered by the browser, the page's ``lang`` set and its words in the chosen l
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Iterator
 
-import pytest
 from playwright.sync_api import Browser
 
 from tests.pages.accessibility import serious
 from tests.pages.conftest import PHONE
 from tests.server.conftest import Server
-
-
-@pytest.fixture(scope="module")
-def speaking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server offering all four languages (``TANTEO_LANGUAGES``, the default: set here all the same)."""
-    before = os.environ.get("TANTEO_LANGUAGES")
-    os.environ["TANTEO_LANGUAGES"] = "ca,es,de,en"
-    try:
-        server = Server(Path(tmp_path_factory.mktemp("languages")) / "languages.db")
-        server.start()
-    finally:
-        if before is None:
-            del os.environ["TANTEO_LANGUAGES"]
-        else:
-            os.environ["TANTEO_LANGUAGES"] = before
-    yield server
-    server.stop()
 
 
 def test_a_reader_switches_language_with_the_keyboard(chromium: Browser, speaking: Server, tmp_path: Path) -> None:

@@ -41,23 +41,6 @@ MINE = {"home.js", "new.js", "desk.js", "replay.js", "docs.js", "print.js", "say
 """The scripts of these pages: every other module's words are another part's work."""
 
 
-@pytest.fixture(scope="module")
-def speaking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server offering all four languages (``TANTEO_LANGUAGES``, the default: set here all the same)."""
-    before = os.environ.get("TANTEO_LANGUAGES")
-    os.environ["TANTEO_LANGUAGES"] = "ca,es,de,en"
-    try:
-        server = Server(Path(tmp_path_factory.mktemp("pages-languages")) / "languages.db")
-        server.start()
-    finally:
-        if before is None:
-            del os.environ["TANTEO_LANGUAGES"]
-        else:
-            os.environ["TANTEO_LANGUAGES"] = before
-    yield server
-    server.stop()
-
-
 @functools.lru_cache(maxsize=None)
 def catalog(lang: str) -> dict[str, Any]:
     with (i18n.TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:

@@ -65,23 +65,6 @@ GAMES: dict[str, tuple[dict[str, Any], Callable[[Page], None]]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def speaking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server offering all four languages (``TANTEO_LANGUAGES``, the default: set here all the same)."""
-    before = os.environ.get("TANTEO_LANGUAGES")
-    os.environ["TANTEO_LANGUAGES"] = "ca,es,de,en"
-    try:
-        server = Server(Path(tmp_path_factory.mktemp("score-languages")) / "languages.db")
-        server.start()
-    finally:
-        if before is None:
-            del os.environ["TANTEO_LANGUAGES"]
-        else:
-            os.environ["TANTEO_LANGUAGES"] = before
-    yield server
-    server.stop()
-
-
 def strings(value: Any) -> Iterator[str]:
     """Every string in a JSON answer, at any depth."""
     if isinstance(value, str):

@@ -72,11 +72,25 @@ def language_names() -> list[tuple[str, str]]:
     ]
 
 
+def day(iso: str | None) -> str:
+    """A date of the record (``2026-11-28``, or a timestamp's first ten characters) as the reader's
+    language writes it: "28 nov 2026", "28.11.2026"; anything that is not a date, as it is."""
+    from datetime import date
+
+    from flask_babel import format_date
+
+    try:
+        return str(format_date(date.fromisoformat(str(iso)[:10]), "medium"))
+    except ValueError:
+        return str(iso or "")
+
+
 def init_app(app: Flask) -> None:
     """Install Flask-Babel with Tanteo's catalogs and language choice on ``app``."""
     app.config["TANTEO_LANGUAGES"] = offered(app.config.get("TANTEO_LANGUAGES"))
     Babel(app, locale_selector=current_language, default_translation_directories=str(compile_catalogs()))
     app.jinja_env.finalize = say  # what an engine said, shown on a page, in the page's language
+    app.jinja_env.filters["day"] = day
 
     @app.context_processor
     def languages() -> dict[str, Any]:

@@ -161,4 +161,4 @@ def test_a_named_match_is_found_again(open_page: Callable[..., Page], live: Serv
     expect(home.locator(".match").first).to_contain_text("Friday final")
     expect(home.locator(".match").first).to_contain_text("tags: league-2026, finals")
     sheet = open_page(f"/m/{match_id}/sheet")
-    expect(sheet.locator(".printable .meta").nth(1)).to_contain_text("Date: 2026-11-21 · Place: Casal Gràcia")
+    expect(sheet.locator(".printable .meta").nth(1)).to_contain_text("Date: Nov 21, 2026 · Place: Casal Gràcia")

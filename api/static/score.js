@@ -3,7 +3,8 @@
 // corrections, and a queue for entries made while the connection is down.
 // Each job has its own module in score/: the shared match (match.js), loading and drawing (load.js),
 // the sheet and the table's claims (sheet.js), a hand from the sheet (entry.js), move by move
-// (moves.js), history and corrections (history.js), the offline queue and export (queue.js).
+// (moves.js), history and corrections (history.js), the offline queue and export (queue.js), the
+// screen kept on while scoring (awake.js).
 import { get } from "./api.js";
 import { knowGame } from "./games.js";
 import { $ } from "./dom.js";

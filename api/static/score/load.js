@@ -1,5 +1,6 @@
 // The scorer's page: reading the match (with the write key, the private values too) and drawing
 // every part of the page from that one read.
+import { keepAwake } from "./awake.js";
 import { call, get, tokenFor, keepToken } from "../api.js";
 import { $, el } from "../dom.js";
 import { t, tn } from "../say.js";
@@ -30,6 +31,7 @@ export async function refresh({ keepForms = false } = {}) {
   const view = token ? await call("GET", `/matches/${id}/state?seat=all`, undefined, { token }) : await get(`/matches/${id}/state`);
   S.view = (view.ok ? view.body : (await get(`/matches/${id}/state`)).body).state;
   render(keepForms);
+  keepAwake(S.summary.status !== "over");
 }
 
 /** One template per button: the moves the record knows in full come one per card or slot (every lead

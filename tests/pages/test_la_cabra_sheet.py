@@ -147,7 +147,7 @@ def test_a_named_match_is_found_again(open_page: Callable[..., Page], live: Serv
     page.get_by_role("button", name="Create the match").click()
     page.get_by_role("link", name="Start scoring").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Friday final")
-    expect(page.locator("main .meta").first).to_contain_text("2026-11-21 · Casal Gràcia")
+    expect(page.locator("main .meta").first).to_contain_text("Nov 21, 2026 · Casal Gràcia")
     match_id = page.url.split("/m/")[1].split("/")[0]
     summary = live.call("GET", f"/matches/{match_id}")[1]
     assert (summary["title"], summary["date"], summary["place"], summary["tags"]) == (

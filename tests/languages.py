@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from babel.messages.pofile import read_po
 
 from api import i18n
 from engines.cards import spoken_names
-from engines.said import Counted, Joined, Listed, Said
 
 WORD = re.compile(r"\b[a-z]{3,}\b")
 
@@ -85,46 +85,18 @@ def same_facts(english: Any, other: Any, where: str = "") -> list[str]:
     return [] if english == other else [f"{where}: {english!r} ≠ {other!r}"]
 
 
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a JSON answer or a log, at any depth."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
 def typed_in(events: Any) -> frozenset[str]:
     """Every string people typed into a log's events (notes, reasons, titles, names)."""
-    found: set[str] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str):
-            found.add(value)
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    walk(events)
-    return frozenset(found)
-
-
-@functools.lru_cache(maxsize=None)
-def _catalog(lang: str) -> dict[str, Any]:
-    with (i18n.TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        return {(m.id[0] if isinstance(m.id, tuple) else m.id): m.string for m in read_po(f, locale=lang) if m.id}
-
-
-def untranslated(value: Any, lang: str) -> list[str]:
-    """The message ids in ``value`` (what an engine said, at any depth, or a dict/list of such)
-    that ``lang``'s catalog lacks or leaves empty; and any plain prose string said among them."""
-    if isinstance(value, Said):
-        found = [] if _catalog(lang).get(value.msgid) else [value.msgid]
-        return found + [f for part in value.parts.values() for f in untranslated(part, lang)]
-    if isinstance(value, Counted):
-        strings = _catalog(lang).get(value.one)
-        found = [] if strings and all(strings) else [value.one]
-        return found + [f for part in value.parts.values() for f in untranslated(part, lang)]
-    if isinstance(value, (Listed, Joined)):
-        return [f for item in value.items for f in untranslated(item, lang)]
-    if isinstance(value, dict):
-        return [f for item in value.values() for f in untranslated(item, lang)]
-    if isinstance(value, (list, tuple)):
-        return [f for item in value for f in untranslated(item, lang)]
-    if isinstance(value, str) and is_prose(value):
-        return [f"(not said from a message id) {value}"]
-    return []
+    return frozenset(strings(events))

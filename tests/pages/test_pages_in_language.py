@@ -31,6 +31,7 @@ from engines.cards import spoken_names
 from tests.pages.accessibility import serious
 from tests.pages.club_night import CLUB_NIGHT
 from tests.pages.conftest import PHONE, new_match, record, watch_csp
+from tests.languages import strings
 from tests.pages.english import english_on, english_words
 from tests.pages.screenshots import MATCHES
 from tests.server.conftest import Server
@@ -59,18 +60,6 @@ def say_n(lang: str, one: str, n: int, **parts: Any) -> str:
     Spanish write "many" only for millions; German has two forms)."""
     forms = catalog(lang)[one]
     return str((forms[0] if n == 1 else forms[-1]) % {"n": n, "num": n, **parts})
-
-
-def strings(value: Any) -> Iterator[str]:
-    """Every string in a JSON answer, at any depth."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
 
 
 def served_english(live: Server, paths: list[str], lang: str, token: str | None = None) -> set[str]:

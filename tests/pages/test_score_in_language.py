@@ -15,14 +15,14 @@ import os
 import re
 import shutil
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.pages.accessibility import serious
 from tests.pages.conftest import PHONE, new_match, watch_csp
-from tests.languages import is_prose
+from tests.languages import is_prose, strings
 from tests.pages.english import english_on, english_words
 from tests.server.conftest import Server
 
@@ -63,18 +63,6 @@ GAMES: dict[str, tuple[dict[str, Any], Callable[[Page], None]]] = {
     "cau-robat": ({"game": "cau-robat", "players": PLAYERS}, cau_robat),
     "la-cabra": ({"game": "la-cabra", "players": PLAYERS, "teams": [[0, 2], [1, 3]]}, la_cabra),
 }
-
-
-def strings(value: Any) -> Iterator[str]:
-    """Every string in a JSON answer, at any depth."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
 
 
 def served_english(live: Server, match_id: str, game: str, lang: str) -> tuple[set[str], list[re.Pattern[str]]]:

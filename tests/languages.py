@@ -20,6 +20,7 @@ from babel.messages.pofile import read_po
 
 from api import i18n
 from engines.cards import spoken_names
+from engines.said import Counted, Joined, Listed, Said
 
 WORD = re.compile(r"\b[a-z]{3,}\b")
 
@@ -100,3 +101,30 @@ def strings(value: Any) -> Iterator[str]:
 def typed_in(events: Any) -> frozenset[str]:
     """Every string people typed into a log's events (notes, reasons, titles, names)."""
     return frozenset(strings(events))
+
+
+@functools.lru_cache(maxsize=None)
+def _catalog(lang: str) -> dict[str, Any]:
+    with (i18n.TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return {(m.id[0] if isinstance(m.id, tuple) else m.id): m.string for m in read_po(f, locale=lang) if m.id}
+
+
+def untranslated(value: Any, lang: str) -> list[str]:
+    """The message ids in ``value`` (what an engine said, at any depth, or a dict/list of such)
+    that ``lang``'s catalog lacks or leaves empty; and any plain prose string said among them."""
+    if isinstance(value, Said):
+        found = [] if _catalog(lang).get(value.msgid) else [value.msgid]
+        return found + [f for part in value.parts.values() for f in untranslated(part, lang)]
+    if isinstance(value, Counted):
+        strings = _catalog(lang).get(value.one)
+        found = [] if strings and all(strings) else [value.one]
+        return found + [f for part in value.parts.values() for f in untranslated(part, lang)]
+    if isinstance(value, (Listed, Joined)):
+        return [f for item in value.items for f in untranslated(item, lang)]
+    if isinstance(value, dict):
+        return [f for item in value.values() for f in untranslated(item, lang)]
+    if isinstance(value, (list, tuple)):
+        return [f for item in value for f in untranslated(item, lang)]
+    if isinstance(value, str) and is_prose(value):
+        return [f"(not said from a message id) {value}"]
+    return []

@@ -61,7 +61,7 @@ export function cardFace(code) {
 const SVG = "http://www.w3.org/2000/svg";
 /** The Spanish suits drawn, not lettered: a gold coin, a cup, a sword, a club (12×16, currentColor). */
 const SUIT_SHAPES = {
-  o: [["circle", { cx: 6, cy: 8, r: 5.5, fill: "currentColor" }], ["circle", { cx: 6, cy: 8, r: 2.5, fill: "none", stroke: "#fffbe8", "stroke-width": 1.2 }]],
+  o: [["circle", { cx: 6, cy: 8, r: 5.5, fill: "currentColor" }], ["circle", { cx: 6, cy: 8, r: 2.5, fill: "none", stroke: "#fffbe8", "stroke-width": 1.2, class: "hole" }]],
   c: [["path", { d: "M1 2h10c0 4-2 6-4 6.5V12h2.5v2h-7v-2H5V8.5C3 8 1 6 1 2z", fill: "currentColor" }]],
   e: [["path", { d: "M6 0.5l1.3 2V10h-2.6V2.5z", fill: "currentColor" }], ["rect", { x: 1.5, y: 10, width: 9, height: 1.6, fill: "currentColor" }],
     ["rect", { x: 5.2, y: 11.6, width: 1.6, height: 3.9, fill: "currentColor" }]],

@@ -223,7 +223,7 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
             {
                 "label": column["label"],
                 "color": PALETTE[c % len(PALETTE)],
-                "tone": c % len(PALETTE),  # class tone-N: app.css draws it in the reader's theme (PALETTE is the light one)
+                "tone": c % len(PALETTE),  # class tone-N: app.css draws it in the theme (PALETTE: the light one)
                 "dash": DASHES[c % len(DASHES)],
                 "points": " ".join(f"{px:.1f},{py:.1f}" for px, py in points),
                 "last": lasts[c],

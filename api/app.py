@@ -351,6 +351,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(pages.bp)  # the pages for people: /, /new, /m/<id>/score, /m/<id>/sheet
     app.register_blueprint(viewer.bp)  # the pages for readers: /m/<id>, /m/<id>/replay
+    from api import app_shell
+
+    app.register_blueprint(app_shell.bp)  # /manifest.webmanifest and /sw.js: installable, opens offline
     from api import rule_pages
 
     app.register_blueprint(rule_pages.blp)  # /rules and /rules/<game>

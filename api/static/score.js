@@ -3,8 +3,8 @@
 // corrections, and a queue for entries made while the connection is down.
 // Each job has its own module in score/: the shared match (match.js), loading and drawing (load.js),
 // the sheet and the table's claims (sheet.js), a hand from the sheet (entry.js), move by move
-// (moves.js), history and corrections (history.js), the offline queue and export (queue.js), the
-// screen kept on while scoring (awake.js).
+// (moves.js), history and corrections (history.js), the offline queue, its conflicts and export
+// (queue.js), the screen kept on while scoring (awake.js).
 import { get } from "./api.js";
 import { knowGame } from "./games.js";
 import { $ } from "./dom.js";
@@ -15,6 +15,9 @@ import { S, gameId } from "./score/match.js";
 import { sendQueued } from "./score/queue.js";
 
 window.addEventListener("online", sendQueued);
+// the server is back (api/static/offline.js noticed, even when the Wi-Fi never went): send what
+// waits, then read the match again so the sheet is no longer the copy this phone kept
+window.addEventListener("tanteo:back", async () => { await sendQueued(); await refresh({ keepForms: true }); });
 setInterval(sendQueued, 3000);
 
 $("check-hand").addEventListener("click", checkHand);

@@ -58,9 +58,9 @@ def open_page(chromium: Browser, live: Server) -> Iterator[Callable[..., Page]]:
     def opener(
         path: str, viewport: dict[str, int] | None = None, on_response: Callable[[Any], None] | None = None
     ) -> Page:
-        context = chromium.new_context(
-            viewport=viewport or PHONE, locale="en-US"
-        )  # English pages unless a test asks; all four are offered
+        # English pages unless a test asks (all four are offered); no service worker, so that what a
+        # test routes or breaks reaches the page as it is (tests/pages/test_offline_app.py has the worker)
+        context = chromium.new_context(viewport=viewport or PHONE, locale="en-US", service_workers="block")
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10000)

@@ -30,8 +30,10 @@ def free_port() -> int:
 class Server:
     """One ``tanteo serve`` process; ``kill()`` is a crash (SIGKILL), ``start()`` a restart."""
 
-    def __init__(self, db: Path, args: list[str] | None = None) -> None:
+    def __init__(self, db: Path, args: list[str] | None = None, root: Path | None = None) -> None:
         self.db = db
+        self.root = root or Path(__file__).resolve().parents[2]
+        """The code it runs: the checkout, or a copy whose files a test changes."""
         self.args = list(args or [])
         """More ``tanteo serve`` options (``--read-only`` …)."""
         self.port = free_port()
@@ -43,7 +45,7 @@ class Server:
             [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), "--db", str(self.db), *self.args],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            cwd=Path(__file__).resolve().parents[2],
+            cwd=self.root,  # ``python -m api.cli`` imports ``api`` from here first
         )
         for _ in range(200):  # up to ~20 s of 0.1 s polls for the port to answer
             try:

@@ -24,7 +24,11 @@ export async function refresh({ keepForms = false } = {}) {
   const legal = disclosed.ok || disclosed.offline ? disclosed : await get(`/matches/${id}/legal-moves`);  // a wrong key still reads the public moves
   // A read that did not reach the server (a dropped connection at the table) leaves the sheet as
   // it was shown: drawing from half the answers would break the page.
-  if ([summary, audit, legal].some((r) => r.offline)) { showQueue(); return; }
+  // So does a mix of fresh answers and copies the service worker kept (the server went away
+  // between them); copies alone are the match as last known, drawn when the server is away.
+  const reads = [summary, audit, legal];
+  const mixed = reads.some((r) => r.stale) && !reads.every((r) => r.stale);
+  if (reads.some((r) => r.offline) || (mixed && S.summary)) { showQueue(); return; }
   const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);  // a wrong key still reads the public log
   S.summary = summary.body; S.audit = audit.body; S.legal = oneButtonEach(legal.body.moves); S.events = log.body.events;
   S.version = S.summary.version;

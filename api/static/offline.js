@@ -1,7 +1,7 @@
 // Every page: installs the service worker that lets Tanteo open with no network
 // (api/app_shell.py, /sw.js), keeps a copy of what the page's reader opens next, and says
 // plainly when the server cannot be reached and the page shows what was last known.
-import { $ } from "./dom.js";
+import { $, el } from "./dom.js";
 import { t } from "./say.js";
 
 const RETRY_MS = 4000;
@@ -18,15 +18,24 @@ async function reachable() {
   }
 }
 
-function showAway(isAway) {
+function showAway(isAway, wasAway) {
   const banner = $("offline");
   if (!banner) return;
-  banner.hidden = !isAway;
-  banner.textContent = isAway
-    ? ($("scorer")
+  banner.replaceChildren();
+  if (isAway) {
+    banner.hidden = false;
+    banner.textContent = $("scorer")
       ? t("No connection to the server: the match is shown as this phone last knew it. You can go on scoring: entries wait on this phone and are sent, once each and in order, when the connection is back.")
-      : t("No connection to the server: this page is shown as this phone last knew it. It is brought up to date when the connection is back."))
-    : "";
+      : t("No connection to the server: this page is shown as this phone last knew it.");
+  } else if (wasAway && !$("scorer")) {
+    // the scorer's page reads the match again by itself; elsewhere the reader may be reading
+    // or typing: offer the latest rather than reload under their fingers
+    const latest = el("button", { type: "button", class: "button" }, t("Show the latest"));
+    latest.addEventListener("click", () => location.reload());
+    banner.append(el("span", { text: t("The connection is back.") }), " ", latest);
+  } else {
+    banner.hidden = true;
+  }
 }
 
 /** Look again; while the server is away, keep looking gently. Tells the page when it is back. */
@@ -35,7 +44,7 @@ export async function check() {
   const up = await reachable();
   const wasAway = away;
   away = !up;
-  showAway(away);
+  showAway(away, wasAway);
   if (away) timer = setTimeout(check, RETRY_MS);
   else if (wasAway) window.dispatchEvent(new Event("tanteo:back"));
 }

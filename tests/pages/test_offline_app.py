@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.pages.accessibility import serious
 from tests.pages.conftest import PHONE, new_match, record, watch_csp
 from tests.pages.test_offline_sheet_a11y import CABRA, DEAL_1, offline_hand
 from tests.server.conftest import Server
@@ -140,6 +141,7 @@ def test_flight_mode_three_hands_scored_offline_are_stored_once_in_order_on_land
     expect(queue).to_contain_text("3 entries are waiting")
     page.evaluate("() => window.scrollTo(0, 0)")
     page.screenshot(path=str(shots() / "offline-banner-phone.png"), full_page=False)
+    in_every_light(page, "offline-banner")
 
     # the replay and the list of matches open too, from what the phone kept
     other = page.context.new_page()
@@ -193,7 +195,9 @@ def test_an_entry_overtaken_by_another_phone_is_put_to_the_scorer(
     expect(queue).to_contain_text("Your 2 waiting entries were not sent.")
     expect(queue).to_contain_text("Waiting: hand 2 from the sheet")
     expect(queue).to_contain_text("After it, 1 more entry waits for the same choice.")
+    queue.scroll_into_view_if_needed()
     page.screenshot(path=str(shots() / "offline-conflict-phone.png"), full_page=False)
+    in_every_light(page, "offline-conflict")
     assert [e["type"] for e in events_of(table, match_id)][-1] == "note"  # nothing sent behind the scorer's back
     page.wait_for_timeout(4000)  # the queue's timers run: still nothing is sent
     assert len(events_of(table, match_id)) == 4
@@ -247,6 +251,15 @@ def test_a_changed_script_is_what_the_next_load_runs(phone: Callable[[Server], P
         assert page.evaluate("window.tanteoBuild") == "second"
     finally:
         server.stop()
+
+
+def in_every_light(page: Page, name: str) -> None:
+    """No serious accessibility violation in the light, dark and high-contrast themes (a photo of each)."""
+    for scheme, more in (("light", "no-preference"), ("dark", "no-preference"), ("light", "more")):
+        page.emulate_media(color_scheme=scheme, contrast=more)
+        assert serious(page) == [], (scheme, more)
+        page.screenshot(path=str(shots() / f"{name}-{scheme}-{more}.png"), full_page=False)
+    page.emulate_media(color_scheme="light", contrast="no-preference")
 
 
 def version_of(server: Server) -> str:

@@ -76,6 +76,17 @@ def kept(page: Page, *paths: str) -> None:
     )
 
 
+def scoring(page: Page, server: Server, after: str | None = None) -> tuple[Page, str]:
+    """A La Cabra match with one hand recorded, open on the scorer's page (after ``after``), served by the worker."""
+    match_id, token = new_match(server, CABRA)
+    record(server, match_id, token, *DEAL_1)
+    if after:
+        page.goto(server.url + after)
+    page.goto(f"{server.url}/m/{match_id}/score#token={token}")
+    controlled(page)
+    return page, match_id
+
+
 def events_of(server: Server, match_id: str) -> list[dict[str, Any]]:
     status, body = server.call("GET", f"/matches/{match_id}/events")
     assert status == 200
@@ -116,12 +127,7 @@ def test_installable_manifest_icons_and_an_active_worker(phone: Callable[[Server
 def test_flight_mode_three_hands_scored_offline_are_stored_once_in_order_on_landing(
     phone: Callable[[Server], Page], table: Server
 ) -> None:
-    match_id, token = new_match(table, CABRA)
-    record(table, match_id, token, *DEAL_1)
-    page = phone(table)
-    page.goto(f"{table.url}/")
-    page.goto(f"{table.url}/m/{match_id}/score#token={token}")
-    controlled(page)
+    page, match_id = scoring(phone(table), table, after="/")
     page.reload()  # now every read of the page went through the worker, which kept a copy
     expect(page.locator("#entry-title")).to_have_text("Enter hand 2 from the sheet")
     kept(page, f"/m/{match_id}/replay", f"/matches/{match_id}/replay?course=corrected", "/rules/la-cabra", "/")
@@ -173,11 +179,8 @@ def test_flight_mode_three_hands_scored_offline_are_stored_once_in_order_on_land
 def test_an_entry_overtaken_by_another_phone_is_put_to_the_scorer(
     phone: Callable[[Server], Page], table: Server
 ) -> None:
-    match_id, token = new_match(table, CABRA)
-    record(table, match_id, token, *DEAL_1)
-    page = phone(table)
-    page.goto(f"{table.url}/m/{match_id}/score#token={token}")
-    controlled(page)
+    page, match_id = scoring(phone(table), table)
+    token = page.evaluate(f"() => localStorage.getItem('tanteo:token:{match_id}')")
     expect(page.locator("#entry-title")).to_have_text("Enter hand 2 from the sheet")
     table.stop()  # this phone loses the server...
     queue = page.locator("#queue")

@@ -74,7 +74,8 @@ SECURITY_HEADERS = {
 script, handler or style attribute (``element.style`` set from a script is not one: the CSP
 governs markup, not the CSSOM), so a script that slipped into a page would not run. No page
 may be framed: the scoring page writes with the key stored in the browser, one click-jacking
-away from a forged entry (there is no embeddable read-only view). No referrer leaves: the
+away from a forged entry; the one exception is the read-only scoreboard made for clubs' websites
+(``/m/{id}/embed``, api/viewer.py), which writes nothing and sets its own policy. No referrer leaves: the
 write key travels after ``#``, which browsers never send, and nothing else of a match's
 address needs to reach another site either."""
 
@@ -360,9 +361,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.after_request
     def protect(response: Response) -> Response:
-        """Add :data:`SECURITY_HEADERS` to every response, in this one place (a view may set its own)."""
+        """Add :data:`SECURITY_HEADERS` to every response, in this one place (a view may set its own).
+
+        A view whose own policy lets other sites frame it (the embedded scoreboard, ``/m/{id}/embed``:
+        ``frame-ancestors *``) gets no ``X-Frame-Options: DENY``, which would refuse the frame anyway."""
+        framed = "frame-ancestors 'none'" not in response.headers.get(
+            "Content-Security-Policy", "frame-ancestors 'none'"
+        )
         for name, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
+            if not (framed and name == "X-Frame-Options"):
+                response.headers.setdefault(name, value)
         return response
 
     @app.before_request

@@ -22,6 +22,7 @@ import segno
 from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import format_date, gettext
 
+from api import viewer
 from api.context import current_service
 from engines import ENGINES, get_engine
 from ledger import MatchNotFound
@@ -138,6 +139,7 @@ def sheet(match_id: str) -> str:
     winners = audit["end"].get("winners") or []
     return render_template(
         "sheet.html",
+        share=viewer.share_facts(summary, audit),
         match=summary,
         opening=_about(summary),
         audit=audit,

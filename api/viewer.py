@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request
-from flask_babel import gettext, lazy_gettext, ngettext
+from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask_babel import force_locale, gettext, lazy_gettext, ngettext
 
-from api import rulebook
+from api import result_card, rulebook
 from api.context import current_service
-from api.i18n import current_language, say
+from api.i18n import LANGUAGES, current_language, day, say
 from engines import get_engine
 from ledger import MatchNotFound
 
@@ -41,7 +41,11 @@ def replay(match_id: str) -> str:
     """Step through a match; the page reads ``at``, ``seat`` and ``course`` from its URL."""
     summary = _summary(match_id)
     return render_template(
-        "replay.html", match=summary, opening=_opening(match_id), game=get_engine(summary["game"]).describe()
+        "replay.html",
+        match=summary,
+        opening=_opening(match_id),
+        game=get_engine(summary["game"]).describe(),
+        share=share_facts(summary, current_service().audit(match_id)),  # the link preview's tags
     )
 
 
@@ -417,6 +421,7 @@ def match_page(match_id: str) -> str:
         )
     return render_template(
         "match.html",
+        share=share_facts(summary, audit),
         match=summary,
         opening=_opening(match_id),
         audit=audit,
@@ -441,3 +446,110 @@ def desk(match_id: str) -> str:
     return render_template(
         "desk.html", match=summary, opening=_opening(match_id), game=get_engine(summary["game"]).describe()
     )
+
+
+# --------------------------------------------------------------------------- Share and Embed (issue 29)
+
+
+def public_address() -> str:
+    """Where other people reach this server: the configured public address (``--public-url``), else the
+    address this request came to (a link preview needs an absolute address; set the public one so
+    that chats get the address players know)."""
+    return str(current_app.config.get("TANTEO_PUBLIC_URL") or request.url_root).rstrip("/")
+
+
+def _meta(summary: dict[str, Any], game_name: str) -> str:
+    """Game, date and place of a match in one line, for the result card."""
+    when = day(summary.get("date") or summary["createdAt"])
+    if summary.get("place"):
+        return gettext("%(game)s · %(date)s · %(place)s", game=game_name, date=when, place=summary["place"])
+    return gettext("%(game)s · %(date)s", game=game_name, date=when)
+
+
+def share_facts(summary: dict[str, Any], audit: dict[str, Any]) -> dict[str, Any]:
+    """What the Share button, the link preview (Open Graph, Twitter card) and the result card say of a
+    match: its public link (never a write key: that lives after ``#`` in the scorer's browser only),
+    and its result in one line of the reader's language, from the public audit."""
+    game_name = get_engine(summary["game"]).describe()["name"]
+    when = day(summary.get("date") or summary["createdAt"])
+    columns = _columns(audit["standings"])
+    text = result_card.result_line(result_card.match_name(summary.get("title"), game_name), when, columns, audit)
+    page = f"{public_address()}/m/{summary['id']}"
+    lang = current_language()
+    return {
+        "title": summary.get("title") or game_name,
+        "text": text,
+        "path": f"/m/{summary['id']}",
+        "url": page,
+        "image": f"{page}/card.png?lang={lang}&v={summary['version']}",
+        "card": f"/m/{summary['id']}/card.png?lang={lang}",
+        "filename": f"tanteo-{summary['id']}.png",
+        "alt": gettext("Result card: %(result)s", result=text),
+        "embed": f"{page}/embed",
+        "width": result_card.WIDTH,
+        "height": result_card.HEIGHT,
+    }
+
+
+def _public(match_id: str) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """The match's summary, its public audit and its sheet's columns: all a public reader may see."""
+    summary = _summary(match_id)
+    audit = current_service().audit(match_id)
+    return summary, audit, _columns(audit["standings"])
+
+
+@bp.get("/m/<match_id>/card.png")
+def card(match_id: str) -> Response:
+    """The result card: the match's standings and running totals as a 1200x630 PNG, for link previews
+    and to download; its words in ``?lang=`` or the request's language. Cached by the match's version."""
+    summary, audit, columns = _public(match_id)
+    asked = request.args.get("lang", "").lower()
+    lang = asked if asked in LANGUAGES else current_language()
+    etag = f"{summary['version']}-{lang}"
+    headers = {"Cache-Control": "public, max-age=60", "ETag": f'"{etag}"', "Content-Language": lang}
+    if request.if_none_match.contains(etag):
+        return Response(status=304, headers=headers)
+    with force_locale(lang):
+        game_name = get_engine(summary["game"]).describe()["name"]
+        png = result_card.draw_card(
+            title=summary.get("title") or game_name,
+            meta=_meta(summary, game_name),
+            status=result_card.status_words(audit),
+            columns=columns,
+            standings=audit["standings"],
+            chart=totals_chart(audit["hands"], columns),
+            palette=PALETTE,
+            dashes=DASHES,
+            empty=gettext("No hand finished yet"),
+        )
+    return Response(png, mimetype="image/png", headers=headers)
+
+
+FRAMEABLE = "frame-ancestors *"
+"""The embed's framing rule: any club's website may show it (api/app.py keeps every other page unframed)."""
+
+
+@bp.get("/m/<match_id>/embed")
+def embed(match_id: str) -> Response:
+    """A compact, read-only live scoreboard of the match for a club's website to put in an iframe:
+    the one page that may be framed (it writes nothing, so there is nothing to click-jack)."""
+    from api.app import SECURITY_HEADERS  # the rest of the policy stays the app's: scripts and styles from here only
+
+    summary, audit, columns = _public(match_id)
+    game_name = get_engine(summary["game"]).describe()["name"]
+    policy = SECURITY_HEADERS["Content-Security-Policy"].replace("frame-ancestors 'none'", FRAMEABLE)
+    html = render_template(
+        "embed.html",
+        match=summary,
+        audit=audit,
+        rows=[
+            {"label": column["label"], "total": standing.get("total"), "tone": index % len(PALETTE)}
+            for index, (column, standing) in enumerate(zip(columns, audit["standings"]))
+        ],
+        winners=[columns[w]["label"] for w in audit["end"].get("winners") or [] if 0 <= w < len(columns)],
+        title=summary.get("title") or game_name,
+        meta=_meta(summary, game_name),
+        status=result_card.status_words(audit),
+        finished=result_card.finished_hands(audit),
+    )
+    return Response(html, mimetype="text/html", headers={"Content-Security-Policy": policy})

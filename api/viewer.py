@@ -547,6 +547,7 @@ def embed(match_id: str) -> Response:
             for index, (column, standing) in enumerate(zip(columns, audit["standings"]))
         ],
         winners=[columns[w]["label"] for w in audit["end"].get("winners") or [] if 0 <= w < len(columns)],
+        teams=any(column["team"] is not None for column in columns),  # the column says who scores
         title=summary.get("title") or game_name,
         meta=_meta(summary, game_name),
         status=result_card.status_words(audit),

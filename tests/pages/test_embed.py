@@ -3,7 +3,7 @@ a page served from ANOTHER origin (a second HTTP server on another port) frames 
 and ``/m/{id}/score``: the embed shows the scoreboard, the score page is refused (frame-ancestors
 'none', X-Frame-Options: DENY). The embed follows the match live through the stream when an entry
 is recorded through the API, links to the whole match in a new tab, and is axe clean in every theme.
-Screenshots of the embed in its frame at phone and desktop size go to /work/tr/shots29."""
+Screenshots of the embed in its frame at phone and desktop size go to screenshots/ (or TANTEO_SHOTS)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tests.pages.conftest import new_match, record
 from tests.pages.screenshots import MATCHES
 from tests.server.conftest import Server
 
-SHOTS = Path(os.environ.get("TANTEO_SHOTS", "/work/tr/shots29"))
+SHOTS = Path(os.environ.get("TANTEO_SHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -100,6 +100,7 @@ def test_the_embed_follows_the_match_live(open_page: Callable[..., Page], live: 
     expect(page.locator("#board-live-mark")).to_be_visible()  # the stream is open
     expect(page.locator(".board-scores td.total")).to_have_text(["35", "93", "50", "40"])
     expect(page.locator("#board-status")).to_have_text("1 hand finished, in play")
+    expect(page.locator(".board-scores thead th").first).to_have_text("Players")
     assert page.locator("header, nav").count() == 0  # minimal chrome: no header navigation
     record(
         live,
@@ -114,6 +115,13 @@ def test_the_embed_follows_the_match_live(open_page: Callable[..., Page], live: 
     expect(page.locator("#board-status")).to_have_text("2 hands finished, in play")
     audit = live.call("GET", f"/matches/{match_id}/audit")[1]
     expect(page.locator(".board-scores td.total")).to_have_text([str(s["total"]) for s in audit["standings"]])
+
+
+def test_the_embed_names_teams_where_partners_score_together(open_page: Callable[..., Page], live: Server) -> None:
+    match_id, _ = new_match(live, {"game": "la-cabra", "players": ["North", "East", "South", "West"]})
+    page = open_page(f"/m/{match_id}/embed")
+    expect(page.locator(".board-scores thead th").first).to_have_text("Teams")
+    expect(page.locator(".board-scores tbody th")).to_have_text(["North + South", "East + West"])
 
 
 @pytest.mark.parametrize("theme", ["light", "dark", "contrast"])

@@ -3,7 +3,7 @@ real ``tanteo serve``: with the Web Share API it sends the match's public link a
 (the page's og:description) in the reader's language; without it the link is copied and "Link copied"
 said in the status line; where copying fails too, the link is shown selected in a field. The preview
 image the og:image tag names answers a PNG whose pixels are not blank. Screenshots of the preview
-image and the confirmation go to /work/tr/shots29 (TANTEO_SHOTS), to be looked at."""
+image and the confirmation go to screenshots/ (or TANTEO_SHOTS), to be looked at."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tests.pages.conftest import new_match, record
 from tests.pages.screenshots import MATCHES
 from tests.server.conftest import Server
 
-SHOTS = Path(os.environ.get("TANTEO_SHOTS", "/work/tr/shots29"))
+SHOTS = Path(os.environ.get("TANTEO_SHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
 DESKTOP = {"width": 1280, "height": 900}
 
 RECORDING = "window.__shared = []; navigator.canShare = () => true; navigator.share = async (data) => { window.__shared.push(data); };"

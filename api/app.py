@@ -31,6 +31,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import errors, i18n, openapi, web
 from api.schemas import Problem
+from api.web import SECURITY_HEADERS
 from api.service import StateCache
 from api.service.cache import DEFAULT_BUDGET
 from api.service.words import grouped, said
@@ -51,33 +52,6 @@ DEFAULT_IMPORT_SECONDS = 60.0
 environment): past it the import stops between two lines or two matches and says so (422
 ``import.time_limit``, with the matches stored before it). A club's evening imports in a
 second or two; a restore larger than this belongs to ``tanteo import`` on the server."""
-
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "; ".join(
-        [
-            "default-src 'self'",
-            "script-src 'self'",
-            "style-src 'self'",
-            "img-src 'self' data:",  # Swagger UI draws its icons as data: SVGs in its stylesheet
-            "object-src 'none'",
-            "base-uri 'none'",
-            "form-action 'self'",
-            "frame-ancestors 'none'",
-        ]
-    ),
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
-"""Sent on every response, pages, API, errors and static files alike (:func:`create_app`'s
-``protect``). The pages load only the server's own scripts and stylesheets, with no inline
-script, handler or style attribute (``element.style`` set from a script is not one: the CSP
-governs markup, not the CSSOM), so a script that slipped into a page would not run. No page
-may be framed: the scoring page writes with the key stored in the browser, one click-jacking
-away from a forged entry; the one exception is the read-only scoreboard made for clubs' websites
-(``/m/{id}/embed``, api/viewer.py), which writes nothing and sets its own policy. No referrer leaves: the
-write key travels after ``#``, which browsers never send, and nothing else of a match's
-address needs to reach another site either."""
 
 DEFAULT_CREATE_LIMIT = "120 per minute"
 """How many anonymous writes (``POST /matches`` and ``POST /matches/import`` together) one client

@@ -17,6 +17,7 @@ from flask_babel import force_locale, gettext, lazy_gettext, ngettext
 from api import result_card, rulebook
 from api.context import current_service
 from api.i18n import LANGUAGES, current_language, day, say
+from api.web import SECURITY_HEADERS
 from engines import get_engine
 from ledger import MatchNotFound
 
@@ -452,10 +453,12 @@ def desk(match_id: str) -> str:
 
 
 def public_address() -> str:
-    """Where other people reach this server: the configured public address (``--public-url``), else the
-    address this request came to (a link preview needs an absolute address; set the public one so
-    that chats get the address players know)."""
-    return str(current_app.config.get("TANTEO_PUBLIC_URL") or request.url_root).rstrip("/")
+    """Where other people reach this server: the configured public address (``--public-url``), or ""
+    so that the links are relative. Never the request's ``Host``, which any client may forge
+    (api/pages.py says the same of the printed sheet); the Share button makes its link absolute
+    with the address the reader's own browser shows, and the preview tags name the address
+    players know only once it is configured."""
+    return str(current_app.config.get("TANTEO_PUBLIC_URL") or "").rstrip("/")
 
 
 def _meta(summary: dict[str, Any], game_name: str) -> str:
@@ -533,10 +536,9 @@ FRAMEABLE = "frame-ancestors *"
 def embed(match_id: str) -> Response:
     """A compact, read-only live scoreboard of the match for a club's website to put in an iframe:
     the one page that may be framed (it writes nothing, so there is nothing to click-jack)."""
-    from api.app import SECURITY_HEADERS  # the rest of the policy stays the app's: scripts and styles from here only
-
     summary, audit, columns = _public(match_id)
     game_name = get_engine(summary["game"]).describe()["name"]
+    # the rest of the policy stays the app's: scripts and styles from here only
     policy = SECURITY_HEADERS["Content-Security-Policy"].replace("frame-ancestors 'none'", FRAMEABLE)
     html = render_template(
         "embed.html",

@@ -17,13 +17,16 @@ export function follow(id, after, onEvent, { onLive } = {}) {
     };
     // A refused stream (the server's streams are all taken: 503 stream.busy) is not retried by
     // the browser itself; try again a little later, after the last seq seen.
+    // "live" only while the stream is open: a page shown from this phone's copy, with the server
+    // gone, does not claim to follow the match (the browser reconnects by itself, then it is again)
+    source.onopen = () => { if (onLive) onLive(true); };
     source.onerror = () => {
+      if (onLive) onLive(false);
       if (source && source.readyState === EventSource.CLOSED) {
         close();
         setTimeout(() => { if (!document.hidden) { open(); onEvent(last); } }, 10000);
       }
     };
-    if (onLive) onLive(true);
   };
   const close = () => {
     if (!source) return;

@@ -22,6 +22,10 @@ function showField() {
   say(t("Copy the link from the field below: it is selected."));
 }
 
+/** The server names the match's address only if told its public one (never from a forgeable
+ * Host header); otherwise the link is completed with the address this browser shows. */
+const absolute = (url) => new URL(url, location.href).href;
+
 async function copy(url) {
   try {
     if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error("no clipboard");
@@ -37,7 +41,7 @@ async function share() {
   // the match page follows the match live: its newest result line is in #share-text
   const fresh = document.getElementById("share-text");
   const text = (fresh && fresh.dataset.text) || box.dataset.text;
-  const url = box.dataset.url;
+  const url = absolute(box.dataset.url);
   const data = { title: box.dataset.title, text, url };
   say("");
   if (navigator.share && (!navigator.canShare || navigator.canShare(data))) {
@@ -51,6 +55,10 @@ async function share() {
   }
   await copy(url);
 }
+
+const code = document.getElementById("embed-code");
+if (code) code.textContent = code.textContent.replace(/src="(\/[^"]*)"/, (_, path) => `src="${absolute(path)}"`);
+if (input) input.value = absolute(input.value);
 
 if (box && button) {
   button.hidden = false; // without this script there is only the result card to download

@@ -99,9 +99,10 @@ def test_the_preview_tags_of_the_public_pages(scorer: Scorer, client: FlaskClien
         meta = tags(client.get(path + "?lang=es").get_data(as_text=True))
         assert meta["og:type"] == "website" and meta["og:site_name"] == "Tanteo"
         assert meta["og:title"] == "Cabo" == meta["twitter:title"]
-        assert meta["og:url"] == f"http://localhost/m/{scorer.id}"  # absolute; the public address when configured
+        # the match's own path: the address is named only once configured, never taken from a forgeable Host
+        assert meta["og:url"] == f"/m/{scorer.id}"
         assert meta["og:image"] == meta["twitter:image"]
-        assert meta["og:image"].startswith(f"http://localhost/m/{scorer.id}/card.png?lang=es&v={summary['version']}")
+        assert meta["og:image"].startswith(f"/m/{scorer.id}/card.png?lang=es&v={summary['version']}")
         assert (meta["og:image:width"], meta["og:image:height"]) == ("1200", "630")
         assert meta["og:image:alt"].startswith("Imagen del resultado: Cabo, ")
         assert meta["twitter:card"] == "summary_large_image"
@@ -114,6 +115,13 @@ def test_the_preview_names_the_configured_public_address(scorer: Scorer, client:
     meta = tags(client.get(f"/m/{scorer.id}", headers={"Host": "forged.example"}).get_data(as_text=True))
     assert meta["og:url"] == f"https://tanteo.example.org/m/{scorer.id}"
     assert meta["og:image"].startswith(f"https://tanteo.example.org/m/{scorer.id}/card.png?")
+
+
+def test_a_forged_host_never_reaches_the_preview_or_the_share_link(scorer: Scorer, client: FlaskClient) -> None:
+    scorer.start({"game": "kabu", "players": ["P1", "P2", "P3", "P4"], "options": {}})
+    for path in (f"/m/{scorer.id}", f"/m/{scorer.id}/sheet", f"/m/{scorer.id}/replay"):
+        html = client.get(path, headers={"Host": "forged.example", "X-Forwarded-Host": "forged.example"})
+        assert html.status_code == 200 and "forged.example" not in html.get_data(as_text=True), path
 
 
 def test_the_result_card_is_the_standings_in_their_colours(scorer: Scorer, client: FlaskClient) -> None:

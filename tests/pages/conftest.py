@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.server.conftest import CHROMIUM, Server
 
@@ -110,3 +110,25 @@ def record(live: Server, match_id: str, token: str, *events: dict[str, Any]) -> 
     )
     assert status == 201, body
     return body
+
+
+# A La Cabra match and a hand entered from the sheet while the server cannot be reached
+# (the offline tests: tests/pages/test_offline_sheet_a11y.py, test_offline_app.py).
+CABRA = {"game": "la-cabra", "players": ["North", "East", "South", "West"]}
+DEAL_1 = [
+    {"type": "hand_started", "data": {"dealer": 3}},
+    {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
+]
+
+
+def offline_hand(page: Page, points: int, tricks: tuple[int, int]) -> None:
+    page.get_by_label("Card points of North + South").fill(str(points))
+    page.get_by_role("group", name="Tricks of North + South").get_by_role(
+        "button", name=str(tricks[0]), exact=True
+    ).click()
+    page.get_by_role("group", name="Tricks of East + West").get_by_role(
+        "button", name=str(tricks[1]), exact=True
+    ).click()
+    page.get_by_role("button", name="Check the result").click()
+    expect(page.locator("#preview")).to_contain_text("cannot be reached")
+    page.get_by_role("button", name="Save the hand").click()

@@ -22,8 +22,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.pages.accessibility import serious
-from tests.pages.conftest import PHONE, new_match, record, watch_csp
-from tests.pages.test_offline_sheet_a11y import CABRA, DEAL_1, offline_hand
+from tests.pages.conftest import CABRA, DEAL_1, PHONE, new_match, offline_hand, record, watch_csp
 from tests.server.conftest import Server
 
 REPO = Path(__file__).resolve().parents[2]

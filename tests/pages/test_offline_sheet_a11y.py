@@ -6,28 +6,9 @@ from typing import Callable
 
 from playwright.sync_api import Page, expect
 
-from tests.pages.conftest import new_match, record
+from tests.pages.conftest import CABRA, DEAL_1, new_match, offline_hand, record
 from tests.server.conftest import Server
 from tests.pages.accessibility import serious
-
-CABRA = {"game": "la-cabra", "players": ["North", "East", "South", "West"]}
-DEAL_1 = [
-    {"type": "hand_started", "data": {"dealer": 3}},
-    {"type": "hand_result", "data": {"cardPoints": [72, 48], "tricks": [5, 2], "lastTrick": 0}},
-]
-
-
-def offline_hand(page: Page, points: int, tricks: tuple[int, int]) -> None:
-    page.get_by_label("Card points of North + South").fill(str(points))
-    page.get_by_role("group", name="Tricks of North + South").get_by_role(
-        "button", name=str(tricks[0]), exact=True
-    ).click()
-    page.get_by_role("group", name="Tricks of East + West").get_by_role(
-        "button", name=str(tricks[1]), exact=True
-    ).click()
-    page.get_by_role("button", name="Check the result").click()
-    expect(page.locator("#preview")).to_contain_text("cannot be reached")
-    page.get_by_role("button", name="Save the hand").click()
 
 
 def test_entries_made_offline_are_recorded_once_when_back(open_page: Callable[..., Page], live: Server) -> None:

@@ -30,10 +30,12 @@ export async function refresh({ keepForms = false } = {}) {
   const mixed = reads.some((r) => r.stale) && !reads.every((r) => r.stale);
   if (reads.some((r) => r.offline) || (mixed && S.summary)) { showQueue(); return; }
   const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);  // a wrong key still reads the public log
+  const view = token ? await call("GET", `/matches/${id}/state?seat=all`, undefined, { token }) : await get(`/matches/${id}/state`);
+  const shown = view.ok ? view : await get(`/matches/${id}/state`);
+  if (!log.ok || !shown.ok) { showQueue(); return; }  // the server went away between the reads: keep the page as it is
   S.summary = summary.body; S.audit = audit.body; S.legal = oneButtonEach(legal.body.moves); S.events = log.body.events;
   S.version = S.summary.version;
-  const view = token ? await call("GET", `/matches/${id}/state?seat=all`, undefined, { token }) : await get(`/matches/${id}/state`);
-  S.view = (view.ok ? view.body : (await get(`/matches/${id}/state`)).body).state;
+  S.view = shown.body.state;
   render(keepForms);
   keepAwake(S.summary.status !== "over");
 }

@@ -1,7 +1,7 @@
 // The embedded scoreboard (/m/{id}/embed, framed by a club's website) follows its match live:
 // each event the stream announces brings the board's totals and status again, as the server
 // renders them (one drawing of them, as the match page does). Nothing here writes.
-import { follow } from "./follow.js";
+import { redrawOnEvents } from "./follow.js";
 
 const root = document.getElementById("board");
 
@@ -15,16 +15,4 @@ async function redraw() {
   if (board) { root.dataset.version = board.dataset.version; root.dataset.status = board.dataset.status; }
 }
 
-let busy = null;
-function queueRedraw() {
-  if (busy) { busy.again = true; return; }
-  busy = { again: false };
-  (async () => {
-    try { do { busy.again = false; await redraw(); } while (busy.again); } finally { busy = null; }
-  })();
-}
-
-if (root.dataset.status === "playing" && typeof EventSource !== "undefined") {
-  follow(root.dataset.match, Number(root.dataset.version), queueRedraw,
-    { onLive: (on) => { document.getElementById("board-live-mark").hidden = !on; } });
-}
+redrawOnEvents(root, redraw, "board-live-mark");

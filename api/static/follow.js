@@ -39,3 +39,20 @@ export function follow(id, after, onEvent, { onLive } = {}) {
   if (!document.hidden) open();
   return { close };
 }
+
+/** Follow a page the server draws (the match page, the embedded scoreboard): while its match is
+ * in play, each event the stream announces calls ``redraw`` — one at a time, and once more if
+ * events came meanwhile — and the element ``liveMark`` is shown while the stream is open. */
+export function redrawOnEvents(root, redraw, liveMark) {
+  if (root.dataset.status !== "playing" || typeof EventSource === "undefined") return;
+  let busy = null;
+  const queueRedraw = () => {
+    if (busy) { busy.again = true; return; }
+    busy = { again: false };
+    (async () => {
+      try { do { busy.again = false; await redraw(); } while (busy.again); } finally { busy = null; }
+    })();
+  };
+  follow(root.dataset.match, Number(root.dataset.version), queueRedraw,
+    { onLive: (on) => { document.getElementById(liveMark).hidden = !on; } });
+}

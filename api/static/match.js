@@ -1,6 +1,6 @@
 // The match page follows a match in play: each event the stream announces brings the page's
 // score sheet, explanations and chart again, as the server renders them (one drawing of them).
-import { follow } from "./follow.js";
+import { redrawOnEvents } from "./follow.js";
 
 const root = document.getElementById("match");
 
@@ -16,16 +16,4 @@ async function redraw() {
   if (version) { root.dataset.version = version.dataset.version; root.dataset.status = version.dataset.status; }
 }
 
-let busy = null;
-function queueRedraw() {
-  if (busy) { busy.again = true; return; }
-  busy = { again: false };
-  (async () => {
-    try { do { busy.again = false; await redraw(); } while (busy.again); } finally { busy = null; }
-  })();
-}
-
-if (root.dataset.status === "playing" && typeof EventSource !== "undefined") {
-  follow(root.dataset.match, Number(root.dataset.version), queueRedraw,
-    { onLive: (on) => { document.getElementById("live").hidden = !on; } });
-}
+redrawOnEvents(root, redraw, "live");

@@ -19,7 +19,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from flask_babel import format_number, gettext, ngettext
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 1200, 630
@@ -53,7 +53,7 @@ def match_name(title: str | None, game_name: str) -> str:
 def standings_words(columns: list[dict[str, Any]], standings: list[dict[str, Any]]) -> str:
     """Every seat's or team's total, as the match page's footer shows them: "Anna 12 – Ben 9"."""
     return " – ".join(
-        gettext("%(name)s %(total)s", name=column["label"], total=standing.get("total", 0))
+        gettext("%(name)s %(total)s", name=column["label"], total=format_number(standing.get("total", 0)))
         for column, standing in zip(columns, standings)
     )
 
@@ -169,7 +169,7 @@ def draw_card(
         color = palette[index % len(palette)]
         dash = [float(d) * 2 for d in dashes[index % len(dashes)].split()]
         _dashed(draw, [(panel_x, y + row / 2 - 8), (panel_x + 40, y + row / 2 - 8)], color, 6, dash)
-        total = str(standing.get("total", ""))
+        total = format_number(standing["total"]) if standing.get("total") is not None else ""
         total_w = draw.textlength(total, font=total_font)
         draw.text((WIDTH - margin - total_w, y), total, font=total_font, fill=INK)
         label = _fit(draw, str(column["label"]), name_font, WIDTH - margin - total_w - panel_x - 70)

@@ -6,6 +6,7 @@ on 127.0.0.1; the fixture fails the test if there is any.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -24,6 +25,17 @@ ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+SHOTS = Path(os.environ.get("TANTEO_SHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
+"""Where the tests' photos of the pages go, to be looked at: ``TANTEO_SHOTS``, or the checkout's
+``screenshots/`` (ignored by git)."""
+
+
+def shoot(page: Page, name: str, *, full_page: bool = False) -> Path:
+    """Photograph ``page`` as ``SHOTS/<name>.png`` and return the file."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
 
 
 @pytest.fixture(scope="module")

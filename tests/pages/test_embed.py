@@ -8,7 +8,6 @@ Screenshots of the embed in its frame at phone and desktop size go to screenshot
 from __future__ import annotations
 
 import http.server
-import os
 import threading
 from pathlib import Path
 from typing import Callable, Iterator
@@ -17,11 +16,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.pages.accessibility import serious
-from tests.pages.conftest import new_match, record
+from tests.pages.conftest import shoot, new_match, record
 from tests.pages.screenshots import MATCHES
 from tests.server.conftest import Server
 
-SHOTS = Path(os.environ.get("TANTEO_SHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -86,7 +84,7 @@ def test_the_embed_may_be_framed_and_the_score_page_may_not(
         embedded = page.locator("#embed").element_handle().content_frame()
         assert embedded is not None and embedded.url == f"{live.url}/m/{match_id}/embed"
         page.locator("#embed").scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / f"t-share-embed-framed-{name}.png"))
+        shoot(page, f"t-share-embed-framed-{name}")
         context.close()
     assert any("frame-ancestors 'none'" in text for text in refused), refused
     assert outside == []
@@ -149,4 +147,4 @@ def test_the_embed_is_axe_clean_in_every_theme(
         expect(page.locator("#board-live-mark")).to_be_hidden()
         assert serious(page) == []
         if size == PHONE:
-            page.screenshot(path=str(SHOTS / f"t-share-embed-{theme}-phone.png"))
+            shoot(page, f"t-share-embed-{theme}-phone")

@@ -10,7 +10,6 @@ the scorer, never dropped; a changed script is what the next load runs.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import struct
@@ -22,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.pages.accessibility import serious
-from tests.pages.conftest import CABRA, DEAL_1, PHONE, new_match, offline_hand, record, watch_csp
+from tests.pages.conftest import CABRA, DEAL_1, PHONE, new_match, offline_hand, record, shoot, watch_csp
 from tests.server.conftest import Server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -145,7 +144,7 @@ def test_flight_mode_three_hands_scored_offline_are_stored_once_in_order_on_land
     offline_hand(page, 70, (4, 3))
     expect(queue).to_contain_text("3 entries are waiting")
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.screenshot(path=str(shots() / "offline-banner-phone.png"), full_page=False)
+    shoot(page, "offline-banner-phone")
     in_every_light(page, "offline-banner")
 
     # the replay and the list of matches open too, from what the phone kept
@@ -198,7 +197,7 @@ def test_an_entry_overtaken_by_another_phone_is_put_to_the_scorer(
     expect(queue).to_contain_text("Waiting: hand 2 from the sheet")
     expect(queue).to_contain_text("After it, 1 more entry waits for the same choice.")
     queue.scroll_into_view_if_needed()
-    page.screenshot(path=str(shots() / "offline-conflict-phone.png"), full_page=False)
+    shoot(page, "offline-conflict-phone")
     in_every_light(page, "offline-conflict")
     assert [e["type"] for e in events_of(table, match_id)][-1] == "note"  # nothing sent behind the scorer's back
     page.wait_for_timeout(4000)  # the queue's timers run: still nothing is sent
@@ -260,7 +259,7 @@ def in_every_light(page: Page, name: str) -> None:
     for scheme, more in (("light", "no-preference"), ("dark", "no-preference"), ("light", "more")):
         page.emulate_media(color_scheme=scheme, contrast=more)
         assert serious(page) == [], (scheme, more)
-        page.screenshot(path=str(shots() / f"{name}-{scheme}-{more}.png"), full_page=False)
+        shoot(page, f"{name}-{scheme}-{more}")
     page.emulate_media(color_scheme="light", contrast="no-preference")
 
 
@@ -269,10 +268,3 @@ def version_of(server: Server) -> str:
         found = re.search(r'const VERSION = "([0-9a-f]+)"', answer.read().decode())
     assert found
     return found.group(1)
-
-
-def shots() -> Path:
-    """Where the screenshots of these pages go (looked at before a change to them is called done)."""
-    folder = Path(os.environ.get("TANTEO_SHOTS", REPO / "screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder

@@ -15,9 +15,7 @@ these pages' words are held here.
 from __future__ import annotations
 
 import functools
-import os
 import re
-import shutil
 import urllib.request
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -30,7 +28,7 @@ from api import i18n
 from engines.cards import spoken_names
 from tests.pages.accessibility import serious
 from tests.pages.club_night import CLUB_NIGHT
-from tests.pages.conftest import PHONE, new_match, record, watch_csp
+from tests.pages.conftest import PHONE, new_match, record, shoot, watch_csp
 from tests.languages import strings
 from tests.pages.english import english_on, english_words
 from tests.pages.screenshots import MATCHES
@@ -161,16 +159,6 @@ def no_english(page: Page, lang: str, served: set[str], where: str) -> None:
     assert left == [], f"English left on the {where}:\n" + "\n".join(left)
 
 
-def shoot(page: Page, tmp_path: Path, name: str) -> None:
-    """A full-page screenshot in the test's folder, and a copy where ``TANTEO_SHOTS`` says (for review)."""
-    shot = tmp_path / f"{name}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    folder = os.environ.get("TANTEO_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        shutil.copy(shot, Path(folder) / shot.name)
-
-
 def no_sideways_scroll(page: Page) -> None:
     """Nothing is wider than the phone: a long word or sentence wraps, it does not push the page."""
     wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
@@ -249,7 +237,7 @@ def test_the_home_page_and_an_import(reader: Callable[..., Page], speaking: Serv
     no_english(page, lang, set(), f"home page in {lang}")
     assert serious(page) == []
     no_sideways_scroll(page)
-    shoot(page, tmp_path, f"home-{lang}")
+    shoot(page, f"home-{lang}", full_page=True)
 
     # a text file with a mistake: the valid part imported, the problem by line and column
     path = tmp_path / "club-night.tnt"
@@ -282,7 +270,7 @@ def test_the_home_page_and_an_import(reader: Callable[..., Page], speaking: Serv
     no_english(page, lang, served, f"import report in {lang}")
     assert serious(page) == []
     no_sideways_scroll(page)
-    shoot(page, tmp_path, f"import-{lang}")
+    shoot(page, f"import-{lang}", full_page=True)
 
 
 NEW: dict[str, tuple[str, str]] = {
@@ -326,7 +314,7 @@ def test_a_match_started_through_the_new_match_form(
     no_english(page, lang, served, f"new {game} match in {lang}")
     assert serious(page) == []
     no_sideways_scroll(page)
-    shoot(page, tmp_path, f"new-{lang}")
+    shoot(page, f"new-{lang}", full_page=True)
 
     page.locator("#create").click()
     expect(page.locator("#created")).to_be_visible()
@@ -338,7 +326,7 @@ def test_a_match_started_through_the_new_match_form(
     no_english(page, lang, served, f"new {game} match created, in {lang}")
     assert serious(page) == []
     no_sideways_scroll(page)
-    shoot(page, tmp_path, f"created-{lang}")
+    shoot(page, f"created-{lang}", full_page=True)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -431,7 +419,7 @@ def test_a_dispute_ruled_with_a_chain_of_corrections(
     no_english(page, lang, served, f"dispute desk in {lang}, a ruling previewed")
     assert serious(page) == []
     no_sideways_scroll(page)
-    shoot(page, tmp_path, f"desk-{lang}")
+    shoot(page, f"desk-{lang}", full_page=True)
 
     ruling.locator("button[type=submit]").click()
     dispute = page.locator("#disputes li.dispute").first
@@ -453,7 +441,7 @@ def test_a_dispute_ruled_with_a_chain_of_corrections(
     no_english(page, lang, served, f"dispute desk in {lang}, a ruling recorded")
     assert reads_in(page, lang) == {}
     assert serious(page) == []
-    shoot(page, tmp_path, f"desk-ruled-{lang}")
+    shoot(page, f"desk-ruled-{lang}", full_page=True)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -513,4 +501,4 @@ def test_a_match_replayed(reader: Callable[..., Page], speaking: Server, tmp_pat
     assert reads_in(page, lang) == {}
     assert serious(page) == []
     no_sideways_scroll(page)
-    shoot(page, tmp_path, f"replay-{game}-{lang}")
+    shoot(page, f"replay-{game}-{lang}", full_page=True)

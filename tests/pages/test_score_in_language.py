@@ -11,9 +11,7 @@ with their ``{names}`` filled) and set apart, so that only this page's words are
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.pages.accessibility import serious
-from tests.pages.conftest import PHONE, new_match, watch_csp
+from tests.pages.conftest import PHONE, new_match, shoot, watch_csp
 from tests.languages import is_prose, strings
 from tests.pages.english import english_on, english_words
 from tests.server.conftest import Server
@@ -106,16 +104,6 @@ def own_english(page: Page, lang: str, served: tuple[set[str], list[re.Pattern[s
     ]
 
 
-def shoot(page: Page, tmp_path: Path, name: str) -> None:
-    """A full-page screenshot in the test's folder, and a copy where ``TANTEO_SHOTS`` says (for review)."""
-    shot = tmp_path / f"{name}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    folder = os.environ.get("TANTEO_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        shutil.copy(shot, Path(folder) / shot.name)
-
-
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_hand_recorded_and_read_in_the_readers_language(
@@ -161,7 +149,7 @@ def test_a_hand_recorded_and_read_in_the_readers_language(
         assert own_english(page, lang, served) == [], f"{game} score page in {lang}"
         assert serious(page) == []
         assert {url: said for url, said in languages.items() if said != lang} == {}
-        shoot(page, tmp_path, f"score-{game}-{lang}")
+        shoot(page, f"score-{game}-{lang}", full_page=True)
         page.locator("#deal-area .picker button.card").first.click()  # the place now holds that card, named so
         expect(place).not_to_have_attribute("data-card", "??")
         label = place.get_attribute("aria-label") or ""  # "{seat} card {n}: {card}", the game's served words around it
@@ -187,7 +175,7 @@ def test_a_hand_recorded_and_read_in_the_readers_language(
         served = served_english(speaking, match_id, game, lang)
         assert own_english(page, lang, served) == [], f"{game} match page in {lang}"
         assert serious(page) == []
-        shoot(page, tmp_path, f"match-{game}-{lang}")
+        shoot(page, f"match-{game}-{lang}", full_page=True)
     finally:
         context.close()
     assert errors == []

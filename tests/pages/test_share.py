@@ -8,7 +8,6 @@ image and the confirmation go to screenshots/ (or TANTEO_SHOTS), to be looked at
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 from typing import Callable
 
@@ -16,11 +15,10 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from tests.pages.accessibility import serious
-from tests.pages.conftest import new_match, record
+from tests.pages.conftest import SHOTS, shoot, new_match, record
 from tests.pages.screenshots import MATCHES
 from tests.server.conftest import Server
 
-SHOTS = Path(os.environ.get("TANTEO_SHOTS", Path(__file__).resolve().parents[2] / "screenshots"))
 DESKTOP = {"width": 1280, "height": 900}
 
 RECORDING = "window.__shared = []; navigator.canShare = () => true; navigator.share = async (data) => { window.__shared.push(data); };"
@@ -31,8 +29,7 @@ NO_CLIPBOARD = (
 
 
 def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"t-share-{name}.png"), full_page=False)
+    shoot(page, f"t-share-{name}")
 
 
 def cabo(live: Server) -> str:

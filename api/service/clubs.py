@@ -309,6 +309,8 @@ class Clubs:
         if league is None:
             get_engine(game)  # raises UnknownGame in words
             raise AssertionError
+        if key:  # hidden players only for the key's holder: the key is checked, not just present
+            self.authorize(club_id, key)
         roster = self.roster(club_id)
         _check_period(roster, period)
         self.projector.catch_up()
@@ -333,6 +335,8 @@ class Clubs:
 
     def profile(self, club_id: str, player: str, *, key: str | None = None) -> dict[str, Any]:
         """A player's figures per game, with their best and worst matches, form and head-to-head."""
+        if key:  # a hidden player only for the key's holder: the key is checked, not just present
+            self.authorize(club_id, key)
         roster = self.roster(club_id)
         found = roster.players.get(player)
         if found is None or (found.hidden and not key):

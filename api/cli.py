@@ -1147,5 +1147,639 @@ def _verify_url(base: str, match: str) -> None:
     sys.exit(2)  # a broken chain, as offline: 1 is for a check that could not be made
 
 
+# ---- clubs: a club's roster, its matches, league tables and profiles (tanteo club …)
+
+KEY_OPTION = click.option("--key", envvar="TANTEO_CLUB_KEY", help="the club's key (also TANTEO_CLUB_KEY)")
+BY_OPTION = click.option("--by", default="", help="who makes the change")
+
+
+@main.group()
+def club() -> None:
+    """A club's roster, seasons and nights, its league tables, profiles and archive.
+
+    A club (a casal, a family, a bar league) is created with `tanteo club create` and gets a
+    key, shown once: every change to it needs the key (--key or TANTEO_CLUB_KEY). Reading a
+    club, a table or a profile needs none. PLAYER is an id (p3) or a player's name.
+    """
+
+
+def _club_explain(error: Exception) -> Any:
+    """Say a club command's error in one line: a club or a game that does not exist, else as :func:`_explain`."""
+    from api.service.clubs import ClubNotFound
+    from engines import ENGINES
+    from engines.base import UnknownGame
+    from ledger import MatchNotFound
+
+    if isinstance(error, ClubNotFound):
+        return Said(
+            "%(code)s: %(message)s",
+            code="club.not_found",
+            message=Said("club %(club)s not found", club=repr(error.match_id)),
+        )
+    if isinstance(error, MatchNotFound):
+        return Said(
+            "%(code)s: %(message)s",
+            code="match.not_found",
+            message=Said("match %(match)s not found", match=repr(error.match_id)),
+        )
+    if isinstance(error, UnknownGame):
+        return Said(
+            "%(code)s: %(message)s",
+            code="game.unknown",
+            message=Said(
+                "there is no game %(game)s: the games are %(games)s",
+                game=repr(str(error.game)),
+                games=", ".join(sorted(ENGINES)),
+            ),
+        )
+    return _explain(error)
+
+
+def _club_do(action: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call the service; a refusal (or a club, match or game that does not exist) is said in words, exit status 1."""
+    try:
+        return action(*args, **kwargs)
+    except Exception as error:  # noqa: BLE001 - every refusal is reported the same way
+        from ledger import StorageUnavailable
+
+        if isinstance(error, StorageUnavailable):
+            raise  # said with the database's name (_Commands)
+        _fail(_club_explain(error))
+
+
+def _need_key(key: str | None) -> str:
+    if not key:
+        _fail(Said("changing a club needs its key: --key or TANTEO_CLUB_KEY"))
+    assert key is not None
+    return key
+
+
+def _player_id(service: Any, club_id: str, given: str) -> str:
+    """A player's id from what the organiser typed: the id itself (p3), or a name (any case).
+
+    Exits with the roster's words (``club.unknown_player``) when neither names a player."""
+    found = _find_player(_club_do(service.clubs.roster, club_id), given)
+    if found is None:
+        from engines.base import RuleViolation
+
+        _fail(
+            _club_explain(RuleViolation("club.unknown_player", Said("the club has no player %(player)s", player=given)))
+        )
+    assert found is not None
+    return found
+
+
+def _find_player(roster: Any, given: str) -> str | None:
+    """The id ``given`` names in ``roster``: an id (merged entries too: the roster says why it
+    refuses them), else the name of a listed or hidden player, compared ignoring case."""
+    if given in roster.players:
+        return given
+    folded = given.strip().casefold()
+    for player in roster.listed(hidden=True):
+        if player.name.strip().casefold() == folded:
+            return str(player.id)
+    return None
+
+
+def _named(service: Any, club_id: str, player: str) -> Said:
+    """A player as the messages name them: the name and the id."""
+    roster = service.clubs.roster(club_id)
+    name = roster.players[player].name if player in roster.players else player
+    return Said("%(name)s (%(player)s)", name=name, player=player)
+
+
+def _change(service: Any, club_id: str, event: dict[str, Any], key: str | None, by: str) -> dict[str, Any]:
+    """Write one roster event with the club's key; a refusal is said in words and nothing is written."""
+    written: dict[str, Any] = _club_do(service.clubs.record, club_id, [event], key=_need_key(key), by=by)
+    return written
+
+
+def _number(value: Any) -> str:
+    """A figure as the command's language writes numbers (45,5 in Catalan); nothing for None."""
+    if value is None:
+        return "—"
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, locale=_language()))
+
+
+def _columns(rows: Sequence[Sequence[str]], right: Sequence[bool] = ()) -> list[str]:
+    """Lay rows out in columns, the first row the headers, a rule under it; ``right``: columns of figures."""
+    while len(rows[0]) > 1 and not any(row[-1] for row in rows):  # a column with nothing in it
+        rows = [row[:-1] for row in rows]
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [
+            text.rjust(width) if c < len(right) and right[c] else text.ljust(width)
+            for c, (text, width) in enumerate(zip(row, widths))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    lines.insert(1, "  ".join("-" * w for w in widths).rstrip())
+    return lines
+
+
+@club.command("create")
+@click.argument("name")
+@click.option("--place", help="where the club meets")
+@BY_OPTION
+@DB_OPTION
+def club_create(name: str, place: str | None, by: str, db: str) -> None:
+    """Create a club; prints its id and its key (shown only now: keep it)."""
+    service = _service(db, create=True)
+    created = _club_do(service.clubs.create, name, place=place, by=by)
+    _echo(Said("club %(club)s (key %(key)s)", club=created["id"], key=created["key"]))
+    _echo(
+        Said(
+            "Keep this key: it is shown only now (only its hash is stored), and adding players, "
+            "seasons, nights or matches needs it (--key or TANTEO_CLUB_KEY)"
+        )
+    )
+
+
+@club.command("show")
+@click.argument("club_id", metavar="CLUB")
+@click.option("--key", envvar="TANTEO_CLUB_KEY", help="the club's key: hidden players are listed too")
+@click.option("--json", "as_json", is_flag=True, help="print the club as JSON (the shape GET /clubs/{id} returns)")
+@DB_OPTION
+def club_show(club_id: str, key: str | None, as_json: bool, db: str) -> None:
+    """Show a club: its players with their ids and matches, its seasons and nights."""
+    service = _service(db)
+    found = _club_do(service.clubs.club, club_id, key=key)
+    if as_json:
+        click.echo(json.dumps(found, indent=2, ensure_ascii=False))
+        return
+    if found["place"]:
+        _echo(Said("%(name)s, %(place)s (club %(club)s)", name=found["name"], place=found["place"], club=club_id))
+    else:
+        _echo(Said("%(name)s (club %(club)s)", name=found["name"], club=club_id))
+    _echo(
+        Counted(
+            "%(n)s match recorded, log version %(version)s",
+            "%(n)s matches recorded, log version %(version)s",
+            found["matches"],
+            version=found["version"],
+        )
+    )
+    click.echo("")
+    if found["players"]:
+        rows = [[_said(Said("id")), _said(Said("name")), _said(Said("nickname")), _said(Said("matches")), ""]]
+        for player in found["players"]:
+            rows.append(
+                [
+                    player["id"],
+                    player["name"],
+                    player["nickname"] or "",
+                    _number(player["matches"]),
+                    _said(Said("hidden")) if player["hidden"] else "",
+                ]
+            )
+        for line in _columns(rows, right=(False, False, False, True)):
+            click.echo(line)
+    else:
+        _echo(Said("no players yet: add them with 'tanteo club add %(club)s NAME'", club=club_id))
+    if found["seasons"]:
+        click.echo("")
+        _echo(Said("seasons:"))
+        for season in found["seasons"]:
+            _echo(
+                Said(
+                    "  %(season)s  %(name)s, %(from)s to %(to)s",
+                    season=season["id"],
+                    name=season["name"],
+                    **{"from": season["from"], "to": season["to"]},
+                )
+            )
+    if found["nights"]:
+        click.echo("")
+        _echo(Said("nights:"))
+        for night in found["nights"]:
+            _echo(
+                Counted(
+                    "  %(night)s  %(name)s, %(date)s: %(n)s match",
+                    "  %(night)s  %(name)s, %(date)s: %(n)s matches",
+                    len(night["matches"]),
+                    night=night["id"],
+                    name=night["name"],
+                    date=night["date"],
+                )
+            )
+    if found["games"]:
+        click.echo("")
+        _echo(Said("games played: %(games)s", games=", ".join(found["games"])))
+
+
+@club.command("add")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("name")
+@click.option("--nickname", help="a nickname shown beside the name")
+@KEY_OPTION
+@BY_OPTION
+@DB_OPTION
+def club_add(club_id: str, name: str, nickname: str | None, key: str | None, by: str, db: str) -> None:
+    """Add a player to the club's roster (a display name; no personal data is asked for)."""
+    service = _service(db)
+    data: dict[str, Any] = {"name": name}
+    if nickname:
+        data["nickname"] = nickname
+    written = _change(service, club_id, {"type": "player_added", "data": data}, key, by)
+    _echo(Said("added %(name)s as %(player)s", name=name, player=written["made"][0]))
+
+
+@club.command("rename")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("player")
+@click.argument("name")
+@click.option("--nickname", help="a new nickname (unchanged if not given)")
+@KEY_OPTION
+@BY_OPTION
+@DB_OPTION
+def club_rename(club_id: str, player: str, name: str, nickname: str | None, key: str | None, by: str, db: str) -> None:
+    """Rename a player (their matches stay theirs)."""
+    service = _service(db)
+    pid = _player_id(service, club_id, player)
+    data: dict[str, Any] = {"player": pid, "name": name}
+    if nickname:
+        data["nickname"] = nickname
+    before = _named(service, club_id, pid)
+    _change(service, club_id, {"type": "player_renamed", "data": data}, key, by)
+    _echo(Said("%(player)s is now called %(name)s", player=before, name=name))
+
+
+@club.command("merge")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("player")
+@click.argument("into")
+@KEY_OPTION
+@BY_OPTION
+@DB_OPTION
+def club_merge(club_id: str, player: str, into: str, key: str | None, by: str, db: str) -> None:
+    """Merge two entries that are the same person: PLAYER's matches count as INTO's from now on."""
+    service = _service(db)
+    pid, into_id = _player_id(service, club_id, player), _player_id(service, club_id, into)
+    before = _named(service, club_id, pid)
+    _change(service, club_id, {"type": "players_merged", "data": {"player": pid, "into": into_id}}, key, by)
+    _echo(
+        Said(
+            "%(player)s merged into %(into)s: their matches count as one player's",
+            player=before,
+            into=_named(service, club_id, into_id),
+        )
+    )
+
+
+@club.command("hide")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("player")
+@KEY_OPTION
+@BY_OPTION
+@DB_OPTION
+def club_hide(club_id: str, player: str, key: str | None, by: str, db: str) -> None:
+    """Hide a player from the club's public lists and tables (their matches are kept)."""
+    service = _service(db)
+    pid = _player_id(service, club_id, player)
+    _change(service, club_id, {"type": "player_hidden", "data": {"player": pid}}, key, by)
+    _echo(Said("%(player)s is hidden from the club's public lists", player=_named(service, club_id, pid)))
+
+
+@club.command("unhide")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("player")
+@KEY_OPTION
+@BY_OPTION
+@DB_OPTION
+def club_unhide(club_id: str, player: str, key: str | None, by: str, db: str) -> None:
+    """Show a hidden player in the club's lists again."""
+    service = _service(db)
+    pid = _player_id(service, club_id, player)
+    _change(service, club_id, {"type": "player_shown", "data": {"player": pid}}, key, by)
+    _echo(Said("%(player)s is shown in the club's lists again", player=_named(service, club_id, pid)))
+
+
+@club.command("season")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("name")
+@click.argument("start", metavar="FROM")
+@click.argument("end", metavar="TO")
+@KEY_OPTION
+@BY_OPTION
+@DB_OPTION
+def club_season(club_id: str, name: str, start: str, end: str, key: str | None, by: str, db: str) -> None:
+    """Declare a season: its matches from FROM to TO (dates, YYYY-MM-DD) make a league table of their own."""
+    service = _service(db)
+    data = {"name": name, "from": start, "to": end}
+    written = _change(service, club_id, {"type": "season_declared", "data": data}, key, by)
+    _echo(
+        Said(
+            "season %(season)s: %(name)s, %(from)s to %(to)s",
+            season=written["made"][0],
+            name=name,
+            **{"from": start, "to": end},
+        )
+    )
+
+
+@club.command("night")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("name")
+@click.argument("date")
+@KEY_OPTION
+@BY_OPTION
+@DB_OPTION
+def club_night(club_id: str, name: str, date: str, key: str | None, by: str, db: str) -> None:
+    """Open a club night on DATE (YYYY-MM-DD): the matches of an evening, across tables."""
+    service = _service(db)
+    written = _change(service, club_id, {"type": "night_opened", "data": {"name": name, "date": date}}, key, by)
+    _echo(Said("night %(night)s: %(name)s, %(date)s", night=written["made"][0], name=name, date=date))
+
+
+@club.command("attach")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("match")
+@click.argument("players", nargs=-1, metavar="[PLAYER]...")
+@click.option("--token", envvar="TANTEO_TOKEN", help="the match's write token (also TANTEO_TOKEN)")
+@KEY_OPTION
+@BY_OPTION
+@DB_OPTION
+def club_attach(
+    club_id: str, match: str, players: tuple[str, ...], token: str | None, key: str | None, by: str, db: str
+) -> None:
+    """Make a casual MATCH one of the club's: one PLAYER per seat, in seat order.
+
+    Without PLAYERs each seat's name in the match is looked up in the roster (any case).
+    Needs the match's write token and the club's key.
+    """
+    service = _service(db)
+    key = _need_key(key)
+    if not token:
+        _fail(Said("attaching a match needs its write token: --token or TANTEO_TOKEN"))
+    _club_do(service.clubs.roster, club_id)
+    if players:
+        seats = [_player_id(service, club_id, p) for p in players]
+    else:
+        names = _club_do(service.match, match)["players"]
+        roster = service.clubs.roster(club_id)
+        seats = []
+        for seat, name in enumerate(names):
+            pid = _find_player(roster, str(name))
+            if pid is None:
+                _fail(
+                    Said(
+                        "seat %(seat)s, %(name)s, is no player of the club: name the club's players in seat "
+                        "order after the match, or add %(name)s first",
+                        seat=seat,
+                        name=name,
+                    )
+                )
+            assert pid is not None
+            seats.append(pid)
+    _club_do(service.clubs.attach, club_id, match, seats, key=key, token=token, by=by)
+    _echo(
+        Said(
+            "match %(match)s is the club's now: %(seats)s",
+            match=match,
+            seats=", ".join(_said(_named(service, club_id, pid)) for pid in seats),
+        )
+    )
+
+
+def _table_columns(table: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+    """The columns of a league table as a person reads it: each a header and how to take a row's figure."""
+    unit = table["rule"]["unit"]
+    columns: list[tuple[Any, Any]] = [
+        (Said("matches played"), lambda row: row["played"]),
+        (Said("matches won"), lambda row: row["won"]),
+        (Said("hands"), lambda row: row["hands"]),
+        (Said("hands won"), lambda row: row["handsWon"]),
+        (Said("net (%(unit)s)", unit=unit), lambda row: row["net"]),
+        (Said("average"), lambda row: row["average"]),
+    ]
+    figures = {step["figure"] for step in table["rule"]["order"]}
+    if "money" in figures:
+        columns.append((Said("money"), lambda row: row["money"]))
+    if "lossDiff" in figures:
+        columns.append((Said("loss-point difference"), lambda row: row["lossDiff"]))
+    return columns
+
+
+@club.command("table")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("game")
+@click.option(
+    "--period",
+    default="all",
+    show_default=True,
+    help="all, season:s1, night:n1 or tag:TAG (the matches of a season, a night or a tag)",
+)
+@click.option("--key", envvar="TANTEO_CLUB_KEY", help="the club's key: hidden players are listed too")
+@click.option("--csv", "as_csv", is_flag=True, help="print the table as CSV (the headers in the command's language)")
+@click.option(
+    "--json", "as_json", is_flag=True, help="print the table as JSON (the shape GET /clubs/{id}/table returns)"
+)
+@DB_OPTION
+def club_table(club_id: str, game: str, period: str, key: str | None, as_csv: bool, as_json: bool, db: str) -> None:
+    """Print a club's league table of one game over a period, ranked by the game's rule (its words under it)."""
+    from api.service import transfer
+
+    service = _service(db)
+    if as_csv:
+        click.echo(_club_do(transfer.table_csv, service, club_id, game, period, _language()), nl=False)
+        return
+    table = _club_do(service.clubs.table, club_id, game, period, key=key)
+    if as_json:
+        click.echo(json.dumps(table, indent=2, ensure_ascii=False))
+        return
+    _echo(Said("%(game)s, %(period)s:", game=game, period=_period_words(service, club_id, period)))
+    if not table["rows"]:
+        _echo(Said("no matches of %(game)s in this period yet", game=game))
+    else:
+        columns = _table_columns(table)
+        rows = [[_said(Said("rank")), _said(Said("player")), *(_said(header) for header, _ in columns)]]
+        for row in table["rows"]:
+            rank = f"{row['rank']}=" if row["tied"] else str(row["rank"])
+            rows.append([rank, row["name"], *(_number(value(row)) for _, value in columns)])
+        click.echo("")
+        for line in _columns(rows, right=(True, False, *(True for _ in columns))):
+            click.echo(line)
+        click.echo("")
+    _echo(Said("ranked by %(rule)s", rule=table["rule"]["words"]))
+    if any(row["tied"] for row in table["rows"]):
+        _echo(Said("= tied: equal on every figure of the rule"))
+    playing = sum(row["inPlay"] for row in table["rows"])
+    if playing:
+        _echo(
+            Counted(
+                "a match still in play counts its finished hands (%(n)s seat)",
+                "matches still in play count their finished hands (%(n)s seats)",
+                playing,
+            )
+        )
+
+
+def _period_words(service: Any, club_id: str, period: str) -> Any:
+    """A period as a person reads it: all matches, a season's or a night's name and dates, a tag."""
+    kind, _, name = period.partition(":")
+    roster = service.clubs.roster(club_id)
+    if kind == "season" and name in roster.seasons:
+        season = roster.seasons[name]
+        return Said(
+            "season %(name)s (%(from)s to %(to)s)",
+            name=season["name"],
+            **{"from": season["from"], "to": season["to"]},
+        )
+    if kind == "night" and name in roster.nights:
+        night = roster.nights[name]
+        return Said("night %(name)s (%(date)s)", name=night["name"], date=night["date"])
+    if kind == "tag":
+        return Said("matches tagged %(tag)s", tag=name)
+    return Said("all matches")
+
+
+@club.command("profile")
+@click.argument("club_id", metavar="CLUB")
+@click.argument("player")
+@click.option("--key", envvar="TANTEO_CLUB_KEY", help="the club's key: needed for a hidden player")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="print the profile as JSON (the shape GET /clubs/{id}/players/{pid} returns)",
+)
+@DB_OPTION
+def club_profile(club_id: str, player: str, key: str | None, as_json: bool, db: str) -> None:
+    """Print a player's figures per game: matches, wins, hands, points, average, best and worst, form, head-to-head."""
+    service = _service(db)
+    pid = _player_id(service, club_id, player)
+    profile = _club_do(service.clubs.profile, club_id, pid, key=key)
+    if as_json:
+        click.echo(json.dumps(profile, indent=2, ensure_ascii=False))
+        return
+    if profile["nickname"]:
+        _echo(
+            Said(
+                "%(name)s, %(nickname)s (%(player)s)",
+                name=profile["name"],
+                nickname=profile["nickname"],
+                player=profile["player"],
+            )
+        )
+    else:
+        _echo(Said("%(name)s (%(player)s)", name=profile["name"], player=profile["player"]))
+    if not profile["games"]:
+        _echo(Said("no matches yet"))
+    for game, mine in profile["games"].items():
+        unit = _unit_of(game)
+        click.echo("")
+        _echo(
+            Counted(
+                "%(game)s: %(n)s match played, %(won)s won",
+                "%(game)s: %(n)s matches played, %(won)s won",
+                mine["played"],
+                game=game,
+                won=mine["won"],
+            )
+        )
+        if mine["inPlay"]:
+            _echo(Counted("  and %(n)s in play", "  and %(n)s in play", mine["inPlay"]))
+        _echo(Said("  hands: %(hands)s, won %(won)s", hands=mine["hands"], won=mine["handsWon"]))
+        _echo(
+            Said(
+                "  %(unit)s: %(gained)s won, %(lost)s lost, net %(net)s",
+                unit=unit,
+                gained=mine["gained"],
+                lost=mine["lost"],
+                net=mine["net"],
+            )
+        )
+        if mine["average"] is not None:
+            _echo(Said("  average final total: %(average)s", average=_number(mine["average"])))
+        if mine["best"]:
+            _echo(
+                Said(
+                    "  best match: %(total)s (%(match)s); worst: %(worst)s (%(worst_match)s)",
+                    total=mine["best"]["total"],
+                    match=mine["best"]["match"],
+                    worst=mine["worst"]["total"],
+                    worst_match=mine["worst"]["match"],
+                )
+            )
+        if mine["form"]:
+            marks = " ".join(_said(Said("W") if f["won"] else Said("L")) for f in mine["form"])
+            _echo(Said("  form, newest first: %(form)s", form=marks))
+        if mine["headToHead"]:
+            _echo(Said("  against each other player (played, won, lost):"))
+            for row in mine["headToHead"]:
+                _echo(
+                    Said(
+                        "    %(name)s (%(player)s): %(played)s, %(won)s, %(lost)s",
+                        name=row["name"],
+                        player=row["opponent"],
+                        played=row["played"],
+                        won=row["won"],
+                        lost=row["lost"],
+                    )
+                )
+
+
+def _unit_of(game: str) -> Any:
+    from engines import LEAGUES
+
+    league = LEAGUES.get(game)
+    return league.unit if league is not None else game
+
+
+@club.command("export")
+@click.argument("club_id", metavar="CLUB")
+@click.option(
+    "-o", "--output", "file", type=click.Path(dir_okay=False, writable=True), help="the file (default: standard output)"
+)
+@DB_OPTION
+def club_export(club_id: str, file: str | None, db: str) -> None:
+    """Export a club's archive: its log, then its matches' logs, as JSON Lines (`tanteo import` takes it back)."""
+    from api.service import transfer
+
+    service = _service(db)
+    text = _club_do(transfer.club_archive, service, club_id)
+    if file is None:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.flush()
+        return
+    with open(file, "wb") as out:
+        out.write(text.encode("utf-8"))
+    matches = len(service.clubs.roster(club_id).matches)
+    _echo(
+        Counted(
+            "wrote club %(club)s to %(file)s: its log and %(n)s match",
+            "wrote club %(club)s to %(file)s: its log and %(n)s matches",
+            matches,
+            club=club_id,
+            file=file,
+        ),
+        err=True,
+    )
+
+
+@club.command("rebuild")
+@DB_OPTION
+def club_rebuild(db: str) -> None:
+    """Rebuild every club's league tables and profiles from the logs (after an upgrade that changes a figure)."""
+    import time
+
+    service = _service(db)
+    start = time.perf_counter()
+    done = service.clubs.rebuild()
+    seconds = time.perf_counter() - start
+    _echo(
+        Said(
+            "rebuilt the league tables and profiles from the logs: %(events)s events read, %(matches)s club "
+            "matches in %(clubs)s clubs, in %(seconds)s s",
+            events=done["events"],
+            matches=done["matches"],
+            clubs=done["clubs"],
+            seconds=_number(round(seconds, 2)),
+        )
+    )
+
+
 if __name__ == "__main__":
     main()

@@ -290,7 +290,7 @@ def test_the_club_commands_speak_the_terminals_language(tmp_path: Path) -> None:
     runner, db = CliRunner(), tmp_path / "club.db"
     created = run(runner, db, "create", "Casal", lang="ca")
     assert created.exit_code == 0
-    assert "Keep this key" not in created.output and "Guardeu aquesta clau" in created.output, created.output
+    assert "Keep this key" not in created.output and "Guarda aquesta clau" in created.output, created.output
     club, key = re.findall(r"club (\S+) \(clau (\S+)\)", created.output)[0]
     refused = run(runner, db, "merge", club, "p1", "p1", key=key, lang="de")
     assert refused.exit_code == 1 and "club.unknown_player" in refused.output

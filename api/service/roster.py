@@ -19,9 +19,8 @@ one id: the ledger's expected version, or the fold's order, decides.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engines.base import RuleViolation
@@ -198,7 +197,24 @@ def folded(roster: Roster | None, events: Iterable[tuple[int, str, Mapping[str, 
     Raises:
         RuleViolation: the first event that breaks a rule (``roster`` is unchanged).
     """
-    new = copy.deepcopy(roster) if roster is not None else Roster()
+    new = _copied(roster) if roster is not None else Roster()
     for seq, type_, data, at in events:
         apply(new, type_, data, seq, at)
     return new
+
+
+def _copied(roster: Roster) -> Roster:
+    """A copy of ``roster`` that :func:`apply` may change without touching the original.
+
+    Not a deep copy: :func:`apply` changes players in place and appends to a night's matches,
+    so those are copied; a held match's entry is written once and never changed, so the
+    entries are shared. A deep copy cost a club with 20,000 matches about 30 ms per match
+    started (twice: the check before and the one inside the write), growing with every match.
+    """
+    return replace(
+        roster,
+        players={pid: replace(player) for pid, player in roster.players.items()},
+        seasons={sid: dict(season) for sid, season in roster.seasons.items()},
+        nights={nid: {**night, "matches": list(night["matches"])} for nid, night in roster.nights.items()},
+        matches=dict(roster.matches),
+    )

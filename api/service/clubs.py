@@ -202,11 +202,15 @@ class Clubs:
         key: str | None,
         night: str | None = None,
         by: str = "",
+        events: Sequence[Mapping[str, Any]] = (),
     ) -> dict[str, Any]:
         """Start a match whose seats are the club's players (``data["players"]``: player ids).
 
         The match is recorded with the players' names as they are now; the club's log records
         which player holds each seat (``match_added``). Both are checked before either is written.
+        ``events``, if given, are recorded after ``match_started`` in the same transaction, each
+        checked as :meth:`Service.record` checks a batch (a match recorded whole, as
+        :meth:`Service.start_match` takes it).
 
         Raises:
             ClubNotFound, AuthError, SchemaError, RuleViolation (the roster's or the game's).
@@ -218,7 +222,7 @@ class Clubs:
             raise BadRequest("club.seats", Said("players: one club player id per seat, in seat order (p1, p2, …)"))
         probe = rules.folded(roster, [(roster.version + 1, "match_added", _added("?", seats, night), "")])
         names = [probe.players[pid].name for pid in seats]
-        started = self.service.start_match({**data, "players": names}, by=by)
+        started = self.service.start_match({**data, "players": names}, by=by, events=events)
         self._append(club_id, [NewEvent("match_added", _added(started["id"], seats, night))], by, None, None, key)
         return started
 

@@ -1571,7 +1571,7 @@ def _table_columns(table: Mapping[str, Any]) -> list[tuple[Any, Any]]:
     show_default=True,
     help="all, season:s1, night:n1 or tag:TAG (the matches of a season, a night or a tag)",
 )
-@click.option("--key", envvar="TANTEO_CLUB_KEY", help="the club's key: hidden players are listed too")
+@click.option("--key", envvar="TANTEO_CLUB_KEY", help="the club's key: hidden players are listed too (not in --csv)")
 @click.option("--csv", "as_csv", is_flag=True, help="print the table as CSV (the headers in the command's language)")
 @click.option(
     "--json", "as_json", is_flag=True, help="print the table as JSON (the shape GET /clubs/{id}/table returns)"

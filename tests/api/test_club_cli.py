@@ -306,3 +306,21 @@ def test_attach_by_the_seats_names_says_which_seat_the_club_lacks(tmp_path: Path
     assert refused.exit_code == 1
     assert "seat 2, Carl, is no player of the club" in refused.output, refused.output
     assert shown(runner, db, club) == before
+
+
+def test_a_hidden_players_profile_and_row_need_the_clubs_key(tmp_path: Path) -> None:
+    runner, db = CliRunner(), tmp_path / "club.db"
+    club, key = new_club(runner, db, *ROSTER)
+    match, token = record_playout(runner, db, tmp_path, FIVE)
+    assert run(runner, db, "attach", club, match, "--token", token, key=key).exit_code == 0
+    assert run(runner, db, "hide", club, "Dora", key=key).exit_code == 0
+    public = run(runner, db, "profile", club, "Dora", key="")
+    assert public.exit_code == 1 and "club.unknown_player" in public.output
+    wrong = run(runner, db, "profile", club, "Dora", key="not-the-key")
+    assert wrong.exit_code == 1 and "auth.wrong" in wrong.output and "Dora (p4)" not in wrong.output
+    owner = run(runner, db, "profile", club, "Dora", key=key)
+    assert owner.exit_code == 0 and owner.output.startswith("Dora (p4)")
+    assert "Dora" not in [row[1] for row in table_lines(run(runner, db, "table", club, "cabo", key="").output)]
+    assert "Dora" in [row[1] for row in table_lines(run(runner, db, "table", club, "cabo", key=key).output)]
+    refused = run(runner, db, "table", club, "cabo", key="not-the-key")
+    assert refused.exit_code == 1 and "auth.wrong" in refused.output

@@ -324,3 +324,15 @@ def test_a_hidden_players_profile_and_row_need_the_clubs_key(tmp_path: Path) -> 
     assert "Dora" in [row[1] for row in table_lines(run(runner, db, "table", club, "cabo", key=key).output)]
     refused = run(runner, db, "table", club, "cabo", key="not-the-key")
     assert refused.exit_code == 1 and "auth.wrong" in refused.output
+
+
+def test_a_hidden_player_is_not_seated_in_an_attached_match(tmp_path: Path) -> None:
+    runner, db = CliRunner(), tmp_path / "club.db"
+    club, key = new_club(runner, db, *ROSTER)
+    assert run(runner, db, "hide", club, "Eva", key=key).exit_code == 0
+    match, token = record_playout(runner, db, tmp_path, FIVE)
+    before = shown(runner, db, club, key)
+    refused = run(runner, db, "attach", club, match, "--token", token, key=key)
+    assert refused.exit_code == 1
+    assert "club.hidden_player: Eva is hidden from the club's lists" in refused.output, refused.output
+    assert shown(runner, db, club, key) == before

@@ -41,10 +41,25 @@ def log_of(client: FlaskClient, club: dict[str, Any]) -> list[str]:
         ({"events": [{"type": "player_added", "data": {"name": "x" * 10_000_000}}]}, "key", 413, None),
         ({"events": [{"type": "player_added", "data": {"name": "Eva"}}]}, None, 401, "auth.missing"),
         ({"events": [{"type": "player_added", "data": {"name": "Eva"}}]}, "wrong", 403, "auth.wrong"),
-        ({"events": [{"type": "players_merged", "data": {"player": "p1", "into": "p1"}}]}, "key", 422, "club.merge_self"),
-        ({"events": [{"type": "player_renamed", "data": {"player": "p2", "name": "ANA"}}]}, "key", 422, "club.name_taken"),
+        (
+            {"events": [{"type": "players_merged", "data": {"player": "p1", "into": "p1"}}]},
+            "key",
+            422,
+            "club.merge_self",
+        ),
+        (
+            {"events": [{"type": "player_renamed", "data": {"player": "p2", "name": "ANA"}}]},
+            "key",
+            422,
+            "club.name_taken",
+        ),
         ({"events": [{"type": "player_hidden", "data": {"player": "p9"}}]}, "key", 422, "club.unknown_player"),
-        ({"events": [{"type": "player_added", "data": {"name": "Eva"}}], "expectedVersion": 2}, "key", 409, "version.conflict"),
+        (
+            {"events": [{"type": "player_added", "data": {"name": "Eva"}}], "expectedVersion": 2},
+            "key",
+            409,
+            "version.conflict",
+        ),
         ({"events": [{"type": "nonsense", "data": {}}]}, "key", 400, "schema.unknown_type"),
     ],
 )
@@ -54,7 +69,9 @@ def test_a_bad_roster_write_gets_its_own_error_in_words_and_writes_nothing(
     before = log_of(client, club)
     sent = {"key": bearer(club["key"]), "wrong": bearer("not-the-key"), None: {}}[headers]
     if isinstance(body, str):
-        answer = client.post(f"/clubs/{club['id']}/events", data=body, headers={**sent, "Content-Type": "application/json"})
+        answer = client.post(
+            f"/clubs/{club['id']}/events", data=body, headers={**sent, "Content-Type": "application/json"}
+        )
     else:
         answer = client.post(f"/clubs/{club['id']}/events", json=body, headers=sent)
     assert answer.status_code == status, answer.json
@@ -71,7 +88,14 @@ def test_an_unknown_club_is_a_404_and_a_match_is_not_a_club(client: FlaskClient,
     match = client.post("/matches", json={"game": "cabo", "players": ["A", "B"]}).json
     assert client.get(f"/clubs/{match['id']}").status_code == 404
     assert client.get(f"/matches/{club['id']}").status_code == 404  # nor is a club a match
-    assert client.post(f"/matches/{club['id']}/events", json={"events": [{"type": "note", "data": {"text": "x"}}]}, headers=bearer(club["key"])).status_code == 404
+    assert (
+        client.post(
+            f"/matches/{club['id']}/events",
+            json={"events": [{"type": "note", "data": {"text": "x"}}]},
+            headers=bearer(club["key"]),
+        ).status_code
+        == 404
+    )
     assert club["id"] not in [m["id"] for m in client.get("/matches").json["items"]]
 
 
@@ -80,7 +104,9 @@ def test_a_hidden_player_is_not_in_any_open_read(client: FlaskClient, club: dict
     n = len(events[0].data["players"])
     seats = [f"p{k}" for k in range(1, n + 1)]
     made = client.post(
-        f"/clubs/{club['id']}/matches", json={"match": {**events[0].data, "players": seats}}, headers=bearer(club["key"])
+        f"/clubs/{club['id']}/matches",
+        json={"match": {**events[0].data, "players": seats}},
+        headers=bearer(club["key"]),
     )
     assert made.status_code == 201, made.json
     recorded = client.post(
@@ -90,7 +116,9 @@ def test_a_hidden_player_is_not_in_any_open_read(client: FlaskClient, club: dict
     )
     assert recorded.status_code == 201
     hidden = client.post(
-        f"/clubs/{club['id']}/events", json={"events": [{"type": "player_hidden", "data": {"player": "p1"}}]}, headers=bearer(club["key"])
+        f"/clubs/{club['id']}/events",
+        json={"events": [{"type": "player_hidden", "data": {"player": "p1"}}]},
+        headers=bearer(club["key"]),
     )
     assert hidden.status_code == 201
     for path in (f"/clubs/{club['id']}", f"/clubs/{club['id']}/table?game=cabo"):
@@ -123,5 +151,10 @@ def test_every_club_resource_is_documented_with_an_example(client: FlaskClient) 
         text = json.dumps(operation)
         assert '"example"' in text or '"examples"' in text, (path, verb)
         assert operation.get("summary") or operation.get("description")
-    for path in ("/clubs/{club_id}/players/{player_id}", "/clubs/{club_id}/nights/{night_id}", "/series/{series_id}", "/clubs/{club_id}/export"):
+    for path in (
+        "/clubs/{club_id}/players/{player_id}",
+        "/clubs/{club_id}/nights/{night_id}",
+        "/series/{series_id}",
+        "/clubs/{club_id}/export",
+    ):
         assert "get" in paths[path]

@@ -70,7 +70,12 @@ def test_a_rename_to_a_name_another_player_has_is_refused(service: Service) -> N
     assert error.code == "club.name_taken" and "already has a player called Núria" in str(error.message)
     error = refused(service, club, key, {"type": "player_added", "data": {"name": " PAU "}})
     assert error.code == "club.name_taken"
-    add(service, club, key, {"type": "player_renamed", "data": {"player": "p2", "name": "Jordi B.", "nickname": "el Gran"}})
+    add(
+        service,
+        club,
+        key,
+        {"type": "player_renamed", "data": {"player": "p2", "name": "Jordi B.", "nickname": "el Gran"}},
+    )
     found = next(p for p in service.clubs.club(club)["players"] if p["id"] == "p2")
     assert (found["name"], found["nickname"]) == ("Jordi B.", "el Gran")
     add(service, club, key, {"type": "player_renamed", "data": {"player": "p3", "name": "Pau"}})  # its own name: fine
@@ -131,7 +136,9 @@ def test_a_casual_match_is_attached_by_its_token_and_the_club_key(service: Servi
 def brute_force(service: Service, club: str) -> dict[str, Any]:
     """Every figure recomputed from scratch: each match's log folded anew, summed by person."""
     roster = service.clubs.roster(club)
-    tables: dict[tuple[str, str], dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
+    tables: dict[tuple[str, str], dict[str, dict[str, int]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(int))
+    )
     finished: dict[tuple[str, str], list[tuple[str, str, int, bool]]] = defaultdict(list)
     h2h: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for match_id, seating in roster.matches.items():
@@ -148,7 +155,9 @@ def brute_force(service: Service, club: str) -> dict[str, Any]:
         won_by = []
         for seat, person in enumerate(people):
             side = league.side(seat)
-            deltas = [sum(l["points"] for l in h["lines"] if l.get("team", l.get("seat")) == side) for h in scored]
+            deltas = [
+                sum(line["points"] for line in h["lines"] if line.get("team", line.get("seat")) == side) for h in scored
+            ]
             standing = next(s for s in sheet["standings"] if s.get("team", s.get("seat")) == side)
             won = over and side in winners
             won_by.append(won)
@@ -208,7 +217,9 @@ def check_figures(service: Service, club: str) -> int:
     return checked
 
 
-def record_playout(service: Service, club: str, key: str, game: str, seed: int, seats: list[str], night: str | None) -> dict[str, Any]:
+def record_playout(
+    service: Service, club: str, key: str, game: str, seed: int, seats: list[str], night: str | None
+) -> dict[str, Any]:
     events, _ = playout(game, seed)
     data = {**events[0].data, "players": seats}
     started = service.clubs.start_match(club, data, key=key, night=night)
@@ -239,7 +250,9 @@ def test_profiles_and_tables_equal_a_brute_force_recomputation_with_corrections_
     # corrections: void the last event of three matches (each is then in play again)
     for match in started[:3]:
         version = service.ledger.version(match["id"])
-        service.record(match["id"], [{"type": "void", "data": {"target": version, "reason": "wrong card"}}], token=match["token"])
+        service.record(
+            match["id"], [{"type": "void", "data": {"target": version, "reason": "wrong card"}}], token=match["token"]
+        )
     assert any(service.match(m["id"])["status"] == "playing" for m in started[:3])
     check_figures(service, club)
     # a merge of two entries: their matches count as one person's from then on (two entries who
@@ -247,7 +260,13 @@ def test_profiles_and_tables_equal_a_brute_force_recomputation_with_corrections_
     shared = next(m for m in service.clubs.roster(club).matches.values() if len(m["players"]) >= 2)["players"]
     error = refused(service, club, key, {"type": "players_merged", "data": {"player": shared[0], "into": shared[1]}})
     assert error.code == "club.merge_same_table"
-    add(service, club, key, {"type": "player_added", "data": {"name": "Ot"}}, {"type": "player_added", "data": {"name": "Otto"}})
+    add(
+        service,
+        club,
+        key,
+        {"type": "player_added", "data": {"name": "Ot"}},
+        {"type": "player_added", "data": {"name": "Otto"}},
+    )
     for seed_, newcomer, night in ((77, "p9", None), (78, "p10", "n1")):
         n = len(playout("cabo", seed_)[0][0].data["players"])
         record_playout(service, club, key, "cabo", seed_, [newcomer, *[f"p{k}" for k in range(1, n)]], night)
@@ -264,17 +283,47 @@ def test_profiles_and_tables_equal_a_brute_force_recomputation_with_corrections_
 
 
 def row(player: str, **figures: Any) -> dict[str, Any]:
-    return {"player": player, "played": 2, "won": 0, "handsWon": 0, "net": 0, "money": 0, "lossDiff": 0, "totalOver": 0, **figures}
+    return {
+        "player": player,
+        "played": 2,
+        "won": 0,
+        "handsWon": 0,
+        "net": 0,
+        "money": 0,
+        "lossDiff": 0,
+        "totalOver": 0,
+        **figures,
+    }
 
 
 @pytest.mark.parametrize(
     ("game", "rows", "order", "tied"),
     [
-        ("cau-robat", [row("a", won=1, handsWon=3), row("b", won=1, handsWon=5), row("c", won=2, handsWon=1)], ["c", "b", "a"], []),
+        (
+            "cau-robat",
+            [row("a", won=1, handsWon=3), row("b", won=1, handsWon=5), row("c", won=2, handsWon=1)],
+            ["c", "b", "a"],
+            [],
+        ),
         ("kabu", [row("a", net=-5, won=2), row("b", net=12, won=0), row("c", net=12, won=1)], ["c", "b", "a"], []),
-        ("cabo", [row("a", won=1, totalOver=180), row("b", won=1, totalOver=120), row("c", won=0, totalOver=10)], ["b", "a", "c"], []),
-        ("el-roby", [row("a", won=1, money=-4), row("b", won=1, money=9), row("c", won=1, money=9)], ["b", "c", "a"], ["b", "c"]),
-        ("la-cabra", [row("a", won=1, lossDiff=-3), row("b", won=1, lossDiff=7), row("c", won=3, lossDiff=-20)], ["c", "b", "a"], []),
+        (
+            "cabo",
+            [row("a", won=1, totalOver=180), row("b", won=1, totalOver=120), row("c", won=0, totalOver=10)],
+            ["b", "a", "c"],
+            [],
+        ),
+        (
+            "el-roby",
+            [row("a", won=1, money=-4), row("b", won=1, money=9), row("c", won=1, money=9)],
+            ["b", "c", "a"],
+            ["b", "c"],
+        ),
+        (
+            "la-cabra",
+            [row("a", won=1, lossDiff=-3), row("b", won=1, lossDiff=7), row("c", won=3, lossDiff=-20)],
+            ["c", "b", "a"],
+            [],
+        ),
     ],
 )
 def test_a_league_table_follows_its_declared_rule_on_ties(
@@ -309,7 +358,11 @@ def test_play_again_names_the_next_dealer_the_rules_name(service: Service, game:
     elif game == "cabo":
         assert expected in engine.score(state)["hands"][-1]["result"]["winners"]
     again = service.play_again(started["id"], token=started["token"])
-    assert again["series"] == {k: v for k, v in {"id": started["id"], "number": 2, "previous": started["id"], "dealer": expected}.items() if v is not None}
+    assert again["series"] == {
+        k: v
+        for k, v in {"id": started["id"], "number": 2, "previous": started["id"], "dealer": expected}.items()
+        if v is not None
+    }
     summary = service.match(again["id"])
     assert summary["players"] == events[0].data["players"] and summary["series"]["number"] == 2
     assert [m["id"] for m in service.series(started["id"])["matches"]] == [started["id"], again["id"]]

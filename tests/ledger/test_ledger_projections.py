@@ -61,7 +61,12 @@ def test_two_writers_racing_from_one_position_cannot_both_win(ledger: Ledger) ->
 def test_a_club_log_is_a_chained_stream_the_match_list_leaves_out(ledger: Ledger) -> None:
     start(ledger)
     ledger.create_match(
-        "c1", game=CLUB_LOG, players=[], token_hash="sha256:" + "cd" * 32, first=NewEvent("club_started", {"name": "Casal"}), by="org"
+        "c1",
+        game=CLUB_LOG,
+        players=[],
+        token_hash="sha256:" + "cd" * 32,
+        first=NewEvent("club_started", {"name": "Casal"}),
+        by="org",
     )
     ledger.append("c1", [NewEvent("player_added", {"name": "Núria"})], by="org", expected_version=1)
     assert [r.id for r in ledger.list_matches()[0]] == ["m1"] and ledger.list_matches()[1] == 1

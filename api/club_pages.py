@@ -195,7 +195,9 @@ def matches(club_id: str) -> str:
     except ValueError:
         page = 1
     if opponent:  # the API filters by one player; the pair is found among that player's matches
-        every, _ = current_service().clubs.matches(club_id, player=player_id, game=game, night=night_id, won=won, limit=10000)
+        every, _ = current_service().clubs.matches(
+            club_id, player=player_id, game=game, night=night_id, won=won, limit=10000
+        )
         paired = [row for row in every if opponent in row["seats"]]
         total = len(paired)
         rows = paired[(page - 1) * PAGE : page * PAGE]

@@ -106,15 +106,16 @@ def club(club_id: str) -> str:
 
 
 def _figures(table: dict[str, Any] | None) -> list[str]:
-    """The columns a league table shows: the ranking rule's figures first, then played and won,
-    then the game's money or loss-point difference where the rows have them."""
+    """The columns a league table shows: the ranking rule's figures first, then played, won and
+    net, then the game's money or loss-point difference where the rows have them (few enough
+    for a phone; the profile has every figure)."""
     if not table:
         return []
     out: list[str] = []
     for item in table["rule"]["order"]:
         if item["figure"] not in out:
             out.append(item["figure"])
-    for figure in ("played", "won", "handsWon", "net", "average", "money", "lossDiff"):
+    for figure in ("played", "won", "net", "money", "lossDiff"):
         if figure in out:
             continue
         if any(row.get(figure) is not None for row in table["rows"]):

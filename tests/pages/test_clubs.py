@@ -13,6 +13,7 @@ from typing import Any, Callable
 from playwright.sync_api import Page, expect
 
 from tests.pages.accessibility import serious
+from tests.pages.english import english_on
 from tests.pages.conftest import record, shoot
 from tests.server.conftest import Server
 
@@ -290,3 +291,34 @@ def test_the_club_pages_on_a_desktop(open_page: Callable[..., Page], live: Serve
     # the CSV is the API's
     csv = reader.locator("a", has_text="CSV").get_attribute("href")
     assert csv == f"/clubs/{club}/table?game=cau-robat&period=all&format=csv"
+
+
+def test_the_club_pages_speak_catalan_spanish_and_german(
+    chromium: Any, live: Server, open_page: Callable[..., Page]
+) -> None:
+    club, key, players, night = make_club(live, ["Núria", "Pere", "Marta", "Jordi"])
+    match_id, token = table_match(live, club, key, players[:3], night)
+    record(live, match_id, token, *won_by(0))
+    table_match(live, club, key, players[1:], night)
+    for lang in ("ca", "es", "de"):
+        # what the API itself says (the ranking rule's words) is the core's to translate, not these pages'
+        api_said = live.call("GET", f"/clubs/{club}/table?game=cau-robat&lang={lang}")[1]["rule"]["words"]
+        for path in (
+            f"/c/{club}?lang={lang}#key={key}",
+            f"/c/{club}/n/{night}?lang={lang}#key={key}",
+            f"/c/{club}/n/{night}?lang={lang}&screen=1",
+            f"/c/{club}/p/{players[0]}?lang={lang}",
+            f"/c/{club}/matches?player={players[0]}&won=true&lang={lang}",
+            f"/c/{club}/table?game=cau-robat&lang={lang}",
+            f"/clubs/new?lang={lang}",
+        ):
+            page = open_page(path)
+            assert page.evaluate("document.documentElement.lang") == lang
+            if "#key=" in path and "/n/" not in path:
+                expect(page.locator("#organiser")).to_be_visible()
+            if "#key=" in path and "/n/" in path:
+                expect(page.locator("#new-table")).to_be_visible()
+            left = [text for text in english_on(page, lang) if text != api_said]
+            assert left == [], (path, left)
+            assert serious(page) == [], path
+            page.context.close()

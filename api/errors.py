@@ -25,6 +25,7 @@ from api import i18n, rulebook
 from api.service import AuthError, BadRequest, EventRefused
 from api.service.transfer import ImportBusy, ImportStopped, NothingImported, OutOfTime, TooLarge
 from api.service.words import grouped, ordinal_suffix, said
+from api.service.clubs import ClubNotFound
 from engines.base import RuleViolation, UnknownGame
 from api.web import StreamsBusy, quoted
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
@@ -198,6 +199,8 @@ def from_exception(error: Exception) -> Response:
             return problem(401, error.code, error.message, headers={"WWW-Authenticate": 'Bearer realm="tanteo"'})
         case AuthError():
             return problem(403, error.code, error.message)
+        case ClubNotFound():
+            return problem(404, "club.not_found", Said("club %(club)s not found", club=quoted(error.match_id)))
         case MatchNotFound():
             return problem(404, "match.not_found", Said("match %(match)s not found", match=quoted(error.match_id)))
         case UnknownGame():

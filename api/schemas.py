@@ -108,6 +108,12 @@ _META = {
     "date": lambda: fields.String(allow_none=True, metadata={"description": "match_started.date (YYYY-MM-DD)"}),
     "place": lambda: fields.String(allow_none=True),
     "tags": lambda: fields.List(fields.String()),
+    "series": lambda: fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "match_started.series: the series' id, this match's number, the one before it, the first dealer"
+        },
+    ),
 }
 
 
@@ -120,6 +126,7 @@ class MatchSummary(Schema):
     date = _META["date"]()
     place = _META["place"]()
     tags = _META["tags"]()
+    series = _META["series"]()
     createdAt = fields.String()
     version = fields.Integer()
     head = fields.String()

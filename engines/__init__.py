@@ -11,6 +11,12 @@ from engines import cau_robat
 from engines import cabo
 from engines import el_roby
 from engines.base import Engine, Event, RuleViolation, UnknownGame
+from engines.league import League
+from engines.cabo.league import LEAGUE as _CABO
+from engines.cau_robat.league import LEAGUE as _CAU
+from engines.el_roby.league import LEAGUE as _ROBY
+from engines.kabu.league import LEAGUE as _KABU
+from engines.la_cabra.league import LEAGUE as _CABRA
 
 ENGINES: dict[str, Engine] = {
     la_cabra.GAME: la_cabra,
@@ -19,6 +25,10 @@ ENGINES: dict[str, Engine] = {
     kabu.GAME: kabu,
     el_roby.GAME: el_roby,
 }
+
+
+LEAGUES: dict[str, League] = {league.game: league for league in (_CAU, _KABU, _CABO, _ROBY, _CABRA)}
+"""How each game adds up across a club's matches (``engines/<game>/league.py``)."""
 
 
 PAST_ENGINES: dict[tuple[str, int], Engine] = {}
@@ -47,4 +57,15 @@ def engine_version(game: str, version: int) -> Engine | None:
     return PAST_ENGINES.get((game, version))
 
 
-__all__ = ["ENGINES", "PAST_ENGINES", "Engine", "Event", "RuleViolation", "UnknownGame", "engine_version", "get_engine"]
+__all__ = [
+    "ENGINES",
+    "LEAGUES",
+    "League",
+    "PAST_ENGINES",
+    "Engine",
+    "Event",
+    "RuleViolation",
+    "UnknownGame",
+    "engine_version",
+    "get_engine",
+]

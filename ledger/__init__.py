@@ -24,7 +24,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .base import Check, Current, Ledger, MatchImport, Snapshot
+from .base import CLUB_LOG, Check, Current, Ledger, MatchImport, Snapshot
 from .errors import (
     ChainBroken,
     ConcurrencyConflict,
@@ -53,6 +53,7 @@ from .sqlite import BUSY_TIMEOUT_SECONDS, SqliteLedger
 from .words import Said
 
 __all__ = [
+    "CLUB_LOG",
     "chain_hash_v2",
     "commitment",
     "verify_listing",

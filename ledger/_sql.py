@@ -18,7 +18,7 @@ from typing import Any
 from orjson import loads
 
 from ._core import KeyRow, Row, event_from_row, verify_chain
-from .base import Head, Ledger, MatchFilter, Snapshot
+from .base import CLUB_LOG, Head, Ledger, MatchFilter, Snapshot
 from .errors import MatchNotFound
 from .records import MatchRecord, StoredEvent, VerifyReport, canonical_json
 
@@ -60,6 +60,27 @@ class Statements:
         self.verify_heads = "SELECT id, version, head FROM matches"
         self.verify_all = f"SELECT match_id, {VERIFY_COLUMNS} FROM events ORDER BY match_id, seq"
         self.filters = (sql(tag), sql(place), sql(date), sql("game = ?"), sql("status = ?"), sql(player))
+        self.not_club = sql("game <> ?")
+        self.docs_get = sql("SELECT doc_key, doc FROM projection_docs WHERE name = ? AND doc_key = ?")
+        self.docs_scan = sql(
+            "SELECT doc_key, doc FROM projection_docs WHERE name = ? AND doc_key >= ? AND doc_key < ? "
+            "ORDER BY doc_key LIMIT ?"
+        )
+        self.docs_scan_back = sql(
+            "SELECT doc_key, doc FROM projection_docs WHERE name = ? AND doc_key >= ? AND doc_key < ? "
+            "ORDER BY doc_key DESC LIMIT ?"
+        )
+        self.docs_put = sql(
+            "INSERT INTO projection_docs (name, doc_key, doc) VALUES (?, ?, ?) "
+            "ON CONFLICT (name, doc_key) DO UPDATE SET doc = excluded.doc"
+        )
+        self.docs_drop = sql("DELETE FROM projection_docs WHERE name = ? AND doc_key = ?")
+        self.docs_clear = sql("DELETE FROM projection_docs WHERE name = ?")
+        self.docs_position = sql("SELECT position FROM projection_positions WHERE name = ?")
+        self.docs_position_put = sql(
+            "INSERT INTO projection_positions (name, position) VALUES (?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET position = excluded.position"
+        )
         self.newest = newest
         self.page = sql(f" ORDER BY created_at DESC, {newest} DESC LIMIT ? OFFSET ?")
 
@@ -143,6 +164,22 @@ class SqlStore:
     def swap_token(self, match_id: str, old_hash: str, new_hash: str) -> bool:
         return bool(self.cur.execute(self.sql.match_token, (new_hash, match_id, old_hash)).rowcount == 1)
 
+    def doc_position(self, name: str) -> int:
+        row = self.cur.execute(self.sql.docs_position, (name,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def put_docs(self, name: str, docs: Mapping[str, Any], position: int | None, clear: bool) -> None:
+        if clear:
+            self.cur.execute(self.sql.docs_clear, (name,))
+        puts = [(name, key, json_text(doc)) for key, doc in docs.items() if doc is not None]
+        drops = [(name, key) for key, doc in docs.items() if doc is None]
+        if puts:
+            self.cur.executemany(self.sql.docs_put, puts)
+        if drops:
+            self.cur.executemany(self.sql.docs_drop, drops)
+        if position is not None:
+            self.cur.execute(self.sql.docs_position_put, (name, position))
+
 
 class SqlLedger(Ledger):
     """The reads both SQL ledgers answer alike, over the connection a backend lends."""
@@ -212,6 +249,8 @@ class SqlLedger(Ledger):
         place = None if where.place is None else where.place.casefold()
         wanted = (where.tag, place, where.date, where.game, where.status, where.player)
         found = [(condition, value) for condition, value in zip(self._SQL.filters, wanted) if value is not None]
+        if where.game is None:
+            found.append((self._SQL.not_club, CLUB_LOG))
         clause = f" WHERE {' AND '.join(condition for condition, _ in found)}" if found else ""
         params = [value for _, value in found]
         with self._consistent(place=place is not None) as cur:  # the page and the count agree
@@ -220,6 +259,26 @@ class SqlLedger(Ledger):
                 f"SELECT {MATCH_COLUMNS} FROM matches{clause}{self._SQL.page}", (*params, limit, offset)
             ).fetchall()
         return [match_record(row) for row in rows], int(total)
+
+    def _docs(self, name: str, keys: Sequence[str]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        with self._consistent() as cur:
+            for key in keys:
+                row = cur.execute(self._SQL.docs_get, (name, key)).fetchone()
+                if row is not None:
+                    found[text(row[0])] = loads(row[1])
+        return found
+
+    def _scan_docs(self, name: str, low: str, high: str, limit: int | None, reverse: bool) -> list[tuple[str, Any]]:
+        sql = self._SQL.docs_scan_back if reverse else self._SQL.docs_scan
+        with self._reading() as conn:
+            rows = conn.execute(sql, (name, low, high, self._NO_LIMIT if limit is None else limit)).fetchall()
+        return [(text(key), loads(doc)) for key, doc in rows]
+
+    def _doc_position(self, name: str) -> int:
+        with self._reading() as conn:
+            row = conn.execute(self._SQL.docs_position, (name,)).fetchone()
+        return 0 if row is None else int(row[0])
 
     def verify(self, match_id: str | None = None) -> list[VerifyReport]:
         """Recompute chains from the stored rows: one match, or every match (by id).

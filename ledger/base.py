@@ -58,6 +58,14 @@ class Current(int):
         return current
 
 
+CLUB_LOG = "club"
+"""The ``game`` of a club's roster log. A club's log is a stream like a match's (same rows, same
+chain, same append procedure, exported and verified alike); :meth:`Ledger.list_matches` leaves
+such streams out unless asked for them by this game."""
+
+DOCS_END = "\U0010ffff"
+"""A key above every key that starts with the same prefix (keys compare by code point)."""
+
 NEW_MATCH = Current(0)
 """What the check of a new (or imported) match is given: version 0, no row yet."""
 
@@ -163,6 +171,13 @@ class Store(Protocol):
 
     def savepoint(self) -> AbstractContextManager[object]:
         """Undo what the body wrote if it raises (one match of an import)."""
+
+    def doc_position(self, name: str) -> int:
+        """Return the feed position a projection stands at (0: none yet)."""
+
+    def put_docs(self, name: str, docs: Mapping[str, Any], position: int | None, clear: bool) -> None:
+        """Store (None: delete) a projection's documents, after deleting them all if ``clear``,
+        and move its position (None: unchanged)."""
 
     failures: tuple[type[BaseException], ...]
     """The storage's own errors: raised inside an import, they abort every match of it."""
@@ -399,10 +414,46 @@ class Ledger(ABC):
 
         ``player`` matches one of the match's player names exactly; ``tag`` one of its
         ``meta.tags`` exactly; ``place`` its ``meta.place`` ignoring case (Python's casefold);
-        ``date`` its ``meta.date``.
+        ``date`` its ``meta.date``. Club logs (:data:`CLUB_LOG`) are listed only when ``game`` names them.
         """
         check_page(limit, offset)
         return self._list(MatchFilter(game, player, status, tag, place, date), limit, offset)
+
+    # -- projections: documents derived from the logs, never part of them ------------------
+
+    def docs(self, name: str, keys: Sequence[str]) -> dict[str, Any]:
+        """Return the stored documents of projection ``name`` under ``keys`` (absent keys left out)."""
+        return self._docs(name, list(keys)) if keys else {}
+
+    def scan_docs(
+        self, name: str, prefix: str, *, limit: int | None = None, reverse: bool = False
+    ) -> list[tuple[str, Any]]:
+        """Return ``(key, document)`` of projection ``name`` whose key starts with ``prefix``, by key
+        (``reverse``: from the highest), at most ``limit``."""
+        if limit is not None:
+            check_count("limit", limit)
+        return self._scan_docs(name, prefix, prefix + DOCS_END, limit, reverse)
+
+    def doc_position(self, name: str) -> int:
+        """Return the feed id projection ``name`` has caught up to (0: nothing yet)."""
+        return self._doc_position(name)
+
+    def write_docs(
+        self, name: str, docs: Mapping[str, Any], *, position: tuple[int, int] | None = None, clear: bool = False
+    ) -> bool:
+        """Store a projection's documents (a None document deletes its key) in one transaction.
+
+        ``position`` ``(expected, new)``: write only if the projection still stands at
+        ``expected``, then move it to ``new``; False (nothing written) when another writer (another
+        thread or server) moved it first. ``clear``: delete every document of ``name`` first (a
+        rebuild). Projections are caches of the logs: they are neither chained nor append-only.
+        """
+        check_text("name", name)
+        with self._transaction() as store:
+            if position is not None and store.doc_position(name) != position[0]:
+                return False
+            store.put_docs(name, docs, None if position is None else position[1], clear)
+        return True
 
     def feed(self, after_id: int = 0, limit: int = 1000) -> list[tuple[int, StoredEvent]]:
         """Return ``(id, event)`` for every match's events in the order they were stored, ids
@@ -466,6 +517,18 @@ class Ledger(ABC):
     @abstractmethod
     def _feed(self, after_id: int, limit: int) -> list[tuple[int, StoredEvent]]:
         """:meth:`feed`, its bounds checked."""
+
+    @abstractmethod
+    def _docs(self, name: str, keys: Sequence[str]) -> dict[str, Any]:
+        """:meth:`docs`."""
+
+    @abstractmethod
+    def _scan_docs(self, name: str, low: str, high: str, limit: int | None, reverse: bool) -> list[tuple[str, Any]]:
+        """:meth:`scan_docs`: keys ``low <= key < high``."""
+
+    @abstractmethod
+    def _doc_position(self, name: str) -> int:
+        """:meth:`doc_position`."""
 
 
 def _import_one(

@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ._core import KeyRow, Row, event_from_row, verify_chain
-from .base import Head, Ledger, MatchFilter, Snapshot, Store
+from orjson import loads
+
+from ._sql import json_text
+from .base import CLUB_LOG, Head, Ledger, MatchFilter, Snapshot, Store
 from .errors import LedgerError, MatchNotFound
 from .records import MatchRecord, StoredEvent, VerifyReport
 
@@ -49,8 +52,11 @@ class _Tables:
         feed: list[Row],
         keys: dict[tuple[str, str], tuple[str, int, int]],
         snapshots: dict[str, dict[int, Snapshot]],
+        docs: dict[str, dict[str, str]],
+        positions: dict[str, int],
     ) -> None:
         self.matches, self.feed, self.keys, self.snapshots = matches, feed, keys, snapshots
+        self.docs, self.positions = docs, positions
         self.found: _Match | None = None
         self.base = 0
 
@@ -104,6 +110,20 @@ class _Tables:
     def savepoint(self) -> contextlib.nullcontext[None]:
         return contextlib.nullcontext()  # nothing is changed before the last thing that can fail
 
+    def doc_position(self, name: str) -> int:
+        return self.positions.get(name, 0)
+
+    def put_docs(self, name: str, docs: Mapping[str, Any], position: int | None, clear: bool) -> None:
+        stored = {} if clear else dict(self.docs.get(name, {}))
+        for key, doc in docs.items():
+            if doc is None:
+                stored.pop(key, None)
+            else:
+                stored[key] = json_text(doc)  # stored as text, as the SQL ledgers store it
+        self.docs[name] = stored
+        if position is not None:
+            self.positions[name] = position
+
     def _change(self, match_id: str, **fields: Any) -> None:
         match = self.matches[match_id]
         match.row = dataclasses.replace(match.row, **fields)
@@ -120,7 +140,8 @@ class MemoryLedger(Ledger):
         self._log: list[Row] = []
         """Every match's rows in the order they were stored (the feed)."""
         self._snapshots: dict[str, dict[int, Snapshot]] = {}
-        self._tables = _Tables(self._matches, self._log, {}, self._snapshots)
+        self._docs_by_name: dict[str, dict[str, str]] = {}
+        self._tables = _Tables(self._matches, self._log, {}, self._snapshots, self._docs_by_name, {})
         self._closed = False
 
     def __repr__(self) -> str:
@@ -168,7 +189,7 @@ class MemoryLedger(Ledger):
             found = [
                 match
                 for match in self._matches.values()
-                if (where.game is None or match.row.game == where.game)
+                if (match.row.game == where.game if where.game is not None else match.row.game != CLUB_LOG)
                 and (where.player is None or where.player in match.row.players)
                 and (where.status is None or match.row.status == where.status)
                 and (where.tag is None or where.tag in (match.row.meta.get("tags") or []))
@@ -177,6 +198,22 @@ class MemoryLedger(Ledger):
             ]
             found.sort(key=lambda match: (match.row.created_at, match.order), reverse=True)
             return [match.record() for match in found[offset : offset + limit]], len(found)
+
+    def _docs(self, name: str, keys: Sequence[str]) -> dict[str, Any]:
+        with self._lock:
+            stored = self._docs_by_name.get(name, {})
+            return {key: loads(stored[key]) for key in keys if key in stored}
+
+    def _scan_docs(self, name: str, low: str, high: str, limit: int | None, reverse: bool) -> list[tuple[str, Any]]:
+        with self._lock:
+            found = sorted(
+                ((k, v) for k, v in self._docs_by_name.get(name, {}).items() if low <= k < high), reverse=reverse
+            )
+        return [(key, loads(doc)) for key, doc in found[:limit]]
+
+    def _doc_position(self, name: str) -> int:
+        with self._lock:
+            return self._tables.positions.get(name, 0)
 
     def _feed(self, after_id: int, limit: int) -> list[tuple[int, StoredEvent]]:
         with self._lock:

@@ -90,7 +90,7 @@ FEED_LOCK = 0x7A4E7E02
 """Advisory lock key: writers hold it shared from the events insert to the commit; ``feed``
 takes it exclusively for an instant to wait out writers holding lower ids."""
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 ANNOUNCE_CHANNEL = "tanteo_appends"
 """The LISTEN/NOTIFY channel on which every append announces its match's new version
@@ -225,6 +225,16 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         PRIMARY KEY (match_id, seq)
     )
     """,
+        ),
+    ),
+    # Projections (league tables, profiles), SQLite's m006_projections; keys compare by code
+    # point (COLLATE "C"), whatever the database's locale, so that a prefix is a key range.
+    (
+        5,
+        (
+            'CREATE TABLE projection_docs (name text NOT NULL, doc_key text COLLATE "C" NOT NULL, '
+            "doc text NOT NULL, PRIMARY KEY (name, doc_key))",
+            "CREATE TABLE projection_positions (name text PRIMARY KEY, position bigint NOT NULL)",
         ),
     ),
 )

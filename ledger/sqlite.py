@@ -265,6 +265,17 @@ def m005_snapshots_by_rowid(db: Database) -> None:
     db.execute("DROP TABLE snapshots_old")
 
 
+@_migration
+def m006_projections(db: Database) -> None:
+    """Projections (league tables, profiles): documents derived from the logs, and the feed id
+    each has caught up to. A cache beside the log: neither chained nor append-only."""
+    db.execute(
+        "CREATE TABLE projection_docs (name TEXT NOT NULL, doc_key TEXT NOT NULL, doc TEXT NOT NULL, "
+        "PRIMARY KEY (name, doc_key)) WITHOUT ROWID, STRICT"
+    )
+    db.execute("CREATE TABLE projection_positions (name TEXT PRIMARY KEY NOT NULL, position INTEGER NOT NULL) STRICT")
+
+
 _SQL = Statements(
     "?",
     tag="EXISTS (SELECT 1 FROM json_each(matches.meta, '$.tags') WHERE json_each.value = ?)",

@@ -77,6 +77,8 @@ __all__ = [
     "schema_document",
     "schema_id",
     "self_contained",
+    "club_event_types",
+    "validate_club_event",
     "validate_envelope",
     "validate_event",
 ]
@@ -91,6 +93,9 @@ ENVELOPE = "envelope.v1.json"
 """The relative path of the stored-event envelope schema."""
 
 MATCH_STARTED = "match_started"
+
+ROSTER = "club"
+"""The folder of a club's roster events (``club/<type>.v<N>.json``): not a game."""
 
 MAX_INTEGER = 1_000_000_000
 """The widest integer any schema accepts (``common/defs.json#/$defs/boundedInteger``); every
@@ -177,11 +182,11 @@ def _catalogue() -> _Catalogue:
 
 def games() -> list[str]:
     """Return the game ids that have a schema folder, sorted."""
-    return sorted(folder for folder in _catalogue().types if folder != COMMON)
+    return sorted(folder for folder in _catalogue().types if folder not in (COMMON, ROSTER))
 
 
 def _check_game(game: object, path: str = "$") -> str:
-    if not isinstance(game, str) or game == COMMON or game not in _catalogue().types:
+    if not isinstance(game, str) or game in (COMMON, ROSTER) or game not in _catalogue().types:
         known = Joined(games(), ", ")
         message = (
             Said("game is required: write one of %(known)s", known=known)
@@ -510,6 +515,34 @@ def validate_event(game: str | None, type: str, data: object) -> None:
         validator = _validator(_check_game(game), type)
     if not validator.is_valid(data):
         _raise_invalid(validator.validator, data, "data", game)
+
+
+def club_event_types() -> list[str]:
+    """Return the event types of a club's roster log, sorted."""
+    return list(_catalogue().types[ROSTER])
+
+
+def validate_club_event(type: str, data: object) -> None:
+    """Check a roster event's ``data`` against its schema (``club/<type>.v<N>.json``).
+
+    Raises:
+        SchemaError: ``schema.unknown_type`` or ``schema.invalid``.
+    """
+    own = _catalogue().types[ROSTER]
+    rel = own.get(type) if isinstance(type, str) else None
+    if rel is None:
+        message = Said(
+            "a club's log has no event %(type)s: write one of %(known)s",
+            type=show(type),
+            known=Joined(list(own), ", "),
+        )
+        raise SchemaError("schema.unknown_type", message, "$.type", [{"path": "$.type", "message": message}])
+    key = (ROSTER, type)
+    compiled = _VALIDATORS.get(key)
+    if compiled is None:
+        compiled = _VALIDATORS[key] = _build(rel)
+    if not compiled.is_valid(data):
+        _raise_invalid(compiled.validator, data, "data")
 
 
 def validate_envelope(envelope: object) -> None:

@@ -15,8 +15,11 @@ Every log is read through the one walk, :func:`engines.base.walk`.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from api.service.clubs import Clubs
+from api.service.league import club_of, series_matches
 from api.service.cache import CHECKPOINT_EVERY, StateCache, state_at
 from api.service.desk import Clock, utc_now
 from api.service.errors import BadRequest
@@ -24,9 +27,10 @@ from api.service.reader import Reader, meta_fields
 from api.service.snapshots import SNAPSHOT_EVERY
 from api.service.tokens import AuthError, authorize, hash_token
 from api.service.writing import EventRefused, Writer, checked_steps, match_meta, new_match_id
-from engines.base import Engine, collector_paused
+from engines import LEAGUES
+from engines.base import Engine, RuleViolation, collector_paused, walk
 from engines.said import Said
-from ledger import Ledger, MatchRecord
+from ledger import CLUB_LOG, Ledger, MatchNotFound, MatchRecord
 
 __all__ = [
     "CHECKPOINT_EVERY",
@@ -73,6 +77,8 @@ class Service(Writer):
         if record is None:
             record = self.ledger.get_match(match_id)
             self.cache.keep_record(record)
+        if record.game == CLUB_LOG:  # a club's log is written as a club (api.service.clubs)
+            raise MatchNotFound(match_id)
         return record
 
     def authorize(self, record: MatchRecord, token: str | None) -> None:
@@ -112,6 +118,82 @@ class Service(Writer):
                 Said("step %(step)s does not exist: this match has events 1 to %(version)s", step=at, version=version),
             )
         return state_at(self.ledger, match_id, engine, entry, at), version
+
+    @functools.cached_property
+    def clubs(self) -> Clubs:
+        """The clubs: roster logs, league tables, profiles and nights (:mod:`api.service.clubs`)."""
+        return Clubs(self)
+
+    # ---- series: "Play again"
+
+    def play_again(self, match_id: str, *, token: str | None, by: str = "") -> dict[str, Any]:
+        """Start the next match of a finished one: the same players, options and club, the deal
+        going on where the rules pass it (``series.dealer``), numbered in its series.
+
+        The rules leave the first dealer of a match free, so the dealer is the one the table is
+        told to start with (the score page offers it), not a check.
+
+        Raises:
+            MatchNotFound, AuthError, RuleViolation (``series.not_over``).
+        """
+        reader = self.reader(match_id, token)
+        if not token:
+            raise AuthError(
+                "auth.missing",
+                Said("starting the next match needs this one's token: send 'Authorization: Bearer <token>'"),
+            )
+        if reader.record.status != "over":
+            raise RuleViolation("series.not_over", Said("this match is not over yet: finish it before playing again"))
+        first = next(walk(reader.engine, reader.log)).read.data  # match_started as the log now reads it
+        series = dict(first.get("series") or {"id": match_id, "number": 1})
+        data = {
+            k: v
+            for k, v in first.items()
+            if k in ("game", "players", "teams", "target", "options", "title", "place", "tags")
+        }
+        data["series"] = {
+            "id": series["id"],
+            "number": int(series["number"]) + 1,
+            "previous": match_id,
+            "dealer": LEAGUES[reader.record.game].next_dealer(reader.head_state),
+        }
+        if data["series"]["dealer"] is None:
+            del data["series"]["dealer"]
+        club = club_of(self.ledger, match_id)
+        if club is None:
+            self.clubs.projector.catch_up()
+            club = club_of(self.ledger, match_id)
+        started = self.start_match(data, by=by)
+        if club is not None:  # the same seats of the same club: the previous match's token vouches for them
+            seating = self.clubs.roster(club).matches[match_id]
+            self.clubs.add_again(club, started["id"], seating["players"], seating.get("night"), by=by)
+        return {**started, "series": data["series"], "club": club}
+
+    def series(self, series_id: str) -> dict[str, Any]:
+        """A series: its matches in order and each seat's running total of matches won.
+
+        Raises:
+            MatchNotFound: no match starts or continues this series.
+        """
+        self.clubs.projector.catch_up()
+        ids = series_matches(self.ledger, series_id)
+        first = self.match(series_id)  # the first match's id names the series
+        ids = [series_id, *[m for m in ids if m != series_id]]
+        matches, won = [], [0] * len(first["players"])
+        for number, mid in enumerate(ids, 1):
+            summary = first if mid == series_id else self.match(mid)
+            winners = list(summary["end"].get("winners") or []) if summary["end"].get("over") else []
+            seats = _winning_seats(summary, winners)
+            for seat in seats:
+                won[seat] += 1
+            matches.append({"id": mid, "number": number, "status": summary["status"], "winners": seats})
+        return {
+            "id": series_id,
+            "game": first["game"],
+            "players": first["players"],
+            "matches": matches,
+            "totals": [{"seat": i, "name": name, "won": won[i]} for i, name in enumerate(first["players"])],
+        }
 
     # ---- reading: every read goes through one Reader (api/service/reader.py)
 
@@ -210,3 +292,13 @@ class Service(Writer):
     def audit(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
         """Verify the chain, rescore every hand from scratch and compare the table's claims (:meth:`Reader.audit`)."""
         return self.reader(match_id, token).audit()
+
+
+def _winning_seats(summary: dict[str, Any], winners: list[int]) -> list[int]:
+    """The seats among a match's winners (a team game names teams: their seats)."""
+    seats: list[int] = []
+    for standing in summary["standings"]:
+        side = standing.get("team", standing.get("seat"))
+        if side in winners:
+            seats += list(standing.get("seats") or [standing.get("seat")])
+    return sorted(seats)

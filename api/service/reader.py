@@ -41,7 +41,7 @@ from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step
 from engines.privacy import cards_unknown
 from engines.said import Joined, Said
 from api.service.words import said
-from ledger import MatchRecord, StoredEvent
+from ledger import CLUB_LOG, MatchNotFound, MatchRecord, StoredEvent
 from replays.audit import audit as build_audit, named, rules_report
 from replays.steps import COURSES, WITHHELD_WORDS, Frame, frames, frames_json, frames_of
 
@@ -58,7 +58,14 @@ def meta_fields(meta: Mapping[str, Any]) -> dict[str, Any]:
         "date": meta.get("date"),
         "place": meta.get("place"),
         "tags": list(meta.get("tags") or []),
+        "series": meta.get("series"),
     }
+
+
+def roster_listing(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
+    """Return a club's log as every reader sees it: a roster holds no private value (names and
+    nicknames are public to the club), so every envelope is listed whole."""
+    return [listed(event, None) for event in events]
 
 
 class Reader:
@@ -77,6 +84,8 @@ class Reader:
             match_id
         )  # the stored row: its token may have been rotated elsewhere
         """The match row, read once for the whole read."""
+        if self.record.game == CLUB_LOG:  # a club's log is read as a club (api.service.clubs)
+            raise MatchNotFound(match_id)
         if token:
             authorize(self.record, token)
             service.cache.keep_record(self.record)

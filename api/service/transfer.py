@@ -39,7 +39,7 @@ from api.service.tokens import AuthError, hash_token, new_token
 from engines import get_engine
 from engines.base import Engine, Event, RuleViolation, UnknownGame, collector_paused, events_from, walk
 from ledger.records import StoredEvent, is_placeholder
-from ledger import ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable
+from ledger import CLUB_LOG, ChainBroken, MatchExists, MatchImport, MatchNotFound, StorageUnavailable
 from replays.archive import ArchivedMatch, LineError, archive_line, damaged_match, iter_archive, read_archive
 from replays.lines import MAX_ERRORS, ErrorLog, more_errors_said, not_a_record, unread_said
 from replays.notation import (
@@ -55,7 +55,8 @@ from replays.notation import (
     value_at,
     write_text,
 )
-from schemas import SchemaError, validate_event
+from schemas import SchemaError, validate_club_event, validate_event
+from api.service.reader import roster_listing
 from api.service.words import grouped, said
 from engines.said import Counted, Joined, Said
 
@@ -294,6 +295,17 @@ def all_lines(service: Service, *, full: bool = False, **filters: str | None) ->
             yield from match_lines(service, match_id, full=full)
         except AuthError:
             continue  # a match in play that hides a card: its archive needs its key
+    if not any(value is not None for value in filters.values()):  # the whole database: the clubs' logs too
+        clubs: list[str] = []
+        offset = 0
+        while True:
+            rows, total = service.ledger.list_matches(game=CLUB_LOG, limit=PAGE, offset=offset)
+            clubs.extend(r.id for r in rows)
+            offset += len(rows)
+            if not rows or offset >= total:
+                break
+        for club_id in reversed(clubs):
+            yield from (archive_line(envelope) for envelope in roster_listing(service.ledger.read(club_id)))
 
 
 def count_matches(service: Service) -> int:
@@ -537,6 +549,11 @@ def _decision(service: Service, archived: ArchivedMatch, damaged: Collection[str
     return ("import", opening, None)
 
 
+ROSTER_IMPORT: Any = object()
+"""What :func:`_opening` gives for a club's log: it is checked by the roster's rules, in this
+process (a roster is short), not by a game's engine."""
+
+
 def _opening(service: Service, archived: ArchivedMatch) -> Engine | dict[str, Any]:
     """Check the match's first event and whether the match is stored already; return its engine,
     or the unchanged entry when it is stored event for event.
@@ -546,6 +563,9 @@ def _opening(service: Service, archived: ArchivedMatch) -> Engine | dict[str, An
             already with other events.
     """
     first = archived.events[0]
+    if first.seq == 1 and first.type == "club_started":  # a club's roster log (api.service.clubs)
+        same = _already_stored(service, archived)
+        return ROSTER_IMPORT if same is None else same
     if first.seq != 1 or first.type != "match_started":
         raise _Refused(
             archived.lines[0],
@@ -569,6 +589,8 @@ def _ready(archived: ArchivedMatch, engine: Engine, checked: _Checked | None) ->
         _Refused: an event breaks its schema.
     """
     events = archived.events
+    if engine is ROSTER_IMPORT:
+        return _ready_roster(archived)
     players = len(events[0].data["players"])
     if checked is None:  # checked here: the shapes now, the rules inside the transaction
         problem = _shape_problem(engine, events)
@@ -591,6 +613,54 @@ def _ready(archived: ArchivedMatch, engine: Engine, checked: _Checked | None) ->
     token = new_token()
     item = MatchImport(archived.id, engine.GAME, list(events[0].data["players"]), hash_token(token), events, check)
     return archived, item, token
+
+
+def _ready_roster(archived: ArchivedMatch) -> tuple[ArchivedMatch, MatchImport, str]:
+    """A club's log to import: each event's shape now, the roster's rules inside the transaction;
+    a new key is made (the archive never holds one), as a match gets a new token.
+
+    Raises:
+        _Refused: an event breaks its schema.
+    """
+    from api.service import EventRefused
+    from api.service.roster import Roster, apply
+
+    for index, event in enumerate(archived.events):
+        try:
+            validate_club_event(event.type, event.data)
+        except SchemaError as error:
+            raise _Refused(archived.lines[index], error.code, _event_said(event, error.message)) from None
+
+    def check(current: int, stored: Any) -> None:
+        roster = Roster()
+        for index, event in enumerate(stored):
+            try:
+                apply(roster, event.type, event.data, event.seq, event.at)
+            except RuleViolation as error:
+                raise EventRefused(index, error) from None
+
+    key = new_token()
+    item = MatchImport(archived.id, CLUB_LOG, [], hash_token(key), archived.events, check)
+    return archived, item, key
+
+
+def club_archive(service: Service, club_id: str) -> str:
+    """A club's archive: its log, then the log of each of its matches (oldest first), as JSON Lines.
+
+    The club's log holds no hidden value; a match still in play that hides a card is left out
+    (its archive needs its write key, as in :func:`all_lines`).
+
+    Raises:
+        ClubNotFound: no such club.
+    """
+    roster = service.clubs.roster(club_id)
+    out = [archive_line(envelope) for envelope in roster_listing(service.ledger.read(club_id))]
+    for match_id in sorted(roster.matches, key=lambda m: roster.matches[m]["seq"]):
+        try:
+            out.extend(match_lines(service, match_id))
+        except AuthError:
+            continue
+    return b"".join(out).decode("utf-8")
 
 
 def _shape_problem(engine: Engine, events: Sequence[Any]) -> tuple[int, str, str] | None:
@@ -693,7 +763,7 @@ def _settled_by_workers(
         events, numbers = groups[match_id]
         archived = ArchivedMatch(match_id, tuple(events), tuple(numbers))
         decision = decided[match_id] = (archived, _decision(service, archived, damaged))
-        if decision[1][0] == "import":
+        if decision[1][0] == "import" and decision[1][1] is not ROSTER_IMPORT:
             engine = decision[1][1]
             sent[match_id] = (len(tasks), len(task))
             task.append((engine.GAME, len(events[0].data["players"]), [lines[n - 1] for n in numbers]))
@@ -724,7 +794,7 @@ def _settled_by_workers(
         send()
         found: dict[int, list[_Checked]] = {}
         for match_id, (archived, decision) in decided.items():
-            if decision[0] == "import":
+            if decision[0] == "import" and match_id in sent:
                 number, place = sent[match_id]
                 if number not in found:
                     found[number] = tasks[number].result()
@@ -1232,3 +1302,44 @@ def _cell(value: Any) -> Any:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
+
+
+def table_csv(service: Service, club_id: str, game: str, period: str = "all", lang: str = DEFAULT) -> str:
+    """Return a club's league table as CSV: rank, player, then the figures; the headers in ``lang``."""
+    table = service.clubs.table(club_id, game, period)
+    rows: list[list[Any]] = [
+        [
+            Said("rank"),
+            Said("player"),
+            Said("matches played"),
+            Said("matches won"),
+            Said("hands"),
+            Said("hands won"),
+            Said("won (%(unit)s)", unit=table["rule"]["unit"]),
+            Said("lost (%(unit)s)", unit=table["rule"]["unit"]),
+            Said("net (%(unit)s)", unit=table["rule"]["unit"]),
+            Said("average"),
+            Said("money"),
+            Said("loss-point difference"),
+            Said("tied"),
+        ]
+    ]
+    for row in table["rows"]:
+        rows.append(
+            [
+                row["rank"],
+                row["name"],
+                row["played"],
+                row["won"],
+                row["hands"],
+                row["handsWon"],
+                row["gained"],
+                row["lost"],
+                row["net"],
+                "" if row["average"] is None else row["average"],
+                row["money"],
+                row["lossDiff"],
+                Said("yes") if row["tied"] else "",
+            ]
+        )
+    return _csv(rows, lang)

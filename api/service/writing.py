@@ -75,7 +75,7 @@ def new_match_id() -> str:
     return match_id
 
 
-META_FIELDS = ("title", "date", "place", "tags")
+META_FIELDS = ("title", "date", "place", "tags", "series")
 """What people call a match by: kept from ``match_started`` (as amended) for listing and filtering."""
 
 

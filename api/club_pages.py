@@ -16,7 +16,10 @@ from flask import Blueprint, abort, render_template, request
 from flask_babel import format_decimal, gettext
 
 from api.context import current_service
-from engines import ENGINES, get_engine
+from api.i18n import say
+from engines import ENGINES, LEAGUES, get_engine
+from engines.base import RuleViolation
+from ledger import MatchNotFound
 
 bp = Blueprint("club_pages", __name__, template_folder="templates")
 
@@ -27,8 +30,8 @@ PAGE = 25
 def _club(club_id: str) -> dict[str, Any]:
     """The club as anyone reads it (GET /clubs/{id}), or a 404 page."""
     try:
-        return current_service().clubs.club(club_id)  # type: ignore[no-any-return]
-    except LookupError:
+        return current_service().clubs.club(club_id)
+    except MatchNotFound:  # ClubNotFound
         abort(404, gettext("no club %(club)s", club=club_id))
 
 
@@ -106,19 +109,17 @@ def club(club_id: str) -> str:
 
 
 def _figures(table: dict[str, Any] | None) -> list[str]:
-    """The columns a league table shows: the ranking rule's figures first, then played, won and
-    net, then the game's money or loss-point difference where the rows have them (few enough
-    for a phone; the profile has every figure)."""
+    """The columns a league table shows: the ranking rule's figures first (El Roby's money, La
+    Cabra's loss-point difference among them), then played, won and net: few enough for a phone;
+    the profile has every figure."""
     if not table:
         return []
     out: list[str] = []
     for item in table["rule"]["order"]:
         if item["figure"] not in out:
             out.append(item["figure"])
-    for figure in ("played", "won", "net", "money", "lossDiff"):
-        if figure in out:
-            continue
-        if any(row.get(figure) is not None for row in table["rows"]):
+    for figure in ("played", "won", "net"):
+        if figure not in out:
             out.append(figure)
     return out
 
@@ -149,7 +150,7 @@ def night(club_id: str, night_id: str) -> str:
     found = _club(club_id)
     try:
         evening = current_service().clubs.night(club_id, night_id)
-    except LookupError:
+    except RuleViolation:  # club.unknown_night
         abort(404, gettext("no night %(night)s in this club", night=night_id))
     tables = [{**table, "figures": _figures(table)} for table in evening["standings"].values()]
     return render_template(
@@ -169,9 +170,17 @@ def player(club_id: str, player_id: str) -> str:
     found = _club(club_id)
     try:
         profile = current_service().clubs.profile(club_id, player_id)
-    except LookupError:
+    except RuleViolation:  # club.unknown_player (or hidden)
         abort(404, gettext("no player %(player)s in this club", player=player_id))
-    return render_template("club_player.html", club=found, profile=profile, games=_game_names())
+    leagues = {g: LEAGUES[g] for g in profile["games"] if g in LEAGUES}
+    return render_template(
+        "club_player.html",
+        club=found,
+        profile=profile,
+        games=_game_names(),
+        units={g: say(league.unit) for g, league in leagues.items()},
+        ranked={g: {figure for figure, _ in league.order} for g, league in leagues.items()},
+    )
 
 
 @bp.get("/c/<club_id>/matches")
@@ -259,8 +268,8 @@ def club_words() -> dict[str, Any]:
         "won": gettext("Won"),
         "hands": gettext("Hands"),
         "handsWon": gettext("Hands won"),
-        "gained": gettext("Won (points)"),
-        "lost": gettext("Lost (points)"),
+        "gained": gettext("Gained"),
+        "lost": gettext("Lost"),
         "net": gettext("Net"),
         "average": gettext("Average"),
         "money": gettext("Money"),

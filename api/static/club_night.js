@@ -70,13 +70,16 @@ function seatSelect(n) {
   return el("li", {}, select);
 }
 
-function refreshSeats() {
+/** Seats for the chosen game: as many as there are, within the game's range; ``usual`` (a game
+ * just chosen) seats four where the game allows it, as the new-match page does. */
+function refreshSeats(usual = false) {
   const option = $("table-game").selectedOptions[0];
   const min = Number(option.dataset.min);
   const max = Math.min(Number(option.dataset.max), roster.length);
   const seats = $("seats");
-  while (seats.children.length < Math.min(min, roster.length)) seats.append(seatSelect(seats.children.length));
-  while (seats.children.length > max) seats.lastElementChild.remove();
+  const want = usual ? Math.min(Math.max(min, 4), max) : Math.min(Math.max(min, seats.children.length), max);
+  while (seats.children.length < want) seats.append(seatSelect(seats.children.length));
+  while (seats.children.length > want) seats.lastElementChild.remove();
   $("add-seat").disabled = seats.children.length >= max;
   $("remove-seat").disabled = seats.children.length <= min;
 }
@@ -92,6 +95,7 @@ async function startTable(event) {
     return;
   }
   $("start-table").disabled = true;
+  $("table-created").hidden = true;  // the last table's link is not this one's
   const body = { match: { game: $("table-game").value, players }, night: nightId };
   const result = await clubCall("POST", `/clubs/${club}/matches`, body, club);
   $("start-table").disabled = false;
@@ -121,11 +125,11 @@ async function organise() {
     $("table-form").replaceChildren(el("p", { class: "note", text: t("Add at least two players to the club's roster first.") }));
     return;
   }
-  $("table-game").addEventListener("change", refreshSeats);
+  $("table-game").addEventListener("change", () => refreshSeats(true));
   $("add-seat").addEventListener("click", () => { $("seats").append(seatSelect($("seats").children.length)); refreshSeats(); });
   $("remove-seat").addEventListener("click", () => { $("seats").lastElementChild.remove(); refreshSeats(); });
   $("table-form").addEventListener("submit", startTable);
-  refreshSeats();
+  refreshSeats(true);
 }
 
 organise();

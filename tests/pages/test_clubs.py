@@ -8,7 +8,10 @@ Photographs: ``TANTEO_SHOTS=/work/tr/shots30`` keeps them as ``clubpages-*.png``
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
 
 from playwright.sync_api import Page, expect
 
@@ -18,6 +21,17 @@ from tests.pages.conftest import record, shoot
 from tests.server.conftest import Server
 
 DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The pages' server with room for a club night's streams: a night page follows each table in
+    play (one stream, one worker thread each), and a closed page's streams hold their threads
+    until the server's next heartbeat finds them gone."""
+    server = Server(Path(tmp_path_factory.mktemp("clubs")) / "clubs.db", ["--threads", "48"])
+    server.start()
+    yield server
+    server.stop()
 
 
 def hand(dealer: int, piles: list[int], table: int) -> list[dict[str, Any]]:
@@ -61,7 +75,7 @@ def make_club(live: Server, names: list[str], night: str = "Thursday") -> tuple[
         {"events": [{"type": "night_opened", "data": {"name": night, "date": "2026-11-26"}}]},
     )
     nights = live.call("GET", f"/clubs/{club}")[1]["nights"]
-    return club, key, added["players"], nights[-1]["id"]
+    return club, key, added["made"][: len(names)], nights[-1]["id"]
 
 
 def table_match(live: Server, club: str, key: str, players: list[str], night: str) -> tuple[str, str]:
@@ -73,6 +87,11 @@ def table_match(live: Server, club: str, key: str, players: list[str], night: st
         {"match": {"game": "cau-robat", "players": players}, "night": night},
     )
     return answer["id"], answer["token"]
+
+
+def summary_token(page: Page, match_id: str) -> str:
+    """The write key this browser keeps for ``match_id`` (api.js keepToken)."""
+    return str(page.evaluate("id => localStorage.getItem(`tanteo:token:${id}`)", match_id))
 
 
 def checked(page: Page, name: str, *, full_page: bool = True) -> None:
@@ -142,6 +161,9 @@ def test_an_organiser_runs_a_season_from_the_pages(open_page: Callable[..., Page
     tables: list[tuple[str, str]] = []
     for seating in seatings:
         page.locator("#table-game").select_option("cau-robat")
+        expect(page.locator("#seats select")).to_have_count(4)  # four, the usual table, until told otherwise
+        page.get_by_role("button", name="Remove the last seat").click()
+        expect(page.locator("#seats select")).to_have_count(3)
         for seat, name in enumerate(seating):
             page.locator(f"#seat-{seat}").select_option(label=name)
         page.get_by_role("button", name="Start the table").click()
@@ -260,10 +282,15 @@ def test_play_again_and_the_series(open_page: Callable[..., Page], live: Server)
     line = page.locator("#series-line")
     expect(line).to_contain_text("Match 2 of the series")
     expect(line).to_contain_text("Ben 1 win")
-    # a reader without the key is not offered the next match
-    reader = open_page(f"/m/{match_id}")
-    expect(reader.locator("#series-line")).to_contain_text("Match 1 of the series")
+    # a reader without the key sees the series too, and is not offered the next match
+    reader = open_page(f"/m/{new_id}")
+    expect(reader.locator("#series-line")).to_contain_text("Match 2 of the series")
+    record(live, new_id, summary_token(page, new_id), *won_by(2))
+    reader.reload()
+    expect(reader.locator("#series-line")).to_contain_text("Carl 1 win")
     expect(reader.get_by_role("button", name="Play again")).to_be_hidden()
+    # the key's holder followed the match live to its end: the next one is offered without a reload
+    expect(page.get_by_role("button", name="Play again")).to_be_visible()
 
 
 def test_the_club_pages_on_a_desktop(open_page: Callable[..., Page], live: Server) -> None:
@@ -296,7 +323,7 @@ def test_the_club_pages_on_a_desktop(open_page: Callable[..., Page], live: Serve
 def test_the_club_pages_speak_catalan_spanish_and_german(
     chromium: Any, live: Server, open_page: Callable[..., Page]
 ) -> None:
-    club, key, players, night = make_club(live, ["Núria", "Pere", "Marta", "Jordi"])
+    club, key, players, night = make_club(live, ["Núria", "Pere", "Marta", "Jordi"], "Dijous")
     match_id, token = table_match(live, club, key, players[:3], night)
     record(live, match_id, token, *won_by(0))
     table_match(live, club, key, players[1:], night)

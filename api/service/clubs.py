@@ -136,6 +136,8 @@ class Clubs:
         """
         self.authorize(club_id, key)
         for index, event in enumerate(events):
+            if event.get("type") not in rules.ROSTER_TYPES:
+                _check_shape(index, event.get("type", ""), event.get("data"))  # no such event: said by the schemas
             if event.get("type") not in ORGANISER_TYPES:
                 error = RuleViolation(
                     "club.not_writable",
@@ -243,6 +245,7 @@ class Clubs:
                     seats=len(record.players),
                 ),
             )
+        self.projector.catch_up()  # the club a match belongs to, as of now
         if club_of(self.ledger, match_id) not in (None, club_id):
             raise RuleViolation(
                 "club.match_taken", Said("match %(match)s already belongs to another club", match=match_id)

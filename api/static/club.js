@@ -13,7 +13,7 @@ const id = root.dataset.club;
 adoptFragmentKey(id);
 
 const said = saidBeforeReload();
-if (said) $("club-said").textContent = said;
+if (said) $("club-said").textContent = said.text;
 
 function refuse(form, text, problem) {
   const box = form.querySelector(".refusal");
@@ -31,7 +31,7 @@ async function post(form, events, done) {
   buttons.forEach((b) => { b.disabled = false; });
   if (result.offline) { refuse(form, t("The server cannot be reached; nothing was recorded.")); return; }
   if (!result.ok) { refuse(form, problemText(result.body).message, result.body); return; }
-  sayAfterReload(done);
+  sayAfterReload(done, form.id);
   location.reload();
 }
 
@@ -67,6 +67,11 @@ async function organise() {
   $("key-qr").replaceChildren(qrSvg(link, t("QR code: this club's page with its organiser's key")));
   $("roster-tools").hidden = false;
   $("night-tools").hidden = false;
+  const again = said && said.form && document.getElementById(said.form);
+  if (again) {  // the form just used, open again for the next change of its kind
+    again.closest("details").open = true;
+    again.querySelector("input, select").focus();
+  }
   if (players.length) $("roster-list").replaceChildren(...players.map(rosterItem));
   fillSelects(players);
   const byId = Object.fromEntries(players.map((p) => [p.id, p]));

@@ -22,10 +22,14 @@ export function clubCall(method, path, body, id) {
   return call(method, path, body, { token: keyFor(id) });
 }
 
-/** A sentence to show after the page reloads (what the organiser just did), and take it back. */
-export function sayAfterReload(text) { sessionStorage.setItem("tanteo:club-said", text); }
+/** What to say after the page reloads (what the organiser just did), and the form that did it
+ * (opened again, its first field focused, for the next change of the same kind). */
+export function sayAfterReload(text, form = "") {
+  sessionStorage.setItem("tanteo:club-said", JSON.stringify({ text, form }));
+}
 export function saidBeforeReload() {
-  const text = sessionStorage.getItem("tanteo:club-said");
+  let said = null;
+  try { said = JSON.parse(sessionStorage.getItem("tanteo:club-said") || "null"); } catch (error) { said = null; }
   sessionStorage.removeItem("tanteo:club-said");
-  return text;
+  return said;
 }

@@ -26,6 +26,6 @@ $("new-club").addEventListener("submit", async (event) => {
     return;
   }
   keepKey(result.body.id, result.body.key);
-  sayAfterReload(t("Club created. This browser holds its organiser's key."));
+  sayAfterReload(t("Club created. This browser holds its organiser's key."), "add-player");
   location.assign(`/c/${encodeURIComponent(result.body.id)}`);
 });

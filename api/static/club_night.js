@@ -25,8 +25,10 @@ async function redraw() {
   const answer = await fetch(location.pathname + location.search, { headers: { Accept: "text/html" } });
   if (!answer.ok) return;
   const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
-  const part = fresh.getElementById("night-live");
-  if (part) $("night-live").replaceWith(part);
+  for (const name of ["night-live", "table-count"]) {
+    const part = fresh.getElementById(name);
+    if (part) $(name).replaceWith(part);
+  }
   settle();
 }
 

@@ -113,7 +113,9 @@ def test_an_organiser_runs_a_season_from_the_pages(open_page: Callable[..., Page
     expect(page.locator("#club-said")).to_contain_text("Club created")
     expect(page.locator("#organiser")).to_be_visible()
 
-    # the roster: six players, one renamed
+    # the roster: six players, one renamed; the form just used stays open for the next
+    expect(page.locator("#roster-tools")).to_have_attribute("open", "")
+    expect(page.get_by_label("Name", exact=True).first).to_be_focused()
     names = ["Núria", "Pere", "Marta", "Jordi", "Anna", "Joan"]
     for name in names:
         page.get_by_label("Name", exact=True).first.fill(name)
@@ -144,6 +146,7 @@ def test_an_organiser_runs_a_season_from_the_pages(open_page: Callable[..., Page
     checked(page, "club-organiser-phone")
 
     # a season and a night
+    page.get_by_text("Open a night or declare a season").click()
     page.locator("#season-name").fill("Autumn 2026")
     page.locator("#season-from").fill("2026-09-01")
     page.locator("#season-to").fill("2026-12-31")

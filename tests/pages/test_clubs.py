@@ -314,6 +314,18 @@ def test_the_club_pages_on_a_desktop(open_page: Callable[..., Page], live: Serve
     ]:
         page.goto(live.url + path)
         checked(page, name)
+    # dark and high contrast: every page still reads (axe checks the contrast of every text)
+    for scheme, contrast, theme in (("dark", "no-preference", "dark"), ("light", "more", "contrast")):
+        page.emulate_media(color_scheme=scheme, contrast=contrast)  # type: ignore[arg-type]
+        for path, name in [
+            (f"/c/{club}", "club"),
+            (f"/c/{club}/n/{night}?screen=1", "night-screen"),
+            (f"/c/{club}/p/{players[0]}", "profile"),
+        ]:
+            page.goto(live.url + path)
+            expect(page.locator("html")).to_have_attribute("data-theme", theme)
+            checked(page, f"{name}-{theme}-desktop", full_page=False)
+    page.emulate_media(color_scheme="light", contrast="no-preference")
     reader = open_page(f"/c/{club}")
     expect(reader.locator("#organiser")).to_be_hidden()
     expect(reader.locator("#roster-tools")).to_be_hidden()

@@ -126,6 +126,19 @@ def test_an_organiser_runs_a_season_from_the_pages(open_page: Callable[..., Page
     page.get_by_label("New name").fill("Joana")
     page.get_by_role("button", name="Rename").click()
     expect(page.locator("#club-said")).to_contain_text("Renamed: Joana")
+    # hidden from public lists: the organiser still sees the entry, marked; a reader does not
+    page.locator("#hide-who").select_option(label="Marta")
+    page.get_by_role("button", name="Hide", exact=True).click()
+    expect(page.locator("#club-said")).to_contain_text("Marta is hidden from public lists")
+    expect(page.locator("#roster-list li", has_text="Marta").locator(".badge")).to_have_text("hidden")
+    reader = open_page(f"/c/{club}")
+    expect(reader.locator("#roster-list li")).to_have_count(5)
+    expect(reader.locator("#roster-list")).not_to_contain_text("Marta")
+    reader.context.close()
+    page.locator("#hide-who").select_option(label="Marta (hidden)")
+    page.get_by_role("button", name="Show", exact=True).click()
+    expect(page.locator("#club-said")).to_contain_text("Marta is shown in public lists again")
+    expect(page.locator("#roster-list li", has_text="Marta").locator(".badge")).to_have_count(0)
     # a merge of a player into themself is refused, in the API's words, and nothing changes
     version = live.call("GET", f"/clubs/{club}")[1]["version"]
     page.locator("#merge-who").select_option(label="Pere")

@@ -65,7 +65,7 @@ class Clubs:
         data: dict[str, Any] = {"name": name}
         if place is not None:
             data["place"] = place
-        _check_shape(0, "club_started", data)
+        validate_club_event("club_started", data)  # a refusal names the field ($.name), not a batch
         club_id, key = new_match_id(), new_token()
         result = self.ledger.create_match(
             club_id, game=CLUB_LOG, players=[], token_hash=hash_token(key), first=NewEvent("club_started", data), by=by

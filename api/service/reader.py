@@ -62,6 +62,16 @@ def meta_fields(meta: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _dealer_first(moves: list[dict[str, Any]], dealer: int) -> list[dict[str, Any]]:
+    """The first deal of a match that continues a series (Play again): the dealer the rules pass
+    the deal to is offered first (filled in where the template leaves the dealer open)."""
+    offered = [
+        {**m, "data": {**m["data"], "dealer": dealer}} if m["type"] == "hand_started" and "dealer" not in m["data"] else m
+        for m in moves
+    ]
+    return sorted(offered, key=lambda m: not (m["type"] == "hand_started" and m["data"].get("dealer") == dealer))
+
+
 def roster_listing(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
     """Return a club's log as every reader sees it: a roster holds no private value (names and
     nicknames are public to the club), so every envelope is listed whole."""
@@ -337,6 +347,9 @@ class Reader:
                 if short not in bare:
                     bare.append(short)
             moves = bare
+        dealer = (self.record.meta.get("series") or {}).get("dealer")
+        if dealer is not None and not any(e.type == "hand_started" for e in self.log):
+            moves = _dealer_first(moves, dealer)
         return {"id": self.id, "version": self.record.version, "disclosed": self.full, "moves": moves}
 
     # ---- the audit

@@ -366,6 +366,9 @@ def test_play_again_names_the_next_dealer_the_rules_name(service: Service, game:
     summary = service.match(again["id"])
     assert summary["players"] == events[0].data["players"] and summary["series"]["number"] == 2
     assert [m["id"] for m in service.series(started["id"])["matches"]] == [started["id"], again["id"]]
+    if expected is not None:  # the score page is offered that dealer for the first deal
+        first = service.legal_moves(again["id"])["moves"][0]
+        assert first["type"] == "hand_started" and first["data"]["dealer"] == expected
 
 
 def test_play_again_before_the_end_or_without_the_token_is_refused(service: Service) -> None:

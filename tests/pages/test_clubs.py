@@ -8,6 +8,7 @@ Photographs: ``TANTEO_SHOTS=/work/tr/shots30`` keeps them as ``clubpages-*.png``
 from __future__ import annotations
 
 import re
+import urllib.request
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -103,6 +104,7 @@ def checked(page: Page, name: str, *, full_page: bool = True) -> None:
 def test_an_organiser_runs_a_season_from_the_pages(open_page: Callable[..., Page], live: Server) -> None:
     # a club, from the home page's link
     page = open_page("/")
+    shoot(page, "clubpages-home-phone")
     page.get_by_role("link", name="Start a club").click()
     checked(page, "new-phone")
     page.get_by_label("The club's name").fill("Casal de Gràcia")
@@ -346,6 +348,16 @@ def test_the_club_pages_on_a_desktop(open_page: Callable[..., Page], live: Serve
     # the CSV is the API's
     csv = reader.locator("a", has_text="CSV").get_attribute("href")
     assert csv == f"/clubs/{club}/table?game=cau-robat&period=all&format=csv"
+    with urllib.request.urlopen(live.url + csv) as answer:
+        assert answer.headers.get_content_type() == "text/csv"
+        assert "Anna" in answer.read().decode()
+    # the printable table on paper: no header, no buttons, the table and its rule
+    reader.goto(f"{live.url}/c/{club}/table?game=cau-robat&period=all")
+    reader.emulate_media(media="print")
+    expect(reader.locator("header.top")).to_be_hidden()
+    expect(reader.get_by_role("button", name="Print")).to_be_hidden()
+    expect(reader.locator("table.league tbody tr")).to_have_count(4)
+    shoot(reader, "clubpages-table-printed-phone", full_page=True)
 
 
 def test_the_club_pages_speak_catalan_spanish_and_german(

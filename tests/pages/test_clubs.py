@@ -107,6 +107,9 @@ def test_an_organiser_runs_a_season_from_the_pages(open_page: Callable[..., Page
     shoot(page, "clubpages-home-phone")
     page.get_by_role("link", name="Start a club").click()
     checked(page, "new-phone")
+    page.get_by_role("button", name="Create the club").click()  # no name yet: said, nothing created
+    expect(page.locator("#club-error")).to_have_text("Give the club a name.")
+    expect(page.get_by_label("The club's name")).to_be_focused()
     page.get_by_label("The club's name").fill("Casal de Gràcia")
     page.get_by_label("Place (optional)").fill("Gràcia")
     page.get_by_role("button", name="Create the club").click()
@@ -395,4 +398,6 @@ def test_the_club_pages_speak_catalan_spanish_and_german(
             left = [text for text in english_on(page, lang) if text != api_said]
             assert left == [], (path, left)
             assert serious(page) == [], path
+            if lang == "ca" and "screen" not in path:
+                shoot(page, "clubpages-ca-" + path.split("?")[0].replace(club, "club").strip("/").replace("/", "-"), full_page=True)
             page.context.close()

@@ -399,5 +399,9 @@ def test_the_club_pages_speak_catalan_spanish_and_german(
             assert left == [], (path, left)
             assert serious(page) == [], path
             if lang == "ca" and "screen" not in path:
-                shoot(page, "clubpages-ca-" + path.split("?")[0].replace(club, "club").strip("/").replace("/", "-"), full_page=True)
+                shoot(
+                    page,
+                    "clubpages-ca-" + path.split("?")[0].replace(club, "club").strip("/").replace("/", "-"),
+                    full_page=True,
+                )
             page.context.close()

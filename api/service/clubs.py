@@ -473,11 +473,26 @@ class Clubs:
         return {
             "club": club_id,
             "id": night_id,
+            "count": roster.version + sum(table["version"] for table in tables),
             "name": found["name"],
             "date": found["date"],
             "tables": tables,
             "standings": {game: self.table(club_id, game, f"night:{night_id}") for game in games},
         }
+
+    def night_versions(self, club_id: str, night_id: str) -> tuple[int, dict[str, int]]:
+        """How far a night has come: the events stored across its tables and the club's log (it
+        only grows: a live page's stream id), and each table's version.
+
+        Raises:
+            ClubNotFound, RuleViolation (``club.unknown_night``).
+        """
+        roster = self.roster(club_id)
+        found = roster.nights.get(night_id)
+        if found is None:
+            raise RuleViolation("club.unknown_night", Said("the club has no night %(night)s", night=night_id))
+        tables = {match_id: self.ledger.version(match_id) for match_id in found["matches"]}
+        return roster.version + sum(tables.values()), tables
 
     def rebuild(self) -> dict[str, int]:
         """Rebuild every projection from the logs (after an upgrade that changes a figure)."""

@@ -1,11 +1,11 @@
-// A club night: every table followed live (GET /matches/{id}/stream, follow.js), each event
+// A club night: every table followed live (GET /clubs/{id}/nights/{night}/stream, follow.js), each event
 // bringing the tables and the standings across them again as the server draws them; and for the
 // organiser (the club's key in this browser) a new table: a game, players from the roster in seat
 // order, POST /clubs/{id}/matches with the night, then the scorer's link with the match's key.
 import { problemDetails, problemText, keepToken, tokenFor } from "./api.js";
 import { adoptFragmentKey, clubCall, keyFor } from "./club_key.js";
 import { $, el } from "./dom.js";
-import { follow } from "./follow.js";
+import { followStream } from "./follow.js";
 import { qrSvg } from "./qr.js";
 import { t } from "./say.js";
 
@@ -14,12 +14,11 @@ const club = root.dataset.club;
 const nightId = root.dataset.night;
 adoptFragmentKey(club);
 
-// ---- following the tables -------------------------------------------------------------------
-const followed = new Map();  // match id -> follower
-const open = new Set();      // match ids whose stream is open now
+// ---- following the tables: one stream for the whole night ----------------------------------
+// GET /clubs/{id}/nights/{night}/stream announces every change of any table (and a new table):
+// one server thread for a night of any size, where a stream per table ran out of the server's
+// stream slots with three tables, a big screen and the scorers' phones.
 let busy = null;
-
-function markLive() { $("live").hidden = open.size === 0; }
 
 async function redraw() {
   const answer = await fetch(location.pathname + location.search, { headers: { Accept: "text/html" } });
@@ -40,27 +39,19 @@ function queueRedraw() {
   })();
 }
 
-/** After each drawing: follow every table in play not yet followed; show the scorer's link of the
- * tables whose write key this browser holds. */
+/** After each drawing: show the scorer's link of the tables whose write key this browser holds. */
 function settle() {
-  if (typeof EventSource === "undefined") return;
   for (const table of document.querySelectorAll(".night-table")) {
-    const id = table.dataset.match;
     const link = table.querySelector(".scorer-link");
-    if (link && tokenFor(id)) link.hidden = false;
-    if (table.dataset.status !== "playing" || followed.has(id)) continue;
-    followed.set(id, follow(id, Number(table.dataset.version), queueRedraw, {
-      onLive: (on) => { if (on) open.add(id); else open.delete(id); markLive(); },
-    }));
+    if (link && tokenFor(table.dataset.match)) link.hidden = false;
   }
-  for (const [id, follower] of followed) {  // a table over is let go of: its stream has no more to say
-    const table = document.getElementById(`table-${id}`);
-    if (table && table.dataset.status !== "playing") { follower.close(); followed.delete(id); open.delete(id); }
-  }
-  markLive();
 }
 
 settle();
+if (typeof EventSource !== "undefined") {
+  followStream(`/clubs/${club}/nights/${nightId}/stream`, Number(root.dataset.count), queueRedraw,
+    { onLive: (on) => { $("live").hidden = !on; } });
+}
 
 // ---- a new table, for the organiser ---------------------------------------------------------
 let roster = [];

@@ -26,9 +26,10 @@ DESKTOP = {"width": 1280, "height": 900}
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """The pages' server with room for a club night's streams: a night page follows each table in
-    play (one stream, one worker thread each), and a closed page's streams hold their threads
-    until the server's next heartbeat finds them gone."""
+    """The pages' server. A night page follows all its tables with one stream (GET
+    /clubs/{id}/nights/{night}/stream), so a night needs no more threads than a match; but these
+    tests open a dozen night and match pages in a row, and a closed page's stream holds its thread
+    until the server's next heartbeat finds it gone (up to 15 s): 48 threads, room for them all."""
     server = Server(Path(tmp_path_factory.mktemp("clubs")) / "clubs.db", ["--threads", "48"])
     server.start()
     yield server

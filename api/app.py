@@ -322,10 +322,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp, stream.blp, clubs.blp):
         api.register_blueprint(blueprint)
 
-    from api import pages, viewer
+    from api import club_pages, pages, viewer
 
     app.register_blueprint(pages.bp)  # the pages for people: /, /new, /m/<id>/score, /m/<id>/sheet
     app.register_blueprint(viewer.bp)  # the pages for readers: /m/<id>, /m/<id>/replay
+    app.register_blueprint(club_pages.bp)  # the club pages: /clubs/new, /c/<id>, its nights, profiles, tables
     from api import app_shell
 
     app.register_blueprint(app_shell.bp)  # /manifest.webmanifest and /sw.js: installable, opens offline

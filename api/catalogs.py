@@ -34,6 +34,7 @@ METHODS = [
     ("schemas/**.py", "python"),
     ("ledger/**.py", "python"),
     ("api/templates/**.html", "jinja2"),
+    ("api/templates/**.svg", "jinja2"),
 ]
 """Where the server's message ids are marked, and how each kind of file is read (babel.cfg says the same)."""
 SCRIPTS = [("api/static/**.js", "javascript")]

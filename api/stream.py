@@ -133,6 +133,7 @@ def sse(
     first: list[dict[str, Any]] | None = None,
     wait: Callable[[int, float], object] | None = None,
     wait_at_most: float = WAIT_SECONDS,
+    frame_of: Callable[[dict[str, Any]], str] = frame,
 ) -> Iterator[str]:
     """Yield the SSE text of a stream: every event after ``after`` as it is stored, heartbeats when quiet.
 
@@ -141,7 +142,8 @@ def sse(
     event holds the ones after it too. ``wait(after, seconds)``, when the ledger can be woken
     by appends (PostgreSQL: any server's), replaces the polling sleep: it returns as soon as
     the match is past ``after``, else after at most ``wait_at_most`` seconds (a read then
-    happens anyway, in case a wake-up was missed).
+    happens anyway, in case a wake-up was missed). ``frame_of`` writes one event (a match's
+    envelope by default).
     """
     started = time.monotonic()
     quiet_since = started
@@ -151,7 +153,7 @@ def sse(
         for envelope in pending:
             if delay and (now() - parse_at(envelope["at"])).total_seconds() < delay:
                 break
-            yield frame(envelope)
+            yield frame_of(envelope)
             after = envelope["seq"]
             quiet_since = time.monotonic()
         clock = time.monotonic()
@@ -198,17 +200,8 @@ class Stream(MethodView):
         first = public_events(current_service(), match_id, after)  # a missing match is a 404 before the stream starts
         app = current_app._get_current_object()  # type: ignore[attr-defined]
         config = app.config
-        slots: _Slots = app.extensions.setdefault("tanteo.streams", _Slots())
-        slots.take(int(config.get("TANTEO_MAX_STREAMS", MAX_STREAMS)))
 
-        def body() -> Iterator[str]:
-            try:
-                yield from follow()
-            finally:  # the client left, the stream timed out or failed: the slot is free again
-                slots.give_back()
-
-        def follow() -> Iterator[str]:
-            service = own_service(app)  # runs after the view returned, on the same worker thread
+        def follow(service: Service) -> Iterator[str]:
             # PostgreSQL wakes the stream when any server appends (LISTEN/NOTIFY); others poll.
             woken = getattr(service.ledger, "wait_for_append", None)
             wait = None if woken is None else (lambda seq, seconds: woken(match_id, seq, seconds))
@@ -217,14 +210,85 @@ class Stream(MethodView):
                 after,
                 delay=query["delay"],
                 now=service.clock,
-                poll=float(config.get("TANTEO_STREAM_POLL", POLL_SECONDS)),
-                heartbeat=float(config.get("TANTEO_STREAM_HEARTBEAT", HEARTBEAT_SECONDS)),
-                max_seconds=float(config.get("TANTEO_STREAM_SECONDS", MAX_SECONDS)),
                 first=first,
                 wait=wait,
                 wait_at_most=float(config.get("TANTEO_STREAM_WAIT", WAIT_SECONDS)),
+                **_timing(config),
             )
 
-        return Response(
-            body(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        )
+        return _stream(app, follow)
+
+
+def _timing(config: Any) -> dict[str, float]:
+    return {
+        "poll": float(config.get("TANTEO_STREAM_POLL", POLL_SECONDS)),
+        "heartbeat": float(config.get("TANTEO_STREAM_HEARTBEAT", HEARTBEAT_SECONDS)),
+        "max_seconds": float(config.get("TANTEO_STREAM_SECONDS", MAX_SECONDS)),
+    }
+
+
+def _stream(app: Any, follow: Callable[[Service], Iterator[str]]) -> Response:
+    """Answer with an event stream: a slot taken now (503 ``stream.busy`` when none is left) and
+    given back when the stream ends, however it ends; ``follow`` runs on the worker thread after
+    the view returned, with a service of its own."""
+    slots: _Slots = app.extensions.setdefault("tanteo.streams", _Slots())
+    slots.take(int(app.config.get("TANTEO_MAX_STREAMS", MAX_STREAMS)))
+
+    def body() -> Iterator[str]:
+        try:
+            yield from follow(own_service(app))
+        finally:  # the client left, the stream timed out or failed: the slot is free again
+            slots.give_back()
+
+    return Response(
+        body(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
+
+
+class NightQuery(Schema):
+    lastEventId = WholeNumber(
+        validate=validate.Range(min=0, max=MAX_INTEGER),
+        metadata={"description": "resume after this count (for clients that cannot send the Last-Event-ID header)"},
+    )
+
+
+def _night_frame(change: dict[str, Any]) -> str:
+    return f"id: {change['seq']}\ndata: {json.dumps(change, separators=(',', ':'))}\n\n"
+
+
+@blp.route(
+    "/clubs/<club_id>/nights/<night_id>/stream",
+    parameters=[
+        {
+            "in": "header",
+            "name": "Last-Event-ID",
+            "schema": {"type": "string"},
+            "description": "resume after this count (browsers send it when they reconnect)",
+        }
+    ],
+)
+class NightStream(MethodView):
+    @blp.arguments(NightQuery, location="query", error_status_code=400)
+    @blp.response(
+        200,
+        description="text/event-stream: an event each time a table of the night (or the night's list of "
+        "tables) changes; id = the events stored so far across the night's tables and the club's log, "
+        'data = {"seq", "tables": {match: version}}',
+        content_type="text/event-stream",
+    )
+    @blp.alt_response(404, schema="Problem")
+    @blp.alt_response(422, schema="Problem", description="no such night")
+    def get(self, query: dict[str, Any], club_id: str, night_id: str) -> Any:
+        """Follow a club night live with one stream, whatever its number of tables (a big screen, an organiser's phone)."""
+        after = resume_from(request.headers.get("Last-Event-ID"), query.get("lastEventId"))
+        current_service().clubs.night_versions(club_id, night_id)  # a missing club or night answers before the stream
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+        def follow(service: Service) -> Iterator[str]:
+            def read(seen: int) -> list[dict[str, Any]]:
+                count, tables = service.clubs.night_versions(club_id, night_id)
+                return [{"seq": count, "at": "", "tables": tables}] if count > seen else []
+
+            yield from sse(read, after, delay=0.0, now=service.clock, frame_of=_night_frame, **_timing(app.config))
+
+        return _stream(app, follow)

@@ -179,20 +179,25 @@ class Service(Writer):
         ids = series_matches(self.ledger, series_id)
         first = self.match(series_id)  # the first match's id names the series
         ids = [series_id, *[m for m in ids if m != series_id]]
-        matches, won = [], [0] * len(first["players"])
+        seats = len(first["players"])
+        matches: list[dict[str, Any]] = []
+        totals = [{"seat": i, "name": name, "won": 0, "net": 0, "money": 0} for i, name in enumerate(first["players"])]
         for number, mid in enumerate(ids, 1):
-            summary = first if mid == series_id else self.match(mid)
-            winners = list(summary["end"].get("winners") or []) if summary["end"].get("over") else []
-            seats = _winning_seats(summary, winners)
-            for seat in seats:
-                won[seat] += 1
-            matches.append({"id": mid, "number": number, "status": summary["status"], "winners": seats})
+            reader = self.reader(mid)
+            summary = first if mid == series_id else reader.match()
+            figures = reader.figures()
+            for seat in range(seats):
+                for figure in ("won", "net", "money"):
+                    totals[seat][figure] += figures[seat][figure]
+            winners = [seat for seat in range(seats) if figures[seat]["won"]]
+            matches.append({"id": mid, "number": number, "status": summary["status"], "winners": winners})
         return {
             "id": series_id,
             "game": first["game"],
+            "unit": LEAGUES[first["game"]].unit,
             "players": first["players"],
             "matches": matches,
-            "totals": [{"seat": i, "name": name, "won": won[i]} for i, name in enumerate(first["players"])],
+            "totals": totals,
         }
 
     # ---- reading: every read goes through one Reader (api/service/reader.py)
@@ -292,13 +297,3 @@ class Service(Writer):
     def audit(self, match_id: str, *, token: str | None = None) -> dict[str, Any]:
         """Verify the chain, rescore every hand from scratch and compare the table's claims (:meth:`Reader.audit`)."""
         return self.reader(match_id, token).audit()
-
-
-def _winning_seats(summary: dict[str, Any], winners: list[int]) -> list[int]:
-    """The seats among a match's winners (a team game names teams: their seats)."""
-    seats: list[int] = []
-    for standing in summary["standings"]:
-        side = standing.get("team", standing.get("seat"))
-        if side in winners:
-            seats += list(standing.get("seats") or [standing.get("seat")])
-    return sorted(seats)

@@ -65,7 +65,7 @@ class Clubs:
         data: dict[str, Any] = {"name": name}
         if place is not None:
             data["place"] = place
-        _check_shape(0, "club_started", data)
+        validate_club_event("club_started", data)  # a refusal names the field ($.name), not a batch
         club_id, key = new_match_id(), new_token()
         result = self.ledger.create_match(
             club_id, game=CLUB_LOG, players=[], token_hash=hash_token(key), first=NewEvent("club_started", data), by=by
@@ -136,6 +136,8 @@ class Clubs:
         """
         self.authorize(club_id, key)
         for index, event in enumerate(events):
+            if event.get("type") not in rules.ROSTER_TYPES:
+                _check_shape(index, event.get("type", ""), event.get("data"))  # no such event: said by the schemas
             if event.get("type") not in ORGANISER_TYPES:
                 error = RuleViolation(
                     "club.not_writable",
@@ -247,6 +249,7 @@ class Clubs:
                     seats=len(record.players),
                 ),
             )
+        self.projector.catch_up()  # the club a match belongs to, as of now
         if club_of(self.ledger, match_id) not in (None, club_id):
             raise RuleViolation(
                 "club.match_taken", Said("match %(match)s already belongs to another club", match=match_id)
@@ -479,11 +482,26 @@ class Clubs:
         return {
             "club": club_id,
             "id": night_id,
+            "count": roster.version + sum(table["version"] for table in tables),
             "name": found["name"],
             "date": found["date"],
             "tables": tables,
             "standings": {game: self.table(club_id, game, f"night:{night_id}") for game in games},
         }
+
+    def night_versions(self, club_id: str, night_id: str) -> tuple[int, dict[str, int]]:
+        """How far a night has come: the events stored across its tables and the club's log (it
+        only grows: a live page's stream id), and each table's version.
+
+        Raises:
+            ClubNotFound, RuleViolation (``club.unknown_night``).
+        """
+        roster = self.roster(club_id)
+        found = roster.nights.get(night_id)
+        if found is None:
+            raise RuleViolation("club.unknown_night", Said("the club has no night %(night)s", night=night_id))
+        tables = {match_id: self.ledger.version(match_id) for match_id in found["matches"]}
+        return roster.version + sum(tables.values()), tables
 
     def rebuild(self) -> dict[str, int]:
         """Rebuild every projection from the logs (after an upgrade that changes a figure)."""

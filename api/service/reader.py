@@ -38,6 +38,8 @@ from api.service.errors import BadRequest
 from api.service.tokens import AuthError, authorize
 from engines import engine_version, get_engine
 from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, events_from, replay, voided_seqs, walk
+from engines import LEAGUES
+from engines.league import seat_figures
 from engines.privacy import cards_unknown
 from engines.said import Joined, Said
 from api.service.words import said
@@ -60,6 +62,18 @@ def meta_fields(meta: Mapping[str, Any]) -> dict[str, Any]:
         "tags": list(meta.get("tags") or []),
         "series": meta.get("series"),
     }
+
+
+def _dealer_first(moves: list[dict[str, Any]], dealer: int) -> list[dict[str, Any]]:
+    """The first deal of a match that continues a series (Play again): the dealer the rules pass
+    the deal to is offered first (filled in where the template leaves the dealer open)."""
+    offered = [
+        {**m, "data": {**m["data"], "dealer": dealer}}
+        if m["type"] == "hand_started" and "dealer" not in m["data"]
+        else m
+        for m in moves
+    ]
+    return sorted(offered, key=lambda m: not (m["type"] == "hand_started" and m["data"].get("dealer") == dealer))
 
 
 def roster_listing(events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
@@ -192,6 +206,12 @@ class Reader:
             "standings": sheet["standings"],
             "end": sheet["end"],
         }
+
+    def figures(self) -> list[dict[str, int]]:
+        """Each seat's figures in this match as this reader may see them (:func:`engines.league.seat_figures`):
+        an open reader of a match in play gets those of the finished hands, as the table scored them."""
+        sheet = self.engine.score(self._head()[0])
+        return seat_figures(LEAGUES[self.record.game], sheet, len(self.record.players))
 
     def listing(self, records: Sequence[StoredEvent]) -> list[dict[str, Any]]:
         """Return stored envelopes as this reader may see them (the one redaction of every listing)."""
@@ -337,6 +357,9 @@ class Reader:
                 if short not in bare:
                     bare.append(short)
             moves = bare
+        dealer = (self.record.meta.get("series") or {}).get("dealer")
+        if dealer is not None and not any(e.type == "hand_started" for e in self.log):
+            moves = _dealer_first(moves, dealer)
         return {"id": self.id, "version": self.record.version, "disclosed": self.full, "moves": moves}
 
     # ---- the audit

@@ -6,6 +6,7 @@ the roster as it stands, refused in words with a stable code as the engines refu
 
 * ``club.unknown_player`` — a player id the roster never added (or merged away, for a change);
 * ``club.merge_self`` — a player merged into themself (directly or through an earlier merge);
+* ``club.merge_same_table`` — two entries who played at the same table (two people, not one);
 * ``club.name_taken`` — a name another listed player already has (compared ignoring case);
 * ``club.hidden_player`` — a hidden player seated in a new match;
 * ``club.seats`` — a player seated twice in one match;
@@ -143,6 +144,18 @@ def apply(roster: Roster, type_: str, data: Mapping[str, Any], seq: int, at: str
                 "club.merge_self",
                 Said("%(name)s cannot be merged into themself: choose two different entries", name=player.name),
             )
+        for match_id, seating in roster.matches.items():
+            people = {roster.person(pid) for pid in seating["players"]}
+            if player.id in people and into.id in people:
+                raise RuleViolation(
+                    "club.merge_same_table",
+                    Said(
+                        "%(name)s and %(into)s played at the same table (match %(match)s): they are two people",
+                        name=player.name,
+                        into=into.name,
+                        match=match_id,
+                    ),
+                )
         player.merged = into.id
         into.matches += player.matches
         into.hidden = into.hidden and player.hidden

@@ -1313,7 +1313,7 @@ def table_csv(service: Service, club_id: str, game: str, period: str = "all", la
             Said("player"),
             Said("matches played"),
             Said("matches won"),
-            Said("hands"),
+            Said("hands played"),
             Said("hands won"),
             Said("won (%(unit)s)", unit=table["rule"]["unit"]),
             Said("lost (%(unit)s)", unit=table["rule"]["unit"]),

@@ -4,12 +4,18 @@
 // it is shown again; a dropped connection is resumed by the browser with Last-Event-ID.
 
 /** Follow ``id`` after seq ``after``; ``onEvent(seq)`` runs for each stored event. Returns {close}. */
-export function follow(id, after, onEvent, { onLive } = {}) {
+export function follow(id, after, onEvent, options = {}) {
+  return followStream(`/matches/${id}/stream`, after, onEvent, options);
+}
+
+/** Follow the event stream at ``path`` (a match's, or a club night's: one stream for all its
+ * tables) after event id ``after``; ``onEvent(id)`` runs for each event. Returns {close}. */
+export function followStream(path, after, onEvent, { onLive } = {}) {
   let last = after;
   let source = null;
   const open = () => {
     if (source) return;
-    source = new EventSource(`/matches/${id}/stream?lastEventId=${last}`);
+    source = new EventSource(`${path}?lastEventId=${last}`);
     source.onmessage = (event) => {
       const seq = Number(event.lastEventId);
       if (Number.isInteger(seq) && seq > last) last = seq;

@@ -141,3 +141,44 @@ def test_streams_past_the_cap_are_told_to_come_back_and_a_closed_stream_frees_it
     for response in (held[1], again):
         response.close()
     assert app.extensions["tanteo.streams"].open == 0
+
+
+def test_a_club_night_is_followed_with_one_stream_that_resumes(client: FlaskClient) -> None:
+    made = client.post("/clubs", json={"name": "Casal"}).get_json()
+    key = {"Authorization": f"Bearer {made['key']}"}
+    club = made["id"]
+    added = client.post(
+        f"/clubs/{club}/events",
+        json={
+            "events": [{"type": "player_added", "data": {"name": n}} for n in ("Ana", "Bea", "Carles")]
+            + [{"type": "night_opened", "data": {"name": "Dijous", "date": "2026-11-26"}}]
+        },
+        headers=key,
+    )
+    assert added.status_code == 201
+    tables = [
+        client.post(
+            f"/clubs/{club}/matches", json={"match": {"game": "cabo", "players": seats}, "night": "n1"}, headers=key
+        ).get_json()
+        for seats in (["p1", "p2"], ["p2", "p3"])
+    ]
+    response = client.get(f"/clubs/{club}/nights/n1/stream")
+    assert response.mimetype == "text/event-stream"
+    events, _ = parse(response.get_data(as_text=True))
+    count = client.get(f"/clubs/{club}/nights/n1").get_json()["count"]
+    assert events == [(count, {"seq": count, "at": "", "tables": {tables[0]["id"]: 1, tables[1]["id"]: 1}})]
+    client.post(
+        f"/matches/{tables[1]['id']}/events",
+        json={"events": [{"type": "note", "data": {"text": "second table starts"}}]},
+        headers={"Authorization": f"Bearer {tables[1]['token']}"},
+    )
+    resumed, _ = parse(
+        client.get(f"/clubs/{club}/nights/n1/stream", headers={"Last-Event-ID": str(count)}).get_data(as_text=True)
+    )
+    assert [(seq, data["tables"][tables[1]["id"]]) for seq, data in resumed] == [(count + 1, 2)]
+    quiet, comments = parse(
+        client.get(f"/clubs/{club}/nights/n1/stream?lastEventId={count + 1}").get_data(as_text=True)
+    )
+    assert quiet == [] and "heartbeat" in comments  # nothing new: nothing sent twice
+    assert client.get(f"/clubs/{club}/nights/n9/stream").status_code == 422
+    assert client.get("/clubs/nope/nights/n1/stream").status_code == 404

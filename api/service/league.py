@@ -83,7 +83,7 @@ class _Passing(StateCache):
     """A state cache that keeps nothing: what a rebuild folds its matches through.
 
     A rebuild reads every match once; keeping each state meant weighing it first (walking the
-    whole state), a sixth of a rebuild's time (``bench/clubs.py``), for entries the next
+    whole state), about half of a rebuild's time (``bench/clubs.py``), for entries the next
     matches pushed out of the budget anyway.
     """
 

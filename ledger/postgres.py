@@ -255,6 +255,10 @@ _SQL = Statements(
 
 _SQL_LOCK_HEAD = f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s FOR UPDATE"  # the whole row: the check is given it
 _SQL_KEY = 'SELECT body_hash, first_seq, last_seq FROM idempotency WHERE match_id = %s AND "key" = %s'
+PROJECTION_LOCK = 7_362_901
+"""The first key of the advisory lock a projection's write holds (the second: its name's hash)."""
+_SQL_PROJECTION_LOCK = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"
+
 _SQL_FEED_LOCK = f"SELECT pg_advisory_xact_lock_shared({FEED_LOCK})"
 _SQL_ANNOUNCE = (  # one round trip: several statements, bound on the client (psycopg.ClientCursor)
     "BEGIN; SET LOCAL synchronous_commit = off; "
@@ -662,6 +666,12 @@ class _Write(SqlStore):
             _SQL_SNAPSHOT_PUT,
             (snapshot.match_id, snapshot.seq, snapshot.head, snapshot.rules, snapshot.state, snapshot.digest),
         )
+
+    def doc_position(self, name: str) -> int:
+        """Hold the projection's lock until the commit, then read its position: under READ
+        COMMITTED two servers catching up from one position would both read it and both write."""
+        self.cur.execute(_SQL_PROJECTION_LOCK, (PROJECTION_LOCK, name))
+        return super().doc_position(name)
 
     def savepoint(self) -> psycopg.Transaction:
         savepoint: psycopg.Transaction = self.cur.connection.transaction()

@@ -158,7 +158,7 @@ class Projector:
             seating = roster.matches.get(match_id)
             if seating is None:
                 continue  # attached by a later event than this read knows of: that catch-up counts it
-            new = self._match_doc(match_id, club, seating["players"], seating.get("night"))
+            new = self._match_doc(match_id, club, seating["players"], seating.get("night"), roster)
             if old is not None and club not in resum:
                 _count(pending, roster, old, -1)
             pending.put(f"m/{match_id}", new)
@@ -185,8 +185,11 @@ class Projector:
         if fixed:
             self.ledger.write_docs(NAME, fixed)
 
-    def _match_doc(self, match_id: str, club: str, seats: Sequence[str], night: str | None) -> dict[str, Any]:
-        """The figures of one match as its log now reads (corrections folded in)."""
+    def _match_doc(
+        self, match_id: str, club: str, seats: Sequence[str], night: str | None, roster: Roster
+    ) -> dict[str, Any]:
+        """The figures of one match as its log now reads (corrections folded in), dated as the
+        table dates it: its own date, else its night's, else the day it was started."""
         record = self.ledger.get_match(match_id)
         engine = get_engine(record.game)
         if self._passing is not None and self.service.cache.get(match_id) is None:
@@ -200,7 +203,7 @@ class Projector:
             "id": match_id,
             "club": club,
             "game": record.game,
-            "date": meta.get("date") or record.created_at[:10],
+            "date": meta.get("date") or (roster.nights[night]["date"] if night else record.created_at[:10]),
             "tags": list(meta.get("tags") or ()),
             "night": night,
             "seats": list(seats),

@@ -151,7 +151,9 @@ def brute_force(service: Service, club: str) -> dict[str, Any]:
         winners = set(sheet["end"].get("winners") or ()) if over else set()
         scored = [h for h in sheet["hands"] if h["status"] == "scored"]
         people = [roster.person(p) for p in seating["players"]]
-        doc = {"night": seating.get("night"), "date": record.created_at[:10], "tags": record.meta.get("tags") or []}
+        night = seating.get("night")
+        date = record.meta.get("date") or (roster.nights[night]["date"] if night else record.created_at[:10])
+        doc = {"night": night, "date": date, "tags": record.meta.get("tags") or []}
         won_by = []
         for seat, person in enumerate(people):
             side = league.side(seat)

@@ -163,9 +163,11 @@ class Service(Writer):
         if club is None:
             self.clubs.projector.catch_up()
             club = club_of(self.ledger, match_id)
+        seating = self.clubs.roster(club).matches[match_id] if club is not None else None
+        if club is not None and seating is not None:  # a player hidden meanwhile: refused before anything is written
+            self.clubs.seatable(club, seating["players"], seating.get("night"))
         started = self.start_match(data, by=by)
-        if club is not None:  # the same seats of the same club: the previous match's token vouches for them
-            seating = self.clubs.roster(club).matches[match_id]
+        if club is not None and seating is not None:  # the same seats: the previous match's token vouches for them
             self.clubs.add_again(club, started["id"], seating["players"], seating.get("night"), by=by)
         return {**started, "series": data["series"], "club": club}
 

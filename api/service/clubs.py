@@ -261,6 +261,15 @@ class Clubs:
         except EventRefused as refused:
             raise refused.error from None
 
+    def seatable(self, club_id: str, seats: Sequence[str], night: str | None) -> None:
+        """Check that these players may sit at a new match of the club (at ``night``).
+
+        Raises:
+            RuleViolation: the roster's refusal (a hidden or unknown player, a seat twice, no such night).
+        """
+        roster = self.roster(club_id)
+        rules.folded(roster, [(roster.version + 1, "match_added", _added("?", seats, night), "")])
+
     def add_again(self, club_id: str, match_id: str, seats: Sequence[str], night: str | None, *, by: str = "") -> None:
         """Seat "Play again"'s new match as the last one was (the service vouches: it checked that
         match's token); a player hidden meanwhile is refused as in any new match."""

@@ -400,3 +400,25 @@ def test_a_club_log_exports_and_imports_with_the_same_head(service: Service, tmp
     assert other.clubs.table(club, "la-cabra")["rows"] == service.clubs.table(club, "la-cabra")["rows"]
     [report_club] = [r for r in other.ledger.verify(club)]
     assert report_club.valid
+
+
+def test_play_again_in_a_club_seats_the_same_players_unless_one_was_hidden(service: Service) -> None:
+    club, key = new_club(service, 4)
+    add(service, club, key, {"type": "night_opened", "data": {"name": "Dijous", "date": "2026-11-26"}})
+    first = record_playout(service, club, key, "la-cabra", 3, ["p1", "p2", "p3", "p4"], "n1")
+    again = service.play_again(first["id"], token=first["token"])
+    assert again["club"] == club
+    assert service.clubs.roster(club).matches[again["id"]] == {
+        "players": ["p1", "p2", "p3", "p4"],
+        "night": "n1",
+        "seq": 8,
+    }
+    service.record(
+        again["id"], [{"type": e.type, "data": e.data} for e in playout("la-cabra", 3)[0][1:]], token=again["token"]
+    )
+    add(service, club, key, {"type": "player_hidden", "data": {"player": "p3"}})
+    matches = service.ledger.list_matches()[1]
+    with pytest.raises(RuleViolation) as caught:
+        service.play_again(again["id"], token=again["token"])
+    assert caught.value.code == "club.hidden_player"
+    assert service.ledger.list_matches()[1] == matches  # no match was started

@@ -173,17 +173,19 @@ def sse(
 # The header is declared on the route, not with ``blp.doc(parameters=…)`` on the method: a manual
 # ``parameters`` list replaces the one flask-smorest builds from StreamQuery, and the document
 # lost ``lastEventId`` and ``delay``.
-@blp.route(
-    "/matches/<match_id>/stream",
-    parameters=[
+def _last_event_id(what: str) -> list[dict[str, Any]]:
+    """The ``Last-Event-ID`` header of a stream's route, as the document lists it."""
+    return [
         {
             "in": "header",
             "name": "Last-Event-ID",
             "schema": {"type": "string"},
-            "description": "resume after this seq (browsers send it when they reconnect)",
+            "description": f"resume after this {what} (browsers send it when they reconnect)",
         }
-    ],
-)
+    ]
+
+
+@blp.route("/matches/<match_id>/stream", parameters=_last_event_id("seq"))
 class Stream(MethodView):
     @blp.arguments(StreamQuery, location="query", error_status_code=400)
     @blp.response(
@@ -256,17 +258,7 @@ def _night_frame(change: dict[str, Any]) -> str:
     return f"id: {change['seq']}\ndata: {json.dumps(change, separators=(',', ':'))}\n\n"
 
 
-@blp.route(
-    "/clubs/<club_id>/nights/<night_id>/stream",
-    parameters=[
-        {
-            "in": "header",
-            "name": "Last-Event-ID",
-            "schema": {"type": "string"},
-            "description": "resume after this count (browsers send it when they reconnect)",
-        }
-    ],
-)
+@blp.route("/clubs/<club_id>/nights/<night_id>/stream", parameters=_last_event_id("count"))
 class NightStream(MethodView):
     @blp.arguments(NightQuery, location="query", error_status_code=400)
     @blp.response(

@@ -44,12 +44,25 @@ def test_every_route_answers_with_the_headers(app: Flask, scorer: Scorer) -> Non
     scorer.start(START)
     app.config["TANTEO_STREAM_SECONDS"] = 0.1
     client: FlaskClient = scorer.client
+    club = client.post("/clubs", json={"name": "Casal"}).get_json()
+    client.post(
+        f"/clubs/{club['id']}/events",
+        json={
+            "events": [
+                {"type": "player_added", "data": {"name": "Núria"}},
+                {"type": "night_opened", "data": {"name": "Dijous", "date": "2026-11-26"}},
+            ]
+        },
+        headers={"Authorization": f"Bearer {club['key']}"},
+    )
+    real = {"match_id": scorer.id, "series_id": scorer.id, "club_id": club["id"], "night_id": "n1", "player_id": "p1"}
+    refused = {"match_id": "nope", "series_id": "nope", "club_id": "nope", "night_id": "n9", "player_id": "p9"}
     seen = framings = 0
     for rule in app.url_map.iter_rules():
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
-            good = rule.build({**ARGUMENTS, "match_id": scorer.id}, append_unknown=False)[1]
+            good = rule.build({**ARGUMENTS, **real}, append_unknown=False)[1]
             bad = rule.build(
-                {**ARGUMENTS, "match_id": "nope", "game": "nope", "filename": "nope.js", "path": "nope"},
+                {**ARGUMENTS, **refused, "game": "nope", "filename": "nope.js", "path": "nope"},
                 append_unknown=False,
             )[1]
             for path in {good, bad, f"{good}?unknownParameter=1", f"{good}?x=%00"}:

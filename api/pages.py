@@ -118,7 +118,11 @@ def score(match_id: str) -> str:
     """The scorer: the score sheet, a hand from the sheet, move by move, corrections, offline queue."""
     summary = _summary(match_id)
     return render_template(
-        "score.html", match=summary, opening=_about(summary), game=get_engine(summary["game"]).describe()
+        "score.html",
+        match=summary,
+        opening=_about(summary),
+        game=get_engine(summary["game"]).describe(),
+        public_url=configured_public_url(),  # the seat keys' codes name it (issue 31)
     )
 
 
@@ -137,6 +141,11 @@ def sheet(match_id: str) -> str:
     standings = audit["standings"]
     columns = [{"label": " + ".join(s["names"]) if "names" in s else s["name"]} for s in standings]
     winners = audit["end"].get("winners") or []
+    confirmations = [  # who confirmed each hand from their phone, and who is still needed (issue 31)
+        {"hand": h["hand"], "words": words}
+        for h in audit["hands"]
+        if (words := viewer.confirmation_words(h, summary["players"]))["confirmed"] or words["needs"]
+    ]
     return render_template(
         "sheet.html",
         share=viewer.share_facts(summary, audit),
@@ -144,6 +153,7 @@ def sheet(match_id: str) -> str:
         opening=_about(summary),
         audit=audit,
         columns=columns,
+        confirmations=confirmations,
         winners=[columns[w]["label"] for w in winners if 0 <= w < len(columns)],
         game=get_engine(summary["game"]).describe(),
         audit_url=audit_url,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.lists import format_list
 from flask import Blueprint, Response, abort, current_app, render_template, request
 from flask_babel import force_locale, gettext, lazy_gettext, ngettext
 
@@ -418,6 +419,7 @@ def match_page(match_id: str) -> str:
                 "lines": lines,
                 "statusWords": HAND_STATES.get(h.get("status", ""), h.get("status", "")),
                 "missingWords": missing_words(h.get("missing") or [], summary["players"]),
+                "confirmationWords": confirmation_words(h, summary["players"]),
             }
         )
     return render_template(
@@ -438,6 +440,43 @@ def match_page(match_id: str) -> str:
         end_href=rule_href(game, audit["end"].get("rule")),
         end_reason=say(audit["end"].get("reason")) or "",
     )
+
+
+@bp.get("/m/<match_id>/seat/<int:seat>")
+def seat_page(match_id: str, seat: int) -> str:
+    """A player's own page (issue 31): each hand explained, confirmed or contested from the player's
+    phone with the seat key the scorer handed over (``#key=``, never sent to the server in a URL)."""
+    summary = _summary(match_id)
+    if not 0 <= seat < len(summary["players"]):
+        abort(404, gettext("no seat %(seat)s in match %(match)s", seat=seat + 1, match=match_id))
+    return render_template(
+        "seat.html",
+        match=summary,
+        opening=_opening(match_id),
+        game=get_engine(summary["game"]).describe(),
+        seat=seat,
+        player=summary["players"][seat],
+    )
+
+
+def confirmation_words(hand: dict[str, Any], players: list[str]) -> dict[str, str]:
+    """Who confirmed a hand (``✓ Anna, ✓ Ben``) and who is still needed (``Carl and Dora``), in the
+    reader's language, from the audit's ``confirmations`` and ``needs`` (issue 31); empty words
+    when the hand has neither."""
+
+    def name(seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(players):
+            return players[seat]
+        return gettext("seat %(seat)s", seat=seat + 1 if isinstance(seat, int) else seat)
+
+    confirmed = [c for c in hand.get("confirmations") or [] if c.get("valid", True)]
+    locale = current_language()
+    return {
+        "confirmed": format_list([f"✓ {c.get('name') or name(c.get('seat'))}" for c in confirmed], locale=locale)
+        if confirmed
+        else "",
+        "needs": format_list([name(s) for s in hand.get("needs") or []], locale=locale) if hand.get("needs") else "",
+    }
 
 
 @bp.get("/m/<match_id>/dispute")

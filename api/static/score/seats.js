@@ -57,7 +57,8 @@ function seatRow(name, seat, known, last) {
       : t("no key given yet");
   const row = el("li", { class: "seat-key", "data-seat": String(seat) },
     el("p", {}, el("strong", { text: name }), " ", el("span", { class: "note", text: `(${state})` }),
-      last && confirmedBy(last, seat) ? el("span", { class: "confirmed", text: ` ${t("✓ confirmed hand %(hand)s", { hand: last.hand })}` }) : null));
+      last && confirmedBy(last, seat) ? " " : null,
+      last && confirmedBy(last, seat) ? el("span", { class: "confirmed", text: t("✓ confirmed hand %(hand)s", { hand: last.hand }) }) : null));
   row.append(el("p", { class: "actions" }, el("button", { type: "button", class: "button", onclick: () => give(seat) },
     known.hasKey || S.given.has(seat) ? t("Give %(player)s a new seat key", { player: name }) : t("Give %(player)s a seat key", { player: name }))));
   const link = S.given.get(seat);

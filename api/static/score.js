@@ -13,6 +13,7 @@ import { lastUndoable, openCorrection } from "./score/history.js";
 import { refresh } from "./score/load.js";
 import { S, gameId } from "./score/match.js";
 import { sendQueued } from "./score/queue.js";
+import "./score/seats.js";  // players confirm from their phones: seat keys by QR code (issue 31)
 
 window.addEventListener("online", sendQueued);
 // the server is back (api/static/offline.js noticed, even when the Wi-Fi never went): send what

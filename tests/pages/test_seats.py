@@ -54,8 +54,7 @@ def test_the_pages_canonical_json_is_the_servers(open_page: Callable[..., Page],
     """What a phone signs is what the server checks: the same bytes, key order and all."""
     page = open_page("/")
     ours = page.evaluate(
-        "async (v) => { const m = await import('/static/canonical.js');"
-        " return Array.from(m.canonicalBytes(v)); }",
+        "async (v) => { const m = await import('/static/canonical.js'); return Array.from(m.canonicalBytes(v)); }",
         value,
     )
     assert bytes(ours) == canonical_json(value)

@@ -317,9 +317,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme(
         "bearer", {"type": "http", "scheme": "bearer", "description": "the write token returned by POST /matches"}
     )
-    from api import clubs, events, exports, games, matches, replays, stream
+    from api import clubs, events, exports, games, matches, replays, seats, stream
 
-    for blueprint in (games.blp, matches.blp, events.blp, replays.blp, exports.blp, stream.blp, clubs.blp):
+    for blueprint in (games.blp, matches.blp, events.blp, seats.blp, replays.blp, exports.blp, stream.blp, clubs.blp):
         api.register_blueprint(blueprint)
 
     from api import club_pages, pages, viewer

@@ -823,8 +823,42 @@ def verify(match: str | None, db: str, base: str | None) -> None:
                 )
             )
     _echo(Said("%(valid)s of %(chains)s chains valid", valid=len(reports) - bad, chains=len(reports)))
-    if bad:
+    service = _service(db)
+    unsigned = 0
+    for report in reports:
+        reader = service.reader(report.match, owner=True)
+        unsigned += _signatures(report.match, reader.engine, reader.log, reader.stored, reader.record.players)
+    if bad or unsigned:
         sys.exit(2)
+
+
+def _signatures(match: str, engine: Any, log: Any, envelopes: Any, players: Any) -> int:
+    """Check every confirm's signature and say who signed which hand; return how many do not verify."""
+    from api.service import seats
+
+    hashes = {
+        str(e["hash"] if isinstance(e, dict) else e.hash): int(e["seq"] if isinstance(e, dict) else e.seq)
+        for e in envelopes
+    }
+    found = seats.read_confirmations(match, engine, log, hashes)
+    bad = 0
+    for c in found:
+        name = players[c.seat] if c.seat < len(players) else str(c.seat)
+        if not c.valid:
+            bad += 1
+            _echo(Said("hand %(hand)s: %(name)s's signature does not verify ✗", hand=c.hand, name=name))
+        elif c.counts:
+            _echo(Said("hand %(hand)s: %(name)s (seat %(seat)s) signed ✓", hand=c.hand, name=name, seat=c.seat))
+        else:
+            _echo(
+                Said(
+                    "hand %(hand)s: %(name)s (seat %(seat)s) signed ✓, before a correction of the hand: to sign again",
+                    hand=c.hand,
+                    name=name,
+                    seat=c.seat,
+                )
+            )
+    return bad
 
 
 @main.command("export")
@@ -1131,6 +1165,22 @@ def _verify_url(base: str, match: str) -> None:
             )
         else:
             _echo(Said("%(match)s: valid, %(length)s events, head %(head)s", **parts))
+        from engines import get_engine
+        from engines.base import Event, RuleViolation
+
+        log = [Event(e["seq"], e["type"], e["data"]) for e in envelopes]
+        try:
+            unsigned = _signatures(match, get_engine(summary["game"]), log, envelopes, summary.get("players") or [])
+        except (RuleViolation, KeyError, TypeError, ValueError):
+            _echo(
+                Said(
+                    "the signatures were not checked: the open listing of a match in play hides cards the check "
+                    "needs; check again once the match is over"
+                )
+            )
+            return
+        if unsigned:
+            sys.exit(2)
         return
     if report.first_bad:
         _echo(

@@ -33,6 +33,13 @@ def _game(game: str) -> dict[str, Any]:
             "description": "minutes after the match ends during which disputes and corrections are accepted "
             "(afterwards common.match_final); null: no limit",
         },
+        "confirmation": {
+            "values": ["none", "opponents", "all"],
+            "default": "none",
+            "rule": f"/rules/{game}#option-confirmation",
+            "description": "which seats confirm each hand from their own phones before it counts as settled "
+            "(opponents: every seat whose side did not win it); the correction window then runs from the last one",
+        },
     }
     info["schemas"] = {
         t: url_for("games.SchemaDocument", path=schemas.schema_id(game, t), _external=False)

@@ -182,7 +182,37 @@ RESPONSE_SHAPES: dict[str, dict[str, Any]] = {
             "result": {"type": ["object", "null"], "description": "the game's facts per hand (VOCABULARY.md §6 table)"},
             "lines": {"type": "array", "items": ref("ScoreLine")},
             "missing": {"type": "array", "description": "incomplete: the reveal references of the cards it needs"},
+            "confirmations": {
+                "type": "array",
+                "description": "the audit: the players' signed confirmations of this hand that stand (a correction "
+                "of the hand after one asks for it again)",
+                "items": ref("Confirmation"),
+            },
+            "needs": {
+                "type": "array",
+                "items": {"type": "integer"},
+                "description": "the audit: seats whose confirmation the match's confirmation option still needs",
+            },
+            "settled": {"type": "boolean", "description": "the audit: scored, and every needed seat confirmed it"},
         },
+    },
+    "Confirmation": {
+        "type": "object",
+        "description": "A seat's signed confirm of a hand (VOCABULARY.md §4).",
+        "required": ["seat", "name", "seq", "valid"],
+        "properties": {
+            "seat": {"type": "integer"},
+            "name": {"type": "string", "description": "the seat's player"},
+            "seq": {"type": "integer", "description": "the confirm event"},
+            "at": {"type": ["string", "null"], "description": "when it was stored"},
+            "valid": {"type": "boolean", "description": "its signature verifies with the seat's signing key"},
+        },
+    },
+    "SeatKeys": {
+        "type": "object",
+        "description": "Whether a seat was given a key and registered its signing key (no key or hash is ever shown).",
+        "required": ["seat", "hasKey", "hasSigner"],
+        "properties": {"seat": {"type": "integer"}, "hasKey": {"type": "boolean"}, "hasSigner": {"type": "boolean"}},
     },
     "Standing": {
         "type": "object",

@@ -133,6 +133,31 @@ class MatchSummary(Schema):
     hands = fields.Integer()
     standings = _list_of("Standing")
     end = fields.Dict(required=True, metadata={"allOf": [_shape("End")]})
+    confirmation = fields.String(
+        metadata={"enum": ["none", "opponents", "all"], "description": "which seats confirm each hand (option)"}
+    )
+    seats = _list_of("SeatKeys")
+
+
+class SeatKeyIssued(Schema):
+    seat = fields.Integer()
+    key = fields.String(
+        metadata={"description": "the seat's key, shown once: it confirms and contests that seat's hands"}
+    )
+    link = fields.String(metadata={"description": "the page a player's phone opens: the key rides in the fragment"})
+    version = fields.Integer()
+
+
+class SignerBody(Schema):
+    publicKey = fields.Dict(
+        required=True,
+        metadata={"description": "the seat's ECDSA P-256 public key as a JWK {kty: EC, crv: P-256, x, y}"},
+    )
+
+
+class SignerRegistered(Schema):
+    version = fields.Integer()
+    head = fields.String()
 
 
 class MatchListItem(Schema):

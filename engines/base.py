@@ -61,14 +61,19 @@ DESK = frozenset({"dispute", "ruling"})
 Like notes they never change the game; an upheld ruling's correction is an ordinary ``void``
 or ``amend`` recorded with it."""
 
-STATE_NEUTRAL = frozenset({"note", "score_claimed"}) | DESK
+SEATS = frozenset({"seat_key", "seat_signer", "confirm"})
+"""The seats' own events (VOCABULARY.md §4): the scorer gives a seat its key (``seat_key``), the
+seat's phone registers its public signing key (``seat_signer``) and signs that it agrees with a
+hand's result (``confirm``). None changes the game."""
 
-COMMON_EVENTS = ("score_claimed", "void", "amend", "note", "dispute", "ruling")
+STATE_NEUTRAL = frozenset({"note", "score_claimed"}) | DESK | SEATS
+
+COMMON_EVENTS = ("score_claimed", "void", "amend", "note", "dispute", "ruling", "seat_key", "seat_signer", "confirm")
 """The events every game has after its own (VOCABULARY.md §4), in the order ``describe()`` lists
 them; none holds a private value. Each game lists its own events and then these."""
 """Event types that never change the game state (they feed the audit and the replay)."""
 
-MATCH_OPTIONS = frozenset({"correctionWindow"})
+MATCH_OPTIONS = frozenset({"correctionWindow", "confirmation"})
 """Options of ``match_started`` that every game has and no engine reads: the service applies
 them (the correction window needs the clock, which engines never read)."""
 
@@ -280,6 +285,17 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
             Said("entry %(target)s does not exist before entry %(seq)s", target=target, seq=correction.seq),
         )
     aimed = by_seq[target]
+    if aimed.type in SEATS:
+        raise RuleViolation(
+            "seat.not_correctable",
+            Said(
+                "entry %(target)s is a %(type)s, a seat's own entry: it cannot be struck out or corrected "
+                "(give the seat a new key instead)",
+                target=target,
+                type=aimed.type,
+            ),
+            seq=target,
+        )
     if correction.type == "void" and aimed.type == "match_started":
         raise RuleViolation(
             "common.bad_target", Said("match_started cannot be voided; amend it or start a new match"), seq=target
@@ -300,11 +316,13 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
 # --------------------------------------------------------------------------- the walk
 
 
-Status = Literal["played", "amended", "voided", "correction", "note", "claim", "dispute", "ruling", "withheld"]
+Status = Literal[
+    "played", "amended", "voided", "correction", "note", "claim", "dispute", "ruling", "seat", "confirm", "withheld"
+]
 """What a step did: ``played`` (the engine applied it), ``amended`` (applied with the data of
 the latest amend in force), ``voided`` (skipped), ``correction`` (a ``void`` or ``amend`` in
-force), ``note``, ``claim`` (a ``score_claimed``), ``dispute`` or ``ruling`` (none of these
-changes the state). The walk never yields ``withheld``: the service's open fold gives it to the
+force), ``note``, ``claim`` (a ``score_claimed``), ``dispute``, ``ruling``, ``seat`` (a
+``seat_key`` or ``seat_signer``) or ``confirm`` (none of these changes the state). The walk never yields ``withheld``: the service's open fold gives it to the
 events of a hand in play that it cannot fold without cards the rules still hide."""
 
 _ASIDE: dict[str, Status] = {
@@ -314,6 +332,9 @@ _ASIDE: dict[str, Status] = {
     "score_claimed": "claim",
     "dispute": "dispute",
     "ruling": "ruling",
+    "seat_key": "seat",
+    "seat_signer": "seat",
+    "confirm": "confirm",
 }
 """The status of each event type the engine never sees (CORRECTIONS and STATE_NEUTRAL)."""
 

@@ -25,10 +25,11 @@ from api.service.desk import Clock, utc_now
 from api.service.errors import BadRequest
 from api.service.reader import Reader, meta_fields
 from api.service.snapshots import SNAPSHOT_EVERY
+from api.service.seats import SEAT_KEY_LIMITS, seat_of
 from api.service.tokens import AuthError, authorize, hash_token
 from api.service.writing import EventRefused, Writer, checked_steps, match_meta, new_match_id
 from engines import LEAGUES
-from engines.base import Engine, RuleViolation, collector_paused, walk
+from engines.base import Engine, RuleViolation, collector_paused, events_from, walk
 from engines.said import Said
 from ledger import CLUB_LOG, Ledger, MatchNotFound, MatchRecord
 
@@ -81,26 +82,39 @@ class Service(Writer):
             raise MatchNotFound(match_id)
         return record
 
-    def authorize(self, record: MatchRecord, token: str | None) -> None:
-        """Check a write token against the match's.
+    def authorize(self, record: MatchRecord, token: str | None, *, seats: bool = False) -> int | None:
+        """Check a key against the match's: the write token (None), or with ``seats`` a seat's key
+        (that seat's number: :mod:`api.service.seats` says what it may write).
 
         A token that does not fit the cached row is checked once more against the stored
-        one: another process may have rotated it.
+        one: another process may have rotated it. A key that is no write token is looked up
+        among the seats' keys (the latest ``seat_key`` of each seat).
 
         Raises:
-            AuthError: no token, or not this match's.
+            AuthError: no token, or not this match's (``auth.wrong``); a seat's key where only the
+                write token will do (``seat.not_allowed``).
         """
         try:
             authorize(record, token)
-            return
+            return None
         except AuthError as error:
             if error.code != "auth.wrong":
                 raise
             fresh = self.ledger.get_match(record.id)
-            if fresh.token_hash == record.token_hash:
-                raise
-        self.cache.keep_record(fresh)
-        authorize(fresh, token)
+            wrong = error
+        if fresh.token_hash != record.token_hash:
+            self.cache.keep_record(fresh)
+            try:
+                authorize(fresh, token)
+                return None
+            except AuthError as error:
+                wrong = error
+        seat = seat_of(events_from(self.ledger.read(record.id)), token or "")
+        if seat is None:
+            raise wrong
+        if not seats:
+            raise AuthError("seat.not_allowed", SEAT_KEY_LIMITS)
+        return seat
 
     def _state(self, match_id: str, engine: Engine, at: int | None = None) -> tuple[Any, int]:
         """Return the state after event ``at`` (default: the head) and the match's version."""
@@ -137,6 +151,8 @@ class Service(Writer):
             MatchNotFound, AuthError, RuleViolation (``series.not_over``).
         """
         reader = self.reader(match_id, token)
+        if reader.seat_key is not None:
+            raise AuthError("seat.not_allowed", SEAT_KEY_LIMITS)
         if not token:
             raise AuthError(
                 "auth.missing",

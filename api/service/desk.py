@@ -14,7 +14,9 @@ the log as it stands plus the batch:
 match has ended, disputes, rulings and corrections are accepted only until the window has
 passed since the ledger stored the event that ended the match, and are then refused with
 ``common.match_final``. Engines know no clock, so the service checks it with the stored
-``at`` and its own clock (injectable, for tests).
+``at`` and its own clock (injectable, for tests). When the match asks its players to confirm
+each hand (``confirmation`` not ``none``, :mod:`api.service.seats`), the window runs from the
+last needed confirmation instead, and stays open while a hand still needs one.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Mapping, Sequence
 
-from engines.base import CORRECTIONS, DESK, Engine, Event, RuleViolation, voided_seqs, walk
+from api.service import seats
+from engines.base import CORRECTIONS, DESK, Engine, Event, RuleViolation, replay, voided_seqs, walk
 from engines.said import Counted, Said
 
 Clock = Callable[[], datetime]
@@ -63,6 +66,27 @@ def end_seq(engine: Engine, log: Sequence[Event]) -> int | None:
             ended = step.event.seq
         over = now_over
     return ended if over else None
+
+
+def window_start(engine: Engine, match_id: str, log: Sequence[Event], hashes: Mapping[str, int]) -> int | None:
+    """The seq the correction window runs from: the event that ended the match or, when the
+    match asks for confirmations, the last needed one (None: not ended, or a hand still needs one)."""
+    ended = end_seq(engine, log)
+    mode = seats.confirmation_mode(log[0].data)
+    if ended is None or mode == "none":
+        return ended
+    score = engine.score(replay(engine, log))
+    per_hand = seats.hand_confirmations(
+        engine.GAME,
+        mode,
+        score["hands"],
+        score["standings"],
+        seats.read_confirmations(match_id, engine, log, hashes),
+        [str(p) for p in log[0].data.get("players") or ()],
+        {},
+    )
+    last = seats.last_needed_seq(per_hand)
+    return None if last is None else max(ended, last)
 
 
 def check_window(minutes: int | None, ended_at: str | None, now: datetime) -> None:

@@ -21,7 +21,7 @@ import functools
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from replays.addressing import AddressError, Position, hand_number, locate, positions, seat_by_name
-from api.service import snapshots
+from api.service import seats, snapshots
 from api.service.cache import Folded
 from api.service.disclosure import (
     Disclosure,
@@ -35,7 +35,7 @@ from api.service.disclosure import (
     withheld_hands,
 )
 from api.service.errors import BadRequest
-from api.service.tokens import AuthError, authorize
+from api.service.tokens import AuthError
 from engines import engine_version, get_engine
 from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, events_from, replay, voided_seqs, walk
 from engines import LEAGUES
@@ -100,12 +100,15 @@ class Reader:
         """The match row, read once for the whole read."""
         if self.record.game == CLUB_LOG:  # a club's log is read as a club (api.service.clubs)
             raise MatchNotFound(match_id)
+        self.seat_key: int | None = None
+        """The seat whose key was sent (None: the write token, or no key): it reads as an open reader."""
         if token:
-            authorize(self.record, token)
-            service.cache.keep_record(self.record)
+            self.seat_key = service.authorize(self.record, token, seats=True)
+            if self.seat_key is None:
+                service.cache.keep_record(self.record)
         self.token = token
         self.engine: Engine = get_engine(self.record.game)
-        self.full = owner or bool(token) or self.record.status == "over"
+        self.full = owner or (bool(token) and self.seat_key is None) or self.record.status == "over"
         """Whether this reader sees every private value: with the write token, once the match is
         over, or as the database's owner (``owner``: the command line's backup, which reads the file)."""
 
@@ -205,6 +208,8 @@ class Reader:
             "hands": len(sheet["hands"]),
             "standings": sheet["standings"],
             "end": sheet["end"],
+            "confirmation": self.confirmation,
+            "seats": self.seats(),
         }
 
     def figures(self) -> list[dict[str, int]]:
@@ -395,12 +400,49 @@ class Reader:
             else (withheld(past.score(replay(past, shown)), hidden) if past is not None else None)
         )
         rules = rules_report(engine.GAME, recorded, engine.RULES_VERSION, sheet, past_sheet)
-        return {
-            "id": self.id,
-            "version": len(self.log),
-            **build_audit(sheet, steps, chain, record.players, batches),
-            "rules": rules,
-        }
+        built = build_audit(sheet, steps, chain, record.players, batches)
+        confirmed = self.confirmations(built["hands"], built["standings"])
+        built["hands"] = [{**h, **confirmed[h["hand"]]} for h in built["hands"]]
+        return {"id": self.id, "version": len(self.log), **built, "rules": rules}
+
+    # ---- the seats: their keys and confirmations
+
+    @property
+    def confirmation(self) -> str:
+        """The match's ``confirmation`` option (none, opponents, all), as the log now reads it."""
+        return seats.confirmation_mode(self._opening().data)
+
+    def _opening(self) -> Event:
+        return next(
+            walk(self.engine, self.log[:1] + [e for e in self.log if e.type == "amend" and e.data.get("target") == 1])
+        ).read
+
+    def confirmations(
+        self, hands: Sequence[Mapping[str, Any]], standings: Sequence[Mapping[str, Any]]
+    ) -> dict[int, dict[str, Any]]:
+        """Per hand: the confirmations that stand, the seats still to confirm and whether it is settled.
+
+        Read off the whole log: a confirmation names only a scored hand, whose result every
+        reader sees, and says nothing hidden (who signed, when, whether it verifies).
+        """
+        read = seats.read_confirmations(self.id, self.engine, self.log, {r.hash: r.seq for r in self.stored})
+        return seats.hand_confirmations(
+            self.record.game,
+            self.confirmation,
+            hands,
+            standings,
+            read,
+            self.record.players,
+            {r.seq: r.at for r in self.stored},
+        )
+
+    def seats(self) -> list[dict[str, Any]]:
+        """Each seat: whether it was given a key and registered a signing key (never a key or a hash)."""
+        keys, signers = seats.seat_keys(self.log), seats.signers(self.log)
+        return [
+            {"seat": seat, "hasKey": seat in keys, "hasSigner": seat in signers}
+            for seat in range(len(self.record.players))
+        ]
 
     # ---- the replay
 

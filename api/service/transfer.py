@@ -602,7 +602,7 @@ def _ready(archived: ArchivedMatch, engine: Engine, checked: _Checked | None) ->
 
     def check(current: int, stored: Any) -> dict[str, Any]:
         if checked is None:
-            return _folded_changes(engine, events_from(stored), players)
+            return _folded_changes(engine, events_from(stored), players, archived.id, {r.hash: r.seq for r in stored})
         if checked[0] == "rules":
             _, index, code, message = checked
             from api.service import EventRefused
@@ -686,9 +686,12 @@ def _shape_problem(engine: Engine, events: Sequence[Any]) -> tuple[int, str, str
     return None
 
 
-def _folded_changes(engine: Engine, events: list[Event], players: int) -> dict[str, Any]:
+def _folded_changes(
+    engine: Engine, events: list[Event], players: int, match_id: str, hashes: dict[str, int]
+) -> dict[str, Any]:
     """Fold a whole match with every check an append runs; return its match row's status and
-    metadata (as the log reads once corrected: an amend of match_started may retag it).
+    metadata (as the log reads once corrected: an amend of match_started may retag it). Every
+    confirmation's signature is checked again (``match_id`` and ``hashes``: what it was signed over).
 
     Raises:
         EventRefused: the first event that a check or the rules refuse.
@@ -696,7 +699,7 @@ def _folded_changes(engine: Engine, events: list[Event], players: int) -> dict[s
     from api.service import checked_steps
 
     state = None
-    for step in checked_steps(engine, engine.GAME, events, events, 0, None, players):
+    for step in checked_steps(engine, engine.GAME, events, events, 0, None, players, match_id=match_id, hashes=hashes):
         state = step.state
     if any(e.type == "amend" and e.data.get("target") == 1 for e in events):
         opening = next(walk(engine, events)).read.data  # match_started as the log now reads it
@@ -833,7 +836,9 @@ def _check_task(task: list[tuple[str, int, list[bytes | str]]]) -> list[_Checked
                 out.append(("shape", *problem))
                 continue
             try:
-                out.append(("ok", _folded_changes(engine, events, players)))
+                hashes = {str(e["hash"]): int(e["seq"]) for e in envelopes}
+                match_id = str(envelopes[0].get("match") or "")
+                out.append(("ok", _folded_changes(engine, events, players, match_id, hashes)))
             except EventRefused as refused:
                 out.append(("rules", refused.index, refused.error.code, refused.error.message))
     return out

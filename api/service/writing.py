@@ -18,15 +18,17 @@ import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
-from api.service import desk, snapshots
+from api.service import desk, seats, snapshots
 from api.service.cache import Folded, StateCache, folded, log_on
 from api.service.desk import Clock
 from api.service.disclosure import OptionsOf, private_paths
-from api.service.tokens import AuthError, authorize, hash_token, new_token
+from api.service.errors import BadRequest
+from api.service.tokens import AuthError, hash_token, new_token
 from engines import get_engine
 from engines.base import (
     CORRECTIONS,
     DESK,
+    SEATS,
     Engine,
     Event,
     RuleViolation,
@@ -151,7 +153,7 @@ class Writer:
     def _fixed_record(self, match_id: str) -> MatchRecord:
         raise NotImplementedError
 
-    def authorize(self, record: MatchRecord, token: str | None) -> None:
+    def authorize(self, record: MatchRecord, token: str | None, *, seats: bool = False) -> int | None:
         raise NotImplementedError
 
     def start_match(
@@ -265,9 +267,10 @@ class Writer:
             ConcurrencyConflict, IdempotencyConflict.
         """
         record = self._fixed_record(match_id)
-        self.authorize(record, token)
+        seat = self.authorize(record, token, seats=True)
         engine = get_engine(record.game)
         _check_shapes(record.game, events)
+        _check_writer(events, seat)
         batch = self._with_private(match_id, engine, events)
         outcome: dict[str, Any] = {}
         presented = hash_token(token or "")
@@ -277,7 +280,10 @@ class Writer:
             # Runs inside the write transaction, in whichever writer's thread commits it
             # (group commit): it uses nothing of the thread, only this call's own objects.
             # ``current.match`` is the match row as this transaction read it (a token replaced meanwhile shows).
-            if current.match is None or not hmac.compare_digest(current.match.token_hash, presented):
+            if seat is not None:  # a seat's key: still the seat's latest (the scorer may have given a new one)
+                if seats.seat_of(events_from(self.ledger.read(match_id, upto=current)), token or "") != seat:
+                    raise AuthError("auth.wrong", Said("this seat key no longer opens this match: it was replaced"))
+            elif current.match is None or not hmac.compare_digest(current.match.token_hash, presented):
                 raise AuthError("auth.wrong", Said("this token no longer opens this match: it was replaced"))
             entry = self.cache.at_head(self.ledger, match_id, engine, current)
             self._check_window(match_id, engine, entry, batch)
@@ -327,7 +333,7 @@ class Writer:
         minutes = desk.correction_window(stored[0].data)
         if minutes is None:
             return
-        ended = desk.end_seq(engine, events_from(stored))
+        ended = desk.window_start(engine, match_id, events_from(stored), {r.hash: r.seq for r in stored})
         try:
             desk.check_window(minutes, None if ended is None else stored[ended - 1].at, self.clock())
         except RuleViolation as error:
@@ -431,14 +437,57 @@ class Writer:
         """
         batch = events_from(stored)
         log = log_on(self.ledger, match_id, entry.version, batch)
-        if log[0].seq != 1 and any(e.type == "ruling" for e in batch):  # a ruling looks its dispute up
+        hashes: dict[str, int] = {}
+        if any(e.type == "confirm" for e in batch):  # a confirmation looks up its head and the seat's signer
+            before = self.ledger.read(match_id, upto=entry.version)
+            log = events_from(before) + batch
+            hashes = {r.hash: r.seq for r in (*before, *stored)}
+        elif log[0].seq != 1 and any(e.type == "ruling" for e in batch):  # a ruling looks its dispute up
             log = events_from(self.ledger.read(match_id, upto=entry.version)) + batch
         return folded(
-            checked_steps(engine, game, log, batch, entry.version, entry.state, players),
+            checked_steps(
+                engine, game, log, batch, entry.version, entry.state, players, match_id=match_id, hashes=hashes
+            ),
             stored[-1].seq,
             stored[-1].hash,
             entry,
         )
+
+    def give_seat_key(self, match_id: str, seat: int, *, token: str | None, by: str = "") -> dict[str, Any]:
+        """Give seat ``seat`` a new key (the write token's): the log keeps its sha256 (``seat_key``);
+        the seat's earlier key stops working. The key is shown here once, with the link a
+        phone opens (the key rides in the fragment, never sent to a server in a URL).
+
+        Raises:
+            MatchNotFound, AuthError, BadRequest (``request.bad_seat``), EventRefused.
+        """
+        self._seat_in_range(match_id, seat)
+        key = new_token()
+        result = self.record(
+            match_id, [{"type": "seat_key", "data": {"seat": seat, "hash": seats.key_hash(key)}}], token=token, by=by
+        )
+        return {"seat": seat, "key": key, "link": f"/m/{match_id}/seat/{seat}#key={key}", "version": result.version}
+
+    def register_signer(
+        self, match_id: str, seat: int, public_key: Mapping[str, Any], *, token: str | None, by: str = ""
+    ) -> dict[str, Any]:
+        """Register seat ``seat``'s public signing key (a P-256 JWK), sent with the seat's own key.
+
+        Raises:
+            MatchNotFound, AuthError, BadRequest (``request.bad_seat``), EventRefused (the key's shape).
+        """
+        self._seat_in_range(match_id, seat)
+        event = {"type": "seat_signer", "data": {"seat": seat, "publicKey": dict(public_key)}}
+        result = self.record(match_id, [event], token=token, by=by)
+        return {"version": result.version, "head": result.head}
+
+    def _seat_in_range(self, match_id: str, seat: int) -> None:
+        players = len(self._fixed_record(match_id).players)
+        if not 0 <= seat < players:
+            raise BadRequest(
+                "request.bad_seat",
+                Said("seat must be a seat from 0 to %(last)s, not %(seat)s", last=players - 1, seat=seat),
+            )
 
     def rotate_token(self, match_id: str, token: str | None) -> dict[str, Any]:
         """Replace a match's write token: the current one is needed, and stops working.
@@ -450,12 +499,43 @@ class Writer:
             MatchNotFound, AuthError: no token, or not the current one.
         """
         record = self.ledger.get_match(match_id)
-        authorize(record, token)
+        self.authorize(record, token)
         new = new_token()
         if not self.ledger.replace_token(match_id, hash_token(token or ""), hash_token(new)):
             raise AuthError("auth.wrong", Said("this token no longer opens this match: it was replaced"))
         self.cache.keep_record(self.ledger.get_match(match_id))
         return {"id": match_id, "token": new}
+
+
+def _check_writer(events: Sequence[Mapping[str, Any]], seat: int | None) -> None:
+    """Check what the key that sent a batch may write: a seat's key (``seat``) only its own seat's
+    ``seat_signer``, ``confirm`` and ``dispute``; the write token anything but a ``seat_signer``
+    (a seat's signing key is registered from the seat's own phone).
+
+    Raises:
+        AuthError: ``seat.not_allowed`` (403), before anything is checked further.
+        EventRefused: ``seat.other_seat`` (422), at the first event for another seat.
+    """
+    for index, event in enumerate(events):
+        kind = event["type"]
+        if seat is None:
+            if kind == "seat_signer":
+                raise AuthError(
+                    "seat.not_allowed",
+                    Said("a seat's signing key is registered from the player's own phone, with the seat's key"),
+                )
+            continue
+        if kind not in seats.SEAT_WRITES:
+            raise AuthError("seat.not_allowed", seats.SEAT_KEY_LIMITS)
+        if event["data"].get("seat") != seat:
+            refused = EventRefused(
+                index,
+                RuleViolation(
+                    "seat.other_seat",
+                    Said("this key is seat %(seat)s's: it confirms or contests only that seat's hands", seat=seat),
+                ),
+            )
+            raise refused
 
 
 def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
@@ -478,14 +558,24 @@ def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
 
 
 def checked_steps(
-    engine: Engine, game: str, log: Sequence[Event], batch: Sequence[Event], after: int, state: Any, players: int
+    engine: Engine,
+    game: str,
+    log: Sequence[Event],
+    batch: Sequence[Event],
+    after: int,
+    state: Any,
+    players: int,
+    *,
+    match_id: str = "",
+    hashes: Mapping[str, int] | None = None,
 ) -> Iterator[Step]:
     """Walk ``batch`` onto ``state`` (the state after event ``after``), checking each event as an
     append does: what it refers to, the desk's rules for disputes and claims, then the rules.
 
     ``log`` is what the walk reads: ``batch`` alone, or the log from event 1 when a correction
-    or a ruling needs what came before. Needs no ledger, so an archive import can run it in
-    a worker process.
+    or a ruling or a confirmation needs what came before (a confirmation also needs the match's
+    id and ``hashes``, each event hash of the match with its seq: :mod:`api.service.seats`).
+    Needs no ledger, so an archive import can run it in a worker process.
 
     Raises:
         EventRefused: the first event of the batch that a check or the rules refuse.
@@ -496,6 +586,8 @@ def checked_steps(
             _check_entry(game, log, event)
             if event.type in DESK:
                 desk.check_desk(event, batch, log, state, engine, players)
+            elif event.type in SEATS:
+                seats.check_seat_event(match_id, event, log, hashes or {}, state, engine, players)
             step = _step_or_broken(steps, log, event)
             state = step.state
             yield step

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from babel.lists import format_list
 from flask import Blueprint, Response, abort, current_app, render_template, request
 from flask_babel import force_locale, gettext, lazy_gettext, ngettext
 
@@ -20,6 +19,7 @@ from api.context import current_service
 from api.i18n import LANGUAGES, current_language, day, say
 from api.web import SECURITY_HEADERS
 from engines import get_engine
+from engines.said import Listed
 from ledger import MatchNotFound
 
 bp = Blueprint("viewer", __name__, template_folder="templates")
@@ -470,12 +470,10 @@ def confirmation_words(hand: dict[str, Any], players: list[str]) -> dict[str, st
         return gettext("seat %(seat)s", seat=seat + 1 if isinstance(seat, int) else seat)
 
     confirmed = [c for c in hand.get("confirmations") or [] if c.get("valid", True)]
-    locale = current_language()
+    # joined as each language joins names (engines/said.py Listed, as the page scripts' listed())
     return {
-        "confirmed": format_list([f"✓ {c.get('name') or name(c.get('seat'))}" for c in confirmed], locale=locale)
-        if confirmed
-        else "",
-        "needs": format_list([name(s) for s in hand.get("needs") or []], locale=locale) if hand.get("needs") else "",
+        "confirmed": say(Listed(f"✓ {c.get('name') or name(c.get('seat'))}" for c in confirmed)) if confirmed else "",
+        "needs": say(Listed(name(s) for s in hand.get("needs") or [])) if hand.get("needs") else "",
     }
 
 

@@ -1,34 +1,40 @@
 // The scorer's page, "Players confirm from their phones" (issue 31): per seat, give the seat a key
 // of its own (POST /matches/{id}/seats/{seat}/key with the write key) and show it as a QR code and
 // a link for the player's phone to open (/m/{id}/seat/{seat}#key=…: the key after '#', which
-// browsers never send); and which seats have confirmed the last scored hand, followed live.
+// browsers never send); and which seats have confirmed the last scored hand, read again every few seconds.
 // A key is shown only once, on this page as it is open: giving the seat a key again replaces it.
 import { adoptFragmentToken, call, get, newKey, problemDetails, problemText, tokenFor } from "../api.js";
 import { $, el, listed, seatNamer } from "../dom.js";
-import { follow } from "../follow.js";
 import { qrSvg } from "../qr.js";
 import { t } from "../say.js";
 
 const root = $("seats");
 const id = $("scorer").dataset.match;
 adoptFragmentToken(id);
+const POLL_MS = 5000;
 const S = { summary: null, audit: null, given: new Map(), following: false };
 const seatName = seatNamer(() => (S.summary ? S.summary.players : []));
 
-async function refresh() {
-  const [summary, audit] = await Promise.all([get(`/matches/${id}`), get(`/matches/${id}/audit`)]);
-  if (!summary.ok || !audit.ok) return;  // the server is away: the section stays as it was
+async function refresh({ force = false } = {}) {
+  const summary = await get(`/matches/${id}`);
+  if (!summary.ok) return;  // the server is away: the section stays as it was
+  // nothing recorded since the last read: the section stays as it is (and the keyboard's place in it)
+  if (!force && S.summary && summary.body.version === S.summary.version) return;
+  const audit = await get(`/matches/${id}/audit`);
+  if (!audit.ok) return;
   S.summary = summary.body; S.audit = audit.body;
   render();
   followWhenKeyed();
 }
 
-/** Follow the match once a seat holds a key: its player's confirmations arrive while the scorer scores. */
+/** Read the seats again every few seconds once a seat holds a key, while the page is shown: the
+ * players' confirmations arrive while the scorer scores. A poll, not the event stream: each open
+ * stream holds one of the server's threads, and the players' own pages already hold one each. */
 function followWhenKeyed() {
   const keyed = S.given.size || (S.summary.seats || []).some((s) => s.hasKey);
-  if (S.following || !keyed || S.summary.status !== "playing" || typeof EventSource === "undefined") return;
+  if (S.following || !keyed || S.summary.status !== "playing") return;
   S.following = true;
-  follow(id, S.summary.version, refresh);
+  setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
 }
 
 const lastScored = () => [...S.audit.hands].reverse().find((h) => h.status === "scored");
@@ -83,9 +89,9 @@ async function give(seat) {
   // the configured public address (tanteo serve --public-url), else the address this browser used
   const origin = root.dataset.publicUrl.replace(/\/$/, "") || location.origin;
   S.given.set(seat, `${origin}${result.body.link}`);
-  await refresh();
+  await refresh({ force: true });
   const button = root.querySelector(`li[data-seat="${seat}"] .seat-link a`);
   if (button) button.focus();
 }
 
-refresh();
+refresh({ force: true });

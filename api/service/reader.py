@@ -37,7 +37,19 @@ from api.service.disclosure import (
 from api.service.errors import BadRequest
 from api.service.tokens import AuthError
 from engines import engine_version, get_engine
-from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, events_from, replay, voided_seqs, walk
+from engines.base import (
+    CORRECTIONS,
+    SEATS,
+    Course,
+    Engine,
+    Event,
+    RuleViolation,
+    Step,
+    events_from,
+    replay,
+    voided_seqs,
+    walk,
+)
 from engines import LEAGUES
 from engines.league import seat_figures
 from engines.privacy import cards_unknown
@@ -681,9 +693,12 @@ class Reader:
         one with none left is written as a note, so every later event keeps its number.
         """
         if self.disclosure is None:
-            return [(e.seq, e.type, e.data) for e in self.log]
+            return [_seatless(e.seq, e.type, e.data) for e in self.log]
         out: list[tuple[int, str, Mapping[str, Any]]] = []
         for event in self.disclosure.log:
+            if event.type in SEATS:
+                out.append(_seatless(event.seq, event.type, event.data))
+                continue
             hidden = self.disclosure.hidden.get(event.seq, ())
             if hidden and event.type == "reveal":
                 gone = {s.path[1] for s in hidden if len(s.path) >= 2 and s.path[0] == "cards"}
@@ -700,6 +715,16 @@ class Reader:
 
 REVEAL_NOTE = "the scorer recorded cards the rules still hide here; they are shown at the end of the hand"
 """What an open text export writes in place of a reveal whose every card is still hidden."""
+
+SEAT_NOTE = "a seat's key or signed confirmation stood here: the archive export keeps it, the text cannot"
+"""What a text export writes in place of a ``seat_key``, ``seat_signer`` or ``confirm`` (docs/NOTATION.md):
+a signature is over the match's id, which a text import does not keep, and a seat's entries are
+written with the seat's own key, never the scorer's."""
+
+
+def _seatless(seq: int, kind: str, data: Mapping[str, Any]) -> tuple[int, str, Mapping[str, Any]]:
+    """An event as the text notation writes it: a seat's own entry as a note, every later event keeping its number."""
+    return (seq, "note", {"text": SEAT_NOTE}) if kind in SEATS else (seq, kind, data)
 
 
 def _place(places: Sequence[Position], hand: int | None, move: int | None, trick: int | None) -> int:

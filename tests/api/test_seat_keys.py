@@ -17,7 +17,6 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 from flask import Flask
-from flask.testing import FlaskClient
 
 from api.app import create_app
 from api.cli import main
@@ -54,7 +53,12 @@ class Phone:
 
     def jwk(self) -> dict[str, str]:
         numbers = self.private.public_key().public_numbers()
-        return {"kty": "EC", "crv": "P-256", "x": b64(numbers.x.to_bytes(32, "big")), "y": b64(numbers.y.to_bytes(32, "big"))}
+        return {
+            "kty": "EC",
+            "crv": "P-256",
+            "x": b64(numbers.x.to_bytes(32, "big")),
+            "y": b64(numbers.y.to_bytes(32, "big")),
+        }
 
     def register(self) -> None:
         response = self.scorer.client.post(
@@ -65,7 +69,9 @@ class Phone:
     def auth(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.key}"}
 
-    def sign(self, hand: int, *, result: Any = None, head: str | None = None, seat: int | None = None) -> dict[str, Any]:
+    def sign(
+        self, hand: int, *, result: Any = None, head: str | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
         audit = self.scorer.get("/audit")
         head = head or audit["chain"]["head"]
         seat = self.seat if seat is None else seat
@@ -123,7 +129,9 @@ def test_a_seat_key_confirms_its_own_seats_hand_and_nothing_else(scorer: Scorer)
     assert again.status_code == 403
     # the scorer cannot register a seat's signing key for it
     forged = scorer.client.post(
-        f"/matches/{scorer.id}/seats/1/signer", json={"publicKey": ben.jwk()}, headers={"Authorization": f"Bearer {scorer.token}"}
+        f"/matches/{scorer.id}/seats/1/signer",
+        json={"publicKey": ben.jwk()},
+        headers={"Authorization": f"Bearer {scorer.token}"},
     )
     assert (forged.status_code, forged.get_json()["code"]) == (403, "seat.not_allowed")
 
@@ -210,7 +218,9 @@ def test_a_confirmation_survives_export_and_import_and_a_forged_one_is_refused(
     last["hash"] = chain_hash(*(last[f] for f in fields), last.get("format", 1))
     lines[-1] = json.dumps(last)
     third = create_app({"TANTEO_DB": str(tmp_path / "third.db"), "TESTING": True, "TANTEO_CLOCK": clock}).test_client()
-    refusal = third.post("/matches/import", data=("\n".join(lines) + "\n").encode(), content_type="application/x-ndjson")
+    refusal = third.post(
+        "/matches/import", data=("\n".join(lines) + "\n").encode(), content_type="application/x-ndjson"
+    )
     body = refusal.get_json()
     assert refusal.status_code == 422, body
     assert body["errors"][0]["code"] == "seat.bad_signature", body

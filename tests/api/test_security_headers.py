@@ -18,7 +18,7 @@ EXPECTED = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-ARGUMENTS = {"filename": "app.css", "game": "la-cabra", "path": "common/defs.json"}
+ARGUMENTS = {"filename": "app.css", "game": "la-cabra", "path": "common/defs.json", "seat": 1}
 
 
 def protected(response: Any, where: str, framed: bool = False) -> None:

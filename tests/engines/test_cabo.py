@@ -903,6 +903,9 @@ def test_playouts_cover_the_rules() -> None:
         "note",
         "dispute",
         "ruling",
+        "seat_key",
+        "seat_signer",
+        "confirm",
         "match_started",
     } | {"match_started"}
     assert feats == {"reshuffle", "multi-ok", "multi-wrong"}

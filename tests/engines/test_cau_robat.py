@@ -220,6 +220,9 @@ def test_describe_lists_every_option_with_default_and_rule() -> None:
         "note",
         "dispute",
         "ruling",
+        "seat_key",
+        "seat_signer",
+        "confirm",
     }
     json.dumps(d)
 

@@ -55,6 +55,9 @@ def test_describe_lists_options_events_and_teams() -> None:
         "note",
         "dispute",
         "ruling",
+        "seat_key",
+        "seat_signer",
+        "confirm",
     }
     json.dumps(d)
 

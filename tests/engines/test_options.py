@@ -19,7 +19,7 @@ from engines.common import Option, options_described
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 PACKAGES = {"cabo": "cabo", "cau-robat": "cau_robat", "el-roby": "el_roby", "kabu": "kabu", "la-cabra": "la_cabra"}
-SHARED = {"correctionWindow"}
+SHARED = {"correctionWindow", "confirmation"}
 """Options every game has, declared by the common schema and applied by the service."""
 
 

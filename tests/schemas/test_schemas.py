@@ -58,6 +58,9 @@ SNIPPETS = """\
 {"type": "ruling", "data": {"dispute": 30, "decision": "upheld", "reason": "the replay shows slot 4 held a 2"}}
 {"type": "amend", "data": {"target": 17, "data": {"seat": 3, "slots": [1, 4], "cards": ["4", "2"], "drawn": "4"}, "reason": "slot 4 showed a 2, not a 3"}}
 {"type": "ruling", "data": {"dispute": 31, "decision": "rejected", "reason": "the sheet was right"}}
+{"type": "seat_key", "data": {"seat": 1, "hash": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}}
+{"type": "seat_signer", "data": {"seat": 1, "publicKey": {"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}}}
+{"type": "confirm", "data": {"hand": 2, "seat": 1, "head": "4f2c8e0a9d1b7c3e5f6a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e", "signature": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0-Pw"}}
 {"type": "tira", "data": {"seat": 2, "cards": ["7D", "8D", "KD", "AD"], "rivals": [3]}}
 """
 
@@ -184,7 +187,7 @@ def test_every_event_file_is_an_event_type(game: str) -> None:
     own, common = _event_files(game), _event_files("common")
     assert set(schemas.event_types(game)) == own | common
     assert {"match_started", "hand_started", "reveal", "hand_result", "score_claimed"} <= own
-    assert common == {"void", "amend", "note", "dispute", "ruling"}
+    assert common == {"void", "amend", "note", "dispute", "ruling", "seat_key", "seat_signer", "confirm"}
 
 
 @pytest.mark.parametrize("game", schemas.games())
@@ -205,7 +208,7 @@ def test_games_and_event_types() -> None:
     assert "la-cabra" in schemas.games()
     assert "common" not in schemas.games()
     types = schemas.event_types(GAME)
-    assert types[-5:] == ["amend", "dispute", "note", "ruling", "void"]
+    assert types[-8:] == ["amend", "confirm", "dispute", "note", "ruling", "seat_key", "seat_signer", "void"]
     assert set(types) == {
         "match_started",
         "hand_started",
@@ -221,6 +224,9 @@ def test_games_and_event_types() -> None:
         "note",
         "dispute",
         "ruling",
+        "seat_key",
+        "seat_signer",
+        "confirm",
     }
     with pytest.raises(SchemaError) as caught:
         schemas.event_types("poker")

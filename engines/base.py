@@ -61,11 +61,17 @@ DESK = frozenset({"dispute", "ruling"})
 Like notes they never change the game; an upheld ruling's correction is an ordinary ``void``
 or ``amend`` recorded with it."""
 
-STATE_NEUTRAL = frozenset({"note", "score_claimed"}) | DESK
+IRREGULAR = "irregular"
+"""A move the rules refuse, recorded as played (issue 31): the engines never apply it, so an
+irregularity can never change how a legal record is scored; the desk's dispute settles it."""
 
-COMMON_EVENTS = ("score_claimed", "void", "amend", "note", "dispute", "ruling")
+STATE_NEUTRAL = frozenset({"note", "score_claimed"}) | DESK
+STATE_NEUTRAL |= {IRREGULAR}
+
+COMMON_EVENTS: tuple[str, ...] = ("score_claimed", "void", "amend", "note", "dispute", "ruling")
 """The events every game has after its own (VOCABULARY.md §4), in the order ``describe()`` lists
 them; none holds a private value. Each game lists its own events and then these."""
+COMMON_EVENTS += (IRREGULAR,)
 """Event types that never change the game state (they feed the audit and the replay)."""
 
 MATCH_OPTIONS = frozenset({"correctionWindow"})
@@ -285,7 +291,7 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
             "common.bad_target", Said("match_started cannot be voided; amend it or start a new match"), seq=target
         )
     if correction.type == "amend":
-        if aimed.type in CORRECTIONS or aimed.type == "note" or aimed.type in DESK:
+        if aimed.type in CORRECTIONS or aimed.type in ("note", IRREGULAR) or aimed.type in DESK:
             raise RuleViolation(
                 "common.amend_type",
                 Said("entry %(target)s is a %(type)s; void it instead of amending it", target=target, type=aimed.type),
@@ -300,7 +306,9 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
 # --------------------------------------------------------------------------- the walk
 
 
-Status = Literal["played", "amended", "voided", "correction", "note", "claim", "dispute", "ruling", "withheld"]
+Status = Literal[
+    "played", "amended", "voided", "correction", "note", "claim", "dispute", "ruling", "irregular", "withheld"
+]
 """What a step did: ``played`` (the engine applied it), ``amended`` (applied with the data of
 the latest amend in force), ``voided`` (skipped), ``correction`` (a ``void`` or ``amend`` in
 force), ``note``, ``claim`` (a ``score_claimed``), ``dispute`` or ``ruling`` (none of these
@@ -314,6 +322,7 @@ _ASIDE: dict[str, Status] = {
     "score_claimed": "claim",
     "dispute": "dispute",
     "ruling": "ruling",
+    IRREGULAR: "irregular",
 }
 """The status of each event type the engine never sees (CORRECTIONS and STATE_NEUTRAL)."""
 
@@ -500,6 +509,19 @@ def _advance(engine: Engine, state: Any, event: Event) -> Any:
         if violation.event is None:
             violation.event = event.seq
         raise
+
+
+def refusal(engine: Engine, state: Any, move: Mapping[str, Any], seq: int) -> RuleViolation | None:
+    """Return the rules' refusal of ``move`` (``{type, data}``) on ``state``; None when they accept it.
+
+    An ``irregular`` keeps such a move as played: the service stores the refusal's code and
+    words, the replay says them again in the reader's language (issue 31).
+    """
+    try:
+        engine.apply(state, Event(seq, str(move["type"]), move["data"]))
+    except RuleViolation as refused:
+        return refused
+    return None
 
 
 def replay(engine: Engine, events: Sequence[Event]) -> Any:

@@ -18,7 +18,7 @@ import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
-from api.service import desk, snapshots
+from api.service import desk, irregular, snapshots
 from api.service.cache import Folded, StateCache, folded, log_on
 from api.service.desk import Clock
 from api.service.disclosure import OptionsOf, private_paths
@@ -27,6 +27,7 @@ from engines import get_engine
 from engines.base import (
     CORRECTIONS,
     DESK,
+    IRREGULAR,
     Engine,
     Event,
     RuleViolation,
@@ -188,6 +189,9 @@ class Writer:
             return {"id": match_id, "token": token, "version": result.version, "head": result.head}
         with collector_paused():  # a whole match is checked and stored in one go
             _check_shapes(engine.GAME, events)
+            origin: list[int] | None = None
+            if any(e["type"] == IRREGULAR for e in events):
+                events, origin = irregular.filled(engine, events, 1, state, lambda: [Event(1, "match_started", data)])
             options = OptionsOf(state.options)
             types = (
                 {1: "match_started", **{i: e["type"] for i, e in enumerate(events, 2)}}
@@ -212,6 +216,8 @@ class Writer:
                     )
                 except EventRefused as refused:
                     refused.index -= 1  # stored[0] is match_started: the index is in ``events``
+                    if origin:
+                        refused.index = origin[refused.index]
                     refused.game = engine.GAME
                     raise
                 changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
@@ -268,6 +274,7 @@ class Writer:
         self.authorize(record, token)
         engine = get_engine(record.game)
         _check_shapes(record.game, events)
+        events, origin = self._irregulars(match_id, engine, events)
         batch = self._with_private(match_id, engine, events)
         outcome: dict[str, Any] = {}
         presented = hash_token(token or "")
@@ -302,6 +309,8 @@ class Writer:
             result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
         except EventRefused as refused:
             refused.game = record.game
+            if origin:
+                refused.index = origin[refused.index]
             raise
         if not result.replayed:
             due = outcome["ended"] or corrected
@@ -358,6 +367,7 @@ class Writer:
             raise ConcurrencyConflict(expected_version, version, match_id=match_id)
         entry = self.cache.at_head(self.ledger, match_id, engine, version)
         _check_shapes(record.game, events)
+        events, origin = self._irregulars(match_id, engine, events, entry)
         stored = [
             StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
             for index, event in enumerate(events)
@@ -368,6 +378,8 @@ class Writer:
             after_state = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players)).state
         except EventRefused as refused:
             refused.game = record.game
+            if origin:
+                refused.index = origin[refused.index]
             raise
         after = engine.score(after_state)
         earlier = {h["hand"]: h for h in before["hands"]}
@@ -440,6 +452,23 @@ class Writer:
             entry,
         )
 
+    def _irregulars(
+        self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]], entry: Folded | None = None
+    ) -> tuple[Sequence[Mapping[str, Any]], list[int] | None]:
+        """Fill each irregular's rule and add its dispute (:func:`api.service.irregular.filled`).
+
+        Returns the batch to write and, when it changed, each event's index in ``events``.
+        The transaction checks again what this fills, on the state it commits on.
+        """
+        if not any(e["type"] == IRREGULAR for e in events):  # the common case: one pass, nothing read
+            return events, None
+        if entry is None:
+            entry = self.cache.at_head(self.ledger, match_id, engine, self.ledger.version(match_id))
+        at = entry.version
+        return irregular.filled(
+            engine, events, at, entry.state, lambda: events_from(self.ledger.read(match_id, upto=at))
+        )
+
     def rotate_token(self, match_id: str, token: str | None) -> dict[str, Any]:
         """Replace a match's write token: the current one is needed, and stops working.
 
@@ -467,6 +496,8 @@ def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
     for index, event in enumerate(events):
         try:
             validate_event(game, event["type"], event["data"])
+            if event["type"] == IRREGULAR and (sent := irregular.client_rule(event["data"])) is not None:
+                raise sent
             if event["type"] == "match_started":
                 raise RuleViolation(
                     "common.already_started", Said("match_started comes once, as the first event of a match")
@@ -496,6 +527,8 @@ def checked_steps(
             _check_entry(game, log, event)
             if event.type in DESK:
                 desk.check_desk(event, batch, log, state, engine, players)
+            elif event.type == IRREGULAR:
+                irregular.check(engine, state, event)
             step = _step_or_broken(steps, log, event)
             state = step.state
             yield step
@@ -517,6 +550,8 @@ def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:
             "common.bad_target",
             Said("a note can only be attached to an earlier event, not %(target)s", target=event.data["target"]),
         )
+    if event.type == IRREGULAR:
+        irregular.check_shape(game, event)
     if event.type in CORRECTIONS:
         check_correction(log[: event.seq - 1], event)
         if event.type == "amend":

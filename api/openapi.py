@@ -182,6 +182,12 @@ RESPONSE_SHAPES: dict[str, dict[str, Any]] = {
             "result": {"type": ["object", "null"], "description": "the game's facts per hand (VOCABULARY.md §6 table)"},
             "lines": {"type": "array", "items": ref("ScoreLine")},
             "missing": {"type": "array", "description": "incomplete: the reveal references of the cards it needs"},
+            "irregular": {
+                "type": "array",
+                "description": "the audit only, when the hand has some: its irregular moves (recorded as played, "
+                "never scored), each `{seq, code, message}` with the rule the move breaks",
+                "items": {"type": "object"},
+            },
         },
     },
     "Standing": {

@@ -255,10 +255,10 @@ def test_the_replay_names_the_broken_rule_in_the_readers_language(scorer: Scorer
     assert english["text"] == "irregular: South leads 7♦ — it is North's turn to lead, not South's"
     catalan = next(f for f in scorer.get("/replay", lang="ca")["frames"] if f["seq"] == seq)
     assert catalan["irregular"] is True
-    assert catalan["text"].startswith("irregular: ") and "North" in catalan["text"]
+    assert catalan["text"].startswith("jugada irregular: ") and "North" in catalan["text"]
     assert catalan["text"] != english["text"] and "turn" not in catalan["text"]
     dispute = next(f for f in scorer.get("/replay", lang="ca")["frames"] if f["seq"] == seq + 1)
-    assert str(seq) in dispute["text"] and "dispute" not in dispute["text"]
+    assert dispute["text"] == f"reclamació sobre la mà 2: la jugada irregular de l'entrada {seq}"
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -413,6 +413,7 @@ function offerIrregular(events, box, label) {
     const result = await append(id, [{ type: "irregular", data: { hand, move: events[0] } }], t("irregular: %(move)s", { move: label }), { ifMatch: S.version });
     if (!result.ok) { await refused(box, result); return; }
     $("move-form").hidden = true;
+    clearRefusal(box);
     await refresh();
     const note = $("irregular-note");
     note.textContent = t("Hand %(hand)s is irregular: what was played is recorded as it happened, and a dispute is open for the table to rule on.", { hand });

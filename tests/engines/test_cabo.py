@@ -903,6 +903,7 @@ def test_playouts_cover_the_rules() -> None:
         "note",
         "dispute",
         "ruling",
+        "irregular",
         "match_started",
     } | {"match_started"}
     assert feats == {"reshuffle", "multi-ok", "multi-wrong"}

@@ -220,6 +220,7 @@ def test_describe_lists_every_option_with_default_and_rule() -> None:
         "note",
         "dispute",
         "ruling",
+        "irregular",
     }
     json.dumps(d)
 

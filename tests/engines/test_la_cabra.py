@@ -55,6 +55,7 @@ def test_describe_lists_options_events_and_teams() -> None:
         "note",
         "dispute",
         "ruling",
+        "irregular",
     }
     json.dumps(d)
 

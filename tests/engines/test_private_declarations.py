@@ -26,7 +26,7 @@ from engines.privacy import ACTOR, NOBODY, OWNER, Private, secrets_of, unknown_f
 from schemas import SchemaError, validate_event
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
-COMMON_TYPES = ("void", "amend", "note", "dispute", "ruling")
+COMMON_TYPES = ("void", "amend", "note", "dispute", "ruling", "irregular")
 SHOWN_WITH_UNKNOWNS = {("cabo", "showdown", "layouts")}
 """Fields written face up where ``??`` only means "not noted" (the showdown's rows)."""
 

@@ -58,6 +58,7 @@ SNIPPETS = """\
 {"type": "ruling", "data": {"dispute": 30, "decision": "upheld", "reason": "the replay shows slot 4 held a 2"}}
 {"type": "amend", "data": {"target": 17, "data": {"seat": 3, "slots": [1, 4], "cards": ["4", "2"], "drawn": "4"}, "reason": "slot 4 showed a 2, not a 3"}}
 {"type": "ruling", "data": {"dispute": 31, "decision": "rejected", "reason": "the sheet was right"}}
+{"type": "irregular", "data": {"move": {"type": "lead", "data": {"seat": 2, "cards": ["7D"]}}, "hand": 2, "rule": {"code": "common.not_your_turn", "message": "it is North's turn to lead, not South's"}}}
 {"type": "tira", "data": {"seat": 2, "cards": ["7D", "8D", "KD", "AD"], "rivals": [3]}}
 """
 
@@ -184,7 +185,7 @@ def test_every_event_file_is_an_event_type(game: str) -> None:
     own, common = _event_files(game), _event_files("common")
     assert set(schemas.event_types(game)) == own | common
     assert {"match_started", "hand_started", "reveal", "hand_result", "score_claimed"} <= own
-    assert common == {"void", "amend", "note", "dispute", "ruling"}
+    assert common == {"void", "amend", "note", "dispute", "ruling", "irregular"}
 
 
 @pytest.mark.parametrize("game", schemas.games())
@@ -205,7 +206,7 @@ def test_games_and_event_types() -> None:
     assert "la-cabra" in schemas.games()
     assert "common" not in schemas.games()
     types = schemas.event_types(GAME)
-    assert types[-5:] == ["amend", "dispute", "note", "ruling", "void"]
+    assert types[-6:] == ["amend", "dispute", "irregular", "note", "ruling", "void"]
     assert set(types) == {
         "match_started",
         "hand_started",
@@ -221,6 +222,7 @@ def test_games_and_event_types() -> None:
         "note",
         "dispute",
         "ruling",
+        "irregular",
     }
     with pytest.raises(SchemaError) as caught:
         schemas.event_types("poker")

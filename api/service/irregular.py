@@ -28,6 +28,7 @@ from engines.base import (
     refusal,
     replay,
 )
+from api.service.errors import nested
 from engines.said import Said
 from schemas import SchemaError, event_types, validate_event
 
@@ -56,16 +57,8 @@ def check_shape(game: str, event: Event) -> None:
     try:
         validate_event(game, kind, event.data["move"]["data"])
     except SchemaError as error:
-
-        def inner(path: str) -> str:
-            return "$.move.data" + path[1:]
-
-        raise SchemaError(
-            error.code,
-            Said("the irregular %(type)s: %(message)s", type=kind, message=error.message),
-            inner(error.path),
-            [{**e, "path": inner(e["path"])} for e in error.errors],
-        ) from None
+        message = Said("the irregular %(type)s: %(message)s", type=kind, message=error.message)
+        raise nested(error, "$.move.data", message) from None
 
 
 def check(engine: Engine, state: Any, event: Event) -> None:

@@ -22,6 +22,7 @@ from api.service import desk, irregular, snapshots
 from api.service.cache import Folded, StateCache, folded, log_on
 from api.service.desk import Clock
 from api.service.disclosure import OptionsOf, private_paths
+from api.service.errors import nested
 from api.service.tokens import AuthError, authorize, hash_token, new_token
 from engines import get_engine
 from engines.base import (
@@ -128,15 +129,8 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
     try:
         validate_event(game, type_, data)
     except SchemaError as error:
-
-        def inner(path: str) -> str:
-            return "$.data" + path[1:]
-
-        raise SchemaError(
-            error.code,
-            Said("the amended %(type)s: %(message)s", type=type_, message=error.message),
-            inner(error.path),
-            [{**e, "path": inner(e["path"])} for e in error.errors],
+        raise nested(
+            error, "$.data", Said("the amended %(type)s: %(message)s", type=type_, message=error.message)
         ) from None
 
 

@@ -194,6 +194,12 @@ RESPONSE_SHAPES: dict[str, dict[str, Any]] = {
                 "description": "the audit: seats whose confirmation the match's confirmation option still needs",
             },
             "settled": {"type": "boolean", "description": "the audit: scored, and every needed seat confirmed it"},
+            "irregular": {
+                "type": "array",
+                "description": "the audit only, when the hand has some: its irregular moves (recorded as played, "
+                "never scored), each `{seq, code, message}` with the rule the move breaks",
+                "items": {"type": "object"},
+            },
         },
     },
     "Confirmation": {

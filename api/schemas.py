@@ -395,13 +395,21 @@ class AuditOut(Schema):
         allow_none=True,
         metadata={"anyOf": [_shape("Claim"), {"type": "null"}], "description": "the first disagreeing claim, or null"},
     )
+    firstIrregularity = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "the first irregular move (a move the rules refuse, recorded as played: "
+            "`seq`, the rule's `code` and English `message`) of a hand that stands, or null; "
+            "each such hand lists its own in `irregular`"
+        },
+    )
     corrections = fields.List(fields.Dict(), required=True)
     disputes = fields.List(
         fields.Dict(),
         required=True,
         metadata={
             "description": "every dispute with its state (open, upheld, rejected, withdrawn), its ruling and the correction "
-            "an upheld ruling carried"
+            "an upheld ruling carried; `irregular`: the seq of the irregular move the service opened it for"
         },
     )
     chain = fields.Dict(required=True, metadata={"allOf": [_shape("Chain")]})

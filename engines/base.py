@@ -66,12 +66,27 @@ SEATS = frozenset({"seat_key", "seat_signer", "confirm"})
 seat's phone registers its public signing key (``seat_signer``) and signs that it agrees with a
 hand's result (``confirm``). None changes the game."""
 
-STATE_NEUTRAL = frozenset({"note", "score_claimed"}) | DESK | SEATS
+IRREGULAR = "irregular"
+"""A move the rules refuse, recorded as played (issue 31): the engines never apply it, so an
+irregularity can never change how a legal record is scored; the desk's dispute settles it."""
 
-COMMON_EVENTS = ("score_claimed", "void", "amend", "note", "dispute", "ruling", "seat_key", "seat_signer", "confirm")
+STATE_NEUTRAL = frozenset({"note", "score_claimed", IRREGULAR}) | DESK | SEATS
+"""Event types that never change the game state (they feed the audit and the replay)."""
+
+COMMON_EVENTS: tuple[str, ...] = (
+    "score_claimed",
+    "void",
+    "amend",
+    "note",
+    "dispute",
+    "ruling",
+    "seat_key",
+    "seat_signer",
+    "confirm",
+    IRREGULAR,
+)
 """The events every game has after its own (VOCABULARY.md §4), in the order ``describe()`` lists
 them; none holds a private value. Each game lists its own events and then these."""
-"""Event types that never change the game state (they feed the audit and the replay)."""
 
 MATCH_OPTIONS = frozenset({"correctionWindow", "confirmation"})
 """Options of ``match_started`` that every game has and no engine reads: the service applies
@@ -301,7 +316,7 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
             "common.bad_target", Said("match_started cannot be voided; amend it or start a new match"), seq=target
         )
     if correction.type == "amend":
-        if aimed.type in CORRECTIONS or aimed.type == "note" or aimed.type in DESK:
+        if aimed.type in CORRECTIONS or aimed.type in ("note", IRREGULAR) or aimed.type in DESK:
             raise RuleViolation(
                 "common.amend_type",
                 Said("entry %(target)s is a %(type)s; void it instead of amending it", target=target, type=aimed.type),
@@ -317,7 +332,18 @@ def check_correction(events: Sequence[Event], correction: Event) -> None:
 
 
 Status = Literal[
-    "played", "amended", "voided", "correction", "note", "claim", "dispute", "ruling", "seat", "confirm", "withheld"
+    "played",
+    "amended",
+    "voided",
+    "correction",
+    "note",
+    "claim",
+    "dispute",
+    "ruling",
+    "seat",
+    "confirm",
+    "irregular",
+    "withheld",
 ]
 """What a step did: ``played`` (the engine applied it), ``amended`` (applied with the data of
 the latest amend in force), ``voided`` (skipped), ``correction`` (a ``void`` or ``amend`` in
@@ -335,6 +361,7 @@ _ASIDE: dict[str, Status] = {
     "seat_key": "seat",
     "seat_signer": "seat",
     "confirm": "confirm",
+    IRREGULAR: "irregular",
 }
 """The status of each event type the engine never sees (CORRECTIONS and STATE_NEUTRAL)."""
 
@@ -521,6 +548,19 @@ def _advance(engine: Engine, state: Any, event: Event) -> Any:
         if violation.event is None:
             violation.event = event.seq
         raise
+
+
+def refusal(engine: Engine, state: Any, move: Mapping[str, Any], seq: int) -> RuleViolation | None:
+    """Return the rules' refusal of ``move`` (``{type, data}``) on ``state``; None when they accept it.
+
+    An ``irregular`` keeps such a move as played: the service stores the refusal's code and
+    words, the replay says them again in the reader's language (issue 31).
+    """
+    try:
+        engine.apply(state, Event(seq, str(move["type"]), move["data"]))
+    except RuleViolation as refused:
+        return refused
+    return None
 
 
 def replay(engine: Engine, events: Sequence[Event]) -> Any:

@@ -21,6 +21,11 @@ misdeal: VOCABULARY.md §4 ``void``) has nothing to be compared with: it is list
 its number. Claims about other hands or the match, written while that hand was open, are
 compared as usual.
 
+Each hand with irregular play (issue 31: a move the rules refuse, recorded as played) lists it in
+``irregular`` (``seq``, the rule's ``code`` and English ``message``), and ``firstIrregularity``
+points at the first one of a hand that stands; an irregular of a voided hand (a hand ruled void and
+dealt again) is no longer any hand's. An irregular never changes a score.
+
 ``disputes`` lists every ``dispute`` with its state (``open``, ``upheld``, ``rejected``, or
 ``withdrawn`` when voided), the ruling that settled it and the correction an upheld ruling
 carried (the ``void`` / ``amend`` events stored with it).
@@ -30,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engines.base import CORRECTIONS, Event, Step, VoidedHand, corrections, voided_hands
+from engines.base import CORRECTIONS, IRREGULAR, Event, Step, VoidedHand, corrections, voided_hands
 from engines.said import Joined, Said
 
 
@@ -103,6 +108,11 @@ def audit(
             continue
         claims.extend(_compare(step.read, by_number, score, unit, names))
     first = next((c for c in claims if c["agrees"] is False), None)
+    irregular = _irregular(steps, misdeals)
+    for number, found in irregular.items():
+        if number in by_number:
+            hands[hands.index(by_number[number])] = {**by_number[number], "irregular": found}
+    standing = sorted((i for n, found in irregular.items() if n in by_number for i in found), key=lambda i: i["seq"])
     return {
         "hands": hands,
         "standings": score["standings"],
@@ -110,6 +120,7 @@ def audit(
         "claims": claims,
         "orphaned": orphaned,
         "firstDivergence": first,
+        "firstIrregularity": standing[0] if standing else None,
         "corrections": [
             {"seq": c.seq, "type": c.type, "target": c.target, "reason": c.reason, "inForce": c.in_force}
             for c in corrections(steps)
@@ -117,6 +128,18 @@ def audit(
         "disputes": disputes(steps, batches or {}),
         "chain": dict(chain),
     }
+
+
+def _irregular(steps: Sequence[Step], misdeals: Sequence[VoidedHand]) -> dict[int, list[dict[str, Any]]]:
+    """The irregular moves of each hand by its number, those of voided hands left out."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for step in steps:
+        if step.event.type != IRREGULAR or any(h.seq <= step.event.seq < h.until for h in misdeals):
+            continue
+        rule = step.event.data.get("rule") or {}
+        entry = {"seq": step.event.seq, "code": rule.get("code"), "message": rule.get("message")}
+        out.setdefault(int(step.event.data["hand"]), []).append(entry)
+    return out
 
 
 def _voided_hand_of(claim: Event, misdeals: Sequence[VoidedHand]) -> VoidedHand | None:
@@ -317,6 +340,7 @@ def disputes(steps: Sequence[Step], batches: Mapping[int, str]) -> list[dict[str
         entry: dict[str, Any] = {
             "seq": event.seq,
             **dict(event.data),
+            **_irregular_before(events, i),
             "state": "open",
             "ruling": None,
             "correction": [],
@@ -345,6 +369,14 @@ def disputes(steps: Sequence[Step], batches: Mapping[int, str]) -> list[dict[str
             break
         out.append(entry)
     return out
+
+
+def _irregular_before(events: Sequence[Event], i: int) -> dict[str, int]:
+    """``{"irregular": seq}`` for the dispute the service opened about the irregular right before it."""
+    before = events[i - 1] if i else None
+    if before is None or before.type != IRREGULAR or before.data.get("hand") != events[i].data.get("hand"):
+        return {}
+    return {"irregular": before.seq}
 
 
 def _value(value: Any) -> str:

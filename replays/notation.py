@@ -166,7 +166,18 @@ def write_text(start: Mapping[str, Any], events: Sequence[tuple[int, str, Mappin
     return "\n".join(lines) + "\n"
 
 
+IRREGULAR_FLAG = "irregular"
+"""The word that opens the ``{irregular …}`` flag after a move the rules refuse, recorded as played."""
+
+
 def _event_line(kind: str, data: Mapping[str, Any], deck: str) -> str:
+    if kind == IRREGULAR_FLAG and isinstance(data.get("move"), Mapping):
+        # The move as played, then the flag: a reader of today's files skips {…} and meets the
+        # move itself, which its rules refuse by line (never scored as if it were legal). The
+        # rule is left out: the service derives it again from the rules on import.
+        flags = [_field(k, v, deck).replace("}", "\\u007d") for k, v in _ordered(data) if k not in ("move", "rule")]
+        move = data["move"]
+        return " ".join([_event_line(str(move["type"]), move["data"], deck), "{" + " ".join([kind, *flags]) + "}"])
     text = data.get("text") if kind == "note" else None
     if (
         isinstance(text, str)
@@ -711,10 +722,30 @@ def _event(line: list[_Token], deck: str) -> Written:
         if key in data:
             raise _Syntax(head.line, head.column, Said("the field %(field)s is written twice", field=key))
         data[key] = value
+    flag = next((b for b in braces if re.match(r"\s*irregular(\s|$)", b.text)), None)
+    if flag is not None:
+        return _irregular(head, kind, data, flag, reader, number, deck)
     if kind == "note" and braces and "text" not in data:
         data["text"] = braces[-1].text.strip()
         reader.columns["$.text"] = braces[-1].column
     return Written(head.line, head.column, kind, data, reader.columns, reader.bare, number)
+
+
+def _irregular(
+    head: _Token, kind: str, move: dict[str, Any], flag: _Token, reader: _Reader, number: int | None, deck: str
+) -> Written:
+    """Read a move flagged ``{irregular hand=… reason=…}``: an ``irregular`` event holding it."""
+    body = flag.text.lstrip()[len(IRREGULAR_FLAG) :]
+    flags = _Reader(list(_tokens(body, flag.line)), deck)
+    data: dict[str, Any] = {"move": {"type": kind, "data": move}}
+    while flags.peek().kind not in ("end", "newline"):
+        key, value = flags.field("$")
+        data[key] = value
+    inner = {"$.move.data" + path[1:]: v for path, v in reader.columns.items()}
+    bare = {"$.move.data" + path[1:]: v for path, v in reader.bare.items()}
+    return Written(
+        head.line, head.column, IRREGULAR_FLAG, data, {**inner, **flags.columns}, {**bare, **flags.bare}, number
+    )
 
 
 # --------------------------------------------------------------------------- shapes
@@ -724,7 +755,12 @@ def coerce(game: str | None, kind: str, data: Any, bare: Mapping[str, str]) -> A
     """Read words written bare as strings where the event's schema wants a string (Cabo's ``card=5``).
 
     Returns the data with those values replaced; the schema check itself is left to the caller.
+    An irregular's move is read against its own type's schema.
     """
+    if kind == IRREGULAR_FLAG and isinstance(data, dict) and isinstance(data.get("move"), dict):
+        move = data["move"]
+        inner = {"$" + p[len("$.move.data") :]: w for p, w in bare.items() if p.startswith("$.move.data")}
+        return {**data, "move": {**move, "data": coerce(game, str(move.get("type")), move.get("data"), inner)}}
     for _ in range(8):
         try:
             validate_event(game, kind, data)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from engines.base import Course, Engine, Event, Step, walk
+from engines.base import IRREGULAR, Course, Engine, Event, Step, refusal, walk
 from engines.said import Joined, Said
 
 COURSES: tuple[Course, ...] = ("corrected", "recorded")
@@ -30,7 +30,8 @@ class Frame:
     data: Mapping[str, Any]
     status: str
     """``played``, ``amended`` (played with corrected data), ``voided``, ``correction``,
-    ``note``, ``claim``, ``dispute`` or ``ruling``."""
+    ``note``, ``claim``, ``dispute``, ``ruling`` or ``irregular`` (a move the rules refuse,
+    recorded as played: never applied)."""
     text: str
     state: Any
     """The engine state after this step (not JSON: :meth:`to_json` turns it into a view)."""
@@ -142,6 +143,35 @@ def _side_text(event: Event) -> str:
     return event.type
 
 
+def irregular_text(engine: Engine, before: Any, event: Event) -> Said:
+    """Say an irregular: the move in words and the rule it breaks, from the engine's own check.
+
+    The check runs again on the state before it, so the rule is said from its message id in the
+    reader's language; the English message stored with the event is the fallback (a state that
+    no longer refuses it: the log was corrected before it).
+    """
+    sent = event.data["move"]
+    move = Event(event.seq, str(sent["type"]), sent["data"])
+    refused = refusal(engine, before, sent, event.seq) if before is not None else None
+    rule = refused.message if refused is not None else str((event.data.get("rule") or {}).get("message", ""))
+    try:
+        words = engine.narrate(before, move, before)  # the move was never applied: no state after it
+    except Exception:  # noqa: BLE001 (a narration that needs the state after an illegal move)
+        words = move.type
+    return Said("irregular: %(move)s — %(rule)s", move=words, rule=rule)
+
+
+def _auto_dispute(event: Event, previous: Event | None) -> Said | None:
+    """The words of the dispute the service opened for the irregular right before it, or None."""
+    if previous is None or previous.type != IRREGULAR or previous.data.get("hand") != event.data.get("hand"):
+        return None
+    return Said(
+        "dispute about hand %(hand)s: the irregular move at entry %(entry)s",
+        hand=event.data["hand"],
+        entry=previous.seq,
+    )
+
+
 WITHHELD_WORDS = Said("a move of the hand in play that needs cards the rules still hide: shown when the hand ends")
 """The words of a step an open reader's fold withholds (see :func:`api.service.disclosure.foldable`)."""
 
@@ -173,6 +203,7 @@ def frames_of(
 ) -> list[Frame]:
     """Turn a walk already made into frames (the reader folds a log once and reads it many ways)."""
     out: list[Frame] = []
+    previous: Event | None = None
     for step in steps:
         event = step.event
         if stop is not None and event.seq > stop:
@@ -192,13 +223,17 @@ def frames_of(
             )
         elif step.status == "withheld":
             frame = Frame(event.seq, event.type, event.data, "withheld", WITHHELD_WORDS, step.state)
+        elif step.status == "irregular":
+            frame = Frame(
+                event.seq, event.type, event.data, "irregular", irregular_text(engine, before, event), step.state
+            )
         else:
-            text = _side_text(event)
+            text = (event.type == "dispute" and _auto_dispute(event, previous)) or _side_text(event)
             if step.status == "correction" and course == "recorded":
                 text = Said("%(text)s (the course continues corrected)", text=text)
             frame = Frame(event.seq, event.type, event.data, step.status, text, step.state)
         out.append(frame)
-        before = step.state
+        before, previous = step.state, event
     return out
 
 
@@ -247,6 +282,8 @@ def frames_json(
         else:
             rendered = frame.to_json(engine, seat, previous)
             rendered["changed"] = changes.setdefault(tuple(rendered["changed"]), rendered["changed"])
+        if frame.status == "irregular":
+            rendered["irregular"] = True
         previous, previous_state = rendered["state"], frame.state
         if views is not None:
             views[id(frame.state)] = previous

@@ -18,16 +18,17 @@ import hmac
 import secrets
 from typing import Any, Iterator, Mapping, Sequence
 
-from api.service import desk, seats, snapshots
+from api.service import desk, irregular, seats, snapshots
 from api.service.cache import Folded, StateCache, folded, log_on
 from api.service.desk import Clock
 from api.service.disclosure import OptionsOf, private_paths
-from api.service.errors import BadRequest
+from api.service.errors import BadRequest, nested
 from api.service.tokens import AuthError, hash_token, new_token
 from engines import get_engine
 from engines.base import (
     CORRECTIONS,
     DESK,
+    IRREGULAR,
     SEATS,
     Engine,
     Event,
@@ -129,15 +130,8 @@ def _validate_amended(game: str, type_: str, data: Any) -> None:
     try:
         validate_event(game, type_, data)
     except SchemaError as error:
-
-        def inner(path: str) -> str:
-            return "$.data" + path[1:]
-
-        raise SchemaError(
-            error.code,
-            Said("the amended %(type)s: %(message)s", type=type_, message=error.message),
-            inner(error.path),
-            [{**e, "path": inner(e["path"])} for e in error.errors],
+        raise nested(
+            error, "$.data", Said("the amended %(type)s: %(message)s", type=type_, message=error.message)
         ) from None
 
 
@@ -190,6 +184,9 @@ class Writer:
             return {"id": match_id, "token": token, "version": result.version, "head": result.head}
         with collector_paused():  # a whole match is checked and stored in one go
             _check_shapes(engine.GAME, events)
+            origin: list[int] | None = None
+            if any(e["type"] == IRREGULAR for e in events):
+                events, origin = irregular.filled(engine, events, 1, state, lambda: [Event(1, "match_started", data)])
             options = OptionsOf(state.options)
             types = (
                 {1: "match_started", **{i: e["type"] for i, e in enumerate(events, 2)}}
@@ -214,6 +211,8 @@ class Writer:
                     )
                 except EventRefused as refused:
                     refused.index -= 1  # stored[0] is match_started: the index is in ``events``
+                    if origin:
+                        refused.index = origin[refused.index]
                     refused.game = engine.GAME
                     raise
                 changes: dict[str, Any] = {"status": "over" if engine.is_over(outcome["entry"].state) else "playing"}
@@ -271,6 +270,7 @@ class Writer:
         engine = get_engine(record.game)
         _check_shapes(record.game, events)
         _check_writer(events, seat)
+        events, origin = self._irregulars(match_id, engine, events)
         batch = self._with_private(match_id, engine, events)
         outcome: dict[str, Any] = {}
         presented = hash_token(token or "")
@@ -308,6 +308,8 @@ class Writer:
             result = self.ledger.append(match_id, batch, by=by, expected_version=expected_version, key=key, check=check)
         except EventRefused as refused:
             refused.game = record.game
+            if origin:
+                refused.index = origin[refused.index]
             raise
         if not result.replayed:
             due = outcome["ended"] or corrected
@@ -364,6 +366,7 @@ class Writer:
             raise ConcurrencyConflict(expected_version, version, match_id=match_id)
         entry = self.cache.at_head(self.ledger, match_id, engine, version)
         _check_shapes(record.game, events)
+        events, origin = self._irregulars(match_id, engine, events, entry)
         stored = [
             StoredEvent(match_id, version + 1 + index, event["type"], dict(event["data"]), "", "", None, "", "")
             for index, event in enumerate(events)
@@ -374,6 +377,8 @@ class Writer:
             after_state = self._fold_batch(match_id, engine, record.game, entry, stored, len(record.players)).state
         except EventRefused as refused:
             refused.game = record.game
+            if origin:
+                refused.index = origin[refused.index]
             raise
         after = engine.score(after_state)
         earlier = {h["hand"]: h for h in before["hands"]}
@@ -489,6 +494,23 @@ class Writer:
                 Said("seat must be a seat from 0 to %(last)s, not %(seat)s", last=players - 1, seat=seat),
             )
 
+    def _irregulars(
+        self, match_id: str, engine: Engine, events: Sequence[Mapping[str, Any]], entry: Folded | None = None
+    ) -> tuple[Sequence[Mapping[str, Any]], list[int] | None]:
+        """Fill each irregular's rule and add its dispute (:func:`api.service.irregular.filled`).
+
+        Returns the batch to write and, when it changed, each event's index in ``events``.
+        The transaction checks again what this fills, on the state it commits on.
+        """
+        if not any(e["type"] == IRREGULAR for e in events):  # the common case: one pass, nothing read
+            return events, None
+        if entry is None:
+            entry = self.cache.at_head(self.ledger, match_id, engine, self.ledger.version(match_id))
+        at = entry.version
+        return irregular.filled(
+            engine, events, at, entry.state, lambda: events_from(self.ledger.read(match_id, upto=at))
+        )
+
     def rotate_token(self, match_id: str, token: str | None) -> dict[str, Any]:
         """Replace a match's write token: the current one is needed, and stops working.
 
@@ -547,6 +569,8 @@ def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
     for index, event in enumerate(events):
         try:
             validate_event(game, event["type"], event["data"])
+            if event["type"] == IRREGULAR and (sent := irregular.client_rule(event["data"])) is not None:
+                raise sent
             if event["type"] == "match_started":
                 raise RuleViolation(
                     "common.already_started", Said("match_started comes once, as the first event of a match")
@@ -588,6 +612,8 @@ def checked_steps(
                 desk.check_desk(event, batch, log, state, engine, players)
             elif event.type in SEATS:
                 seats.check_seat_event(match_id, event, log, hashes or {}, state, engine, players)
+            elif event.type == IRREGULAR:
+                irregular.check(engine, state, event)
             step = _step_or_broken(steps, log, event)
             state = step.state
             yield step
@@ -609,6 +635,8 @@ def _check_entry(game: str, log: Sequence[Event], event: Event) -> None:
             "common.bad_target",
             Said("a note can only be attached to an earlier event, not %(target)s", target=event.data["target"]),
         )
+    if event.type == IRREGULAR:
+        irregular.check_shape(game, event)
     if event.type in CORRECTIONS:
         check_correction(log[: event.seq - 1], event)
         if event.type == "amend":

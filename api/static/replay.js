@@ -153,6 +153,7 @@ function show(index, { focusMove = true } = {}) {
   slider.setAttribute("aria-valuetext", t("step %(n)s of %(total)s: %(text)s", at));
   $("position").textContent = t("%(n)s of %(total)s", at);
   $("move").replaceChildren(el("strong", { text: frameLabel(frame) }), el("span", { class: "note", text: ` — ${seenBy()}` }));
+  $("move").classList.toggle("irregular", frame.status === "irregular");
   const notes = $("notes");
   notes.replaceChildren(...(notesByTarget().get(frame.seq) || []).map((text) => el("li", { class: "note-at", text: t("Note: %(text)s", { text }) })));
   $("table").replaceChildren(...drawTable(game, frame.state, seatName, () => true));

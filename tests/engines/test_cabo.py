@@ -906,6 +906,7 @@ def test_playouts_cover_the_rules() -> None:
         "seat_key",
         "seat_signer",
         "confirm",
+        "irregular",
         "match_started",
     } | {"match_started"}
     assert feats == {"reshuffle", "multi-ok", "multi-wrong"}

@@ -223,6 +223,7 @@ def test_describe_lists_every_option_with_default_and_rule() -> None:
         "seat_key",
         "seat_signer",
         "confirm",
+        "irregular",
     }
     json.dumps(d)
 

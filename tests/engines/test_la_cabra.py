@@ -58,6 +58,7 @@ def test_describe_lists_options_events_and_teams() -> None:
         "seat_key",
         "seat_signer",
         "confirm",
+        "irregular",
     }
     json.dumps(d)
 

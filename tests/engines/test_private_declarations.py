@@ -26,7 +26,7 @@ from engines.privacy import ACTOR, NOBODY, OWNER, Private, secrets_of, unknown_f
 from schemas import SchemaError, validate_event
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
-COMMON_TYPES = ("void", "amend", "note", "dispute", "ruling", "seat_key", "seat_signer", "confirm")
+COMMON_TYPES = ("void", "amend", "note", "dispute", "ruling", "seat_key", "seat_signer", "confirm", "irregular")
 SHOWN_WITH_UNKNOWNS = {("cabo", "showdown", "layouts")}
 """Fields written face up where ``??`` only means "not noted" (the showdown's rows)."""
 

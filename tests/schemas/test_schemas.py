@@ -61,6 +61,7 @@ SNIPPETS = """\
 {"type": "seat_key", "data": {"seat": 1, "hash": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}}
 {"type": "seat_signer", "data": {"seat": 1, "publicKey": {"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}}}
 {"type": "confirm", "data": {"hand": 2, "seat": 1, "head": "4f2c8e0a9d1b7c3e5f6a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e", "signature": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0-Pw"}}
+{"type": "irregular", "data": {"move": {"type": "lead", "data": {"seat": 2, "cards": ["7D"]}}, "hand": 2, "rule": {"code": "common.not_your_turn", "message": "it is North's turn to lead, not South's"}}}
 {"type": "tira", "data": {"seat": 2, "cards": ["7D", "8D", "KD", "AD"], "rivals": [3]}}
 """
 
@@ -187,7 +188,7 @@ def test_every_event_file_is_an_event_type(game: str) -> None:
     own, common = _event_files(game), _event_files("common")
     assert set(schemas.event_types(game)) == own | common
     assert {"match_started", "hand_started", "reveal", "hand_result", "score_claimed"} <= own
-    assert common == {"void", "amend", "note", "dispute", "ruling", "seat_key", "seat_signer", "confirm"}
+    assert common == {"void", "amend", "note", "dispute", "ruling", "seat_key", "seat_signer", "confirm", "irregular"}
 
 
 @pytest.mark.parametrize("game", schemas.games())
@@ -208,7 +209,17 @@ def test_games_and_event_types() -> None:
     assert "la-cabra" in schemas.games()
     assert "common" not in schemas.games()
     types = schemas.event_types(GAME)
-    assert types[-8:] == ["amend", "confirm", "dispute", "note", "ruling", "seat_key", "seat_signer", "void"]
+    assert types[-9:] == [
+        "amend",
+        "confirm",
+        "dispute",
+        "irregular",
+        "note",
+        "ruling",
+        "seat_key",
+        "seat_signer",
+        "void",
+    ]
     assert set(types) == {
         "match_started",
         "hand_started",
@@ -227,6 +238,7 @@ def test_games_and_event_types() -> None:
         "seat_key",
         "seat_signer",
         "confirm",
+        "irregular",
     }
     with pytest.raises(SchemaError) as caught:
         schemas.event_types("poker")

@@ -63,6 +63,7 @@ export function describeEvent(e) {
     return t("entry %(entry)s corrected (%(reason)s): %(now)s", { entry: d.target, reason: reasonWords(d.reason), now: was ? describeEvent({ type: was.type, data: d.data }) : "" });
   }
   if (e.type === "note") return d.target != null ? t("note on entry %(entry)s: %(text)s", { entry: d.target, text: d.text }) : t("note: %(text)s", { text: d.text });
+  if (e.type === "irregular" && d.move) return t("irregular: %(move)s", { move: describeEvent(d.move) });  // issue 31: the move as played
   if (e.type === "dispute") {
     return d.seat != null ? t("dispute about hand %(hand)s (%(player)s): %(reason)s", { hand: d.hand, player: seatName(d.seat), reason: d.reason })
       : t("dispute about hand %(hand)s: %(reason)s", { hand: d.hand, reason: d.reason });

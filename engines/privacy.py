@@ -90,7 +90,10 @@ def secrets_of(
     """Return the private values present in one event's data, in declaration order.
 
     An ``amend`` carries its target's new payload under ``data``: pass the target's type as
-    ``target_type`` and its private fields are found there (``("data", "value")``).
+    ``target_type`` and its private fields are found there (``("data", "value")``). An
+    ``irregular`` carries its move under ``move``: the move type's private fields are found there
+    (``("move", "data", "card")``), and the refusal's words (``("rule", "message")``), which may
+    name the value, are as private as it is.
     """
     if event_type == "amend" and target_type is not None:
         inner = data.get("data")
@@ -100,6 +103,8 @@ def secrets_of(
             Secret(("data", *s.path), s.seats, s.unknown, None, s.hand_end)  # shown when its target's hand ends
             for s in secrets_of(declarations, options, target_type, inner)
         ]
+    if event_type == "irregular":  # a move the rules refused, kept as played: its private values are the move's
+        return _irregular_secrets(declarations, options, data)
     out: list[Secret] = []
     for decl in declarations.get(event_type, ()):
         if decl.when is not None and not decl.when(options, data):
@@ -215,3 +220,21 @@ def cards_unknown(data: Mapping[str, Any], secrets: Sequence[Secret]) -> dict[st
     for secret in secrets:
         out = replaced(out, secret.path, _unknown_cards(get_at(out, secret.path)))
     return dict(out)
+
+
+def _irregular_secrets(declarations: Declarations, options: Mapping[str, Any], data: Mapping[str, Any]) -> list[Secret]:
+    """The private values of an irregular: those of the move it keeps, and the rule's words with them."""
+    move = data.get("move")
+    if (
+        not isinstance(move, Mapping)
+        or not isinstance(move.get("type"), str)
+        or not isinstance(move.get("data"), Mapping)
+    ):
+        return []
+    inner = secrets_of(declarations, options, move["type"], move["data"])
+    found = [Secret(("move", "data", *s.path), s.seats, s.unknown, None, s.hand_end) for s in inner]
+    rule = data.get("rule")
+    if found and isinstance(rule, Mapping) and isinstance(rule.get("message"), str):
+        seats = frozenset().union(*(s.seats for s in inner))
+        found.append(Secret(("rule", "message"), seats, "??", None, all(s.hand_end for s in inner)))
+    return found

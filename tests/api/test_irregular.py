@@ -290,3 +290,20 @@ def test_an_irregularity_survives_the_archive_and_the_text_notation(game: str, t
     assert [ln for ln in again.splitlines() if not ln.startswith("[Head")] == [
         ln for ln in text.splitlines() if not ln.startswith("[Head")
     ]
+
+
+def test_an_irregular_move_keeps_its_private_card_hidden_from_open_readers(scorer: Scorer) -> None:
+    """A refused Kabú keep names a card only its seat may see: as an irregular it stays that seat's
+    (and the rule's words with it) for every open read while the hand is in play."""
+    spec = GAMES["kabu"]
+    scorer.start(spec.start)
+    scorer.record(*spec.hand1)
+    scorer.record(spec.deal2)
+    scorer.record(ev("irregular", hand=2, move=move("keep", seat=0, card="12o")))
+    assert scorer.read("/events")["events"][-2]["data"]["move"]["data"]["card"] == "12o"  # the scorer sees it
+    for path in ("/events", "/replay", "/audit", "/state", "", "/export?format=text"):
+        raw = scorer.client.get(f"/matches/{scorer.id}{path}").data
+        assert b"12o" not in raw and "rey de oros".encode() not in raw, path  # (a hex hash may hold 12c)
+    listed = scorer.get("/events")["events"][-2]["data"]
+    assert listed["move"]["data"]["card"]["private"] is True and listed["rule"]["message"]["private"] is True
+    assert listed["rule"]["code"] == "kabu.no_keep"  # what rule was broken is public; the card is not

@@ -137,7 +137,12 @@ def _irregular(steps: Sequence[Step], misdeals: Sequence[VoidedHand]) -> dict[in
         if step.event.type != IRREGULAR or any(h.seq <= step.event.seq < h.until for h in misdeals):
             continue
         rule = step.event.data.get("rule") or {}
-        entry = {"seq": step.event.seq, "code": rule.get("code"), "message": rule.get("message")}
+        message = rule.get("message")
+        if not isinstance(message, str) or message == "??":  # its words name a card this reader may not see yet
+            message = Said(
+                "the rules refuse this move (%(code)s); its words name a card still hidden", code=rule.get("code")
+            )
+        entry = {"seq": step.event.seq, "code": rule.get("code"), "message": message}
         out.setdefault(int(step.event.data["hand"]), []).append(entry)
     return out
 

@@ -154,13 +154,13 @@ def test_an_irregularity_is_recorded_as_played_and_ruled(scorer: Scorer, game: s
     _, irregular_move, code = spec.kinds[kind]
     hand1 = scorer.get("/audit")["hands"][0]
     written = scorer.record(ev("irregular", hand=2, move=irregular_move))
-    log = scorer.get("/events")["events"]
+    log = scorer.read("/events")["events"]  # as recorded (an open reader sees a private card as its placeholder)
     seq = written["version"] - 1
     irregular, dispute = log[seq - 1], log[seq]
     assert irregular["type"] == "irregular" and irregular["data"]["move"] == irregular_move
     assert irregular["data"]["rule"]["code"] == code and irregular["data"]["rule"]["message"]
     assert dispute["type"] == "dispute" and dispute["data"]["hand"] == 2  # opened in the same batch
-    audit = scorer.get("/audit")
+    audit = scorer.read("/audit")  # with the key: the rule's words as stored (they may name a private card)
     assert audit["hands"][1]["irregular"] == [{"seq": seq, **irregular["data"]["rule"]}]
     assert audit["firstIrregularity"]["seq"] == seq
     assert audit["disputes"][0]["state"] == "open" and audit["disputes"][0]["irregular"] == seq
@@ -307,3 +307,5 @@ def test_an_irregular_move_keeps_its_private_card_hidden_from_open_readers(score
     listed = scorer.get("/events")["events"][-2]["data"]
     assert listed["move"]["data"]["card"]["private"] is True and listed["rule"]["message"]["private"] is True
     assert listed["rule"]["code"] == "kabu.no_keep"  # what rule was broken is public; the card is not
+    said = scorer.get("/audit")["hands"][1]["irregular"][0]
+    assert said["code"] == "kabu.no_keep" and "still hidden" in said["message"]

@@ -36,6 +36,7 @@ def _game(game: str) -> dict[str, Any]:
         "confirmation": {
             "values": ["none", "opponents", "all"],
             "default": "none",
+            "rule": f"/rules/{game}#option-confirmation",
             "description": "which seats confirm each hand from their own phones before it counts as settled "
             "(opponents: every seat whose side did not win it); the correction window then runs from the last one",
         },

@@ -119,11 +119,12 @@ def page(game: str) -> Page:
 def rule_link(code: str, game: str | None = None) -> str | None:
     """Return the link to the rule a refusal's code names: ``/rules/<game>#<anchor>``, or None.
 
-    A game's own code is explained on its page; a ``common.*`` code on every page (and on
-    ``/rules/common``), so it links to the match's game when that is known.
+    A game's own code is explained on its page; a ``common.*`` or ``seat.*`` code on every page
+    (and on ``/rules/common``), so it links to the match's game when that is known.
     """
     prefix = code.split(".", 1)[0]
-    where = prefix if prefix != COMMON else (game if game in games() else COMMON)
+    shared = prefix in (COMMON, "seat")  # the seats' codes are every game's, as the common ones
+    where = prefix if not shared else (game if game in games() else COMMON)
     try:
         anchor = page(where).codes.get(code)
     except KeyError:

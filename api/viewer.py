@@ -306,6 +306,7 @@ def dispute_rows(disputes: list[dict[str, Any]], players: list[str]) -> list[dic
                     reason=say(ruling.get("reason", "")),
                 ),
                 "corrections": len(d.get("correction") or []),
+                "irregular": d.get("irregular"),
             }
         )
     return rows

@@ -309,3 +309,12 @@ def test_an_irregular_move_keeps_its_private_card_hidden_from_open_readers(score
     assert listed["rule"]["code"] == "kabu.no_keep"  # what rule was broken is public; the card is not
     said = scorer.get("/audit")["hands"][1]["irregular"][0]
     assert said["code"] == "kabu.no_keep" and "still hidden" in said["message"]
+
+
+def test_the_match_page_links_the_automatic_dispute_to_the_irregular_move(scorer: Scorer) -> None:
+    played_to(scorer, "la-cabra", "lead out of turn")
+    written = scorer.record(ev("irregular", hand=2, move=GAMES["la-cabra"].kinds["lead out of turn"][1]))
+    seq = written["version"] - 1
+    page = scorer.client.get(f"/m/{scorer.id}?lang=ca").get_data(as_text=True)
+    assert f'href="/m/{scorer.id}/replay?at={seq}"' in page
+    assert f"Mira la jugada irregular a la repetició (anotació {seq})" in page

@@ -79,6 +79,24 @@ GAMES: dict[str, Game] = {
         {
             "a discard before drawing": ([], move("discard", seat=1, card="4H"), "el-roby.draw_first"),
             "drawing out of turn": ([], move("draw", seat=2, **{"from": "stock"}), "common.not_your_turn"),
+            "a discard that plays on a meld": (  # the seeds' wrong discard: Bea's 4-5-6 of hearts takes the 7
+                [
+                    *(
+                        e
+                        for seat, card in ((1, "9C"), (2, "10S"), (3, "JH"), (0, "QS"))
+                        for e in (
+                            ev("draw", seat=seat, **{"from": "stock"}, card=card),
+                            ev("discard", seat=seat, card=card),
+                        )
+                    ),
+                    ev("draw", seat=1, **{"from": "stock"}, card="3D"),
+                    ev("meld", seat=1, id=1, cards=["4H", "5H", "6H"]),
+                    ev("discard", seat=1, card="AC"),
+                    ev("draw", seat=2, **{"from": "stock"}, card="4D"),
+                ],
+                move("discard", seat=2, card="7H"),
+                "el-roby.discard_fits",
+            ),
         },
         {"out": 1, "hands": [["AS", "KH", "7D", "7C"], [], ["5H", "6H", "7H", "QS"], ["2C"]]},
         {"out": 0, "hands": [[], ["AS", "KH", "7D", "7C"], ["5H", "6H", "7H", "QS"], ["2C"]]},

@@ -168,8 +168,9 @@ def test_games_lists_cau_robat_with_its_options(client: Any) -> None:
     cau = next(g for g in games if g["game"] == "cau-robat")
     assert cau["options"]["pileOrder"] == {**cau["options"]["pileOrder"], "default": "deterministic"}
     assert (
-        len(cau["options"]) == 12
+        len(cau["options"]) == 13
         and "correctionWindow" in cau["options"]
+        and cau["options"]["confirmation"]["default"] == "none"
         and cau["target"] == {"wins": 3, "tie": "share"}
     )
     schema = client.get(cau["schemas"]["play"]).get_json()

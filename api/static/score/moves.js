@@ -1,5 +1,4 @@
-// The scorer's page: move by move, the legal moves as buttons, card pickers, one-tap moves held
-// a few seconds with Undo, reveals.
+// The scorer's page: move by move, the legal moves as buttons, card pickers, one-tap moves held a few seconds with Undo, reveals.
 import { append, call, dryRun, queued, tokenFor } from "../api.js";
 import { cardButton, cardName, paintCard } from "../cards.js";
 import { FIELDS, SHEET, DEAL, deck, eventWords, moveLabel } from "../games.js";
@@ -11,6 +10,7 @@ import { closeRequested, countHands, ctx, handInPlay, previewed, renderEntry, re
 import { S, clearRefusal, forms, gameId, id, knownCodes, matchOptions, players, seatName, seatOptions, showRefusal } from "./match.js";
 import { showQueue } from "./queue.js";
 import { refresh, refused } from "./load.js";
+import { offerIrregular } from "./irregular.js"; // a refused move recorded as played (issue 31)
 
 // ------------------------------------------------------------------ move by move
 
@@ -396,29 +396,4 @@ export async function postOnce(events, refusalBox, label) {
   // keep the scorer's place: the next moves, or the sheet once the hand is over
   const next = $("legal").querySelector("button");
   if (next && !$("moves").hidden) next.focus(); else $("sheet-title").focus();
-}
-
-
-// ------------------------------------------------------------------ irregular play (issue 31)
-
-const NOT_MOVES = new Set(["hand_started", "hand_result", "reveal", "showdown"]);
-
-/** A move the rules refused (422) can be recorded as it happened: an ``irregular`` holding it; the
- * server keeps the broken rule and opens a dispute about the hand for the table to rule on. */
-function offerIrregular(events, box, label) {
-  if (box.hidden || events.length !== 1 || NOT_MOVES.has(events[0].type) || !handInPlay()) return;
-  const hand = countHands();
-  const button = el("button", { type: "button", class: "button irregular-record", text: t("Record it as it happened") });
-  button.addEventListener("click", async () => {
-    const result = await append(id, [{ type: "irregular", data: { hand, move: events[0] } }], t("irregular: %(move)s", { move: label }), { ifMatch: S.version });
-    if (!result.ok) { await refused(box, result); return; }
-    $("move-form").hidden = true;
-    clearRefusal(box);
-    await refresh();
-    const note = $("irregular-note");
-    note.textContent = t("Hand %(hand)s is irregular: what was played is recorded as it happened, and a dispute is open for the table to rule on.", { hand });
-    note.hidden = false;
-    note.focus();
-  });
-  box.append(el("p", { class: "actions" }, el("span", { class: "note", text: t("The table played it anyway?") }), " ", button));
 }

@@ -220,8 +220,7 @@ class Reader:
             "hands": len(sheet["hands"]),
             "standings": sheet["standings"],
             "end": sheet["end"],
-            "confirmation": self.confirmation,
-            "seats": self.seats(),
+            **self._seating(),
         }
 
     def figures(self) -> list[dict[str, int]]:
@@ -447,6 +446,19 @@ class Reader:
             self.record.players,
             {r.seq: r.at for r in self.stored},
         )
+
+    def _seating(self) -> dict[str, Any]:
+        """The summary's ``confirmation`` and ``seats``, read off the log once per version (kept in
+        the state cache as the open reader's head is): a summary is read on every live redraw."""
+        key = f"{self.id}\x00seats"
+        version = self.record.version
+        cached = self.service.cache.get(key)
+        if cached is not None and cached.version == version:
+            return dict(cached.state)
+        answer = {"confirmation": self.confirmation, "seats": self.seats()}
+        if len(self.stored) == version:
+            self.service.cache.put(key, Folded(version, "", answer))
+        return answer
 
     def seats(self) -> list[dict[str, Any]]:
         """Each seat: whether it was given a key and registered a signing key (never a key or a hash)."""

@@ -202,31 +202,28 @@ def main(ctx: click.Context, lang: str | None) -> None:
     ctx.meta["tanteo.lang"] = lang
 
 
-WAITRESS_SETTINGS: dict[str, Any] = {
+SERVER_SETTINGS: dict[str, Any] = {
     "threads": 16,
-    "connection_limit": 1000,
-    "channel_timeout": 30,
-    "cleanup_interval": 10,
-    "backlog": 1024,
-    "asyncore_use_poll": True,
+    "connection_limit": 10_000,
+    "keep_alive": 30,
 }
-"""How ``tanteo serve`` runs waitress, and why (docs/OPERATING.md, "Serving"):
+"""How ``tanteo serve`` runs its server (api/serving.py: uvicorn, the Flask app on worker
+threads through a2wsgi), and why (docs/OPERATING.md, "Serving"):
 
 * ``threads`` 16: the workers that run requests, each with its own SQLite connection kept
   for the life of the process. Writes queue on SQLite's lock and folding holds the GIL, so
-  more threads add no throughput; they let quick requests pass a slow one (a long audit),
-  and each open live stream holds one: at most half of them may stream
-  (``TANTEO_MAX_STREAMS``), so the other half always records and reads.
-* ``connection_limit`` 1000 (waitress: 100): an open connection costs waitress a socket and
-  a few kilobytes, not a thread, but past the limit waitress stops accepting anyone, so
-  about a hundred idle or trickling connections used to lock every other client out.
-* ``asyncore_use_poll``: ``select()`` cannot watch descriptors past 1024; ``poll()`` can.
-* ``channel_timeout`` 30 s (waitress: 120) with ``cleanup_interval`` 10 s: a connection that
-  sends nothing for 30 s is closed sooner. A client that trickles bytes keeps its
-  connection; what bounds such clients is the connection limit (put a proxy with header
-  deadlines in front of a server open to the internet).
-* ``backlog`` 1024: connections the kernel queues while waitress is busy accepting.
+  more threads add no throughput; they let quick requests pass a slow one (a long audit).
+  Live streams hold no worker thread: the fan-out (api/fanout.py) holds them on the event loop.
+* ``connection_limit`` 10,000: live followers at once (``TANTEO_MAX_STREAMS``; past it a
+  follower is told to come back later, 503 ``stream.busy``); the server itself accepts a
+  thousand connections more, so recording and reading go on beside a full room. Open
+  connections cost a socket and a few kilobytes each; the process raises its own limit of
+  open files to match (as far as the system's hard limit allows).
+* ``keep_alive`` 30 s: an idle connection between requests is closed after that long.
 """
+
+CONNECTIONS_BESIDE_STREAMS = 1000
+"""Connections the server accepts beyond the live streams' cap, for everything else."""
 
 
 def _raise_open_files_limit(needed: int) -> None:
@@ -270,24 +267,24 @@ def _share_malloc_heaps() -> None:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option(
     "--threads",
-    default=WAITRESS_SETTINGS["threads"],
+    default=SERVER_SETTINGS["threads"],
     show_default=True,
     type=int,
-    help="worker threads (each keeps one database connection; each open live stream holds one)",
+    help="worker threads for requests (each keeps one database connection; live streams hold none)",
 )
 @click.option(
     "--connection-limit",
-    default=WAITRESS_SETTINGS["connection_limit"],
+    default=SERVER_SETTINGS["connection_limit"],
     show_default=True,
     type=int,
-    help="open connections accepted at once, idle ones included",
+    help="live followers at once (a thousand more connections are kept for everything else)",
 )
 @click.option(
-    "--channel-timeout",
-    default=WAITRESS_SETTINGS["channel_timeout"],
+    "--keep-alive",
+    default=SERVER_SETTINGS["keep_alive"],
     show_default=True,
     type=int,
-    help="seconds before a connection that sends nothing is closed",
+    help="seconds an idle connection is kept open between requests",
 )
 @click.option("--read-only", is_flag=True, help="serve the database read-only (writes answer 503)")
 @click.option(
@@ -310,33 +307,26 @@ def serve(
     port: int,
     threads: int,
     connection_limit: int,
-    channel_timeout: int,
+    keep_alive: int,
     read_only: bool,
     cache_mb: int | None,
     public_url: str | None,
     db: str,
 ) -> None:
-    """Serve the REST API with waitress (SQLite file created on first use)."""
+    """Serve the API and the pages (uvicorn; SQLite file created on first use)."""
     import signal
-
-    from waitress import serve as waitress_serve
 
     from api.app import cache_bytes, create_app
     from api.app import public_url as public_url_of
+    from api.serving import serve as serve_app
 
-    settings = {
-        **WAITRESS_SETTINGS,
-        "threads": threads,
-        "connection_limit": connection_limit,
-        "channel_timeout": channel_timeout,
-    }
-    _raise_open_files_limit(connection_limit + 64)
+    _raise_open_files_limit(connection_limit + CONNECTIONS_BESIDE_STREAMS + 64)
     _share_malloc_heaps()
     config: dict[str, Any] = {
         "TANTEO_DB": db,
         "TANTEO_READ_ONLY": read_only,
         "TANTEO_PUBLIC_URL": public_url,
-        "TANTEO_MAX_STREAMS": int(os.environ.get("TANTEO_MAX_STREAMS", max(1, threads // 2))),
+        "TANTEO_MAX_STREAMS": int(os.environ.get("TANTEO_MAX_STREAMS", connection_limit)),
     }
     try:
         public_url_of(public_url)
@@ -353,12 +343,8 @@ def serve(
         app = create_app(config)
     except ValueError as error:  # a setting from the environment (TANTEO_TRUSTED_PROXIES …), said in words
         _fail(str(error))
-    if app.config["TANTEO_TRUSTED_PROXIES"]:
-        # waitress drops every X-Forwarded-* header it was not told to trust, before the app sees
-        # it; the app's ProxyFix (api/app.py) is the one that reads them, the configured number
-        # of hops and no more, so waitress must pass them on.
-        settings["clear_untrusted_proxy_headers"] = False
-    # SIGTERM ends waitress' loop like Ctrl-C does, so the ledgers are closed below.
+    # uvicorn stops on SIGTERM as on Ctrl-C, then raises the signal again with the handler it
+    # found: this one, so the ledgers are closed below (folding SQLite's WAL into the file).
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
     budget = app.extensions["tanteo.cache"].budget
     url, cache = f"http://{host}:{port}/", f"{budget / 2**20:,.{0 if budget % 2**20 == 0 else 1}f}"
@@ -378,7 +364,15 @@ def serve(
             )
         )
     try:
-        waitress_serve(app, host=host, port=port, **settings)
+        serve_app(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            connection_limit=connection_limit + CONNECTIONS_BESIDE_STREAMS,
+            keep_alive=keep_alive,
+            fanout=True,
+        )
     finally:
         app.extensions["tanteo.ledgers"].close()
 

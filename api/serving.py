@@ -2,17 +2,61 @@
 
 ``tanteo serve`` and the benches' baselines both go through :func:`serve`, so a comparison
 between Tanteo and a trivial app always runs both under the same server with the same settings.
+
+The server is uvicorn (asynchronous, with uvloop and httptools when installed): it holds every
+connection on one event loop, so thousands of live followers cost sockets, not threads. The
+WSGI app runs on ``threads`` worker threads through a2wsgi, exactly as under a WSGI server;
+with ``fanout`` (``tanteo serve``), the live streams are held by :class:`api.fanout.Served`
+on the loop instead of by a worker thread each.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+GRACEFUL_SECONDS = 3
+"""On SIGTERM or Ctrl-C: how long requests in flight may finish before the rest are closed
+(live streams never finish by themselves; their browsers reconnect to the next server)."""
 
-def serve(app: Any, *, host: str, port: int, threads: int = 16, quiet: bool = False, **settings: Any) -> None:
-    """Serve ``app`` (a WSGI callable) on ``host:port`` until the process is stopped."""
-    from waitress import serve as waitress_serve
 
-    from api.cli import WAITRESS_SETTINGS
+def serve(
+    app: Any,
+    *,
+    host: str,
+    port: int,
+    threads: int = 16,
+    quiet: bool = False,
+    connection_limit: int = 10_000,
+    keep_alive: int = 30,
+    fanout: bool = False,
+) -> None:
+    """Serve ``app`` (a WSGI callable; with ``fanout``, Tanteo's Flask app) on ``host:port`` until stopped.
 
-    waitress_serve(app, host=host, port=port, _quiet=quiet, **{**WAITRESS_SETTINGS, "threads": threads, **settings})
+    ``connection_limit``: connections and requests at once before new ones answer 503 (idle
+    keep-alive connections count); ``keep_alive``: seconds an idle connection is kept.
+    """
+    import uvicorn
+    from a2wsgi import WSGIMiddleware
+
+    if fanout:
+        from api.fanout import Served
+
+        asgi: Any = Served(app, threads)
+    else:
+        asgi = WSGIMiddleware(app, workers=threads)
+    config = uvicorn.Config(
+        asgi,
+        host=host,
+        port=port,
+        interface="asgi3",
+        lifespan="off",
+        log_level="error" if quiet else "warning",
+        access_log=False,
+        proxy_headers=False,  # the app's ProxyFix reads X-Forwarded-*, as many hops as configured (api/app.py)
+        server_header=False,
+        limit_concurrency=connection_limit,
+        backlog=2048,
+        timeout_keep_alive=keep_alive,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+    )
+    uvicorn.Server(config).run()

@@ -33,6 +33,7 @@ from api.web import Blueprint, StreamsBusy, whole_number
 from marshmallow import Schema, fields, validate
 
 from api.context import current_service, own_service
+from api.fanout import FOLLOW, Follow, Frame
 from api.schemas import Envelope, WholeNumber
 from schemas import MAX_INTEGER
 from api.service import Service
@@ -89,6 +90,8 @@ class StreamQuery(Schema):
 def public_events(service: Service, match_id: str, after: int) -> list[dict[str, Any]]:
     """Return the envelopes after seq ``after`` as an open reader sees them (no write token).
 
+    See :func:`public_listing`, which also returns the match's version.
+
     The one place the stream reads the log: the service's listing for a reader without the
     token (:meth:`Service.events`, the one redaction of every listing), which shows private
     values only as their public placeholders while the match is in play.
@@ -96,7 +99,20 @@ def public_events(service: Service, match_id: str, after: int) -> list[dict[str,
     Raises:
         MatchNotFound: no such match.
     """
-    return service.events(match_id, after=after, token=None)[0]
+    return public_listing(service, match_id, after)[0]
+
+
+def public_listing(service: Service, match_id: str, after: int) -> tuple[list[dict[str, Any]], int]:
+    """Return the envelopes after seq ``after`` as an open reader sees them, and the match's version.
+
+    The one place the streams read a match's log: the service's listing for a reader without
+    the token (:meth:`Service.events`, the one redaction of every listing), which shows
+    private values only as their public placeholders while the match is in play.
+
+    Raises:
+        MatchNotFound: no such match.
+    """
+    return service.events(match_id, after=after, token=None)
 
 
 def resume_from(header: str | None, query: int | None) -> int:
@@ -199,9 +215,24 @@ class Stream(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """Follow a match live: each event as it is stored, resumable with Last-Event-ID."""
         after = resume_from(request.headers.get("Last-Event-ID"), query.get("lastEventId"))
-        first = public_events(current_service(), match_id, after)  # a missing match is a 404 before the stream starts
+        service = current_service()
+        first, version = public_listing(service, match_id, after)  # a missing match is a 404 before the stream starts
         app = current_app._get_current_object()  # type: ignore[attr-defined]
         config = app.config
+
+        def handover(release: Callable[[], None]) -> Follow:
+            reached = first[-1]["seq"] if first else after
+            return Follow(
+                hub=("match", match_id),
+                read=lambda reader, seq: [_match_frame(envelope) for envelope in public_events(reader, match_id, seq)],
+                first=[_match_frame(envelope) for envelope in first],
+                reached=reached,
+                known=min(version, reached),
+                delay=query["delay"],
+                now=service.clock,
+                release=release,
+                **_held_timing(config),
+            )
 
         def follow(service: Service) -> Iterator[str]:
             # PostgreSQL wakes the stream when any server appends (LISTEN/NOTIFY); others poll.
@@ -218,7 +249,16 @@ class Stream(MethodView):
                 **_timing(config),
             )
 
-        return _stream(app, follow)
+        return _stream(app, follow, handover)
+
+
+def _match_frame(envelope: dict[str, Any]) -> Frame:
+    return Frame(envelope["seq"], parse_at(envelope["at"]), frame(envelope).encode())
+
+
+def _held_timing(config: Any) -> dict[str, float]:
+    timing = _timing(config)
+    return {"heartbeat": timing["heartbeat"], "max_seconds": timing["max_seconds"]}
 
 
 def _timing(config: Any) -> dict[str, float]:
@@ -229,12 +269,27 @@ def _timing(config: Any) -> dict[str, float]:
     }
 
 
-def _stream(app: Any, follow: Callable[[Service], Iterator[str]]) -> Response:
+def _stream(
+    app: Any, follow: Callable[[Service], Iterator[str]], handover: Callable[[Callable[[], None]], Follow]
+) -> Response:
     """Answer with an event stream: a slot taken now (503 ``stream.busy`` when none is left) and
-    given back when the stream ends, however it ends; ``follow`` runs on the worker thread after
-    the view returned, with a service of its own."""
+    given back when the stream ends, however it ends.
+
+    Under ``tanteo serve`` (uvicorn, :mod:`api.fanout`) the follower is handed over to the
+    fan-out (``handover``) and this worker thread is free at once. Under a plain WSGI server
+    (a test client, waitress) ``follow`` runs on the worker thread after the view returned,
+    with a service of its own, and holds it for the stream's life.
+    """
     slots: _Slots = app.extensions.setdefault("tanteo.streams", _Slots())
     slots.take(int(app.config.get("TANTEO_MAX_STREAMS", MAX_STREAMS)))
+    scope = request.environ.get("asgi.scope")
+    if scope is not None and "tanteo.fanout" in app.extensions:
+        try:
+            scope[FOLLOW] = handover(slots.give_back)
+        except BaseException:
+            slots.give_back()
+            raise
+        return Response(iter(()), mimetype="text/event-stream", headers=STREAM_HEADERS)
 
     def body() -> Iterator[str]:
         try:
@@ -242,9 +297,10 @@ def _stream(app: Any, follow: Callable[[Service], Iterator[str]]) -> Response:
         finally:  # the client left, the stream timed out or failed: the slot is free again
             slots.give_back()
 
-    return Response(
-        body(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    )
+    return Response(body(), mimetype="text/event-stream", headers=STREAM_HEADERS)
+
+
+STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 class NightQuery(Schema):
@@ -273,14 +329,41 @@ class NightStream(MethodView):
     def get(self, query: dict[str, Any], club_id: str, night_id: str) -> Any:
         """Follow a club night live with one stream, whatever its number of tables (a big screen, an organiser's phone)."""
         after = resume_from(request.headers.get("Last-Event-ID"), query.get("lastEventId"))
-        current_service().clubs.night_versions(club_id, night_id)  # a missing club or night answers before the stream
+        service = current_service()
+        count, tables = service.clubs.night_versions(club_id, night_id)  # a missing club or night answers first
         app = current_app._get_current_object()  # type: ignore[attr-defined]
 
-        def follow(service: Service) -> Iterator[str]:
-            def read(seen: int) -> list[dict[str, Any]]:
-                count, tables = service.clubs.night_versions(club_id, night_id)
-                return [{"seq": count, "at": "", "tables": tables}] if count > seen else []
+        def changes(reader: Service, seen: int) -> list[dict[str, Any]]:
+            count, tables = reader.clubs.night_versions(club_id, night_id)
+            return [{"seq": count, "at": "", "tables": tables}] if count > seen else []
 
-            yield from sse(read, after, delay=0.0, now=service.clock, frame_of=_night_frame, **_timing(app.config))
+        def follow(reader: Service) -> Iterator[str]:
+            yield from sse(
+                lambda seen: changes(reader, seen),
+                after,
+                delay=0.0,
+                now=reader.clock,
+                frame_of=_night_frame,
+                **_timing(app.config),
+            )
 
-        return _stream(app, follow)
+        def handover(release: Callable[[], None]) -> Follow:
+            def frames(reader: Service, seen: int) -> list[Frame]:
+                return [Frame(change["seq"], None, _night_frame(change).encode()) for change in changes(reader, seen)]
+
+            first = [Frame(count, None, _night_frame({"seq": count, "at": "", "tables": tables}).encode())]
+            first = first if count > after else []
+            return Follow(
+                hub=("night", club_id, night_id),
+                read=frames,
+                first=first,
+                reached=max(count, after),
+                known=count,
+                delay=0.0,
+                now=service.clock,
+                release=release,
+                whole=True,
+                **_held_timing(app.config),
+            )
+
+        return _stream(app, follow, handover)

@@ -53,6 +53,8 @@ class Statements:
             f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?"
         )
         self.feed = sql(f"SELECT id, {EVENT_COLUMNS} FROM events WHERE id > ? AND id <= ? ORDER BY id LIMIT ?")
+        self.feed_end = "SELECT coalesce(max(id), 0) FROM events"
+        self.changes = sql("SELECT match_id, max(seq), max(id) FROM events WHERE id > ? AND id <= ? GROUP BY match_id")
         self.snapshot_get = sql(
             f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE match_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
         )

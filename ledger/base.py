@@ -13,6 +13,7 @@ transaction (SQLite: ``BEGIN IMMEDIATE`` and group commit; PostgreSQL: the match
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -57,6 +58,11 @@ class Current(int):
         current.match = match
         return current
 
+
+CHANGES_POLL_SECONDS = 0.05
+"""How often :meth:`Ledger.changes` looks for appends on a ledger that cannot announce them
+(SQLite, memory): one query on the events' primary key per server process, whatever the
+number of live followers."""
 
 CLUB_LOG = "club"
 """The ``game`` of a club's roster log. A club's log is a stream like a match's (same rows, same
@@ -461,6 +467,42 @@ class Ledger(ABC):
         check_count("after_id", after_id)
         check_count("limit", limit)
         return self._feed(after_id, limit)
+
+    def feed_end(self) -> int:
+        """Return the id of the last event stored in any match: where :meth:`changes` starts "from now"."""
+        return self._changes(None)[0]
+
+    def changes(self, after_id: int, timeout: float) -> tuple[int, dict[str, int]]:
+        """Wait at most ``timeout`` seconds for appends past feed id ``after_id``, by any writer.
+
+        Returns the feed id to pass next time and, for every match appended to since, its
+        version (empty when the wait ran out). One caller per server process asks this for
+        every match at once (the live streams' fan-out), so followers never poll one by one.
+        SQLite and memory ledgers look every :data:`CHANGES_POLL_SECONDS` (one indexed query);
+        PostgreSQL waits for any server's announcement of an append (LISTEN/NOTIFY).
+        """
+        check_count("after_id", after_id)
+        deadline = time.monotonic() + timeout
+        while True:
+            mark = self._append_mark()
+            last, versions = self._changes(after_id)
+            left = deadline - time.monotonic()
+            if versions or left <= 0:
+                return max(last, after_id), versions
+            self._await_append(mark, left)
+
+    def _append_mark(self) -> int:
+        """A count of the appends this ledger was told about (PostgreSQL's announcements); 0 elsewhere."""
+        return 0
+
+    def _await_append(self, mark: int, seconds: float) -> None:
+        """Sleep until an append past ``mark`` is announced, or one poll interval (at most ``seconds``)."""
+        time.sleep(min(seconds, CHANGES_POLL_SECONDS))
+
+    @abstractmethod
+    def _changes(self, after_id: int | None) -> tuple[int, dict[str, int]]:
+        """The last feed id and the version of every match appended to after ``after_id``
+        (``None``: only the last id)."""
 
     @abstractmethod
     def version(self, match_id: str) -> int:

@@ -221,6 +221,17 @@ class MemoryLedger(Ledger):
             rows = self._log[after_id : after_id + limit]
             return [(after_id + i + 1, event_from_row(row)) for i, row in enumerate(rows)]
 
+    def _changes(self, after_id: int | None) -> tuple[int, dict[str, int]]:
+        with self._lock:
+            self._ensure_open()
+            if after_id is None:
+                return len(self._log), {}
+            versions: dict[str, int] = {}
+            for row in self._log[after_id:]:
+                event = event_from_row(row)
+                versions[event.match_id] = event.seq
+            return len(self._log), versions
+
     def verify(self, match_id: str | None = None) -> list[VerifyReport]:
         """Recompute the chain of one match (or of every match, by id) from the stored rows.
 

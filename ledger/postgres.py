@@ -559,7 +559,33 @@ class PostgresLedger(SqlLedger):
             rows = conn.execute(_SQL.feed, (after_id, last, limit)).fetchall()
         return [(int(row[0]), event_from_row(row[1:])) for row in rows]
 
+    def _changes(self, after_id: int | None) -> tuple[int, dict[str, int]]:
+        """As :meth:`_feed`: only ids whose writers have all finished count, so nothing is skipped."""
+        with self._connection() as conn:
+            (last,) = conn.execute(_SQL_LAST_ID).fetchone() or (0,)
+            if after_id is None:
+                return int(last), {}
+            conn.execute(f"SELECT pg_advisory_lock({FEED_LOCK})")
+            conn.execute(f"SELECT pg_advisory_unlock({FEED_LOCK})")
+            rows = conn.execute(_SQL.changes, (after_id, last)).fetchall()
+        return max(int(last), after_id), {row[0]: int(row[1]) for row in rows}
+
     # -- waiting for appends (any server's) ----------------------------------------------
+
+    def _listening(self) -> _Announcements:
+        if self._closed:
+            raise LedgerError("the ledger is closed")
+        with self._announcements_lock:
+            if self._announcements is None:
+                self._announcements = _Announcements(self._conninfo)
+            return self._announcements
+
+    def _append_mark(self) -> int:
+        return self._listening().heard
+
+    def _await_append(self, mark: int, seconds: float) -> None:
+        """Woken by any server's announcement; a missed one only makes the wait run to ``seconds``."""
+        self._listening().wait_any(mark, seconds)
 
     def wait_for_append(self, match_id: str, after: int, timeout: float) -> bool:
         """Wait until the match is past version ``after`` (appended to by any server), at
@@ -575,12 +601,7 @@ class PostgresLedger(SqlLedger):
         server killed between its commit and its announcement) only makes the wait run to its
         timeout, so callers read the log after every wait, woken or not.
         """
-        if self._closed:
-            raise LedgerError("the ledger is closed")
-        with self._announcements_lock:
-            if self._announcements is None:
-                self._announcements = _Announcements(self._conninfo)
-            announcements = self._announcements
+        announcements = self._listening()
         # Listening already, so a commit after this read is heard.
         if self.version(match_id) > after:
             return True
@@ -694,6 +715,8 @@ class _Announcements:
     def __init__(self, conninfo: str) -> None:
         self._conninfo = conninfo
         self._versions: dict[str, int] = {}
+        self.heard = 0
+        """Announcements heard so far (of any match)."""
         self._changed = threading.Condition()
         self._stop = threading.Event()
         self._ready = threading.Event()
@@ -705,6 +728,10 @@ class _Announcements:
     def wait(self, match_id: str, after: int, timeout: float) -> bool:
         with self._changed:
             return self._changed.wait_for(lambda: self._versions.get(match_id, 0) > after, timeout)
+
+    def wait_any(self, heard: int, timeout: float) -> None:
+        with self._changed:
+            self._changed.wait_for(lambda: self.heard > heard, timeout)
 
     def close(self) -> None:
         self._stop.set()
@@ -732,6 +759,7 @@ class _Announcements:
         with self._changed:
             self._versions.pop(match_id, None)
             self._versions[match_id] = int(version)
+            self.heard += 1
             while len(self._versions) > self.KEEP:
                 del self._versions[next(iter(self._versions))]
             self._changed.notify_all()

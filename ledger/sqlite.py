@@ -563,6 +563,14 @@ class SqliteLedger(SqlLedger):
             rows = conn.execute(_SQL.feed, (after_id, _NO_UPPER_BOUND, limit)).fetchall()
         return [(row[0], event_from_row(row[1:])) for row in rows]
 
+    def _changes(self, after_id: int | None) -> tuple[int, dict[str, int]]:
+        """Writes are serialized, so an id seen means every lower id is stored too."""
+        with self._reading() as conn:
+            if after_id is None:
+                return int(conn.execute(_SQL.feed_end).fetchone()[0]), {}
+            rows = conn.execute(_SQL.changes, (after_id, _NO_UPPER_BOUND)).fetchall()
+        return max((int(row[2]) for row in rows), default=after_id), {row[0]: int(row[1]) for row in rows}
+
     def put_snapshot(self, snapshot: Snapshot) -> None:
         """Store (or replace) a match's snapshot at its seq, in its own small transaction.
 

@@ -4,6 +4,7 @@ tests.server.test_import_memory, so that no test module imports another)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 import http.client
 import random
 from pathlib import Path
@@ -23,13 +24,13 @@ def status_kb(pid: int) -> dict[str, int]:
     return found
 
 
-def post_import(server: Server, body: bytes, content_type: str) -> tuple[int, bytes, dict[str, str]]:
+def post_import(server: Server, body: bytes, content_type: str) -> tuple[int, bytes, Mapping[str, str]]:
     """POST a body to ``/matches/import`` of a real server; return the status, the answer and its headers."""
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=900)  # generous: it must finish
     try:
         connection.request("POST", "/matches/import", body=body, headers={"Content-Type": content_type})
         response = connection.getresponse()
-        return response.status, response.read(), dict(response.getheaders())
+        return response.status, response.read(), response.headers  # any case of a name
     finally:
         connection.close()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from tests.api.la_cabra_deals import DEAL_1, START
 from tests.server.conftest import Server
 
-from api.cli import WAITRESS_SETTINGS
+from api.cli import SERVER_SETTINGS
 
 
 def open_handles(pid: int, db: Path) -> int:
@@ -46,8 +46,8 @@ def test_connections_outlive_requests_and_close_at_shutdown(server: Server) -> N
         assert server.call("GET", f"/matches/{created['id']}")[0] == 200
     wal = Path(f"{server.db}-wal")
     assert wal.exists() and wal.stat().st_size > 0  # not checkpointed by the last request
-    assert 1 <= open_handles(server.process.pid, server.db.resolve()) <= WAITRESS_SETTINGS["threads"]
-    server.stop()  # SIGTERM: waitress stops, every thread's connection is closed
+    assert 1 <= open_handles(server.process.pid, server.db.resolve()) <= SERVER_SETTINGS["threads"]
+    server.stop()  # SIGTERM: the server stops, every thread's connection is closed
     assert not wal.exists() or wal.stat().st_size == 0  # the last close folded the WAL in
     conn = sqlite3.connect(server.db)
     try:

@@ -11,6 +11,7 @@ import json
 import urllib.error
 import urllib.request
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
@@ -121,16 +122,16 @@ def test_a_read_only_database_serves_reads_and_answers_writes_503(tmp_path: Path
 
 def _request(
     method: str, url: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[int, dict[str, str], Any]:
+) -> tuple[int, Mapping[str, str], Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(
         url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, dict(response.headers), json.loads(response.read())
+            return response.status, response.headers, json.loads(response.read())  # any case of a name
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), json.loads(error.read())
+        return error.code, error.headers, json.loads(error.read())
 
 
 def test_tanteo_serve_on_a_read_only_file(tmp_path: Path) -> None:

@@ -254,6 +254,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(
         TANTEO_DB=os.environ.get("TANTEO_DB", DEFAULT_DB),
         MAX_CONTENT_LENGTH=int(os.environ.get("TANTEO_MAX_BODY", DEFAULT_MAX_BODY)),
+        TANTEO_MAX_IMPORT=DEFAULT_MAX_IMPORT,
         API_TITLE="Tanteo",
         API_VERSION="1",
         OPENAPI_VERSION="3.1.0",  # JSON Schema 2020-12, the dialect of schemas/: embedded as they are
@@ -375,7 +376,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         web.refuse_nul_in_request()
         limit = app.config.get("MAX_CONTENT_LENGTH")
         if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
-            limit = request.max_content_length = app.config.get("TANTEO_MAX_IMPORT", DEFAULT_MAX_IMPORT)
+            limit = request.max_content_length = app.config["TANTEO_MAX_IMPORT"]
         if limit is not None and (request.content_length or 0) > limit:
             raise RequestEntityTooLarge(
                 Said(

@@ -222,6 +222,9 @@ threads through a2wsgi), and why (docs/OPERATING.md, "Serving"):
 * ``keep_alive`` 30 s: an idle connection between requests is closed after that long.
 """
 
+STREAM_TIMINGS = ("TANTEO_STREAM_HEARTBEAT", "TANTEO_STREAM_SECONDS", "TANTEO_STREAM_WAIT")
+"""The live streams' timings ``tanteo serve`` takes from the environment (seconds; api/stream.py)."""
+
 CONNECTIONS_BESIDE_STREAMS = 1000
 """Connections the server accepts beyond the live streams' cap, for everything else."""
 
@@ -332,6 +335,14 @@ def serve(
         public_url_of(public_url)
     except ValueError as error:  # said before the server starts, not as a traceback
         _fail(str(error).replace("TANTEO_PUBLIC_URL", "--public-url (or TANTEO_PUBLIC_URL)"))  # an operator's setting
+    for name in STREAM_TIMINGS:  # the live streams' timings, for an operator (api/stream.py)
+        if name in os.environ:
+            try:
+                config[name] = float(os.environ[name])
+            except ValueError:
+                _fail(f"{name} is '{os.environ[name]}': a number of seconds, like 15")
+            if not config[name] > 0:
+                _fail(f"{name} is '{os.environ[name]}': a number of seconds above 0, like 15")
     if cache_mb is not None:
         config["TANTEO_CACHE_BYTES"] = cache_mb * 1024 * 1024
     elif "TANTEO_CACHE_BYTES" in os.environ:

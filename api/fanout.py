@@ -53,6 +53,9 @@ FOLLOW = "tanteo.follow"
 KEEP = 1000
 """Frames a hub keeps for followers that are a little behind (a slow phone, a held delay)."""
 
+RETRY_MS = 1000
+"""How soon a browser reconnects a stream that ended (SSE ``retry:``), with its ``Last-Event-ID``."""
+
 READERS = 2
 """Threads that read the ledger for the hubs of one process (each keeps its own connection)."""
 
@@ -251,7 +254,7 @@ class Fanout:
         async def write(text: bytes) -> None:
             await send({"type": "http.response.body", "body": text, "more_body": True})
 
-        await write(f"retry: {_retry_ms()}\n\n".encode())
+        await write(f"retry: {RETRY_MS}\n\n".encode())
         while not follower.gone:
             now = follow.now()
             due: float | None = None
@@ -309,12 +312,6 @@ async def _sleep_until(event: asyncio.Event, seconds: float) -> None:
         event.clear()
 
 
-def _retry_ms() -> int:
-    from api.stream import RETRY_MS
-
-    return RETRY_MS
-
-
 def _whole_bodies(app: Flask) -> Any:
     """Give the app a chunked request's body with its length, as waitress did, read up to the largest
     body the app accepts (in memory up to a megabyte, then in a temporary file).
@@ -326,11 +323,9 @@ def _whole_bodies(app: Flask) -> Any:
 
     def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
         if not environ.get("CONTENT_LENGTH") and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
-            from api.app import DEFAULT_MAX_IMPORT
-
             most = max(
                 int(app.config.get("MAX_CONTENT_LENGTH") or 0),
-                int(app.config.get("TANTEO_MAX_IMPORT") or DEFAULT_MAX_IMPORT),
+                int(app.config["TANTEO_MAX_IMPORT"]),
             )
             body = tempfile.SpooledTemporaryFile(max_size=1 << 20)
             size, source = 0, environ["wsgi.input"]

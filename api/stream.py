@@ -33,7 +33,7 @@ from api.web import Blueprint, StreamsBusy, whole_number
 from marshmallow import Schema, fields, validate
 
 from api.context import current_service, own_service
-from api.fanout import FOLLOW, Follow, Frame
+from api.fanout import FOLLOW, RETRY_MS, Follow, Frame
 from api.schemas import Envelope, WholeNumber
 from schemas import MAX_INTEGER
 from api.service import Service
@@ -45,7 +45,6 @@ blp = Blueprint("stream", __name__, description="Follow a match live (Server-Sen
 POLL_SECONDS = 0.2
 HEARTBEAT_SECONDS = 15.0
 MAX_SECONDS = 300.0
-RETRY_MS = 1000
 WAIT_SECONDS = 5.0
 MAX_STREAMS = 4
 """Open streams one process serves at once (``TANTEO_MAX_STREAMS``; ``tanteo serve`` sets half its

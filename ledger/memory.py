@@ -229,7 +229,7 @@ class MemoryLedger(Ledger):
             versions: dict[str, int] = {}
             for row in self._log[after_id:]:
                 event = event_from_row(row)
-                versions[event.match_id] = event.seq
+                versions[event.match] = event.seq
             return len(self._log), versions
 
     def verify(self, match_id: str | None = None) -> list[VerifyReport]:

@@ -465,6 +465,20 @@ class TestLedgerContract:
         with pytest.raises(MatchNotFound):
             ledger.replace_token("nope", old, "x")
 
+    def test_changes_name_each_match_appended_to_with_its_version(self, ledger: Ledger) -> None:
+        """What the live streams' fan-out asks, once per server process for every match at once."""
+        start(ledger, "m1")
+        mark = ledger.feed_end()
+        assert ledger.changes(mark, 0.0) == (mark, {})  # nothing new: the wait runs out, the mark stays
+        start(ledger, "m2")
+        ledger.append("m1", plays("7D", "8D"), by="s")
+        ledger.append("m2", plays("9D"), by="s")
+        mark, versions = ledger.changes(mark, 5.0)
+        assert versions == {"m1": 3, "m2": 2}
+        assert mark == ledger.feed_end() == ledger.feed()[-1][0]
+        ledger.append("m2", plays("KD"), by="s")
+        assert ledger.changes(mark, 5.0)[1] == {"m2": 3}  # only what came after the mark
+
     def test_feed_is_every_event_in_storage_order(self, ledger: Ledger) -> None:
         start(ledger, "m1")
         start(ledger, "m2")

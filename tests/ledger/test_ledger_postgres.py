@@ -380,3 +380,18 @@ def test_without_the_binaries_the_postgres_tests_fail_saying_what_to_install(tmp
     )
     assert run.returncode != 0 and "skipped" not in run.stdout
     assert "1 error" in run.stdout and "apt-get install postgresql" in run.stdout
+
+
+def test_changes_wake_on_another_servers_append(book: PostgresLedger, postgres_url: str) -> None:
+    """The fan-out's one watch per server: woken by an append made through another server's ledger
+    (its announcement), not by running out its wait (a minute here, far past the join below)."""
+    mark = book.feed_end()
+    book.changes(mark, 0.0)  # listening from here on
+    seen: list[tuple[int, dict[str, int]]] = []
+    watcher = threading.Thread(target=lambda: seen.append(book.changes(mark, 60.0)), daemon=True)
+    watcher.start()
+    with PostgresLedger(postgres_url) as other:
+        other.append("m1", plays("QS"), by="scorer")
+    watcher.join(30.0)
+    assert not watcher.is_alive(), "the append was not heard"
+    assert seen[0][1] == {"m1": 4} and seen[0][0] > mark

@@ -45,8 +45,8 @@ class Reader:
                 elif not text.startswith(":"):
                     name, _, value = text.partition(": ")
                     fields[name] = value
-        except (OSError, ValueError, http.client.HTTPException):
-            return  # the connection was dropped on purpose
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            return  # the connection was dropped on purpose (http.client then fails in any of these ways)
 
     def next(self) -> tuple[int, dict[str, Any]]:
         return self.events.get(timeout=WAIT)

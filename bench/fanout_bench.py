@@ -221,6 +221,7 @@ class Follower(asyncio.Protocol):
         self.tail = b""
         self.status = 0
         self.seen: dict[int, float] = {}
+        self.joined = float("inf")
         self.closed = False
         self.transport: asyncio.Transport | None = None
 
@@ -241,6 +242,7 @@ class Follower(asyncio.Protocol):
             except (IndexError, ValueError):
                 self.status = -1
             data, self.head = self.head[end + 4 :], b""
+            self.joined = now
             if not self.answered.done():
                 self.answered.set_result(self.status)
             if self.status != 200:
@@ -290,15 +292,15 @@ def client(pipe: Connection) -> None:
 
 async def _client(pipe: Connection) -> None:
     loop = asyncio.get_running_loop()
-    followers: list[Follower] = []
+    crowd: Crowd | None = None
     while True:
         command, *args = await loop.run_in_executor(None, pipe.recv)
         if command == "stop":
             return
         if command == "connect":
-            port, wanted = args
-            gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
-            outcomes = await asyncio.gather(*(_follow(port, table, path, gate, followers) for table, path in wanted))
+            port, wanted, retry_after = args
+            crowd = Crowd(port, retry_after)
+            outcomes = await asyncio.gather(*(crowd.follow(table, path) for table, path in wanted))
             pipe.send(
                 {
                     "served": outcomes.count(200),
@@ -306,46 +308,83 @@ async def _client(pipe: Connection) -> None:
                     "failed": len(outcomes) - outcomes.count(200) - outcomes.count(503),
                 }
             )
-        elif command == "finish":
-            (answered,) = args
-            pipe.send(_deliveries(followers, answered))
-            for follower in followers:
-                if follower.transport is not None:
-                    follower.transport.abort()
-            followers.clear()
+        elif command == "finish" and crowd is not None:
+            pipe.send(crowd.finish(*args))
+            crowd = None
             await asyncio.sleep(0)
 
 
-async def _follow(port: int, table: int, path: str, gate: asyncio.Semaphore, followers: list[Follower]) -> int:
-    loop = asyncio.get_running_loop()
-    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
-    async with gate:
-        answered: asyncio.Future[int] = loop.create_future()
-        follower = Follower(table, request, answered)
-        try:
-            await asyncio.wait_for(loop.create_connection(lambda: follower, "127.0.0.1", port), CONNECT_TIMEOUT)
-            status = await asyncio.wait_for(answered, CONNECT_TIMEOUT)
-        except (OSError, asyncio.TimeoutError):
+class Crowd:
+    """The followers of one level in one client process; a refused one comes back ``retry_after``
+    seconds later (the match page does so after 10 s: api/static/follow.js), 0 for never."""
+
+    def __init__(self, port: int, retry_after: float) -> None:
+        self.port = port
+        self.retry_after = retry_after
+        self.gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
+        self.followers: list[Follower] = []
+        self.refusals: list[float] = []
+        self.retries: set[asyncio.TimerHandle] = set()
+        self.finished = False
+
+    async def follow(self, table: int, path: str) -> int:
+        loop = asyncio.get_running_loop()
+        request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nAccept: text/event-stream\r\n\r\n"
+        async with self.gate:
+            answered: asyncio.Future[int] = loop.create_future()
+            follower = Follower(table, request.encode(), answered)
+            try:
+                await asyncio.wait_for(
+                    loop.create_connection(lambda: follower, "127.0.0.1", self.port), CONNECT_TIMEOUT
+                )
+                status = await asyncio.wait_for(answered, CONNECT_TIMEOUT)
+            except (OSError, asyncio.TimeoutError):
+                status = 0
+        if self.finished:
             status = 0
         if status == 200:
-            followers.append(follower)
-        elif follower.transport is not None:
+            self.followers.append(follower)
+            return status
+        if follower.transport is not None:
             follower.transport.abort()
+        if status == 503:
+            self.refusals.append(time.time())
+            if self.retry_after > 0:
+                handle = loop.call_later(self.retry_after, self._retry, table, path)
+                self.retries.add(handle)
         return status
 
+    def _retry(self, table: int, path: str) -> None:
+        if not self.finished:
+            asyncio.ensure_future(self.follow(table, path))
 
-def _deliveries(followers: list[Follower], answered: dict[int, list[tuple[int, float]]]) -> dict[str, Any]:
-    """Delivery times (s) of every event answered in the window to every served follower of its match."""
-    times = array.array("d")
-    missed = 0
-    for follower in followers:
-        for seq, at in answered.get(follower.table, ()):
-            got = follower.seen.get(seq)
-            if got is None:
-                missed += 1
-            else:
-                times.append(got - at)
-    return {"times": times.tobytes(), "missed": missed, "dropped": sum(f.closed for f in followers)}
+    def finish(self, answered: dict[int, list[tuple[int, float]]], start: float, end: float) -> dict[str, Any]:
+        """Delivery times (s) of each event answered in the window to each follower of its match
+        served before that answer; then every follower leaves."""
+        self.finished = True
+        for handle in self.retries:
+            handle.cancel()
+        dropped = sum(f.closed for f in self.followers)
+        times = array.array("d")
+        missed = 0
+        for follower in self.followers:
+            for seq, at in answered.get(follower.table, ()):
+                if at < follower.joined:
+                    continue
+                got = follower.seen.get(seq)
+                if got is None:
+                    missed += 1
+                else:
+                    times.append(got - at)
+            if follower.transport is not None:
+                follower.transport.abort()
+        return {
+            "times": times.tobytes(),
+            "missed": missed,
+            "dropped": dropped,
+            "refusals": sum(start <= t < end for t in self.refusals),
+            "late": sum(start <= f.joined for f in self.followers),
+        }
 
 
 # --------------------------------------------------------------------------- the main process
@@ -453,7 +492,7 @@ class Bench:
             path = f"/matches/{self.tables[table]['id']}/stream?lastEventId={last[table]}"
             wanted[j % len(self.pipes)].append((table, path))
         for pipe, mine in zip(self.pipes, wanted):
-            pipe.send(("connect", self.ports[side], mine))
+            pipe.send(("connect", self.ports[side], mine, self.args.retry_after))
         counts = [pipe.recv() for pipe in self.pipes]
         start = time.time()
         time.sleep(self.args.seconds)
@@ -466,7 +505,7 @@ class Bench:
             if 200 <= status < 300 and start <= at < end:
                 answered.setdefault(table, []).append((seq, at))
         for pipe in self.pipes:
-            pipe.send(("finish", answered))
+            pipe.send(("finish", answered, start, end))
         delivered = [pipe.recv() for pipe in self.pipes]
         times: list[float] = []
         for d in delivered:
@@ -484,6 +523,8 @@ class Bench:
             "delivered": len(times),
             "missed": sum(d["missed"] for d in delivered),
             "dropped": sum(d["dropped"] for d in delivered),
+            "refusals": sum(d["refusals"] for d in delivered) / (end - start),
+            "late": sum(d["late"] for d in delivered),
             "delivery_p50": pct(times, 0.5),
             "delivery_p99": pct(times, 0.99),
         }
@@ -507,11 +548,14 @@ def ratio(ours: float | None, theirs: float | None) -> str:
 
 
 def table(args: argparse.Namespace, results: list[tuple[int, dict[str, dict[str, Any]]]]) -> str:
+    retry = f"a refused follower tries again after {args.retry_after:g} s" if args.retry_after else "no retries"
     lines = [
         f"{args.tables} tables × {args.rate:g} append/s each; each level held {args.seconds:g} s after its "
         f"followers connected (+{args.grace:g} s for late events); {args.client_processes} client processes; "
-        f"comparison polls every {args.comparison_poll:g} s. Delivery: from the append's 2xx answer to a "
-        "follower's parsed `id:` line; missed: events not received by then.",
+        f"{retry}; the comparison polls every {args.comparison_poll:g} s.",
+        "Served and refused: when all had connected (+ served later, refusals a second in the window). "
+        "Delivery: from the append's 2xx answer to a follower's parsed `id:` line; "
+        "missed: events answered in the window that a served follower had not received by its end + grace.",
         "",
         "| followers | side | served | refused 503 | failed | append p50 | append p99 | "
         "delivery p50 | delivery p99 | missed | append errors |",
@@ -520,17 +564,18 @@ def table(args: argparse.Namespace, results: list[tuple[int, dict[str, dict[str,
     for count, sides in results:
         for side in ("tanteo", "comparison"):
             r = sides[side]
+            served = f"{r['served']:,}" + (f" (+{r['late']:,})" if r["late"] else "")
+            refused = f"{r['busy']:,}" + (f" ({r['refusals']:.0f}/s)" if r["refusals"] else "")
             lines.append(
-                f"| {count:,} | {side} | {r['served']:,} | {r['busy']:,} | {r['failed']:,} | {ms(r['append_p50'])} | "
+                f"| {count:,} | {side} | {served} | {refused} | {r['failed']:,} | {ms(r['append_p50'])} | "
                 f"{ms(r['append_p99'])} | {ms(r['delivery_p50'])} | {ms(r['delivery_p99'])} | {r['missed']:,} | "
                 f"{r['append_errors']:,} |"
             )
         ours, theirs = sides["tanteo"], sides["comparison"]
+        figures = ("append_p50", "append_p99", "delivery_p50", "delivery_p99")
         lines.append(
             f"| {count:,} | tanteo ÷ comparison | {ratio(ours['served'], theirs['served'])} | | | "
-            + " | ".join(
-                ratio(ours[k], theirs[k]) for k in ("append_p50", "append_p99", "delivery_p50", "delivery_p99")
-            )
+            + " | ".join(ratio(ours[k], theirs[k]) for k in figures)
             + " | | |"
         )
     return "\n".join(lines)
@@ -544,6 +589,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window of each level and side")
     parser.add_argument("--grace", type=float, default=3.0, help="seconds after the window for late events")
     parser.add_argument("--client-processes", type=int, default=2, help="processes holding the followers")
+    parser.add_argument(
+        "--retry-after", type=float, default=10.0, help="a refused follower tries again after this (s; 0: never)"
+    )
     parser.add_argument("--comparison-poll", type=float, default=0.2, help="the comparison's poll interval (s)")
     parser.add_argument("--tiny", action="store_true", help="2 tables, levels 2,4, 3 s each: a run that proves it runs")
     parser.add_argument("--serve-comparison", nargs=3, metavar=("PORT", "DB", "POLL"), help=argparse.SUPPRESS)
@@ -572,10 +620,14 @@ def main() -> None:
             bench = Bench(args, ports, tables)
             time.sleep(1.0)  # the scorers are under way
             results: list[tuple[int, dict[str, dict[str, Any]]]] = []
+            previous = ""
             for n, count in enumerate(levels):
                 order = ("tanteo", "comparison") if n % 2 == 0 else ("comparison", "tanteo")
                 sides = {}
                 for side in order:
+                    if side == previous:  # a server may notice a follower gone only when it next writes to it
+                        time.sleep(2 / args.rate)
+                    previous = side
                     print(f"{count} followers on {side} …", file=sys.stderr)
                     sides[side] = bench.level(side, count)
                 results.append((count, sides))

@@ -50,6 +50,7 @@ import array
 import asyncio
 import http.client
 import json
+import math
 import multiprocessing
 import os
 import re
@@ -449,7 +450,7 @@ def pct(values: list[float], q: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 class Bench:

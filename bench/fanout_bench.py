@@ -1,7 +1,7 @@
 """Spectators: how many followers of live matches one ``tanteo serve`` holds, against a minimal fan-out.
 
     python bench/fanout_bench.py [--tables 40] [--rate 1] [--levels 8,50,1000,4000,6000]
-                                 [--seconds 20] [--client-processes 2] [--tiny]
+                                 [--seconds 20] [--client-processes 2] [--retry-after 10] [--tiny]
 
 The table of issue 32, measured in one run on loopback:
 
@@ -24,7 +24,8 @@ The table of issue 32, measured in one run on loopback:
 
 Followers open ``GET /matches/{id}/stream?lastEventId=<the table's last seq>`` (as the match page
 does), spread evenly over the tables, from ``--client-processes`` processes of plain asyncio
-(uvloop when installed) that only look for ``id:`` lines. Each level of followers is run once
+(uvloop when installed) that only look for ``id:`` lines; a refused follower comes back after
+``--retry-after`` seconds (10, as the match page does: api/static/follow.js). Each level of followers is run once
 against each side, the two in alternating order from one level to the next; all the followers
 of a level connect first (served = answered 200; refused = answered 503 ``stream.busy``; failed =
 no answer, another status, or a connection error or timeout), then the level is held for

@@ -33,7 +33,6 @@ import asyncio
 import logging
 import tempfile
 import threading
-from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -112,28 +111,39 @@ class Hub:
         self.head = follow.known
         self.base = follow.known
         """Frames after ``base`` are all in ``recent``."""
-        self.recent: deque[Frame] = deque()
-        self.keep = 1 if follow.whole else KEEP
+        self.recent: list[Frame] = []
+        self.keep = KEEP
         self.followers: set[_Follower] = set()
         self.reading = False
         self.again = False
 
     def frames_after(self, seq: int) -> list[Frame] | None:
-        """The kept frames after ``seq``; None when the follower is further behind than they reach."""
+        """The kept frames after ``seq``; None when the follower is further behind than they reach.
+
+        A match's frames are its seqs one after another, so the answer is a slice, not a search:
+        every follower asks on every event, and a room holds thousands of them.
+        """
         if self.whole:
             return [frame for frame in self.recent if frame.seq > seq]
         if seq < self.base:
             return None
-        return [frame for frame in self.recent if frame.seq > seq]
+        return self.recent[seq - self.base :]
 
     def add(self, frames: list[Frame]) -> None:
         for frame in frames:
             if frame.seq <= self.head:
                 continue
+            if not self.whole and frame.seq != self.head + 1:  # a gap (never, in a log): start the window anew
+                self.recent, self.base = [], frame.seq - 1
             self.recent.append(frame)
             self.head = frame.seq
-            while len(self.recent) > self.keep:
-                self.base = self.recent.popleft().seq
+        if len(self.recent) > 2 * self.keep:  # trimmed now and then, so a slice stays cheap
+            dropped = len(self.recent) - self.keep
+            self.base = self.recent[dropped - 1].seq
+            del self.recent[:dropped]
+        elif self.whole and len(self.recent) > 1:
+            del self.recent[:-1]
+            self.base = self.head - 1
         for follower in self.followers:
             follower.wake.set()
 

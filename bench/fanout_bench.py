@@ -594,7 +594,9 @@ def main() -> None:
         "--retry-after", type=float, default=10.0, help="a refused follower tries again after this (s; 0: never)"
     )
     parser.add_argument("--comparison-poll", type=float, default=0.2, help="the comparison's poll interval (s)")
-    parser.add_argument("--tiny", action="store_true", help="2 tables, levels 2,4, 1.5 s each: a run that proves it runs")
+    parser.add_argument(
+        "--tiny", action="store_true", help="2 tables, levels 2,4, 1.5 s each: a run that proves it runs"
+    )
     parser.add_argument("--serve-comparison", nargs=3, metavar=("PORT", "DB", "POLL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_comparison:

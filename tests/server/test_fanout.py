@@ -198,7 +198,7 @@ def test_refusals_come_from_the_one_error_table_before_any_stream(server: Server
 
 
 def test_a_follower_behind_the_kept_frames_is_told_to_read_for_itself() -> None:
-    """A hub keeps the last ``KEEP`` frames; a follower further behind reads the ledger itself."""
+    """A hub keeps the last ``KEEP`` frames at least; a follower further behind reads the ledger itself."""
     from api.fanout import KEEP, Follow, Frame, Hub
 
     follow = Follow(
@@ -217,6 +217,9 @@ def test_a_follower_behind_the_kept_frames_is_told_to_read_for_itself() -> None:
     hub.add([Frame(seq, None, b"") for seq in range(3, 6 + KEEP)])  # 3..5 are already known: skipped
     assert hub.head == 5 + KEEP and len(hub.recent) == KEEP
     assert [frame.seq for frame in hub.frames_after(5 + KEEP - 2) or []] == [4 + KEEP, 5 + KEEP]
-    assert hub.frames_after(5) is not None and hub.frames_after(4) is None
-    hub.add([Frame(6 + KEEP, None, b"")])  # the oldest kept frame goes
-    assert hub.frames_after(5) is None and len(hub.frames_after(6) or []) == KEEP
+    assert hub.frames_after(5 + KEEP) == [] and hub.frames_after(4) is None
+    assert [frame.seq for frame in hub.frames_after(5) or []] == list(range(6, 6 + KEEP))
+    hub.add([Frame(seq, None, b"") for seq in range(6 + KEEP, 7 + 2 * KEEP)])  # past twice KEEP: trimmed to KEEP
+    assert len(hub.recent) == KEEP and hub.frames_after(5 + KEEP) is None
+    assert [frame.seq for frame in hub.frames_after(6 + KEEP) or []] == list(range(7 + KEEP, 7 + 2 * KEEP))
+    assert hub.frames_after(hub.head - 1) == [hub.recent[-1]]

@@ -223,3 +223,46 @@ def test_a_follower_behind_the_kept_frames_is_told_to_read_for_itself() -> None:
     assert len(hub.recent) == KEEP and hub.frames_after(5 + KEEP) is None
     assert [frame.seq for frame in hub.frames_after(6 + KEEP) or []] == list(range(7 + KEEP, 7 + 2 * KEEP))
     assert hub.frames_after(hub.head - 1) == [hub.recent[-1]]
+
+
+def test_a_club_night_is_followed_through_the_fan_out(server: Server) -> None:
+    """One night stream, whole frames: a change at any table of the night sends the night's versions."""
+    _, made = server.call("POST", "/clubs", {"name": "Casal"})
+    key = {"Authorization": f"Bearer {made['key']}"}
+    club = made["id"]
+    events = [{"type": "player_added", "data": {"name": n}} for n in ("Ana", "Bea", "Carles")]
+    status, _ = server.call(
+        "POST",
+        f"/clubs/{club}/events",
+        {"events": [*events, {"type": "night_opened", "data": {"name": "Dijous", "date": "2026-11-26"}}]},
+        key,
+    )
+    assert status == 201
+    tables = [
+        server.call(
+            "POST", f"/clubs/{club}/matches", {"match": {"game": "cabo", "players": seats}, "night": "n1"}, key
+        )[1]
+        for seats in (["p1", "p2"], ["p2", "p3"])
+    ]
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=WAIT)
+    connection.request("GET", f"/clubs/{club}/nights/n1/stream")
+    response = connection.getresponse()
+    assert response.status == 200
+
+    def frame() -> tuple[int, dict[str, object]]:
+        fields: dict[str, str] = {}
+        while True:
+            line = response.readline().decode().rstrip("\n")
+            if not line and "data" in fields:
+                return int(fields["id"]), json.loads(fields["data"])
+            if line and not line.startswith(":"):
+                name, _, value = line.partition(": ")
+                fields[name] = value
+
+    count, first = frame()
+    assert first["tables"] == {tables[0]["id"]: 1, tables[1]["id"]: 1}
+    record(server, tables[1]["id"], tables[1]["token"], note("second table starts"))
+    seq, changed = frame()
+    assert seq == count + 1 and changed["tables"] == {tables[0]["id"]: 1, tables[1]["id"]: 2}
+    connection.sock.shutdown(socket.SHUT_RDWR)  # type: ignore[union-attr]
+    connection.close()

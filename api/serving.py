@@ -12,7 +12,11 @@ on the loop instead of by a worker thread each.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
+
+SWITCH_SECONDS = 0.0005
+"""How long a thread may hold the GIL while another waits for it (CPython's default: 0.005)."""
 
 GRACEFUL_SECONDS = 3
 """On SIGTERM or Ctrl-C: how long requests in flight may finish before the rest are closed
@@ -37,6 +41,12 @@ def serve(
     """
     import uvicorn
     from a2wsgi import WSGIMiddleware
+
+    # The event loop holds the GIL while it writes to thousands of followers; a worker thread
+    # recording an event asks for it back after each SQLite call. With CPython's default of
+    # 5 ms before the holder must let go, an append of a dozen such calls waited tens of
+    # milliseconds behind a busy loop; at 0.5 ms it waits a few (bench/fanout_bench.py).
+    sys.setswitchinterval(SWITCH_SECONDS)
 
     if fanout:
         from api.fanout import Served

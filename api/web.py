@@ -273,14 +273,31 @@ class ArgumentsParser(FlaskParser):
         return location_data
 
     def _raw_load_json(self, req: Request) -> Any:
-        if not is_json_request(req):
-            return core.missing
-        cached = getattr(req, "_tanteo_json", core.missing)
-        if cached is core.missing:
-            data = req.get_data(cache=True)
-            cached = load_json(data) if data.strip() else core.missing
-            req._tanteo_json = cached  # type: ignore[attr-defined]
-        return cached
+        return json_body(req)
+
+
+def json_body(req: Request) -> Any:
+    """The request's JSON body read by :func:`load_json`, once per request (webargs' parser and
+    a view that reads its body itself share it); ``webargs.core.missing`` when there is none."""
+    if not is_json_request(req):
+        return core.missing
+    cached = getattr(req, "_tanteo_json", core.missing)
+    if cached is core.missing:
+        data = req.get_data(cache=True)
+        cached = load_json(data) if data.strip() else core.missing
+        req._tanteo_json = cached  # type: ignore[attr-defined]
+    return cached
+
+
+class InvalidBody(BodyError):
+    """A body whose envelope is wrong (a missing, unknown or mistyped top-level field), said as
+    webargs says an invalid body (``request.invalid``, the first error's path, every error)."""
+
+    def __init__(self, errors: list[dict[str, str]]) -> None:
+        first = errors[0]
+        where = Said("%(where)s: %(message)s", where=first["path"], message=first["message"])
+        super().__init__("request.invalid", where, first["path"])
+        self.errors = errors
 
 
 def quoted(name: str) -> str:

@@ -252,7 +252,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100, help="counted rounds (one more warms up)")
     parser.add_argument("--per-round", type=int, default=5, help="appends per client per round")
     parser.add_argument("--clients", type=int, default=4, help="concurrent clients in the second figure")
-    parser.add_argument("--threads", type=int, default=16, help="worker threads of each server (tanteo serve's default)")
+    parser.add_argument(
+        "--threads", type=int, default=16, help="worker threads of each server (tanteo serve's default)"
+    )
     parser.add_argument("--tiny", action="store_true", help="2 rounds of 2 appends, 2 clients: checks that it runs")
     parser.add_argument("--serve-baseline", nargs=2, metavar=("PORT", "DB"), help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -27,7 +27,7 @@ from api.service.transfer import ImportBusy, ImportStopped, NothingImported, Out
 from api.service.words import grouped, ordinal_suffix, said
 from api.service.clubs import ClubNotFound
 from engines.base import RuleViolation, UnknownGame
-from api.web import StreamsBusy, quoted
+from api.web import InvalidBody, StreamsBusy, quoted
 from ledger import ConcurrencyConflict, IdempotencyConflict, MatchExists, MatchNotFound, StorageUnavailable
 from engines.said import Counted, Joined, Said
 from schemas import SchemaError
@@ -167,6 +167,7 @@ def from_exception(error: Exception) -> Response:
     """Map one exception to its problem response (the only place that knows these statuses)."""
     match error:
         case EventRefused(error=SchemaError() as schema, index=index):
+            where = f"$.events[{index}]{error.within}"  # the event's data, or the event itself as sent
             return problem(
                 400,
                 schema.code,
@@ -174,8 +175,8 @@ def from_exception(error: Exception) -> Response:
                 title=Said("Schema violation"),
                 index=index,
                 message=schema.message,
-                path=_schema_path(f"$.events[{index}].data", schema.path),
-                errors=[{**e, "path": _schema_path(f"$.events[{index}].data", e["path"])} for e in schema.errors],
+                path=_schema_path(where, schema.path),
+                errors=[{**e, "path": _schema_path(where, e["path"])} for e in schema.errors],
             )
         case EventRefused(error=RuleViolation() as rule, index=index):
             extra: dict[str, Any] = {"seq": rule.seq} if rule.seq is not None else {}
@@ -254,6 +255,8 @@ def from_exception(error: Exception) -> Response:
                 headers={"Retry-After": str(STORAGE[cause.reason][0])},
                 **error.report,
             )
+        case InvalidBody():
+            return _invalid_request(error.errors)
         case BadRequest():
             where = getattr(error, "path", None)  # the body parser's errors say where (api/web.py)
             return problem(400, error.code, error.message, **({"path": where} if where else {}))
@@ -368,22 +371,28 @@ def _from_http(error: HTTPException) -> Response:
                 Said("the request body is not valid JSON"),
                 title=Said("Malformed JSON"),
             )
-        first = flat[0] if flat else {"path": "$", "message": Said("invalid request")}
-        return problem(
-            400,
-            "request.invalid",
-            Said("%(where)s: %(message)s", where=first["path"], message=first["message"]),
-            title=Said("Invalid request"),
-            path=first["path"],
-            errors=flat,
-            headers=headers,
-        )
+        return _invalid_request(flat or [{"path": "$", "message": Said("invalid request")}], headers)
     own = error.description if error.description and error.description != type(error).description else None
     return problem(
         status,
         _CODES.get(status, f"http.{status}"),
         own or _stock(error, status),
         title=_TITLES.get(status, Said("Error")),
+        headers=headers,
+    )
+
+
+def _invalid_request(errors: list[dict[str, str]], headers: dict[str, str] | None = None) -> Response:
+    """A 400 for a request whose arguments or body envelope are wrong: the first error's path
+    and message, and every error."""
+    first = errors[0]
+    return problem(
+        400,
+        "request.invalid",
+        Said("%(where)s: %(message)s", where=first["path"], message=first["message"]),
+        title=Said("Invalid request"),
+        path=first["path"],
+        errors=errors,
         headers=headers,
     )
 

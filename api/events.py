@@ -7,19 +7,24 @@ from typing import Any
 from flask import jsonify, request
 from flask.views import MethodView
 from marshmallow import Schema, fields
+from webargs.core import missing
 
 from api import openapi
 from api.context import current_service
-from api.schemas import AppendBody, Appended, EventPage, EventsQuery
+from api.schemas import MAX_RECORDER, Appended, EventPage, EventsQuery
 from api.service import BadRequest
 from engines.said import Said
+from schemas import MAX_INTEGER
 from api.web import (
     MAX_IDEMPOTENCY_KEY,
     Blueprint,
+    InvalidBody,
+    called_directly,
     bearer_token,
     etag,
     expected_version,
     idempotency_key,
+    json_body,
     page_links,
     read_headers,
     recorder,
@@ -41,7 +46,7 @@ class DryRunOut(Schema):
 
 @blp.route("/matches/<match_id>/events")
 class Events(MethodView):
-    @blp.arguments(AppendBody(), error_status_code=400)
+    @called_directly  # the hot path of every scorer: no wrapper per documenting decorator
     @blp.response(201, Appended)
     @blp.alt_response(400, schema="Problem", description="malformed JSON or a schema violation (with its path)")
     @blp.alt_response(401, schema="Problem", description="no write token")
@@ -76,8 +81,9 @@ class Events(MethodView):
         ],
     )
     @blp.alt_response(200, schema=DryRunOut, description="dryRun=true: what the append would give; nothing written")
-    def post(self, body: dict[str, Any], match_id: str) -> Any:
+    def post(self, match_id: str) -> Any:
         """Append events, all or nothing, after checking each against the rules (or only check them: dryRun)."""
+        body = _envelope(json_body(request))
         if _dry_run():
             preview = current_service().preview(
                 match_id,
@@ -126,3 +132,62 @@ def _dry_run() -> bool:
     if raw.lower() in ("true", "1", ""):
         return True
     raise BadRequest("request.bad_dry_run", Said("dryRun must be true or false, not %(value)s", value=raw[:20]))
+
+
+MOST_EVENTS = 10_000
+"""The most events one append may carry."""
+
+_ENVELOPE = frozenset({"events", "expectedVersion", "by"})
+
+
+def _envelope(body: Any) -> dict[str, Any]:
+    """Check the append's envelope, and only it: a JSON object with ``events`` (a list of 1 to
+    :data:`MOST_EVENTS`), ``expectedVersion`` (a whole number or null) and ``by`` (a name), and
+    nothing else. Each event is checked once, by the service: the JSON Schemas of an event as
+    sent and of its type (``schemas/``), with their player-readable messages.
+
+    Raises:
+        InvalidBody: every envelope error with its path (``request.invalid``).
+    """
+    if body is missing:  # no body at all: as an empty object, whose events are missing
+        body = {}
+    if type(body) is not dict:
+        raise InvalidBody([{"path": "$", "message": Said("Invalid input type.")}])
+    errors: list[dict[str, str]] = []
+    events = body.get("events", missing)
+    if events is missing:
+        errors.append({"path": "$.events", "message": Said("Missing data for required field.")})
+    elif events is None:
+        errors.append({"path": "$.events", "message": Said("Field may not be null.")})
+    elif type(events) is not list:
+        errors.append({"path": "$.events", "message": Said("Not a valid list.")})
+    elif not 1 <= len(events) <= MOST_EVENTS:
+        errors.append(
+            {"path": "$.events", "message": Said("Length must be between %(min)s and %(max)s.", min=1, max=MOST_EVENTS)}
+        )
+    version = body.get("expectedVersion")
+    if version is not None:
+        if type(version) is not int:  # never true (a bool), 2.0 or "3"
+            errors.append({"path": "$.expectedVersion", "message": Said("Not a valid integer.")})
+        elif not 1 <= version <= MAX_INTEGER:
+            errors.append(
+                {
+                    "path": "$.expectedVersion",
+                    "message": Said(
+                        "Must be greater than or equal to %(min)s and less than or equal to %(max)s.",
+                        min=1,
+                        max=MAX_INTEGER,
+                    ),
+                }
+            )
+    by = body.get("by", missing)
+    if by is None:
+        errors.append({"path": "$.by", "message": Said("Field may not be null.")})
+    elif by is not missing and type(by) is not str:
+        errors.append({"path": "$.by", "message": Said("Not a valid string.")})
+    elif by is not missing and len(by) > MAX_RECORDER:
+        errors.append({"path": "$.by", "message": Said("Longer than maximum length %(max)s.", max=MAX_RECORDER)})
+    errors += [{"path": f"$.{key}", "message": Said("Unknown field.")} for key in body if key not in _ENVELOPE]
+    if errors:
+        raise InvalidBody(errors)
+    return body

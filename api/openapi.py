@@ -448,6 +448,7 @@ def match_request() -> dict[str, Any]:
 def events_request() -> dict[str, Any]:
     """The ``requestBody`` of ``POST /matches/{id}/events``, one example per game (after its start example)."""
     return {
+        "required": True,
         "content": {
             "application/json": {
                 "schema": ref("AppendRequest"),
@@ -461,7 +462,7 @@ def events_request() -> dict[str, Any]:
                     for game, (_, events) in EXAMPLES.items()
                 },
             }
-        }
+        },
     }
 
 

@@ -9,11 +9,13 @@ webargs parser reads bodies with :func:`load_json`.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import re
+from collections.abc import Callable
 from itertools import accumulate
-from typing import Any
+from typing import Any, TypeVar, cast
 from urllib.parse import urlencode
 
 import flask_smorest
@@ -273,14 +275,31 @@ class ArgumentsParser(FlaskParser):
         return location_data
 
     def _raw_load_json(self, req: Request) -> Any:
-        if not is_json_request(req):
-            return core.missing
-        cached = getattr(req, "_tanteo_json", core.missing)
-        if cached is core.missing:
-            data = req.get_data(cache=True)
-            cached = load_json(data) if data.strip() else core.missing
-            req._tanteo_json = cached  # type: ignore[attr-defined]
-        return cached
+        return json_body(req)
+
+
+def json_body(req: Request) -> Any:
+    """The request's JSON body read by :func:`load_json`, once per request (webargs' parser and
+    a view that reads its body itself share it); ``webargs.core.missing`` when there is none."""
+    if not is_json_request(req):
+        return core.missing
+    cached = getattr(req, "_tanteo_json", core.missing)
+    if cached is core.missing:
+        data = req.get_data(cache=True)
+        cached = load_json(data) if data.strip() else core.missing
+        req._tanteo_json = cached  # type: ignore[attr-defined]
+    return cached
+
+
+class InvalidBody(BodyError):
+    """A body whose envelope is wrong (a missing, unknown or mistyped top-level field), said as
+    webargs says an invalid body (``request.invalid``, the first error's path, every error)."""
+
+    def __init__(self, errors: list[dict[str, str]]) -> None:
+        first = errors[0]
+        where = Said("%(where)s: %(message)s", where=first["path"], message=first["message"])
+        super().__init__("request.invalid", where, first["path"])
+        self.errors = errors
 
 
 def quoted(name: str) -> str:
@@ -293,6 +312,28 @@ class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's blueprint with the strict body parser."""
 
     ARGUMENTS_PARSER = ArgumentsParser()
+
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def called_directly(view: View) -> View:
+    """Call ``view`` itself on each request, keeping what flask-smorest's decorators documented.
+
+    Each flask-smorest decorator (``response``, ``alt_response``, ``doc``) wraps the view in one
+    more function, which on every request looks the app up and asks whether the view is a
+    coroutine: on the append, a dozen of them were a tenth of its time (issue 32). Put this
+    outermost on a view that reads its own body and returns what Flask makes a response of
+    as it is (a dict is sent as JSON, with the status and headers given): the wrappers' record
+    (``_apidoc``, read when the OpenAPI document is built) is kept, their work at call time is
+    not done, so a view whose arguments flask-smorest parses is refused here.
+    """
+    documented = getattr(view, "_apidoc", {})
+    if "arguments" in documented:
+        raise TypeError(f"{view.__qualname__}: flask-smorest parses its arguments, so its wrappers must run")
+    inner = inspect.unwrap(view)
+    inner._apidoc = documented  # type: ignore[attr-defined]
+    return cast(View, inner)
 
 
 def bearer_token() -> str | None:

@@ -32,6 +32,7 @@ Never part of the test run.
 from __future__ import annotations
 
 import argparse
+import shutil
 import json
 import random
 import statistics
@@ -177,7 +178,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--rebuild-rounds", type=int, default=3)
     parser.add_argument("--dir", type=Path, help="keep (and reuse) the two database files here")
+    parser.add_argument(
+        "--tiny", action="store_true", help="clubs of 6 and 3 matches, one round each: checks that it runs"
+    )
     args = parser.parse_args()
+    if args.tiny:
+        args.matches, args.small, args.rounds, args.rebuild_rounds = 6, 3, 1, 1
     directory = args.dir or Path(tempfile.mkdtemp(prefix="tanteo-clubs-"))
     directory.mkdir(parents=True, exist_ok=True)
     logs = playouts()
@@ -249,7 +255,10 @@ def main() -> None:
             f"    {label:<5} {events[label]:>9,} events: rebuild {ours:7.2f} s, replay+verify {theirs:7.2f} s, "
             f"speed {summary(rebuild_ratios[label])}  {verdict}"
         )
-    print(f"files: {directory}")
+    if args.tiny and not args.dir:
+        shutil.rmtree(directory, ignore_errors=True)
+    else:
+        print(f"files: {directory}")
 
 
 if __name__ == "__main__":

@@ -69,12 +69,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--events", type=int, default=60_000)
+    parser.add_argument("--mb", type=int, default=20, help="megabytes of junk text (the {} lines are a quarter of it)")
+    parser.add_argument("--tiny", action="store_true", help="one round, 200 events, 1 MB of junk: checks that it runs")
     args = parser.parse_args()
+    if args.tiny:
+        args.rounds, args.events, args.mb = 1, 200, 1
     with tempfile.TemporaryDirectory() as tmp:
         text, matches = valid_text(Path(tmp) / "source.db", args.events)
         bodies = {
-            "junk text 20 MB": (junk_text(20 * 1000 * 1000), "text/plain"),
-            "{} lines 5 MB": (b"{}\n" * (5 * 1000 * 1000 // 3), "application/x-ndjson"),
+            f"junk text {args.mb} MB": (junk_text(args.mb * 1000 * 1000), "text/plain"),
+            f"{{}} lines {args.mb / 4:g} MB": (b"{}\n" * (args.mb * 1000 * 1000 // 12), "application/x-ndjson"),
             f"valid text {len(text) / 1e6:.1f} MB ({matches} matches)": (text, "text/plain"),
         }
         server = Server(Path(tmp) / "served.db")

@@ -1,9 +1,10 @@
-"""HTTP append benchmark: ``tanteo serve`` vs a trivial Flask INSERT, same waitress, same durability.
+"""HTTP append benchmark: ``tanteo serve`` vs a trivial Flask INSERT, same server, same durability.
 
-    python bench/http_bench.py [--rounds 100] [--per-round 5] [--clients 4]
+    python bench/http_bench.py [--rounds 100] [--per-round 5] [--clients 4] [--threads 16] [--tiny]
 
-Two servers run side by side as child processes on loopback, both under waitress with
-``tanteo serve``'s settings (``api.cli.WAITRESS_SETTINGS``):
+Two servers run side by side as child processes on loopback, both under the same HTTP server
+with the same settings: ``tanteo serve`` and the baseline both put their WSGI app on a port
+through ``api.serving.serve``, whichever server that is.
 
 * **tanteo**: the real ``tanteo serve`` on a fresh SQLite file. A request is one
   ``POST /matches/{id}/events`` carrying one event of a real La Cabra series (seeded random
@@ -51,14 +52,13 @@ Request = tuple[str, bytes, dict[str, str]]  # path, body, headers
 # --------------------------------------------------------------------------- the baseline server
 
 
-def serve_baseline(port: int, db: str) -> None:
+def serve_baseline(port: int, db: str, threads: int) -> None:
     """The trivial endpoint: parse the JSON body, one INSERT, at tanteo's durability."""
     import sqlite3
 
     from flask import Flask, request
-    from waitress import serve
 
-    from api.cli import WAITRESS_SETTINGS
+    from api.serving import serve
 
     local = threading.local()
 
@@ -86,7 +86,7 @@ def serve_baseline(port: int, db: str) -> None:
     def ready() -> Any:
         return {"ok": True}
 
-    serve(app, host="127.0.0.1", port=port, _quiet=True, **WAITRESS_SETTINGS)
+    serve(app, host="127.0.0.1", port=port, threads=threads, quiet=True)
 
 
 # --------------------------------------------------------------------------- processes
@@ -128,7 +128,7 @@ def call(
 
 def workloads(port: int, clients: int, needed: int) -> list[list[Request]]:
     """For each client, ``needed`` appends on matches of its own (created now, not timed)."""
-    from ledger_bench import series  # bench/ledger_bench.py: seeded legal La Cabra play
+    from ledger_bench import whole_series  # bench/ledger_bench.py: seeded legal play to the series' end
 
     out: list[list[Request]] = []
     seed = 5000
@@ -136,7 +136,7 @@ def workloads(port: int, clients: int, needed: int) -> list[list[Request]]:
     for _ in range(clients):
         requests: list[Request] = []
         while len(requests) < needed:
-            log = [e for e in series(seed, 10_000) if e["type"] != "note"]  # one whole series
+            log = whole_series("la-cabra", seed)
             seed += 1
             status, created = call(conn, "POST", "/matches", json.dumps(log[0]["data"]).encode(), {})
             assert status == 201, created
@@ -252,11 +252,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100, help="counted rounds (one more warms up)")
     parser.add_argument("--per-round", type=int, default=5, help="appends per client per round")
     parser.add_argument("--clients", type=int, default=4, help="concurrent clients in the second figure")
+    parser.add_argument(
+        "--threads", type=int, default=16, help="worker threads of each server (tanteo serve's default)"
+    )
+    parser.add_argument("--tiny", action="store_true", help="2 rounds of 2 appends, 2 clients: checks that it runs")
     parser.add_argument("--serve-baseline", nargs=2, metavar=("PORT", "DB"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
-        serve_baseline(int(args.serve_baseline[0]), args.serve_baseline[1])
+        serve_baseline(int(args.serve_baseline[0]), args.serve_baseline[1], args.threads)
         return
+    if args.tiny:
+        args.rounds, args.per_round, args.clients = 2, 2, 2
 
     processes: list[subprocess.Popen[bytes]] = []
     with tempfile.TemporaryDirectory(prefix="tanteo-http-bench-") as tmp:
@@ -271,6 +277,8 @@ def main() -> None:
                         "serve",
                         "--port",
                         str(tanteo_port),
+                        "--threads",
+                        str(args.threads),
                         "--db",
                         os.path.join(tmp, "tanteo.db"),
                     ],
@@ -286,6 +294,8 @@ def main() -> None:
                         "--serve-baseline",
                         str(base_port),
                         os.path.join(tmp, "baseline.db"),
+                        "--threads",
+                        str(args.threads),
                     ],
                     base_port,
                     "/ready",
@@ -311,7 +321,7 @@ def main() -> None:
                 except subprocess.TimeoutExpired:
                     process.kill()
     print(
-        f"\nappend through tanteo serve vs one INSERT in Flask; waitress, WAL, synchronous=FULL, files in "
+        f"\nappend through tanteo serve vs one INSERT in Flask; the same server ({args.threads} threads), WAL, synchronous=FULL, files in "
         f"{tempfile.gettempdir()}; {args.rounds} alternating rounds × {args.per_round} appends per client\n"
     )
     print("| workload | tanteo ms/append | baseline ms/insert | ratio (median) | min–max | target |")

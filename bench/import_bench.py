@@ -94,7 +94,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tiny", action="store_true", help="one round of about 300 events: checks that it runs")
     args = parser.parse_args()
+    if args.tiny:
+        args.events, args.rounds = 300, 1
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         t0 = time.perf_counter()

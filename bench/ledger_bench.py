@@ -82,6 +82,14 @@ from tests.engines.drivers import DRIVERS  # noqa: E402
 
 Log = list[dict[str, Any]]
 
+SHRINK = 1
+"""How many times smaller every fixed size is (``--tiny``: 100, the same code paths at the smallest size)."""
+
+
+def sized(n: int) -> int:
+    """A fixed size of the bench, as ``--tiny`` shrinks it."""
+    return max(10, n // SHRINK)
+
 
 # --------------------------------------------------------------------------- workloads
 
@@ -412,6 +420,7 @@ def http_get(client: Any, url: str, repeat: int, token: str) -> tuple[float, int
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes: the whole run in under 3 minutes")
+    parser.add_argument("--tiny", action="store_true", help="every row once at the smallest size: checks that it runs")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument(
         "--only",
@@ -421,14 +430,21 @@ def main() -> None:
     )
     args = parser.parse_args()
     only = set(args.only or ("a", "a4", "bc", "d"))
-    quick = args.quick
-    rounds = args.rounds or (5 if quick else 9)
-    per_game = 2 if quick else 8
+    global SHRINK
+    quick = args.quick or args.tiny
+    rounds = args.rounds or (1 if args.tiny else 5 if quick else 9)
+    per_game = 1 if args.tiny else 2 if quick else 8
+    if args.tiny:
+        SHRINK = 100
     t0 = time.perf_counter()
     logs = archive(per_game)
     total = sum(len(log) for log in logs)
     lines = [[json.dumps(e) for e in log] for log in logs]
     few = archive(1, seed0=100) if quick else archive(2, seed0=100)
+    if args.tiny:
+        logs, few = logs[:2], few[:1]
+    total = sum(len(log) for log in logs)
+    lines = [[json.dumps(e) for e in log] for log in logs]
     n_few = sum(len(log) for log in few)
     print(
         f"archive: {len(logs)} whole series of 5 games, {total:,} events; (a) on {len(few)} series, {n_few:,} events; "
@@ -448,7 +464,7 @@ def main() -> None:
     if "a4" in only:
         a4_row(rows, rounds, fresh, few, n_few)
     if "bc" in only:
-        import_row(rows, rounds, d, 10_000 if quick else 30_000)
+        import_row(rows, rounds, d, sized(10_000 if quick else 30_000))
         bc_rows(rows, rounds, fresh, lines, total)
         padded_rows(rows, quick, d)
     scale: list[list[str]] = []
@@ -637,7 +653,8 @@ def bc_rows(
 def padded_rows(rows: list[list[str]], quick: bool, d: Path) -> None:
     """(c) and (c') again on the padded archive: many matches of 500 events, whole series and table notes."""
     n_pad, pad_rounds = (40, 3) if quick else (200, 5)
-    pad_logs = [padded(log, 500) for log in archive(n_pad // 5, seed0=1000)]
+    n_pad, pad_rounds, pad = (5, 1, sized(500)) if SHRINK > 1 else (n_pad, pad_rounds, 500)
+    pad_logs = [padded(log, pad) for log in archive(n_pad // 5, seed0=1000)]
     pad_lines = [[json.dumps(e) for e in log] for log in pad_logs]
     pad_total = sum(len(log) for log in pad_logs)
     pad_ids: list[tuple[str, str]] = []
@@ -645,8 +662,8 @@ def padded_rows(rows: list[list[str]], quick: bool, d: Path) -> None:
     ours_bulk(d / "pad.db", pad_lines, pad_ids)
     _, pad_app = es_bulk(d / "pad-es.db", pad_lines, pad_es)
     for label, ours, target in (
-        (f"(c) cold replay + verify, padded {len(pad_logs)} × 500 events", ours_replay_verify, "≥ 5"),
-        (f"(c') full refold, padded {len(pad_logs)} × 500 events", ours_refold_verify, "(info)"),
+        (f"(c) cold replay + verify, padded {len(pad_logs)} × {pad} events", ours_replay_verify, "≥ 5"),
+        (f"(c') full refold, padded {len(pad_logs)} × {pad} events", ours_refold_verify, "(info)"),
     ):
         pairs = interleaved(pad_rounds, lambda r: ours(d / "pad.db", pad_ids), lambda r: es_read_fold(pad_app, pad_es))
         ratio = [b / a for a, b in pairs]
@@ -664,7 +681,8 @@ def padded_rows(rows: list[list[str]], quick: bool, d: Path) -> None:
 
 def d_rows(scale: list[list[str]], rounds: int, d: Path) -> None:
     """(d) cold state at the head: 10k vs 100 events; linearity; GET /replay."""
-    long_log, short_log = eggs_match(10_000), eggs_match(100)
+    long_n, short_n = sized(10_000), sized(100)
+    long_log, short_log = eggs_match(long_n), eggs_match(short_n)
     long_id, short_id = recorded_match(d / "d.db", long_log), recorded_match(d / "d.db", short_log)
     repeat = 5
     pairs = interleaved(
@@ -673,7 +691,7 @@ def d_rows(scale: list[list[str]], rounds: int, d: Path) -> None:
     ratio = [a / b for a, b in pairs]
     scale.append(
         [
-            "(d) cold state at the head (scorer), 10k-event vs 100-event match",
+            f"(d) cold state at the head (scorer), {long_n:,}-event vs {short_n:,}-event match",
             f"{statistics.median(a for a, _ in pairs) * 1e3:.2f} ms",
             f"{statistics.median(b for _, b in pairs) * 1e3:.2f} ms",
             summary(ratio),
@@ -682,13 +700,13 @@ def d_rows(scale: list[list[str]], rounds: int, d: Path) -> None:
     )
 
     # linearity: folding 20k events vs 10k
-    twenty = [Event(i, e["type"], e["data"]) for i, e in enumerate(eggs_match(20_000), 1)]
-    ten = twenty[:10_000]
+    twenty = [Event(i, e["type"], e["data"]) for i, e in enumerate(eggs_match(sized(20_000)), 1)]
+    ten = twenty[: len(twenty) // 2]
     pairs = interleaved(rounds, lambda r: fold_time(twenty), lambda r: fold_time(ten))
     ratio = [a / b for a, b in pairs]
     scale.append(
         [
-            "fold 20k events vs 10k (linearity)",
+            f"fold {len(twenty):,} events vs {len(ten):,} (linearity)",
             f"{statistics.median(a for a, _ in pairs) * 1e3:.0f} ms",
             f"{statistics.median(b for _, b in pairs) * 1e3:.0f} ms",
             summary(ratio),
@@ -700,7 +718,8 @@ def d_rows(scale: list[list[str]], rounds: int, d: Path) -> None:
     app = create_app({"TANTEO_DB": str(d / "http.db"), "TESTING": True})
     client = app.test_client()
     ids, tokens = {}, {}
-    for n in (5000, 500):
+    big, small = sized(5000), sized(500)
+    for n in (big, small):
         log = eggs_match(n)
         created = client.post("/matches", json=log[0]["data"]).get_json()
         for start in range(1, n, 500):
@@ -718,27 +737,27 @@ def d_rows(scale: list[list[str]], rounds: int, d: Path) -> None:
         return seconds
 
     pairs = interleaved(
-        rounds, lambda r: get(5000, f"/matches/{ids[5000]}/replay"), lambda r: get(500, f"/matches/{ids[500]}/replay")
+        rounds, lambda r: get(big, f"/matches/{ids[big]}/replay"), lambda r: get(small, f"/matches/{ids[small]}/replay")
     )
     ratio = [a / b for a, b in pairs]
     scale.append(
         [
-            "GET /replay whole, 5,000 vs 500 events",
-            f"{statistics.median(a for a, _ in pairs) * 1e3:.0f} ms, {sizes[5000] / 1e6:.1f} MB",
-            f"{statistics.median(b for _, b in pairs) * 1e3:.1f} ms, {sizes[500] / 1e6:.2f} MB",
+            f"GET /replay whole, {big:,} vs {small:,} events",
+            f"{statistics.median(a for a, _ in pairs) * 1e3:.0f} ms, {sizes[big] / 1e6:.1f} MB",
+            f"{statistics.median(b for _, b in pairs) * 1e3:.1f} ms, {sizes[small] / 1e6:.2f} MB",
             summary(ratio),
             "≤ 10",
         ]
     )
     pairs = interleaved(
         rounds,
-        lambda r: get(5000, f"/matches/{ids[5000]}/replay?from=4901&limit=100"),
-        lambda r: get(500, f"/matches/{ids[500]}/replay?from=1&limit=100"),
+        lambda r: get(big, f"/matches/{ids[big]}/replay?from={max(1, big - 99)}&limit=100"),
+        lambda r: get(small, f"/matches/{ids[small]}/replay?from=1&limit=100"),
     )
     ratio = [a / b for a, b in pairs]
     scale.append(
         [
-            "GET /replay one 100-frame page: last of 5,000 vs first of 500",
+            f"GET /replay one 100-frame page: last of {big:,} vs first of {small:,}",
             f"{statistics.median(a for a, _ in pairs) * 1e3:.1f} ms",
             f"{statistics.median(b for _, b in pairs) * 1e3:.1f} ms",
             summary(ratio),

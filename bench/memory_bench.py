@@ -34,6 +34,7 @@ import argparse
 import http.client
 import json
 import socket
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -202,7 +203,13 @@ def main() -> None:
         help="where the built database is kept for reruns",
     )
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument(
+        "--tiny", action="store_true", help="3 matches of 100 events, one pass, built afresh: checks that it runs"
+    )
     args = parser.parse_args()
+    if args.tiny:
+        args.matches, args.events, args.passes, args.cache_mb = 3, 100, 1, args.cache_mb or 1
+        args.dir = Path(tempfile.mkdtemp(prefix="tanteo-memory-tiny-"))
     if args.quick:
         args.matches = min(args.matches, 50)
     if args.cache_mb is None:
@@ -221,6 +228,8 @@ def main() -> None:
     if not args.no_baseline:
         base = serve_and_read(db, matches, NEVER_EVICTS_MIB, args.events, 1)
         report("baseline: no byte bound (nothing evicted)", None, base, len(matches))
+    if args.tiny:
+        shutil.rmtree(args.dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,10 @@ def timed(fn: Callable[[], Any], repeat: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--tiny", action="store_true", help="two matches: checks that it runs")
     args = parser.parse_args()
+    if args.tiny:
+        args.matches = 2
     logs = []
     for seed in range(args.matches):
         events, _ = run(la_cabra, Driver(random.Random(seed)))

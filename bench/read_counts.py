@@ -16,6 +16,7 @@ Usage: ``.venv/bin/python bench/read_counts.py`` (prints a table; about ten seco
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import tempfile
@@ -43,6 +44,9 @@ def counted(function: Callable[..., Any], key: str) -> Callable[..., Any]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tiny", action="store_true", help="the same (it is small already): checks that it runs")
+    parser.parse_args()
     for engine in ENGINES.values():
         engine.apply = counted(engine.apply, "apply")  # type: ignore[attr-defined]
     SqliteLedger.get_match = counted(SqliteLedger.get_match, "rows")  # type: ignore[method-assign]

@@ -33,7 +33,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--appends", type=int, default=40)
     parser.add_argument("--readers", type=int, default=4)
+    parser.add_argument("--tiny", action="store_true", help="three appends, two readers: checks that it runs")
     args = parser.parse_args()
+    if args.tiny:
+        args.appends, args.readers = 3, 2
     server = Server(Path(tempfile.mkdtemp(prefix="tanteo-stream-")) / "stream.db")
     server.start()
     try:

@@ -7,6 +7,7 @@ Layout (a new game only adds a folder)::
 
     envelope.v1.json              a stored event: seq, type, data, at, by, key, prev, hash
                                   (and match, optional: the ledger's envelopes carry it)
+    sent.v1.json                  an event as a client sends it: type and data, nothing else
     common/card.json              card notation ($defs: frenchCard, spanishCard, caboCard, unknown,
                                   frenchOrUnknown, spanishOrUnknown, caboOrUnknown)
     common/defs.json              shared building blocks (seq, text, playerName, …)
@@ -80,6 +81,7 @@ __all__ = [
     "club_event_types",
     "validate_club_event",
     "validate_envelope",
+    "validate_sent",
     "validate_event",
 ]
 
@@ -90,6 +92,8 @@ COMMON = "common"
 """The folder of the event types every game shares (and of shared definitions)."""
 
 ENVELOPE = "envelope.v1.json"
+
+SENT = "sent.v1.json"
 """The relative path of the stored-event envelope schema."""
 
 MATCH_STARTED = "match_started"
@@ -485,6 +489,11 @@ def _envelope_validator() -> _Compiled:
     return _build(ENVELOPE)
 
 
+@cache
+def _sent_validator() -> _Compiled:
+    return _build(SENT)
+
+
 # --------------------------------------------------------------------------- validation
 
 
@@ -515,6 +524,22 @@ def validate_event(game: str | None, type: str, data: object) -> None:
         validator = _validator(_check_game(game), type)
     if not validator.is_valid(data):
         _raise_invalid(validator.validator, data, "data", game)
+
+
+def validate_sent(event: object) -> None:
+    """Check an event as a client sends it (``sent.v1.json``): an object holding its ``type``
+    and its ``data`` and nothing else; :func:`validate_event` then checks the data.
+
+    Raises:
+        SchemaError: ``schema.invalid``, paths relative to the event (``$.type``, ``$.data``).
+    """
+    compiled = _sent_validator()
+    if compiled.is_valid(event):
+        return
+    if not isinstance(event, dict):
+        message = Said("an event must be an object with its type and data, not %(value)s", value=show(event))
+        raise SchemaError("schema.invalid", message)
+    _raise_invalid(compiled.validator, event, "event")
 
 
 def club_event_types() -> list[str]:

@@ -51,7 +51,7 @@ from ledger import (
     NewEvent,
     StoredEvent,
 )
-from schemas import SchemaError, validate_event
+from schemas import SchemaError, validate_event, validate_sent
 from engines.said import Listed, Said
 
 __all__ = ["EventRefused", "Writer", "checked_steps", "match_meta", "new_match_id"]
@@ -61,14 +61,17 @@ class EventRefused(Exception):
     """One event of a batch was refused; nothing of the batch was written.
 
     ``index`` is the event's place in the batch (0-based); ``error`` the schema or rule error;
-    ``game`` the match's game (set by :meth:`Service.record`: a refusal links to its rules).
+    ``game`` the match's game (set by :meth:`Service.record`: a refusal links to its rules);
+    ``within`` the part of the event a schema error's paths start from: ``".data"`` (its data,
+    checked by its type's schema) or ``""`` (the event itself, as sent: ``sent.v1.json``).
     """
 
-    def __init__(self, index: int, error: RuleViolation | SchemaError) -> None:
+    def __init__(self, index: int, error: RuleViolation | SchemaError, within: str = ".data") -> None:
         super().__init__(f"event {index}: {error}")
         self.index = index
         self.error = error
         self.game: str | None = None
+        self.within = within
 
 
 def new_match_id() -> str:
@@ -560,13 +563,22 @@ def _check_writer(events: Sequence[Mapping[str, Any]], seat: int | None) -> None
             raise refused
 
 
-def _check_shapes(game: str, events: Sequence[Mapping[str, Any]]) -> None:
-    """Check each event's shape against the game's schemas, as an append and a dry run both do.
+def _check_shapes(game: str, events: Sequence[Any]) -> None:
+    """Check each event's shape, as an append, a dry run and a match recorded whole all do: the
+    one validation of an event, by the JSON Schemas (the HTTP layer checks only the body's
+    envelope): the event as sent (an object of its type and data, ``sent.v1.json``), then its
+    data against its type's schema in the game.
 
     Raises:
         EventRefused: the first event whose shape is wrong, or a second ``match_started``.
     """
     for index, event in enumerate(events):
+        try:
+            validate_sent(event)
+        except SchemaError as error:
+            refused = EventRefused(index, error, within="")
+            refused.game = game
+            raise refused from None
         try:
             validate_event(game, event["type"], event["data"])
             if event["type"] == IRREGULAR and (sent := irregular.client_rule(event["data"])) is not None:

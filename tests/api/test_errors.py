@@ -31,16 +31,27 @@ def test_malformed_json_is_400(dealt: Scorer) -> None:
 
 def test_envelope_shape_error_is_400_with_path(dealt: Scorer) -> None:
     before = snapshot(dealt)
-    body = problem(
-        dealt.client.post(
-            f"/matches/{dealt.id}/events",
-            json={"events": [{"type": "lead"}]},
-            headers={"Authorization": f"Bearer {dealt.token}"},
-        ),
-        400,
-        "request.invalid",
-    )
-    assert body["path"] == "$.events[0].data"
+    for sent, path in (
+        ({"event": [{"type": "lead", "data": {}}]}, "$.events"),
+        ({"events": {"type": "lead", "data": {}}}, "$.events"),
+        ({"events": [{"type": "note", "data": {"text": "x"}}], "expectedVersion": "3"}, "$.expectedVersion"),
+    ):
+        body = problem(
+            dealt.client.post(
+                f"/matches/{dealt.id}/events", json=sent, headers={"Authorization": f"Bearer {dealt.token}"}
+            ),
+            400,
+            "request.invalid",
+        )
+        assert body["path"] == path and body["detail"].startswith(f"{path}: "), body
+    unchanged(dealt, before)
+
+
+def test_an_event_without_data_is_said_by_the_schema_at_its_path(dealt: Scorer) -> None:
+    before = snapshot(dealt)
+    body = problem(dealt.post({"type": "note", "data": {"text": "x"}}, {"type": "lead"}), 400, "schema.invalid")
+    assert (body["path"], body["index"]) == ("$.events[1].data", 1)
+    assert body["detail"] == "the 2nd event of the batch: data is required"
     unchanged(dealt, before)
 
 

@@ -104,8 +104,10 @@ def test_a_match_without_a_game_or_with_an_unknown_one_is_told_which_exist(score
 def test_an_event_type_that_is_not_a_word_is_said_in_words(scorer: Scorer) -> None:
     scorer.start(START)
     body = refused(scorer.post({"type": "Lead", "data": {}}), 400)
-    assert body["path"] == "$.events[0].type"
-    assert body["detail"].endswith("an event type is lowercase words joined by _, like play or call_cabo")
+    assert body["path"] == "$.events[0].type" and body["code"] == "schema.invalid" and body["index"] == 0
+    assert body["detail"] == (
+        "the 1st event of the batch: 'Lead' is not an event type: lowercase words joined by _, like play or call_cabo"
+    )
 
 
 KABU = {"game": "kabu", "players": ["Anna", "Ben", "Clara"]}

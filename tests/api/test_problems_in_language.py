@@ -110,6 +110,16 @@ def missing_field(client: FlaskClient) -> Request:
     return events(match, auth, {"type": "note"})
 
 
+def missing_events(client: FlaskClient) -> Request:
+    match, auth = started(client)
+    return "POST", f"/matches/{match}/events", {"json": {"expectedVersion": 2}, "headers": auth}
+
+
+def event_not_an_object(client: FlaskClient) -> Request:
+    match, auth = started(client)
+    return events(match, auth, "note")  # type: ignore[arg-type]
+
+
 def out_of_range(client: FlaskClient) -> Request:
     return "GET", "/matches", {"query_string": {"perPage": "501"}}
 
@@ -226,7 +236,9 @@ CASES: list[tuple[str, Callable[[FlaskClient], Request], int, str, str]] = [
     ("a 10 MB string", ten_mb_string, 413, "request.too_large", ALL),
     ("a schema violation", schema_violation, 400, "schema.invalid", TITLE),
     ("an unknown field", unknown_field, 400, "request.invalid", ALL),
-    ("a missing field", missing_field, 400, "request.invalid", ALL),
+    ("a missing field", missing_field, 400, "schema.invalid", ALL),
+    ("a body without its events", missing_events, 400, "request.invalid", ALL),
+    ("an event that is not an object", event_not_an_object, 400, "schema.invalid", ALL),
     ("a query out of range", out_of_range, 400, "request.invalid", ALL),
     ("La Cabra's rules", _rule("la-cabra", 4, {"type": "lead", "data": {"seat": 0, "cards": ["9H", "KS"]}}), 422, "la-cabra.one_suit", TITLE),
     ("Cabo's rules", _rule("cabo", 1, CABO_ROWS), 422, "cabo.bad_result", TITLE),

@@ -36,6 +36,7 @@ def benches() -> list[str]:
 
 RESULT_LINES: dict[str, re.Pattern[str]] = {
     "clubs": re.compile(r"^\(b\) rebuild every projection", re.M),
+    "fanout_bench": re.compile(r"^\| 4 \| tanteo ÷ comparison \| 1\.00 \|", re.M),
     "fold_bench": re.compile(r"^la-cabra replay", re.M),
     "hostile_import_bench": re.compile(r"^valid text .*: median", re.M),
     "http_bench": re.compile(r"^\| 2 concurrent clients \|", re.M),

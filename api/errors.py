@@ -363,7 +363,7 @@ def _from_http(error: HTTPException) -> Response:
     if getattr(error, "valid_methods", None):
         headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
     if messages:
-        flat = _flatten(messages)
+        flat = flatten_messages(messages)
         if any("Invalid JSON body" in m["message"] for m in flat):
             return problem(
                 400,
@@ -512,19 +512,19 @@ def _validation(text: str) -> str:
     return text
 
 
-def _flatten(messages: Any, path: str = "$") -> list[dict[str, str]]:
+def flatten_messages(messages: Any, path: str = "$") -> list[dict[str, str]]:
     """Turn webargs/marshmallow's nested message dicts into ``[{path, message}]``."""
     out: list[dict[str, str]] = []
     if isinstance(messages, dict):
         for key, value in messages.items():
             if path == "$" and key in ("json", "query", "headers"):
-                out += _flatten(value, path)
+                out += flatten_messages(value, path)
             else:
-                out += _flatten(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}")
+                out += flatten_messages(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}")
     elif isinstance(messages, list):
         for item in messages:
             if isinstance(item, (dict, list)):
-                out += _flatten(item, path)
+                out += flatten_messages(item, path)
             else:
                 out.append({"path": path, "message": _validation(str(item))})
     else:

@@ -6,15 +6,15 @@ from typing import Any
 
 from flask import jsonify, request
 from flask.views import MethodView
-from marshmallow import Schema, fields
+from marshmallow import Schema, ValidationError, fields
 from webargs.core import missing
 
 from api import openapi
 from api.context import current_service
-from api.schemas import MAX_RECORDER, Appended, EventPage, EventsQuery
+from api.schemas import AppendBody, Appended, EventPage, EventsQuery
 from api.service import BadRequest
 from engines.said import Said
-from schemas import MAX_INTEGER
+from api.errors import flatten_messages
 from api.web import (
     MAX_IDEMPOTENCY_KEY,
     Blueprint,
@@ -134,17 +134,11 @@ def _dry_run() -> bool:
     raise BadRequest("request.bad_dry_run", Said("dryRun must be true or false, not %(value)s", value=raw[:20]))
 
 
-MOST_EVENTS = 10_000
-"""The most events one append may carry."""
-
-_ENVELOPE = frozenset({"events", "expectedVersion", "by"})
+APPEND_BODY = AppendBody()
 
 
 def _envelope(body: Any) -> dict[str, Any]:
-    """Check the append's envelope, and only it: a JSON object with ``events`` (a list of 1 to
-    :data:`MOST_EVENTS`), ``expectedVersion`` (a whole number or null) and ``by`` (a name), and
-    nothing else. Each event is checked once, by the service: the JSON Schemas of an event as
-    sent and of its type (``schemas/``), with their player-readable messages.
+    """Check the append's envelope with :class:`api.schemas.AppendBody`, and only it.
 
     Raises:
         InvalidBody: every envelope error with its path (``request.invalid``).
@@ -153,41 +147,8 @@ def _envelope(body: Any) -> dict[str, Any]:
         body = {}
     if type(body) is not dict:
         raise InvalidBody([{"path": "$", "message": Said("Invalid input type.")}])
-    errors: list[dict[str, str]] = []
-    events = body.get("events", missing)
-    if events is missing:
-        errors.append({"path": "$.events", "message": Said("Missing data for required field.")})
-    elif events is None:
-        errors.append({"path": "$.events", "message": Said("Field may not be null.")})
-    elif type(events) is not list:
-        errors.append({"path": "$.events", "message": Said("Not a valid list.")})
-    elif not 1 <= len(events) <= MOST_EVENTS:
-        errors.append(
-            {"path": "$.events", "message": Said("Length must be between %(min)s and %(max)s.", min=1, max=MOST_EVENTS)}
-        )
-    version = body.get("expectedVersion")
-    if version is not None:
-        if type(version) is not int:  # never true (a bool), 2.0 or "3"
-            errors.append({"path": "$.expectedVersion", "message": Said("Not a valid integer.")})
-        elif not 1 <= version <= MAX_INTEGER:
-            errors.append(
-                {
-                    "path": "$.expectedVersion",
-                    "message": Said(
-                        "Must be greater than or equal to %(min)s and less than or equal to %(max)s.",
-                        min=1,
-                        max=MAX_INTEGER,
-                    ),
-                }
-            )
-    by = body.get("by", missing)
-    if by is None:
-        errors.append({"path": "$.by", "message": Said("Field may not be null.")})
-    elif by is not missing and type(by) is not str:
-        errors.append({"path": "$.by", "message": Said("Not a valid string.")})
-    elif by is not missing and len(by) > MAX_RECORDER:
-        errors.append({"path": "$.by", "message": Said("Longer than maximum length %(max)s.", max=MAX_RECORDER)})
-    errors += [{"path": f"$.{key}", "message": Said("Unknown field.")} for key in body if key not in _ENVELOPE]
-    if errors:
-        raise InvalidBody(errors)
-    return body
+    try:
+        loaded: dict[str, Any] = APPEND_BODY.load(body)
+    except ValidationError as error:
+        raise InvalidBody(flatten_messages(error.messages)) from None
+    return loaded

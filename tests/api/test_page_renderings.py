@@ -201,7 +201,7 @@ def test_a_long_match_page_shows_its_latest_hands_and_pages_the_rest(client: Fla
         shown = {int(n) for n in re.findall(r'<article class="hand-why" id="hand-(\d+)"', body)}
         assert shown and not shown & seen
         seen |= shown
-        found = re.search(r'<a href="([^"]+)">Earlier hands</a>', body)
+        found = re.search(r'<a class="button" href="([^"]+)">Earlier hands</a>', body)
         path = found.group(1).replace("&amp;", "&") if found else None
         pages += 1
         if path:
@@ -209,7 +209,7 @@ def test_a_long_match_page_shows_its_latest_hands_and_pages_the_rest(client: Fla
     assert seen == hands and pages == -(-len(hands) // 12)
     # a page of earlier hands leads back to the latest
     earlier = client.get(f"/m/{long}?before=30").get_data(True)
-    assert f'<a href="/m/{long}">Latest hands</a>' in earlier and "Later hands" in earlier
+    assert f'<a class="button" href="/m/{long}">Latest hands</a>' in earlier and "Later hands" in earlier
     assert 'id="last-moves"' not in earlier
 
 

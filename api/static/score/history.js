@@ -128,7 +128,7 @@ export function renderHistory() {
   if (earlier) earlier.parentElement.remove();
   if (S.from > 0) {  // the history lists the latest entries: the earlier ones a page at a time, on asking
     list.after(el("p", { class: "actions" }, el("button", { type: "button", class: "button", id: "earlier-entries",
-      text: tn("Show %(num)s earlier entry", "Show %(num)s earlier entries", Math.min(S.from, HISTORY_PAGE)), onclick: earlierEntries })));
+      text: tn("Show %(n)s earlier entry", "Show %(n)s earlier entries", Math.min(S.from, HISTORY_PAGE)), onclick: earlierEntries })));
   }
   $("undo").disabled = !writable || !lastUndoable();
 }

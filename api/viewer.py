@@ -461,7 +461,11 @@ def match_live(match_id: str) -> Response:
     the page fetches it when its stream brings an event, instead of the whole page (match.js)."""
     reader = _reader(match_id)
     return rendered.page(
-        "match-live", match_id, reader.record.version, reader_kind(reader), lambda: _draw_match(reader, "_match_live.html")
+        "match-live",
+        match_id,
+        reader.record.version,
+        reader_kind(reader),
+        lambda: _draw_match(reader, "_match_live.html"),
     )
 
 

@@ -134,7 +134,12 @@ def test_a_club_night_is_drawn_once_per_state_and_answered_304(client: FlaskClie
 
 KABU = {"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}}
 KABU_DEAL = [
-    ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5], table=["AH", "2H", "3H", "4H", "5H", "6H"]),
+    ev(
+        "hand_started",
+        dealer=0,
+        hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5],
+        table=["AH", "2H", "3H", "4H", "5H", "6H"],
+    ),
     ev("keep", seat=1, card=U),
     ev("keep", seat=2, card=U),
     ev("keep", seat=0, card="7C"),

@@ -8,8 +8,9 @@ import { redrawOnEvents } from "./follow.js";
 const root = document.getElementById("match");
 
 async function redraw() {
-  const lang = document.documentElement.lang;
-  const answer = await fetch(`${location.pathname}/live?lang=${encodeURIComponent(lang)}`, { headers: { Accept: "text/html" } });
+  // the page's own language: the same cookie and Accept-Language go with this request; a ?lang= of the page's address too
+  const asked = new URLSearchParams(location.search).get("lang");
+  const answer = await fetch(`${location.pathname}/live${asked ? `?lang=${encodeURIComponent(asked)}` : ""}`, { headers: { Accept: "text/html" } });
   if (!answer.ok) return;
   const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
   for (const name of ["live-part", "status"]) {

@@ -91,9 +91,11 @@ def compress(app: Flask) -> None:
     Only whole answers: a streamed one (a live stream, an export) is left as it is, so every event
     is flushed when it is written. A compressed answer's strong ETag gets the encoding's suffix
     (``"5:gzip"``), which ``If-None-Match`` on the pages (api/rendered.py) and ``If-Match`` on the API
-    (:func:`api.web.expected_version`) both read; the 304s are the views' own (or flask-compress's,
-    which compares the suffixed tag)."""
+    (:func:`api.web.expected_version`) both read. The 304s are the views' own (api/rendered.py), never
+    flask-compress's: the API's ETag is the match's version whatever the reader (``Vary: Authorization``),
+    so a 304 there would let a browser that revalidates its open copy show it to the token holder."""
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED)
+    app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
     app.config.setdefault("COMPRESS_STREAMS", False)
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
     Compress(app)

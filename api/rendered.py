@@ -32,7 +32,8 @@ from api.service.cache import Folded
 from api.web import COMPRESSED_SUFFIXES
 
 BUDGET = 32 * 1024 * 1024
-"""Bytes of renderings one process keeps: a match page is tens of kilobytes, so about a thousand of them."""
+"""Bytes of renderings one process keeps (config ``TANTEO_PAGES_BYTES``): a match page is tens of
+kilobytes, so about a thousand of them."""
 
 
 _DRAWN_BY = ("templates", "static", "translations")

@@ -22,6 +22,7 @@ import flask_smorest
 import limits
 import orjson
 import flask_swagger_ui
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask import Blueprint, Flask, Response, request
@@ -29,7 +30,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import RequestEntityTooLarge, RequestHeaderFieldsTooLarge, UnsupportedMediaType
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import errors, i18n, openapi, web
+from api import errors, i18n, openapi, rendered, web
 from api.schemas import Problem
 from api.web import SECURITY_HEADERS
 from api.service import StateCache
@@ -68,6 +69,36 @@ LIMITED = frozenset({("POST", "/matches"), ("POST", "/matches/import")})
 
 RAW_BODIES = frozenset({"/matches/import"})
 """Paths whose body is a file (an archive or text notation), not JSON: they check the media type themselves."""
+
+
+COMPRESSED = [
+    "text/html",
+    "text/css",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "application/problem+json",
+    "application/manifest+json",
+    "image/svg+xml",
+]
+"""What is compressed when the client asks (``Accept-Encoding``): pages, scripts, styles, JSON.
+Never ``text/event-stream``: a live stream must reach its reader event by event."""
+
+
+def compress(app: Flask) -> None:
+    """Compress answers the client accepts compressed (flask-compress: zstd, br, gzip, deflate).
+
+    Only whole answers: a streamed one (a live stream, an export) is left as it is, so every event
+    is flushed when it is written. A compressed answer's strong ETag gets the encoding's suffix
+    (``"5:gzip"``), which ``If-None-Match`` on the pages (api/rendered.py) and ``If-Match`` on the API
+    (:func:`api.web.expected_version`) both read. The 304s are the views' own (api/rendered.py), never
+    flask-compress's: the API's ETag is the match's version whatever the reader (``Vary: Authorization``),
+    so a 304 there would let a browser that revalidates its open copy show it to the token holder."""
+    app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED)
+    app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
+    app.config.setdefault("COMPRESS_STREAMS", False)
+    app.config.setdefault("COMPRESS_MIN_SIZE", 500)
+    Compress(app)
 
 
 class Api(flask_smorest.Api):
@@ -290,6 +321,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if db != "memory:" and not db.startswith("sqlite:") and not is_shared_database(db):
         db = str(Path(db).expanduser())
     app.extensions["tanteo.cache"] = StateCache(cache_bytes(app.config["TANTEO_CACHE_BYTES"]))
+    rendered.init_app(app)  # the pages' renderings, by version (api/rendered.py)
     ledgers = PerThread(
         db, busy_timeout=float(app.config["TANTEO_BUSY_TIMEOUT"]), read_only=bool(app.config["TANTEO_READ_ONLY"])
     )
@@ -393,6 +425,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             and request.path not in RAW_BODIES
         ):
             raise UnsupportedMediaType(Said("send the body as JSON with 'Content-Type: application/json'"))
+
+    compress(app)
 
     rate = create_limit(app.config["TANTEO_CREATE_LIMIT"])
     if rate is not None:

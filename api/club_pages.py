@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, Response, abort, render_template, request
 from flask_babel import format_decimal, gettext
 
+from api import rendered
 from api.context import current_service
 from api.i18n import say
 from engines import ENGINES, LEAGUES, get_engine
@@ -145,23 +146,36 @@ def printable_table(club_id: str) -> str:
 
 
 @bp.get("/c/<club_id>/n/<night_id>")
-def night(club_id: str, night_id: str) -> str:
-    """A club night: every table live, the standings across tables; ``?screen=1`` for a projector."""
-    found = _club(club_id)
+def night(club_id: str, night_id: str) -> Response:
+    """A club night: every table live, the standings across tables; ``?screen=1`` for a projector.
+
+    Drawn once per state of the night (its count: the club's log and every table's events, which
+    only grow), language and view (api/rendered.py): the projector and every phone share it."""
     try:
-        evening = current_service().clubs.night(club_id, night_id)
+        count, _ = current_service().clubs.night_versions(club_id, night_id)
+    except MatchNotFound:  # ClubNotFound
+        abort(404, gettext("no club %(club)s", club=club_id))
     except RuleViolation:  # club.unknown_night
         abort(404, gettext("no night %(night)s in this club", night=night_id))
-    tables = [{**table, "figures": _figures(table)} for table in evening["standings"].values()]
-    return render_template(
-        "club_night.html",
-        club=found,
-        night=evening,
-        standings=tables,
-        games=_game_names(),
-        all_games=[(g, get_engine(g).describe()) for g in ENGINES],
-        screen=request.args.get("screen") == "1",
-    )
+    screen = request.args.get("screen") == "1"
+
+    def draw() -> tuple[str, int]:
+        found = _club(club_id)
+        evening = current_service().clubs.night(club_id, night_id)
+        tables = [{**table, "figures": _figures(table)} for table in evening["standings"].values()]
+        html = render_template(
+            "club_night.html",
+            club=found,
+            night=evening,
+            standings=tables,
+            games=_game_names(),
+            all_games=[(g, get_engine(g).describe()) for g in ENGINES],
+            screen=screen,
+        )
+        return html, int(evening["count"])
+
+    # the club's pages are the public ones (its key never reaches the server in a page's address)
+    return rendered.page("night", f"{club_id}/{night_id}", count, "open", draw, view="screen" if screen else "")
 
 
 @bp.get("/c/<club_id>/p/<player_id>")

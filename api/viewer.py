@@ -9,13 +9,16 @@ the server, so it reads without JavaScript and prints.
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask_babel import force_locale, gettext, lazy_gettext, ngettext
 
-from api import result_card, rulebook
+from api import rendered, result_card, rulebook
 from api.context import current_service
+from api.service.reader import Reader
+from api.web import bearer_token
 from api.i18n import LANGUAGES, current_language, day, say
 from api.web import SECURITY_HEADERS
 from engines import get_engine
@@ -39,16 +42,24 @@ def _opening(match_id: str) -> dict[str, Any]:
 
 
 @bp.get("/m/<match_id>/replay")
-def replay(match_id: str) -> str:
-    """Step through a match; the page reads ``at``, ``seat`` and ``course`` from its URL."""
-    summary = _summary(match_id)
-    return render_template(
-        "replay.html",
-        match=summary,
-        opening=_opening(match_id),
-        game=get_engine(summary["game"]).describe(),
-        share=share_facts(summary, current_service().audit(match_id)),  # the link preview's tags
-    )
+def replay(match_id: str) -> Response:
+    """Step through a match; the page reads ``at``, ``seat`` and ``course`` from its URL (the frames
+    come from the JSON API). Drawn once per version, language and reader's kind (api/rendered.py)."""
+    reader = _reader(match_id)
+
+    def draw() -> tuple[str, int]:
+        summary = reader.match()
+        audit = reader.audit()
+        html = render_template(
+            "replay.html",
+            match=summary,
+            opening=dict(reader.events(after=0, limit=1)[0][0]["data"]),
+            game=get_engine(summary["game"]).describe(),
+            share=share_facts(summary, audit),  # the link preview's tags
+        )
+        return html, audit["version"]
+
+    return rendered.page("replay", match_id, reader.record.version, reader_kind(reader), draw)
 
 
 def rule_title(game: str, href: str | None) -> str | None:
@@ -184,6 +195,13 @@ LABEL_PX = 22
 LABEL_EM = 0.64
 """About how wide a character of a bold sans-serif label is, in ems: enough for names in capitals and accents."""
 
+CHART_POINTS = 200
+"""The most points a series of the chart has: the plot is 414 units wide, so a longer match's line
+is drawn through every n-th hand (and the last), as the eye sees it anyway; the sheet has every hand."""
+
+CHART_LABELS = 12
+"""The most hands named under the chart (every n-th, and the last)."""
+
 PALETTE = ["#1f5fa8", "#c0392b", "#1d7a3a", "#8a5a00", "#6c3a9c", "#0f7c85"]
 DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4"]
 
@@ -218,10 +236,13 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
     steps = len(rows)
     x = lambda i: left + plot * (i / steps)  # noqa: E731 (hand 0 is the start)
     y = lambda v: top + (height - top - bottom) * (1 - (v - low) / (high - low))  # noqa: E731
+    drawn = _every(steps, CHART_POINTS)
     series = []
     for c, column in enumerate(columns):
         points = [(x(0), y(0))]
         for i, h in enumerate(rows, start=1):
+            if i not in drawn:
+                continue
             value = h["totals"][c] if c < len(h["totals"]) else None
             if isinstance(value, (int, float)):
                 points.append((x(i), y(value)))
@@ -244,6 +265,7 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
             ly += 24
         placed.append(ly)
         s["labelY"] = ly
+    named = _every(steps, CHART_LABELS)
     ticks = sorted({low, 0, high} | ({round((low + high) / 2)} if high - low > 4 else set()))
     return {
         "width": width,
@@ -253,11 +275,17 @@ def totals_chart(hands: list[dict[str, Any]], columns: list[dict[str, Any]]) -> 
         "top": top,
         "bottom": height - bottom,
         "series": series,
-        "hands": [{"x": x(i), "label": str(h["hand"])} for i, h in enumerate(rows, start=1)],
+        "hands": [{"x": x(i), "label": str(h["hand"])} for i, h in enumerate(rows, start=1) if i in named],
         "ticks": [{"y": y(t), "label": t} for t in ticks],
         "start": x(0),
         "summary": ", ".join(f"{s['label']} {s['last']}" for s in series),
     }
+
+
+def _every(steps: int, most: int) -> set[int]:
+    """Steps 1..``steps`` to draw when at most ``most`` fit: all of them, or every n-th and the last."""
+    stride = max(1, -(-steps // most))
+    return {i for i in range(1, steps + 1) if i % stride == 0 or i == steps}
 
 
 DISPUTE_STATES = {
@@ -378,17 +406,86 @@ def missing_words(missing: list[Any], players: list[str]) -> str:
     return ", ".join(words)
 
 
+HANDS_SHOWN = 12
+"""Hands a match page shows (its sheet rows and their explanations): the latest, and earlier ones a
+page at a time (``?before=``), so that a 1,000-event match reads as fast as a short one."""
+
+LAST_MOVES = 10
+"""The latest moves the match page says in words; the replay has every one."""
+
+
+def _reader(match_id: str) -> Reader:
+    """The one reader of this request: the write token if the client sends one (a browser never
+    does on a page: its key lives in localStorage), else an open reader."""
+    try:
+        return current_service().reader(match_id, bearer_token())
+    except MatchNotFound:
+        abort(404, gettext("no match %(match)s", match=match_id))
+
+
+def reader_kind(reader: Reader) -> str:
+    """What a rendering for this reader may hold: ``all`` (the write token, or the match over) or ``open``."""
+    return "all" if reader.full else "open"
+
+
+def _before() -> int | None:
+    """The ``?before=`` of a page of earlier hands (hands before that one), or None for the latest."""
+    raw = request.args.get("before", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 9 else None
+
+
 @bp.get("/m/<match_id>")
-def match_page(match_id: str) -> str:
-    """The match: its score sheet computed vs claimed, the first divergence, every point explained."""
-    summary = _summary(match_id)
-    audit = current_service().audit(match_id)
+def match_page(match_id: str) -> Response:
+    """The match: its score sheet computed vs claimed, the first divergence, every point explained.
+
+    The latest :data:`HANDS_SHOWN` hands and the last moves; earlier hands a page at a time
+    (``?before=``). Drawn once per version, language and reader's kind (api/rendered.py)."""
+    reader = _reader(match_id)
+    before = _before()
+    head = request.args.get("head", "")[:200]
+    if head:  # a printed sheet's proof (its QR code): said of this head, not kept
+        return Response(_draw_match(reader, "match.html", before, head)[0], mimetype="text/html")
+    return rendered.page(
+        "match",
+        match_id,
+        reader.record.version,
+        reader_kind(reader),
+        lambda: _draw_match(reader, "match.html", before),
+        view=f"before{before}" if before else "",
+    )
+
+
+@bp.get("/m/<match_id>/live")
+def match_live(match_id: str) -> Response:
+    """What of the match page changes as the match goes on (its status and ``#live-part``), alone:
+    the page fetches it when its stream brings an event, instead of the whole page (match.js)."""
+    reader = _reader(match_id)
+    return rendered.page(
+        "match-live",
+        match_id,
+        reader.record.version,
+        reader_kind(reader),
+        lambda: _draw_match(reader, "_match_live.html"),
+    )
+
+
+def _draw_match(reader: Reader, template: str, before: int | None = None, head: str = "") -> tuple[str, int]:
+    """Render the match page (or its live part) for ``reader``; return it and the version it shows."""
+    summary = reader.match()
+    audit = reader.audit()
     game = summary["game"]
     columns = _columns(audit["standings"])
+    every = audit["hands"]
+    high = len(every) if before is None else bisect.bisect_left([h["hand"] for h in every], before)
+    low = max(0, high - HANDS_SHOWN)
+    shown = every[low:high]
+    numbers = {h["hand"] for h in shown}
     claims: dict[tuple[int, str, int], dict[str, Any]] = {}
     others: dict[int, list[dict[str, Any]]] = {}
     first = audit.get("firstDivergence")
     for claim in audit.get("claims", []):
+        if claim.get("hand") and claim["hand"] not in numbers and not (first is not None and claim == first):
+            continue
         column = _column_of(claim, columns)
         claim = {
             **claim,
@@ -401,7 +498,7 @@ def match_page(match_id: str) -> str:
         else:
             others.setdefault(claim.get("hand") or 0, []).append(claim)
     hands = []
-    for h in audit["hands"]:
+    for h in shown:
         lines = []
         for line in h.get("lines", []):
             column = _column_of(line, columns)
@@ -423,24 +520,50 @@ def match_page(match_id: str) -> str:
                 "confirmationWords": confirmation_words(h, summary["players"]),
             }
         )
-    return render_template(
-        "match.html",
+    where = url_for("viewer.match_page", match_id=reader.id)
+    first_hand = first.get("hand") if first else None
+    later = high + HANDS_SHOWN
+    paging = {
+        "earlier": url_for("viewer.match_page", match_id=reader.id, before=every[low]["hand"]) if low > 0 else None,
+        "later": None
+        if high >= len(every)
+        else url_for("viewer.match_page", match_id=reader.id, before=every[later]["hand"])
+        if later < len(every)
+        else where,
+        "latest": where if high < len(every) else None,
+        "first": shown[0]["hand"] if shown else None,
+        "last": shown[-1]["hand"] if shown else None,
+        "count": len(every),
+        "divergence": "#first-divergence"
+        if first_hand is None or first_hand in numbers
+        else f"{url_for('viewer.match_page', match_id=reader.id, before=first_hand + 1)}#first-divergence",
+    }
+    version = audit["version"]
+    moves = [  # the newest first, each said in the reader's language
+        {**frame, "text": say(frame["text"])}
+        for frame in reversed(reader.replay(start=max(1, version - LAST_MOVES + 1))["frames"] if before is None else [])
+    ]
+    html = render_template(
+        template,
         share=share_facts(summary, audit),
         match=summary,
-        opening=_opening(match_id),
+        opening=dict(reader.events(after=0, limit=1)[0][0]["data"]),
         audit=audit,
         columns=columns,
         hands=hands,
+        paging=paging,
+        moves=moves,
         claims=claims,
         others=others,
         game=get_engine(game).describe(),
         sentence=divergence_sentence(first, columns, summary["players"]),
-        chart=totals_chart(audit["hands"], columns),
+        chart=totals_chart(every, columns),
         disputes=dispute_rows(audit.get("disputes", []), summary["players"]),
-        printed=printed_head_sentence(match_id, request.args.get("head", "")[:200], audit),
+        printed=printed_head_sentence(reader.id, head, audit),
         end_href=rule_href(game, audit["end"].get("rule")),
         end_reason=say(audit["end"].get("reason")) or "",
     )
+    return html, version
 
 
 @bp.get("/m/<match_id>/seat/<int:seat>")

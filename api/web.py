@@ -391,6 +391,9 @@ def expected_version(body_value: int | None) -> int | None:
     if header is None:
         return body_value
     raw = header.strip().removeprefix("W/").strip('"')
+    number, _, encoding = raw.partition(":")  # the ETag of a compressed answer: "5:gzip" (api/app.py compress)
+    if encoding in COMPRESSED_SUFFIXES:
+        raw = number
     if not strict.is_whole_number(raw) or len(raw) > len(str(MAX_INTEGER)) or int(raw) > MAX_INTEGER:
         raise BadRequest(
             "request.bad_if_match", Said('If-Match must be a version in quotes, like "3"; got %(got)s', got=header[:40])
@@ -402,6 +405,10 @@ def expected_version(body_value: int | None) -> int | None:
             Said("If-Match says %(header)s but expectedVersion says %(body)s", header=version, body=body_value),
         )
     return version
+
+
+COMPRESSED_SUFFIXES = frozenset({"zstd", "br", "gzip", "deflate"})
+"""What flask-compress appends to a strong ETag it compresses the answer of (``"5"`` becomes ``"5:gzip"``)."""
 
 
 def etag(version: int) -> dict[str, str]:

@@ -17,6 +17,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engines.base import IRREGULAR, Course, Engine, Event, Step, refusal, walk
 from engines.said import Joined, Said
+from replays.audit import CLAIM_FIELDS
 
 COURSES: tuple[Course, ...] = ("corrected", "recorded")
 
@@ -112,13 +113,16 @@ def _side_text(event: Event) -> str:
             return Said(
                 "dispute about hand %(hand)s (%(field)s of seat %(seat)s): %(reason)s",
                 hand=d["hand"],
-                field=str(field),
+                field=CLAIM_FIELDS.get(str(field), str(field)),
                 seat=seat,
                 reason=reason,
             )
         if field:
             return Said(
-                "dispute about hand %(hand)s (%(field)s): %(reason)s", hand=d["hand"], field=str(field), reason=reason
+                "dispute about hand %(hand)s (%(field)s): %(reason)s",
+                hand=d["hand"],
+                field=CLAIM_FIELDS.get(str(field), str(field)),
+                reason=reason,
             )
         if seat is not None:
             return Said(
@@ -135,7 +139,12 @@ def _side_text(event: Event) -> str:
         )
     if event.type == "score_claimed":
         what = Joined(
-            [Said("%(field)s %(values)s", field=k, values=_listed(v)) for k, v in d.items() if k != "hand"], "; "
+            [
+                Said("%(field)s %(values)s", field=CLAIM_FIELDS.get(k, k), values=_listed(v))  # the field in words
+                for k, v in d.items()
+                if k != "hand"
+            ],
+            "; ",
         )
         if d.get("hand"):
             return Said("the table wrote for hand %(hand)s: %(claims)s", hand=d["hand"], claims=what)

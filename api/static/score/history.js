@@ -9,7 +9,7 @@ import { ctx, describePreview } from "./entry.js";
 import { S, clearRefusal, columnLabels, gameId, id, knownCodes, seatName, showRefusal } from "./match.js";
 import { control, moveFields } from "./moves.js";
 import { showQueue } from "./queue.js";
-import { refresh, refused } from "./load.js";
+import { HISTORY_PAGE, earlierEntries, refresh, refused } from "./load.js";
 
 // ------------------------------------------------------------------ history, undo, corrections
 
@@ -116,12 +116,19 @@ export function renderHistory() {
   const voided = voidedSeqs();
   const writable = !!tokenFor(id);
   for (const e of [...S.events].reverse()) {
+    if (e.seq <= S.from) break;  // the latest entries; older ones the page read for their names come on asking
     const item = el("li", { value: e.seq, "data-seq": e.seq }, el("span", { class: voided.has(e.seq) ? "void" : "", text: describeEvent(e) }));
     if (writable && e.seq > 1 && !voided.has(e.seq)) {
       item.append(el("button", { type: "button", class: "button", "aria-label": t("Void entry %(entry)s", { entry: e.seq }), text: t("Void…"), onclick: () => openCorrection(e, "void") }));
       if ((e.type === "hand_result" && SHEET[gameId]) || moveFields(e.type).length) item.append(el("button", { type: "button", class: "button", "aria-label": t("Correct entry %(entry)s", { entry: e.seq }), text: t("Correct…"), onclick: () => openCorrection(e, "amend") }));
     }
     list.append(item);
+  }
+  const earlier = $("earlier-entries");
+  if (earlier) earlier.parentElement.remove();
+  if (S.from > 0) {  // the history lists the latest entries: the earlier ones a page at a time, on asking
+    list.after(el("p", { class: "actions" }, el("button", { type: "button", class: "button", id: "earlier-entries",
+      text: tn("Show %(n)s earlier entry", "Show %(n)s earlier entries", Math.min(S.from, HISTORY_PAGE)), onclick: earlierEntries })));
   }
   $("undo").disabled = !writable || !lastUndoable();
 }

@@ -13,14 +13,67 @@ import { renderSheet } from "./sheet.js";
 
 // ------------------------------------------------------------------ loading
 
+/** Entries the history shows at first (the latest); "Show earlier entries" brings as many more each time. */
+export const HISTORY_PAGE = 50;
+
+/** Read the entries after ``after`` (every one up to the head, a page of the API at a time), with the
+ * key when there is one (a wrong key still reads the public log); null when a read fails. */
+async function entries(after, token, upto = Infinity) {
+  const out = [];
+  let from = after;
+  while (from < upto) {
+    const limit = Number.isFinite(upto) ? Math.min(upto - from, 1000) : 1000;
+    const path = `/matches/${id}/events?after=${from}&limit=${limit}`;
+    const keyed = token ? await call("GET", path, undefined, { token }) : await get(path);
+    const page = keyed.ok || keyed.offline ? keyed : await get(path);
+    if (!page.ok) return null;
+    out.push(...page.body.events);
+    if (page.body.next == null || !page.body.events.length) break;
+    from = page.body.next;
+  }
+  return out;
+}
+
+/** The entries the page shows and reads: the first (the match's options), the latest ones the
+ * history lists (from ``S.from`` on), and any older entry one of them names (a correction's target,
+ * a card still missing), each read once — never the whole log of a long match. */
+async function readEntries(version, token) {
+  const from = Math.max(0, Math.min(S.from ?? Infinity, version - HISTORY_PAGE));
+  const [latest, first] = await Promise.all([entries(from, token), from > 0 ? entries(0, token, 1) : []]);
+  if (!latest || !first) return null;
+  const known = new Map([...first, ...latest].map((e) => [e.seq, e]));
+  const named = new Set();
+  for (const e of latest) if (e.type === "amend" && Number.isInteger(e.data.target)) named.add(e.data.target);
+  for (const h of S.audit.hands) for (const ref of h.missing || []) if (Number.isInteger(ref.seq)) named.add(ref.seq);
+  for (const seq of named) {
+    if (known.has(seq) || seq < 1) continue;
+    const one = await entries(seq - 1, token, seq);
+    if (!one) return null;
+    for (const e of one) known.set(e.seq, e);
+  }
+  S.from = from;
+  return [...known.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** Show earlier entries in the history: the page before the earliest shown. */
+export async function earlierEntries() {
+  const token = tokenFor(id);
+  const from = Math.max(0, (S.from ?? 0) - HISTORY_PAGE);
+  const more = await entries(from, token, S.from);
+  if (!more) return;
+  const known = new Map([...S.events, ...more].map((e) => [e.seq, e]));
+  S.events = [...known.values()].sort((a, b) => a.seq - b.seq);
+  S.from = from;
+  renderHistory();
+}
+
 export async function refresh({ keepForms = false } = {}) {
   const token = tokenFor(id);
   // with the key: the private values too — the log, and the moves the record's known cards allow
   // (a Cabo draw recorded as a 3 offers no peek, and its discard is one tap)
-  const [summary, audit, disclosed, events] = await Promise.all([
+  const [summary, audit, disclosed] = await Promise.all([
     get(`/matches/${id}`), get(`/matches/${id}/audit`),
-    token ? call("GET", `/matches/${id}/legal-moves`, undefined, { token }) : get(`/matches/${id}/legal-moves`),
-    call("GET", `/matches/${id}/events?limit=10000`, undefined, { token })]);
+    token ? call("GET", `/matches/${id}/legal-moves`, undefined, { token }) : get(`/matches/${id}/legal-moves`)]);
   const legal = disclosed.ok || disclosed.offline ? disclosed : await get(`/matches/${id}/legal-moves`);  // a wrong key still reads the public moves
   // A read that did not reach the server (a dropped connection at the table) leaves the sheet as
   // it was shown: drawing from half the answers would break the page.
@@ -29,11 +82,13 @@ export async function refresh({ keepForms = false } = {}) {
   const reads = [summary, audit, legal];
   const mixed = reads.some((r) => r.stale) && !reads.every((r) => r.stale);
   if (reads.some((r) => r.offline) || (mixed && S.summary)) { showQueue(); return; }
-  const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);  // a wrong key still reads the public log
+  const previous = S.audit;
+  S.audit = audit.body;  // the hands' missing cards name the entries to read
+  const log = await readEntries(summary.body.version, token);
   const view = token ? await call("GET", `/matches/${id}/state?seat=all`, undefined, { token }) : await get(`/matches/${id}/state`);
   const shown = view.ok ? view : await get(`/matches/${id}/state`);
-  if (!log.ok || !shown.ok) { showQueue(); return; }  // the server went away between the reads: keep the page as it is
-  S.summary = summary.body; S.audit = audit.body; S.legal = oneButtonEach(legal.body.moves); S.events = log.body.events;
+  if (!log || !shown.ok) { S.audit = previous; showQueue(); return; }  // the server went away between the reads: keep the page as it is
+  S.summary = summary.body; S.audit = audit.body; S.legal = oneButtonEach(legal.body.moves); S.events = log;
   S.version = S.summary.version;
   S.view = shown.body.state;
   render(keepForms);

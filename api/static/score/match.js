@@ -11,7 +11,8 @@ export const id = root.dataset.match;
 export const gameId = root.dataset.game;
 adoptFragmentToken(id);
 
-export const S = { summary: null, audit: null, info: null, legal: [], view: null, events: [], version: 0 };
+// events: the entries read (the first, the latest from ``from`` on, and older ones they name: load.js)
+export const S = { summary: null, audit: null, info: null, legal: [], view: null, events: [], from: null, version: 0 };
 
 export const players = () => S.summary.players;
 export const seatName = seatNamer(players);

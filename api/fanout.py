@@ -116,6 +116,8 @@ class Hub:
         self.followers: set[_Follower] = set()
         self.reading = False
         self.again = False
+        self.read_at = 0.0
+        """When the ledger was last read for this hub (the loop's clock)."""
 
     def frames_after(self, seq: int) -> list[Frame] | None:
         """The kept frames after ``seq``; None when the follower is further behind than they reach.
@@ -204,11 +206,17 @@ class Fanout:
                 self._refresh(hub)
 
     async def _sweep(self, every: float) -> None:
-        """Read every followed hub now and then, in case a wake-up was lost."""
+        """Read a followed hub that has not been read for ``every`` seconds, in case a wake-up was lost.
+
+        Only those: a room of busy tables is read at each of their events anyway, and reading
+        them all at once every few seconds made the scorers' appends wait behind a burst of reads.
+        """
+        loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(every)
+            await asyncio.sleep(every / 4)
             for hub in list(self.hubs.values()):
-                self._refresh(hub)
+                if loop.time() - hub.read_at >= every:
+                    self._refresh(hub)
 
     def _refresh(self, hub: Hub) -> None:
         if hub.reading:
@@ -222,6 +230,7 @@ class Fanout:
         try:
             while True:
                 hub.again = False
+                hub.read_at = loop.time()
                 try:
                     frames = await loop.run_in_executor(self.readers, self._read, hub.read, hub.head)
                 except Exception:  # a read that failed is tried again at the next change or sweep

@@ -13,7 +13,6 @@ on the loop instead of by a worker thread each.
 from __future__ import annotations
 
 import gc
-import gc
 import sys
 import threading
 import time

@@ -15,11 +15,15 @@ The match itself stays language-free: the same facts in every language.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any
 
 from babel import Locale
 from flask import Flask, Response, current_app, g, has_request_context, request
 from flask_babel import Babel
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from api.languages import (  # noqa: F401 - the names the app, the pages and the tests read here
     DEFAULT,
@@ -44,7 +48,14 @@ def choose_language() -> str:
     remembered = request.cookies.get(COOKIE, "").lower()
     if remembered in LANGUAGES:
         return remembered
-    return request.accept_languages.best_match(current_app.config["TANTEO_LANGUAGES"]) or DEFAULT
+    return _best_match(request.headers.get("Accept-Language", ""), tuple(current_app.config["TANTEO_LANGUAGES"]))
+
+
+@functools.lru_cache(maxsize=256)
+def _best_match(header: str, offered: tuple[str, ...]) -> str:
+    """The offered language a browser's ``Accept-Language`` prefers, or English: parsed once per
+    header text (a club's phones send a handful of them, on every request)."""
+    return parse_accept_header(header, LanguageAccept).best_match(offered) or DEFAULT
 
 
 def current_language() -> str:

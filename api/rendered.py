@@ -21,6 +21,7 @@ reads them (:func:`api.web.expected_version`).
 from __future__ import annotations
 
 import hashlib
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -35,6 +36,9 @@ BUDGET = 32 * 1024 * 1024
 """Bytes of renderings one process keeps (config ``TANTEO_PAGES_BYTES``): a match page is tens of
 kilobytes, so about a thousand of them."""
 
+
+_DRAWING = tuple(threading.Lock() for _ in range(64))
+"""Locks by rendering (striped): one drawing of a page at a time, the other readers waiting for it."""
 
 _DRAWN_BY = ("templates", "static", "translations")
 """The folders whose files change a rendering for the same version: an upgrade draws anew."""
@@ -108,13 +112,22 @@ def page(
         return Response(status=304, headers={**headers, "ETag": f'"{matched}"'})
     key = "\x00".join((name, subject, lang, kind, view, root))
     cache = renderings()
-    kept = cache.get(key)
-    if kept is not None and kept.version == version and kept.head == tag:
-        html = str(kept.state)
-    else:
-        html, drawn = draw()
-        if drawn != version:
-            tag = f"{drawn}-{lang}-{kind}{'-' + view if view else ''}-{build_stamp()}"
-        else:
-            cache.put(key, Folded(version, tag, html))
+
+    def kept() -> str | None:
+        found = cache.get(key)
+        return str(found.state) if found is not None and found.version == version and found.head == tag else None
+
+    html = kept()
+    if html is None:
+        # The readers of a new version arrive together (every spectator's page is told of the
+        # same event at once): one draws, the others wait for its drawing instead of each
+        # drawing the same page on its own worker thread.
+        with _DRAWING[hash(key) % len(_DRAWING)]:
+            html = kept()
+            if html is None:
+                html, drawn = draw()
+                if drawn != version:
+                    tag = f"{drawn}-{lang}-{kind}{'-' + view if view else ''}-{build_stamp()}"
+                else:
+                    cache.put(key, Folded(version, tag, html))
     return Response(html, mimetype="text/html", headers={**headers, "ETag": f'"{tag}"'})

@@ -258,3 +258,32 @@ def test_answers_are_compressed_when_asked_and_etags_still_hold(scorer: Scorer, 
         assert next(iter(stream.response)).startswith(b"retry: ")  # plain text, as written
     finally:
         stream.close()
+
+
+def test_readers_arriving_together_at_a_new_version_share_one_drawing(
+    app: Flask, counted: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every spectator's page hears of the same event at once: one worker draws, the others wait for it."""
+    import threading
+    import time
+
+    match_id, _ = recorded(app.test_client(), eggs_log(20))
+    counted.clear()
+    counting = Reader.audit
+
+    def slow_audit(self: Reader) -> dict[str, Any]:
+        time.sleep(0.3)  # a long match's audit: the other readers arrive while it is drawn
+        return counting(self)
+
+    monkeypatch.setattr(Reader, "audit", slow_audit)
+    answers: list[int] = []
+    readers = [
+        threading.Thread(target=lambda: answers.append(app.test_client().get(f"/m/{match_id}").status_code))
+        for _ in range(7)
+    ]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join(30)
+    assert answers == [200] * 7
+    assert counted == [match_id]  # one drawing for all seven

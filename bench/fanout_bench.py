@@ -69,6 +69,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from http_bench import free_port, start  # noqa: E402  (the one way the benches start a server and find a port)
+
 CONNECTS_AT_ONCE = 200
 """Followers one client process has connecting at the same time (a ramp, not a SYN flood)."""
 CONNECT_TIMEOUT = 15.0
@@ -396,32 +398,6 @@ def raise_open_files_limit() -> None:
     from api.cli import _raise_open_files_limit
 
     _raise_open_files_limit(1 << 20)
-
-
-def start(command: list[str], port: int, probe: str, log: Path) -> subprocess.Popen[bytes]:
-    with log.open("wb") as err:  # a file, not a pipe nobody reads: a chatty server never blocks on it
-        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
-    for _ in range(300):  # up to ~30 s
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", probe)
-            conn.getresponse().read()
-            conn.close()
-            return process
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(log.read_text()) from None
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError(f"{command} did not answer within 30 s")
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def create_tables(port: int, count: int) -> list[dict[str, Any]]:

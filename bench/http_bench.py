@@ -98,8 +98,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(command: list[str], port: int, probe: str) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def start(command: list[str], port: int, probe: str, log: Path) -> subprocess.Popen[bytes]:
+    """Start a server process (its errors written to ``log``) and return once ``probe`` answers."""
+    with log.open("wb") as err:  # a file, not a pipe nobody reads: a chatty server never blocks on it
+        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err)
     for _ in range(300):  # up to ~30 s
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
@@ -109,7 +111,7 @@ def start(command: list[str], port: int, probe: str) -> subprocess.Popen[bytes]:
             return process
         except OSError:
             if process.poll() is not None:
-                raise RuntimeError((process.stderr.read() if process.stderr else b"").decode()) from None
+                raise RuntimeError(log.read_text()) from None
             time.sleep(0.1)
     process.kill()
     raise RuntimeError(f"{command} did not answer within 30 s")
@@ -284,6 +286,7 @@ def main() -> None:
                     ],
                     tanteo_port,
                     "/games",
+                    Path(tmp) / "tanteo.log",
                 )
             )
             processes.append(
@@ -299,6 +302,7 @@ def main() -> None:
                     ],
                     base_port,
                     "/ready",
+                    Path(tmp) / "baseline.log",
                 )
             )
             needed = (args.rounds + 1) * args.per_round

@@ -39,3 +39,17 @@ def ended_log(game: str, seed: int) -> list[dict[str, Any]]:
         events.append(event)
         state = after
     return [{"type": e.type, "data": dict(e.data)} for e in events]
+
+
+def recorded(client: Any, log: list[dict[str, Any]], batch: int = 200) -> tuple[str, str]:
+    """Start a match from ``log[0]`` and record the rest through the API, ``batch`` events a
+    request; return the match's id and write token."""
+    created = client.post("/matches", json=log[0]["data"]).get_json()
+    for start in range(1, len(log), batch):
+        response = client.post(
+            f"/matches/{created['id']}/events",
+            json={"events": log[start : start + batch]},
+            headers={"Authorization": f"Bearer {created['token']}"},
+        )
+        assert response.status_code == 201, response.get_json()
+    return created["id"], created["token"]

@@ -15,22 +15,10 @@ from flask.testing import FlaskClient
 
 from api.service.reader import Reader
 from tests.api.open_reads import ev, leaks
-from tests.api.snapshot_logs import eggs_log
+from tests.api.snapshot_logs import eggs_log, recorded
 from tests.conftest import Scorer
 
 U = "??"
-
-
-def recorded(client: FlaskClient, log: list[dict[str, Any]]) -> tuple[str, str]:
-    created = client.post("/matches", json=log[0]["data"]).get_json()
-    for start in range(1, len(log), 200):
-        response = client.post(
-            f"/matches/{created['id']}/events",
-            json={"events": log[start : start + 200]},
-            headers={"Authorization": f"Bearer {created['token']}"},
-        )
-        assert response.status_code == 201, response.get_json()
-    return created["id"], created["token"]
 
 
 def night(client: FlaskClient) -> tuple[str, str, str, str]:

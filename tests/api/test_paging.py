@@ -12,23 +12,11 @@ from typing import Any, Iterator
 import pytest
 from flask.testing import FlaskClient
 from tests.api.walk_logs import corrected_log
-from tests.api.snapshot_logs import eggs_log
+from tests.api.snapshot_logs import eggs_log, recorded
 
 from engines import la_cabra
 from engines.base import Event
 from replays.steps import frames, frames_json
-
-
-def recorded(client: FlaskClient, log: list[dict[str, Any]]) -> tuple[str, str]:
-    created = client.post("/matches", json=log[0]["data"]).get_json()
-    for start in range(1, len(log), 40):
-        r = client.post(
-            f"/matches/{created['id']}/events",
-            json={"events": log[start : start + 40]},
-            headers={"Authorization": f"Bearer {created['token']}"},
-        )
-        assert r.status_code == 201, r.get_json()
-    return created["id"], created["token"]
 
 
 def follow(client: FlaskClient, url: str, key: str) -> Iterator[dict[str, Any]]:
@@ -54,7 +42,7 @@ def test_replay_pages_put_back_the_whole_replay(client: FlaskClient, course: str
         if which == "playout"
         else corrected_log(0)
     )
-    match_id, _ = recorded(client, log)
+    match_id, _ = recorded(client, log, batch=40)
     whole = client.get(f"/matches/{match_id}/replay?course={course}&seat=1").get_json()
     assert whole["next"] is None and whole["links"] == {"next": None} and len(whole["frames"]) == len(log)
     pages = list(follow(client, f"/matches/{match_id}/replay?course={course}&seat=1&limit=7", "frames"))
@@ -65,7 +53,7 @@ def test_replay_pages_put_back_the_whole_replay(client: FlaskClient, course: str
 
 
 def test_events_pages_follow_their_links(client: FlaskClient) -> None:
-    match_id, _ = recorded(client, eggs_log(95))
+    match_id, _ = recorded(client, eggs_log(95), batch=40)
     whole = client.get(f"/matches/{match_id}/events").get_json()
     assert whole["next"] is None and whole["links"] == {"next": None} and len(whole["events"]) == 95
     pages = list(follow(client, f"/matches/{match_id}/events?limit=20", "events"))

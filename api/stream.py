@@ -7,14 +7,18 @@ cannot set headers) and gets exactly the events after that seq: nothing lost, no
 ``?delay=`` holds each event back until it is that many seconds old (a broadcast delay, as
 live card and chess broadcasts use), timed by the ``at`` the ledger stored.
 
-The response is a plain generator, which waitress sends as it is produced: it polls the
-ledger for newer events with a short sleep, sends a comment line as a heartbeat when quiet
-(so proxies and the browser keep the connection), and ends after a maximum duration; the
-browser's EventSource then reconnects with ``Last-Event-ID`` on its own (``retry:`` says
-how soon). On PostgreSQL the stream does not poll: every append, through any server,
-announces itself (LISTEN/NOTIFY), and the stream waits for that. The tunables are app
-config: ``TANTEO_STREAM_POLL`` (seconds between polls), ``TANTEO_STREAM_WAIT`` (on
-PostgreSQL, the longest wait for an announcement before reading anyway),
+Under ``tanteo serve`` (uvicorn) the view checks the request here — a missing match, a bad
+``Last-Event-ID`` or a full house answered from the one error table — reads what the follower
+missed, and hands the follower over to the fan-out (:mod:`api.fanout`): one reader per followed
+match in the process, no worker thread held. Under a plain WSGI server (the test client, any
+other deployment) the response is a generator instead, on the worker thread: it polls the
+ledger for newer events with a short sleep (on PostgreSQL it waits for the appends'
+announcements instead), sends a comment line as a heartbeat when quiet (so proxies and the
+browser keep the connection), and ends after a maximum duration. Either way the browser's
+EventSource then reconnects with ``Last-Event-ID`` on its own (``retry:`` says how soon). The
+tunables are app config: ``TANTEO_STREAM_POLL`` (seconds between polls, WSGI only),
+``TANTEO_STREAM_WAIT`` (the longest wait for an announcement before reading anyway; under
+the fan-out, how stale a followed hub may get before it is read again),
 ``TANTEO_STREAM_HEARTBEAT`` (seconds of quiet before a heartbeat) and ``TANTEO_STREAM_SECONDS``
 (the longest a connection is kept).
 """
@@ -47,9 +51,10 @@ HEARTBEAT_SECONDS = 15.0
 MAX_SECONDS = 300.0
 WAIT_SECONDS = 5.0
 MAX_STREAMS = 4
-"""Open streams one process serves at once (``TANTEO_MAX_STREAMS``; ``tanteo serve`` sets half its
-threads). Each open stream holds a worker thread, so without a cap a handful of followers
-would leave no thread for recording; past the cap a follower is told to come back later."""
+"""Open streams one process serves at once (``TANTEO_MAX_STREAMS``; ``tanteo serve`` sets its
+``--connection-limit``, 10,000, since its followers hold no thread). Under a plain WSGI server
+each open stream holds a worker thread, so without a cap a handful of followers would leave no
+thread for recording; past the cap a follower is told to come back later."""
 
 
 class _Slots:

@@ -27,10 +27,9 @@ DESKTOP = {"width": 1280, "height": 900}
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The pages' server. A night page follows all its tables with one stream (GET
-    /clubs/{id}/nights/{night}/stream), so a night needs no more threads than a match; but these
-    tests open a dozen night and match pages in a row, and a closed page's stream holds its thread
-    until the server's next heartbeat finds it gone (up to 15 s): 48 threads, room for them all."""
-    server = Server(Path(tmp_path_factory.mktemp("clubs")) / "clubs.db", ["--threads", "48"])
+    /clubs/{id}/nights/{night}/stream); these tests open a dozen night and match pages in a row,
+    whose streams the fan-out holds without a worker thread each (api/fanout.py)."""
+    server = Server(Path(tmp_path_factory.mktemp("clubs")) / "clubs.db")
     server.start()
     yield server
     server.stop()

@@ -22,9 +22,9 @@ from tests.server.conftest import Server
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server with room for many open streams: each reader's page of a match in play holds one, and a
-    closed page's stream is let go only at its next heartbeat."""
-    server = Server(Path(tmp_path_factory.mktemp("spectator")) / "spectator.db", ["--threads", "32"])
+    """The pages' server: each reader's page of a match in play holds a stream, which the fan-out
+    holds without a worker thread (api/fanout.py)."""
+    server = Server(Path(tmp_path_factory.mktemp("spectator")) / "spectator.db")
     server.start()
     yield server
     server.stop()

@@ -57,7 +57,7 @@ def main(out: Path) -> None:
 
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp) / "shots.db", ["--threads", "32"])  # each page of a match in play holds a stream
+        server = Server(Path(tmp) / "shots.db")
         server.start()
         try:
             with sync_playwright() as p:

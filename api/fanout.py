@@ -371,7 +371,7 @@ class Served:
         self.wsgi = WSGIMiddleware(_whole_bodies(app), workers=threads)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or not scope["path"].endswith("/stream"):  # no stream: the app answers alone
             await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
             return
 

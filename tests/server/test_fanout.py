@@ -125,29 +125,40 @@ def test_heartbeats_when_quiet_and_the_end_of_a_long_stream(tmp_path: Path, monk
         server.stop()
 
 
-def test_a_broadcast_delay_holds_an_event_until_it_is_old_enough(server: Server) -> None:
-    match_id, token = started(server)
-    response, connection = raw_stream(server, f"/matches/{match_id}/stream?delay=2&lastEventId=1")
-    lines: queue.Queue[str] = queue.Queue()
+def test_a_broadcast_delay_holds_an_event_another_follower_already_has(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``?delay=3600``: the event reaches the follower without a delay, while the delayed stream
+    goes on with heartbeats only (an hour's delay holds it; nothing here reads a clock)."""
+    monkeypatch.setenv("TANTEO_STREAM_HEARTBEAT", "0.2")
+    server = Server(tmp_path / "delay.db")
+    server.start()
+    try:
+        match_id, token = started(server)
+        live = Reader(server, match_id, last_event_id=1)
+        response, connection = raw_stream(server, f"/matches/{match_id}/stream?delay=3600&lastEventId=1")
+        lines: queue.Queue[str] = queue.Queue()
 
-    def read() -> None:
-        try:
-            while line := response.readline():
-                lines.put(line.decode())
-        except (OSError, ValueError, AttributeError, http.client.HTTPException):
-            return  # the connection was cut below
+        def read() -> None:
+            try:
+                while line := response.readline():
+                    lines.put(line.decode())
+            except (OSError, ValueError, AttributeError, http.client.HTTPException):
+                return  # the connection was cut below
 
-    threading.Thread(target=read, daemon=True).start()
-    record(server, match_id, token, note("held"))
-    recorded = time.time()
-    seen = None
-    while seen is None:
-        line = lines.get(timeout=WAIT)
-        if line.startswith("id: "):
-            seen = time.time()
-    assert seen - recorded >= 1.5  # held back by the delay (its lower bound is the rule, not a speed)
-    connection.sock.shutdown(socket.SHUT_RDWR)  # type: ignore[union-attr]
-    connection.close()
+        threading.Thread(target=read, daemon=True).start()
+        record(server, match_id, token, note("held"))
+        assert live.next()[0] == 2  # the hub has the event: the undelayed follower got it
+        beats = 0
+        while beats < 3:  # three heartbeats after that, on the delayed stream: alive, and holding
+            line = lines.get(timeout=WAIT)
+            assert not line.startswith("id: "), "a delayed stream sent an event an hour early"
+            beats += line.startswith(": heartbeat")
+        connection.sock.shutdown(socket.SHUT_RDWR)  # type: ignore[union-attr]
+        connection.close()
+        live.drop()
+    finally:
+        server.stop()
 
 
 def test_past_the_cap_a_follower_is_told_in_words_and_a_leaving_one_frees_its_place(

@@ -220,10 +220,25 @@ def whole_number(text: str, *, what: str, code: str, lowest: int = 0, highest: i
         raise BadRequest(code, refused.message) from None
 
 
-def refuse_nul_in_request() -> None:
+def odd_headers() -> bool:
+    """Whether any header of the request is too long or holds a NUL: one pass over the WSGI
+    environment, so that the usual request pays no more (the append is the hot path)."""
+    for key, value in request.environ.items():
+        if (
+            (key.startswith("HTTP_") or key in ("CONTENT_TYPE", "CONTENT_LENGTH"))
+            and isinstance(value, str)
+            and (len(value) > MAX_HEADER or strict.NUL in value)
+        ):
+            return True
+    return False
+
+
+def refuse_nul_in_request(*, headers: bool = True) -> None:
     """Refuse a request whose address, query or headers hold a NUL character (U+0000), for every
     route at once: PostgreSQL cannot store or even compare one (a match id or a filter holding
     one was a 500 there), and RFC 9110 calls such a header value invalid.
+
+    ``headers``: look at the headers too (False when :func:`odd_headers` found none odd).
 
     Raises:
         BadRequest: ``request.nul_character``, naming where.
@@ -235,7 +250,7 @@ def refuse_nul_in_request() -> None:
             raise BadRequest(
                 "request.nul_character", strict.nul_message(Said("the query parameter %(name)s", name=quoted(name)))
             )
-    for name, value in request.headers.items():
+    for name, value in request.headers.items() if headers else ():
         if strict.NUL in value:
             raise BadRequest(
                 "request.nul_character", strict.nul_message(Said("the %(name)s header", name=quoted(name)))

@@ -188,6 +188,7 @@ def test_the_seat_pages_read_well_at_each_size(
 
     player = open_page(href.removeprefix(live.url), viewport)
     expect(player.locator("#seat-state")).to_contain_text("This phone signs for Dora")
+    player.bring_to_front()  # two pages open: focus belongs to the one in front (else "inactive" now and then)
     player.get_by_role("button", name="Contest hand 1").click()
     expect(player.get_by_label("What is wrong with this hand?")).to_be_focused()
     assert serious(player) == []

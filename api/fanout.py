@@ -160,6 +160,13 @@ class Fanout:
         self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="tanteo-fanout")
         self.local = threading.local()
         self.stopped = threading.Event()
+        self.tasks: set[asyncio.Task[None]] = set()
+        """The hubs' reads and the sweep, held here: the loop keeps only weak references to tasks."""
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     # -- the ledger's side (threads) --------------------------------------------------------
 
@@ -195,7 +202,7 @@ class Fanout:
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
             threading.Thread(target=self._watch, name="tanteo-fanout-watch", daemon=True).start()
-            self.loop.create_task(self._sweep(float(self.app.config.get("TANTEO_STREAM_WAIT", 5.0))))
+            self._spawn(self._sweep(float(self.app.config.get("TANTEO_STREAM_WAIT", 5.0))))
 
     def _changed(self, versions: dict[str, int]) -> None:
         for hub in list(self.hubs.values()):
@@ -223,7 +230,7 @@ class Fanout:
             hub.again = True
             return
         hub.reading = True
-        asyncio.get_running_loop().create_task(self._read_hub(hub))
+        self._spawn(self._read_hub(hub))
 
     async def _read_hub(self, hub: Hub) -> None:
         loop = asyncio.get_running_loop()

@@ -32,7 +32,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import errors, i18n, openapi, rendered, web
 from api.schemas import Problem
-from api.web import SECURITY_HEADERS
+from api.web import RAW_BODIES, SECURITY_HEADERS
 from api.service import StateCache
 from api.service.cache import DEFAULT_BUDGET
 from api.service.words import grouped, said
@@ -66,9 +66,6 @@ itself must not pick the address the rate limit counts it under."""
 
 LIMITED = frozenset({("POST", "/matches"), ("POST", "/matches/import")})
 """The requests no token guards, so the rate limit is all that slows a flood of them down."""
-
-RAW_BODIES = frozenset({"/matches/import"})
-"""Paths whose body is a file (an archive or text notation), not JSON: they check the media type themselves."""
 
 
 COMPRESSED = [
@@ -411,6 +408,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
             limit = request.max_content_length = app.config["TANTEO_MAX_IMPORT"]
         if limit is not None and (request.content_length or 0) > limit:
+            if request.environ.get(web.BODY_CUT):  # a chunked body read only to past the limit: no length to name
+                raise RequestEntityTooLarge()
             raise RequestEntityTooLarge(
                 Said(
                     "the body is %(length)s bytes; at most %(most)s are accepted",

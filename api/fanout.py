@@ -43,6 +43,7 @@ from flask import Flask
 
 from api.context import own_service
 from api.service import Service
+from api.web import BODY_CUT, RAW_BODIES
 
 log = logging.getLogger("tanteo.fanout")
 
@@ -339,8 +340,8 @@ async def _sleep_until(event: asyncio.Event, seconds: float) -> None:
 
 
 def _whole_bodies(app: Flask) -> Any:
-    """Give the app a chunked request's body with its length, as waitress did, read up to the largest
-    body the app accepts (in memory up to a megabyte, then in a temporary file).
+    """Give the app a chunked request's body with its length, as waitress did, read up to one
+    byte past the largest body its route accepts (in memory up to a megabyte, then in a file).
 
     uvicorn hands a chunked body over as it comes, without a length, and werkzeug's reader then
     stops quietly at ``MAX_CONTENT_LENGTH``: an oversized body would be cut and parsed as
@@ -349,20 +350,19 @@ def _whole_bodies(app: Flask) -> Any:
 
     def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
         if not environ.get("CONTENT_LENGTH") and "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
-            most = max(
-                int(app.config.get("MAX_CONTENT_LENGTH") or 0),
-                int(app.config["TANTEO_MAX_IMPORT"]),
-            )
+            raw = environ.get("PATH_INFO", "") in RAW_BODIES
+            most = int(app.config["TANTEO_MAX_IMPORT"] if raw else app.config.get("MAX_CONTENT_LENGTH") or 0)
             body = tempfile.SpooledTemporaryFile(max_size=1 << 20)
             size, source = 0, environ["wsgi.input"]
             while size <= most:  # one byte past the limit is enough to refuse it
-                chunk = source.read(1 << 16)
+                chunk = source.read(min(1 << 16, most + 1 - size))
                 if not chunk:
                     break
                 body.write(chunk)
                 size += len(chunk)
             body.seek(0)
             environ["wsgi.input"], environ["CONTENT_LENGTH"] = body, str(size)
+            environ[BODY_CUT] = size > most
             del environ["HTTP_TRANSFER_ENCODING"]  # the body is whole now, as waitress gave it
         return app(environ, start_response)
 

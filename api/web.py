@@ -42,6 +42,14 @@ Integers of up to 30 digits still reach the schemas, which name the field that i
 MAX_IDEMPOTENCY_KEY = 200
 """The longest ``Idempotency-Key``."""
 
+RAW_BODIES = frozenset({"/matches/import"})
+"""Paths whose body is a file (an archive or text notation), not JSON: they check the media type
+themselves, and take up to ``TANTEO_MAX_IMPORT`` bytes instead of ``MAX_CONTENT_LENGTH``."""
+
+BODY_CUT = "tanteo.body_cut"
+"""WSGI environment key: the server read a chunked body only to one byte past its route's limit
+(api/fanout.py), so its length is not known, only that it is too long."""
+
 MAX_HEADER = 8192
 """The longest single header value the app reads; a longer one is a 431."""
 

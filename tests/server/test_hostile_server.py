@@ -47,6 +47,7 @@ def test_chunked_body_over_the_limit_is_413_and_nothing_is_written(server: Serve
         connection.close()
     assert response.status == 413 and response.getheader("Content-Type") == "application/problem+json"
     assert body["code"] == "request.too_large"
+    assert body["detail"] == "the body is larger than this server accepts (1,048,576 bytes at most)"  # read no further
     assert server.call("GET", path) == before
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import sys
 from typing import Any, Iterator, Mapping, Sequence
@@ -338,11 +339,18 @@ def serve(
     for name in STREAM_TIMINGS:  # the live streams' timings, for an operator (api/stream.py)
         if name in os.environ:
             try:
-                config[name] = float(os.environ[name])
+                seconds = float(os.environ[name])
             except ValueError:
-                _fail(f"{name} is '{os.environ[name]}': a number of seconds, like 15")
-            if not config[name] > 0:
-                _fail(f"{name} is '{os.environ[name]}': a number of seconds above 0, like 15")
+                seconds = math.nan
+            if not (math.isfinite(seconds) and seconds > 0):
+                _fail(
+                    Said(
+                        "%(name)s is '%(value)s': it takes a number of seconds above 0, like 15",
+                        name=name,
+                        value=os.environ[name][:40],
+                    )
+                )
+            config[name] = seconds
     if cache_mb is not None:
         config["TANTEO_CACHE_BYTES"] = cache_mb * 1024 * 1024
     elif "TANTEO_CACHE_BYTES" in os.environ:

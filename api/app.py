@@ -370,12 +370,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
         A view whose own policy lets other sites frame it (the embedded scoreboard, ``/m/{id}/embed``:
         ``frame-ancestors *``) gets no ``X-Frame-Options: DENY``, which would refuse the frame anyway."""
-        framed = "frame-ancestors 'none'" not in response.headers.get(
-            "Content-Security-Policy", "frame-ancestors 'none'"
+        headers = response.headers
+        present = {name.lower() for name in headers.keys()}  # one pass over the few headers set
+        framed = "frame-ancestors 'none'" not in headers.get("Content-Security-Policy", "frame-ancestors 'none'")
+        headers.extend(
+            [
+                (name, value)
+                for name, value in SECURITY_HEADERS.items()
+                if name.lower() not in present and not (framed and name == "X-Frame-Options")
+            ]
         )
-        for name, value in SECURITY_HEADERS.items():
-            if not (framed and name == "X-Frame-Options"):
-                response.headers.setdefault(name, value)
         return response
 
     @app.before_request

@@ -42,13 +42,14 @@ COOKIE = "lang"  # the reader's choice, remembered by the browser for a year
 def choose_language() -> str:
     """The language of this request: ``?lang=``, then the reader's remembered choice, then the
     browser's ``Accept-Language`` among the offered languages, then English."""
-    asked = request.args.get("lang", "").lower()
+    environ = request.environ  # a request without a query or cookies (every API call) parses neither
+    asked = request.args.get("lang", "").lower() if environ.get("QUERY_STRING") else ""
     if asked in LANGUAGES:
         return asked
-    remembered = request.cookies.get(COOKIE, "").lower()
+    remembered = request.cookies.get(COOKIE, "").lower() if environ.get("HTTP_COOKIE") else ""
     if remembered in LANGUAGES:
         return remembered
-    return _best_match(request.headers.get("Accept-Language", ""), tuple(current_app.config["TANTEO_LANGUAGES"]))
+    return _best_match(environ.get("HTTP_ACCEPT_LANGUAGE", ""), tuple(current_app.config["TANTEO_LANGUAGES"]))
 
 
 @functools.lru_cache(maxsize=256)
@@ -116,8 +117,17 @@ def init_app(app: Flask) -> None:
     def say_language(response: Response) -> Response:
         """Name the response's language, and remember a reader's ``?lang=`` choice on a page."""
         lang = current_language()
-        response.headers.setdefault("Content-Language", lang)
-        response.vary.update(("Accept-Language", "Cookie"))
-        if request.args.get("lang", "").lower() in LANGUAGES and response.mimetype == "text/html":
+        headers = response.headers
+        if "Content-Language" not in headers:
+            headers["Content-Language"] = lang
+        if "Vary" in headers:
+            response.vary.update(("Accept-Language", "Cookie"))
+        else:  # the usual answer: nothing to parse and merge
+            headers["Vary"] = "Accept-Language, Cookie"
+        if (
+            request.environ.get("QUERY_STRING")
+            and request.args.get("lang", "").lower() in LANGUAGES
+            and response.mimetype == "text/html"
+        ):
             response.set_cookie(COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
         return response

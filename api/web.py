@@ -253,7 +253,9 @@ def refuse_nul_in_request(*, headers: bool = True) -> None:
     """
     if strict.NUL in request.path:
         raise BadRequest("request.nul_character", strict.nul_message(Said("the address (a match id or a name in it)")))
-    for name, value in request.args.items(multi=True):
+    query = request.environ.get("QUERY_STRING", "")
+    # A NUL in the query is sent as %00 (or raw): the query is parsed to name it only then.
+    for name, value in request.args.items(multi=True) if "%00" in query or strict.NUL in query else ():
         if strict.NUL in name or strict.NUL in value:
             raise BadRequest(
                 "request.nul_character", strict.nul_message(Said("the query parameter %(name)s", name=quoted(name)))

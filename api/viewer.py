@@ -471,8 +471,8 @@ def match_live(match_id: str) -> Response:
 
 def _draw_match(reader: Reader, template: str, before: int | None = None, head: str = "") -> tuple[str, int]:
     """Render the match page (or its live part) for ``reader``; return it and the version it shows."""
+    audit = reader.audit()  # first: its one verified read of the log is the one the summary folds too
     summary = reader.match()
-    audit = reader.audit()
     game = summary["game"]
     columns = _columns(audit["standings"])
     every = audit["hands"]

@@ -29,6 +29,9 @@ An engine is a module (see ``engines/la_cabra/``) with these names:
     per event type, the fields only some seats saw (``engines/privacy.py``), next to ``view``.
 ``is_over(state) -> bool``
     whether the match has ended (cheap: the ledger keeps it as the match's status).
+``hand_in_play(state) -> bool`` (optional)
+    whether ``score(state)`` marks the last hand ``playing``, told without scoring (what an open
+    reader may see depends on it: :mod:`api.service.disclosure`).
 ``hindsight(events, final) -> list[Event]`` (optional)
     the log with each hidden card written as the whole record came to know it, for the
     omniscient replay (Cabo: a card keeps its identity from the deal to the showdown).

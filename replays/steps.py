@@ -208,9 +208,19 @@ def frames(
 
 
 def frames_of(
-    engine: Engine, steps: Iterable[Step], course: Course = "corrected", *, stop: int | None = None, before: Any = None
+    engine: Engine,
+    steps: Iterable[Step],
+    course: Course = "corrected",
+    *,
+    stop: int | None = None,
+    before: Any = None,
+    told_from: int = 1,
 ) -> list[Frame]:
-    """Turn a walk already made into frames (the reader folds a log once and reads it many ways)."""
+    """Turn a walk already made into frames (the reader folds a log once and reads it many ways).
+
+    Moves before ``told_from`` are not said in words (their ``text`` is empty): a reader that
+    shows the last moves of a long match narrates those, not the thousand before them.
+    """
     out: list[Frame] = []
     previous: Event | None = None
     for step in steps:
@@ -223,7 +233,7 @@ def frames_of(
                 event.type,
                 step.read.data,
                 step.status,
-                engine.narrate(before, step.read, step.state),
+                engine.narrate(before, step.read, step.state) if event.seq >= told_from else "",
                 step.state,
             )
         elif step.status == "voided":
@@ -233,9 +243,8 @@ def frames_of(
         elif step.status == "withheld":
             frame = Frame(event.seq, event.type, event.data, "withheld", WITHHELD_WORDS, step.state)
         elif step.status == "irregular":
-            frame = Frame(
-                event.seq, event.type, event.data, "irregular", irregular_text(engine, before, event), step.state
-            )
+            text = irregular_text(engine, before, event) if event.seq >= told_from else ""
+            frame = Frame(event.seq, event.type, event.data, "irregular", text, step.state)
         else:
             text = (event.type == "dispute" and _auto_dispute(event, previous)) or _side_text(event)
             if step.status == "correction" and course == "recorded":

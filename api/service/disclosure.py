@@ -132,11 +132,15 @@ def ended_deals(events: Sequence[Event], last_in_play: bool) -> frozenset[int]:
     return frozenset(deals[:-1] if last_in_play else deals)
 
 
-def hand_in_play(engine: Engine, state: Any) -> bool:
-    """Tell whether the state has a hand in play: the rules' score still marks its last hand ``playing``."""
+def hand_in_play(engine: Engine, state: Any, sheet: Mapping[str, Any] | None = None) -> bool:
+    """Tell whether the state has a hand in play: the rules' score still marks its last hand ``playing``
+    (``sheet``: that score, when the caller has it already)."""
     if state is None:
         return False
-    hands = engine.score(state)["hands"]
+    told = getattr(engine, "hand_in_play", None)  # optional: a game that tells it without scoring
+    if told is not None and sheet is None:
+        return bool(told(state))
+    hands = (sheet if sheet is not None else engine.score(state))["hands"]
     return bool(hands) and hands[-1].get("status") == "playing"
 
 

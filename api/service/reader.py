@@ -150,7 +150,9 @@ class Reader:
         """What an open reader may see of the log now; None for a reader who sees everything."""
         if self.full:
             return None
-        ended = ended_deals(self.log, hand_in_play(self.engine, self.head_state))
+        head, told = self.head_state, hasattr(self.engine, "hand_in_play")
+        sheet = None if head is None or told else self.sheet(head)  # scored once, shared with the summary's
+        ended = ended_deals(self.log, hand_in_play(self.engine, head, sheet))
         committed = {r.seq: [tuple(p) for p, _salt in r.private] for r in self.stored if r.format >= 2}
         return disclose(self.engine, self.log, ended, committed)
 
@@ -163,6 +165,15 @@ class Reader:
             return foldable(self.engine, self.log, self.disclosure.log)
         except RuleViolation:  # the log needs a private fact to fold: the public views only
             return self.log, frozenset(e.seq for e in self.log), list(walk(self.engine, self.log))
+
+    def sheet(self, state: Any) -> dict[str, Any]:
+        """The rules' score sheet of ``state``, scored once per reader (a match page reads it for
+        the summary, the audit and the hand in play; a long match's sheet is hundreds of lines)."""
+        memo: dict[int, tuple[Any, dict[str, Any]]] = self.__dict__.setdefault("_sheets", {})
+        kept = memo.get(id(state))
+        if kept is None or kept[0] is not state:  # the state is held with its sheet: its id stays its own
+            kept = memo[id(state)] = (state, self.engine.score(state))
+        return kept[1]
 
     @property
     def hides_nothing(self) -> bool:
@@ -207,7 +218,7 @@ class Reader:
         """
         record = self.record
         state = self._head()[0]
-        sheet = named(self.engine.score(state), record.players)
+        sheet = named(self.sheet(state), record.players)
         return {
             "id": record.id,
             "game": record.game,
@@ -226,7 +237,7 @@ class Reader:
     def figures(self) -> list[dict[str, int]]:
         """Each seat's figures in this match as this reader may see them (:func:`engines.league.seat_figures`):
         an open reader of a match in play gets those of the finished hands, as the table scored them."""
-        sheet = self.engine.score(self._head()[0])
+        sheet = self.sheet(self._head()[0])
         return seat_figures(LEAGUES[self.record.game], sheet, len(self.record.players))
 
     def listing(self, records: Sequence[StoredEvent]) -> list[dict[str, Any]]:
@@ -323,7 +334,7 @@ class Reader:
 
     def positions(self) -> list[Position]:
         """Where each event stands as players count (hand, move, trick), read off this reader's walk."""
-        return positions(self.engine, self._frames_all("corrected"))
+        return positions(self.engine, self._frames_all("corrected", told_from=len(self.log) + 1))
 
     def seat(self, seat: int | str | None) -> int | str | None:
         """Check a requested view: a seat number or a player's name, None (public) or ``all``.
@@ -394,7 +405,7 @@ class Reader:
         self.__dict__["stored"] = stored
         shown, put_back, steps = self._folded
         hidden = withheld_hands(steps, put_back)
-        sheet = withheld(engine.score(steps[-1].state), hidden)
+        sheet = withheld(self.sheet(steps[-1].state), hidden)
         chain = {
             "valid": report.valid,
             "length": report.length,
@@ -483,18 +494,25 @@ class Reader:
             )
         return self.__dict__["_recorded"]  # type: ignore[no-any-return]
 
-    def _frames_all(self, course: Course) -> list[Frame]:
-        """Every frame of the log as this reader may see it, in ``course``; words of what it may not see withheld."""
-        memo: dict[str, list[Frame]] = self.__dict__.setdefault("_frames_memo", {})
-        if course not in memo:
-            memo[course] = self._frames_made(course)
-        return memo[course]
+    def _frames_all(self, course: Course, *, told_from: int = 1) -> list[Frame]:
+        """Every frame of the log as this reader may see it, in ``course``; words of what it may not see withheld.
 
-    def _frames_made(self, course: Course) -> list[Frame]:
-        out = frames_of(self.engine, self._walk(course), course)
-        return out if self.full else self._kept_told_unknown(out)
+        The moves before ``told_from`` are left unsaid (the last moves of a long match, or only
+        the places of its moves): made once per reader and ``told_from``, unless every move is told already.
+        """
+        memo: dict[Any, list[Frame]] = self.__dict__.setdefault("_frames_memo", {})
+        key: Any = course if told_from <= 1 else (course, told_from)
+        if course in memo:
+            return memo[course]
+        if key not in memo:
+            memo[key] = self._frames_made(course, told_from)
+        return memo[key]
 
-    def _kept_told_unknown(self, steps: list[Frame]) -> list[Frame]:
+    def _frames_made(self, course: Course, told_from: int = 1) -> list[Frame]:
+        out = frames_of(self.engine, self._walk(course), course, told_from=told_from)
+        return out if self.full else self._kept_told_unknown(out, told_from)
+
+    def _kept_told_unknown(self, steps: list[Frame], told_from: int = 1) -> list[Frame]:
         """Tell each step holding a value the open fold keeps (a Cabo reveal during play) with that
         value as unknown: the words of an open replay name no hidden card."""
         assert self.disclosure is not None
@@ -502,7 +520,7 @@ class Reader:
         out = list(steps)
         for i, frame in enumerate(steps):
             kept = [s for s in self.disclosure.hidden.get(frame.seq, ()) if s.unknown == "keep"]
-            if not kept or frame.status not in ("played", "amended"):
+            if not kept or frame.status not in ("played", "amended") or frame.seq < told_from:
                 continue
             event = by_seq[frame.seq]
             told = Event(event.seq, event.type, cards_unknown(frame.data, kept))
@@ -550,8 +568,13 @@ class Reader:
             page = self._page(course, seat, start, stop, limit)
             if page is not None:
                 return page
-        all_frames = self._frames_all(course)
-        places = positions(engine, all_frames if course == "corrected" else self._frames_all("corrected"))
+        # The frames shown are said in words (and the one before the first, whose view they change);
+        # a position asked by hand or move may start anywhere.
+        told_from = 1 if hand is not None or move is not None or trick is not None else max(1, start - 1)
+        all_frames = self._frames_all(course, told_from=told_from)
+        places = positions(
+            engine, all_frames if course == "corrected" else self._frames_all("corrected", told_from=len(self.log) + 1)
+        )
         if hand is not None or move is not None or trick is not None:
             if stop is not None:
                 raise BadRequest(
@@ -575,12 +598,13 @@ class Reader:
             out = frames_json(engine, steps, seat, start=start, stop=end)
         else:
             out = frames_json(engine, all_frames, seat, start=start, stop=end)
-            shown = {e["seq"]: e["data"] for e in self.listing(self.stored)}
             standing = {}
             voided = voided_seqs(self.log)
             for event in self.log:
                 if event.type == "amend" and event.seq not in voided:
                     standing[int(event.data["target"])] = event.seq
+            wanted = {frame["seq"] for frame in out} | {standing[f["seq"]] for f in out if f["seq"] in standing}
+            shown = {e["seq"]: e["data"] for e in self.listing([r for r in self.stored if r.seq in wanted])}
             for frame in out:
                 amend = standing.get(frame["seq"]) if frame["status"] == "amended" else None
                 frame["data"] = shown[amend]["data"] if amend is not None else shown[frame["seq"]]

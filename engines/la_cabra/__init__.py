@@ -133,8 +133,15 @@ def is_over(state: State) -> bool:
     return state.over
 
 
+def hand_in_play(state: State) -> bool:
+    """Return whether the last hand dealt is still in play: the one :func:`score` marks ``playing``
+    (a hand is scored once its result is in), told without scoring every hand of the series."""
+    return len(state.hands) > len(state.scores)
+
+
 __all__ = [
     "GAME",
+    "hand_in_play",
     "RULES_VERSION",
     "PRIVATE",
     "Hand",

@@ -441,3 +441,18 @@ def test_la_cabra_an_answer_in_turn_is_exactly_what_check_turn_lets_pass() -> No
                     assert passes == in_turn
                     checked += in_turn
     assert checked > 100
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_la_cabra_tells_a_hand_in_play_as_its_score_marks_it(seed: int) -> None:
+    """La Cabra's ``hand_in_play`` (no scoring) agrees with its score sheet at every step of a
+    series: dealt and playing, result in, next deal, end; a state with no hand yet has none."""
+    engine = ENGINES["la-cabra"]
+    events, states = play("la-cabra", seed)
+    seen = set()
+    for state in states:
+        hands = engine.score(state)["hands"]
+        marked = bool(hands) and hands[-1].get("status") == "playing"
+        assert engine.hand_in_play(state) is marked
+        seen.add(marked)
+    assert seen == {True, False}  # the playout went through both

@@ -70,6 +70,10 @@ class EventIn(Schema):
     data = fields.Dict(required=True, metadata={"description": "payload, checked by the game's JSON Schema"})
 
 
+MAX_BATCH = 10000
+"""The most events one append carries."""
+
+
 class AppendBody(Schema):
     """The envelope of an append, and only it: each event in ``events`` is checked once, by the
     service, against the JSON Schemas of an event as sent and of its type (``schemas/``), so
@@ -79,7 +83,7 @@ class AppendBody(Schema):
     class Meta:
         unknown = RAISE
 
-    events = fields.List(fields.Raw(), required=True, validate=validate.Length(min=1, max=10000))
+    events = fields.List(fields.Raw(), required=True, validate=validate.Length(min=1, max=MAX_BATCH))
     expectedVersion = fields.Integer(
         strict=True,
         allow_none=True,

@@ -394,10 +394,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         and a write whose body is not declared JSON (415, not a confusing schema error) — a
         write with no body at all (``POST /matches/{id}/token``) has no media type to refuse.
         """
-        if request.routing_exception is not None:
-            raise request.routing_exception
-        odd = web.odd_headers()  # one quick pass; the named refusals below only when it finds one
-        for name, value in request.headers.items() if odd else ():
+        req = request._get_current_object()  # one look-up of the request, not one per property (every request pays)
+        if req.routing_exception is not None:
+            raise req.routing_exception
+        environ = req.environ
+        odd = web.odd_headers(environ)  # one quick pass; the named refusals below only when it finds one
+        for name, value in req.headers.items() if odd else ():
             if len(value) > web.MAX_HEADER:
                 raise RequestHeaderFieldsTooLarge(
                     Said(
@@ -409,25 +411,22 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 )
         web.refuse_nul_in_request(headers=odd)
         limit = app.config.get("MAX_CONTENT_LENGTH")
-        if request.path in RAW_BODIES:  # a whole club's archive: its own, larger limit
-            limit = request.max_content_length = app.config["TANTEO_MAX_IMPORT"]
-        if limit is not None and (request.content_length or 0) > limit:
-            if request.environ.get(web.BODY_CUT):  # a chunked body read only to past the limit: no length to name
+        raw = req.path in RAW_BODIES
+        if raw:  # a whole club's archive: its own, larger limit
+            limit = req.max_content_length = app.config["TANTEO_MAX_IMPORT"]
+        length = req.content_length or 0
+        if limit is not None and length > limit:
+            if environ.get(web.BODY_CUT):  # a chunked body read only to past the limit: no length to name
                 raise RequestEntityTooLarge()
             raise RequestEntityTooLarge(
                 Said(
                     "the body is %(length)s bytes; at most %(most)s are accepted",
-                    length=grouped(request.content_length or 0),
+                    length=grouped(length),
                     most=grouped(limit),
                 )
             )
-        has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-        if (
-            request.method in ("POST", "PUT", "PATCH")
-            and not request.is_json
-            and has_body
-            and request.path not in RAW_BODIES
-        ):
+        has_body = bool(length) or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if req.method in ("POST", "PUT", "PATCH") and has_body and not raw and not req.is_json:
             raise UnsupportedMediaType(Said("send the body as JSON with 'Content-Type: application/json'"))
 
     compress(app)

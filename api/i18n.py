@@ -118,12 +118,17 @@ def init_app(app: Flask) -> None:
         """Name the response's language, and remember a reader's ``?lang=`` choice on a page."""
         lang = current_language()
         headers = response.headers
-        if "Content-Language" not in headers:
-            headers["Content-Language"] = lang
-        if "Vary" in headers:
-            response.vary.update(("Accept-Language", "Cookie"))
-        else:  # the usual answer: nothing to parse and merge
-            headers["Vary"] = "Accept-Language, Cookie"
+        present = {name.lower(): value for name, value in headers.items()}  # one pass over a few headers
+        if "content-language" not in present:
+            headers.add("Content-Language", lang)
+        vary = present.get("vary")
+        if vary is None:
+            headers.add("Vary", "Accept-Language, Cookie")
+        else:  # merged as text: werkzeug's parse and rewrite of the set costs more than the rest of this hook
+            have = {part.strip().lower() for part in vary.split(",")}
+            more = [name for name in ("Accept-Language", "Cookie") if name.lower() not in have]
+            if more and "*" not in have:
+                headers["Vary"] = ", ".join([vary, *more])
         if (
             request.environ.get("QUERY_STRING")
             and request.args.get("lang", "").lower() in LANGUAGES

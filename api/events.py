@@ -83,7 +83,7 @@ class Events(MethodView):
     @blp.alt_response(200, schema=DryRunOut, description="dryRun=true: what the append would give; nothing written")
     def post(self, match_id: str) -> Any:
         """Append events, all or nothing, after checking each against the rules (or only check them: dryRun)."""
-        body = _envelope(json_body(request))
+        body = _envelope(json_body(request._get_current_object()))  # the request itself: no proxy per attribute
         if _dry_run():
             preview = current_service().preview(
                 match_id,

@@ -51,8 +51,9 @@ match is not held as 10,000 stored events at once (rebuilding every snapshot aft
 those transient megabytes per read left a server's heap fragmented well past its cache budget)."""
 
 REWEIGH_AFTER = 16
-"""An entry extended by appends is weighed again after this many events, or half its length
-when that is more; in between its weight is extrapolated from the last weighing. A state's
+"""An entry extended by appends is weighed again after this many events, or once its length has
+doubled when that is more (a weighing walks the whole state: a 500-event series is weighed
+seven times on its way, not once every few dozen appends); in between its weight is extrapolated from the last weighing. A state's
 bytes per event fall as a match goes on (the options and seating are paid once), so the
 extrapolation errs on the heavy side: an entry may leave the cache a little early, never late."""
 
@@ -212,7 +213,7 @@ class Weight(NamedTuple):
 
 def _weight(entry: Folded, before: Weight | None) -> Weight:
     """Weigh ``entry``, or extrapolate from the same match's last weighing when it grew only a little."""
-    if before is not None and before.at <= entry.version < before.at + max(REWEIGH_AFTER, before.at // 2):
+    if before is not None and before.at <= entry.version < before.at + max(REWEIGH_AFTER, before.at):
         grown = entry.version - before.at
         return Weight(before.measured + grown * before.measured // max(before.at, 1), before.measured, before.at)
     measured = weigh(entry)

@@ -43,7 +43,7 @@ RESULT_LINES: dict[str, re.Pattern[str]] = {
     "import_bench": re.compile(r"^import of [\d,]+ events: ours", re.M),
     "ledger_bench": re.compile(r"^GET /replay one 100-frame page", re.M),
     "memory_bench": re.compile(r"after read pass 1:", re.M),
-    "page_bench": re.compile(r'"median_ratio_long_over_short"'),
+    "page_bench": re.compile(r'"load_cold": [\d.]+,\s+"load_warm"'),  # the browser's loads ran too
     "postgres_bench": re.compile(r"^\(d\) cold state at step", re.M),
     "private_bench": re.compile(r"^\(c\) whole listing", re.M),
     "read_counts": re.compile(r"^cau-robat \(\d+ events\) /sheet\.csv", re.M),

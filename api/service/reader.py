@@ -218,7 +218,8 @@ class Reader:
         """
         record = self.record
         state = self._head()[0]
-        sheet = named(self.sheet(state), record.players)
+        scored = self.sheet(state)
+        sheet = named({**scored, "hands": []}, record.players)  # the standings named; the hands only counted
         return {
             "id": record.id,
             "game": record.game,
@@ -228,7 +229,7 @@ class Reader:
             "createdAt": record.created_at,
             "version": record.version,
             "head": record.head,
-            "hands": len(sheet["hands"]),
+            "hands": len(scored["hands"]),
             "standings": sheet["standings"],
             "end": sheet["end"],
             **self._seating(),

@@ -52,10 +52,11 @@ those transient megabytes per read left a server's heap fragmented well past its
 
 REWEIGH_AFTER = 16
 """An entry extended by appends is weighed again after this many events, or once its length has
-doubled when that is more (a weighing walks the whole state: a 500-event series is weighed
-seven times on its way, not once every few dozen appends); in between its weight is extrapolated from the last weighing. A state's
-bytes per event fall as a match goes on (the options and seating are paid once), so the
-extrapolation errs on the heavy side: an entry may leave the cache a little early, never late."""
+doubled when that is more (a weighing walks the whole state: a 500-event series is weighed seven
+times on its way, not once every few dozen appends); in between its weight is extrapolated from
+the last weighing. A state's bytes per event fall as a match goes on (the options and seating are
+paid once), so the extrapolation errs on the heavy side: an entry may leave the cache a little
+early, never late."""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,18 @@ def ev(type_: str, **data: Any) -> dict[str, Any]:
     return {"type": type_, "data": data}
 
 
+KABU_OPEN_SIX = {"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}}
+"""A Kabú match dealt five cards each with six open on the table (the scorer knows seat 0's three)."""
+
+KABU_OPEN_DEAL = ev(
+    "hand_started",
+    dealer=0,
+    hands=[["7C", "8C", "9D", "??", "??"], ["??"] * 5, ["??"] * 5],
+    table=["AH", "2H", "3H", "4H", "5H", "6H"],
+)
+"""Its deal: seat 0's first three cards known, every other card face down."""
+
+
 def open_reads(scorer: Scorer, seats: int) -> dict[str, bytes]:
     """Every open read of the match, without the token: path → body."""
     version = scorer.get()["version"]

@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from api.service.reader import Reader
-from tests.api.open_reads import ev, leaks
+from tests.api.open_reads import KABU_OPEN_DEAL, KABU_OPEN_SIX, ev, leaks
 from tests.api.snapshot_logs import eggs_log, recorded
 from tests.conftest import Scorer
 
@@ -120,14 +120,8 @@ def test_a_club_night_is_drawn_once_per_state_and_answered_304(client: FlaskClie
     assert client.get(f"/c/{club}/n/nope").status_code == 404
 
 
-KABU = {"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}}
 KABU_DEAL = [
-    ev(
-        "hand_started",
-        dealer=0,
-        hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5],
-        table=["AH", "2H", "3H", "4H", "5H", "6H"],
-    ),
+    KABU_OPEN_DEAL,
     ev("keep", seat=1, card=U),
     ev("keep", seat=2, card=U),
     ev("keep", seat=0, card="7C"),
@@ -143,7 +137,7 @@ def test_an_open_reader_never_gets_the_token_holders_drawing(
     open reader's bytes never hold a value only the token holder may see. (The pages' words never
     name a hidden card today — the narration is said for everyone — so the two drawings may read
     alike; what is tested is that nothing is shared between them.)"""
-    scorer.start(KABU)
+    scorer.start(KABU_OPEN_SIX)
     scorer.record(*KABU_DEAL)
     assert leaks(scorer.client.get(f"/matches/{scorer.id}/events", headers=HOLDER(scorer)).data, ["7C"]) == ["7C"]
     path = f"/m/{scorer.id}{page}"
@@ -207,7 +201,7 @@ def test_a_long_match_page_shows_its_latest_hands_and_pages_the_rest(client: Fla
 
 
 def test_answers_are_compressed_when_asked_and_etags_still_hold(scorer: Scorer, app: Flask) -> None:
-    scorer.start(KABU)
+    scorer.start(KABU_OPEN_SIX)
     scorer.record(*KABU_DEAL)
     gz = {"Accept-Encoding": "gzip"}
     for path in (f"/m/{scorer.id}", f"/matches/{scorer.id}/audit", f"/matches/{scorer.id}/replay"):

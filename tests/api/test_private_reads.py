@@ -21,7 +21,15 @@ from ledger import verify_listing
 from ledger.records import chain_hash_v2
 from tests.api.cabo_logs import vocabulary_log
 from tests.conftest import Scorer
-from tests.api.open_reads import assert_hidden_then_shown, cabo_to_the_call, ev, normalised, open_reads
+from tests.api.open_reads import (
+    KABU_OPEN_DEAL,
+    KABU_OPEN_SIX,
+    assert_hidden_then_shown,
+    cabo_to_the_call,
+    ev,
+    normalised,
+    open_reads,
+)
 
 U = "??"
 
@@ -47,10 +55,9 @@ def test_cau_robat_hands_stay_hidden(scorer: Scorer) -> None:
 
 
 def test_kabu_kept_and_dealt_cards_stay_hidden(scorer: Scorer) -> None:
-    scorer.start({"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}})
-    six = ["AH", "2H", "3H", "4H", "5H", "6H"]
+    scorer.start(KABU_OPEN_SIX)
     scorer.record(
-        ev("hand_started", dealer=0, hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5], table=six),
+        KABU_OPEN_DEAL,
         ev("keep", seat=1, card=U),
         ev("keep", seat=2, card=U),
         ev("keep", seat=0, card="7C"),
@@ -331,14 +338,9 @@ def _reveal_in_play(scorer: Scorer, game: str) -> tuple[int, list[str]]:
             ev("reveal", cards=[{"seq": 3, "card": "9C"}, {"seat": 3, "card": "5C"}]),
         )
         return 4, ["9C", "5C", "QD", "JC", "KC", "QH"]
-    scorer.start({"game": "kabu", "players": ["A", "B", "C"], "options": {"start": "choose5", "openSix": True}})
+    scorer.start(KABU_OPEN_SIX)
     scorer.record(
-        ev(
-            "hand_started",
-            dealer=0,
-            hands=[["7C", "8C", "9D", U, U], [U] * 5, [U] * 5],
-            table=["AH", "2H", "3H", "4H", "5H", "6H"],
-        ),
+        KABU_OPEN_DEAL,
         ev("keep", seat=1, card=U),
         ev("reveal", cards=[{"seq": 3, "card": "10S"}, {"seat": 2, "card": "7D"}]),
     )

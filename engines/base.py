@@ -437,6 +437,35 @@ def walk(
     return _walk_corrected(engine, events)
 
 
+def walk_again(engine: Engine, events: Sequence[Event], before: Sequence[Step]) -> Iterator[Step]:
+    """The corrected walk of ``events`` (as :func:`walk` gives it), taking over ``before``, the
+    corrected walk of an earlier log, as far as it still holds.
+
+    A step of ``before`` holds while the two logs agree on every event up to it and no
+    correction follows it in either (a correction can reach back to the start of the log).
+    A log read again after an append, or after the end of a hand showed its cards to an open
+    reader, is then walked on from the first event that differs, not from event 1: a page of
+    a long match drawn anew after each event does not refold its whole log.
+
+    Raises:
+        RuleViolation: as :func:`walk`.
+    """
+    shared, last = 0, min(len(before), len(events))
+    while shared < last and before[shared].event == events[shared]:
+        shared += 1
+    corrected = CORRECTIONS.__contains__
+    if shared and (
+        any(map(corrected, map(_TYPE_OF, events[shared:])))
+        or any(corrected(step.event.type) for step in before[shared:])
+    ):
+        shared = 0
+    if not shared:
+        yield from _walk_corrected(engine, events)
+        return
+    yield from before[:shared]
+    yield from _walk_recorded(engine, events[shared:], events[shared - 1].seq, before[shared - 1].state)
+
+
 _TYPE_OF = attrgetter("type")
 _new_step = tuple.__new__
 """Builds a :class:`Step` from its four fields without the named tuple's Python-level ``__new__``

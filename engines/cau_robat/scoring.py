@@ -12,6 +12,7 @@ from typing import Any
 
 from engines.cau_robat.rules import RULE_END, RULE_SCORE, hand_cards
 from engines.cau_robat.state import Hand, HandScore, State
+from engines.finished import FinishedHands
 from engines.said import Counted, Listed, Said
 
 
@@ -86,6 +87,25 @@ def _lines(state: State, hand: Hand, hs: HandScore) -> list[dict[str, Any]]:
     return lines
 
 
+FINISHED = FinishedHands()
+"""The entries of finished hands (:mod:`engines.finished`): a long match is scored again after each event."""
+
+
+def _finished_entry(state: State, hand: Hand, hs: HandScore) -> dict[str, Any]:
+    """A finished hand's entry of the sheet: it reads the hand, its score and the players' names."""
+    entry = {
+        "hand": hand.number,
+        "status": "scored",
+        "result": _result(state, hand, hs),
+        "lines": _lines(state, hand, hs),
+        "points": list(hs.cards),
+        "totals": list(hs.totals),
+    }
+    if hand.closed_after is not None and hand.facts is not None:
+        entry["closedFromSheet"] = {"afterMove": hand.closed_after, "seq": hand.facts.seq}
+    return entry
+
+
 def score(state: State) -> dict[str, Any]:
     """Return the score sheet: VOCABULARY.md §6 ``{"hands", "standings", "end"}``.
 
@@ -95,20 +115,9 @@ def score(state: State) -> dict[str, Any]:
     """
     out: list[dict[str, Any]] = []
     for i, hand in enumerate(state.hands):
-        if i < len(state.scores):
+        if i < len(state.scores):  # made once per hand (what it reads is its key), not once per read
             hs = state.scores[i]
-            out.append(
-                {
-                    "hand": hand.number,
-                    "status": "scored",
-                    "result": _result(state, hand, hs),
-                    "lines": _lines(state, hand, hs),
-                    "points": list(hs.cards),
-                    "totals": list(hs.totals),
-                }
-            )
-            if hand.closed_after is not None and hand.facts is not None:
-                out[-1]["closedFromSheet"] = {"afterMove": hand.closed_after, "seq": hand.facts.seq}
+            out.append(FINISHED.entry((hand, hs, state.players), lambda: _finished_entry(state, hand, hs)))
         else:
             out.append(
                 {

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from engines.cards import Card
 from engines.common import quick_replace
+from engines.finished import FinishedHands
 from engines.el_roby.state import (
     LIMIT,
     RULE_MONEY,
@@ -324,6 +325,11 @@ def hand_entry(state: State, rec: Record) -> dict[str, Any]:
     return entry
 
 
+FINISHED = FinishedHands()
+"""The entries of finished hands (:mod:`engines.finished`): a long match is scored again after each event;
+a hand's entry (:func:`hand_entry`) reads its record, the players' names and the options."""
+
+
 def score(state: State) -> dict[str, Any]:
     """Return the score sheet: VOCABULARY.md §6 ``{"hands", "standings", "end"}``.
 
@@ -336,8 +342,9 @@ def score(state: State) -> dict[str, Any]:
     by_number = {r.number: r for r in state.records}
     numbers = sorted(set(by_number) | ({state.current.number} if state.current is not None else set()))
     for number in numbers:
-        if number in by_number:
-            out.append(hand_entry(state, by_number[number]))
+        if number in by_number:  # made once per hand (what it reads is its key), not once per read
+            record = by_number[number]
+            out.append(FINISHED.entry((record, state.players, state.options), lambda: hand_entry(state, record)))
             continue
         hand = state.current
         assert hand is not None

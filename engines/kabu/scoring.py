@@ -14,6 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Sequence
 
+from engines.finished import FinishedHands
 from engines.kabu.state import Adjust, Hand, Options, Payment, Seat, Settlement, State, value_words
 from engines.said import Counted, Joined, Listed, Said
 
@@ -334,6 +335,26 @@ def end_words(state: State) -> Said:
     return Said("the agreed time is up: the game ends and %(winners)s", winners=who)
 
 
+FINISHED = FinishedHands()
+"""The entries of finished hands (:mod:`engines.finished`): a long match is scored again after each event."""
+
+
+def _finished_entry(state: State, hand: Hand, st: Settlement, adjusts: Sequence[Adjust]) -> dict[str, Any]:
+    """A settled hand's entry of the sheet: it reads the hand, its settlement, the buys after it, the
+    players' names and the options (the solvency test's words), nothing else of the state."""
+    entry = {
+        "hand": hand.number,
+        "status": "scored",
+        "result": hand_result(state, hand, st, adjusts),
+        "lines": hand_lines(state, hand, st, adjusts),
+        "points": list(st.net),
+        "totals": _totals_after(st, adjusts),
+    }
+    if hand.closed_after is not None:
+        entry["closedFromSheet"] = {"afterMove": hand.closed_after, "seq": hand.ended_seq}
+    return entry
+
+
 def score(state: State) -> dict[str, Any]:
     """Return the score sheet: VOCABULARY.md §6 ``{"hands", "standings", "end"}``.
 
@@ -343,20 +364,10 @@ def score(state: State) -> dict[str, Any]:
     """
     hands_out: list[dict[str, Any]] = []
     for i, hand in enumerate(state.hands):
-        if i < len(state.settled):
+        if i < len(state.settled):  # made once per hand (what it reads is its key), not once per read
             st, adjusts = state.settled[i], state.adjusts[i]
-            hands_out.append(
-                {
-                    "hand": hand.number,
-                    "status": "scored",
-                    "result": hand_result(state, hand, st, adjusts),
-                    "lines": hand_lines(state, hand, st, adjusts),
-                    "points": list(st.net),
-                    "totals": _totals_after(st, adjusts),
-                }
-            )
-            if hand.closed_after is not None:
-                hands_out[-1]["closedFromSheet"] = {"afterMove": hand.closed_after, "seq": hand.ended_seq}
+            parts = (hand, st, adjusts, state.players, state.options)
+            hands_out.append(FINISHED.entry(parts, lambda: _finished_entry(state, hand, st, adjusts)))
             continue
         entry: dict[str, Any] = {
             "hand": hand.number,

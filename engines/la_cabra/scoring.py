@@ -14,6 +14,7 @@ from typing import Any
 
 from engines.base import RuleViolation
 from engines.cards import Card
+from engines.finished import FinishedHands
 from engines.la_cabra.state import (
     DECK,
     LOSS_LIMIT,
@@ -473,6 +474,26 @@ def hand_lines(state: State, i: int) -> tuple[str, dict[str, Any], list[dict[str
     return "scored", result, lines, []
 
 
+FINISHED = FinishedHands()
+"""The entries of finished hands (:mod:`engines.finished`): a long series is scored again after each event."""
+
+
+def _finished_entry(state: State, i: int) -> dict[str, Any]:
+    """A finished hand's entry of the sheet: it reads hand ``i``, its score, the hand before it,
+    the options and the players (:func:`hand_lines`), nothing else of the state."""
+    hand = state.hand(i)
+    status, result, lines, missing = hand_lines(state, i)
+    entry: dict[str, Any] = {"hand": hand.number, "status": status, "result": result, "lines": lines}
+    if hand.closed_seq:
+        entry["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed_seq}
+    if status == "incomplete":
+        entry["missing"] = missing
+    got = state.scores[i].points
+    entry["points"] = list(got) if got is not None else None
+    entry["totals"] = list(state.scores[i].totals)
+    return entry
+
+
 def score(state: State) -> dict[str, Any]:
     """Return the score sheet: VOCABULARY.md §6 ``{"hands", "standings", "end"}``.
 
@@ -482,16 +503,9 @@ def score(state: State) -> dict[str, Any]:
     hands_out: list[dict[str, Any]] = []
     hands = state.hands
     for i, hand in enumerate(hands):
-        if i < len(state.scores):
-            status, result, lines, missing = hand_lines(state, i)
-            entry: dict[str, Any] = {"hand": hand.number, "status": status, "result": result, "lines": lines}
-            if hand.closed_seq:
-                entry["closedFromSheet"] = {"afterMove": hand.moves, "seq": hand.closed_seq}
-            if status == "incomplete":
-                entry["missing"] = missing
-            got = state.scores[i].points
-            entry["points"] = list(got) if got is not None else None
-            entry["totals"] = list(state.scores[i].totals)
+        if i < len(state.scores):  # made once per hand (what it reads is its key), not once per read
+            parts = (hand, state.scores[i], hands[i - 1] if i else None, state.players, state.options)
+            entry = FINISHED.entry(parts, lambda: _finished_entry(state, i))
         else:
             mult, _ = multiplier(state, i)
             entry = {

@@ -315,6 +315,9 @@ def verify_chain(
     version: int | None,
     head: str | None,
     into: list[StoredEvent] | None = None,
+    *,
+    after: int = 0,
+    after_hash: str = GENESIS,
 ) -> VerifyReport:
     """Recompute one match's chain from its stored rows, in seq order, in one pass over them.
 
@@ -330,15 +333,17 @@ def verify_chain(
     again by :func:`_check_row`, which says what is wrong in words (not JSON, not canonical,
     damaged text). With ``into``, each sound row is also decoded once into a StoredEvent
     appended to it (a replay that verifies reads the rows once); it stops at the first bad row.
+    ``after`` and ``after_hash`` go on from rows verified before: ``rows`` then start at seq
+    ``after + 1``, whose prev link must be ``after_hash`` (the hash of seq ``after``).
     """
-    length = 0
-    last_hash = GENESIS
-    expected_prev = GENESIS
+    length = after
+    last_hash = after_hash
+    expected_prev = after_hash
     first_bad: int | None = None
     reason: str | None = None
     pieces = _Pieces(match_id)
     prefixes, middles, types = pieces.prefixes, pieces.middles, pieces.types
-    expected_prev_bytes = GENESIS.encode("ascii")
+    expected_prev_bytes = after_hash.encode("ascii")
     for row in rows:
         length += 1
         stored_hash = row[7]

@@ -20,7 +20,7 @@ from orjson import loads
 from ._core import KeyRow, Row, event_from_row, verify_chain
 from .base import CLUB_LOG, Head, Ledger, MatchFilter, Snapshot
 from .errors import MatchNotFound
-from .records import MatchRecord, StoredEvent, VerifyReport, canonical_json
+from .records import GENESIS, MatchRecord, StoredEvent, Verified, VerifyReport, canonical_json
 
 EVENT_COLUMNS = 'match_id, seq, type, data, at, "by", "key", prev, hash, fmt, private'
 MATCH_COLUMNS = "id, game, token_hash, created_at, players, status, version, head, meta"
@@ -314,6 +314,36 @@ class SqlLedger(Ledger):
         with self._consistent(raw=True) as cur:
             report = self._verify_one(cur, match_id, events)
         return report, events
+
+    def read_verified_on(
+        self, match_id: str, since: Verified | None
+    ) -> tuple[VerifyReport, list[StoredEvent], Verified | None]:
+        """As :meth:`read_verified`, hashing and decoding only the rows that ``since`` does not hold
+        byte for byte (see :meth:`ledger.base.Ledger.read_verified_on`)."""
+        with self._consistent(raw=True) as cur:
+            row = cur.execute(self._SQL.match_head, (match_id,)).fetchone()
+            rows = cur.execute(self._SQL.verify_one, (match_id,)).fetchall()
+        if row is None and not rows:
+            raise MatchNotFound(match_id)
+        version, head = (None, None) if row is None else (int(row[0]), text(row[1]))
+        kept = len(since.rows) if since is not None else 0
+        if since is not None and not (
+            kept <= len(rows) and rows[kept - 1] == since.rows[-1] and rows[:kept] == since.rows
+        ):
+            since, kept = None, 0  # a stored row is not what was verified: the whole chain again
+        newer: list[StoredEvent] = []
+        report = verify_chain(
+            match_id,
+            rows[kept:],
+            version,
+            head,
+            newer,
+            after=kept,
+            after_hash=since.head if since is not None else GENESIS,
+        )
+        events = [*since.events, *newer] if since is not None else newer
+        verified = Verified(rows, events, report.head) if report.valid and rows else None
+        return report, events, verified
 
     def _verify_one(self, cur: Any, match_id: str, into: list[StoredEvent] | None = None) -> VerifyReport:
         row = cur.execute(self._SQL.match_head, (match_id,)).fetchone()

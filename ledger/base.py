@@ -39,7 +39,17 @@ from ._core import (
     status_update,
 )
 from .errors import ConcurrencyConflict, IdempotencyConflict, LedgerError, MatchExists, MatchNotFound
-from .records import GENESIS, AppendResult, MatchRecord, NewEvent, StoredEvent, VerifyReport, append_result, utc_now
+from .records import (
+    GENESIS,
+    AppendResult,
+    MatchRecord,
+    NewEvent,
+    StoredEvent,
+    Verified,
+    VerifyReport,
+    append_result,
+    utc_now,
+)
 
 
 class Current(int):
@@ -523,6 +533,20 @@ class Ledger(ABC):
     @abstractmethod
     def read_verified(self, match_id: str) -> tuple[VerifyReport, list[StoredEvent]]:
         """Return one match's chain report and its events (up to the first bad row), from one read of the rows."""
+
+    def read_verified_on(
+        self, match_id: str, since: Verified | None
+    ) -> tuple[VerifyReport, list[StoredEvent], Verified | None]:
+        """As :meth:`read_verified`, taking over the rows of an earlier read that verified (``since``)
+        that are still stored byte for byte as they were; also return what a later read may take
+        over (None: nothing, the chain did not verify or the backend keeps no raw rows).
+
+        A match read after each new event (its page drawn anew) then hashes and decodes only
+        the new rows, while every row is still read and compared. This backend keeps nothing:
+        every read verifies the whole chain.
+        """
+        report, events = self.read_verified(match_id)
+        return report, events, None
 
     @abstractmethod
     def snapshot(self, match_id: str, *, upto: int | None = None) -> Snapshot | None:

@@ -237,6 +237,23 @@ class VerifyReport:
     reason: str | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class Verified:
+    """A match's rows as one read found them, every one verified, and its events decoded from them.
+
+    A later read of the same match takes them over (:meth:`ledger.base.Ledger.read_verified_on`):
+    it still reads every row, compares each with the row kept here byte for byte, and hashes
+    and decodes only the rows that are new or differ; a stored byte changed since (a damaged or
+    edited file) sends it back to verifying the whole chain.
+    """
+
+    rows: Sequence[Sequence[Any]]
+    """The rows as the backend returned them (its raw text or bytes)."""
+    events: Sequence[StoredEvent]
+    head: str
+    """The hash of the last row."""
+
+
 def canonical_json(obj: Any) -> bytes:
     """Return the canonical JSON bytes of ``obj``: sorted keys, no spaces, UTF-8.
 

@@ -26,6 +26,7 @@ from ledger import (
     LedgerError,
     MatchExists,
     MatchNotFound,
+    MemoryLedger,
     NewEvent,
     StoredEvent,
 )
@@ -532,6 +533,29 @@ class TestLedgerContract:
         assert events[-1].private and events[-1].data["hidden"] == ["AS", "ñ"]
         with pytest.raises(MatchNotFound):
             ledger.read_verified("nope")
+
+    def test_a_read_that_takes_over_an_earlier_one_gives_what_a_whole_read_gives(self, ledger: Ledger) -> None:
+        """``read_verified_on``: the rows verified before are compared, not hashed again; the
+        report and events are those of :meth:`read_verified`, whatever was kept."""
+        start(ledger)
+        ledger.append("m1", plays("7D", "8D"), by="s", key="k1")
+        first, events, kept = ledger.read_verified_on("m1", None)
+        assert (first, events) == ledger.read_verified("m1")
+        if isinstance(ledger, MemoryLedger):
+            assert kept is None  # nothing kept: every read verifies the whole chain
+            return
+        assert kept is not None and len(kept.rows) == 3 and kept.head == first.head
+        ledger.append(
+            "m1", [NewEvent("play", {"seat": 1, "card": "9D", "hidden": ["AS"]}, private=(("hidden",),))], by="t"
+        )
+        report, events, later = ledger.read_verified_on("m1", kept)
+        assert (report, events) == ledger.read_verified("m1") and report.valid and report.length == 4
+        assert events[0] is kept.events[0] and events[2] is kept.events[2]  # taken over, not decoded again
+        assert later is not None and len(later.rows) == 4
+        again = ledger.read_verified_on("m1", later)  # nothing new: every row compared, none hashed
+        assert again[:2] == (report, events)
+        with pytest.raises(MatchNotFound):
+            ledger.read_verified_on("nope", later)
 
     def test_an_anonymous_recorder_is_stored_as_an_empty_name(self, ledger: Ledger) -> None:
         start(ledger, by="")

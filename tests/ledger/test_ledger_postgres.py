@@ -178,6 +178,19 @@ def test_an_edited_row_is_found_by_verify(book: PostgresLedger, postgres_url: st
     assert not report.valid and report.first_bad == 2 and "altered" in (report.reason or "")
 
 
+def test_a_row_edited_after_it_was_verified_is_found_by_the_next_read(book: PostgresLedger, postgres_url: str) -> None:
+    """A read that takes over an earlier one compares every row with what it verified: an edit
+    of an old row behind the ledger's back is verified again and named."""
+    _, _, kept = book.read_verified_on("m1", None)  # the fixture's match: seq 1 to 3
+    assert kept is not None
+    sql(postgres_url, "ALTER TABLE events DISABLE TRIGGER events_no_update")
+    sql(postgres_url, 'UPDATE events SET data = \'{"card":"2S","seat":0}\' WHERE seq = 2')
+    sql(postgres_url, "ALTER TABLE events ENABLE TRIGGER events_no_update")
+    report, events, later = book.read_verified_on("m1", kept)
+    assert (report, events) == book.read_verified("m1") and later is None
+    assert not report.valid and report.first_bad == 2 and "altered" in (report.reason or "")
+
+
 def test_writers_on_separate_pools_keep_one_contiguous_log(postgres_url: str) -> None:
     """Eight writers, each with its own connection pool (as separate servers have), race with
     expected versions and retry on conflict: every acknowledged batch is stored once."""

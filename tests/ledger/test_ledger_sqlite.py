@@ -57,6 +57,19 @@ def recorded(path: Path, events: int = 5) -> Path:
     return path
 
 
+def test_a_row_edited_after_it_was_verified_is_found_by_the_next_read(db_path: Path) -> None:
+    """A read that takes over an earlier one compares every row with what it verified: a row
+    edited behind the ledger's back (guards dropped and put back) is verified again and named."""
+    recorded(db_path)
+    with SqliteLedger(db_path) as book:
+        _, _, kept = book.read_verified_on("m1", None)
+        assert kept is not None and len(kept.rows) == 5
+        drop_edit_restore(db_path, 'UPDATE events SET data = \'{"card":"2S","seat":0}\' WHERE seq = 2')
+        report, events, later = book.read_verified_on("m1", kept)
+        assert (report, events) == book.read_verified("m1") and later is None
+        assert not report.valid and report.first_bad == 2 and len(events) == 1
+
+
 # -- the database enforces append-only -----------------------------------------------------
 
 

@@ -25,7 +25,7 @@ import dataclasses
 import functools
 from typing import Any, Iterator, Mapping, Sequence
 
-from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, voided_seqs, walk
+from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, voided_seqs, walk, walk_again
 from engines.privacy import Secret, secrets_of, unknown_form
 from engines.said import Said
 from ledger.records import Path, StoredEvent, committed_data, public_data
@@ -192,12 +192,15 @@ def disclose(
     hidden: dict[int, tuple[Secret, ...]] = {}
     shown: dict[int, frozenset[Path]] = {}
     for i, event in enumerate(events):
+        stored = committed.get(event.seq) if committed is not None else None
+        if stored is not None and not stored:  # committed to nothing private when stored: nothing to hide
+            log.append(event)
+            continue
         found = (
             event_secrets(engine, options[i], event.type, event.data, types)
             if event.type in engine.PRIVATE or event.type == "amend"
             else []
         )
-        stored = committed.get(event.seq) if committed is not None else None
         if stored is not None:
             paths = {tuple(p) for p in stored}
             found = [s for s in found if s.path in paths]
@@ -241,7 +244,11 @@ def kept_in_play(disclosure: Disclosure) -> bool:
 
 
 def foldable(
-    engine: Engine, events: Sequence[Event], public: Sequence[Event], course: Course = "corrected"
+    engine: Engine,
+    events: Sequence[Event],
+    public: Sequence[Event],
+    course: Course = "corrected",
+    before: Sequence[Step] = (),
 ) -> tuple[list[Event], frozenset[int], list[Step]]:
     """Return the disclosed log, the seqs of the events it cannot fold, and its one walk.
 
@@ -253,14 +260,19 @@ def foldable(
     gets a step of status ``withheld`` holding the last state folded) until the hand ends
     and shows its cards. Nothing this reader may not see is ever folded, so every view of
     the walk, a seat's included, is safe to show; an empty set means the log folds whole.
-    ``events`` is the log from event 1 and ``public`` its disclosed form (:attr:`Disclosure.log`).
+    ``events`` is the log from event 1 and ``public`` its disclosed form (:attr:`Disclosure.log`);
+    ``before`` (corrected course) the whole walk of an earlier disclosed log, taken over as far
+    as it holds (:func:`engines.base.walk_again`).
 
     Raises:
         RuleViolation: the log refused at its first event (never for a stored log).
     """
     steps: list[Step] = []
     try:
-        for step in walk(engine, public, course):  # one by one: at a refusal, ``steps`` ends before it
+        walked = (
+            walk_again(engine, public, before) if before and course == "corrected" else walk(engine, public, course)
+        )
+        for step in walked:  # one by one: at a refusal, ``steps`` ends before it
             steps.append(step)
         return list(public), frozenset(), steps
     except RuleViolation:

@@ -20,7 +20,7 @@ import dataclasses
 import functools
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from replays.addressing import AddressError, Position, hand_number, locate, positions, seat_by_name
+from replays.addressing import AddressError, Position, hand_number, locate, positions, positions_from, seat_by_name
 from api.service import seats, snapshots
 from api.service.cache import Folded
 from api.service.disclosure import (
@@ -49,6 +49,7 @@ from engines.base import (
     replay,
     voided_seqs,
     walk,
+    walk_again,
 )
 from engines import LEAGUES
 from engines.league import seat_figures
@@ -158,13 +159,30 @@ class Reader:
 
     @functools.cached_property
     def _folded(self) -> tuple[list[Event], frozenset[int], list[Step]]:
-        """The log this reader folds, the events put back as recorded (open readers), and its one walk."""
+        """The log this reader folds, the events put back as recorded (open readers), and its one walk.
+
+        The last whole walk of each kind of reader (everything, or open) is kept in the state
+        cache and taken over as far as the log read now agrees with it, event by event
+        (:func:`engines.base.walk_again`): a long match read after each new event is walked on
+        from that event, or from the deal whose end showed its cards, not from event 1.
+        """
+        key = f"{self.id}\x00walk\x00{'all' if self.disclosure is None else 'open'}"
+        kept = self.service.cache.get(key)
+        before: Sequence[Step] = kept.state if kept is not None else ()
         if self.disclosure is None:
-            return self.log, frozenset(), list(walk(self.engine, self.log))
-        try:
-            return foldable(self.engine, self.log, self.disclosure.log)
-        except RuleViolation:  # the log needs a private fact to fold: the public views only
-            return self.log, frozenset(e.seq for e in self.log), list(walk(self.engine, self.log))
+            folded: tuple[list[Event], frozenset[int], list[Step]] = (
+                self.log,
+                frozenset(),
+                list(walk_again(self.engine, self.log, before)),
+            )
+        else:
+            try:
+                folded = foldable(self.engine, self.log, self.disclosure.log, before=before)
+            except RuleViolation:  # the log needs a private fact to fold: the public views only
+                return self.log, frozenset(e.seq for e in self.log), list(walk(self.engine, self.log))
+        if not folded[1]:  # a whole walk (nothing withheld) is the one kept
+            self.service.cache.put(key, Folded(len(folded[2]), "", tuple(folded[2])))
+        return folded
 
     def sheet(self, state: Any) -> dict[str, Any]:
         """The rules' score sheet of ``state``, scored once per reader (a match page reads it for
@@ -397,10 +415,18 @@ class Reader:
 
         An open reader of a match in play gets the hands scored from the disclosed log: every
         finished hand as the table scored it, the hand in play from what the table has seen.
-        The audit trusts no cache: the walk is this reader's own, from event 1.
+        Every stored row is read and checked: a row hashed at an earlier read is compared with
+        what it was then, byte for byte, and only a new one is hashed; the walk and the finished
+        hands' lines are taken over from the last read only as far as the log read now agrees.
         """
         record, engine = self.record, self.engine
-        report, stored = self.ledger.read_verified(self.id)  # one read: the rows checked are the rows scored
+        key = f"{self.id}\x00verified"
+        kept = self.service.cache.get(key)
+        report, stored, verified = self.ledger.read_verified_on(  # one read: the rows checked are the rows scored
+            self.id, kept.state if kept is not None else None
+        )
+        if verified is not None:
+            self.service.cache.put(key, Folded(len(stored), report.head, verified))
         if not report.valid:
             stored = self.ledger.read(self.id)  # a broken chain is still scored as stored, and said so
         self.__dict__["stored"] = stored
@@ -573,10 +599,10 @@ class Reader:
         # a position asked by hand or move may start anywhere.
         told_from = 1 if hand is not None or move is not None or trick is not None else max(1, start - 1)
         all_frames = self._frames_all(course, told_from=told_from)
-        places = positions(
-            engine, all_frames if course == "corrected" else self._frames_all("corrected", told_from=len(self.log) + 1)
-        )
-        if hand is not None or move is not None or trick is not None:
+        basis = all_frames if course == "corrected" else self._frames_all("corrected", told_from=len(self.log) + 1)
+        addressed = hand is not None or move is not None or trick is not None
+        places = positions(engine, basis) if addressed else positions_from(engine, basis, start)
+        if addressed:
             if stop is not None:
                 raise BadRequest(
                     "request.bad_position",

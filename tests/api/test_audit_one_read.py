@@ -38,3 +38,30 @@ def test_the_audit_of_an_altered_log_names_the_event_and_still_scores_it(tmp_pat
         altered = Service(ledger, StateCache()).audit(created["id"])
     assert not altered["chain"]["valid"] and altered["chain"]["firstBad"] == note
     assert altered["version"] == 40 and altered["hands"] == sound["hands"]  # every stored row is still scored
+
+
+def test_a_row_altered_after_an_audit_is_found_by_the_next_one(tmp_path: Path) -> None:
+    """The audit takes over the rows it verified at its last read, comparing each with what it
+    was: a forger's edit of an old row between two audits of one running service is named."""
+    path = tmp_path / "a.db"
+    log = eggs_log(40)
+    note = next(seq for seq, e in enumerate(log, 1) if e["type"] == "note")
+    with SqliteLedger(path) as ledger:
+        service = Service(ledger, StateCache())
+        created = service.start_match(log[0]["data"])
+        service.record(created["id"], log[1:30], token=created["token"])
+        assert service.audit(created["id"])["chain"]["valid"]  # the rows kept, verified
+        service.record(created["id"], log[30:], token=created["token"])
+        sound = service.audit(created["id"])  # taken over: the ten new rows hashed
+        assert sound["chain"]["valid"] and sound["chain"]["length"] == 40
+        conn = sqlite3.connect(path, isolation_level=None)
+        saved = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+        for name in TRIGGERS:
+            conn.execute(f"DROP TRIGGER {name}")
+        conn.execute("UPDATE events SET data = ? WHERE seq = ?", ('{"text":"nothing happened"}', note))
+        for (sql,) in saved:
+            conn.execute(sql)
+        conn.close()
+        altered = service.audit(created["id"])
+    assert not altered["chain"]["valid"] and altered["chain"]["firstBad"] == note
+    assert altered["hands"] == sound["hands"]

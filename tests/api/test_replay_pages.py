@@ -18,7 +18,7 @@ import pytest
 from tests.api.walk_logs import corrected_log
 from tests.api.snapshot_logs import eggs_log, ended_log
 
-from replays.addressing import hand_number, positions
+from replays.addressing import hand_number, positions, positions_from
 from api.service import Service, StateCache
 from engines import ENGINES
 from engines.base import Event, events_from
@@ -59,6 +59,22 @@ def test_the_view_numbers_hands_as_players_count_them(game: str) -> None:
     deals = [f for f in steps if f.type == "hand_started"]
     assert len(deals) > 1
     assert [hand_number(ENGINES[game], f.state) for f in deals] == [places[f.seq].hand for f in deals]
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_positions_from_a_deal_are_those_of_the_whole_walk(game: str) -> None:
+    """The last moves of an open replay are placed from the deal of their hand on
+    (:func:`positions_from`): the same hand, move and trick as counted from event 1, voided deals
+    and corrections included (La Cabra: a log with corrections and a re-deal)."""
+    for log in [ended_log(game, 7), *([corrected_log(1)] if game == "la-cabra" else [])]:
+        steps = frames(ENGINES[game], [Event(i, e["type"], e["data"]) for i, e in enumerate(log, 1)])
+        whole = {p.seq: p for p in positions(ENGINES[game], steps)}
+        for seq in sorted({1, 2, len(steps) // 3, len(steps) // 2, len(steps) - 3, len(steps)}):
+            part = positions_from(ENGINES[game], steps, seq)
+            assert part and part[-1].seq == len(steps)
+            assert all(whole[p.seq] == p for p in part)
+            assert seq in {p.seq for p in part}
+            assert len(part) < len(steps) or seq <= min(f.seq for f in steps if f.type == "hand_started")
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))

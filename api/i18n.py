@@ -30,6 +30,7 @@ from api.languages import (  # noqa: F401 - the names the app, the pages and the
     LANGUAGES,
     PLACEHOLDER,
     TRANSLATIONS,
+    WORDS,
     compile_catalogs,
     offered,
     say_in,
@@ -72,7 +73,9 @@ def current_language() -> str:
 def say(value: Any, lang: str | None = None) -> Any:
     """Say an engine's words again in ``lang``, the request's language by default (English
     outside a request). The one translation of what the engines say: the JSON encoder and the
-    templates both call it."""
+    templates both call it (a page's every expression: what holds no words is returned at once)."""
+    if not isinstance(value, WORDS):
+        return value
     return say_in(value, lang or current_language())
 
 

@@ -63,11 +63,15 @@ def offered(value: str | Iterable[str] | None) -> tuple[str, ...]:
     return tuple(code for code in LANGUAGES if code in chosen) or LANGUAGES
 
 
+WORDS = (Said, Counted, Listed, Joined)
+"""What an engine says in words, to be said again in the reader's language."""
+
+
 def say_in(value: Any, lang: str) -> Any:
     """Say an engine's words (:class:`engines.said.Said`, :class:`~engines.said.Listed`,
     :class:`~engines.said.Joined`, :class:`~engines.said.Counted`) again in ``lang``; English, and
     anything else, is returned as it is."""
-    if not isinstance(value, (Said, Counted, Listed, Joined)):
+    if not isinstance(value, WORDS):
         return value
     return str(value) if lang == DEFAULT else _again(value, lang)
 

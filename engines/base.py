@@ -451,7 +451,7 @@ def walk_again(engine: Engine, events: Sequence[Event], before: Sequence[Step]) 
         RuleViolation: as :func:`walk`.
     """
     shared, last = 0, min(len(before), len(events))
-    while shared < last and before[shared].event == events[shared]:
+    while shared < last and (before[shared].event is events[shared] or before[shared].event == events[shared]):
         shared += 1
     corrected = CORRECTIONS.__contains__
     if shared and (

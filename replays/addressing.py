@@ -98,24 +98,6 @@ def positions(
     return out
 
 
-def positions_from(engine: Engine, frames: Sequence[Frame], seq: int) -> list[Position]:
-    """Return the positions (:func:`positions`) of the frames from the deal of the hand in play at
-    event ``seq`` on; the frames before that deal are left out.
-
-    What a page of the last moves needs: the hands before are counted, not viewed (a game with
-    tricks reads the view at every deal and move), so a long match costs what the page shows.
-    """
-    first = dealt = 0
-    for i, frame in enumerate(frames):
-        if frame.seq > seq:
-            break
-        if frame.type == "hand_started" and frame.status in ("played", "amended"):
-            first, dealt = i, dealt + 1
-    if not dealt:
-        return positions(engine, frames)
-    return positions(engine, frames[first:], hands_before=dealt - 1)
-
-
 def hand_number(engine: Engine, state: Any) -> int | None:
     """Return the number of the hand in play in ``state`` as the game's view counts it (None: not told).
 

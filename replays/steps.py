@@ -245,6 +245,8 @@ def frames_of(
         elif step.status == "irregular":
             text = irregular_text(engine, before, event) if event.seq >= told_from else ""
             frame = Frame(event.seq, event.type, event.data, "irregular", text, step.state)
+        elif event.seq < told_from:  # a note, a claim, a correction: unsaid before the moves told
+            frame = Frame(event.seq, event.type, event.data, step.status, "", step.state)
         else:
             text = (event.type == "dispute" and _auto_dispute(event, previous)) or _side_text(event)
             if step.status == "correction" and course == "recorded":

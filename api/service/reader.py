@@ -20,7 +20,7 @@ import dataclasses
 import functools
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from replays.addressing import AddressError, Position, hand_number, locate, positions, positions_from, seat_by_name
+from replays.addressing import AddressError, Position, hand_number, locate, positions, seat_by_name
 from api.service import seats, snapshots
 from api.service.cache import Folded
 from api.service.disclosure import (
@@ -134,7 +134,21 @@ class Reader:
 
     @functools.cached_property
     def log(self) -> list[Event]:
-        return events_from(self.stored)
+        """The log as engines read it; the events of rows the audit took over from its last read
+        (the very stored objects) are that read's events, so a later walk knows them by identity."""
+        stored = self.stored
+        key = f"{self.id}\x00log"
+        kept = self.service.cache.get(key)
+        shared = 0
+        if kept is not None:
+            rows, events = kept.state
+            last = min(len(rows), len(stored))
+            while shared < last and rows[shared] is stored[shared]:
+                shared += 1
+        log = [*events[:shared], *events_from(stored[shared:])] if shared else events_from(stored)
+        if shared < len(stored):
+            self.service.cache.put(key, Folded(len(stored), "", (tuple(stored), log)))
+        return log
 
     @property
     def version(self) -> int:
@@ -474,7 +488,12 @@ class Reader:
         Read off the whole log: a confirmation names only a scored hand, whose result every
         reader sees, and says nothing hidden (who signed, when, whether it verifies).
         """
-        read = seats.read_confirmations(self.id, self.engine, self.log, {r.hash: r.seq for r in self.stored})
+        signed = any(e.type == "confirm" for e in self.log)  # most matches have none: no look-ups to build
+        read = (
+            seats.read_confirmations(self.id, self.engine, self.log, {r.hash: r.seq for r in self.stored})
+            if signed
+            else []
+        )
         return seats.hand_confirmations(
             self.record.game,
             self.confirmation,
@@ -482,7 +501,7 @@ class Reader:
             standings,
             read,
             self.record.players,
-            {r.seq: r.at for r in self.stored},
+            {r.seq: r.at for r in self.stored} if read else {},
         )
 
     def _seating(self) -> dict[str, Any]:
@@ -539,9 +558,29 @@ class Reader:
         out = frames_of(self.engine, self._walk(course), course, told_from=told_from)
         return out if self.full else self._kept_told_unknown(out, told_from)
 
-    def _kept_told_unknown(self, steps: list[Frame], told_from: int = 1) -> list[Frame]:
+    def _frames_from_deal(self, start: int, told_from: int) -> tuple[list[Frame], list[Position], Any]:
+        """The frames of this reader's walk from the deal of the hand in play at event ``start`` on,
+        their positions, and the state before the first of them.
+
+        What the last moves of a long match need: the deals before are counted, not turned into
+        frames and placed (an open reader's page, drawn anew after each event)."""
+        steps = self.steps()
+        first = dealt = 0
+        for i, step in enumerate(steps):
+            if step.event.seq > start:
+                break
+            if step.event.type == "hand_started" and step.status in ("played", "amended"):
+                first, dealt = i, dealt + 1
+        before = steps[first - 1].state if first else None
+        made = frames_of(self.engine, steps[first:], "corrected", before=before, told_from=told_from)
+        if not self.full:
+            made = self._kept_told_unknown(made, told_from, before)
+        return made, positions(self.engine, made, hands_before=dealt - 1 if dealt else None), before
+
+    def _kept_told_unknown(self, steps: list[Frame], told_from: int = 1, before: Any = None) -> list[Frame]:
         """Tell each step holding a value the open fold keeps (a Cabo reveal during play) with that
-        value as unknown: the words of an open replay name no hidden card."""
+        value as unknown: the words of an open replay name no hidden card (``before``: the state
+        before the first of ``steps``)."""
         assert self.disclosure is not None
         by_seq = {e.seq: e for e in self.log}
         out = list(steps)
@@ -552,7 +591,7 @@ class Reader:
             event = by_seq[frame.seq]
             told = Event(event.seq, event.type, cards_unknown(frame.data, kept))
             try:
-                text = self.engine.narrate(steps[i - 1].state if i else None, told, frame.state)
+                text = self.engine.narrate(steps[i - 1].state if i else before, told, frame.state)
             except (KeyError, ValueError, TypeError, IndexError, RuleViolation):
                 text = WITHHELD_WORDS
             out[i] = dataclasses.replace(frame, text=text)
@@ -597,11 +636,17 @@ class Reader:
                 return page
         # The frames shown are said in words (and the one before the first, whose view they change);
         # a position asked by hand or move may start anywhere.
-        told_from = 1 if hand is not None or move is not None or trick is not None else max(1, start - 1)
-        all_frames = self._frames_all(course, told_from=told_from)
-        basis = all_frames if course == "corrected" else self._frames_all("corrected", told_from=len(self.log) + 1)
         addressed = hand is not None or move is not None or trick is not None
-        places = positions(engine, basis) if addressed else positions_from(engine, basis, start)
+        told_from = 1 if addressed else max(1, start - 1)
+        before = None  # the state before the first frame made (None: they start at event 1)
+        if not self.full and not addressed and course == "corrected":  # the last moves of a match page
+            all_frames, places, before = self._frames_from_deal(start, told_from)
+        else:
+            all_frames = self._frames_all(course, told_from=told_from)
+            corrected = (
+                all_frames if course == "corrected" else self._frames_all("corrected", told_from=len(self.log) + 1)
+            )
+            places = positions(engine, corrected)
         if addressed:
             if stop is not None:
                 raise BadRequest(
@@ -624,7 +669,7 @@ class Reader:
                     pass  # the filled-in log does not fold: show each step as it was known then
             out = frames_json(engine, steps, seat, start=start, stop=end)
         else:
-            out = frames_json(engine, all_frames, seat, start=start, stop=end)
+            out = frames_json(engine, all_frames, seat, start=start, stop=end, before=before)
             standing = {}
             voided = voided_seqs(self.log)
             for event in self.log:

@@ -296,9 +296,13 @@ def hand_confirmations(
     """Per hand number: ``confirmations`` (the ones that stand, each with its signature's
     validity), ``needs`` (seats still to confirm) and ``settled``."""
     out: dict[int, dict[str, Any]] = {}
+    by_hand: dict[int, list[Confirmation]] = {}  # read once, not once per hand of a long match
+    for confirmation in confirmations:
+        if confirmation.counts or not confirmation.valid:
+            by_hand.setdefault(confirmation.hand, []).append(confirmation)
     for entry in hands:
         number = entry["hand"]
-        standing = [c for c in confirmations if c.hand == number and (c.counts or not c.valid)]
+        standing = by_hand.get(number, [])
         listed = [
             {
                 "seat": c.seat,

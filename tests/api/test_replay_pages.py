@@ -18,7 +18,7 @@ import pytest
 from tests.api.walk_logs import corrected_log
 from tests.api.snapshot_logs import eggs_log, ended_log
 
-from replays.addressing import hand_number, positions, positions_from
+from replays.addressing import hand_number, positions
 from api.service import Service, StateCache
 from engines import ENGINES
 from engines.base import Event, events_from
@@ -62,19 +62,23 @@ def test_the_view_numbers_hands_as_players_count_them(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
-def test_positions_from_a_deal_are_those_of_the_whole_walk(game: str) -> None:
-    """The last moves of an open replay are placed from the deal of their hand on
-    (:func:`positions_from`): the same hand, move and trick as counted from event 1, voided deals
-    and corrections included (La Cabra: a log with corrections and a re-deal)."""
-    for log in [ended_log(game, 7), *([corrected_log(1)] if game == "la-cabra" else [])]:
-        steps = frames(ENGINES[game], [Event(i, e["type"], e["data"]) for i, e in enumerate(log, 1)])
-        whole = {p.seq: p for p in positions(ENGINES[game], steps)}
-        for seq in sorted({1, 2, len(steps) // 3, len(steps) // 2, len(steps) - 3, len(steps)}):
-            part = positions_from(ENGINES[game], steps, seq)
-            assert part and part[-1].seq == len(steps)
-            assert all(whole[p.seq] == p for p in part)
-            assert seq in {p.seq for p in part}
-            assert len(part) < len(steps) or seq <= min(f.seq for f in steps if f.type == "hand_started")
+def test_the_last_moves_of_an_open_replay_are_those_of_the_whole_replay(tmp_path: Path, game: str) -> None:
+    """An open reader's replay from a late event (a match page's last moves) makes frames from the
+    deal of that event's hand only: every frame, its words, view, changes, hand, move and trick,
+    is the one the whole replay gives, in a match still in play (La Cabra also with corrections
+    and a re-deal)."""
+    logs = [ended_log(game, 7)[:-1], *([corrected_log(1)] if game == "la-cabra" else [])]
+    with SqliteLedger(tmp_path / "o.db") as ledger:
+        for log in logs:
+            match_id, _ = recorded(ledger, log)
+            service = Service(ledger, StateCache())
+            assert service.match(match_id)["status"] != "over"  # an open reader: the disclosed log
+            whole = service.replay(match_id)["frames"]
+            n = len(whole)
+            for start in sorted({1, 2, 3, n // 3, n // 2, n - 4, n - 1, n}):
+                late = service.replay(match_id, start=start)
+                assert late["frames"] == [f for f in whole if f["seq"] >= start], start
+                assert late["frames"][0]["hand"] == whole[start - 1]["hand"]
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))

@@ -24,12 +24,25 @@ const handWords = (status) => HAND_WORDS[status] || status;
 
 const columnLabel = (i) => { const s = S.audit.standings[i]; return s ? (s.names ? s.names.join(" + ") : s.name) : t("column %(n)s", { n: i + 1 }); };
 
+/** Every entry of the record, a page at a time as the API gives them (its `next`): a ruling may
+ * correct any entry from the disputed hand's deal to the end of a match of any length. */
+async function wholeLog(token) {
+  const events = [];
+  for (let from = 1; from != null;) {
+    const page = await call("GET", `/matches/${id}/events?from=${from}`, undefined, { token });
+    if (!page.ok) return page;
+    events.push(...page.body.events);
+    from = page.body.next == null ? null : page.body.next + 1;
+  }
+  return { ok: true, body: { events } };
+}
+
 async function refresh() {
   const token = tokenFor(id);
   const [summary, audit, events, info] = await Promise.all([get(`/matches/${id}`), get(`/matches/${id}/audit`),
-    call("GET", `/matches/${id}/events?limit=10000`, undefined, { token }), S.info ? { body: S.info } : get(`/games/${game}`)]);
+    wholeLog(token), S.info ? { body: S.info } : get(`/games/${game}`)]);
   // with the key, the entries as recorded (a correction's form starts from the cards the scorer saw)
-  const log = events.ok ? events : await get(`/matches/${id}/events?limit=10000`);
+  const log = events.ok ? events : await wholeLog(null);
   S.summary = summary.body; S.audit = audit.body; S.events = log.body.events; S.info = knowGame(info.body);
   renderAccess();
   renderHands();

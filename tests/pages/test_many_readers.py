@@ -95,6 +95,28 @@ def test_the_score_page_reads_the_latest_entries_not_the_whole_log(
     assert any(c["type"] == "void" and c["target"] == 130 for c in audit["corrections"])
 
 
+def test_the_dispute_desk_reads_a_long_record_a_page_at_a_time(open_page: Callable[..., Page], live: Server) -> None:
+    """The desk lists, as entries a ruling may correct, every entry from the disputed hand's deal to
+    the end: past the first page of the log (1,000 entries), read by following ``next``."""
+    match_id, token = long_match(live, 1050)
+    last = live.call("GET", f"/matches/{match_id}/audit")[1]["hands"][-1]["hand"]
+    asked: list[str] = []
+    page = open_page(f"/m/{match_id}/dispute?hand={last}#token={token}", on_response=lambda r: asked.append(r.url))
+    expect(page.locator("#hand-why")).to_contain_text(f"Hand {last}: computed from the record")
+    page.get_by_label("What is contested").select_option("points")
+    page.get_by_label("Whose").select_option(index=0)
+    page.get_by_label("Why").fill("the last deal was written twice")
+    page.get_by_role("button", name="Open the dispute").click()
+    dispute = page.locator("#disputes li.dispute")
+    expect(dispute).to_have_count(1)
+    ruling = page.get_by_role("form", name=f"Ruling on the dispute of entry {dispute.get_attribute('data-seq')}")
+    ruling.get_by_label("Upheld").check()
+    entries = ruling.get_by_label("Entry to correct").locator("option").evaluate_all("o => o.map(x => +x.value)")
+    assert entries and min(entries) > 1000 and max(entries) >= 1049, entries  # the last hand's, on the second page
+    reads = [u for u in asked if "/events" in u]
+    assert any("from=1001" in u for u in reads) and not [u for u in asked if "limit=10000" in u], reads
+
+
 def test_a_long_match_page_on_a_phone_and_a_desktop(open_page: Callable[..., Page], live: Server) -> None:
     match_id, _ = long_match(live, 1000)
     SHOTS32.mkdir(parents=True, exist_ok=True)

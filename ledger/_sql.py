@@ -310,9 +310,7 @@ class SqlLedger(Ledger):
         Raises:
             MatchNotFound: ``match_id`` names neither a match row nor any event.
         """
-        events: list[StoredEvent] = []
-        with self._consistent(raw=True) as cur:
-            report = self._verify_one(cur, match_id, events)
+        report, events, _ = self.read_verified_on(match_id, None)
         return report, events
 
     def read_verified_on(
@@ -321,11 +319,7 @@ class SqlLedger(Ledger):
         """As :meth:`read_verified`, hashing and decoding only the rows that ``since`` does not hold
         byte for byte (see :meth:`ledger.base.Ledger.read_verified_on`)."""
         with self._consistent(raw=True) as cur:
-            row = cur.execute(self._SQL.match_head, (match_id,)).fetchone()
-            rows = cur.execute(self._SQL.verify_one, (match_id,)).fetchall()
-        if row is None and not rows:
-            raise MatchNotFound(match_id)
-        version, head = (None, None) if row is None else (int(row[0]), text(row[1]))
+            version, head, rows = self._rows_of(cur, match_id)
         kept = len(since.rows) if since is not None else 0
         if since is not None and not (
             kept <= len(rows) and rows[kept - 1] == since.rows[-1] and rows[:kept] == since.rows
@@ -345,13 +339,21 @@ class SqlLedger(Ledger):
         verified = Verified(rows, events, report.head) if report.valid and rows else None
         return report, events, verified
 
-    def _verify_one(self, cur: Any, match_id: str, into: list[StoredEvent] | None = None) -> VerifyReport:
+    def _verify_one(self, cur: Any, match_id: str) -> VerifyReport:
+        version, head, rows = self._rows_of(cur, match_id)
+        return verify_chain(match_id, rows, version, head)
+
+    def _rows_of(self, cur: Any, match_id: str) -> tuple[int | None, str | None, list[Sequence[Any]]]:
+        """The match row's version and head (None without a match row) and the match's raw event rows.
+
+        Raises:
+            MatchNotFound: neither a match row nor any event.
+        """
         row = cur.execute(self._SQL.match_head, (match_id,)).fetchone()
-        events = cur.execute(self._SQL.verify_one, (match_id,)).fetchall()
-        if row is None and not events:
+        rows: list[Sequence[Any]] = cur.execute(self._SQL.verify_one, (match_id,)).fetchall()
+        if row is None and not rows:
             raise MatchNotFound(match_id)
-        version, head = (None, None) if row is None else (int(row[0]), text(row[1]))
-        return verify_chain(match_id, events, version, head, into)
+        return (None, None, rows) if row is None else (int(row[0]), text(row[1]), rows)
 
     def _all_events(self, cur: Any) -> Iterable[Sequence[Any]]:
         """Every event row, by match and seq (PostgreSQL reads them through a server-side cursor)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from engines.base import CORRECTIONS, Course, Engine, Event, RuleViolation, Step, voided_seqs, walk, walk_again
 from engines.privacy import Secret, secrets_of, unknown_form
@@ -132,15 +132,15 @@ def ended_deals(events: Sequence[Event], last_in_play: bool) -> frozenset[int]:
     return frozenset(deals[:-1] if last_in_play else deals)
 
 
-def hand_in_play(engine: Engine, state: Any, sheet: Mapping[str, Any] | None = None) -> bool:
+def hand_in_play(engine: Engine, state: Any, score: Callable[[Any], Mapping[str, Any]] | None = None) -> bool:
     """Tell whether the state has a hand in play: the rules' score still marks its last hand ``playing``
-    (``sheet``: that score, when the caller has it already)."""
+    (``score``: how the caller scores a state, when it keeps the sheet for more than this)."""
     if state is None:
         return False
     told = getattr(engine, "hand_in_play", None)  # optional: a game that tells it without scoring
-    if told is not None and sheet is None:
+    if told is not None:
         return bool(told(state))
-    hands = (sheet if sheet is not None else engine.score(state))["hands"]
+    hands = (score or engine.score)(state)["hands"]
     return bool(hands) and hands[-1].get("status") == "playing"
 
 

@@ -165,9 +165,8 @@ class Reader:
         """What an open reader may see of the log now; None for a reader who sees everything."""
         if self.full:
             return None
-        head, told = self.head_state, hasattr(self.engine, "hand_in_play")
-        sheet = None if head is None or told else self.sheet(head)  # scored once, shared with the summary's
-        ended = ended_deals(self.log, hand_in_play(self.engine, head, sheet))
+        # scored through the reader's sheet, once, shared with the summary's (unless the game tells it unscored)
+        ended = ended_deals(self.log, hand_in_play(self.engine, self.head_state, self.sheet))
         committed = {r.seq: [tuple(p) for p, _salt in r.private] for r in self.stored if r.format >= 2}
         return disclose(self.engine, self.log, ended, committed)
 

@@ -67,7 +67,7 @@ def test_reads_after_every_event_are_the_reads_made_anew(tmp_path: Path, game: s
         {"type": "note", "data": {"text": "a word from the table"}},
         {"type": "void", "data": {"target": at + 1, "reason": "a note too many"}},
     ]
-    shown = hidden = 0
+    scored_open = in_play = 0  # open reads with a finished hand scored whole, and reads of the match in play
     for version, event in enumerate(log, start=2):
         response = carried.post(
             f"/matches/{match_id}/events", json={"events": [event]}, headers={"Authorization": f"Bearer {token}"}
@@ -79,9 +79,9 @@ def test_reads_after_every_event_are_the_reads_made_anew(tmp_path: Path, game: s
                 fresh = answers(made_anew, match_id, key, version)
             assert kept == fresh, (version, key is not None)
             if key is None:
-                open_audit = kept[0]
-                withheld = any(h.get("withheld") for h in open_audit["hands"])
-                shown += not withheld and any(h["status"] == "scored" for h in open_audit["hands"])
-                hidden += withheld or kept[1]["status"] != "over"
+                hands = kept[0]["hands"]
+                withheld = any(h.get("withheld") for h in hands)
+                scored_open += not withheld and any(h["status"] == "scored" for h in hands)
+                in_play += withheld or kept[1]["status"] != "over"
     assert kept[1]["status"] == "over"  # the playout ran to the end of the match
-    assert shown and hidden
+    assert scored_open and in_play
